@@ -1,0 +1,46 @@
+#!/bin/sh
+# Set up and build on a fresh Debian machine, then do one thing:
+#   sh bootstrap.sh demo    build, and run cganalyze on a bundled sample
+#   sh bootstrap.sh check   build, and run every test (CI runs this)
+# Debian packages that are missing are installed with apt-get (as root,
+# or through sudo); packages already there are left alone.
+set -e
+cd "$(dirname "$0")"
+
+# What the build and the tests need, as Debian package names.
+PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev"
+
+missing=""
+for pkg in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $pkg"
+	fi
+done
+if [ -n "$missing" ]; then
+	echo "bootstrap: installing missing Debian packages:$missing"
+	if [ "$(id -u)" -eq 0 ]; then
+		sudo=""
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo="sudo"
+	else
+		echo "bootstrap: need root (or sudo) to install:$missing" >&2
+		exit 1
+	fi
+	$sudo apt-get update -qq
+	# shellcheck disable=SC2086
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi
+
+case "${1:-demo}" in
+demo)
+	make
+	./cganalyze samples/hello/callgrind.out
+	;;
+check)
+	make check
+	;;
+*)
+	echo "usage: sh bootstrap.sh [demo|check]" >&2
+	exit 2
+	;;
+esac

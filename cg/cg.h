@@ -1,0 +1,141 @@
+/*
+ * The call graph and its analysis, after gprof's internals: build the
+ * arc graph from a profile, number it topologically with cycle
+ * detection, propagate cost from callees to callers, and rank the
+ * result for listing. Knows nothing of file formats or binaries.
+ *
+ * Two ways to propagate, for two kinds of data:
+ *  - measured: the profile gives each arc's inclusive cost (Callgrind).
+ *    A function outside any cycle costs its self cost plus its calls'
+ *    inclusive costs; a cycle as a whole costs its members' self cost
+ *    plus the calls that leave it. Exact, in integers, every event.
+ *  - estimated: only call counts are known (gmon.out). A callee's cost
+ *    is shared among its callers in proportion to their call counts,
+ *    as gprof does. In doubles, for one event.
+ * Self-calls never propagate, and no call inside a cycle does, so no
+ * recursive activation is counted twice.
+ */
+#ifndef CGA_CG_H
+#define CGA_CG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct cg_node {
+	uint64_t calls;		/* from other functions (self-calls not) */
+	uint64_t self_calls;	/* recursive calls to itself */
+	uint32_t cycle;		/* index into cycles[], or NO_ID */
+	uint32_t next_member;	/* next node of the same cycle, or NO_ID */
+	uint32_t topo;		/* callees numbered below callers */
+	uint32_t index;		/* [N] in listings, 1-based; 0 unlisted */
+	uint32_t first_out, first_in;	/* arc lists; NO_ID ends them */
+};
+
+struct cg_arc {
+	uint32_t caller, callee;	/* node (== profile function) ids */
+	uint32_t call;			/* profile call index */
+	uint64_t count;
+	uint32_t next_out, next_in;
+};
+
+struct cg_cycle {
+	uint32_t number;	/* "<cycle N as a whole>", 1-based */
+	uint32_t first_member, nmembers;
+	uint64_t calls;		/* calls entering from outside the cycle */
+	uint64_t internal_calls; /* calls between members */
+	uint32_t topo;
+	uint32_t index;		/* [N] of the cycle's own listing entry */
+};
+
+/* A listing entry: a function, or a cycle as a whole. */
+struct cg_entry {
+	bool is_cycle;
+	uint32_t id;		/* node or cycle index */
+};
+
+struct cg {
+	const struct profile *p;
+	size_t nevents;		/* == p->stride */
+	uint32_t sort_event;	/* ranks by this event */
+	bool measured;		/* arcs carry measured inclusive cost */
+
+	struct cg_node *nodes;	/* one per profile function, same index */
+	size_t nnodes;
+	struct cg_arc *arcs;	/* self-arcs are not here: see self_calls */
+	size_t narcs;
+	struct cg_cycle *cycles;
+	size_t ncycles;
+
+	/* measured: nevents numbers per node/cycle */
+	uint64_t *child;	/* cost of calls leaving the node's cycle */
+	uint64_t *cycle_self, *cycle_child;
+	/*
+	 * A cycle member's inclusive cost: the smaller of its cycle's and
+	 * the sum of its incoming calls. Both bound it from above; the sum is
+	 * exact when the function is never active twice at once (true of
+	 * every name without a "'N" suffix in profiles valgrind wrote with
+	 * its default --separate-recs=2), the cycle when it is the only way
+	 * in. Zero for functions outside cycles (they are self + child).
+	 */
+	uint64_t *member_incl;
+
+	/* estimated (cg_propagate_estimated): one number per node/arc */
+	double *est_self, *est_child;
+	double *est_arc_self, *est_arc_child;
+	double *est_cycle_self, *est_cycle_child;
+
+	struct cg_entry *order;	/* listed entries, highest total first */
+	size_t norder;
+};
+
+/* Build nodes and arcs from p (self-arcs become self_calls). */
+void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event);
+void cg_release(struct cg *cg);
+
+/* Topological numbering and cycles (Tarjan's SCC, iteratively: the
+ * input decides the graph's depth, not our stack). */
+void cg_find_cycles(struct cg *cg);
+
+/* Measured propagation over every event (needs p->calls_have_incl or no
+ * calls at all). */
+void cg_propagate_measured(struct cg *cg);
+
+/*
+ * gprof's proportional propagation of one event, for data that has only
+ * call counts: self[n] is each node's own cost (e.g. histogram time).
+ */
+void cg_propagate_estimated(struct cg *cg, const double *self);
+
+/* Listing order and [N] indexes; entries with no cost and no calls are
+ * left out. Cycles are numbered in this order. */
+void cg_rank(struct cg *cg);
+
+/* Display values of the sort event (either propagation). */
+double cg_node_self(const struct cg *cg, uint32_t n, uint32_t event);
+double cg_node_child(const struct cg *cg, uint32_t n, uint32_t event);
+double cg_cycle_self(const struct cg *cg, uint32_t c, uint32_t event);
+double cg_cycle_child(const struct cg *cg, uint32_t c, uint32_t event);
+/* The part of the callee's (or its cycle's) self and child cost that an
+ * arc accounts for. Measured: the arc's inclusive cost split in the
+ * callee's own self:child proportion, so the two add up exactly to it. */
+void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
+		  double *self, double *child);
+
+/* Exact measured values (measured mode only). */
+static inline const uint64_t *cg_self_row(const struct cg *cg, uint32_t n)
+{
+	return profile_self(cg->p, n);
+}
+static inline const uint64_t *cg_child_row(const struct cg *cg, uint32_t n)
+{
+	return cg->child + (size_t)n * cg->nevents;
+}
+
+/* The inclusive cost of node n for every event (measured mode): self +
+ * child, or for a cycle member member_incl. Written to out. */
+void cg_inclusive_row(const struct cg *cg, uint32_t n, uint64_t *out);
+
+#endif

@@ -1,0 +1,232 @@
+/*
+ * Cost propagation from callees to callers (gprof's cg_assemble /
+ * propagate_time), measured or estimated: see cg.h.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+#include "diag.h"
+#include "xalloc.h"
+
+static bool same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
+{
+	uint32_t c = cg->nodes[u].cycle;
+
+	return c != NO_ID && c == cg->nodes[v].cycle;
+}
+
+static void member_inclusive(struct cg *cg)
+{
+	size_t ne = cg->nevents;
+
+	free(cg->member_incl);
+	cg->member_incl = xcalloc(cg->nnodes * ne + 1, sizeof(uint64_t));
+	for (size_t a = 0; a < cg->narcs; a++) {
+		const struct cg_arc *arc = &cg->arcs[a];
+		const uint64_t *incl = profile_call_incl(cg->p, arc->call);
+		uint64_t *mi = cg->member_incl + (size_t)arc->callee * ne;
+
+		if (cg->nodes[arc->callee].cycle == NO_ID)
+			continue;
+		for (size_t e = 0; e < ne; e++)
+			mi[e] += incl[e];
+	}
+	for (size_t n = 0; n < cg->nnodes; n++) {
+		uint32_t cyc = cg->nodes[n].cycle;
+		uint64_t *mi = cg->member_incl + n * ne;
+
+		if (cyc == NO_ID)
+			continue;
+		for (size_t e = 0; e < ne; e++) {
+			uint64_t whole = cg->cycle_self[cyc * ne + e] +
+					 cg->cycle_child[cyc * ne + e];
+
+			if (mi[e] > whole)
+				mi[e] = whole;
+		}
+	}
+}
+
+void cg_inclusive_row(const struct cg *cg, uint32_t n, uint64_t *out)
+{
+	size_t ne = cg->nevents;
+
+	if (cg->nodes[n].cycle != NO_ID) {
+		for (size_t e = 0; e < ne; e++)
+			out[e] = cg->member_incl[(size_t)n * ne + e];
+		return;
+	}
+	for (size_t e = 0; e < ne; e++)
+		out[e] = profile_self(cg->p, n)[e] + cg->child[(size_t)n * ne + e];
+}
+
+void cg_propagate_measured(struct cg *cg)
+{
+	size_t ne = cg->nevents;
+	const struct profile *p = cg->p;
+
+	if (!cg->measured)
+		BUG("measured propagation of a profile without arc costs");
+	free(cg->child);
+	free(cg->cycle_self);
+	free(cg->cycle_child);
+	cg->child = xcalloc(cg->nnodes * ne + 1, sizeof(*cg->child));
+	cg->cycle_self = xcalloc(cg->ncycles * ne + 1, sizeof(uint64_t));
+	cg->cycle_child = xcalloc(cg->ncycles * ne + 1, sizeof(uint64_t));
+
+	for (size_t a = 0; a < cg->narcs; a++) {
+		const struct cg_arc *arc = &cg->arcs[a];
+		const uint64_t *incl = profile_call_incl(p, arc->call);
+		uint64_t *child = cg->child + (size_t)arc->caller * ne;
+		uint32_t cyc = cg->nodes[arc->caller].cycle;
+
+		/* Calls inside a cycle are not propagated: the cycle as a
+		 * whole already holds their cost once. */
+		if (same_cycle(cg, arc->caller, arc->callee))
+			continue;
+		for (size_t e = 0; e < ne; e++)
+			child[e] += incl[e];
+		if (cyc != NO_ID) {
+			uint64_t *cc = cg->cycle_child + (size_t)cyc * ne;
+
+			for (size_t e = 0; e < ne; e++)
+				cc[e] += incl[e];
+		}
+	}
+	for (size_t n = 0; n < cg->nnodes; n++) {
+		uint32_t cyc = cg->nodes[n].cycle;
+		const uint64_t *self = profile_self(p, (uint32_t)n);
+		uint64_t *cs;
+
+		if (cyc == NO_ID)
+			continue;
+		cs = cg->cycle_self + (size_t)cyc * ne;
+		for (size_t e = 0; e < ne; e++)
+			cs[e] += self[e];
+	}
+	member_inclusive(cg);
+}
+
+static int by_topo(const void *a, const void *b, void *arg)
+{
+	const struct cg *cg = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t tx = cg->nodes[x].topo, ty = cg->nodes[y].topo;
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void cg_propagate_estimated(struct cg *cg, const double *self)
+{
+	size_t n = cg->nnodes;
+	uint32_t *order = xreallocarray(NULL, n ? n : 1, sizeof(*order));
+
+	cg->est_self = xcalloc(n + 1, sizeof(double));
+	cg->est_child = xcalloc(n + 1, sizeof(double));
+	cg->est_arc_self = xcalloc(cg->narcs + 1, sizeof(double));
+	cg->est_arc_child = xcalloc(cg->narcs + 1, sizeof(double));
+	cg->est_cycle_self = xcalloc(cg->ncycles + 1, sizeof(double));
+	cg->est_cycle_child = xcalloc(cg->ncycles + 1, sizeof(double));
+	for (size_t i = 0; i < n; i++) {
+		cg->est_self[i] = self[i];
+		order[i] = (uint32_t)i;
+		if (cg->nodes[i].cycle != NO_ID)
+			cg->est_cycle_self[cg->nodes[i].cycle] += self[i];
+	}
+	qsort_r(order, n, sizeof(*order), by_topo, cg);
+
+	/* Callees first: by the time a caller is reached, everything its
+	 * callees (and their cycles) cost is known. */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t u = order[i];
+		uint32_t ucyc = cg->nodes[u].cycle;
+
+		for (uint32_t a = cg->nodes[u].first_out; a != NO_ID;
+		     a = cg->arcs[a].next_out) {
+			const struct cg_arc *arc = &cg->arcs[a];
+			uint32_t v = arc->callee, vcyc = cg->nodes[v].cycle;
+			double ncalls, tself, tchild, frac;
+
+			if (same_cycle(cg, u, v))
+				continue;
+			if (vcyc != NO_ID) {
+				ncalls = (double)cg->cycles[vcyc].calls;
+				tself = cg->est_cycle_self[vcyc];
+				tchild = cg->est_cycle_child[vcyc];
+			} else {
+				ncalls = (double)cg->nodes[v].calls;
+				tself = cg->est_self[v];
+				tchild = cg->est_child[v];
+			}
+			if (ncalls == 0)
+				continue;
+			frac = (double)arc->count / ncalls;
+			cg->est_arc_self[a] = tself * frac;
+			cg->est_arc_child[a] = tchild * frac;
+			cg->est_child[u] += (tself + tchild) * frac;
+			if (ucyc != NO_ID)
+				cg->est_cycle_child[ucyc] += (tself + tchild) * frac;
+		}
+	}
+	free(order);
+}
+
+double cg_node_self(const struct cg *cg, uint32_t n, uint32_t event)
+{
+	if (cg->est_self)
+		return cg->est_self[n];
+	return (double)profile_self(cg->p, n)[event];
+}
+
+double cg_node_child(const struct cg *cg, uint32_t n, uint32_t event)
+{
+	if (cg->est_child)
+		return cg->est_child[n];
+	return (double)cg->child[(size_t)n * cg->nevents + event];
+}
+
+double cg_cycle_self(const struct cg *cg, uint32_t c, uint32_t event)
+{
+	if (cg->est_cycle_self)
+		return cg->est_cycle_self[c];
+	return (double)cg->cycle_self[(size_t)c * cg->nevents + event];
+}
+
+double cg_cycle_child(const struct cg *cg, uint32_t c, uint32_t event)
+{
+	if (cg->est_cycle_child)
+		return cg->est_cycle_child[c];
+	return (double)cg->cycle_child[(size_t)c * cg->nevents + event];
+}
+
+void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
+		  double *self, double *child)
+{
+	const struct cg_arc *arc = &cg->arcs[a];
+	uint32_t v = arc->callee, vcyc = cg->nodes[v].cycle;
+	double incl, tself, ttotal;
+
+	*self = *child = 0;
+	if (same_cycle(cg, arc->caller, v))
+		return;
+	if (cg->est_arc_self) {
+		*self = cg->est_arc_self[a];
+		*child = cg->est_arc_child[a];
+		return;
+	}
+	incl = (double)profile_call_incl(cg->p, arc->call)[event];
+	if (vcyc != NO_ID) {
+		tself = cg_cycle_self(cg, vcyc, event);
+		ttotal = tself + cg_cycle_child(cg, vcyc, event);
+	} else {
+		tself = cg_node_self(cg, v, event);
+		ttotal = tself + cg_node_child(cg, v, event);
+	}
+	*self = ttotal > 0 ? incl * (tself / ttotal) : 0;
+	if (*self > incl)
+		*self = incl;
+	*child = incl - *self;
+}

@@ -1,0 +1,41 @@
+/* The explanations printed under the listings (left out with --brief). */
+#include "print.h"
+
+const char flat_blurb[] =
+"Columns of the flat profile, for the event named in its title:\n"
+" %            this function's self cost as a percentage of the total.\n"
+" cumulative   the running sum of the self column, down to this line.\n"
+" self         cost spent in the function's own code, not in its callees.\n"
+" calls        times it was called by other functions; \"+N\" adds the\n"
+"              times it called itself. Blank when no call was recorded.\n"
+" self/call    self cost per call from other functions.\n"
+" total/call   self plus callees' cost per call. For a member of a cycle,\n"
+"              callees in the same cycle are not included.\n"
+" further      self cost of the other events shown (--show).\n"
+" name         function; \"<cycle N>\" marks members of cycle N, [N] is its\n"
+"              index in the call graph. A name shared by several functions\n"
+"              is followed by its object and file.\n";
+
+const char graph_blurb[] =
+"How to read the call graph. Each entry is a block between dashed lines:\n"
+"its callers above, the entry itself on the line that starts with [N],\n"
+"its callees below. Entries are ordered by total (self + children).\n"
+"On the [N] line:\n"
+" %total     self + children as a percentage of the whole run.\n"
+" self       cost in the function's own code.\n"
+" children   cost of its calls to other functions. For a member of a\n"
+"            cycle, only calls that leave the cycle; the cycle as a whole\n"
+"            has its own entry, \"<cycle N as a whole>\", which holds every\n"
+"            member's cost exactly once.\n"
+" called     calls from other functions, \"+N\" recursive calls to itself\n"
+"            (for a cycle: calls from outside + calls among members).\n"
+"On caller and callee lines:\n"
+" self, children  the part of the callee's cost that these calls account\n"
+"            for. With Callgrind data the two add up exactly to the\n"
+"            measured inclusive cost of the calls; the split between them\n"
+"            follows the callee's own self:children ratio. With data that\n"
+"            has only call counts (gmon.out), cost is shared out in\n"
+"            proportion to the counts, as gprof does.\n"
+" called     calls along this arc / all calls into the callee (or its\n"
+"            cycle). Inside a cycle only the count is shown.\n"
+" <spontaneous>  no caller was recorded.\n";

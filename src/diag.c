@@ -1,0 +1,114 @@
+#include "diag.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *sink;
+
+void diag_set_sink(FILE *f)
+{
+	sink = f;
+}
+
+FILE *diag_sink(void)
+{
+	return sink ? sink : stderr;
+}
+
+static void vreport(const char *kind, const char *place, const char *fmt,
+		    va_list ap)
+{
+	FILE *out = diag_sink();
+
+	fputs("cganalyze: ", out);
+	if (place)
+		fprintf(out, "%s: ", place);
+	if (kind)
+		fprintf(out, "%s: ", kind);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	fflush(out);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(NULL, NULL, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_at(const char *path, uint64_t lineno, const char *fmt, ...)
+{
+	char place[4096];
+	va_list ap;
+
+	snprintf(place, sizeof(place), "%s:%llu", path,
+		 (unsigned long long)lineno);
+	va_start(ap, fmt);
+	vreport(NULL, place, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_at_offset(const char *path, uint64_t offset, const char *fmt, ...)
+{
+	char place[4096];
+	va_list ap;
+
+	snprintf(place, sizeof(place), "%s: offset 0x%llx", path,
+		 (unsigned long long)offset);
+	va_start(ap, fmt);
+	vreport(NULL, place, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int error_errno(const char *fmt, ...)
+{
+	char msg[4096];
+	int saved = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error("%s: %s", msg, strerror(saved));
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport("warning", NULL, fmt, ap);
+	va_end(ap);
+}
+
+void warning_at(const char *path, uint64_t lineno, const char *fmt, ...)
+{
+	char place[4096];
+	va_list ap;
+
+	snprintf(place, sizeof(place), "%s:%llu", path,
+		 (unsigned long long)lineno);
+	va_start(ap, fmt);
+	vreport("warning", place, fmt, ap);
+	va_end(ap);
+}
+
+void bug_at(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "cganalyze: BUG at %s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	abort();
+}

@@ -1,0 +1,38 @@
+/*
+ * Diagnostics. Library code reports a problem once, where it is found,
+ * and returns -1; callers pass the -1 up without printing again. Only
+ * main() decides to exit.
+ *
+ * Messages name the place first, start lowercase and have no final
+ * period:   cganalyze: callgrind.out.42:17: unknown key 'fx'
+ */
+#ifndef CGA_DIAG_H
+#define CGA_DIAG_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define CGA_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+/* Where messages go; stderr by default. Tests point it at a memstream. */
+void diag_set_sink(FILE *f);
+FILE *diag_sink(void);
+
+/* Each returns -1 so that `return error(...)` reads naturally. */
+int error(const char *fmt, ...) CGA_PRINTF(1, 2);
+int error_at(const char *path, uint64_t lineno, const char *fmt, ...)
+	CGA_PRINTF(3, 4);
+int error_at_offset(const char *path, uint64_t offset, const char *fmt, ...)
+	CGA_PRINTF(3, 4);
+int error_errno(const char *fmt, ...) CGA_PRINTF(1, 2);
+
+void warning(const char *fmt, ...) CGA_PRINTF(1, 2);
+void warning_at(const char *path, uint64_t lineno, const char *fmt, ...)
+	CGA_PRINTF(3, 4);
+
+/* Our own broken invariant, never bad input: report file:line and abort. */
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+_Noreturn void bug_at(const char *file, int line, const char *fmt, ...)
+	CGA_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,120 @@
+#include "hashmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "xalloc.h"
+
+void u64map_init(struct u64map *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void u64map_release(struct u64map *m)
+{
+	free(m->slots);
+	u64map_init(m);
+}
+
+static struct u64map_slot *alloc_slots(size_t cap)
+{
+	struct u64map_slot *s = xreallocarray(NULL, cap, sizeof(*s));
+
+	for (size_t i = 0; i < cap; i++)
+		s[i].value = U64MAP_NONE;
+	return s;
+}
+
+static void grow(struct u64map *m)
+{
+	size_t old_cap = m->slots ? m->mask + 1 : 0;
+	size_t cap = old_cap ? old_cap * 2 : 64;
+	struct u64map_slot *old = m->slots;
+
+	m->slots = alloc_slots(cap);
+	m->mask = cap - 1;
+	for (size_t i = 0; i < old_cap; i++) {
+		size_t j;
+
+		if (old[i].value == U64MAP_NONE)
+			continue;
+		j = hash_u64(old[i].key) & m->mask;
+		while (m->slots[j].value != U64MAP_NONE)
+			j = (j + 1) & m->mask;
+		m->slots[j] = old[i];
+	}
+	free(old);
+}
+
+uint32_t u64map_get(const struct u64map *m, uint64_t key)
+{
+	size_t j;
+
+	if (!m->slots)
+		return U64MAP_NONE;
+	j = hash_u64(key) & m->mask;
+	for (;;) {
+		const struct u64map_slot *s = &m->slots[j];
+
+		if (s->value == U64MAP_NONE || s->key == key)
+			return s->value;
+		j = (j + 1) & m->mask;
+	}
+}
+
+uint32_t u64map_get_or_put(struct u64map *m, uint64_t key, uint32_t value,
+			   bool *added)
+{
+	size_t j;
+
+	if (value == U64MAP_NONE)
+		BUG("u64map value U64MAP_NONE is reserved");
+	if (!m->slots || (m->nr + 1) * 2 > m->mask + 1)
+		grow(m);
+	j = hash_u64(key) & m->mask;
+	for (;;) {
+		struct u64map_slot *s = &m->slots[j];
+
+		if (s->value == U64MAP_NONE) {
+			s->key = key;
+			s->value = value;
+			m->nr++;
+			if (added)
+				*added = true;
+			return value;
+		}
+		if (s->key == key) {
+			if (added)
+				*added = false;
+			return s->value;
+		}
+		j = (j + 1) & m->mask;
+	}
+}
+
+void u64map_put(struct u64map *m, uint64_t key, uint32_t value)
+{
+	bool added;
+	size_t j;
+
+	u64map_get_or_put(m, key, value, &added);
+	if (added)
+		return;
+	j = hash_u64(key) & m->mask;
+	while (m->slots[j].key != key)
+		j = (j + 1) & m->mask;
+	m->slots[j].value = value;
+}
+
+uint64_t hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ULL;
+	}
+	return hash_u64(h ^ len);
+}

@@ -1,0 +1,61 @@
+/*
+ * An open-addressed hash map from 64-bit keys to 32-bit values, for the
+ * tables keyed by ids: compressed name ids, (caller, callee) pairs,
+ * (object, file, function) triples folded into 64 bits by the caller.
+ * Linear probing, power-of-two capacity, load kept under 1/2.
+ */
+#ifndef CGA_HASHMAP_H
+#define CGA_HASHMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define U64MAP_NONE UINT32_MAX	/* "absent"; never a stored value */
+
+struct u64map_slot {
+	uint64_t key;
+	uint32_t value;		/* U64MAP_NONE marks an empty slot */
+};
+
+struct u64map {
+	struct u64map_slot *slots;
+	size_t mask;		/* capacity - 1; capacity 0 when slots NULL */
+	size_t nr;
+};
+
+void u64map_init(struct u64map *m);
+void u64map_release(struct u64map *m);
+
+/* The value stored for key, or U64MAP_NONE. */
+uint32_t u64map_get(const struct u64map *m, uint64_t key);
+
+/*
+ * Store value for key, replacing any previous value. value must not be
+ * U64MAP_NONE.
+ */
+void u64map_put(struct u64map *m, uint64_t key, uint32_t value);
+
+/*
+ * Return the value for key; if key is absent, store `value` and return
+ * it. *added (may be NULL) tells which happened. One probe sequence for
+ * the common "find or insert" of the readers.
+ */
+uint32_t u64map_get_or_put(struct u64map *m, uint64_t key, uint32_t value,
+			   bool *added);
+
+/* A well-mixed 64-bit hash (splitmix64's finaliser). */
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+/* Hash of a byte string (FNV-1a, then mixed). */
+uint64_t hash_bytes(const void *p, size_t len);
+
+#endif

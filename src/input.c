@@ -1,0 +1,434 @@
+#include "input.h"
+
+#include <bzlib.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "diag.h"
+#include "xalloc.h"
+
+#define RAW_CHUNK ((size_t)256 << 10)
+#define FIRST_BUF ((size_t)1 << 20)
+
+/*
+ * Raw bytes come from the fd through `in`; a decoder turns them into
+ * text. Keeping our own input buffer (rather than gzdopen) lets format
+ * sniffing look at the first bytes of a pipe without seeking.
+ */
+struct decoder {
+	unsigned char *in;
+	size_t in_pos, in_end;
+	bool in_eof;
+	bool stream_open;	/* a gzip/bzip2 stream is mid-way */
+	z_stream z;
+	bz_stream bz;
+};
+
+static int raw_fill(struct line_reader *lr)
+{
+	struct decoder *d = lr->dec;
+	ssize_t n;
+
+	if (d->in_pos < d->in_end || d->in_eof)
+		return 0;
+	do
+		n = read(lr->fd, d->in, RAW_CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return error_errno("%s: read error", lr->path);
+	d->in_pos = 0;
+	d->in_end = (size_t)n;
+	if (n == 0)
+		d->in_eof = true;
+	lr->raw_bytes += (uint64_t)n;
+	return 0;
+}
+
+/* Offset in the raw file of the next unconsumed byte. */
+static uint64_t raw_offset(const struct line_reader *lr)
+{
+	return lr->raw_bytes - (lr->dec->in_end - lr->dec->in_pos);
+}
+
+static long decode_plain(struct line_reader *lr, char *dst, size_t room)
+{
+	struct decoder *d = lr->dec;
+	size_t n;
+
+	if (raw_fill(lr) < 0)
+		return -1;
+	n = d->in_end - d->in_pos;
+	if (n > room)
+		n = room;
+	memcpy(dst, d->in + d->in_pos, n);
+	d->in_pos += n;
+	return (long)n;
+}
+
+static bool at_gzip_magic(const struct decoder *d)
+{
+	return d->in_end - d->in_pos >= 2 && d->in[d->in_pos] == 0x1f &&
+	       d->in[d->in_pos + 1] == 0x8b;
+}
+
+static long decode_gzip(struct line_reader *lr, char *dst, size_t room)
+{
+	struct decoder *d = lr->dec;
+	z_stream *z = &d->z;
+
+	z->next_out = (unsigned char *)dst;
+	z->avail_out = (uInt)(room > UINT32_MAX ? UINT32_MAX : room);
+	while (z->avail_out == room) {
+		int ret;
+
+		if (raw_fill(lr) < 0)
+			return -1;
+		if (!d->stream_open) {
+			/* Between members: the end, or another member
+			 * (concatenated gzip files are one stream). */
+			if (d->in_pos == d->in_end)
+				return 0;
+			if (!at_gzip_magic(d))
+				return error_at_offset(lr->path, raw_offset(lr),
+					"unexpected data after the end of the gzip stream");
+			if (inflateReset(z) != Z_OK)
+				return error("%s: cannot restart gzip decoder",
+					     lr->path);
+			d->stream_open = true;
+		}
+		if (d->in_pos == d->in_end)
+			return error_at_offset(lr->path, raw_offset(lr),
+				"truncated gzip data (the compressed stream ends early)");
+		z->next_in = d->in + d->in_pos;
+		z->avail_in = (uInt)(d->in_end - d->in_pos);
+		ret = inflate(z, Z_NO_FLUSH);
+		d->in_pos = d->in_end - z->avail_in;
+		if (ret == Z_STREAM_END) {
+			d->stream_open = false;
+		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
+			return error_at_offset(lr->path, raw_offset(lr),
+				"corrupt gzip data (%s)",
+				z->msg ? z->msg : "inflate failed");
+		}
+	}
+	return (long)(room - z->avail_out);
+}
+
+static bool at_bzip2_magic(const struct decoder *d)
+{
+	return d->in_end - d->in_pos >= 4 && !memcmp(d->in + d->in_pos, "BZh", 3) &&
+	       d->in[d->in_pos + 3] >= '1' && d->in[d->in_pos + 3] <= '9';
+}
+
+static long decode_bzip2(struct line_reader *lr, char *dst, size_t room)
+{
+	struct decoder *d = lr->dec;
+	bz_stream *bz = &d->bz;
+	unsigned int want = room > UINT32_MAX ? UINT32_MAX : (unsigned)room;
+
+	bz->next_out = dst;
+	bz->avail_out = want;
+	while (bz->avail_out == want) {
+		int ret;
+
+		if (raw_fill(lr) < 0)
+			return -1;
+		if (!d->stream_open) {
+			/* pbzip2 and `cat a.bz2 b.bz2` make several streams */
+			if (d->in_pos == d->in_end)
+				return 0;
+			if (!at_bzip2_magic(d))
+				return error_at_offset(lr->path, raw_offset(lr),
+					"unexpected data after the end of the bzip2 stream");
+			BZ2_bzDecompressEnd(bz);
+			memset(bz, 0, sizeof(*bz));
+			if (BZ2_bzDecompressInit(bz, 0, 0) != BZ_OK)
+				return error("%s: cannot start bzip2 decoder",
+					     lr->path);
+			bz->next_out = dst + (want - bz->avail_out);
+			bz->avail_out = want;
+			d->stream_open = true;
+		}
+		if (d->in_pos == d->in_end)
+			return error_at_offset(lr->path, raw_offset(lr),
+				"truncated bzip2 data (the compressed stream ends early)");
+		bz->next_in = (char *)d->in + d->in_pos;
+		bz->avail_in = (unsigned)(d->in_end - d->in_pos);
+		ret = BZ2_bzDecompress(bz);
+		d->in_pos = d->in_end - bz->avail_in;
+		if (ret == BZ_STREAM_END)
+			d->stream_open = false;
+		else if (ret != BZ_OK)
+			return error_at_offset(lr->path, raw_offset(lr),
+				"corrupt bzip2 data (error %d)", ret);
+	}
+	return (long)(want - bz->avail_out);
+}
+
+static long decode(struct line_reader *lr, char *dst, size_t room)
+{
+	switch (lr->encoding) {
+	case INPUT_PLAIN:
+		return decode_plain(lr, dst, room);
+	case INPUT_GZIP:
+		return decode_gzip(lr, dst, room);
+	case INPUT_BZIP2:
+		return decode_bzip2(lr, dst, room);
+	default:
+		BUG("encoding %d", (int)lr->encoding);
+	}
+}
+
+static int start_decoder(struct line_reader *lr)
+{
+	struct decoder *d = lr->dec;
+
+	/* Sniff the encoding from the first raw bytes. */
+	while (d->in_end < 4 && !d->in_eof) {
+		ssize_t n;
+
+		do
+			n = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			return error_errno("%s: read error", lr->path);
+		if (n == 0)
+			d->in_eof = true;
+		d->in_end += (size_t)n;
+		lr->raw_bytes += (uint64_t)n;
+	}
+	if (at_gzip_magic(d)) {
+		lr->encoding = INPUT_GZIP;
+		/* 15 + 16: gzip wrapper only, largest window */
+		if (inflateInit2(&d->z, 15 + 16) != Z_OK)
+			return error("%s: cannot start gzip decoder", lr->path);
+		d->stream_open = true;
+	} else if (at_bzip2_magic(d)) {
+		lr->encoding = INPUT_BZIP2;
+		if (BZ2_bzDecompressInit(&d->bz, 0, 0) != BZ_OK)
+			return error("%s: cannot start bzip2 decoder", lr->path);
+		d->stream_open = true;
+	} else {
+		lr->encoding = INPUT_PLAIN;
+	}
+	return 0;
+}
+
+int line_reader_open(struct line_reader *lr, const char *path)
+{
+	struct stat st;
+
+	memset(lr, 0, sizeof(*lr));
+	lr->path = path;
+	lr->max_line = LINE_READER_MAX_LINE;
+	if (!strcmp(path, "-")) {
+		lr->path = "<stdin>";
+		lr->fd = 0;
+	} else {
+		lr->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (lr->fd < 0)
+			return error_errno("cannot open '%s'", path);
+		lr->close_fd = true;
+	}
+	if (fstat(lr->fd, &st) < 0) {
+		error_errno("cannot stat '%s'", path);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		error("'%s' is a directory, not a profile", path);
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode))
+		lr->file_size = (uint64_t)st.st_size;
+	lr->dec = xcalloc(1, sizeof(*lr->dec));
+	lr->dec->in = xmalloc(RAW_CHUNK);
+	lr->cap = FIRST_BUF;
+	lr->buf = xmalloc(lr->cap + 1);
+	if (start_decoder(lr) < 0)
+		goto fail;
+	return 0;
+fail:
+	line_reader_close(lr);
+	return -1;
+}
+
+void line_reader_close(struct line_reader *lr)
+{
+	if (lr->dec) {
+		if (lr->encoding == INPUT_GZIP)
+			inflateEnd(&lr->dec->z);
+		else if (lr->encoding == INPUT_BZIP2)
+			BZ2_bzDecompressEnd(&lr->dec->bz);
+		free(lr->dec->in);
+		free(lr->dec);
+	}
+	if (lr->close_fd && lr->fd >= 0)
+		close(lr->fd);
+	free(lr->buf);
+	lr->dec = NULL;
+	lr->buf = NULL;
+	lr->close_fd = false;
+}
+
+/* Read more data after [pos, end), moving it to the front first. */
+static int refill(struct line_reader *lr)
+{
+	long n;
+
+	if (lr->pos > 0) {
+		memmove(lr->buf, lr->buf + lr->pos, lr->end - lr->pos);
+		lr->end -= lr->pos;
+		lr->scan -= lr->pos;
+		lr->pos = 0;
+	}
+	if (lr->end == lr->cap) {
+		size_t cap = lr->cap * 2;
+
+		if (lr->cap >= lr->max_line)
+			return error_at(lr->path, lr->lineno + 1,
+					"line longer than %zu MiB",
+					lr->max_line >> 20);
+		if (cap > lr->max_line)
+			cap = lr->max_line;
+		lr->buf = xreallocarray(lr->buf, cap + 1, 1);
+		lr->cap = cap;
+	}
+	n = decode(lr, lr->buf + lr->end, lr->cap - lr->end);
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		lr->eof = true;
+	lr->end += (size_t)n;
+	return 0;
+}
+
+int line_reader_next(struct line_reader *lr, char **line, size_t *len)
+{
+	for (;;) {
+		char *nl = memchr(lr->buf + lr->scan, '\n', lr->end - lr->scan);
+		char *start = lr->buf + lr->pos;
+		size_t n;
+
+		if (!nl && lr->eof && lr->pos < lr->end)
+			nl = lr->buf + lr->end; /* last line, no newline */
+		if (nl) {
+			n = (size_t)(nl - start);
+			lr->pos = lr->scan = (size_t)(nl - lr->buf) + 1;
+			if (lr->pos > lr->end)
+				lr->pos = lr->scan = lr->end;
+			if (n && start[n - 1] == '\r')
+				n--;
+			start[n] = '\0';
+			lr->lineno++;
+			*line = start;
+			*len = n;
+			return 1;
+		}
+		if (lr->eof)
+			return 0;
+		lr->scan = lr->end;
+		if (refill(lr) < 0)
+			return -1;
+	}
+}
+
+long line_reader_peek(struct line_reader *lr, size_t want, const char **data)
+{
+	if (want > lr->cap)
+		want = lr->cap;
+	while (lr->end - lr->pos < want && !lr->eof) {
+		if (refill(lr) < 0)
+			return -1;
+	}
+	*data = lr->buf + lr->pos;
+	return (long)(lr->end - lr->pos < want ? lr->end - lr->pos : want);
+}
+
+uint64_t line_reader_progress(const struct line_reader *lr)
+{
+	return lr->raw_bytes;
+}
+
+void line_reader_set_max_line(struct line_reader *lr, size_t max)
+{
+	lr->max_line = max;
+}
+
+void cursor_init(struct cursor *c, const void *data, size_t len)
+{
+	c->start = c->p = data;
+	c->end = c->p + len;
+	c->big_endian = false;
+}
+
+int cursor_bytes(struct cursor *c, void *out, size_t n)
+{
+	if (cursor_left(c) < n)
+		return -1;
+	memcpy(out, c->p, n);
+	c->p += n;
+	return 0;
+}
+
+static int cursor_uint(struct cursor *c, unsigned size, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (cursor_left(c) < size)
+		return -1;
+	for (unsigned i = 0; i < size; i++) {
+		unsigned shift = c->big_endian ? 8 * (size - 1 - i) : 8 * i;
+
+		x |= (uint64_t)c->p[i] << shift;
+	}
+	c->p += size;
+	*v = x;
+	return 0;
+}
+
+int cursor_u8(struct cursor *c, uint8_t *v)
+{
+	uint64_t x;
+
+	if (cursor_uint(c, 1, &x) < 0)
+		return -1;
+	*v = (uint8_t)x;
+	return 0;
+}
+
+int cursor_u16(struct cursor *c, uint16_t *v)
+{
+	uint64_t x;
+
+	if (cursor_uint(c, 2, &x) < 0)
+		return -1;
+	*v = (uint16_t)x;
+	return 0;
+}
+
+int cursor_u32(struct cursor *c, uint32_t *v)
+{
+	uint64_t x;
+
+	if (cursor_uint(c, 4, &x) < 0)
+		return -1;
+	*v = (uint32_t)x;
+	return 0;
+}
+
+int cursor_u64(struct cursor *c, uint64_t *v)
+{
+	return cursor_uint(c, 8, v);
+}
+
+int cursor_addr(struct cursor *c, unsigned size, uint64_t *v)
+{
+	if (size != 4 && size != 8)
+		BUG("address size %u", size);
+	return cursor_uint(c, size, v);
+}

@@ -1,0 +1,97 @@
+/*
+ * Reading input files: a line reader for the text formats and a bounds-
+ * checked cursor for the binary ones.
+ *
+ * The line reader takes plain, gzip or bzip2 data, detected from the
+ * first bytes (never from the file name), from a file or from a pipe
+ * ("-" is standard input). It reads in large blocks and hands out one
+ * line at a time without copying or allocating per line.
+ */
+#ifndef CGA_INPUT_H
+#define CGA_INPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum input_encoding { INPUT_PLAIN, INPUT_GZIP, INPUT_BZIP2 };
+
+/* No line may be longer than this; a longer one is reported as an error. */
+#define LINE_READER_MAX_LINE ((size_t)256 << 20)
+
+struct decoder;
+
+struct line_reader {
+	const char *path;	/* as given; used in every message */
+	uint64_t lineno;	/* of the line last returned, 1-based */
+	enum input_encoding encoding;
+	uint64_t file_size;	/* 0 when unknown (pipes) */
+
+	/* private */
+	int fd;
+	bool close_fd, eof;
+	char *buf;		/* data in [pos, end); one spare byte */
+	size_t cap, pos, end, scan;
+	struct decoder *dec;
+	uint64_t raw_bytes;	/* compressed bytes consumed so far */
+	size_t max_line;
+};
+
+/*
+ * Open path for reading lines. Returns 0, or -1 after reporting (cannot
+ * open, a directory, read error).
+ */
+int line_reader_open(struct line_reader *lr, const char *path);
+void line_reader_close(struct line_reader *lr);
+
+/*
+ * The next line without its "\n" (and without a "\r" before it), NUL-
+ * terminated in place; valid until the next call. Returns 1 with a line,
+ * 0 at the end of the input, -1 after reporting an error (read error,
+ * corrupt or truncated compressed data, a line over the limit).
+ */
+int line_reader_next(struct line_reader *lr, char **line, size_t *len);
+
+/*
+ * Up to `want` bytes from the start of the (decompressed) input, without
+ * consuming them, for format detection. Only valid before the first
+ * line_reader_next(). Returns the number of bytes available in *data,
+ * or -1 after reporting an error.
+ */
+long line_reader_peek(struct line_reader *lr, size_t want, const char **data);
+
+/* Bytes of the file consumed so far (compressed bytes for compressed
+ * input), for progress reports. */
+uint64_t line_reader_progress(const struct line_reader *lr);
+
+/* Set a smaller line limit (tests). */
+void line_reader_set_max_line(struct line_reader *lr, size_t max);
+
+/*
+ * A cursor over a binary buffer. Every read checks the bounds, so a
+ * truncated record is caught in one place.
+ */
+struct cursor {
+	const unsigned char *start, *p, *end;
+	bool big_endian;
+};
+
+void cursor_init(struct cursor *c, const void *data, size_t len);
+static inline size_t cursor_offset(const struct cursor *c)
+{
+	return (size_t)(c->p - c->start);
+}
+static inline size_t cursor_left(const struct cursor *c)
+{
+	return (size_t)(c->end - c->p);
+}
+/* Each returns 0, or -1 (nothing consumed) if the input is too short. */
+int cursor_bytes(struct cursor *c, void *out, size_t n);
+int cursor_u8(struct cursor *c, uint8_t *v);
+int cursor_u16(struct cursor *c, uint16_t *v);
+int cursor_u32(struct cursor *c, uint32_t *v);
+int cursor_u64(struct cursor *c, uint64_t *v);
+/* An address of `size` bytes (4 or 8). */
+int cursor_addr(struct cursor *c, unsigned size, uint64_t *v);
+
+#endif

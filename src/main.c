@@ -1,0 +1,32 @@
+/*
+ * cganalyze: options -> pipeline -> exit status. The only place that
+ * exits and the only owner of stdout.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analyze.h"
+#include "diag.h"
+#include "options.h"
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int status;
+
+	switch (options_parse(&o, argc, argv, stdout)) {
+	case OPTIONS_OK:
+		break;
+	case OPTIONS_EXIT_OK:
+		return 0;
+	case OPTIONS_USAGE:
+	default:
+		return 2;
+	}
+	status = analyze_run(&o, stdout);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		error_errno("cannot write the output");
+		return 1;
+	}
+	return status;
+}

@@ -1,0 +1,45 @@
+/*
+ * Interned strings. Every function, file and object name of a run is
+ * stored once and referred to by a name_id, so names compare as integers
+ * and tables key on ids. The bytes live in the arena given to
+ * names_init() and are never freed one by one.
+ */
+#ifndef CGA_NAMES_H
+#define CGA_NAMES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+typedef uint32_t name_id;
+#define NO_NAME UINT32_MAX	/* "absent", as distinct from "" */
+
+struct name_entry {
+	const char *str;	/* NUL-terminated, arena-owned */
+	uint32_t len;
+	uint64_t hash;
+};
+
+struct names {
+	struct arena *arena;
+	struct name_entry *entries;	/* indexed by name_id */
+	size_t nr, alloc;
+	uint32_t *table;		/* open addressing: name_id + 1, 0 empty */
+	size_t mask;
+};
+
+void names_init(struct names *n, struct arena *arena);
+void names_release(struct names *n);
+
+/* The id of s[0..len), interning a copy on first sight. */
+name_id names_intern(struct names *n, const char *s, size_t len);
+
+/* The id of s[0..len) if it was interned before, else NO_NAME. */
+name_id names_find(const struct names *n, const char *s, size_t len);
+
+/* The string for id; "" for NO_NAME. Lives as long as the arena. */
+const char *names_str(const struct names *n, name_id id);
+size_t names_len(const struct names *n, name_id id);
+
+#endif

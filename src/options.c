@@ -1,0 +1,165 @@
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "options.h"
+
+#define CGANALYZE_VERSION "0.1"
+
+static const char usage_text[] =
+"Usage: cganalyze [OPTION]... PROFILE...\n"
+"Read a profile and print a flat profile and a gprof-style call graph,\n"
+"in the profile's own events (Ir, Dr, D1mr, ... or ticks).\n"
+"\n"
+"PROFILE is a Callgrind-format file (valgrind's callgrind and cachegrind,\n"
+"Xdebug, pprof -callgrind, ...), plain, gzip or bzip2 compressed; the\n"
+"format is found from the content. \"-\" reads standard input. Several\n"
+"profiles are added together (threads, parts, runs).\n"
+"\n"
+"Listings:\n"
+"  -p, --flat-profile     print only the flat profile\n"
+"  -q, --graph            print only the call graph\n"
+"      --json             print the whole analysis as one JSON document\n"
+"      --brief            leave out the explanations under the listings\n"
+"\n"
+"Costs:\n"
+"      --sort=EVENT       rank by EVENT (default: the first event)\n"
+"      --show=EV1,EV2     events shown in the flat profile (default: all)\n"
+"      --threshold=PCT    leave out entries below PCT percent of the total\n"
+"                         (flat profile: self cost; call graph: total)\n"
+"\n"
+"Reading:\n"
+"      --part=N           read only part N of multi-part profiles (the\n"
+"                         'part:' number; default: all parts, summed)\n"
+"      --fold-recursion   count recursion levels as their function:\n"
+"                         fib'2 is fib (valgrind --separate-recs names)\n"
+"      --lenient          read on past an undefined compressed name id\n"
+"                         (named \"(undefined id N)\") and past extra costs\n"
+"                         on a cost line, with a warning; by default both\n"
+"                         are errors\n"
+"\n"
+"  -h, --help             print this help and exit\n"
+"  -V, --version          print the version and exit\n"
+"\n"
+"Exit status: 0 on success, 1 when an input cannot be read, 2 on a usage\n"
+"error.\n";
+
+enum {
+	OPT_JSON = 256,
+	OPT_BRIEF,
+	OPT_SORT,
+	OPT_SHOW,
+	OPT_THRESHOLD,
+	OPT_PART,
+	OPT_FOLD,
+	OPT_LENIENT,
+};
+
+static const struct option long_options[] = {
+	{ "flat-profile", no_argument, NULL, 'p' },
+	{ "graph", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "brief", no_argument, NULL, OPT_BRIEF },
+	{ "sort", required_argument, NULL, OPT_SORT },
+	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "part", required_argument, NULL, OPT_PART },
+	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
+	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, ...) CGA_PRINTF(1, 2);
+
+static int usage_error(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	error("%s (try 'cganalyze --help')", msg);
+	return OPTIONS_USAGE;
+}
+
+enum options_result options_parse(struct options *o, int argc, char **argv,
+				  FILE *out)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":pqhV", long_options, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'p':
+			o->flat = true;
+			break;
+		case 'q':
+			o->graph = true;
+			break;
+		case OPT_JSON:
+			o->mode = OUT_JSON;
+			break;
+		case OPT_BRIEF:
+			o->brief = true;
+			break;
+		case OPT_SORT:
+			o->sort_event = optarg;
+			break;
+		case OPT_SHOW:
+			o->show = optarg;
+			break;
+		case OPT_THRESHOLD:
+			errno = 0;
+			o->threshold = strtod(optarg, &end);
+			if (errno || end == optarg || *end || o->threshold < 0 ||
+			    o->threshold > 100)
+				return usage_error("--threshold wants a percentage from 0 to 100, not '%s'",
+						   optarg);
+			break;
+		case OPT_PART:
+			errno = 0;
+			o->part = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || !o->part ||
+			    optarg[0] == '-')
+				return usage_error("--part wants a part number from 1 up, not '%s'",
+						   optarg);
+			break;
+		case OPT_FOLD:
+			o->fold_recursion = true;
+			break;
+		case OPT_LENIENT:
+			o->lenient = true;
+			break;
+		case 'h':
+			fputs(usage_text, out);
+			return OPTIONS_EXIT_OK;
+		case 'V':
+			fprintf(out, "cganalyze %s\n", CGANALYZE_VERSION);
+			return OPTIONS_EXIT_OK;
+		case ':':
+			return usage_error("option '%s' needs an argument",
+					   argv[optind - 1]);
+		case '?':
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no profile given");
+	if (!o->flat && !o->graph)
+		o->flat = o->graph = true;
+	o->inputs = argv + optind;
+	o->ninputs = argc - optind;
+	return OPTIONS_OK;
+}

@@ -1,0 +1,159 @@
+/*
+ * The flat profile: one line per function, by self cost of the sort
+ * event, with gprof's columns in the profile's own units.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+#include "xalloc.h"
+
+struct flat_ctx {
+	const struct cg *cg;
+	uint32_t ev;
+};
+
+static int cmp_flat(const void *x, const void *y, void *arg)
+{
+	const struct flat_ctx *c = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	double sa = cg_node_self(c->cg, a, c->ev), sb = cg_node_self(c->cg, b, c->ev);
+	uint64_t ca = c->cg->nodes[a].calls, cb = c->cg->nodes[b].calls;
+	int r;
+
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
+	r = strcmp(profile_str(c->cg->p, c->cg->p->funcs[a].name),
+		   profile_str(c->cg->p, c->cg->p->funcs[b].name));
+	if (r)
+		return r;
+	return a < b ? -1 : a > b;
+}
+
+static int width_of(double v, int decimals)
+{
+	char buf[64];
+
+	return snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static bool shown_nonzero(const struct cg *cg, const struct print_opts *o,
+			  uint32_t n)
+{
+	for (size_t i = 0; i < o->nshow; i++)
+		if (cg_node_self(cg, n, o->show[i]) != 0)
+			return true;
+	return cg_node_self(cg, n, o->sort_event) != 0;
+}
+
+void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	uint32_t ev = o->sort_event;
+	double total = (double)p->totals[ev], cum = 0;
+	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
+	size_t nrows = 0;
+	struct flat_ctx ctx = { cg, ev };
+	struct name_labels *nl = name_labels_new(cg);
+	const char *evname = profile_str(p, p->events[ev].name);
+	int wcost, wcall, wcalls = 5;
+	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
+	char label[8192], hdr[256];
+
+	for (uint32_t n = 0; n < cg->nnodes; n++) {
+		const struct cg_node *node = &cg->nodes[n];
+
+		if (!node->calls && !node->self_calls && !shown_nonzero(cg, o, n))
+			continue;
+		if (total > 0 && o->threshold > 0 &&
+		    cg_node_self(cg, n, ev) * 100.0 / total < o->threshold)
+			continue;
+		rows[nrows++] = n;
+	}
+	qsort_r(rows, nrows, sizeof(*rows), cmp_flat, &ctx);
+
+	snprintf(hdr, sizeof(hdr), "%s/call", evname);
+	wcost = max_int(max_int(width_of(total, 0), (int)strlen(evname)), 10);
+	wcall = max_int(max_int(width_of(total, 2), (int)strlen(hdr)), 9);
+	for (size_t i = 0; i < nrows; i++) {
+		char buf[64];
+		const struct cg_node *node = &cg->nodes[rows[i]];
+		int w = node->self_calls
+			? snprintf(buf, sizeof(buf), "%llu+%llu",
+				   (unsigned long long)node->calls,
+				   (unsigned long long)node->self_calls)
+			: snprintf(buf, sizeof(buf), "%llu",
+				   (unsigned long long)node->calls);
+
+		wcalls = max_int(wcalls, w);
+	}
+	for (size_t i = 0; i < o->nshow; i++)
+		wextra[i] = max_int(width_of((double)p->totals[o->show[i]], 0),
+				    (int)strlen(profile_str(p, p->events[o->show[i]].name)));
+
+	fputs("Flat profile of ", out);
+	fprint_event_title(out, p, ev);
+	fprintf(out, ", %llu in all:\n\n",
+		(unsigned long long)p->totals[ev]);
+	fprintf(out, "  %%   %*s %*s %*s %*s %*s", wcost, "cumulative", wcost,
+		"self", wcalls, "", wcall, "self", wcall, "total");
+	for (size_t i = 0; i < o->nshow; i++)
+		if (o->show[i] != ev)
+			fprintf(out, " %*s", wextra[i], "self");
+	fputc('\n', out);
+	fprintf(out, " self  %*s %*s %*s %*s %*s", wcost, evname, wcost, evname,
+		wcalls, "calls", wcall, hdr, wcall, hdr);
+	for (size_t i = 0; i < o->nshow; i++)
+		if (o->show[i] != ev)
+			fprintf(out, " %*s", wextra[i],
+				profile_str(p, p->events[o->show[i]].name));
+	fputs("  name\n", out);
+
+	for (size_t i = 0; i < nrows; i++) {
+		uint32_t n = rows[i];
+		const struct cg_node *node = &cg->nodes[n];
+		double self = cg_node_self(cg, n, ev);
+		double child = cg_node_child(cg, n, ev);
+		char calls[64];
+
+		cum += self;
+		fprintf(out, "%6.2f %*.0f %*.0f", total > 0 ? self * 100 / total : 0.0,
+			wcost, cum, wcost, self);
+		if (node->self_calls)
+			snprintf(calls, sizeof(calls), "%llu+%llu",
+				 (unsigned long long)node->calls,
+				 (unsigned long long)node->self_calls);
+		else if (node->calls)
+			snprintf(calls, sizeof(calls), "%llu",
+				 (unsigned long long)node->calls);
+		else
+			calls[0] = '\0';
+		fprintf(out, " %*s", wcalls, calls);
+		if (node->calls) {
+			double c = (double)node->calls;
+
+			fprintf(out, " %*.2f %*.2f", wcall, self / c, wcall,
+				(self + child) / c);
+		} else {
+			fprintf(out, " %*s %*s", wcall, "", wcall, "");
+		}
+		for (size_t k = 0; k < o->nshow; k++)
+			if (o->show[k] != ev)
+				fprintf(out, " %*.0f", wextra[k],
+					cg_node_self(cg, n, o->show[k]));
+		fprintf(out, "  %s\n",
+			func_label(nl, cg, n, o->indexes, label, sizeof(label)));
+	}
+	if (!o->brief)
+		fprintf(out, "\n%s", flat_blurb);
+	name_labels_free(nl);
+	free(wextra);
+	free(rows);
+}

@@ -1,0 +1,319 @@
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "diag.h"
+
+void profile_init(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	arena_init(&p->arena);
+	names_init(&p->names, &p->arena);
+	u64map_init(&p->func_index);
+	u64map_init(&p->fileobj_index);
+	u64map_init(&p->call_index);
+	u64map_init(&p->event_index);
+	u64map_init(&p->long_names);
+}
+
+void profile_release(struct profile *p)
+{
+	free(p->events);
+	free(p->funcs);
+	free(p->self);
+	free(p->calls);
+	free(p->call_incl);
+	free(p->totals);
+	free(p->summary);
+	free(p->inputs);
+	free(p->derived);
+	free(p->terms);
+	u64map_release(&p->func_index);
+	u64map_release(&p->fileobj_index);
+	u64map_release(&p->call_index);
+	u64map_release(&p->event_index);
+	u64map_release(&p->long_names);
+	names_release(&p->names);
+	arena_release(&p->arena);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Make room for `want` rows of `stride` numbers; *alloc counts rows. */
+static void grow_rows(uint64_t **rows, size_t *alloc, size_t want,
+		      size_t stride)
+{
+	size_t n;
+
+	if (want <= *alloc && *rows)
+		return;
+	n = *alloc / 2 * 3 + 64;
+	if (n < want)
+		n = want;
+	*rows = xreallocarray(*rows, n, (stride ? stride : 1) * sizeof(**rows));
+	*alloc = n;
+}
+
+/* Copy rows of old_stride numbers into rows of new_stride (wider). */
+static uint64_t *widen(uint64_t *rows, size_t nrows, size_t alloc,
+		       size_t old_stride, size_t new_stride)
+{
+	uint64_t *out;
+
+	if (!rows)
+		return NULL;
+	out = xcalloc(alloc ? alloc : 1, new_stride * sizeof(*out));
+	for (size_t r = 0; r < nrows; r++)
+		memcpy(out + r * new_stride, rows + r * old_stride,
+		       old_stride * sizeof(*out));
+	free(rows);
+	return out;
+}
+
+static void set_stride(struct profile *p, size_t stride)
+{
+	size_t old = p->stride;
+
+	if (stride <= old)
+		return;
+	p->self = widen(p->self, p->nfuncs, p->self_alloc, old, stride);
+	p->call_incl = widen(p->call_incl, p->ncalls, p->call_incl_alloc,
+			     old, stride);
+	if (p->summary) {
+		uint64_t *s = xcalloc(stride, sizeof(*s));
+
+		memcpy(s, p->summary, old * sizeof(*s));
+		free(p->summary);
+		p->summary = s;
+	}
+	p->stride = stride;
+}
+
+uint32_t profile_event(struct profile *p, name_id name)
+{
+	bool added;
+	uint32_t e = u64map_get_or_put(&p->event_index, name,
+				       (uint32_t)p->nevents, &added);
+
+	if (!added)
+		return e;
+	ARRAY_GROW(p->events, p->nevents + 1, p->events_alloc);
+	p->events[p->nevents].name = name;
+	p->events[p->nevents].long_name = u64map_get(&p->long_names, name);
+	p->events[p->nevents].derived = false;
+	p->nevents++;
+	set_stride(p, p->nevents);
+	return e;
+}
+
+uint32_t profile_find_event(const struct profile *p, const char *name)
+{
+	name_id id = names_find(&p->names, name, strlen(name));
+
+	return id == NO_NAME ? NO_ID : u64map_get(&p->event_index, id);
+}
+
+void profile_set_long_name(struct profile *p, name_id name, name_id long_name)
+{
+	uint32_t e = u64map_get(&p->event_index, name);
+
+	u64map_put(&p->long_names, name, long_name);
+	if (e != U64MAP_NONE)
+		p->events[e].long_name = long_name;
+}
+
+void profile_define_derived(struct profile *p, name_id name,
+			    const struct pterm *terms, size_t nterms,
+			    const char *path, uint64_t lineno)
+{
+	struct pderived *d;
+
+	ARRAY_GROW(p->terms, p->nterms + nterms, p->terms_alloc);
+	memcpy(p->terms + p->nterms, terms, nterms * sizeof(*terms));
+	ARRAY_GROW(p->derived, p->nderived + 1, p->derived_alloc);
+	d = &p->derived[p->nderived++];
+	d->name = name;
+	d->first_term = (uint32_t)p->nterms;
+	d->nterms = (uint32_t)nterms;
+	d->path = arena_strndup(&p->arena, path, strlen(path));
+	d->lineno = lineno;
+	p->nterms += nterms;
+}
+
+uint32_t profile_func(struct profile *p, name_id object, name_id file,
+		      name_id name)
+{
+	uint64_t fo_key = (uint64_t)object << 32 | file;
+	uint32_t fo = u64map_get_or_put(&p->fileobj_index, fo_key,
+					p->nfileobj, NULL);
+	bool added;
+	uint32_t f;
+
+	if (fo == p->nfileobj)
+		p->nfileobj++;
+	f = u64map_get_or_put(&p->func_index, (uint64_t)fo << 32 | name,
+			      (uint32_t)p->nfuncs, &added);
+	if (!added)
+		return f;
+	if (p->nfuncs >= NO_ID - 1)
+		BUG("too many functions");
+	ARRAY_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
+	grow_rows(&p->self, &p->self_alloc, p->nfuncs + 1, p->stride);
+	memset(profile_self(p, f), 0, p->stride * sizeof(uint64_t));
+	p->funcs[f].name = name;
+	p->funcs[f].file = file;
+	p->funcs[f].object = object;
+	p->nfuncs++;
+	return f;
+}
+
+uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	bool added;
+	uint32_t c = u64map_get_or_put(&p->call_index,
+				       (uint64_t)caller << 32 | callee,
+				       (uint32_t)p->ncalls, &added);
+
+	if (!added)
+		return c;
+	if (p->ncalls >= NO_ID - 1)
+		BUG("too many calls");
+	ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
+	grow_rows(&p->call_incl, &p->call_incl_alloc, p->ncalls + 1,
+		  p->stride);
+	memset(profile_call_incl(p, c), 0, p->stride * sizeof(uint64_t));
+	p->calls[c].caller = caller;
+	p->calls[c].callee = callee;
+	p->calls[c].count = 0;
+	p->ncalls++;
+	return c;
+}
+
+void profile_add_summary(struct profile *p, const uint64_t *row)
+{
+	if (!p->summary)
+		p->summary = xcalloc(p->stride ? p->stride : 1,
+				     sizeof(*p->summary));
+	for (size_t e = 0; e < p->stride; e++)
+		p->summary[e] += row[e];
+}
+
+struct pinput *profile_add_input(struct profile *p, const char *path,
+				 const char *format)
+{
+	struct pinput *in;
+
+	ARRAY_GROW(p->inputs, p->ninputs + 1, p->inputs_alloc);
+	in = &p->inputs[p->ninputs++];
+	in->path = names_intern(&p->names, path, strlen(path));
+	in->format = names_intern(&p->names, format, strlen(format));
+	in->creator = NO_NAME;
+	in->cmd = NO_NAME;
+	in->nparts = 0;
+	return in;
+}
+
+/* Fill column `col` of every row from the derived event's terms. */
+static void compute_column(uint64_t *rows, size_t nrows, size_t stride,
+			   size_t col, const struct pterm *terms,
+			   const uint32_t *term_cols, size_t nterms)
+{
+	for (size_t r = 0; r < nrows; r++) {
+		uint64_t *row = rows + r * stride;
+		uint64_t v = 0;
+
+		for (size_t t = 0; t < nterms; t++)
+			v += terms[t].factor * row[term_cols[t]];
+		row[col] = v;
+	}
+}
+
+/*
+ * Derived events may refer to other derived events, in any order of
+ * declaration: compute in passes until no more can be computed. What is
+ * left refers to an unknown event (or to itself through others).
+ */
+static void compute_derived(struct profile *p)
+{
+	size_t ndone = 0, left = p->nderived;
+	bool *done = xcalloc(p->nderived ? p->nderived : 1, sizeof(*done));
+	uint32_t *cols = NULL;
+	size_t cols_alloc = 0;
+
+	for (size_t d = 0; d < p->nderived; d++) {
+		uint32_t e = u64map_get(&p->event_index, p->derived[d].name);
+
+		if (e != U64MAP_NONE && !p->events[e].derived) {
+			warning_at(p->derived[d].path, p->derived[d].lineno,
+				   "event '%s' is both recorded and derived; using the recorded counts",
+				   profile_str(p, p->derived[d].name));
+			done[d] = true;
+			left--;
+		}
+	}
+	while (left) {
+		size_t progress = 0;
+
+		for (size_t d = 0; d < p->nderived; d++) {
+			const struct pderived *dv = &p->derived[d];
+			const struct pterm *terms = p->terms + dv->first_term;
+			bool ready = true;
+			uint32_t col;
+
+			if (done[d])
+				continue;
+			ARRAY_GROW(cols, dv->nterms, cols_alloc);
+			for (size_t t = 0; t < dv->nterms; t++) {
+				uint32_t e = u64map_get(&p->event_index,
+							terms[t].event);
+
+				if (e == U64MAP_NONE) {
+					ready = false;
+					break;
+				}
+				cols[t] = e;
+			}
+			if (!ready)
+				continue;
+			col = profile_event(p, dv->name);
+			p->events[col].derived = true;
+			compute_column(p->self, p->nfuncs, p->stride, col,
+				       terms, cols, dv->nterms);
+			compute_column(p->call_incl, p->ncalls, p->stride, col,
+				       terms, cols, dv->nterms);
+			if (p->summary)
+				compute_column(p->summary, 1, p->stride, col,
+					       terms, cols, dv->nterms);
+			done[d] = true;
+			left--;
+			progress++;
+			ndone++;
+		}
+		if (!progress)
+			break;
+	}
+	for (size_t d = 0; d < p->nderived; d++) {
+		if (!done[d])
+			warning_at(p->derived[d].path, p->derived[d].lineno,
+				   "derived event '%s' refers to an event the profile does not have; left out",
+				   profile_str(p, p->derived[d].name));
+	}
+	(void)ndone;
+	free(cols);
+	free(done);
+}
+
+int profile_finish(struct profile *p)
+{
+	compute_derived(p);
+	free(p->totals);
+	p->totals = xcalloc(p->stride ? p->stride : 1, sizeof(*p->totals));
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const uint64_t *row = profile_self(p, (uint32_t)f);
+
+		for (size_t e = 0; e < p->stride; e++)
+			p->totals[e] += row[e];
+	}
+	return 0;
+}

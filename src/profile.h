@@ -1,0 +1,157 @@
+/*
+ * The neutral profile model every reader fills and the analysis reads:
+ * event kinds, functions with their self cost, and call arcs with their
+ * count and (where the format measures it) inclusive cost.
+ *
+ * Costs are uint64_t arrays of `stride` numbers, one per event, in the
+ * order of events[]. Rows are found by function or call index:
+ *     profile_self(p, f)[e]       self cost of function f for event e
+ *     profile_call_incl(p, c)[e]  inclusive cost of call arc c
+ * Aggregation happens as the readers go, so memory grows with the number
+ * of distinct functions and arcs, never with the file size.
+ */
+#ifndef CGA_PROFILE_H
+#define CGA_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "hashmap.h"
+#include "names.h"
+
+#define NO_ID UINT32_MAX
+
+/* A factor * event term of a derived event ("event: Sum = Ir + 2 Dr"). */
+struct pterm {
+	uint64_t factor;
+	name_id event;
+};
+
+struct pevent {
+	name_id name;		/* short name: "Ir", "PERF_TICKS" */
+	name_id long_name;	/* "Instruction Fetches", or NO_NAME */
+	bool derived;		/* computed from other events, not read */
+};
+
+/* A derived event declared by a reader, computed by profile_finish(). */
+struct pderived {
+	name_id name;
+	name_id long_name;		/* or NO_NAME */
+	uint32_t first_term, nterms;	/* into terms[] */
+	const char *path;		/* where it was declared, for messages */
+	uint64_t lineno;
+};
+
+struct pfunc {
+	name_id name, file, object;	/* object NO_NAME when unknown */
+};
+
+struct pcall {
+	uint32_t caller, callee;	/* indexes into funcs[] */
+	uint64_t count;
+};
+
+/* What was read from one input file, for reports. */
+struct pinput {
+	name_id path, format, creator, cmd;
+	uint32_t nparts;
+};
+
+struct profile {
+	struct arena arena;
+	struct names names;
+
+	struct pevent *events;
+	size_t nevents, events_alloc;
+	size_t stride;			/* numbers per cost row */
+
+	struct pfunc *funcs;
+	size_t nfuncs, funcs_alloc;
+	uint64_t *self;			/* nfuncs * stride */
+	size_t self_alloc;		/* in rows */
+
+	struct pcall *calls;
+	size_t ncalls, calls_alloc;
+	uint64_t *call_incl;		/* ncalls * stride */
+	size_t call_incl_alloc;		/* in rows */
+	bool calls_have_incl;		/* inclusive costs were measured */
+
+	uint64_t *totals;		/* stride numbers; set by finish */
+	uint64_t *summary;		/* summed "summary:" lines, or NULL */
+
+	struct pinput *inputs;
+	size_t ninputs, inputs_alloc;
+
+	struct pderived *derived;
+	size_t nderived, derived_alloc;
+	struct pterm *terms;
+	size_t nterms, terms_alloc;
+
+	/* private indexes */
+	struct u64map func_index;	/* (fileobj, name) -> func */
+	struct u64map fileobj_index;	/* (object, file) -> fileobj id */
+	uint32_t nfileobj;
+	struct u64map call_index;	/* (caller, callee) -> call */
+	struct u64map event_index;	/* name -> event */
+	struct u64map long_names;	/* event name -> long name, for
+					 * events not (yet) in events[] */
+};
+
+void profile_init(struct profile *p);
+void profile_release(struct profile *p);
+
+/* The index of the event called `name`, adding it if new. Adding an
+ * event widens every cost row: row pointers taken before are invalid. */
+uint32_t profile_event(struct profile *p, name_id name);
+
+/* The event called name, or NO_ID. */
+uint32_t profile_find_event(const struct profile *p, const char *name);
+
+/* The long name of the event called `name`, whether or not the event
+ * exists yet ("event:" lines may come before "events:"). */
+void profile_set_long_name(struct profile *p, name_id name, name_id long_name);
+
+/* Declare a derived event; terms are copied. It becomes an event (after
+ * the recorded ones) when profile_finish() computes it. */
+void profile_define_derived(struct profile *p, name_id name,
+			    const struct pterm *terms, size_t nterms,
+			    const char *path, uint64_t lineno);
+
+/* The function with this identity, created (with zero cost) if new. */
+uint32_t profile_func(struct profile *p, name_id object, name_id file,
+		      name_id name);
+
+/* The arc caller -> callee, created (count 0, cost 0) if new. */
+uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);
+
+static inline uint64_t *profile_self(const struct profile *p, uint32_t func)
+{
+	return p->self + (size_t)func * p->stride;
+}
+
+static inline uint64_t *profile_call_incl(const struct profile *p,
+					  uint32_t call)
+{
+	return p->call_incl + (size_t)call * p->stride;
+}
+
+/* Add one summary: row (stride numbers) to the profile's summary. */
+void profile_add_summary(struct profile *p, const uint64_t *row);
+
+struct pinput *profile_add_input(struct profile *p, const char *path,
+				 const char *format);
+
+/*
+ * After all inputs are read: compute derived events (warning about and
+ * dropping those that refer to unknown events) and totals. Returns 0.
+ */
+int profile_finish(struct profile *p);
+
+static inline const char *profile_str(const struct profile *p, name_id id)
+{
+	return names_str(&p->names, id);
+}
+
+#endif

@@ -1,0 +1,1167 @@
+/*
+ * The Callgrind profile format reader (valgrind's callgrind and
+ * cachegrind, and other writers: Xdebug, pprof, lsprofcalltree).
+ *
+ * One function per line kind, found by key in two tables: header lines
+ * ("key: value") and body specifications ("key=value"). Cost lines are
+ * recognised by their first character. What the spec leaves out and
+ * real files do is noted where it is handled, with the quirk's number
+ * from FORMAT-NOTES.md (Qn).
+ *
+ * Costs are added up as they are read: a function's self cost, and for
+ * each (caller, callee) arc its call count and inclusive cost. Nothing
+ * per line or per instruction is kept.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "diag.h"
+#include "read.h"
+
+/* Hostile input cannot make us allocate more than this per line. */
+#define MAX_EVENTS 4096
+#define MAX_POSITIONS 3
+
+enum pos_kind { POS_INSTR, POS_BB, POS_LINE };
+
+/* Name compression id spaces (Q4): files, functions, objects. */
+enum id_space { IDS_FILE, IDS_FN, IDS_OB, IDS_COUNT };
+
+/* Warnings said once per file, with a count of repeats at the end. */
+enum once {
+	ONCE_UNKNOWN_HEADER,
+	ONCE_UNKNOWN_SPEC,
+	ONCE_REDEFINED_ID,
+	ONCE_TOTALS,
+	ONCE_TARGET_BELOW_ZERO,
+	ONCE_UNDEFINED_ID,
+	ONCE_EXTRA_COSTS,
+	ONCE_COUNT
+};
+
+struct cg_reader {
+	struct profile *p;
+	struct line_reader *lr;
+	const struct read_opts *opts;
+	struct pinput *input;
+
+	struct u64map ids[IDS_COUNT];	/* compressed id -> name_id */
+	char *fold_buf;
+	size_t fold_alloc;
+
+	/* positions: and events: of the current part */
+	unsigned npos;
+	enum pos_kind pos_kind[MAX_POSITIONS];
+	uint64_t pos[MAX_POSITIONS];	/* of the last cost line */
+	uint32_t *event_map;		/* part column -> profile event */
+	size_t ncols, event_map_alloc;
+	bool identity_map;		/* event_map[i] == i for all i */
+	uint64_t *vals;			/* costs of the line being read */
+	uint64_t *part_sum;		/* sum of self cost lines, by column */
+	size_t vals_alloc;
+
+	/* part state */
+	bool in_body;			/* a body line was seen in this part */
+	bool part_has_cost;
+	uint64_t part_number;		/* from "part:", 0 if not given */
+	uint64_t part_ordinal;		/* 1 for the first part of the file */
+	int part_selected;		/* -1: not decided yet */
+
+	/* position state */
+	name_id ob, fl, file;		/* file: fl= or the fi=/fe= file */
+	bool have_fl;
+	uint32_t func;			/* current function or NO_ID */
+
+	/* associations: apply to the next calls= (Q12) */
+	name_id cob, cfi, cfn;
+	name_id jfi, jfn;
+
+	/* a calls= line waits for its cost line */
+	bool want_call_cost;
+	uint64_t call_count;
+	uint32_t call_arc;		/* NO_ID when the part is skipped */
+	uint64_t calls_lineno;
+
+	unsigned once_count[ONCE_COUNT];
+	uint64_t once_line[ONCE_COUNT];
+};
+
+/* ---- small parsing helpers ---- */
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static const char *skip_space(const char *s, const char *end)
+{
+	while (s < end && is_space(*s))
+		s++;
+	return s;
+}
+
+static size_t trim_len(const char *s, size_t len)
+{
+	while (len && (is_space(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	return len;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+enum num_result { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
+
+/*
+ * A Number of the grammar at *sp: decimal digits, or "0x" and hex
+ * digits. Advances *sp past it. The number must end at a space, tab or
+ * end of line; "9a" is not a number.
+ */
+static enum num_result parse_number(const char **sp, const char *end,
+				    uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t v = 0;
+
+	if (s >= end || !is_digit(*s))
+		return NUM_NONE;
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    hexval(s[2]) >= 0) {
+		s += 2;
+		for (int d; s < end && (d = hexval(*s)) >= 0; s++) {
+			if (v >> 60)
+				return NUM_OVERFLOW;
+			v = v << 4 | (uint64_t)d;
+		}
+	} else {
+		for (; s < end && is_digit(*s); s++) {
+			unsigned d = (unsigned)(*s - '0');
+
+			if (v > (UINT64_MAX - d) / 10)
+				return NUM_OVERFLOW;
+			v = v * 10 + d;
+		}
+	}
+	if (s < end && !is_space(*s))
+		return NUM_NONE;
+	*sp = s;
+	*out = v;
+	return NUM_OK;
+}
+
+static const char *id_space_name(enum id_space s)
+{
+	switch (s) {
+	case IDS_FILE:
+		return "file";
+	case IDS_FN:
+		return "function";
+	case IDS_OB:
+		return "object";
+	default:
+		BUG("id space %d", (int)s);
+	}
+}
+
+static int error_here(struct cg_reader *rd, const char *fmt, ...)
+	CGA_PRINTF(2, 3);
+
+static int error_here(struct cg_reader *rd, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
+		      ...) CGA_PRINTF(3, 4);
+
+static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
+		      ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (rd->once_count[kind]++)
+		return;
+	rd->once_line[kind] = rd->lr->lineno;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warning_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+static void report_repeats(struct cg_reader *rd)
+{
+	for (int k = 0; k < ONCE_COUNT; k++) {
+		if (rd->once_count[k] > 1)
+			warning_at(rd->lr->path, rd->once_line[k],
+				   "the warning above applies to %u more lines",
+				   rd->once_count[k] - 1);
+	}
+}
+
+/* A short, printable quote of the line for messages. */
+static const char *quote(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 4 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	if (n < len && n + 4 <= size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* ---- parts ---- */
+
+static void start_part(struct cg_reader *rd)
+{
+	rd->in_body = false;
+	rd->part_has_cost = false;
+	rd->part_number = 0;
+	rd->part_ordinal++;
+	rd->part_selected = -1;
+	memset(rd->pos, 0, sizeof(rd->pos));
+	if (rd->part_sum)
+		memset(rd->part_sum, 0, rd->ncols * sizeof(*rd->part_sum));
+	rd->func = NO_ID;
+	rd->ob = rd->fl = rd->file = NO_NAME;
+	rd->have_fl = false;
+	rd->cob = rd->cfi = rd->cfn = NO_NAME;
+	rd->jfi = rd->jfn = NO_NAME;
+	rd->input->nparts++;
+}
+
+static bool part_selected(struct cg_reader *rd)
+{
+	if (rd->part_selected < 0) {
+		uint64_t n = rd->part_number ? rd->part_number
+					     : rd->part_ordinal;
+
+		rd->part_selected = !rd->opts->part || rd->opts->part == n;
+	}
+	return rd->part_selected;
+}
+
+/* ---- header lines: "key: value" ---- */
+
+static int parse_version(struct cg_reader *rd, const char *v, const char *end)
+{
+	uint64_t major;
+	const char *s = v, *num = v;
+
+	/* "1", "0.9.6" (Xdebug), "1.0": only the major number matters */
+	while (s < end && is_digit(*s))
+		s++;
+	if (s == v)
+		return error_here(rd, "expected a version number after 'version:'");
+	if (parse_number(&num, s, &major) != NUM_OK || major > 1)
+		return error_here(rd, "format version %.*s is not supported "
+				  "(this reader knows version 1 and earlier)",
+				  (int)(end - v), v);
+	return 0;
+}
+
+static int parse_creator(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (rd->input->creator == NO_NAME)
+		rd->input->creator =
+			names_intern(&rd->p->names, v, (size_t)(end - v));
+	return 0;
+}
+
+static int parse_cmd(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (rd->input->cmd == NO_NAME)	/* Q2: trimmed */
+		rd->input->cmd = names_intern(&rd->p->names, v, (size_t)(end - v));
+	return 0;
+}
+
+static int parse_target_id(struct cg_reader *rd, const char *key,
+			   const char *v, const char *end, uint64_t *out)
+{
+	uint64_t n;
+	const char *s = v;
+
+	if (parse_number(&s, end, &n) != NUM_OK || s != end)
+		return error_here(rd, "expected a number after '%s:'", key);
+	if (out)
+		*out = n;
+	return 0;
+}
+
+static int parse_pid(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_target_id(rd, "pid", v, end, NULL);
+}
+
+static int parse_thread(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_target_id(rd, "thread", v, end, NULL);
+}
+
+static int parse_part(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_target_id(rd, "part", v, end, &rd->part_number);
+}
+
+static int parse_desc(struct cg_reader *rd, const char *v, const char *end)
+{
+	/* "desc: type: value"; values may be empty or hold colons (Q2).
+	 * Descriptions do not change the analysis. */
+	(void)rd;
+	(void)v;
+	(void)end;
+	return 0;
+}
+
+static int parse_positions(struct cg_reader *rd, const char *v,
+			   const char *end)
+{
+	unsigned n = 0;
+	bool seen[3] = { false, false, false };
+
+	while ((v = skip_space(v, end)) < end) {
+		const char *w = v;
+		enum pos_kind kind;
+
+		while (v < end && !is_space(*v))
+			v++;
+		if (v - w == 5 && !memcmp(w, "instr", 5))
+			kind = POS_INSTR;
+		else if (v - w == 2 && !memcmp(w, "bb", 2))
+			kind = POS_BB;
+		else if (v - w == 4 && !memcmp(w, "line", 4))
+			kind = POS_LINE;
+		else
+			return error_here(rd, "unknown position kind '%.*s' "
+					  "(expected instr, bb or line)",
+					  (int)(v - w), w);
+		if (seen[kind])
+			return error_here(rd, "position '%.*s' given twice",
+					  (int)(v - w), w);
+		seen[kind] = true;
+		rd->pos_kind[n++] = kind;
+	}
+	rd->npos = n;
+	memset(rd->pos, 0, sizeof(rd->pos));
+	return 0;
+}
+
+static void ensure_cols(struct cg_reader *rd, size_t ncols)
+{
+	ARRAY_GROW(rd->event_map, ncols, rd->event_map_alloc);
+	if (ncols > rd->vals_alloc) {
+		free(rd->vals);
+		free(rd->part_sum);
+		rd->vals = xcalloc(ncols, sizeof(*rd->vals));
+		rd->part_sum = xcalloc(ncols, sizeof(*rd->part_sum));
+		rd->vals_alloc = ncols;
+	}
+}
+
+static int parse_events(struct cg_reader *rd, const char *v, const char *end)
+{
+	size_t n = 0;
+
+	if (rd->part_has_cost)
+		return error_here(rd, "'events:' after cost lines of the same part");
+	while ((v = skip_space(v, end)) < end) {
+		const char *w = v;
+		name_id name;
+		uint32_t e;
+
+		while (v < end && !is_space(*v))
+			v++;
+		if (n >= MAX_EVENTS)
+			return error_here(rd, "more than %d events", MAX_EVENTS);
+		ensure_cols(rd, n + 1);
+		name = names_intern(&rd->p->names, w, (size_t)(v - w));
+		e = profile_event(rd->p, name);
+		for (size_t i = 0; i < n; i++)
+			if (rd->event_map[i] == e)
+				return error_here(rd, "event '%.*s' listed twice",
+						  (int)(v - w), w);
+		rd->event_map[n++] = e;
+	}
+	if (!n)
+		return error_here(rd, "'events:' names no events");
+	rd->ncols = n;
+	rd->identity_map = true;
+	for (size_t i = 0; i < n; i++)
+		if (rd->event_map[i] != i)
+			rd->identity_map = false;
+	memset(rd->part_sum, 0, n * sizeof(*rd->part_sum));
+	return 0;
+}
+
+/* The event name at the start of an "event:" value. */
+static const char *event_name_end(const char *s, const char *end)
+{
+	while (s < end && !is_space(*s) && *s != '=' && *s != ':')
+		s++;
+	return s;
+}
+
+/*
+ * "event: Name [= Expr] [: long name]" where Expr is terms joined by
+ * "+", each "Name", "Number Name" or "Number * Name" (inherited events).
+ */
+static int parse_event(struct cg_reader *rd, const char *v, const char *end)
+{
+	struct profile *p = rd->p;
+	const char *w = v, *s = event_name_end(v, end);
+	struct pterm terms[64];
+	size_t nterms = 0;
+	name_id name;
+
+	if (s == w)
+		return error_here(rd, "expected an event name after 'event:'");
+	name = names_intern(&p->names, w, (size_t)(s - w));
+	s = skip_space(s, end);
+	if (s < end && *s == '=') {
+		s++;
+		for (;;) {
+			uint64_t factor = 1;
+			const char *t;
+
+			s = skip_space(s, end);
+			if (s < end && is_digit(*s)) {
+				const char *num_end = s;
+
+				while (num_end < end && (is_digit(*num_end) ||
+							 hexval(*num_end) >= 0 ||
+							 *num_end == 'x'))
+					num_end++;
+				if (parse_number(&s, num_end, &factor) != NUM_OK)
+					return error_here(rd, "bad factor in the formula of event '%s'",
+							  profile_str(p, name));
+				s = skip_space(s, end);
+				if (s < end && *s == '*')
+					s = skip_space(s + 1, end);
+			}
+			t = event_name_end(s, end);
+			if (t == s)
+				return error_here(rd, "expected an event name in the formula of event '%s'",
+						  profile_str(p, name));
+			if (nterms == sizeof(terms) / sizeof(terms[0]))
+				return error_here(rd, "formula of event '%s' has too many terms",
+						  profile_str(p, name));
+			terms[nterms].factor = factor;
+			terms[nterms++].event = names_intern(&p->names, s,
+							     (size_t)(t - s));
+			s = skip_space(t, end);
+			if (s < end && *s == '+') {
+				s++;
+				continue;
+			}
+			break;
+		}
+	}
+	if (s < end && *s != ':')
+		return error_here(rd, "unexpected '%.*s' in 'event:' line",
+				  (int)(end - s), s);
+	if (nterms)
+		profile_define_derived(p, name, terms, nterms, rd->lr->path,
+				       rd->lr->lineno);
+	if (s < end) {
+		const char *l = skip_space(s + 1, end);
+
+		if (l < end)
+			profile_set_long_name(p, name, names_intern(&p->names, l,
+					      (size_t)(end - l)));
+	}
+	return 0;
+}
+
+/* Numbers of a summary:/totals: line into rd->vals (missing are 0). */
+static int parse_cost_list(struct cg_reader *rd, const char *key,
+			   const char *v, const char *end)
+{
+	size_t i = 0;
+
+	if (!rd->ncols)
+		return error_here(rd, "'%s:' before 'events:'", key);
+	memset(rd->vals, 0, rd->ncols * sizeof(*rd->vals));
+	while ((v = skip_space(v, end)) < end) {
+		enum num_result r;
+
+		if (i == rd->ncols)
+			return error_here(rd, "'%s:' has more numbers than there are events (%zu)",
+					  key, rd->ncols);
+		r = parse_number(&v, end, &rd->vals[i++]);
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "number in '%s:' does not fit in 64 bits", key);
+		if (r != NUM_OK)
+			return error_here(rd, "expected a number in '%s:'", key);
+	}
+	return 0;
+}
+
+static int parse_summary(struct cg_reader *rd, const char *v, const char *end)
+{
+	uint64_t *row;
+
+	if (parse_cost_list(rd, "summary", v, end) < 0)
+		return -1;
+	if (!part_selected(rd))
+		return 0;
+	row = xcalloc(rd->p->stride, sizeof(*row));
+	for (size_t i = 0; i < rd->ncols; i++)
+		row[rd->event_map[i]] = rd->vals[i];
+	profile_add_summary(rd->p, row);
+	free(row);
+	return 0;
+}
+
+static int parse_totals(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (parse_cost_list(rd, "totals", v, end) < 0)
+		return -1;
+	if (!part_selected(rd))
+		return 0;
+	for (size_t i = 0; i < rd->ncols; i++) {
+		if (rd->vals[i] == rd->part_sum[i])
+			continue;
+		warn_once(rd, ONCE_TOTALS,
+			  "'totals:' says %llu %s but the cost lines of this part add up to %llu",
+			  (unsigned long long)rd->vals[i],
+			  profile_str(rd->p, rd->p->events[rd->event_map[i]].name),
+			  (unsigned long long)rd->part_sum[i]);
+		break;
+	}
+	return 0;
+}
+
+static const struct header_parser {
+	const char *key;
+	int (*parse)(struct cg_reader *rd, const char *v, const char *end);
+	bool starts_part;	/* after body lines, this key opens a new part */
+} header_keys[] = {
+	{ "version", parse_version, true },
+	{ "creator", parse_creator, true },
+	{ "cmd", parse_cmd, true },
+	{ "pid", parse_pid, true },
+	{ "thread", parse_thread, true },
+	{ "part", parse_part, true },
+	{ "desc", parse_desc, true },
+	{ "positions", parse_positions, true },
+	{ "events", parse_events, true },
+	{ "event", parse_event, true },
+	/* Q3: cachegrind and Xdebug put summary: at the end of a part,
+	 * callgrind puts totals: there */
+	{ "summary", parse_summary, false },
+	{ "totals", parse_totals, false },
+};
+
+static int parse_header_line(struct cg_reader *rd, const char *key,
+			     size_t klen, const char *v, const char *end)
+{
+	v = skip_space(v, end);
+	end = v + trim_len(v, (size_t)(end - v));
+	for (size_t i = 0; i < sizeof(header_keys) / sizeof(header_keys[0]); i++) {
+		const struct header_parser *h = &header_keys[i];
+
+		if (strlen(h->key) != klen || memcmp(h->key, key, klen))
+			continue;
+		if (rd->in_body && h->starts_part)
+			start_part(rd);
+		return h->parse(rd, v, end);
+	}
+	warn_once(rd, ONCE_UNKNOWN_HEADER, "unknown header key '%.*s:' ignored",
+		  (int)klen, key);
+	return 0;
+}
+
+/* ---- position specifications: "key=name" ---- */
+
+static name_id intern_name(struct cg_reader *rd, enum id_space space,
+			   const char *s, size_t len)
+{
+	if (!len)
+		return names_intern(&rd->p->names, "???", 3);
+	if (space == IDS_FN && rd->opts->fold_recursion) {
+		ARRAY_GROW(rd->fold_buf, len, rd->fold_alloc);
+		len = fold_recursion_suffix(s, len, rd->fold_buf);
+		s = rd->fold_buf;
+	}
+	return names_intern(&rd->p->names, s, len);
+}
+
+/*
+ * A position name: "name", "(id) name" (defines id) or "(id)" (refers
+ * to it). Ids are file-global, one space per kind (Q4, Q18), and may be
+ * sparse and huge, hence a hash map. A name that starts with "(" but not
+ * "(" + digit is a plain name (Q23).
+ */
+static int parse_name(struct cg_reader *rd, enum id_space space,
+		      const char *key, const char *v, const char *end,
+		      name_id *out)
+{
+	uint64_t id = 0;
+	const char *s;
+	name_id name;
+
+	v = skip_space(v, end);
+	end = v + trim_len(v, (size_t)(end - v));
+	if (end - v < 2 || v[0] != '(' || !is_digit(v[1])) {
+		*out = intern_name(rd, space, v, (size_t)(end - v));
+		return 0;
+	}
+	for (s = v + 1; s < end && is_digit(*s); s++) {
+		if (id > (UINT64_MAX - 9) / 10)
+			return error_here(rd, "compressed %s id in '%s=' does not fit in 64 bits",
+					  id_space_name(space), key);
+		id = id * 10 + (uint64_t)(*s - '0');
+	}
+	if (s == end || *s != ')')
+		return error_here(rd, "expected ')' after '(%llu' in '%s='",
+				  (unsigned long long)id, key);
+	s = skip_space(s + 1, end);
+	if (s == end) {
+		uint32_t known = u64map_get(&rd->ids[space], id);
+
+		if (known == U64MAP_NONE && rd->opts->lenient) {
+			/* callgrind 0.10 wrote ids it never defined */
+			char undef[64];
+			int n = snprintf(undef, sizeof(undef), "(undefined id %llu)",
+					 (unsigned long long)id);
+
+			warn_once(rd, ONCE_UNDEFINED_ID,
+				  "'%s=(%llu)' refers to %s id %llu, which was never defined; named '%s'",
+				  key, (unsigned long long)id, id_space_name(space),
+				  (unsigned long long)id, undef);
+			known = names_intern(&rd->p->names, undef, (size_t)n);
+			u64map_put(&rd->ids[space], id, known);
+		}
+		if (known == U64MAP_NONE)
+			return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
+					  "(--lenient reads it as an unknown name)",
+					  key, (unsigned long long)id,
+					  id_space_name(space),
+					  (unsigned long long)id);
+		*out = known;
+		return 0;
+	}
+	name = intern_name(rd, space, s, (size_t)(end - s));
+	{
+		uint32_t old = u64map_get(&rd->ids[space], id);
+
+		if (old != U64MAP_NONE && old != name)
+			warn_once(rd, ONCE_REDEFINED_ID,
+				  "%s id %llu redefined from '%s' to '%s'",
+				  id_space_name(space), (unsigned long long)id,
+				  profile_str(rd->p, old), profile_str(rd->p, name));
+	}
+	u64map_put(&rd->ids[space], id, name);
+	*out = name;
+	return 0;
+}
+
+static int parse_ob(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_OB, "ob", v, end, &rd->ob);
+}
+
+static int parse_fl(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (parse_name(rd, IDS_FILE, "fl", v, end, &rd->fl) < 0)
+		return -1;
+	rd->file = rd->fl;
+	rd->have_fl = true;
+	return 0;
+}
+
+/* fi= and fe=: inlined code from another file, inside the function. */
+static int parse_fi(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_FILE, "fi", v, end, &rd->file);
+}
+
+static int parse_fe(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_FILE, "fe", v, end, &rd->file);
+}
+
+static int parse_fn(struct cg_reader *rd, const char *v, const char *end)
+{
+	name_id name;
+
+	if (parse_name(rd, IDS_FN, "fn", v, end, &name) < 0)
+		return -1;
+	/* A function's file is its fl=; files from lsprofcalltree have
+	 * only fi= lines, so fall back to the current file. */
+	rd->func = profile_func(rd->p, rd->ob, rd->have_fl ? rd->fl : rd->file,
+				name);
+	rd->cfn = NO_NAME;
+	return 0;
+}
+
+static int parse_cob(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_OB, "cob", v, end, &rd->cob);
+}
+
+static int parse_cfi(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_FILE, "cfi", v, end, &rd->cfi);
+}
+
+static int parse_cfl(struct cg_reader *rd, const char *v, const char *end)
+{
+	/* the historical spelling of cfi= (Q12: pprof, Xdebug) */
+	return parse_name(rd, IDS_FILE, "cfl", v, end, &rd->cfi);
+}
+
+static int parse_cfn(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_FN, "cfn", v, end, &rd->cfn);
+}
+
+static int parse_jfi(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_FILE, "jfi", v, end, &rd->jfi);
+}
+
+static int parse_jfn(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_name(rd, IDS_FN, "jfn", v, end, &rd->jfn);
+}
+
+/* The function cost lines go to; "???" when none was named yet. */
+static uint32_t current_func(struct cg_reader *rd)
+{
+	if (rd->func == NO_ID)
+		rd->func = profile_func(rd->p, rd->ob,
+					rd->have_fl ? rd->fl : rd->file,
+					names_intern(&rd->p->names, "???", 3));
+	return rd->func;
+}
+
+/*
+ * One subposition at *sp: absolute Number, "+N", "-N" or "*", relative
+ * to base. Returns 0, NUM_NONE on bad syntax, NUM_OVERFLOW, or 1 when a
+ * relative position goes below zero.
+ */
+static int parse_subposition(const char **sp, const char *end, uint64_t base,
+			     uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t n;
+	enum num_result r;
+
+	if (s < end && *s == '*') {
+		s++;
+		if (s < end && !is_space(*s))
+			return NUM_NONE;
+		*sp = s;
+		*out = base;
+		return 0;
+	}
+	if (s < end && (*s == '+' || *s == '-')) {
+		char sign = *s++;
+
+		r = parse_number(&s, end, &n);
+		if (r != NUM_OK)
+			return r;
+		if (sign == '+') {
+			if (n > UINT64_MAX - base)
+				return NUM_OVERFLOW;
+			*out = base + n;
+		} else {
+			if (n > base)
+				return 1;
+			*out = base - n;
+		}
+		*sp = s;
+		return 0;
+	}
+	r = parse_number(&s, end, &n);
+	if (r != NUM_OK)
+		return r;
+	*sp = s;
+	*out = n;
+	return 0;
+}
+
+static const char *pos_name(enum pos_kind k)
+{
+	switch (k) {
+	case POS_INSTR:
+		return "instruction address";
+	case POS_BB:
+		return "basic block";
+	case POS_LINE:
+		return "line number";
+	default:
+		BUG("position kind %d", (int)k);
+	}
+}
+
+/*
+ * The target of calls=/jump=/jcnd=: subpositions relative to the last
+ * cost line, which they do not move (Q13). Writers get targets wrong
+ * (pprof computes them from another line), and no listing needs them
+ * yet, so a target below zero is a warning, not an error.
+ */
+static int parse_target(struct cg_reader *rd, const char *key, const char *s,
+			const char *end)
+{
+	for (unsigned i = 0; i < rd->npos; i++) {
+		uint64_t v;
+		int r;
+
+		s = skip_space(s, end);
+		if (s == end)
+			return 0;	/* targets may be left out */
+		r = parse_subposition(&s, end, rd->pos[i], &v);
+		if (r == 1) {
+			warn_once(rd, ONCE_TARGET_BELOW_ZERO,
+				  "the target of '%s=' is below zero; target ignored", key);
+			return 0;
+		}
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "target %s of '%s=' does not fit in 64 bits",
+					  pos_name(rd->pos_kind[i]), key);
+		if (r != 0)
+			return error_here(rd, "expected a target %s in '%s='",
+					  pos_name(rd->pos_kind[i]), key);
+	}
+	/* Xdebug writes "calls=1 0 0", one number more than positions (Q13) */
+	return 0;
+}
+
+static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end);
+	uint32_t callee;
+	enum num_result r = parse_number(&s, end, &rd->call_count);
+
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "call count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected a call count after 'calls='");
+	if (parse_target(rd, "calls", s, end) < 0)
+		return -1;
+	if (rd->cfn == NO_NAME)
+		return error_here(rd, "'calls=' without a 'cfn=' naming the called function");
+	rd->want_call_cost = true;
+	rd->calls_lineno = rd->lr->lineno;
+	rd->call_arc = NO_ID;
+	if (part_selected(rd)) {
+		/* Q12: cob= defaults to the caller's object, cfi= to the
+		 * current file (an fi= file included). */
+		callee = profile_func(rd->p,
+				      rd->cob != NO_NAME ? rd->cob : rd->ob,
+				      rd->cfi != NO_NAME ? rd->cfi : rd->file,
+				      rd->cfn);
+		rd->call_arc = profile_call(rd->p, current_func(rd), callee);
+	}
+	rd->cob = rd->cfi = NO_NAME;
+	return 0;
+}
+
+static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end);
+	uint64_t count;
+	enum num_result r = parse_number(&s, end, &count);
+
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "jump count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected a jump count after 'jump='");
+	rd->jfi = rd->jfn = NO_NAME;
+	return parse_target(rd, "jump", s, end);
+}
+
+/*
+ * The spec says "jcnd=exe-count jump-count target"; valgrind 3.19 writes
+ * "jcnd=followed/executed target" (Q14). Both are read.
+ */
+static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end), *slash;
+	uint64_t a, b;
+	enum num_result r;
+
+	slash = memchr(s, '/', (size_t)(end - s));
+	if (slash) {
+		const char *t = s;
+
+		r = parse_number(&t, slash, &a);
+		if (r == NUM_OK && t == slash) {
+			s = slash + 1;
+			r = parse_number(&s, end, &b);
+		}
+	} else {
+		r = parse_number(&s, end, &a);
+		if (r == NUM_OK) {
+			s = skip_space(s, end);
+			r = parse_number(&s, end, &b);
+		}
+	}
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "jump count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected 'jcnd=followed/executed' or "
+				  "'jcnd=executed followed' counts");
+	rd->jfi = rd->jfn = NO_NAME;
+	return parse_target(rd, "jcnd", s, end);
+}
+
+static const struct spec_parser {
+	const char *key;
+	int (*parse)(struct cg_reader *rd, const char *v, const char *end);
+} spec_keys[] = {
+	{ "fn", parse_fn },	{ "fl", parse_fl },
+	{ "fi", parse_fi },	{ "fe", parse_fe },
+	{ "ob", parse_ob },	{ "cfn", parse_cfn },
+	{ "cfi", parse_cfi },	{ "cfl", parse_cfl },
+	{ "cob", parse_cob },	{ "calls", parse_calls },
+	{ "jump", parse_jump },	{ "jcnd", parse_jcnd },
+	{ "jfi", parse_jfi },	{ "jfn", parse_jfn },
+};
+
+static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
+			   const char *v, const char *end)
+{
+	for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
+		const struct spec_parser *sp = &spec_keys[i];
+
+		if (strlen(sp->key) == klen && !memcmp(sp->key, key, klen))
+			return sp->parse(rd, v, end);
+	}
+	warn_once(rd, ONCE_UNKNOWN_SPEC, "unknown specification '%.*s=' ignored",
+		  (int)klen, key);
+	return 0;
+}
+
+/* ---- cost lines ---- */
+
+/*
+ * Subpositions, then up to ncols costs, into rd->pos and rd->vals.
+ * Returns the number of costs, or -1 after reporting.
+ */
+static long parse_cost_numbers(struct cg_reader *rd, const char *s,
+			       const char *end)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < rd->npos; i++) {
+		uint64_t v;
+		int r = parse_subposition(&s, end, rd->pos[i], &v);
+
+		if (r == 1)
+			return error_here(rd, "relative %s goes below zero",
+					  pos_name(rd->pos_kind[i]));
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "%s does not fit in 64 bits",
+					  pos_name(rd->pos_kind[i]));
+		if (r != 0) {
+			char q[64];
+
+			return error_here(rd, "expected a %s, found '%s'",
+					  pos_name(rd->pos_kind[i]),
+					  quote(s, (size_t)(end - s), q, sizeof(q)));
+		}
+		rd->pos[i] = v;
+		s = skip_space(s, end);
+	}
+	while (s < end) {
+		enum num_result r;
+
+		if (n == rd->ncols && rd->opts->lenient) {
+			char q[64];
+
+			warn_once(rd, ONCE_EXTRA_COSTS,
+				  "cost line has more costs than 'events:' has events; extra '%s' ignored",
+				  quote(s, (size_t)(end - s), q, sizeof(q)));
+			break;
+		}
+		if (n == rd->ncols) {
+			char q[64];
+
+			return error_here(rd, "cost line has more costs than 'events:' has events (%zu; extra '%s')",
+					  rd->ncols,
+					  quote(s, (size_t)(end - s), q, sizeof(q)));
+		}
+		r = parse_number(&s, end, &rd->vals[n]);
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "cost does not fit in 64 bits");
+		if (r != NUM_OK) {
+			char q[64];
+
+			return error_here(rd, "expected a cost, found '%s'",
+					  quote(s, (size_t)(end - s), q, sizeof(q)));
+		}
+		n++;
+		s = skip_space(s, end);
+	}
+	return (long)n;
+}
+
+static int parse_cost_line(struct cg_reader *rd, const char *s,
+			   const char *end)
+{
+	long n;
+	uint64_t *row;
+	const uint32_t *map = rd->event_map;
+
+	if (!rd->ncols)
+		return error_here(rd, "cost line before any 'events:' line");
+	n = parse_cost_numbers(rd, s, end);
+	if (n < 0)
+		return -1;
+	rd->part_has_cost = true;
+	if (rd->want_call_cost) {
+		/* the inclusive cost of the calls= line before */
+		rd->want_call_cost = false;
+		if (rd->call_arc == NO_ID)
+			return 0;
+		rd->p->calls[rd->call_arc].count += rd->call_count;
+		rd->p->calls_have_incl = true;
+		row = profile_call_incl(rd->p, rd->call_arc);
+	} else {
+		if (!part_selected(rd))
+			return 0;
+		row = profile_self(rd->p, current_func(rd));
+		for (long i = 0; i < n; i++)
+			rd->part_sum[i] += rd->vals[i];
+	}
+	if (rd->identity_map) {
+		for (long i = 0; i < n; i++)
+			row[i] += rd->vals[i];
+	} else {
+		for (long i = 0; i < n; i++)
+			row[map[i]] += rd->vals[i];
+	}
+	return 0;
+}
+
+/* ---- dispatch ---- */
+
+static int parse_line(struct cg_reader *rd, const char *line, size_t len)
+{
+	const char *end = line + len, *s = skip_space(line, end), *k;
+	char c = s < end ? *s : '\0';
+
+	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
+				    c == '*'))
+		return error_at(rd->lr->path, rd->calls_lineno,
+				"'calls=' must be followed by a cost line with "
+				"the inclusive cost of the call (line %llu is not one)",
+				(unsigned long long)rd->lr->lineno);
+	if (s == end || c == '#')
+		return 0;
+	if (is_digit(c) || c == '+' || c == '-' || c == '*') {
+		rd->in_body = true;
+		return parse_cost_line(rd, s, end);
+	}
+	if (c == '=' && len >= 4 && !memcmp(s, "====", 4))
+		return 0;	/* Q21: Xdebug's "==== NEW PROFILING FILE ====" */
+	for (k = s; k < end && ((*k >= 'a' && *k <= 'z') ||
+				(*k >= 'A' && *k <= 'Z') || *k == '_');
+	     k++)
+		;
+	if (k > s && k < end && *k == '=') {
+		rd->in_body = true;
+		return parse_spec_line(rd, s, (size_t)(k - s), k + 1, end);
+	}
+	if (k > s && k < end && *k == ':')
+		return parse_header_line(rd, s, (size_t)(k - s), k + 1, end);
+	{
+		char q[64];
+
+		return error_here(rd, "expected a cost line, 'key=value' or 'key: value', found '%s'",
+				  quote(s, (size_t)(end - s), q, sizeof(q)));
+	}
+}
+
+bool callgrind_sniff(const char *data, size_t len)
+{
+	/* Q1: "# callgrind format" is optional; like KCachegrind, look for
+	 * "events:" at the start of a line. */
+	static const char marker[] = "# callgrind format";
+
+	if (len >= sizeof(marker) - 1 && !memcmp(data, marker, sizeof(marker) - 1))
+		return true;
+	for (size_t i = 0; i + 7 <= len; i++) {
+		if ((i == 0 || data[i - 1] == '\n') && !memcmp(data + i, "events:", 7))
+			return true;
+	}
+	return false;
+}
+
+int read_callgrind(struct profile *p, struct line_reader *lr,
+		   const struct read_opts *opts)
+{
+	struct cg_reader rd;
+	int ret = -1, r;
+	char *line;
+	size_t len;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.p = p;
+	rd.lr = lr;
+	rd.opts = opts;
+	rd.input = profile_add_input(p, lr->path, "callgrind");
+	for (int i = 0; i < IDS_COUNT; i++)
+		u64map_init(&rd.ids[i]);
+	rd.npos = 1;
+	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
+	start_part(&rd);
+
+	while ((r = line_reader_next(lr, &line, &len)) > 0) {
+		if (parse_line(&rd, line, len) < 0)
+			goto out;
+	}
+	if (r < 0)
+		goto out;
+	if (rd.want_call_cost) {
+		error_at(lr->path, rd.calls_lineno,
+			 "'calls=' at the end of the file has no cost line");
+		goto out;
+	}
+	if (!rd.ncols) {
+		error("%s: no 'events:' line: not a Callgrind profile", lr->path);
+		goto out;
+	}
+	report_repeats(&rd);
+	ret = 0;
+out:
+	for (int i = 0; i < IDS_COUNT; i++)
+		u64map_release(&rd.ids[i]);
+	free(rd.event_map);
+	free(rd.vals);
+	free(rd.part_sum);
+	free(rd.fold_buf);
+	return ret;
+}

@@ -1,0 +1,17 @@
+/*
+ * Allocation that never returns NULL: running out of memory, or asking
+ * for a size that overflows, prints a message and aborts. Sizes that come
+ * from input must be bounded by the caller before they get here.
+ */
+#ifndef CGA_XALLOC_H
+#define CGA_XALLOC_H
+
+#include <stddef.h>
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t len);
+
+#endif

@@ -1,0 +1,172 @@
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+
+static char *capture_buf;
+static size_t capture_len;
+static FILE *capture;
+
+void diag_capture_begin(void)
+{
+	capture = open_memstream(&capture_buf, &capture_len);
+	assert_non_null(capture);
+	diag_set_sink(capture);
+}
+
+char *diag_capture_end(void)
+{
+	char *s;
+
+	diag_set_sink(NULL);
+	fclose(capture);
+	capture = NULL;
+	s = capture_buf;
+	capture_buf = NULL;
+	return s;
+}
+
+char *write_temp(const void *data, size_t len)
+{
+	char dir[] = "/tmp/cga-test-XXXXXX";
+	char *path;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	path = malloc(strlen(dir) + 16);
+	assert_non_null(path);
+	sprintf(path, "%s/profile", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	return path;
+}
+
+static void remove_temp(char *path)
+{
+	char *slash;
+
+	unlink(path);
+	slash = strrchr(path, '/');
+	*slash = '\0';
+	rmdir(path);
+	free(path);
+}
+
+int read_path(struct profile *p, const char *path, const struct read_opts *o,
+	      char **diag)
+{
+	struct read_opts none = { 0 };
+	int ret;
+
+	diag_capture_begin();
+	ret = read_profile(p, path, o ? o : &none);
+	if (ret == 0)
+		profile_finish(p);
+	*diag = diag_capture_end();
+	return ret;
+}
+
+int read_text(struct profile *p, const char *text, long len,
+	      const struct read_opts *o, char **diag)
+{
+	size_t n = len < 0 ? strlen(text) : (size_t)len;
+	char *path = write_temp(text, n);
+	int ret = read_path(p, path, o, diag);
+
+	remove_temp(path);
+	return ret;
+}
+
+uint32_t find_func(const struct profile *p, const char *name)
+{
+	for (size_t f = 0; f < p->nfuncs; f++)
+		if (!strcmp(profile_str(p, p->funcs[f].name), name))
+			return (uint32_t)f;
+	return NO_ID;
+}
+
+uint32_t find_call(const struct profile *p, const char *caller,
+		   const char *callee)
+{
+	for (size_t c = 0; c < p->ncalls; c++)
+		if (!strcmp(profile_str(p, p->funcs[p->calls[c].caller].name), caller) &&
+		    !strcmp(profile_str(p, p->funcs[p->calls[c].callee].name), callee))
+			return (uint32_t)c;
+	return NO_ID;
+}
+
+static uint32_t spec_func(struct profile *p, const char *name, size_t len)
+{
+	name_id n = names_intern(&p->names, name, len);
+
+	return profile_func(p, NO_NAME, NO_NAME, n);
+}
+
+void profile_from_spec(struct profile *p, const char *spec)
+{
+	char *copy = strdup(spec), *save = NULL, *tok;
+
+	profile_event(p, names_intern(&p->names, "Ir", 2));
+	for (tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+		char *gt = strchr(tok, '>');
+
+		if (gt) {
+			char *c1 = strchr(gt, ':');
+			char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+			uint32_t a, b, call;
+
+			assert_non_null(c1);
+			a = spec_func(p, tok, (size_t)(gt - tok));
+			b = spec_func(p, gt + 1, (size_t)(c1 - gt - 1));
+			call = profile_call(p, a, b);
+			p->calls[call].count += strtoull(c1 + 1, NULL, 10);
+			if (c2) {
+				profile_call_incl(p, call)[0] += strtoull(c2 + 1, NULL, 10);
+				p->calls_have_incl = true;
+			}
+		} else {
+			char *colon = strchr(tok, ':');
+			uint32_t f;
+
+			assert_non_null(colon);
+			f = spec_func(p, tok, (size_t)(colon - tok));
+			profile_self(p, f)[0] += strtoull(colon + 1, NULL, 10);
+		}
+	}
+	free(copy);
+	profile_finish(p);
+}
+
+char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		size_t r;
+
+		if (cap - n < 65536) {
+			cap = cap * 2 + 65536;
+			buf = realloc(buf, cap + 1);
+			assert_non_null(buf);
+		}
+		r = fread(buf + n, 1, cap - n, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}

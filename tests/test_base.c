@@ -1,0 +1,175 @@
+/* The base helpers: arena, interned names, the u64 hash map, profile
+ * rows (events added late widen every row). */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "hashmap.h"
+#include "names.h"
+
+static void test_arena_alignment_and_big_blocks(void **state)
+{
+	struct arena a;
+	char *big;
+
+	(void)state;
+	arena_init(&a);
+	for (int i = 1; i < 2000; i++) {
+		void *p = arena_alloc(&a, (size_t)i % 37 + 1);
+
+		assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+		memset(p, 0xab, (size_t)i % 37 + 1);
+	}
+	big = arena_alloc(&a, 5u << 20);	/* larger than a block */
+	memset(big, 1, 5u << 20);
+	assert_string_equal(arena_strndup(&a, "hello world", 5), "hello");
+	arena_release(&a);
+	assert_null(a.head);
+}
+
+static void test_names_intern(void **state)
+{
+	struct arena a;
+	struct names n;
+	name_id x, y, z;
+
+	(void)state;
+	arena_init(&a);
+	names_init(&n, &a);
+	x = names_intern(&n, "main", 4);
+	y = names_intern(&n, "mainly", 4);	/* same bytes: same id */
+	z = names_intern(&n, "fib'2", 5);
+	assert_int_equal(x, y);
+	assert_int_not_equal(x, z);
+	assert_string_equal(names_str(&n, z), "fib'2");
+	assert_int_equal(names_len(&n, z), 5);
+	assert_int_equal(names_find(&n, "fib'2", 5), z);
+	assert_int_equal(names_find(&n, "nope", 4), NO_NAME);
+	/* embedded NUL and empty names are names too */
+	assert_int_not_equal(names_intern(&n, "a\0b", 3), names_intern(&n, "a", 1));
+	assert_int_equal(names_len(&n, names_intern(&n, "", 0)), 0);
+	/* many names survive rehashing with stable ids */
+	for (int i = 0; i < 20000; i++) {
+		char buf[32];
+		int len = snprintf(buf, sizeof(buf), "sym%d", i);
+
+		assert_int_equal(names_intern(&n, buf, (size_t)len),
+				 names_intern(&n, buf, (size_t)len));
+	}
+	assert_string_equal(names_str(&n, x), "main");
+	assert_string_equal(names_str(&n, NO_NAME), "");
+	names_release(&n);
+	arena_release(&a);
+}
+
+static void test_u64map(void **state)
+{
+	struct u64map m;
+	bool added;
+
+	(void)state;
+	u64map_init(&m);
+	assert_int_equal(u64map_get(&m, 7), U64MAP_NONE);
+	assert_int_equal(u64map_get_or_put(&m, 0, 5, &added), 5);
+	assert_true(added);
+	assert_int_equal(u64map_get_or_put(&m, 0, 9, &added), 5);
+	assert_false(added);
+	u64map_put(&m, 0, 6);
+	assert_int_equal(u64map_get(&m, 0), 6);
+	u64map_put(&m, UINT64_MAX, 1);
+	assert_int_equal(u64map_get(&m, UINT64_MAX), 1);
+	for (uint64_t k = 1; k < 100000; k++)
+		u64map_put(&m, k * 4000000007ULL, (uint32_t)k);
+	for (uint64_t k = 1; k < 100000; k++)
+		assert_int_equal(u64map_get(&m, k * 4000000007ULL), k);
+	assert_int_equal(m.nr, 100001);
+	u64map_release(&m);
+}
+
+static void test_profile_rows_widen(void **state)
+{
+	struct profile p;
+	uint32_t f, g, c, e2;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	f = profile_func(&p, NO_NAME, NO_NAME, names_intern(&p.names, "f", 1));
+	g = profile_func(&p, NO_NAME, NO_NAME, names_intern(&p.names, "g", 1));
+	assert_int_equal(profile_func(&p, NO_NAME, NO_NAME,
+				      names_intern(&p.names, "f", 1)), f);
+	/* same name, another object: another function */
+	assert_int_not_equal(profile_func(&p, names_intern(&p.names, "libc", 4),
+					  NO_NAME, names_intern(&p.names, "f", 1)), f);
+	c = profile_call(&p, f, g);
+	assert_int_equal(profile_call(&p, f, g), c);
+	profile_self(&p, f)[0] = 11;
+	profile_call_incl(&p, c)[0] = 22;
+	e2 = profile_event(&p, names_intern(&p.names, "Dr", 2));
+	assert_int_equal(e2, 1);
+	assert_int_equal(p.stride, 2);
+	assert_int_equal(profile_self(&p, f)[0], 11);
+	assert_int_equal(profile_self(&p, f)[1], 0);
+	assert_int_equal(profile_call_incl(&p, c)[0], 22);
+	profile_self(&p, g)[1] = 4;
+	profile_finish(&p);
+	assert_int_equal(p.totals[0], 11);
+	assert_int_equal(p.totals[1], 4);
+	assert_int_equal(profile_find_event(&p, "Dr"), 1);
+	assert_int_equal(profile_find_event(&p, "D1mr"), NO_ID);
+	profile_release(&p);
+}
+
+static void test_profile_derived(void **state)
+{
+	struct profile p;
+	struct pterm t[2];
+	uint32_t f, sum, twice;
+	char *diag;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	profile_event(&p, names_intern(&p.names, "Dr", 2));
+	f = profile_func(&p, NO_NAME, NO_NAME, names_intern(&p.names, "f", 1));
+	profile_self(&p, f)[0] = 10;
+	profile_self(&p, f)[1] = 3;
+	/* declared before the event it uses: computed in a later pass */
+	t[0] = (struct pterm){ 2, names_intern(&p.names, "Sum", 3) };
+	profile_define_derived(&p, names_intern(&p.names, "Twice", 5), t, 1, "x", 1);
+	t[0] = (struct pterm){ 1, names_intern(&p.names, "Ir", 2) };
+	t[1] = (struct pterm){ 2, names_intern(&p.names, "Dr", 2) };
+	profile_define_derived(&p, names_intern(&p.names, "Sum", 3), t, 2, "x", 2);
+	t[0] = (struct pterm){ 1, names_intern(&p.names, "Nope", 4) };
+	profile_define_derived(&p, names_intern(&p.names, "Bad", 3), t, 1, "x", 3);
+	diag_capture_begin();
+	profile_finish(&p);
+	diag = diag_capture_end();
+	sum = profile_find_event(&p, "Sum");
+	twice = profile_find_event(&p, "Twice");
+	assert_int_not_equal(sum, NO_ID);
+	assert_int_not_equal(twice, NO_ID);
+	assert_true(p.events[sum].derived);
+	assert_int_equal(profile_self(&p, f)[sum], 16);
+	assert_int_equal(profile_self(&p, f)[twice], 32);
+	assert_int_equal(p.totals[twice], 32);
+	assert_int_equal(profile_find_event(&p, "Bad"), NO_ID);
+	assert_non_null(strstr(diag, "x:3: warning: derived event 'Bad'"));
+	free(diag);
+	profile_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arena_alignment_and_big_blocks),
+		cmocka_unit_test(test_names_intern),
+		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_profile_rows_widen),
+		cmocka_unit_test(test_profile_derived),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

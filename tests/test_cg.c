@@ -1,0 +1,316 @@
+/*
+ * The call graph: cycle detection, topological numbering, measured and
+ * estimated (gprof) propagation, ranking. Graphs are written as specs
+ * (tests/helpers.h): "main:5 a:10 main>a:2:40" is main with self 5
+ * calling a twice, those calls costing 40 inclusive.
+ */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+
+struct fixture {
+	struct profile p;
+	struct cg cg;
+};
+
+static void analyse(struct fixture *fx, const char *spec)
+{
+	profile_init(&fx->p);
+	profile_from_spec(&fx->p, spec);
+	cg_build(&fx->cg, &fx->p, 0);
+	cg_find_cycles(&fx->cg);
+	cg_propagate_measured(&fx->cg);
+	cg_rank(&fx->cg);
+}
+
+static void release(struct fixture *fx)
+{
+	cg_release(&fx->cg);
+	profile_release(&fx->p);
+}
+
+static uint32_t node(struct fixture *fx, const char *name)
+{
+	uint32_t f = find_func(&fx->p, name);
+
+	assert_int_not_equal(f, NO_ID);
+	return f;
+}
+
+static uint64_t incl(struct fixture *fx, const char *name)
+{
+	uint64_t row[1];
+
+	cg_inclusive_row(&fx->cg, node(fx, name), row);
+	return row[0];
+}
+
+static uint32_t cycle_of(struct fixture *fx, const char *name)
+{
+	return fx->cg.nodes[node(fx, name)].cycle;
+}
+
+/* fib calls itself: a self-arc is not a cycle, and is not propagated. */
+static void test_self_recursion(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	analyse(&fx, "main:1 fib:100 main>fib:1:100 fib>fib:176:99");
+	assert_int_equal(fx.cg.ncycles, 0);
+	assert_int_equal(fx.cg.narcs, 1);
+	assert_int_equal(fx.cg.nodes[node(&fx, "fib")].self_calls, 176);
+	assert_int_equal(fx.cg.nodes[node(&fx, "fib")].calls, 1);
+	assert_int_equal(incl(&fx, "fib"), 100);
+	assert_int_equal(incl(&fx, "main"), 101);
+	release(&fx);
+}
+
+/* even <-> odd: one cycle of two, costed as a whole exactly once. */
+static void test_mutual_recursion(void **state)
+{
+	struct fixture fx;
+	uint32_t c;
+
+	(void)state;
+	analyse(&fx, "main:1 even:30 odd:20 leaf:7 "
+		     "main>even:1:57 even>odd:5:50 odd>even:4:40 odd>leaf:1:7");
+	assert_int_equal(fx.cg.ncycles, 1);
+	c = cycle_of(&fx, "even");
+	assert_int_not_equal(c, NO_ID);
+	assert_int_equal(cycle_of(&fx, "odd"), c);
+	assert_int_equal(cycle_of(&fx, "main"), NO_ID);
+	assert_int_equal(fx.cg.cycles[c].nmembers, 2);
+	assert_int_equal(fx.cg.cycles[c].calls, 1);
+	assert_int_equal(fx.cg.cycles[c].internal_calls, 9);
+	/* members' self + the only call that leaves the cycle */
+	assert_int_equal(fx.cg.cycle_self[c], 50);
+	assert_int_equal(fx.cg.cycle_child[c], 7);
+	/* odd's calls to even are inside the cycle: not its children */
+	assert_int_equal(fx.cg.child[node(&fx, "odd")], 7);
+	assert_int_equal(fx.cg.child[node(&fx, "even")], 0);
+	/* the caller of the cycle gets the measured arc, no double count */
+	assert_int_equal(incl(&fx, "main"), 58);
+	/* a member's inclusive is bounded by its cycle */
+	assert_true(incl(&fx, "even") <= 57);
+	release(&fx);
+}
+
+static void test_three_cycle(void **state)
+{
+	struct fixture fx;
+	uint32_t c;
+
+	(void)state;
+	analyse(&fx, "main:0 a:1 b:2 c:3 main>a:1:6 a>b:1:5 b>c:1:3 c>a:1:1");
+	assert_int_equal(fx.cg.ncycles, 1);
+	c = cycle_of(&fx, "a");
+	assert_int_equal(cycle_of(&fx, "b"), c);
+	assert_int_equal(cycle_of(&fx, "c"), c);
+	assert_int_equal(fx.cg.cycles[c].nmembers, 3);
+	assert_int_equal(fx.cg.cycle_self[c] + fx.cg.cycle_child[c], 6);
+	/* members share one topological number, below their caller's */
+	assert_int_equal(fx.cg.nodes[node(&fx, "a")].topo,
+			 fx.cg.nodes[node(&fx, "c")].topo);
+	assert_true(fx.cg.nodes[node(&fx, "a")].topo <
+		    fx.cg.nodes[node(&fx, "main")].topo);
+	assert_int_equal(fx.cg.cycles[c].number, 1);
+	release(&fx);
+}
+
+/* Two cycles, the first calling into the second: the second's cost
+ * reaches the first through the arc between them, once. */
+static void test_two_cycles_joined(void **state)
+{
+	struct fixture fx;
+	uint32_t c1, c2;
+
+	(void)state;
+	analyse(&fx, "main:0 a:10 b:10 x:5 y:5 "
+		     "main>a:1:40 a>b:2:30 b>a:1:20 b>x:1:20 x>y:3:15 y>x:2:10");
+	assert_int_equal(fx.cg.ncycles, 2);
+	c1 = cycle_of(&fx, "a");
+	c2 = cycle_of(&fx, "x");
+	assert_int_not_equal(c1, c2);
+	assert_int_equal(cycle_of(&fx, "b"), c1);
+	assert_int_equal(cycle_of(&fx, "y"), c2);
+	assert_int_equal(fx.cg.cycle_self[c2] + fx.cg.cycle_child[c2], 10);
+	assert_int_equal(fx.cg.cycle_self[c1], 20);
+	assert_int_equal(fx.cg.cycle_child[c1], 20);
+	assert_true(fx.cg.cycles[c2].topo < fx.cg.cycles[c1].topo);
+	/* the bigger cycle is listed first and numbered 1 */
+	assert_int_equal(fx.cg.cycles[c1].number, 1);
+	assert_int_equal(fx.cg.cycles[c2].number, 2);
+	assert_int_equal(incl(&fx, "main"), 40);
+	release(&fx);
+}
+
+static void test_disconnected_and_only_called(void **state)
+{
+	struct fixture fx;
+	uint32_t lonely, leaf;
+
+	(void)state;
+	analyse(&fx, "main:3 lonely:9 main>leaf:2:0");
+	lonely = node(&fx, "lonely");
+	leaf = node(&fx, "leaf");
+	assert_int_equal(fx.cg.ncycles, 0);
+	assert_int_equal(incl(&fx, "lonely"), 9);
+	assert_int_equal(fx.cg.nodes[lonely].calls, 0);
+	/* a function that is only called, with no cost, is still listed */
+	assert_int_equal(fx.cg.nodes[leaf].calls, 2);
+	assert_int_not_equal(fx.cg.nodes[leaf].index, 0);
+	assert_int_equal(incl(&fx, "leaf"), 0);
+	/* lonely (9) outranks main (3) */
+	assert_true(fx.cg.nodes[lonely].index < fx.cg.nodes[node(&fx, "main")].index);
+	release(&fx);
+}
+
+/* A chain deeper than any C stack would take recursively. */
+static void test_deep_chain(void **state)
+{
+	enum { DEPTH = 200000 };
+	struct profile p;
+	struct cg cg;
+	uint32_t prev = NO_ID;
+	uint64_t row[1];
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	for (uint32_t i = 0; i < DEPTH; i++) {
+		char name[32];
+		uint32_t f;
+
+		snprintf(name, sizeof(name), "f%u", i);
+		f = profile_func(&p, NO_NAME, NO_NAME,
+				 names_intern(&p.names, name, strlen(name)));
+		profile_self(&p, f)[0] = 1;
+		if (prev != NO_ID) {
+			uint32_t c = profile_call(&p, prev, f);
+
+			p.calls[c].count = 1;
+			profile_call_incl(&p, c)[0] = DEPTH - i;
+		}
+		prev = f;
+	}
+	/* and close it into one huge cycle */
+	profile_call_incl(&p, profile_call(&p, prev, 0))[0] = 1;
+	p.calls[p.ncalls - 1].count = 1;
+	p.calls_have_incl = true;
+	profile_finish(&p);
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	assert_int_equal(cg.ncycles, 1);
+	assert_int_equal(cg.cycles[0].nmembers, DEPTH);
+	assert_int_equal(cg.cycle_self[0], DEPTH);
+	cg_inclusive_row(&cg, 0, row);
+	assert_true(row[0] <= DEPTH);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+/*
+ * gprof's propagation for count-only data: a callee's time is shared
+ * among callers in proportion to their calls.
+ *   main -> a (3 calls), b -> a (1 call), main -> b; a has 8 s.
+ */
+static void test_estimated_proportional(void **state)
+{
+	struct profile p;
+	struct cg cg;
+	double self[3];
+	uint32_t m, a, b;
+
+	(void)state;
+	profile_init(&p);
+	profile_from_spec(&p, "main:0 a:0 b:0 main>a:3 b>a:1 main>b:1");
+	m = find_func(&p, "main");
+	a = find_func(&p, "a");
+	b = find_func(&p, "b");
+	self[m] = 1;
+	self[a] = 8;
+	self[b] = 2;
+	cg_build(&cg, &p, 0);
+	assert_false(cg.measured);
+	cg_find_cycles(&cg);
+	cg_propagate_estimated(&cg, self);
+	assert_float_equal(cg.est_child[b], 2.0, 1e-9);	/* 8 * 1/4 */
+	assert_float_equal(cg.est_child[m], 6.0 + 4.0, 1e-9); /* 8*3/4 + (2+2) */
+	assert_float_equal(cg.est_child[a], 0.0, 1e-9);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+/* Estimated, with a cycle: the cycle's time goes to its outside
+ * callers by their share of the calls that enter the cycle. */
+static void test_estimated_cycle(void **state)
+{
+	struct profile p;
+	struct cg cg;
+	double self[4];
+	uint32_t m, x, y, z;
+
+	(void)state;
+	profile_init(&p);
+	profile_from_spec(&p, "main:0 x:0 y:0 z:0 main>x:2 x>y:5 y>x:4 y>z:10");
+	m = find_func(&p, "main");
+	x = find_func(&p, "x");
+	y = find_func(&p, "y");
+	z = find_func(&p, "z");
+	self[m] = 0;
+	self[x] = 1;
+	self[y] = 2;
+	self[z] = 3;
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_estimated(&cg, self);
+	assert_int_equal(cg.ncycles, 1);
+	assert_float_equal(cg.est_cycle_self[0], 3.0, 1e-9);
+	assert_float_equal(cg.est_cycle_child[0], 3.0, 1e-9);
+	assert_float_equal(cg.est_child[m], 6.0, 1e-9);
+	/* x -> y is inside the cycle: nothing propagates along it */
+	assert_float_equal(cg.est_child[x], 0.0, 1e-9);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+/* The display share of an arc adds up to its measured inclusive cost. */
+static void test_arc_share_adds_up(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	analyse(&fx, "main:0 a:30 b:10 main>a:3:33 x:0 x>a:1:7 a>b:2:10");
+	for (uint32_t i = 0; i < fx.cg.narcs; i++) {
+		double s, c;
+		uint64_t want = profile_call_incl(&fx.p, fx.cg.arcs[i].call)[0];
+
+		cg_arc_share(&fx.cg, i, 0, &s, &c);
+		assert_float_equal(s + c, (double)want, 1e-6);
+	}
+	release(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self_recursion),
+		cmocka_unit_test(test_mutual_recursion),
+		cmocka_unit_test(test_three_cycle),
+		cmocka_unit_test(test_two_cycles_joined),
+		cmocka_unit_test(test_disconnected_and_only_called),
+		cmocka_unit_test(test_deep_chain),
+		cmocka_unit_test(test_estimated_proportional),
+		cmocka_unit_test(test_estimated_cycle),
+		cmocka_unit_test(test_arc_share_adds_up),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
