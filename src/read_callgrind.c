@@ -937,17 +937,21 @@ static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 	return parse_target(rd, "jcnd", s, end);
 }
 
+#define KEY(k) k, sizeof(k) - 1
+
+/* Most frequent first: the table is searched in order. */
 static const struct spec_parser {
 	const char *key;
+	size_t klen;
 	int (*parse)(struct cg_reader *rd, const char *v, const char *end);
 } spec_keys[] = {
-	{ "fn", parse_fn },	{ "fl", parse_fl },
-	{ "fi", parse_fi },	{ "fe", parse_fe },
-	{ "ob", parse_ob },	{ "cfn", parse_cfn },
-	{ "cfi", parse_cfi },	{ "cfl", parse_cfl },
-	{ "cob", parse_cob },	{ "calls", parse_calls },
-	{ "jump", parse_jump },	{ "jcnd", parse_jcnd },
-	{ "jfi", parse_jfi },	{ "jfn", parse_jfn },
+	{ KEY("calls"), parse_calls },	{ KEY("cfn"), parse_cfn },
+	{ KEY("jcnd"), parse_jcnd },	{ KEY("jump"), parse_jump },
+	{ KEY("fn"), parse_fn },	{ KEY("fi"), parse_fi },
+	{ KEY("fe"), parse_fe },	{ KEY("fl"), parse_fl },
+	{ KEY("cfi"), parse_cfi },	{ KEY("cob"), parse_cob },
+	{ KEY("ob"), parse_ob },	{ KEY("cfl"), parse_cfl },
+	{ KEY("jfi"), parse_jfi },	{ KEY("jfn"), parse_jfn },
 };
 
 static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
@@ -956,7 +960,7 @@ static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
 	for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
 		const struct spec_parser *sp = &spec_keys[i];
 
-		if (strlen(sp->key) == klen && !memcmp(sp->key, key, klen))
+		if (sp->klen == klen && !memcmp(sp->key, key, klen))
 			return sp->parse(rd, v, end);
 	}
 	warn_once(rd, ONCE_UNKNOWN_SPEC, "unknown specification '%.*s=' ignored",
