@@ -70,6 +70,17 @@ int analyze_run(const struct options *o, FILE *out)
 	for (int i = 0; i < o->ninputs; i++)
 		if (read_profile(&p, o->inputs[i], &ro) < 0)
 			goto out;
+	if (o->part) {
+		uint32_t found = 0;
+
+		for (size_t i = 0; i < p.ninputs; i++)
+			found += p.inputs[i].nselected;
+		if (!found) {
+			error("no part %llu in %s", (unsigned long long)o->part,
+			      o->ninputs > 1 ? "any of the profiles" : o->inputs[0]);
+			goto out;
+		}
+	}
 	profile_finish(&p);
 	if (!p.nevents) {
 		error("no events in the profile");

@@ -49,6 +49,35 @@ static int raw_fill(struct line_reader *lr)
 	return 0;
 }
 
+/*
+ * Have at least n raw bytes unconsumed, fewer only at the end of the
+ * file. A member's magic number can be split between two reads (a
+ * member ending just before a block boundary, or any pipe), and
+ * raw_fill() only reads once everything is consumed.
+ */
+static int raw_want(struct line_reader *lr, size_t n)
+{
+	struct decoder *d = lr->dec;
+
+	while (d->in_end - d->in_pos < n && !d->in_eof) {
+		ssize_t r;
+
+		memmove(d->in, d->in + d->in_pos, d->in_end - d->in_pos);
+		d->in_end -= d->in_pos;
+		d->in_pos = 0;
+		do
+			r = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
+		while (r < 0 && errno == EINTR);
+		if (r < 0)
+			return error_errno("%s: read error", lr->path);
+		if (r == 0)
+			d->in_eof = true;
+		d->in_end += (size_t)r;
+		lr->raw_bytes += (uint64_t)r;
+	}
+	return 0;
+}
+
 /* Offset in the raw file of the next unconsumed byte. */
 static uint64_t raw_offset(const struct line_reader *lr)
 {
@@ -91,6 +120,8 @@ static long decode_gzip(struct line_reader *lr, char *dst, size_t room)
 		if (!d->stream_open) {
 			/* Between members: the end, or another member
 			 * (concatenated gzip files are one stream). */
+			if (raw_want(lr, 2) < 0)
+				return -1;
 			if (d->in_pos == d->in_end)
 				return 0;
 			if (!at_gzip_magic(d))
@@ -140,6 +171,8 @@ static long decode_bzip2(struct line_reader *lr, char *dst, size_t room)
 			return -1;
 		if (!d->stream_open) {
 			/* pbzip2 and `cat a.bz2 b.bz2` make several streams */
+			if (raw_want(lr, 4) < 0)
+				return -1;
 			if (d->in_pos == d->in_end)
 				return 0;
 			if (!at_bzip2_magic(d))
@@ -150,7 +183,10 @@ static long decode_bzip2(struct line_reader *lr, char *dst, size_t room)
 			if (BZ2_bzDecompressInit(bz, 0, 0) != BZ_OK)
 				return error("%s: cannot start bzip2 decoder",
 					     lr->path);
-			bz->next_out = dst + (want - bz->avail_out);
+			/* Nothing was written in this call yet (the loop
+			 * runs while avail_out == want), and the memset
+			 * cleared avail_out: start at dst again. */
+			bz->next_out = dst;
 			bz->avail_out = want;
 			d->stream_open = true;
 		}
@@ -275,6 +311,16 @@ void line_reader_close(struct line_reader *lr)
 	lr->close_fd = false;
 }
 
+/* The default limit is a whole number of MiB; tests set small ones. */
+static int line_too_long(const struct line_reader *lr)
+{
+	if (lr->max_line % ((size_t)1 << 20) == 0)
+		return error_at(lr->path, lr->lineno + 1,
+				"line longer than %zu MiB", lr->max_line >> 20);
+	return error_at(lr->path, lr->lineno + 1, "line longer than %zu bytes",
+			lr->max_line);
+}
+
 /* Read more data after [pos, end), moving it to the front first. */
 static int refill(struct line_reader *lr)
 {
@@ -289,12 +335,11 @@ static int refill(struct line_reader *lr)
 	if (lr->end == lr->cap) {
 		size_t cap = lr->cap * 2;
 
-		if (lr->cap >= lr->max_line)
-			return error_at(lr->path, lr->lineno + 1,
-					"line longer than %zu MiB",
-					lr->max_line >> 20);
-		if (cap > lr->max_line)
-			cap = lr->max_line;
+		/* room for a line of max_line bytes and its "\n" */
+		if (lr->cap > lr->max_line)
+			return line_too_long(lr);
+		if (cap > lr->max_line + 1)
+			cap = lr->max_line + 1;
 		lr->buf = xreallocarray(lr->buf, cap + 1, 1);
 		lr->cap = cap;
 	}
@@ -318,11 +363,15 @@ int line_reader_next(struct line_reader *lr, char **line, size_t *len)
 			nl = lr->buf + lr->end; /* last line, no newline */
 		if (nl) {
 			n = (size_t)(nl - start);
+			if (n && start[n - 1] == '\r')
+				n--;
+			/* The buffer starts larger than a small limit set
+			 * by line_reader_set_max_line(): check each line. */
+			if (n > lr->max_line)
+				return line_too_long(lr);
 			lr->pos = lr->scan = (size_t)(nl - lr->buf) + 1;
 			if (lr->pos > lr->end)
 				lr->pos = lr->scan = lr->end;
-			if (n && start[n - 1] == '\r')
-				n--;
 			start[n] = '\0';
 			lr->lineno++;
 			*line = start;

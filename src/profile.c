@@ -211,6 +211,7 @@ struct pinput *profile_add_input(struct profile *p, const char *path,
 	in->creator = NO_NAME;
 	in->cmd = NO_NAME;
 	in->nparts = 0;
+	in->nselected = 0;
 	return in;
 }
 

@@ -57,6 +57,7 @@ struct pcall {
 struct pinput {
 	name_id path, format, creator, cmd;
 	uint32_t nparts;
+	uint32_t nselected;		/* parts read (all, or --part's) */
 };
 
 struct profile {

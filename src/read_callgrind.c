@@ -266,6 +266,8 @@ static bool part_selected(struct cg_reader *rd)
 					     : rd->part_ordinal;
 
 		rd->part_selected = !rd->opts->part || rd->opts->part == n;
+		if (rd->part_selected)
+			rd->input->nselected++;
 	}
 	return rd->part_selected;
 }
@@ -391,8 +393,6 @@ static int parse_events(struct cg_reader *rd, const char *v, const char *end)
 {
 	size_t n = 0;
 
-	if (rd->part_has_cost)
-		return error_here(rd, "'events:' after cost lines of the same part");
 	while ((v = skip_space(v, end)) < end) {
 		const char *w = v;
 		name_id name;
@@ -425,7 +425,8 @@ static int parse_events(struct cg_reader *rd, const char *v, const char *end)
 /* The event name at the start of an "event:" value. */
 static const char *event_name_end(const char *s, const char *end)
 {
-	while (s < end && !is_space(*s) && *s != '=' && *s != ':')
+	/* '+' ends a name too: the grammar allows "Sum=Ir+Dr" unspaced */
+	while (s < end && !is_space(*s) && *s != '=' && *s != ':' && *s != '+')
 		s++;
 	return s;
 }
@@ -718,8 +719,10 @@ static int parse_fn(struct cg_reader *rd, const char *v, const char *end)
 		return -1;
 	/* A function's file is its fl=; files from lsprofcalltree have
 	 * only fi= lines, so fall back to the current file. */
-	rd->func = profile_func(rd->p, rd->ob, rd->have_fl ? rd->fl : rd->file,
-				name);
+	/* a part left out by --part adds no function */
+	rd->func = part_selected(rd)
+		? profile_func(rd->p, rd->ob, rd->have_fl ? rd->fl : rd->file, name)
+		: NO_ID;
 	rd->cfn = NO_NAME;
 	return 0;
 }
@@ -851,7 +854,7 @@ static int parse_target(struct cg_reader *rd, const char *key, const char *s,
 			return error_here(rd, "target %s of '%s=' does not fit in 64 bits",
 					  pos_name(rd->pos_kind[i]), key);
 		if (r != 0)
-			return error_here(rd, "expected a target %s in '%s='",
+			return error_here(rd, "expected the target's %s in '%s='",
 					  pos_name(rd->pos_kind[i]), key);
 	}
 	/* Xdebug writes "calls=1 0 0", one number more than positions (Q13) */
@@ -992,7 +995,8 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 		if (r != 0) {
 			char q[64];
 
-			return error_here(rd, "expected a %s, found '%s'",
+			return error_here(rd, "expected %s %s, found '%s'",
+					  rd->pos_kind[i] == POS_INSTR ? "an" : "a",
 					  pos_name(rd->pos_kind[i]),
 					  quote(s, (size_t)(end - s), q, sizeof(q)));
 		}
@@ -1077,14 +1081,16 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 	const char *end = line + len, *s = skip_space(line, end), *k;
 	char c = s < end ? *s : '\0';
 
+	/* Comments and blank lines are allowed everywhere (spec), even
+	 * between a calls= line and its cost line. */
+	if (s == end || c == '#')
+		return 0;
 	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
 				    c == '*'))
 		return error_at(rd->lr->path, rd->calls_lineno,
 				"'calls=' must be followed by a cost line with "
 				"the inclusive cost of the call (line %llu is not one)",
 				(unsigned long long)rd->lr->lineno);
-	if (s == end || c == '#')
-		return 0;
 	if (is_digit(c) || c == '+' || c == '-' || c == '*') {
 		rd->in_body = true;
 		return parse_cost_line(rd, s, end);

@@ -1,9 +1,11 @@
 #include "helpers.h"
 
+#include <bzlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "diag.h"
 
@@ -169,4 +171,40 @@ char *slurp(const char *path, size_t *len)
 	if (len)
 		*len = n;
 	return buf;
+}
+
+unsigned char *gzip_bytes(const void *data, size_t len, size_t *out_len)
+{
+	z_stream z;
+	unsigned char *out;
+	size_t cap;
+
+	memset(&z, 0, sizeof(z));
+	/* 15 + 16: a gzip wrapper, as gzip(1) writes, not a zlib one */
+	assert_int_equal(deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 8,
+				      Z_DEFAULT_STRATEGY), Z_OK);
+	cap = deflateBound(&z, (uLong)len);
+	out = malloc(cap);
+	assert_non_null(out);
+	z.next_in = (unsigned char *)data;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	assert_int_equal(deflate(&z, Z_FINISH), Z_STREAM_END);
+	*out_len = cap - z.avail_out;
+	deflateEnd(&z);
+	return out;
+}
+
+unsigned char *bzip2_bytes(const void *data, size_t len, size_t *out_len)
+{
+	unsigned int n = (unsigned int)(len + len / 100 + 600);
+	unsigned char *out = malloc(n);
+
+	assert_non_null(out);
+	assert_int_equal(BZ2_bzBuffToBuffCompress((char *)out, &n, (char *)data,
+						  (unsigned int)len, 9, 0, 0),
+			 BZ_OK);
+	*out_len = n;
+	return out;
 }

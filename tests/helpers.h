@@ -16,8 +16,8 @@
  * Write `text` (len bytes; -1 for strlen) to a temporary file and read it
  * into p with read_profile(). Diagnostics go to *diag (malloc'd, "" when
  * none; caller frees) instead of stderr. Returns read_profile's result.
- * The temporary file is named <dir>/profile so messages are predictable
- * up to the directory: use diag_contains().
+ * The temporary file is named <dir>/profile, so messages are predictable
+ * up to the directory.
  */
 int read_text(struct profile *p, const char *text, long len,
 	      const struct read_opts *o, char **diag);
@@ -50,5 +50,10 @@ void profile_from_spec(struct profile *p, const char *spec);
 /* Read a whole file into a malloc'd, NUL-terminated buffer (NULL if it
  * cannot be read). */
 char *slurp(const char *path, size_t *len);
+
+/* len bytes of data as one gzip member / one bzip2 stream, malloc'd;
+ * *out_len is its size. For tests of compressed input. */
+unsigned char *gzip_bytes(const void *data, size_t len, size_t *out_len);
+unsigned char *bzip2_bytes(const void *data, size_t len, size_t *out_len);
 
 #endif
