@@ -41,7 +41,7 @@ LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
 TEST_BINS = $(TESTS:%=$(O)/tests/%)
 
-.PHONY: all check unit-tests e2e sanitize-check clean bench
+.PHONY: all check unit-tests e2e memcheck sanitize-check cganalyze-san clean bench
 all: cganalyze
 
 cganalyze: $(O)/src/main.o $(O)/libcganalyze.a
@@ -69,10 +69,12 @@ unit-tests: $(TEST_BINS)
 
 e2e: cganalyze
 	@sh tests/run-e2e ./cganalyze
+	@sh tests/run-thirdparty ./cganalyze
 
-# The plain suite, then the whole suite again under ASan and UBSan in a
+# The plain suite, the end-to-end tests once under valgrind memcheck (no
+# error, no leak), then the whole suite again under ASan and UBSan in a
 # separate build directory.
-check: unit-tests e2e
+check: unit-tests e2e memcheck
 ifndef SANITIZE
 	$(MAKE) --no-print-directory O=build-san SANITIZE=address,undefined \
 		CGANALYZE_SAN=1 sanitize-check
@@ -81,9 +83,15 @@ endif
 sanitize-check: unit-tests
 	$(MAKE) --no-print-directory O=$(O) SANITIZE=$(SANITIZE) cganalyze-san
 	@sh tests/run-e2e ./$(O)/cganalyze
+	@sh tests/run-thirdparty ./$(O)/cganalyze
 
 cganalyze-san: $(O)/src/main.o $(O)/libcganalyze.a
 	$(CC) $(LDFLAGS) -o $(O)/cganalyze $^ $(LIBS)
+
+memcheck: cganalyze
+	@if command -v valgrind >/dev/null 2>&1; then \
+		sh tests/run-e2e "valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all ./cganalyze"; \
+	else echo "memcheck: skipped (valgrind is not installed)"; fi
 
 bench: cganalyze
 	sh bench/run

@@ -9,6 +9,8 @@ cd "$(dirname "$0")"
 
 # What the build and the tests need, as Debian package names.
 PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev"
+# The tests also run the end-to-end cases under valgrind memcheck.
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind"
 
 missing=""
 for pkg in $PACKAGES; do
