@@ -133,30 +133,41 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 		self, g->w, child, called, "", name);
 }
 
+/*
+ * The caller lines (incoming) or callee lines of a function, or of a
+ * cycle's members when cycle != NO_ID; "<spontaneous>" when nothing
+ * calls it.
+ */
+static void print_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
+		       bool incoming, uint32_t **arcs, size_t *alloc)
+{
+	const struct cg *cg = g->cg;
+	struct arc_sort as = { cg, g->ev };
+	size_t k = collect_arcs(cg, node, cycle, incoming, arcs, alloc);
+
+	if (k > 1)
+		qsort_r(*arcs, k, sizeof(**arcs), cmp_arcs, &as);
+	if (!k && incoming)
+		fprintf(g->out, "%13s %*s %*s %17s     <spontaneous>\n", "",
+			g->w, "", g->w, "", "");
+	for (size_t i = 0; i < k; i++) {
+		const struct cg_arc *arc = &cg->arcs[(*arcs)[i]];
+
+		arc_line(g, (*arcs)[i], incoming ? arc->caller : arc->callee);
+	}
+}
+
 static void print_node_entry(struct graph_ctx *g, uint32_t n, uint32_t **arcs,
 			     size_t *alloc)
 {
 	const struct cg *cg = g->cg;
 	const struct cg_node *node = &cg->nodes[n];
-	struct arc_sort as = { cg, g->ev };
-	size_t k;
 
-	k = collect_arcs(cg, n, NO_ID, true, arcs, alloc);
-	if (k > 1)
-		qsort_r(*arcs, k, sizeof(**arcs), cmp_arcs, &as);
-	if (!k)
-		fprintf(g->out, "%13s %*s %*s %17s     <spontaneous>\n", "",
-			g->w, "", g->w, "", "");
-	for (size_t i = 0; i < k; i++)
-		arc_line(g, (*arcs)[i], cg->arcs[(*arcs)[i]].caller);
+	print_arcs(g, n, NO_ID, true, arcs, alloc);
 	print_primary(g, node->index, cg_node_self(cg, n, g->ev),
 		      cg_node_child(cg, n, g->ev), node->calls,
 		      node->self_calls, label(g, n));
-	k = collect_arcs(cg, n, NO_ID, false, arcs, alloc);
-	if (k > 1)
-		qsort_r(*arcs, k, sizeof(**arcs), cmp_arcs, &as);
-	for (size_t i = 0; i < k; i++)
-		arc_line(g, (*arcs)[i], cg->arcs[(*arcs)[i]].callee);
+	print_arcs(g, n, NO_ID, false, arcs, alloc);
 }
 
 static void print_cycle_entry(struct graph_ctx *g, uint32_t c, uint32_t **arcs,
@@ -164,18 +175,10 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c, uint32_t **arcs,
 {
 	const struct cg *cg = g->cg;
 	const struct cg_cycle *cyc = &cg->cycles[c];
-	struct arc_sort as = { cg, g->ev };
 	char name[64];
 	size_t k;
 
-	k = collect_arcs(cg, NO_ID, c, true, arcs, alloc);
-	if (k > 1)
-		qsort_r(*arcs, k, sizeof(**arcs), cmp_arcs, &as);
-	if (!k)
-		fprintf(g->out, "%13s %*s %*s %17s     <spontaneous>\n", "",
-			g->w, "", g->w, "", "");
-	for (size_t i = 0; i < k; i++)
-		arc_line(g, (*arcs)[i], cg->arcs[(*arcs)[i]].caller);
+	print_arcs(g, NO_ID, c, true, arcs, alloc);
 	snprintf(name, sizeof(name), "<cycle %u as a whole> [%u]", cyc->number,
 		 cyc->index);
 	print_primary(g, cyc->index, cg_cycle_self(cg, c, g->ev),

@@ -86,6 +86,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	bool exact = cg->child != NULL;
 	uint32_t *arc_of_call = xcalloc(p->ncalls + 1, sizeof(*arc_of_call));
 	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
+	/* cycles are listed by number, which cg_rank gave 1..ncycles */
+	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
 
 	for (size_t c = 0; c < p->ncalls; c++)
 		arc_of_call[c] = NO_ID;
@@ -185,14 +187,11 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		fputc('}', out);
 	}
 	fputs("],\n \"cycles\": [", out);
+	for (uint32_t c = 0; c < cg->ncycles; c++)
+		by_number[cg->cycles[c].number - 1] = c;
 	for (uint32_t num = 1; num <= cg->ncycles; num++) {
-		uint32_t c;
+		uint32_t c = by_number[num - 1];
 
-		for (c = 0; c < cg->ncycles; c++)
-			if (cg->cycles[c].number == num)
-				break;
-		if (c == cg->ncycles)
-			continue;
 		fputs(num > 1 ? ",\n   " : "\n   ", out);
 		fprintf(out, "{\"id\": %u, \"members\": [", num);
 		for (uint32_t m = cg->cycles[c].first_member, k = 0; m != NO_ID;
@@ -220,4 +219,5 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	fputs("]}\n", out);
 	free(arc_of_call);
 	free(row);
+	free(by_number);
 }
