@@ -1095,7 +1095,7 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 		rd->in_body = true;
 		return parse_cost_line(rd, s, end);
 	}
-	if (c == '=' && len >= 4 && !memcmp(s, "====", 4))
+	if (c == '=' && end - s >= 4 && !memcmp(s, "====", 4))
 		return 0;	/* Q21: Xdebug's "==== NEW PROFILING FILE ====" */
 	for (k = s; k < end && ((*k >= 'a' && *k <= 'z') ||
 				(*k >= 'A' && *k <= 'Z') || *k == '_');
