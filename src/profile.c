@@ -30,6 +30,9 @@ void profile_release(struct profile *p)
 	free(p->inputs);
 	free(p->derived);
 	free(p->terms);
+	free(p->pos);
+	free(p->pos_cost);
+	free(p->pos_table);
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
 	u64map_release(&p->call_index);
@@ -80,6 +83,7 @@ static void set_stride(struct profile *p, size_t stride)
 	p->self = widen(p->self, p->nfuncs, p->self_alloc, old, stride);
 	p->call_incl = widen(p->call_incl, p->ncalls, p->call_incl_alloc,
 			     old, stride);
+	p->pos_cost = widen(p->pos_cost, p->npos, p->pos_cost_alloc, old, stride);
 	if (p->summary) {
 		uint64_t *s = xcalloc(stride, sizeof(*s));
 
@@ -282,6 +286,8 @@ static void compute_derived(struct profile *p)
 			compute_column(p->self, p->nfuncs, p->stride, col,
 				       terms, cols, dv->nterms);
 			compute_column(p->call_incl, p->ncalls, p->stride, col,
+				       terms, cols, dv->nterms);
+			compute_column(p->pos_cost, p->npos, p->stride, col,
 				       terms, cols, dv->nterms);
 			if (p->summary)
 				compute_column(p->summary, 1, p->stride, col,

@@ -53,6 +53,20 @@ struct pcall {
 	uint64_t count;
 };
 
+/*
+ * A position inside a function: the source file and line and the
+ * instruction address its cost came from (line 0 / addr 0 where the
+ * profile has no such positions). Kept only when a reader is asked to
+ * (read_opts.want_positions): symbol resolution and the annotated
+ * listings need them, the flat profile and the call graph do not.
+ */
+struct ppos {
+	uint32_t func;
+	name_id file;
+	uint32_t line;
+	uint64_t addr;
+};
+
 /* What was read from one input file, for reports. */
 struct pinput {
 	name_id path, format, creator, cmd;
@@ -85,6 +99,12 @@ struct profile {
 	struct pinput *inputs;
 	size_t ninputs, inputs_alloc;
 
+	struct ppos *pos;
+	size_t npos, pos_alloc;
+	uint64_t *pos_cost;		/* npos * stride */
+	size_t pos_cost_alloc;		/* in rows */
+	bool has_instr, has_line;	/* some position had an address/line */
+
 	struct pderived *derived;
 	size_t nderived, derived_alloc;
 	struct pterm *terms;
@@ -98,6 +118,8 @@ struct profile {
 	struct u64map event_index;	/* name -> event */
 	struct u64map long_names;	/* event name -> long name, for
 					 * events not (yet) in events[] */
+	uint32_t *pos_table;		/* open addressing: pos + 1, 0 empty */
+	size_t pos_mask;
 };
 
 void profile_init(struct profile *p);
@@ -137,6 +159,26 @@ static inline uint64_t *profile_call_incl(const struct profile *p,
 {
 	return p->call_incl + (size_t)call * p->stride;
 }
+
+/* The position (func, file, line, addr), created with zero cost if new. */
+uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
+		     uint32_t line, uint64_t addr);
+
+static inline uint64_t *profile_pos_cost(const struct profile *p, uint32_t pos)
+{
+	return p->pos_cost + (size_t)pos * p->stride;
+}
+
+/*
+ * Give functions new identities (symbol resolution renames "0x1160" to
+ * "frame_dummy", folding renames "fib'2" to "fib"): ident[f] is the new
+ * (name, file, object) of function f. Functions that end up with the
+ * same identity are merged: self costs, positions and arcs add up.
+ * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
+ * each old function's new index.
+ */
+void profile_rekey(struct profile *p, const struct pfunc *ident,
+		   uint32_t *map);
 
 /* Add one summary: row (stride numbers) to the profile's summary. */
 void profile_add_summary(struct profile *p, const uint64_t *row);

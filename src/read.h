@@ -18,6 +18,8 @@ struct read_opts {
 	bool fold_recursion;	/* fib'2 is counted as fib */
 	bool lenient;		/* an undefined compressed id or extra costs
 				 * on a cost line are warnings, not errors */
+	bool want_positions;	/* keep costs per (function, file, line,
+				 * address): struct ppos */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */

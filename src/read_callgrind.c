@@ -1036,6 +1036,31 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 	return (long)n;
 }
 
+/* The self cost just read, at its position too (want_positions). */
+static void add_position(struct cg_reader *rd, long n)
+{
+	struct profile *p = rd->p;
+	uint64_t line = 0, addr = 0;
+	uint64_t *row;
+
+	for (unsigned i = 0; i < rd->npos; i++) {
+		if (rd->pos_kind[i] == POS_LINE) {
+			line = rd->pos[i];
+			p->has_line = true;
+		} else if (rd->pos_kind[i] == POS_INSTR) {
+			addr = rd->pos[i];
+			p->has_instr = true;
+		}
+	}
+	/* lines past 2^32 do not exist; keep them apart from real ones */
+	if (line > UINT32_MAX)
+		line = UINT32_MAX;
+	row = profile_pos_cost(p, profile_pos(p, rd->func, rd->file,
+					      (uint32_t)line, addr));
+	for (long i = 0; i < n; i++)
+		row[rd->event_map[i]] += rd->vals[i];
+}
+
 static int parse_cost_line(struct cg_reader *rd, const char *s,
 			   const char *end)
 {
@@ -1063,6 +1088,8 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
 		row = profile_self(rd->p, current_func(rd));
 		for (long i = 0; i < n; i++)
 			rd->part_sum[i] += rd->vals[i];
+		if (rd->opts->want_positions)
+			add_position(rd, n);
 	}
 	if (rd->identity_map) {
 		for (long i = 0; i < n; i++)

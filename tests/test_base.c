@@ -161,6 +161,58 @@ static void test_profile_derived(void **state)
 	profile_release(&p);
 }
 
+static void test_profile_rekey_merges(void **state)
+{
+	struct profile p;
+	struct pfunc *ident;
+	uint32_t a, b, c, map[3], ab, pa, pb;
+	name_id merged;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	a = profile_func(&p, NO_NAME, NO_NAME, names_intern(&p.names, "0x1160", 6));
+	b = profile_func(&p, NO_NAME, NO_NAME, names_intern(&p.names, "frame_dummy", 11));
+	c = profile_func(&p, NO_NAME, NO_NAME, names_intern(&p.names, "main", 4));
+	profile_self(&p, a)[0] = 3;
+	profile_self(&p, b)[0] = 4;
+	/* profile_call() may move p.calls: index it afterwards */
+	ab = profile_call(&p, c, a);
+	p.calls[ab].count = 1;
+	profile_call_incl(&p, ab)[0] = 3;
+	ab = profile_call(&p, c, b);
+	p.calls[ab].count = 2;
+	profile_call_incl(&p, ab)[0] = 4;
+	pa = profile_pos(&p, a, NO_NAME, 0, 0x1160);
+	pb = profile_pos(&p, b, NO_NAME, 0, 0x1160);
+	assert_int_not_equal(pa, pb);
+	assert_int_equal(profile_pos(&p, a, NO_NAME, 0, 0x1160), pa);
+	profile_pos_cost(&p, pa)[0] = 3;
+	profile_pos_cost(&p, pb)[0] = 4;
+
+	/* 0x1160 turns out to be frame_dummy: the two become one */
+	ident = calloc(p.nfuncs, sizeof(*ident));
+	for (size_t f = 0; f < p.nfuncs; f++)
+		ident[f] = p.funcs[f];
+	merged = names_intern(&p.names, "frame_dummy", 11);
+	ident[a].name = merged;
+	profile_rekey(&p, ident, map);
+	free(ident);
+	assert_int_equal(p.nfuncs, 2);
+	assert_int_equal(map[a], map[b]);
+	assert_int_equal(profile_self(&p, map[a])[0], 7);
+	assert_int_equal(p.ncalls, 1);
+	ab = find_call(&p, "main", "frame_dummy");
+	assert_int_not_equal(ab, NO_ID);
+	assert_int_equal(p.calls[ab].count, 3);
+	assert_int_equal(profile_call_incl(&p, ab)[0], 7);
+	assert_int_equal(p.npos, 1);
+	assert_int_equal(profile_pos_cost(&p, 0)[0], 7);
+	assert_int_equal(p.pos[0].func, map[a]);
+	assert_int_equal(map[c], find_func(&p, "main"));
+	profile_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -169,6 +221,7 @@ int main(void)
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_profile_rows_widen),
 		cmocka_unit_test(test_profile_derived),
+		cmocka_unit_test(test_profile_rekey_merges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

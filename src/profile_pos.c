@@ -1,0 +1,77 @@
+/*
+ * Positions inside functions (see struct ppos): an open-addressed table
+ * keyed by all four fields, costs in rows of p->stride.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "diag.h"
+#include "hashmap.h"
+#include "profile.h"
+
+static uint64_t pos_hash(uint32_t func, name_id file, uint32_t line,
+			 uint64_t addr)
+{
+	return hash_u64(addr ^ hash_u64((uint64_t)func << 32 | file) ^
+			((uint64_t)line << 17));
+}
+
+static void pos_rehash(struct profile *p)
+{
+	size_t cap = p->pos_table ? (p->pos_mask + 1) * 2 : 1024;
+
+	free(p->pos_table);
+	p->pos_table = xcalloc(cap, sizeof(*p->pos_table));
+	p->pos_mask = cap - 1;
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+		size_t j = pos_hash(q->func, q->file, q->line, q->addr) & p->pos_mask;
+
+		while (p->pos_table[j])
+			j = (j + 1) & p->pos_mask;
+		p->pos_table[j] = (uint32_t)i + 1;
+	}
+}
+
+uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
+		     uint32_t line, uint64_t addr)
+{
+	size_t j;
+	struct ppos *q;
+
+	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
+		pos_rehash(p);
+	j = pos_hash(func, file, line, addr) & p->pos_mask;
+	for (;;) {
+		uint32_t v = p->pos_table[j];
+
+		if (!v)
+			break;
+		q = &p->pos[v - 1];
+		if (q->func == func && q->file == file && q->line == line &&
+		    q->addr == addr)
+			return v - 1;
+		j = (j + 1) & p->pos_mask;
+	}
+	if (p->npos >= NO_ID - 1)
+		BUG("too many positions");
+	ARRAY_GROW(p->pos, p->npos + 1, p->pos_alloc);
+	if (p->npos + 1 > p->pos_cost_alloc) {
+		size_t rows = p->pos_cost_alloc / 2 * 3 + 256;
+
+		p->pos_cost = xreallocarray(p->pos_cost, rows,
+					    (p->stride ? p->stride : 1) *
+						    sizeof(uint64_t));
+		p->pos_cost_alloc = rows;
+	}
+	q = &p->pos[p->npos];
+	q->func = func;
+	q->file = file;
+	q->line = line;
+	q->addr = addr;
+	memset(profile_pos_cost(p, (uint32_t)p->npos), 0,
+	       p->stride * sizeof(uint64_t));
+	p->pos_table[j] = (uint32_t)p->npos + 1;
+	return (uint32_t)p->npos++;
+}

@@ -1,0 +1,72 @@
+/*
+ * Renaming and merging functions after reading (see profile_rekey() in
+ * profile.h): the tables are rebuilt by adding every old function, arc
+ * and position again under its new identity, so merging is the same
+ * code as reading.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "xalloc.h"
+
+static void add_row(uint64_t *to, const uint64_t *from, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		to[e] += from[e];
+}
+
+void profile_rekey(struct profile *p, const struct pfunc *ident,
+		   uint32_t *map)
+{
+	size_t stride = p->stride, nfuncs = p->nfuncs, ncalls = p->ncalls,
+	       npos = p->npos;
+	uint64_t *self = p->self, *call_incl = p->call_incl,
+		 *pos_cost = p->pos_cost;
+	struct pcall *calls = p->calls;
+	struct ppos *pos = p->pos;
+	uint32_t *newid = xcalloc(nfuncs + 1, sizeof(*newid));
+
+	free(p->funcs);
+	free(p->pos_table);
+	p->funcs = NULL;
+	p->self = p->call_incl = p->pos_cost = NULL;
+	p->calls = NULL;
+	p->pos = NULL;
+	p->pos_table = NULL;
+	p->nfuncs = p->funcs_alloc = p->self_alloc = 0;
+	p->ncalls = p->calls_alloc = p->call_incl_alloc = 0;
+	p->npos = p->pos_alloc = p->pos_cost_alloc = 0;
+	p->pos_mask = 0;
+	p->nfileobj = 0;
+	u64map_release(&p->func_index);
+	u64map_release(&p->fileobj_index);
+	u64map_release(&p->call_index);
+
+	for (size_t f = 0; f < nfuncs; f++) {
+		newid[f] = profile_func(p, ident[f].object, ident[f].file,
+					ident[f].name);
+		add_row(profile_self(p, newid[f]), self + f * stride, stride);
+	}
+	for (size_t c = 0; c < ncalls; c++) {
+		uint32_t nc = profile_call(p, newid[calls[c].caller],
+					   newid[calls[c].callee]);
+
+		p->calls[nc].count += calls[c].count;
+		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
+	}
+	for (size_t i = 0; i < npos; i++) {
+		uint32_t np = profile_pos(p, newid[pos[i].func], pos[i].file,
+					  pos[i].line, pos[i].addr);
+
+		add_row(profile_pos_cost(p, np), pos_cost + i * stride, stride);
+	}
+	if (map)
+		memcpy(map, newid, nfuncs * sizeof(*map));
+	free(newid);
+	free(self);
+	free(call_incl);
+	free(pos_cost);
+	free(calls);
+	free(pos);
+}
