@@ -8,7 +8,7 @@ set -e
 cd "$(dirname "$0")"
 
 # What the build and the tests need, as Debian package names.
-PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev"
+PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev binutils-dev libelf-dev libdwarf-dev"
 # The tests also run the end-to-end cases under valgrind memcheck.
 [ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind"
 

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,6 +7,8 @@
 #include "diag.h"
 #include "print.h"
 #include "read.h"
+#include "resolve.h"
+#include "symtab.h"
 #include "xalloc.h"
 
 static int find_event(const struct profile *p, const char *name, size_t len,
@@ -54,11 +57,55 @@ static uint32_t *parse_show(const struct profile *p, const char *show,
 	return ev;
 }
 
+static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->debug_dir = o->debug_dir;
+	so->demangle = true;	/* --no-demangle picks the raw names later */
+}
+
+/* Load every -b binary; st[] gets o->nbinaries entries. */
+static int open_binaries(const struct options *o, struct names *names,
+			 struct symtab **st)
+{
+	struct symtab_opts so;
+
+	symtab_opts_from(o, &so);
+	for (int b = 0; b < o->nbinaries; b++) {
+		st[b] = xcalloc(1, sizeof(**st));
+		if (symtab_open(st[b], o->binaries[b], &so, names) < 0) {
+			free(st[b]);
+			st[b] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void close_binaries(struct symtab **st, int n)
+{
+	for (int b = 0; b < n; b++) {
+		if (!st[b])
+			continue;
+		symtab_release(st[b]);
+		free(st[b]);
+	}
+	free(st);
+}
+
 int analyze_run(const struct options *o, FILE *out)
 {
 	struct read_opts ro = { .part = o->part,
 				.fold_recursion = o->fold_recursion,
-				.lenient = o->lenient };
+				.lenient = o->lenient,
+				.want_positions = o->nbinaries > 0 };
+	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
+				    .load_offset = o->load_offset,
+				    .inlined = o->inlined_callee ? INLINE_CALLEE
+								 : INLINE_CALLER,
+				    .demangle = !o->no_demangle };
+	struct resolve_report *reports = NULL;
+	struct symtab **st = NULL;
 	struct print_opts po = { 0 };
 	struct profile p;
 	struct cg cg;
@@ -70,6 +117,13 @@ int analyze_run(const struct options *o, FILE *out)
 	for (int i = 0; i < o->ninputs; i++)
 		if (read_profile(&p, o->inputs[i], &ro) < 0)
 			goto out;
+	if (o->nbinaries) {
+		st = xcalloc((size_t)o->nbinaries, sizeof(*st));
+		reports = xcalloc((size_t)o->nbinaries, sizeof(*reports));
+		if (open_binaries(o, &p.names, st) < 0 ||
+		    resolve_profile(&p, st, (size_t)o->nbinaries, &rso, reports) < 0)
+			goto out;
+	}
 	if (o->part) {
 		uint32_t found = 0;
 
@@ -101,6 +155,9 @@ int analyze_run(const struct options *o, FILE *out)
 	po.threshold = o->threshold;
 	po.brief = o->brief;
 	po.indexes = o->graph;
+	po.reports = reports;
+	po.nreports = reports ? (size_t)o->nbinaries : 0;
+	po.inlined = rso.inlined;
 
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
@@ -110,6 +167,11 @@ int analyze_run(const struct options *o, FILE *out)
 	if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
 	} else {
+		if (o->nbinaries) {
+			resolve_print_notes(out, &p, reports,
+					    (size_t)o->nbinaries, &rso);
+			fputc('\n', out);
+		}
 		if (o->flat)
 			print_flat(out, &cg, &po);
 		if (o->flat && o->graph)
@@ -121,6 +183,73 @@ int analyze_run(const struct options *o, FILE *out)
 out:
 	free(show);
 	cg_release(&cg);
+	if (st)
+		close_binaries(st, o->nbinaries);
+	free(reports);
 	profile_release(&p);
+	return ret;
+}
+
+/* An address: hex with or without 0x, as addr2line takes them. */
+static int parse_address(const char *s, uint64_t *out)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!*s || *s == '-')
+		return -1;
+	errno = 0;
+	*out = strtoull(s, &end, 16);
+	while (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')
+		end++;
+	return errno || *end ? -1 : 0;
+}
+
+static int resolve_one(FILE *out, const struct symtab *st, const char *arg,
+		       bool inlines)
+{
+	uint64_t addr;
+
+	if (parse_address(arg, &addr) < 0)
+		return error("'%s' is not an address (hex, with or without 0x)",
+			     arg);
+	symtab_format_addr2line(out, st, addr, inlines);
+	return 0;
+}
+
+int resolve_run(const struct options *o, FILE *in, FILE *out)
+{
+	struct arena arena;
+	struct names names;
+	struct symtab **st = xcalloc(1, sizeof(*st));
+	int ret = 1;
+
+	arena_init(&arena);
+	names_init(&names, &arena);
+	if (open_binaries(o, &names, st) < 0)
+		goto out;
+	ret = 0;
+	if (o->ninputs) {
+		for (int i = 0; i < o->ninputs; i++)
+			if (resolve_one(out, st[0], o->inputs[i], o->inlines) < 0)
+				ret = 2;
+	} else {
+		char *line = NULL;
+		size_t cap = 0;
+
+		/* addr2line answers each line as it comes: so do we, so a
+		 * pipe can feed us one address at a time */
+		while (getline(&line, &cap, in) > 0) {
+			if (resolve_one(out, st[0], line, o->inlines) < 0)
+				ret = 1;
+			fflush(out);
+		}
+		free(line);
+	}
+out:
+	close_binaries(st, 1);
+	names_release(&names);
+	arena_release(&arena);
 	return ret;
 }

@@ -18,12 +18,16 @@ int main(int argc, char **argv)
 	case OPTIONS_OK:
 		break;
 	case OPTIONS_EXIT_OK:
+		options_release(&o);
 		return 0;
 	case OPTIONS_USAGE:
 	default:
+		options_release(&o);
 		return 2;
 	}
-	status = analyze_run(&o, stdout);
+	status = o.resolve_mode ? resolve_run(&o, stdin, stdout)
+				: analyze_run(&o, stdout);
+	options_release(&o);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		error_errno("cannot write the output");
 		return 1;

@@ -7,6 +7,7 @@
 
 #include "diag.h"
 #include "options.h"
+#include "xalloc.h"
 
 #define CGANALYZE_VERSION "0.1"
 
@@ -42,6 +43,28 @@ static const char usage_text[] =
 "                         on a cost line, with a warning; by default both\n"
 "                         are errors\n"
 "\n"
+"Symbols (the binary the profile was taken from):\n"
+"  -b, --binary=FILE      resolve addresses against FILE (an executable or\n"
+"                         shared object; repeat for each object). It names\n"
+"                         code the profile knows only by address, fills in\n"
+"                         files and lines, and is checked against the\n"
+"                         profile's addresses\n"
+"      --load-offset=ADDR the object was loaded ADDR above its link-time\n"
+"                         address (default: found by matching function\n"
+"                         names with the symbol table)\n"
+"      --debug-dir=DIR    look for separate debug files under DIR\n"
+"                         (default /usr/lib/debug)\n"
+"      --no-demangle      show C++ and Rust names as the symbol table has them\n"
+"      --inlined=WHERE    charge inlined code to the function it was inlined\n"
+"                         into (caller, the default) or to the inlined\n"
+"                         function (callee); needs instruction addresses\n"
+"                         in the profile (valgrind --dump-instr=yes)\n"
+"      --resolve          print where each address is, as addr2line -f -p -a\n"
+"                         does: cganalyze --resolve -b FILE [ADDR...]\n"
+"                         (addresses from standard input when none given)\n"
+"      --inlines          with --resolve: each inlined frame's caller too,\n"
+"                         as addr2line -i\n"
+"\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
@@ -57,6 +80,12 @@ enum {
 	OPT_PART,
 	OPT_FOLD,
 	OPT_LENIENT,
+	OPT_NO_DEMANGLE,
+	OPT_LOAD_OFFSET,
+	OPT_DEBUG_DIR,
+	OPT_INLINED,
+	OPT_RESOLVE,
+	OPT_INLINES,
 };
 
 static const struct option long_options[] = {
@@ -70,6 +99,13 @@ static const struct option long_options[] = {
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "binary", required_argument, NULL, 'b' },
+	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "inlined", required_argument, NULL, OPT_INLINED },
+	{ "resolve", no_argument, NULL, OPT_RESOLVE },
+	{ "inlines", no_argument, NULL, OPT_INLINES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -89,6 +125,12 @@ static int usage_error(const char *fmt, ...)
 	return OPTIONS_USAGE;
 }
 
+void options_release(struct options *o)
+{
+	free(o->binaries);
+	o->binaries = NULL;
+}
+
 enum options_result options_parse(struct options *o, int argc, char **argv,
 				  FILE *out)
 {
@@ -97,7 +139,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	memset(o, 0, sizeof(*o));
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":pqhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":pqhVb:", long_options, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -141,6 +183,40 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_LENIENT:
 			o->lenient = true;
 			break;
+		case 'b':
+			o->binaries = xreallocarray(o->binaries, (size_t)o->nbinaries + 1,
+						    sizeof(*o->binaries));
+			o->binaries[o->nbinaries++] = optarg;
+			break;
+		case OPT_NO_DEMANGLE:
+			o->no_demangle = true;
+			break;
+		case OPT_LOAD_OFFSET:
+			errno = 0;
+			o->load_offset = strtoull(optarg, &end, 0);
+			if (errno || end == optarg || *end || optarg[0] == '-')
+				return usage_error("--load-offset wants an address (0x... or decimal), not '%s'",
+						   optarg);
+			o->have_load_offset = true;
+			break;
+		case OPT_DEBUG_DIR:
+			o->debug_dir = optarg;
+			break;
+		case OPT_INLINED:
+			if (!strcmp(optarg, "callee"))
+				o->inlined_callee = true;
+			else if (!strcmp(optarg, "caller"))
+				o->inlined_callee = false;
+			else
+				return usage_error("--inlined wants 'caller' or 'callee', not '%s'",
+						   optarg);
+			break;
+		case OPT_RESOLVE:
+			o->resolve_mode = true;
+			break;
+		case OPT_INLINES:
+			o->inlines = true;
+			break;
 		case 'h':
 			fputs(usage_text, out);
 			return OPTIONS_EXIT_OK;
@@ -155,6 +231,17 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (o->resolve_mode) {
+		if (o->nbinaries != 1)
+			return usage_error("--resolve wants exactly one -b FILE");
+		o->inputs = argv + optind;
+		o->ninputs = argc - optind;
+		return OPTIONS_OK;
+	}
+	if (o->inlines)
+		return usage_error("--inlines goes with --resolve");
+	if (o->inlined_callee && !o->nbinaries)
+		return usage_error("--inlined=callee needs -b FILE");
 	if (optind >= argc)
 		return usage_error("no profile given");
 	if (!o->flat && !o->graph)

@@ -19,7 +19,20 @@ struct options {
 	double threshold;
 	char **inputs;
 	int ninputs;
+
+	/* symbol resolution */
+	const char **binaries;	/* -b, in order */
+	int nbinaries;
+	bool no_demangle;
+	bool have_load_offset;
+	uint64_t load_offset;
+	const char *debug_dir;
+	bool inlined_callee;	/* --inlined=callee */
+	bool resolve_mode;	/* --resolve: inputs are addresses */
+	bool inlines;		/* --inlines */
 };
+
+void options_release(struct options *o);
 
 enum options_result { OPTIONS_OK, OPTIONS_EXIT_OK, OPTIONS_USAGE };
 

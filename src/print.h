@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "cg.h"
+#include "resolve.h"
 
 struct print_opts {
 	uint32_t sort_event;	/* flat profile and graph rank by this */
@@ -18,6 +19,9 @@ struct print_opts {
 	double threshold;	/* percent; smaller entries are left out */
 	bool brief;		/* no explanations */
 	bool indexes;		/* names carry the graph's [N] */
+	const struct resolve_report *reports;	/* what -b did, or NULL */
+	size_t nreports;
+	enum inline_mode inlined;
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);

@@ -133,6 +133,25 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		json_name(out, p, in->cmd);
 		fprintf(out, ", \"parts\": %u}", in->nparts);
 	}
+	fputs("],\n \"binaries\": [", out);
+	for (size_t b = 0; b < o->nreports; b++) {
+		const struct resolve_report *r = &o->reports[b];
+
+		fputs(b ? ",\n   " : "", out);
+		fputs("{\"path\": ", out);
+		json_string(out, r->binary, strlen(r->binary));
+		fputs(", \"object\": ", out);
+		json_name(out, p, r->object);
+		fprintf(out, ", \"load_offset\": %llu, \"load_offset_reason\": ",
+			(unsigned long long)r->load_offset);
+		json_string(out, r->offset_reason, strlen(r->offset_reason));
+		fprintf(out, ", \"renamed\": %u, \"addresses\": %llu, "
+			"\"addresses_outside\": %llu, \"named\": %u, "
+			"\"named_found\": %u, \"inlined_to\": \"%s\"}",
+			r->renamed, (unsigned long long)r->addresses,
+			(unsigned long long)r->outside, r->named, r->named_found,
+			o->inlined == INLINE_CALLEE ? "callee" : "caller");
+	}
 	fputs("],\n \"functions\": [", out);
 	for (uint32_t f = 0; f < p->nfuncs; f++) {
 		const struct pfunc *fn = &p->funcs[f];

@@ -175,10 +175,11 @@ static inline uint64_t *profile_pos_cost(const struct profile *p, uint32_t pos)
  * (name, file, object) of function f. Functions that end up with the
  * same identity are merged: self costs, positions and arcs add up.
  * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
- * each old function's new index.
+ * each old function's new index. pos (may be NULL) gives positions new
+ * identities the same way (its func fields are old function indexes).
  */
 void profile_rekey(struct profile *p, const struct pfunc *ident,
-		   uint32_t *map);
+		   const struct ppos *pos, uint32_t *map);
 
 /* Add one summary: row (stride numbers) to the profile's summary. */
 void profile_add_summary(struct profile *p, const uint64_t *row);

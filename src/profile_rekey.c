@@ -17,7 +17,7 @@ static void add_row(uint64_t *to, const uint64_t *from, size_t n)
 }
 
 void profile_rekey(struct profile *p, const struct pfunc *ident,
-		   uint32_t *map)
+		   const struct ppos *newpos, uint32_t *map)
 {
 	size_t stride = p->stride, nfuncs = p->nfuncs, ncalls = p->ncalls,
 	       npos = p->npos;
@@ -56,8 +56,9 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
 	}
 	for (size_t i = 0; i < npos; i++) {
-		uint32_t np = profile_pos(p, newid[pos[i].func], pos[i].file,
-					  pos[i].line, pos[i].addr);
+		const struct ppos *q = newpos ? &newpos[i] : &pos[i];
+		uint32_t np = profile_pos(p, newid[q->func], q->file, q->line,
+					  q->addr);
 
 		add_row(profile_pos_cost(p, np), pos_cost + i * stride, stride);
 	}

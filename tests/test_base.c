@@ -196,7 +196,7 @@ static void test_profile_rekey_merges(void **state)
 		ident[f] = p.funcs[f];
 	merged = names_intern(&p.names, "frame_dummy", 11);
 	ident[a].name = merged;
-	profile_rekey(&p, ident, map);
+	profile_rekey(&p, ident, NULL, map);
 	free(ident);
 	assert_int_equal(p.nfuncs, 2);
 	assert_int_equal(map[a], map[b]);

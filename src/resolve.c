@@ -1,0 +1,453 @@
+/*
+ * Applying binaries to a profile (-b). For each binary:
+ *
+ *   1. find the profile object it belongs to (same file name);
+ *   2. find the load offset: given (--load-offset), or found by matching
+ *      where the profile's named functions start with where the symbol
+ *      table puts them (the most common difference wins);
+ *   3. check it is the right binary: the profile's instruction addresses
+ *      must fall inside its segments;
+ *   4. name what the profile knows only by address ("0x...1160", Q6),
+ *      give files and lines to code the profile has as "???" line 0, and
+ *      optionally charge inlined code to the inlined function.
+ *
+ * Callgrind's instruction positions are relative to their object (Q15),
+ * so for callgrind input the offset found is 0; other inputs carry
+ * runtime addresses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "hashmap.h"
+#include "resolve.h"
+#include "xalloc.h"
+
+#define MAX_FRAMES 64
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* "0x" and 1 to 16 hex digits, nothing else: valgrind's name for code
+ * it has no symbol for. */
+static bool hex_name(const char *s, uint64_t *addr)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+
+	if (s[0] != '0' || s[1] != 'x')
+		return false;
+	for (s += 2; *s; s++, n++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return false;
+		if (n == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!n)
+		return false;
+	*addr = v;
+	return true;
+}
+
+/* The profile object this binary belongs to, or NO_NAME when the profile
+ * names no objects (it then applies to every function). */
+static int match_object(const struct profile *p, const struct symtab *st,
+			name_id *out)
+{
+	const char *want = base_name(st->path);
+	bool any = false;
+	char list[512];
+	size_t n = 0;
+
+	list[0] = '\0';
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id ob = p->funcs[f].object;
+		const char *obs;
+
+		if (ob == NO_NAME)
+			continue;
+		any = true;
+		obs = profile_str(p, ob);
+		if (!strcmp(base_name(obs), want)) {
+			*out = ob;
+			return 0;
+		}
+		if (n < sizeof(list) - 8 && !strstr(list, obs)) {
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s'%s'",
+					      n ? ", " : "", obs);
+			if (n >= sizeof(list))
+				n = sizeof(list) - 1;
+		}
+	}
+	if (!any) {
+		*out = NO_NAME;
+		return 0;
+	}
+	return error("%s: the profile has no object of that name (it has %s%s)",
+		     st->path, list, n >= sizeof(list) - 8 ? ", ..." : "");
+}
+
+/*
+ * The symbol a profile function is named after: valgrind's recursion and
+ * caller suffixes ("fib'2", "fib'main", Q8) are not part of the symbol.
+ */
+static const struct sym *named_sym(const struct profile *p,
+				   const struct symtab *st, uint32_t f)
+{
+	const char *name = profile_str(p, p->funcs[f].name);
+	const char *quote = strchr(name, '\'');
+	name_id base;
+
+	if (!quote)
+		return symtab_find(st, p->funcs[f].name);
+	base = names_find(st->names, name, (size_t)(quote - name));
+	return base == NO_NAME ? NULL : symtab_find(st, base);
+}
+
+/* A name valgrind made up rather than took from a symbol table. */
+static bool made_up_name(const char *name)
+{
+	uint64_t dummy;
+
+	return name[0] == '(' || !strcmp(name, "???") || hex_name(name, &dummy);
+}
+
+static bool in_object(const struct profile *p, uint32_t f, name_id ob)
+{
+	return ob == NO_NAME || p->funcs[f].object == ob;
+}
+
+/* Lowest instruction address of each function's positions (0: none). */
+static uint64_t *lowest_addresses(const struct profile *p)
+{
+	uint64_t *low = xcalloc(p->nfuncs + 1, sizeof(*low));
+
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+
+		if (q->addr && (!low[q->func] || q->addr < low[q->func]))
+			low[q->func] = q->addr;
+	}
+	return low;
+}
+
+static void find_offset(const struct profile *p, const struct symtab *st,
+			name_id ob, const uint64_t *low,
+			const struct resolve_opts *o, struct resolve_report *r)
+{
+	struct u64map votes;
+	uint32_t *count = NULL;
+	size_t ncount = 0, alloc = 0, named = 0;
+	uint64_t *deltas = NULL;
+	size_t best = 0;
+
+	r->load_offset = 0;
+	if (!p->has_instr) {
+		r->load_offset = o->have_load_offset ? o->load_offset : 0;
+		snprintf(r->offset_reason, sizeof(r->offset_reason), "%s",
+			 o->have_load_offset ? "given with --load-offset"
+					     : "the profile has no instruction addresses: none needed");
+		return;
+	}
+	u64map_init(&votes);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const struct sym *s;
+		uint64_t d;
+		uint32_t k;
+
+		if (!in_object(p, (uint32_t)f, ob) || !low[f] ||
+		    made_up_name(profile_str(p, p->funcs[f].name)))
+			continue;
+		s = named_sym(p, st, (uint32_t)f);
+		if (!s || s->kind == SYM_PLT)
+			continue;
+		named++;
+		d = low[f] - s->addr;
+		/* objects are loaded at page-aligned offsets: anything else
+		 * is a function that moved, not evidence of an offset */
+		if (d & 0xfff)
+			continue;
+		k = u64map_get(&votes, d);
+		if (k == U64MAP_NONE) {
+			if (ncount == alloc) {
+				alloc = alloc * 2 + 16;
+				count = xreallocarray(count, alloc, sizeof(*count));
+				deltas = xreallocarray(deltas, alloc, sizeof(*deltas));
+			}
+			k = (uint32_t)ncount++;
+			count[k] = 0;
+			deltas[k] = d;
+			u64map_put(&votes, d, k);
+		}
+		count[k]++;
+	}
+	for (size_t k = 1; k < ncount; k++)
+		if (count[k] > count[best] ||
+		    (count[k] == count[best] && deltas[k] == 0))
+			best = k;
+	if (o->have_load_offset) {
+		/* say how well the given offset fits the symbol table */
+		uint32_t agree = 0;
+
+		r->load_offset = o->load_offset;
+		for (size_t k = 0; k < ncount; k++)
+			if (deltas[k] == o->load_offset)
+				agree = count[k];
+		snprintf(r->offset_reason, sizeof(r->offset_reason),
+			 "given with --load-offset; %u of %zu named functions start at their symbol's address + it",
+			 agree, named);
+		if (named && agree * 2 < named)
+			warning("%s: with --load-offset=0x%llx only %u of %zu named functions start where its symbol table puts them%s",
+				st->path, (unsigned long long)o->load_offset,
+				agree, named,
+				ncount ? "; check the offset" : "");
+	} else if (ncount) {
+		r->load_offset = deltas[best];
+		snprintf(r->offset_reason, sizeof(r->offset_reason),
+			 "%u of %zu named functions start at their symbol's address + this offset",
+			 count[best], named);
+	} else {
+		snprintf(r->offset_reason, sizeof(r->offset_reason),
+			 "no named function to match with the symbol table: 0 assumed");
+	}
+	u64map_release(&votes);
+	free(count);
+	free(deltas);
+}
+
+/*
+ * Check it is the right binary: the functions the profile names must be
+ * in its symbol table (where it has a full one), and the instruction
+ * addresses must land in its segments.
+ */
+static int check_match(const struct profile *p, const struct symtab *st,
+		       name_id ob, struct resolve_report *r)
+{
+	uint32_t found = 0, named = 0;
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		if (!in_object(p, (uint32_t)f, ob) ||
+		    made_up_name(profile_str(p, p->funcs[f].name)))
+			continue;
+		named++;
+		found += named_sym(p, st, (uint32_t)f) != NULL;
+	}
+	r->named = named;
+	r->named_found = found;
+	if (st->has_symtab && named >= 4 && found * 2 < named)
+		return error("%s: does not match the profile's '%s': only %u of "
+			     "the %u functions the profile names are in its "
+			     "symbol table",
+			     st->path, ob == NO_NAME ? "code" : profile_str(p, ob),
+			     found, named);
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+
+		if (!q->addr || !in_object(p, q->func, ob))
+			continue;
+		r->addresses++;
+		if (!symtab_segment(st, q->addr - r->load_offset))
+			r->outside++;
+	}
+	if (r->addresses && r->outside * 2 > r->addresses)
+		return error("%s: does not match the profile's '%s': %llu of %llu "
+			     "instruction addresses fall outside its segments "
+			     "(load offset 0x%llx: %s)",
+			     st->path, ob == NO_NAME ? "code" : profile_str(p, ob),
+			     (unsigned long long)r->outside,
+			     (unsigned long long)r->addresses,
+			     (unsigned long long)r->load_offset, r->offset_reason);
+	return 0;
+}
+
+static bool unknown_file(const struct profile *p, name_id file)
+{
+	return file == NO_NAME || !strcmp(profile_str(p, file), "???");
+}
+
+/* Names, files and lines for one binary's functions and positions. */
+static void rename_funcs(struct profile *p, const struct symtab *st,
+			 name_id ob, const uint64_t *low,
+			 const struct resolve_opts *o, struct pfunc *ident,
+			 struct ppos *pos, struct resolve_report *r)
+{
+	uint64_t off = r->load_offset;
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const char *name = profile_str(p, p->funcs[f].name);
+		const struct sym *s = NULL;
+		const struct line_entry *le;
+		uint64_t addr = 0;
+		bool changed = false;
+
+		if (!in_object(p, (uint32_t)f, ob))
+			continue;
+		if (hex_name(name, &addr)) {
+			s = symtab_lookup(st, addr - off);
+			if (s) {
+				ident[f].name = o->demangle ? s->name : s->raw;
+				changed = true;
+			}
+		} else {
+			s = named_sym(p, st, (uint32_t)f);
+			if (s && !o->demangle && s->raw != ident[f].name) {
+				ident[f].name = s->raw;
+				changed = true;
+			}
+			addr = s ? s->addr + off : low[f];
+		}
+		if (addr && unknown_file(p, p->funcs[f].file)) {
+			le = symtab_line(st, addr - off);
+			if (le && le->file != NO_NAME) {
+				ident[f].file = le->file;
+				changed = true;
+			}
+		}
+		r->renamed += changed;
+	}
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct line_entry *le;
+
+		if (!pos[i].addr || !in_object(p, pos[i].func, ob))
+			continue;
+		if (!unknown_file(p, pos[i].file) && pos[i].line)
+			continue;
+		le = symtab_line(st, pos[i].addr - off);
+		if (le && le->file != NO_NAME) {
+			pos[i].file = le->file;
+			pos[i].line = le->line;
+		}
+	}
+}
+
+/*
+ * --inlined=callee: the cost at an address inside inlined code goes to
+ * the inlined function, reached from the function it was inlined into
+ * through an arc of 0 calls whose inclusive cost is what moved, so the
+ * outer function's inclusive cost does not change.
+ */
+static void charge_inlined(struct profile *p, const struct symtab *st,
+			   name_id ob, struct resolve_report *r)
+{
+	size_t npos = p->npos, stride = p->stride;
+	struct frame frames[MAX_FRAMES];
+	uint64_t *cost = xcalloc(stride + 1, sizeof(*cost));
+
+	for (size_t i = 0; i < npos; i++) {
+		uint32_t outer = p->pos[i].func, callee = outer;
+		size_t n;
+
+		if (!p->pos[i].addr || !in_object(p, outer, ob))
+			continue;
+		n = symtab_frames(st, p->pos[i].addr - r->load_offset, frames,
+				  MAX_FRAMES);
+		if (n < 2)
+			continue;
+		memcpy(cost, profile_pos_cost(p, (uint32_t)i), stride * sizeof(*cost));
+		/* frames[n-1] is the real function: the profile's `outer` */
+		for (size_t k = n - 1; k-- > 0;) {
+			uint32_t inl = profile_func(p, p->funcs[outer].object,
+						    frames[k].file, frames[k].func);
+			uint32_t c = profile_call(p, callee, inl);
+			uint64_t *incl = profile_call_incl(p, c);
+
+			for (size_t e = 0; e < stride; e++)
+				incl[e] += cost[e];
+			callee = inl;
+		}
+		for (size_t e = 0; e < stride; e++) {
+			profile_self(p, outer)[e] -= cost[e];
+			profile_self(p, callee)[e] += cost[e];
+		}
+		p->pos[i].func = callee;
+		r->inlined_moved++;
+	}
+	free(cost);
+}
+
+int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
+		    const struct resolve_opts *o, struct resolve_report *reports)
+{
+	int ret = -1;
+
+	for (size_t b = 0; b < nst; b++) {
+		struct resolve_report *r = &reports[b];
+		struct pfunc *ident = NULL;
+		struct ppos *pos = NULL;
+		uint64_t *low = NULL;
+		name_id ob;
+
+		memset(r, 0, sizeof(*r));
+		r->binary = st[b]->path;
+		if (match_object(p, st[b], &ob) < 0)
+			return -1;
+		r->object = ob;
+		low = lowest_addresses(p);
+		find_offset(p, st[b], ob, low, o, r);
+		if (check_match(p, st[b], ob, r) < 0) {
+			free(low);
+			return -1;
+		}
+		if (o->inlined == INLINE_CALLEE) {
+			charge_inlined(p, st[b], ob, r);
+			free(low);
+			low = lowest_addresses(p);
+		}
+		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
+		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
+		pos = xreallocarray(NULL, p->npos + 1, sizeof(*pos));
+		memcpy(pos, p->pos, p->npos * sizeof(*pos));
+		rename_funcs(p, st[b], ob, low, o, ident, pos, r);
+		profile_rekey(p, ident, pos, NULL);
+		free(ident);
+		free(pos);
+		free(low);
+	}
+	ret = 0;
+	return ret;
+}
+
+void resolve_print_notes(FILE *out, const struct profile *p,
+			 const struct resolve_report *reports, size_t n,
+			 const struct resolve_opts *o)
+{
+	for (size_t b = 0; b < n; b++) {
+		const struct resolve_report *r = &reports[b];
+
+		fprintf(out, "Symbols from %s for %s: load offset 0x%llx (%s); "
+			"%u functions named or given files",
+			r->binary,
+			r->object == NO_NAME ? "the whole profile"
+					     : profile_str(p, r->object),
+			(unsigned long long)r->load_offset, r->offset_reason,
+			r->renamed);
+		if (r->named)
+			fprintf(out, "; %u of %u named functions in its symbols",
+				r->named_found, r->named);
+		if (r->addresses)
+			fprintf(out, "; %llu of %llu addresses inside it",
+				(unsigned long long)(r->addresses - r->outside),
+				(unsigned long long)r->addresses);
+		fputs(".\n", out);
+	}
+	if (o->inlined == INLINE_CALLEE)
+		fputs("Inlined code is charged to the inlined function "
+		      "(--inlined=callee).\n", out);
+	else
+		fputs("Inlined code is charged to the function it was inlined "
+		      "into (--inlined=callee charges the inlined function).\n",
+		      out);
+}

@@ -1,0 +1,60 @@
+/*
+ * Symbol resolution of a profile against the binaries it was taken from
+ * (-b): the one file that sees both the profile and the symbol tables.
+ */
+#ifndef CGA_RESOLVE_H
+#define CGA_RESOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile.h"
+#include "symtab.h"
+
+enum inline_mode {
+	INLINE_CALLER,	/* inlined code stays with the function it is in */
+	INLINE_CALLEE,	/* it is charged to the inlined function */
+};
+
+struct resolve_opts {
+	bool have_load_offset;
+	uint64_t load_offset;	/* --load-offset: runtime - link-time */
+	enum inline_mode inlined;
+	bool demangle;
+};
+
+/* What was done with one binary, for the listing's header and JSON. */
+struct resolve_report {
+	const char *binary;
+	name_id object;		/* the profile object it applies to; NO_NAME:
+				 * the profile names no objects */
+	uint64_t load_offset;
+	char offset_reason[160];
+	uint32_t renamed;	/* functions given names or files */
+	uint32_t inlined_moved;	/* positions charged to inlined functions */
+	uint64_t addresses, outside;	/* instruction addresses checked, and
+					 * those outside every segment */
+	uint32_t named, named_found;	/* functions with a real name, and
+					 * those in the symbol table */
+};
+
+/*
+ * Apply each binary to the profile object with its file name (or to
+ * every function when the profile names no objects): rename functions
+ * the profile knows only by address, fill in files and lines, check that
+ * the binary matches, charge inlined code as asked. The profile must
+ * have been read with want_positions for the address checks and inline
+ * attribution. reports[] has nst entries. Returns 0, or -1 after
+ * reporting (a binary that matches no object, or does not match it).
+ */
+int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
+		    const struct resolve_opts *o, struct resolve_report *reports);
+
+/* The listing's note on what -b did (one line per binary, and how
+ * inlined code was charged). */
+void resolve_print_notes(FILE *out, const struct profile *p,
+			 const struct resolve_report *reports, size_t n,
+			 const struct resolve_opts *o);
+
+#endif

@@ -1,0 +1,44 @@
+/*
+ * Demangling through libbfd's bfd_demangle(), the function addr2line -C,
+ * nm -C and objdump -C use: C++ (with parameters and qualifiers), Rust
+ * (legacy and v0), and suffixes kept readable: "f(int) [clone
+ * .constprop.0]", "g()@plt".
+ */
+#define PACKAGE "cganalyze"
+#define PACKAGE_VERSION "0"
+#include <bfd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtab_int.h"
+
+/* from libiberty's demangle.h, which bfd.h does not pull in */
+#ifndef DMGL_PARAMS
+#define DMGL_PARAMS (1 << 0)
+#define DMGL_ANSI (1 << 1)
+#endif
+
+name_id demangle_name(struct names *names, name_id raw)
+{
+	char *out = bfd_demangle(NULL, names_str(names, raw),
+				 DMGL_PARAMS | DMGL_ANSI);
+	name_id id;
+
+	if (!out)
+		return raw;
+	id = names_intern(names, out, strlen(out));
+	free(out);
+	return id;
+}
+
+name_id demangle_cached(struct u64map *cache, struct names *names,
+			name_id raw)
+{
+	uint32_t id = u64map_get(cache, raw);
+
+	if (id == U64MAP_NONE) {
+		id = demangle_name(names, raw);
+		u64map_put(cache, raw, id);
+	}
+	return id;
+}

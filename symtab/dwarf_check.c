@@ -1,0 +1,351 @@
+/*
+ * What libdwarf 20210528 must not be given (found by fuzzing symtab_open,
+ * see test_corrupt_dwarf in tests/test_symtab.c):
+ *
+ * - It reads the table headers of .debug_rnglists and .debug_loclists
+ *   as soon as it reads .debug_info, and a header whose length or offset
+ *   count does not fit makes it free the same memory twice. DWARF 5
+ *   section 7.28 and 7.29:
+ *     unit_length        4 bytes, or 0xffffffff and 8 bytes (64-bit)
+ *     version            2 bytes, 5
+ *     address_size       1 byte
+ *     segment_selector   1 byte, 0
+ *     offset_entry_count 4 bytes, then that many offsets of 4 or 8 bytes
+ *
+ *   The entries of range lists are checked too: an entry that indexes
+ *   .debug_addr in a file without one makes libdwarf lose an error it
+ *   allocated (a leak that only its allocation tracking, slow on big
+ *   files, would take back).
+ *
+ * - It allocates a DWARF 5 line table's directories and files by the
+ *   counts in the header before reading them: a count of 0xffffffff asks
+ *   for gigabytes. Each count must fit in the bytes of the header
+ *   (section 6.2.4: every entry takes at least one byte).
+ */
+#include <string.h>
+
+#include "diag.h"
+#include "symtab_int.h"
+
+/* Little-endian or big-endian integer of n bytes at p. */
+static uint64_t get(const unsigned char *p, unsigned n, bool big)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v = v << 8 | p[big ? i : n - 1 - i];
+	return v;
+}
+
+/* What the checks need to know of the file. */
+struct check_ctx {
+	bool big;		/* big-endian */
+	bool have_addr;		/* it has a .debug_addr */
+};
+
+struct cur {
+	const unsigned char *p, *end;
+	bool big;
+};
+
+static bool cur_skip(struct cur *c, uint64_t n)
+{
+	if (n > (uint64_t)(c->end - c->p))
+		return false;
+	c->p += n;
+	return true;
+}
+
+static bool cur_uleb(struct cur *c, uint64_t *v)
+{
+	unsigned shift = 0;
+
+	*v = 0;
+	while (c->p < c->end) {
+		unsigned char b = *c->p++;
+
+		if (shift < 64)
+			*v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The entries of one range list table (DWARF 5 section 7.25): kinds 1 to
+ * 3 index .debug_addr, which a file without one cannot resolve (libdwarf
+ * then loses an error it made); unknown kinds are corrupt.
+ */
+static const char *check_ranges(struct cur *c, unsigned addr_size,
+				 bool have_addr)
+{
+	uint64_t v;
+
+	while (c->p < c->end) {
+		unsigned kind = *c->p++;
+
+		if (kind >= 1 && kind <= 3 && !have_addr)
+			return "an indexed address without .debug_addr";
+		switch (kind) {
+		case 0:		/* DW_RLE_end_of_list */
+			break;
+		case 1:		/* DW_RLE_base_addressx */
+			if (!cur_uleb(c, &v))
+				return "a range list entry is cut short";
+			break;
+		case 2:		/* DW_RLE_startx_endx */
+		case 3:		/* DW_RLE_startx_length */
+		case 4:		/* DW_RLE_offset_pair */
+			if (!cur_uleb(c, &v) || !cur_uleb(c, &v))
+				return "a range list entry is cut short";
+			break;
+		case 5:		/* DW_RLE_base_address */
+			if (!cur_skip(c, addr_size))
+				return "a range list entry is cut short";
+			break;
+		case 6:		/* DW_RLE_start_end */
+			if (!cur_skip(c, 2 * addr_size))
+				return "a range list entry is cut short";
+			break;
+		case 7:		/* DW_RLE_start_length */
+			if (!cur_skip(c, addr_size) || !cur_uleb(c, &v))
+				return "a range list entry is cut short";
+			break;
+		default:
+			return "an unknown range list entry";
+		}
+	}
+	return NULL;
+}
+
+/* NULL when every table header of a list section fits, else why not;
+ * for range lists the entries too. */
+static const char *check_lists(const unsigned char *p, size_t size,
+			       const struct check_ctx *ctx, bool ranges)
+{
+	bool big = ctx->big;
+	size_t off = 0;
+
+	while (off < size) {
+		uint64_t len, count;
+		unsigned offsize = 4;
+		size_t left = size - off, head = 4;
+
+		if (left < 4)
+			return "a table header is cut short";
+		len = get(p + off, 4, big);
+		if (len == 0xffffffff) {
+			if (left < 12)
+				return "a table header is cut short";
+			len = get(p + off + 4, 8, big);
+			offsize = 8;
+			head = 12;
+		} else if (len >= 0xfffffff0) {
+			return "a table length is a reserved value";
+		}
+		if (len > left - head)
+			return "a table runs past the end of the section";
+		if (len < 8)
+			return "a table is too short for its header";
+		if (get(p + off + head, 2, big) != 5)
+			return "a table is not DWARF 5";
+		if (p[off + head + 2] != 4 && p[off + head + 2] != 8)
+			return "a table has an unknown address size";
+		if (p[off + head + 3] != 0)
+			return "a table has segment selectors";
+		count = get(p + off + head + 4, 4, big);
+		if (count > (len - 8) / offsize)
+			return "a table has more offsets than bytes";
+		if (ranges) {
+			struct cur c = {
+				p + off + head + 8 + count * offsize,
+				p + off + head + len, big,
+			};
+			const char *why = check_ranges(&c, p[off + head + 2],
+						       ctx->have_addr);
+
+			if (why)
+				return why;
+		}
+		off += head + (size_t)len;
+	}
+	return NULL;
+}
+
+static const char *check_rnglists(const unsigned char *p, size_t size,
+				  const struct check_ctx *ctx)
+{
+	return check_lists(p, size, ctx, true);
+}
+
+static const char *check_loclists(const unsigned char *p, size_t size,
+				  const struct check_ctx *ctx)
+{
+	return check_lists(p, size, ctx, false);
+}
+
+/* Skip one value of form; false when it does not fit or the form is
+ * not one a line table header uses (then nothing more is checked). */
+static bool skip_form(struct cur *c, uint64_t form, unsigned offsize)
+{
+	uint64_t n;
+
+	switch (form) {
+	case 0x08:		/* DW_FORM_string */
+		while (c->p < c->end && *c->p)
+			c->p++;
+		return cur_skip(c, 1);
+	case 0x0e:		/* DW_FORM_strp */
+	case 0x17:		/* DW_FORM_sec_offset */
+	case 0x1f:		/* DW_FORM_line_strp */
+		return cur_skip(c, offsize);
+	case 0x0f:		/* DW_FORM_udata */
+	case 0x1a:		/* DW_FORM_strx */
+		return cur_uleb(c, &n);
+	case 0x0b:		/* DW_FORM_data1 */
+	case 0x25:		/* DW_FORM_strx1 */
+		return cur_skip(c, 1);
+	case 0x05:		/* DW_FORM_data2 */
+	case 0x26:		/* DW_FORM_strx2 */
+		return cur_skip(c, 2);
+	case 0x27:		/* DW_FORM_strx3 */
+		return cur_skip(c, 3);
+	case 0x06:		/* DW_FORM_data4 */
+	case 0x28:		/* DW_FORM_strx4 */
+		return cur_skip(c, 4);
+	case 0x07:		/* DW_FORM_data8 */
+		return cur_skip(c, 8);
+	case 0x1e:		/* DW_FORM_data16 */
+		return cur_skip(c, 16);
+	case 0x09:		/* DW_FORM_block */
+		return cur_uleb(c, &n) && cur_skip(c, n);
+	default:
+		return false;
+	}
+}
+
+/*
+ * A directory or file table of a DWARF 5 line table header: its entry
+ * formats, its count, its entries. NULL when it fits (or uses a form we
+ * do not know: libdwarf is left to judge), else why not.
+ */
+static const char *check_entries(struct cur *c, unsigned offsize,
+				 bool *done)
+{
+	uint64_t forms[256], nformats, count, type;
+
+	*done = false;
+	if (!cur_skip(c, 1))
+		return "a table header is cut short";
+	nformats = c->p[-1];
+	for (uint64_t i = 0; i < nformats; i++)
+		if (!cur_uleb(c, &type) || !cur_uleb(c, &forms[i]))
+			return "a table header is cut short";
+	if (!cur_uleb(c, &count))
+		return "a table header is cut short";
+	/* every entry takes a byte at least, whatever its forms */
+	if (count > (uint64_t)(c->end - c->p))
+		return "a count larger than its header";
+	for (uint64_t i = 0; i < count; i++) {
+		for (uint64_t k = 0; k < nformats; k++) {
+			if (!skip_form(c, forms[k], offsize)) {
+				*done = true;	/* unknown form: stop */
+				return NULL;
+			}
+		}
+	}
+	return NULL;
+}
+
+/* NULL when every DWARF 5 line table header's counts fit. */
+static const char *check_lines(const unsigned char *p, size_t size,
+			       const struct check_ctx *ctx)
+{
+	bool big = ctx->big;
+	size_t off = 0;
+
+	while (off < size) {
+		struct cur c = { p + off, p + size, big };
+		uint64_t len, hlen;
+		unsigned offsize = 4;
+		const unsigned char *unit_end;
+		const char *why;
+		bool done;
+
+		if (!cur_skip(&c, 4))
+			return "a table header is cut short";
+		len = get(c.p - 4, 4, big);
+		if (len == 0xffffffff) {
+			if (!cur_skip(&c, 8))
+				return "a table header is cut short";
+			len = get(c.p - 8, 8, big);
+			offsize = 8;
+		}
+		if (len > (uint64_t)(c.end - c.p))
+			return "a table runs past the end of the section";
+		unit_end = c.p + len;
+		off = (size_t)(unit_end - p);
+		c.end = unit_end;
+		if (!cur_skip(&c, 2))
+			return "a table header is cut short";
+		if (get(c.p - 2, 2, big) < 5)
+			continue;	/* counted as read: no such trouble */
+		/* address and segment selector sizes, header_length */
+		if (!cur_skip(&c, 2) || !cur_skip(&c, offsize))
+			return "a table header is cut short";
+		hlen = get(c.p - offsize, offsize, big);
+		if (hlen > (uint64_t)(c.end - c.p))
+			return "a header runs past its table";
+		c.end = c.p + hlen;
+		/* minimum_instruction_length .. opcode_base, then the
+		 * standard_opcode_lengths */
+		if (!cur_skip(&c, 6) ||
+		    !cur_skip(&c, c.p[-1] ? c.p[-1] - 1u : 0))
+			return "a table header is cut short";
+		/* the directories, then the files */
+		why = check_entries(&c, offsize, &done);
+		if (!why && !done)
+			why = check_entries(&c, offsize, &done);
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
+int dwarf_precheck(struct elf_file *ef)
+{
+	static const struct {
+		const char *name;
+		const char *(*check)(const unsigned char *p, size_t size,
+				     const struct check_ctx *ctx);
+	} lists[] = {
+		{ ".debug_rnglists", check_rnglists },
+		{ ".debug_loclists", check_loclists },
+		{ ".debug_line", check_lines },
+	};
+	struct check_ctx ctx;
+	const unsigned char *addr;
+	size_t addr_size;
+
+	ctx.big = elf_big_endian(ef);
+	ctx.have_addr = elf_section_bytes(ef, ".debug_addr", &addr,
+					  &addr_size) && addr_size > 0;
+
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		const unsigned char *data;
+		const char *why;
+		size_t size;
+
+		if (!elf_section_bytes(ef, lists[i].name, &data, &size))
+			continue;
+		why = lists[i].check(data, size, &ctx);
+		if (why) {
+			warning("%s: corrupt DWARF: %s: %s; DWARF not read",
+				elf_path(ef), lists[i].name, why);
+			return -1;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,457 @@
+/*
+ * The symbol table of a binary: symtab_open() ties the readers together,
+ * and syms[] is built here, sorted and de-duplicated the way gprof and
+ * perf build theirs, with symtab_lookup() one binary search.
+ *
+ * Aliases (several symbols at one address) become one sym; the others'
+ * names still find it with symtab_find(). The one kept is the first by:
+ *   1. kind: function or PLT stub, then object, then untyped;
+ *   2. binding: global, then weak (and unique), then local;
+ *   3. a size over none, then the larger size;
+ *   4. the earlier place in the symbol table, then the name.
+ *
+ * A symbol without a size ends where the next one starts, or at the end
+ * of its section, or at the end of the sized symbol it starts in (a
+ * label inside a function), whichever comes first (end_guessed).
+ *
+ * Symbols can still overlap (a label inside a function, an object inside
+ * an object, a sized symbol running past the next one). The innermost,
+ * that is the one that started last, owns an address; when it ends, the
+ * one it interrupted owns the rest of its range again:
+ *
+ *     outer   |-------------------------|
+ *     inner           |--------|
+ *     spans   outer   inner    outer      (gap)
+ *
+ * spans[] records that, so symtab_lookup() is one binary search, and a
+ * sym's own [addr, end) stays as the table says.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "array.h"
+#include "diag.h"
+#include "symtab_int.h"
+#include "xalloc.h"
+
+void symtab_init(struct symtab *st, struct names *names)
+{
+	memset(st, 0, sizeof(*st));
+	st->names = names;
+	st->priv = xcalloc(1, sizeof(*st->priv));
+	u64map_init(&st->priv->by_name);
+}
+
+void symtab_release(struct symtab *st)
+{
+	if (st->priv) {
+		u64map_release(&st->priv->by_name);
+		free(st->priv->spans);
+		free(st->priv->fsyms);
+		free(st->priv->secs);
+		free(st->priv->funcs);
+		free(st->priv->xsyms);
+		free(st->priv->vars);
+		free(st->priv);
+	}
+	free(st->path);
+	free(st->debug_path);
+	free(st->segs);
+	free(st->syms);
+	free(st->lines);
+	free(st->ranges);
+	memset(st, 0, sizeof(*st));
+}
+
+/* --- syms[] --- */
+
+static int kind_rank(uint8_t kind)
+{
+	switch (kind) {
+	case SYM_FUNC:
+	case SYM_PLT:
+		return 0;
+	case SYM_OBJECT:
+		return 1;
+	default:
+		return 2;
+	}
+}
+
+static int bind_rank(uint8_t bind)
+{
+	switch (bind) {
+	case 1:			/* STB_GLOBAL */
+		return 0;
+	case 0:			/* STB_LOCAL */
+		return 2;
+	default:		/* STB_WEAK, STB_GNU_UNIQUE */
+		return 1;
+	}
+}
+
+/* Sort by address, the one to keep first (see the top of this file). */
+static int raw_cmp(const void *a, const void *b, void *names)
+{
+	const struct raw_sym *x = a, *y = b;
+	int d;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if ((d = kind_rank(x->kind) - kind_rank(y->kind)))
+		return d;
+	if ((d = bind_rank(x->bind) - bind_rank(y->bind)))
+		return d;
+	if ((x->size != 0) != (y->size != 0))
+		return x->size ? -1 : 1;
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(names_str(names, x->raw), names_str(names, y->raw));
+}
+
+static void name_add(struct symtab_priv *priv, name_id name, uint32_t sym)
+{
+	bool added;
+
+	if (name != NO_NAME)
+		u64map_get_or_put(&priv->by_name, name, sym, &added);
+}
+
+/* Append a span, merging with the last one. */
+static void span_add(struct symtab_priv *priv, size_t *alloc, uint64_t addr,
+		     uint32_t sym)
+{
+	struct sym_span *last = priv->nspans ? &priv->spans[priv->nspans - 1]
+					     : NULL;
+
+	if (last && last->addr == addr) {
+		last->sym = sym;
+		if (priv->nspans > 1 &&
+		    priv->spans[priv->nspans - 2].sym == sym)
+			priv->nspans--;
+		return;
+	}
+	if (last && last->sym == sym)
+		return;
+	ARRAY_GROW(priv->spans, priv->nspans + 1, *alloc);
+	priv->spans[priv->nspans].addr = addr;
+	priv->spans[priv->nspans++].sym = sym;
+}
+
+/* The spans of syms[] (sorted by addr, one per address): a stack of the
+ * symbols open at the sweep position, the innermost on top. */
+static void build_spans(struct symtab *st)
+{
+	struct symtab_priv *priv = st->priv;
+	uint32_t *stack = xmalloc((st->nsyms + 1) * sizeof(*stack));
+	size_t depth = 0, alloc = 0;
+
+	for (uint32_t i = 0; i <= st->nsyms; i++) {
+		uint64_t at = i < st->nsyms ? st->syms[i].addr : UINT64_MAX;
+
+		/* close what ends before this symbol starts */
+		while (depth && st->syms[stack[depth - 1]].end <= at) {
+			uint64_t end = st->syms[stack[--depth]].end;
+
+			while (depth && st->syms[stack[depth - 1]].end <= end)
+				depth--;
+			span_add(priv, &alloc, end,
+				 depth ? stack[depth - 1] : NO_IDX);
+		}
+		if (i == st->nsyms)
+			break;
+		if (st->syms[i].end <= st->syms[i].addr)
+			continue;	/* empty: holds no address */
+		span_add(priv, &alloc, st->syms[i].addr, i);
+		stack[depth++] = i;
+	}
+	free(stack);
+}
+
+/* A guessed end stops at the end of the sized symbol it starts in. */
+static void cap_labels(struct symtab *st)
+{
+	uint64_t *open = xmalloc((st->nsyms + 1) * sizeof(*open));
+	size_t depth = 0;
+
+	for (size_t i = 0; i < st->nsyms; i++) {
+		struct sym *s = &st->syms[i];
+
+		while (depth && open[depth - 1] <= s->addr)
+			depth--;
+		if (!s->end_guessed) {
+			/* an end beyond the enclosing one's stays on top */
+			open[depth++] = s->end;
+		} else if (depth && s->end > open[depth - 1]) {
+			s->end = open[depth - 1];
+		}
+	}
+	free(open);
+}
+
+void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
+{
+	struct symtab_priv *priv = st->priv;
+	size_t i = 0;
+
+	if (n)
+		qsort_r(raw, n, sizeof(*raw), raw_cmp, st->names);
+	st->syms = xcalloc(n ? n : 1, sizeof(*st->syms));
+	st->nsyms = 0;
+	while (i < n) {
+		struct sym *s = &st->syms[st->nsyms];
+		size_t j = i + 1;
+
+		s->addr = raw[i].addr;
+		s->name = raw[i].name;
+		s->raw = raw[i].raw;
+		s->kind = raw[i].kind;
+		s->is_local = raw[i].bind == 0;
+		/* the aliases' names find the one kept */
+		for (; j < n && raw[j].addr == raw[i].addr; j++)
+			;
+		for (size_t k = i; k < j; k++) {
+			name_add(priv, raw[k].raw, (uint32_t)st->nsyms);
+			name_add(priv, raw[k].name, (uint32_t)st->nsyms);
+		}
+		if (raw[i].size) {
+			s->end = raw[i].addr + raw[i].size;
+			if (s->end < s->addr)	/* wraps: to the top */
+				s->end = UINT64_MAX;
+		} else {
+			uint64_t next = j < n ? raw[j].addr : UINT64_MAX;
+			uint64_t limit = raw[i].limit;
+
+			s->end = next < limit ? next : limit;
+			if (s->end < s->addr)	/* a limit below it: empty */
+				s->end = s->addr;
+			s->end_guessed = true;
+		}
+		st->nsyms++;
+		i = j;
+	}
+	cap_labels(st);
+	build_spans(st);
+}
+
+const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
+{
+	const struct symtab_priv *priv = st->priv;
+	size_t lo = 0, hi;
+
+	if (!priv)
+		return NULL;
+	hi = priv->nspans;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (priv->spans[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || priv->spans[lo - 1].sym == NO_IDX)
+		return NULL;
+	return &st->syms[priv->spans[lo - 1].sym];
+}
+
+const struct sym *symtab_find(const struct symtab *st, name_id name)
+{
+	uint32_t i;
+
+	if (!st->priv || name == NO_NAME)
+		return NULL;
+	i = u64map_get(&st->priv->by_name, name);
+	return i == U64MAP_NONE ? NULL : &st->syms[i];
+}
+
+const struct segment *symtab_segment(const struct symtab *st, uint64_t addr)
+{
+	for (size_t i = 0; i < st->nsegs; i++) {
+		const struct segment *s = &st->segs[i];
+
+		if (addr >= s->vaddr && addr - s->vaddr < s->memsz)
+			return s;
+	}
+	return NULL;
+}
+
+/* --- fsyms[] --- */
+
+static int fsym_cmp(const void *a, const void *b)
+{
+	const struct fsym *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* bfd's pick at one address: the largest, then the first */
+	if (x->size != y->size)
+		return x->size > y->size ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void symtab_build_fsyms(struct symtab_priv *priv, struct fsym *v, size_t n)
+{
+	size_t kept = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), fsym_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!kept || v[kept - 1].sec != v[i].sec ||
+		    v[kept - 1].addr != v[i].addr)
+			v[kept++] = v[i];
+	priv->fsyms = v;
+	priv->nfsyms = kept;
+}
+
+static int xsym_cmp(const void *a, const void *b)
+{
+	const struct xsym *x = a, *y = b;
+
+	if (x->sec != y->sec)
+		return x->sec < y->sec ? -1 : 1;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+void symtab_build_xsyms(struct symtab_priv *priv, struct xsym *v, size_t n)
+{
+	size_t kept = 0, i = 0;
+
+	if (n)
+		qsort(v, n, sizeof(*v), xsym_cmp);
+	while (i < n) {
+		size_t j = i, pick;
+
+		while (j < n && v[j].sec == v[i].sec && v[j].addr == v[i].addr)
+			j++;
+		/* bfd stops at the first global, else has the last */
+		pick = j - 1;
+		for (size_t k = i; k < j; k++) {
+			if (v[k].global) {
+				pick = k;
+				break;
+			}
+		}
+		v[kept++] = v[pick];
+		i = j;
+	}
+	priv->xsyms = v;
+	priv->nxsyms = kept;
+}
+
+/* --- symtab_open --- */
+
+/* The symbols: the binary's .symtab, else the debug file's, else the
+ * binary's .dynsym; then the @plt stubs. */
+static int load_symbols(struct symtab *st, struct elf_file *bin,
+			struct elf_file *dbg, const struct symtab_opts *opts)
+{
+	struct symtab_priv *priv = st->priv;
+	struct raw_syms raw = { NULL, 0, 0 };
+	struct fsyms fs = { NULL, 0, 0 };
+	struct xsyms xs = { NULL, 0, 0 };
+	struct sym_out out = { &raw, &fs, &xs };
+	struct elf_file *from = bin;
+	bool bin_symtab = elf_has_symtab(bin);
+	int ret = -1;
+
+	if (!bin_symtab && dbg && elf_has_symtab(dbg))
+		from = dbg;
+	st->has_symtab = from != bin || bin_symtab;
+	if (from != bin) {
+		/* addr2line finds data symbols in the binary's own table */
+		struct sym_out own = { NULL, NULL, &xs };
+
+		out.xsyms = NULL;
+		if (elf_read_symbols(bin, true, st->names, opts->demangle,
+				     priv->secs, priv->nsecs, &own) < 0)
+			goto out;
+	}
+	if (elf_read_symbols(from, !st->has_symtab, st->names, opts->demangle,
+			     priv->secs, priv->nsecs, &out) < 0)
+		goto out;
+	plt_read(st->path, st->names, opts->demangle, UINT32_MAX / 2, &raw);
+	symtab_build_syms(st, raw.v, raw.nr);
+	symtab_build_fsyms(priv, fs.v, fs.nr);
+	symtab_build_xsyms(priv, xs.v, xs.nr);
+	fs.v = NULL;
+	xs.v = NULL;
+	ret = 0;
+out:
+	free(raw.v);
+	free(fs.v);
+	free(xs.v);
+	return ret;
+}
+
+static int load_dwarf(struct symtab *st, struct elf_file *ef,
+		      const struct symtab_opts *opts)
+{
+	struct dwarf_data d;
+	int ret;
+
+	if (dwarf_precheck(ef) < 0)
+		return -1;
+	ret = dwarf_read(elf_fd(ef), elf_path(ef), st->names, opts->demangle,
+			 st->big_endian, &d);
+	if (ret != 0) {
+		dwarf_data_release(&d);
+		return ret;
+	}
+	st->has_dwarf = true;
+	st->debug_path = xstrdup(elf_path(ef));
+	lines_build(st, d.rows, d.nrows);
+	d.rows = NULL;
+	ranges_build(st, &d);
+	vars_build(st->priv, &d);
+	dwarf_data_release(&d);
+	return 0;
+}
+
+int symtab_open(struct symtab *st, const char *path,
+		const struct symtab_opts *opts, struct names *names)
+{
+	struct elf_file *bin = NULL, *dbg = NULL;
+	char *link = NULL, *dbg_path = NULL;
+	uint32_t crc;
+	int ret = -1;
+
+	symtab_init(st, names);
+	st->path = xstrdup(path);
+	if (elf_file_open(&bin, st->path) < 0)
+		goto out;
+	if (elf_read_target(bin, st, st->priv) < 0 ||
+	    elf_read_debuglink(bin, &link, &crc) < 0)
+		goto out;
+	if (!opts->no_dwarf && !elf_has_dwarf(bin)) {
+		dbg_path = debugfile_find(st->path, opts->debug_dir,
+					  st->build_id, st->build_id_len, link,
+					  crc);
+		if (dbg_path && elf_file_open(&dbg, dbg_path) < 0)
+			goto out;
+	}
+	if (load_symbols(st, bin, dbg, opts) < 0)
+		goto out;
+	if (!opts->no_dwarf) {
+		struct elf_file *from = dbg && elf_has_dwarf(dbg) ? dbg : bin;
+
+		if (!elf_has_dwarf(from) || load_dwarf(st, from, opts) > 0)
+			warning("%s: no DWARF debug info: functions from the "
+				"symbol table only, no files or lines", path);
+	}
+	ret = 0;
+out:
+	elf_file_close(dbg);
+	elf_file_close(bin);
+	free(dbg_path);
+	free(link);
+	if (ret < 0)
+		symtab_release(st);
+	return ret;
+}

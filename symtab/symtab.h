@@ -1,0 +1,147 @@
+/*
+ * Symbol and line resolution against a binary (ELF executable, PIE or
+ * shared object, with or without DWARF, or its separate debug file).
+ *
+ * Everything is loaded once into sorted arrays and every lookup is a
+ * binary search, the way gprof's symbol table works:
+ *   syms[]    ELF symbols (.symtab, else .dynsym, plus synthetic @plt
+ *             entries), sorted by address, de-duplicated (aliases: global
+ *             over local, function over object), missing ends filled from
+ *             the next start;
+ *   lines[]   DWARF line-table rows, sorted by address;
+ *   ranges    DWARF subprograms and inlined subroutines, flattened so one
+ *             binary search finds the innermost frame at an address.
+ * Addresses are link-time addresses (the binary's own vaddrs): callers
+ * subtract any load offset first.
+ *
+ * Uses the base helpers (names, arena, diag) and libelf, libdwarf and
+ * libbfd; never the profile or the call graph.
+ */
+#ifndef CGA_SYMTAB_H
+#define CGA_SYMTAB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "names.h"
+
+struct symtab_opts {
+	const char *debug_dir;	/* global debug directory; NULL: /usr/lib/debug */
+	bool demangle;		/* C++ and Rust names demangled */
+	bool no_dwarf;		/* skip DWARF (symbols only) */
+};
+
+enum sym_kind { SYM_FUNC, SYM_OBJECT, SYM_PLT, SYM_OTHER };
+
+struct sym {
+	uint64_t addr, end;	/* [addr, end) */
+	name_id name;		/* demangled when opts.demangle */
+	name_id raw;		/* as the symbol table has it */
+	uint8_t kind;		/* enum sym_kind */
+	bool is_local;		/* STB_LOCAL */
+	bool end_guessed;	/* size 0 in the table: end is the next start */
+};
+
+/* One line-table row: [addr, next row's addr) came from file:line. A row
+ * with end_sequence set only ends the previous one (no code from it). */
+struct line_entry {
+	uint64_t addr;
+	name_id file;		/* full path as DWARF gives it (comp_dir joined) */
+	uint32_t line;
+	uint32_t discriminator;	/* DWARF discriminator; 0 when none */
+	bool end_sequence;
+};
+
+/* A frame at an address: the function, and where in the source. */
+struct frame {
+	name_id func;		/* DWARF name (demangled when opts.demangle), or
+				 * the ELF symbol's where DWARF has none;
+				 * NO_NAME when neither knows */
+	name_id file;		/* NO_NAME when unknown; for an ELF-symbol
+				 * frame, the STT_FILE name bfd gives it */
+	uint32_t line;		/* 0 when unknown */
+	uint32_t discriminator;	/* frames[0]: the line-table row's; others:
+				 * the call's DW_AT_GNU_discriminator; 0 none */
+};
+
+struct segment {		/* a PT_LOAD program header */
+	uint64_t vaddr, memsz, offset, filesz;
+	uint32_t flags;		/* PF_R | PF_W | PF_X */
+};
+
+struct symtab_range;		/* private: the flattened DWARF frames */
+struct symtab_priv;		/* private: the other lookup indexes */
+
+struct symtab {
+	struct names *names;	/* shared with the profile: ids compare */
+	char *path;		/* the binary as given */
+	char *debug_path;	/* where DWARF came from, or NULL */
+	uint16_t machine;	/* e_machine */
+	uint8_t elf_class;	/* ELFCLASS32 or ELFCLASS64 */
+	bool big_endian;
+	bool is_dyn;		/* ET_DYN: PIE or shared object */
+	uint8_t build_id[64];
+	size_t build_id_len;	/* 0 when the binary has none */
+
+	struct segment *segs;
+	size_t nsegs;
+	struct sym *syms;
+	size_t nsyms;
+	struct line_entry *lines;
+	size_t nlines;
+	bool has_symtab;	/* .symtab (else only .dynsym: stripped) */
+	bool has_dwarf;
+
+	struct symtab_range *ranges;	/* private */
+	size_t nranges;
+	struct symtab_priv *priv;	/* private */
+};
+
+/*
+ * Load path. Separate debug info is looked for the way gdb does:
+ * .gnu_debuglink next to the binary, in its .debug/ and under the debug
+ * directory, and by build-id under <debug_dir>/.build-id/xx/yyyy.debug.
+ * Returns 0, or -1 after reporting (cannot open, not ELF, corrupt). A
+ * binary without DWARF loads with a one-line warning.
+ */
+int symtab_open(struct symtab *st, const char *path,
+		const struct symtab_opts *opts, struct names *names);
+void symtab_release(struct symtab *st);
+
+/* The symbol whose [addr, end) holds addr, or NULL in a gap. */
+const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr);
+
+/* The symbol called name (raw or demangled), or NULL. */
+const struct sym *symtab_find(const struct symtab *st, name_id name);
+
+/* The line-table row covering addr, or NULL. */
+const struct line_entry *symtab_line(const struct symtab *st, uint64_t addr);
+
+/*
+ * The frames at addr as `addr2line -f -i` gives them, innermost first:
+ * frames[0] is the innermost (possibly inlined) function with the file
+ * and line of addr itself; each next one is the function it was inlined
+ * into, with the file and line of the call. Without DWARF, one frame
+ * from the ELF symbol as addr2line picks it (the closest function symbol
+ * at or below addr in its section, whatever its size), with no line and
+ * the file of the STT_FILE symbol before it when bfd would name one.
+ * Returns the number of frames (at most max), 0 when nothing covers addr
+ * (addr2line's "?? ??:0"), which includes any address in no section.
+ */
+size_t symtab_frames(const struct symtab *st, uint64_t addr,
+		     struct frame *frames, size_t max);
+
+/* The PT_LOAD segment holding link-time address addr, or NULL. */
+const struct segment *symtab_segment(const struct symtab *st, uint64_t addr);
+
+/*
+ * Print addr and its frames to out exactly as `addr2line -f -C -i -a -p`
+ * does (without -i when inlines is false): "0x<addr>: func at file:line",
+ * then " (inlined by) func at file:line" per caller, or "?? ??:0".
+ */
+void symtab_format_addr2line(FILE *out, const struct symtab *st,
+			     uint64_t addr, bool inlines);
+
+#endif

@@ -1,0 +1,349 @@
+/*
+ * What the symtab/ files share with each other and with their tests, but
+ * not with the rest of the program: the raw inputs of the sorted tables
+ * (so tests can build them in memory), the private lookup indexes, and
+ * the entry points of each reader.
+ *
+ *   elf.c        ELF header, segments, sections, build-id, debuglink,
+ *                .symtab/.dynsym -> raw_sym[] and fsym[]
+ *   plt.c        libbfd's synthetic @plt symbols -> raw_sym[]
+ *   demangle.c   libbfd's demangler
+ *   debugfile.c  the separate debug file, found the way gdb finds it
+ *   dwarf.c      libdwarf: line rows and function ranges of every CU
+ *   lines.c      line rows -> sorted lines[], symtab_line()
+ *   frames.c     function ranges -> flattened ranges[], symtab_frames()
+ *   symtab.c     symtab_open(), raw_sym[] -> syms[], symtab_lookup()
+ *   format.c     symtab_format_addr2line()
+ */
+#ifndef CGA_SYMTAB_INT_H
+#define CGA_SYMTAB_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hashmap.h"
+#include "symtab.h"
+
+#define NO_IDX UINT32_MAX	/* "none" for the uint32_t indexes below */
+
+/* Bounds on what hostile input can make us allocate or walk. */
+#define MAX_DIE_DEPTH 4096	/* nesting of DWARF DIEs we descend into */
+#define MAX_ORIGIN_DEPTH 100	/* abstract_origin/specification chains,
+				 * as bfd's find_abstract_instance */
+
+/* A symbol as its table has it, before sorting and de-duplication. */
+struct raw_sym {
+	uint64_t addr, size;	/* size 0: unknown */
+	uint64_t limit;		/* end of its section: a guessed end stops
+				 * there */
+	name_id name;		/* demangled when asked, else raw */
+	name_id raw;
+	uint32_t order;		/* position in its table: last tie-break */
+	uint8_t kind;		/* enum sym_kind */
+	uint8_t bind;		/* STB_LOCAL, STB_GLOBAL, STB_WEAK, ... */
+};
+
+/* A growable raw_sym array. */
+struct raw_syms {
+	struct raw_sym *v;
+	size_t nr, alloc;
+};
+
+/*
+ * One piece of the address space symtab_lookup() answers with one
+ * symbol: [addr, next span's addr) belongs to syms[sym], or to nothing
+ * when sym is NO_IDX.
+ */
+struct sym_span {
+	uint64_t addr;
+	uint32_t sym;
+};
+
+/*
+ * A symbol as bfd's _bfd_elf_find_function() sees it, for the frames of
+ * addresses DWARF does not name: function-like (not an object, file,
+ * section or TLS symbol), in a section, size 0 counting as 1. Only the
+ * one bfd would pick is kept per (section, address): the largest, then
+ * the first in the table.
+ */
+struct fsym {
+	uint64_t addr;
+	uint64_t size;
+	uint32_t sec;		/* section header index, in the binary */
+	uint32_t order;
+	name_id name;		/* demangled when asked */
+	name_id file;		/* the STT_FILE bfd names with it, NO_NAME */
+};
+
+struct fsyms {
+	struct fsym *v;
+	size_t nr, alloc;
+};
+
+/*
+ * A symbol at exactly an address of a data section, as addr2line's
+ * bfd finds one there to look up a DWARF variable by (the global first
+ * in the table, else the last other one). From the binary's own table,
+ * as addr2line reads it: .symtab, else .dynsym.
+ */
+struct xsym {
+	uint64_t addr;
+	uint32_t sec;
+	uint32_t order;
+	name_id raw;
+	bool global;
+};
+
+struct xsyms {
+	struct xsym *v;
+	size_t nr, alloc;
+};
+
+/* An allocated section of the binary (SHF_ALLOC), in header order. */
+struct sec {
+	uint64_t addr, end;
+	uint32_t index;		/* section header index */
+	name_id name;
+	bool code;		/* SHF_EXECINSTR */
+};
+
+/*
+ * A DWARF function: a subprogram (or entry point) or one inlined copy of
+ * a function (an inlined subroutine).
+ */
+struct dfunc {
+	name_id name;		/* linkage name, else DW_AT_name; NO_NAME */
+	uint32_t caller;	/* inlined: the function it was inlined
+				 * into; NO_IDX for subprograms */
+	name_id call_file;	/* inlined: DW_AT_call_file; NO_NAME */
+	uint32_t call_line;	/* inlined: DW_AT_call_line; 0 */
+	uint32_t call_discriminator;
+	uint64_t low;		/* start of its first range as DWARF lists
+				 * them (bfd merges touching ranges first,
+				 * so main with main.cold starts at .cold) */
+	bool has_low;		/* it has ranges (callers may have none) */
+	bool is_linkage;	/* the name is final: a linkage name, any name
+				 * in a C-like CU, or the ELF symbol's */
+	bool inlined;
+};
+
+/* A DWARF variable at a fixed address (DW_OP_addr), with where it is
+ * declared: addr2line's answer for its symbol's address. */
+struct dvar {
+	uint64_t addr;
+	uint32_t order;		/* DIE order: the first match wins */
+	name_id name;		/* as DWARF has it, not demangled */
+	name_id file;		/* NO_NAME: bfd skips the variable */
+	uint32_t line;
+};
+
+/* [low, high) of dfuncs[func], as one of its DWARF ranges. */
+struct dpiece {
+	uint64_t low, high;
+	uint64_t die;		/* its DIE's offset: later DIEs win ties */
+	uint32_t func;
+};
+
+/*
+ * The flattened DWARF frames: [addr, next range's addr) has funcs[func]
+ * as its innermost function, or no function when func is NO_IDX.
+ */
+struct symtab_range {
+	uint64_t addr;
+	uint32_t func;
+};
+
+struct symtab_priv {
+	struct sym_span *spans;	/* syms[] by address, overlaps resolved */
+	size_t nspans;
+	struct u64map by_name;	/* name_id -> index in syms[] */
+	struct fsym *fsyms;	/* sorted by (sec, addr) */
+	size_t nfsyms;
+	struct sec *secs;
+	size_t nsecs;
+	struct dfunc *funcs;
+	size_t nfuncs;
+	struct xsym *xsyms;	/* sorted by (sec, addr): bfd's pick only */
+	size_t nxsyms;
+	struct dvar *vars;	/* sorted by (addr, order) */
+	size_t nvars;
+};
+
+/* What dwarf_read() collects, before sorting. */
+struct dwarf_data {
+	struct line_entry *rows;	/* every CU's rows in table order; each
+					 * sequence ends with end_sequence */
+	size_t nrows, rows_alloc;
+	struct dfunc *funcs;
+	size_t nfuncs, funcs_alloc;
+	struct dpiece *pieces;
+	size_t npieces, pieces_alloc;
+	struct dvar *vars;
+	size_t nvars, vars_alloc;
+};
+
+/* --- elf.c --- */
+
+struct elf_file;
+
+/* Open path as ELF; -1 after reporting (cannot open, not ELF, truncated). */
+int elf_file_open(struct elf_file **ef, const char *path);
+void elf_file_close(struct elf_file *ef);
+
+/* The binary's header, PT_LOAD segments, build-id and SHF_ALLOC sections
+ * into st and priv. */
+int elf_read_target(struct elf_file *ef, struct symtab *st,
+		    struct symtab_priv *priv);
+
+/* .gnu_debuglink: the name (malloc'd) and CRC; 0 and NULL when absent. */
+int elf_read_debuglink(struct elf_file *ef, char **name, uint32_t *crc);
+
+/* The build-id note into id[64]; its length, 0 when there is none. */
+size_t elf_read_build_id(struct elf_file *ef, uint8_t id[64]);
+
+/* The same for the file at path, opened quietly: 0 when it has none or
+ * is no readable ELF file (a candidate debug file). */
+size_t elf_path_build_id(const char *path, uint8_t id[64]);
+
+/* The contents of the named section (decompressed), or false when the
+ * file has none or it cannot be read. They live as long as ef. */
+bool elf_section_bytes(struct elf_file *ef, const char *name,
+		       const unsigned char **data, size_t *size);
+
+bool elf_has_symtab(struct elf_file *ef);
+bool elf_has_dwarf(struct elf_file *ef);
+int elf_fd(struct elf_file *ef);
+bool elf_big_endian(struct elf_file *ef);
+const char *elf_path(struct elf_file *ef);
+
+/*
+ * Symbols of .symtab (dynamic false) or .dynsym (true) into raw, fsyms
+ * and xsyms (each may be NULL). secs/nsecs are the binary's sections:
+ * symbols of another file (a debug file) are mapped onto them by section
+ * name and address.
+ */
+struct sym_out {
+	struct raw_syms *raw;
+	struct fsyms *fsyms;
+	struct xsyms *xsyms;
+};
+
+int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
+		     bool demangle, const struct sec *secs, size_t nsecs,
+		     const struct sym_out *out);
+
+/* --- plt.c --- */
+
+/* The synthetic name@plt symbols of path (from libbfd) into raw, with
+ * order numbers from first_order on. Problems are warnings. */
+void plt_read(const char *path, struct names *names, bool demangle,
+	      uint32_t first_order, struct raw_syms *raw);
+
+/* --- demangle.c --- */
+
+/* The demangled name of raw, interned; raw itself when it is not a
+ * mangled name. As `addr2line -C` does it: C++ with parameters, Rust. */
+name_id demangle_name(struct names *names, name_id raw);
+
+/* The same, remembered in cache (raw -> demangled): inlined copies of
+ * one function share its name, and demangling C++ is not cheap. */
+name_id demangle_cached(struct u64map *cache, struct names *names,
+			name_id raw);
+
+/* --- debugfile.c --- */
+
+/*
+ * The separate debug file for the binary at path, or NULL (malloc'd):
+ * <debug_dir>/.build-id/xx/yyyy.debug with a matching build-id first,
+ * then the debuglink name in the binary's directory, its .debug/ and
+ * <debug_dir>/<binary's directory>/, with a matching CRC, as gdb does.
+ */
+char *debugfile_find(const char *path, const char *debug_dir,
+		     const uint8_t *build_id, size_t build_id_len,
+		     const char *debuglink, uint32_t crc);
+
+/* CRC-32 of a whole file as .gnu_debuglink has it; -1 after reporting. */
+int debugfile_crc(const char *path, uint32_t *crc);
+
+/* --- dwarf.c --- */
+
+/*
+ * Every CU's line rows and function ranges of the ELF file at fd (named
+ * path in messages). Returns 0; 1 when the file has no DWARF; -1 when
+ * libdwarf cannot read it at all (reported as a warning: the caller
+ * goes on with symbols only). A corrupt CU is skipped with a warning.
+ */
+int dwarf_read(int fd, const char *path, struct names *names, bool demangle,
+	       bool big_endian, struct dwarf_data *out);
+void dwarf_data_release(struct dwarf_data *d);
+
+/*
+ * Check what libdwarf 20210528 does not check well enough before it
+ * trusts it (a corrupt .debug_rnglists table header makes it free memory
+ * twice). -1 after a warning naming the file: do not hand it to libdwarf.
+ */
+int dwarf_precheck(struct elf_file *ef);
+
+/* --- lines.c --- */
+
+/* Sort and trim rows into st->lines the way bfd's line tables resolve
+ * overlaps; takes the rows (st->lines may be the same array). */
+void lines_build(struct symtab *st, struct line_entry *rows, size_t nrows);
+
+/* --- frames.c --- */
+
+/*
+ * Flatten the pieces into st->ranges; take funcs into priv and settle
+ * the names that are not final: a function that an ELF symbol starts
+ * (a clone, C++ main) takes that symbol's name, as addr2line names it
+ * once it has looked it up. priv->secs and fsyms must be loaded.
+ */
+void ranges_build(struct symtab *st, struct dwarf_data *d);
+
+/* Sort the variables into priv; takes them from d. */
+void vars_build(struct symtab_priv *priv, struct dwarf_data *d);
+
+/* The fsym bfd would name addr with (in section sec), or NULL. */
+const struct fsym *fsyms_lookup(const struct symtab_priv *priv, uint32_t sec,
+				uint64_t addr);
+
+/*
+ * Where addr2line names frame #0 of addr differently the first time it
+ * meets a function than afterwards (bfd's _bfd_dwarf2_find_nearest_line
+ * takes the ELF symbol's name for a function without a linkage name on
+ * the first look-up even when the symbol is another function): the name
+ * it gives the first time, or NO_NAME when there is no such difference.
+ * For the tests, which compare with addr2line.
+ */
+name_id frames_first_lookup_name(const struct symtab *st, uint64_t addr);
+
+/* The index in priv->funcs of the innermost DWARF function at addr, or
+ * NO_IDX (for the tests: addr2line's first look-up is per function). */
+uint32_t frames_func_at(const struct symtab *st, uint64_t addr);
+
+/* The allocated section holding addr, first in header order, or NULL. */
+const struct sec *secs_lookup(const struct symtab_priv *priv, uint64_t addr);
+
+/* --- symtab.c --- */
+
+/*
+ * Build st->syms (sorted, de-duplicated, ends filled) and the lookup
+ * index from raw, which is sorted in place. st->names must be set and
+ * st->priv allocated. The test suite calls this with symbols made up in
+ * memory.
+ */
+void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n);
+
+/* Sort fsyms by (section, address) and keep bfd's pick per address;
+ * those below their section's start are dropped (bfd's section-relative
+ * value wraps around and never matches). */
+void symtab_build_fsyms(struct symtab_priv *priv, struct fsym *v, size_t n);
+
+/* The same for xsyms: the first global per address, else the last. */
+void symtab_build_xsyms(struct symtab_priv *priv, struct xsym *v, size_t n);
+
+/* An empty symtab with st->priv allocated (for symtab_open and tests). */
+void symtab_init(struct symtab *st, struct names *names);
+
+#endif

@@ -1,0 +1,23 @@
+#!/bin/sh
+# c-nopie: the c-pie source, -O1, not PIE (link-time = runtime addresses).
+# Run from this directory.
+set -eu
+cd "$(dirname "$0")"
+
+gcc -g -O1 -no-pie -fno-pie -o prog prog.c ops.c
+
+# The profile; --trace-redir=yes only adds the load addresses to the log
+# (addrs.py needs them for code valgrind files under ob=???).
+log=${TMPDIR:-/tmp}/resolve-c-nopie.vglog
+env -i PATH=/usr/bin:/bin valgrind --tool=callgrind --dump-instr=yes \
+	--collect-jumps=yes --callgrind-out-file=callgrind.out \
+	--trace-redir=yes --log-file="$log" ./prog >/dev/null
+python3 ../addrs.py --profile callgrind.out --log "$log" --object prog prog
+rm -f "$log"
+
+addr2line -f -C -i -a -p -e prog < prog.addrs > prog.addr2line
+addr2line -f -C -a -p -e prog < prog.addrs > prog.addr2line-noinline
+llvm-symbolizer --obj=prog --output-style=GNU -f -C -i -a -p < prog.addrs > prog.llvm-symbolizer
+
+# Where the two peers disagree: prog.peers-diff.
+python3 ../compare.py prog
