@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,13 +238,18 @@ int resolve_run(const struct options *o, FILE *in, FILE *out)
 	} else {
 		char *line = NULL;
 		size_t cap = 0;
+		struct stat sb;
+		/* Like addr2line, answer each line as it comes when another
+		 * program may be waiting for it (a pipe, a terminal); from a
+		 * file, write in blocks. */
+		bool interactive = fstat(fileno(in), &sb) < 0 ||
+				   !S_ISREG(sb.st_mode);
 
-		/* addr2line answers each line as it comes: so do we, so a
-		 * pipe can feed us one address at a time */
 		while (getline(&line, &cap, in) > 0) {
 			if (resolve_one(out, st[0], line, o->inlines) < 0)
 				ret = 1;
-			fflush(out);
+			if (interactive)
+				fflush(out);
 		}
 		free(line);
 	}
