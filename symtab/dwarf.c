@@ -757,6 +757,7 @@ static uint32_t add_node(struct dwarf_reader *rd, size_t d,
 	}
 	if (rd->demangle && f.name != NO_NAME)
 		f.name = demangle_cached(&rd->demangled, rd->names, f.name);
+	f.dwarf_name = f.name;
 	if (tag == DW_TAG_inlined_subroutine) {
 		f.inlined = true;
 		if (d > 0 && rd->stack[d - 1].func_up >= 0)

@@ -379,9 +379,16 @@ name_id frames_first_lookup_name(const struct symtab *st, uint64_t addr)
 	return fs->name;
 }
 
-uint32_t frames_func_at(const struct symtab *st, uint64_t addr)
+uint32_t frames_func_at(const struct symtab *st, uint64_t addr, size_t k)
 {
 	const struct symtab_range *r = range_at(st, addr);
+	uint32_t f = r ? r->func : NO_IDX;
 
-	return r ? r->func : NO_IDX;
+	/* the chain as symtab_frames() walks it */
+	for (; k && f != NO_IDX; k--) {
+		const struct dfunc *fn = &st->priv->funcs[f];
+
+		f = fn->inlined ? fn->caller : NO_IDX;
+	}
+	return f;
 }

@@ -114,6 +114,8 @@ struct sec {
  */
 struct dfunc {
 	name_id name;		/* linkage name, else DW_AT_name; NO_NAME */
+	name_id dwarf_name;	/* name before settle_names() gave it the
+				 * ELF symbol's (tests compare with it) */
 	uint32_t caller;	/* inlined: the function it was inlined
 				 * into; NO_IDX for subprograms */
 	name_id call_file;	/* inlined: DW_AT_call_file; NO_NAME */
@@ -318,9 +320,9 @@ const struct fsym *fsyms_lookup(const struct symtab_priv *priv, uint32_t sec,
  */
 name_id frames_first_lookup_name(const struct symtab *st, uint64_t addr);
 
-/* The index in priv->funcs of the innermost DWARF function at addr, or
- * NO_IDX (for the tests: addr2line's first look-up is per function). */
-uint32_t frames_func_at(const struct symtab *st, uint64_t addr);
+/* The index in priv->funcs of the function of frame k (0: innermost) at
+ * addr, or NO_IDX (for the tests: addr2line's naming is per function). */
+uint32_t frames_func_at(const struct symtab *st, uint64_t addr, size_t k);
 
 /* The allocated section holding addr, first in header order, or NULL. */
 const struct sec *secs_lookup(const struct symtab_priv *priv, uint64_t addr);

@@ -32,6 +32,16 @@
  *    give the second. The exception applies only to frame #0 of the first
  *    address, in the file's order, whose innermost function is that one,
  *    and only with the name frames_first_lookup_name() predicts.
+ *
+ * 3. The same history, for callers. When the ELF symbol does start the
+ *    function (a clone such as std::__introsort_loop<...> [clone
+ *    .constprop.0] of a template over a lambda, which has no linkage
+ *    name), that first look-up makes the symbol's name the function's
+ *    for good. Until then, " (inlined by)" lines name it by DW_AT_name
+ *    ("__introsort_loop<...>"). We always give the settled name. Let
+ *    through only for a caller that no earlier address had as frame #0,
+ *    and only with its DW_AT_name. (None in tests/resolve/; thousands in
+ *    a million random addresses of a big C++ program, CGA_RESOLVE_DIR.)
  */
 #include "helpers.h"
 
@@ -152,8 +162,29 @@ static bool first_lookup(const struct symtab *st, uint64_t addr,
 }
 
 struct tally {
-	size_t addrs, exact, stale_disc, first_lookups, bad;
+	size_t addrs, exact, explained, bad;
+	size_t stale_disc, first_lookups, unsettled;	/* frames let
+							 * through */
 };
+
+/* Exception 3: caller frame k named by its DW_AT_name still. */
+static bool unsettled_caller(const struct symtab *st, uint32_t fn,
+			     const char *ours, const char *want)
+{
+	static const char prefix[] = " (inlined by) ";
+	const struct dfunc *f = &st->priv->funcs[fn];
+	const char *settled = names_str(st->names, f->name);
+	const char *dwarf = names_str(st->names, f->dwarf_name);
+	size_t plen = sizeof(prefix) - 1, slen = strlen(settled);
+	size_t dlen = strlen(dwarf);
+
+	return f->dwarf_name != f->name &&
+	       !strncmp(ours, prefix, plen) &&
+	       !strncmp(ours + plen, settled, slen) &&
+	       !strncmp(want, prefix, plen) &&
+	       !strncmp(want + plen, dwarf, dlen) &&
+	       !strcmp(ours + plen + slen, want + plen + dlen);
+}
 
 /* Compare one answer file; returns the number of unexplained blocks. */
 static void compare(const struct symtab *st, const char *bin,
@@ -175,10 +206,11 @@ static void compare(const struct symtab *st, const char *bin,
 	u64map_init(&seen);
 	for (size_t i = 0; i < want->n; i++) {
 		const struct block *o = &ours.blocks[i], *w = &want->blocks[i];
-		uint32_t fn = frames_func_at(st, want->addrs[i]);
+		uint32_t fn = frames_func_at(st, want->addrs[i], 0);
 		bool first = fn != NO_IDX && u64map_get(&seen, fn) ==
 						     U64MAP_NONE;
 		bool ok = o->n == w->n, explained = false;
+		uint32_t up;
 
 		if (fn != NO_IDX)
 			u64map_put(&seen, fn, 1);
@@ -193,6 +225,14 @@ static void compare(const struct symtab *st, const char *bin,
 						o->lines[0], w->lines[0])) {
 				t->first_lookups++;
 				explained = true;
+			} else if (k > 0 &&
+				   (up = frames_func_at(st, want->addrs[i],
+							k)) != NO_IDX &&
+				   u64map_get(&seen, up) == U64MAP_NONE &&
+				   unsettled_caller(st, up, o->lines[k],
+						    w->lines[k])) {
+				t->unsettled++;
+				explained = true;
 			} else {
 				ok = false;
 			}
@@ -200,6 +240,8 @@ static void compare(const struct symtab *st, const char *bin,
 		t->addrs++;
 		if (ok && !explained)
 			t->exact++;
+		if (ok && explained)
+			t->explained++;
 		if (ok)
 			continue;
 		if (t->bad++ < MAX_SHOWN) {
@@ -251,13 +293,16 @@ static void check_binary(const char *dir, const char *bin_name,
 		free(text);
 		compare(&st, path, &want, kinds[k].inlines, &t);
 		printf("%-32s %-20s %4zu addresses: %4zu as addr2line, "
-		       "%zu stale discriminators, %zu first look-ups, "
-		       "%zu differ\n", path, kinds[k].suffix, t.addrs,
-		       t.exact, t.stale_disc, t.first_lookups, t.bad);
+		       "%zu explained (%zu stale discriminators, %zu first "
+		       "look-ups, %zu unsettled callers), %zu differ\n", path,
+		       kinds[k].suffix, t.addrs, t.exact, t.explained,
+		       t.stale_disc, t.first_lookups, t.unsettled, t.bad);
 		total->addrs += t.addrs;
 		total->exact += t.exact;
+		total->explained += t.explained;
 		total->stale_disc += t.stale_disc;
 		total->first_lookups += t.first_lookups;
+		total->unsettled += t.unsettled;
 		total->bad += t.bad;
 		answers_free(&want);
 	}
@@ -271,17 +316,23 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* CGA_RESOLVE_DIR=<dir> runs the same comparison on other cases laid
+ * out the same way (a big binary of one's own, say). */
 static void test_addr2line_peers(void **state)
 {
+	const char *dir_name = getenv("CGA_RESOLVE_DIR");
 	struct tally total = { 0 };
 	char **cases = NULL;
 	size_t ncases = 0;
 	struct dirent *de;
-	DIR *top = opendir(RESOLVE_DIR);
+	DIR *top;
 
 	(void)state;
+	if (!dir_name)
+		dir_name = RESOLVE_DIR;
+	top = opendir(dir_name);
 	if (!top) {
-		printf("%s: no cases\n", RESOLVE_DIR);
+		printf("%s: no cases\n", dir_name);
 		return;
 	}
 	while ((de = readdir(top))) {
@@ -294,10 +345,10 @@ static void test_addr2line_peers(void **state)
 	closedir(top);
 	qsort(cases, ncases, sizeof(*cases), name_cmp);
 	for (size_t c = 0; c < ncases; c++) {
-		char dir[1024];
+		char dir[2048];
 		DIR *d;
 
-		snprintf(dir, sizeof(dir), "%s/%s", RESOLVE_DIR, cases[c]);
+		snprintf(dir, sizeof(dir), "%s/%s", dir_name, cases[c]);
 		d = opendir(dir);
 		while (d && (de = readdir(d))) {
 			size_t n = strlen(de->d_name);
@@ -315,10 +366,11 @@ static void test_addr2line_peers(void **state)
 		free(cases[c]);
 	}
 	free(cases);
-	printf("all: %zu addresses, %zu as addr2line, %zu stale "
-	       "discriminators, %zu first look-ups, %zu differ\n",
-	       total.addrs, total.exact, total.stale_disc,
-	       total.first_lookups, total.bad);
+	printf("all: %zu addresses, %zu as addr2line, %zu explained (%zu "
+	       "stale discriminators, %zu first look-ups, %zu unsettled "
+	       "callers), %zu differ\n", total.addrs, total.exact,
+	       total.explained, total.stale_disc, total.first_lookups,
+	       total.unsettled, total.bad);
 	assert_int_equal(total.bad, 0);
 }
 

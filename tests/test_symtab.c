@@ -1154,6 +1154,75 @@ out:
 	free(dir);
 }
 
+static uint64_t uleb(const unsigned char *p, size_t *at)
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	for (;;) {
+		unsigned char b = p[(*at)++];
+
+		v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+		if (!(b & 0x80))
+			return v;
+	}
+}
+
+/*
+ * Every abbreviation says "has children": each DIE becomes the parent of
+ * the next, so the tree is as deep as the CU has DIEs. Loading it must
+ * stay bounded (no recursion, no stack growth with depth) and finish.
+ */
+static void test_degenerate_tree(void **state)
+{
+	struct fixture *fx = *state;
+	const char *src = CASES "/cxx-O2/prog";
+	char *dir = temp_dir(), path[256], *msg;
+	unsigned char *data;
+	size_t len, off, size, at, n = 0;
+	struct symtab st;
+	FILE *f;
+
+	if (access(src, R_OK) != 0)
+		goto out;
+	data = (unsigned char *)slurp(src, &len);
+	assert_non_null(data);
+	assert_true(section_span(src, ".debug_abbrev", &off, &size));
+	for (at = 0; at < size;) {
+		if (!uleb(data + off, &at))
+			continue;	/* the end of one CU's table */
+		uleb(data + off, &at);	/* tag */
+		data[off + at++] = 1;	/* DW_CHILDREN_yes */
+		n++;
+		for (;;) {
+			uint64_t name = uleb(data + off, &at);
+			uint64_t form = uleb(data + off, &at);
+
+			if (form == 0x21)	/* DW_FORM_implicit_const */
+				uleb(data + off, &at);
+			if (!name && !form)
+				break;
+		}
+	}
+	assert_true(n > 100);
+	snprintf(path, sizeof(path), "%s/prog", dir);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+	free(data);
+	assert_int_equal(open_captured(fx, &st, path, NULL, &msg), 0);
+	if (*msg)
+		assert_non_null(strstr(msg, path));
+	assert_true(st.nsyms > 0);	/* the symbols are still there */
+	free(msg);
+	symtab_release(&st);
+out:
+	remove_tree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1175,6 +1244,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_debug_file, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_dwarf, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_degenerate_tree, setup,
 						teardown),
 	};
 
