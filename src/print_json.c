@@ -164,6 +164,10 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		json_name(out, p, fn->file);
 		fputs(", \"object\": ", out);
 		json_name(out, p, fn->object);
+		if (fn->line)
+			fprintf(out, ", \"line\": %u", fn->line);
+		else
+			fputs(", \"line\": null", out);
 		fputs(", \"self\": ", out);
 		if (exact) {
 			json_row(out, profile_self(p, f), ne);

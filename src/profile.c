@@ -168,6 +168,7 @@ uint32_t profile_func(struct profile *p, name_id object, name_id file,
 	p->funcs[f].name = name;
 	p->funcs[f].file = file;
 	p->funcs[f].object = object;
+	p->funcs[f].line = 0;
 	p->nfuncs++;
 	return f;
 }

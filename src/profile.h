@@ -46,6 +46,8 @@ struct pderived {
 
 struct pfunc {
 	name_id name, file, object;	/* object NO_NAME when unknown */
+	uint32_t line;			/* where it starts, 0 when unknown (set
+					 * by symbol resolution; not identity) */
 };
 
 struct pcall {

@@ -47,6 +47,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		newid[f] = profile_func(p, ident[f].object, ident[f].file,
 					ident[f].name);
 		add_row(profile_self(p, newid[f]), self + f * stride, stride);
+		if (!p->funcs[newid[f]].line)
+			p->funcs[newid[f]].line = ident[f].line;
 	}
 	for (size_t c = 0; c < ncalls; c++) {
 		uint32_t nc = profile_call(p, newid[calls[c].caller],

@@ -309,13 +309,14 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 			}
 			addr = s ? s->addr + off : low[f];
 		}
-		if (addr && unknown_file(p, p->funcs[f].file)) {
-			le = symtab_line(st, addr - off);
-			if (le && le->file != NO_NAME) {
-				ident[f].file = le->file;
-				changed = true;
-			}
+		le = addr ? symtab_line(st, addr - off) : NULL;
+		if (le && le->file != NO_NAME && unknown_file(p, p->funcs[f].file)) {
+			ident[f].file = le->file;
+			changed = true;
 		}
+		/* the line it starts at, where the entry's line is in its file */
+		if (le && le->line && s && le->file == ident[f].file)
+			ident[f].line = le->line;
 		r->renamed += changed;
 	}
 	for (size_t i = 0; i < p->npos; i++) {
