@@ -303,9 +303,15 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 			}
 		} else {
 			s = named_sym(p, st, (uint32_t)f);
-			if (s && !o->demangle && s->raw != ident[f].name) {
-				ident[f].name = s->raw;
-				changed = true;
+			/* the profile may carry either spelling: show the
+			 * one asked for (the name as a whole must match, so
+			 * "fib'2" keeps its suffix) */
+			if (s && s->raw != s->name &&
+			    (ident[f].name == s->raw || ident[f].name == s->name)) {
+				name_id want = o->demangle ? s->name : s->raw;
+
+				changed |= want != ident[f].name;
+				ident[f].name = want;
 			}
 			addr = s ? s->addr + off : low[f];
 		}
