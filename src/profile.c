@@ -145,8 +145,35 @@ void profile_define_derived(struct profile *p, name_id name,
 	p->nterms += nterms;
 }
 
+static uint32_t profile_func_slow(struct profile *p, name_id object,
+				  name_id file, name_id name);
+static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
+				  uint32_t callee);
+
+static inline unsigned cache_slot(uint64_t a, uint64_t b)
+{
+	return (unsigned)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ b) & 255);
+}
+
 uint32_t profile_func(struct profile *p, name_id object, name_id file,
 		      name_id name)
+{
+	unsigned slot = cache_slot((uint64_t)object << 32 | file, name);
+	uint32_t hit = p->func_cache[slot];
+
+	if (hit && hit <= p->nfuncs) {
+		const struct pfunc *pf = &p->funcs[hit - 1];
+
+		if (pf->name == name && pf->file == file && pf->object == object)
+			return hit - 1;
+	}
+	hit = profile_func_slow(p, object, file, name);
+	p->func_cache[slot] = hit + 1;
+	return hit;
+}
+
+static uint32_t profile_func_slow(struct profile *p, name_id object,
+				  name_id file, name_id name)
 {
 	uint64_t fo_key = (uint64_t)object << 32 | file;
 	uint32_t fo = u64map_get_or_put(&p->fileobj_index, fo_key,
@@ -174,6 +201,20 @@ uint32_t profile_func(struct profile *p, name_id object, name_id file,
 }
 
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	unsigned slot = cache_slot(caller, callee);
+	uint32_t hit = p->call_cache[slot];
+
+	if (hit && hit <= p->ncalls && p->calls[hit - 1].caller == caller &&
+	    p->calls[hit - 1].callee == callee)
+		return hit - 1;
+	hit = profile_call_slow(p, caller, callee);
+	p->call_cache[slot] = hit + 1;
+	return hit;
+}
+
+static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
+				  uint32_t callee)
 {
 	bool added;
 	uint32_t c = u64map_get_or_put(&p->call_index,

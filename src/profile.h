@@ -122,6 +122,10 @@ struct profile {
 					 * events not (yet) in events[] */
 	uint32_t *pos_table;		/* open addressing: pos + 1, 0 empty */
 	size_t pos_mask;
+	/* Readers ask for the same functions and arcs over and over: a
+	 * small direct-mapped cache in front of the hash tables (index + 1,
+	 * 0 empty; checked against the arrays, so never stale). */
+	uint32_t func_cache[256], call_cache[256];
 };
 
 void profile_init(struct profile *p);

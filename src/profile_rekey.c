@@ -42,6 +42,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
 	u64map_release(&p->call_index);
+	memset(p->func_cache, 0, sizeof(p->func_cache));
+	memset(p->call_cache, 0, sizeof(p->call_cache));
 
 	for (size_t f = 0; f < nfuncs; f++) {
 		newid[f] = profile_func(p, ident[f].object, ident[f].file,

@@ -101,7 +101,7 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static const char *skip_space(const char *s, const char *end)
+static inline const char *skip_space(const char *s, const char *end)
 {
 	while (s < end && is_space(*s))
 		s++;
@@ -115,15 +115,20 @@ static size_t trim_len(const char *s, size_t len)
 	return len;
 }
 
-static int hexval(char c)
+/* Hex digit values, -1 for anything else: one load per character. */
+static const signed char hex_digit[256] = {
+	['0'] = 0,  ['1'] = 1,  ['2'] = 2,  ['3'] = 3,  ['4'] = 4,
+	['5'] = 5,  ['6'] = 6,  ['7'] = 7,  ['8'] = 8,  ['9'] = 9,
+	['a'] = 10, ['b'] = 11, ['c'] = 12, ['d'] = 13, ['e'] = 14, ['f'] = 15,
+	['A'] = 10, ['B'] = 11, ['C'] = 12, ['D'] = 13, ['E'] = 14, ['F'] = 15,
+};
+
+static inline int hexval(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	unsigned char u = (unsigned char)c;
+
+	/* the table's zeros are "not a digit" except for '0' itself */
+	return hex_digit[u] || u == '0' ? hex_digit[u] : -1;
 }
 
 enum num_result { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
@@ -133,8 +138,11 @@ enum num_result { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
  * digits. Advances *sp past it. The number must end at a space, tab or
  * end of line; "9a" is not a number.
  */
-static enum num_result parse_number(const char **sp, const char *end,
-				    uint64_t *out)
+/* The hot path: every cost line goes through here several times. */
+#define HOT static inline __attribute__((always_inline))
+
+HOT enum num_result parse_number(const char **sp, const char *end,
+				 uint64_t *out)
 {
 	const char *s = *sp;
 	uint64_t v = 0;
@@ -150,6 +158,11 @@ static enum num_result parse_number(const char **sp, const char *end,
 			v = v << 4 | (uint64_t)d;
 		}
 	} else {
+		/* 19 digits always fit in 64 bits: check only past them */
+		const char *fast_end = end - s > 19 ? s + 19 : end;
+
+		for (; s < fast_end && is_digit(*s); s++)
+			v = v * 10 + (unsigned)(*s - '0');
 		for (; s < end && is_digit(*s); s++) {
 			unsigned d = (unsigned)(*s - '0');
 
@@ -773,8 +786,8 @@ static uint32_t current_func(struct cg_reader *rd)
  * to base. Returns 0, NUM_NONE on bad syntax, NUM_OVERFLOW, or 1 when a
  * relative position goes below zero.
  */
-static int parse_subposition(const char **sp, const char *end, uint64_t base,
-			     uint64_t *out)
+HOT int parse_subposition(const char **sp, const char *end, uint64_t base,
+			  uint64_t *out)
 {
 	const char *s = *sp;
 	uint64_t n;
@@ -915,7 +928,7 @@ static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 	uint64_t a, b;
 	enum num_result r;
 
-	slash = memchr(s, '/', (size_t)(end - s));
+	slash = s < end ? memchr(s, '/', (size_t)(end - s)) : NULL;
 	if (slash) {
 		const char *t = s;
 
