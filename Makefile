@@ -4,6 +4,7 @@
 #   make SANITIZE=address,undefined check the suite under ASan and UBSan only
 #   make DEVELOPER=1                      warnings are errors
 #   make bench                            benchmark figures (for people)
+#   make fuzz FUZZ_SECONDS=60             libFuzzer on each harness (clang)
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -71,6 +72,11 @@ $(O)/tests/%.o: tests/%.c
 $(O)/tests/%: $(O)/tests/%.o $(O)/tests/helpers.o $(O)/libcganalyze.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
 
+# the fuzz harnesses' pipeline, replayed on tests/fuzz/regress/
+$(O)/tests/test_fuzz_regress: $(O)/tests/test_fuzz_regress.o \
+		$(O)/tests/fuzz/fuzz_pipeline.o $(O)/tests/helpers.o $(O)/libcganalyze.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+
 # Each test binary runs from the top directory; a binary that ran no
 # test fails (tests/run-unit checks cmocka's count).
 unit-tests: $(TEST_BINS)
@@ -106,6 +112,48 @@ bench: cganalyze
 	sh bench/run
 
 clean:
-	rm -rf build build-san cganalyze
+	rm -rf build build-san build-fuzz cganalyze
+
+# libFuzzer (tests/fuzz/): the library built again with clang into
+# build-fuzz/, each harness run for FUZZ_SECONDS on a copy of its seed
+# corpus (new entries and crashes stay in build-fuzz/; the committed
+# corpora and tests/fuzz/regress/ are only read). Needs FUZZ_PACKAGES.
+FUZZ_PACKAGES = clang-14 libclang-rt-14-dev
+FUZZ_CC ?= clang
+FUZZ_O = build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(filter-out $(CFLAGS),$(ALL_CFLAGS)) -O1 -g $(FUZZ_SAN) \
+	-fsanitize=fuzzer-no-link
+FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
+FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
+FUZZ_HARNESSES = callgrind symtab
+FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
+
+.PHONY: fuzz fuzz-build
+fuzz: fuzz-build
+	@for h in $(FUZZ_HARNESSES); do \
+		rm -rf $(FUZZ_O)/corpus-$$h $(FUZZ_O)/artifacts-$$h && \
+		mkdir -p $(FUZZ_O)/corpus-$$h $(FUZZ_O)/artifacts-$$h && \
+		cp tests/fuzz/corpus-$$h/* $(FUZZ_O)/corpus-$$h/ && \
+		echo "fuzz_$$h: $(FUZZ_SECONDS)s" && \
+		./$(FUZZ_O)/fuzz_$$h $(FUZZ_FLAGS) \
+			-artifact_prefix=$(FUZZ_O)/artifacts-$$h/ \
+			$(FUZZ_O)/corpus-$$h tests/fuzz/regress || exit 1; \
+	done
+
+fuzz-build: $(FUZZ_BINS)
+.PRECIOUS: $(FUZZ_O)/%.o
+
+$(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
+	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS)
+
+$(FUZZ_O)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -Itests -MMD -MP -c -o $@ $<
+
+-include $(shell find $(FUZZ_O) -name '*.d' 2>/dev/null)
 
 -include $(shell find $(O) build-san -name '*.d' 2>/dev/null)

@@ -170,6 +170,15 @@ static void print_node_entry(struct graph_ctx *g, uint32_t n, uint32_t **arcs,
 	print_arcs(g, n, NO_ID, false, arcs, alloc);
 }
 
+static int cmp_member_index(const void *a, const void *b, void *arg)
+{
+	const struct cg *cg = arg;
+	uint32_t x = cg->nodes[*(const uint32_t *)a].index;
+	uint32_t y = cg->nodes[*(const uint32_t *)b].index;
+
+	return x < y ? -1 : x > y;
+}
+
 static void print_cycle_entry(struct graph_ctx *g, uint32_t c, uint32_t **arcs,
 			      size_t *alloc)
 {
@@ -193,20 +202,13 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c, uint32_t **arcs,
 		}
 		(*arcs)[k++] = m;
 	}
-	for (size_t i = 0; i < k; i++) {
-		/* members are few: selection order by index is enough */
-		size_t best = i;
-
-		for (size_t j = i + 1; j < k; j++)
-			if (cg->nodes[(*arcs)[j]].index < cg->nodes[(*arcs)[best]].index)
-				best = j;
-		if (best != i) {
-			uint32_t t = (*arcs)[i];
-
-			(*arcs)[i] = (*arcs)[best];
-			(*arcs)[best] = t;
-		}
-	}
+	/*
+	 * By index (cg_rank lists every member, so indexes are distinct). A
+	 * sort, not a selection: a cycle can have as many members as the
+	 * profile has functions, and a 100,000-function loop took 40 seconds
+	 * here (test_deep_chain in tests/test_fuzz_regress.c).
+	 */
+	qsort_r(*arcs, k, sizeof(**arcs), cmp_member_index, (void *)cg);
 	for (size_t i = 0; i < k; i++) {
 		uint32_t m = (*arcs)[i];
 		const struct cg_node *mn = &cg->nodes[m];

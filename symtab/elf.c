@@ -207,9 +207,22 @@ bool elf_section_bytes(struct elf_file *ef, const char *name,
 
 	if (!scn || sh.sh_type == SHT_NOBITS)
 		return false;
-	if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-		return false;
-	d = elf_getdata(scn, NULL);
+	/*
+	 * The bytes as the file has them (decompressed), as libdwarf reads
+	 * them: it goes by the name alone. elf_getdata() and elf_rawdata()
+	 * go by the section's type too and fail when the size does not fit
+	 * it, so a .debug_rnglists marked SHT_FINI_ARRAY with an odd size
+	 * went unchecked to libdwarf, which freed memory twice
+	 * (tests/fuzz/regress/rnglists-fini-array).
+	 */
+	if (sh.sh_flags & SHF_COMPRESSED) {
+		if (elf_compress(scn, 0, 0) < 0)
+			return false;
+		d = elf_getdata(scn, NULL);
+	} else {
+		d = elf_getdata_rawchunk(ef->elf, (int64_t)sh.sh_offset,
+					 sh.sh_size, ELF_T_BYTE);
+	}
 	if (!d)
 		return false;
 	*data = d->d_buf;

@@ -1,0 +1,162 @@
+/*
+ * See fuzz_pipeline.h. The input goes into a memfd and is opened by its
+ * /proc/self/fd path, so the readers see a real file and the fuzzer
+ * does not write to disk.
+ */
+#include "fuzz_pipeline.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "arena.h"
+#include "cg.h"
+#include "diag.h"
+#include "names.h"
+#include "print.h"
+#include "profile.h"
+#include "read.h"
+#include "symtab.h"
+
+static FILE *devnull(void)
+{
+	static FILE *f;
+
+	if (!f) {
+		f = fopen("/dev/null", "w");
+		if (!f)
+			abort();
+		diag_set_sink(f);
+	}
+	return f;
+}
+
+/* A memfd holding data; *path names it. Returns the fd, or -1. */
+static int to_memfd(const uint8_t *data, size_t size, char *path, size_t n)
+{
+	int fd = memfd_create("fuzz", 0);
+	size_t off = 0;
+
+	if (fd < 0)
+		return -1;
+	while (off < size) {
+		ssize_t w = write(fd, data + off, size - off);
+
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		off += (size_t)w;
+	}
+	snprintf(path, n, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+static void run_profile(const char *path, const struct read_opts *ro, FILE *out)
+{
+	struct print_opts po = { 0 };
+	struct profile p;
+	struct cg cg;
+	uint32_t show[4];
+
+	profile_init(&p);
+	memset(&cg, 0, sizeof(cg));
+	if (read_profile(&p, path, ro) < 0)
+		goto out;
+	profile_finish(&p);
+	if (!p.nevents)
+		goto out;
+	po.nshow = p.nevents < 4 ? p.nevents : 4;
+	for (size_t e = 0; e < po.nshow; e++)
+		show[e] = (uint32_t)e;
+	po.show = show;
+	po.sort_event = (uint32_t)(p.nevents - 1);
+	po.indexes = true;
+	cg_build(&cg, &p, po.sort_event);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	print_json(out, &cg, &po);
+	print_flat(out, &cg, &po);
+	po.brief = true;
+	po.threshold = 0.5;
+	print_graph(out, &cg, &po);
+out:
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+void fuzz_callgrind_one(const uint8_t *data, size_t size)
+{
+	FILE *out = devnull();
+	struct read_opts ro = { 0 };
+	char path[64];
+	int fd;
+
+	if (size) {
+		ro.fold_recursion = data[0] & 1;
+		ro.lenient = data[0] & 2;
+		ro.part = (data[0] & 4) ? 1 : 0;
+	}
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
+	ro.want_positions = false;
+	run_profile(path, &ro, out);
+	ro.want_positions = true;
+	run_profile(path, &ro, out);
+	close(fd);
+}
+
+void fuzz_symtab_one(const uint8_t *data, size_t size)
+{
+	FILE *out = devnull();
+	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true };
+	struct symtab st;
+	struct arena arena;
+	struct names names;
+	char path[64];
+	int fd;
+
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
+	arena_init(&arena);
+	names_init(&names, &arena);
+	if (symtab_open(&st, path, &so, &names) == 0) {
+		uint64_t addrs[8];
+		size_t na = 0;
+		struct frame fr[16];
+
+		/* addresses from the input's tail, and from the table itself */
+		for (size_t i = 0; i + 8 <= size && na < 4; i += 8) {
+			uint64_t a;
+
+			memcpy(&a, data + size - 8 - i, 8);
+			addrs[na++] = a;
+		}
+		if (st.nsyms) {
+			addrs[na++] = st.syms[0].addr;
+			addrs[na++] = st.syms[st.nsyms / 2].addr + 1;
+		}
+		if (st.nlines)
+			addrs[na++] = st.lines[st.nlines / 2].addr;
+		if (st.nsegs)
+			addrs[na++] = st.segs[0].vaddr;
+		for (size_t i = 0; i < na; i++) {
+			symtab_lookup(&st, addrs[i]);
+			symtab_line(&st, addrs[i]);
+			symtab_segment(&st, addrs[i]);
+			symtab_frames(&st, addrs[i], fr, 16);
+			symtab_format_addr2line(out, &st, addrs[i], true);
+			symtab_format_addr2line(out, &st, addrs[i], false);
+		}
+		symtab_release(&st);
+	}
+	names_release(&names);
+	arena_release(&arena);
+	close(fd);
+}

@@ -1,0 +1,19 @@
+/*
+ * The pipelines the fuzz harnesses and test_fuzz_regress run an input
+ * through: everything main() would do with it, output thrown away.
+ * Errors are expected; only crashes, leaks, UB and hangs are bugs.
+ */
+#ifndef CGA_FUZZ_PIPELINE_H
+#define CGA_FUZZ_PIPELINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Run data as a profile. The first byte chooses fold_recursion and
+ * lenient; the whole input is the profile. */
+void fuzz_callgrind_one(const uint8_t *data, size_t size);
+
+/* Run data as an ELF binary through symtab_open() and the lookups. */
+void fuzz_symtab_one(const uint8_t *data, size_t size);
+
+#endif
