@@ -77,6 +77,11 @@ struct dwarf_reader {
 	size_t norig, orig_alloc;
 	struct u64map cu_langs;	/* CU DIE offset -> c_like + 1 */
 	struct u64map demangled;	/* name_id -> demangled name_id */
+	/* the file's own bytes of .debug_rnglists, and whether it has a
+	 * .debug_addr (see rnglist_needs_addr()) */
+	const unsigned char *rnglists;
+	size_t rnglists_size;
+	bool have_addr;
 	unsigned bad_cus, deep_cus;
 
 	/* the current CU */
@@ -547,6 +552,62 @@ static void pieces_add(struct piece_list *pl, uint64_t low, uint64_t high)
 	pl->nr++;
 }
 
+static bool skip_uleb(const unsigned char **p, const unsigned char *end)
+{
+	while (*p < end)
+		if (!(*(*p)++ & 0x80))
+			return true;
+	return false;
+}
+
+/*
+ * Whether the range list at `off` indexes .debug_addr (DW_RLE_*x kinds)
+ * in a file that has none, or runs off the section: libdwarf 20210528
+ * loses an error it makes for that (tests/fuzz/regress/
+ * libdwarf-rle-head-error-leak). dwarf_precheck() checks each table from
+ * its start; a DW_AT_ranges may point into the middle of one.
+ */
+static bool rnglist_unreadable(const struct dwarf_reader *rd, uint64_t off)
+{
+	const unsigned char *p, *end = rd->rnglists + rd->rnglists_size;
+	unsigned addr = rd->addr_size ? rd->addr_size : 8;
+
+	if (rd->have_addr)
+		return false;
+	if (!rd->rnglists || off >= rd->rnglists_size)
+		return true;
+	for (p = rd->rnglists + off; p < end;) {
+		unsigned kind = *p++;
+
+		switch (kind) {
+		case 0:		/* DW_RLE_end_of_list */
+			return false;
+		case 1:		/* DW_RLE_base_addressx */
+		case 2:		/* DW_RLE_startx_endx */
+		case 3:		/* DW_RLE_startx_length */
+			return true;
+		case 4:		/* DW_RLE_offset_pair */
+			if (!skip_uleb(&p, end) || !skip_uleb(&p, end))
+				return true;
+			break;
+		case 5:		/* DW_RLE_base_address */
+			p += addr;
+			break;
+		case 6:		/* DW_RLE_start_end */
+			p += 2 * addr;
+			break;
+		case 7:		/* DW_RLE_start_length */
+			p += addr;
+			if (p > end || !skip_uleb(&p, end))
+				return true;
+			break;
+		default:
+			return true;
+		}
+	}
+	return true;	/* no end_of_list before the section ends */
+}
+
 /* DWARF 5 .debug_rnglists */
 static int read_rnglist(struct dwarf_reader *rd, Dwarf_Attribute attr,
 			struct piece_list *pl)
@@ -567,6 +628,12 @@ static int read_rnglist(struct dwarf_reader *rd, Dwarf_Attribute attr,
 		if (dwarf_global_formref(attr, &off, &err) != DW_DLV_OK)
 			return dw_fail(rd, err, "DW_AT_ranges");
 		value = off;
+		if (rnglist_unreadable(rd, value)) {
+			snprintf(rd->err, sizeof(rd->err),
+				 "range list at 0x%llx is corrupt or needs .debug_addr",
+				 (unsigned long long)value);
+			return -1;
+		}
 	}
 	if (dwarf_rnglists_get_rle_head(attr, form, value, &head, &count,
 					&global_off, &err) != DW_DLV_OK)
@@ -1132,15 +1199,25 @@ static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	return ret;
 }
 
-int dwarf_read(int fd, const char *path, struct names *names, bool demangle,
+int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 	       bool big_endian, struct dwarf_data *out)
 {
+	const char *path = elf_path(ef);
+	int fd = elf_fd(ef);
 	struct dwarf_reader rd = {
 		.path = path, .names = names, .demangle = demangle,
 		.out = out, .big_endian = big_endian,
 	};
+	const unsigned char *debug_addr;
+	size_t debug_addr_size;
 	Dwarf_Error err = NULL;
 	int ret;
+
+	rd.have_addr = elf_section_bytes(ef, ".debug_addr", &debug_addr,
+					 &debug_addr_size);
+	if (!elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
+			       &rd.rnglists_size))
+		rd.rnglists = NULL;
 
 	memset(out, 0, sizeof(*out));
 	/* everything libdwarf hands out is given back below, so it need

@@ -398,8 +398,7 @@ static int load_dwarf(struct symtab *st, struct elf_file *ef,
 
 	if (dwarf_precheck(ef) < 0)
 		return -1;
-	ret = dwarf_read(elf_fd(ef), elf_path(ef), st->names, opts->demangle,
-			 st->big_endian, &d);
+	ret = dwarf_read(ef, st->names, opts->demangle, st->big_endian, &d);
 	if (ret != 0) {
 		dwarf_data_release(&d);
 		return ret;

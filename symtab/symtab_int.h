@@ -276,7 +276,7 @@ int debugfile_crc(const char *path, uint32_t *crc);
  * libdwarf cannot read it at all (reported as a warning: the caller
  * goes on with symbols only). A corrupt CU is skipped with a warning.
  */
-int dwarf_read(int fd, const char *path, struct names *names, bool demangle,
+int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 	       bool big_endian, struct dwarf_data *out);
 void dwarf_data_release(struct dwarf_data *d);
 
