@@ -391,8 +391,6 @@ static void charge_inlined(struct profile *p, const struct symtab *st,
 int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		    const struct resolve_opts *o, struct resolve_report *reports)
 {
-	int ret = -1;
-
 	for (size_t b = 0; b < nst; b++) {
 		struct resolve_report *r = &reports[b];
 		struct pfunc *ident = NULL;
@@ -426,8 +424,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		free(pos);
 		free(low);
 	}
-	ret = 0;
-	return ret;
+	return 0;
 }
 
 void resolve_print_notes(FILE *out, const struct profile *p,

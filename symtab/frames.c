@@ -194,16 +194,9 @@ void vars_build(struct symtab_priv *priv, struct dwarf_data *d)
 static const struct symtab_range *range_at(const struct symtab *st,
 					   uint64_t addr)
 {
-	size_t lo = 0, hi = st->nranges;
+	size_t lo = count_at_or_below(st->ranges, st->nranges,
+				      sizeof(*st->ranges), addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->ranges[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &st->ranges[lo - 1] : NULL;
 }
 

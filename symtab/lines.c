@@ -158,17 +158,10 @@ void lines_build(struct symtab *st, struct line_entry *rows, size_t nrows)
 
 const struct line_entry *symtab_line(const struct symtab *st, uint64_t addr)
 {
-	size_t lo = 0, hi = st->nlines;
-
 	/* the last row at or below addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = count_at_or_below(st->lines, st->nlines,
+				      sizeof(*st->lines), addr);
 
-		if (st->lines[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || st->lines[lo - 1].end_sequence)
 		return NULL;
 	return &st->lines[lo - 1];

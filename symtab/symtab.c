@@ -239,19 +239,12 @@ void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
 const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 {
 	const struct symtab_priv *priv = st->priv;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!priv)
 		return NULL;
-	hi = priv->nspans;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (priv->spans[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = count_at_or_below(priv->spans, priv->nspans,
+			       sizeof(*priv->spans), addr);
 	if (lo == 0 || priv->spans[lo - 1].sym == NO_IDX)
 		return NULL;
 	return &st->syms[priv->spans[lo - 1].sym];

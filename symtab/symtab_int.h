@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hashmap.h"
 #include "symtab.h"
@@ -151,6 +152,31 @@ struct dpiece {
  * The flattened DWARF frames: [addr, next range's addr) has funcs[func]
  * as its innermost function, or no function when func is NO_IDX.
  */
+/*
+ * How many of the n entries of base[] (each `size` bytes, sorted by a
+ * leading uint64_t address) start at or below addr: the entry covering
+ * addr is the one before that count, if any. One binary search shared by
+ * the symbol, line and frame lookups.
+ */
+static inline size_t count_at_or_below(const void *base, size_t n,
+				       size_t size, uint64_t addr)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t a;
+
+		memcpy(&a, b + mid * size, sizeof(a));
+		if (a <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 struct symtab_range {
 	uint64_t addr;
 	uint32_t func;
