@@ -33,6 +33,10 @@ struct pevent {
 	name_id name;		/* short name: "Ir", "PERF_TICKS" */
 	name_id long_name;	/* "Instruction Fetches", or NO_NAME */
 	bool derived;		/* computed from other events, not read */
+	/* Seconds one unit of this event stands for (a gmon.out histogram
+	 * tick, IgProf's PERF_TICKS period T=), 0 when it is not a time.
+	 * Costs stay in units; listings may show them as seconds. */
+	double unit_seconds;
 };
 
 /* A derived event declared by a reader, computed by profile_finish(). */
