@@ -14,6 +14,7 @@ void profile_init(struct profile *p)
 	u64map_init(&p->func_index);
 	u64map_init(&p->fileobj_index);
 	u64map_init(&p->call_index);
+	u64map_init(&p->callsite_index);
 	u64map_init(&p->event_index);
 	u64map_init(&p->long_names);
 }
@@ -33,6 +34,11 @@ void profile_release(struct profile *p)
 	free(p->pos);
 	free(p->pos_cost);
 	free(p->pos_table);
+	free(p->callsites);
+	free(p->callsite_incl);
+	free(p->jumps);
+	free(p->jump_table);
+	u64map_release(&p->callsite_index);
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
 	u64map_release(&p->call_index);
@@ -84,6 +90,8 @@ static void set_stride(struct profile *p, size_t stride)
 	p->call_incl = widen(p->call_incl, p->ncalls, p->call_incl_alloc,
 			     old, stride);
 	p->pos_cost = widen(p->pos_cost, p->npos, p->pos_cost_alloc, old, stride);
+	p->callsite_incl = widen(p->callsite_incl, p->ncallsites,
+				 p->callsite_incl_alloc, old, stride);
 	if (p->summary) {
 		uint64_t *s = xcalloc(stride, sizeof(*s));
 
@@ -332,6 +340,8 @@ static void compute_derived(struct profile *p)
 				       terms, cols, dv->nterms);
 			compute_column(p->pos_cost, p->npos, p->stride, col,
 				       terms, cols, dv->nterms);
+			compute_column(p->callsite_incl, p->ncallsites,
+				       p->stride, col, terms, cols, dv->nterms);
 			if (p->summary)
 				compute_column(p->summary, 1, p->stride, col,
 					       terms, cols, dv->nterms);

@@ -73,6 +73,31 @@ struct ppos {
 	uint64_t addr;
 };
 
+/*
+ * A call made from a position (the call instruction, or the line): arc
+ * `call` was made `count` times from position `pos`, and its inclusive
+ * cost from there is profile_callsite_incl(). Kept with positions.
+ */
+struct pcallsite {
+	uint32_t pos, call;
+	uint64_t count;
+};
+
+/*
+ * A jump from the position `from` (a jump instruction, or a line) to a
+ * target in the same function or another (valgrind --collect-jumps):
+ * executed `executed` times, of which `followed` went to the target (an
+ * unconditional jump follows every time). Kept with positions.
+ */
+struct pjump {
+	uint32_t from;			/* position */
+	name_id to_file;
+	uint32_t to_line;
+	uint64_t to_addr;
+	uint64_t executed, followed;
+	bool conditional;
+};
+
 /* What was read from one input file, for reports. */
 struct pinput {
 	name_id path, format, creator, cmd;
@@ -111,6 +136,13 @@ struct profile {
 	size_t pos_cost_alloc;		/* in rows */
 	bool has_instr, has_line;	/* some position had an address/line */
 
+	struct pcallsite *callsites;
+	size_t ncallsites, callsites_alloc;
+	uint64_t *callsite_incl;	/* ncallsites * stride */
+	size_t callsite_incl_alloc;	/* in rows */
+	struct pjump *jumps;
+	size_t njumps, jumps_alloc;
+
 	struct pderived *derived;
 	size_t nderived, derived_alloc;
 	struct pterm *terms;
@@ -126,6 +158,9 @@ struct profile {
 					 * events not (yet) in events[] */
 	uint32_t *pos_table;		/* open addressing: pos + 1, 0 empty */
 	size_t pos_mask;
+	struct u64map callsite_index;	/* (pos, call) -> callsite */
+	uint32_t *jump_table;		/* open addressing: jump + 1 */
+	size_t jump_mask;
 	/* Readers ask for the same functions and arcs over and over: a
 	 * small direct-mapped cache in front of the hash tables (index + 1,
 	 * 0 empty; checked against the arrays, so never stale). */
@@ -179,6 +214,19 @@ static inline uint64_t *profile_pos_cost(const struct profile *p, uint32_t pos)
 	return p->pos_cost + (size_t)pos * p->stride;
 }
 
+/* The call site (pos, call), created with count 0 and zero cost if new. */
+uint32_t profile_callsite(struct profile *p, uint32_t pos, uint32_t call);
+
+static inline uint64_t *profile_callsite_incl(const struct profile *p,
+					      uint32_t callsite)
+{
+	return p->callsite_incl + (size_t)callsite * p->stride;
+}
+
+/* Add a jump's counts: jumps with the same source, target and kind are
+ * one jump. */
+void profile_add_jump(struct profile *p, const struct pjump *j);
+
 /*
  * Give functions new identities (symbol resolution renames "0x1160" to
  * "frame_dummy", folding renames "fib'2" to "fib"): ident[f] is the new
@@ -187,6 +235,7 @@ static inline uint64_t *profile_pos_cost(const struct profile *p, uint32_t pos)
  * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
  * each old function's new index. pos (may be NULL) gives positions new
  * identities the same way (its func fields are old function indexes).
+ * Call sites and jumps follow their positions.
  */
 void profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const struct ppos *pos, uint32_t *map);

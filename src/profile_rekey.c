@@ -20,12 +20,16 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const struct ppos *newpos, uint32_t *map)
 {
 	size_t stride = p->stride, nfuncs = p->nfuncs, ncalls = p->ncalls,
-	       npos = p->npos;
+	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;
 	uint64_t *self = p->self, *call_incl = p->call_incl,
-		 *pos_cost = p->pos_cost;
+		 *pos_cost = p->pos_cost, *callsite_incl = p->callsite_incl;
 	struct pcall *calls = p->calls;
 	struct ppos *pos = p->pos;
+	struct pcallsite *callsites = p->callsites;
+	struct pjump *jumps = p->jumps;
 	uint32_t *newid = xcalloc(nfuncs + 1, sizeof(*newid));
+	uint32_t *newcall = xcalloc(ncalls + 1, sizeof(*newcall));
+	uint32_t *newpos_id = xcalloc(npos + 1, sizeof(*newpos_id));
 
 	free(p->funcs);
 	free(p->pos_table);
@@ -38,6 +42,14 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	p->ncalls = p->calls_alloc = p->call_incl_alloc = 0;
 	p->npos = p->pos_alloc = p->pos_cost_alloc = 0;
 	p->pos_mask = 0;
+	free(p->jump_table);
+	p->callsites = NULL;
+	p->callsite_incl = NULL;
+	p->jumps = NULL;
+	p->jump_table = NULL;
+	p->ncallsites = p->callsites_alloc = p->callsite_incl_alloc = 0;
+	p->njumps = p->jumps_alloc = p->jump_mask = 0;
+	u64map_release(&p->callsite_index);
 	p->nfileobj = 0;
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
@@ -56,6 +68,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		uint32_t nc = profile_call(p, newid[calls[c].caller],
 					   newid[calls[c].callee]);
 
+		newcall[c] = nc;
 		p->calls[nc].count += calls[c].count;
 		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
 	}
@@ -64,11 +77,31 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		uint32_t np = profile_pos(p, newid[q->func], q->file, q->line,
 					  q->addr);
 
+		newpos_id[i] = np;
 		add_row(profile_pos_cost(p, np), pos_cost + i * stride, stride);
+	}
+	for (size_t i = 0; i < ncallsites; i++) {
+		uint32_t cs = profile_callsite(p, newpos_id[callsites[i].pos],
+					       newcall[callsites[i].call]);
+
+		p->callsites[cs].count += callsites[i].count;
+		add_row(profile_callsite_incl(p, cs), callsite_incl + i * stride,
+			stride);
+	}
+	for (size_t i = 0; i < njumps; i++) {
+		struct pjump j = jumps[i];
+
+		j.from = newpos_id[j.from];
+		profile_add_jump(p, &j);
 	}
 	if (map)
 		memcpy(map, newid, nfuncs * sizeof(*map));
 	free(newid);
+	free(newcall);
+	free(newpos_id);
+	free(callsites);
+	free(callsite_incl);
+	free(jumps);
 	free(self);
 	free(call_incl);
 	free(pos_cost);

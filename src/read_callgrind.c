@@ -85,6 +85,11 @@ struct cg_reader {
 	uint32_t call_arc;		/* NO_ID when the part is skipped */
 	uint64_t calls_lineno;
 
+	/* a jump=/jcnd= line waits for the position line that gives its
+	 * source (Q14); kept only with positions */
+	bool want_jump_source;
+	struct pjump jump;
+
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];
 };
@@ -848,7 +853,7 @@ static const char *pos_name(enum pos_kind k)
  * yet, so a target below zero is a warning, not an error.
  */
 static int parse_target(struct cg_reader *rd, const char *key, const char *s,
-			const char *end)
+			const char *end, uint64_t *target)
 {
 	for (unsigned i = 0; i < rd->npos; i++) {
 		uint64_t v;
@@ -858,6 +863,8 @@ static int parse_target(struct cg_reader *rd, const char *key, const char *s,
 		if (s == end)
 			return 0;	/* targets may be left out */
 		r = parse_subposition(&s, end, rd->pos[i], &v);
+		if (r == 0 && target)
+			target[i] = v;
 		if (r == 1) {
 			warn_once(rd, ONCE_TARGET_BELOW_ZERO,
 				  "the target of '%s=' is below zero; target ignored", key);
@@ -884,7 +891,7 @@ static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
 		return error_here(rd, "call count does not fit in 64 bits");
 	if (r != NUM_OK)
 		return error_here(rd, "expected a call count after 'calls='");
-	if (parse_target(rd, "calls", s, end) < 0)
+	if (parse_target(rd, "calls", s, end, NULL) < 0)
 		return -1;
 	if (rd->cfn == NO_NAME)
 		return error_here(rd, "'calls=' without a 'cfn=' naming the called function");
@@ -904,6 +911,64 @@ static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
 	return 0;
 }
 
+/* The position of the last cost line, in the current function. */
+static uint32_t last_position(struct cg_reader *rd)
+{
+	struct profile *p = rd->p;
+	uint64_t line = 0, addr = 0;
+
+	for (unsigned i = 0; i < rd->npos; i++) {
+		if (rd->pos_kind[i] == POS_LINE) {
+			line = rd->pos[i];
+			p->has_line = true;
+		} else if (rd->pos_kind[i] == POS_INSTR) {
+			addr = rd->pos[i];
+			p->has_instr = true;
+		}
+	}
+	/* lines past 2^32 do not exist; keep them apart from real ones */
+	if (line > UINT32_MAX)
+		line = UINT32_MAX;
+	return profile_pos(p, current_func(rd), rd->file, (uint32_t)line, addr);
+}
+
+/* A jump's target, kept until its source position line comes. */
+static int start_jump(struct cg_reader *rd, const char *key, const char *s,
+		      const char *end, bool conditional, uint64_t executed,
+		      uint64_t followed)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+	name_id to_file = rd->jfi != NO_NAME ? rd->jfi : rd->file;
+
+	rd->jfi = rd->jfn = NO_NAME;
+	if (parse_target(rd, key, s, end, target) < 0)
+		return -1;
+	if (!rd->opts->want_positions || !part_selected(rd))
+		return 0;
+	rd->want_jump_source = true;
+	memset(&rd->jump, 0, sizeof(rd->jump));
+	rd->jump.conditional = conditional;
+	rd->jump.executed = executed;
+	rd->jump.followed = followed;
+	rd->jump.to_file = to_file;
+	for (unsigned i = 0; i < rd->npos; i++) {
+		if (rd->pos_kind[i] == POS_LINE)
+			rd->jump.to_line = target[i] > UINT32_MAX ? UINT32_MAX
+								  : (uint32_t)target[i];
+		else if (rd->pos_kind[i] == POS_INSTR)
+			rd->jump.to_addr = target[i];
+	}
+	return 0;
+}
+
+/* The jump waiting for a source gets the last cost line's position. */
+static void finish_jump(struct cg_reader *rd)
+{
+	rd->want_jump_source = false;
+	rd->jump.from = last_position(rd);
+	profile_add_jump(rd->p, &rd->jump);
+}
+
 static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
 {
 	const char *s = skip_space(v, end);
@@ -914,8 +979,7 @@ static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
 		return error_here(rd, "jump count does not fit in 64 bits");
 	if (r != NUM_OK)
 		return error_here(rd, "expected a jump count after 'jump='");
-	rd->jfi = rd->jfn = NO_NAME;
-	return parse_target(rd, "jump", s, end);
+	return start_jump(rd, "jump", s, end, false, count, count);
 }
 
 /*
@@ -925,7 +989,7 @@ static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
 static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 {
 	const char *s = skip_space(v, end), *slash;
-	uint64_t a, b;
+	uint64_t a = 0, b = 0;
 	enum num_result r;
 
 	slash = s < end ? memchr(s, '/', (size_t)(end - s)) : NULL;
@@ -933,7 +997,9 @@ static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 		const char *t = s;
 
 		r = parse_number(&t, slash, &a);
-		if (r == NUM_OK && t == slash) {
+		if (r == NUM_OK && t != slash)
+			r = NUM_NONE;	/* "1 2/3": neither form */
+		if (r == NUM_OK) {
 			s = slash + 1;
 			r = parse_number(&s, end, &b);
 		}
@@ -949,8 +1015,9 @@ static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 	if (r != NUM_OK)
 		return error_here(rd, "expected 'jcnd=followed/executed' or "
 				  "'jcnd=executed followed' counts");
-	rd->jfi = rd->jfn = NO_NAME;
-	return parse_target(rd, "jcnd", s, end);
+	/* slash: followed/executed; spaces: executed followed */
+	return slash ? start_jump(rd, "jcnd", s, end, true, b, a)
+		     : start_jump(rd, "jcnd", s, end, true, a, b);
 }
 
 #define KEY(k) k, sizeof(k) - 1
@@ -1052,24 +1119,20 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 /* The self cost just read, at its position too (want_positions). */
 static void add_position(struct cg_reader *rd, long n)
 {
-	struct profile *p = rd->p;
-	uint64_t line = 0, addr = 0;
-	uint64_t *row;
+	uint64_t *row = profile_pos_cost(rd->p, last_position(rd));
 
-	for (unsigned i = 0; i < rd->npos; i++) {
-		if (rd->pos_kind[i] == POS_LINE) {
-			line = rd->pos[i];
-			p->has_line = true;
-		} else if (rd->pos_kind[i] == POS_INSTR) {
-			addr = rd->pos[i];
-			p->has_instr = true;
-		}
-	}
-	/* lines past 2^32 do not exist; keep them apart from real ones */
-	if (line > UINT32_MAX)
-		line = UINT32_MAX;
-	row = profile_pos_cost(p, profile_pos(p, rd->func, rd->file,
-					      (uint32_t)line, addr));
+	for (long i = 0; i < n; i++)
+		row[rd->event_map[i]] += rd->vals[i];
+}
+
+/* The inclusive cost of a call, at the position it was made from. */
+static void add_callsite(struct cg_reader *rd, long n)
+{
+	struct profile *p = rd->p;
+	uint32_t cs = profile_callsite(p, last_position(rd), rd->call_arc);
+	uint64_t *row = profile_callsite_incl(p, cs);
+
+	p->callsites[cs].count += rd->call_count;
 	for (long i = 0; i < n; i++)
 		row[rd->event_map[i]] += rd->vals[i];
 }
@@ -1087,6 +1150,8 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
 	if (n < 0)
 		return -1;
 	rd->part_has_cost = true;
+	if (rd->want_jump_source)
+		finish_jump(rd);
 	if (rd->want_call_cost) {
 		/* the inclusive cost of the calls= line before */
 		rd->want_call_cost = false;
@@ -1095,6 +1160,8 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
 		rd->p->calls[rd->call_arc].count += rd->call_count;
 		rd->p->calls_have_incl = true;
 		row = profile_call_incl(rd->p, rd->call_arc);
+		if (rd->opts->want_positions)
+			add_callsite(rd, n);
 	} else {
 		if (!part_selected(rd))
 			return 0;
@@ -1135,6 +1202,9 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 		rd->in_body = true;
 		return parse_cost_line(rd, s, end);
 	}
+	/* a jump with no source line: where the last cost line was */
+	if (rd->want_jump_source)
+		finish_jump(rd);
 	if (c == '=' && end - s >= 4 && !memcmp(s, "====", 4))
 		return 0;	/* Q21: Xdebug's "==== NEW PROFILING FILE ====" */
 	for (k = s; k < end && ((*k >= 'a' && *k <= 'z') ||
@@ -1200,6 +1270,8 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 			 "'calls=' at the end of the file has no cost line");
 		goto out;
 	}
+	if (rd.want_jump_source)
+		finish_jump(&rd);
 	if (!rd.ncols) {
 		error("%s: no 'events:' line: not a Callgrind profile", lr->path);
 		goto out;

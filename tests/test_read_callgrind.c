@@ -1086,6 +1086,121 @@ static void test_jumps(void **state)
 	rd_done(&r);
 }
 
+static const struct pjump *jump_from(const struct profile *p, uint64_t addr,
+				      uint64_t to)
+{
+	for (size_t i = 0; i < p->njumps; i++)
+		if (p->pos[p->jumps[i].from].addr == addr &&
+		    p->jumps[i].to_addr == to)
+			return &p->jumps[i];
+	return NULL;
+}
+
+/* With positions, jumps keep their source, target and counts. */
+static void test_jumps_kept(void **state)
+{
+	struct read_opts o = { .want_positions = true };
+	const struct pjump *j;
+	struct res r;
+
+	(void)state;
+	rd_opts(&r, "positions: instr line\nevents: Ir\nfl=t.c\nfn=f\n"
+		"0x10 5 3\n"
+		"jump=1 0x10e0 0\n* *\n"
+		"+2 6 1\njcnd=985/1972 +11 *\n* *\n"	/* followed/executed */
+		"jcnd=5 3 +2 +1\n* *\n"		/* executed followed */
+		"jfi=(1) j.c\njump=2 +4 *\n+2 *\n"	/* source +2 */
+		"+2 * 4\n"
+		"0x12 6\njcnd=985/1972 0x1d *\n* *\n",	/* adds up */
+		&o);
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.diag, "");
+	assert_int_equal(r.p.njumps, 4);
+	j = jump_from(&r.p, 0x10, 0x10e0);
+	assert_non_null(j);
+	assert_false(j->conditional);
+	assert_int_equal(j->executed, 1);
+	assert_int_equal(j->followed, 1);
+	assert_int_equal(j->to_line, 0);
+	j = jump_from(&r.p, 0x12, 0x1d);
+	assert_non_null(j);
+	assert_true(j->conditional);
+	assert_int_equal(j->executed, 2 * 1972);
+	assert_int_equal(j->followed, 2 * 985);
+	assert_int_equal(j->to_line, 6);
+	j = jump_from(&r.p, 0x12, 0x14);
+	assert_non_null(j);
+	assert_int_equal(j->executed, 5);
+	assert_int_equal(j->followed, 3);
+	assert_int_equal(j->to_line, 7);
+	/* jfi= names the target's file; the source moved to 0x14 */
+	j = jump_from(&r.p, 0x14, 0x16);
+	assert_non_null(j);
+	assert_string_equal(profile_str(&r.p, j->to_file), "j.c");
+	assert_string_equal(profile_str(&r.p, r.p.pos[j->from].file), "t.c");
+	assert_int_equal(self_of(&r.p, "f", "Ir"), 8);
+	rd_done(&r);
+
+	/* without positions nothing is kept */
+	rd_clean(&r, "positions: instr\nevents: Ir\nfn=f\n0x10 1\n"
+		 "jump=1 0x20\n* \n");
+	assert_int_equal(r.p.njumps, 0);
+	rd_done(&r);
+}
+
+/* With positions, each call keeps the position it was made from. */
+static void test_callsites(void **state)
+{
+	struct read_opts o = { .want_positions = true };
+	struct pfunc ident[3];
+	uint32_t map[3], c;
+	struct res r;
+
+	(void)state;
+	rd_opts(&r, "positions: line\nevents: Ir Dr\nfl=t.c\nfn=main\n"
+		"3 1\ncfn=g\ncalls=2 10\n4 50 5\n"
+		"cfn=h\ncalls=1 20\n+1 7\n"
+		"cfn=g\ncalls=1 10\n4 25 2\n"
+		"fn=g\n10 75 7\nfn=h\n20 7\n",
+		&o);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.p.ncallsites, 2);	/* line 4 -> g, line 5 -> h */
+	for (size_t i = 0; i < r.p.ncallsites; i++) {
+		const struct pcallsite *cs = &r.p.callsites[i];
+		const struct pcall *call = &r.p.calls[cs->call];
+		const char *callee = profile_str(&r.p,
+						 r.p.funcs[call->callee].name);
+
+		if (!strcmp(callee, "g")) {
+			assert_int_equal(r.p.pos[cs->pos].line, 4);
+			assert_int_equal(cs->count, 3);
+			assert_int_equal(profile_callsite_incl(&r.p, (uint32_t)i)[0], 75);
+			assert_int_equal(profile_callsite_incl(&r.p, (uint32_t)i)[1], 7);
+		} else {
+			assert_string_equal(callee, "h");
+			assert_int_equal(r.p.pos[cs->pos].line, 5);
+			assert_int_equal(cs->count, 1);
+		}
+	}
+	/* merging g and h into one function merges their call sites at
+	 * line 4 and 5 only where the positions are the same */
+	for (size_t f = 0; f < r.p.nfuncs; f++)
+		ident[f] = r.p.funcs[f];
+	ident[find_func(&r.p, "h")] = r.p.funcs[find_func(&r.p, "g")];
+	profile_rekey(&r.p, ident, NULL, map);
+	assert_int_equal(r.p.ncallsites, 2);
+	c = find_call(&r.p, "main", "g");
+	assert_int_equal(r.p.calls[c].count, 4);
+	for (size_t i = 0; i < r.p.ncallsites; i++) {
+		assert_int_equal(r.p.callsites[i].call, c);
+		if (r.p.pos[r.p.callsites[i].pos].line == 4)
+			assert_int_equal(r.p.callsites[i].count, 3);
+		else
+			assert_int_equal(r.p.callsites[i].count, 1);
+	}
+	rd_done(&r);
+}
+
 /* ---- parts (Q18) ---- */
 
 static const char parts_text[] =
@@ -1440,6 +1555,8 @@ int main(void)
 		cmocka_unit_test(test_calls_details),
 		cmocka_unit_test(test_call_targets_defaults),
 		cmocka_unit_test(test_jumps),
+		cmocka_unit_test(test_jumps_kept),
+		cmocka_unit_test(test_callsites),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_parts_by_ordinal),
 		cmocka_unit_test(test_xdebug_appended),
