@@ -58,6 +58,22 @@ static uint32_t *parse_show(const struct profile *p, const char *show,
 	return ev;
 }
 
+/* The newest modification time of the profiles read from files: a
+ * source changed after it no longer matches the profile's lines. */
+static time_t newest_mtime(const struct options *o)
+{
+	time_t newest = 0;
+
+	for (int i = 0; i < o->ninputs; i++) {
+		struct stat sb;
+
+		if (strcmp(o->inputs[i], "-") && stat(o->inputs[i], &sb) == 0 &&
+		    S_ISREG(sb.st_mode) && sb.st_mtime > newest)
+			newest = sb.st_mtime;
+	}
+	return newest;
+}
+
 static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
 {
 	memset(so, 0, sizeof(*so));
@@ -99,7 +115,8 @@ int analyze_run(const struct options *o, FILE *out)
 	struct read_opts ro = { .part = o->part,
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
-				.want_positions = o->nbinaries > 0 };
+				.want_positions = o->nbinaries > 0 ||
+						  o->annotate || o->disasm };
 	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
 				    .load_offset = o->load_offset,
 				    .inlined = o->inlined_callee ? INLINE_CALLEE
@@ -108,12 +125,19 @@ int analyze_run(const struct options *o, FILE *out)
 	struct resolve_report *reports = NULL;
 	struct symtab **st = NULL;
 	struct print_opts po = { 0 };
+	struct source_opts so = { .dirs = o->source_dirs,
+				  .ndirs = o->nsource_dirs,
+				  .maps = o->source_maps,
+				  .nmaps = o->nsource_maps,
+				  .profile_mtime = newest_mtime(o) };
+	struct sources sources;
 	struct profile p;
 	struct cg cg;
 	uint32_t *show = NULL;
 	int ret = 1;
 
 	profile_init(&p);
+	sources_init(&sources, &so);
 	memset(&cg, 0, sizeof(cg));
 	for (int i = 0; i < o->ninputs; i++)
 		if (read_profile(&p, o->inputs[i], &ro) < 0)
@@ -159,6 +183,14 @@ int analyze_run(const struct options *o, FILE *out)
 	po.reports = reports;
 	po.nreports = reports ? (size_t)o->nbinaries : 0;
 	po.inlined = rso.inlined;
+	po.symtabs = st;
+	po.sources = &sources;
+	po.annotate = o->annotate;
+	po.annotate_what = o->annotate_what;
+	po.context = o->context;
+	po.inline_calls = o->inline_calls;
+	po.disasm = o->disasm;
+	po.disasm_what = o->disasm_what;
 
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
@@ -187,6 +219,7 @@ out:
 	if (st)
 		close_binaries(st, o->nbinaries);
 	free(reports);
+	sources_release(&sources);
 	profile_release(&p);
 	return ret;
 }

@@ -65,6 +65,24 @@ static const char usage_text[] =
 "      --inlines          with --resolve: each inlined frame's caller too,\n"
 "                         as addr2line -i\n"
 "\n"
+"Annotated listings (alone, unless -p or -q asks for more):\n"
+"      --annotate[=WHAT]  source files with each line's cost, and under a\n"
+"                         line that calls, each callee's calls and\n"
+"                         inclusive cost; WHAT is a file or a function\n"
+"                         (default: every file above the threshold,\n"
+"                         hottest first)\n"
+"      --context=N        lines shown around hot lines (default 8)\n"
+"  -I, --include=DIR      look for sources under DIR too (repeatable)\n"
+"      --source-map=OLD=NEW  a source path starting with OLD is looked for\n"
+"                         starting with NEW (profiles from another machine)\n"
+"      --inline-calls     with -b: cost of inlined code also at the line\n"
+"                         of the caller it was inlined into\n"
+"      --disasm[=FUNC]    with -b: the machine code of FUNC (a name or a\n"
+"                         glob; default: the functions above the\n"
+"                         threshold) with each instruction's cost, calls\n"
+"                         and jumps (needs valgrind --dump-instr=yes,\n"
+"                         and --collect-jumps=yes for jumps)\n"
+"\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
@@ -86,6 +104,11 @@ enum {
 	OPT_INLINED,
 	OPT_RESOLVE,
 	OPT_INLINES,
+	OPT_ANNOTATE,
+	OPT_CONTEXT,
+	OPT_INLINE_CALLS,
+	OPT_SOURCE_MAP,
+	OPT_DISASM,
 };
 
 static const struct option long_options[] = {
@@ -106,6 +129,12 @@ static const struct option long_options[] = {
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "inlines", no_argument, NULL, OPT_INLINES },
+	{ "annotate", optional_argument, NULL, OPT_ANNOTATE },
+	{ "context", required_argument, NULL, OPT_CONTEXT },
+	{ "inline-calls", no_argument, NULL, OPT_INLINE_CALLS },
+	{ "include", required_argument, NULL, 'I' },
+	{ "source-map", required_argument, NULL, OPT_SOURCE_MAP },
+	{ "disasm", optional_argument, NULL, OPT_DISASM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -128,7 +157,11 @@ static int usage_error(const char *fmt, ...)
 void options_release(struct options *o)
 {
 	free(o->binaries);
+	free(o->source_dirs);
+	free(o->source_maps);
 	o->binaries = NULL;
+	o->source_dirs = NULL;
+	o->source_maps = NULL;
 }
 
 enum options_result options_parse(struct options *o, int argc, char **argv,
@@ -137,9 +170,10 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	int c;
 
 	memset(o, 0, sizeof(*o));
+	o->context = 8;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":pqhVb:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":pqhVb:I:", long_options, NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -217,6 +251,45 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_INLINES:
 			o->inlines = true;
 			break;
+		case OPT_ANNOTATE:
+			o->annotate = true;
+			o->annotate_what = optarg && *optarg ? optarg : NULL;
+			break;
+		case OPT_CONTEXT: {
+			unsigned long long n;
+
+			errno = 0;
+			n = strtoull(optarg, &end, 10);
+			if (errno || end == optarg || *end || optarg[0] == '-' ||
+			    n > 100000)
+				return usage_error("--context wants a number of lines from 0 to 100000, not '%s'",
+						   optarg);
+			o->context = (uint32_t)n;
+			break;
+		}
+		case OPT_INLINE_CALLS:
+			o->inline_calls = true;
+			break;
+		case 'I':
+			o->source_dirs = xreallocarray(o->source_dirs,
+						       o->nsource_dirs + 1,
+						       sizeof(*o->source_dirs));
+			o->source_dirs[o->nsource_dirs++] = optarg;
+			break;
+		case OPT_SOURCE_MAP:
+			o->source_maps = xreallocarray(o->source_maps,
+						       o->nsource_maps + 1,
+						       sizeof(*o->source_maps));
+			if (source_map_parse(optarg,
+					     &o->source_maps[o->nsource_maps]) < 0)
+				return usage_error("--source-map wants OLD=NEW (a path prefix and its replacement), not '%s'",
+						   optarg);
+			o->nsource_maps++;
+			break;
+		case OPT_DISASM:
+			o->disasm = true;
+			o->disasm_what = optarg && *optarg ? optarg : NULL;
+			break;
 		case 'h':
 			fputs(usage_text, out);
 			return OPTIONS_EXIT_OK;
@@ -242,9 +315,14 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--inlines goes with --resolve");
 	if (o->inlined_callee && !o->nbinaries)
 		return usage_error("--inlined=callee needs -b FILE");
+	if (o->disasm && !o->nbinaries)
+		return usage_error("--disasm needs the binary: -b FILE");
+	if (o->inline_calls && !o->nbinaries)
+		return usage_error("--inline-calls needs -b FILE");
 	if (optind >= argc)
 		return usage_error("no profile given");
-	if (!o->flat && !o->graph)
+	/* the annotated listings alone, unless -p or -q asks for more */
+	if (!o->flat && !o->graph && !o->annotate && !o->disasm)
 		o->flat = o->graph = true;
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;

@@ -3,7 +3,10 @@
 #define CGA_OPTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "source.h"
 
 enum output_mode { OUT_TEXT, OUT_JSON };
 
@@ -30,6 +33,19 @@ struct options {
 	bool inlined_callee;	/* --inlined=callee */
 	bool resolve_mode;	/* --resolve: inputs are addresses */
 	bool inlines;		/* --inlines */
+
+	/* annotated listings */
+	bool annotate;		/* --annotate[=WHAT] */
+	const char *annotate_what;	/* a file or function; NULL: hot files */
+	uint32_t context;	/* --context: lines around hot lines */
+	bool inline_calls;	/* --inline-calls: inlined cost also at the
+				 * call line in the caller */
+	const char **source_dirs;	/* -I */
+	size_t nsource_dirs;
+	struct source_map *source_maps;	/* --source-map */
+	size_t nsource_maps;
+	bool disasm;		/* --disasm[=FUNC] */
+	const char *disasm_what;	/* a name or glob; NULL: hot functions */
 };
 
 void options_release(struct options *o);

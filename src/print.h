@@ -11,6 +11,8 @@
 
 #include "cg.h"
 #include "resolve.h"
+#include "source.h"
+#include "symtab.h"
 
 struct print_opts {
 	uint32_t sort_event;	/* flat profile and graph rank by this */
@@ -22,11 +24,24 @@ struct print_opts {
 	const struct resolve_report *reports;	/* what -b did, or NULL */
 	size_t nreports;
 	enum inline_mode inlined;
+
+	/* the annotated listings */
+	struct symtab *const *symtabs;	/* -b binaries, as reports[] */
+	struct sources *sources;
+	bool annotate;
+	const char *annotate_what;	/* file or function; NULL: hot files */
+	uint32_t context;
+	bool inline_calls;
+	bool disasm;
+	const char *disasm_what;	/* name or glob; NULL: hot functions */
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* Annotated source (print_annotate.c); returns 0, or -1 when WHAT names
+ * nothing in the profile (reported). */
+int print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
 
 /* Shared by the printers (print_names.c). */
 
