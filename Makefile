@@ -39,7 +39,7 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm
 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/input.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
-	src/read.c src/read_callgrind.c src/resolve.c src/source.c \
+	src/read.c src/read_callgrind.c src/resolve.c src/source.c src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/blurbs.c \
 	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c \

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze.h"
+#include "annotate.h"
 #include "cg.h"
 #include "diag.h"
 #include "print.h"
@@ -131,6 +132,7 @@ int analyze_run(const struct options *o, FILE *out)
 				  .nmaps = o->nsource_maps,
 				  .profile_mtime = newest_mtime(o) };
 	struct sources sources;
+	struct annotation ann = { 0 };
 	struct profile p;
 	struct cg cg;
 	uint32_t *show = NULL;
@@ -185,6 +187,7 @@ int analyze_run(const struct options *o, FILE *out)
 	po.inlined = rso.inlined;
 	po.symtabs = st;
 	po.sources = &sources;
+	po.listing_threshold = o->threshold_given ? o->threshold : 1.0;
 	po.annotate = o->annotate;
 	po.annotate_what = o->annotate_what;
 	po.context = o->context;
@@ -196,6 +199,13 @@ int analyze_run(const struct options *o, FILE *out)
 	cg_find_cycles(&cg);
 	cg_propagate_measured(&cg);
 	cg_rank(&cg);
+	if (o->annotate) {
+		if (annotation_build(&ann, &cg, &po) < 0) {
+			ret = 2;	/* WHAT names nothing, like --sort */
+			goto out;
+		}
+		po.annotation = &ann;
+	}
 
 	if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
@@ -211,6 +221,11 @@ int analyze_run(const struct options *o, FILE *out)
 			fputs("\n", out);
 		if (o->graph)
 			print_graph(out, &cg, &po);
+		if (o->annotate) {
+			if (o->flat || o->graph)
+				fputs("\n", out);
+			print_annotate(out, &cg, &po);
+		}
 	}
 	ret = 0;
 out:
@@ -219,6 +234,7 @@ out:
 	if (st)
 		close_binaries(st, o->nbinaries);
 	free(reports);
+	annotation_release(&ann);
 	sources_release(&sources);
 	profile_release(&p);
 	return ret;

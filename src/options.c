@@ -69,7 +69,8 @@ static const char usage_text[] =
 "      --annotate[=WHAT]  source files with each line's cost, and under a\n"
 "                         line that calls, each callee's calls and\n"
 "                         inclusive cost; WHAT is a file or a function\n"
-"                         (default: every file above the threshold,\n"
+"                         (default: every file with at least the\n"
+"                         --threshold of the total, 1% if not given,\n"
 "                         hottest first)\n"
 "      --context=N        lines shown around hot lines (default 8)\n"
 "  -I, --include=DIR      look for sources under DIR too (repeatable)\n"
@@ -78,8 +79,8 @@ static const char usage_text[] =
 "      --inline-calls     with -b: cost of inlined code also at the line\n"
 "                         of the caller it was inlined into\n"
 "      --disasm[=FUNC]    with -b: the machine code of FUNC (a name or a\n"
-"                         glob; default: the functions above the\n"
-"                         threshold) with each instruction's cost, calls\n"
+"                         glob; default: the functions with at least\n"
+"                         the threshold) with each instruction's cost, calls\n"
 "                         and jumps (needs valgrind --dump-instr=yes,\n"
 "                         and --collect-jumps=yes for jumps)\n"
 "\n"
@@ -198,6 +199,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_THRESHOLD:
 			errno = 0;
 			o->threshold = strtod(optarg, &end);
+			o->threshold_given = true;
 			if (errno || end == optarg || *end || o->threshold < 0 ||
 			    o->threshold > 100)
 				return usage_error("--threshold wants a percentage from 0 to 100, not '%s'",

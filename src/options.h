@@ -20,6 +20,7 @@ struct options {
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */
 	double threshold;
+	bool threshold_given;
 	char **inputs;
 	int ninputs;
 

@@ -14,6 +14,8 @@
 #include "source.h"
 #include "symtab.h"
 
+struct annotation;
+
 struct print_opts {
 	uint32_t sort_event;	/* flat profile and graph rank by this */
 	const uint32_t *show;	/* events the flat profile shows */
@@ -28,8 +30,11 @@ struct print_opts {
 	/* the annotated listings */
 	struct symtab *const *symtabs;	/* -b binaries, as reports[] */
 	struct sources *sources;
+	double listing_threshold;	/* percent: files and functions the
+					 * listings pick by themselves */
 	bool annotate;
 	const char *annotate_what;	/* file or function; NULL: hot files */
+	const struct annotation *annotation;	/* built when annotate */
 	uint32_t context;
 	bool inline_calls;
 	bool disasm;
@@ -39,9 +44,10 @@ struct print_opts {
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
-/* Annotated source (print_annotate.c); returns 0, or -1 when WHAT names
- * nothing in the profile (reported). */
-int print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* Annotated source (print_annotate.c) from o->annotation. */
+void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_annotate_json(FILE *out, const struct cg *cg,
+			 const struct print_opts *o);
 
 /* Shared by the printers (print_names.c). */
 
@@ -56,6 +62,12 @@ struct name_labels *name_labels_new(const struct cg *cg);
 void name_labels_free(struct name_labels *nl);
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size);
+
+/* JSON pieces (print_json.c): a string (invalid UTF-8 read as Latin-1),
+ * a name or null, an array of n costs. */
+void json_string(FILE *out, const char *s, size_t len);
+void json_name(FILE *out, const struct profile *p, name_id id);
+void json_row(FILE *out, const uint64_t *row, size_t n);
 
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
