@@ -197,6 +197,9 @@ int analyze_run(const struct options *o, FILE *out)
 	cg_propagate_measured(&cg);
 	cg_rank(&cg);
 
+	if (o->disasm && (ret = print_disasm_check(&cg, &po)) != 0)
+		goto out;
+	ret = 1;
 	if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
 	} else {
@@ -211,6 +214,12 @@ int analyze_run(const struct options *o, FILE *out)
 			fputs("\n", out);
 		if (o->graph)
 			print_graph(out, &cg, &po);
+		if (o->disasm) {
+			if (o->flat || o->graph)
+				fputs("\n", out);
+			if (print_disasm(out, &cg, &po) < 0)
+				goto out;
+		}
 	}
 	ret = 0;
 out:

@@ -42,6 +42,15 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
 /* Annotated source (print_annotate.c); returns 0, or -1 when WHAT names
  * nothing in the profile (reported). */
 int print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* Disassembly (print_disasm.c). print_disasm_check() is called before
+ * anything is printed: 0, or the exit status after reporting (1: the
+ * profile has no instruction addresses; 2: WHAT names no function).
+ * print_disasm returns 0, or -1 after reporting; print_disasm_json
+ * prints the "disasm" array. */
+int print_disasm_check(const struct cg *cg, const struct print_opts *o);
+int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_disasm_json(FILE *out, const struct cg *cg,
+		       const struct print_opts *o);
 
 /* Shared by the printers (print_names.c). */
 
@@ -56,6 +65,12 @@ struct name_labels *name_labels_new(const struct cg *cg);
 void name_labels_free(struct name_labels *nl);
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size);
+
+/* JSON pieces (print_json.c): a string (invalid UTF-8 read as Latin-1),
+ * a name or null, an array of n costs. */
+void json_string(FILE *out, const char *s, size_t len);
+void json_name(FILE *out, const struct profile *p, name_id id);
+void json_row(FILE *out, const uint64_t *row, size_t n);
 
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);

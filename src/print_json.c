@@ -9,7 +9,7 @@
 #include "xalloc.h"
 
 /* A JSON string; bytes that are not valid UTF-8 are read as Latin-1. */
-static void json_string(FILE *out, const char *s, size_t len)
+void json_string(FILE *out, const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
 
@@ -44,7 +44,7 @@ static void json_string(FILE *out, const char *s, size_t len)
 	fputc('"', out);
 }
 
-static void json_name(FILE *out, const struct profile *p, name_id id)
+void json_name(FILE *out, const struct profile *p, name_id id)
 {
 	if (id == NO_NAME)
 		fputs("null", out);
@@ -52,7 +52,7 @@ static void json_name(FILE *out, const struct profile *p, name_id id)
 		json_string(out, profile_str(p, id), names_len(&p->names, id));
 }
 
-static void json_row(FILE *out, const uint64_t *row, size_t n)
+void json_row(FILE *out, const uint64_t *row, size_t n)
 {
 	fputc('[', out);
 	for (size_t i = 0; i < n; i++)
@@ -239,7 +239,12 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 			(unsigned long long)cg->cycles[c].internal_calls,
 			cg->cycles[c].index);
 	}
-	fputs("]}\n", out);
+	fputc(']', out);
+	if (o->disasm) {
+		fputs(",\n \"disasm\": ", out);
+		print_disasm_json(out, cg, o);
+	}
+	fputs("}\n", out);
 	free(arc_of_call);
 	free(row);
 	free(by_number);
