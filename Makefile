@@ -32,20 +32,23 @@ LIBELF_LIBS ?= $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 LIBDWARF_CFLAGS ?= -I/usr/include/libdwarf
 LIBDWARF_LIBS ?= -ldwarf
 BFD_LIBS ?= -lbfd
+OPCODES_LIBS ?= -lopcodes
 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Isrc -Icg -Isymtab \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm
+LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm
 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/input.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
 	src/read.c src/read_callgrind.c src/resolve.c src/source.c src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/blurbs.c \
+	src/disasm_listing.c src/print_disasm.c \
 	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c \
 	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/demangle.c \
 	symtab/debugfile.c symtab/dwarf.c symtab/dwarf_check.c symtab/lines.c \
-	symtab/frames.c symtab/format.c
+	symtab/frames.c symtab/format.c symtab/bytes.c \
+	symtab/disasm.c
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))

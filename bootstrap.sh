@@ -9,8 +9,10 @@ cd "$(dirname "$0")"
 
 # What the build and the tests need, as Debian package names.
 PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev binutils-dev libelf-dev libdwarf-dev"
-# The tests also run the end-to-end cases under valgrind memcheck.
-[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind"
+# The tests also run the end-to-end cases under valgrind memcheck, and the
+# disassembly listings interleave the C++ sample's libstdc++ headers
+# (/usr/include/c++/12, which comes with g++).
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++"
 
 missing=""
 for pkg in $PACKAGES; do

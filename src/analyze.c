@@ -207,6 +207,9 @@ int analyze_run(const struct options *o, FILE *out)
 		po.annotation = &ann;
 	}
 
+	if (o->disasm && (ret = print_disasm_check(&cg, &po)) != 0)
+		goto out;
+	ret = 1;
 	if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
 	} else {
@@ -225,6 +228,12 @@ int analyze_run(const struct options *o, FILE *out)
 			if (o->flat || o->graph)
 				fputs("\n", out);
 			print_annotate(out, &cg, &po);
+		}
+		if (o->disasm) {
+			if (o->flat || o->graph || o->annotate)
+				fputs("\n", out);
+			if (print_disasm(out, &cg, &po) < 0)
+				goto out;
 		}
 	}
 	ret = 0;

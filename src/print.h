@@ -48,6 +48,15 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_annotate_json(FILE *out, const struct cg *cg,
 			 const struct print_opts *o);
+/* Disassembly (print_disasm.c). print_disasm_check() is called before
+ * anything is printed: 0, or the exit status after reporting (1: the
+ * profile has no instruction addresses; 2: WHAT names no function).
+ * print_disasm returns 0, or -1 after reporting; print_disasm_json
+ * prints the "disasm" array. */
+int print_disasm_check(const struct cg *cg, const struct print_opts *o);
+int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_disasm_json(FILE *out, const struct cg *cg,
+		       const struct print_opts *o);
 
 /* Shared by the printers (print_names.c). */
 

@@ -242,6 +242,10 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	fputs("]", out);
 	if (o->annotate && o->annotation)
 		print_annotate_json(out, cg, o);
+	if (o->disasm) {
+		fputs(",\n \"disasm\": ", out);
+		print_disasm_json(out, cg, o);
+	}
 	fputs("}\n", out);
 	free(arc_of_call);
 	free(row);

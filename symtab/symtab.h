@@ -137,6 +137,16 @@ size_t symtab_frames(const struct symtab *st, uint64_t addr,
 const struct segment *symtab_segment(const struct symtab *st, uint64_t addr);
 
 /*
+ * Up to len bytes of the binary's contents at link-time address addr,
+ * from the PT_LOAD segment holding it, into buf; *got is how many (fewer
+ * at the end of the segment's file-backed part, 0 outside every segment
+ * or in its zero-filled tail). Returns 0, or -1 after reporting when the
+ * file cannot be opened.
+ */
+int symtab_read_bytes(const struct symtab *st, uint64_t addr, size_t len,
+		      unsigned char *buf, size_t *got);
+
+/*
  * Print addr and its frames to out exactly as `addr2line -f -C -i -a -p`
  * does (without -i when inlines is false): "0x<addr>: func at file:line",
  * then " (inlined by) func at file:line" per caller, or "?? ??:0".
