@@ -28,6 +28,28 @@ static int find_event(const struct profile *p, const char *name, size_t len,
 		     p->nevents > 1 ? ", ..." : "");
 }
 
+/* --counter: an event the profile has, or a usage error naming them all. */
+static int find_counter(const struct profile *p, const char *name,
+			uint32_t *out)
+{
+	char list[1024];
+	size_t n = 0;
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		const char *ev = profile_str(p, p->events[e].name);
+
+		if (!strcmp(ev, name)) {
+			*out = (uint32_t)e;
+			return 0;
+		}
+		if (n < sizeof(list))
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+					      e ? ", " : "", ev);
+	}
+	return error("the profile has no counter '%s' (it has: %s%s)", name,
+		     list, n >= sizeof(list) ? "..." : "");
+}
+
 /* Events for --show: the list given, or all of them. */
 static uint32_t *parse_show(const struct profile *p, const char *show,
 			    size_t *n)
@@ -99,7 +121,9 @@ int analyze_run(const struct options *o, FILE *out)
 	struct read_opts ro = { .part = o->part,
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
-				.want_positions = o->nbinaries > 0 };
+				.want_positions = o->nbinaries > 0,
+				.counter = o->counter,
+				.want_leaks = o->leaks };
 	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
 				    .load_offset = o->load_offset,
 				    .inlined = o->inlined_callee ? INLINE_CALLEE
@@ -147,6 +171,16 @@ int analyze_run(const struct options *o, FILE *out)
 		ret = 2;
 		goto out;
 	}
+	if (o->counter) {
+		uint32_t e = 0;
+
+		if (find_counter(&p, o->counter, &e) < 0) {
+			ret = 2;
+			goto out;
+		}
+		if (!o->sort_event)
+			po.sort_event = e;
+	}
 	show = parse_show(&p, o->show, &po.nshow);
 	if (!show) {
 		ret = 2;
@@ -159,6 +193,7 @@ int analyze_run(const struct options *o, FILE *out)
 	po.reports = reports;
 	po.nreports = reports ? (size_t)o->nbinaries : 0;
 	po.inlined = rso.inlined;
+	po.leaks = o->leaks;
 
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
@@ -179,6 +214,10 @@ int analyze_run(const struct options *o, FILE *out)
 			fputs("\n", out);
 		if (o->graph)
 			print_graph(out, &cg, &po);
+		if (o->leaks && (o->flat || o->graph))
+			fputs("\n", out);
+		if (o->leaks)
+			print_leaks(out, &cg, &po);
 	}
 	ret = 0;
 out:

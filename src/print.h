@@ -22,11 +22,18 @@ struct print_opts {
 	const struct resolve_report *reports;	/* what -b did, or NULL */
 	size_t nreports;
 	enum inline_mode inlined;
+	bool leaks;		/* JSON: the leak records too */
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* The leak records (IgProf LK), largest first. */
+void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o);
+
+/* Leak indexes into cg->p->leaks, largest first (then by address);
+ * malloc'd, p->nleaks entries. */
+uint32_t *leaks_by_size(const struct profile *p);
 
 /* Shared by the printers (print_names.c). */
 
