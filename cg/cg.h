@@ -79,6 +79,9 @@ struct cg {
 	 * every name without a "'N" suffix in profiles valgrind wrote with
 	 * its default --separate-recs=2), the cycle when it is the only way
 	 * in. Zero for functions outside cycles (they are self + child).
+	 * When the profile knows each function's inclusive cost exactly
+	 * (p->func_incl: IgProf), that, capped by its cycle's; then the
+	 * member's cg_node_child() is member_incl - self.
 	 */
 	uint64_t *member_incl;
 

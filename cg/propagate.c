@@ -19,10 +19,18 @@ static bool same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
 static void member_inclusive(struct cg *cg)
 {
 	size_t ne = cg->nevents;
+	const uint64_t *exact = cg->p->func_incl;
 
 	free(cg->member_incl);
 	cg->member_incl = xcalloc(cg->nnodes * ne + 1, sizeof(uint64_t));
-	for (size_t a = 0; a < cg->narcs; a++) {
+	/* A profile of whole stacks (IgProf) knows it exactly; capped below
+	 * only in case symbol resolution merged two nested functions. */
+	if (exact)
+		for (size_t n = 0; n < cg->nnodes; n++)
+			if (cg->nodes[n].cycle != NO_ID)
+				memcpy(cg->member_incl + n * ne, exact + n * ne,
+				       ne * sizeof(uint64_t));
+	for (size_t a = 0; a < cg->narcs && !exact; a++) {
 		const struct cg_arc *arc = &cg->arcs[a];
 		const uint64_t *incl = profile_call_incl(cg->p, arc->call);
 		uint64_t *mi = cg->member_incl + (size_t)arc->callee * ne;
@@ -185,6 +193,11 @@ double cg_node_child(const struct cg *cg, uint32_t n, uint32_t event)
 {
 	if (cg->est_child)
 		return cg->est_child[n];
+	/* exact inclusive known: a cycle member's children are the rest of
+	 * it, not only the calls that leave the cycle */
+	if (cg->p->func_incl && cg->nodes[n].cycle != NO_ID)
+		return (double)(cg->member_incl[(size_t)n * cg->nevents + event] -
+				profile_self(cg->p, n)[event]);
 	return (double)cg->child[(size_t)n * cg->nevents + event];
 }
 

@@ -29,6 +29,28 @@ static int find_event(const struct profile *p, const char *name, size_t len,
 		     p->nevents > 1 ? ", ..." : "");
 }
 
+/* --counter: an event the profile has, or a usage error naming them all. */
+static int find_counter(const struct profile *p, const char *name,
+			uint32_t *out)
+{
+	char list[1024];
+	size_t n = 0;
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		const char *ev = profile_str(p, p->events[e].name);
+
+		if (!strcmp(ev, name)) {
+			*out = (uint32_t)e;
+			return 0;
+		}
+		if (n < sizeof(list))
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+					      e ? ", " : "", ev);
+	}
+	return error("the profile has no counter '%s' (it has: %s%s)", name,
+		     list, n >= sizeof(list) ? "..." : "");
+}
+
 /* Events for --show: the list given, or all of them. */
 static uint32_t *parse_show(const struct profile *p, const char *show,
 			    size_t *n)
@@ -117,7 +139,9 @@ int analyze_run(const struct options *o, FILE *out)
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
 				.want_positions = o->nbinaries > 0 ||
-						  o->annotate || o->disasm };
+						  o->annotate || o->disasm,
+				.counter = o->counter,
+				.want_leaks = o->leaks };
 	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
 				    .load_offset = o->load_offset,
 				    .inlined = o->inlined_callee ? INLINE_CALLEE
@@ -173,6 +197,16 @@ int analyze_run(const struct options *o, FILE *out)
 		ret = 2;
 		goto out;
 	}
+	if (o->counter) {
+		uint32_t e = 0;
+
+		if (find_counter(&p, o->counter, &e) < 0) {
+			ret = 2;
+			goto out;
+		}
+		if (!o->sort_event)
+			po.sort_event = e;
+	}
 	show = parse_show(&p, o->show, &po.nshow);
 	if (!show) {
 		ret = 2;
@@ -194,6 +228,7 @@ int analyze_run(const struct options *o, FILE *out)
 	po.inline_calls = o->inline_calls;
 	po.disasm = o->disasm;
 	po.disasm_what = o->disasm_what;
+	po.leaks = o->leaks;
 
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
@@ -235,6 +270,10 @@ int analyze_run(const struct options *o, FILE *out)
 			if (print_disasm(out, &cg, &po) < 0)
 				goto out;
 		}
+		if (o->leaks && (o->flat || o->graph || o->annotate || o->disasm))
+			fputs("\n", out);
+		if (o->leaks)
+			print_leaks(out, &cg, &po);
 	}
 	ret = 0;
 out:

@@ -17,19 +17,25 @@ static const char usage_text[] =
 "in the profile's own events (Ir, Dr, D1mr, ... or ticks).\n"
 "\n"
 "PROFILE is a Callgrind-format file (valgrind's callgrind and cachegrind,\n"
-"Xdebug, pprof -callgrind, ...), plain, gzip or bzip2 compressed; the\n"
-"format is found from the content. \"-\" reads standard input. Several\n"
-"profiles are added together (threads, parts, runs).\n"
+"Xdebug, pprof -callgrind, ...) or an IgProf profile, plain, gzip or\n"
+"bzip2 compressed; the format is found from the content. \"-\" reads\n"
+"standard input. Several profiles of one format are added together\n"
+"(threads, parts, runs).\n"
 "\n"
 "Listings:\n"
 "  -p, --flat-profile     print only the flat profile\n"
 "  -q, --graph            print only the call graph\n"
 "      --json             print the whole analysis as one JSON document\n"
 "      --brief            leave out the explanations under the listings\n"
+"      --leaks            list IgProf's leak records (resources still held\n"
+"                         at exit), largest first; only them unless -p or -q\n"
 "\n"
 "Costs:\n"
 "      --sort=EVENT       rank by EVENT (default: the first event)\n"
 "      --show=EV1,EV2     events shown in the flat profile (default: all)\n"
+"      --counter=NAME     IgProf: rank by counter NAME (PERF_TICKS, MEM_TOTAL,\n"
+"                         MEM_LIVE, ...; default: the first in the file);\n"
+"                         call counts are its count field\n"
 "      --threshold=PCT    leave out entries below PCT percent of the total\n"
 "                         (flat profile: self cost; call graph: total)\n"
 "\n"
@@ -110,6 +116,8 @@ enum {
 	OPT_INLINE_CALLS,
 	OPT_SOURCE_MAP,
 	OPT_DISASM,
+	OPT_COUNTER,
+	OPT_LEAKS,
 };
 
 static const struct option long_options[] = {
@@ -119,6 +127,8 @@ static const struct option long_options[] = {
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "show", required_argument, NULL, OPT_SHOW },
+	{ "counter", required_argument, NULL, OPT_COUNTER },
+	{ "leaks", no_argument, NULL, OPT_LEAKS },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
@@ -195,6 +205,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_SHOW:
 			o->show = optarg;
+			break;
+		case OPT_COUNTER:
+			o->counter = optarg;
+			break;
+		case OPT_LEAKS:
+			o->leaks = true;
 			break;
 		case OPT_THRESHOLD:
 			errno = 0;
@@ -323,8 +339,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--inline-calls needs -b FILE");
 	if (optind >= argc)
 		return usage_error("no profile given");
-	/* the annotated listings alone, unless -p or -q asks for more */
-	if (!o->flat && !o->graph && !o->annotate && !o->disasm)
+	/* the annotated listings or the leaks alone, unless -p or -q asks
+	 * for more */
+	if (!o->flat && !o->graph && !o->annotate && !o->disasm && !o->leaks)
 		o->flat = o->graph = true;
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;

@@ -19,6 +19,9 @@ struct options {
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */
+	const char *counter;	/* --counter: IgProf counter to rank and
+				 * count calls by; NULL: the first */
+	bool leaks;		/* --leaks: list the leak records */
 	double threshold;
 	bool threshold_given;
 	char **inputs;

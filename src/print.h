@@ -39,6 +39,7 @@ struct print_opts {
 	bool inline_calls;
 	bool disasm;
 	const char *disasm_what;	/* name or glob; NULL: hot functions */
+	bool leaks;		/* JSON: the leak records too */
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
@@ -57,6 +58,12 @@ int print_disasm_check(const struct cg *cg, const struct print_opts *o);
 int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_disasm_json(FILE *out, const struct cg *cg,
 		       const struct print_opts *o);
+/* The leak records (IgProf LK), largest first. */
+void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o);
+
+/* Leak indexes into cg->p->leaks, largest first (then by address);
+ * malloc'd, p->nleaks entries. */
+uint32_t *leaks_by_size(const struct profile *p);
 
 /* Shared by the printers (print_names.c). */
 

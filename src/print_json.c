@@ -79,6 +79,38 @@ static void json_sum_row(FILE *out, const uint64_t *a, const uint64_t *b,
 	fputc(']', out);
 }
 
+/* JSON holds whole stacks, up to this depth (deeper ones are cut and
+ * say so: a hostile file could have every leak 100,000 frames deep). */
+#define JSON_STACK_MAX 1000
+
+static void json_leaks(FILE *out, const struct profile *p)
+{
+	uint32_t *order = leaks_by_size(p);
+
+	fputs(",\n \"leaks\": [", out);
+	for (size_t i = 0; i < p->nleaks; i++) {
+		const struct pleak *lk = &p->leaks[order[i]];
+		size_t depth = 0;
+
+		fputs(i ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"address\": %llu, \"size\": %llu, \"counter\": ",
+			(unsigned long long)lk->addr,
+			(unsigned long long)lk->size);
+		json_name(out, p, p->events[lk->event].name);
+		fprintf(out, ", \"function\": %u, \"stack\": [",
+			p->stacks[lk->stack].func);
+		for (uint32_t s = lk->stack; s != NO_ID; s = p->stacks[s].caller) {
+			if (depth < JSON_STACK_MAX)
+				fprintf(out, "%s%u", depth ? ", " : "",
+					p->stacks[s].func);
+			depth++;
+		}
+		fprintf(out, "], \"depth\": %zu}", depth);
+	}
+	fputc(']', out);
+	free(order);
+}
+
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
@@ -182,6 +214,13 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				  cg_node_child(cg, f, o->sort_event), ne,
 				  o->sort_event);
 		}
+		if (p->func_count) {
+			/* IgProf: the counters' count and peak fields */
+			fputs(", \"self_count\": ", out);
+			json_row(out, profile_func_row(p, p->func_count, f), ne);
+			fputs(", \"self_peak\": ", out);
+			json_row(out, profile_func_row(p, p->func_peak, f), ne);
+		}
 		fprintf(out, ", \"calls\": %llu, \"self_calls\": %llu, \"cycle\": ",
 			(unsigned long long)node->calls,
 			(unsigned long long)node->self_calls);
@@ -246,6 +285,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		fputs(",\n \"disasm\": ", out);
 		print_disasm_json(out, cg, o);
 	}
+	if (o->leaks)
+		json_leaks(out, p);
 	fputs("}\n", out);
 	free(arc_of_call);
 	free(row);

@@ -39,6 +39,11 @@ void profile_release(struct profile *p)
 	free(p->jumps);
 	free(p->jump_table);
 	u64map_release(&p->callsite_index);
+	free(p->func_incl);
+	free(p->func_count);
+	free(p->func_peak);
+	free(p->stacks);
+	free(p->leaks);
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
 	u64map_release(&p->call_index);
@@ -92,6 +97,10 @@ static void set_stride(struct profile *p, size_t stride)
 	p->pos_cost = widen(p->pos_cost, p->npos, p->pos_cost_alloc, old, stride);
 	p->callsite_incl = widen(p->callsite_incl, p->ncallsites,
 				 p->callsite_incl_alloc, old, stride);
+	p->func_incl = widen(p->func_incl, p->nfuncs, p->extras_alloc, old, stride);
+	p->func_count = widen(p->func_count, p->nfuncs, p->extras_alloc, old,
+			      stride);
+	p->func_peak = widen(p->func_peak, p->nfuncs, p->extras_alloc, old, stride);
 	if (p->summary) {
 		uint64_t *s = xcalloc(stride, sizeof(*s));
 
@@ -154,6 +163,46 @@ void profile_define_derived(struct profile *p, name_id name,
 	p->nterms += nterms;
 }
 
+/* The per-function rows of profile_want_func_extras(), room for want. */
+static void grow_extras(struct profile *p, size_t want)
+{
+	uint64_t **rows[] = { &p->func_incl, &p->func_count, &p->func_peak };
+	size_t row = (p->stride ? p->stride : 1) * sizeof(uint64_t), n;
+
+	if (!p->func_incl || want <= p->extras_alloc)
+		return;
+	n = p->extras_alloc / 2 * 3 + 64;
+	if (n < want)
+		n = want;
+	for (size_t i = 0; i < 3; i++) {
+		*rows[i] = xreallocarray(*rows[i], n, row);
+		memset((char *)*rows[i] + p->extras_alloc * row, 0,
+		       (n - p->extras_alloc) * row);
+	}
+	p->extras_alloc = n;
+}
+
+void profile_want_func_extras(struct profile *p)
+{
+	if (p->func_incl)
+		return;
+	p->func_incl = xcalloc(1, sizeof(uint64_t));
+	p->func_count = xcalloc(1, sizeof(uint64_t));
+	p->func_peak = xcalloc(1, sizeof(uint64_t));
+	p->extras_alloc = 0;
+	grow_extras(p, p->nfuncs + 1);
+}
+
+uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller)
+{
+	if (p->nstacks >= NO_ID - 1)
+		BUG("too many stacks");
+	ARRAY_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
+	p->stacks[p->nstacks].func = func;
+	p->stacks[p->nstacks].caller = caller;
+	return (uint32_t)p->nstacks++;
+}
+
 static uint32_t profile_func_slow(struct profile *p, name_id object,
 				  name_id file, name_id name);
 static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
@@ -201,6 +250,7 @@ static uint32_t profile_func_slow(struct profile *p, name_id object,
 	ARRAY_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
 	grow_rows(&p->self, &p->self_alloc, p->nfuncs + 1, p->stride);
 	memset(profile_self(p, f), 0, p->stride * sizeof(uint64_t));
+	grow_extras(p, p->nfuncs + 1);	/* new rows come zeroed */
 	p->funcs[f].name = name;
 	p->funcs[f].file = file;
 	p->funcs[f].object = object;

@@ -98,6 +98,23 @@ struct pjump {
 	bool conditional;
 };
 
+/*
+ * A call stack, kept only where a record needs one (IgProf leaks): a
+ * node of a tree of stacks, its function and the stack of its caller
+ * (NO_ID at the outermost frame).
+ */
+struct pstack {
+	uint32_t func;
+	uint32_t caller;
+};
+
+/* A resource still held at the end of the run (IgProf's LK records). */
+struct pleak {
+	uint64_t addr, size;
+	uint32_t event;		/* the counter it was listed under */
+	uint32_t stack;		/* into stacks[]: where it was allocated */
+};
+
 /* What was read from one input file, for reports. */
 struct pinput {
 	name_id path, format, creator, cmd;
@@ -124,6 +141,21 @@ struct profile {
 	size_t call_incl_alloc;		/* in rows */
 	bool calls_have_incl;		/* inclusive costs were measured */
 
+	/*
+	 * Formats that record whole call stacks (IgProf) know each
+	 * function's inclusive cost exactly: every stack's value once per
+	 * distinct function in it, however often it recurs there. NULL
+	 * for the others. Rows of stride numbers, like self. Merging two
+	 * functions (profile_rekey) adds their rows, which is exact unless
+	 * both were in one stack; cg caps it at the cycle's cost.
+	 */
+	uint64_t *func_incl;
+	/* Also per function and event (IgProf, else NULL): the count field
+	 * summed over stacks ending in it (allocations, ticks), and the
+	 * largest peak field of those stacks. */
+	uint64_t *func_count, *func_peak;
+	size_t extras_alloc;		/* rows of the three, in rows */
+
 	uint64_t *totals;		/* stride numbers; set by finish */
 	uint64_t *summary;		/* summed "summary:" lines, or NULL */
 
@@ -142,6 +174,10 @@ struct profile {
 	size_t callsite_incl_alloc;	/* in rows */
 	struct pjump *jumps;
 	size_t njumps, jumps_alloc;
+	struct pstack *stacks;
+	size_t nstacks, stacks_alloc;
+	struct pleak *leaks;
+	size_t nleaks, leaks_alloc;
 
 	struct pderived *derived;
 	size_t nderived, derived_alloc;
@@ -190,6 +226,18 @@ void profile_define_derived(struct profile *p, name_id name,
 /* The function with this identity, created (with zero cost) if new. */
 uint32_t profile_func(struct profile *p, name_id object, name_id file,
 		      name_id name);
+
+/* Keep func_incl, func_count and func_peak from now on (zeroed). */
+void profile_want_func_extras(struct profile *p);
+
+static inline uint64_t *profile_func_row(const struct profile *p,
+					 uint64_t *rows, uint32_t func)
+{
+	return rows + (size_t)func * p->stride;
+}
+
+/* A new stack node: func called from the stack `caller` (or NO_ID). */
+uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller);
 
 /* The arc caller -> callee, created (count 0, cost 0) if new. */
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);

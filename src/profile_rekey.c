@@ -23,6 +23,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;
 	uint64_t *self = p->self, *call_incl = p->call_incl,
 		 *pos_cost = p->pos_cost, *callsite_incl = p->callsite_incl;
+	uint64_t *func_incl = p->func_incl, *func_count = p->func_count,
+		 *func_peak = p->func_peak;
 	struct pcall *calls = p->calls;
 	struct ppos *pos = p->pos;
 	struct pcallsite *callsites = p->callsites;
@@ -50,6 +52,10 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	p->ncallsites = p->callsites_alloc = p->callsite_incl_alloc = 0;
 	p->njumps = p->jumps_alloc = p->jump_mask = 0;
 	u64map_release(&p->callsite_index);
+	p->func_incl = p->func_count = p->func_peak = NULL;
+	p->extras_alloc = 0;
+	if (func_incl)
+		profile_want_func_extras(p);
 	p->nfileobj = 0;
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
@@ -63,7 +69,20 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		add_row(profile_self(p, newid[f]), self + f * stride, stride);
 		if (!p->funcs[newid[f]].line)
 			p->funcs[newid[f]].line = ident[f].line;
+		if (func_incl) {
+			uint64_t *peak = profile_func_row(p, p->func_peak, newid[f]);
+
+			add_row(profile_func_row(p, p->func_incl, newid[f]),
+				func_incl + f * stride, stride);
+			add_row(profile_func_row(p, p->func_count, newid[f]),
+				func_count + f * stride, stride);
+			for (size_t e = 0; e < stride; e++)
+				if (peak[e] < func_peak[f * stride + e])
+					peak[e] = func_peak[f * stride + e];
+		}
 	}
+	for (size_t i = 0; i < p->nstacks; i++)
+		p->stacks[i].func = newid[p->stacks[i].func];
 	for (size_t c = 0; c < ncalls; c++) {
 		uint32_t nc = profile_call(p, newid[calls[c].caller],
 					   newid[calls[c].callee]);
@@ -103,6 +122,9 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	free(callsite_incl);
 	free(jumps);
 	free(self);
+	free(func_incl);
+	free(func_count);
+	free(func_peak);
 	free(call_incl);
 	free(pos_cost);
 	free(calls);

@@ -14,18 +14,45 @@ static bool starts_with(const char *data, size_t len, const char *prefix)
 	return len >= n && !memcmp(data, prefix, n);
 }
 
+static const char *article_format(const char *format)
+{
+	if (!strcmp(format, "callgrind"))
+		return "a Callgrind";
+	if (!strcmp(format, "igprof"))
+		return "an IgProf";
+	return format;
+}
+
 static int report_unknown(const struct line_reader *lr, const char *data,
 			  size_t len)
 {
-	if (starts_with(data, len, "P=("))
-		return error("%s: this is an IgProf profile; IgProf input is not supported yet",
-			     lr->path);
 	if (starts_with(data, len, "gmon"))
 		return error("%s: this is a gprof gmon.out file; gmon.out input is not supported yet",
 			     lr->path);
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
 		     "'events:' line within the first %d bytes)",
 		     lr->path, SNIFF_BYTES);
+}
+
+/*
+ * Profiles of one format add up; profiles of two do not (an IgProf
+ * profile's inclusive costs come from whole stacks, a Callgrind one's
+ * from its calls), so they are not read into one profile.
+ */
+static int same_format(const struct profile *p, const struct line_reader *lr,
+		       const char *format)
+{
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const char *f = profile_str(p, p->inputs[i].format);
+
+		if (strcmp(f, format))
+			return error("%s: this is %s profile and '%s' is %s one; "
+				     "profiles of different formats cannot be added up",
+				     lr->path, article_format(format),
+				     profile_str(p, p->inputs[i].path),
+				     article_format(f));
+	}
+	return 0;
 }
 
 int read_profile(struct profile *p, const char *path,
@@ -47,10 +74,15 @@ int read_profile(struct profile *p, const char *path,
 		      "'%s-02', ...)", lr.path, lr.path, lr.path);
 		goto out;
 	}
-	if (callgrind_sniff(data, (size_t)len))
-		ret = read_callgrind(p, &lr, opts);
-	else
+	if (callgrind_sniff(data, (size_t)len)) {
+		if (same_format(p, &lr, "callgrind") == 0)
+			ret = read_callgrind(p, &lr, opts);
+	} else if (igprof_sniff(data, (size_t)len)) {
+		if (same_format(p, &lr, "igprof") == 0)
+			ret = read_igprof(p, &lr, opts);
+	} else {
 		report_unknown(&lr, data, (size_t)len);
+	}
 out:
 	line_reader_close(&lr);
 	return ret;

@@ -20,6 +20,10 @@ struct read_opts {
 				 * on a cost line are warnings, not errors */
 	bool want_positions;	/* keep costs per (function, file, line,
 				 * address): struct ppos */
+	const char *counter;	/* IgProf: the counter whose count field
+				 * becomes the call counts; NULL: the
+				 * first counter of each file */
+	bool want_leaks;	/* IgProf: keep LK records (struct pleak) */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */
@@ -30,6 +34,10 @@ int read_profile(struct profile *p, const char *path,
 bool callgrind_sniff(const char *data, size_t len);
 int read_callgrind(struct profile *p, struct line_reader *lr,
 		   const struct read_opts *opts);
+
+bool igprof_sniff(const char *data, size_t len);
+int read_igprof(struct profile *p, struct line_reader *lr,
+		const struct read_opts *opts);
 
 /*
  * The name with its recursion level removed: "fib'2" -> "fib",

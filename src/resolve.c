@@ -12,8 +12,9 @@
  *      optionally charge inlined code to the inlined function.
  *
  * Callgrind's instruction positions are relative to their object (Q15),
- * so for callgrind input the offset found is 0; other inputs carry
- * runtime addresses.
+ * so for callgrind input the offset found is 0; so are IgProf's (its F
+ * offsets), where IgProf's anonymous "@?0x..." functions are named by
+ * their position's address; other inputs carry runtime addresses.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,12 +118,21 @@ static const struct sym *named_sym(const struct profile *p,
 	return base == NO_NAME ? NULL : symtab_find(st, base);
 }
 
-/* A name valgrind made up rather than took from a symbol table. */
+/* IgProf's name for code dladdr found no symbol for: "@?0x7f3a...",
+ * the runtime address, or "@?(nil)". Its position has the address. */
+static bool anonymous_name(const char *name)
+{
+	return name[0] == '@' && name[1] == '?';
+}
+
+/* A name valgrind (or IgProf) made up rather than took from a symbol
+ * table. */
 static bool made_up_name(const char *name)
 {
 	uint64_t dummy;
 
-	return name[0] == '(' || !strcmp(name, "???") || hex_name(name, &dummy);
+	return name[0] == '(' || !strcmp(name, "???") || hex_name(name, &dummy) ||
+	       anonymous_name(name);
 }
 
 static bool in_object(const struct profile *p, uint32_t f, name_id ob)
@@ -298,7 +308,8 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 
 		if (!in_object(p, (uint32_t)f, ob))
 			continue;
-		if (hex_name(name, &addr)) {
+		if (hex_name(name, &addr) ||
+		    (anonymous_name(name) && (addr = low[f]) != 0)) {
 			s = symtab_lookup(st, addr - off);
 			if (s) {
 				ident[f].name = o->demangle ? s->name : s->raw;

@@ -36,6 +36,7 @@ static void test_regress_files(void **state)
 		data = (unsigned char *)slurp(path, &len);
 		assert_non_null(data);
 		fuzz_callgrind_one(data, len);
+		fuzz_igprof_one(data, len);
 		fuzz_symtab_one(data, len);
 		free(data);
 		n++;

@@ -79,7 +79,10 @@ static void run_profile(const char *path, const struct read_opts *ro, FILE *out)
 	cg_find_cycles(&cg);
 	cg_propagate_measured(&cg);
 	cg_rank(&cg);
+	po.leaks = ro->want_leaks;
 	print_json(out, &cg, &po);
+	if (ro->want_leaks)
+		print_leaks(out, &cg, &po);
 	print_flat(out, &cg, &po);
 	po.brief = true;
 	po.threshold = 0.5;
@@ -107,6 +110,22 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size)
 	ro.want_positions = false;
 	run_profile(path, &ro, out);
 	ro.want_positions = true;
+	run_profile(path, &ro, out);
+	close(fd);
+}
+
+void fuzz_igprof_one(const uint8_t *data, size_t size)
+{
+	FILE *out = devnull();
+	struct read_opts ro = { .want_leaks = true, .want_positions = true };
+	char path[64];
+	int fd;
+
+	if (size && (data[0] & 1))
+		ro.counter = "MEM_LIVE";
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
 	run_profile(path, &ro, out);
 	close(fd);
 }

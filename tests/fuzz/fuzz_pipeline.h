@@ -13,6 +13,11 @@
  * lenient; the whole input is the profile. */
 void fuzz_callgrind_one(const uint8_t *data, size_t size);
 
+/* Run data as a profile with IgProf's options: leak records kept and
+ * listed, positions kept (as -b does), the first byte choosing
+ * --counter=MEM_LIVE. */
+void fuzz_igprof_one(const uint8_t *data, size_t size);
+
 /* Run data as an ELF binary through symtab_open() and the lookups. */
 void fuzz_symtab_one(const uint8_t *data, size_t size);
 
