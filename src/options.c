@@ -17,8 +17,9 @@ static const char usage_text[] =
 "in the profile's own events (Ir, Dr, D1mr, ... or ticks).\n"
 "\n"
 "PROFILE is a Callgrind-format file (valgrind's callgrind and cachegrind,\n"
-"Xdebug, pprof -callgrind, ...), plain, gzip or bzip2 compressed; the\n"
-"format is found from the content. \"-\" reads standard input. Several\n"
+"Xdebug, pprof -callgrind, ...) or gprof's gmon.out (GNU or BSD format;\n"
+"give the program with -b), plain, gzip or bzip2 compressed; the format\n"
+"is found from the content. \"-\" reads standard input. Several\n"
 "profiles are added together (threads, parts, runs).\n"
 "\n"
 "Listings:\n"
@@ -38,6 +39,9 @@ static const char usage_text[] =
 "                         'part:' number; default: all parts, summed)\n"
 "      --fold-recursion   count recursion levels as their function:\n"
 "                         fib'2 is fib (valgrind --separate-recs names)\n"
+"      --sum[=FILE]       gmon.out input: also write the summed profile to\n"
+"                         FILE (default gmon.sum) in gmon.out format, as\n"
+"                         gprof -s does\n"
 "      --lenient          read on past an undefined compressed name id\n"
 "                         (named \"(undefined id N)\") and past extra costs\n"
 "                         on a cost line, with a warning; by default both\n"
@@ -86,6 +90,7 @@ enum {
 	OPT_INLINED,
 	OPT_RESOLVE,
 	OPT_INLINES,
+	OPT_SUM,
 };
 
 static const struct option long_options[] = {
@@ -99,6 +104,7 @@ static const struct option long_options[] = {
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "sum", optional_argument, NULL, OPT_SUM },
 	{ "binary", required_argument, NULL, 'b' },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
@@ -182,6 +188,11 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_LENIENT:
 			o->lenient = true;
+			break;
+		case OPT_SUM:
+			o->sum = optarg ? optarg : "gmon.sum";
+			if (!*o->sum)
+				return usage_error("--sum wants a file name");
 			break;
 		case 'b':
 			o->binaries = xreallocarray(o->binaries, (size_t)o->nbinaries + 1,

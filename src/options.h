@@ -17,6 +17,7 @@ struct options {
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */
 	double threshold;
+	const char *sum;	/* --sum: write the summed gmon.out here */
 	char **inputs;
 	int ninputs;
 

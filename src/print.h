@@ -28,6 +28,13 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
 
+/* The two listings in gprof's columns, for an event that is a time
+ * (unit_seconds set); print_flat and print_graph call them. */
+void print_flat_seconds(FILE *out, const struct cg *cg,
+			const struct print_opts *o);
+void print_graph_seconds(FILE *out, const struct cg *cg,
+			 const struct print_opts *o);
+
 /* Shared by the printers (print_names.c). */
 
 /*
@@ -48,5 +55,7 @@ void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 /* Explanations of the columns (blurbs.c). */
 extern const char flat_blurb[];
 extern const char graph_blurb[];
+extern const char flat_seconds_blurb[];
+extern const char graph_seconds_blurb[];
 
 #endif

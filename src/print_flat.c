@@ -67,6 +67,13 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
 	char label[8192], hdr[256];
 
+	if (p->events[ev].unit_seconds != 0) {
+		free(wextra);
+		free(rows);
+		name_labels_free(nl);
+		print_flat_seconds(out, cg, o);
+		return;
+	}
 	for (uint32_t n = 0; n < cg->nnodes; n++) {
 		const struct cg_node *node = &cg->nodes[n];
 

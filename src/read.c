@@ -20,9 +20,6 @@ static int report_unknown(const struct line_reader *lr, const char *data,
 	if (starts_with(data, len, "P=("))
 		return error("%s: this is an IgProf profile; IgProf input is not supported yet",
 			     lr->path);
-	if (starts_with(data, len, "gmon"))
-		return error("%s: this is a gprof gmon.out file; gmon.out input is not supported yet",
-			     lr->path);
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
 		     "'events:' line within the first %d bytes)",
 		     lr->path, SNIFF_BYTES);
@@ -47,10 +44,25 @@ int read_profile(struct profile *p, const char *path,
 		      "'%s-02', ...)", lr.path, lr.path, lr.path);
 		goto out;
 	}
-	if (callgrind_sniff(data, (size_t)len))
+	if (callgrind_sniff(data, (size_t)len)) {
 		ret = read_callgrind(p, &lr, opts);
-	else
-		report_unknown(&lr, data, (size_t)len);
+	} else if (gmon_sniff(data, (size_t)len)) {
+		ret = read_gmon(p, &lr, opts);
+	} else {
+		/* copied: reading a BSD gmon.out consumes the peeked data */
+		char head[64];
+		size_t hlen = (size_t)len < sizeof(head) ? (size_t)len : sizeof(head);
+		int bsd;
+
+		memcpy(head, data, hlen);
+		bsd = read_gmon_bsd_maybe(p, &lr, opts);
+		if (bsd < 0)
+			goto out;
+		if (bsd > 0)
+			ret = 0;
+		else
+			report_unknown(&lr, head, hlen);
+	}
 out:
 	line_reader_close(&lr);
 	return ret;
