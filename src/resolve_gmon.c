@@ -5,8 +5,10 @@
  *
  *  - the functions are the binary's code symbols (ELF functions and
  *    untyped symbols in executable segments; not the synthetic @plt
- *    entries, which gprof does not have), and each one reaches up to the
- *    next one: code between two symbols belongs to the one before;
+ *    entries, which gprof does not have; not the local labels gprof
+ *    leaves out by name, see gprof_function_name, where we also say
+ *    where we differ from gprof), and each one reaches up to the next
+ *    one: code between two symbols belongs to the one before;
  *  - gprof works in 2-byte units (its counter size): a symbol starts at
  *    addr / 2, a histogram of nbins over [low, high) has bins of
  *        scale = ((high - low) / 2) / nbins      units (a double)
@@ -60,6 +62,56 @@ static bool in_code(const struct symtab *st, uint64_t addr)
 	return seg && (seg->flags & PF_X_FLAG);
 }
 
+/*
+ * Whether gprof (2.40, corefile.c) takes a symbol for a function: global
+ * and weak ones always; a local one only when its name has no '$' and
+ * every '.' in it starts a part of digits, optionally after "clone." or
+ * "constprop." ("f.1", "f.constprop.0", "f.clone.3.7").
+ *
+ * We apply this to untyped symbols only (labels, where the rule is
+ * meant for file names and Pascal labels), not to ELF functions: gprof
+ * also drops GCC's local "f.part.0", "f.isra.0" and "f.cold", which are
+ * functions with their own code (and for a .part, their own mcount
+ * calls), and gives their time and calls to whatever symbol precedes
+ * them. tests/gmon/prog.c has such a function; tests/test_gmon.c shows
+ * gprof charging its 20000 calls to frame_dummy, and us not.
+ */
+static bool gprof_function_name(const char *name, bool is_local)
+{
+	static const char *const prefixes[] = { ".clone.", ".constprop." };
+
+	if (!is_local)
+		return true;
+	if (!*name)
+		return false;
+	for (const char *c = name; *c;) {
+		bool digits = false;
+
+		if (*c == '$')
+			return false;
+		if (*c != '.') {
+			c++;
+			continue;
+		}
+		for (size_t k = 0; k < 2; k++) {
+			size_t n = strlen(prefixes[k]);
+
+			if (strlen(c) > n && !strncmp(c, prefixes[k], n)) {
+				c += n - 1;
+				break;
+			}
+		}
+		for (c++; *c && *c != '.'; c++) {
+			if (*c < '0' || *c > '9')
+				return false;
+			digits = true;
+		}
+		if (!digits)
+			return false;
+	}
+	return true;
+}
+
 static void build_table(const struct symtab *st, struct gtable *t)
 {
 	size_t n = 0;
@@ -72,6 +124,9 @@ static void build_table(const struct symtab *st, struct gtable *t)
 		if (s->kind != SYM_FUNC && s->kind != SYM_OTHER)
 			continue;
 		if (!in_code(st, s->addr))
+			continue;
+		if (s->kind == SYM_OTHER &&
+		    !gprof_function_name(names_str(st->names, s->raw), s->is_local))
 			continue;
 		t->v[n++] = (struct gfunc){ s->addr, 0, s->name, NO_ID };
 	}

@@ -12,17 +12,19 @@
  * on flat-profile names, no index by function name), the comparison
  * leaves the form out, never a number.
  *
- * One place where gprof's numbers are not the truth and we print them
- * anyway: gprof shares a histogram bin among functions in whole 2-byte
+ * Where gprof's numbers are not the truth:
+ *  - it gives the time and calls of a local function named like
+ *    "helper.part.0" to the symbol before it; we do not, and compare
+ *    with gprof's output with that put right (gprof_renamed, below);
+ *  - and this one we print anyway: gprof shares a histogram bin among functions in whole 2-byte
  * units while the bin width, (high - low) / 2 / nbins units, need not be
- * whole: in tests/gmon/nopie.gmon glibc made 1316 bins over 2628 units
- * (1.99696 per bin), gprof truncates each bin's bounds to whole units
- * (2 each) and credits overlap / 1.99696 of the count, so a function
+ * whole: in tests/gmon/nopie.gmon glibc made 1332 bins over 2660 units
+ * (1.99700 per bin), gprof truncates each bin's bounds to whole units
+ * (2 each) and credits overlap / 1.99700 of the count, so a function
  * that covers whole bins gets 1.0015 times their counts, and the flat
  * profile adds up to more than 100% (100.16% when all the time is in one
  * function, as in an earlier run of this program). The true share is
- * overlap / width
- * in real numbers; we keep gprof's arithmetic (resolve_gmon.c) because
+ * overlap / width in real numbers; we keep gprof's arithmetic (resolve_gmon.c) because
  * the listings are meant to be read side by side with gprof's, and say
  * so under the flat profile. test_assign_overlap shows the effect.
  */
@@ -651,6 +653,39 @@ static void free_lines(struct lines *l)
 	free(l->v);
 }
 
+/*
+ * Where we differ from gprof, and are right: tests/gmon/prog.c has a
+ * local function named "helper.part.0", as GCC names the part of a
+ * function it splits off. gprof 2.40 does not take local names with a
+ * '.' for functions (unless the part after it is digits, "clone.N" or
+ * "constprop.N": a rule meant for file names and labels), so it gives
+ * helper.part.0's time and its 20000 calls from work to the symbol
+ * before it, frame_dummy, which runs once at start-up and is never
+ * called by work. Its ELF symbol is a function with a size, with its own
+ * mcount call; we keep it (resolve_gmon.c). With the name put right in
+ * gprof's output, every number agrees: frame_dummy itself has no time
+ * and no calls in these files (if it had, it would now be a line we do
+ * not have, and the test would fail).
+ */
+static char *gprof_renamed(char *text)
+{
+	static const char from[] = "frame_dummy", to[] = "helper.part.0";
+	size_t n = 0, len = strlen(text);
+	char *out = malloc(len * 2 + 1), *p = text, *hit;
+
+	assert_non_null(out);
+	while ((hit = strstr(p, from))) {
+		memcpy(out + n, p, (size_t)(hit - p));
+		n += (size_t)(hit - p);
+		memcpy(out + n, to, sizeof(to) - 1);
+		n += sizeof(to) - 1;
+		p = hit + sizeof(from) - 1;
+	}
+	strcpy(out + n, p);
+	free(text);
+	return out;
+}
+
 static void compare_with_gprof(const char *gprof_file, const char *const *args,
 			       size_t nargs)
 {
@@ -660,6 +695,7 @@ static void compare_with_gprof(const char *gprof_file, const char *const *args,
 	size_t flat = 0, graph = 0;
 
 	assert_non_null(want);
+	want = gprof_renamed(want);
 	parse_listing(want, &a);
 	parse_listing(ours, &b);
 	for (size_t i = 0; i < a.n || i < b.n; i++) {
