@@ -154,6 +154,12 @@ struct gmon_hist *gmon_hist_for(struct gmon_data *g,
 			return NULL;
 		}
 	}
+	if (g->nhists == GMON_MAX_HISTS) {
+		snprintf(why, whysize,
+			 "more than %d histograms of different ranges (glibc writes one)",
+			 GMON_MAX_HISTS);
+		return NULL;
+	}
 	ARRAY_GROW(g->hists, g->nhists + 1, g->hists_alloc);
 	n = &g->hists[g->nhists++];
 	*n = *h;

@@ -32,6 +32,10 @@
 
 #define GMON_BSD44_VERSION 0x00051879u
 
+/* Distinct histogram ranges kept (glibc writes one; each new one is
+ * checked against all before it). */
+#define GMON_MAX_HISTS 1024
+
 /* Ticks per second an old BSD file (which does not say), or a file
  * without a histogram, is taken at: gprof's usual hz. */
 #define GMON_BSD_DEFAULT_RATE 100u
@@ -86,7 +90,8 @@ void gmon_add_bb(struct gmon_data *g, uint64_t addr, uint64_t count);
  * from h). NULL, with the reason in why, when the range overlaps another
  * without matching it, when nbins differ for the same range, or when the
  * dimension differs from the first histogram's: the cases gprof refuses
- * too. (gprof keeps the first rate when later ones differ; so do we.)
+ * too; or when there would be more than GMON_MAX_HISTS. (gprof keeps
+ * the first rate when later ones differ; so do we.)
  */
 struct gmon_hist *gmon_hist_for(struct gmon_data *g,
 				const struct gmon_hist *h, char *why,

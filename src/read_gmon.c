@@ -25,9 +25,10 @@
 #include "gmon.h"
 #include "read.h"
 
-/* Bounds what a file makes us allocate: a gmon.out of a program with a
- * 256 MiB text section is 128 MiB of histogram. */
-#define GMON_MAX_BYTES ((size_t)1 << 30)
+/* Bounds what a file makes us allocate (about twice its size): glibc's
+ * gmon.out is half the text section's size plus the arcs, a few MiB for
+ * large programs. */
+#define GMON_MAX_BYTES ((size_t)256 << 20)
 
 #define TAG_HIST 0
 #define TAG_ARC 1

@@ -45,7 +45,7 @@
 /* --- building files --- */
 
 struct bytes {
-	unsigned char buf[8192];
+	unsigned char buf[65536];
 	size_t n;
 	unsigned asz;
 	bool be;
@@ -271,6 +271,15 @@ static void test_bad_records(void **state)
 	hist_rec(&b, 0x1000, 0x1008, 2, 100, bins);
 	hist_rec(&b, 0x1004, 0x100c, 2, 100, bins);
 	expect_error(&b, 8, false, "offset 0x41: histogram of [0x1004, 0x100c) overlaps the earlier one of [0x1000, 0x1008)");
+
+	/* many histogram ranges: refused before they cost quadratic time */
+	gnu_header(&b, 8, false, 1);
+	for (int i = 0; i <= GMON_MAX_HISTS; i++) {
+		uint64_t lo = 0x1000 + 4 * (uint64_t)i;
+
+		hist_rec(&b, lo, lo + 4, 0, 100, bins);
+	}
+	expect_error(&b, 8, false, "more than 1024 histograms of different ranges (glibc writes one)");
 
 	gnu_header(&b, 8, false, 1);
 	bb_rec(&b, 1, two_bbs);

@@ -115,7 +115,9 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size)
 
 static void run_gmon(const char *path, const struct read_target *t, FILE *out)
 {
-	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true };
+	/* symbols only: DWARF adds file names, and takes most of the time */
+	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true,
+				  .no_dwarf = true };
 	struct read_opts ro = { .target = t };
 	struct resolve_opts rso = { 0 };
 	struct resolve_report rep;
