@@ -7,6 +7,9 @@ basic-block records) in another layout, for the reader's tests:
   gmon-convert.py IN OUT gnu32    GNU, 4-byte addresses (another arch)
   gmon-convert.py IN OUT gnu-be   GNU, big-endian (another arch)
   gmon-convert.py IN OUT gnu-bb   GNU plus a basic-block record
+  gmon-convert.py IN OUT runtime  GNU, every address 0x555555554000 up:
+                                  a PIE's gmon.out as older glibc wrote
+                                  it, with runtime addresses
 """
 import struct
 import sys
@@ -74,6 +77,12 @@ def main():
         # two blocks at the first two call sites, counted as called
         bbs = [(arcs[0][0], arcs[0][2]), (arcs[1][0], arcs[1][2])]
         out = gnu(hist, arcs, "<", "Q", bbs)
+    elif kind == "runtime":
+        base = 0x555555554000
+        low, high, rate, dimen, bins = hist
+        hist = (low + base, high + base, rate, dimen, bins)
+        arcs = [(f + base, s + base, c) for f, s, c in arcs]
+        out = gnu(hist, arcs, "<", "Q")
     else:
         raise SystemExit("unknown kind " + kind)
     open(dst, "wb").write(out)

@@ -14,6 +14,8 @@
 #                               program would write it: refused with -b
 #                               prog-nopie (another architecture)
 #   bb.gmon                     nopie.gmon plus a basic-block record
+#   pie-runtime.gmon            pie.gmon with runtime addresses (as older
+#                               glibc wrote them; gprof cannot use it)
 #   truncated.gmon              nopie.gmon cut in its histogram
 set -e
 d=tests/gmon
@@ -38,6 +40,7 @@ for kind in bsd44 bsd-old gnu32 gnu-be; do
 	python3 $d/gmon-convert.py $d/nopie.gmon $d/$kind.gmon $kind
 done
 python3 $d/gmon-convert.py $d/nopie.gmon $d/bb.gmon gnu-bb
+python3 $d/gmon-convert.py $d/pie.gmon $d/pie-runtime.gmon runtime
 gprof -b $d/prog-nopie $d/bsd44.gmon >$d/bsd44.gprof
 gprof -b $d/prog-nopie $d/bsd-old.gmon >$d/bsd-old.gprof
 head -c 300 $d/nopie.gmon >$d/truncated.gmon
