@@ -41,10 +41,11 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/input.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
 	src/read.c src/read_callgrind.c src/read_igprof.c src/resolve.c src/source.c \
+	src/gmon.c src/read_gmon.c src/resolve_gmon.c \
 	src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
-	src/print_graph.c src/print_json.c src/print_leaks.c src/blurbs.c \
-	src/disasm_listing.c src/print_disasm.c \
+	src/print_graph.c src/print_json.c src/print_seconds.c src/print_leaks.c \
+	src/blurbs.c src/disasm_listing.c src/print_disasm.c \
 	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c \
 	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/demangle.c \
 	symtab/debugfile.c symtab/dwarf.c symtab/dwarf_check.c symtab/lines.c \
@@ -132,7 +133,7 @@ FUZZ_CFLAGS = $(filter-out $(CFLAGS),$(ALL_CFLAGS)) -O1 -g $(FUZZ_SAN) \
 FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
-FUZZ_HARNESSES = callgrind igprof symtab
+FUZZ_HARNESSES = callgrind igprof symtab gmon
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
 FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
 

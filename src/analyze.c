@@ -7,6 +7,7 @@
 #include "annotate.h"
 #include "cg.h"
 #include "diag.h"
+#include "gmon.h"
 #include "print.h"
 #include "read.h"
 #include "resolve.h"
@@ -149,6 +150,7 @@ int analyze_run(const struct options *o, FILE *out)
 				    .demangle = !o->no_demangle };
 	struct resolve_report *reports = NULL;
 	struct symtab **st = NULL;
+	struct read_target target;
 	struct print_opts po = { 0 };
 	struct source_opts so = { .dirs = o->source_dirs,
 				  .ndirs = o->nsource_dirs,
@@ -165,15 +167,38 @@ int analyze_run(const struct options *o, FILE *out)
 	profile_init(&p);
 	sources_init(&sources, &so);
 	memset(&cg, 0, sizeof(cg));
-	for (int i = 0; i < o->ninputs; i++)
-		if (read_profile(&p, o->inputs[i], &ro) < 0)
-			goto out;
+	/* binaries first: a gmon.out is read with the binary's address
+	 * size and byte order */
 	if (o->nbinaries) {
 		st = xcalloc((size_t)o->nbinaries, sizeof(*st));
 		reports = xcalloc((size_t)o->nbinaries, sizeof(*reports));
-		if (open_binaries(o, &p.names, st) < 0 ||
-		    resolve_profile(&p, st, (size_t)o->nbinaries, &rso, reports) < 0)
+		if (open_binaries(o, &p.names, st) < 0)
 			goto out;
+		target.binary = st[0]->path;
+		target.addr_size = st[0]->elf_class == 2 /* ELFCLASS64 */ ? 8 : 4;
+		target.big_endian = st[0]->big_endian;
+		ro.target = &target;
+	}
+	for (int i = 0; i < o->ninputs; i++)
+		if (read_profile(&p, o->inputs[i], &ro) < 0)
+			goto out;
+	if (o->sum && !p.gmon) {
+		error("--sum writes gmon.out data, and no input is a gmon.out");
+		ret = 2;
+		goto out;
+	}
+	if (p.gmon && p.nfuncs) {
+		error("gmon.out data cannot be added to a profile of another format");
+		goto out;
+	}
+	if (p.gmon) {
+		if (resolve_gmon(&p, st[0], &rso, &reports[0]) < 0)
+			goto out;
+		if (o->sum && gmon_write(p.gmon, o->sum) < 0)
+			goto out;
+	} else if (o->nbinaries &&
+		   resolve_profile(&p, st, (size_t)o->nbinaries, &rso, reports) < 0) {
+		goto out;
 	}
 	if (o->part) {
 		uint32_t found = 0;
@@ -187,6 +212,10 @@ int analyze_run(const struct options *o, FILE *out)
 		}
 	}
 	profile_finish(&p);
+	/* gmon.out: percentages of self time are of every histogram tick,
+	 * also those no function got (gprof's total_time) */
+	if (p.est_self && p.nevents)
+		p.totals[0] = (uint64_t)p.est_total;
 	if (!p.nevents) {
 		error("no events in the profile");
 		goto out;
@@ -217,7 +246,7 @@ int analyze_run(const struct options *o, FILE *out)
 	po.brief = o->brief;
 	po.indexes = o->graph;
 	po.reports = reports;
-	po.nreports = reports ? (size_t)o->nbinaries : 0;
+	po.nreports = reports ? (size_t)(p.gmon ? 1 : o->nbinaries) : 0;
 	po.inlined = rso.inlined;
 	po.symtabs = st;
 	po.sources = &sources;
@@ -232,7 +261,10 @@ int analyze_run(const struct options *o, FILE *out)
 
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
-	cg_propagate_measured(&cg);
+	if (p.est_self)
+		cg_propagate_estimated(&cg, p.est_self);
+	else
+		cg_propagate_measured(&cg);
 	cg_rank(&cg);
 	if (o->annotate) {
 		if (annotation_build(&ann, &cg, &po) < 0) {
@@ -248,7 +280,10 @@ int analyze_run(const struct options *o, FILE *out)
 	if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
 	} else {
-		if (o->nbinaries) {
+		if (p.gmon) {
+			resolve_gmon_print_notes(out, &reports[0]);
+			fputc('\n', out);
+		} else if (o->nbinaries) {
 			resolve_print_notes(out, &p, reports,
 					    (size_t)o->nbinaries, &rso);
 			fputc('\n', out);

@@ -39,3 +39,43 @@ const char graph_blurb[] =
 " called     calls along this arc / all calls into the callee (or its\n"
 "            cycle). Inside a cycle only the count is shown.\n"
 " <spontaneous>  no caller was recorded.\n";
+
+const char flat_seconds_blurb[] =
+"Columns of the flat profile of a time (gprof's columns):\n"
+" % time       the function's self time as a percentage of all samples.\n"
+"              With gmon.out data a function can get slightly more than\n"
+"              its samples (and the column more than 100): gprof shares a\n"
+"              histogram bin out over the functions it overlaps in whole\n"
+"              2-byte units while the bin width need not be one.\n"
+" cumulative   the running sum of the self column, down to this line.\n"
+" self         time in the function's own code, not in its callees.\n"
+" calls        times it was called by other functions (its calls to\n"
+"              itself are not counted); blank when none was recorded.\n"
+" self/call    self time per call, in the unit the header gives\n"
+"              (ms: milliseconds, us: microseconds, ...).\n"
+" total/call   self time plus its callees' time per call. The callees'\n"
+"              time is estimated: each callee's time is shared out among\n"
+"              its callers in proportion to their call counts.\n"
+" name         function; \"<cycle N>\" marks members of cycle N, [N] is its\n"
+"              index in the call graph.\n";
+
+const char graph_seconds_blurb[] =
+"How to read the call graph (gprof's layout). Each entry is a block\n"
+"between dashed lines: its callers above, the entry itself on the line\n"
+"that starts with [N], its callees below. Entries are ordered by total\n"
+"time (self + children).\n"
+"On the [N] line:\n"
+" % time     self + children as a percentage of the time functions got.\n"
+" self       time in the function's own code.\n"
+" children   time of its calls to other functions, estimated: a callee's\n"
+"            time (self + children) is shared out among its callers in\n"
+"            proportion to their call counts. For a member of a cycle,\n"
+"            only calls that leave the cycle; the cycle as a whole has its\n"
+"            own entry, \"<cycle N as a whole>\", listing its members.\n"
+" called     calls from other functions, \"+N\" recursive calls to itself\n"
+"            (for a cycle: calls from outside + calls among members).\n"
+"On caller and callee lines:\n"
+" self, children  the part of the callee's time these calls account for.\n"
+" called     calls along this arc / all calls into the callee (or its\n"
+"            cycle). Calls inside a cycle and to itself show the count only.\n"
+" <spontaneous>  no caller was recorded.\n";

@@ -398,6 +398,40 @@ long line_reader_peek(struct line_reader *lr, size_t want, const char **data)
 	return (long)(lr->end - lr->pos < want ? lr->end - lr->pos : want);
 }
 
+long line_reader_slurp(struct line_reader *lr, size_t max,
+		       unsigned char **data)
+{
+	size_t cap = lr->end - lr->pos + RAW_CHUNK, n = lr->end - lr->pos;
+	unsigned char *buf = xmalloc(cap);
+
+	memcpy(buf, lr->buf + lr->pos, n);
+	lr->pos = lr->scan = lr->end;
+	while (!lr->eof) {
+		long got;
+
+		if (n == cap) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		got = decode(lr, (char *)buf + n, cap - n);
+		if (got < 0)
+			goto fail;
+		if (got == 0)
+			lr->eof = true;
+		n += (size_t)got;
+		if (n > max) {
+			error("%s: larger than %zu MiB, more than a profile of "
+			      "this kind can be", lr->path, max >> 20);
+			goto fail;
+		}
+	}
+	*data = buf;
+	return (long)n;
+fail:
+	free(buf);
+	return -1;
+}
+
 uint64_t line_reader_progress(const struct line_reader *lr)
 {
 	return lr->raw_bytes;

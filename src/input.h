@@ -60,6 +60,14 @@ int line_reader_next(struct line_reader *lr, char **line, size_t *len);
  */
 long line_reader_peek(struct line_reader *lr, size_t want, const char **data);
 
+/*
+ * Everything not yet consumed (decompressed), for the binary formats:
+ * *data is malloc'd (the caller frees it) and the length is returned.
+ * More than max bytes is an error. Returns -1 after reporting.
+ */
+long line_reader_slurp(struct line_reader *lr, size_t max,
+		       unsigned char **data);
+
 /* Bytes of the file consumed so far (compressed bytes for compressed
  * input), for progress reports. */
 uint64_t line_reader_progress(const struct line_reader *lr);

@@ -17,10 +17,11 @@ static const char usage_text[] =
 "in the profile's own events (Ir, Dr, D1mr, ... or ticks).\n"
 "\n"
 "PROFILE is a Callgrind-format file (valgrind's callgrind and cachegrind,\n"
-"Xdebug, pprof -callgrind, ...) or an IgProf profile, plain, gzip or\n"
-"bzip2 compressed; the format is found from the content. \"-\" reads\n"
-"standard input. Several profiles of one format are added together\n"
-"(threads, parts, runs).\n"
+"Xdebug, pprof -callgrind, ...), an IgProf profile or gprof's gmon.out\n"
+"(GNU or BSD format; give the program with -b), plain, gzip or bzip2\n"
+"compressed; the format is found from the content. \"-\" reads standard\n"
+"input. Several profiles of one format are added together (threads,\n"
+"parts, runs).\n"
 "\n"
 "Listings:\n"
 "  -p, --flat-profile     print only the flat profile\n"
@@ -44,6 +45,9 @@ static const char usage_text[] =
 "                         'part:' number; default: all parts, summed)\n"
 "      --fold-recursion   count recursion levels as their function:\n"
 "                         fib'2 is fib (valgrind --separate-recs names)\n"
+"      --sum[=FILE]       gmon.out input: also write the summed profile to\n"
+"                         FILE (default gmon.sum) in gmon.out format, as\n"
+"                         gprof -s does\n"
 "      --lenient          read on past an undefined compressed name id\n"
 "                         (named \"(undefined id N)\") and past extra costs\n"
 "                         on a cost line, with a warning; by default both\n"
@@ -118,6 +122,7 @@ enum {
 	OPT_DISASM,
 	OPT_COUNTER,
 	OPT_LEAKS,
+	OPT_SUM,
 };
 
 static const struct option long_options[] = {
@@ -133,6 +138,7 @@ static const struct option long_options[] = {
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "sum", optional_argument, NULL, OPT_SUM },
 	{ "binary", required_argument, NULL, 'b' },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
 	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
@@ -234,6 +240,11 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_LENIENT:
 			o->lenient = true;
+			break;
+		case OPT_SUM:
+			o->sum = optarg ? optarg : "gmon.sum";
+			if (!*o->sum)
+				return usage_error("--sum wants a file name");
 			break;
 		case 'b':
 			o->binaries = xreallocarray(o->binaries, (size_t)o->nbinaries + 1,

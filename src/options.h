@@ -24,6 +24,7 @@ struct options {
 	bool leaks;		/* --leaks: list the leak records */
 	double threshold;
 	bool threshold_given;
+	const char *sum;	/* --sum: write the summed gmon.out here */
 	char **inputs;
 	int ninputs;
 

@@ -65,6 +65,13 @@ void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o);
  * malloc'd, p->nleaks entries. */
 uint32_t *leaks_by_size(const struct profile *p);
 
+/* The two listings in gprof's columns, for an event that is a time
+ * (unit_seconds set); print_flat and print_graph call them. */
+void print_flat_seconds(FILE *out, const struct cg *cg,
+			const struct print_opts *o);
+void print_graph_seconds(FILE *out, const struct cg *cg,
+			 const struct print_opts *o);
+
 /* Shared by the printers (print_names.c). */
 
 /*
@@ -91,5 +98,7 @@ void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 /* Explanations of the columns (blurbs.c). */
 extern const char flat_blurb[];
 extern const char graph_blurb[];
+extern const char flat_seconds_blurb[];
+extern const char graph_seconds_blurb[];
 
 #endif

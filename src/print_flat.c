@@ -67,6 +67,13 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
 	char label[8192], hdr[256];
 
+	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+		free(wextra);
+		free(rows);
+		name_labels_free(nl);
+		print_flat_seconds(out, cg, o);
+		return;
+	}
 	for (uint32_t n = 0; n < cg->nnodes; n++) {
 		const struct cg_node *node = &cg->nodes[n];
 
@@ -100,8 +107,13 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	fputs("Flat profile of ", out);
 	fprint_event_title(out, p, ev);
-	fprintf(out, ", %llu in all:\n\n",
-		(unsigned long long)p->totals[ev]);
+	fprintf(out, ", %llu in all", (unsigned long long)p->totals[ev]);
+	/* a time measured in ticks (IgProf's PERF_TICKS): say what in */
+	if (p->events[ev].unit_seconds != 0)
+		fprintf(out, " (ticks of %g s: %.2f s)",
+			p->events[ev].unit_seconds,
+			(double)p->totals[ev] * p->events[ev].unit_seconds);
+	fputs(":\n\n", out);
 	fprintf(out, "  %%   %*s %*s %*s %*s %*s", wcost, "cumulative", wcost,
 		"self", wcalls, "", wcall, "self", wcall, "total");
 	for (size_t i = 0; i < o->nshow; i++)

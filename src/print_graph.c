@@ -236,6 +236,10 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	char buf[64];
 	int w;
 
+	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+		print_graph_seconds(out, cg, o);
+		return;
+	}
 	memset(&g, 0, sizeof(g));
 	g.out = out;
 	g.cg = cg;

@@ -138,8 +138,14 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		json_name(out, p, p->events[e].name);
 		fputs(", \"long_name\": ", out);
 		json_name(out, p, p->events[e].long_name);
-		fprintf(out, ", \"derived\": %s}",
+		fprintf(out, ", \"derived\": %s",
 			p->events[e].derived ? "true" : "false");
+		/* a time: how many seconds one unit (a cost of 1) stands for */
+		if (p->events[e].unit_seconds != 0)
+			fprintf(out, ", \"unit_seconds\": %.17g}",
+				p->events[e].unit_seconds);
+		else
+			fputc('}', out);
 	}
 	fputs("],\n \"sort_event\": ", out);
 	json_name(out, p, p->events[o->sort_event].name);
@@ -163,7 +169,11 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		json_name(out, p, in->creator);
 		fputs(", \"cmd\": ", out);
 		json_name(out, p, in->cmd);
-		fprintf(out, ", \"parts\": %u}", in->nparts);
+		fprintf(out, ", \"parts\": %u", in->nparts);
+		if (p->gmon)
+			fprintf(out, ", \"bb_counts\": %llu",
+				(unsigned long long)in->nbb);
+		fputc('}', out);
 	}
 	fputs("],\n \"binaries\": [", out);
 	for (size_t b = 0; b < o->nreports; b++) {

@@ -5,6 +5,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "gmon.h"
 
 void profile_init(struct profile *p)
 {
@@ -44,6 +45,8 @@ void profile_release(struct profile *p)
 	free(p->func_peak);
 	free(p->stacks);
 	free(p->leaks);
+	free(p->est_self);
+	gmon_free(p->gmon);
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
 	u64map_release(&p->call_index);
@@ -317,6 +320,7 @@ struct pinput *profile_add_input(struct profile *p, const char *path,
 	in->cmd = NO_NAME;
 	in->nparts = 0;
 	in->nselected = 0;
+	in->nbb = 0;
 	return in;
 }
 

@@ -120,7 +120,10 @@ struct pinput {
 	name_id path, format, creator, cmd;
 	uint32_t nparts;
 	uint32_t nselected;		/* parts read (all, or --part's) */
+	uint64_t nbb;			/* gmon.out: basic-block counts read */
 };
+
+struct gmon_data;			/* gmon.h */
 
 struct profile {
 	struct arena arena;
@@ -178,6 +181,17 @@ struct profile {
 	size_t nstacks, stacks_alloc;
 	struct pleak *leaks;
 	size_t nleaks, leaks_alloc;
+	/*
+	 * Estimated mode (gmon.out): each function's self cost as a fraction
+	 * of units (histogram ticks shared between functions by address
+	 * overlap), nfuncs entries; the call graph is then propagated by
+	 * call counts. est_total is what percentages of self cost are of
+	 * (every tick counted). NULL / 0 otherwise.
+	 */
+	double *est_self;
+	double est_total;
+	/* gmon.out data by address until resolve_gmon(); owned */
+	struct gmon_data *gmon;
 
 	struct pderived *derived;
 	size_t nderived, derived_alloc;

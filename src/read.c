@@ -7,30 +7,22 @@
 /* KCachegrind looks this far for an "events:" line; so do we. */
 #define SNIFF_BYTES 2047
 
-static bool starts_with(const char *data, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && !memcmp(data, prefix, n);
-}
-
 static const char *article_format(const char *format)
 {
 	if (!strcmp(format, "callgrind"))
 		return "a Callgrind";
 	if (!strcmp(format, "igprof"))
 		return "an IgProf";
+	if (!strncmp(format, "gmon", 4))
+		return "a gmon.out";
 	return format;
 }
 
-static int report_unknown(const struct line_reader *lr, const char *data,
-			  size_t len)
+static int report_unknown(const struct line_reader *lr)
 {
-	if (starts_with(data, len, "gmon"))
-		return error("%s: this is a gprof gmon.out file; gmon.out input is not supported yet",
-			     lr->path);
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
-		     "'events:' line within the first %d bytes)",
+		     "'events:' line within the first %d bytes, an IgProf "
+		     "'P=(' header or a gmon.out)",
 		     lr->path, SNIFF_BYTES);
 }
 
@@ -80,8 +72,18 @@ int read_profile(struct profile *p, const char *path,
 	} else if (igprof_sniff(data, (size_t)len)) {
 		if (same_format(p, &lr, "igprof") == 0)
 			ret = read_igprof(p, &lr, opts);
+	} else if (gmon_sniff(data, (size_t)len)) {
+		ret = read_gmon(p, &lr, opts);
 	} else {
-		report_unknown(&lr, data, (size_t)len);
+		/* a BSD gmon.out has no magic: tried last */
+		int bsd = read_gmon_bsd_maybe(p, &lr, opts);
+
+		if (bsd < 0)
+			goto out;
+		if (bsd > 0)
+			ret = 0;
+		else
+			report_unknown(&lr);
 	}
 out:
 	line_reader_close(&lr);

@@ -13,6 +13,13 @@
 #include "input.h"
 #include "profile.h"
 
+/* What gmon.out needs of the binary: its address size and byte order. */
+struct read_target {
+	const char *binary;	/* its path, for messages */
+	uint8_t addr_size;	/* 4 or 8 */
+	bool big_endian;
+};
+
 struct read_opts {
 	uint64_t part;		/* read only this part (1-based); 0: all */
 	bool fold_recursion;	/* fib'2 is counted as fib */
@@ -24,6 +31,8 @@ struct read_opts {
 				 * becomes the call counts; NULL: the
 				 * first counter of each file */
 	bool want_leaks;	/* IgProf: keep LK records (struct pleak) */
+	const struct read_target *target;	/* the -b binary, for
+						 * gmon.out; NULL: none */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */
@@ -38,6 +47,20 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 bool igprof_sniff(const char *data, size_t len);
 int read_igprof(struct profile *p, struct line_reader *lr,
 		const struct read_opts *opts);
+
+/*
+ * gmon.out (GNU or BSD). The GNU format starts with "gmon"; the BSD one
+ * has no magic and is taken for one only when its header fits the size
+ * of the data exactly (see read_gmon.c). Without opts->target the data
+ * is recognised and refused: gmon.out needs the binary.
+ */
+bool gmon_sniff(const char *data, size_t len);
+int read_gmon(struct profile *p, struct line_reader *lr,
+	      const struct read_opts *opts);
+/* 1 when the input (not yet consumed) is a BSD gmon.out, read into p
+ * (or refused with an error: then -1); 0 when it is not one. */
+int read_gmon_bsd_maybe(struct profile *p, struct line_reader *lr,
+			const struct read_opts *opts);
 
 /*
  * The name with its recursion level removed: "fib'2" -> "fib",

@@ -57,4 +57,17 @@ void resolve_print_notes(FILE *out, const struct profile *p,
 			 const struct resolve_report *reports, size_t n,
 			 const struct resolve_opts *o);
 
+/*
+ * gmon.out (p->gmon, read with the binary's address size and byte order)
+ * against its binary: functions from the symbols, self time from the
+ * histograms (p->est_self, gprof's proportional overlap), calls from the
+ * arcs; the event is the histogram's dimension ("seconds") in ticks,
+ * with unit_seconds the tick length. The load offset is given or found
+ * (resolve_gmon.c); report gets it. Returns 0, or -1 after reporting
+ * (no code symbols, or most call addresses outside the binary's code).
+ */
+int resolve_gmon(struct profile *p, const struct symtab *st,
+		 const struct resolve_opts *o, struct resolve_report *report);
+void resolve_gmon_print_notes(FILE *out, const struct resolve_report *r);
+
 #endif

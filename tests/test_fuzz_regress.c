@@ -1,8 +1,8 @@
 /*
  * Inputs that once crashed, leaked or hung the fuzz harnesses
  * (tests/fuzz/), replayed through the same pipelines in the normal
- * build: every file of tests/fuzz/regress/ is run as a profile and as
- * an ELF binary. Passing means not crashing; under make check's ASan
+ * build: every file of tests/fuzz/regress/ is run as a profile, as a
+ * gmon.out and as an ELF binary. Passing means not crashing; under make check's ASan
  * build, also no leak and no undefined behaviour. A few inputs too big
  * to commit are made here instead.
  */
@@ -38,6 +38,7 @@ static void test_regress_files(void **state)
 		fuzz_callgrind_one(data, len);
 		fuzz_igprof_one(data, len);
 		fuzz_symtab_one(data, len);
+		fuzz_gmon_one(data, len);
 		free(data);
 		n++;
 	}

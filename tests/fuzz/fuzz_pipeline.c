@@ -15,10 +15,12 @@
 #include "arena.h"
 #include "cg.h"
 #include "diag.h"
+#include "gmon.h"
 #include "names.h"
 #include "print.h"
 #include "profile.h"
 #include "read.h"
+#include "resolve.h"
 #include "symtab.h"
 
 static FILE *devnull(void)
@@ -127,6 +129,69 @@ void fuzz_igprof_one(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return;
 	run_profile(path, &ro, out);
+	close(fd);
+}
+
+static void run_gmon(const char *path, const struct read_target *t, FILE *out)
+{
+	/* symbols only: DWARF adds file names, and takes most of the time */
+	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true,
+				  .no_dwarf = true };
+	struct read_opts ro = { .target = t };
+	struct resolve_opts rso = { 0 };
+	struct resolve_report rep;
+	struct print_opts po = { 0 };
+	struct symtab st;
+	struct profile p;
+	struct cg cg;
+	uint32_t show[1] = { 0 };
+	bool have_st = false;
+
+	profile_init(&p);
+	memset(&cg, 0, sizeof(cg));
+	if (symtab_open(&st, "tests/gmon/prog-nopie", &so, &p.names) < 0)
+		abort();	/* run from the wrong directory */
+	have_st = true;
+	if (read_profile(&p, path, &ro) < 0 || !p.gmon)
+		goto out;
+	if (resolve_gmon(&p, &st, &rso, &rep) < 0)
+		goto out;
+	gmon_write(p.gmon, "/dev/null");
+	profile_finish(&p);
+	if (!p.nevents)
+		goto out;
+	p.totals[0] = (uint64_t)p.est_total;
+	po.show = show;
+	po.nshow = 1;
+	po.indexes = true;
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_estimated(&cg, p.est_self);
+	cg_rank(&cg);
+	print_json(out, &cg, &po);
+	print_flat(out, &cg, &po);
+	po.brief = true;
+	print_graph(out, &cg, &po);
+out:
+	cg_release(&cg);
+	if (have_st)
+		symtab_release(&st);
+	profile_release(&p);
+}
+
+void fuzz_gmon_one(const uint8_t *data, size_t size)
+{
+	static const struct read_target native = { "prog", 8, false };
+	static const struct read_target other = { "prog", 4, true };
+	FILE *out = devnull();
+	char path[64];
+	int fd;
+
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
+	run_gmon(path, &native, out);
+	run_gmon(path, &other, out);
 	close(fd);
 }
 

@@ -17,6 +17,13 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size);
  * listed, positions kept (as -b does), the first byte choosing
  * --counter=MEM_LIVE. */
 void fuzz_igprof_one(const uint8_t *data, size_t size);
+/*
+ * Run data as a gmon.out of tests/gmon/prog-nopie (run from the top of
+ * the repository): read with the binary's address size and byte order
+ * and, to reach the other paths, with 4-byte big-endian ones; resolve,
+ * analyse, print, and write the sum to /dev/null.
+ */
+void fuzz_gmon_one(const uint8_t *data, size_t size);
 
 /* Run data as an ELF binary through symtab_open() and the lookups. */
 void fuzz_symtab_one(const uint8_t *data, size_t size);
