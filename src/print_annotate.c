@@ -359,9 +359,10 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 	}
 	c.line_width = digits(maxline);
 	c.nl = name_labels_new(cg);
-	if (!p->has_line)
+	if (!a->nlines)	/* -b may have given positions their lines */
 		fputs("-- note: the profile has no line numbers (valgrind "
-		      "--dump-line=no?): there is nothing to annotate\n\n", out);
+		      "--dump-line=no, or a gmon.out, which cganalyze does not "
+		      "annotate yet): there is nothing to annotate\n\n", out);
 	else if (!listed)
 		fprintf(out, "-- no source file has %.4g%% of the total or more "
 			"(--threshold=PCT chooses)\n\n", o->listing_threshold);
