@@ -43,7 +43,7 @@ LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/blurbs.c \
 	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c \
-	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/demangle.c \
+	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/bfd_diag.c symtab/demangle.c \
 	symtab/debugfile.c symtab/dwarf.c symtab/dwarf_check.c symtab/lines.c \
 	symtab/frames.c symtab/format.c
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)

@@ -29,6 +29,13 @@ struct decoder {
 	bz_stream bz;
 };
 
+/* A read(2) failed, errno says why; raw_bytes were read before it. */
+static int read_error(const struct line_reader *lr)
+{
+	return error_at_offset(lr->path, lr->raw_bytes, "read error: %s",
+			       strerror(errno));
+}
+
 static int raw_fill(struct line_reader *lr)
 {
 	struct decoder *d = lr->dec;
@@ -40,7 +47,7 @@ static int raw_fill(struct line_reader *lr)
 		n = read(lr->fd, d->in, RAW_CHUNK);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return error_errno("%s: read error", lr->path);
+		return read_error(lr);
 	d->in_pos = 0;
 	d->in_end = (size_t)n;
 	if (n == 0)
@@ -69,7 +76,7 @@ static int raw_want(struct line_reader *lr, size_t n)
 			r = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
 		while (r < 0 && errno == EINTR);
 		if (r < 0)
-			return error_errno("%s: read error", lr->path);
+			return read_error(lr);
 		if (r == 0)
 			d->in_eof = true;
 		d->in_end += (size_t)r;
@@ -232,7 +239,7 @@ static int start_decoder(struct line_reader *lr)
 			n = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
-			return error_errno("%s: read error", lr->path);
+			return read_error(lr);
 		if (n == 0)
 			d->in_eof = true;
 		d->in_end += (size_t)n;
