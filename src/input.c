@@ -106,6 +106,35 @@ static long decode_plain(struct line_reader *lr, char *dst, size_t room)
 	return (long)n;
 }
 
+/* zlib's words for the checks at the end of a member, said plainly. */
+static const char *gzip_problem(const char *msg)
+{
+	if (!msg)
+		return "inflate failed";
+	if (!strcmp(msg, "incorrect data check"))
+		return "incorrect data check: the CRC-32 in the member's "
+		       "trailer does not match the data";
+	if (!strcmp(msg, "incorrect length check"))
+		return "incorrect length check: the length in the member's "
+		       "trailer does not match the data";
+	return msg;
+}
+
+static const char *bzip2_problem(int ret)
+{
+	switch (ret) {
+	case BZ_DATA_ERROR:
+		return "a block's CRC does not match its data, or the "
+		       "data is damaged";
+	case BZ_DATA_ERROR_MAGIC:
+		return "bad stream header";
+	case BZ_MEM_ERROR:
+		return "out of memory";
+	default:
+		return "the decoder failed";
+	}
+}
+
 static bool at_gzip_magic(const struct decoder *d)
 {
 	return d->in_end - d->in_pos >= 2 && d->in[d->in_pos] == 0x1f &&
@@ -150,8 +179,7 @@ static long decode_gzip(struct line_reader *lr, char *dst, size_t room)
 			d->stream_open = false;
 		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
 			return error_at_offset(lr->path, raw_offset(lr),
-				"corrupt gzip data (%s)",
-				z->msg ? z->msg : "inflate failed");
+				"corrupt gzip data (%s)", gzip_problem(z->msg));
 		}
 	}
 	return (long)(room - z->avail_out);
@@ -208,7 +236,7 @@ static long decode_bzip2(struct line_reader *lr, char *dst, size_t room)
 			d->stream_open = false;
 		else if (ret != BZ_OK)
 			return error_at_offset(lr->path, raw_offset(lr),
-				"corrupt bzip2 data (error %d)", ret);
+				"corrupt bzip2 data (%s)", bzip2_problem(ret));
 	}
 	return (long)(want - bz->avail_out);
 }

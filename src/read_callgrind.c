@@ -85,6 +85,8 @@ struct cg_reader {
 	uint32_t call_arc;		/* NO_ID when the part is skipped */
 	uint64_t calls_lineno;
 
+	bool last_is_totals;		/* the last line read was totals: */
+
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];
 };
@@ -559,6 +561,7 @@ static int parse_totals(struct cg_reader *rd, const char *v, const char *end)
 {
 	if (parse_cost_list(rd, "totals", v, end) < 0)
 		return -1;
+	rd->last_is_totals = true;
 	if (!part_selected(rd))
 		return 0;
 	for (size_t i = 0; i < rd->ncols; i++) {
@@ -1125,6 +1128,7 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 	 * between a calls= line and its cost line. */
 	if (s == end || c == '#')
 		return 0;
+	rd->last_is_totals = false;
 	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
 				    c == '*'))
 		return error_at(rd->lr->path, rd->calls_lineno,
@@ -1153,6 +1157,26 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 		return error_here(rd, "expected a cost line, 'key=value' or 'key: value', found '%s'",
 				  quote(s, (size_t)(end - s), q, sizeof(q)));
 	}
+}
+
+/*
+ * valgrind's callgrind ends every part with "totals:", so a file of
+ * its that ends otherwise was cut short (a full disk, a copy stopped
+ * half-way). Other writers do not always write it.
+ */
+static void check_last_line(struct cg_reader *rd)
+{
+	static const char callgrind[] = "callgrind-";
+	const char *creator;
+
+	if (rd->last_is_totals || rd->input->creator == NO_NAME)
+		return;
+	creator = profile_str(rd->p, rd->input->creator);
+	if (strncmp(creator, callgrind, sizeof(callgrind) - 1))
+		return;
+	warning_at(rd->lr->path, rd->lr->lineno,
+		   "the file ends without the 'totals:' line %s writes "
+		   "last: it may be truncated", creator);
 }
 
 bool callgrind_sniff(const char *data, size_t len)
@@ -1204,6 +1228,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 		error("%s: no 'events:' line: not a Callgrind profile", lr->path);
 		goto out;
 	}
+	check_last_line(&rd);
 	report_repeats(&rd);
 	ret = 0;
 out:

@@ -176,7 +176,7 @@ static const struct ok_case {
 	  "version: 1.0\nevents: Ir\nfn=main\n1 7\n", "main", "Ir", 7 },
 	{ "creator, pid, thread, part",
 	  "creator: callgrind-3.19.0\npid: 4242\nthread: 2\npart: 1\n"
-	  "events: Ir\nfn=main\n1 3\n", "main", "Ir", 3 },
+	  "events: Ir\nfn=main\n1 3\ntotals: 3\n", "main", "Ir", 3 },
 	{ "desc with colons and an empty value (Q2)",
 	  "desc: I1 cache: \ndesc: Timerange: Basic block 0 - 75990\n"
 	  "desc: Trigger: Program termination\ndesc:\nevents: Ir\n"
@@ -442,6 +442,16 @@ static const struct warn_case {
 	{ "events: Ir\nfn=main\n1 5\ntotals: 6\n", 4,
 	  "warning: 'totals:' says 6 Ir but the cost lines of this part add up to 5",
 	  1, NULL },
+	/* valgrind's callgrind writes totals: last; a file of its that
+	 * ends otherwise was cut short (comments and blank lines after
+	 * totals: do not count) */
+	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\n\n", 5,
+	  "warning: the file ends without the 'totals:' line "
+	  "callgrind-3.19.0 writes last: it may be truncated", 1, NULL },
+	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\ntotals: 5\n"
+	  "fn=f\n1", 7, "it may be truncated", 1, NULL },
+	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\ntotals: 5\n"
+	  "part: 2\n", 6, "it may be truncated", 1, NULL },
 };
 
 static void test_warnings(void **state)
@@ -479,7 +489,8 @@ static void test_header_values(void **state)
 	rd_clean(&r, "# callgrind format\nversion: 1\n"
 		 "creator: callgrind-3.19.0 \npid: 4242\n"
 		 "cmd:  ./t --arg  x \r\npart: 1\nevents: Ir\nfn=main\n1 1\n"
-		 "part: 2\ncreator: other\ncmd: ./u\nevents: Ir\nfn=main\n1 1\n");
+		 "part: 2\ncreator: other\ncmd: ./u\nevents: Ir\nfn=main\n1 1\n"
+		 "totals: 1\n");
 	assert_int_equal(r.p.ninputs, 1);
 	in = &r.p.inputs[0];
 	assert_string_equal(profile_str(&r.p, in->format), "callgrind");
