@@ -20,6 +20,9 @@ struct read_opts {
 				 * on a cost line are warnings, not errors */
 	bool want_positions;	/* keep costs per (function, file, line,
 				 * address): struct ppos */
+	uint64_t max_costs;	/* cost numbers the profile may hold (one
+				 * per event per function, arc, position);
+				 * 0: the reader's own limit. For tests */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */
