@@ -8,6 +8,7 @@
 #   prog-i386        32-bit x86
 #   prog-x86_64      the base of the damaged files
 #   bad-*, cut-*     prog-x86_64 damaged by corrupt.py
+#   origin-loop      hand-written DWARF: a DW_AT_specification loop
 #   *.addr2line      the peers' answers for the addresses in *.addrs
 #                    (aarch64-linux-gnu-addr2line, addr2line)
 set -eu
@@ -25,6 +26,8 @@ ld -m elf_i386 -z noseparate-code -o prog-i386 "$tmp/i.o"
 as --64 -g "$map" -o "$tmp/x.o" prog-x86_64.s
 ld -m elf_x86_64 -z noseparate-code -o prog-x86_64 "$tmp/x.o"
 python3 corrupt.py prog-x86_64 .
+as --64 -o "$tmp/o.o" origin-loop.s
+ld -m elf_x86_64 -z noseparate-code -o origin-loop "$tmp/o.o"
 
 # every instruction's address, and one past the last
 insns() {
