@@ -29,6 +29,13 @@ struct decoder {
 	bz_stream bz;
 };
 
+/* A read(2) failed, errno says why; raw_bytes were read before it. */
+static int read_error(const struct line_reader *lr)
+{
+	return error_at_offset(lr->path, lr->raw_bytes, "read error: %s",
+			       strerror(errno));
+}
+
 static int raw_fill(struct line_reader *lr)
 {
 	struct decoder *d = lr->dec;
@@ -40,7 +47,7 @@ static int raw_fill(struct line_reader *lr)
 		n = read(lr->fd, d->in, RAW_CHUNK);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
-		return error_errno("%s: read error", lr->path);
+		return read_error(lr);
 	d->in_pos = 0;
 	d->in_end = (size_t)n;
 	if (n == 0)
@@ -69,7 +76,7 @@ static int raw_want(struct line_reader *lr, size_t n)
 			r = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
 		while (r < 0 && errno == EINTR);
 		if (r < 0)
-			return error_errno("%s: read error", lr->path);
+			return read_error(lr);
 		if (r == 0)
 			d->in_eof = true;
 		d->in_end += (size_t)r;
@@ -97,6 +104,35 @@ static long decode_plain(struct line_reader *lr, char *dst, size_t room)
 	memcpy(dst, d->in + d->in_pos, n);
 	d->in_pos += n;
 	return (long)n;
+}
+
+/* zlib's words for the checks at the end of a member, said plainly. */
+static const char *gzip_problem(const char *msg)
+{
+	if (!msg)
+		return "inflate failed";
+	if (!strcmp(msg, "incorrect data check"))
+		return "incorrect data check: the CRC-32 in the member's "
+		       "trailer does not match the data";
+	if (!strcmp(msg, "incorrect length check"))
+		return "incorrect length check: the length in the member's "
+		       "trailer does not match the data";
+	return msg;
+}
+
+static const char *bzip2_problem(int ret)
+{
+	switch (ret) {
+	case BZ_DATA_ERROR:
+		return "a block's CRC does not match its data, or the "
+		       "data is damaged";
+	case BZ_DATA_ERROR_MAGIC:
+		return "bad stream header";
+	case BZ_MEM_ERROR:
+		return "out of memory";
+	default:
+		return "the decoder failed";
+	}
 }
 
 static bool at_gzip_magic(const struct decoder *d)
@@ -143,8 +179,7 @@ static long decode_gzip(struct line_reader *lr, char *dst, size_t room)
 			d->stream_open = false;
 		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
 			return error_at_offset(lr->path, raw_offset(lr),
-				"corrupt gzip data (%s)",
-				z->msg ? z->msg : "inflate failed");
+				"corrupt gzip data (%s)", gzip_problem(z->msg));
 		}
 	}
 	return (long)(room - z->avail_out);
@@ -201,7 +236,7 @@ static long decode_bzip2(struct line_reader *lr, char *dst, size_t room)
 			d->stream_open = false;
 		else if (ret != BZ_OK)
 			return error_at_offset(lr->path, raw_offset(lr),
-				"corrupt bzip2 data (error %d)", ret);
+				"corrupt bzip2 data (%s)", bzip2_problem(ret));
 	}
 	return (long)(want - bz->avail_out);
 }
@@ -232,7 +267,7 @@ static int start_decoder(struct line_reader *lr)
 			n = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
-			return error_errno("%s: read error", lr->path);
+			return read_error(lr);
 		if (n == 0)
 			d->in_eof = true;
 		d->in_end += (size_t)n;

@@ -157,6 +157,9 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* ':' first: a missing argument is told apart from an unknown option */
+#define SHORT_OPTIONS ":pqhVb:I:"
+
 static int usage_error(const char *fmt, ...) CGA_PRINTF(1, 2);
 
 static int usage_error(const char *fmt, ...)
@@ -169,6 +172,36 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	error("%s (try 'cganalyze --help')", msg);
 	return OPTIONS_USAGE;
+}
+
+/*
+ * getopt_long() said '?'. optopt is 0 for an unknown long option, a
+ * long option's code for one given an argument it does not take (a
+ * short letter when it has one: "--graph=x" says 'q'), and an unknown
+ * short letter otherwise. Only for long options is `arg`
+ * (argv[optind - 1]) the offending word: in "-zp", optind has not
+ * moved past it yet.
+ */
+static int bad_option(const char *arg)
+{
+	bool known_short = optopt > ' ' && optopt < 127 && optopt != ':' &&
+			   strchr(SHORT_OPTIONS, optopt);
+
+	if (optopt == 0)
+		return usage_error("unknown option '%s'", arg);
+	if (optopt >= 256 || known_short)
+		return usage_error("option '%.*s' takes no argument",
+				   (int)strcspn(arg, "="), arg);
+	return usage_error("unknown option '-%c'", optopt);
+}
+
+/* A comma-separated list with at least one name in it. */
+static bool has_name(const char *list)
+{
+	for (; *list; list++)
+		if (*list != ',')
+			return true;
+	return false;
 }
 
 void options_release(struct options *o)
@@ -190,7 +223,8 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->context = 8;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":pqhVb:I:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options,
+				NULL)) != -1) {
 		char *end;
 
 		switch (c) {
@@ -210,6 +244,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			o->sort_event = optarg;
 			break;
 		case OPT_SHOW:
+			if (!has_name(optarg))
+				return usage_error("--show wants event names separated by commas, not '%s'",
+						   optarg);
 			o->show = optarg;
 			break;
 		case OPT_COUNTER:
@@ -222,8 +259,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			errno = 0;
 			o->threshold = strtod(optarg, &end);
 			o->threshold_given = true;
-			if (errno || end == optarg || *end || o->threshold < 0 ||
-			    o->threshold > 100)
+			/* written so that NaN fails too */
+			if (errno || end == optarg || *end ||
+			    !(o->threshold >= 0 && o->threshold <= 100))
 				return usage_error("--threshold wants a percentage from 0 to 100, not '%s'",
 						   optarg);
 			break;
@@ -326,11 +364,15 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			fprintf(out, "cganalyze %s\n", CGANALYZE_VERSION);
 			return OPTIONS_EXIT_OK;
 		case ':':
+			/* the option ended its word: optind is past it */
+			if (strncmp(argv[optind - 1], "--", 2))
+				return usage_error("option '-%c' needs an argument",
+						   optopt);
 			return usage_error("option '%s' needs an argument",
 					   argv[optind - 1]);
 		case '?':
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return bad_option(argv[optind - 1]);
 		}
 	}
 	if (o->resolve_mode) {

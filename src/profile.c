@@ -88,12 +88,32 @@ static uint64_t *widen(uint64_t *rows, size_t nrows, size_t alloc,
 	return out;
 }
 
-static void set_stride(struct profile *p, size_t stride)
+/* Rows of old_stride numbers cut to new_stride (narrower), in place. */
+static void narrow(uint64_t *rows, size_t nrows, size_t old_stride,
+		   size_t new_stride)
 {
-	size_t old = p->stride;
-
-	if (stride <= old)
+	if (!rows)
 		return;
+	for (size_t r = 0; r < nrows; r++)
+		memmove(rows + r * new_stride, rows + r * old_stride,
+			new_stride * sizeof(*rows));
+}
+
+/*
+ * Room for `need` events in every row. Rows grow by half again at
+ * least: a file that adds its events one part at a time would
+ * otherwise copy every row once per event, which is cubic in its size
+ * when each part also adds a function. profile_finish() cuts the rows
+ * back to the events there are.
+ */
+static void set_stride(struct profile *p, size_t need)
+{
+	size_t old = p->stride, stride = old + old / 2;
+
+	if (need <= old)
+		return;
+	if (stride < need)
+		stride = need;
 	p->self = widen(p->self, p->nfuncs, p->self_alloc, old, stride);
 	p->call_incl = widen(p->call_incl, p->ncalls, p->call_incl_alloc,
 			     old, stride);
@@ -418,9 +438,24 @@ static void compute_derived(struct profile *p)
 	free(done);
 }
 
+/* stride == nevents, as the analysis and the printers expect. */
+static void fit_stride(struct profile *p)
+{
+	size_t stride = p->nevents;
+
+	if (p->stride <= stride)
+		return;
+	narrow(p->self, p->nfuncs, p->stride, stride);
+	narrow(p->call_incl, p->ncalls, p->stride, stride);
+	narrow(p->pos_cost, p->npos, p->stride, stride);
+	narrow(p->summary, 1, p->stride, stride);
+	p->stride = stride;
+}
+
 int profile_finish(struct profile *p)
 {
 	compute_derived(p);
+	fit_stride(p);
 	free(p->totals);
 	p->totals = xcalloc(p->stride ? p->stride : 1, sizeof(*p->totals));
 	for (size_t f = 0; f < p->nfuncs; f++) {

@@ -4,7 +4,9 @@
  * count and (where the format measures it) inclusive cost.
  *
  * Costs are uint64_t arrays of `stride` numbers, one per event, in the
- * order of events[]. Rows are found by function or call index:
+ * order of events[]; while readers add events, rows may have room for
+ * more (stride > nevents, the rest zero), and profile_finish() makes
+ * stride == nevents. Rows are found by function or call index:
  *     profile_self(p, f)[e]       self cost of function f for event e
  *     profile_call_incl(p, c)[e]  inclusive cost of call arc c
  * Aggregation happens as the readers go, so memory grows with the number
@@ -131,7 +133,8 @@ struct profile {
 
 	struct pevent *events;
 	size_t nevents, events_alloc;
-	size_t stride;			/* numbers per cost row */
+	size_t stride;			/* numbers per cost row: nevents
+					 * once finished, maybe more before */
 
 	struct pfunc *funcs;
 	size_t nfuncs, funcs_alloc;

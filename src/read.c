@@ -60,6 +60,11 @@ int read_profile(struct profile *p, const char *path,
 	len = line_reader_peek(&lr, SNIFF_BYTES, &data);
 	if (len < 0)
 		goto out;
+	if (len == 0 && lr.encoding != INPUT_PLAIN) {
+		error("%s: the compressed data holds nothing (an empty file, "
+		      "compressed)", lr.path);
+		goto out;
+	}
 	if (len == 0) {
 		error("%s: the file is empty (if valgrind wrote it with "
 		      "--separate-threads=yes, the profiles are in '%s-01', "

@@ -33,6 +33,9 @@ struct read_opts {
 	bool want_leaks;	/* IgProf: keep LK records (struct pleak) */
 	const struct read_target *target;	/* the -b binary, for
 						 * gmon.out; NULL: none */
+	uint64_t max_costs;	/* cost numbers the profile may hold (one
+				 * per event per function, arc, position);
+				 * 0: the reader's own limit. For tests */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */

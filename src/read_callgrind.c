@@ -21,8 +21,22 @@
 #include "diag.h"
 #include "read.h"
 
-/* Hostile input cannot make us allocate more than this per line. */
-#define MAX_EVENTS 4096
+/*
+ * Different events in a profile, recorded and derived together. Every
+ * cost row has a number per event, and each new event widens every row
+ * made before it: without a bound, a small file of many one-event parts
+ * takes time cubic in its size (valgrind writes about 20 at most).
+ */
+#define MAX_EVENTS 1024
+
+/*
+ * Cost numbers the profile may hold: a row of one per event for each
+ * function, call arc and position. Memory grows with distinct things,
+ * not with the file, but a damaged or hostile file can name millions of
+ * functions and then a thousand events; 2^27 numbers (1 GiB) is ten
+ * times what an instruction-level profile of a compiler needs.
+ */
+#define MAX_COST_NUMBERS ((uint64_t)1 << 27)
 #define MAX_POSITIONS 3
 
 enum pos_kind { POS_INSTR, POS_BB, POS_LINE };
@@ -89,6 +103,7 @@ struct cg_reader {
 	 * source (Q14); kept only with positions */
 	bool want_jump_source;
 	struct pjump jump;
+	bool last_is_totals;		/* the last line read was totals: */
 
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];
@@ -407,8 +422,16 @@ static void ensure_cols(struct cg_reader *rd, size_t ncols)
 	}
 }
 
+static int too_many_events(struct cg_reader *rd)
+{
+	return error_here(rd, "more than %d different events in the profile "
+			  "(recorded and derived)", MAX_EVENTS);
+}
+
 static int parse_events(struct cg_reader *rd, const char *v, const char *end)
 {
+	struct profile *p = rd->p;
+	bool listed[MAX_EVENTS] = { false };	/* by profile event */
 	size_t n = 0;
 
 	while ((v = skip_space(v, end)) < end) {
@@ -418,15 +441,18 @@ static int parse_events(struct cg_reader *rd, const char *v, const char *end)
 
 		while (v < end && !is_space(*v))
 			v++;
-		if (n >= MAX_EVENTS)
-			return error_here(rd, "more than %d events", MAX_EVENTS);
+		name = names_intern(&p->names, w, (size_t)(v - w));
+		if (p->nevents + p->nderived >= MAX_EVENTS &&
+		    u64map_get(&p->event_index, name) == U64MAP_NONE)
+			return too_many_events(rd);
+		e = profile_event(p, name);
+		if (e >= MAX_EVENTS)
+			BUG("event %u past the limit", e);
+		if (listed[e])
+			return error_here(rd, "event '%.*s' listed twice",
+					  (int)(v - w), w);
+		listed[e] = true;
 		ensure_cols(rd, n + 1);
-		name = names_intern(&rd->p->names, w, (size_t)(v - w));
-		e = profile_event(rd->p, name);
-		for (size_t i = 0; i < n; i++)
-			if (rd->event_map[i] == e)
-				return error_here(rd, "event '%.*s' listed twice",
-						  (int)(v - w), w);
 		rd->event_map[n++] = e;
 	}
 	if (!n)
@@ -447,6 +473,27 @@ static const char *event_name_end(const char *s, const char *end)
 	while (s < end && !is_space(*s) && *s != '=' && *s != ':' && *s != '+')
 		s++;
 	return s;
+}
+
+/* The same formula defined before (each part of a file may repeat its
+ * "event:" lines): one definition is enough. */
+static bool derived_known(const struct profile *p, name_id name,
+			  const struct pterm *terms, size_t nterms)
+{
+	for (size_t d = 0; d < p->nderived; d++) {
+		const struct pderived *dv = &p->derived[d];
+		const struct pterm *t = p->terms + dv->first_term;
+		size_t i = 0;
+
+		if (dv->name != name || dv->nterms != nterms)
+			continue;
+		while (i < nterms && t[i].factor == terms[i].factor &&
+		       t[i].event == terms[i].event)
+			i++;
+		if (i == nterms)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -507,9 +554,12 @@ static int parse_event(struct cg_reader *rd, const char *v, const char *end)
 	if (s < end && *s != ':')
 		return error_here(rd, "unexpected '%.*s' in 'event:' line",
 				  (int)(end - s), s);
-	if (nterms)
+	if (nterms && !derived_known(p, name, terms, nterms)) {
+		if (p->nevents + p->nderived >= MAX_EVENTS)
+			return too_many_events(rd);
 		profile_define_derived(p, name, terms, nterms, rd->lr->path,
 				       rd->lr->lineno);
+	}
 	if (s < end) {
 		const char *l = skip_space(s + 1, end);
 
@@ -564,6 +614,7 @@ static int parse_totals(struct cg_reader *rd, const char *v, const char *end)
 {
 	if (parse_cost_list(rd, "totals", v, end) < 0)
 		return -1;
+	rd->last_is_totals = true;
 	if (!part_selected(rd))
 		return 0;
 	for (size_t i = 0; i < rd->ncols; i++) {
@@ -1192,6 +1243,7 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 	 * between a calls= line and its cost line. */
 	if (s == end || c == '#')
 		return 0;
+	rd->last_is_totals = false;
 	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
 				    c == '*'))
 		return error_at(rd->lr->path, rd->calls_lineno,
@@ -1223,6 +1275,42 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 		return error_here(rd, "expected a cost line, 'key=value' or 'key: value', found '%s'",
 				  quote(s, (size_t)(end - s), q, sizeof(q)));
 	}
+}
+
+static int check_size(struct cg_reader *rd)
+{
+	const struct profile *p = rd->p;
+	uint64_t rows = (uint64_t)p->nfuncs + p->ncalls + p->npos;
+	uint64_t max = rd->opts->max_costs ? rd->opts->max_costs
+					   : MAX_COST_NUMBERS;
+
+	if (rows * p->nevents <= max)
+		return 0;
+	return error_here(rd, "the profile would need more than %llu KiB for "
+			  "its costs (%llu functions, calls and positions, "
+			  "%zu events): refused",
+			  (unsigned long long)(max * 8 >> 10),
+			  (unsigned long long)rows, p->nevents);
+}
+
+/*
+ * valgrind's callgrind ends every part with "totals:", so a file of
+ * its that ends otherwise was cut short (a full disk, a copy stopped
+ * half-way). Other writers do not always write it.
+ */
+static void check_last_line(struct cg_reader *rd)
+{
+	static const char callgrind[] = "callgrind-";
+	const char *creator;
+
+	if (rd->last_is_totals || rd->input->creator == NO_NAME)
+		return;
+	creator = profile_str(rd->p, rd->input->creator);
+	if (strncmp(creator, callgrind, sizeof(callgrind) - 1))
+		return;
+	warning_at(rd->lr->path, rd->lr->lineno,
+		   "the file ends without the 'totals:' line %s writes "
+		   "last: it may be truncated", creator);
 }
 
 bool callgrind_sniff(const char *data, size_t len)
@@ -1260,7 +1348,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	start_part(&rd);
 
 	while ((r = line_reader_next(lr, &line, &len)) > 0) {
-		if (parse_line(&rd, line, len) < 0)
+		if (parse_line(&rd, line, len) < 0 || check_size(&rd) < 0)
 			goto out;
 	}
 	if (r < 0)
@@ -1276,6 +1364,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 		error("%s: no 'events:' line: not a Callgrind profile", lr->path);
 		goto out;
 	}
+	check_last_line(&rd);
 	report_repeats(&rd);
 	ret = 0;
 out:

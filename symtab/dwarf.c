@@ -83,6 +83,7 @@ struct dwarf_reader {
 	size_t rnglists_size;
 	bool have_addr;
 	unsigned bad_cus, deep_cus;
+	unsigned cut_chains;	/* origin chains past MAX_ORIGIN_DEPTH */
 
 	/* the current CU */
 	Dwarf_Half version, addr_size;
@@ -401,9 +402,10 @@ static void ref_names(struct dwarf_reader *rd, Dwarf_Attribute attr,
 		return;
 	}
 	if (depth >= MAX_ORIGIN_DEPTH) {
-		warning("%s: DWARF abstract origin chain deeper than %d at "
-			"DIE 0x%llx: cut", rd->path, MAX_ORIGIN_DEPTH,
-			(unsigned long long)off);
+		if (!rd->cut_chains++)
+			warning("%s: DWARF abstract origin chain deeper than "
+				"%d at DIE 0x%llx: cut", rd->path,
+				MAX_ORIGIN_DEPTH, (unsigned long long)off);
 		return;
 	}
 	if (dwarf_offdie_b(rd->dbg, off, 1, &die, &err) != DW_DLV_OK) {
@@ -569,13 +571,15 @@ static bool skip_uleb(const unsigned char **p, const unsigned char *end)
  */
 static bool rnglist_unreadable(const struct dwarf_reader *rd, uint64_t off)
 {
-	const unsigned char *p, *end = rd->rnglists + rd->rnglists_size;
+	const unsigned char *p, *end;
 	unsigned addr = rd->addr_size ? rd->addr_size : 8;
 
 	if (rd->have_addr)
 		return false;
+	/* no section: nothing to add an offset to (a null pointer) */
 	if (!rd->rnglists || off >= rd->rnglists_size)
 		return true;
+	end = rd->rnglists + rd->rnglists_size;
 	for (p = rd->rnglists + off; p < end;) {
 		unsigned kind = *p++;
 
@@ -591,14 +595,20 @@ static bool rnglist_unreadable(const struct dwarf_reader *rd, uint64_t off)
 				return true;
 			break;
 		case 5:		/* DW_RLE_base_address */
+			if ((size_t)(end - p) < addr)
+				return true;
 			p += addr;
 			break;
 		case 6:		/* DW_RLE_start_end */
+			if ((size_t)(end - p) < 2 * addr)
+				return true;
 			p += 2 * addr;
 			break;
 		case 7:		/* DW_RLE_start_length */
+			if ((size_t)(end - p) < addr)
+				return true;
 			p += addr;
-			if (p > end || !skip_uleb(&p, end))
+			if (!skip_uleb(&p, end))
 				return true;
 			break;
 		default:
@@ -1280,6 +1290,9 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 	if (rd.deep_cus)
 		warning("%s: DWARF DIEs nested deeper than %d: %u subtrees "
 			"not read", path, MAX_DIE_DEPTH, rd.deep_cus);
+	if (rd.cut_chains > 1)
+		warning("%s: %u more DWARF abstract origin chains cut", path,
+			rd.cut_chains - 1);
 	u64map_release(&rd.origins);
 	u64map_release(&rd.cu_langs);
 	u64map_release(&rd.demangled);

@@ -41,6 +41,55 @@ static int elf_error(const char *path, const char *what)
 /* elf_error(), or nothing when probing a candidate file quietly. */
 #define OPEN_ERROR(ef, ...) ((ef)->quiet ? -1 : error(__VA_ARGS__))
 
+/*
+ * The identification and the header, read by us before libelf: libelf
+ * says "invalid ELF file data" for a file cut inside its header, and
+ * takes a file of an unknown class or byte order for no ELF at all.
+ */
+static int check_ident(struct elf_file *ef, const struct stat *st)
+{
+	unsigned char id[EI_NIDENT];
+	ssize_t n;
+	unsigned hdr_size;
+
+	do
+		n = pread(ef->fd, id, sizeof(id), 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		if (!ef->quiet)
+			error("%s: offset 0x0: cannot read: %s", ef->path,
+			      strerror(errno));
+		return -1;
+	}
+	if (n == 0)
+		return OPEN_ERROR(ef, "%s: the file is empty, not an ELF file",
+				  ef->path);
+	if (n < SELFMAG || memcmp(id, ELFMAG, SELFMAG))
+		return OPEN_ERROR(ef, "%s: not an ELF file (expected the magic "
+				  "bytes 7f 45 4c 46 at offset 0)",
+				  ef->path);
+	if (n <= EI_DATA)
+		return OPEN_ERROR(ef, "%s: offset 0x%zx: the file ends inside "
+				  "the ELF identification (16 bytes)",
+				  ef->path, (size_t)n);
+	if (id[EI_CLASS] != ELFCLASS32 && id[EI_CLASS] != ELFCLASS64)
+		return OPEN_ERROR(ef, "%s: offset 0x%x: unknown ELF class %u "
+				  "(expected 1 for 32-bit or 2 for 64-bit)",
+				  ef->path, EI_CLASS, id[EI_CLASS]);
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		return OPEN_ERROR(ef, "%s: offset 0x%x: unknown ELF byte order "
+				  "%u (expected 1 for little-endian or 2 for "
+				  "big-endian)", ef->path, EI_DATA, id[EI_DATA]);
+	hdr_size = id[EI_CLASS] == ELFCLASS64 ? sizeof(Elf64_Ehdr)
+					      : sizeof(Elf32_Ehdr);
+	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size < hdr_size)
+		return OPEN_ERROR(ef, "%s: offset 0x%llx: the file ends inside "
+				  "the ELF header (%u bytes in a %d-bit file)",
+				  ef->path, (unsigned long long)st->st_size,
+				  hdr_size, id[EI_CLASS] == ELFCLASS64 ? 64 : 32);
+	return 0;
+}
+
 /* Header tables and sections that point past the end of the file. */
 static int check_sections(struct elf_file *ef, uint64_t file_size)
 {
@@ -48,21 +97,28 @@ static int check_sections(struct elf_file *ef, uint64_t file_size)
 	/* from the header itself: libelf says 0 sections when it cannot
 	 * read their table; e_shnum 0 with a table: the count is in it */
 	uint64_t shnum = eh->e_shnum ? eh->e_shnum : (eh->e_shoff ? 1 : 0);
-	uint64_t shsize = shnum * eh->e_shentsize;
 	uint64_t phsize = (uint64_t)eh->e_phnum * eh->e_phentsize;
+	uint64_t shsize;
 
 	if (shnum < ef->shnum)
-		shsize = (uint64_t)ef->shnum * eh->e_shentsize;
+		shnum = ef->shnum;
+	shsize = shnum * eh->e_shentsize;
 	if (shnum && (eh->e_shoff > file_size ||
 		      shsize > file_size - eh->e_shoff))
-		return OPEN_ERROR(ef, "%s: the section header table runs "
-				  "past the end of the file (truncated?)",
-				  ef->path);
+		return OPEN_ERROR(ef, "%s: offset 0x%llx: the section header "
+				  "table (%llu entries of %u bytes) runs past "
+				  "the end of the file at 0x%llx (truncated?)",
+				  ef->path, (unsigned long long)eh->e_shoff,
+				  (unsigned long long)shnum, eh->e_shentsize,
+				  (unsigned long long)file_size);
 	if (eh->e_phnum && (eh->e_phoff > file_size ||
 			    phsize > file_size - eh->e_phoff))
-		return OPEN_ERROR(ef, "%s: the program header table runs "
-				  "past the end of the file (truncated?)",
-				  ef->path);
+		return OPEN_ERROR(ef, "%s: offset 0x%llx: the program header "
+				  "table (%u entries of %u bytes) runs past "
+				  "the end of the file at 0x%llx (truncated?)",
+				  ef->path, (unsigned long long)eh->e_phoff,
+				  eh->e_phnum, eh->e_phentsize,
+				  (unsigned long long)file_size);
 	for (size_t i = 1; i < ef->shnum; i++) {
 		Elf_Scn *scn = elf_getscn(ef->elf, i);
 		GElf_Shdr sh;
@@ -78,9 +134,13 @@ static int check_sections(struct elf_file *ef, uint64_t file_size)
 		    sh.sh_size <= file_size - sh.sh_offset)
 			continue;
 		name = elf_strptr(ef->elf, ef->shstrndx, sh.sh_name);
-		return OPEN_ERROR(ef, "%s: section [%zu] '%s' runs past the "
-				  "end of the file (truncated?)", ef->path, i,
-				  name ? name : "?");
+		return OPEN_ERROR(ef, "%s: offset 0x%llx: section [%zu] '%s' "
+				  "(0x%llx bytes) runs past the end of the "
+				  "file at 0x%llx (truncated?)", ef->path,
+				  (unsigned long long)sh.sh_offset, i,
+				  name ? name : "?",
+				  (unsigned long long)sh.sh_size,
+				  (unsigned long long)file_size);
 	}
 	return 0;
 }
@@ -97,12 +157,27 @@ static int open_file(struct elf_file **efp, const char *path, bool quiet)
 		OPEN_ERROR(ef, "libelf is out of date");
 		goto fail;
 	}
-	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO without a writer is refused below, not
+	 * waited for; on files it changes nothing */
+	ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (ef->fd < 0 || fstat(ef->fd, &stbuf) < 0) {
 		if (!quiet)
 			error_errno("cannot open '%s'", path);
 		goto fail;
 	}
+	if (S_ISDIR(stbuf.st_mode)) {
+		OPEN_ERROR(ef, "'%s' is a directory, not a binary", path);
+		goto fail;
+	}
+	if (S_ISFIFO(stbuf.st_mode) || S_ISSOCK(stbuf.st_mode)) {
+		/* libelf maps or seeks; a profile may come from a pipe,
+		 * a binary cannot */
+		OPEN_ERROR(ef, "'%s' is a pipe, not a binary (symbols are "
+			   "read from a file)", path);
+		goto fail;
+	}
+	if (check_ident(ef, &stbuf) < 0)
+		goto fail;
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (!ef->elf) {
 		OPEN_ERROR(ef, "%s: cannot read: %s", path, elf_errmsg(-1));

@@ -46,15 +46,21 @@ void plt_read(const char *path, struct names *names, bool demangle,
 	asymbol **syms = NULL, **dynsyms = NULL, *synth = NULL;
 	long nsyms, ndyn, nsynth;
 	bfd *abfd;
+	bool ok;
 
 	bfd_init();
+	bfd_diag_begin(path);
 	abfd = bfd_openr(path, NULL);
 	if (!abfd) {
 		warning("%s: no @plt symbols: %s", path,
 			bfd_errmsg(bfd_get_error()));
+		bfd_diag_end();
 		return;
 	}
-	if (!bfd_check_format(abfd, bfd_object)) {
+	bfd_diag_capture_begin();
+	ok = bfd_check_format(abfd, bfd_object);
+	bfd_diag_capture_end();
+	if (!ok) {
 		warning("%s: no @plt symbols: %s", path,
 			bfd_errmsg(bfd_get_error()));
 		goto out;
@@ -87,4 +93,5 @@ out:
 	free(syms);
 	free(dynsyms);
 	bfd_close(abfd);
+	bfd_diag_end();
 }

@@ -7,6 +7,7 @@
  *   elf.c        ELF header, segments, sections, build-id, debuglink,
  *                .symtab/.dynsym -> raw_sym[] and fsym[]
  *   plt.c        libbfd's synthetic @plt symbols -> raw_sym[]
+ *   bfd_diag.c   libbfd's messages -> our warnings
  *   demangle.c   libbfd's demangler
  *   debugfile.c  the separate debug file, found the way gdb finds it
  *   dwarf.c      libdwarf: line rows and function ranges of every CU
@@ -18,6 +19,7 @@
 #ifndef CGA_SYMTAB_INT_H
 #define CGA_SYMTAB_INT_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -267,6 +269,24 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
  * order numbers from first_order on. Problems are warnings. */
 void plt_read(const char *path, struct names *names, bool demangle,
 	      uint32_t first_order, struct raw_syms *raw);
+
+/* --- bfd_diag.c --- */
+
+/*
+ * Between begin and end, libbfd's messages are warnings about path: the
+ * first one said, the others counted in one line at end. Outside, they
+ * are warnings too, never "BFD: ..." on stderr.
+ */
+void bfd_diag_begin(const char *path);
+void bfd_diag_end(void);
+
+/* Around bfd_check_format(), which prints some messages itself. */
+void bfd_diag_capture_begin(void);
+void bfd_diag_capture_end(void);
+
+/* A bfd message (format with %pA, %pB, numbered arguments) into buf,
+ * cut to size; the format itself when it cannot be printed safely. */
+void bfd_format_message(char *buf, size_t size, const char *fmt, va_list ap);
 
 /* --- demangle.c --- */
 

@@ -6,6 +6,7 @@
  */
 #include "helpers.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -176,7 +177,7 @@ static const struct ok_case {
 	  "version: 1.0\nevents: Ir\nfn=main\n1 7\n", "main", "Ir", 7 },
 	{ "creator, pid, thread, part",
 	  "creator: callgrind-3.19.0\npid: 4242\nthread: 2\npart: 1\n"
-	  "events: Ir\nfn=main\n1 3\n", "main", "Ir", 3 },
+	  "events: Ir\nfn=main\n1 3\ntotals: 3\n", "main", "Ir", 3 },
 	{ "desc with colons and an empty value (Q2)",
 	  "desc: I1 cache: \ndesc: Timerange: Basic block 0 - 75990\n"
 	  "desc: Trigger: Program termination\ndesc:\nevents: Ir\n"
@@ -442,6 +443,16 @@ static const struct warn_case {
 	{ "events: Ir\nfn=main\n1 5\ntotals: 6\n", 4,
 	  "warning: 'totals:' says 6 Ir but the cost lines of this part add up to 5",
 	  1, NULL },
+	/* valgrind's callgrind writes totals: last; a file of its that
+	 * ends otherwise was cut short (comments and blank lines after
+	 * totals: do not count) */
+	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\n\n", 5,
+	  "warning: the file ends without the 'totals:' line "
+	  "callgrind-3.19.0 writes last: it may be truncated", 1, NULL },
+	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\ntotals: 5\n"
+	  "fn=f\n1", 7, "it may be truncated", 1, NULL },
+	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\ntotals: 5\n"
+	  "part: 2\n", 6, "it may be truncated", 1, NULL },
 };
 
 static void test_warnings(void **state)
@@ -479,7 +490,8 @@ static void test_header_values(void **state)
 	rd_clean(&r, "# callgrind format\nversion: 1\n"
 		 "creator: callgrind-3.19.0 \npid: 4242\n"
 		 "cmd:  ./t --arg  x \r\npart: 1\nevents: Ir\nfn=main\n1 1\n"
-		 "part: 2\ncreator: other\ncmd: ./u\nevents: Ir\nfn=main\n1 1\n");
+		 "part: 2\ncreator: other\ncmd: ./u\nevents: Ir\nfn=main\n1 1\n"
+		 "totals: 1\n");
 	assert_int_equal(r.p.ninputs, 1);
 	in = &r.p.inputs[0];
 	assert_string_equal(profile_str(&r.p, in->format), "callgrind");
@@ -1532,12 +1544,169 @@ static void test_fold_recursion_suffix(void **state)
 	}
 }
 
+/* ---- limits that hostile input cannot get around ---- */
+
+/* A growing text buffer for generated profiles. */
+struct text {
+	char *s;
+	size_t len, alloc;
+};
+
+static void add(struct text *t, const char *fmt, ...) CGA_PRINTF(2, 3);
+
+static void add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(t->s ? t->s + t->len : NULL,
+			      t->s ? t->alloc - t->len : 0, fmt, ap);
+		va_end(ap);
+		assert_true(n >= 0);
+		if (t->s && t->len + (size_t)n < t->alloc)
+			break;
+		t->alloc = (t->alloc + (size_t)n + 1) * 2;
+		t->s = realloc(t->s, t->alloc);
+		assert_non_null(t->s);
+	}
+	t->len += (size_t)n;
+}
+
+/* Each part adds an event and a function: the rows widen many times,
+ * and every number lands where it belongs; once finished, a row has one
+ * number per event. */
+static void test_events_added_part_by_part(void **state)
+{
+	struct text t = { 0 };
+	struct res r;
+
+	(void)state;
+	for (int k = 0; k < 40; k++)
+		add(&t, "events: E%d\nfn=f%d\n1 %d\nfn=g\n1 %d\n", k, k, k + 1,
+		    100 + k);
+	rd_clean(&r, t.s);
+	assert_int_equal(r.p.nevents, 40);
+	assert_int_equal(r.p.stride, 40);
+	for (int k = 0; k < 40; k++) {
+		char fn[16], ev[16];
+
+		snprintf(fn, sizeof(fn), "f%d", k);
+		snprintf(ev, sizeof(ev), "E%d", k);
+		assert_int_equal(self_of(&r.p, fn, ev), k + 1);
+		assert_int_equal(self_of(&r.p, "g", ev), 100 + k);
+		assert_int_equal(r.p.totals[event_of(&r.p, ev)], k + 1 + 100 + k);
+		/* f_k has no cost in the other events */
+		snprintf(ev, sizeof(ev), "E%d", (k + 1) % 40);
+		assert_int_equal(self_of(&r.p, fn, ev), 0);
+	}
+	rd_done(&r);
+	free(t.s);
+}
+
+/* 1024 different events, recorded and derived, and no more. */
+static void test_event_limit(void **state)
+{
+	struct text t = { 0 };
+	struct res r;
+
+	(void)state;
+	add(&t, "event: D0 = E0 + E1\nevent: D1 = 2 E255\n");
+	for (int line = 0; line < 4; line++) {
+		add(&t, "events:");
+		for (int k = 0; k < 255; k++)
+			add(&t, " E%d", line * 255 + k);
+		add(&t, "\nfn=f\n1 1\n");
+	}
+	/* 1020 recorded, 2 derived: two more fit; a repeated formula is
+	 * the same event (parts repeat their "event:" lines) */
+	add(&t, "event: D0 = E0 + E1\nevents: X1 X2\nfn=f\n1 1\n");
+	rd_clean(&r, t.s);
+	assert_int_equal(r.p.nevents, 1024);
+	assert_int_equal(self_of(&r.p, "f", "D0"), 1);
+	assert_int_equal(self_of(&r.p, "f", "D1"), 2);
+	rd_done(&r);
+
+	add(&t, "events: X1 X2 X3\nfn=f\n1 1\n");
+	rd(&r, t.s);
+	assert_int_equal(r.ret, -1);
+	assert_diag(r.diag, 19, "more than 1024 different events in the profile "
+		    "(recorded and derived)");
+	rd_done(&r);
+	free(t.s);
+
+	/* a derived event past the limit */
+	t = (struct text){ 0 };
+	add(&t, "events:");
+	for (int k = 0; k < 1024; k++)
+		add(&t, " E%d", k);
+	add(&t, "\nevent: D = E0 + E1\nfn=f\n1 1\n");
+	rd(&r, t.s);
+	assert_int_equal(r.ret, -1);
+	assert_diag(r.diag, 2, "more than 1024 different events");
+	rd_done(&r);
+	free(t.s);
+
+	/* one events: line naming an event twice */
+	rd(&r, "events: A B C B\nfn=f\n1 1\n");
+	assert_int_equal(r.ret, -1);
+	assert_diag(r.diag, 1, "event 'B' listed twice");
+	rd_done(&r);
+}
+
+/* The cost tables have a size limit, whatever order functions and
+ * events come in (read_opts.max_costs lowers it for the test). */
+static void test_cost_limit(void **state)
+{
+	struct read_opts o = { .max_costs = 1000 };
+	struct res r;
+
+	(void)state;
+	/* 10 events x 100 rows fits; the 101st function does not */
+	for (int events_first = 0; events_first < 2; events_first++) {
+		struct text t = { 0 };
+		unsigned long want_line;
+
+		if (events_first)
+			add(&t, "events: A B C D E F G H I J\n");
+		else
+			add(&t, "events: A\n");
+		for (int f = 0; f < 101; f++)
+			add(&t, "fn=f%d\n1 1\n", f);
+		if (!events_first)
+			add(&t, "events: A B C D E F G H I J\n");
+		want_line = events_first ? 202 : 204;
+		rd_opts(&r, t.s, &o);
+		assert_int_equal(r.ret, -1);
+		assert_diag(r.diag, want_line, "the profile would need more than 7 KiB "
+			    "for its costs (101 functions, calls and positions, 10 events): refused");
+		rd_done(&r);
+		free(t.s);
+	}
+	/* 100 rows of 10 events */
+	{
+		struct text t = { 0 };
+
+		add(&t, "events: A B C D E F G H I J\n");
+		for (int f = 0; f < 100; f++)
+			add(&t, "fn=f%d\n1 1\n", f);
+		rd_opts(&r, t.s, &o);
+		assert_int_equal(r.ret, 0);
+		rd_done(&r);
+		free(t.s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepted),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_warnings),
+		cmocka_unit_test(test_events_added_part_by_part),
+		cmocka_unit_test(test_event_limit),
+		cmocka_unit_test(test_cost_limit),
 		cmocka_unit_test(test_header_values),
 		cmocka_unit_test(test_no_events_line),
 		cmocka_unit_test(test_event_long_names),

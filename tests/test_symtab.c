@@ -734,14 +734,19 @@ static void test_open_errors(void **state)
 	} cases[] = {
 		{ "missing", NULL, 0, NULL, false, "cannot open" },
 		{ "text file", NULL, 0, "hello\n", false, "not an ELF file" },
-		{ "empty file", NULL, 0, "", false, "not an ELF file" },
+		{ "empty file", NULL, 0, "", false,
+		  "the file is empty, not an ELF file" },
+		{ "inside the header", CASES "/c-pie/prog", 63, NULL, false,
+		  ": offset 0x3f: the file ends inside the ELF header" },
 		{ "header only", CASES "/c-pie/prog", 64, NULL, false,
-		  "header table runs past the end of the file" },
+		  "header table (40 entries of 64 bytes) runs past the end "
+		  "of the file at 0x40" },
 		{ "cut before the section headers", CASES "/c-pie/prog",
 		  20000, NULL, false,
-		  "the section header table runs past the end of the file" },
+		  "the section header table (40 entries of 64 bytes) runs "
+		  "past the end of the file at 0x4e20" },
 		{ "a section past the end", CASES "/c-pie/prog", -1, NULL,
-		  true, "section [15] '.text' runs past the end of the file" },
+		  true, ": offset 0x100000: section [15] '.text' (0x" },
 	};
 	struct fixture *fx = *state;
 	char *dir = temp_dir();
