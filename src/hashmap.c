@@ -2,9 +2,28 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "xalloc.h"
+
+uint64_t hash_secret;
+
+/* Before main(): every table is built with the same secret. */
+__attribute__((constructor)) static void init_hash_secret(void)
+{
+	struct timespec ts;
+
+	if (getrandom(&hash_secret, sizeof(hash_secret), GRND_NONBLOCK) ==
+	    (ssize_t)sizeof(hash_secret))
+		return;
+	/* no entropy yet (early boot): less secret, still not fixed */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	hash_secret = (uint64_t)ts.tv_nsec << 32 ^ (uint64_t)ts.tv_sec ^
+		      (uint64_t)getpid() << 48 ^ (uint64_t)(uintptr_t)&ts;
+}
 
 void u64map_init(struct u64map *m)
 {
@@ -110,7 +129,8 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t value)
 uint64_t hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ULL;
+	/* FNV-1a from a secret start: its collisions depend on the start */
+	uint64_t h = 0xcbf29ce484222325ULL ^ hash_secret;
 
 	for (size_t i = 0; i < len; i++) {
 		h ^= s[i];

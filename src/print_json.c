@@ -33,6 +33,13 @@ void json_string(FILE *out, const char *s, size_t len)
 			for (size_t k = 1; valid && k <= need; k++)
 				if ((u[i + k] & 0xc0) != 0x80)
 					valid = false;
+			/* RFC 3629: no overlong forms, no surrogates, nothing
+			 * past U+10FFFF; strict parsers refuse them */
+			if (valid && ((c == 0xe0 && u[i + 1] < 0xa0) ||
+				      (c == 0xed && u[i + 1] > 0x9f) ||
+				      (c == 0xf0 && u[i + 1] < 0x90) ||
+				      (c == 0xf4 && u[i + 1] > 0x8f)))
+				valid = false;
 			if (valid) {
 				fwrite(u + i, 1, need + 1, out);
 				i += need;

@@ -17,6 +17,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "hashmap.h"
 #include "input.h"
 #include "names.h"
 #include "symtab.h"
@@ -233,12 +234,72 @@ static void test_unreadable_paths(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* The inverse of hash_u64() without its secret: what a file could use
+ * to choose ids if the hash were fixed. */
+static uint64_t unxorshift(uint64_t y, unsigned s)
+{
+	uint64_t x = y;
+
+	for (unsigned i = 0; i < 64 / s + 1; i++)
+		x = y ^ (x >> s);
+	return x;
+}
+
+static uint64_t inverse_mod_2_64(uint64_t a)
+{
+	uint64_t x = a;	/* Newton's iteration: 3, 6, 12, 24, 48, 96 bits */
+
+	for (int i = 0; i < 5; i++)
+		x *= 2 - a * x;
+	return x;
+}
+
+static uint64_t unhash(uint64_t h)
+{
+	uint64_t x = unxorshift(h, 31);
+
+	x *= inverse_mod_2_64(0x94d049bb133111ebULL);
+	x = unxorshift(x, 27);
+	x *= inverse_mod_2_64(0xbf58476d1ce4e5b9ULL);
+	return unxorshift(x, 30);
+}
+
+/*
+ * Ids chosen so that the bare mixer sends them all to one slot (their
+ * hashes differ only above bit 32) spread over the slots once the run's
+ * secret is mixed in: no file can fill one probe chain on purpose.
+ */
+static void test_hash_flooding(void **state)
+{
+	enum { N = 1000, BITS = 16 };
+	static bool seen[1 << BITS];
+	uint64_t secret = hash_secret;
+	unsigned distinct = 0;
+
+	(void)state;
+	/* the inverse is right: with no secret, all N collide */
+	hash_secret = 0;
+	for (uint64_t k = 1; k <= N; k++)
+		assert_int_equal(hash_u64(unhash(k << 32)) & ((1 << BITS) - 1), 0);
+	hash_secret = secret;
+	for (uint64_t k = 1; k <= N; k++) {
+		uint64_t slot = hash_u64(unhash(k << 32)) & ((1 << BITS) - 1);
+
+		distinct += !seen[slot];
+		seen[slot] = true;
+	}
+	/* random slots: about 992 distinct of 1000 */
+	if (distinct < 900)
+		fail_msg("only %u distinct slots of %d", distinct, N);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_line_over_default_limit),
 		cmocka_unit_test(test_hundred_mb_line),
 		cmocka_unit_test(test_unreadable_paths),
+		cmocka_unit_test(test_hash_flooding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
