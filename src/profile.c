@@ -57,6 +57,25 @@ void profile_release(struct profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+/*
+ * Sums the readers did not make themselves (derived events, totals over
+ * several files) stop at 2^64 - 1 rather than wrap around to a small
+ * number. The readers refuse a file whose own sums pass it.
+ */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 /* Make room for `want` rows of `stride` numbers; *alloc counts rows. */
 static void grow_rows(uint64_t **rows, size_t *alloc, size_t want,
 		      size_t stride)
@@ -354,7 +373,8 @@ static void compute_column(uint64_t *rows, size_t nrows, size_t stride,
 		uint64_t v = 0;
 
 		for (size_t t = 0; t < nterms; t++)
-			v += terms[t].factor * row[term_cols[t]];
+			v = sat_add(v, sat_mul(terms[t].factor,
+					       row[term_cols[t]]));
 		row[col] = v;
 	}
 }
@@ -448,6 +468,10 @@ static void fit_stride(struct profile *p)
 	narrow(p->self, p->nfuncs, p->stride, stride);
 	narrow(p->call_incl, p->ncalls, p->stride, stride);
 	narrow(p->pos_cost, p->npos, p->stride, stride);
+	narrow(p->callsite_incl, p->ncallsites, p->stride, stride);
+	narrow(p->func_incl, p->nfuncs, p->stride, stride);
+	narrow(p->func_count, p->nfuncs, p->stride, stride);
+	narrow(p->func_peak, p->nfuncs, p->stride, stride);
 	narrow(p->summary, 1, p->stride, stride);
 	p->stride = stride;
 }
@@ -462,7 +486,7 @@ int profile_finish(struct profile *p)
 		const uint64_t *row = profile_self(p, (uint32_t)f);
 
 		for (size_t e = 0; e < p->stride; e++)
-			p->totals[e] += row[e];
+			p->totals[e] = sat_add(p->totals[e], row[e]);
 	}
 	return 0;
 }

@@ -1167,25 +1167,67 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 	return (long)n;
 }
 
+/*
+ * row += the costs just read, through map unless it is NULL. False when
+ * a sum passes 2^64 - 1: wrapped around, it would print as a small
+ * number (a hostile file, or one damaged past what valgrind writes).
+ */
+HOT bool add_costs(uint64_t *row, const uint32_t *map, const uint64_t *vals,
+		   long n)
+{
+	bool over = false;
+
+	if (!map) {
+		for (long i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[i], vals[i], &row[i]);
+	} else {
+		for (long i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[map[i]], vals[i],
+						       &row[map[i]]);
+	}
+	return !over;
+}
+
+static int sum_overflow(struct cg_reader *rd, const char *what, uint32_t func,
+			uint32_t callee)
+{
+	const struct profile *p = rd->p;
+
+	if (callee != NO_ID)
+		return error_here(rd, "the %s of the calls from '%s' to '%s' "
+				  "passes 2^64 - 1", what,
+				  profile_str(p, p->funcs[func].name),
+				  profile_str(p, p->funcs[callee].name));
+	if (func != NO_ID)
+		return error_here(rd, "the %s of '%s' passes 2^64 - 1", what,
+				  profile_str(p, p->funcs[func].name));
+	return error_here(rd, "the %s passes 2^64 - 1", what);
+}
+
 /* The self cost just read, at its position too (want_positions). */
-static void add_position(struct cg_reader *rd, long n)
+static int add_position(struct cg_reader *rd, long n)
 {
 	uint64_t *row = profile_pos_cost(rd->p, last_position(rd));
 
-	for (long i = 0; i < n; i++)
-		row[rd->event_map[i]] += rd->vals[i];
+	if (!add_costs(row, rd->event_map, rd->vals, n))
+		return sum_overflow(rd, "cost at this position", rd->func,
+				    NO_ID);
+	return 0;
 }
 
 /* The inclusive cost of a call, at the position it was made from. */
-static void add_callsite(struct cg_reader *rd, long n)
+static int add_callsite(struct cg_reader *rd, long n)
 {
 	struct profile *p = rd->p;
 	uint32_t cs = profile_callsite(p, last_position(rd), rd->call_arc);
-	uint64_t *row = profile_callsite_incl(p, cs);
+	const struct pcall *c = &p->calls[rd->call_arc];
 
-	p->callsites[cs].count += rd->call_count;
-	for (long i = 0; i < n; i++)
-		row[rd->event_map[i]] += rd->vals[i];
+	if (__builtin_add_overflow(p->callsites[cs].count, rd->call_count,
+				   &p->callsites[cs].count) ||
+	    !add_costs(profile_callsite_incl(p, cs), rd->event_map, rd->vals, n))
+		return sum_overflow(rd, "inclusive cost at this call site",
+				    c->caller, c->callee);
+	return 0;
 }
 
 static int parse_cost_line(struct cg_reader *rd, const char *s,
@@ -1203,32 +1245,38 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
 	rd->part_has_cost = true;
 	if (rd->want_jump_source)
 		finish_jump(rd);
+	if (rd->identity_map)
+		map = NULL;
 	if (rd->want_call_cost) {
 		/* the inclusive cost of the calls= line before */
+		struct pcall *c;
+
 		rd->want_call_cost = false;
 		if (rd->call_arc == NO_ID)
 			return 0;
-		rd->p->calls[rd->call_arc].count += rd->call_count;
+		c = &rd->p->calls[rd->call_arc];
+		if (__builtin_add_overflow(c->count, rd->call_count, &c->count))
+			return sum_overflow(rd, "call count", c->caller,
+					    c->callee);
 		rd->p->calls_have_incl = true;
 		row = profile_call_incl(rd->p, rd->call_arc);
+		if (!add_costs(row, map, rd->vals, n))
+			return sum_overflow(rd, "inclusive cost", c->caller,
+					    c->callee);
 		if (rd->opts->want_positions)
-			add_callsite(rd, n);
-	} else {
-		if (!part_selected(rd))
-			return 0;
-		row = profile_self(rd->p, current_func(rd));
-		for (long i = 0; i < n; i++)
-			rd->part_sum[i] += rd->vals[i];
-		if (rd->opts->want_positions)
-			add_position(rd, n);
+			return add_callsite(rd, n);
+		return 0;
 	}
-	if (rd->identity_map) {
-		for (long i = 0; i < n; i++)
-			row[i] += rd->vals[i];
-	} else {
-		for (long i = 0; i < n; i++)
-			row[map[i]] += rd->vals[i];
-	}
+	if (!part_selected(rd))
+		return 0;
+	row = profile_self(rd->p, current_func(rd));
+	if (!add_costs(row, map, rd->vals, n))
+		return sum_overflow(rd, "self cost", rd->func, NO_ID);
+	if (!add_costs(rd->part_sum, NULL, rd->vals, n))
+		return sum_overflow(rd, "sum of this part's self costs",
+				    NO_ID, NO_ID);
+	if (rd->opts->want_positions && add_position(rd, n) < 0)
+		return -1;
 	return 0;
 }
 

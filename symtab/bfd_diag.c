@@ -393,7 +393,7 @@ static void tidy(const char *msg, const char *path, char *out, size_t size)
 	}
 }
 
-static void report(const char *msg)
+static void report_now(const char *msg)
 {
 	char out[1024];
 
@@ -405,6 +405,23 @@ static void report(const char *msg)
 		return;
 	tidy(msg, cur_path, out, sizeof(out));
 	warning("%s: libbfd: %s", cur_path, out);
+}
+
+/* While stderr is the scratch file (below), our own messages would go
+ * into it too: the first is held back and said after, the rest counted. */
+static int capture_fd = -1;
+static char held[1024];
+static unsigned held_more;
+
+static void report(const char *msg)
+{
+	if (capture_fd < 0) {
+		report_now(msg);
+	} else if (!held[0]) {
+		snprintf(held, sizeof(held), "%s", msg[0] ? msg : " ");
+	} else {
+		held_more++;
+	}
 }
 
 static void on_error(const char *fmt, va_list ap)
@@ -443,7 +460,7 @@ void bfd_diag_begin(const char *path)
  * scratch file for that call, and its lines are reported as the
  * handler's are.
  */
-static int saved_stderr = -1, capture_fd = -1;
+static int saved_stderr = -1;
 
 void bfd_diag_capture_begin(void)
 {
@@ -467,6 +484,7 @@ void bfd_diag_capture_end(void)
 	size_t cap = 0;
 	ssize_t len;
 	FILE *f;
+	int fd;
 
 	if (capture_fd < 0)
 		return;
@@ -474,11 +492,18 @@ void bfd_diag_capture_end(void)
 	dup2(saved_stderr, STDERR_FILENO);
 	close(saved_stderr);
 	saved_stderr = -1;
-	f = lseek(capture_fd, 0, SEEK_SET) == 0 ? fdopen(capture_fd, "r")
-						 : NULL;
+	fd = capture_fd;
+	capture_fd = -1;
+	if (held[0]) {
+		report_now(held);
+		held[0] = '\0';
+		if (cur_path)
+			cur_count += held_more;
+		held_more = 0;
+	}
+	f = lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "r") : NULL;
 	if (!f) {
-		close(capture_fd);
-		capture_fd = -1;
+		close(fd);
 		return;
 	}
 	while ((len = getline(&line, &cap, f)) > 0) {
@@ -489,11 +514,10 @@ void bfd_diag_capture_end(void)
 		if (!strncmp(m, prefix, sizeof(prefix) - 1))
 			m += sizeof(prefix) - 1;
 		if (*m)
-			report(m);
+			report_now(m);
 	}
 	free(line);
 	fclose(f);
-	capture_fd = -1;
 }
 
 void bfd_diag_end(void)

@@ -17,6 +17,11 @@
  *   allocated (a leak that only its allocation tracking, slow on big
  *   files, would take back).
  *
+ * - It reads a DWARF section by its name whatever its type: one marked
+ *   SHT_NOBITS (no bytes in the file) is read from its offset all the
+ *   same, and such a .debug_rnglists made it free memory twice. A DWARF
+ *   section without contents is refused before libdwarf sees it.
+ *
  * - It allocates a DWARF 5 line table's directories and files by the
  *   counts in the header before reading them: a count of 0xffffffff asks
  *   for gigabytes. Each count must fit in the bytes of the header
@@ -327,8 +332,20 @@ int dwarf_precheck(struct elf_file *ef)
 	};
 	struct check_ctx ctx;
 	const unsigned char *addr;
+	const char *empty;
 	size_t addr_size;
 
+	/* libdwarf goes by names and reads such a section's size from its
+	 * offset anyway: bytes that are not DWARF, never checked here
+	 * (a .debug_rnglists marked SHT_NOBITS made it free memory twice,
+	 * tests/fuzz/regress/rnglists-nobits) */
+	empty = elf_empty_dwarf_section(ef);
+	if (empty) {
+		warning("%s: corrupt DWARF: section '%s' has a size but no "
+			"contents (SHT_NOBITS); DWARF not read", elf_path(ef),
+			empty);
+		return -1;
+	}
 	ctx.big = elf_big_endian(ef);
 	ctx.have_addr = elf_section_bytes(ef, ".debug_addr", &addr,
 					  &addr_size) && addr_size > 0;

@@ -324,6 +324,24 @@ bool elf_has_dwarf(struct elf_file *ef)
 	return scn && sh.sh_type != SHT_NOBITS && sh.sh_size > 0;
 }
 
+const char *elf_empty_dwarf_section(struct elf_file *ef)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(ef->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOBITS ||
+		    sh.sh_size == 0)
+			continue;
+		name = section_name(ef, &sh);
+		if (!strncmp(name, ".debug_", 7) || !strncmp(name, ".zdebug_", 8))
+			return name;
+	}
+	return NULL;
+}
+
 static int read_segments(struct elf_file *ef, struct symtab *st)
 {
 	size_t n, alloc = 0;

@@ -243,6 +243,10 @@ bool elf_section_bytes(struct elf_file *ef, const char *name,
 
 bool elf_has_symtab(struct elf_file *ef);
 bool elf_has_dwarf(struct elf_file *ef);
+
+/* The name of a DWARF section (.debug_*, .zdebug_*) that has a size but
+ * no contents in the file (SHT_NOBITS), or NULL when there is none. */
+const char *elf_empty_dwarf_section(struct elf_file *ef);
 int elf_fd(struct elf_file *ef);
 bool elf_big_endian(struct elf_file *ef);
 const char *elf_path(struct elf_file *ef);

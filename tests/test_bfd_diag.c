@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag.h"
 #include "symtab_int.h"
@@ -182,6 +183,48 @@ static void test_capture(void **state)
 	free(out);
 }
 
+/*
+ * Our own messages while stderr is the scratch file: with the sink on
+ * stderr (as in cganalyze), a message from bfd's handler during
+ * bfd_check_format() would land in the scratch file and be read back as
+ * one of bfd's. It is held and said first; bfd's own lines are counted.
+ */
+static void test_capture_own_messages(void **state)
+{
+	char path[] = "/tmp/cga-test-stderr-XXXXXX";
+	int fd = mkstemp(path), saved;
+	bfd *abfd = open_elf();
+	char *out;
+	size_t len;
+
+	(void)state;
+	assert_true(fd >= 0);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	assert_true(saved >= 0);
+	assert_int_equal(dup2(fd, STDERR_FILENO), STDERR_FILENO);
+	diag_set_sink(NULL);	/* stderr */
+	bfd_diag_begin(ELF);
+	bfd_diag_capture_begin();
+	_bfd_error_handler("%pB: said during the check", abfd);
+	_bfd_error_handler("%pB: and again", abfd);
+	fprintf(stderr, "BFD: " ELF ": printed by bfd itself\n");
+	bfd_diag_capture_end();
+	bfd_diag_end();
+	fflush(stderr);
+	assert_int_equal(dup2(saved, STDERR_FILENO), STDERR_FILENO);
+	close(saved);
+	close(fd);
+	out = slurp(path, &len);
+	unlink(path);
+	assert_non_null(out);
+	assert_string_equal(out,
+		"cganalyze: warning: " ELF ": libbfd: said during the check\n"
+		"cganalyze: warning: " ELF ": libbfd: 2 more problems like the one above\n");
+	free(out);
+	bfd_close(abfd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_bfd_extensions),
 		cmocka_unit_test(test_routing),
 		cmocka_unit_test(test_capture),
+		cmocka_unit_test(test_capture_own_messages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

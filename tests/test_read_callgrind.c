@@ -384,6 +384,17 @@ static const struct err_case {
 	{ "events: Ir\nfn=main\njump=1 q\n", 3, "expected the target's line number in 'jump='" },
 	/* after an error nothing more is read */
 	{ "events: Ir\nfn=main\n1 1\n2 x\n3 y\n", 4, "expected a cost, found 'x'" },
+	/* sums that pass 2^64 - 1 would wrap to small numbers */
+	{ "events: Ir Dr\nfn=main\n1 1 18446744073709551615\n2 0 1\n", 4,
+	  "the self cost of 'main' passes 2^64 - 1" },
+	{ "events: Ir\nfn=main\n1 18446744073709551615\nfn=g\n1 1\n", 5,
+	  "the sum of this part's self costs passes 2^64 - 1" },
+	{ "events: Ir\nfn=main\ncfn=f\ncalls=18446744073709551615 1\n1 1\n"
+	  "calls=1 1\n1 1\n", 7,
+	  "the call count of the calls from 'main' to 'f' passes 2^64 - 1" },
+	{ "events: Ir\nfn=main\ncfn=f\ncalls=1 1\n1 18446744073709551615\n"
+	  "calls=1 1\n1 1\n", 7,
+	  "the inclusive cost of the calls from 'main' to 'f' passes 2^64 - 1" },
 };
 
 static void test_refused(void **state)
@@ -1213,6 +1224,31 @@ static void test_callsites(void **state)
 	rd_done(&r);
 }
 
+/* Five events make rows of six until profile_finish() narrows them:
+ * every row table must be narrowed with them (call sites too). */
+static void test_callsites_narrowed(void **state)
+{
+	struct read_opts o = { .want_positions = true };
+	struct res r;
+
+	(void)state;
+	rd_opts(&r, "positions: line\nevents: A B C D E\nfn=main\n"
+		"3 1 1 1 1 1\ncfn=g\ncalls=2 10\n4 10 20 30 40 50\n"
+		"cfn=h\ncalls=1 20\n5 1 2 3 4 5\n"
+		"fn=g\n10 10 20 30 40 50\nfn=h\n20 1 2 3 4 5\n", &o);
+	assert_int_equal(r.ret, 0);
+	profile_finish(&r.p);
+	assert_int_equal(r.p.stride, 5);
+	for (size_t i = 0; i < r.p.ncallsites; i++) {
+		const uint64_t *row = profile_callsite_incl(&r.p, (uint32_t)i);
+		uint64_t k = r.p.pos[r.p.callsites[i].pos].line == 4 ? 10 : 1;
+
+		for (size_t e = 0; e < 5; e++)
+			assert_int_equal(row[e], k * (e + 1));
+	}
+	rd_done(&r);
+}
+
 /* ---- parts (Q18) ---- */
 
 static const char parts_text[] =
@@ -1605,6 +1641,37 @@ static void test_events_added_part_by_part(void **state)
 	free(t.s);
 }
 
+/* Sums the reader does not make (derived events, totals over several
+ * files) stop at 2^64 - 1 instead of wrapping around. */
+static void test_saturated_sums(void **state)
+{
+	static const char a[] = "events: Ir\nfn=a\n1 18446744073709551615\n";
+	static const char b[] = "events: Ir\nfn=b\n1 7\n";
+	struct res r;
+	struct profile p;
+	char *path, *diag;
+
+	(void)state;
+	rd_clean(&r, "events: Ir\nevent: Big = 4294967296 Ir + Ir\n"
+		 "fn=main\n1 4294967296\n");
+	assert_true(self_of(&r.p, "main", "Big") == UINT64_MAX);
+	assert_true(r.p.totals[event_of(&r.p, "Big")] == UINT64_MAX);
+	rd_done(&r);
+
+	/* two files, each within bounds; their totals are not */
+	path = write_temp(a, strlen(a));
+	profile_init(&p);
+	assert_int_equal(read_profile(&p, path, &(struct read_opts){ 0 }), 0);
+	remove_temp_file(path);
+	path = write_temp(b, strlen(b));
+	assert_int_equal(read_path(&p, path, NULL, &diag), 0);
+	assert_string_equal(diag, "");
+	assert_true(p.totals[0] == UINT64_MAX);
+	remove_temp_file(path);
+	free(diag);
+	profile_release(&p);
+}
+
 /* 1024 different events, recorded and derived, and no more. */
 static void test_event_limit(void **state)
 {
@@ -1706,6 +1773,7 @@ int main(void)
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_events_added_part_by_part),
 		cmocka_unit_test(test_event_limit),
+		cmocka_unit_test(test_saturated_sums),
 		cmocka_unit_test(test_cost_limit),
 		cmocka_unit_test(test_header_values),
 		cmocka_unit_test(test_no_events_line),
@@ -1726,6 +1794,7 @@ int main(void)
 		cmocka_unit_test(test_jumps),
 		cmocka_unit_test(test_jumps_kept),
 		cmocka_unit_test(test_callsites),
+		cmocka_unit_test(test_callsites_narrowed),
 		cmocka_unit_test(test_parts),
 		cmocka_unit_test(test_parts_by_ordinal),
 		cmocka_unit_test(test_xdebug_appended),

@@ -42,8 +42,10 @@ def with_shdr_field(data, name, field, value):
     h = header(data)
     index = [s['name'] for s in sections(data)].index(name)
     out = bytearray(data)
-    off = h['shoff'] + index * h['shentsize'] + {'offset': 24, 'size': 32}[field]
-    struct.pack_into('<Q', out, off, value)
+    at, fmt = {'type': (4, '<I'), 'offset': (24, '<Q'),
+               'size': (32, '<Q')}[field]
+    struct.pack_into(fmt, out, h['shoff'] + index * h['shentsize'] + at,
+                     value)
     return bytes(out)
 
 
@@ -82,6 +84,8 @@ def main():
                                          0x7fffffff),
         'bad-text-offset': with_shdr_field(good, '.text', 'offset',
                                            1 << 40),
+        # DWARF with no bytes in the file (SHT_NOBITS) but a size
+        'bad-line-nobits': with_shdr_field(good, '.debug_line', 'type', 8),
         # the file cut inside its identification, its header, its
         # program headers, its contents, its section header table
         'cut-ident': good[:10],
