@@ -7,6 +7,7 @@
 #include "array.h"
 #include "diag.h"
 #include "read.h"
+#include "path.h"
 #include "xalloc.h"
 
 /* Deep enough for any real inline chain; deeper ones lose their outer
@@ -96,20 +97,13 @@ static uint32_t line_of(struct builder *b, name_id file, uint32_t line)
 	return li;
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* WHAT names a file: the whole name, its last components, or its base
  * name ("prog.c" and "recursion/prog.c" both name ".../recursion/prog.c"). */
 static bool file_matches(const char *name, const char *what)
 {
 	size_t nl = strlen(name), wl = strlen(what);
 
-	if (!strcmp(name, what) || !strcmp(basename_of(name), what))
+	if (!strcmp(name, what) || !strcmp(path_base(name), what))
 		return true;
 	return wl < nl && name[nl - wl - 1] == '/' &&
 	       !strcmp(name + nl - wl, what);

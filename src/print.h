@@ -92,6 +92,21 @@ void json_string(FILE *out, const char *s, size_t len);
 void json_name(FILE *out, const struct profile *p, name_id id);
 void json_row(FILE *out, const uint64_t *row, size_t n);
 
+/*
+ * The flat profile's order (print_flat.c), gprof's: self cost of event
+ * ev, then calls, then name. A qsort_r comparator of function ids with a
+ * struct flat_order as its argument.
+ */
+struct flat_order {
+	const struct cg *cg;
+	uint32_t ev;
+};
+int cmp_flat_order(const void *x, const void *y, void *arg);
+
+/* A listed entry's total (self + children) of event ev: the call graph's
+ * order and what its threshold looks at. */
+double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev);
+
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 

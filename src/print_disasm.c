@@ -10,6 +10,7 @@
 
 #include "diag.h"
 #include "disasm_listing.h"
+#include "path.h"
 #include "xalloc.h"
 
 #define MAX_FRAMES 32
@@ -207,13 +208,6 @@ static void put_short_name(FILE *out, const struct names *names, name_id id)
 	fprintf(out, "%.*s", (int)(end - start), s + start);
 }
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /*
  * "file:line", for inlined code the chain of functions it was inlined
  * into ("(inlined: mix <- work at prog.c:40)", each with the line of the
@@ -239,7 +233,7 @@ static void put_source(FILE *out, const struct layout *lay,
 			put_short_name(out, names, fr[k].func);
 			fprintf(out, " at %s:%u",
 				fr[k].file != NO_NAME
-					? base_name(names_str(names, fr[k].file))
+					? path_base(names_str(names, fr[k].file))
 					: "??",
 				fr[k].line);
 		}

@@ -8,14 +8,9 @@
 #include "print.h"
 #include "xalloc.h"
 
-struct flat_ctx {
-	const struct cg *cg;
-	uint32_t ev;
-};
-
-static int cmp_flat(const void *x, const void *y, void *arg)
+int cmp_flat_order(const void *x, const void *y, void *arg)
 {
-	const struct flat_ctx *c = arg;
+	const struct flat_order *c = arg;
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
 	double sa = cg_node_self(c->cg, a, c->ev), sb = cg_node_self(c->cg, b, c->ev);
 	uint64_t ca = c->cg->nodes[a].calls, cb = c->cg->nodes[b].calls;
@@ -60,7 +55,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	double total = (double)p->totals[ev], cum = 0;
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
 	size_t nrows = 0;
-	struct flat_ctx ctx = { cg, ev };
+	struct flat_order ctx = { cg, ev };
 	struct name_labels *nl = name_labels_new(cg);
 	const char *evname = profile_str(p, p->events[ev].name);
 	int wcost, wcall, wcalls = 5;
@@ -84,7 +79,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 			continue;
 		rows[nrows++] = n;
 	}
-	qsort_r(rows, nrows, sizeof(*rows), cmp_flat, &ctx);
+	qsort_r(rows, nrows, sizeof(*rows), cmp_flat_order, &ctx);
 
 	snprintf(hdr, sizeof(hdr), "%s/call", evname);
 	wcost = max_int(max_int(width_of(total, 0), (int)strlen(evname)), 10);

@@ -257,9 +257,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		"self", g.w, "children", "called", "", "name");
 	for (size_t i = 0; i < cg->norder; i++) {
 		const struct cg_entry *e = &cg->order[i];
-		double tot = e->is_cycle
-			? cg_cycle_self(cg, e->id, g.ev) + cg_cycle_child(cg, e->id, g.ev)
-			: cg_node_self(cg, e->id, g.ev) + cg_node_child(cg, e->id, g.ev);
+		double tot = entry_total(cg, e, g.ev);
 
 		if (o->threshold > 0 && g.total > 0 &&
 		    tot * 100 / g.total < o->threshold)

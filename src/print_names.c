@@ -3,6 +3,7 @@
 
 #include "hashmap.h"
 #include "print.h"
+#include "path.h"
 #include "xalloc.h"
 
 struct name_labels {
@@ -31,13 +32,6 @@ void name_labels_free(struct name_labels *nl)
 	free(nl);
 }
 
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size)
 {
@@ -50,7 +44,7 @@ const char *func_label(const struct name_labels *nl, const struct cg *cg,
 	if (n < size && u64map_get(&nl->count, f->name) > 1) {
 		if (f->object != NO_NAME)
 			n += (size_t)snprintf(buf + n, size - n, " (%s: %s)",
-					      basename_of(profile_str(p, f->object)),
+					      path_base(profile_str(p, f->object)),
 					      profile_str(p, f->file));
 		else
 			n += (size_t)snprintf(buf + n, size - n, " (%s)",
@@ -71,4 +65,11 @@ void fprint_event_title(FILE *out, const struct profile *p, uint32_t event)
 	fputs(profile_str(p, e->name), out);
 	if (e->long_name != NO_NAME)
 		fprintf(out, " (%s)", profile_str(p, e->long_name));
+}
+
+double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev)
+{
+	return e->is_cycle
+		? cg_cycle_self(cg, e->id, ev) + cg_cycle_child(cg, e->id, ev)
+		: cg_node_self(cg, e->id, ev) + cg_node_child(cg, e->id, ev);
 }

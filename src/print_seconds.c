@@ -20,31 +20,6 @@ static double unit_of(const struct cg *cg, uint32_t ev)
 
 /* --- flat profile --- */
 
-struct flat_sort {
-	const struct cg *cg;
-	uint32_t ev;
-};
-
-/* gprof's order: self time, then calls, then name. */
-static int cmp_rows(const void *x, const void *y, void *arg)
-{
-	const struct flat_sort *c = arg;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	double sa = cg_node_self(c->cg, a, c->ev), sb = cg_node_self(c->cg, b, c->ev);
-	uint64_t ca = c->cg->nodes[a].calls, cb = c->cg->nodes[b].calls;
-	int r;
-
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	r = strcmp(profile_str(c->cg->p, c->cg->p->funcs[a].name),
-		   profile_str(c->cg->p, c->cg->p->funcs[b].name));
-	if (r)
-		return r;
-	return a < b ? -1 : a > b;
-}
-
 /*
  * The SI prefix for per-call times: the one that puts the largest
  * total time per call in [1, 1000), as gprof picks it; seconds when no
@@ -93,7 +68,7 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 	double unit = unit_of(cg, ev), total = (double)p->totals[ev], cum = 0;
 	const char *evname = profile_str(p, p->events[ev].name);
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
-	struct flat_sort fs = { cg, ev };
+	struct flat_order fs = { cg, ev };
 	struct name_labels *nl = name_labels_new(cg);
 	size_t nrows = 0;
 	char prefix, per_call[32], label[8192];
@@ -110,7 +85,7 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 			continue;
 		rows[nrows++] = n;
 	}
-	qsort_r(rows, nrows, sizeof(*rows), cmp_rows, &fs);
+	qsort_r(rows, nrows, sizeof(*rows), cmp_flat_order, &fs);
 	per_call_unit(cg, ev, &prefix, &scale);
 	snprintf(per_call, sizeof(per_call), "%c%c/call", prefix, evname[0]);
 
@@ -405,9 +380,7 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 	fputs("index % time    self  children    called     name\n", out);
 	for (size_t i = 0; i < cg->norder; i++) {
 		const struct cg_entry *e = &cg->order[i];
-		double tot = e->is_cycle
-			? cg_cycle_self(cg, e->id, g.ev) + cg_cycle_child(cg, e->id, g.ev)
-			: cg_node_self(cg, e->id, g.ev) + cg_node_child(cg, e->id, g.ev);
+		double tot = entry_total(cg, e, g.ev);
 
 		if (o->threshold > 0 && g.total > 0 &&
 		    tot * 100 / g.total < o->threshold)

@@ -22,16 +22,10 @@
 #include "diag.h"
 #include "hashmap.h"
 #include "resolve.h"
+#include "path.h"
 #include "xalloc.h"
 
 #define MAX_FRAMES 64
-
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
 
 /* "0x" and 1 to 16 hex digits, nothing else: valgrind's name for code
  * it has no symbol for. */
@@ -68,7 +62,7 @@ static bool hex_name(const char *s, uint64_t *addr)
 static int match_object(const struct profile *p, const struct symtab *st,
 			name_id *out)
 {
-	const char *want = base_name(st->path);
+	const char *want = path_base(st->path);
 	bool any = false;
 	char list[512];
 	size_t n = 0;
@@ -82,7 +76,7 @@ static int match_object(const struct profile *p, const struct symtab *st,
 			continue;
 		any = true;
 		obs = profile_str(p, ob);
-		if (!strcmp(base_name(obs), want)) {
+		if (!strcmp(path_base(obs), want)) {
 			*out = ob;
 			return 0;
 		}
