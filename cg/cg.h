@@ -103,8 +103,8 @@ void cg_release(struct cg *cg);
 void cg_find_cycles(struct cg *cg);
 
 /* Measured propagation over every event (needs p->calls_have_incl or no
- * calls at all). */
-void cg_propagate_measured(struct cg *cg);
+ * calls at all). -1 (reported) when sums pass 2^64: a damaged profile. */
+int cg_propagate_measured(struct cg *cg);
 
 /*
  * gprof's proportional propagation of one event, for data that has only

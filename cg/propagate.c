@@ -16,7 +16,26 @@ static bool same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
 	return c != NO_ID && c == cg->nodes[v].cycle;
 }
 
-static void member_inclusive(struct cg *cg)
+/*
+ * Adds a row into an accumulator. A real counter never reaches 2^64, but
+ * a damaged profile can give two arcs costs that add up past it; the
+ * result would wrap to a small, believable number, so that is an error
+ * (naming the function and event) instead.
+ */
+static int add_row(const struct cg *cg, uint64_t *acc, const uint64_t *row,
+		   uint32_t func)
+{
+	for (size_t e = 0; e < cg->nevents; e++)
+		if (__builtin_add_overflow(acc[e], row[e], &acc[e]))
+			return error("the inclusive cost of '%s' in event %s "
+				     "adds up past 2^64: the profile's call "
+				     "costs are damaged",
+				     profile_str(cg->p, cg->p->funcs[func].name),
+				     profile_str(cg->p, cg->p->events[e].name));
+	return 0;
+}
+
+static int member_inclusive(struct cg *cg)
 {
 	size_t ne = cg->nevents;
 	const uint64_t *exact = cg->p->func_incl;
@@ -37,8 +56,8 @@ static void member_inclusive(struct cg *cg)
 
 		if (cg->nodes[arc->callee].cycle == NO_ID)
 			continue;
-		for (size_t e = 0; e < ne; e++)
-			mi[e] += incl[e];
+		if (add_row(cg, mi, incl, arc->callee) < 0)
+			return -1;
 	}
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		uint32_t cyc = cg->nodes[n].cycle;
@@ -54,6 +73,7 @@ static void member_inclusive(struct cg *cg)
 				mi[e] = whole;
 		}
 	}
+	return 0;
 }
 
 void cg_inclusive_row(const struct cg *cg, uint32_t n, uint64_t *out)
@@ -69,7 +89,7 @@ void cg_inclusive_row(const struct cg *cg, uint32_t n, uint64_t *out)
 		out[e] = profile_self(cg->p, n)[e] + cg->child[(size_t)n * ne + e];
 }
 
-void cg_propagate_measured(struct cg *cg)
+int cg_propagate_measured(struct cg *cg)
 {
 	size_t ne = cg->nevents;
 	const struct profile *p = cg->p;
@@ -93,27 +113,49 @@ void cg_propagate_measured(struct cg *cg)
 		 * whole already holds their cost once. */
 		if (same_cycle(cg, arc->caller, arc->callee))
 			continue;
-		for (size_t e = 0; e < ne; e++)
-			child[e] += incl[e];
-		if (cyc != NO_ID) {
-			uint64_t *cc = cg->cycle_child + (size_t)cyc * ne;
-
-			for (size_t e = 0; e < ne; e++)
-				cc[e] += incl[e];
-		}
+		if (add_row(cg, child, incl, arc->caller) < 0)
+			return -1;
+		if (cyc != NO_ID &&
+		    add_row(cg, cg->cycle_child + (size_t)cyc * ne, incl,
+			    arc->caller) < 0)
+			return -1;
 	}
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		uint32_t cyc = cg->nodes[n].cycle;
 		const uint64_t *self = profile_self(p, (uint32_t)n);
-		uint64_t *cs;
+		uint64_t *child = cg->child + n * ne;
+
+		/* self + children is what the listings add up later */
+		for (size_t e = 0; e < ne; e++)
+			if (self[e] + child[e] < self[e])
+				return error("the inclusive cost of '%s' in "
+					     "event %s adds up past 2^64: the "
+					     "profile's call costs are damaged",
+					     profile_str(p, p->funcs[n].name),
+					     profile_str(p, p->events[e].name));
+		if (cyc == NO_ID)
+			continue;
+		if (add_row(cg, cg->cycle_self + (size_t)cyc * ne, self,
+			    (uint32_t)n) < 0)
+			return -1;
+	}
+	for (size_t n = 0; n < cg->nnodes; n++) {
+		uint32_t cyc = cg->nodes[n].cycle;
+		const uint64_t *cs = cg->cycle_self + (size_t)cyc * ne;
+		const uint64_t *cc = cg->cycle_child + (size_t)cyc * ne;
 
 		if (cyc == NO_ID)
 			continue;
-		cs = cg->cycle_self + (size_t)cyc * ne;
 		for (size_t e = 0; e < ne; e++)
-			cs[e] += self[e];
+			if (cs[e] + cc[e] < cs[e])
+				return error("the inclusive cost of the cycle "
+					     "of '%s' in event %s adds up past "
+					     "2^64: the profile's call costs "
+					     "are damaged",
+					     profile_str(p, p->funcs[n].name),
+					     profile_str(p, p->events[e].name));
 	}
-	member_inclusive(cg);
+	return member_inclusive(cg);
 }
 
 static int by_topo(const void *a, const void *b, void *arg)

@@ -263,8 +263,10 @@ int analyze_run(const struct options *o, FILE *out)
 	cg_find_cycles(&cg);
 	if (p.est_self)
 		cg_propagate_estimated(&cg, p.est_self);
-	else
-		cg_propagate_measured(&cg);
+	else if (cg_propagate_measured(&cg) < 0) {
+		ret = 1;
+		goto out;
+	}
 	cg_rank(&cg);
 	if (o->annotate) {
 		if (annotation_build(&ann, &cg, &po) < 0) {

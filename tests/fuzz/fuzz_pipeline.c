@@ -79,7 +79,8 @@ static void run_profile(const char *path, const struct read_opts *ro, FILE *out)
 	po.indexes = true;
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
-	cg_propagate_measured(&cg);
+	if (cg_propagate_measured(&cg) < 0)
+		goto out;
 	cg_rank(&cg);
 	po.leaks = ro->want_leaks;
 	print_json(out, &cg, &po);
