@@ -258,6 +258,7 @@ int analyze_run(const struct options *o, FILE *out)
 	po.disasm = o->disasm;
 	po.disasm_what = o->disasm_what;
 	po.leaks = o->leaks;
+	po.no_demangle = o->no_demangle;
 
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);

@@ -297,7 +297,9 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 			l->self[e] += profile_self(p, f)[e];
 	}
 
-	l->code_ok = disasm_range(st, sym->addr, sym->end, true, &l->code) == 0;
+	l->demangle = !o->no_demangle;
+	l->code_ok = disasm_range(st, sym->addr, sym->end, l->demangle,
+				  &l->code) == 0;
 	l->cost = xcalloc(l->code.ninsns * l->stride + 1, sizeof(*l->cost));
 
 	/* each position's cost onto its instruction, or set apart */

@@ -61,6 +61,7 @@ struct disasm_listing {
 	size_t stride;
 	struct disasm code;
 	bool code_ok;		/* false: disassembly failed (reported) */
+	bool demangle;		/* symbol names in operands and targets */
 	uint64_t *cost;		/* code.ninsns * stride */
 	uint32_t *funcs;	/* profile functions listed here */
 	size_t nfuncs;

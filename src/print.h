@@ -40,6 +40,8 @@ struct print_opts {
 	bool disasm;
 	const char *disasm_what;	/* name or glob; NULL: hot functions */
 	bool leaks;		/* JSON: the leak records too */
+	bool no_demangle;	/* --no-demangle: symbols in the disassembly
+				 * as the symbol table spells them */
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);

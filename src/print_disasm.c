@@ -291,7 +291,7 @@ static void put_jumps(FILE *out, const struct layout *lay, size_t *k,
 
 		if (j->to_addr)
 			disasm_format_addr(l->st, j->to_addr - l->r->load_offset,
-					   true, target, sizeof(target));
+					   l->demangle, target, sizeof(target));
 		else
 			snprintf(target, sizeof(target), "%s:%u",
 				 j->to_file != NO_NAME
@@ -345,8 +345,8 @@ static void put_unplaced(FILE *out, const struct layout *lay)
 		else {
 			char where[4096];
 
-			disasm_format_addr(l->st, l->unplaced[k].addr, true,
-					   where, sizeof(where));
+			disasm_format_addr(l->st, l->unplaced[k].addr,
+					   l->demangle, where, sizeof(where));
 			fprintf(out, "%*s  cost %s\n", lay->waddr, where,
 				where_text(l->unplaced[k].where));
 		}
@@ -368,7 +368,8 @@ static void put_header(FILE *out, const struct cg *cg,
 	char label[4096];
 
 	fprintf(out, "Disassembly of %s [0x%llx, 0x%llx) in %s",
-		names_str(l->st->names, l->sym->name),
+		names_str(l->st->names,
+			  l->demangle ? l->sym->name : l->sym->raw),
 		(unsigned long long)l->sym->addr,
 		(unsigned long long)l->sym->end, l->st->path);
 	if (l->r->object != NO_NAME)
@@ -490,6 +491,7 @@ static void json_one(FILE *out, const struct disasm_listing *l)
 {
 	const struct profile *p = l->p;
 	uint32_t fn = main_func(l);
+	name_id sym = l->demangle ? l->sym->name : l->sym->raw;
 	size_t ks = 0, kj = 0;
 
 	fputs("{\"function\": ", out);
@@ -501,8 +503,8 @@ static void json_one(FILE *out, const struct disasm_listing *l)
 	for (size_t i = 0; i < l->nfuncs; i++)
 		fprintf(out, "%s%u", i ? ", " : "", l->funcs[i]);
 	fputs("], \"name\": ", out);
-	json_string(out, names_str(l->st->names, l->sym->name),
-		    names_len(l->st->names, l->sym->name));
+	json_string(out, names_str(l->st->names, sym),
+		    names_len(l->st->names, sym));
 	fputs(", \"binary\": ", out);
 	json_string(out, l->st->path, strlen(l->st->path));
 	fprintf(out, ", \"load_offset\": %llu, \"start\": %llu, \"end\": %llu, "
