@@ -16,6 +16,14 @@ static void add_row(uint64_t *to, const uint64_t *from, size_t n)
 		to[e] += from[e];
 }
 
+static bool zero_row(const uint64_t *row, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		if (row[e])
+			return false;
+	return true;
+}
+
 void profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const struct ppos *newpos, uint32_t *map)
 {
@@ -84,9 +92,15 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	for (size_t i = 0; i < p->nstacks; i++)
 		p->stacks[i].func = newid[p->stacks[i].func];
 	for (size_t c = 0; c < ncalls; c++) {
-		uint32_t nc = profile_call(p, newid[calls[c].caller],
-					   newid[calls[c].callee]);
+		uint32_t nc;
 
+		/* an arc of no calls and no cost says nothing (calls moved
+		 * away by --inlined=callee leave them) */
+		newcall[c] = NO_ID;
+		if (!calls[c].count && zero_row(call_incl + c * stride, stride))
+			continue;
+		nc = profile_call(p, newid[calls[c].caller],
+				  newid[calls[c].callee]);
 		newcall[c] = nc;
 		p->calls[nc].count += calls[c].count;
 		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
@@ -100,8 +114,12 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		add_row(profile_pos_cost(p, np), pos_cost + i * stride, stride);
 	}
 	for (size_t i = 0; i < ncallsites; i++) {
-		uint32_t cs = profile_callsite(p, newpos_id[callsites[i].pos],
-					       newcall[callsites[i].call]);
+		uint32_t cs;
+
+		if (newcall[callsites[i].call] == NO_ID)
+			continue;
+		cs = profile_callsite(p, newpos_id[callsites[i].pos],
+				      newcall[callsites[i].call]);
 
 		p->callsites[cs].count += callsites[i].count;
 		add_row(profile_callsite_incl(p, cs), callsite_incl + i * stride,

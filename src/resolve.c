@@ -352,18 +352,60 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
  * --inlined=callee: the cost at an address inside inlined code goes to
  * the inlined function, reached from the function it was inlined into
  * through an arc of 0 calls whose inclusive cost is what moved, so the
- * outer function's inclusive cost does not change.
+ * outer function's inclusive cost does not change. A call made from
+ * inlined code moves too: it becomes a call of the inlined function, and
+ * its inclusive cost flows up through the same arcs.
  */
+static void move_inlined_calls(struct profile *p, uint32_t pos,
+			       uint32_t inner, const uint32_t *first,
+			       const uint32_t *next, uint64_t *moved)
+{
+	size_t stride = p->stride;
+
+	for (uint32_t cs = first[pos]; cs != NO_ID; cs = next[cs]) {
+		struct pcallsite *site = &p->callsites[cs];
+		const uint64_t *incl = profile_callsite_incl(p, cs);
+		uint32_t old = site->call;
+		uint32_t now = profile_call(p, inner, p->calls[old].callee);
+		uint64_t *old_incl = profile_call_incl(p, old);
+		uint64_t *now_incl = profile_call_incl(p, now);
+		uint64_t n = site->count;
+
+		/* the arc's count and cost are its call sites' sums */
+		p->calls[old].count -= n < p->calls[old].count
+					       ? n : p->calls[old].count;
+		p->calls[now].count += n;
+		for (size_t e = 0; e < stride; e++) {
+			old_incl[e] -= incl[e] < old_incl[e] ? incl[e]
+							     : old_incl[e];
+			now_incl[e] += incl[e];
+			moved[e] += incl[e];
+		}
+		site->call = now;
+	}
+}
+
 static void charge_inlined(struct profile *p, const struct symtab *st,
 			   name_id ob, struct resolve_report *r)
 {
-	size_t npos = p->npos, stride = p->stride;
+	size_t npos = p->npos, stride = p->stride, nsites = p->ncallsites;
 	struct frame frames[MAX_FRAMES];
 	uint64_t *cost = xcalloc(stride + 1, sizeof(*cost));
+	uint64_t *moved = xcalloc(stride + 1, sizeof(*moved));
+	uint32_t *first = xcalloc(npos + 1, sizeof(*first));
+	uint32_t *next = xcalloc(nsites + 1, sizeof(*next));
 
+	/* the call sites of each position, as lists */
+	for (size_t i = 0; i < npos; i++)
+		first[i] = NO_ID;
+	for (size_t c = nsites; c-- > 0;) {
+		next[c] = first[p->callsites[c].pos];
+		first[p->callsites[c].pos] = (uint32_t)c;
+	}
 	for (size_t i = 0; i < npos; i++) {
 		uint32_t outer = p->pos[i].func, callee = outer;
-		size_t n;
+		uint32_t chain[MAX_FRAMES];
+		size_t n, depth = 0;
 
 		if (!p->pos[i].addr || !in_object(p, outer, ob))
 			continue;
@@ -371,17 +413,22 @@ static void charge_inlined(struct profile *p, const struct symtab *st,
 				  MAX_FRAMES);
 		if (n < 2)
 			continue;
-		memcpy(cost, profile_pos_cost(p, (uint32_t)i), stride * sizeof(*cost));
 		/* frames[n-1] is the real function: the profile's `outer` */
 		for (size_t k = n - 1; k-- > 0;) {
 			uint32_t inl = profile_func(p, p->funcs[outer].object,
 						    frames[k].file, frames[k].func);
-			uint32_t c = profile_call(p, callee, inl);
-			uint64_t *incl = profile_call_incl(p, c);
+
+			chain[depth++] = profile_call(p, callee, inl);
+			callee = inl;
+		}
+		memcpy(cost, profile_pos_cost(p, (uint32_t)i), stride * sizeof(*cost));
+		memset(moved, 0, stride * sizeof(*moved));
+		move_inlined_calls(p, (uint32_t)i, callee, first, next, moved);
+		for (size_t k = 0; k < depth; k++) {
+			uint64_t *incl = profile_call_incl(p, chain[k]);
 
 			for (size_t e = 0; e < stride; e++)
-				incl[e] += cost[e];
-			callee = inl;
+				incl[e] += cost[e] + moved[e];
 		}
 		for (size_t e = 0; e < stride; e++) {
 			profile_self(p, outer)[e] -= cost[e];
@@ -391,6 +438,9 @@ static void charge_inlined(struct profile *p, const struct symtab *st,
 		r->inlined_moved++;
 	}
 	free(cost);
+	free(moved);
+	free(first);
+	free(next);
 }
 
 int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
