@@ -7,6 +7,12 @@
 
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 {
+	cg_build_without(cg, p, sort_event, NULL);
+}
+
+void cg_build_without(struct cg *cg, const struct profile *p,
+		      uint32_t sort_event, const bool *deleted)
+{
 	size_t nself = 0;
 
 	memset(cg, 0, sizeof(*cg));
@@ -26,6 +32,7 @@ void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 		if (p->calls[c].caller == p->calls[c].callee)
 			nself++;
 	cg->arcs = xcalloc(p->ncalls - nself + 1, sizeof(*cg->arcs));
+	cg->func_incl = p->func_incl;
 	/* Insert in reverse so each node's lists come out in file order. */
 	for (size_t i = p->ncalls; i-- > 0;) {
 		const struct pcall *pc = &p->calls[i];
@@ -36,6 +43,10 @@ void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 		if (pc->caller >= cg->nnodes || pc->callee >= cg->nnodes)
 			BUG("call %zu refers to function %u/%u of %zu", i,
 			    pc->caller, pc->callee, cg->nnodes);
+		if (deleted && deleted[i]) {
+			cg->ndeleted++;
+			continue;
+		}
 		if (pc->caller == pc->callee) {
 			/* gprof: self-recursion is not an arc of the graph */
 			callee->self_calls += pc->count;
@@ -53,6 +64,8 @@ void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 		callee->first_in = (uint32_t)cg->narcs;
 		cg->narcs++;
 	}
+	if (cg->ndeleted)
+		cg->func_incl = NULL;
 }
 
 void cg_release(struct cg *cg)

@@ -61,6 +61,9 @@ struct cg {
 	size_t nevents;		/* == p->stride */
 	uint32_t sort_event;	/* ranks by this event */
 	bool measured;		/* arcs carry measured inclusive cost */
+	/* p->func_incl when it still holds (no arc was deleted), else NULL */
+	const uint64_t *func_incl;
+	size_t ndeleted;	/* calls cg_build_without() left out */
 
 	struct cg_node *nodes;	/* one per profile function, same index */
 	size_t nnodes;
@@ -96,6 +99,16 @@ struct cg {
 
 /* Build nodes and arcs from p (self-arcs become self_calls). */
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event);
+
+/*
+ * The same without the profile calls c for which deleted[c] is set
+ * (gprof's -k): they are no arcs, their counts are no calls, and their
+ * cost flows to no caller. Then a profile's exact inclusive costs per
+ * function (p->func_incl, which counted them) are not used: a cycle
+ * member's inclusive cost is bounded by its calls' and its cycle's.
+ */
+void cg_build_without(struct cg *cg, const struct profile *p,
+		      uint32_t sort_event, const bool *deleted);
 void cg_release(struct cg *cg);
 
 /* Topological numbering and cycles (Tarjan's SCC, iteratively: the
@@ -115,6 +128,21 @@ void cg_propagate_estimated(struct cg *cg, const double *self);
 /* Listing order and [N] indexes; entries with no cost and no calls are
  * left out. Cycles are numbered in this order. */
 void cg_rank(struct cg *cg);
+
+/*
+ * Which entries the call graph lists when gprof's -q/-Q select some
+ * (after cg_find_cycles). only[f]: -q named f; not[f]: -Q named f
+ * (either may be NULL: none). As gprof decides it, callers first: an
+ * entry is listed when -q names it, or when a listed function calls it
+ * (a cycle: calls one of its members from outside) and -Q does not name
+ * it; with no -q at all, every entry -Q does not name. So -q lists the
+ * functions it names and what they call, down to what -Q names. A
+ * cycle as a whole is listed when a listed function calls into it
+ * (with no -q, also when nothing calls into it), as gprof lists it.
+ * node_out gets nnodes flags, cycle_out ncycles.
+ */
+void cg_listed(const struct cg *cg, const bool *only, const bool *not,
+	       bool *node_out, bool *cycle_out);
 
 /* Display values of the sort event (either propagation). */
 double cg_node_self(const struct cg *cg, uint32_t n, uint32_t event);

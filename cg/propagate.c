@@ -38,7 +38,7 @@ static int add_row(const struct cg *cg, uint64_t *acc, const uint64_t *row,
 static int member_inclusive(struct cg *cg)
 {
 	size_t ne = cg->nevents;
-	const uint64_t *exact = cg->p->func_incl;
+	const uint64_t *exact = cg->func_incl;
 
 	free(cg->member_incl);
 	cg->member_incl = xcalloc(cg->nnodes * ne + 1, sizeof(uint64_t));
@@ -237,7 +237,7 @@ double cg_node_child(const struct cg *cg, uint32_t n, uint32_t event)
 		return cg->est_child[n];
 	/* exact inclusive known: a cycle member's children are the rest of
 	 * it, not only the calls that leave the cycle */
-	if (cg->p->func_incl && cg->nodes[n].cycle != NO_ID)
+	if (cg->func_incl && cg->nodes[n].cycle != NO_ID)
 		return (double)(cg->member_incl[(size_t)n * cg->nevents + event] -
 				profile_self(cg->p, n)[event]);
 	return (double)cg->child[(size_t)n * cg->nevents + event];

@@ -11,6 +11,7 @@
 #include "print.h"
 #include "read.h"
 #include "resolve.h"
+#include "selection.h"
 #include "symtab.h"
 #include "xalloc.h"
 
@@ -159,6 +160,7 @@ int analyze_run(const struct options *o, FILE *out)
 				  .profile_mtime = newest_mtime(o) };
 	struct sources sources;
 	struct annotation ann = { 0 };
+	struct selection sel = { 0 };
 	struct profile p;
 	struct cg cg;
 	uint32_t *show = NULL;
@@ -260,8 +262,16 @@ int analyze_run(const struct options *o, FILE *out)
 	po.leaks = o->leaks;
 	po.no_demangle = o->no_demangle;
 
-	cg_build(&cg, &p, po.sort_event);
+	/* gprof's symspecs: -k deletes calls before the analysis, the
+	 * others choose what the listings show */
+	selection_init(&sel, &p, o->specs, o->nspecs);
+	cg_build_without(&cg, &p, po.sort_event, sel.deleted);
 	cg_find_cycles(&cg);
+	selection_graph(&sel, &cg);
+	po.flat_listed = sel.flat;
+	po.graph_listed = sel.graph;
+	po.cycle_listed = sel.cycles;
+	po.arc_deleted = sel.deleted;
 	if (p.est_self)
 		cg_propagate_estimated(&cg, p.est_self);
 	else if (cg_propagate_measured(&cg) < 0) {
@@ -316,6 +326,7 @@ int analyze_run(const struct options *o, FILE *out)
 	ret = 0;
 out:
 	free(show);
+	selection_release(&sel);
 	cg_release(&cg);
 	if (st)
 		close_binaries(st, o->nbinaries);

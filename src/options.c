@@ -26,6 +26,22 @@ static const char usage_text[] =
 "Listings:\n"
 "  -p, --flat-profile     print only the flat profile\n"
 "  -q, --graph            print only the call graph\n"
+"  -pSPEC, --flat-profile=SPEC  the flat profile lists only functions SPEC\n"
+"                         names (repeatable; with -q, the graph is printed too)\n"
+"  -P, --no-flat-profile  no flat profile\n"
+"  -PSPEC, --no-flat-profile=SPEC  the flat profile leaves out what SPEC names\n"
+"  -qSPEC, --graph=SPEC   the call graph lists only the entries of functions\n"
+"                         SPEC names and of the functions they call\n"
+"  -Q, --no-graph         no call graph\n"
+"  -QSPEC, --no-graph=SPEC  the call graph leaves out the entries SPEC names\n"
+"                         (a left-out entry's index is shown as (N))\n"
+"  -k FROM/TO, --delete-arcs=FROM/TO  delete the calls from functions FROM\n"
+"                         names to functions TO names before the analysis:\n"
+"                         their cost flows to no caller ('*/f': f's cost\n"
+"                         stays out of every caller's)\n"
+"      SPEC is gprof's: NAME (a function, or every function of a file or\n"
+"      object), FILE:FUNC or FILE:LINE; a name may be a glob ('std::*').\n"
+"      Percentages stay of the whole profile\n"
 "      --json             print the whole analysis as one JSON document\n"
 "      --brief            leave out the explanations under the listings\n"
 "      --leaks            list IgProf's leak records (resources still held\n"
@@ -126,8 +142,11 @@ enum {
 };
 
 static const struct option long_options[] = {
-	{ "flat-profile", no_argument, NULL, 'p' },
-	{ "graph", no_argument, NULL, 'q' },
+	{ "flat-profile", optional_argument, NULL, 'p' },
+	{ "no-flat-profile", optional_argument, NULL, 'P' },
+	{ "graph", optional_argument, NULL, 'q' },
+	{ "no-graph", optional_argument, NULL, 'Q' },
+	{ "delete-arcs", required_argument, NULL, 'k' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "sort", required_argument, NULL, OPT_SORT },
@@ -158,7 +177,7 @@ static const struct option long_options[] = {
 };
 
 /* ':' first: a missing argument is told apart from an unknown option */
-#define SHORT_OPTIONS ":pqhVb:I:"
+#define SHORT_OPTIONS ":p::P::q::Q::k:hVb:I:"
 
 static int usage_error(const char *fmt, ...) CGA_PRINTF(1, 2);
 
@@ -206,6 +225,11 @@ static bool has_name(const char *list)
 
 void options_release(struct options *o)
 {
+	for (size_t i = 0; i < o->nspecs; i++)
+		symspec_opt_release(&o->specs[i]);
+	free(o->specs);
+	o->specs = NULL;
+	o->nspecs = 0;
 	free(o->binaries);
 	free(o->source_dirs);
 	free(o->source_maps);
@@ -214,9 +238,36 @@ void options_release(struct options *o)
 	o->source_maps = NULL;
 }
 
+/* -p/-P/-q/-Q with SPEC, or -k: the symspec, or a usage error. */
+static int add_spec(struct options *o, enum symspec_use use, int letter,
+		    const char *arg)
+{
+	struct symspec_opt *so;
+	const char *why = "";
+	int r;
+
+	o->specs = xreallocarray(o->specs, o->nspecs + 1, sizeof(*o->specs));
+	so = &o->specs[o->nspecs];
+	memset(so, 0, sizeof(*so));
+	so->use = use;
+	r = use == SPEC_ARC ? symspec_parse_arc(arg, &so->spec, &so->to, &why)
+			    : symspec_parse(arg, &so->spec, &why);
+	if (r < 0)
+		return usage_error("-%c wants %s, not '%s': %s", letter,
+				   use == SPEC_ARC ? "FROM/TO (two symspecs)"
+						   : "a symspec (NAME, FILE:FUNC or FILE:LINE)",
+				   arg, why);
+	o->nspecs++;
+	return 0;
+}
+
 enum options_result options_parse(struct options *o, int argc, char **argv,
 				  FILE *out)
 {
+	/* gprof's: -p/-q (with or without SPEC) and -PSPEC/-QSPEC ask for
+	 * a listing, a bare -P/-Q turns it off */
+	bool flat_on = false, flat_off = false, graph_on = false,
+	     graph_off = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -229,10 +280,24 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 
 		switch (c) {
 		case 'p':
-			o->flat = true;
-			break;
+		case 'P':
 		case 'q':
-			o->graph = true;
+		case 'Q': {
+			bool flat = c == 'p' || c == 'P';
+			bool on = c == 'p' || c == 'q' || optarg;
+
+			if (optarg && add_spec(o, c == 'p' ? SPEC_FLAT_ONLY
+						: c == 'P' ? SPEC_FLAT_NOT
+						: c == 'q' ? SPEC_GRAPH_ONLY
+						: SPEC_GRAPH_NOT, c, optarg) != OPTIONS_OK)
+				return OPTIONS_USAGE;
+			*(flat ? (on ? &flat_on : &flat_off)
+			       : (on ? &graph_on : &graph_off)) = true;
+			break;
+		}
+		case 'k':
+			if (add_spec(o, SPEC_ARC, 'k', optarg) != OPTIONS_OK)
+				return OPTIONS_USAGE;
 			break;
 		case OPT_JSON:
 			o->mode = OUT_JSON;
@@ -393,9 +458,13 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	if (optind >= argc)
 		return usage_error("no profile given");
 	/* the annotated listings or the leaks alone, unless -p or -q asks
-	 * for more */
-	if (!o->flat && !o->graph && !o->annotate && !o->disasm && !o->leaks)
+	 * for more; a bare -P or -Q wins */
+	o->flat = flat_on;
+	o->graph = graph_on;
+	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks)
 		o->flat = o->graph = true;
+	o->flat = o->flat && !flat_off;
+	o->graph = o->graph && !graph_off;
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;
 	return OPTIONS_OK;

@@ -7,12 +7,17 @@
 #include <stdint.h>
 
 #include "source.h"
+#include "symspec.h"
 
 enum output_mode { OUT_TEXT, OUT_JSON };
 
 struct options {
 	enum output_mode mode;
 	bool flat, graph;	/* which text listings */
+	/* gprof's symspecs: -pSPEC -PSPEC -qSPEC -QSPEC -k FROM/TO, in the
+	 * order given */
+	struct symspec_opt *specs;
+	size_t nspecs;
 	bool brief;
 	bool fold_recursion;
 	bool lenient;

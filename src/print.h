@@ -42,6 +42,12 @@ struct print_opts {
 	bool leaks;		/* JSON: the leak records too */
 	bool no_demangle;	/* --no-demangle: symbols in the disassembly
 				 * as the symbol table spells them */
+
+	/* gprof's selections (-p/-P, -q/-Q SPEC; -k), NULL when none */
+	const bool *flat_listed;	/* per function: in the flat profile */
+	const bool *graph_listed;	/* per function: has a graph entry */
+	const bool *cycle_listed;	/* per cycle: has a graph entry */
+	const bool *arc_deleted;	/* per profile call: -k deleted it */
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
@@ -84,6 +90,9 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
  */
 struct name_labels;
 struct name_labels *name_labels_new(const struct cg *cg);
+/* listed[f] false (-Q, -q): the graph has no entry for f, and its index
+ * is shown as gprof shows it then, " (N)". NULL: all are listed. */
+void name_labels_set_listed(struct name_labels *nl, const bool *listed);
 void name_labels_free(struct name_labels *nl);
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size);
@@ -108,6 +117,9 @@ int cmp_flat_order(const void *x, const void *y, void *arg);
 /* A listed entry's total (self + children) of event ev: the call graph's
  * order and what its threshold looks at. */
 double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev);
+
+/* Does the call graph list entry e (-q/-Q)? */
+bool entry_listed(const struct print_opts *o, const struct cg_entry *e);
 
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);

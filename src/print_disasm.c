@@ -467,6 +467,7 @@ int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
 	if (disasm_pick(cg, o, &picks, &n) < 0)
 		return -1;
 	nl = name_labels_new(cg);
+	name_labels_set_listed(nl, o->graph_listed);
 	if (!n)
 		fprintf(out, "No function of the binaries has %.4g%% or more of "
 			"the total; --threshold sets how much.\n",

@@ -69,9 +69,12 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		print_flat_seconds(out, cg, o);
 		return;
 	}
+	name_labels_set_listed(nl, o->graph_listed);
 	for (uint32_t n = 0; n < cg->nnodes; n++) {
 		const struct cg_node *node = &cg->nodes[n];
 
+		if (o->flat_listed && !o->flat_listed[n])
+			continue;
 		if (!node->calls && !node->self_calls && !shown_nonzero(cg, o, n))
 			continue;
 		if (total > 0 && o->threshold > 0 &&

@@ -247,6 +247,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.ev = o->sort_event;
 	g.total = (double)p->totals[g.ev];
 	g.nl = name_labels_new(cg);
+	name_labels_set_listed(g.nl, o->graph_listed);
 	w = snprintf(buf, sizeof(buf), "%.0f", g.total);
 	g.w = w < 8 ? 8 : w;
 
@@ -261,6 +262,8 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 		if (o->threshold > 0 && g.total > 0 &&
 		    tot * 100 / g.total < o->threshold)
+			continue;
+		if (!entry_listed(o, e))
 			continue;
 		if (e->is_cycle)
 			print_cycle_entry(&g, e->id, &arcs, &alloc);

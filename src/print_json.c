@@ -245,7 +245,15 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 			fprintf(out, "%u", cg->cycles[node->cycle].number);
 		else
 			fputs("null", out);
-		fprintf(out, ", \"index\": %u}", node->index);
+		fprintf(out, ", \"index\": %u", node->index);
+		/* -p/-P and -q/-Q: selected for the listing or not */
+		if (o->flat_listed)
+			fprintf(out, ", \"in_flat\": %s",
+				o->flat_listed[f] ? "true" : "false");
+		if (o->graph_listed)
+			fprintf(out, ", \"in_graph\": %s",
+				o->graph_listed[f] ? "true" : "false");
+		fputc('}', out);
 	}
 	fputs("],\n \"arcs\": [", out);
 	for (size_t c = 0; c < p->ncalls; c++) {
@@ -263,6 +271,10 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				cg_arc_share(cg, arc_of_call[c], o->sort_event, &s, &ch);
 			json_drow(out, s + ch, ne, o->sort_event);
 		}
+		/* -k: deleted before the analysis, counted nowhere */
+		if (o->arc_deleted)
+			fprintf(out, ", \"deleted\": %s",
+				o->arc_deleted[c] ? "true" : "false");
 		fputc('}', out);
 	}
 	fputs("],\n \"cycles\": [", out);
@@ -290,10 +302,14 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				  cg_cycle_child(cg, c, o->sort_event), ne,
 				  o->sort_event);
 		}
-		fprintf(out, ", \"calls\": %llu, \"internal_calls\": %llu, \"index\": %u}",
+		fprintf(out, ", \"calls\": %llu, \"internal_calls\": %llu, \"index\": %u",
 			(unsigned long long)cg->cycles[c].calls,
 			(unsigned long long)cg->cycles[c].internal_calls,
 			cg->cycles[c].index);
+		if (o->cycle_listed)
+			fprintf(out, ", \"in_graph\": %s",
+				o->cycle_listed[c] ? "true" : "false");
+		fputc('}', out);
 	}
 	fputs("]", out);
 	if (o->annotate && o->annotation)

@@ -63,6 +63,7 @@ void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o)
 	uint32_t *order = leaks_by_size(p);
 	struct name_labels *nl = name_labels_new(cg);
 
+	name_labels_set_listed(nl, o->graph_listed);
 	if (!p->nleaks)
 		fputs("No leak records in the profile (IgProf writes them for "
 		      "live-resource counters such as MEM_LIVE).\n", out);

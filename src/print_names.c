@@ -8,6 +8,7 @@
 
 struct name_labels {
 	struct u64map count;	/* name_id -> functions with that name */
+	const bool *listed;	/* graph entries, or NULL: all */
 };
 
 struct name_labels *name_labels_new(const struct cg *cg)
@@ -22,6 +23,11 @@ struct name_labels *name_labels_new(const struct cg *cg)
 		u64map_put(&nl->count, name, c == U64MAP_NONE ? 1 : c + 1);
 	}
 	return nl;
+}
+
+void name_labels_set_listed(struct name_labels *nl, const bool *listed)
+{
+	nl->listed = listed;
 }
 
 void name_labels_free(struct name_labels *nl)
@@ -54,7 +60,9 @@ const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		n += (size_t)snprintf(buf + n, size - n, " <cycle %u>",
 				      cg->cycles[node->cycle].number);
 	if (n < size && index && node->index)
-		snprintf(buf + n, size - n, " [%u]", node->index);
+		snprintf(buf + n, size - n,
+			 nl->listed && !nl->listed[func] ? " (%u)" : " [%u]",
+			 node->index);
 	return buf;
 }
 
@@ -72,4 +80,11 @@ double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev)
 	return e->is_cycle
 		? cg_cycle_self(cg, e->id, ev) + cg_cycle_child(cg, e->id, ev)
 		: cg_node_self(cg, e->id, ev) + cg_node_child(cg, e->id, ev);
+}
+
+bool entry_listed(const struct print_opts *o, const struct cg_entry *e)
+{
+	if (e->is_cycle)
+		return !o->cycle_listed || o->cycle_listed[e->id];
+	return !o->graph_listed || o->graph_listed[e->id];
 }

@@ -23,7 +23,8 @@ static double unit_of(const struct cg *cg, uint32_t ev)
 /*
  * The SI prefix for per-call times: the one that puts the largest
  * total time per call in [1, 1000), as gprof picks it; seconds when no
- * function was called.
+ * function was called. Of every function, also those -p/-P or the
+ * threshold leave out, as gprof does: one unit whatever is listed.
  */
 static void per_call_unit(const struct cg *cg, uint32_t ev, char *prefix,
 			  double *scale)
@@ -74,9 +75,12 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 	char prefix, per_call[32], label[8192];
 	double scale;
 
+	name_labels_set_listed(nl, o->graph_listed);
 	for (uint32_t n = 0; n < cg->nnodes; n++) {
 		double self = cg_node_self(cg, n, ev);
 
+		if (o->flat_listed && !o->flat_listed[n])
+			continue;
 		/* gprof leaves out what was neither called nor sampled */
 		if (!cg->nodes[n].calls && self == 0)
 			continue;
@@ -370,6 +374,7 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 	g.ev = o->sort_event;
 	g.unit = unit_of(cg, g.ev);
 	g.nl = name_labels_new(cg);
+	name_labels_set_listed(g.nl, o->graph_listed);
 	/* gprof's percentages here are of the time functions got, which
 	 * can differ from the flat profile's total of every tick */
 	for (uint32_t n = 0; n < cg->nnodes; n++)
@@ -384,6 +389,8 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 
 		if (o->threshold > 0 && g.total > 0 &&
 		    tot * 100 / g.total < o->threshold)
+			continue;
+		if (!entry_listed(o, e))
 			continue;
 		if (e->is_cycle)
 			cycle_entry(&g, e->id, &buf, &alloc);

@@ -18,6 +18,11 @@
 #define DMGL_ANSI (1 << 1)
 #endif
 
+char *symtab_demangle(const char *name)
+{
+	return bfd_demangle(NULL, name, DMGL_PARAMS | DMGL_ANSI);
+}
+
 name_id demangle_name(struct names *names, name_id raw)
 {
 	char *out = bfd_demangle(NULL, names_str(names, raw),

@@ -116,6 +116,10 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr);
 /* The symbol called name (raw or demangled), or NULL. */
 const struct sym *symtab_find(const struct symtab *st, name_id name);
 
+/* name demangled as listings show it (C++ with parameters, Rust),
+ * malloc'd; NULL when it is not a mangled name. */
+char *symtab_demangle(const char *name);
+
 /* The line-table row covering addr, or NULL. */
 const struct line_entry *symtab_line(const struct symtab *st, uint64_t addr);
 

@@ -569,6 +569,10 @@ static void canon(const char *line, char *out, size_t size)
 
 		if (w[0] == '[' && w[wl - 1] == ']')
 			continue;
+		/* an entry the graph does not list (-q, -Q): "(N)" */
+		if (w[0] == '(' && w[wl - 1] == ')' && wl > 2 &&
+		    strspn(w + 1, "0123456789") == wl - 2)
+			w = (char *)"()";
 		if (n >= 6 && !strcmp(out + n - 6, "<cycle") && w[0] >= '0' && w[0] <= '9') {
 			/* drop the number; keep "as a whole>" or ">" */
 			w += strspn(w, "0123456789");
@@ -695,8 +699,20 @@ static char *gprof_renamed(char *text)
 	return out;
 }
 
+static void compare_with_gprof_min(const char *gprof_file,
+				   const char *const *args, size_t nargs,
+				   size_t min_flat, size_t min_graph);
+
 static void compare_with_gprof(const char *gprof_file, const char *const *args,
 			       size_t nargs)
+{
+	/* 5 functions, 7 entries */
+	compare_with_gprof_min(gprof_file, args, nargs, 5, 20);
+}
+
+static void compare_with_gprof_min(const char *gprof_file,
+				   const char *const *args, size_t nargs,
+				   size_t min_flat, size_t min_graph)
 {
 	size_t len;
 	char *want = slurp(gprof_file, &len), *ours = run_cganalyze(args, nargs);
@@ -717,9 +733,9 @@ static void compare_with_gprof(const char *gprof_file, const char *const *args,
 			 i < a.n ? a.v[i] : "(nothing)",
 			 i < b.n ? b.v[i] : "(nothing)");
 	}
-	/* the comparison compared something: 5 functions, 7 entries */
-	assert_true(flat >= 5);
-	assert_true(graph >= 20);
+	/* the comparison compared something */
+	assert_true(flat >= min_flat);
+	assert_true(graph >= min_graph);
 	free_lines(&a);
 	free_lines(&b);
 	free(want);
@@ -825,6 +841,162 @@ static void test_sum_file(void **state)
 	free(second);
 }
 
+
+/* --- gprof's symspecs against gprof --- */
+
+/*
+ * -q, -Q and -k equal gprof's output line for line: -qwork lists work
+ * and what it calls (spin, helper.part.0), the others' indexes shown as
+ * "(N)"; -qping lists no cycle as a whole (nothing listed calls into
+ * it) and not pong, which ping calls only inside their cycle; -Qspin
+ * leaves out spin alone; -k deletes the arcs before the analysis: work
+ * no longer pays for spin (spin's time goes to ping and pong, its only
+ * callers left), and deleting pong -> ping breaks cycle 1.
+ */
+static void test_gprof_symspecs(void **state)
+{
+	const char *q[] = { "-b", NOPIE, "--brief", "-qwork",
+			    "tests/gmon/nopie.gmon" };
+	const char *qq[] = { "-b", NOPIE, "--brief", "-Qspin",
+			     "tests/gmon/nopie.gmon" };
+	const char *k1[] = { "-b", NOPIE, "--brief", "-k", "work/spin",
+			     "tests/gmon/nopie.gmon" };
+	const char *k2[] = { "-b", NOPIE, "--brief", "-k", "pong/ping",
+			     "tests/gmon/nopie.gmon" };
+
+	(void)state;
+	compare_with_gprof_min("tests/gmon/nopie-qwork.gprof", q, 5, 0, 8);
+	compare_with_gprof_min("tests/gmon/nopie-Qspin.gprof", qq, 5, 0, 25);
+	compare_with_gprof("tests/gmon/nopie-k-work-spin.gprof", k1, 6);
+	compare_with_gprof("tests/gmon/nopie-k-pong-ping.gprof", k2, 6);
+}
+
+/*
+ * -Qmain leaves out main's entry and, as gprof does, the cycle as a
+ * whole that only main calls into: a cycle's entry is listed where a
+ * listed function calls into it. Its members, which -Q does not name,
+ * are listed.
+ */
+static void test_gprof_Qmain(void **state)
+{
+	const char *args[] = { "-b", NOPIE, "--brief", "-Qmain",
+			       "tests/gmon/nopie.gmon" };
+
+	(void)state;
+	compare_with_gprof_min("tests/gmon/nopie-Qmain.gprof", args, 5, 0, 20);
+}
+
+/* A flat profile's rows by name: "%time self calls self/call
+ * total/call" as printed (the cumulative column left out). */
+static void flat_rows(const char *text, struct lines *l)
+{
+	char *copy = strdup(text), *save = NULL;
+	bool in = false;
+
+	for (char *line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *w[8], *s2 = NULL, row[512], *mark = strstr(line, " <cycle");
+		int n = 0;
+
+		/* gprof's flat profile does not mark cycle members */
+		if (mark)
+			*mark = '\0';
+
+		if (!strncmp(line, " time ", 6)) {
+			in = true;
+			continue;
+		}
+		if (!in)
+			continue;
+		if (line[0] != ' ' && (line[0] < '0' || line[0] > '9'))
+			break;
+		for (char *t = strtok_r(line, " ", &s2); t && n < 8;
+		     t = strtok_r(NULL, " ", &s2))
+			w[n++] = t;
+		if (n == 7)
+			snprintf(row, sizeof(row), "%s %s %s %s %s %s", w[6],
+				 w[0], w[2], w[3], w[4], w[5]);
+		else if (n == 4)
+			snprintf(row, sizeof(row), "%s %s %s", w[3], w[0], w[2]);
+		else
+			fail_msg("a flat profile row of %d words", n);
+		add_line(l, row);
+	}
+	free(copy);
+	if (l->n)	/* no rows: l->v is NULL */
+		qsort(l->v, l->n, sizeof(*l->v), cmp_str);
+}
+
+/*
+ * -pSPEC and -PSPEC. gprof lists the rows we list, with the same self
+ * time, calls and self time per call. But it does more than leave rows
+ * out: it takes the time of what is left out from the total and from
+ * every function (gprof's histogram gives a function excluded from the
+ * flat profile no time at all), so its percentages are of what is
+ * listed (-pwork: work is 100.82%) and its call graph changes with it
+ * (-Pspin: work's children fall from 0.16 to 0.05 s, spin shows 0.00).
+ * An option that chooses rows of one listing should not change the
+ * analysis: ours leaves the rows out and nothing else, so each row is
+ * the full listing's row, percentage and total per call included. We
+ * check both: gprof's columns that it does not change, and the rest
+ * against our own full flat profile.
+ */
+static void check_flat_selection(const char *gprof_file, const char *opt,
+				 size_t nrows)
+{
+	const char *args[] = { "-b", NOPIE, "--brief", "-p", opt,
+			       "tests/gmon/nopie.gmon" };
+	const char *all[] = { "-b", NOPIE, "--brief", "-p",
+			      "tests/gmon/nopie.gmon" };
+	size_t len;
+	char *want = gprof_renamed(slurp(gprof_file, &len));
+	char *ours = run_cganalyze(args, 6), *full = run_cganalyze(all, 5);
+	struct lines g = { 0 }, o = { 0 }, f = { 0 };
+
+	flat_rows(want, &g);
+	flat_rows(ours, &o);
+	flat_rows(full, &f);
+	assert_int_equal(g.n, nrows);
+	assert_int_equal(o.n, nrows);
+	for (size_t i = 0; i < o.n; i++) {
+		char name[128] = "", pct[32] = "", self[32] = "", calls[32] = "",
+		     spc[32] = "";
+		char gname[128] = "", gpct[32] = "", gself[32] = "",
+		     gcalls[32] = "", gspc[32] = "";
+		bool found = false;
+
+		/* rows with calls have all columns */
+		sscanf(o.v[i], "%127s %31s %31s %31s %31s", name, pct, self,
+		       calls, spc);
+		sscanf(g.v[i], "%127s %31s %31s %31s %31s", gname, gpct, gself,
+		       gcalls, gspc);
+		assert_string_equal(name, gname);
+		assert_string_equal(self, gself);
+		assert_string_equal(calls, gcalls);
+		assert_string_equal(spc, gspc);
+		for (size_t k = 0; k < f.n; k++)
+			found = found || !strcmp(f.v[k], o.v[i]);
+		if (!found)
+			fail_msg("'%s' is not the full profile's row", o.v[i]);
+	}
+	free_lines(&g);
+	free_lines(&o);
+	free_lines(&f);
+	free(want);
+	free(ours);
+	free(full);
+}
+
+static void test_gprof_flat_selection(void **state)
+{
+	(void)state;
+	check_flat_selection("tests/gmon/nopie-Pspin.gprof", "-Pspin", 5);
+	check_flat_selection("tests/gmon/nopie-pwork.gprof", "-pwork", 1);
+	/* main has no time and no calls: no row, in gprof ("no time
+	 * accumulated") as in ours */
+	check_flat_selection("tests/gmon/nopie-pmain.gprof", "-pmain", 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -842,6 +1014,9 @@ int main(void)
 		cmocka_unit_test(test_gprof_bsd),
 		cmocka_unit_test(test_gprof_summed),
 		cmocka_unit_test(test_sum_file),
+		cmocka_unit_test(test_gprof_symspecs),
+		cmocka_unit_test(test_gprof_Qmain),
+		cmocka_unit_test(test_gprof_flat_selection),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,8 @@
 #   nopie-2.gmon                a second run of prog-nopie, for summing
 #   *.gprof                     gprof -b on each (and on the sum, in
 #                               nopie-sum.gprof, from gprof -s)
+#   nopie-<option>.gprof        gprof -b with a symspec option on
+#                               nopie.gmon (-pmain, -Qspin, -k work/spin...)
 #   bsd44.gmon, bsd-old.gmon    nopie.gmon rewritten in the BSD formats
 #                               (gmon-convert.py); gprof reads them too:
 #                               bsd44.gprof, bsd-old.gprof
@@ -34,6 +36,10 @@ run $d/prog-pie $d/pie.gmon
 gprof -b $d/prog-nopie $d/nopie.gmon >$d/nopie.gprof
 gprof -b $d/prog-nopie $d/nopie-2.gmon >$d/nopie-2.gprof
 gprof -b $d/prog-pie $d/pie.gmon >$d/pie.gprof
+for o in pmain Pspin pwork qwork Qspin Qmain "k work/spin" "k pong/ping"; do
+	# shellcheck disable=SC2086
+	gprof -b -$o $d/prog-nopie $d/nopie.gmon >"$d/nopie-$(echo "$o" | tr ' /' '--').gprof"
+done
 (cd "$tmp" && gprof -s "$top/$d/prog-nopie" "$top/$d/nopie.gmon" "$top/$d/nopie-2.gmon" &&
 	gprof -b "$top/$d/prog-nopie" gmon.sum >"$top/$d/nopie-sum.gprof")
 for kind in bsd44 bsd-old gnu32 gnu-be; do

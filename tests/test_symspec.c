@@ -1,0 +1,257 @@
+/*
+ * gprof's symspecs (src/symspec.c): the parser, matching by name, file,
+ * object, line, glob, parameter list and mangled name, -k's FROM/TO,
+ * and the call graph's listed entries (cg_listed) on small graphs.
+ */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg.h"
+#include "symspec.h"
+
+static void test_parse(void **state)
+{
+	struct symspec s;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(symspec_parse("main", &s, &why), 0);
+	assert_true(s.either);
+	assert_string_equal(s.func, "main");
+	assert_null(s.file);
+	symspec_release(&s);
+
+	assert_int_equal(symspec_parse("prog.c:work", &s, &why), 0);
+	assert_false(s.either);
+	assert_string_equal(s.file, "prog.c");
+	assert_string_equal(s.func, "work");
+	symspec_release(&s);
+
+	assert_int_equal(symspec_parse("src/prog.c:80", &s, &why), 0);
+	assert_string_equal(s.file, "src/prog.c");
+	assert_null(s.func);
+	assert_int_equal(s.line, 80);
+	symspec_release(&s);
+
+	/* "::" belongs to the name */
+	assert_int_equal(symspec_parse("std::vector<int>::push_back", &s, &why), 0);
+	assert_true(s.either);
+	assert_string_equal(s.func, "std::vector<int>::push_back");
+	symspec_release(&s);
+	assert_int_equal(symspec_parse("a.cc:ns::f", &s, &why), 0);
+	assert_string_equal(s.file, "a.cc");
+	assert_string_equal(s.func, "ns::f");
+	symspec_release(&s);
+
+	/* a mangled name is also kept demangled */
+	assert_int_equal(symspec_parse("_Z4workv", &s, &why), 0);
+	assert_string_equal(s.func_demangled, "work()");
+	symspec_release(&s);
+
+	assert_int_equal(symspec_parse("", &s, &why), -1);
+	assert_string_equal(why, "an empty name");
+	assert_int_equal(symspec_parse(":f", &s, &why), -1);
+	assert_string_equal(why, "no file before ':'");
+	assert_int_equal(symspec_parse("a.c:", &s, &why), -1);
+	assert_int_equal(symspec_parse("a.c:f:g", &s, &why), -1);
+	assert_non_null(strstr(why, "more than one ':'"));
+	assert_int_equal(symspec_parse("a.c:0", &s, &why), -1);
+	assert_int_equal(symspec_parse("a.c:99999999999", &s, &why), -1);
+	assert_non_null(strstr(why, "line number"));
+}
+
+static void test_parse_arc(void **state)
+{
+	struct symspec a, b;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(symspec_parse_arc("main/work", &a, &b, &why), 0);
+	assert_string_equal(a.func, "main");
+	assert_string_equal(b.func, "work");
+	symspec_release(&a);
+	symspec_release(&b);
+	/* split at the first '/': TO may be a path */
+	assert_int_equal(symspec_parse_arc("*/lib/x.c:f", &a, &b, &why), 0);
+	assert_string_equal(a.func, "*");
+	assert_string_equal(b.file, "lib/x.c");
+	symspec_release(&a);
+	symspec_release(&b);
+	assert_int_equal(symspec_parse_arc("main", &a, &b, &why), -1);
+	assert_int_equal(symspec_parse_arc("/work", &a, &b, &why), -1);
+	assert_int_equal(symspec_parse_arc("main/", &a, &b, &why), -1);
+	assert_int_equal(symspec_parse_arc("main/a:b:c", &a, &b, &why), -1);
+}
+
+/* A profile of functions named (object, file, name, line). */
+static void make(struct profile *p)
+{
+	static const char *const f[][4] = {
+		{ "/bin/prog", "/src/prog.c", "main", "70" },
+		{ "/bin/prog", "/src/prog.c", "work", "80" },
+		{ "/bin/prog", "/src/prog.c", "fib", "20" },
+		{ "/bin/prog", "/src/util/prog.c", "helper.part.0", "5" },
+		{ "/lib/libc.so.6", "???", "qsort", "0" },
+		{ "/bin/prog", "/src/a.cc", "ns::sort<int>(int*, int) const", "9" },
+		{ "/bin/prog", "/src/a.cc", "_ZN2ns3popEv", "30" },
+		{ "/bin/prog", "/src/a.cc", "(below main)", "0" },
+	};
+
+	profile_init(p);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		struct names *n = &p->names;
+		uint32_t id = profile_func(p, names_intern(n, f[i][0], strlen(f[i][0])),
+					   names_intern(n, f[i][1], strlen(f[i][1])),
+					   names_intern(n, f[i][2], strlen(f[i][2])));
+
+		p->funcs[id].line = (uint32_t)atoi(f[i][3]);
+	}
+}
+
+/* The names spec selects, space-separated, in function order. */
+static char *selected(struct profile *p, const char *spec)
+{
+	struct symspec s;
+	struct symspec_names sn;
+	const char *why;
+	bool out[16] = { false };
+	static char buf[512];
+	size_t n = 0;
+
+	assert_int_equal(symspec_parse(spec, &s, &why), 0);
+	symspec_names_init(&sn, p);
+	symspec_select(&s, &sn, out);
+	buf[0] = '\0';
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		if (out[f])
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+					      n ? " " : "",
+					      profile_str(p, p->funcs[f].name));
+	symspec_names_release(&sn);
+	symspec_release(&s);
+	return buf;
+}
+
+static void test_match(void **state)
+{
+	struct profile p;
+
+	(void)state;
+	make(&p);
+	assert_string_equal(selected(&p, "work"), "work");
+	/* a name with dots is a function too (gprof takes it for a file) */
+	assert_string_equal(selected(&p, "helper.part.0"), "helper.part.0");
+	/* a file by base name: both prog.c; by path: one */
+	assert_string_equal(selected(&p, "prog.c"), "main work fib helper.part.0");
+	assert_string_equal(selected(&p, "/src/util/prog.c"), "helper.part.0");
+	assert_string_equal(selected(&p, "/src/prog.c:fib"), "fib");
+	/* an object */
+	assert_string_equal(selected(&p, "libc.so.6"), "qsort");
+	/* globs */
+	assert_string_equal(selected(&p, "f*"), "fib");
+	/* _ZN2ns3popEv is ns::pop() */
+	assert_string_equal(selected(&p, "ns::*"),
+			    "ns::sort<int>(int*, int) const _ZN2ns3popEv");
+	assert_string_equal(selected(&p, "*/util/*"), "helper.part.0");
+	/* without the parameter list; not for "(below main)" */
+	assert_string_equal(selected(&p, "ns::sort<int>"), "ns::sort<int>(int*, int) const");
+	assert_string_equal(selected(&p, "(below main)"), "(below main)");
+	assert_string_equal(selected(&p, "below"), "");
+	/* a mangled name shown is matched demangled too, and a mangled
+	 * name given is demangled */
+	assert_string_equal(selected(&p, "ns::pop"), "_ZN2ns3popEv");
+	assert_string_equal(selected(&p, "_ZN2ns4sortIiEEvPii"), "");
+	assert_string_equal(selected(&p, "_ZNK2ns4sortIiEEPiiv"), "");
+	/* FILE:LINE: the function the line is in, per file */
+	/* per file: both prog.c have a function starting before 85 */
+	assert_string_equal(selected(&p, "prog.c:85"), "work helper.part.0");
+	assert_string_equal(selected(&p, "prog.c:79"), "main helper.part.0");
+	assert_string_equal(selected(&p, "/src/prog.c:20"), "fib");
+	assert_string_equal(selected(&p, "/src/prog.c:19"), "");
+	assert_string_equal(selected(&p, "nothing"), "");
+	profile_release(&p);
+}
+
+/* cg_listed on "main -> a -> b -> c, main -> d, a <-> e (a cycle)". */
+static void test_listed(void **state)
+{
+	struct profile p;
+	struct cg cg;
+	bool only[8], not[8], node[8], cyc[2];
+	uint32_t main_, a, b, c, d, e;
+
+	(void)state;
+	profile_init(&p);
+	profile_from_spec(&p, "main:1 a:1 b:1 c:1 d:1 e:1 main>a:1:4 a>b:1:2 "
+			  "b>c:1:1 main>d:1:1 a>e:1:1 e>a:1:1");
+	main_ = find_func(&p, "main");
+	a = find_func(&p, "a");
+	b = find_func(&p, "b");
+	c = find_func(&p, "c");
+	d = find_func(&p, "d");
+	e = find_func(&p, "e");
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	assert_int_equal(cg.ncycles, 1);
+
+	/* -q b: b and what it calls */
+	memset(only, 0, sizeof(only));
+	only[b] = true;
+	cg_listed(&cg, only, NULL, node, cyc);
+	assert_true(node[b] && node[c]);
+	assert_false(node[main_] || node[a] || node[d] || node[e] || cyc[0]);
+
+	/* -q main -Q b: b left out, and c with it (only b calls it) */
+	memset(only, 0, sizeof(only));
+	memset(not, 0, sizeof(not));
+	only[main_] = true;
+	not[b] = true;
+	cg_listed(&cg, only, not, node, cyc);
+	assert_true(node[main_] && node[a] && node[e] && node[d] && cyc[0]);
+	assert_false(node[b] || node[c]);
+
+	/* -Q a alone: only a; its cycle is left out with it, as nothing
+	 * listed calls into the cycle (main calls a only) */
+	memset(not, 0, sizeof(not));
+	not[main_] = true;
+	cg_listed(&cg, NULL, not, node, cyc);
+	assert_false(node[main_] || cyc[0]);
+	assert_true(node[a] && node[b] && node[c] && node[d] && node[e]);
+
+	/* -q of nothing that matched: nothing */
+	memset(only, 0, sizeof(only));
+	cg_listed(&cg, only, NULL, node, cyc);
+	for (uint32_t f = 0; f < p.nfuncs; f++)
+		assert_false(node[f]);
+	cg_release(&cg);
+
+	/* -k main/a: main no longer pays for a's 4 */
+	{
+		bool deleted[8] = { false };
+		uint32_t call = find_call(&p, "main", "a");
+
+		deleted[call] = true;
+		cg_build_without(&cg, &p, 0, deleted);
+		cg_find_cycles(&cg);
+		cg_propagate_measured(&cg);
+		assert_int_equal(cg.ndeleted, 1);
+		assert_int_equal(cg_node_child(&cg, main_, 0), 1);
+		assert_int_equal(cg.nodes[a].calls, 1);	/* from e */
+		cg_release(&cg);
+	}
+	profile_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_arc),
+		cmocka_unit_test(test_match),
+		cmocka_unit_test(test_listed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
