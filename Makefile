@@ -39,7 +39,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Isrc -Icg -Isymtab \
 LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm
 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
-	src/input.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
+	src/input.c src/progress.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
 	src/read.c src/read_callgrind.c src/read_igprof.c src/resolve.c src/source.c \
 	src/gmon.c src/read_gmon.c src/resolve_gmon.c \
 	src/annotate.c src/print_annotate.c \
@@ -90,6 +90,7 @@ unit-tests: $(TEST_BINS)
 e2e: cganalyze
 	@sh tests/run-e2e ./cganalyze
 	@sh tests/run-thirdparty ./cganalyze
+	@sh tests/run-sh ./cganalyze
 
 # The plain suite, the end-to-end tests once under valgrind memcheck (no
 # error, no leak), then the whole suite again under ASan and UBSan in a
