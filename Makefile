@@ -5,10 +5,16 @@
 #   make DEVELOPER=1                      warnings are errors
 #   make bench                            benchmark figures (for people)
 #   make fuzz FUZZ_SECONDS=60             libFuzzer on each harness (clang)
+#   make install PREFIX=/usr/local DESTDIR=   bin/cganalyze, share/man/man1/cganalyze.1
+#   make uninstall PREFIX=/usr/local DESTDIR=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 O ?= build
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INSTALL ?= install
 
 CFLAGS ?= -O2 -g
 WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -56,7 +62,8 @@ LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
 TEST_BINS = $(TESTS:%=$(O)/tests/%)
 
-.PHONY: all check unit-tests e2e memcheck sanitize-check cganalyze-san clean bench
+.PHONY: all check unit-tests e2e memcheck sanitize-check cganalyze-san clean bench \
+	install uninstall
 all: cganalyze
 
 cganalyze: $(O)/src/main.o $(O)/libcganalyze.a
@@ -116,6 +123,16 @@ memcheck: cganalyze
 
 bench: cganalyze
 	sh bench/run
+
+# DESTDIR stages the files for a package; tests/sh/install.sh installs
+# into a temporary one and runs what it installed.
+install: cganalyze
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 cganalyze $(DESTDIR)$(BINDIR)/cganalyze
+	$(INSTALL) -m 644 doc/cganalyze.1 $(DESTDIR)$(MANDIR)/man1/cganalyze.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cganalyze $(DESTDIR)$(MANDIR)/man1/cganalyze.1
 
 clean:
 	rm -rf build build-san build-fuzz cganalyze
