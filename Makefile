@@ -5,10 +5,16 @@
 #   make DEVELOPER=1                      warnings are errors
 #   make bench                            benchmark figures (for people)
 #   make fuzz FUZZ_SECONDS=60             libFuzzer on each harness (clang)
+#   make install PREFIX=/usr/local DESTDIR=   bin/cganalyze, share/man/man1/cganalyze.1
+#   make uninstall PREFIX=/usr/local DESTDIR=
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 O ?= build
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+INSTALL ?= install
 
 CFLAGS ?= -O2 -g
 WARNINGS = -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes \
@@ -39,7 +45,7 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(CFLAGS) -Isrc -Icg -Isymtab \
 LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm
 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
-	src/input.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
+	src/input.c src/progress.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
 	src/read.c src/read_callgrind.c src/read_igprof.c src/resolve.c src/source.c \
 	src/gmon.c src/read_gmon.c src/resolve_gmon.c \
 	src/annotate.c src/print_annotate.c \
@@ -57,7 +63,8 @@ LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
 TEST_BINS = $(TESTS:%=$(O)/tests/%)
 
-.PHONY: all check unit-tests e2e memcheck sanitize-check cganalyze-san clean bench
+.PHONY: all check unit-tests e2e memcheck sanitize-check cganalyze-san clean bench \
+	install uninstall
 all: cganalyze
 
 cganalyze: $(O)/src/main.o $(O)/libcganalyze.a
@@ -91,6 +98,7 @@ unit-tests: $(TEST_BINS)
 e2e: cganalyze
 	@sh tests/run-e2e ./cganalyze
 	@sh tests/run-thirdparty ./cganalyze
+	@sh tests/run-sh ./cganalyze
 
 # The plain suite, the end-to-end tests once under valgrind memcheck (no
 # error, no leak), then the whole suite again under ASan and UBSan in a
@@ -116,6 +124,16 @@ memcheck: cganalyze
 
 bench: cganalyze
 	sh bench/run
+
+# DESTDIR stages the files for a package; tests/sh/install.sh installs
+# into a temporary one and runs what it installed.
+install: cganalyze
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 cganalyze $(DESTDIR)$(BINDIR)/cganalyze
+	$(INSTALL) -m 644 doc/cganalyze.1 $(DESTDIR)$(MANDIR)/man1/cganalyze.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/cganalyze $(DESTDIR)$(MANDIR)/man1/cganalyze.1
 
 clean:
 	rm -rf build build-san build-fuzz cganalyze

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "progress.h"
+
 static FILE *sink;
 
 void diag_set_sink(FILE *f)
@@ -22,6 +24,7 @@ static void vreport(const char *kind, const char *place, const char *fmt,
 {
 	FILE *out = diag_sink();
 
+	progress_clear();	/* a message never ends up inside the line */
 	fputs("cganalyze: ", out);
 	if (place)
 		fprintf(out, "%s: ", place);

@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include "diag.h"
+#include "progress.h"
 #include "xalloc.h"
 
 #define RAW_CHUNK ((size_t)256 << 10)
@@ -53,6 +54,7 @@ static int raw_fill(struct line_reader *lr)
 	if (n == 0)
 		d->in_eof = true;
 	lr->raw_bytes += (uint64_t)n;
+	progress_update(lr->raw_bytes);
 	return 0;
 }
 
@@ -322,6 +324,7 @@ int line_reader_open(struct line_reader *lr, const char *path)
 	lr->buf = xmalloc(lr->cap + 1);
 	if (start_decoder(lr) < 0)
 		goto fail;
+	progress_begin(lr->path, lr->file_size);
 	return 0;
 fail:
 	line_reader_close(lr);
@@ -330,6 +333,7 @@ fail:
 
 void line_reader_close(struct line_reader *lr)
 {
+	progress_end();
 	if (lr->dec) {
 		if (lr->encoding == INPUT_GZIP)
 			inflateEnd(&lr->dec->z);

@@ -8,6 +8,7 @@
 #include "analyze.h"
 #include "diag.h"
 #include "options.h"
+#include "progress.h"
 
 int main(int argc, char **argv)
 {
@@ -25,6 +26,8 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 2;
 	}
+	if (!o.no_progress && !o.resolve_mode)
+		progress_enable_on_tty();
 	status = o.resolve_mode ? resolve_run(&o, stdin, stdout)
 				: analyze_run(&o, stdout);
 	options_release(&o);

@@ -68,6 +68,9 @@ static const char usage_text[] =
 "                         (named \"(undefined id N)\") and past extra costs\n"
 "                         on a cost line, with a warning; by default both\n"
 "                         are errors\n"
+"      --no-progress      no progress line while a profile loads (by\n"
+"                         default it is shown on standard error when that\n"
+"                         is a terminal and the load takes over a second)\n"
 "\n"
 "Symbols (the binary the profile was taken from):\n"
 "  -b, --binary=FILE      resolve addresses against FILE (an executable or\n"
@@ -139,6 +142,7 @@ enum {
 	OPT_COUNTER,
 	OPT_LEAKS,
 	OPT_SUM,
+	OPT_NO_PROGRESS,
 };
 
 static const struct option long_options[] = {
@@ -157,6 +161,7 @@ static const struct option long_options[] = {
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "sum", optional_argument, NULL, OPT_SUM },
 	{ "binary", required_argument, NULL, 'b' },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
@@ -343,6 +348,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_LENIENT:
 			o->lenient = true;
+			break;
+		case OPT_NO_PROGRESS:
+			o->no_progress = true;
 			break;
 		case OPT_SUM:
 			o->sum = optarg ? optarg : "gmon.sum";

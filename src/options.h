@@ -21,6 +21,7 @@ struct options {
 	bool brief;
 	bool fold_recursion;
 	bool lenient;
+	bool no_progress;	/* --no-progress: no progress line on a tty */
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */
