@@ -11,8 +11,9 @@ cd "$(dirname "$0")"
 PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev binutils-dev libelf-dev libdwarf-dev"
 # The tests also run the end-to-end cases under valgrind memcheck, and the
 # disassembly listings interleave the C++ sample's libstdc++ headers
-# (/usr/include/c++/12, which comes with g++).
-[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++"
+# (/usr/include/c++/12, which comes with g++). Graphviz's dot reads every
+# --dot output of the tests and draws --svg.
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ graphviz"
 
 missing=""
 for pkg in $PACKAGES; do
