@@ -12,8 +12,9 @@ PACKAGES="gcc make pkg-config libc6-dev zlib1g-dev libbz2-dev libcmocka-dev binu
 # The tests also run the end-to-end cases under valgrind memcheck, and the
 # disassembly listings interleave the C++ sample's libstdc++ headers
 # (/usr/include/c++/12, which comes with g++); tests/sh/ formats the
-# manual page (groff, man) and fakes a terminal (script, in bsdutils).
-[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils"
+# manual page (groff, man) and fakes a terminal (script, in bsdutils);
+# Graphviz's dot reads every --dot output of the tests and draws --svg.
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz"
 
 missing=""
 for pkg in $PACKAGES; do

@@ -261,6 +261,8 @@ int analyze_run(const struct options *o, FILE *out)
 	po.disasm_what = o->disasm_what;
 	po.leaks = o->leaks;
 	po.no_demangle = o->no_demangle;
+	po.node_threshold = o->node_threshold;
+	po.edge_threshold = o->edge_threshold;
 
 	/* gprof's symspecs: -k deletes calls before the analysis, the
 	 * others choose what the listings show */
@@ -290,9 +292,14 @@ int analyze_run(const struct options *o, FILE *out)
 	if (o->disasm && (ret = print_disasm_check(&cg, &po)) != 0)
 		goto out;
 	ret = 1;
-	if (o->mode == OUT_JSON) {
+	/* the picture first: when dot is missing, nothing else is printed */
+	if (o->svg && print_svg(o->svg, &cg, &po) < 0)
+		goto out;
+	if (o->dot) {
+		print_dot(out, &cg, &po);
+	} else if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
-	} else {
+	} else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks) {
 		if (p.gmon) {
 			resolve_gmon_print_notes(out, &reports[0]);
 			fputc('\n', out);

@@ -115,6 +115,20 @@ static const char usage_text[] =
 "                         and jumps (needs valgrind --dump-instr=yes,\n"
 "                         and --collect-jumps=yes for jumps)\n"
 "\n"
+"Call graph picture (Graphviz):\n"
+"      --dot              print the call graph in Graphviz's DOT language,\n"
+"                         alone: a node per function (inclusive and self\n"
+"                         cost in percent, calls), coloured from blue\n"
+"                         (cold) to red (hot) by inclusive cost, an edge\n"
+"                         per call arc (calls, inclusive cost), cycles as\n"
+"                         clusters\n"
+"      --svg=FILE         draw that graph into FILE with Graphviz's dot\n"
+"                         (alone, unless -p, -q or --json asks for more)\n"
+"      --node-threshold=PCT  leave out functions below PCT percent of the\n"
+"                         total, inclusive (default 0.5)\n"
+"      --edge-threshold=PCT  leave out call arcs below PCT percent\n"
+"                         (default 0.1)\n"
+"\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
@@ -145,6 +159,10 @@ enum {
 	OPT_LEAKS,
 	OPT_SUM,
 	OPT_NO_PROGRESS,
+	OPT_DOT,
+	OPT_SVG,
+	OPT_NODE_THRESHOLD,
+	OPT_EDGE_THRESHOLD,
 };
 
 static const struct option long_options[] = {
@@ -178,6 +196,10 @@ static const struct option long_options[] = {
 	{ "include", required_argument, NULL, 'I' },
 	{ "source-map", required_argument, NULL, OPT_SOURCE_MAP },
 	{ "disasm", optional_argument, NULL, OPT_DISASM },
+	{ "dot", no_argument, NULL, OPT_DOT },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "node-threshold", required_argument, NULL, OPT_NODE_THRESHOLD },
+	{ "edge-threshold", required_argument, NULL, OPT_EDGE_THRESHOLD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -230,6 +252,16 @@ static bool has_name(const char *list)
 	return false;
 }
 
+/* A percentage from 0 to 100 (NaN is not one). */
+static bool parse_percent(const char *arg, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(arg, &end);
+	return !errno && end != arg && !*end && *out >= 0 && *out <= 100;
+}
+
 void options_release(struct options *o)
 {
 	for (size_t i = 0; i < o->nspecs; i++)
@@ -279,6 +311,8 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 
 	memset(o, 0, sizeof(*o));
 	o->context = 8;
+	o->node_threshold = 0.5;	/* gprof2dot's defaults */
+	o->edge_threshold = 0.1;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options,
@@ -432,6 +466,24 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			o->disasm = true;
 			o->disasm_what = optarg && *optarg ? optarg : NULL;
 			break;
+		case OPT_DOT:
+			o->dot = true;
+			break;
+		case OPT_SVG:
+			if (!*optarg)
+				return usage_error("--svg wants a file name");
+			o->svg = optarg;
+			break;
+		case OPT_NODE_THRESHOLD:
+		case OPT_EDGE_THRESHOLD:
+			if (!parse_percent(optarg, c == OPT_NODE_THRESHOLD
+						   ? &o->node_threshold
+						   : &o->edge_threshold))
+				return usage_error("--%s-threshold wants a percentage from 0 to 100, not '%s'",
+						   c == OPT_NODE_THRESHOLD ? "node" : "edge",
+						   optarg);
+			o->dot_threshold_given = true;
+			break;
 		case 'h':
 			fputs(usage_text, out);
 			return OPTIONS_EXIT_OK;
@@ -465,13 +517,19 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--disasm needs the binary: -b FILE");
 	if (o->inline_calls && !o->nbinaries)
 		return usage_error("--inline-calls needs -b FILE");
+	if (o->dot && (o->mode == OUT_JSON || flat_on || graph_on ||
+		       o->annotate || o->disasm || o->leaks))
+		return usage_error("--dot prints the graph alone; it does not go with --json, -p, -q, --annotate, --disasm or --leaks (--svg=FILE does)");
+	if (o->dot_threshold_given && !o->dot && !o->svg)
+		return usage_error("--node-threshold and --edge-threshold go with --dot or --svg");
 	if (optind >= argc)
 		return usage_error("no profile given");
-	/* the annotated listings or the leaks alone, unless -p or -q asks
-	 * for more; a bare -P or -Q wins */
+	/* the annotated listings, the leaks or the picture alone, unless -p
+	 * or -q asks for more; a bare -P or -Q wins */
 	o->flat = flat_on;
 	o->graph = graph_on;
-	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks)
+	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks &&
+	    !o->dot && !o->svg)
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;

@@ -57,6 +57,12 @@ struct options {
 	size_t nsource_maps;
 	bool disasm;		/* --disasm[=FUNC] */
 	const char *disasm_what;	/* a name or glob; NULL: hot functions */
+
+	/* the Graphviz call graph */
+	bool dot;		/* --dot: DOT on standard output, alone */
+	const char *svg;	/* --svg FILE: drawn by dot into FILE */
+	double node_threshold, edge_threshold;	/* percent */
+	bool dot_threshold_given;
 };
 
 void options_release(struct options *o);

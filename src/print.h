@@ -48,11 +48,21 @@ struct print_opts {
 	const bool *graph_listed;	/* per function: has a graph entry */
 	const bool *cycle_listed;	/* per cycle: has a graph entry */
 	const bool *arc_deleted;	/* per profile call: -k deleted it */
+
+	/* the Graphviz call graph: percentages of the total below which
+	 * functions (inclusive cost) and call arcs are left out */
+	double node_threshold, edge_threshold;
 };
 
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* The call graph in Graphviz's DOT language (print_dot.c). */
+void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* The same drawn by `dot -Tsvg` into the file `path`: 0, or -1 after
+ * reporting (dot is not installed, or failed). */
+int print_svg(const char *path, const struct cg *cg,
+	      const struct print_opts *o);
 /* Annotated source (print_annotate.c) from o->annotation. */
 void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_annotate_json(FILE *out, const struct cg *cg,
