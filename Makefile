@@ -46,6 +46,7 @@ LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/print_seconds.c src/print_leaks.c \
 	src/blurbs.c src/disasm_listing.c src/print_disasm.c \
+	src/write_callgrind.c src/diff.c \
 	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c \
 	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/bfd_diag.c symtab/demangle.c \
 	symtab/debugfile.c symtab/dwarf.c symtab/dwarf_check.c symtab/lines.c \

@@ -12,6 +12,7 @@
 #include "read.h"
 #include "resolve.h"
 #include "symtab.h"
+#include "write_callgrind.h"
 #include "xalloc.h"
 
 static int find_event(const struct profile *p, const char *name, size_t len,
@@ -140,7 +141,8 @@ int analyze_run(const struct options *o, FILE *out)
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
 				.want_positions = o->nbinaries > 0 ||
-						  o->annotate || o->disasm,
+						  o->annotate || o->disasm ||
+						  o->mode == OUT_CALLGRIND,
 				.counter = o->counter,
 				.want_leaks = o->leaks };
 	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
@@ -277,7 +279,12 @@ int analyze_run(const struct options *o, FILE *out)
 	if (o->disasm && (ret = print_disasm_check(&cg, &po)) != 0)
 		goto out;
 	ret = 1;
-	if (o->mode == OUT_JSON) {
+	if (o->mode == OUT_CALLGRIND) {
+		if (write_callgrind(out, o->output_file ? o->output_file
+							: "the standard output",
+				    &cg) < 0)
+			goto out;
+	} else if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);
 	} else {
 		if (p.gmon) {
