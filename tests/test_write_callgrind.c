@@ -48,6 +48,26 @@ static char *run(const char *const *args)
 	return buf;
 }
 
+/* As run(), but the status is returned and diagnostics are dropped. */
+static int try_run(const char *const *args, char **text)
+{
+	char *argv[32] = { (char *)"cganalyze" };
+	int argc = 1, status;
+	struct options o;
+	size_t len = 0;
+	FILE *out = open_memstream(text, &len);
+
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	assert_int_equal(options_parse(&o, argc, argv, out), OPTIONS_OK);
+	diag_capture_begin();
+	status = analyze_run(&o, out);
+	free(diag_capture_end());
+	options_release(&o);
+	fclose(out);
+	return status;
+}
+
 /* The inputs written as one Callgrind file; its malloc'd path. */
 static char *export(const char *const *inputs)
 {
@@ -140,6 +160,46 @@ static void test_callgrind_round_trip(void **state)
 		unlink(path);
 		free(path);
 	}
+}
+
+/*
+ * Other writers' files (../shared/thirdparty-profiles, when there:
+ * gprof2dot's callgrind 0.10 to 3.19 and lsprofcalltree files, pprof,
+ * Xdebug): each that loads round-trips like valgrind's. The malformed
+ * ones (KCachegrind's tests) are refused on reading and skipped here.
+ */
+static void test_thirdparty_round_trip(void **state)
+{
+	FILE *find = popen("find ../shared/thirdparty-profiles -type f "
+			   "! -name '*.md' ! -name SHA256SUMS 2>/dev/null | sort",
+			   "r");
+	char *line = NULL;
+	size_t cap = 0, n = 0;
+
+	(void)state;
+	assert_non_null(find);
+	while (getline(&line, &cap, find) > 0) {
+		char *want = NULL, *got, *path;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (try_run(list(line, NULL, NULL, NULL), &want) != 0) {
+			free(want);
+			continue;
+		}
+		path = export(list(line, NULL, NULL, NULL));
+		got = run(list(path, NULL, NULL, NULL));
+		if (strcmp(want, got))
+			fail_msg("%s: the listings of the written file differ", line);
+		n++;
+		free(want);
+		free(got);
+		unlink(path);
+		free(path);
+	}
+	free(line);
+	pclose(find);
+	if (!n)
+		skip();
 }
 
 /* -b: the resolved names, files and lines are what is written. */
@@ -469,6 +529,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_callgrind_round_trip),
+		cmocka_unit_test(test_thirdparty_round_trip),
 		cmocka_unit_test(test_resolved_round_trip),
 		cmocka_unit_test(test_igprof),
 		cmocka_unit_test(test_gmon),
