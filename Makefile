@@ -54,6 +54,7 @@ LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/blurbs.c src/disasm_listing.c src/print_disasm.c \
 	src/symspec.c src/selection.c \
 	src/print_dot.c src/pipe_to.c \
+	src/write_callgrind.c src/diff.c \
 	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c cg/listed.c \
 	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/bfd_diag.c symtab/demangle.c \
 	symtab/debugfile.c symtab/dwarf.c symtab/dwarf_check.c symtab/lines.c \

@@ -13,6 +13,7 @@
 #include "resolve.h"
 #include "selection.h"
 #include "symtab.h"
+#include "write_callgrind.h"
 #include "xalloc.h"
 
 static int find_event(const struct profile *p, const char *name, size_t len,
@@ -141,7 +142,8 @@ int analyze_run(const struct options *o, FILE *out)
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
 				.want_positions = o->nbinaries > 0 ||
-						  o->annotate || o->disasm,
+						  o->annotate || o->disasm ||
+						  o->mode == OUT_CALLGRIND,
 				.counter = o->counter,
 				.want_leaks = o->leaks };
 	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
@@ -295,7 +297,12 @@ int analyze_run(const struct options *o, FILE *out)
 	/* the picture first: when dot is missing, nothing else is printed */
 	if (o->svg && print_svg(o->svg, &cg, &po) < 0)
 		goto out;
-	if (o->dot) {
+	if (o->mode == OUT_CALLGRIND) {
+		if (write_callgrind(out, o->output_file ? o->output_file
+							: "the standard output",
+				    &cg) < 0)
+			goto out;
+	} else if (o->dot) {
 		print_dot(out, &cg, &po);
 	} else if (o->mode == OUT_JSON) {
 		print_json(out, &cg, &po);

@@ -45,6 +45,11 @@ static const char usage_text[] =
 "      listed even if -P or -Q leaves it out. Percentages stay of the\n"
 "      whole profile.\n"
 "      --json             print the whole analysis as one JSON document\n"
+"      --output=FORMAT    text (the default), json (as --json) or callgrind:\n"
+"                         the profile (every input, summed and resolved) as\n"
+"                         one Callgrind file for callgrind_annotate and\n"
+"                         KCachegrind\n"
+"  -o, --output-file=FILE write the output to FILE instead of standard output\n"
 "      --brief            leave out the explanations under the listings\n"
 "      --leaks            list IgProf's leak records (resources still held\n"
 "                         at exit), largest first; only them unless -p or -q\n"
@@ -129,6 +134,21 @@ static const char usage_text[] =
 "      --edge-threshold=PCT  leave out call arcs below PCT percent\n"
 "                         (default 0.1)\n"
 "\n"
+"Comparing two profiles (cganalyze --diff [OPTION]... BASE NEW):\n"
+"      --diff             per-function changes of self and inclusive cost\n"
+"                         from BASE to NEW in one event (--sort's, default\n"
+"                         BASE's first), largest change first (--json: as\n"
+"                         JSON; --threshold=PCT: changes of at least PCT\n"
+"                         percent of BASE's total). To compare sums of\n"
+"                         several files, write each sum with\n"
+"                         --output=callgrind -o FILE first\n"
+"      --diff-lines       also each source line's change, under the first\n"
+"                         10 functions (needs line positions)\n"
+"      --strip-path-prefix=P  match files and objects without the leading\n"
+"                         P (repeatable: the first that fits is taken off),\n"
+"                         for profiles of two checkouts or machines; with\n"
+"                         --fold-recursion fib'2 is fib on both sides\n"
+"\n"
 "  -h, --help             print this help and exit\n"
 "  -V, --version          print the version and exit\n"
 "\n"
@@ -163,6 +183,10 @@ enum {
 	OPT_SVG,
 	OPT_NODE_THRESHOLD,
 	OPT_EDGE_THRESHOLD,
+	OPT_OUTPUT,
+	OPT_DIFF,
+	OPT_DIFF_LINES,
+	OPT_STRIP_PREFIX,
 };
 
 static const struct option long_options[] = {
@@ -172,6 +196,11 @@ static const struct option long_options[] = {
 	{ "no-graph", optional_argument, NULL, 'Q' },
 	{ "delete-arcs", required_argument, NULL, 'k' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "output-file", required_argument, NULL, 'o' },
+	{ "diff", no_argument, NULL, OPT_DIFF },
+	{ "diff-lines", no_argument, NULL, OPT_DIFF_LINES },
+	{ "strip-path-prefix", required_argument, NULL, OPT_STRIP_PREFIX },
 	{ "brief", no_argument, NULL, OPT_BRIEF },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "show", required_argument, NULL, OPT_SHOW },
@@ -206,7 +235,7 @@ static const struct option long_options[] = {
 };
 
 /* ':' first: a missing argument is told apart from an unknown option */
-#define SHORT_OPTIONS ":p::P::q::Q::k:hVb:I:"
+#define SHORT_OPTIONS ":p::P::q::Q::k:hVb:I:o:"
 
 static int usage_error(const char *fmt, ...) CGA_PRINTF(1, 2);
 
@@ -272,6 +301,8 @@ void options_release(struct options *o)
 	free(o->binaries);
 	free(o->source_dirs);
 	free(o->source_maps);
+	free(o->strip_prefixes);
+	o->strip_prefixes = NULL;
 	o->binaries = NULL;
 	o->source_dirs = NULL;
 	o->source_maps = NULL;
@@ -342,6 +373,34 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_JSON:
 			o->mode = OUT_JSON;
+			break;
+		case OPT_OUTPUT:
+			if (!strcmp(optarg, "text"))
+				o->mode = OUT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o->mode = OUT_JSON;
+			else if (!strcmp(optarg, "callgrind"))
+				o->mode = OUT_CALLGRIND;
+			else
+				return usage_error("--output wants 'text', 'json' or 'callgrind', not '%s'",
+						   optarg);
+			break;
+		case 'o':
+			if (!*optarg)
+				return usage_error("-o wants a file name");
+			o->output_file = optarg;
+			break;
+		case OPT_DIFF:
+			o->diff = true;
+			break;
+		case OPT_DIFF_LINES:
+			o->diff_lines = true;
+			break;
+		case OPT_STRIP_PREFIX:
+			o->strip_prefixes = xreallocarray(o->strip_prefixes,
+							  o->nstrip_prefixes + 1,
+							  sizeof(*o->strip_prefixes));
+			o->strip_prefixes[o->nstrip_prefixes++] = optarg;
 			break;
 		case OPT_BRIEF:
 			o->brief = true;
@@ -522,6 +581,29 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--dot prints the graph alone; it does not go with --json, -p, -q, --annotate, --disasm or --leaks (--svg=FILE does)");
 	if (o->dot_threshold_given && !o->dot && !o->svg)
 		return usage_error("--node-threshold and --edge-threshold go with --dot or --svg");
+	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
+		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
+	if (o->diff) {
+		if (o->mode == OUT_CALLGRIND || o->nbinaries || flat_on ||
+		    graph_on || flat_off || graph_off || o->dot || o->svg || o->annotate || o->disasm || o->leaks || o->sum ||
+		    o->part || o->counter)
+			return usage_error("--diff prints only the differences: it does not "
+					   "go with -b, -p, -q, --annotate, --disasm, --leaks, "
+					   "--sum, --part, --counter or --output=callgrind "
+					   "(write a resolved or summed profile with "
+					   "--output=callgrind -o FILE first)");
+		if (argc - optind != 2)
+			return usage_error("--diff wants two profiles, BASE and NEW (%d given)",
+					   argc - optind);
+		o->inputs = argv + optind;
+		o->ninputs = 2;
+		return OPTIONS_OK;
+	}
+	if (o->mode == OUT_CALLGRIND &&
+	    (flat_on || graph_on || o->annotate || o->disasm || o->leaks ||
+	     o->dot || o->svg))
+		return usage_error("--output=callgrind writes the profile itself, "
+				   "without listings (-p, -q, --annotate, --disasm, --leaks, --dot, --svg)");
 	if (optind >= argc)
 		return usage_error("no profile given");
 	/* the annotated listings, the leaks or the picture alone, unless -p

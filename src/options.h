@@ -9,7 +9,7 @@
 #include "source.h"
 #include "symspec.h"
 
-enum output_mode { OUT_TEXT, OUT_JSON };
+enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND };
 
 struct options {
 	enum output_mode mode;
@@ -31,6 +31,12 @@ struct options {
 	double threshold;
 	bool threshold_given;
 	const char *sum;	/* --sum: write the summed gmon.out here */
+	bool diff;		/* --diff BASE NEW */
+	bool diff_lines;	/* --diff-lines: per-line changes too */
+	const char **strip_prefixes;	/* --strip-path-prefix, in order */
+	size_t nstrip_prefixes;
+	const char *output_file;	/* -o: where the output goes; NULL:
+					 * standard output */
 	char **inputs;
 	int ninputs;
 

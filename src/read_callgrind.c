@@ -105,6 +105,10 @@ struct cg_reader {
 	struct pjump jump;
 	bool last_is_totals;		/* the last line read was totals: */
 
+	/* "desc: Unit:" lines (ours), applied when their event exists */
+	struct { name_id event; double seconds; } units[16];
+	unsigned nunits;
+
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];
 };
@@ -367,13 +371,62 @@ static int parse_part(struct cg_reader *rd, const char *v, const char *end)
 	return parse_target_id(rd, "part", v, end, &rd->part_number);
 }
 
+/* The units of "desc: Unit:" lines, to the events that exist. */
+static void apply_units(struct cg_reader *rd)
+{
+	for (unsigned i = 0; i < rd->nunits; i++) {
+		uint32_t e = u64map_get(&rd->p->event_index, rd->units[i].event);
+
+		if (e != U64MAP_NONE)
+			rd->p->events[e].unit_seconds = rd->units[i].seconds;
+	}
+}
+
+/*
+ * "desc: Unit: one EVENT is N s", which --output=callgrind writes for an
+ * event that is a time (a gmon.out tick, IgProf's PERF_TICKS), gives
+ * the event its length in seconds back. It comes before the events:
+ * line (callgrind_annotate wants desc: lines first).
+ */
+static void parse_unit_desc(struct cg_reader *rd, const char *v,
+			    const char *end)
+{
+	const char *name, *is;
+	char num[64];
+	size_t len;
+	double sec;
+	char *stop;
+
+	if (end - v < 5 || memcmp(v, "one ", 4))
+		return;
+	name = v + 4;
+	is = name;
+	while (is < end && !is_space(*is))
+		is++;
+	if (end - is < 6 || memcmp(is, " is ", 4))
+		return;
+	len = (size_t)(end - (is + 4));
+	if (len < 3 || len >= sizeof(num) || memcmp(end - 2, " s", 2))
+		return;
+	memcpy(num, is + 4, len - 2);
+	num[len - 2] = '\0';
+	sec = strtod(num, &stop);
+	if (*stop || !(sec > 0 && sec < 1e9))
+		return;
+	if (rd->nunits < sizeof(rd->units) / sizeof(rd->units[0])) {
+		rd->units[rd->nunits].event =
+			names_intern(&rd->p->names, name, (size_t)(is - name));
+		rd->units[rd->nunits++].seconds = sec;
+	}
+	apply_units(rd);
+}
+
 static int parse_desc(struct cg_reader *rd, const char *v, const char *end)
 {
 	/* "desc: type: value"; values may be empty or hold colons (Q2).
-	 * Descriptions do not change the analysis. */
-	(void)rd;
-	(void)v;
-	(void)end;
+	 * Descriptions do not change the analysis, but for the unit. */
+	if (end - v > 5 && !memcmp(v, "Unit:", 5))
+		parse_unit_desc(rd, skip_space(v + 5, end), end);
 	return 0;
 }
 
@@ -463,6 +516,7 @@ static int parse_events(struct cg_reader *rd, const char *v, const char *end)
 		if (rd->event_map[i] != i)
 			rd->identity_map = false;
 	memset(rd->part_sum, 0, n * sizeof(*rd->part_sum));
+	apply_units(rd);
 	return 0;
 }
 
