@@ -251,7 +251,7 @@ static void print_header_row(FILE *out, const struct columns *c)
 
 	for (size_t i = 0; i < c->o->nshow; i++)
 		fprintf(out, "%*s ", c->width[i],
-			profile_str(p, p->events[c->o->show[i]].name));
+			event_column_name(p, c->o->show[i]));
 }
 
 static void print_file(FILE *out, const struct columns *c,
@@ -265,7 +265,7 @@ static void print_file(FILE *out, const struct columns *c,
 	fputs(rule, out);
 	fprintf(out, "-- %s  (%s %llu, %.2f%% of the total)\n",
 		profile_str(p, f->name),
-		profile_str(p, p->events[a->sort_event].name),
+		event_column_name(p, a->sort_event),
 		(unsigned long long)cost[a->sort_event], pct(a, cost));
 	if (f->fate == ANN_NOT_FOUND)
 		fprintf(out, "-- note: source not found (%s); its lines are listed "
@@ -341,7 +341,7 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 	c.width = xcalloc(o->nshow + 1, sizeof(*c.width));
 	for (size_t i = 0; i < o->nshow; i++) {
 		int w = digits(a->total[o->show[i]]);
-		int nw = (int)strlen(profile_str(p, p->events[o->show[i]].name));
+		int nw = (int)strlen(event_column_name(p, o->show[i]));
 
 		c.width[i] = w > nw ? w : nw;
 	}
@@ -359,10 +359,14 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 	}
 	c.line_width = digits(maxline);
 	c.nl = name_labels_new(cg);
+	if (p->est_self && p->events[a->sort_event].unit_seconds > 0)
+		fprintf(out, "-- gmon.out: a tick is %g seconds; a call shows its "
+			"count only (gmon.out measures no time per call)\n\n",
+			p->events[a->sort_event].unit_seconds);
 	if (!a->nlines)	/* -b may have given positions their lines */
 		fputs("-- note: the profile has no line numbers (valgrind "
-		      "--dump-line=no, or a gmon.out, which cganalyze does not "
-		      "annotate yet): there is nothing to annotate\n\n", out);
+		      "--dump-line=no, or a binary without DWARF line tables): "
+		      "there is nothing to annotate\n\n", out);
 	else if (!listed)
 		fprintf(out, "-- no source file has %.4g%% of the total or more "
 			"(--threshold=PCT chooses)\n\n", o->listing_threshold);

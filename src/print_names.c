@@ -73,3 +73,10 @@ double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev)
 		? cg_cycle_self(cg, e->id, ev) + cg_cycle_child(cg, e->id, ev)
 		: cg_node_self(cg, e->id, ev) + cg_node_child(cg, e->id, ev);
 }
+
+const char *event_column_name(const struct profile *p, uint32_t event)
+{
+	if (p->est_self && p->events[event].unit_seconds > 0)
+		return "ticks";
+	return profile_str(p, p->events[event].name);
+}

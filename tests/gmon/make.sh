@@ -7,6 +7,8 @@
 #   nopie-2.gmon                a second run of prog-nopie, for summing
 #   *.gprof                     gprof -b on each (and on the sum, in
 #                               nopie-sum.gprof, from gprof -s)
+#   nopie-lines.gprof,          gprof -l -b -p: time by source line
+#   pie-lines.gprof             (tests/test_gmon_pos.c)
 #   bsd44.gmon, bsd-old.gmon    nopie.gmon rewritten in the BSD formats
 #                               (gmon-convert.py); gprof reads them too:
 #                               bsd44.gprof, bsd-old.gprof
@@ -34,6 +36,8 @@ run $d/prog-pie $d/pie.gmon
 gprof -b $d/prog-nopie $d/nopie.gmon >$d/nopie.gprof
 gprof -b $d/prog-nopie $d/nopie-2.gmon >$d/nopie-2.gprof
 gprof -b $d/prog-pie $d/pie.gmon >$d/pie.gprof
+gprof -l -b -p $d/prog-nopie $d/nopie.gmon >$d/nopie-lines.gprof
+gprof -l -b -p $d/prog-pie $d/pie.gmon >$d/pie-lines.gprof
 (cd "$tmp" && gprof -s "$top/$d/prog-nopie" "$top/$d/nopie.gmon" "$top/$d/nopie-2.gmon" &&
 	gprof -b "$top/$d/prog-nopie" gmon.sum >"$top/$d/nopie-sum.gprof")
 for kind in bsd44 bsd-old gnu32 gnu-be; do
