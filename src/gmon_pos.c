@@ -54,56 +54,67 @@
 #define FROM_GRAIN 16
 #define MAX_INSN_LEN 15
 
-/* The instructions of the last code symbol asked about: bins come in
- * address order, and arcs are visited in address order too. */
-struct finder {
-	const struct symtab *st;
-	const struct sym *sym;	/* what code holds, or NULL */
+/* The instructions of the last two code symbols asked about: bins come
+ * in address order, arcs are visited in address order too, and a call
+ * near a symbol's end has the next symbol in its window. */
+struct slot {
+	const struct sym *sym;	/* NULL: empty */
 	struct disasm code;
-	bool broken;		/* the binary cannot be disassembled */
+	bool ok;		/* disassembled (else: failed, said once) */
+	uint64_t used;		/* when last asked for */
 };
 
-/* The disassembler's messages while we only look for instruction
- * starts are not the user's business; the first failure is said once,
- * as a warning, and then we stop trying. */
-static bool load(struct finder *f, const struct sym *s)
+struct finder {
+	const struct symtab *st;
+	struct slot slot[2];
+	uint64_t clock;
+	bool warned;
+};
+
+/*
+ * s's instructions, or NULL when it cannot be disassembled. The
+ * disassembler's messages while we only look for instruction starts are
+ * not the user's business: the first failure is said once, as a warning.
+ */
+static const struct disasm *load(struct finder *f, const struct sym *s)
 {
+	struct slot *sl = &f->slot[0];
 	FILE *saved = diag_sink(), *mem;
 	char *msg = NULL;
 	size_t len = 0;
-	int r;
 
-	if (f->sym == s)
-		return true;
-	if (f->broken)
-		return false;
-	disasm_release(&f->code);
-	f->sym = NULL;
+	f->clock++;
+	for (int k = 0; k < 2; k++)
+		if (f->slot[k].sym == s) {
+			f->slot[k].used = f->clock;
+			return f->slot[k].ok ? &f->slot[k].code : NULL;
+		}
+	if (f->slot[1].used < sl->used)
+		sl = &f->slot[1];
+	disasm_release(&sl->code);
+	sl->sym = s;
+	sl->used = f->clock;
 	mem = open_memstream(&msg, &len);
 	if (mem)
 		diag_set_sink(mem);
-	r = disasm_range(f->st, s->addr, s->end, false, &f->code);
+	sl->ok = disasm_range(f->st, s->addr, s->end, false, &sl->code) == 0;
 	if (mem) {
 		fclose(mem);
 		diag_set_sink(saved);
 	}
-	if (r < 0) {
-		/* drop the "cganalyze: " and the newline */
+	if (!sl->ok && !f->warned) {
+		/* without the "cganalyze: " and the newline */
 		const char *m = msg && strncmp(msg, "cganalyze: ", 11) == 0
 					? msg + 11 : msg ? msg : "";
-		size_t n = strcspn(m, "\n");
 
 		warning("annotating the gmon.out: %.*s; ticks are put at their "
-			"histogram bins' first addresses and calls at the byte "
-			"before their return address instead of at instructions",
-			(int)n, m);
-		f->broken = true;
-		disasm_release(&f->code);
-	} else {
-		f->sym = s;
+			"histogram bins' first addresses and calls at the arcs' "
+			"from_pc where there are no instructions",
+			(int)strcspn(m, "\n"), m);
+		f->warned = true;
 	}
 	free(msg);
-	return r == 0;
+	return sl->ok ? &sl->code : NULL;
 }
 
 static const struct sym *code_sym_at(const struct symtab *st, uint64_t a)
@@ -113,16 +124,16 @@ static const struct sym *code_sym_at(const struct symtab *st, uint64_t a)
 	return s && s->kind != SYM_OBJECT && s->end > s->addr ? s : NULL;
 }
 
-/* Index of the first instruction of f->code at or after a (ninsns when
+/* Index of the first instruction of d at or after a (ninsns when
  * none). */
-static size_t first_at_or_after(const struct finder *f, uint64_t a)
+static size_t first_at_or_after(const struct disasm *d, uint64_t a)
 {
-	size_t lo = 0, hi = f->code.ninsns;
+	size_t lo = 0, hi = d->ninsns;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (f->code.insns[mid].addr < a)
+		if (d->insns[mid].addr < a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -140,15 +151,16 @@ static bool insn_start_in(struct finder *f, uint64_t lo, uint64_t hi,
 	/* a bin is a few bytes: it can span at most a few symbols */
 	for (int k = 0; k < 4 && a < hi; k++) {
 		const struct sym *s = code_sym_at(f->st, a);
+		const struct disasm *d = s ? load(f, s) : NULL;
 		size_t i;
 
-		if (!s || !load(f, s))
+		if (!d)
 			return false;
-		i = first_at_or_after(f, a);
-		if (i < f->code.ninsns) {
-			if (f->code.insns[i].addr >= hi)
+		i = first_at_or_after(d, a);
+		if (i < d->ninsns) {
+			if (d->insns[i].addr >= hi)
 				return false;
-			*out = f->code.insns[i].addr;
+			*out = d->insns[i].addr;
 			return true;
 		}
 		a = s->end;
@@ -172,16 +184,16 @@ static bool call_insn_for(struct finder *f, uint64_t from, uint64_t clo,
 
 	while (a < end) {
 		const struct sym *s = code_sym_at(f->st, a);
+		const struct disasm *d;
 
 		if (!s) {
 			a++;	/* a gap between symbols: a few bytes */
 			continue;
 		}
-		if (!load(f, s))
-			return false;
-		for (size_t i = first_at_or_after(f, a);
-		     i < f->code.ninsns && f->code.insns[i].addr < end; i++) {
-			const struct insn *in = &f->code.insns[i];
+		d = load(f, s);
+		for (size_t i = d ? first_at_or_after(d, a) : 0;
+		     d && i < d->ninsns && d->insns[i].addr < end; i++) {
+			const struct insn *in = &d->insns[i];
 			uint64_t r = in->addr + in->len;
 			int rank;
 
@@ -324,5 +336,6 @@ void gmon_positions(const struct gmon_pos_in *in)
 		if (in->g->hists[i].nbins)
 			place_hist(in, &f, &in->g->hists[i]);
 	place_arcs(in, &f);
-	disasm_release(&f.code);
+	disasm_release(&f.slot[0].code);
+	disasm_release(&f.slot[1].code);
 }

@@ -53,8 +53,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze.h"
 #include "diag.h"
 #include "gmon.h"
+#include "options.h"
 #include "resolve.h"
 #include "symtab.h"
 
@@ -289,6 +291,85 @@ static void test_runtime_addresses(void **state)
 	run_close(&b);
 }
 
+static char *run_json(const char *prog, const char *gmon)
+{
+	char *argv[] = { (char *)"cganalyze", (char *)"-b", (char *)prog,
+			 (char *)"--annotate", (char *)"--json", (char *)gmon,
+			 NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	struct options o;
+	FILE *out = open_memstream(&buf, &len);
+
+	assert_non_null(out);
+	assert_int_equal(options_parse(&o, 6, argv, out), OPTIONS_OK);
+	assert_int_equal(analyze_run(&o, out), 0);
+	options_release(&o);
+	fclose(out);
+	return buf;
+}
+
+/* The "execs" of line `line` in the JSON "lines", or -1 when none. */
+static long long json_execs(const char *json, unsigned line)
+{
+	char key[64];
+	const char *at, *end, *ex;
+
+	snprintf(key, sizeof(key), "\"line\": %u, ", line);
+	at = strstr(json, key);
+	if (!at)
+		return -1;
+	end = strchr(at, '\n');
+	ex = strstr(at, "\"execs\": ");
+	if (!ex || (end && ex > end))
+		return -1;
+	return strtoll(ex + 9, NULL, 10);
+}
+
+/*
+ * Basic-block counts (tests/gmon/bb.gmon: two blocks, at 0x401240 and
+ * 0x401250 in fib) against gprof -l -A (tests/gmon/bb-annotate.gprof):
+ * each on the line its address is in, 30 and 31, with its count. gprof
+ * also writes each function's call count on its first line ("7049155
+ * -> {" at fib's line 28); we show calls under the lines that make them
+ * instead, so those lines have no block count of ours.
+ */
+static void test_block_counts(void **state)
+{
+	size_t len;
+	char *gp = slurp("tests/gmon/bb-annotate.gprof", &len), *save = NULL;
+	char *json = run_json(NOPIE, "tests/gmon/bb.gmon");
+	unsigned line = 0, blocks = 0, entries = 0;
+
+	(void)state;
+	assert_non_null(gp);
+	for (char *l = strtok_r(gp, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		char *arrow = strstr(l, " -> ");
+		long long count;
+
+		if (!strncmp(l, "*** File", 8)) {
+			line = 0;
+			continue;
+		}
+		line++;
+		if (!arrow || arrow - l != 12 || strstr(l, "#####"))
+			continue;
+		count = strtoll(l, NULL, 10);
+		if (!strcmp(arrow, " -> {")) {	/* a function's entry */
+			assert_int_equal(json_execs(json, line), -1);
+			entries++;
+			continue;
+		}
+		assert_int_equal(json_execs(json, line), count);
+		blocks++;
+	}
+	assert_int_equal(blocks, 2);
+	assert_int_equal(entries, 5);	/* main, called 0 times, has "#####" */
+	assert_int_equal(json_execs(json, 30), 3524577);
+	free(gp);
+	free(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_bins_to_instructions),
 		cmocka_unit_test(test_call_sites),
 		cmocka_unit_test(test_runtime_addresses),
+		cmocka_unit_test(test_block_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,9 +16,13 @@
 #                               program would write it: refused with -b
 #                               prog-nopie (another architecture)
 #   bb.gmon                     nopie.gmon plus a basic-block record
+#   bb-annotate.gprof           gprof -l -A -b on it (its block counts)
 #   pie-runtime.gmon            pie.gmon with runtime addresses (as older
 #                               glibc wrote them; gprof cannot use it)
 #   truncated.gmon              nopie.gmon cut in its histogram
+#   aarch64.gmon                made by hand for tests/elf/prog-aarch64,
+#                               which this libopcodes cannot disassemble:
+#                               the listings' fallback (e2e)
 set -e
 d=tests/gmon
 tmp=$(mktemp -d)
@@ -44,7 +48,17 @@ for kind in bsd44 bsd-old gnu32 gnu-be; do
 	python3 $d/gmon-convert.py $d/nopie.gmon $d/$kind.gmon $kind
 done
 python3 $d/gmon-convert.py $d/nopie.gmon $d/bb.gmon gnu-bb
+gprof -l -A -b $d/prog-nopie $d/bb.gmon >$d/bb-annotate.gprof
 python3 $d/gmon-convert.py $d/pie.gmon $d/pie-runtime.gmon runtime
 gprof -b $d/prog-nopie $d/bsd44.gmon >$d/bsd44.gprof
 gprof -b $d/prog-nopie $d/bsd-old.gmon >$d/bsd-old.gprof
 head -c 300 $d/nopie.gmon >$d/truncated.gmon
+python3 - <<'PY'
+import struct
+d = b"gmon" + struct.pack("<I", 1) + bytes(12)
+d += bytes([0]) + struct.pack("<QQII", 0x400078, 0x400098, 8, 100)
+d += b"seconds".ljust(15, b"\0") + b"s" + struct.pack("<8H", 0, 3, 5, 0, 1, 0, 0, 0)
+d += bytes([1]) + struct.pack("<QQI", 0x400080, 0x400088, 7)
+d += bytes([1]) + struct.pack("<QQI", 0x40007c, 0x400088, 2)
+open("tests/gmon/aarch64.gmon", "wb").write(d)
+PY
