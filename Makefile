@@ -47,7 +47,7 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/input.c src/progress.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
 	src/read.c src/read_callgrind.c src/read_igprof.c src/resolve.c src/source.c \
-	src/gmon.c src/read_gmon.c src/resolve_gmon.c \
+	src/gmon.c src/read_gmon.c src/resolve_gmon.c src/gmon_pos.c \
 	src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/print_seconds.c src/print_leaks.c \

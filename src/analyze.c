@@ -150,7 +150,8 @@ int analyze_run(const struct options *o, FILE *out)
 				    .load_offset = o->load_offset,
 				    .inlined = o->inlined_callee ? INLINE_CALLEE
 								 : INLINE_CALLER,
-				    .demangle = !o->no_demangle };
+				    .demangle = !o->no_demangle,
+				    .want_positions = o->annotate || o->disasm };
 	struct resolve_report *reports = NULL;
 	struct symtab **st = NULL;
 	struct read_target target;

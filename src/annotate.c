@@ -6,6 +6,7 @@
 
 #include "array.h"
 #include "diag.h"
+#include "gmon.h"
 #include "read.h"
 #include "path.h"
 #include "xalloc.h"
@@ -330,6 +331,55 @@ static void add_inlined(struct builder *b)
 	}
 }
 
+/*
+ * gmon.out's basic-block counts on the lines their addresses are on,
+ * as gprof -A -l puts them (a block's address may be inside an
+ * instruction: its line is the one of the instruction it is in). With
+ * --annotate=FUNC, those in the symbols it names.
+ */
+static void add_block_counts(struct builder *b)
+{
+	struct annotation *a = b->a;
+	const struct profile *p = a->p;
+	const struct gmon_data *g = p->gmon;
+	const struct symtab *st;
+	uint32_t *li;
+	size_t n = 0;
+
+	if (!g || !g->nbbs || b->o->nreports < 1 || !b->o->symtabs ||
+	    !b->o->symtabs[0])
+		return;
+	st = b->o->symtabs[0];
+	li = xcalloc(g->nbbs + 1, sizeof(*li));
+	for (size_t i = 0; i < g->nbbs; i++) {
+		uint64_t addr = g->bbs[i].addr - b->o->reports[0].load_offset;
+		const struct line_entry *le = symtab_line(st, addr);
+
+		li[i] = NO_ID;
+		if (!le || le->end_sequence || le->file == NO_NAME || !le->line)
+			continue;
+		if (b->chosen_func) {
+			const struct sym *s = symtab_lookup(st, addr);
+			const char *name = s ? names_str(st->names, s->name) : "";
+			char *buf = xmalloc(strlen(name) + 1);
+			bool chosen = s && func_matches(name, b->o->annotate_what, buf);
+
+			free(buf);
+			if (!chosen)
+				continue;
+		}
+		li[i] = line_of(b, le->file, le->line);
+		n++;
+	}
+	if (n) {
+		a->line_execs = xcalloc(a->nlines + 1, sizeof(*a->line_execs));
+		for (size_t i = 0; i < g->nbbs; i++)
+			if (li[i] != NO_ID && g->bbs[i].count > a->line_execs[li[i]])
+				a->line_execs[li[i]] = g->bbs[i].count;
+	}
+	free(li);
+}
+
 static int cmp_line(const void *x, const void *y, void *arg)
 {
 	const struct annotation *a = arg;
@@ -467,6 +517,7 @@ int annotation_build(struct annotation *a, const struct cg *cg,
 	add_callsites(&b);
 	if (o->inline_calls)
 		add_inlined(&b);
+	add_block_counts(&b);
 	order_files(a);
 	decide_fates(&b);
 out:
@@ -490,5 +541,6 @@ void annotation_release(struct annotation *a)
 	free(a->inlined_cost);
 	free(a->fate_cost);
 	free(a->total);
+	free(a->line_execs);
 	memset(a, 0, sizeof(*a));
 }

@@ -73,6 +73,12 @@ struct annotation {
 	uint64_t *fate_cost;	/* ANN_FATES * stride */
 	uint32_t fate_files[ANN_FATES];	/* files of each fate */
 	uint64_t *total;	/* stride: all position costs */
+	/*
+	 * gmon.out's basic-block counts (tag 2), by line: the largest count
+	 * of the blocks that start on it (0: none), nlines entries; NULL
+	 * when the profile has none.
+	 */
+	uint64_t *line_execs;
 	const char *selected_by;	/* "file", "function" or NULL */
 };
 

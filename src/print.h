@@ -134,6 +134,13 @@ bool entry_listed(const struct print_opts *o, const struct cg_entry *e);
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 
+/*
+ * What the listings by line and instruction call event e's cost column:
+ * its name, except that a gmon.out histogram's costs are counts of clock
+ * ticks (the event is its dimension, "seconds"): "ticks".
+ */
+const char *event_column_name(const struct profile *p, uint32_t event);
+
 /* Explanations of the columns (blurbs.c). */
 extern const char flat_blurb[];
 extern const char graph_blurb[];

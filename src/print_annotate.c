@@ -19,6 +19,7 @@ struct columns {
 	const struct print_opts *o;
 	int *width;		/* per shown event */
 	int line_width;		/* of the line numbers */
+	int execs_width;	/* of the block counts; 0: no such column */
 	struct name_labels *nl;
 };
 
@@ -43,6 +44,19 @@ static void print_costs(FILE *out, const struct columns *c, const uint64_t *row)
 		else
 			fprintf(out, "%*s ", c->width[i], ".");
 	}
+}
+
+/* The block-count column (gmon.out), when there is one: a source line's
+ * count or '.', blank on the other rows (execs NULL). */
+static void print_execs(FILE *out, const struct columns *c,
+			const uint64_t *execs)
+{
+	if (!c->execs_width)
+		return;
+	if (execs && *execs)
+		fprintf(out, "%*llu ", c->execs_width, (unsigned long long)*execs);
+	else
+		fprintf(out, "%*s ", c->execs_width, execs ? "." : "");
 }
 
 /* Source text with tabs expanded from its own first column, so the
@@ -127,6 +141,7 @@ static void print_line_extras(FILE *out, const struct columns *c,
 		const struct ann_call *call = &a->calls[order[i]];
 
 		print_costs(out, c, ann_row(a->call_incl, a, order[i]));
+		print_execs(out, c, NULL);
 		fprintf(out, "%*s  => %s (", c->line_width, "",
 			func_label(c->nl, cg, call->callee, false, label,
 				   sizeof(label)));
@@ -145,6 +160,7 @@ static void print_line_extras(FILE *out, const struct columns *c,
 			&order);
 	for (size_t i = 0; i < n; i++) {
 		print_costs(out, c, ann_row(a->inlined_cost, a, order[i]));
+		print_execs(out, c, NULL);
 		fprintf(out, "%*s  ~> inlined %s\n", c->line_width, "",
 			profile_str(p, a->inlined[order[i]].func));
 	}
@@ -161,6 +177,11 @@ static void print_source_line(FILE *out, const struct columns *c,
 	print_costs(out, c, l ? ann_row(c->a->line_cost, c->a,
 					 (size_t)(l - c->a->lines))
 			      : NULL);
+	if (c->execs_width) {
+		uint64_t none = 0;
+
+		print_execs(out, c, l ? &c->a->line_execs[l - c->a->lines] : &none);
+	}
 	fprintf(out, "%*u  ", c->line_width, n);
 	if (text)
 		print_text(out, text, len);
@@ -251,7 +272,9 @@ static void print_header_row(FILE *out, const struct columns *c)
 
 	for (size_t i = 0; i < c->o->nshow; i++)
 		fprintf(out, "%*s ", c->width[i],
-			profile_str(p, p->events[c->o->show[i]].name));
+			event_column_name(p, c->o->show[i]));
+	if (c->execs_width)
+		fprintf(out, "%*s ", c->execs_width, "execs");
 }
 
 static void print_file(FILE *out, const struct columns *c,
@@ -265,7 +288,7 @@ static void print_file(FILE *out, const struct columns *c,
 	fputs(rule, out);
 	fprintf(out, "-- %s  (%s %llu, %.2f%% of the total)\n",
 		profile_str(p, f->name),
-		profile_str(p, p->events[a->sort_event].name),
+		event_column_name(p, a->sort_event),
 		(unsigned long long)cost[a->sort_event], pct(a, cost));
 	if (f->fate == ANN_NOT_FOUND)
 		fprintf(out, "-- note: source not found (%s); its lines are listed "
@@ -300,6 +323,7 @@ static void print_fate(FILE *out, const struct columns *c, enum ann_fate fate,
 	if (!any && !always)
 		return;
 	print_costs(out, c, row);
+	print_execs(out, c, NULL);
 	fprintf(out, "%6.2f%%  %s", pct(a, row), what);
 	if (fate != ANN_NO_LINE && nf)
 		fprintf(out, " (%u file%s)", nf, nf == 1 ? "" : "s");
@@ -316,6 +340,7 @@ static void print_summary(FILE *out, const struct columns *c)
 	print_header_row(out, c);
 	fputc('\n', out);
 	print_costs(out, c, a->total);
+	print_execs(out, c, NULL);
 	fprintf(out, "%6.2f%%  in all\n", a->total[a->sort_event] ? 100.0 : 0.0);
 	print_fate(out, c, ANN_LISTED, "listed with source", true);
 	print_fate(out, c, ANN_NOT_FOUND, "listed without source (not found)",
@@ -341,7 +366,7 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 	c.width = xcalloc(o->nshow + 1, sizeof(*c.width));
 	for (size_t i = 0; i < o->nshow; i++) {
 		int w = digits(a->total[o->show[i]]);
-		int nw = (int)strlen(profile_str(p, p->events[o->show[i]].name));
+		int nw = (int)strlen(event_column_name(p, o->show[i]));
 
 		c.width[i] = w > nw ? w : nw;
 	}
@@ -358,11 +383,23 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 				maxline = a->lines[f->lines[l]].line;
 	}
 	c.line_width = digits(maxline);
+	if (a->line_execs) {
+		c.execs_width = 5;	/* "execs" */
+		for (size_t l = 0; l < a->nlines; l++)
+			if (digits(a->line_execs[l]) > c.execs_width)
+				c.execs_width = digits(a->line_execs[l]);
+	}
 	c.nl = name_labels_new(cg);
+	if (p->est_self && p->events[a->sort_event].unit_seconds > 0)
+		fprintf(out, "-- gmon.out: a tick is %g seconds; a call shows its "
+			"count only (gmon.out measures no time per call)%s\n\n",
+			p->events[a->sort_event].unit_seconds,
+			a->line_execs ? "; execs: the basic-block count of the "
+					"line (its most executed block)" : "");
 	if (!a->nlines)	/* -b may have given positions their lines */
 		fputs("-- note: the profile has no line numbers (valgrind "
-		      "--dump-line=no, or a gmon.out, which cganalyze does not "
-		      "annotate yet): there is nothing to annotate\n\n", out);
+		      "--dump-line=no, or a binary without DWARF line tables): "
+		      "there is nothing to annotate\n\n", out);
 	else if (!listed)
 		fprintf(out, "-- no source file has %.4g%% of the total or more "
 			"(--threshold=PCT chooses)\n\n", o->listing_threshold);
@@ -443,6 +480,9 @@ void print_annotate_json(FILE *out, const struct cg *cg,
 			json_name(out, p, f->name);
 			fprintf(out, ", \"line\": %u, \"cost\": ", l->line);
 			json_row(out, ann_row(a->line_cost, a, f->lines[k]), a->stride);
+			if (a->line_execs)
+				fprintf(out, ", \"execs\": %llu", (unsigned long long)
+					a->line_execs[f->lines[k]]);
 			fputs(", \"calls\": [", out);
 			for (uint32_t c = l->first_call; c != NO_ID; c = a->calls[c].next) {
 				fprintf(out, "%s{\"callee\": %u, \"count\": %llu, \"recursive\": %llu, \"inclusive\": ",

@@ -90,7 +90,7 @@ static void layout_init(struct layout *lay, const struct print_opts *o,
 	lay->l = l;
 	lay->w = xcalloc(o->nshow + 1, sizeof(*lay->w));
 	for (size_t i = 0; i < o->nshow; i++)
-		lay->w[i] = (int)strlen(profile_str(p, p->events[o->show[i]].name));
+		lay->w[i] = (int)strlen(event_column_name(p, o->show[i]));
 	widen(lay, l->self);
 	widen(lay, l->placed);
 	for (size_t k = 0; k < l->nsites; k++)
@@ -388,7 +388,9 @@ static void put_header(FILE *out, const struct cg *cg,
 					   label, sizeof(label)));
 		fprintf(out, "; self cost %llu %s",
 			(unsigned long long)l->self[ev],
-			profile_str(p, p->events[ev].name));
+			event_column_name(p, ev));
+		if (p->est_self && p->events[ev].unit_seconds > 0)
+			fprintf(out, " of %g seconds", p->events[ev].unit_seconds);
 		if (p->totals[ev])
 			fprintf(out, ", %.2f%% of all",
 				(double)l->self[ev] * 100.0 /
@@ -406,7 +408,7 @@ static void put_column_titles(FILE *out, const struct layout *lay)
 
 	for (size_t i = 0; i < lay->o->nshow; i++)
 		fprintf(out, "%*s ", lay->w[i],
-			profile_str(p, p->events[lay->o->show[i]].name));
+			event_column_name(p, lay->o->show[i]));
 	fprintf(out, "%6s  %*s  %s\n", "%", lay->waddr, "addr", "instruction");
 }
 

@@ -88,3 +88,10 @@ bool entry_listed(const struct print_opts *o, const struct cg_entry *e)
 		return !o->cycle_listed || o->cycle_listed[e->id];
 	return !o->graph_listed || o->graph_listed[e->id];
 }
+
+const char *event_column_name(const struct profile *p, uint32_t event)
+{
+	if (p->est_self && p->events[event].unit_seconds > 0)
+		return "ticks";
+	return profile_str(p, p->events[event].name);
+}

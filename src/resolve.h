@@ -22,6 +22,8 @@ struct resolve_opts {
 	uint64_t load_offset;	/* --load-offset: runtime - link-time */
 	enum inline_mode inlined;
 	bool demangle;
+	bool want_positions;	/* gmon.out: make positions (the listings
+				 * by line and instruction need them) */
 };
 
 /* What was done with one binary, for the listing's header and JSON. */

@@ -39,6 +39,7 @@
 
 #include "diag.h"
 #include "gmon.h"
+#include "gmon_pos.h"
 #include "resolve.h"
 #include "xalloc.h"
 
@@ -295,6 +296,34 @@ static void assign_hist(const struct gmon_hist *h, uint64_t off,
 	}
 }
 
+/* What gmon_positions() asks back: functions as the table has them. */
+struct pos_ctx {
+	struct profile *p;
+	const struct symtab *st;
+	struct gtable *t;
+	name_id object;
+	const uint32_t *arc_call;	/* per g->arcs[i]: its profile call */
+	const uint64_t *self;		/* and its link-time self_pc */
+};
+
+static uint32_t ctx_func_at(void *arg, uint64_t a)
+{
+	struct pos_ctx *c = arg;
+
+	return pfunc_of(c->p, c->st, c->t, lookup(c->t, a), c->object);
+}
+
+static uint32_t ctx_call_of(void *arg, size_t i, uint64_t *callee_lo,
+			    uint64_t *callee_hi)
+{
+	const struct pos_ctx *c = arg;
+	const struct gfunc *callee = &c->t->v[lookup(c->t, c->self[i])];
+
+	*callee_lo = callee->lo;
+	*callee_hi = callee->hi;
+	return c->arc_call[i];
+}
+
 static name_id event_name(struct profile *p, const struct gmon_data *g)
 {
 	const char *d = g->nhists ? g->hists[0].dimen : "seconds";
@@ -308,6 +337,8 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 	const struct gmon_data *g = p->gmon;
 	struct gtable t;
 	double *credit;
+	uint32_t *arc_call;
+	uint64_t *arc_self;
 	name_id object = names_intern(&p->names, st->path, strlen(st->path));
 	uint32_t ev;
 	uint64_t outside = 0, at_entry;
@@ -351,6 +382,8 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 	for (size_t i = 0; i < t.n; i++)
 		if (credit[i] != 0)
 			pfunc_of(p, st, &t, i, object);
+	arc_call = xcalloc(g->narcs + 1, sizeof(*arc_call));
+	arc_self = xcalloc(g->narcs + 1, sizeof(*arc_self));
 	for (size_t i = 0; i < g->narcs; i++) {
 		size_t from = lookup(&t, g->arcs[i].from - r->load_offset);
 		size_t self = lookup(&t, g->arcs[i].self - r->load_offset);
@@ -358,7 +391,20 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 					  pfunc_of(p, st, &t, self, object));
 
 		p->calls[c].count += g->arcs[i].count;
+		arc_call[i] = c;
+		arc_self[i] = g->arcs[i].self - r->load_offset;
 	}
+	if (o->want_positions) {
+		struct pos_ctx ctx = { p, st, &t, object, arc_call, arc_self };
+		struct gmon_pos_in in = { .p = p, .st = st, .g = g,
+					  .load_offset = r->load_offset,
+					  .event = ev, .func_at = ctx_func_at,
+					  .call_of = ctx_call_of, .arg = &ctx };
+
+		gmon_positions(&in);
+	}
+	free(arc_call);
+	free(arc_self);
 	p->est_self = xcalloc(p->nfuncs + 1, sizeof(*p->est_self));
 	for (size_t i = 0; i < t.n; i++) {
 		if (t.v[i].pfunc == NO_ID)

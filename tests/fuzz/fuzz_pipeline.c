@@ -139,7 +139,9 @@ static void run_gmon(const char *path, const struct read_target *t, FILE *out)
 	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true,
 				  .no_dwarf = true };
 	struct read_opts ro = { .target = t };
-	struct resolve_opts rso = { 0 };
+	/* positions too: the bins and arcs as instructions and call
+	 * sites (gmon_pos.c), as --annotate and --disasm make them */
+	struct resolve_opts rso = { .want_positions = true };
 	struct resolve_report rep;
 	struct print_opts po = { 0 };
 	struct symtab st;
