@@ -184,6 +184,32 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	return 0;
 }
 
+static bool zero_row(const uint64_t *row, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		if (row[e])
+			return false;
+	return true;
+}
+
+/* The instruction whose bytes hold a, or NULL. */
+static const struct insn *insn_containing(const struct disasm *d, uint64_t a)
+{
+	size_t lo = 0, hi = d->ninsns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->insns[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || a - d->insns[lo - 1].addr >= d->insns[lo - 1].len)
+		return NULL;
+	return &d->insns[lo - 1];
+}
+
 static int cmp_ref(const void *x, const void *y)
 {
 	const struct dl_ref *a = x, *b = y;
@@ -323,6 +349,10 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 			continue;
 		}
 		in = disasm_find(&l->code, a);
+		/* a call site one byte into its call instruction (a return
+		 * address minus one: IgProf's stacks) */
+		if (!in && zero_row(cost, l->stride))
+			in = insn_containing(&l->code, a);
 		if (!in) {
 			add_unplaced(l, &un_index, a, DL_MID_INSN, cost,
 				     &un_alloc, &un_cost_alloc);

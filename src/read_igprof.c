@@ -72,6 +72,9 @@ struct ig_counter {
 struct ig_level {
 	uint32_t func;
 	uint32_t call;		/* arc from the frame above; NO_ID at depth 1 */
+	uint32_t site;		/* that call's call site, NO_ID if unknown */
+	int64_t addr;		/* the frame's address, -1 if none */
+	bool at_start;		/* ... which is where its function starts */
 	uint32_t stack;		/* leak stack node; NO_ID until a leak needs it */
 	uint64_t count;		/* count field of count_col, whole subtree */
 };
@@ -459,11 +462,15 @@ static void pop(struct ig_reader *rd)
 			profile_func_row(p, p->func_incl, v->func)[e] += sum;
 		if (outer_call)
 			profile_call_incl(p, v->call)[e] += sum;
+		if (outer_call && v->site != NO_ID)
+			profile_callsite_incl(p, v->site)[e] += sum;
 		if (l)
 			rd->acc[c][l - 1] += sum;
 	}
 	if (outer_call)
 		p->calls[v->call].count += v->count;
+	if (outer_call && v->site != NO_ID)
+		p->callsites[v->site].count += v->count;
 	if (l)
 		rd->lv[l - 1].count += v->count;
 }
@@ -482,6 +489,9 @@ static void push(struct ig_reader *rd, uint32_t func)
 	v = &rd->lv[l];
 	v->func = func;
 	v->call = l ? profile_call(rd->p, rd->lv[l - 1].func, func) : NO_ID;
+	v->site = NO_ID;
+	v->addr = -1;
+	v->at_start = false;
 	v->stack = NO_ID;
 	v->count = 0;
 	for (size_t c = 0; c < rd->ncounters; c++)
@@ -655,6 +665,29 @@ static int parse_leak(struct ig_reader *rd, const char **sp, const char *end)
 	return 0;
 }
 
+/*
+ * The call the top frame was called by, as a call site of its caller: a
+ * caller frame's address is a return address (the unwinder's), the
+ * instruction after the call, which can be on the next line; one byte
+ * back is inside the call instruction, as debuggers look it up. Not at
+ * offset 0, though: that is a function IgProf had no symbol for
+ * ("@?0x..." starts at the frame), and one byte back would be outside
+ * it, where -b would look for its name.
+ */
+static void add_call_site(struct ig_reader *rd)
+{
+	struct ig_level *v = &rd->lv[rd->depth - 1];
+	const struct ig_level *caller = &rd->lv[rd->depth - 2];
+	uint32_t pos;
+
+	if (caller->addr <= 1 || v->call == NO_ID)
+		return;
+	pos = profile_pos(rd->p, caller->func, NO_NAME, 0,
+			  (uint64_t)caller->addr - !caller->at_start);
+	v->site = profile_callsite(rd->p, pos, v->call);
+	rd->p->has_instr = true;
+}
+
 /* "C<depth> FN...+<off>" then counters, each with its leaks. */
 static int parse_frame(struct ig_reader *rd, const char *s, const char *end)
 {
@@ -676,10 +709,10 @@ static int parse_frame(struct ig_reader *rd, const char *s, const char *end)
 	while (rd->depth >= depth)
 		pop(rd);
 	push(rd, rd->fns[fn].func);
-	if (rd->opts->want_positions && addr > 0) {
-		profile_pos(rd->p, rd->fns[fn].func, NO_NAME, 0, (uint64_t)addr);
-		rd->p->has_instr = true;
-	}
+	rd->lv[rd->depth - 1].addr = addr;
+	rd->lv[rd->depth - 1].at_start = addr == rd->fns[fn].start;
+	if (rd->opts->want_positions && rd->depth > 1)
+		add_call_site(rd);
 	rd->last_counter = -1;
 	while (s < end) {
 		uint32_t col = 0;

@@ -375,7 +375,7 @@ static void test_positions(void **state)
 	struct read_opts o = { .want_positions = true };
 	struct res r;
 	uint32_t f;
-	bool start = false, frame = false, other = false;
+	bool start = false, frame = false, other = false, site = false;
 
 	(void)state;
 	rd_clean_opts(&r, "P=(ID=1 N=(p) T=0.01)\n"
@@ -393,10 +393,17 @@ static void test_positions(void **state)
 			frame = profile_pos_cost(&r.p, (uint32_t)i)[0] == 3;
 		else if (q->addr == 4511 + 33)
 			other = profile_pos_cost(&r.p, (uint32_t)i)[0] == 1;
+		else if (q->addr == 4529 - 1)	/* a return address - 1 */
+			site = profile_pos_cost(&r.p, (uint32_t)i)[0] == 0;
 		else
 			fail_msg("position at %llu", (unsigned long long)q->addr);
 	}
-	assert_true(start && frame && other);
+	assert_true(start && frame && other && site);
+	/* the caller frame's call: one call site, the callee's stack value */
+	assert_int_equal(r.p.ncallsites, 1);
+	assert_int_equal(r.p.pos[r.p.callsites[0].pos].addr, 4528);
+	assert_int_equal(r.p.callsites[0].count, 1);
+	assert_int_equal(profile_callsite_incl(&r.p, 0)[0], 1);
 	rd_done(&r);
 }
 
