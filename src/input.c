@@ -425,6 +425,68 @@ int line_reader_next(struct line_reader *lr, char **line, size_t *len)
 	}
 }
 
+/*
+ * The lines of a block must each fit the limit. With the default limit
+ * the buffer cannot hold a longer one (refill() refuses to grow past
+ * it); a smaller limit set by line_reader_set_max_line() is checked
+ * line by line. Returns the bytes of [start, start + n) that are whole
+ * lines within the limit: all of them, or fewer.
+ */
+static size_t lines_within_limit(const struct line_reader *lr,
+				 const char *start, size_t n)
+{
+	const char *s = start, *end = start + n;
+
+	if (lr->max_line >= lr->cap)
+		return n;
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+		size_t len = (size_t)(nl - s);
+
+		if (len && s[len - 1] == '\r')
+			len--;
+		if (len > lr->max_line)
+			break;
+		s = nl + 1;
+	}
+	return (size_t)(s - start);
+}
+
+int line_reader_lines(struct line_reader *lr, char **data, size_t *len)
+{
+	for (;;) {
+		char *start = lr->buf + lr->pos;
+		size_t avail = lr->end - lr->pos, n = 0;
+		char *nl = avail ? memrchr(start, '\n', avail) : NULL;
+
+		if (nl) {
+			n = (size_t)(nl - start) + 1;
+		} else if (lr->eof && avail) {
+			/* the last line, no newline: the buffer's spare
+			 * byte takes one */
+			lr->buf[lr->end] = '\n';
+			n = avail + 1;
+		}
+		if (n) {
+			n = lines_within_limit(lr, start, n);
+			if (!n)
+				return line_too_long(lr);
+			lr->pos += n;
+			if (lr->pos > lr->end)
+				lr->pos = lr->end;
+			lr->scan = lr->pos;
+			*data = start;
+			*len = n;
+			return 1;
+		}
+		if (lr->eof)
+			return 0;
+		lr->scan = lr->end;
+		if (refill(lr) < 0)
+			return -1;
+	}
+}
+
 long line_reader_peek(struct line_reader *lr, size_t want, const char **data)
 {
 	if (want > lr->cap)

@@ -53,6 +53,20 @@ void line_reader_close(struct line_reader *lr);
 int line_reader_next(struct line_reader *lr, char **line, size_t *len);
 
 /*
+ * The next whole lines at once, for a reader that splits lines itself
+ * (the Callgrind reader: one call per block, not per line, and its cost
+ * lines parsed straight from the buffer). *data holds *len bytes: one or
+ * more lines, each ended by "\n" (the input's last line gets one if it
+ * has none), "\r" left in place; writable, valid until the next call.
+ * Line numbers are the caller's to count: lr->lineno must be the number
+ * of lines consumed when this is called, so that a line over the limit
+ * is reported with its number. Returns 1 with lines, 0 at the end of the
+ * input, -1 after reporting (as line_reader_next()). Do not mix with
+ * line_reader_next() on one reader.
+ */
+int line_reader_lines(struct line_reader *lr, char **data, size_t *len);
+
+/*
  * Up to `want` bytes from the start of the (decompressed) input, without
  * consuming them, for format detection. Only valid before the first
  * line_reader_next(). Returns the number of bytes available in *data,

@@ -252,7 +252,8 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 
 static inline unsigned cache_slot(uint64_t a, uint64_t b)
 {
-	return (unsigned)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ b) & 255);
+	return (unsigned)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ b) &
+			  (PROFILE_CACHE_SLOTS - 1));
 }
 
 uint32_t profile_func(struct profile *p, name_id object, name_id file,

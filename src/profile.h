@@ -24,6 +24,7 @@
 #include "names.h"
 
 #define NO_ID UINT32_MAX
+#define PROFILE_CACHE_SLOTS 4096
 
 /* A factor * event term of a derived event ("event: Sum = Ir + 2 Dr"). */
 struct pterm {
@@ -211,13 +212,20 @@ struct profile {
 					 * events not (yet) in events[] */
 	uint32_t *pos_table;		/* open addressing: pos + 1, 0 empty */
 	size_t pos_mask;
+	/* The position found last: readers go through a function's
+	 * positions in order, and the same order again in every part or
+	 * thread of a profile, so the next one asked for is most often
+	 * the one after it in pos[]; the table is large and every probe
+	 * into it a cache miss. Checked against pos[], never stale. */
+	uint32_t pos_hint, jump_hint;
 	struct u64map callsite_index;	/* (pos, call) -> callsite */
 	uint32_t *jump_table;		/* open addressing: jump + 1 */
 	size_t jump_mask;
 	/* Readers ask for the same functions and arcs over and over: a
-	 * small direct-mapped cache in front of the hash tables (index + 1,
-	 * 0 empty; checked against the arrays, so never stale). */
-	uint32_t func_cache[256], call_cache[256];
+	 * direct-mapped cache in front of the hash tables (index + 1, 0
+	 * empty; checked against the arrays, so never stale). As large as
+	 * the functions a compiler's profile calls between (thousands). */
+	uint32_t func_cache[PROFILE_CACHE_SLOTS], call_cache[PROFILE_CACHE_SLOTS];
 };
 
 void profile_init(struct profile *p);

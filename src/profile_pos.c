@@ -34,12 +34,25 @@ static void pos_rehash(struct profile *p)
 	}
 }
 
+static inline bool pos_is(const struct ppos *q, uint32_t func, name_id file,
+			  uint32_t line, uint64_t addr)
+{
+	return q->addr == addr && q->func == func && q->file == file &&
+	       q->line == line;
+}
+
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr)
 {
 	size_t j;
 	struct ppos *q;
+	uint32_t h = p->pos_hint;
 
+	/* the last position again (a jump's source), or the next one */
+	if (h < p->npos && pos_is(&p->pos[h], func, file, line, addr))
+		return h;
+	if (h + 1 < p->npos && pos_is(&p->pos[h + 1], func, file, line, addr))
+		return p->pos_hint = h + 1;
 	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
 		pos_rehash(p);
 	j = pos_hash(func, file, line, addr) & p->pos_mask;
@@ -49,9 +62,8 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		if (!v)
 			break;
 		q = &p->pos[v - 1];
-		if (q->func == func && q->file == file && q->line == line &&
-		    q->addr == addr)
-			return v - 1;
+		if (pos_is(q, func, file, line, addr))
+			return p->pos_hint = v - 1;
 		j = (j + 1) & p->pos_mask;
 	}
 	if (p->npos >= NO_ID - 1)
@@ -73,5 +85,6 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 	memset(profile_pos_cost(p, (uint32_t)p->npos), 0,
 	       p->stride * sizeof(uint64_t));
 	p->pos_table[j] = (uint32_t)p->npos + 1;
+	p->pos_hint = (uint32_t)p->npos;
 	return (uint32_t)p->npos++;
 }

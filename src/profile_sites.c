@@ -72,7 +72,15 @@ void profile_add_jump(struct profile *p, const struct pjump *j)
 {
 	struct pjump *q;
 	size_t k;
+	uint32_t h = p->jump_hint + 1;	/* as profile_pos()'s hint */
 
+	if (h < p->njumps && same_jump(&p->jumps[h], j)) {
+		p->jump_hint = h;
+		q = &p->jumps[h];
+		q->executed += j->executed;
+		q->followed += j->followed;
+		return;
+	}
 	if (!p->jump_table || (p->njumps + 1) * 2 > p->jump_mask + 1)
 		jump_rehash(p);
 	k = jump_hash(j) & p->jump_mask;
@@ -83,6 +91,7 @@ void profile_add_jump(struct profile *p, const struct pjump *j)
 			break;
 		q = &p->jumps[v - 1];
 		if (same_jump(q, j)) {
+			p->jump_hint = v - 1;
 			q->executed += j->executed;
 			q->followed += j->followed;
 			return;
@@ -94,5 +103,6 @@ void profile_add_jump(struct profile *p, const struct pjump *j)
 	ARRAY_GROW(p->jumps, p->njumps + 1, p->jumps_alloc);
 	p->jumps[p->njumps] = *j;
 	p->jump_table[k] = (uint32_t)p->njumps + 1;
+	p->jump_hint = (uint32_t)p->njumps;
 	p->njumps++;
 }

@@ -62,7 +62,11 @@ struct cg_reader {
 	const struct read_opts *opts;
 	struct pinput *input;
 
-	struct u64map ids[IDS_COUNT];	/* compressed id -> name_id */
+	/* compressed id -> name_id: small ids (all of valgrind's, which
+	 * counts from 1) in an array, the rest in a hash map */
+	name_id *small_ids[IDS_COUNT];	/* NO_NAME where undefined */
+	size_t small_alloc[IDS_COUNT];
+	struct u64map ids[IDS_COUNT];
 	char *fold_buf;
 	size_t fold_alloc;
 
@@ -216,6 +220,44 @@ static const char *id_space_name(enum id_space s)
 	}
 }
 
+/*
+ * Ids below this are looked up by index: one load where a hash map
+ * costs a hash and a probe into a table larger than the cache, on
+ * every fn=, cfn= and calls= line. At most 4 MiB per id space, however
+ * large the ids a file defines.
+ */
+#define SMALL_IDS ((uint64_t)1 << 20)
+
+static name_id id_get(const struct cg_reader *rd, enum id_space space,
+		      uint64_t id)
+{
+	if (id < SMALL_IDS)
+		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
+						   : NO_NAME;
+	return u64map_get(&rd->ids[space], id);
+}
+
+static void id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
+		   name_id name)
+{
+	if (id >= SMALL_IDS) {
+		u64map_put(&rd->ids[space], id, name);
+		return;
+	}
+	if (id >= rd->small_alloc[space]) {
+		size_t old = rd->small_alloc[space], n = old ? old : 1024;
+
+		while (n <= id)
+			n *= 2;
+		rd->small_ids[space] = xreallocarray(rd->small_ids[space], n,
+						     sizeof(name_id));
+		for (size_t i = old; i < n; i++)
+			rd->small_ids[space][i] = NO_NAME;
+		rd->small_alloc[space] = n;
+	}
+	rd->small_ids[space][id] = name;
+}
+
 static int error_here(struct cg_reader *rd, const char *fmt, ...)
 	CGA_PRINTF(2, 3);
 
@@ -296,7 +338,7 @@ static void start_part(struct cg_reader *rd)
 	rd->input->nparts++;
 }
 
-static bool part_selected(struct cg_reader *rd)
+static inline bool part_selected(struct cg_reader *rd)
 {
 	if (rd->part_selected < 0) {
 		uint64_t n = rd->part_number ? rd->part_number
@@ -770,9 +812,9 @@ static int parse_name(struct cg_reader *rd, enum id_space space,
 				  (unsigned long long)id, key);
 	s = skip_space(s + 1, end);
 	if (s == end) {
-		uint32_t known = u64map_get(&rd->ids[space], id);
+		name_id known = id_get(rd, space, id);
 
-		if (known == U64MAP_NONE && rd->opts->lenient) {
+		if (known == NO_NAME && rd->opts->lenient) {
 			/* callgrind 0.10 wrote ids it never defined */
 			char undef[64];
 			int n = snprintf(undef, sizeof(undef), "(undefined id %llu)",
@@ -783,9 +825,9 @@ static int parse_name(struct cg_reader *rd, enum id_space space,
 				  key, (unsigned long long)id, id_space_name(space),
 				  (unsigned long long)id, undef);
 			known = names_intern(&rd->p->names, undef, (size_t)n);
-			u64map_put(&rd->ids[space], id, known);
+			id_put(rd, space, id, known);
 		}
-		if (known == U64MAP_NONE)
+		if (known == NO_NAME)
 			return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
 					  "(--lenient reads it as an unknown name)",
 					  key, (unsigned long long)id,
@@ -796,15 +838,15 @@ static int parse_name(struct cg_reader *rd, enum id_space space,
 	}
 	name = intern_name(rd, space, s, (size_t)(end - s));
 	{
-		uint32_t old = u64map_get(&rd->ids[space], id);
+		name_id old = id_get(rd, space, id);
 
-		if (old != U64MAP_NONE && old != name)
+		if (old != NO_NAME && old != name)
 			warn_once(rd, ONCE_REDEFINED_ID,
 				  "%s id %llu redefined from '%s' to '%s'",
 				  id_space_name(space), (unsigned long long)id,
 				  profile_str(rd->p, old), profile_str(rd->p, name));
 	}
-	u64map_put(&rd->ids[space], id, name);
+	id_put(rd, space, id, name);
 	*out = name;
 	return 0;
 }
@@ -1284,18 +1326,13 @@ static int add_callsite(struct cg_reader *rd, long n)
 	return 0;
 }
 
-static int parse_cost_line(struct cg_reader *rd, const char *s,
-			   const char *end)
+/* The n costs just read into rd->vals, where the line puts them: the
+ * call before it, or the current function (and position). */
+HOT int add_cost_line(struct cg_reader *rd, long n)
 {
-	long n;
 	uint64_t *row;
 	const uint32_t *map = rd->event_map;
 
-	if (!rd->ncols)
-		return error_here(rd, "cost line before any 'events:' line");
-	n = parse_cost_numbers(rd, s, end);
-	if (n < 0)
-		return -1;
 	rd->part_has_cost = true;
 	if (rd->want_jump_source)
 		finish_jump(rd);
@@ -1332,6 +1369,125 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
 	if (rd->opts->want_positions && add_position(rd, n) < 0)
 		return -1;
 	return 0;
+}
+
+static int parse_cost_line(struct cg_reader *rd, const char *s,
+			   const char *end)
+{
+	long n;
+
+	if (!rd->ncols)
+		return error_here(rd, "cost line before any 'events:' line");
+	n = parse_cost_numbers(rd, s, end);
+	if (n < 0)
+		return -1;
+	return add_cost_line(rd, n);
+}
+
+/*
+ * The fast path. Nine lines in ten of an instruction-level profile are
+ * cost lines like "+3 * 1" or "0x4bb1000 12 1": read them straight from
+ * the buffer, up to their "\n", without finding the line's end first or
+ * checking for it at every character. Anything else (hex costs, numbers
+ * of 20 digits or more, "\r\n", too many costs, a position going below
+ * zero) leaves the line to parse_cost_line(), which knows every case and
+ * what to say about it; nothing is changed until the line is known good.
+ */
+
+/* A Number of at most 19 decimal or 16 hex digits (which always fit),
+ * or false. */
+HOT bool fast_number(const char **sp, uint64_t *out)
+{
+	const char *s = *sp, *start;
+	uint64_t v = 0;
+	unsigned d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && hexval(s[2]) >= 0) {
+		start = s += 2;
+		for (int h; (h = hexval(*s)) >= 0; s++)
+			v = v << 4 | (uint64_t)h;
+		if (s - start > 16)
+			return false;
+	} else {
+		start = s;
+		/* the line's "\n" stops the loop: no end to check */
+		while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
+			v = v * 10 + d;
+			s++;
+		}
+		if (s == start || s - start > 19)
+			return false;
+	}
+	*sp = s;
+	*out = v;
+	return true;
+}
+
+/* Past the spaces after a number; NULL if something else follows it. */
+HOT const char *fast_gap(const char *s)
+{
+	if (*s == '\n')
+		return s;
+	if (!is_space(*s))
+		return NULL;
+	while (is_space(*s))
+		s++;
+	return s;
+}
+
+/*
+ * The cost line at s (its first character is a digit, '+', '-' or '*';
+ * a "\n" ends it) into rd->pos and rd->vals. Returns the start of the
+ * next line, with the number of costs in *n, or NULL for the general
+ * path.
+ */
+HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
+				  long *n)
+{
+	uint64_t pos[MAX_POSITIONS];
+	/* locals: stores through vals[] would make the compiler load
+	 * them again at every number */
+	const unsigned npos = rd->npos;
+	const size_t ncols = rd->ncols;
+	uint64_t *vals = rd->vals;
+	size_t i = 0;
+
+	for (unsigned k = 0; k < npos; k++) {
+		uint64_t v;
+
+		if (*s == '*') {
+			s++;
+			pos[k] = rd->pos[k];
+		} else if (*s == '+' || *s == '-') {
+			char sign = *s++;
+
+			if (!fast_number(&s, &v))
+				return NULL;
+			if (sign == '+' ? __builtin_add_overflow(rd->pos[k], v,
+								 &pos[k])
+					: v > rd->pos[k])
+				return NULL;
+			if (sign == '-')
+				pos[k] = rd->pos[k] - v;
+		} else if (fast_number(&s, &v)) {
+			pos[k] = v;
+		} else {
+			return NULL;
+		}
+		if (!(s = fast_gap(s)))
+			return NULL;
+	}
+	while (*s != '\n') {
+		if (i == ncols || !fast_number(&s, &vals[i]))
+			return NULL;
+		i++;
+		if (!(s = fast_gap(s)))
+			return NULL;
+	}
+	for (unsigned k = 0; k < npos; k++)
+		rd->pos[k] = pos[k];
+	*n = (long)i;
+	return s + 1;
 }
 
 /* ---- dispatch ---- */
@@ -1377,6 +1533,52 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 		return error_here(rd, "expected a cost line, 'key=value' or 'key: value', found '%s'",
 				  quote(s, (size_t)(end - s), q, sizeof(q)));
 	}
+}
+
+static int check_size(struct cg_reader *rd);
+
+/*
+ * The lines of a block from line_reader_lines(), counted in lr->lineno.
+ * Cost lines try the fast path first; the rest, and cost lines it
+ * leaves, are found by their "\n" and go through parse_line().
+ */
+static int read_lines(struct cg_reader *rd, char *s, char *end)
+{
+	while (s < end) {
+		char c = *s, *nl;
+		size_t len;
+
+		rd->lr->lineno++;
+		if ((is_digit(c) || c == '+' || c == '-' || c == '*') &&
+		    rd->ncols) {
+			long n;
+			const char *next = fast_cost_numbers(rd, s, &n);
+
+			if (next) {
+				/* rows are added by positions, or by the
+				 * "???" function of a file without fn= */
+				bool grows = rd->opts->want_positions ||
+					     rd->func == NO_ID;
+
+				rd->last_is_totals = false;
+				rd->in_body = true;
+				if (add_cost_line(rd, n) < 0 ||
+				    (grows && check_size(rd) < 0))
+					return -1;
+				s = (char *)next;
+				continue;
+			}
+		}
+		nl = memchr(s, '\n', (size_t)(end - s));
+		len = (size_t)(nl - s);
+		if (len && s[len - 1] == '\r')
+			len--;
+		s[len] = '\0';
+		if (parse_line(rd, s, len) < 0 || check_size(rd) < 0)
+			return -1;
+		s = nl + 1;
+	}
+	return 0;
 }
 
 static int check_size(struct cg_reader *rd)
@@ -1435,7 +1637,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 {
 	struct cg_reader rd;
 	int ret = -1, r;
-	char *line;
+	char *lines;
 	size_t len;
 
 	memset(&rd, 0, sizeof(rd));
@@ -1449,8 +1651,8 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
 	start_part(&rd);
 
-	while ((r = line_reader_next(lr, &line, &len)) > 0) {
-		if (parse_line(&rd, line, len) < 0 || check_size(&rd) < 0)
+	while ((r = line_reader_lines(lr, &lines, &len)) > 0) {
+		if (read_lines(&rd, lines, lines + len) < 0)
 			goto out;
 	}
 	if (r < 0)
@@ -1470,8 +1672,10 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	report_repeats(&rd);
 	ret = 0;
 out:
-	for (int i = 0; i < IDS_COUNT; i++)
+	for (int i = 0; i < IDS_COUNT; i++) {
 		u64map_release(&rd.ids[i]);
+		free(rd.small_ids[i]);
+	}
 	free(rd.event_map);
 	free(rd.vals);
 	free(rd.part_sum);
