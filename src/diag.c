@@ -8,6 +8,8 @@
 #include "progress.h"
 
 static FILE *sink;
+/* A thread's own sink (diag_set_thread_sink()), over the shared one. */
+static _Thread_local FILE *thread_sink;
 
 void diag_set_sink(FILE *f)
 {
@@ -16,7 +18,14 @@ void diag_set_sink(FILE *f)
 
 FILE *diag_sink(void)
 {
+	if (thread_sink)
+		return thread_sink;
 	return sink ? sink : stderr;
+}
+
+void diag_set_thread_sink(FILE *f)
+{
+	thread_sink = f;
 }
 
 static void vreport(const char *kind, const char *place, const char *fmt,
@@ -24,7 +33,8 @@ static void vreport(const char *kind, const char *place, const char *fmt,
 {
 	FILE *out = diag_sink();
 
-	progress_clear();	/* a message never ends up inside the line */
+	if (!thread_sink)	/* a message never ends up inside the line */
+		progress_clear();
 	fputs("cganalyze: ", out);
 	if (place)
 		fprintf(out, "%s: ", place);

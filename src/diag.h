@@ -17,6 +17,12 @@
 /* Where messages go; stderr by default. Tests point it at a memstream. */
 void diag_set_sink(FILE *f);
 FILE *diag_sink(void);
+/*
+ * This thread's messages go to f instead (NULL: back to the shared
+ * sink), for a helper thread whose messages the main thread prints when
+ * it gets to them, in the order of the input.
+ */
+void diag_set_thread_sink(FILE *f);
 
 /* Each returns -1 so that `return error(...)` reads naturally. */
 int error(const char *fmt, ...) CGA_PRINTF(1, 2);

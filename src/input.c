@@ -54,7 +54,8 @@ static int raw_fill(struct line_reader *lr)
 	if (n == 0)
 		d->in_eof = true;
 	lr->raw_bytes += (uint64_t)n;
-	progress_update(lr->raw_bytes);
+	if (!lr->progress_by_caller)
+		progress_update(lr->raw_bytes);
 	return 0;
 }
 

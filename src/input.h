@@ -26,6 +26,10 @@ struct line_reader {
 	uint64_t lineno;	/* of the line last returned, 1-based */
 	enum input_encoding encoding;
 	uint64_t file_size;	/* 0 when unknown (pipes) */
+	/* progress_update() is the caller's to call: set when another
+	 * thread than the main one reads (the progress line is the main
+	 * thread's) */
+	bool progress_by_caller;
 
 	/* private */
 	int fd;

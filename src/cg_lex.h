@@ -1,0 +1,83 @@
+/*
+ * The lexical pieces of the Callgrind format that the reader
+ * (read_callgrind.c) shares with the thread that splits and tokenizes
+ * its lines ahead of it (cg_split.c): both must take exactly the same
+ * lines as fast cost lines.
+ */
+#ifndef CGA_CG_LEX_H
+#define CGA_CG_LEX_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The hot path: every cost line goes through here several times. */
+#define HOT static inline __attribute__((always_inline))
+
+static inline bool is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* Hex digit values, -1 for anything else: one load per character. */
+static const signed char hex_digit[256] = {
+	['0'] = 0,  ['1'] = 1,  ['2'] = 2,  ['3'] = 3,  ['4'] = 4,
+	['5'] = 5,  ['6'] = 6,  ['7'] = 7,  ['8'] = 8,  ['9'] = 9,
+	['a'] = 10, ['b'] = 11, ['c'] = 12, ['d'] = 13, ['e'] = 14, ['f'] = 15,
+	['A'] = 10, ['B'] = 11, ['C'] = 12, ['D'] = 13, ['E'] = 14, ['F'] = 15,
+};
+
+static inline int hexval(char c)
+{
+	unsigned char u = (unsigned char)c;
+
+	/* the table's zeros are "not a digit" except for '0' itself */
+	return hex_digit[u] || u == '0' ? hex_digit[u] : -1;
+}
+
+/* A Number of at most 19 decimal or 16 hex digits (which always fit),
+ * or false. */
+HOT bool fast_number(const char **sp, uint64_t *out)
+{
+	const char *s = *sp, *start;
+	uint64_t v = 0;
+	unsigned d;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && hexval(s[2]) >= 0) {
+		start = s += 2;
+		for (int h; (h = hexval(*s)) >= 0; s++)
+			v = v << 4 | (uint64_t)h;
+		if (s - start > 16)
+			return false;
+	} else {
+		start = s;
+		/* the line's "\n" stops the loop: no end to check */
+		while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
+			v = v * 10 + d;
+			s++;
+		}
+		if (s == start || s - start > 19)
+			return false;
+	}
+	*sp = s;
+	*out = v;
+	return true;
+}
+
+/* Past the spaces after a number; NULL if something else follows it. */
+HOT const char *fast_gap(const char *s)
+{
+	if (*s == '\n')
+		return s;
+	if (!is_space(*s))
+		return NULL;
+	while (is_space(*s))
+		s++;
+	return s;
+}
+
+#endif

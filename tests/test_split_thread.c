@@ -1,0 +1,275 @@
+/*
+ * The Callgrind reader with its splitting thread (cg_split.h) against
+ * the reader alone: the same profile, the same messages in the same
+ * order at the same line numbers, whatever goes wrong and wherever. The
+ * thread is forced on (and off) by CGANALYZE_READER_THREAD, as it is
+ * for the whole end-to-end suite by `make e2e`.
+ */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cg_split.h"
+#include "diag.h"
+#include "input.h"
+
+struct res {
+	struct profile p;
+	char *diag;
+	int ret;
+};
+
+/* The file at path read with the thread on or off; max_line 0 is the
+ * line reader's own limit. */
+static void rd(struct res *r, const char *path, bool thread, size_t max_line,
+	       const struct read_opts *o)
+{
+	struct read_opts none = { 0 };
+	struct line_reader lr;
+
+	setenv("CGANALYZE_READER_THREAD", thread ? "1" : "0", 1);
+	profile_init(&r->p);
+	diag_capture_begin();
+	assert_int_equal(line_reader_open(&lr, path), 0);
+	if (max_line)
+		line_reader_set_max_line(&lr, max_line);
+	r->ret = read_callgrind(&r->p, &lr, o ? o : &none);
+	line_reader_close(&lr);
+	r->diag = diag_capture_end();
+	unsetenv("CGANALYZE_READER_THREAD");
+}
+
+static void assert_same_profile(const struct profile *a,
+				const struct profile *b)
+{
+	assert_int_equal(a->nfuncs, b->nfuncs);
+	assert_int_equal(a->ncalls, b->ncalls);
+	assert_int_equal(a->nevents, b->nevents);
+	assert_int_equal(a->npos, b->npos);
+	for (size_t f = 0; f < a->nfuncs; f++) {
+		assert_string_equal(profile_str(a, a->funcs[f].name),
+				    profile_str(b, b->funcs[f].name));
+		assert_memory_equal(profile_self(a, (uint32_t)f),
+				    profile_self(b, (uint32_t)f),
+				    a->nevents * sizeof(uint64_t));
+	}
+	for (size_t c = 0; c < a->ncalls; c++) {
+		assert_int_equal(a->calls[c].caller, b->calls[c].caller);
+		assert_int_equal(a->calls[c].callee, b->calls[c].callee);
+		assert_int_equal(a->calls[c].count, b->calls[c].count);
+		assert_memory_equal(profile_call_incl(a, (uint32_t)c),
+				    profile_call_incl(b, (uint32_t)c),
+				    a->nevents * sizeof(uint64_t));
+	}
+	if (a->npos)
+		assert_memory_equal(a->pos_cost, b->pos_cost,
+				    a->npos * a->stride * sizeof(uint64_t));
+}
+
+static void remove_temp(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	unlink(path);
+	*slash = '\0';
+	rmdir(path);
+	free(path);
+}
+
+/* The line number in the last message of diag (0 if none), to check
+ * that a test's error is where it means it to be: past the first
+ * blocks. */
+static unsigned long last_line;
+
+static unsigned long last_line_named(const char *diag)
+{
+	const char *at = NULL, *q = diag;
+
+	while ((q = strstr(q, "/profile:")))
+		at = q++;
+	return at ? strtoul(at + 9, NULL, 10) : 0;
+}
+
+/* The file's bytes read both ways; returns the (shared) result code. */
+static int both_ways(const void *data, size_t len, size_t max_line,
+		     const char *want_in_diag)
+{
+	struct read_opts pos = { .want_positions = true };
+	char *path = write_temp(data, len);
+	int ret = 0;
+
+	for (int o = 0; o < 2; o++) {
+		struct res a, b;
+
+		rd(&a, path, false, max_line, o ? &pos : NULL);
+		rd(&b, path, true, max_line, o ? &pos : NULL);
+		assert_int_equal(a.ret, b.ret);
+		assert_string_equal(a.diag, b.diag);
+		if (want_in_diag && !strstr(a.diag, want_in_diag))
+			fail_msg("'%s' not in: %s", want_in_diag, a.diag);
+		last_line = last_line_named(a.diag);
+		if (a.ret == 0)
+			assert_same_profile(&a.p, &b.p);
+		ret = a.ret;
+		free(a.diag);
+		free(b.diag);
+		profile_release(&a.p);
+		profile_release(&b.p);
+	}
+	remove_temp(path);
+	return ret;
+}
+
+/* A profile of `parts` parts of many lines each (a few MiB: several
+ * blocks), cost lines of every kind the tokenizer knows and some it
+ * leaves to the general path; `tail` is added at the end. */
+static char *many_lines(unsigned parts, const char *tail, size_t *len)
+{
+	size_t cap = (size_t)8 << 20, n = 0;
+	char *s = malloc(cap);
+
+	n += (size_t)snprintf(s + n, cap - n,
+			      "# callgrind format\nversion: 1\n"
+			      "creator: callgrind-3.19.0\n"
+			      "positions: instr line\nevents: Ir Dr\n");
+	for (unsigned part = 0; part < parts; part++) {
+		if (part)
+			n += (size_t)snprintf(s + n, cap - n,
+					      "totals: 1\npart: %u\n", part + 1);
+		n += (size_t)snprintf(s + n, cap - n,
+				      "ob=(1) /bin/x\nfl=(1) x.c\n");
+		for (unsigned f = 0; f < 50; f++)
+			n += (size_t)snprintf(s + n, cap - n,
+					      "fn=(%u) f%u\n0x%x 1000 1 1\n",
+					      f + 1, f, 0x1000 + f);
+		for (unsigned i = 0; i < 40000 && n + 512 < cap; i++) {
+			unsigned f = i % 50;
+
+			if (i % 100 == 0)
+				n += (size_t)snprintf(s + n, cap - n,
+					"fn=(%u)\n0x%x %u %u %u\n",
+					f + 1, 0x4000 + i, 1000 + i % 70, i % 7, i % 5);
+			else if (i % 100 == 1)
+				n += (size_t)snprintf(s + n, cap - n,
+					"fn=(%u)\n", f + 1);
+			switch (i % 9) {
+			case 0:
+				n += (size_t)snprintf(s + n, cap - n,
+					"+%u -%u %u\n", i % 5, i % 4, i % 11);
+				break;
+			case 1:
+				n += (size_t)snprintf(s + n, cap - n,
+					"* *\t%u  %u\n", i, i % 3);
+				break;
+			case 2:
+				n += (size_t)snprintf(s + n, cap - n,
+					"cfn=(%u)\ncalls=%u +1 +2\n+1 * %u 4\n",
+					(f + 1) % 50 + 1, i % 4 + 1, i % 100);
+				break;
+			case 3:
+				/* hex cost, "\r\n": the general path */
+				n += (size_t)snprintf(s + n, cap - n,
+					"+2 +1 0x%x\r\n", i % 16);
+				break;
+			case 4:
+				n += (size_t)snprintf(s + n, cap - n,
+					"jump=%u +3 *\n+1 -1 %u\n", i % 3, i % 9);
+				break;
+			case 5:
+				n += (size_t)snprintf(s + n, cap - n,
+					"\n# a comment\n-1 +1\n");
+				break;
+			default:
+				n += (size_t)snprintf(s + n, cap - n,
+					"0x%x %u %u\n", 0x4000 + i % 999,
+					1000 + i % 40, i % 13);
+			}
+		}
+	}
+	n += (size_t)snprintf(s + n, cap - n, "%s", tail);
+	*len = n;
+	return s;
+}
+
+static void test_same_profile(void **state)
+{
+	size_t len;
+	char *s = many_lines(4, "totals: 1\n", &len);
+
+	(void)state;
+	assert_true(len > 2 * CG_BLOCK_BYTES);
+	assert_int_equal(both_ways(s, len, 0, NULL), 0);
+	free(s);
+}
+
+/* Errors of the reader, found by the main thread in a late block: the
+ * thread is stopped (no hang), nothing after the line is said. */
+static void test_reader_errors(void **state)
+{
+	static const char *const tails[] = {
+		"fn=(77\n",				/* bad name */
+		"+1 +1 1 2 3\n",			/* too many costs */
+		"-999999 * 1\n",			/* below zero */
+		"calls=1 2\nfn=(1)\n",			/* no call cost */
+		"99999999999999999999 1 1\n",		/* overflow */
+		"1 1 18446744073709551615\n1 1 1\n",	/* sum overflow */
+		"what is this\n",
+	};
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(tails) / sizeof(tails[0]); t++) {
+		size_t len;
+		char *s = many_lines(2, tails[t], &len);
+
+		/* and more lines after the error, in a later block */
+		s = realloc(s, len + 100000 * 6 + 1);
+		for (int i = 0; i < 100000; i++)
+			len += (size_t)sprintf(s + len, "+1 1\n");
+		if (both_ways(s, len, 0, ":") != -1)
+			fail_msg("no error for '%s'", tails[t]);
+		assert_true(last_line > 100000);
+		free(s);
+	}
+}
+
+/* Errors of the input, found by the thread: reported by the main
+ * thread when it gets there, once, after the warnings before them. */
+static void test_input_errors(void **state)
+{
+	size_t len, zlen;
+	/* a warning near the start, said before the thread's error */
+	char *s = many_lines(2, "", &len);
+	unsigned char *z;
+
+	(void)state;
+	memcpy(strstr(s, "version: 1\n"), "vxrsion: 1\n", 11);
+	z = gzip_bytes(s, len, &zlen);
+	/* cut short: "truncated gzip data" at a byte offset */
+	assert_int_equal(both_ways(z, zlen / 2, 0, "truncated gzip data"), -1);
+	/* damaged in the middle */
+	z[zlen / 2] ^= 0x55;
+	z[zlen / 2 + 1] ^= 0x55;
+	assert_int_equal(both_ways(z, zlen, 0, NULL), -1);
+	free(z);
+	/* a line over a small limit, its number counted by the thread */
+	s = realloc(s, len + 300);
+	len += (size_t)sprintf(s + len, "fn=(1) %0200d\n1 1 1\n", 7);
+	assert_int_equal(both_ways(s, len, 150, "line longer than 150 bytes"),
+			 -1);
+	assert_true(last_line > 100000);
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_same_profile),
+		cmocka_unit_test(test_reader_errors),
+		cmocka_unit_test(test_input_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
