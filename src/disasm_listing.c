@@ -12,6 +12,7 @@
 #include "diag.h"
 #include "disasm_listing.h"
 #include "hashmap.h"
+#include "resolve.h"
 #include "xalloc.h"
 
 static bool in_object(const struct profile *p, uint32_t f, name_id ob)
@@ -22,23 +23,6 @@ static bool in_object(const struct profile *p, uint32_t f, name_id ob)
 static bool code_sym(const struct sym *s)
 {
 	return s->kind != SYM_OBJECT && s->end > s->addr;
-}
-
-/*
- * The symbol a profile function is named after: valgrind's recursion
- * and caller suffixes ("fib'2", "fib'main") are not part of it.
- */
-static const struct sym *named_sym(const struct profile *p,
-				   const struct symtab *st, uint32_t f)
-{
-	const char *name = profile_str(p, p->funcs[f].name);
-	const char *quote = strchr(name, '\'');
-	name_id base;
-
-	if (!quote)
-		return symtab_find(st, p->funcs[f].name);
-	base = names_find(st->names, name, (size_t)(quote - name));
-	return base == NO_NAME ? NULL : symtab_find(st, base);
 }
 
 /* The code symbol holding the profile address addr of binary b, or NULL. */
@@ -156,7 +140,7 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 			if (!in_object(p, f, ob) ||
 			    !name_matches(&p->names, what, p->funcs[f].name))
 				continue;
-			s = named_sym(p, st, f);
+			s = resolve_named_sym(p, st, f);
 			if (!s || !code_sym(s))
 				continue;
 			c = pick_slot(&all, b, (uint32_t)(s - st->syms), false);
@@ -182,14 +166,6 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	*picks = chosen.v;
 	*n = chosen.nr;
 	return 0;
-}
-
-static bool zero_row(const uint64_t *row, size_t n)
-{
-	for (size_t e = 0; e < n; e++)
-		if (row[e])
-			return false;
-	return true;
 }
 
 /* The instruction whose bytes hold a, or NULL. */
@@ -310,7 +286,7 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 	}
 	for (uint32_t f = 0; f < p->nfuncs; f++)
 		if (!member[f] && in_object(p, f, r->object) &&
-		    named_sym(p, st, f) == sym)
+		    resolve_named_sym(p, st, f) == sym)
 			member[f] = true;
 	l->self = xcalloc(l->stride + 1, sizeof(*l->self));
 	l->placed = xcalloc(l->stride + 1, sizeof(*l->placed));
@@ -351,7 +327,7 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 		in = disasm_find(&l->code, a);
 		/* a call site one byte into its call instruction (a return
 		 * address minus one: IgProf's stacks) */
-		if (!in && zero_row(cost, l->stride))
+		if (!in && cost_row_zero(cost, l->stride))
 			in = insn_containing(&l->code, a);
 		if (!in) {
 			add_unplaced(l, &un_index, a, DL_MID_INSN, cost,

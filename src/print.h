@@ -128,8 +128,10 @@ int cmp_flat_order(const void *x, const void *y, void *arg);
  * order and what its threshold looks at. */
 double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev);
 
-/* Does the call graph list entry e (-q/-Q)? */
-bool entry_listed(const struct print_opts *o, const struct cg_entry *e);
+/* Does the call graph list entry e: selected (-q/-Q) and with at least
+ * the --threshold of total in event ev? */
+bool entry_shown(const struct cg *cg, const struct print_opts *o,
+		 const struct cg_entry *e, uint32_t ev, double total);
 
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);

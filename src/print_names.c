@@ -82,8 +82,12 @@ double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev)
 		: cg_node_self(cg, e->id, ev) + cg_node_child(cg, e->id, ev);
 }
 
-bool entry_listed(const struct print_opts *o, const struct cg_entry *e)
+bool entry_shown(const struct cg *cg, const struct print_opts *o,
+		 const struct cg_entry *e, uint32_t ev, double total)
 {
+	if (o->threshold > 0 && total > 0 &&
+	    entry_total(cg, e, ev) * 100 / total < o->threshold)
+		return false;
 	if (e->is_cycle)
 		return !o->cycle_listed || o->cycle_listed[e->id];
 	return !o->graph_listed || o->graph_listed[e->id];

@@ -385,12 +385,8 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 	fputs("index % time    self  children    called     name\n", out);
 	for (size_t i = 0; i < cg->norder; i++) {
 		const struct cg_entry *e = &cg->order[i];
-		double tot = entry_total(cg, e, g.ev);
 
-		if (o->threshold > 0 && g.total > 0 &&
-		    tot * 100 / g.total < o->threshold)
-			continue;
-		if (!entry_listed(o, e))
+		if (!entry_shown(cg, o, e, g.ev, g.total))
 			continue;
 		if (e->is_cycle)
 			cycle_entry(&g, e->id, &buf, &alloc);

@@ -267,6 +267,15 @@ uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller);
 /* The arc caller -> callee, created (count 0, cost 0) if new. */
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);
 
+/* Is every number of the cost row zero? */
+static inline bool cost_row_zero(const uint64_t *row, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		if (row[e])
+			return false;
+	return true;
+}
+
 static inline uint64_t *profile_self(const struct profile *p, uint32_t func)
 {
 	return p->self + (size_t)func * p->stride;

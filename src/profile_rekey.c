@@ -16,14 +16,6 @@ static void add_row(uint64_t *to, const uint64_t *from, size_t n)
 		to[e] += from[e];
 }
 
-static bool zero_row(const uint64_t *row, size_t n)
-{
-	for (size_t e = 0; e < n; e++)
-		if (row[e])
-			return false;
-	return true;
-}
-
 void profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const struct ppos *newpos, uint32_t *map)
 {
@@ -97,7 +89,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		/* an arc of no calls and no cost says nothing (calls moved
 		 * away by --inlined=callee leave them) */
 		newcall[c] = NO_ID;
-		if (!calls[c].count && zero_row(call_incl + c * stride, stride))
+		if (!calls[c].count && cost_row_zero(call_incl + c * stride, stride))
 			continue;
 		nc = profile_call(p, newid[calls[c].caller],
 				  newid[calls[c].callee]);

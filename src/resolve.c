@@ -95,12 +95,8 @@ static int match_object(const struct profile *p, const struct symtab *st,
 		     st->path, list, n >= sizeof(list) - 8 ? ", ..." : "");
 }
 
-/*
- * The symbol a profile function is named after: valgrind's recursion and
- * caller suffixes ("fib'2", "fib'main", Q8) are not part of the symbol.
- */
-static const struct sym *named_sym(const struct profile *p,
-				   const struct symtab *st, uint32_t f)
+const struct sym *resolve_named_sym(const struct profile *p,
+				    const struct symtab *st, uint32_t f)
 {
 	const char *name = profile_str(p, p->funcs[f].name);
 	const char *quote = strchr(name, '\'');
@@ -175,7 +171,7 @@ static void find_offset(const struct profile *p, const struct symtab *st,
 		if (!in_object(p, (uint32_t)f, ob) || !low[f] ||
 		    made_up_name(profile_str(p, p->funcs[f].name)))
 			continue;
-		s = named_sym(p, st, (uint32_t)f);
+		s = resolve_named_sym(p, st, (uint32_t)f);
 		if (!s || s->kind == SYM_PLT)
 			continue;
 		named++;
@@ -247,7 +243,7 @@ static int check_match(const struct profile *p, const struct symtab *st,
 		    made_up_name(profile_str(p, p->funcs[f].name)))
 			continue;
 		named++;
-		found += named_sym(p, st, (uint32_t)f) != NULL;
+		found += resolve_named_sym(p, st, (uint32_t)f) != NULL;
 	}
 	r->named = named;
 	r->named_found = found;
@@ -310,7 +306,7 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 				changed = true;
 			}
 		} else {
-			s = named_sym(p, st, (uint32_t)f);
+			s = resolve_named_sym(p, st, (uint32_t)f);
 			/* the profile may carry either spelling: show the
 			 * one asked for (the name as a whole must match, so
 			 * "fib'2" keeps its suffix) */

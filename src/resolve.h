@@ -50,6 +50,13 @@ struct resolve_report {
  * attribution. reports[] has nst entries. Returns 0, or -1 after
  * reporting (a binary that matches no object, or does not match it).
  */
+/*
+ * The symbol of st profile function f is named after, or NULL: valgrind's
+ * recursion and caller suffixes ("fib'2", "fib'main") are not part of it.
+ */
+const struct sym *resolve_named_sym(const struct profile *p,
+				    const struct symtab *st, uint32_t f);
+
 int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		    const struct resolve_opts *o, struct resolve_report *reports);
 

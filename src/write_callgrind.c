@@ -256,14 +256,6 @@ static const uint64_t *raw_row(struct writer *w, const uint64_t *full)
 	return w->row;
 }
 
-static bool all_zero(const uint64_t *row, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (row[i])
-			return false;
-	return true;
-}
-
 /* Switch to the file of the next cost line: fi= into another file,
  * fe= back to the function's own. */
 static void set_file(struct writer *w, uint64_t func_file, uint64_t file)
@@ -418,7 +410,7 @@ static void put_function(struct writer *w, uint32_t f)
 
 		for (size_t e = 0; e < stride; e++)
 			rest[e] = sat_sub(rest[e], cost[e]);
-		if (all_zero(raw_row(w, cost), w->nraw) && !jumps)
+		if (cost_row_zero(raw_row(w, cost), w->nraw) && !jumps)
 			continue;
 		set_file(w, fl, pos_file(w, q));
 		put_self_line(w, q->addr, q->line, cost, true);
@@ -427,7 +419,7 @@ static void put_function(struct writer *w, uint32_t f)
 	}
 	/* what no position holds: at the function's start */
 	set_file(w, fl, fl);
-	if (!all_zero(raw_row(w, rest), w->nraw))
+	if (!cost_row_zero(raw_row(w, rest), w->nraw))
 		put_self_line(w, 0, fn->line, rest, true);
 	free(rest);
 }
@@ -463,7 +455,7 @@ static void put_calls_of(struct writer *w, uint32_t c, uint64_t *left)
 		call_incl(w, c);
 	} else {
 		raw_row(w, left);
-		if (any && !count && all_zero(w->row, w->nraw))
+		if (any && !count && cost_row_zero(w->row, w->nraw))
 			return;
 	}
 	set_file(w, fl, fl);

@@ -56,4 +56,8 @@ char *slurp(const char *path, size_t *len);
 unsigned char *gzip_bytes(const void *data, size_t len, size_t *out_len);
 unsigned char *bzip2_bytes(const void *data, size_t len, size_t *out_len);
 
+/* a and b have the same functions, calls, positions and costs, in the
+ * same order (two readings of one input). */
+void assert_same_profile(const struct profile *a, const struct profile *b);
+
 #endif

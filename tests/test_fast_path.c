@@ -190,29 +190,6 @@ static char *indent_cost_lines(const char *text)
 	return out;
 }
 
-static void assert_same_profile(const struct profile *a,
-				const struct profile *b)
-{
-	assert_int_equal(a->nfuncs, b->nfuncs);
-	assert_int_equal(a->ncalls, b->ncalls);
-	assert_int_equal(a->nevents, b->nevents);
-	for (size_t f = 0; f < a->nfuncs; f++) {
-		assert_string_equal(profile_str(a, a->funcs[f].name),
-				    profile_str(b, b->funcs[f].name));
-		assert_memory_equal(profile_self(a, (uint32_t)f),
-				    profile_self(b, (uint32_t)f),
-				    a->nevents * sizeof(uint64_t));
-	}
-	for (size_t c = 0; c < a->ncalls; c++) {
-		assert_int_equal(a->calls[c].caller, b->calls[c].caller);
-		assert_int_equal(a->calls[c].callee, b->calls[c].callee);
-		assert_int_equal(a->calls[c].count, b->calls[c].count);
-		assert_memory_equal(profile_call_incl(a, (uint32_t)c),
-				    profile_call_incl(b, (uint32_t)c),
-				    a->nevents * sizeof(uint64_t));
-	}
-}
-
 /* Messages without the scratch directory, which differs between reads:
  * "cganalyze: /tmp/cga-test-XXXXXX/profile:4: ..." -> "...profile:4: ..." */
 static void strip_dirs(char *diag)

@@ -42,33 +42,6 @@ static void rd(struct res *r, const char *path, bool thread, size_t max_line,
 	unsetenv("CGANALYZE_READER_THREAD");
 }
 
-static void assert_same_profile(const struct profile *a,
-				const struct profile *b)
-{
-	assert_int_equal(a->nfuncs, b->nfuncs);
-	assert_int_equal(a->ncalls, b->ncalls);
-	assert_int_equal(a->nevents, b->nevents);
-	assert_int_equal(a->npos, b->npos);
-	for (size_t f = 0; f < a->nfuncs; f++) {
-		assert_string_equal(profile_str(a, a->funcs[f].name),
-				    profile_str(b, b->funcs[f].name));
-		assert_memory_equal(profile_self(a, (uint32_t)f),
-				    profile_self(b, (uint32_t)f),
-				    a->nevents * sizeof(uint64_t));
-	}
-	for (size_t c = 0; c < a->ncalls; c++) {
-		assert_int_equal(a->calls[c].caller, b->calls[c].caller);
-		assert_int_equal(a->calls[c].callee, b->calls[c].callee);
-		assert_int_equal(a->calls[c].count, b->calls[c].count);
-		assert_memory_equal(profile_call_incl(a, (uint32_t)c),
-				    profile_call_incl(b, (uint32_t)c),
-				    a->nevents * sizeof(uint64_t));
-	}
-	if (a->npos)
-		assert_memory_equal(a->pos_cost, b->pos_cost,
-				    a->npos * a->stride * sizeof(uint64_t));
-}
-
 static void remove_temp(char *path)
 {
 	char *slash = strrchr(path, '/');
