@@ -53,7 +53,7 @@ LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/print_seconds.c src/print_leaks.c \
-	src/blurbs.c src/disasm_listing.c src/print_disasm.c \
+	src/blurbs.c src/fmt.c src/disasm_listing.c src/print_disasm.c \
 	src/symspec.c src/selection.c \
 	src/print_dot.c src/pipe_to.c \
 	src/write_callgrind.c src/diff.c \

@@ -106,6 +106,10 @@ void name_labels_set_listed(struct name_labels *nl, const bool *listed);
 void name_labels_free(struct name_labels *nl);
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size);
+/* The same, appended to a line (the whole name, however long). */
+struct linebuf;
+void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
+		   const struct cg *cg, uint32_t func, bool index);
 
 /* JSON pieces (print_json.c): a string (invalid UTF-8 read as Latin-1),
  * a name or null, an array of n costs. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linebuf.h"
 #include "print.h"
 #include "xalloc.h"
 
@@ -60,7 +61,8 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	const char *evname = profile_str(p, p->events[ev].name);
 	int wcost, wcall, wcalls = 5;
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
-	char label[8192], hdr[256];
+	char hdr[256];
+	struct linebuf lb = { 0 };
 
 	if (cg->est_self) {	/* gmon.out: gprof's own columns */
 		free(wextra);
@@ -132,35 +134,45 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		double self = cg_node_self(cg, n, ev);
 		double child = cg_node_child(cg, n, ev);
 		char calls[64];
+		size_t clen = 0;
 
 		cum += self;
-		fprintf(out, "%6.2f %*.0f %*.0f", total > 0 ? self * 100 / total : 0.0,
-			wcost, cum, wcost, self);
-		if (node->self_calls)
-			snprintf(calls, sizeof(calls), "%llu+%llu",
-				 (unsigned long long)node->calls,
-				 (unsigned long long)node->self_calls);
-		else if (node->calls)
-			snprintf(calls, sizeof(calls), "%llu",
-				 (unsigned long long)node->calls);
-		else
-			calls[0] = '\0';
-		fprintf(out, " %*s", wcalls, calls);
+		lb_fixed(&lb, total > 0 ? self * 100 / total : 0.0, 2, 6);
+		lb_putc(&lb, ' ');
+		lb_fixed(&lb, cum, 0, wcost);
+		lb_putc(&lb, ' ');
+		lb_fixed(&lb, self, 0, wcost);
+		if (node->calls || node->self_calls)
+			clen = fmt_u64(calls, node->calls);
+		if (node->self_calls) {
+			calls[clen++] = '+';
+			clen += fmt_u64(calls + clen, node->self_calls);
+		}
+		lb_putc(&lb, ' ');
+		lb_right(&lb, calls, clen, wcalls);
 		if (node->calls) {
 			double c = (double)node->calls;
 
-			fprintf(out, " %*.2f %*.2f", wcall, self / c, wcall,
-				(self + child) / c);
+			lb_putc(&lb, ' ');
+			lb_fixed(&lb, self / c, 2, wcall);
+			lb_putc(&lb, ' ');
+			lb_fixed(&lb, (self + child) / c, 2, wcall);
 		} else {
-			fprintf(out, " %*s %*s", wcall, "", wcall, "");
+			lb_spaces(&lb, 2 + 2 * (size_t)wcall);
 		}
-		for (size_t k = 0; k < o->nshow; k++)
-			if (o->show[k] != ev)
-				fprintf(out, " %*.0f", wextra[k],
-					cg_node_self(cg, n, o->show[k]));
-		fprintf(out, "  %s\n",
-			func_label(nl, cg, n, o->indexes, label, sizeof(label)));
+		for (size_t k = 0; k < o->nshow; k++) {
+			if (o->show[k] == ev)
+				continue;
+			lb_putc(&lb, ' ');
+			lb_fixed(&lb, cg_node_self(cg, n, o->show[k]), 0,
+				 wextra[k]);
+		}
+		lb_puts(&lb, "  ");
+		lb_func_label(&lb, nl, cg, n, o->indexes);
+		lb_putc(&lb, '\n');
+		lb_flush(&lb, out);
 	}
+	lb_free(&lb);
 	if (!o->brief)
 		fprintf(out, "\n%s", flat_blurb);
 	name_labels_free(nl);

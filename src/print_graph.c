@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linebuf.h"
 #include "print.h"
 #include "xalloc.h"
 
@@ -17,12 +18,40 @@ struct graph_ctx {
 	uint32_t ev;
 	double total;
 	int w;			/* width of a cost column */
-	char label[8192];
+	struct linebuf lb;	/* the line being built */
+	struct arc_key *keys;	/* the arcs of an entry, to sort */
+	size_t keys_alloc;
 };
 
-static const char *label(struct graph_ctx *g, uint32_t n)
+/* The name column and the end of the line; the line goes out. */
+static void end_with_label(struct graph_ctx *g, uint32_t n)
 {
-	return func_label(g->nl, g->cg, n, true, g->label, sizeof(g->label));
+	lb_func_label(&g->lb, g->nl, g->cg, n, true);
+	lb_putc(&g->lb, '\n');
+	lb_flush(&g->lb, g->out);
+}
+
+/* "%13s %*s %*s " then the count right-aligned in 17, then 5 spaces:
+ * the start of a caller or callee line whose cost columns are s and c
+ * (NULL: blank) */
+static void arc_columns(struct graph_ctx *g, const double *s, const double *c,
+			const char *count, size_t clen)
+{
+	struct linebuf *lb = &g->lb;
+
+	lb_spaces(lb, 14);
+	if (s)
+		lb_fixed(lb, *s, 0, g->w);
+	else
+		lb_spaces(lb, (size_t)g->w);
+	lb_putc(lb, ' ');
+	if (c)
+		lb_fixed(lb, *c, 0, g->w);
+	else
+		lb_spaces(lb, (size_t)g->w);
+	lb_putc(lb, ' ');
+	lb_right(lb, count, clen, 17);
+	lb_spaces(lb, 5);
 }
 
 static bool in_same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
@@ -39,56 +68,51 @@ static uint64_t head_calls(const struct cg *cg, uint32_t v)
 	return c != NO_ID ? cg->cycles[c].calls : cg->nodes[v].calls;
 }
 
-static void arc_line(struct graph_ctx *g, uint32_t a, uint32_t other)
+/* An arc with its share of the entry's cost, computed once for the sort
+ * and the line. */
+struct arc_key {
+	uint32_t arc;
+	double self, child;
+};
+
+static void arc_line(struct graph_ctx *g, const struct arc_key *k,
+		     uint32_t other)
 {
 	const struct cg *cg = g->cg;
-	const struct cg_arc *arc = &cg->arcs[a];
-	char count[64];
+	const struct cg_arc *arc = &cg->arcs[k->arc];
+	char count[48];
+	size_t n = fmt_u64(count, arc->count);
 
 	if (in_same_cycle(cg, arc->caller, arc->callee)) {
-		snprintf(count, sizeof(count), "%llu",
-			 (unsigned long long)arc->count);
-		fprintf(g->out, "%13s %*s %*s %17s     %s\n", "", g->w, "", g->w,
-			"", count, label(g, other));
-		return;
+		arc_columns(g, NULL, NULL, count, n);
+	} else {
+		count[n++] = '/';
+		n += fmt_u64(count + n, head_calls(cg, arc->callee));
+		arc_columns(g, &k->self, &k->child, count, n);
 	}
-	{
-		double s, c;
-
-		cg_arc_share(cg, a, g->ev, &s, &c);
-		snprintf(count, sizeof(count), "%llu/%llu",
-			 (unsigned long long)arc->count,
-			 (unsigned long long)head_calls(cg, arc->callee));
-		fprintf(g->out, "%13s %*.0f %*.0f %17s     %s\n", "", g->w, s,
-			g->w, c, count, label(g, other));
-	}
+	end_with_label(g, other);
 }
-
-struct arc_sort {
-	const struct cg *cg;
-	uint32_t ev;
-};
 
 static int cmp_arcs(const void *x, const void *y, void *arg)
 {
-	const struct arc_sort *as = arg;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	double sa, ca, sb, cb;
+	const struct arc_key *a = x, *b = y;
+	const struct cg *cg = arg;
+	double ta = a->self + a->child, tb = b->self + b->child;
 
-	cg_arc_share(as->cg, a, as->ev, &sa, &ca);
-	cg_arc_share(as->cg, b, as->ev, &sb, &cb);
-	if (sa + ca != sb + cb)
-		return sa + ca > sb + cb ? -1 : 1;
-	if (as->cg->arcs[a].count != as->cg->arcs[b].count)
-		return as->cg->arcs[a].count > as->cg->arcs[b].count ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (cg->arcs[a->arc].count != cg->arcs[b->arc].count)
+		return cg->arcs[a->arc].count > cg->arcs[b->arc].count ? -1 : 1;
+	return a->arc < b->arc ? -1 : a->arc > b->arc;
 }
 
 /* Arcs into (incoming) or out of a set of nodes: one node, or a cycle's
- * members when `cycle` is set (then arcs inside the cycle are left out). */
-static size_t collect_arcs(const struct cg *cg, uint32_t node, uint32_t cycle,
-			   bool incoming, uint32_t **out, size_t *alloc)
+ * members when `cycle` is set (then arcs inside the cycle are left out),
+ * into g->keys with their shares. */
+static size_t collect_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
+			   bool incoming)
 {
+	const struct cg *cg = g->cg;
 	size_t n = 0;
 	uint32_t first = cycle != NO_ID ? cg->cycles[cycle].first_member : node;
 
@@ -100,37 +124,47 @@ static size_t collect_arcs(const struct cg *cg, uint32_t node, uint32_t cycle,
 		     a = incoming ? cg->arcs[a].next_in : cg->arcs[a].next_out) {
 			uint32_t other = incoming ? cg->arcs[a].caller
 						  : cg->arcs[a].callee;
+			struct arc_key *k;
 
 			if (cycle != NO_ID && cg->nodes[other].cycle == cycle)
 				continue;
-			if (n == *alloc) {
-				*alloc = *alloc * 2 + 16;
-				*out = xreallocarray(*out, *alloc, sizeof(**out));
-			}
-			(*out)[n++] = a;
+			ARRAY_GROW(g->keys, n + 1, g->keys_alloc);
+			k = &g->keys[n++];
+			k->arc = a;
+			cg_arc_share(cg, a, g->ev, &k->self, &k->child);
 		}
 	}
 	return n;
 }
 
+/* "%-6s %6.1f %*.0f %*.0f %8s%9s %s\n": an entry's own line */
 static void print_primary(struct graph_ctx *g, uint32_t index, double self,
-			  double child, uint64_t calls, uint64_t extra,
-			  const char *name)
+			  double child, uint64_t calls, uint64_t extra)
 {
-	char idx[32], called[64];
+	struct linebuf *lb = &g->lb;
+	char idx[32], called[48];
+	size_t n;
 
-	snprintf(idx, sizeof(idx), "[%u]", index);
-	if (extra)
-		snprintf(called, sizeof(called), "%llu+%llu",
-			 (unsigned long long)calls, (unsigned long long)extra);
-	else if (calls)
-		snprintf(called, sizeof(called), "%llu",
-			 (unsigned long long)calls);
-	else
-		called[0] = '\0';
-	fprintf(g->out, "%-6s %6.1f %*.0f %*.0f %8s%9s %s\n", idx,
-		g->total > 0 ? (self + child) * 100 / g->total : 0.0, g->w,
-		self, g->w, child, called, "", name);
+	idx[0] = '[';
+	n = 1 + fmt_u64(idx + 1, index);
+	idx[n++] = ']';
+	lb_left(lb, idx, n, 6);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, g->total > 0 ? (self + child) * 100 / g->total : 0.0, 1, 6);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, self, 0, g->w);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, child, 0, g->w);
+	lb_putc(lb, ' ');
+	n = 0;
+	if (calls || extra)
+		n = fmt_u64(called, calls);
+	if (extra) {
+		called[n++] = '+';
+		n += fmt_u64(called + n, extra);
+	}
+	lb_right(lb, called, n, 8);
+	lb_spaces(lb, 10);
 }
 
 /*
@@ -139,35 +173,36 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
  * calls it.
  */
 static void print_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
-		       bool incoming, uint32_t **arcs, size_t *alloc)
+		       bool incoming)
 {
 	const struct cg *cg = g->cg;
-	struct arc_sort as = { cg, g->ev };
-	size_t k = collect_arcs(cg, node, cycle, incoming, arcs, alloc);
+	size_t k = collect_arcs(g, node, cycle, incoming);
 
 	if (k > 1)
-		qsort_r(*arcs, k, sizeof(**arcs), cmp_arcs, &as);
-	if (!k && incoming)
-		fprintf(g->out, "%13s %*s %*s %17s     <spontaneous>\n", "",
-			g->w, "", g->w, "", "");
+		qsort_r(g->keys, k, sizeof(*g->keys), cmp_arcs, (void *)cg);
+	if (!k && incoming) {
+		arc_columns(g, NULL, NULL, "", 0);
+		lb_puts(&g->lb, "<spontaneous>\n");
+		lb_flush(&g->lb, g->out);
+	}
 	for (size_t i = 0; i < k; i++) {
-		const struct cg_arc *arc = &cg->arcs[(*arcs)[i]];
+		const struct cg_arc *arc = &cg->arcs[g->keys[i].arc];
 
-		arc_line(g, (*arcs)[i], incoming ? arc->caller : arc->callee);
+		arc_line(g, &g->keys[i], incoming ? arc->caller : arc->callee);
 	}
 }
 
-static void print_node_entry(struct graph_ctx *g, uint32_t n, uint32_t **arcs,
-			     size_t *alloc)
+static void print_node_entry(struct graph_ctx *g, uint32_t n)
 {
 	const struct cg *cg = g->cg;
 	const struct cg_node *node = &cg->nodes[n];
 
-	print_arcs(g, n, NO_ID, true, arcs, alloc);
+	print_arcs(g, n, NO_ID, true);
 	print_primary(g, node->index, cg_node_self(cg, n, g->ev),
 		      cg_node_child(cg, n, g->ev), node->calls,
-		      node->self_calls, label(g, n));
-	print_arcs(g, n, NO_ID, false, arcs, alloc);
+		      node->self_calls);
+	end_with_label(g, n);
+	print_arcs(g, n, NO_ID, false);
 }
 
 static int cmp_member_index(const void *a, const void *b, void *arg)
@@ -179,28 +214,29 @@ static int cmp_member_index(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-static void print_cycle_entry(struct graph_ctx *g, uint32_t c, uint32_t **arcs,
-			      size_t *alloc)
+static void print_cycle_entry(struct graph_ctx *g, uint32_t c,
+			      uint32_t **members, size_t *alloc)
 {
 	const struct cg *cg = g->cg;
 	const struct cg_cycle *cyc = &cg->cycles[c];
-	char name[64];
+	char num[20];
 	size_t k;
 
-	print_arcs(g, NO_ID, c, true, arcs, alloc);
-	snprintf(name, sizeof(name), "<cycle %u as a whole> [%u]", cyc->number,
-		 cyc->index);
+	print_arcs(g, NO_ID, c, true);
 	print_primary(g, cyc->index, cg_cycle_self(cg, c, g->ev),
 		      cg_cycle_child(cg, c, g->ev), cyc->calls,
-		      cyc->internal_calls, name);
+		      cyc->internal_calls);
+	lb_puts(&g->lb, "<cycle ");
+	lb_putn(&g->lb, num, fmt_u64(num, cyc->number));
+	lb_puts(&g->lb, " as a whole> [");
+	lb_putn(&g->lb, num, fmt_u64(num, cyc->index));
+	lb_puts(&g->lb, "]\n");
+	lb_flush(&g->lb, g->out);
 	/* the members, each with its own cost, highest first */
 	k = 0;
 	for (uint32_t m = cyc->first_member; m != NO_ID; m = cg->nodes[m].next_member) {
-		if (k == *alloc) {
-			*alloc = *alloc * 2 + 16;
-			*arcs = xreallocarray(*arcs, *alloc, sizeof(**arcs));
-		}
-		(*arcs)[k++] = m;
+		ARRAY_GROW(*members, k + 1, *alloc);
+		(*members)[k++] = m;
 	}
 	/*
 	 * By index (cg_rank lists every member, so indexes are distinct). A
@@ -208,22 +244,21 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c, uint32_t **arcs,
 	 * profile has functions, and a 100,000-function loop took 40 seconds
 	 * here (test_deep_chain in tests/test_fuzz_regress.c).
 	 */
-	qsort_r(*arcs, k, sizeof(**arcs), cmp_member_index, (void *)cg);
+	qsort_r(*members, k, sizeof(**members), cmp_member_index, (void *)cg);
 	for (size_t i = 0; i < k; i++) {
-		uint32_t m = (*arcs)[i];
+		uint32_t m = (*members)[i];
 		const struct cg_node *mn = &cg->nodes[m];
-		char called[64];
+		double s = cg_node_self(cg, m, g->ev);
+		double ch = cg_node_child(cg, m, g->ev);
+		char called[48];
+		size_t n = fmt_u64(called, mn->calls);
 
-		if (mn->self_calls)
-			snprintf(called, sizeof(called), "%llu+%llu",
-				 (unsigned long long)mn->calls,
-				 (unsigned long long)mn->self_calls);
-		else
-			snprintf(called, sizeof(called), "%llu",
-				 (unsigned long long)mn->calls);
-		fprintf(g->out, "%13s %*.0f %*.0f %17s     %s\n", "", g->w,
-			cg_node_self(cg, m, g->ev), g->w,
-			cg_node_child(cg, m, g->ev), called, label(g, m));
+		if (mn->self_calls) {
+			called[n++] = '+';
+			n += fmt_u64(called + n, mn->self_calls);
+		}
+		arc_columns(g, &s, &ch, called, n);
+		end_with_label(g, m);
 	}
 }
 
@@ -231,9 +266,9 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
 	struct graph_ctx g;
-	uint32_t *arcs = NULL;
+	uint32_t *members = NULL;
 	size_t alloc = 0;
-	char buf[64];
+	char buf[FMT_NUM_MAX];
 	int w;
 
 	if (cg->est_self) {	/* gmon.out: gprof's own columns */
@@ -248,7 +283,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.total = (double)p->totals[g.ev];
 	g.nl = name_labels_new(cg);
 	name_labels_set_listed(g.nl, o->graph_listed);
-	w = snprintf(buf, sizeof(buf), "%.0f", g.total);
+	w = (int)fmt_fixed(buf, g.total, 0);
 	g.w = w < 8 ? 8 : w;
 
 	fputs("Call graph of ", out);
@@ -262,13 +297,15 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		if (!entry_shown(cg, o, e, g.ev, g.total))
 			continue;
 		if (e->is_cycle)
-			print_cycle_entry(&g, e->id, &arcs, &alloc);
+			print_cycle_entry(&g, e->id, &members, &alloc);
 		else
-			print_node_entry(&g, e->id, &arcs, &alloc);
+			print_node_entry(&g, e->id);
 		fputs("-----------------------------------------------\n", out);
 	}
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_blurb);
-	free(arcs);
+	free(members);
+	free(g.keys);
+	lb_free(&g.lb);
 	name_labels_free(g.nl);
 }

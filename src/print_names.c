@@ -2,26 +2,33 @@
 #include <string.h>
 
 #include "hashmap.h"
+#include "linebuf.h"
 #include "print.h"
 #include "path.h"
 #include "xalloc.h"
 
 struct name_labels {
-	struct u64map count;	/* name_id -> functions with that name */
+	bool *shared;		/* per function: another has its name */
 	const bool *listed;	/* graph entries, or NULL: all */
 };
 
 struct name_labels *name_labels_new(const struct cg *cg)
 {
+	const struct profile *p = cg->p;
 	struct name_labels *nl = xcalloc(1, sizeof(*nl));
+	struct u64map count;	/* name_id -> functions with that name */
 
-	u64map_init(&nl->count);
-	for (size_t f = 0; f < cg->p->nfuncs; f++) {
-		name_id name = cg->p->funcs[f].name;
-		uint32_t c = u64map_get(&nl->count, name);
+	nl->shared = xcalloc(p->nfuncs + 1, sizeof(*nl->shared));
+	u64map_init(&count);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id name = p->funcs[f].name;
+		uint32_t c = u64map_get(&count, name);
 
-		u64map_put(&nl->count, name, c == U64MAP_NONE ? 1 : c + 1);
+		u64map_put(&count, name, c == U64MAP_NONE ? 1 : c + 1);
 	}
+	for (size_t f = 0; f < p->nfuncs; f++)
+		nl->shared[f] = u64map_get(&count, p->funcs[f].name) > 1;
+	u64map_release(&count);
 	return nl;
 }
 
@@ -34,35 +41,55 @@ void name_labels_free(struct name_labels *nl)
 {
 	if (!nl)
 		return;
-	u64map_release(&nl->count);
+	free(nl->shared);
 	free(nl);
+}
+
+void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
+		   const struct cg *cg, uint32_t func, bool index)
+{
+	const struct profile *p = cg->p;
+	const struct pfunc *f = &p->funcs[func];
+	const struct cg_node *node = &cg->nodes[func];
+	char num[20];
+
+	lb_putn(lb, profile_str(p, f->name), names_len(&p->names, f->name));
+	if (nl->shared[func]) {
+		lb_puts(lb, " (");
+		if (f->object != NO_NAME) {
+			lb_puts(lb, path_base(profile_str(p, f->object)));
+			lb_puts(lb, ": ");
+		}
+		lb_puts(lb, profile_str(p, f->file));
+		lb_putc(lb, ')');
+	}
+	if (node->cycle != NO_ID) {
+		lb_puts(lb, " <cycle ");
+		lb_putn(lb, num, fmt_u64(num, cg->cycles[node->cycle].number));
+		lb_putc(lb, '>');
+	}
+	if (index && node->index) {
+		bool listed = !nl->listed || nl->listed[func];
+
+		lb_puts(lb, listed ? " [" : " (");
+		lb_putn(lb, num, fmt_u64(num, node->index));
+		lb_putc(lb, listed ? ']' : ')');
+	}
 }
 
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size)
 {
-	const struct profile *p = cg->p;
-	const struct pfunc *f = &p->funcs[func];
-	const struct cg_node *node = &cg->nodes[func];
-	size_t n;
+	struct linebuf lb = { 0 };
 
-	n = (size_t)snprintf(buf, size, "%s", profile_str(p, f->name));
-	if (n < size && u64map_get(&nl->count, f->name) > 1) {
-		if (f->object != NO_NAME)
-			n += (size_t)snprintf(buf + n, size - n, " (%s: %s)",
-					      path_base(profile_str(p, f->object)),
-					      profile_str(p, f->file));
-		else
-			n += (size_t)snprintf(buf + n, size - n, " (%s)",
-					      profile_str(p, f->file));
+	lb_func_label(&lb, nl, cg, func, index);
+	if (size) {
+		size_t n = lb.len < size - 1 ? lb.len : size - 1;
+
+		memcpy(buf, lb.s, n);
+		buf[n] = '\0';
 	}
-	if (n < size && node->cycle != NO_ID)
-		n += (size_t)snprintf(buf + n, size - n, " <cycle %u>",
-				      cg->cycles[node->cycle].number);
-	if (n < size && index && node->index)
-		snprintf(buf + n, size - n,
-			 nl->listed && !nl->listed[func] ? " (%u)" : " [%u]",
-			 node->index);
+	lb_free(&lb);
 	return buf;
 }
 
