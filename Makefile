@@ -53,7 +53,7 @@ LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
 	src/print_graph.c src/print_json.c src/print_seconds.c src/print_leaks.c \
-	src/blurbs.c src/fmt.c src/disasm_listing.c src/print_disasm.c \
+	src/blurbs.c src/fmt.c src/par_format.c src/disasm_listing.c src/print_disasm.c \
 	src/symspec.c src/selection.c \
 	src/print_dot.c src/pipe_to.c \
 	src/write_callgrind.c src/diff.c \
@@ -100,10 +100,11 @@ unit-tests: $(TEST_BINS)
 	@sh tests/run-unit $(TEST_BINS)
 
 # run-e2e twice: the second time with the Callgrind reader's splitting
-# thread forced on, which by itself only reads files over 32 MiB
+# thread forced on, which by itself only reads files over 32 MiB, and
+# the listings' second thread on with chunks of one entry
 e2e: cganalyze
 	@sh tests/run-e2e ./cganalyze
-	@CGANALYZE_READER_THREAD=1 sh tests/run-e2e ./cganalyze
+	@CGANALYZE_READER_THREAD=1 CGANALYZE_PRINT_CHUNK=1 sh tests/run-e2e ./cganalyze
 	@sh tests/run-thirdparty ./cganalyze
 	@sh tests/run-sh ./cganalyze
 
@@ -119,7 +120,7 @@ endif
 sanitize-check: unit-tests
 	$(MAKE) --no-print-directory O=$(O) SANITIZE=$(SANITIZE) cganalyze-san
 	@sh tests/run-e2e ./$(O)/cganalyze
-	@CGANALYZE_READER_THREAD=1 sh tests/run-e2e ./$(O)/cganalyze
+	@CGANALYZE_READER_THREAD=1 CGANALYZE_PRINT_CHUNK=1 sh tests/run-e2e ./$(O)/cganalyze
 	@sh tests/run-thirdparty ./$(O)/cganalyze
 
 cganalyze-san: $(O)/src/main.o $(O)/libcganalyze.a

@@ -248,6 +248,7 @@ int analyze_run(const struct options *o, FILE *out)
 	}
 	po.show = show;
 	po.threshold = o->threshold;
+	po.par_chunk = o->print_chunk;
 	po.brief = o->brief;
 	po.indexes = o->graph;
 	po.reports = reports;

@@ -22,6 +22,7 @@ struct options {
 	bool fold_recursion;
 	bool lenient;
 	bool no_progress;	/* --no-progress: no progress line on a tty */
+	size_t print_chunk;	/* CGANALYZE_PRINT_CHUNK, or 0 */
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */

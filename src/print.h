@@ -21,6 +21,9 @@ struct print_opts {
 	const uint32_t *show;	/* events the flat profile shows */
 	size_t nshow;
 	double threshold;	/* percent; smaller entries are left out */
+	size_t par_chunk;	/* 0, or the flat profile and call graph are
+				 * made by two threads in chunks of this many
+				 * entries, however few (CGANALYZE_PRINT_CHUNK) */
 	bool brief;		/* no explanations */
 	bool indexes;		/* names carry the graph's [N] */
 	const struct resolve_report *reports;	/* what -b did, or NULL */

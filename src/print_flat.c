@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "linebuf.h"
+#include "par_format.h"
 #include "print.h"
 #include "xalloc.h"
 
@@ -49,6 +50,68 @@ static bool shown_nonzero(const struct cg *cg, const struct print_opts *o,
 	return cg_node_self(cg, n, o->sort_event) != 0;
 }
 
+/* What a row needs, the same for every row (and thread). */
+struct flat_rows {
+	const struct cg *cg;
+	const struct print_opts *o;
+	const struct name_labels *nl;
+	const uint32_t *rows;
+	double *cum;		/* cumulative self cost, by row */
+	uint32_t ev;
+	double total;
+	int wcost, wcall, wcalls;
+	const int *wextra;
+};
+
+/* Row i of the flat profile. */
+static void format_row(void *unused, const void *shared, size_t i,
+		       struct linebuf *lb)
+{
+	const struct flat_rows *fr = shared;
+	const struct cg *cg = fr->cg;
+	const struct print_opts *o = fr->o;
+	uint32_t n = fr->rows[i], ev = fr->ev;
+	const struct cg_node *node = &cg->nodes[n];
+	double self = cg_node_self(cg, n, ev);
+	double child = cg_node_child(cg, n, ev);
+	char calls[64];
+	size_t clen = 0;
+
+	(void)unused;
+	lb_fixed(lb, fr->total > 0 ? self * 100 / fr->total : 0.0, 2, 6);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, fr->cum[i], 0, fr->wcost);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, self, 0, fr->wcost);
+	if (node->calls || node->self_calls)
+		clen = fmt_u64(calls, node->calls);
+	if (node->self_calls) {
+		calls[clen++] = '+';
+		clen += fmt_u64(calls + clen, node->self_calls);
+	}
+	lb_putc(lb, ' ');
+	lb_right(lb, calls, clen, fr->wcalls);
+	if (node->calls) {
+		double c = (double)node->calls;
+
+		lb_putc(lb, ' ');
+		lb_fixed(lb, self / c, 2, fr->wcall);
+		lb_putc(lb, ' ');
+		lb_fixed(lb, (self + child) / c, 2, fr->wcall);
+	} else {
+		lb_spaces(lb, 2 + 2 * (size_t)fr->wcall);
+	}
+	for (size_t k = 0; k < o->nshow; k++) {
+		if (o->show[k] == ev)
+			continue;
+		lb_putc(lb, ' ');
+		lb_fixed(lb, cg_node_self(cg, n, o->show[k]), 0, fr->wextra[k]);
+	}
+	lb_puts(lb, "  ");
+	lb_func_label(lb, fr->nl, cg, n, o->indexes);
+	lb_putc(lb, '\n');
+}
+
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
@@ -62,7 +125,6 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	int wcost, wcall, wcalls = 5;
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
 	char hdr[256];
-	struct linebuf lb = { 0 };
 
 	if (cg->est_self) {	/* gmon.out: gprof's own columns */
 		free(wextra);
@@ -128,51 +190,30 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 				profile_str(p, p->events[o->show[i]].name));
 	fputs("  name\n", out);
 
-	for (size_t i = 0; i < nrows; i++) {
-		uint32_t n = rows[i];
-		const struct cg_node *node = &cg->nodes[n];
-		double self = cg_node_self(cg, n, ev);
-		double child = cg_node_child(cg, n, ev);
-		char calls[64];
-		size_t clen = 0;
+	{
+		struct flat_rows fr = {
+			.cg = cg, .o = o, .nl = nl, .rows = rows,
+			.cum = xcalloc(nrows + 1, sizeof(double)), .ev = ev,
+			.total = total, .wcost = wcost, .wcall = wcall,
+			.wcalls = wcalls, .wextra = wextra,
+		};
+		/* rows of 256: a few tens of kilobytes each */
+		struct par_format pf = {
+			.format = format_row, .shared = &fr,
+			.chunk = 256, .min_units = 2048,
+		};
 
-		cum += self;
-		lb_fixed(&lb, total > 0 ? self * 100 / total : 0.0, 2, 6);
-		lb_putc(&lb, ' ');
-		lb_fixed(&lb, cum, 0, wcost);
-		lb_putc(&lb, ' ');
-		lb_fixed(&lb, self, 0, wcost);
-		if (node->calls || node->self_calls)
-			clen = fmt_u64(calls, node->calls);
-		if (node->self_calls) {
-			calls[clen++] = '+';
-			clen += fmt_u64(calls + clen, node->self_calls);
+		for (size_t i = 0; i < nrows; i++) {
+			cum += cg_node_self(cg, rows[i], ev);
+			fr.cum[i] = cum;
 		}
-		lb_putc(&lb, ' ');
-		lb_right(&lb, calls, clen, wcalls);
-		if (node->calls) {
-			double c = (double)node->calls;
-
-			lb_putc(&lb, ' ');
-			lb_fixed(&lb, self / c, 2, wcall);
-			lb_putc(&lb, ' ');
-			lb_fixed(&lb, (self + child) / c, 2, wcall);
-		} else {
-			lb_spaces(&lb, 2 + 2 * (size_t)wcall);
+		if (o->par_chunk) {
+			pf.chunk = o->par_chunk;
+			pf.min_units = 0;
 		}
-		for (size_t k = 0; k < o->nshow; k++) {
-			if (o->show[k] == ev)
-				continue;
-			lb_putc(&lb, ' ');
-			lb_fixed(&lb, cg_node_self(cg, n, o->show[k]), 0,
-				 wextra[k]);
-		}
-		lb_puts(&lb, "  ");
-		lb_func_label(&lb, nl, cg, n, o->indexes);
-		lb_putc(&lb, '\n');
-		lb_flush(&lb, out);
+		par_format_run(&pf, out, nrows);
+		free(fr.cum);
 	}
-	lb_free(&lb);
 	if (!o->brief)
 		fprintf(out, "\n%s", flat_blurb);
 	name_labels_free(nl);

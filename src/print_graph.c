@@ -7,28 +7,30 @@
 #include <string.h>
 
 #include "linebuf.h"
+#include "par_format.h"
 #include "print.h"
 #include "xalloc.h"
 
+/* A thread's: the shared part is read only, the rest its scratch. */
 struct graph_ctx {
-	FILE *out;
 	const struct cg *cg;
 	const struct print_opts *o;
 	struct name_labels *nl;
 	uint32_t ev;
 	double total;
 	int w;			/* width of a cost column */
-	struct linebuf lb;	/* the line being built */
+	struct linebuf *lb;	/* the entry's text goes here */
 	struct arc_key *keys;	/* the arcs of an entry, to sort */
 	size_t keys_alloc;
+	uint32_t *members;	/* of a cycle, to sort */
+	size_t members_alloc;
 };
 
-/* The name column and the end of the line; the line goes out. */
+/* The name column and the end of the line. */
 static void end_with_label(struct graph_ctx *g, uint32_t n)
 {
-	lb_func_label(&g->lb, g->nl, g->cg, n, true);
-	lb_putc(&g->lb, '\n');
-	lb_flush(&g->lb, g->out);
+	lb_func_label(g->lb, g->nl, g->cg, n, true);
+	lb_putc(g->lb, '\n');
 }
 
 /* "%13s %*s %*s " then the count right-aligned in 17, then 5 spaces:
@@ -37,7 +39,7 @@ static void end_with_label(struct graph_ctx *g, uint32_t n)
 static void arc_columns(struct graph_ctx *g, const double *s, const double *c,
 			const char *count, size_t clen)
 {
-	struct linebuf *lb = &g->lb;
+	struct linebuf *lb = g->lb;
 
 	lb_spaces(lb, 14);
 	if (s)
@@ -141,7 +143,7 @@ static size_t collect_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
 static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 			  double child, uint64_t calls, uint64_t extra)
 {
-	struct linebuf *lb = &g->lb;
+	struct linebuf *lb = g->lb;
 	char idx[32], called[48];
 	size_t n;
 
@@ -182,8 +184,7 @@ static void print_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
 		qsort_r(g->keys, k, sizeof(*g->keys), cmp_arcs, (void *)cg);
 	if (!k && incoming) {
 		arc_columns(g, NULL, NULL, "", 0);
-		lb_puts(&g->lb, "<spontaneous>\n");
-		lb_flush(&g->lb, g->out);
+		lb_puts(g->lb, "<spontaneous>\n");
 	}
 	for (size_t i = 0; i < k; i++) {
 		const struct cg_arc *arc = &cg->arcs[g->keys[i].arc];
@@ -214,8 +215,7 @@ static int cmp_member_index(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
-static void print_cycle_entry(struct graph_ctx *g, uint32_t c,
-			      uint32_t **members, size_t *alloc)
+static void print_cycle_entry(struct graph_ctx *g, uint32_t c)
 {
 	const struct cg *cg = g->cg;
 	const struct cg_cycle *cyc = &cg->cycles[c];
@@ -226,17 +226,16 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c,
 	print_primary(g, cyc->index, cg_cycle_self(cg, c, g->ev),
 		      cg_cycle_child(cg, c, g->ev), cyc->calls,
 		      cyc->internal_calls);
-	lb_puts(&g->lb, "<cycle ");
-	lb_putn(&g->lb, num, fmt_u64(num, cyc->number));
-	lb_puts(&g->lb, " as a whole> [");
-	lb_putn(&g->lb, num, fmt_u64(num, cyc->index));
-	lb_puts(&g->lb, "]\n");
-	lb_flush(&g->lb, g->out);
+	lb_puts(g->lb, "<cycle ");
+	lb_putn(g->lb, num, fmt_u64(num, cyc->number));
+	lb_puts(g->lb, " as a whole> [");
+	lb_putn(g->lb, num, fmt_u64(num, cyc->index));
+	lb_puts(g->lb, "]\n");
 	/* the members, each with its own cost, highest first */
 	k = 0;
 	for (uint32_t m = cyc->first_member; m != NO_ID; m = cg->nodes[m].next_member) {
-		ARRAY_GROW(*members, k + 1, *alloc);
-		(*members)[k++] = m;
+		ARRAY_GROW(g->members, k + 1, g->members_alloc);
+		g->members[k++] = m;
 	}
 	/*
 	 * By index (cg_rank lists every member, so indexes are distinct). A
@@ -244,9 +243,10 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c,
 	 * profile has functions, and a 100,000-function loop took 40 seconds
 	 * here (test_deep_chain in tests/test_fuzz_regress.c).
 	 */
-	qsort_r(*members, k, sizeof(**members), cmp_member_index, (void *)cg);
+	qsort_r(g->members, k, sizeof(*g->members), cmp_member_index,
+		(void *)cg);
 	for (size_t i = 0; i < k; i++) {
-		uint32_t m = (*members)[i];
+		uint32_t m = g->members[i];
 		const struct cg_node *mn = &cg->nodes[m];
 		double s = cg_node_self(cg, m, g->ev);
 		double ch = cg_node_child(cg, m, g->ev);
@@ -262,12 +262,27 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c,
 	}
 }
 
+/* Unit i of the listing: the i-th entry shown, and its separator. */
+static void format_entry(void *ctx, const void *shown, size_t i,
+			 struct linebuf *lb)
+{
+	struct graph_ctx *g = ctx;
+	const struct cg_entry *e = &g->cg->order[((const uint32_t *)shown)[i]];
+
+	g->lb = lb;
+	if (e->is_cycle)
+		print_cycle_entry(g, e->id);
+	else
+		print_node_entry(g, e->id);
+	lb_puts(lb, "-----------------------------------------------\n");
+}
+
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
-	struct graph_ctx g;
-	uint32_t *members = NULL;
-	size_t alloc = 0;
+	struct graph_ctx g, g2;
+	uint32_t *shown;
+	size_t nshown = 0;
 	char buf[FMT_NUM_MAX];
 	int w;
 
@@ -276,7 +291,6 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		return;
 	}
 	memset(&g, 0, sizeof(g));
-	g.out = out;
 	g.cg = cg;
 	g.o = o;
 	g.ev = o->sort_event;
@@ -285,27 +299,36 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	name_labels_set_listed(g.nl, o->graph_listed);
 	w = (int)fmt_fixed(buf, g.total, 0);
 	g.w = w < 8 ? 8 : w;
+	g2 = g;
 
 	fputs("Call graph of ", out);
 	fprint_event_title(out, p, g.ev);
 	fprintf(out, ", %llu in all:\n\n", (unsigned long long)p->totals[g.ev]);
 	fprintf(out, "%-6s %6s %*s %*s %8s%9s %s\n", "index", "%total", g.w,
 		"self", g.w, "children", "called", "", "name");
-	for (size_t i = 0; i < cg->norder; i++) {
-		const struct cg_entry *e = &cg->order[i];
+	shown = xcalloc(cg->norder + 1, sizeof(*shown));
+	for (size_t i = 0; i < cg->norder; i++)
+		if (entry_shown(cg, o, &cg->order[i], g.ev, g.total))
+			shown[nshown++] = (uint32_t)i;
+	{
+		/* chunks of 64 entries: a few hundred lines each */
+		struct par_format pf = {
+			.format = format_entry, .shared = shown,
+			.ctx = { &g, &g2 }, .chunk = 64, .min_units = 256,
+		};
 
-		if (!entry_shown(cg, o, e, g.ev, g.total))
-			continue;
-		if (e->is_cycle)
-			print_cycle_entry(&g, e->id, &members, &alloc);
-		else
-			print_node_entry(&g, e->id);
-		fputs("-----------------------------------------------\n", out);
+		if (o->par_chunk) {
+			pf.chunk = o->par_chunk;
+			pf.min_units = 0;
+		}
+		par_format_run(&pf, out, nshown);
 	}
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_blurb);
-	free(members);
+	free(shown);
 	free(g.keys);
-	lb_free(&g.lb);
+	free(g.members);
+	free(g2.keys);
+	free(g2.members);
 	name_labels_free(g.nl);
 }
