@@ -29,6 +29,8 @@ static inline char *lb_room(struct linebuf *lb, size_t n)
 
 static inline void lb_putn(struct linebuf *lb, const char *s, size_t n)
 {
+	if (!n)
+		return;	/* lb->s may still be NULL */
 	memcpy(lb_room(lb, n), s, n);
 	lb->len += n;
 }
@@ -46,6 +48,8 @@ static inline void lb_putc(struct linebuf *lb, char c)
 
 static inline void lb_spaces(struct linebuf *lb, size_t n)
 {
+	if (!n)
+		return;
 	memset(lb_room(lb, n), ' ', n);
 	lb->len += n;
 }
@@ -88,7 +92,8 @@ static inline void lb_fixed(struct linebuf *lb, double v, int decimals,
 /* The line so far to out; the buffer is then empty for the next. */
 static inline void lb_flush(struct linebuf *lb, FILE *out)
 {
-	fwrite(lb->s, 1, lb->len, out);
+	if (lb->len)
+		fwrite(lb->s, 1, lb->len, out);
 	lb->len = 0;
 }
 
