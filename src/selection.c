@@ -89,6 +89,7 @@ void selection_init(struct selection *sel, struct profile *p,
 	/* as gprof: what -p names is listed even when -P names it too */
 	if (flat_only || flat_not) {
 		sel->flat = xcalloc(nf + 1, sizeof(*sel->flat));
+		sel->flat_named = flat_only != NULL;
 		for (size_t f = 0; f < nf; f++)
 			sel->flat[f] = (flat_only && flat_only[f]) ||
 				       (!flat_only && !flat_not[f]);

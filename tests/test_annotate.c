@@ -18,6 +18,7 @@
 
 #include "annotate.h"
 #include "cg.h"
+#include "selection.h"
 
 struct run {
 	struct profile p;
@@ -127,6 +128,68 @@ static void test_sums(void **state)
 		run_open(&r, profiles[i], "*main*", NULL);
 		check_sums(&r, profiles[i]);
 		assert_string_equal(r.a.selected_by, "function");
+		run_close(&r);
+	}
+}
+
+/*
+ * -p/-P SPEC choose the functions whose lines are annotated: what they
+ * leave out is "not chosen", and the listed lines hold exactly the self
+ * cost of the functions they list (a function's positions are all on
+ * lines in these profiles).
+ */
+static void test_symspecs(void **state)
+{
+	static const struct {
+		enum symspec_use use;
+		const char *spec, *what;
+	} cases[] = {
+		{ SPEC_FLAT_ONLY, "fib*", NULL },
+		{ SPEC_FLAT_NOT, "fib*", NULL },
+		{ SPEC_FLAT_ONLY, "fib*", "*i*" },	/* with WHAT: both */
+		{ SPEC_FLAT_ONLY, "fib*", "prog.c" },
+	};
+	const char *path = "samples/recursion/callgrind.out";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct symspec_opt so = { .use = cases[i].use };
+		struct selection sel;
+		struct run r;
+		const char *why;
+		uint64_t want = 0, listed;
+		uint32_t ev = 0;
+
+		run_open(&r, path, cases[i].what, NULL);
+		assert_int_equal(symspec_parse(cases[i].spec, &so.spec, &why), 0);
+		selection_init(&sel, &r.p, &so, 1);
+		annotation_release(&r.a);
+		r.po.flat_listed = sel.flat;
+		assert_int_equal(annotation_build(&r.a, &r.cg, &r.po), 0);
+		assert_true(r.a.by_symspecs);
+		check_sums(&r, path);
+		for (uint32_t f = 0; f < r.p.nfuncs; f++) {
+			const char *name = profile_str(&r.p, r.p.funcs[f].name);
+
+			if (sel.flat[f] && (!cases[i].what ||
+					    strchr(cases[i].what, '.') ||
+					    strchr(name, 'i')))
+				want += profile_self(&r.p, f)[ev];
+		}
+		listed = ann_row(r.a.fate_cost, &r.a, ANN_LISTED)[ev] +
+			 ann_row(r.a.fate_cost, &r.a, ANN_NOT_FOUND)[ev] +
+			 ann_row(r.a.fate_cost, &r.a, ANN_BELOW)[ev] +
+			 ann_row(r.a.fate_cost, &r.a, ANN_NO_LINE)[ev];
+		if (listed != want)
+			fail_msg("case %zu: lines of the chosen functions hold "
+				 "%llu, their self cost is %llu", i,
+				 (unsigned long long)listed,
+				 (unsigned long long)want);
+		assert_int_equal(ann_row(r.a.fate_cost, &r.a, ANN_NOT_CHOSEN)[ev],
+				 r.p.totals[ev] - want);
+		r.po.flat_listed = NULL;
+		selection_release(&sel);
+		symspec_opt_release(&so);
 		run_close(&r);
 	}
 }
@@ -481,6 +544,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_symspecs),
 		cmocka_unit_test(test_peer_annotate),
 	};
 
