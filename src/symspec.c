@@ -9,6 +9,7 @@
 
 #include "hashmap.h"
 #include "path.h"
+#include "read.h"
 #include "symspec.h"
 #include "symtab.h"
 #include "xalloc.h"
@@ -194,7 +195,7 @@ static size_t without_params(const char *name)
 	return 0;
 }
 
-static bool name_matches(const char *pattern, const char *name)
+static bool name_or_base_matches(const char *pattern, const char *name)
 {
 	size_t n;
 	char buf[1024];
@@ -207,6 +208,31 @@ static bool name_matches(const char *pattern, const char *name)
 	memcpy(buf, name, n);
 	buf[n] = '\0';
 	return text_matches(pattern, buf);
+}
+
+/*
+ * The name, or the name without valgrind's recursion level: "fib"
+ * matches "fib'2" and "fib'3" (--separate-recs), as --annotate=FUNC and
+ * --disasm=FUNC take it. Only the name loses its level, so a pattern
+ * with one ("fib'2") matches that level alone.
+ */
+static bool name_matches(const char *pattern, const char *name)
+{
+	size_t len, n;
+	char *folded;
+	bool r;
+
+	if (name_or_base_matches(pattern, name))
+		return true;
+	if (!strchr(name, '\''))
+		return false;
+	len = strlen(name);
+	folded = xmalloc(len + 1);
+	n = fold_recursion_suffix(name, len, folded);
+	folded[n] = '\0';
+	r = n != len && name_or_base_matches(pattern, folded);
+	free(folded);
+	return r;
 }
 
 static bool func_matches(const struct symspec *s,

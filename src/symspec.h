@@ -14,7 +14,9 @@
  * may be glob patterns (fnmatch: * ? [...]), which C++ names want
  * ('std::*'). A file matches by its path as the profile has it or by
  * its base name. A function matches by its name as listings show it,
- * by that name without a C++ parameter list ("f" matches "f(int)"), and
+ * by that name without a C++ parameter list ("f" matches "f(int)"),
+ * without valgrind's recursion level ("fib" matches "fib'2" and "fib'3";
+ * "fib'2" only "fib'2"), and
  * by its other form: a mangled name given (_Z...) is demangled to be
  * compared, and a mangled name shown (--no-demangle) is compared
  * demangled too.

@@ -535,6 +535,11 @@ static void test_pick_selected(void **state)
 		/* the hottest two but fib (and fib'2, its code) */
 		{ SPEC_FLAT_NOT, "fib*", NULL, 5, 0, 1, "cmp_uint" },
 		{ SPEC_FLAT_NOT, "fib*", "fib", 0, -1, 0, NULL },
+		/* a bare name is every recursion level: fib and fib'2 */
+		{ SPEC_FLAT_NOT, "fib", NULL, 5, 0, 1, "cmp_uint" },
+		/* fib'2 alone is most of fib's code */
+		{ SPEC_FLAT_NOT, "fib'2", NULL, 5, 0, 1, "cmp_uint" },
+		{ SPEC_FLAT_ONLY, "fib'2", NULL, 0, 0, 1, "fib" },
 		{ SPEC_FLAT_ONLY, "main", "ring_*", 0, -1, 0, NULL },
 		{ SPEC_FLAT_ONLY, "ring_a", "ring_*", 0, 0, 1, "ring_a" },
 		/* an exact WHAT without cost: listed when -p names it */

@@ -97,6 +97,13 @@ static void make(struct profile *p)
 		{ "/bin/prog", "/src/a.cc", "ns::sort<int>(int*, int) const", "9" },
 		{ "/bin/prog", "/src/a.cc", "_ZN2ns3popEv", "30" },
 		{ "/bin/prog", "/src/a.cc", "(below main)", "0" },
+		/* valgrind --separate-recs: recursion levels of fib and of
+		 * a C++ function */
+		{ "/bin/prog", "/src/prog.c", "fib'2", "20" },
+		{ "/bin/prog", "/src/prog.c", "fib'13", "20" },
+		{ "/bin/prog", "/src/a.cc", "ns::walk(int)'2", "40" },
+		/* a quote that is no recursion level */
+		{ "/bin/prog", "/src/a.cc", "fib'x", "50" },
 	};
 
 	profile_init(p);
@@ -144,16 +151,18 @@ static void test_match(void **state)
 	/* a name with dots is a function too (gprof takes it for a file) */
 	assert_string_equal(selected(&p, "helper.part.0"), "helper.part.0");
 	/* a file by base name: both prog.c; by path: one */
-	assert_string_equal(selected(&p, "prog.c"), "main work fib helper.part.0");
+	assert_string_equal(selected(&p, "prog.c"),
+			    "main work fib helper.part.0 fib'2 fib'13");
 	assert_string_equal(selected(&p, "/src/util/prog.c"), "helper.part.0");
-	assert_string_equal(selected(&p, "/src/prog.c:fib"), "fib");
+	assert_string_equal(selected(&p, "/src/prog.c:fib"), "fib fib'2 fib'13");
 	/* an object */
 	assert_string_equal(selected(&p, "libc.so.6"), "qsort");
 	/* globs */
-	assert_string_equal(selected(&p, "f*"), "fib");
+	assert_string_equal(selected(&p, "f*"), "fib fib'2 fib'13 fib'x");
 	/* _ZN2ns3popEv is ns::pop() */
 	assert_string_equal(selected(&p, "ns::*"),
-			    "ns::sort<int>(int*, int) const _ZN2ns3popEv");
+			    "ns::sort<int>(int*, int) const _ZN2ns3popEv "
+			    "ns::walk(int)'2");
 	assert_string_equal(selected(&p, "*/util/*"), "helper.part.0");
 	/* without the parameter list; not for "(below main)" */
 	assert_string_equal(selected(&p, "ns::sort<int>"), "ns::sort<int>(int*, int) const");
@@ -168,9 +177,19 @@ static void test_match(void **state)
 	/* per file: both prog.c have a function starting before 85 */
 	assert_string_equal(selected(&p, "prog.c:85"), "work helper.part.0");
 	assert_string_equal(selected(&p, "prog.c:79"), "main helper.part.0");
-	assert_string_equal(selected(&p, "/src/prog.c:20"), "fib");
+	assert_string_equal(selected(&p, "/src/prog.c:20"), "fib fib'2 fib'13");
 	assert_string_equal(selected(&p, "/src/prog.c:19"), "");
 	assert_string_equal(selected(&p, "nothing"), "");
+	/* a bare name matches every recursion level, one with a level
+	 * only that level; a glob sees both forms */
+	assert_string_equal(selected(&p, "fib"), "fib fib'2 fib'13");
+	assert_string_equal(selected(&p, "fib'2"), "fib'2");
+	assert_string_equal(selected(&p, "fib'1"), "");
+	assert_string_equal(selected(&p, "fib'x"), "fib'x");
+	assert_string_equal(selected(&p, "fi?"), "fib fib'2 fib'13");
+	assert_string_equal(selected(&p, "ns::walk"), "ns::walk(int)'2");
+	assert_string_equal(selected(&p, "ns::walk(int)"), "ns::walk(int)'2");
+	assert_string_equal(selected(&p, "a.cc:ns::walk"), "ns::walk(int)'2");
 	profile_release(&p);
 }
 
