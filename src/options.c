@@ -38,7 +38,9 @@ static const char usage_text[] =
 "  -k, --delete-arcs=FROM/TO  delete the calls from functions FROM names to\n"
 "                         functions TO names before the analysis: their\n"
 "                         cost flows to no caller ('*/f': f's cost stays\n"
-"                         out of every caller's)\n"
+"                         out of every caller's). FROM or TO may hold a\n"
+"                         path (-k src/a.c:f/g): of the ways to split at a\n"
+"                         '/', the first with such calls is taken\n"
 "      SPEC is gprof's: NAME (a function, or every function of a file or\n"
 "      object), FILE:FUNC or FILE:LINE; a name may be a glob ('std::*'),\n"
 "      and fib names valgrind's recursion levels fib'2, fib'3 too.\n"
@@ -322,7 +324,7 @@ static int add_spec(struct options *o, enum symspec_use use, int letter,
 	so = &o->specs[o->nspecs];
 	memset(so, 0, sizeof(*so));
 	so->use = use;
-	r = use == SPEC_ARC ? symspec_parse_arc(arg, &so->spec, &so->to, &why)
+	r = use == SPEC_ARC ? symspec_parse_arcs(arg, so, &why)
 			    : symspec_parse(arg, &so->spec, &why);
 	if (r < 0)
 		return usage_error("-%c wants %s, not '%s': %s", letter,
