@@ -65,7 +65,8 @@ static const char usage_text[] =
 "                         MEM_LIVE, ...; default: the first in the file);\n"
 "                         call counts are its count field\n"
 "      --threshold=PCT    leave out entries below PCT percent of the total\n"
-"                         (flat profile: self cost; call graph: total)\n"
+"                         (flat profile: self cost; call graph: total;\n"
+"                         --dot, --svg: inclusive, as --node-threshold)\n"
 "\n"
 "Reading:\n"
 "      --part=N           read only part N of multi-part profiles (the\n"
@@ -134,9 +135,10 @@ static const char usage_text[] =
 "      --svg=FILE         draw that graph into FILE with Graphviz's dot\n"
 "                         (alone, unless -p, -q or --json asks for more)\n"
 "      --node-threshold=PCT  leave out functions below PCT percent of the\n"
-"                         total, inclusive (default 0.5)\n"
+"                         total, inclusive (default: --threshold's PCT,\n"
+"                         else 0.5)\n"
 "      --edge-threshold=PCT  leave out call arcs below PCT percent\n"
-"                         (default 0.1)\n"
+"                         (default 0.1, or the node threshold if lower)\n"
 "\n"
 "Comparing two profiles (cganalyze --diff [OPTION]... BASE NEW):\n"
 "      --diff             per-function changes of self and inclusive cost\n"
@@ -342,6 +344,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	 * a listing, a bare -P/-Q turns it off */
 	bool flat_on = false, flat_off = false, graph_on = false,
 	     graph_off = false;
+	bool node_given = false, edge_given = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -546,6 +549,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 						   c == OPT_NODE_THRESHOLD ? "node" : "edge",
 						   optarg);
 			o->dot_threshold_given = true;
+			*(c == OPT_NODE_THRESHOLD ? &node_given : &edge_given) = true;
 			break;
 		case 'h':
 			fputs(usage_text, out);
@@ -585,6 +589,17 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--dot prints the graph alone; it does not go with --json, -p, -q, --annotate, --disasm or --leaks (--svg=FILE does)");
 	if (o->dot_threshold_given && !o->dot && !o->svg)
 		return usage_error("--node-threshold and --edge-threshold go with --dot or --svg");
+	/* --threshold leaves out call graph entries below PCT percent
+	 * total: in the picture, functions below PCT inclusive, and no arc
+	 * kept by a higher bar than they are (so that the functions shown
+	 * stay joined); --node-threshold and --edge-threshold, when given,
+	 * say otherwise */
+	if (o->threshold_given && (o->dot || o->svg)) {
+		if (!node_given)
+			o->node_threshold = o->threshold;
+		if (!edge_given && o->edge_threshold > o->node_threshold)
+			o->edge_threshold = o->node_threshold;
+	}
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
