@@ -434,26 +434,50 @@ static int cmp_file(const void *x, const void *y, void *arg)
 		      profile_str(fo->a->p, fo->a->files[f2].name));
 }
 
-/* Files hottest first, each with its lines in order and its cost. */
+/*
+ * Whether line l has anything to show: a cost, a call, inlined code or
+ * a block count. A position without any (IgProf's frame at a function's
+ * first instruction, whose cost is all in its callees) would list a
+ * line of dots.
+ */
+static bool line_has_something(const struct annotation *a, size_t l)
+{
+	const uint64_t *row = ann_row(a->line_cost, a, l);
+
+	for (size_t e = 0; e < a->stride; e++)
+		if (row[e])
+			return true;
+	return a->lines[l].first_call != NO_ID ||
+	       a->lines[l].first_inlined != NO_ID ||
+	       (a->line_execs && a->line_execs[l]);
+}
+
+/* Files hottest first, each with its lines in order and its cost; lines
+ * with nothing to show are left out, and files with only such lines. */
 static void order_files(struct annotation *a)
 {
-	size_t nf = a->nfiles, stride = a->stride;
+	size_t nf = a->nfiles, stride = a->stride, nkept = 0;
 	uint64_t *cost = xcalloc(nf * stride + 1, sizeof(*cost));
 	uint32_t *order = xcalloc(nf + 1, sizeof(*order)),
 		 *newidx = xcalloc(nf + 1, sizeof(*newidx));
 	struct ann_file *files = xcalloc(nf + 1, sizeof(*files));
 	struct file_order fo = { a, cost };
+	bool *shown = xcalloc(a->nlines + 1, sizeof(*shown));
 
 	for (size_t l = 0; l < a->nlines; l++) {
+		shown[l] = line_has_something(a, l);
+		if (!shown[l])
+			continue;
 		add_row(cost + a->lines[l].file * stride,
 			ann_row(a->line_cost, a, l), stride);
 		a->files[a->lines[l].file].nlines++;
 	}
 	for (size_t f = 0; f < nf; f++)
-		order[f] = (uint32_t)f;
-	qsort_r(order, nf, sizeof(*order), cmp_file, &fo);
-	a->file_cost = xcalloc(nf * stride + 1, sizeof(*a->file_cost));
-	for (size_t i = 0; i < nf; i++) {
+		if (a->files[f].nlines)
+			order[nkept++] = (uint32_t)f;
+	qsort_r(order, nkept, sizeof(*order), cmp_file, &fo);
+	a->file_cost = xcalloc(nkept * stride + 1, sizeof(*a->file_cost));
+	for (size_t i = 0; i < nkept; i++) {
 		files[i] = a->files[order[i]];
 		files[i].lines = xcalloc(files[i].nlines + 1, sizeof(uint32_t));
 		files[i].nlines = 0;
@@ -462,19 +486,26 @@ static void order_files(struct annotation *a)
 		       stride * sizeof(*cost));
 	}
 	for (size_t l = 0; l < a->nlines; l++) {
-		struct ann_file *f = &files[newidx[a->lines[l].file]];
+		struct ann_file *f;
 
+		if (!shown[l]) {
+			a->lines[l].file = NO_ID;	/* in no file's list */
+			continue;
+		}
+		f = &files[newidx[a->lines[l].file]];
 		a->lines[l].file = newidx[a->lines[l].file];
 		f->lines[f->nlines++] = (uint32_t)l;
 	}
-	for (size_t i = 0; i < nf; i++)
+	for (size_t i = 0; i < nkept; i++)
 		qsort_r(files[i].lines, files[i].nlines, sizeof(uint32_t),
 			cmp_line, a);
 	free(a->files);
 	a->files = files;
+	a->nfiles = nkept;
 	free(cost);
 	free(order);
 	free(newidx);
+	free(shown);
 }
 
 static bool file_has_calls(const struct annotation *a, const struct ann_file *f)

@@ -194,6 +194,56 @@ static void test_symspecs(void **state)
 	}
 }
 
+/*
+ * A line with no cost, no call and no inlined code (IgProf's frame at a
+ * function's first instruction, whose cost is all in its callees) is not
+ * listed, and a file of only such lines is no file of the listing; a
+ * line with a call and no cost of its own is.
+ */
+static void test_empty_lines(void **state)
+{
+	static const char text[] =
+		"events: Ir Dr\n"
+		"fl=/src/a.c\nfn=f\n3 0 0\n4 5 1\n"
+		"cfn=g\ncalls=1 0\n6 0 0\n"
+		"7 0 2\n"
+		"fl=/src/b.c\nfn=g\n1 0 0\n";
+	struct annotation a;
+	struct profile p;
+	struct cg cg;
+	struct print_opts po = { 0 };
+	struct sources sources;
+	struct read_opts ro = { .want_positions = true };
+	char *diag;
+	uint32_t want[] = { 4, 6, 7 };
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(read_text(&p, text, -1, &ro, &diag), 0);
+	free(diag);
+	profile_finish(&p);
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	sources_init(&sources, NULL);
+	po.sources = &sources;
+	po.annotate = true;
+	po.listing_threshold = 1;
+	assert_int_equal(annotation_build(&a, &cg, &po), 0);
+	assert_int_equal(a.nfiles, 1);
+	assert_string_equal(profile_str(&p, a.files[0].name), "/src/a.c");
+	assert_int_equal(a.files[0].nlines, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(a.lines[a.files[0].lines[i]].line, want[i]);
+	assert_int_equal(ann_row(a.fate_cost, &a, ANN_NOT_FOUND)[0], 5);
+	assert_int_equal(ann_row(a.fate_cost, &a, ANN_NOT_FOUND)[1], 3);
+	annotation_release(&a);
+	sources_release(&sources);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
 /* ---- callgrind_annotate's auto-annotated sources ---- */
 
 /* One column of callgrind_annotate: "1,234", "1,234 ( 0.50%)", "0" or
@@ -545,6 +595,7 @@ int main(void)
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_sums),
 		cmocka_unit_test(test_symspecs),
+		cmocka_unit_test(test_empty_lines),
 		cmocka_unit_test(test_peer_annotate),
 	};
 
