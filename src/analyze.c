@@ -273,8 +273,7 @@ int analyze_run(const struct options *o, FILE *out)
 	 * themselves; those -p names are the user's pick, taken whatever
 	 * their cost unless --threshold is given */
 	po.listing_threshold = o->threshold_given ? o->threshold
-			       : sel.flat_named	 ? 0.0
-						 : 1.0;
+			       : sel.flat_named ? 0.0 : 1.0;
 	cg_build_without(&cg, &p, po.sort_event, sel.deleted);
 	cg_find_cycles(&cg);
 	selection_graph(&sel, &cg);
