@@ -256,7 +256,6 @@ int analyze_run(const struct options *o, FILE *out)
 	po.inlined = rso.inlined;
 	po.symtabs = st;
 	po.sources = &sources;
-	po.listing_threshold = o->threshold_given ? o->threshold : 1.0;
 	po.annotate = o->annotate;
 	po.annotate_what = o->annotate_what;
 	po.context = o->context;
@@ -271,6 +270,11 @@ int analyze_run(const struct options *o, FILE *out)
 	/* gprof's symspecs: -k deletes calls before the analysis, the
 	 * others choose what the listings show */
 	selection_init(&sel, &p, o->specs, o->nspecs);
+	/* the listings pick files and functions of 1% or more by
+	 * themselves; those -p names are the user's pick, taken whatever
+	 * their cost unless --threshold is given */
+	po.listing_threshold = o->threshold_given ? o->threshold
+			       : sel.flat_named ? 0.0 : 1.0;
 	cg_build_without(&cg, &p, po.sort_event, sel.deleted);
 	cg_find_cycles(&cg);
 	selection_graph(&sel, &cg);

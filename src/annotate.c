@@ -8,6 +8,7 @@
 #include "diag.h"
 #include "gmon.h"
 #include "read.h"
+#include "resolve.h"
 #include "path.h"
 #include "xalloc.h"
 
@@ -162,9 +163,12 @@ static int choose(struct builder *b)
 	return 0;
 }
 
+/* --annotate=FUNC chose it (or no FUNC was given), and -p/-P SPEC
+ * lists it in the flat profile (or there is no such option). */
 static bool func_chosen(const struct builder *b, uint32_t func)
 {
-	return !b->chosen_func || b->chosen_func[func];
+	return (!b->chosen_func || b->chosen_func[func]) &&
+	       (!b->o->flat_listed || b->o->flat_listed[func]);
 }
 
 static void add_positions(struct builder *b)
@@ -177,6 +181,8 @@ static void add_positions(struct builder *b)
 		const uint64_t *row = profile_pos_cost(p, (uint32_t)i);
 
 		add_row(a->total, row, a->stride);
+		if (!unknown_file(p, q->file) && q->line)
+			a->any_line = true;
 		if (!func_chosen(b, q->func)) {
 			add_row(ann_row(a->fate_cost, a, ANN_NOT_CHOSEN), row,
 				a->stride);
@@ -335,7 +341,8 @@ static void add_inlined(struct builder *b)
  * gmon.out's basic-block counts on the lines their addresses are on,
  * as gprof -A -l puts them (a block's address may be inside an
  * instruction: its line is the one of the instruction it is in). With
- * --annotate=FUNC, those in the symbols it names.
+ * --annotate=FUNC, those in the symbols it names; with -p/-P SPEC,
+ * those in the symbols of the functions the flat profile lists.
  */
 static void add_block_counts(struct builder *b)
 {
@@ -344,12 +351,25 @@ static void add_block_counts(struct builder *b)
 	const struct gmon_data *g = p->gmon;
 	const struct symtab *st;
 	uint32_t *li;
+	bool *listed_sym = NULL;
 	size_t n = 0;
 
 	if (!g || !g->nbbs || b->o->nreports < 1 || !b->o->symtabs ||
 	    !b->o->symtabs[0])
 		return;
 	st = b->o->symtabs[0];
+	/* -p/-P SPEC: the symbols of the functions the flat profile lists */
+	if (b->o->flat_listed) {
+		listed_sym = xcalloc(st->nsyms + 1, sizeof(*listed_sym));
+		for (uint32_t f = 0; f < p->nfuncs; f++) {
+			const struct sym *s = b->o->flat_listed[f]
+						      ? resolve_named_sym(p, st, f)
+						      : NULL;
+
+			if (s)
+				listed_sym[s - st->syms] = true;
+		}
+	}
 	li = xcalloc(g->nbbs + 1, sizeof(*li));
 	for (size_t i = 0; i < g->nbbs; i++) {
 		uint64_t addr = g->bbs[i].addr - b->o->reports[0].load_offset;
@@ -368,6 +388,12 @@ static void add_block_counts(struct builder *b)
 			if (!chosen)
 				continue;
 		}
+		if (listed_sym) {
+			const struct sym *s = symtab_lookup(st, addr);
+
+			if (!s || !listed_sym[s - st->syms])
+				continue;
+		}
 		li[i] = line_of(b, le->file, le->line);
 		n++;
 	}
@@ -378,6 +404,7 @@ static void add_block_counts(struct builder *b)
 				a->line_execs[li[i]] = g->bbs[i].count;
 	}
 	free(li);
+	free(listed_sym);
 }
 
 static int cmp_line(const void *x, const void *y, void *arg)
@@ -407,26 +434,50 @@ static int cmp_file(const void *x, const void *y, void *arg)
 		      profile_str(fo->a->p, fo->a->files[f2].name));
 }
 
-/* Files hottest first, each with its lines in order and its cost. */
+/*
+ * Whether line l has anything to show: a cost, a call, inlined code or
+ * a block count. A position without any (IgProf's frame at a function's
+ * first instruction, whose cost is all in its callees) would list a
+ * line of dots.
+ */
+static bool line_has_something(const struct annotation *a, size_t l)
+{
+	const uint64_t *row = ann_row(a->line_cost, a, l);
+
+	for (size_t e = 0; e < a->stride; e++)
+		if (row[e])
+			return true;
+	return a->lines[l].first_call != NO_ID ||
+	       a->lines[l].first_inlined != NO_ID ||
+	       (a->line_execs && a->line_execs[l]);
+}
+
+/* Files hottest first, each with its lines in order and its cost; lines
+ * with nothing to show are left out, and files with only such lines. */
 static void order_files(struct annotation *a)
 {
-	size_t nf = a->nfiles, stride = a->stride;
+	size_t nf = a->nfiles, stride = a->stride, nkept = 0;
 	uint64_t *cost = xcalloc(nf * stride + 1, sizeof(*cost));
 	uint32_t *order = xcalloc(nf + 1, sizeof(*order)),
 		 *newidx = xcalloc(nf + 1, sizeof(*newidx));
 	struct ann_file *files = xcalloc(nf + 1, sizeof(*files));
 	struct file_order fo = { a, cost };
+	bool *shown = xcalloc(a->nlines + 1, sizeof(*shown));
 
 	for (size_t l = 0; l < a->nlines; l++) {
+		shown[l] = line_has_something(a, l);
+		if (!shown[l])
+			continue;
 		add_row(cost + a->lines[l].file * stride,
 			ann_row(a->line_cost, a, l), stride);
 		a->files[a->lines[l].file].nlines++;
 	}
 	for (size_t f = 0; f < nf; f++)
-		order[f] = (uint32_t)f;
-	qsort_r(order, nf, sizeof(*order), cmp_file, &fo);
-	a->file_cost = xcalloc(nf * stride + 1, sizeof(*a->file_cost));
-	for (size_t i = 0; i < nf; i++) {
+		if (a->files[f].nlines)
+			order[nkept++] = (uint32_t)f;
+	qsort_r(order, nkept, sizeof(*order), cmp_file, &fo);
+	a->file_cost = xcalloc(nkept * stride + 1, sizeof(*a->file_cost));
+	for (size_t i = 0; i < nkept; i++) {
 		files[i] = a->files[order[i]];
 		files[i].lines = xcalloc(files[i].nlines + 1, sizeof(uint32_t));
 		files[i].nlines = 0;
@@ -435,19 +486,26 @@ static void order_files(struct annotation *a)
 		       stride * sizeof(*cost));
 	}
 	for (size_t l = 0; l < a->nlines; l++) {
-		struct ann_file *f = &files[newidx[a->lines[l].file]];
+		struct ann_file *f;
 
+		if (!shown[l]) {
+			a->lines[l].file = NO_ID;	/* in no file's list */
+			continue;
+		}
+		f = &files[newidx[a->lines[l].file]];
 		a->lines[l].file = newidx[a->lines[l].file];
 		f->lines[f->nlines++] = (uint32_t)l;
 	}
-	for (size_t i = 0; i < nf; i++)
+	for (size_t i = 0; i < nkept; i++)
 		qsort_r(files[i].lines, files[i].nlines, sizeof(uint32_t),
 			cmp_line, a);
 	free(a->files);
 	a->files = files;
+	a->nfiles = nkept;
 	free(cost);
 	free(order);
 	free(newidx);
+	free(shown);
 }
 
 static bool file_has_calls(const struct annotation *a, const struct ann_file *f)
@@ -505,6 +563,7 @@ int annotation_build(struct annotation *a, const struct cg *cg,
 	a->p = cg->p;
 	a->stride = cg->p->stride;
 	a->sort_event = o->sort_event;
+	a->by_symspecs = o->flat_listed != NULL;
 	a->total = xcalloc(a->stride + 1, sizeof(*a->total));
 	a->fate_cost = xcalloc(ANN_FATES * a->stride + 1, sizeof(*a->fate_cost));
 	u64map_init(&b.file_index);

@@ -41,7 +41,8 @@ enum ann_fate {
 	ANN_BELOW,		/* below the threshold: not listed */
 	ANN_NO_LINE,		/* "???" or line 0: nowhere to list it */
 	ANN_NOT_CHOSEN,		/* --annotate=WHAT chose other files or
-				 * functions */
+				 * functions, or -p/-P SPEC left the
+				 * function out */
 	ANN_FATES
 };
 
@@ -80,6 +81,9 @@ struct annotation {
 	 */
 	uint64_t *line_execs;
 	const char *selected_by;	/* "file", "function" or NULL */
+	bool by_symspecs;	/* -p/-P SPEC chose functions too */
+	bool any_line;		/* the profile has cost on some line, chosen
+				 * or not */
 };
 
 /*

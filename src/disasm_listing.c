@@ -78,6 +78,41 @@ static int cmp_pick(const void *x, const void *y, void *arg)
 		       : 1;
 }
 
+/* -p/-P SPEC: does the flat profile list function f? */
+static bool flat_listed(const struct print_opts *o, uint32_t f)
+{
+	return !o->flat_listed || o->flat_listed[f];
+}
+
+/*
+ * With -p/-P SPEC, the symbols named after a function the flat profile
+ * lists (binary << 32 | sym): --disasm=FUNC lists such a symbol even
+ * when those functions have no cost in it, as it does without SPEC.
+ */
+static void named_listed(const struct profile *p, const struct print_opts *o,
+			 struct u64map *out)
+{
+	for (uint32_t b = 0; b < o->nreports; b++)
+		for (uint32_t f = 0; f < p->nfuncs; f++) {
+			const struct sym *s;
+
+			if (!flat_listed(o, f) ||
+			    !in_object(p, f, o->reports[b].object))
+				continue;
+			s = resolve_named_sym(p, o->symtabs[b], f);
+			if (s && code_sym(s))
+				u64map_put(out, (uint64_t)b << 32 |
+						(uint64_t)(s - o->symtabs[b]->syms), 1);
+		}
+}
+
+/*
+ * The functions to list. Without WHAT, the code symbols with at least
+ * the threshold; with WHAT, those it names (a glob: those with a cost).
+ * -p/-P SPEC narrow both: a symbol's cost is that of the functions the
+ * flat profile lists, and a symbol named without cost is listed only
+ * when it is named after one of them.
+ */
 int disasm_pick(const struct cg *cg, const struct print_opts *o,
 		struct disasm_pick **picks, size_t *n)
 {
@@ -86,16 +121,21 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	bool glob = what && strpbrk(what, "*?[") != NULL;
 	uint32_t ev = o->sort_event;
 	struct picker all = { 0 }, chosen = { 0 };
+	struct u64map named;
 
 	u64map_init(&all.index);
 	u64map_init(&chosen.index);
-	/* the cost at each code symbol */
+	u64map_init(&named);
+	if (o->flat_listed && what)
+		named_listed(p, o, &named);
+	/* the cost at each code symbol (of the functions listed) */
 	for (uint32_t b = 0; b < o->nreports; b++) {
 		for (size_t i = 0; i < p->npos; i++) {
 			const struct ppos *q = &p->pos[i];
 			const struct sym *s;
 
-			if (!q->addr || !in_object(p, q->func, o->reports[b].object))
+			if (!q->addr || !in_object(p, q->func, o->reports[b].object) ||
+			    !flat_listed(o, q->func))
 				continue;
 			s = sym_at(o, b, q->addr);
 			if (s)
@@ -127,7 +167,9 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 			     !name_matches(st->names, what, st->syms[s].raw)))
 				continue;
 			c = pick_slot(&all, b, (uint32_t)s, false);
-			if (glob && !c)
+			if ((glob || o->flat_listed) && !c &&
+			    (glob || u64map_get(&named, (uint64_t)b << 32 | s) ==
+					     U64MAP_NONE))
 				continue;
 			pick_slot(&chosen, b, (uint32_t)s, true)->cost =
 				c ? c->cost : 0;
@@ -137,7 +179,7 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 			const struct sym *s;
 			const struct disasm_pick *c;
 
-			if (!in_object(p, f, ob) ||
+			if (!in_object(p, f, ob) || !flat_listed(o, f) ||
 			    !name_matches(&p->names, what, p->funcs[f].name))
 				continue;
 			s = resolve_named_sym(p, st, f);
@@ -152,13 +194,16 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	}
 	u64map_release(&all.index);
 	u64map_release(&chosen.index);
+	u64map_release(&named);
 	free(all.v);
 	if (what && !chosen.nr) {
 		free(chosen.v);
 		return error("--disasm: '%s' names no function of the binar%s "
-			     "given with -b%s", what,
+			     "given with -b%s%s", what,
 			     o->nreports > 1 ? "ies" : "y",
-			     glob ? " that has a cost in the profile" : "");
+			     glob ? " that has a cost in the profile" : "",
+			     o->flat_listed ? " among those -p/-P SPEC list"
+					    : "");
 	}
 	if (chosen.nr > 1)
 		qsort_r(chosen.v, chosen.nr, sizeof(*chosen.v), cmp_pick,

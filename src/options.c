@@ -38,12 +38,16 @@ static const char usage_text[] =
 "  -k, --delete-arcs=FROM/TO  delete the calls from functions FROM names to\n"
 "                         functions TO names before the analysis: their\n"
 "                         cost flows to no caller ('*/f': f's cost stays\n"
-"                         out of every caller's)\n"
+"                         out of every caller's). FROM or TO may hold a\n"
+"                         path (-k src/a.c:f/g): of the ways to split at a\n"
+"                         '/', the first with such calls is taken\n"
 "      SPEC is gprof's: NAME (a function, or every function of a file or\n"
-"      object), FILE:FUNC or FILE:LINE; a name may be a glob ('std::*').\n"
+"      object), FILE:FUNC or FILE:LINE; a name may be a glob ('std::*'),\n"
+"      and fib names valgrind's recursion levels fib'2, fib'3 too.\n"
 "      Short options take it attached (-pmain). What -p or -q names is\n"
 "      listed even if -P or -Q leaves it out. Percentages stay of the\n"
-"      whole profile.\n"
+"      whole profile. -p/-P SPEC choose for --annotate and --disasm too\n"
+"      (what -p names is listed whatever its cost, without --threshold).\n"
 "      --json             print the whole analysis as one JSON document\n"
 "      --output=FORMAT    text (the default), json (as --json) or callgrind:\n"
 "                         the profile (every input, summed and resolved) as\n"
@@ -61,7 +65,8 @@ static const char usage_text[] =
 "                         MEM_LIVE, ...; default: the first in the file);\n"
 "                         call counts are its count field\n"
 "      --threshold=PCT    leave out entries below PCT percent of the total\n"
-"                         (flat profile: self cost; call graph: total)\n"
+"                         (flat profile: self cost; call graph: total;\n"
+"                         --dot, --svg: inclusive, as --node-threshold)\n"
 "\n"
 "Reading:\n"
 "      --part=N           read only part N of multi-part profiles (the\n"
@@ -130,9 +135,10 @@ static const char usage_text[] =
 "      --svg=FILE         draw that graph into FILE with Graphviz's dot\n"
 "                         (alone, unless -p, -q or --json asks for more)\n"
 "      --node-threshold=PCT  leave out functions below PCT percent of the\n"
-"                         total, inclusive (default 0.5)\n"
+"                         total, inclusive (default: --threshold's PCT,\n"
+"                         else 0.5)\n"
 "      --edge-threshold=PCT  leave out call arcs below PCT percent\n"
-"                         (default 0.1)\n"
+"                         (default 0.1, or the node threshold if lower)\n"
 "\n"
 "Comparing two profiles (cganalyze --diff [OPTION]... BASE NEW):\n"
 "      --diff             per-function changes of self and inclusive cost\n"
@@ -320,7 +326,7 @@ static int add_spec(struct options *o, enum symspec_use use, int letter,
 	so = &o->specs[o->nspecs];
 	memset(so, 0, sizeof(*so));
 	so->use = use;
-	r = use == SPEC_ARC ? symspec_parse_arc(arg, &so->spec, &so->to, &why)
+	r = use == SPEC_ARC ? symspec_parse_arcs(arg, so, &why)
 			    : symspec_parse(arg, &so->spec, &why);
 	if (r < 0)
 		return usage_error("-%c wants %s, not '%s': %s", letter,
@@ -358,6 +364,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	 * a listing, a bare -P/-Q turns it off */
 	bool flat_on = false, flat_off = false, graph_on = false,
 	     graph_off = false;
+	bool node_given = false, edge_given = false;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -562,6 +569,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 						   c == OPT_NODE_THRESHOLD ? "node" : "edge",
 						   optarg);
 			o->dot_threshold_given = true;
+			*(c == OPT_NODE_THRESHOLD ? &node_given : &edge_given) = true;
 			break;
 		case 'h':
 			fputs(usage_text, out);
@@ -601,6 +609,17 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--dot prints the graph alone; it does not go with --json, -p, -q, --annotate, --disasm or --leaks (--svg=FILE does)");
 	if (o->dot_threshold_given && !o->dot && !o->svg)
 		return usage_error("--node-threshold and --edge-threshold go with --dot or --svg");
+	/* --threshold leaves out call graph entries below PCT percent
+	 * total: in the picture, functions below PCT inclusive, and no arc
+	 * kept by a higher bar than they are (so that the functions shown
+	 * stay joined); --node-threshold and --edge-threshold, when given,
+	 * say otherwise */
+	if (o->threshold_given && (o->dot || o->svg)) {
+		if (!node_given)
+			o->node_threshold = o->threshold;
+		if (!edge_given && o->edge_threshold > o->node_threshold)
+			o->edge_threshold = o->node_threshold;
+	}
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {

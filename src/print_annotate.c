@@ -330,6 +330,21 @@ static void print_fate(FILE *out, const struct columns *c, enum ann_fate fate,
 	fputc('\n', out);
 }
 
+/* Where the cost of what was not chosen is: --annotate=WHAT chose
+ * files or functions, -p/-P SPEC functions. */
+static const char *not_chosen_text(const struct annotation *a)
+{
+	bool by_file = a->selected_by && !strcmp(a->selected_by, "file");
+
+	if (by_file && a->by_symspecs)
+		return "in other files and in functions -p/-P left out";
+	if (by_file)
+		return "in other files";
+	if (a->selected_by)
+		return "in other functions";
+	return "in functions -p/-P left out";
+}
+
 static void print_summary(FILE *out, const struct columns *c)
 {
 	const struct annotation *a = c->a;
@@ -348,11 +363,7 @@ static void print_summary(FILE *out, const struct columns *c)
 	print_fate(out, c, ANN_NO_LINE,
 		   "on no source line (code without line information)", false);
 	print_fate(out, c, ANN_BELOW, "in files below the threshold", false);
-	print_fate(out, c, ANN_NOT_CHOSEN,
-		   a->selected_by && !strcmp(a->selected_by, "function")
-			   ? "in other functions"
-			   : "in other files",
-		   false);
+	print_fate(out, c, ANN_NOT_CHOSEN, not_chosen_text(a), false);
 }
 
 void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
@@ -396,7 +407,10 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 			p->events[a->sort_event].unit_seconds,
 			a->line_execs ? "; execs: the basic-block count of the "
 					"line (its most executed block)" : "");
-	if (!a->nlines)	/* -b may have given positions their lines */
+	if (!a->nlines && a->any_line)
+		fputs("-- the functions chosen have no cost on a source line\n\n",
+		      out);
+	else if (!a->nlines)	/* -b may have given positions their lines */
 		fputs("-- note: the profile has no line numbers (valgrind "
 		      "--dump-line=no, or a binary without DWARF line tables): "
 		      "there is nothing to annotate\n\n", out);
@@ -441,7 +455,8 @@ void print_annotate_json(FILE *out, const struct cg *cg,
 		json_string(out, a->selected_by, strlen(a->selected_by));
 	else
 		fputs("null", out);
-	fprintf(out, ", \"threshold\": %.17g, \"total\": ", o->listing_threshold);
+	fprintf(out, ", \"by_symspecs\": %s, \"threshold\": %.17g, \"total\": ",
+		a->by_symspecs ? "true" : "false", o->listing_threshold);
 	json_row(out, a->total, a->stride);
 	fputs(", \"where\": {", out);
 	for (int f = 0; f < ANN_FATES; f++) {

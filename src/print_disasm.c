@@ -470,7 +470,14 @@ int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
 		return -1;
 	nl = name_labels_new(cg);
 	name_labels_set_listed(nl, o->graph_listed);
-	if (!n)
+	if (!n && o->flat_listed && o->listing_threshold <= 0)
+		fputs("No function that -p/-P SPEC list has a cost in the "
+		      "binaries.\n", out);
+	else if (!n && o->flat_listed)
+		fprintf(out, "No function that -p/-P SPEC list has %.4g%% or "
+			"more of the total; --threshold sets how much.\n",
+			o->listing_threshold);
+	else if (!n)
 		fprintf(out, "No function of the binaries has %.4g%% or more of "
 			"the total; --threshold sets how much.\n",
 			o->listing_threshold);

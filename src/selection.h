@@ -14,6 +14,8 @@
 struct selection {
 	bool *deleted;		/* per profile call; NULL: no -k */
 	bool *flat;		/* per function; NULL: no -p/-P SPEC */
+	bool flat_named;	/* a -p SPEC named the functions (not
+				 * only -P SPEC left some out) */
 	bool *graph_only, *graph_not;	/* per function: -q/-Q named it;
 					 * NULL: no such option */
 	bool *graph, *cycles;	/* graph entries listed, per function and

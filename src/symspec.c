@@ -9,6 +9,7 @@
 
 #include "hashmap.h"
 #include "path.h"
+#include "read.h"
 #include "symspec.h"
 #include "symtab.h"
 #include "xalloc.h"
@@ -114,32 +115,84 @@ void symspec_release(struct symspec *s)
 	memset(s, 0, sizeof(*s));
 }
 
-int symspec_parse_arc(const char *text, struct symspec *from,
-		      struct symspec *to, const char **why)
+/* Parse text split at slash into from and to; false when a side is
+ * empty or not a symspec (*why says why). */
+static bool parse_split(const char *text, const char *slash,
+			struct symspec *from, struct symspec *to,
+			const char **why)
 {
-	const char *slash = strchr(text, '/');
 	char *left;
 	int ret;
 
-	memset(from, 0, sizeof(*from));
-	memset(to, 0, sizeof(*to));
-	if (!slash) {
-		*why = "no '/' between FROM and TO";
-		return -1;
-	}
 	if (slash == text || !slash[1]) {
 		*why = "FROM/TO needs both (a pattern such as '*' names any function)";
-		return -1;
+		return false;
 	}
 	left = dup_range(text, (size_t)(slash - text));
 	ret = symspec_parse(left, from, why);
 	free(left);
 	if (ret < 0)
-		return -1;
+		return false;
 	if (symspec_parse(slash + 1, to, why) < 0) {
 		symspec_release(from);
+		return false;
+	}
+	return true;
+}
+
+int symspec_parse_arcs(const char *text, struct symspec_opt *o,
+		       const char **why)
+{
+	struct symspec from, to;
+	size_t alloc = 0;
+	bool found = false, why_set = false;
+
+	memset(&o->spec, 0, sizeof(o->spec));
+	memset(&o->to, 0, sizeof(o->to));
+	o->alt = NULL;
+	o->nalt = 0;
+	if (!strchr(text, '/')) {
+		*why = "no '/' between FROM and TO";
 		return -1;
 	}
+	for (const char *sl = strchr(text, '/'); sl; sl = strchr(sl + 1, '/')) {
+		const char *side_why;
+
+		if (!parse_split(text, sl, &from, &to, &side_why)) {
+			if (!why_set)
+				*why = side_why;	/* the first split's */
+			why_set = true;
+			continue;
+		}
+		if (!found) {
+			o->spec = from;
+			o->to = to;
+			found = true;
+			continue;
+		}
+		if (2 * o->nalt + 2 > alloc) {
+			alloc = alloc ? 2 * alloc : 4;
+			o->alt = xreallocarray(o->alt, alloc, sizeof(*o->alt));
+		}
+		o->alt[2 * o->nalt] = from;
+		o->alt[2 * o->nalt + 1] = to;
+		o->nalt++;
+	}
+	return found ? 0 : -1;
+}
+
+int symspec_parse_arc(const char *text, struct symspec *from,
+		      struct symspec *to, const char **why)
+{
+	struct symspec_opt o;
+
+	if (symspec_parse_arcs(text, &o, why) < 0)
+		return -1;
+	*from = o.spec;
+	*to = o.to;
+	o.spec = (struct symspec){ 0 };
+	o.to = (struct symspec){ 0 };
+	symspec_opt_release(&o);
 	return 0;
 }
 
@@ -147,6 +200,11 @@ void symspec_opt_release(struct symspec_opt *o)
 {
 	symspec_release(&o->spec);
 	symspec_release(&o->to);
+	for (size_t i = 0; i < 2 * o->nalt; i++)
+		symspec_release(&o->alt[i]);
+	free(o->alt);
+	o->alt = NULL;
+	o->nalt = 0;
 }
 
 void symspec_names_init(struct symspec_names *sn, struct profile *p)
@@ -194,7 +252,7 @@ static size_t without_params(const char *name)
 	return 0;
 }
 
-static bool name_matches(const char *pattern, const char *name)
+static bool name_or_base_matches(const char *pattern, const char *name)
 {
 	size_t n;
 	char buf[1024];
@@ -207,6 +265,31 @@ static bool name_matches(const char *pattern, const char *name)
 	memcpy(buf, name, n);
 	buf[n] = '\0';
 	return text_matches(pattern, buf);
+}
+
+/*
+ * The name, or the name without valgrind's recursion level: "fib"
+ * matches "fib'2" and "fib'3" (--separate-recs), as --annotate=FUNC and
+ * --disasm=FUNC take it. Only the name loses its level, so a pattern
+ * with one ("fib'2") matches that level alone.
+ */
+static bool name_matches(const char *pattern, const char *name)
+{
+	size_t len, n;
+	char *folded;
+	bool r;
+
+	if (name_or_base_matches(pattern, name))
+		return true;
+	if (!strchr(name, '\''))
+		return false;
+	len = strlen(name);
+	folded = xmalloc(len + 1);
+	n = fold_recursion_suffix(name, len, folded);
+	folded[n] = '\0';
+	r = n != len && name_or_base_matches(pattern, folded);
+	free(folded);
+	return r;
 }
 
 static bool func_matches(const struct symspec *s,
@@ -230,7 +313,14 @@ static bool path_matches(const char *pattern, const struct profile *p,
 	if (path == NO_NAME)
 		return false;
 	s = profile_str(p, path);
-	return text_matches(pattern, s) || text_matches(pattern, path_base(s));
+	if (text_matches(pattern, s))
+		return true;
+	/* its last components, down to the base name: "src/a.c" names
+	 * "/home/me/proj/src/a.c" */
+	for (const char *c = strchr(s, '/'); c; c = strchr(c + 1, '/'))
+		if (text_matches(pattern, c + 1))
+			return true;
+	return false;
 }
 
 bool symspec_match(const struct symspec *s, const struct symspec_names *sn,

@@ -12,9 +12,12 @@
  *
  * The ':' is a single one: "std::sort" is a name. NAME, FILE and FUNC
  * may be glob patterns (fnmatch: * ? [...]), which C++ names want
- * ('std::*'). A file matches by its path as the profile has it or by
- * its base name. A function matches by its name as listings show it,
- * by that name without a C++ parameter list ("f" matches "f(int)"), and
+ * ('std::*'). A file matches by its path as the profile has it, by its
+ * last components ("src/a.c" names "/home/me/src/a.c") or by its base
+ * name. A function matches by its name as listings show it,
+ * by that name without a C++ parameter list ("f" matches "f(int)"),
+ * without valgrind's recursion level ("fib" matches "fib'2" and "fib'3";
+ * "fib'2" only "fib'2"), and
  * by its other form: a mangled name given (_Z...) is demangled to be
  * compared, and a mangled name shown (--no-demangle) is compared
  * demangled too.
@@ -79,14 +82,30 @@ struct symspec_opt {
 	enum symspec_use use;
 	struct symspec spec;	/* SPEC_ARC: FROM */
 	struct symspec to;	/* SPEC_ARC: TO */
+	/*
+	 * SPEC_ARC: the other ways to split the text, when FROM or TO
+	 * name a file by a path with '/': alt[2k] FROM, alt[2k + 1] TO,
+	 * in the order of their '/'. The profile decides (selection.c).
+	 */
+	struct symspec *alt;
+	size_t nalt;		/* pairs */
 };
 
 /*
- * "FROM/TO" of -k: split at the first '/' (so a FROM cannot name a file
- * by a path with '/'; its base name or a pattern can). 0 or -1 with *why.
+ * "FROM/TO" of -k split at the first '/' that leaves two valid specs
+ * (without a profile to choose by). 0 or -1 with *why.
  */
 int symspec_parse_arc(const char *text, struct symspec *from,
 		      struct symspec *to, const char **why);
+
+/*
+ * The same into o (use SPEC_ARC): o->spec and o->to get the first split
+ * that parses, o->alt every later one, for selection to choose the one
+ * the profile has calls for (a path's '/' cannot be told from FROM/TO's
+ * by the text alone: "src/a.c/g" and "f/src/b.c"). 0 or -1 with *why.
+ */
+int symspec_parse_arcs(const char *text, struct symspec_opt *o,
+		       const char **why);
 
 void symspec_opt_release(struct symspec_opt *o);
 

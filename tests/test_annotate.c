@@ -18,6 +18,7 @@
 
 #include "annotate.h"
 #include "cg.h"
+#include "selection.h"
 
 struct run {
 	struct profile p;
@@ -129,6 +130,118 @@ static void test_sums(void **state)
 		assert_string_equal(r.a.selected_by, "function");
 		run_close(&r);
 	}
+}
+
+/*
+ * -p/-P SPEC choose the functions whose lines are annotated: what they
+ * leave out is "not chosen", and the listed lines hold exactly the self
+ * cost of the functions they list (a function's positions are all on
+ * lines in these profiles).
+ */
+static void test_symspecs(void **state)
+{
+	static const struct {
+		enum symspec_use use;
+		const char *spec, *what;
+	} cases[] = {
+		{ SPEC_FLAT_ONLY, "fib*", NULL },
+		{ SPEC_FLAT_NOT, "fib*", NULL },
+		{ SPEC_FLAT_ONLY, "fib*", "*i*" },	/* with WHAT: both */
+		{ SPEC_FLAT_ONLY, "fib*", "prog.c" },
+	};
+	const char *path = "samples/recursion/callgrind.out";
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct symspec_opt so = { .use = cases[i].use };
+		struct selection sel;
+		struct run r;
+		const char *why;
+		uint64_t want = 0, listed;
+		uint32_t ev = 0;
+
+		run_open(&r, path, cases[i].what, NULL);
+		assert_int_equal(symspec_parse(cases[i].spec, &so.spec, &why), 0);
+		selection_init(&sel, &r.p, &so, 1);
+		annotation_release(&r.a);
+		r.po.flat_listed = sel.flat;
+		assert_int_equal(annotation_build(&r.a, &r.cg, &r.po), 0);
+		assert_true(r.a.by_symspecs);
+		check_sums(&r, path);
+		for (uint32_t f = 0; f < r.p.nfuncs; f++) {
+			const char *name = profile_str(&r.p, r.p.funcs[f].name);
+
+			if (sel.flat[f] && (!cases[i].what ||
+					    strchr(cases[i].what, '.') ||
+					    strchr(name, 'i')))
+				want += profile_self(&r.p, f)[ev];
+		}
+		listed = ann_row(r.a.fate_cost, &r.a, ANN_LISTED)[ev] +
+			 ann_row(r.a.fate_cost, &r.a, ANN_NOT_FOUND)[ev] +
+			 ann_row(r.a.fate_cost, &r.a, ANN_BELOW)[ev] +
+			 ann_row(r.a.fate_cost, &r.a, ANN_NO_LINE)[ev];
+		if (listed != want)
+			fail_msg("case %zu: lines of the chosen functions hold "
+				 "%llu, their self cost is %llu", i,
+				 (unsigned long long)listed,
+				 (unsigned long long)want);
+		assert_int_equal(ann_row(r.a.fate_cost, &r.a, ANN_NOT_CHOSEN)[ev],
+				 r.p.totals[ev] - want);
+		r.po.flat_listed = NULL;
+		selection_release(&sel);
+		symspec_opt_release(&so);
+		run_close(&r);
+	}
+}
+
+/*
+ * A line with no cost, no call and no inlined code (IgProf's frame at a
+ * function's first instruction, whose cost is all in its callees) is not
+ * listed, and a file of only such lines is no file of the listing; a
+ * line with a call and no cost of its own is.
+ */
+static void test_empty_lines(void **state)
+{
+	static const char text[] =
+		"events: Ir Dr\n"
+		"fl=/src/a.c\nfn=f\n3 0 0\n4 5 1\n"
+		"cfn=g\ncalls=1 0\n6 0 0\n"
+		"7 0 2\n"
+		"fl=/src/b.c\nfn=g\n1 0 0\n";
+	struct annotation a;
+	struct profile p;
+	struct cg cg;
+	struct print_opts po = { 0 };
+	struct sources sources;
+	struct read_opts ro = { .want_positions = true };
+	char *diag;
+	uint32_t want[] = { 4, 6, 7 };
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(read_text(&p, text, -1, &ro, &diag), 0);
+	free(diag);
+	profile_finish(&p);
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	sources_init(&sources, NULL);
+	po.sources = &sources;
+	po.annotate = true;
+	po.listing_threshold = 1;
+	assert_int_equal(annotation_build(&a, &cg, &po), 0);
+	assert_int_equal(a.nfiles, 1);
+	assert_string_equal(profile_str(&p, a.files[0].name), "/src/a.c");
+	assert_int_equal(a.files[0].nlines, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(a.lines[a.files[0].lines[i]].line, want[i]);
+	assert_int_equal(ann_row(a.fate_cost, &a, ANN_NOT_FOUND)[0], 5);
+	assert_int_equal(ann_row(a.fate_cost, &a, ANN_NOT_FOUND)[1], 3);
+	annotation_release(&a);
+	sources_release(&sources);
+	cg_release(&cg);
+	profile_release(&p);
 }
 
 /* ---- callgrind_annotate's auto-annotated sources ---- */
@@ -481,6 +594,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_sums),
+		cmocka_unit_test(test_symspecs),
+		cmocka_unit_test(test_empty_lines),
 		cmocka_unit_test(test_peer_annotate),
 	};
 

@@ -25,6 +25,7 @@
 #include "disasm.h"
 #include "disasm_listing.h"
 #include "resolve.h"
+#include "selection.h"
 #include "array.h"
 #include "xalloc.h"
 
@@ -514,6 +515,70 @@ static void test_pick(void **state)
 	run_release(&r);
 }
 
+/*
+ * -p/-P SPEC choose among the functions too (as gprof's -A/-J SPEC do
+ * for its annotated source): only what -p names, everything but what
+ * -P names, with or without WHAT.
+ */
+static void test_pick_selected(void **state)
+{
+	static const struct {
+		enum symspec_use use;
+		const char *spec, *what;
+		double threshold;
+		int ret;
+		size_t n;
+		const char *first;
+	} cases[] = {
+		{ SPEC_FLAT_ONLY, "cmp_uint", NULL, 0, 0, 1, "cmp_uint" },
+		{ SPEC_FLAT_ONLY, "main", NULL, 0, 0, 1, "main" },
+		/* the hottest two but fib (and fib'2, its code) */
+		{ SPEC_FLAT_NOT, "fib*", NULL, 5, 0, 1, "cmp_uint" },
+		{ SPEC_FLAT_NOT, "fib*", "fib", 0, -1, 0, NULL },
+		/* a bare name is every recursion level: fib and fib'2 */
+		{ SPEC_FLAT_NOT, "fib", NULL, 5, 0, 1, "cmp_uint" },
+		/* fib'2 alone is most of fib's code */
+		{ SPEC_FLAT_NOT, "fib'2", NULL, 5, 0, 1, "cmp_uint" },
+		{ SPEC_FLAT_ONLY, "fib'2", NULL, 0, 0, 1, "fib" },
+		{ SPEC_FLAT_ONLY, "main", "ring_*", 0, -1, 0, NULL },
+		{ SPEC_FLAT_ONLY, "ring_a", "ring_*", 0, 0, 1, "ring_a" },
+		/* an exact WHAT without cost: listed when -p names it */
+		{ SPEC_FLAT_ONLY, "main", "_init", 0, -1, 0, NULL },
+		{ SPEC_FLAT_ONLY, "main", "main", 0, 0, 1, "main" },
+	};
+	struct run r;
+
+	(void)state;
+	run_load(&r, "samples/recursion/callgrind.instr.out",
+		 "samples/recursion/prog", NULL);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct symspec_opt so = { .use = cases[i].use };
+		struct selection sel;
+		struct disasm_pick *picks = NULL;
+		size_t n = 0;
+		const char *why;
+
+		assert_int_equal(symspec_parse(cases[i].spec, &so.spec, &why), 0);
+		selection_init(&sel, &r.p, &so, 1);
+		r.po.flat_listed = sel.flat;
+		r.po.disasm_what = cases[i].what;
+		r.po.listing_threshold = cases[i].threshold;
+		diag_capture_begin();
+		assert_int_equal(disasm_pick(&r.cg, &r.po, &picks, &n), cases[i].ret);
+		free(diag_capture_end());
+		assert_int_equal(n, cases[i].n);
+		if (cases[i].first)
+			assert_string_equal(names_str(&r.p.names,
+					r.st[0]->syms[picks[0].sym].name),
+					    cases[i].first);
+		free(picks);
+		selection_release(&sel);
+		symspec_opt_release(&so);
+	}
+	r.po.flat_listed = NULL;
+	run_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -527,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_sums_shlib),
 		cmocka_unit_test(test_sums_nopie),
 		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_pick_selected),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

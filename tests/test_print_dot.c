@@ -15,6 +15,7 @@
 
 #include "cg.h"
 #include "diag.h"
+#include "options.h"
 #include "print.h"
 
 struct fixture {
@@ -448,6 +449,47 @@ static void test_svg_file(void **state)
 	release(&fx);
 }
 
+/*
+ * --threshold with --dot or --svg: functions below PCT inclusive are
+ * left out (the call graph listing leaves out entries below PCT total),
+ * arcs by no higher bar; --node-threshold and --edge-threshold win.
+ */
+static void test_threshold_options(void **state)
+{
+	static const struct {
+		const char *args[4];
+		double node, edge;
+	} cases[] = {
+		{ { "--dot" }, 0.5, 0.1 },
+		{ { "--dot", "--threshold=5" }, 5, 0.1 },
+		{ { "--dot", "--threshold=0.05" }, 0.05, 0.05 },
+		{ { "--dot", "--threshold=0" }, 0, 0 },
+		{ { "--svg=x.svg", "--threshold=2" }, 2, 0.1 },
+		{ { "--dot", "--threshold=5", "--node-threshold=1" }, 1, 0.1 },
+		{ { "--dot", "--threshold=0", "--edge-threshold=1" }, 0, 1 },
+		/* without a picture, the listings' threshold alone */
+		{ { "-q", "--threshold=5" }, 0.5, 0.1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *argv[8] = { (char *)"cganalyze" };
+		int argc = 1;
+		struct options o;
+
+		for (size_t k = 0; k < 4 && cases[i].args[k]; k++)
+			argv[argc++] = (char *)cases[i].args[k];
+		argv[argc++] = (char *)"profile";
+		assert_int_equal(options_parse(&o, argc, argv, stdout), OPTIONS_OK);
+		if (o.node_threshold != cases[i].node ||
+		    o.edge_threshold != cases[i].edge)
+			fail_msg("case %zu: node %g, edge %g; expected %g, %g", i,
+				 o.node_threshold, o.edge_threshold,
+				 cases[i].node, cases[i].edge);
+		options_release(&o);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -459,6 +501,7 @@ int main(void)
 		cmocka_unit_test(test_e2e_outputs_parse),
 		cmocka_unit_test(test_svg_without_dot),
 		cmocka_unit_test(test_svg_file),
+		cmocka_unit_test(test_threshold_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

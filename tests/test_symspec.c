@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cg.h"
+#include "selection.h"
 #include "symspec.h"
 
 static void test_parse(void **state)
@@ -73,16 +74,110 @@ static void test_parse_arc(void **state)
 	assert_string_equal(b.func, "work");
 	symspec_release(&a);
 	symspec_release(&b);
-	/* split at the first '/': TO may be a path */
+	/* the first split that parses: TO may be a path */
 	assert_int_equal(symspec_parse_arc("*/lib/x.c:f", &a, &b, &why), 0);
 	assert_string_equal(a.func, "*");
 	assert_string_equal(b.file, "lib/x.c");
+	symspec_release(&a);
+	symspec_release(&b);
+	/* "x.c:" / "g/h" has nothing after ':'; the next split parses */
+	assert_int_equal(symspec_parse_arc("x.c:/g/h", &a, &b, &why), 0);
+	assert_string_equal(a.file, "x.c");
+	assert_string_equal(a.func, "/g");
+	assert_string_equal(b.func, "h");
 	symspec_release(&a);
 	symspec_release(&b);
 	assert_int_equal(symspec_parse_arc("main", &a, &b, &why), -1);
 	assert_int_equal(symspec_parse_arc("/work", &a, &b, &why), -1);
 	assert_int_equal(symspec_parse_arc("main/", &a, &b, &why), -1);
 	assert_int_equal(symspec_parse_arc("main/a:b:c", &a, &b, &why), -1);
+}
+
+/*
+ * -k with paths: f (src/a.c) calls g (src/b.c) and h (f/src, a directory
+ * named like a function) calls g too. The text is split at each '/' that
+ * leaves two symspecs, and the first split with calls in the profile is
+ * taken.
+ */
+static const char arc_profile[] =
+	"events: Ir\n"
+	"fl=/p/src/a.c\nfn=f\n1 10\ncfl=/p/src/b.c\ncfn=g\ncalls=1 0\n2 5\n"
+	"fl=/p/src/b.c\nfn=g\n1 5\n"
+	"fl=/q/f/src\nfn=h\n1 3\ncfl=/p/src/b.c\ncfn=g\ncalls=2 0\n2 10\n";
+
+/* The calls -k text deletes, as "caller>callee" in call order; the
+ * warning said in *warned (malloc'd). */
+static char *deleted_by(const char *text, char **warned)
+{
+	struct profile p;
+	struct symspec_opt so = { .use = SPEC_ARC };
+	struct selection sel;
+	const char *why;
+	char *diag;
+	static char buf[256];
+	size_t n = 0;
+
+	profile_init(&p);
+	assert_int_equal(read_text(&p, arc_profile, -1, &(struct read_opts){ 0 },
+				   &diag), 0);
+	free(diag);
+	profile_finish(&p);
+	assert_int_equal(symspec_parse_arcs(text, &so, &why), 0);
+	diag_capture_begin();
+	selection_init(&sel, &p, &so, 1);
+	*warned = diag_capture_end();
+	buf[0] = '\0';
+	for (size_t c = 0; c < p.ncalls; c++)
+		if (sel.deleted[c])
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s>%s",
+					      n ? " " : "",
+					      profile_str(&p, p.funcs[p.calls[c].caller].name),
+					      profile_str(&p, p.funcs[p.calls[c].callee].name));
+	selection_release(&sel);
+	symspec_opt_release(&so);
+	profile_release(&p);
+	return buf;
+}
+
+static void test_arc_paths(void **state)
+{
+	static const struct {
+		const char *text, *deleted, *warning;
+	} cases[] = {
+		/* gprof's spelling */
+		{ "f/g", "f>g", "" },
+		{ "*/g", "f>g h>g", "" },
+		/* a path in FROM, in TO, in both; whole or its last parts */
+		{ "src/a.c:f/g", "f>g", "" },
+		{ "/p/src/a.c:f/g", "f>g", "" },
+		{ "f//p/src/b.c:g", "f>g", "" },
+		{ "f/src/b.c:g", "f>g",
+		  "it could also be FROM 'f/src' and TO 'b.c:g'" },
+		{ "src/a.c:f/src/b.c:g", "f>g", "" },
+		{ "src/a.c/g", "f>g", "" },
+		{ "/p/src/a.c//p/src/b.c", "f>g", "" },
+		/* "f" / "src/b.c" and "f/src" / "b.c" both have calls: the
+		 * first is taken, with a warning naming the other */
+		{ "f/src/b.c", "f>g",
+		  "it could also be FROM 'f/src' and TO 'b.c'" },
+		{ "/q/f/src/b.c", "h>g", "" },
+		/* nothing: the first split is named */
+		{ "g/f", "", "-k 'g/f': no call" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *warned;
+		const char *got = deleted_by(cases[i].text, &warned);
+
+		if (strcmp(got, cases[i].deleted) ||
+		    (*cases[i].warning ? !strstr(warned, cases[i].warning)
+				       : *warned != '\0'))
+			fail_msg("-k '%s': deleted '%s' (expected '%s'), "
+				 "warned '%s'", cases[i].text, got,
+				 cases[i].deleted, warned);
+		free(warned);
+	}
 }
 
 /* A profile of functions named (object, file, name, line). */
@@ -97,6 +192,13 @@ static void make(struct profile *p)
 		{ "/bin/prog", "/src/a.cc", "ns::sort<int>(int*, int) const", "9" },
 		{ "/bin/prog", "/src/a.cc", "_ZN2ns3popEv", "30" },
 		{ "/bin/prog", "/src/a.cc", "(below main)", "0" },
+		/* valgrind --separate-recs: recursion levels of fib and of
+		 * a C++ function */
+		{ "/bin/prog", "/src/prog.c", "fib'2", "20" },
+		{ "/bin/prog", "/src/prog.c", "fib'13", "20" },
+		{ "/bin/prog", "/src/a.cc", "ns::walk(int)'2", "40" },
+		/* a quote that is no recursion level */
+		{ "/bin/prog", "/src/a.cc", "fib'x", "50" },
 	};
 
 	profile_init(p);
@@ -144,16 +246,18 @@ static void test_match(void **state)
 	/* a name with dots is a function too (gprof takes it for a file) */
 	assert_string_equal(selected(&p, "helper.part.0"), "helper.part.0");
 	/* a file by base name: both prog.c; by path: one */
-	assert_string_equal(selected(&p, "prog.c"), "main work fib helper.part.0");
+	assert_string_equal(selected(&p, "prog.c"),
+			    "main work fib helper.part.0 fib'2 fib'13");
 	assert_string_equal(selected(&p, "/src/util/prog.c"), "helper.part.0");
-	assert_string_equal(selected(&p, "/src/prog.c:fib"), "fib");
+	assert_string_equal(selected(&p, "/src/prog.c:fib"), "fib fib'2 fib'13");
 	/* an object */
 	assert_string_equal(selected(&p, "libc.so.6"), "qsort");
 	/* globs */
-	assert_string_equal(selected(&p, "f*"), "fib");
+	assert_string_equal(selected(&p, "f*"), "fib fib'2 fib'13 fib'x");
 	/* _ZN2ns3popEv is ns::pop() */
 	assert_string_equal(selected(&p, "ns::*"),
-			    "ns::sort<int>(int*, int) const _ZN2ns3popEv");
+			    "ns::sort<int>(int*, int) const _ZN2ns3popEv "
+			    "ns::walk(int)'2");
 	assert_string_equal(selected(&p, "*/util/*"), "helper.part.0");
 	/* without the parameter list; not for "(below main)" */
 	assert_string_equal(selected(&p, "ns::sort<int>"), "ns::sort<int>(int*, int) const");
@@ -168,9 +272,19 @@ static void test_match(void **state)
 	/* per file: both prog.c have a function starting before 85 */
 	assert_string_equal(selected(&p, "prog.c:85"), "work helper.part.0");
 	assert_string_equal(selected(&p, "prog.c:79"), "main helper.part.0");
-	assert_string_equal(selected(&p, "/src/prog.c:20"), "fib");
+	assert_string_equal(selected(&p, "/src/prog.c:20"), "fib fib'2 fib'13");
 	assert_string_equal(selected(&p, "/src/prog.c:19"), "");
 	assert_string_equal(selected(&p, "nothing"), "");
+	/* a bare name matches every recursion level, one with a level
+	 * only that level; a glob sees both forms */
+	assert_string_equal(selected(&p, "fib"), "fib fib'2 fib'13");
+	assert_string_equal(selected(&p, "fib'2"), "fib'2");
+	assert_string_equal(selected(&p, "fib'1"), "");
+	assert_string_equal(selected(&p, "fib'x"), "fib'x");
+	assert_string_equal(selected(&p, "fi?"), "fib fib'2 fib'13");
+	assert_string_equal(selected(&p, "ns::walk"), "ns::walk(int)'2");
+	assert_string_equal(selected(&p, "ns::walk(int)"), "ns::walk(int)'2");
+	assert_string_equal(selected(&p, "a.cc:ns::walk"), "ns::walk(int)'2");
 	profile_release(&p);
 }
 
@@ -249,6 +363,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_arc),
+		cmocka_unit_test(test_arc_paths),
 		cmocka_unit_test(test_match),
 		cmocka_unit_test(test_listed),
 	};
