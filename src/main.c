@@ -63,6 +63,20 @@ static FILE *open_output(const char *path, char **tmp)
 	return f;
 }
 
+/*
+ * CGANALYZE_READER_THREAD=1 (or 0) forces the Callgrind reader's second
+ * thread on (or off) whatever the file's size: `make e2e` runs the
+ * suite both ways.
+ */
+static enum read_thread reader_thread_from_env(void)
+{
+	const char *force = getenv("CGANALYZE_READER_THREAD");
+
+	if (!force || !*force)
+		return READ_THREAD_AUTO;
+	return strcmp(force, "1") ? READ_THREAD_OFF : READ_THREAD_ON;
+}
+
 static int run(const struct options *o, FILE *out)
 {
 	if (o->resolve_mode)
@@ -86,6 +100,7 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 2;
 	}
+	o.reader_thread = reader_thread_from_env();
 	if (!o.no_progress && !o.resolve_mode)
 		progress_enable_on_tty();
 	if (o.output_file) {

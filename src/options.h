@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "read.h"
 #include "source.h"
 #include "symspec.h"
 
@@ -22,6 +23,7 @@ struct options {
 	bool fold_recursion;
 	bool lenient;
 	bool no_progress;	/* --no-progress: no progress line on a tty */
+	enum read_thread reader_thread;	/* CGANALYZE_READER_THREAD */
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */
