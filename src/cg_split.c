@@ -219,7 +219,8 @@ static void *split_lines(void *arg)
 		if (r)
 			break;
 		/* the line reader's blocks are a quarter of a megabyte:
-		 * gather a few, for fewer handoffs */
+		 * gather a few, for fewer handoffs; but the first alone,
+		 * which the reader waits for with nothing else to do */
 		b->len = b->ntoks = b->nvals = 0;
 		do {
 			/* the reader counts its lines: a line too long
@@ -228,7 +229,7 @@ static void *split_lines(void *arg)
 			r = line_reader_lines(lr, &data, &len);
 			if (r > 0)
 				cg_split_tokenize(b, data, len);
-		} while (r > 0 && b->len < CG_BLOCK_BYTES);
+		} while (r > 0 && lines && b->len < CG_BLOCK_BYTES);
 		lines += b->ntoks;
 		b->status = r;
 		b->progress = line_reader_progress(lr);
