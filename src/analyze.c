@@ -145,7 +145,8 @@ int analyze_run(const struct options *o, FILE *out)
 						  o->annotate || o->disasm ||
 						  o->mode == OUT_CALLGRIND,
 				.counter = o->counter,
-				.want_leaks = o->leaks };
+				.want_leaks = o->leaks,
+				.thread = o->reader_thread };
 	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
 				    .load_offset = o->load_offset,
 				    .inlined = o->inlined_callee ? INLINE_CALLEE

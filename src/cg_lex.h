@@ -8,7 +8,9 @@
 #define CGA_CG_LEX_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The hot path: every cost line goes through here several times. */
 #define HOT static inline __attribute__((always_inline))
@@ -78,6 +80,55 @@ HOT const char *fast_gap(const char *s)
 	while (is_space(*s))
 		s++;
 	return s;
+}
+
+/*
+ * The keys of body lines ("key=value") the reader knows: positions and
+ * their associations take a name, the rest counts and a target.
+ */
+enum cg_key {
+	CG_KEY_OB, CG_KEY_FL, CG_KEY_FI, CG_KEY_FE, CG_KEY_FN,
+	CG_KEY_COB, CG_KEY_CFI, CG_KEY_CFL, CG_KEY_CFN, CG_KEY_JFI,
+	CG_KEY_JFN,
+	CG_KEY_CALLS, CG_KEY_JUMP, CG_KEY_JCND,
+	CG_KEY_NONE = -1
+};
+
+static inline bool cg_key_takes_name(enum cg_key k)
+{
+	return k >= CG_KEY_OB && k <= CG_KEY_JFN;
+}
+
+/* The key of a body line from its klen letters, or CG_KEY_NONE. */
+static inline enum cg_key cg_spec_key(const char *k, size_t klen)
+{
+#define IS(word) (!memcmp(k, word, sizeof(word) - 1))
+	switch (klen) {
+	case 2:
+		return IS("fn") ? CG_KEY_FN : IS("fi") ? CG_KEY_FI
+		     : IS("fe") ? CG_KEY_FE : IS("fl") ? CG_KEY_FL
+		     : IS("ob") ? CG_KEY_OB : CG_KEY_NONE;
+	case 3:
+		return IS("cfn") ? CG_KEY_CFN : IS("cfi") ? CG_KEY_CFI
+		     : IS("cob") ? CG_KEY_COB : IS("cfl") ? CG_KEY_CFL
+		     : IS("jfi") ? CG_KEY_JFI : IS("jfn") ? CG_KEY_JFN
+		     : CG_KEY_NONE;
+	case 4:
+		return IS("jcnd") ? CG_KEY_JCND : IS("jump") ? CG_KEY_JUMP
+		     : CG_KEY_NONE;
+	case 5:
+		return IS("calls") ? CG_KEY_CALLS : CG_KEY_NONE;
+	default:
+		return CG_KEY_NONE;
+	}
+#undef IS
+}
+
+/* The letters a key is made of (the reader's general path takes the
+ * same: a line of them and "=" is a body line). */
+static inline bool is_key_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
 #endif

@@ -7,10 +7,18 @@
  * reader may write to) and one token per line. A cost line the fast
  * path can read ("+3 * 1", "0x4bb1000 12 1": numbers with an optional
  * '+', '-' or a lone '*', at most CG_TOK_MAX_FIELDS of them) is given
- * as its numbers; any other line as text only, for the reader's
- * general path. The positions are not resolved here ('+3' stays +3):
- * which fields are positions, and what they are relative to, is the
- * reader's state.
+ * as its numbers. So are the frequent body lines, in the forms valgrind
+ * writes them: a name ("fn=(12) main", "cfn=(12)", "fl=x.c") as its
+ * key, its compressed id and where the name is in the text (the reader
+ * interns it: names are its state), and "calls=", "jump=", "jcnd=" as
+ * their counts and target fields. Blank lines and comments are marked
+ * as nothing to do. Any other line, and any of these written otherwise
+ * (spaces where valgrind writes none, "\r", a number too long), is
+ * given as text only, for the reader's general path, which knows every
+ * case and what to say about it. Nothing here depends on the reader's
+ * state: the positions are not resolved ('+3' stays +3, the reader
+ * knows which fields are positions and what they are relative to), nor
+ * the ids.
  *
  * Two blocks go back and forth under one mutex, one handoff per block,
  * never per line. Errors of the input (read errors, damaged compressed
@@ -28,20 +36,48 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cg_lex.h"
 #include "input.h"
 
 #define CG_TOK_MAX_FIELDS 16
 #define CG_BLOCK_BYTES ((size_t)1 << 20)	/* at least, but at the end */
-#define CG_TOK_TEXT 0xff	/* nfields of a line given as text only */
 
 /* How a field is written: a number, '+'/'-' number, or '*'. */
 enum cg_field { CG_FIELD_ABS, CG_FIELD_PLUS, CG_FIELD_MINUS, CG_FIELD_STAR };
+
+enum cg_tok_kind {
+	CG_TOK_TEXT,	/* for the general path */
+	CG_TOK_NOTHING,	/* a blank line or a comment */
+	CG_TOK_COST,	/* nfields fields, tags */
+	CG_TOK_NAME,	/* key (enum cg_key), form (enum cg_name_form) */
+	CG_TOK_COUNTS,	/* key calls/jump/jcnd: its counts, then nfields
+			 * target fields, tags */
+};
+
+/*
+ * The numbers of a name line in vals: REF the id; DEF the id, the
+ * name's offset in the block's text and its length; PLAIN the offset
+ * and the length. The name is trimmed as the general path trims it.
+ */
+enum cg_name_form { CG_NAME_REF, CG_NAME_DEF, CG_NAME_PLAIN };
+
+/*
+ * The counts of a CG_TOK_COUNTS line: calls= and jump= one, jcnd= two,
+ * executed then followed (whichever way the line writes them).
+ */
+static inline unsigned cg_tok_ncounts(uint8_t key)
+{
+	return key == CG_KEY_JCND ? 2 : 1;
+}
 
 struct cg_tok {
 	uint32_t off;		/* of the line in the block's text */
 	uint32_t tags;		/* enum cg_field of field i in bits 2i, 2i+1 */
 	uint32_t first;		/* index of its first number in vals */
-	uint8_t nfields;	/* or CG_TOK_TEXT */
+	uint8_t nfields;
+	uint8_t kind;		/* enum cg_tok_kind */
+	uint8_t key;		/* enum cg_key */
+	uint8_t form;		/* enum cg_name_form */
 };
 
 struct cg_block {

@@ -70,7 +70,8 @@ static int load_side(struct diff *d, int k, const char *path)
 	struct side *s = &d->s[k];
 	struct read_opts ro = { .fold_recursion = d->o->fold_recursion,
 				.lenient = d->o->lenient,
-				.want_positions = d->o->diff_lines };
+				.want_positions = d->o->diff_lines,
+				.thread = d->o->reader_thread };
 
 	s->path = path;
 	if (read_profile(&s->p, path, &ro) < 0)

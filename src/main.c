@@ -2,6 +2,7 @@
  * cganalyze: options -> pipeline -> exit status. The only place that
  * exits and the only owner of stdout.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,40 @@ static FILE *open_output(const char *path, char **tmp)
 	return f;
 }
 
+/*
+ * CGANALYZE_READER_THREAD=1 (or 0) forces the Callgrind reader's second
+ * thread on (or off) whatever the file's size: `make e2e` runs the
+ * suite both ways.
+ */
+static enum read_thread reader_thread_from_env(void)
+{
+	const char *force = getenv("CGANALYZE_READER_THREAD");
+
+	if (!force || !*force)
+		return READ_THREAD_AUTO;
+	return strcmp(force, "1") ? READ_THREAD_OFF : READ_THREAD_ON;
+}
+
+/*
+ * CGANALYZE_PRINT_CHUNK=N (tests): the listings' second thread takes
+ * chunks of N entries, and is used however few entries there are. Any
+ * other value (or none): the listings decide, 0.
+ */
+static size_t print_chunk_from_env(void)
+{
+	const char *v = getenv("CGANALYZE_PRINT_CHUNK");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v || *v == '-')
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *end || !n || n > 1000000)
+		return 0;
+	return (size_t)n;
+}
+
 static int run(const struct options *o, FILE *out)
 {
 	if (o->resolve_mode)
@@ -86,6 +121,8 @@ int main(int argc, char **argv)
 		options_release(&o);
 		return 2;
 	}
+	o.reader_thread = reader_thread_from_env();
+	o.print_chunk = print_chunk_from_env();
 	if (!o.no_progress && !o.resolve_mode)
 		progress_enable_on_tty();
 	if (o.output_file) {

@@ -337,26 +337,6 @@ static int add_spec(struct options *o, enum symspec_use use, int letter,
 	return 0;
 }
 
-/*
- * CGANALYZE_PRINT_CHUNK=N (tests): the listings' second thread takes
- * chunks of N entries, and is used however few entries there are. Any
- * other value (or none): the listings decide, 0.
- */
-static size_t print_chunk_from_env(void)
-{
-	const char *v = getenv("CGANALYZE_PRINT_CHUNK");
-	char *end;
-	unsigned long n;
-
-	if (!v || !*v || *v == '-')
-		return 0;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || *end || !n || n > 1000000)
-		return 0;
-	return (size_t)n;
-}
-
 enum options_result options_parse(struct options *o, int argc, char **argv,
 				  FILE *out)
 {
@@ -654,7 +634,6 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;
-	o->print_chunk = print_chunk_from_env();
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;
 	return OPTIONS_OK;

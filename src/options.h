@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "read.h"
 #include "source.h"
 #include "symspec.h"
 
@@ -23,6 +24,7 @@ struct options {
 	bool lenient;
 	bool no_progress;	/* --no-progress: no progress line on a tty */
 	size_t print_chunk;	/* CGANALYZE_PRINT_CHUNK, or 0 */
+	enum read_thread reader_thread;	/* CGANALYZE_READER_THREAD */
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */

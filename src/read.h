@@ -13,6 +13,14 @@
 #include "input.h"
 #include "profile.h"
 
+/*
+ * Whether the Callgrind reader splits and tokenizes its input on a
+ * second thread (cg_split.h): AUTO for a regular file large enough
+ * that it pays; ON and OFF force it, for the tests (the output is the
+ * same either way).
+ */
+enum read_thread { READ_THREAD_AUTO, READ_THREAD_ON, READ_THREAD_OFF };
+
 /* What gmon.out needs of the binary: its address size and byte order. */
 struct read_target {
 	const char *binary;	/* its path, for messages */
@@ -36,6 +44,7 @@ struct read_opts {
 	uint64_t max_costs;	/* cost numbers the profile may hold (one
 				 * per event per function, arc, position);
 				 * 0: the reader's own limit. For tests */
+	enum read_thread thread;	/* Callgrind: the second thread */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */

@@ -2,8 +2,9 @@
  * The Callgrind profile format reader (valgrind's callgrind and
  * cachegrind, and other writers: Xdebug, pprof, lsprofcalltree).
  *
- * One function per line kind, found by key in two tables: header lines
- * ("key: value") and body specifications ("key=value"). Cost lines are
+ * One function per line kind, found by key: header lines ("key: value")
+ * in a table, body specifications ("key=value") by cg_spec_key()
+ * (cg_lex.h), which the splitting thread shares. Cost lines are
  * recognised by their first character. What the spec leaves out and
  * real files do is noted where it is handled, with the quirk's number
  * from FORMAT-NOTES.md (Qn).
@@ -755,10 +756,59 @@ static name_id intern_name(struct cg_reader *rd, enum id_space space,
 }
 
 /*
+ * The name compressed id `id` refers to ("fn=(12)"). Ids are
+ * file-global, one space per kind (Q4, Q18), and may be sparse and
+ * huge. Returns 0 or -1 after reporting.
+ */
+static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
+		    uint64_t id, name_id *out)
+{
+	name_id known = id_get(rd, space, id);
+
+	if (known == NO_NAME && rd->opts->lenient) {
+		/* callgrind 0.10 wrote ids it never defined */
+		char undef[64];
+		int n = snprintf(undef, sizeof(undef), "(undefined id %llu)",
+				 (unsigned long long)id);
+
+		warn_once(rd, ONCE_UNDEFINED_ID,
+			  "'%s=(%llu)' refers to %s id %llu, which was never defined; named '%s'",
+			  key, (unsigned long long)id, id_space_name(space),
+			  (unsigned long long)id, undef);
+		known = names_intern(&rd->p->names, undef, (size_t)n);
+		id_put(rd, space, id, known);
+	}
+	if (known == NO_NAME)
+		return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
+				  "(--lenient reads it as an unknown name)",
+				  key, (unsigned long long)id,
+				  id_space_name(space),
+				  (unsigned long long)id);
+	*out = known;
+	return 0;
+}
+
+/* The name [s, s + len) given compressed id `id` ("fn=(12) main"). */
+static name_id name_def(struct cg_reader *rd, enum id_space space,
+			uint64_t id, const char *s, size_t len)
+{
+	name_id name = intern_name(rd, space, s, len);
+	name_id old = id_get(rd, space, id);
+
+	if (old != NO_NAME && old != name)
+		warn_once(rd, ONCE_REDEFINED_ID,
+			  "%s id %llu redefined from '%s' to '%s'",
+			  id_space_name(space), (unsigned long long)id,
+			  profile_str(rd->p, old), profile_str(rd->p, name));
+	id_put(rd, space, id, name);
+	return name;
+}
+
+/*
  * A position name: "name", "(id) name" (defines id) or "(id)" (refers
- * to it). Ids are file-global, one space per kind (Q4, Q18), and may be
- * sparse and huge, hence a hash map. A name that starts with "(" but not
- * "(" + digit is a plain name (Q23).
+ * to it). A name that starts with "(" but not "(" + digit is a plain
+ * name (Q23). The splitting thread (cg_split.c) reads the same forms
+ * the same way; what it leaves comes here.
  */
 static int parse_name(struct cg_reader *rd, enum id_space space,
 		      const char *key, const char *v, const char *end,
@@ -766,7 +816,6 @@ static int parse_name(struct cg_reader *rd, enum id_space space,
 {
 	uint64_t id = 0;
 	const char *s;
-	name_id name;
 
 	v = skip_space(v, end);
 	end = v + trim_len(v, (size_t)(end - v));
@@ -784,116 +833,82 @@ static int parse_name(struct cg_reader *rd, enum id_space space,
 		return error_here(rd, "expected ')' after '(%llu' in '%s='",
 				  (unsigned long long)id, key);
 	s = skip_space(s + 1, end);
-	if (s == end) {
-		name_id known = id_get(rd, space, id);
+	if (s == end)
+		return name_ref(rd, space, key, id, out);
+	*out = name_def(rd, space, id, s, (size_t)(end - s));
+	return 0;
+}
 
-		if (known == NO_NAME && rd->opts->lenient) {
-			/* callgrind 0.10 wrote ids it never defined */
-			char undef[64];
-			int n = snprintf(undef, sizeof(undef), "(undefined id %llu)",
-					 (unsigned long long)id);
+/* The keys that take a name: their spelling and id space. */
+static const struct {
+	const char *key;
+	enum id_space space;
+} name_keys[] = {
+	[CG_KEY_OB] = { "ob", IDS_OB },		[CG_KEY_FL] = { "fl", IDS_FILE },
+	[CG_KEY_FI] = { "fi", IDS_FILE },	[CG_KEY_FE] = { "fe", IDS_FILE },
+	[CG_KEY_FN] = { "fn", IDS_FN },		[CG_KEY_COB] = { "cob", IDS_OB },
+	[CG_KEY_CFI] = { "cfi", IDS_FILE },	[CG_KEY_CFL] = { "cfl", IDS_FILE },
+	[CG_KEY_CFN] = { "cfn", IDS_FN },	[CG_KEY_JFI] = { "jfi", IDS_FILE },
+	[CG_KEY_JFN] = { "jfn", IDS_FN },
+};
 
-			warn_once(rd, ONCE_UNDEFINED_ID,
-				  "'%s=(%llu)' refers to %s id %llu, which was never defined; named '%s'",
-				  key, (unsigned long long)id, id_space_name(space),
-				  (unsigned long long)id, undef);
-			known = names_intern(&rd->p->names, undef, (size_t)n);
-			id_put(rd, space, id, known);
-		}
-		if (known == NO_NAME)
-			return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
-					  "(--lenient reads it as an unknown name)",
-					  key, (unsigned long long)id,
-					  id_space_name(space),
-					  (unsigned long long)id);
-		*out = known;
-		return 0;
+/* What the name of a key=name line sets. */
+static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
+{
+	switch (key) {
+	case CG_KEY_OB:
+		rd->ob = name;
+		break;
+	case CG_KEY_FL:
+		rd->fl = rd->file = name;
+		rd->have_fl = true;
+		break;
+	case CG_KEY_FI:	/* fi= and fe=: inlined code from another file, */
+	case CG_KEY_FE:	/* inside the function */
+		rd->file = name;
+		break;
+	case CG_KEY_FN:
+		/* A function's file is its fl=; files from lsprofcalltree
+		 * have only fi= lines, so fall back to the current file.
+		 * A part left out by --part adds no function. */
+		rd->func = part_selected(rd)
+			? profile_func(rd->p, rd->ob,
+				       rd->have_fl ? rd->fl : rd->file, name)
+			: NO_ID;
+		rd->cfn = NO_NAME;
+		break;
+	case CG_KEY_COB:
+		rd->cob = name;
+		break;
+	case CG_KEY_CFI:
+	case CG_KEY_CFL:	/* the historical spelling of cfi= (Q12:
+				 * pprof, Xdebug) */
+		rd->cfi = name;
+		break;
+	case CG_KEY_CFN:
+		rd->cfn = name;
+		break;
+	case CG_KEY_JFI:
+		rd->jfi = name;
+		break;
+	case CG_KEY_JFN:
+		rd->jfn = name;
+		break;
+	default:
+		BUG("key %d takes no name", (int)key);
 	}
-	name = intern_name(rd, space, s, (size_t)(end - s));
-	{
-		name_id old = id_get(rd, space, id);
-
-		if (old != NO_NAME && old != name)
-			warn_once(rd, ONCE_REDEFINED_ID,
-				  "%s id %llu redefined from '%s' to '%s'",
-				  id_space_name(space), (unsigned long long)id,
-				  profile_str(rd->p, old), profile_str(rd->p, name));
-	}
-	id_put(rd, space, id, name);
-	*out = name;
-	return 0;
 }
 
-static int parse_ob(struct cg_reader *rd, const char *v, const char *end)
+static int parse_name_line(struct cg_reader *rd, enum cg_key key,
+			   const char *v, const char *end)
 {
-	return parse_name(rd, IDS_OB, "ob", v, end, &rd->ob);
-}
+	name_id name = NO_NAME;
 
-static int parse_fl(struct cg_reader *rd, const char *v, const char *end)
-{
-	if (parse_name(rd, IDS_FILE, "fl", v, end, &rd->fl) < 0)
+	if (parse_name(rd, name_keys[key].space, name_keys[key].key, v, end,
+		       &name) < 0)
 		return -1;
-	rd->file = rd->fl;
-	rd->have_fl = true;
+	set_name(rd, key, name);
 	return 0;
-}
-
-/* fi= and fe=: inlined code from another file, inside the function. */
-static int parse_fi(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_FILE, "fi", v, end, &rd->file);
-}
-
-static int parse_fe(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_FILE, "fe", v, end, &rd->file);
-}
-
-static int parse_fn(struct cg_reader *rd, const char *v, const char *end)
-{
-	name_id name;
-
-	if (parse_name(rd, IDS_FN, "fn", v, end, &name) < 0)
-		return -1;
-	/* A function's file is its fl=; files from lsprofcalltree have
-	 * only fi= lines, so fall back to the current file. */
-	/* a part left out by --part adds no function */
-	rd->func = part_selected(rd)
-		? profile_func(rd->p, rd->ob, rd->have_fl ? rd->fl : rd->file, name)
-		: NO_ID;
-	rd->cfn = NO_NAME;
-	return 0;
-}
-
-static int parse_cob(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_OB, "cob", v, end, &rd->cob);
-}
-
-static int parse_cfi(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_FILE, "cfi", v, end, &rd->cfi);
-}
-
-static int parse_cfl(struct cg_reader *rd, const char *v, const char *end)
-{
-	/* the historical spelling of cfi= (Q12: pprof, Xdebug) */
-	return parse_name(rd, IDS_FILE, "cfl", v, end, &rd->cfi);
-}
-
-static int parse_cfn(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_FN, "cfn", v, end, &rd->cfn);
-}
-
-static int parse_jfi(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_FILE, "jfi", v, end, &rd->jfi);
-}
-
-static int parse_jfn(struct cg_reader *rd, const char *v, const char *end)
-{
-	return parse_name(rd, IDS_FN, "jfn", v, end, &rd->jfn);
 }
 
 /* The function cost lines go to; "???" when none was named yet. */
@@ -1001,20 +1016,12 @@ static int parse_target(struct cg_reader *rd, const char *key, const char *s,
 	return 0;
 }
 
-static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
+/* After a calls= line (its count in rd->call_count): the arc, whose
+ * inclusive cost the next line gives. */
+static void start_call(struct cg_reader *rd)
 {
-	const char *s = skip_space(v, end);
 	uint32_t callee;
-	enum num_result r = parse_number(&s, end, &rd->call_count);
 
-	if (r == NUM_OVERFLOW)
-		return error_here(rd, "call count does not fit in 64 bits");
-	if (r != NUM_OK)
-		return error_here(rd, "expected a call count after 'calls='");
-	if (parse_target(rd, "calls", s, end, NULL) < 0)
-		return -1;
-	if (rd->cfn == NO_NAME)
-		return error_here(rd, "'calls=' without a 'cfn=' naming the called function");
 	rd->want_call_cost = true;
 	rd->calls_lineno = rd->lr->lineno;
 	rd->call_arc = NO_ID;
@@ -1028,6 +1035,22 @@ static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
 		rd->call_arc = profile_call(rd->p, current_func(rd), callee);
 	}
 	rd->cob = rd->cfi = NO_NAME;
+}
+
+static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end);
+	enum num_result r = parse_number(&s, end, &rd->call_count);
+
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "call count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected a call count after 'calls='");
+	if (parse_target(rd, "calls", s, end, NULL) < 0)
+		return -1;
+	if (rd->cfn == NO_NAME)
+		return error_here(rd, "'calls=' without a 'cfn=' naming the called function");
+	start_call(rd);
 	return 0;
 }
 
@@ -1052,19 +1075,17 @@ static uint32_t last_position(struct cg_reader *rd)
 	return profile_pos(p, current_func(rd), rd->file, (uint32_t)line, addr);
 }
 
-/* A jump's target, kept until its source position line comes. */
-static int start_jump(struct cg_reader *rd, const char *key, const char *s,
-		      const char *end, bool conditional, uint64_t executed,
-		      uint64_t followed)
+/* A jump to target (target[i] for position i), kept until its source
+ * position line comes. */
+static void begin_jump(struct cg_reader *rd, bool conditional,
+		       uint64_t executed, uint64_t followed,
+		       const uint64_t *target)
 {
-	uint64_t target[MAX_POSITIONS] = { 0 };
 	name_id to_file = rd->jfi != NO_NAME ? rd->jfi : rd->file;
 
 	rd->jfi = rd->jfn = NO_NAME;
-	if (parse_target(rd, key, s, end, target) < 0)
-		return -1;
 	if (!rd->opts->want_positions || !part_selected(rd))
-		return 0;
+		return;
 	rd->want_jump_source = true;
 	memset(&rd->jump, 0, sizeof(rd->jump));
 	rd->jump.conditional = conditional;
@@ -1078,6 +1099,17 @@ static int start_jump(struct cg_reader *rd, const char *key, const char *s,
 		else if (rd->pos_kind[i] == POS_INSTR)
 			rd->jump.to_addr = target[i];
 	}
+}
+
+static int start_jump(struct cg_reader *rd, const char *key, const char *s,
+		      const char *end, bool conditional, uint64_t executed,
+		      uint64_t followed)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+
+	if (parse_target(rd, key, s, end, target) < 0)
+		return -1;
+	begin_jump(rd, conditional, executed, followed, target);
 	return 0;
 }
 
@@ -1140,35 +1172,26 @@ static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 		     : start_jump(rd, "jcnd", s, end, true, a, b);
 }
 
-#define KEY(k) k, sizeof(k) - 1
-
-/* Most frequent first: the table is searched in order. */
-static const struct spec_parser {
-	const char *key;
-	size_t klen;
-	int (*parse)(struct cg_reader *rd, const char *v, const char *end);
-} spec_keys[] = {
-	{ KEY("calls"), parse_calls },	{ KEY("cfn"), parse_cfn },
-	{ KEY("jcnd"), parse_jcnd },	{ KEY("jump"), parse_jump },
-	{ KEY("fn"), parse_fn },	{ KEY("fi"), parse_fi },
-	{ KEY("fe"), parse_fe },	{ KEY("fl"), parse_fl },
-	{ KEY("cfi"), parse_cfi },	{ KEY("cob"), parse_cob },
-	{ KEY("ob"), parse_ob },	{ KEY("cfl"), parse_cfl },
-	{ KEY("jfi"), parse_jfi },	{ KEY("jfn"), parse_jfn },
-};
-
 static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
 			   const char *v, const char *end)
 {
-	for (size_t i = 0; i < sizeof(spec_keys) / sizeof(spec_keys[0]); i++) {
-		const struct spec_parser *sp = &spec_keys[i];
+	enum cg_key k = cg_spec_key(key, klen);
 
-		if (sp->klen == klen && !memcmp(sp->key, key, klen))
-			return sp->parse(rd, v, end);
+	switch (k) {
+	case CG_KEY_CALLS:
+		return parse_calls(rd, v, end);
+	case CG_KEY_JUMP:
+		return parse_jump(rd, v, end);
+	case CG_KEY_JCND:
+		return parse_jcnd(rd, v, end);
+	case CG_KEY_NONE:
+		warn_once(rd, ONCE_UNKNOWN_SPEC,
+			  "unknown specification '%.*s=' ignored", (int)klen,
+			  key);
+		return 0;
+	default:
+		return parse_name_line(rd, k, v, end);
 	}
-	warn_once(rd, ONCE_UNKNOWN_SPEC, "unknown specification '%.*s=' ignored",
-		  (int)klen, key);
-	return 0;
 }
 
 /* ---- cost lines ---- */
@@ -1572,22 +1595,121 @@ HOT bool resolve_tokens(struct cg_reader *rd, const struct cg_tok *t,
 	return true;
 }
 
+/*
+ * The target fields of a calls=/jump=/jcnd= token (nfields, tags, v)
+ * into target, relative to rd->pos, as parse_target() reads them: false
+ * where it would say something (a target below zero or past 2^64 - 1),
+ * for the general path to say it.
+ */
+static bool resolve_target(const struct cg_reader *rd, const struct cg_tok *t,
+			   const uint64_t *v, uint64_t *target)
+{
+	uint32_t tags = t->tags;
+
+	for (unsigned k = 0; k < rd->npos && k < t->nfields; k++, tags >>= 2) {
+		switch ((enum cg_field)(tags & 3)) {
+		case CG_FIELD_ABS:
+			target[k] = v[k];
+			break;
+		case CG_FIELD_STAR:
+			target[k] = rd->pos[k];
+			break;
+		case CG_FIELD_PLUS:
+			if (__builtin_add_overflow(rd->pos[k], v[k], &target[k]))
+				return false;
+			break;
+		case CG_FIELD_MINUS:
+			if (v[k] > rd->pos[k])
+				return false;
+			target[k] = rd->pos[k] - v[k];
+			break;
+		}
+	}
+	return true;
+}
+
+/*
+ * A name or calls=/jump=/jcnd= line the splitting thread tokenized,
+ * applied as parse_line() would apply its text. Returns 1, 0 when the
+ * general path must read the line (to say what is wrong with it, which
+ * depends on the reader's state), or -1 after reporting.
+ */
+static int apply_spec_token(struct cg_reader *rd, const struct cg_tok *t,
+			    const char *text, const uint64_t *v)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+	enum cg_key key = (enum cg_key)t->key;
+	name_id name = NO_NAME;
+
+	/* first what may fail, with nothing changed */
+	if (rd->want_call_cost)
+		return 0;
+	if (t->kind == CG_TOK_NAME) {
+		if (t->form == CG_NAME_REF &&
+		    (name = id_get(rd, name_keys[key].space, v[0])) == NO_NAME)
+			return 0;
+	} else {
+		if (!resolve_target(rd, t, v + cg_tok_ncounts(key), target))
+			return 0;
+		if (key == CG_KEY_CALLS && rd->cfn == NO_NAME)
+			return 0;
+	}
+	/* then what parse_line() does for any body line */
+	rd->last_is_totals = false;
+	if (rd->want_jump_source)
+		finish_jump(rd);
+	rd->in_body = true;
+	if (t->kind == CG_TOK_NAME) {
+		if (t->form == CG_NAME_DEF)
+			name = name_def(rd, name_keys[key].space, v[0],
+					text + v[1], v[2]);
+		else if (t->form == CG_NAME_PLAIN)
+			name = intern_name(rd, name_keys[key].space,
+					   text + v[0], v[1]);
+		set_name(rd, key, name);
+	} else if (key == CG_KEY_CALLS) {
+		rd->call_count = v[0];
+		start_call(rd);
+	} else {
+		begin_jump(rd, key == CG_KEY_JCND, v[0],
+			   key == CG_KEY_JCND ? v[1] : v[0], target);
+	}
+	return check_size(rd) < 0 ? -1 : 1;
+}
+
 /* The lines of a block from the splitting thread, as read_lines(). */
 static int read_block(struct cg_reader *rd, struct cg_block *b)
 {
 	for (size_t i = 0; i < b->ntoks; i++) {
 		const struct cg_tok *t = &b->toks[i];
+		const uint64_t *v = b->vals + t->first;
 		char *s = b->text + t->off;
 		char *nl = (i + 1 < b->ntoks ? b->text + t[1].off
 					     : b->text + b->len) - 1;
+		int r;
 
 		rd->lr->lineno++;
-		if (t->nfields != CG_TOK_TEXT && rd->ncols &&
-		    resolve_tokens(rd, t, b->vals + t->first)) {
-			if (add_fast_cost_line(rd, b->vals + t->first + rd->npos,
-					       t->nfields - rd->npos) < 0)
-				return -1;
+		switch ((enum cg_tok_kind)t->kind) {
+		case CG_TOK_COST:
+			if (rd->ncols && resolve_tokens(rd, t, v)) {
+				if (add_fast_cost_line(rd, v + rd->npos,
+						       t->nfields - rd->npos) < 0)
+					return -1;
+				continue;
+			}
+			break;
+		case CG_TOK_NOTHING:
 			continue;
+		case CG_TOK_NAME:
+		case CG_TOK_COUNTS:
+			r = apply_spec_token(rd, t, b->text, v);
+			if (r < 0)
+				return -1;
+			if (r > 0)
+				continue;
+			break;
+		case CG_TOK_TEXT:
+			break;
 		}
 		if (read_text_line(rd, s, nl) < 0)
 			return -1;
@@ -1648,20 +1770,20 @@ bool callgrind_sniff(const char *data, size_t len)
 
 /*
  * Input this large is split into lines and tokenized by a second thread
- * (cg_split.h) while this one applies the lines: a quarter to a third
- * less wall time when both cores are free, for about a fifth more CPU
- * time (README, Performance). Smaller files are not worth a thread. The environment
- * variable CGANALYZE_READER_THREAD=1 (or 0) forces it on (or off), for
- * the tests: they run the end-to-end suite both ways.
+ * (cg_split.h) while this one applies the lines. Each then takes about
+ * 0.55 to 0.7 of the time one thread takes alone (more of it the
+ * smaller the file), for up to 40% more CPU time in all (README,
+ * Performance): the wall time gained when the second core is free.
+ * Under 4 MiB the wait for the first block eats most of it. opts->thread forces it on or off, for the
+ * tests: they run the end-to-end suite both ways.
  */
-#define SPLIT_THREAD_MIN_BYTES ((uint64_t)32 << 20)
+#define SPLIT_THREAD_MIN_BYTES ((uint64_t)4 << 20)
 
-static bool use_split_thread(const struct line_reader *lr)
+static bool use_split_thread(const struct line_reader *lr,
+			     enum read_thread thread)
 {
-	const char *force = getenv("CGANALYZE_READER_THREAD");
-
-	if (force && *force)
-		return !strcmp(force, "1");
+	if (thread != READ_THREAD_AUTO)
+		return thread == READ_THREAD_ON;
 	/* file_size is 0 for pipes: a regular file only */
 	return lr->file_size > SPLIT_THREAD_MIN_BYTES;
 }
@@ -1712,7 +1834,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
 	start_part(&rd);
 
-	if (use_split_thread(lr)) {
+	if (use_split_thread(lr, opts->thread)) {
 		r = read_split(&rd, lr, &view);
 	} else {
 		while ((r = line_reader_lines(lr, &lines, &len)) > 0) {

@@ -2,8 +2,8 @@
  * The Callgrind reader with its splitting thread (cg_split.h) against
  * the reader alone: the same profile, the same messages in the same
  * order at the same line numbers, whatever goes wrong and wherever. The
- * thread is forced on (and off) by CGANALYZE_READER_THREAD, as it is
- * for the whole end-to-end suite by `make e2e`.
+ * thread is forced on (and off) by read_opts.thread, as it is for the
+ * whole end-to-end suite by CGANALYZE_READER_THREAD in `make e2e`.
  */
 #include "helpers.h"
 
@@ -27,19 +27,18 @@ struct res {
 static void rd(struct res *r, const char *path, bool thread, size_t max_line,
 	       const struct read_opts *o)
 {
-	struct read_opts none = { 0 };
+	struct read_opts none = { 0 }, ro = o ? *o : none;
 	struct line_reader lr;
 
-	setenv("CGANALYZE_READER_THREAD", thread ? "1" : "0", 1);
+	ro.thread = thread ? READ_THREAD_ON : READ_THREAD_OFF;
 	profile_init(&r->p);
 	diag_capture_begin();
 	assert_int_equal(line_reader_open(&lr, path), 0);
 	if (max_line)
 		line_reader_set_max_line(&lr, max_line);
-	r->ret = read_callgrind(&r->p, &lr, o ? o : &none);
+	r->ret = read_callgrind(&r->p, &lr, &ro);
 	line_reader_close(&lr);
 	r->diag = diag_capture_end();
-	unsetenv("CGANALYZE_READER_THREAD");
 }
 
 static void remove_temp(char *path)
@@ -151,6 +150,19 @@ static char *many_lines(unsigned parts, const char *tail, size_t *len)
 				n += (size_t)snprintf(s + n, cap - n,
 					"jump=%u +3 *\n+1 -1 %u\n", i % 3, i % 9);
 				break;
+			case 7:
+				/* body lines tokenized, and in forms left
+				 * to the general path */
+				n += (size_t)snprintf(s + n, cap - n,
+					"jcnd=%u/%u -1 +2\n* * 1\n"
+					"jcnd=%u %u 0x%x\n+1 * 1\n"
+					"cob=(2) /lib/y.so\ncfi=(%u) y%u.c \n"
+					"cfn= (%u)\ncalls=%u *\t* \n* * 3\n"
+					"fi=inl.h\r\n+1 +1 1\nfe=(1)\n"
+					"jump=1 -999999\n+1 * 1\n",
+					i % 4, i % 5, i % 6, i % 3, 0x4000 + i,
+					i % 7 + 2, i % 7, f + 1, i % 3);
+				break;
 			case 5:
 				n += (size_t)snprintf(s + n, cap - n,
 					"\n# a comment\n-1 +1\n");
@@ -165,6 +177,91 @@ static char *many_lines(unsigned parts, const char *tail, size_t *len)
 	n += (size_t)snprintf(s + n, cap - n, "%s", tail);
 	*len = n;
 	return s;
+}
+
+/* The tokens of lines, one by one. */
+static void test_tokens(void **state)
+{
+	static const char text[] =
+		"fn=(12) main\n"		/* 0 */
+		"cfn=(12)\n"			/* 1 */
+		"fl= x.c \t\n"		/* 2 */
+		"fi=(3)inl.h\n"		/* 3 */
+		"calls=2 0x10 +3 \n"		/* 4 */
+		"jcnd=1/3 +4 *\n"		/* 5 */
+		"jcnd=3 1 -4\n"			/* 6 */
+		"jump=5\n"			/* 7 */
+		"\n"				/* 8 */
+		"# c\n"				/* 9 */
+		"+3 * 0x1f 2\n"			/* 10 */
+		/* left to the general path */
+		"calls= 1 2\n"			/* 11 */
+		"calls=1 2\r\n"			/* 12 */
+		"jcnd=1 /2 3\n"			/* 13 */
+		"fn=(99999999999999999999) x\n"	/* 14 */
+		"fn=(12 x\n"			/* 15 */
+		"foo=1\n"			/* 16 */
+		"calls=1 2 junk\n"		/* 17 */
+		"Fn=x\n"			/* 18 */
+		"events: Ir\n"			/* 19 */
+		"jcnd=1/2/3\n"			/* 20 */
+		" fn=x\n";			/* 21 */
+	struct cg_block b = { 0 };
+	const struct cg_tok *t;
+	const uint64_t *v;
+
+	(void)state;
+	cg_split_tokenize(&b, text, sizeof(text) - 1);
+	assert_int_equal(b.ntoks, 22);
+	t = b.toks;
+	v = b.vals;
+	assert_int_equal(t[0].kind, CG_TOK_NAME);
+	assert_int_equal(t[0].key, CG_KEY_FN);
+	assert_int_equal(t[0].form, CG_NAME_DEF);
+	assert_int_equal(v[t[0].first], 12);
+	assert_memory_equal(b.text + v[t[0].first + 1], "main", 4);
+	assert_int_equal(v[t[0].first + 2], 4);
+	assert_int_equal(t[1].key, CG_KEY_CFN);
+	assert_int_equal(t[1].form, CG_NAME_REF);
+	assert_int_equal(v[t[1].first], 12);
+	/* trimmed as parse_name() trims */
+	assert_int_equal(t[2].form, CG_NAME_PLAIN);
+	assert_memory_equal(b.text + v[t[2].first], "x.c", 3);
+	assert_int_equal(v[t[2].first + 1], 3);
+	assert_int_equal(t[3].form, CG_NAME_DEF);
+	assert_int_equal(t[3].key, CG_KEY_FI);
+	assert_memory_equal(b.text + v[t[3].first + 1], "inl.h", 5);
+	assert_int_equal(t[4].kind, CG_TOK_COUNTS);
+	assert_int_equal(t[4].key, CG_KEY_CALLS);
+	assert_int_equal(t[4].nfields, 2);
+	assert_int_equal(v[t[4].first], 2);
+	assert_int_equal(v[t[4].first + 1], 0x10);
+	assert_int_equal(v[t[4].first + 2], 3);
+	assert_int_equal(t[4].tags, CG_FIELD_ABS | CG_FIELD_PLUS << 2);
+	/* executed, followed: whichever way written */
+	assert_int_equal(t[5].key, CG_KEY_JCND);
+	assert_int_equal(v[t[5].first], 3);
+	assert_int_equal(v[t[5].first + 1], 1);
+	assert_int_equal(t[5].nfields, 2);
+	assert_int_equal(t[5].tags, CG_FIELD_PLUS | CG_FIELD_STAR << 2);
+	assert_int_equal(v[t[6].first], 3);
+	assert_int_equal(v[t[6].first + 1], 1);
+	assert_int_equal(t[6].tags, CG_FIELD_MINUS);
+	assert_int_equal(t[7].kind, CG_TOK_COUNTS);
+	assert_int_equal(t[7].key, CG_KEY_JUMP);
+	assert_int_equal(t[7].nfields, 0);
+	assert_int_equal(t[8].kind, CG_TOK_NOTHING);
+	assert_int_equal(t[9].kind, CG_TOK_NOTHING);
+	assert_int_equal(t[10].kind, CG_TOK_COST);
+	assert_int_equal(t[10].nfields, 4);
+	for (size_t i = 11; i < 22; i++) {
+		if (t[i].kind != CG_TOK_TEXT)
+			fail_msg("line %zu is not left as text", i);
+	}
+	assert_memory_equal(b.text + t[21].off, " fn=x\n", 6);
+	free(b.text);
+	free(b.toks);
+	free(b.vals);
 }
 
 static void test_same_profile(void **state)
@@ -190,6 +287,10 @@ static void test_reader_errors(void **state)
 		"99999999999999999999 1 1\n",		/* overflow */
 		"1 1 18446744073709551615\n1 1 1\n",	/* sum overflow */
 		"what is this\n",
+		"cfn=(4000)\ncalls=1 2\n1 1 1\n",	/* undefined id */
+		"fn=(1)\ncalls=1 2\n1 1 1\n",	/* no cfn= after fn= */
+		"cfn=(1)\ncalls=1 +18446744073709551615\n1 1 1\n",
+		"fn=(1) f0\ncfn=(2)\ncalls=1 2\ncfn=(3)\n",
 	};
 
 	(void)state;
@@ -239,6 +340,7 @@ static void test_input_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tokens),
 		cmocka_unit_test(test_same_profile),
 		cmocka_unit_test(test_reader_errors),
 		cmocka_unit_test(test_input_errors),

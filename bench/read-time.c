@@ -1,0 +1,67 @@
+/*
+ * The time read_profile() alone takes on a file: the least wall and
+ * CPU (user + sys) seconds of N runs, with the Callgrind reader's
+ * second thread forced on (1) or off (0). For the figures in README's
+ * Performance section, with `perf record` splitting the CPU time by
+ * thread; not part of the build:
+ *
+ *   make && cc -O2 -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icg -Isymtab \
+ *	-o build/read-time bench/read-time.c build/libcganalyze.a \
+ *	-ldwarf -lelf -lopcodes -lbfd -lz -lbz2 -lm
+ *   build/read-time FILE 1 3
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "read.h"
+
+static double wall_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double cpu_seconds(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+int main(int argc, char **argv)
+{
+	double best_wall = 1e30, best_cpu = 1e30;
+	int runs;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: read-time FILE 0|1 RUNS\n");
+		return 2;
+	}
+	runs = atoi(argv[3]);
+	for (int i = 0; i < runs; i++) {
+		struct read_opts o = { .thread = atoi(argv[2])
+						 ? READ_THREAD_ON
+						 : READ_THREAD_OFF };
+		struct profile p;
+		double w = wall_seconds(), c = cpu_seconds();
+
+		profile_init(&p);
+		if (read_profile(&p, argv[1], &o) < 0)
+			return 1;
+		w = wall_seconds() - w;
+		c = cpu_seconds() - c;
+		profile_release(&p);
+		if (w < best_wall)
+			best_wall = w;
+		if (c < best_cpu)
+			best_cpu = c;
+	}
+	printf("%.3f s wall, %.3f s CPU\n", best_wall, best_cpu);
+	return 0;
+}
