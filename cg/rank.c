@@ -32,35 +32,46 @@ static uint64_t entry_calls(const struct cg *cg, const struct cg_entry *e)
 	return cg->nodes[e->id].calls;
 }
 
-static int cmp_entries(const void *x, const void *y, void *arg)
-{
-	const struct cg *cg = arg;
-	const struct cg_entry *a = x, *b = y;
-	double ta = entry_total(cg, a), tb = entry_total(cg, b);
-	uint64_t ca, cb;
+/* An entry with what the order looks at, computed once: a comparison
+ * then reads one array, not the node, cycle and cost tables. */
+struct rank_key {
+	double total, self;
+	uint64_t calls;
+	struct cg_entry e;
+	const char *name;	/* a function's; NULL for a cycle */
+};
 
-	if (ta != tb)
-		return ta > tb ? -1 : 1;
-	if (a->is_cycle != b->is_cycle)
-		return a->is_cycle ? -1 : 1;
-	ta = entry_self(cg, a);
-	tb = entry_self(cg, b);
-	if (ta != tb)
-		return ta > tb ? -1 : 1;
-	ca = entry_calls(cg, a);
-	cb = entry_calls(cg, b);
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	if (!a->is_cycle) {
-		const struct pfunc *fa = &cg->p->funcs[a->id];
-		const struct pfunc *fb = &cg->p->funcs[b->id];
-		int r = strcmp(profile_str(cg->p, fa->name),
-			       profile_str(cg->p, fb->name));
+static int cmp_keys(const void *x, const void *y)
+{
+	const struct rank_key *a = x, *b = y;
+
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	if (a->e.is_cycle != b->e.is_cycle)
+		return a->e.is_cycle ? -1 : 1;
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	if (!a->e.is_cycle) {
+		int r = strcmp(a->name, b->name);
 
 		if (r)
 			return r;
 	}
-	return a->id < b->id ? -1 : a->id > b->id;
+	return a->e.id < b->e.id ? -1 : a->e.id > b->e.id;
+}
+
+static struct rank_key key_of(const struct cg *cg, struct cg_entry e)
+{
+	struct rank_key k = {
+		.total = entry_total(cg, &e), .self = entry_self(cg, &e),
+		.calls = entry_calls(cg, &e), .e = e,
+		.name = e.is_cycle ? NULL
+			: profile_str(cg->p, cg->p->funcs[e.id].name),
+	};
+
+	return k;
 }
 
 static bool node_listed(const struct cg *cg, uint32_t n)
@@ -83,17 +94,22 @@ void cg_rank(struct cg *cg)
 {
 	size_t n = 0;
 	uint32_t number = 0;
+	struct rank_key *keys = xcalloc(cg->nnodes + cg->ncycles + 1,
+					sizeof(*keys));
 
 	free(cg->order);
 	cg->order = xcalloc(cg->nnodes + cg->ncycles + 1, sizeof(*cg->order));
 	for (uint32_t c = 0; c < cg->ncycles; c++)
-		cg->order[n++] = (struct cg_entry){ true, c };
+		keys[n++] = key_of(cg, (struct cg_entry){ true, c });
 	for (uint32_t v = 0; v < cg->nnodes; v++) {
 		cg->nodes[v].index = 0;
 		if (node_listed(cg, v))
-			cg->order[n++] = (struct cg_entry){ false, v };
+			keys[n++] = key_of(cg, (struct cg_entry){ false, v });
 	}
-	qsort_r(cg->order, n, sizeof(*cg->order), cmp_entries, cg);
+	qsort(keys, n, sizeof(*keys), cmp_keys);
+	for (size_t i = 0; i < n; i++)
+		cg->order[i] = keys[i].e;
+	free(keys);
 	cg->norder = n;
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_entry *e = &cg->order[i];

@@ -130,6 +130,10 @@ struct flat_order {
 	uint32_t ev;
 };
 int cmp_flat_order(const void *x, const void *y, void *arg);
+/* rows[0..n) into that order (faster than qsort_r with it: each row's
+ * keys are looked up once) */
+void sort_flat_order(const struct cg *cg, uint32_t ev, uint32_t *rows,
+		     size_t n);
 
 /* A listed entry's total (self + children) of event ev: the call graph's
  * order and what its threshold looks at. */

@@ -29,6 +29,46 @@ int cmp_flat_order(const void *x, const void *y, void *arg)
 	return a < b ? -1 : a > b;
 }
 
+/* A row with what cmp_flat_order() looks at, computed once. */
+struct flat_key {
+	double self;
+	uint64_t calls;
+	const char *name;
+	uint32_t id;
+};
+
+static int cmp_flat_keys(const void *x, const void *y)
+{
+	const struct flat_key *a = x, *b = y;
+	int r;
+
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	r = strcmp(a->name, b->name);
+	if (r)
+		return r;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void sort_flat_order(const struct cg *cg, uint32_t ev, uint32_t *rows,
+		     size_t n)
+{
+	struct flat_key *keys = xcalloc(n + 1, sizeof(*keys));
+
+	for (size_t i = 0; i < n; i++) {
+		keys[i].self = cg_node_self(cg, rows[i], ev);
+		keys[i].calls = cg->nodes[rows[i]].calls;
+		keys[i].name = profile_str(cg->p, cg->p->funcs[rows[i]].name);
+		keys[i].id = rows[i];
+	}
+	qsort(keys, n, sizeof(*keys), cmp_flat_keys);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = keys[i].id;
+	free(keys);
+}
+
 static int width_of(double v, int decimals)
 {
 	char buf[64];
@@ -119,7 +159,6 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	double total = (double)p->totals[ev], cum = 0;
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
 	size_t nrows = 0;
-	struct flat_order ctx = { cg, ev };
 	struct name_labels *nl = name_labels_new(cg);
 	const char *evname = profile_str(p, p->events[ev].name);
 	int wcost, wcall, wcalls = 5;
@@ -146,22 +185,19 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 			continue;
 		rows[nrows++] = n;
 	}
-	qsort_r(rows, nrows, sizeof(*rows), cmp_flat_order, &ctx);
+	sort_flat_order(cg, ev, rows, nrows);
 
 	snprintf(hdr, sizeof(hdr), "%s/call", evname);
 	wcost = max_int(max_int(width_of(total, 0), (int)strlen(evname)), 10);
 	wcall = max_int(max_int(width_of(total, 2), (int)strlen(hdr)), 9);
 	for (size_t i = 0; i < nrows; i++) {
-		char buf[64];
+		char buf[48];
 		const struct cg_node *node = &cg->nodes[rows[i]];
-		int w = node->self_calls
-			? snprintf(buf, sizeof(buf), "%llu+%llu",
-				   (unsigned long long)node->calls,
-				   (unsigned long long)node->self_calls)
-			: snprintf(buf, sizeof(buf), "%llu",
-				   (unsigned long long)node->calls);
+		size_t w = fmt_u64(buf, node->calls);
 
-		wcalls = max_int(wcalls, w);
+		if (node->self_calls)
+			w += 1 + fmt_u64(buf, node->self_calls);
+		wcalls = max_int(wcalls, (int)w);
 	}
 	for (size_t i = 0; i < o->nshow; i++)
 		wextra[i] = max_int(width_of((double)p->totals[o->show[i]], 0),

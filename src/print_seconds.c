@@ -69,7 +69,6 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 	double unit = unit_of(cg, ev), total = (double)p->totals[ev], cum = 0;
 	const char *evname = profile_str(p, p->events[ev].name);
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
-	struct flat_order fs = { cg, ev };
 	struct name_labels *nl = name_labels_new(cg);
 	size_t nrows = 0;
 	char prefix, per_call[32], label[8192];
@@ -89,7 +88,7 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 			continue;
 		rows[nrows++] = n;
 	}
-	qsort_r(rows, nrows, sizeof(*rows), cmp_flat_order, &fs);
+	sort_flat_order(cg, ev, rows, nrows);
 	per_call_unit(cg, ev, &prefix, &scale);
 	snprintf(per_call, sizeof(per_call), "%c%c/call", prefix, evname[0]);
 
