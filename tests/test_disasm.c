@@ -455,6 +455,19 @@ static void test_sums_nopie(void **state)
 		   "tests/resolve/c-nopie/prog", NULL, 8);
 }
 
+/* disasm_pick() chose want_n functions, the first named first (NULL:
+ * any); frees picks. */
+static void assert_picks(const struct run *r, struct disasm_pick *picks,
+			 size_t n, size_t want_n, const char *first)
+{
+	assert_int_equal(n, want_n);
+	if (first)
+		assert_string_equal(names_str(&r->p.names,
+					      r->st[0]->syms[picks[0].sym].name),
+				    first);
+	free(picks);
+}
+
 /* Which functions --disasm=WHAT lists. */
 static void test_pick(void **state)
 {
@@ -489,12 +502,7 @@ static void test_pick(void **state)
 		if (cases[i].ret < 0)
 			assert_non_null(strstr(msg, cases[i].what));
 		free(msg);
-		assert_int_equal(n, cases[i].n);
-		if (cases[i].first)
-			assert_string_equal(names_str(&r.p.names,
-					r.st[0]->syms[picks[0].sym].name),
-					    cases[i].first);
-		free(picks);
+		assert_picks(&r, picks, n, cases[i].n, cases[i].first);
 	}
 	/* the hottest, above a threshold, hottest first */
 	{
@@ -566,12 +574,7 @@ static void test_pick_selected(void **state)
 		diag_capture_begin();
 		assert_int_equal(disasm_pick(&r.cg, &r.po, &picks, &n), cases[i].ret);
 		free(diag_capture_end());
-		assert_int_equal(n, cases[i].n);
-		if (cases[i].first)
-			assert_string_equal(names_str(&r.p.names,
-					r.st[0]->syms[picks[0].sym].name),
-					    cases[i].first);
-		free(picks);
+		assert_picks(&r, picks, n, cases[i].n, cases[i].first);
 		selection_release(&sel);
 		symspec_opt_release(&so);
 	}
