@@ -236,6 +236,19 @@ static double pct_delta(const struct diff *d, const uint64_t v[2])
 	return base ? 100.0 * delta / base : 0;
 }
 
+/* ",\n   "KEY": [base, new], "KEY_delta": D, "KEY_delta_pct": P" */
+static void json_cost_pair(FILE *out, const struct diff *d, const char *key,
+			   const uint64_t v[2])
+{
+	char buf[32];
+
+	fmt_delta(buf, sizeof(buf), v);
+	fprintf(out, ",\n   \"%s\": [%llu, %llu], \"%s_delta\": %s, "
+		"\"%s_delta_pct\": %.4f", key, (unsigned long long)v[BASE],
+		(unsigned long long)v[NEW], key, buf[0] == '+' ? buf + 1 : buf,
+		key, pct_delta(d, v));
+}
+
 /* ---- per line ---- */
 
 static int cmp_line(const void *x, const void *y)
@@ -424,18 +437,8 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 		fprintf(out, ", \"in\": \"%s\"",
 			r->in[BASE] && r->in[NEW] ? "both"
 			: r->in[BASE] ? "base" : "new");
-		fmt_delta(buf, sizeof(buf), r->self);
-		fprintf(out, ",\n   \"self\": [%llu, %llu], \"self_delta\": %s, "
-			"\"self_delta_pct\": %.4f",
-			(unsigned long long)r->self[BASE],
-			(unsigned long long)r->self[NEW],
-			buf[0] == '+' ? buf + 1 : buf, pct_delta(d, r->self));
-		fmt_delta(buf, sizeof(buf), r->incl);
-		fprintf(out, ",\n   \"inclusive\": [%llu, %llu], "
-			"\"inclusive_delta\": %s, \"inclusive_delta_pct\": %.4f",
-			(unsigned long long)r->incl[BASE],
-			(unsigned long long)r->incl[NEW],
-			buf[0] == '+' ? buf + 1 : buf, pct_delta(d, r->incl));
+		json_cost_pair(out, d, "self", r->self);
+		json_cost_pair(out, d, "inclusive", r->incl);
 		if (d->o->diff_lines) {
 			size_t nl;
 			struct line_row *lines = row_lines(d, r, &nl);

@@ -392,8 +392,22 @@ static int refill(struct line_reader *lr)
 	return 0;
 }
 
+/*
+ * Nothing more whole in the buffer: 0 at the end of the input, -1 after
+ * reporting, 1 when more data came (the scan goes on where it stopped).
+ */
+static int read_more(struct line_reader *lr)
+{
+	if (lr->eof)
+		return 0;
+	lr->scan = lr->end;
+	return refill(lr) < 0 ? -1 : 1;
+}
+
 int line_reader_next(struct line_reader *lr, char **line, size_t *len)
 {
+	int r;
+
 	for (;;) {
 		char *nl = memchr(lr->buf + lr->scan, '\n', lr->end - lr->scan);
 		char *start = lr->buf + lr->pos;
@@ -418,11 +432,9 @@ int line_reader_next(struct line_reader *lr, char **line, size_t *len)
 			*len = n;
 			return 1;
 		}
-		if (lr->eof)
-			return 0;
-		lr->scan = lr->end;
-		if (refill(lr) < 0)
-			return -1;
+		r = read_more(lr);
+		if (r <= 0)
+			return r;
 	}
 }
 
@@ -455,6 +467,8 @@ static size_t lines_within_limit(const struct line_reader *lr,
 
 int line_reader_lines(struct line_reader *lr, char **data, size_t *len)
 {
+	int r;
+
 	for (;;) {
 		char *start = lr->buf + lr->pos;
 		size_t avail = lr->end - lr->pos, n = 0;
@@ -480,11 +494,9 @@ int line_reader_lines(struct line_reader *lr, char **data, size_t *len)
 			*len = n;
 			return 1;
 		}
-		if (lr->eof)
-			return 0;
-		lr->scan = lr->end;
-		if (refill(lr) < 0)
-			return -1;
+		r = read_more(lr);
+		if (r <= 0)
+			return r;
 	}
 }
 

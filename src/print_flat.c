@@ -10,26 +10,8 @@
 #include "print.h"
 #include "xalloc.h"
 
-int cmp_flat_order(const void *x, const void *y, void *arg)
-{
-	const struct flat_order *c = arg;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	double sa = cg_node_self(c->cg, a, c->ev), sb = cg_node_self(c->cg, b, c->ev);
-	uint64_t ca = c->cg->nodes[a].calls, cb = c->cg->nodes[b].calls;
-	int r;
-
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	r = strcmp(profile_str(c->cg->p, c->cg->p->funcs[a].name),
-		   profile_str(c->cg->p, c->cg->p->funcs[b].name));
-	if (r)
-		return r;
-	return a < b ? -1 : a > b;
-}
-
-/* A row with what cmp_flat_order() looks at, computed once. */
+/* A row with what the order looks at: computed once per row for a
+ * sort, or per comparison by cmp_flat_order(). */
 struct flat_key {
 	double self;
 	uint64_t calls;
@@ -37,6 +19,19 @@ struct flat_key {
 	uint32_t id;
 };
 
+static struct flat_key flat_key_of(const struct cg *cg, uint32_t ev,
+				   uint32_t n)
+{
+	struct flat_key k = {
+		.self = cg_node_self(cg, n, ev), .calls = cg->nodes[n].calls,
+		.name = profile_str(cg->p, cg->p->funcs[n].name), .id = n,
+	};
+
+	return k;
+}
+
+/* gprof's order: self cost, then calls, then name (then id, so that it
+ * never depends on the sort) */
 static int cmp_flat_keys(const void *x, const void *y)
 {
 	const struct flat_key *a = x, *b = y;
@@ -52,17 +47,22 @@ static int cmp_flat_keys(const void *x, const void *y)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
+int cmp_flat_order(const void *x, const void *y, void *arg)
+{
+	const struct flat_order *c = arg;
+	struct flat_key a = flat_key_of(c->cg, c->ev, *(const uint32_t *)x);
+	struct flat_key b = flat_key_of(c->cg, c->ev, *(const uint32_t *)y);
+
+	return cmp_flat_keys(&a, &b);
+}
+
 void sort_flat_order(const struct cg *cg, uint32_t ev, uint32_t *rows,
 		     size_t n)
 {
 	struct flat_key *keys = xcalloc(n + 1, sizeof(*keys));
 
-	for (size_t i = 0; i < n; i++) {
-		keys[i].self = cg_node_self(cg, rows[i], ev);
-		keys[i].calls = cg->nodes[rows[i]].calls;
-		keys[i].name = profile_str(cg->p, cg->p->funcs[rows[i]].name);
-		keys[i].id = rows[i];
-	}
+	for (size_t i = 0; i < n; i++)
+		keys[i] = flat_key_of(cg, ev, rows[i]);
 	qsort(keys, n, sizeof(*keys), cmp_flat_keys);
 	for (size_t i = 0; i < n; i++)
 		rows[i] = keys[i].id;

@@ -122,6 +122,23 @@ static uint32_t add_func(struct profile *p, const char *name, size_t len,
 	return f;
 }
 
+/* The picture of main calling each of names once (10 Ir each), fx
+ * loaded and analysed. */
+static char *dot_of_callees(struct fixture *fx, const char *const *names,
+			    size_t n)
+{
+	uint32_t main_f;
+
+	profile_init(&fx->p);
+	profile_event(&fx->p, names_intern(&fx->p.names, "Ir", 2));
+	main_f = add_func(&fx->p, "main", 4, 1, NO_ID, 0, 0);
+	for (size_t i = 0; i < n; i++)
+		add_func(&fx->p, names[i], strlen(names[i]), 10, main_f, 1, 10);
+	profile_finish(&fx->p);
+	analyse(fx);
+	return dot_of(fx);
+}
+
 /*
  * Quotes, backslashes, '&' before what Graphviz takes for an entity,
  * control characters and bytes that are not UTF-8 are escaped; <>{}|
@@ -136,18 +153,10 @@ static void test_escaping(void **state)
 		"f<{}|>", "x\\", "latin\xff",
 	};
 	struct fixture fx;
-	uint32_t main_f;
 	char *dot, *svg = NULL;
 
 	(void)state;
-	profile_init(&fx.p);
-	profile_event(&fx.p, names_intern(&fx.p.names, "Ir", 2));
-	main_f = add_func(&fx.p, "main", 4, 1, NO_ID, 0, 0);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		add_func(&fx.p, names[i], strlen(names[i]), 10, main_f, 1, 10);
-	profile_finish(&fx.p);
-	analyse(&fx);
-	dot = dot_of(&fx);
+	dot = dot_of_callees(&fx, names, sizeof(names) / sizeof(names[0]));
 
 	assert_non_null(strstr(dot, "label=\"say \\\"hi\\\"\\n"));
 	assert_non_null(strstr(dot, "label=\"back\\\\slash\\n"));
@@ -194,18 +203,10 @@ static void test_short_names(void **state)
 		"broken<unbalanced(bracket, pairs, which, are, shown, whole",
 	};
 	struct fixture fx;
-	uint32_t main_f;
 	char *dot;
 
 	(void)state;
-	profile_init(&fx.p);
-	profile_event(&fx.p, names_intern(&fx.p.names, "Ir", 2));
-	main_f = add_func(&fx.p, "main", 4, 1, NO_ID, 0, 0);
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		add_func(&fx.p, names[i], strlen(names[i]), 10, main_f, 1, 10);
-	profile_finish(&fx.p);
-	analyse(&fx);
-	dot = dot_of(&fx);
+	dot = dot_of_callees(&fx, names, sizeof(names) / sizeof(names[0]));
 
 	/* at the first level both would be std::vector<...>::push_back(...);
 	 * the nested level tells them apart ("<int>" is no longer than
