@@ -40,15 +40,15 @@ LIBDWARF_LIBS ?= -ldwarf
 BFD_LIBS ?= -lbfd
 OPCODES_LIBS ?= -lopcodes
 
-# -pthread everywhere: the Callgrind reader splits large input on a
-# second thread (src/cg_split.c)
+# -pthread everywhere: the Callgrind reader reads large input with a
+# second thread (src/cg_split.c, src/cg_ahead.c)
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -Icg -Isymtab \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
 
 LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
 	src/input.c src/progress.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
-	src/read.c src/read_callgrind.c src/cg_split.c src/read_igprof.c src/resolve.c src/source.c \
+	src/read.c src/read_callgrind.c src/cg_split.c src/cg_ahead.c src/read_igprof.c src/resolve.c src/source.c \
 	src/gmon.c src/read_gmon.c src/resolve_gmon.c src/gmon_pos.c \
 	src/annotate.c src/print_annotate.c \
 	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
@@ -99,12 +99,14 @@ $(O)/tests/test_fuzz_regress: $(O)/tests/test_fuzz_regress.o \
 unit-tests: $(TEST_BINS)
 	@sh tests/run-unit $(TEST_BINS)
 
-# run-e2e twice: the second time with the Callgrind reader's splitting
-# thread forced on, which by itself only reads files over 32 MiB, and
-# the listings' second thread on with chunks of one entry
+# run-e2e three times: then with the Callgrind reader's splitting
+# thread forced on, which by itself only reads files over 4 MiB, and the
+# listings' second thread on with chunks of one entry; then with the
+# reader reading ahead in stretches however small the file
 e2e: cganalyze
 	@sh tests/run-e2e ./cganalyze
 	@CGANALYZE_READER_THREAD=1 CGANALYZE_PRINT_CHUNK=1 sh tests/run-e2e ./cganalyze
+	@CGANALYZE_READER_THREAD=ahead sh tests/run-e2e ./cganalyze
 	@sh tests/run-thirdparty ./cganalyze
 	@sh tests/run-sh ./cganalyze
 
@@ -121,6 +123,7 @@ sanitize-check: unit-tests
 	$(MAKE) --no-print-directory O=$(O) SANITIZE=$(SANITIZE) cganalyze-san
 	@sh tests/run-e2e ./$(O)/cganalyze
 	@CGANALYZE_READER_THREAD=1 CGANALYZE_PRINT_CHUNK=1 sh tests/run-e2e ./$(O)/cganalyze
+	@CGANALYZE_READER_THREAD=ahead sh tests/run-e2e ./$(O)/cganalyze
 	@sh tests/run-thirdparty ./$(O)/cganalyze
 
 cganalyze-san: $(O)/src/main.o $(O)/libcganalyze.a

@@ -1,7 +1,8 @@
 /*
  * The time read_profile() alone takes on a file: the least wall and
  * CPU (user + sys) seconds of N runs, with the Callgrind reader's
- * second thread forced on (1) or off (0). For the figures in README's
+ * splitting thread forced on (1), no second thread (0), or as the
+ * reader chooses (auto: large plain files are read ahead). For the figures in README's
  * Performance section, with `perf record` splitting the CPU time by
  * thread; not part of the build:
  *
@@ -12,6 +13,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
@@ -40,13 +42,14 @@ int main(int argc, char **argv)
 	int runs;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: read-time FILE 0|1 RUNS\n");
+		fprintf(stderr, "usage: read-time FILE 0|1|auto RUNS\n");
 		return 2;
 	}
 	runs = atoi(argv[3]);
 	for (int i = 0; i < runs; i++) {
-		struct read_opts o = { .thread = atoi(argv[2])
-						 ? READ_THREAD_ON
+		struct read_opts o = { .thread = !strcmp(argv[2], "auto")
+						 ? READ_THREAD_AUTO
+						 : atoi(argv[2]) ? READ_THREAD_ON
 						 : READ_THREAD_OFF };
 		struct profile p;
 		double w = wall_seconds(), c = cpu_seconds();

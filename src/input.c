@@ -45,7 +45,9 @@ static int raw_fill(struct line_reader *lr)
 	if (d->in_pos < d->in_end || d->in_eof)
 		return 0;
 	do
-		n = read(lr->fd, d->in, RAW_CHUNK);
+		n = lr->by_offset ? pread(lr->fd, d->in, RAW_CHUNK,
+					  (off_t)lr->raw_bytes)
+				  : read(lr->fd, d->in, RAW_CHUNK);
 	while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return read_error(lr);
@@ -54,7 +56,7 @@ static int raw_fill(struct line_reader *lr)
 	if (n == 0)
 		d->in_eof = true;
 	lr->raw_bytes += (uint64_t)n;
-	if (!lr->progress_by_caller)
+	if (!lr->progress_by_caller && !lr->part_of)
 		progress_update(lr->raw_bytes);
 	return 0;
 }
@@ -99,11 +101,15 @@ static long decode_plain(struct line_reader *lr, char *dst, size_t room)
 	struct decoder *d = lr->dec;
 	size_t n;
 
+	if (raw_offset(lr) >= lr->stop)
+		return 0;
 	if (raw_fill(lr) < 0)
 		return -1;
 	n = d->in_end - d->in_pos;
 	if (n > room)
 		n = room;
+	if (n > lr->stop - raw_offset(lr))
+		n = (size_t)(lr->stop - raw_offset(lr));
 	memcpy(dst, d->in + d->in_pos, n);
 	d->in_pos += n;
 	return (long)n;
@@ -300,6 +306,7 @@ int line_reader_open(struct line_reader *lr, const char *path)
 	memset(lr, 0, sizeof(*lr));
 	lr->path = path;
 	lr->max_line = LINE_READER_MAX_LINE;
+	lr->stop = UINT64_MAX;
 	if (!strcmp(path, "-")) {
 		lr->path = "<stdin>";
 		lr->fd = 0;
@@ -334,7 +341,8 @@ fail:
 
 void line_reader_close(struct line_reader *lr)
 {
-	progress_end();
+	if (!lr->part_of)
+		progress_end();
 	if (lr->dec) {
 		if (lr->encoding == INPUT_GZIP)
 			inflateEnd(&lr->dec->z);
@@ -343,7 +351,7 @@ void line_reader_close(struct line_reader *lr)
 		free(lr->dec->in);
 		free(lr->dec);
 	}
-	if (lr->close_fd && lr->fd >= 0)
+	if (lr->close_fd && lr->fd >= 0 && !lr->part_of)
 		close(lr->fd);
 	free(lr->buf);
 	lr->dec = NULL;
@@ -544,6 +552,80 @@ long line_reader_slurp(struct line_reader *lr, size_t max,
 fail:
 	free(buf);
 	return -1;
+}
+
+bool line_reader_splittable(const struct line_reader *lr, uint64_t offset)
+{
+	return lr->encoding == INPUT_PLAIN && lr->file_size &&
+	       lr->stop == UINT64_MAX && raw_offset(lr) <= offset &&
+	       offset <= lr->file_size;
+}
+
+void line_reader_stop_at(struct line_reader *lr, uint64_t offset)
+{
+	lr->stop = offset;
+}
+
+/* Nothing read and nothing decoded: the next text comes from `offset`. */
+static void restart_at(struct line_reader *lr, uint64_t offset)
+{
+	lr->pos = lr->end = lr->scan = 0;
+	lr->eof = false;
+	lr->dec->in_pos = lr->dec->in_end = 0;
+	lr->dec->in_eof = false;
+	lr->raw_bytes = offset;
+	lr->by_offset = true;
+}
+
+void line_reader_go_on_at(struct line_reader *lr, uint64_t offset)
+{
+	restart_at(lr, offset);
+	lr->stop = UINT64_MAX;
+}
+
+void line_reader_open_part(struct line_reader *part,
+			   const struct line_reader *whole, uint64_t offset)
+{
+	memset(part, 0, sizeof(*part));
+	part->path = whole->path;
+	part->encoding = INPUT_PLAIN;
+	part->file_size = whole->file_size;
+	part->progress_by_caller = true;
+	part->part_of = true;
+	part->fd = whole->fd;
+	part->max_line = whole->max_line;
+	part->stop = UINT64_MAX;
+	part->dec = xcalloc(1, sizeof(*part->dec));
+	part->dec->in = xmalloc(RAW_CHUNK);
+	part->cap = FIRST_BUF;
+	part->buf = xmalloc(part->cap + 1);
+	restart_at(part, offset);
+}
+
+uint64_t line_reader_offset(const struct line_reader *lr, const char *p)
+{
+	return raw_offset(lr) - (uint64_t)(lr->buf + lr->end - p);
+}
+
+uint64_t line_reader_next_offset(const struct line_reader *lr)
+{
+	return line_reader_offset(lr, lr->buf + lr->pos);
+}
+
+uint64_t line_reader_end_offset(const struct line_reader *lr)
+{
+	return raw_offset(lr);
+}
+
+long line_reader_read_at(const struct line_reader *lr, uint64_t offset,
+			 char *buf, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = pread(lr->fd, buf, n, (off_t)offset);
+	while (r < 0 && errno == EINTR);
+	return (long)r;
 }
 
 uint64_t line_reader_progress(const struct line_reader *lr)

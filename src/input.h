@@ -39,6 +39,11 @@ struct line_reader {
 	struct decoder *dec;
 	uint64_t raw_bytes;	/* compressed bytes consumed so far */
 	size_t max_line;
+	/* a plain file read in parts (line_reader_stop_at() and after) */
+	uint64_t stop;		/* text ends here, as if the file did */
+	bool by_offset;		/* pread() at raw_bytes, not read() */
+	bool part_of;		/* line_reader_open_part()'s: no progress,
+				 * the fd is the whole file's */
 };
 
 /*
@@ -89,6 +94,38 @@ long line_reader_slurp(struct line_reader *lr, size_t max,
 /* Bytes of the file consumed so far (compressed bytes for compressed
  * input), for progress reports. */
 uint64_t line_reader_progress(const struct line_reader *lr);
+
+/*
+ * Reading a plain regular file in parts, on several threads: the text
+ * is the file's bytes, so offsets in it are file offsets.
+ *
+ * line_reader_splittable(): lr reads such a file and has handed out no
+ * text past `offset` yet.
+ * line_reader_stop_at(): lr's text ends at `offset` (a line start), as
+ * if the file ended there.
+ * line_reader_go_on_at(): after that end, go on at `offset` (the same
+ * or later, a line start) to the end of the file; line numbers are the
+ * caller's (lr->lineno).
+ * line_reader_open_part(): a second reader of the same file from
+ * `offset` (a line start) to its end, for another thread: it reads by
+ * pread(2) on whole's fd (which must stay open), and shows no progress.
+ * line_reader_offset(): the file offset of p, a byte of the lines the
+ * last line_reader_lines() gave (or just past them).
+ */
+bool line_reader_splittable(const struct line_reader *lr, uint64_t offset);
+void line_reader_stop_at(struct line_reader *lr, uint64_t offset);
+void line_reader_go_on_at(struct line_reader *lr, uint64_t offset);
+void line_reader_open_part(struct line_reader *part,
+			   const struct line_reader *whole, uint64_t offset);
+uint64_t line_reader_offset(const struct line_reader *lr, const char *p);
+/* The offset of the next line not handed out, and of the end of what
+ * was read (a plain file). */
+uint64_t line_reader_next_offset(const struct line_reader *lr);
+uint64_t line_reader_end_offset(const struct line_reader *lr);
+/* Up to n bytes of the file at offset into buf, apart from the reading
+ * (a plain regular file): how many, or -1 (nothing said). */
+long line_reader_read_at(const struct line_reader *lr, uint64_t offset,
+			 char *buf, size_t n);
 
 /* Set a smaller line limit (tests). */
 void line_reader_set_max_line(struct line_reader *lr, size_t max);

@@ -65,9 +65,10 @@ static FILE *open_output(const char *path, char **tmp)
 }
 
 /*
- * CGANALYZE_READER_THREAD=1 (or 0) forces the Callgrind reader's second
- * thread on (or off) whatever the file's size: `make e2e` runs the
- * suite both ways.
+ * CGANALYZE_READER_THREAD=1 (or 0) forces the Callgrind reader's
+ * splitting thread on (or no second thread), "ahead" reading ahead in
+ * small stretches, whatever the file's size: `make e2e` runs the suite
+ * every way.
  */
 static enum read_thread reader_thread_from_env(void)
 {
@@ -75,6 +76,8 @@ static enum read_thread reader_thread_from_env(void)
 
 	if (!force || !*force)
 		return READ_THREAD_AUTO;
+	if (!strcmp(force, "ahead"))
+		return READ_THREAD_AHEAD;
 	return strcmp(force, "1") ? READ_THREAD_OFF : READ_THREAD_ON;
 }
 

@@ -24,101 +24,7 @@
 #include "cg_split.h"
 #include "read.h"
 
-/*
- * Different events in a profile, recorded and derived together. Every
- * cost row has a number per event, and each new event widens every row
- * made before it: without a bound, a small file of many one-event parts
- * takes time cubic in its size (valgrind writes about 20 at most).
- */
-#define MAX_EVENTS 1024
-
-/*
- * Cost numbers the profile may hold: a row of one per event for each
- * function, call arc and position. Memory grows with distinct things,
- * not with the file, but a damaged or hostile file can name millions of
- * functions and then a thousand events; 2^27 numbers (1 GiB) is ten
- * times what an instruction-level profile of a compiler needs.
- */
-#define MAX_COST_NUMBERS ((uint64_t)1 << 27)
-#define MAX_POSITIONS 3
-
-enum pos_kind { POS_INSTR, POS_BB, POS_LINE };
-
-/* Name compression id spaces (Q4): files, functions, objects. */
-enum id_space { IDS_FILE, IDS_FN, IDS_OB, IDS_COUNT };
-
-/* Warnings said once per file, with a count of repeats at the end. */
-enum once {
-	ONCE_UNKNOWN_HEADER,
-	ONCE_UNKNOWN_SPEC,
-	ONCE_REDEFINED_ID,
-	ONCE_TOTALS,
-	ONCE_TARGET_BELOW_ZERO,
-	ONCE_UNDEFINED_ID,
-	ONCE_EXTRA_COSTS,
-	ONCE_COUNT
-};
-
-struct cg_reader {
-	struct profile *p;
-	struct line_reader *lr;
-	const struct read_opts *opts;
-	struct pinput *input;
-
-	/* compressed id -> name_id: small ids (all of valgrind's, which
-	 * counts from 1) in an array, the rest in a hash map */
-	name_id *small_ids[IDS_COUNT];	/* NO_NAME where undefined */
-	size_t small_alloc[IDS_COUNT];
-	struct u64map ids[IDS_COUNT];
-	char *fold_buf;
-	size_t fold_alloc;
-
-	/* positions: and events: of the current part */
-	unsigned npos;
-	enum pos_kind pos_kind[MAX_POSITIONS];
-	uint64_t pos[MAX_POSITIONS];	/* of the last cost line */
-	uint32_t *event_map;		/* part column -> profile event */
-	size_t ncols, event_map_alloc;
-	bool identity_map;		/* event_map[i] == i for all i */
-	uint64_t *vals;			/* costs of the line being read */
-	uint64_t *part_sum;		/* sum of self cost lines, by column */
-	size_t vals_alloc;
-
-	/* part state */
-	bool in_body;			/* a body line was seen in this part */
-	bool part_has_cost;
-	uint64_t part_number;		/* from "part:", 0 if not given */
-	uint64_t part_ordinal;		/* 1 for the first part of the file */
-	int part_selected;		/* -1: not decided yet */
-
-	/* position state */
-	name_id ob, fl, file;		/* file: fl= or the fi=/fe= file */
-	bool have_fl;
-	uint32_t func;			/* current function or NO_ID */
-
-	/* associations: apply to the next calls= (Q12) */
-	name_id cob, cfi, cfn;
-	name_id jfi, jfn;
-
-	/* a calls= line waits for its cost line */
-	bool want_call_cost;
-	uint64_t call_count;
-	uint32_t call_arc;		/* NO_ID when the part is skipped */
-	uint64_t calls_lineno;
-
-	/* a jump=/jcnd= line waits for the position line that gives its
-	 * source (Q14); kept only with positions */
-	bool want_jump_source;
-	struct pjump jump;
-	bool last_is_totals;		/* the last line read was totals: */
-
-	/* "desc: Unit:" lines (ours), applied when their event exists */
-	struct { name_id event; double seconds; } units[16];
-	unsigned nunits;
-
-	unsigned once_count[ONCE_COUNT];
-	uint64_t once_line[ONCE_COUNT];
-};
+#include "cg_reader.h"
 
 /* ---- small parsing helpers ---- */
 
@@ -200,10 +106,8 @@ static const char *id_space_name(enum id_space s)
  * every fn=, cfn= and calls= line. At most 4 MiB per id space, however
  * large the ids a file defines.
  */
-#define SMALL_IDS ((uint64_t)1 << 20)
-
-static name_id id_get(const struct cg_reader *rd, enum id_space space,
-		      uint64_t id)
+name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
+		  uint64_t id)
 {
 	if (id < SMALL_IDS)
 		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
@@ -211,8 +115,8 @@ static name_id id_get(const struct cg_reader *rd, enum id_space space,
 	return u64map_get(&rd->ids[space], id);
 }
 
-static void id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
-		   name_id name)
+void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
+	       name_id name)
 {
 	if (id >= SMALL_IDS) {
 		u64map_put(&rd->ids[space], id, name);
@@ -763,8 +667,14 @@ static name_id intern_name(struct cg_reader *rd, enum id_space space,
 static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
 		    uint64_t id, name_id *out)
 {
-	name_id known = id_get(rd, space, id);
+	name_id known = cg_id_get(rd, space, id);
 
+	if (known == NO_NAME && rd->ahead) {
+		/* defined before the stretch, or never: cg_ahead.c finds
+		 * out which */
+		known = cg_id_stand_in(rd->p, space, id);
+		cg_id_put(rd, space, id, known);
+	}
 	if (known == NO_NAME && rd->opts->lenient) {
 		/* callgrind 0.10 wrote ids it never defined */
 		char undef[64];
@@ -776,7 +686,7 @@ static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
 			  key, (unsigned long long)id, id_space_name(space),
 			  (unsigned long long)id, undef);
 		known = names_intern(&rd->p->names, undef, (size_t)n);
-		id_put(rd, space, id, known);
+		cg_id_put(rd, space, id, known);
 	}
 	if (known == NO_NAME)
 		return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
@@ -793,14 +703,14 @@ static name_id name_def(struct cg_reader *rd, enum id_space space,
 			uint64_t id, const char *s, size_t len)
 {
 	name_id name = intern_name(rd, space, s, len);
-	name_id old = id_get(rd, space, id);
+	name_id old = cg_id_get(rd, space, id);
 
-	if (old != NO_NAME && old != name)
+	if (old != NO_NAME && old != name && !cg_is_stand_in(rd->p, old))
 		warn_once(rd, ONCE_REDEFINED_ID,
 			  "%s id %llu redefined from '%s' to '%s'",
 			  id_space_name(space), (unsigned long long)id,
 			  profile_str(rd->p, old), profile_str(rd->p, name));
-	id_put(rd, space, id, name);
+	cg_id_put(rd, space, id, name);
 	return name;
 }
 
@@ -855,6 +765,7 @@ static const struct {
 /* What the name of a key=name line sets. */
 static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
 {
+	rd->set |= 1u << key;
 	switch (key) {
 	case CG_KEY_OB:
 		rd->ob = name;
@@ -876,6 +787,7 @@ static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
 				       rd->have_fl ? rd->fl : rd->file, name)
 			: NO_ID;
 		rd->cfn = NO_NAME;
+		rd->set |= 1u << CG_KEY_CFN;
 		break;
 	case CG_KEY_COB:
 		rd->cob = name;
@@ -914,6 +826,12 @@ static int parse_name_line(struct cg_reader *rd, enum cg_key key,
 /* The function cost lines go to; "???" when none was named yet. */
 static uint32_t current_func(struct cg_reader *rd)
 {
+	if (rd->func == NO_ID && rd->ahead) {
+		/* the function the stretch starts in */
+		rd->ph_func_used = true;
+		rd->func = profile_func(rd->p, rd->ph_ob, rd->ph_fl,
+					rd->ph_func);
+	}
 	if (rd->func == NO_ID)
 		rd->func = profile_func(rd->p, rd->ob,
 					rd->have_fl ? rd->fl : rd->file,
@@ -997,6 +915,8 @@ static int parse_target(struct cg_reader *rd, const char *key, const char *s,
 		s = skip_space(s, end);
 		if (s == end)
 			return 0;	/* targets may be left out */
+		if ((rd->pos_unknown >> i & 1) && (*s == '+' || *s == '-'))
+			return error_here(rd, "reading ahead: a target relative to a position before the stretch");
 		r = parse_subposition(&s, end, rd->pos[i], &v);
 		if (r == 0 && target)
 			target[i] = v;
@@ -1025,6 +945,7 @@ static void start_call(struct cg_reader *rd)
 	rd->want_call_cost = true;
 	rd->calls_lineno = rd->lr->lineno;
 	rd->call_arc = NO_ID;
+	rd->set |= 1u << CG_KEY_COB | 1u << CG_KEY_CFI;
 	if (part_selected(rd)) {
 		/* Q12: cob= defaults to the caller's object, cfi= to the
 		 * current file (an fi= file included). */
@@ -1084,6 +1005,7 @@ static void begin_jump(struct cg_reader *rd, bool conditional,
 	name_id to_file = rd->jfi != NO_NAME ? rd->jfi : rd->file;
 
 	rd->jfi = rd->jfn = NO_NAME;
+	rd->set |= 1u << CG_KEY_JFI | 1u << CG_KEY_JFN;
 	if (!rd->opts->want_positions || !part_selected(rd))
 		return;
 	rd->want_jump_source = true;
@@ -1207,7 +1129,12 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 
 	for (unsigned i = 0; i < rd->npos; i++) {
 		uint64_t v;
-		int r = parse_subposition(&s, end, rd->pos[i], &v);
+		bool relative = s < end && (*s == '+' || *s == '-' || *s == '*');
+		int r;
+
+		if ((rd->pos_unknown >> i & 1) && relative && *s != '*')
+			return error_here(rd, "reading ahead: a position relative to one before the stretch");
+		r = parse_subposition(&s, end, rd->pos[i], &v);
 
 		if (r == 1)
 			return error_here(rd, "relative %s goes below zero",
@@ -1224,6 +1151,8 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 					  quote(s, (size_t)(end - s), q, sizeof(q)));
 		}
 		rd->pos[i] = v;
+		if (!relative)
+			rd->pos_unknown &= (uint8_t)~(1u << i);
 		s = skip_space(s, end);
 	}
 	while (s < end) {
@@ -1399,12 +1328,13 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
 HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 				  long *n)
 {
-	uint64_t pos[MAX_POSITIONS];
+	uint64_t pos[MAX_POSITIONS] = { rd->pos[0], rd->pos[1], rd->pos[2] };
 	/* locals: stores through vals[] would make the compiler load
 	 * them again at every number */
 	const unsigned npos = rd->npos;
 	const size_t ncols = rd->ncols;
 	uint64_t *vals = rd->vals;
+	unsigned unknown = rd->pos_unknown;
 	size_t i = 0;
 
 	for (unsigned k = 0; k < npos; k++) {
@@ -1416,6 +1346,8 @@ HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 		} else if (*s == '+' || *s == '-') {
 			char sign = *s++;
 
+			if (unknown >> k & 1)
+				return NULL;
 			if (!fast_number(&s, &v))
 				return NULL;
 			if (sign == '+' ? __builtin_add_overflow(rd->pos[k], v,
@@ -1426,6 +1358,7 @@ HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 				pos[k] = rd->pos[k] - v;
 		} else if (fast_number(&s, &v)) {
 			pos[k] = v;
+			unknown &= ~(1u << k);
 		} else {
 			return NULL;
 		}
@@ -1439,8 +1372,11 @@ HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 		if (!(s = fast_gap(s)))
 			return NULL;
 	}
-	for (unsigned k = 0; k < npos; k++)
-		rd->pos[k] = pos[k];
+	/* whole arrays: a copy of npos numbers would be a call to memcpy */
+	rd->pos[0] = pos[0];
+	rd->pos[1] = pos[1];
+	rd->pos[2] = pos[2];
+	rd->pos_unknown = (uint8_t)unknown;
 	*n = (long)i;
 	return s + 1;
 }
@@ -1456,6 +1392,16 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 	 * between a calls= line and its cost line. */
 	if (s == end || c == '#')
 		return 0;
+	if (rd->ahead && !is_digit(c) && c != '+' && c != '-' && c != '*') {
+		/* a header line is the reader's on the main thread: it may
+		 * start a part, and its checks need all lines before */
+		for (k = s; k < end && is_key_char(*k); k++)
+			;
+		if (k == s || k == end || *k != '=') {
+			rd->stop = line;
+			return 1;
+		}
+	}
 	rd->last_is_totals = false;
 	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
 				    c == '*'))
@@ -1511,13 +1457,15 @@ HOT int add_fast_cost_line(struct cg_reader *rd, const uint64_t *vals,
 static int read_text_line(struct cg_reader *rd, char *s, char *nl)
 {
 	size_t len = (size_t)(nl - s);
+	int r;
 
 	if (len && s[len - 1] == '\r')
 		len--;
 	s[len] = '\0';
-	if (parse_line(rd, s, len) < 0 || check_size(rd) < 0)
-		return -1;
-	return 0;
+	r = parse_line(rd, s, len);
+	if (r != 0)
+		return r;
+	return check_size(rd);
 }
 
 /*
@@ -1525,10 +1473,11 @@ static int read_text_line(struct cg_reader *rd, char *s, char *nl)
  * Cost lines try the fast path first; the rest, and cost lines it
  * leaves, are found by their "\n" and go through parse_line().
  */
-static int read_lines(struct cg_reader *rd, char *s, char *end)
+int cg_read_lines(struct cg_reader *rd, char *s, char *end)
 {
 	while (s < end) {
 		char c = *s, *nl;
+		int r;
 
 		rd->lr->lineno++;
 		if ((is_digit(c) || c == '+' || c == '-' || c == '*') &&
@@ -1544,8 +1493,11 @@ static int read_lines(struct cg_reader *rd, char *s, char *end)
 			}
 		}
 		nl = memchr(s, '\n', (size_t)(end - s));
-		if (read_text_line(rd, s, nl) < 0)
-			return -1;
+		r = read_text_line(rd, s, nl);
+		if (r > 0)
+			rd->lr->lineno--;	/* the header line is not read */
+		if (r != 0)
+			return r;
 		s = nl + 1;
 	}
 	return 0;
@@ -1646,7 +1598,7 @@ static int apply_spec_token(struct cg_reader *rd, const struct cg_tok *t,
 		return 0;
 	if (t->kind == CG_TOK_NAME) {
 		if (t->form == CG_NAME_REF &&
-		    (name = id_get(rd, name_keys[key].space, v[0])) == NO_NAME)
+		    (name = cg_id_get(rd, name_keys[key].space, v[0])) == NO_NAME)
 			return 0;
 	} else {
 		if (!resolve_target(rd, t, v + cg_tok_ncounts(key), target))
@@ -1789,6 +1741,26 @@ static bool use_split_thread(const struct line_reader *lr,
 }
 
 /*
+ * A plain file this large, read for the flat profile and the call graph
+ * alone, is read in stretches, each with the next one read ahead on a
+ * second thread (cg_ahead.c): half the time of one thread, for a few
+ * percent more CPU time in all. Positions (annotated listings, -b) are
+ * not read ahead: they are kept per line and instruction, and would
+ * need adding in just as functions and arcs are.
+ */
+#define AHEAD_MIN_BYTES ((uint64_t)2 << 20)
+
+static bool use_ahead(const struct line_reader *lr,
+		      const struct read_opts *opts)
+{
+	if (opts->thread == READ_THREAD_AHEAD)
+		return true;
+	return opts->thread == READ_THREAD_AUTO && !opts->want_positions &&
+	       !opts->part && lr->encoding == INPUT_PLAIN &&
+	       lr->file_size >= 2 * AHEAD_MIN_BYTES;
+}
+
+/*
  * Read through the splitting thread. It owns lr until it stops, so the
  * reader's messages take the path and line number from view, a copy of
  * lr whose lineno this thread counts. Returns 0 or -1 after reporting.
@@ -1834,11 +1806,14 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
 	start_part(&rd);
 
-	if (use_split_thread(lr, opts->thread)) {
+	if (use_ahead(lr, opts)) {
+		r = cg_read_ahead(&rd, lr, opts->thread == READ_THREAD_AHEAD
+					   ? 0 : AHEAD_MIN_BYTES);
+	} else if (use_split_thread(lr, opts->thread)) {
 		r = read_split(&rd, lr, &view);
 	} else {
 		while ((r = line_reader_lines(lr, &lines, &len)) > 0) {
-			if (read_lines(&rd, lines, lines + len) < 0)
+			if (cg_read_lines(&rd, lines, lines + len) < 0)
 				goto out;
 		}
 	}

@@ -1,0 +1,611 @@
+/*
+ * Reading a plain Callgrind file on two cores: while this thread reads
+ * a stretch of the file, a second one reads the next stretch ahead,
+ * into a profile of its own, from a state it cannot know yet (the
+ * current function, object and file, the compressed ids defined before,
+ * the last position). What it would take from that state it takes as
+ * stand-ins; when this thread gets to the end of its stretch, the state
+ * is known, and the stretch read ahead is added in as if this thread
+ * had read it: names, functions and arcs in the order they first came,
+ * so every index is the one reading in order gives.
+ *
+ * Where the stand-ins cannot be resolved to exactly that (an id defined
+ * nowhere before, a position relative to one before the stretch, a call
+ * whose object comes from before it, anything the reader would have
+ * said something about), the stretch read ahead is dropped and this
+ * thread reads it again itself: the output and the messages are always
+ * those of reading in order. The stretch read ahead stops before any
+ * header line ("part:", "totals:", ...): those are this thread's.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg_reader.h"
+#include "diag.h"
+#include "xalloc.h"
+
+/*
+ * A stretch: at most this much (the rest of the file, when that is less
+ * than twice it, split in the middle). Large enough that adding in the
+ * stretch's functions and arcs (a few milliseconds for a compiler's ten
+ * thousand) is a small part of reading it.
+ */
+#define STRETCH_BYTES ((uint64_t)8 << 20)
+/* Where a stretch may start: after a blank line, at the name lines that
+ * open a function's costs, searched for this far. */
+#define START_WINDOW ((size_t)64 << 10)
+
+struct ahead {
+	struct cg_reader rd;
+	struct profile p;
+	struct line_reader lr;
+	uint64_t start, until;	/* where it starts, and stops after */
+	uint64_t stop;		/* where it stopped: the next line's */
+	int status;		/* 0 read (to stop), -1 failed */
+	atomic_bool cancel;
+	FILE *msgs;		/* anything it would say drops the stretch */
+	char *msg_buf;
+	size_t msg_len;
+	pthread_t thread;
+};
+
+name_id cg_id_stand_in(struct profile *p, enum id_space space, uint64_t id)
+{
+	char s[48];
+	int n = snprintf(s, sizeof(s), "\n%d %llu", (int)space,
+			 (unsigned long long)id);
+
+	return names_intern(&p->names, s, (size_t)n);
+}
+
+/* The offset of the first stretch start in [from, from + window): 0 for
+ * none (a stretch never starts at the file's first byte). */
+static uint64_t find_start(const struct line_reader *lr, uint64_t from)
+{
+	char *buf = xmalloc(START_WINDOW);
+	long n = line_reader_read_at(lr, from, buf, START_WINDOW);
+
+	uint64_t found = 0;
+
+	for (long i = 0; n > 0 && i + 5 <= n; i++) {
+		const char *s = buf + i;
+
+		if (s[0] == '\n' && s[1] == '\n' &&
+		    (!memcmp(s + 2, "fn=", 3) || !memcmp(s + 2, "fl=", 3) ||
+		     !memcmp(s + 2, "ob=", 3))) {
+			found = from + (uint64_t)i + 2;
+			break;
+		}
+	}
+	free(buf);
+	return found;
+}
+
+static void *read_stretch(void *arg)
+{
+	struct ahead *ah = arg;
+	struct cg_reader *rd = &ah->rd;
+	struct line_reader *lr = &ah->lr;
+
+	diag_set_thread_sink(ah->msgs);
+	ah->status = 0;
+	for (;;) {
+		char *lines;
+		size_t len;
+		uint64_t at;
+		bool last = false;
+		int r;
+
+		if (atomic_load(&ah->cancel)) {
+			ah->status = -1;
+			break;
+		}
+		r = line_reader_lines(lr, &lines, &len);
+		if (r <= 0) {
+			ah->status = r;
+			ah->stop = line_reader_end_offset(lr);
+			break;
+		}
+		at = line_reader_offset(lr, lines);
+		if (at + len > ah->until) {
+			/* up to the first line that starts at `until` or
+			 * after it */
+			char *cut = lines + (ah->until > at ? ah->until - at : 0);
+
+			if (cut > lines && cut[-1] != '\n')
+				cut = (char *)memchr(cut, '\n',
+						     (size_t)(lines + len - cut)) + 1;
+			len = (size_t)(cut - lines);
+			last = true;
+		}
+		r = cg_read_lines(rd, lines, lines + len);
+		if (r < 0) {
+			ah->status = -1;
+			break;
+		}
+		if (r > 0) {
+			ah->stop = line_reader_offset(lr, rd->stop);
+			break;
+		}
+		if (last) {
+			/* not past the file's last byte: the "\n" the
+			 * reader gives a last line without one */
+			uint64_t end = line_reader_offset(lr, lines + len);
+			uint64_t read = line_reader_end_offset(lr);
+
+			ah->stop = end < read ? end : read;
+			break;
+		}
+	}
+	fflush(ah->msgs);
+	diag_set_thread_sink(NULL);
+	return NULL;
+}
+
+/* The reader of a stretch: the main reader's header (events, positions),
+ * nothing else of its state. */
+static void init_ahead_reader(struct ahead *ah, const struct cg_reader *main)
+{
+	struct cg_reader *rd = &ah->rd;
+	struct profile *p = &ah->p;
+
+	profile_init(p);
+	for (size_t e = 0; e < main->p->nevents; e++) {
+		name_id n = main->p->events[e].name;
+
+		profile_event(p, names_intern(&p->names,
+					      profile_str(main->p, n),
+					      names_len(&main->p->names, n)));
+	}
+	memset(rd, 0, sizeof(*rd));
+	rd->p = p;
+	rd->lr = &ah->lr;
+	rd->opts = main->opts;
+	rd->input = NULL;	/* the main reader's alone */
+	for (int i = 0; i < IDS_COUNT; i++)
+		u64map_init(&rd->ids[i]);
+	rd->npos = main->npos;
+	memcpy(rd->pos_kind, main->pos_kind, sizeof(rd->pos_kind));
+	rd->pos_unknown = (uint8_t)((1u << main->npos) - 1);
+	rd->ncols = main->ncols;
+	rd->event_map = xcalloc(main->ncols, sizeof(*rd->event_map));
+	memcpy(rd->event_map, main->event_map,
+	       main->ncols * sizeof(*rd->event_map));
+	rd->event_map_alloc = main->ncols;
+	rd->identity_map = main->identity_map;
+	rd->vals_alloc = main->ncols;
+	rd->vals = xcalloc(main->ncols, sizeof(*rd->vals));
+	rd->part_sum = xcalloc(main->ncols, sizeof(*rd->part_sum));
+	rd->part_number = main->part_number;
+	rd->part_ordinal = main->part_ordinal;
+	rd->part_selected = main->part_selected;
+	rd->ahead = true;
+	rd->ph_ob = names_intern(&p->names, "\nob", 3);
+	rd->ph_fl = names_intern(&p->names, "\nfl", 3);
+	rd->ph_file = names_intern(&p->names, "\nfile", 5);
+	rd->ph_func = names_intern(&p->names, "\nfunc", 5);
+	rd->ob = rd->ph_ob;
+	rd->fl = rd->ph_fl;
+	rd->file = rd->ph_file;
+	rd->have_fl = true;
+	rd->func = NO_ID;
+	rd->cob = rd->cfi = rd->cfn = rd->jfi = rd->jfn = NO_NAME;
+	rd->call_arc = NO_ID;
+}
+
+static void release_ahead(struct ahead *ah)
+{
+	struct cg_reader *rd = &ah->rd;
+
+	for (int i = 0; i < IDS_COUNT; i++) {
+		u64map_release(&rd->ids[i]);
+		free(rd->small_ids[i]);
+	}
+	free(rd->event_map);
+	free(rd->vals);
+	free(rd->part_sum);
+	free(rd->fold_buf);
+	profile_release(&ah->p);
+	line_reader_close(&ah->lr);
+	fclose(ah->msgs);
+	free(ah->msg_buf);
+}
+
+/*
+ * Start reading ahead from about `from` + half the rest (at most a
+ * stretch). False when there is nothing to gain or no place to start.
+ */
+static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
+			const struct line_reader *lr, uint64_t from,
+			uint64_t min_bytes)
+{
+	uint64_t rest = from < lr->file_size ? lr->file_size - from : 0;
+	uint64_t start, until = UINT64_MAX;
+
+	if (!rest || rest < 2 * min_bytes)
+		return false;
+	if (!min_bytes || rest <= 2 * STRETCH_BYTES) {
+		/* the rest, halved; tests: as far again as this thread */
+		start = find_start(lr, from + rest / 2);
+		if (!min_bytes)
+			until = start + (start - from);
+	} else {
+		start = find_start(lr, from + STRETCH_BYTES);
+		until = start + STRETCH_BYTES;
+	}
+	if (!start || !line_reader_splittable(lr, start))
+		return false;
+	ah->msg_buf = NULL;
+	ah->msg_len = 0;
+	ah->msgs = open_memstream(&ah->msg_buf, &ah->msg_len);
+	if (!ah->msgs)
+		return false;
+	init_ahead_reader(ah, rd);
+	ah->start = start;
+	ah->until = until;
+	atomic_init(&ah->cancel, false);
+	line_reader_open_part(&ah->lr, lr, start);
+	if (pthread_create(&ah->thread, NULL, read_stretch, ah)) {
+		release_ahead(ah);
+		return false;
+	}
+	return true;
+}
+
+/* ---- adding the stretch in ---- */
+
+/* The name a stand-in stands for, by the main reader's state now;
+ * false when it stands for nothing reading in order would give. */
+static bool resolve_stand_in(const struct cg_reader *rd,
+			     const struct ahead *ah, name_id n, name_id *out)
+{
+	const struct cg_reader *b = &ah->rd;
+	const char *s = profile_str(&ah->p, n);
+	unsigned long long id;
+	int space;
+
+	if (n == b->ph_ob) {
+		*out = rd->ob;
+	} else if (n == b->ph_fl) {
+		*out = rd->fl;
+	} else if (n == b->ph_file) {
+		*out = rd->file;
+	} else if (n == b->ph_func) {
+		*out = NO_NAME;	/* only in the function rd->func stands for */
+	} else if (sscanf(s + 1, "%d %llu", &space, &id) == 2 &&
+		   space >= 0 && space < IDS_COUNT) {
+		*out = cg_id_get(rd, (enum id_space)space, id);
+		return *out != NO_NAME;
+	} else {
+		BUG("stand-in '%s'", s + 1);
+	}
+	return true;
+}
+
+/* Each id the stretch defined, with its name there. */
+static void each_defined_id(const struct cg_reader *b,
+			    bool (*fn)(void *ctx, enum id_space space,
+				       uint64_t id, name_id name),
+			    void *ctx, bool *ok)
+{
+	for (int s = 0; s < IDS_COUNT && *ok; s++) {
+		const struct u64map *m = &b->ids[s];
+
+		for (size_t i = 0; i < b->small_alloc[s] && *ok; i++)
+			if (b->small_ids[s][i] != NO_NAME &&
+			    !fn(ctx, (enum id_space)s, i, b->small_ids[s][i]))
+				*ok = false;
+		for (size_t i = 0; m->slots && i <= m->mask && *ok; i++)
+			if (m->slots[i].value != U64MAP_NONE &&
+			    !fn(ctx, (enum id_space)s, m->slots[i].key,
+				m->slots[i].value))
+				*ok = false;
+	}
+}
+
+struct merge {
+	struct cg_reader *rd;
+	struct ahead *ah;
+	name_id *names;		/* stretch name -> profile name */
+	bool *stand_in;
+	uint32_t *funcs, *calls;
+};
+
+/* An id the stretch defined, which the main reader defined otherwise:
+ * reading in order warns about the redefinition. */
+static bool same_definition(void *ctx, enum id_space space, uint64_t id,
+			    name_id name)
+{
+	struct merge *m = ctx;
+	name_id before = cg_id_get(m->rd, space, id);
+
+	if (m->stand_in[name] || before == NO_NAME)
+		return true;
+	return names_len(&m->rd->p->names, before) ==
+		       names_len(&m->ah->p.names, name) &&
+	       !memcmp(profile_str(m->rd->p, before),
+		       profile_str(&m->ah->p, name),
+		       names_len(&m->ah->p.names, name));
+}
+
+static bool define_id(void *ctx, enum id_space space, uint64_t id,
+		      name_id name)
+{
+	struct merge *m = ctx;
+
+	if (!m->stand_in[name])
+		cg_id_put(m->rd, space, id, m->names[name]);
+	return true;
+}
+
+/* Is a + b past 2^64 - 1 for the column sums of two sets of rows? */
+static bool sums_overflow(const uint64_t *a, size_t na, size_t sa,
+			  const uint64_t *b, size_t nb, size_t sb, size_t e)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < na; i++)
+		if (__builtin_add_overflow(sum, a[i * sa + e], &sum))
+			return true;
+	for (size_t i = 0; i < nb; i++)
+		if (__builtin_add_overflow(sum, b[i * sb + e], &sum))
+			return true;
+	return false;
+}
+
+static bool counts_overflow(const struct profile *p, const struct profile *q)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < p->ncalls; i++)
+		if (__builtin_add_overflow(sum, p->calls[i].count, &sum))
+			return true;
+	for (size_t i = 0; i < q->ncalls; i++)
+		if (__builtin_add_overflow(sum, q->calls[i].count, &sum))
+			return true;
+	return false;
+}
+
+/* The header lines this thread read since the stretch started (a new
+ * part) left the lines read as they were: positions and events. */
+static bool same_header(const struct cg_reader *rd, const struct cg_reader *b)
+{
+	return rd->npos == b->npos && rd->ncols == b->ncols &&
+	       rd->p->nevents == b->p->nevents &&
+	       !memcmp(rd->pos_kind, b->pos_kind,
+		       rd->npos * sizeof(*rd->pos_kind)) &&
+	       !memcmp(rd->event_map, b->event_map,
+		       rd->ncols * sizeof(*rd->event_map));
+}
+
+/* Everything that could make the stretch differ from reading it in
+ * order, checked before anything is changed. */
+static bool can_merge(struct merge *m)
+{
+	struct cg_reader *rd = m->rd, *b = &m->ah->rd;
+	const struct profile *p = rd->p, *q = &m->ah->p;
+	uint64_t max = rd->opts->max_costs ? rd->opts->max_costs
+					   : MAX_COST_NUMBERS;
+	bool ok = true;
+
+	if (m->ah->status < 0 || m->ah->msg_len || !same_header(rd, b) ||
+	    rd->part_selected < 0 || rd->want_call_cost ||
+	    rd->want_jump_source || rd->cob != NO_NAME || rd->cfi != NO_NAME ||
+	    !rd->have_fl || (b->ph_func_used && rd->func == NO_ID) ||
+	    p->nevents != q->nevents)
+		return false;
+	for (size_t i = 0; i < q->names.nr; i++) {
+		m->stand_in[i] = cg_is_stand_in(q, (name_id)i);
+		if (m->stand_in[i] &&
+		    !resolve_stand_in(rd, m->ah, (name_id)i, &m->names[i]))
+			return false;
+	}
+	each_defined_id(b, same_definition, m, &ok);
+	if (!ok)
+		return false;
+	if (((uint64_t)p->nfuncs + q->nfuncs + p->ncalls + q->ncalls +
+	     p->npos) * p->nevents > max)
+		return false;
+	for (size_t e = 0; e < p->nevents; e++)
+		if (sums_overflow(p->self, p->nfuncs, p->stride, q->self,
+				  q->nfuncs, q->stride, e) ||
+		    sums_overflow(p->call_incl, p->ncalls, p->stride,
+				  q->call_incl, q->ncalls, q->stride, e))
+			return false;
+	for (size_t i = 0; i < rd->ncols; i++)
+		if (rd->part_sum[i] + b->part_sum[i] < rd->part_sum[i])
+			return false;
+	return !counts_overflow(p, q);
+}
+
+static name_id mapped(const struct merge *m, name_id n)
+{
+	return n == NO_NAME ? NO_NAME : m->names[n];
+}
+
+static void add_rows(uint64_t *to, const uint64_t *from, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		to[e] += from[e];
+}
+
+/* The stretch's names, functions and arcs into the profile, in the
+ * order they came. */
+static void merge_profile(struct merge *m)
+{
+	struct profile *p = m->rd->p;
+	const struct profile *q = &m->ah->p;
+	const struct cg_reader *b = &m->ah->rd;
+
+	for (size_t i = 0; i < q->names.nr; i++)
+		if (!m->stand_in[i])
+			m->names[i] = names_intern(&p->names,
+						   profile_str(q, (name_id)i),
+						   names_len(&q->names, (name_id)i));
+	for (size_t f = 0; f < q->nfuncs; f++) {
+		const struct pfunc *qf = &q->funcs[f];
+
+		if (qf->name == b->ph_func)
+			m->funcs[f] = m->rd->func;
+		else
+			m->funcs[f] = profile_func(p, mapped(m, qf->object),
+						   mapped(m, qf->file),
+						   mapped(m, qf->name));
+		add_rows(profile_self(p, m->funcs[f]), profile_self(q, (uint32_t)f),
+			 q->nevents);
+	}
+	for (size_t c = 0; c < q->ncalls; c++) {
+		const struct pcall *qc = &q->calls[c];
+		uint32_t pc = profile_call(p, m->funcs[qc->caller],
+					   m->funcs[qc->callee]);
+
+		m->calls[c] = pc;
+		p->calls[pc].count += qc->count;
+		add_rows(profile_call_incl(p, pc),
+			 profile_call_incl(q, (uint32_t)c), q->nevents);
+	}
+	p->calls_have_incl |= q->calls_have_incl;
+}
+
+/* The main reader's state as the stretch left it. */
+static void merge_state(struct merge *m)
+{
+	struct cg_reader *rd = m->rd;
+	const struct cg_reader *b = &m->ah->rd;
+	bool ok = true;
+	static const struct {
+		enum cg_key key;
+		size_t offset;
+	} fields[] = {
+		{ CG_KEY_OB, offsetof(struct cg_reader, ob) },
+		{ CG_KEY_FL, offsetof(struct cg_reader, fl) },
+		{ CG_KEY_COB, offsetof(struct cg_reader, cob) },
+		{ CG_KEY_CFI, offsetof(struct cg_reader, cfi) },
+		{ CG_KEY_CFN, offsetof(struct cg_reader, cfn) },
+		{ CG_KEY_JFI, offsetof(struct cg_reader, jfi) },
+		{ CG_KEY_JFN, offsetof(struct cg_reader, jfn) },
+	};
+
+	each_defined_id(b, define_id, m, &ok);
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (b->set >> fields[i].key & 1)
+			*(name_id *)((char *)rd + fields[i].offset) =
+				mapped(m, *(const name_id *)((const char *)b +
+							     fields[i].offset));
+	if (b->set & (1u << CG_KEY_FL | 1u << CG_KEY_FI | 1u << CG_KEY_FE))
+		rd->file = mapped(m, b->file);
+	if (b->func != NO_ID)
+		rd->func = m->funcs[b->func];
+	for (unsigned k = 0; k < rd->npos; k++)
+		if (!(b->pos_unknown >> k & 1))
+			rd->pos[k] = b->pos[k];
+	for (size_t i = 0; i < rd->ncols; i++)
+		rd->part_sum[i] += b->part_sum[i];
+	rd->part_has_cost |= b->part_has_cost;
+	if (b->in_body) {
+		rd->in_body = true;
+		rd->last_is_totals = false;
+	}
+	if (b->want_call_cost) {
+		rd->want_call_cost = true;
+		rd->call_count = b->call_count;
+		rd->call_arc = b->call_arc == NO_ID ? NO_ID
+						    : m->calls[b->call_arc];
+		rd->calls_lineno = rd->lr->lineno + b->calls_lineno;
+	}
+	rd->lr->lineno += m->ah->lr.lineno;
+}
+
+/* Add the stretch in, if it reads as reading in order would. */
+static bool merge_ahead(struct cg_reader *rd, struct ahead *ah)
+{
+	const struct profile *q = &ah->p;
+	struct merge m = {
+		.rd = rd, .ah = ah,
+		.names = xcalloc(q->names.nr + 1, sizeof(*m.names)),
+		.stand_in = xcalloc(q->names.nr + 1, sizeof(*m.stand_in)),
+		.funcs = xcalloc(q->nfuncs + 1, sizeof(*m.funcs)),
+		.calls = xcalloc(q->ncalls + 1, sizeof(*m.calls)),
+	};
+	bool ok = can_merge(&m);
+
+	if (ok) {
+		merge_profile(&m);
+		merge_state(&m);
+	}
+	free(m.names);
+	free(m.stand_in);
+	free(m.funcs);
+	free(m.calls);
+	return ok;
+}
+
+/* ---- the stretches ---- */
+
+/* This thread's lines until lr ends (its stop, or the file's end). */
+static int read_to_end(struct cg_reader *rd, struct line_reader *lr)
+{
+	char *lines;
+	size_t len;
+	int r;
+
+	while ((r = line_reader_lines(lr, &lines, &len)) > 0)
+		if (cg_read_lines(rd, lines, lines + len) < 0)
+			return -1;
+	return r;
+}
+
+int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
+		  uint64_t min_bytes)
+{
+	char *lines;
+	size_t len;
+	int r;
+
+	/* the header first, with the lines after it in the same block;
+	 * tests (min_bytes 0), up to the first cost line only */
+	r = line_reader_lines(lr, &lines, &len);
+	if (r <= 0)
+		return r;
+	if (min_bytes ||
+	    !line_reader_splittable(lr, line_reader_end_offset(lr))) {
+		if (cg_read_lines(rd, lines, lines + len) < 0)
+			return -1;
+	} else {
+		char *s = lines, *end = lines + len;
+
+		while (s < end && !(rd->ncols && rd->part_selected >= 0)) {
+			char *nl = memchr(s, '\n', (size_t)(end - s)) + 1;
+
+			if (cg_read_lines(rd, s, nl) < 0)
+				return -1;
+			s = nl;
+		}
+		line_reader_go_on_at(lr, line_reader_offset(lr, s));
+	}
+	for (;;) {
+		uint64_t from = line_reader_next_offset(lr);
+		struct ahead ah;
+
+		if (!rd->ncols || rd->part_selected < 0 || rd->opts->part ||
+		    rd->opts->want_positions ||
+		    !start_ahead(&ah, rd, lr, from, min_bytes))
+			return read_to_end(rd, lr);
+		line_reader_stop_at(lr, ah.start);
+		r = read_to_end(rd, lr);
+		if (r < 0)
+			atomic_store(&ah.cancel, true);
+		pthread_join(ah.thread, NULL);
+		if (r >= 0 && merge_ahead(rd, &ah))
+			line_reader_go_on_at(lr, ah.stop);
+		else
+			line_reader_go_on_at(lr, ah.start);
+		release_ahead(&ah);
+		if (r < 0)
+			return -1;
+	}
+}

@@ -1,0 +1,277 @@
+/*
+ * Reading ahead (cg_ahead.c) against reading in order: the same
+ * profile (names, functions and arcs in the same order, the same
+ * costs), the same messages, the same result, wherever the stretches
+ * start and stop. Forced (READ_THREAD_AHEAD), the reader halves the
+ * rest of the file again and again and stops each stretch as far on as
+ * it started, so small files get many stretches; each case is swept
+ * across them by padding it with function blocks before and after.
+ */
+#include "helpers.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diag.h"
+#include "input.h"
+
+struct res {
+	struct profile p;
+	char *diag;
+	int ret;
+};
+
+static void read_with(struct res *r, const char *path,
+		      const struct read_opts *o, enum read_thread thread)
+{
+	struct read_opts ro = *o;
+	struct line_reader lr;
+
+	ro.thread = thread;
+	profile_init(&r->p);
+	diag_capture_begin();
+	assert_int_equal(line_reader_open(&lr, path), 0);
+	r->ret = read_callgrind(&r->p, &lr, &ro);
+	line_reader_close(&lr);
+	r->diag = diag_capture_end();
+}
+
+/* Stricter than assert_same_profile(): every name in the same order,
+ * and every function's identity. */
+static void assert_identical(const struct profile *a, const struct profile *b)
+{
+	assert_same_profile(a, b);
+	assert_int_equal(a->names.nr, b->names.nr);
+	for (size_t i = 0; i < a->names.nr; i++)
+		assert_string_equal(profile_str(a, (name_id)i),
+				    profile_str(b, (name_id)i));
+	for (size_t f = 0; f < a->nfuncs; f++) {
+		assert_int_equal(a->funcs[f].name, b->funcs[f].name);
+		assert_int_equal(a->funcs[f].file, b->funcs[f].file);
+		assert_int_equal(a->funcs[f].object, b->funcs[f].object);
+	}
+	assert_int_equal(a->calls_have_incl, b->calls_have_incl);
+}
+
+static void remove_temp_file(char *path)
+{
+	char *slash = strrchr(path, '/');
+
+	unlink(path);
+	*slash = '\0';
+	rmdir(path);
+	free(path);
+}
+
+static const struct read_opts plain_opts = { 0 };
+static const struct read_opts lenient_opts = { .lenient = true };
+static const struct read_opts fold_opts = { .fold_recursion = true };
+static const struct read_opts small_opts = { .max_costs = 120 };
+
+/* The text read both ways, with each of the options above. */
+static void both_ways(const char *text)
+{
+	const struct read_opts *opts[] = { &plain_opts, &lenient_opts,
+					   &fold_opts, &small_opts };
+	char *path = write_temp(text, strlen(text));
+
+	for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
+		struct res a, b;
+
+		read_with(&a, path, opts[o], READ_THREAD_OFF);
+		read_with(&b, path, opts[o], READ_THREAD_AHEAD);
+		if (a.ret != b.ret || strcmp(a.diag, b.diag))
+			fail_msg("in order: %d\n%s\nahead: %d\n%s\nfile:\n%s",
+				 a.ret, a.diag, b.ret, b.diag, text);
+		if (a.ret == 0)
+			assert_identical(&a.p, &b.p);
+		free(a.diag);
+		free(b.diag);
+		profile_release(&a.p);
+		profile_release(&b.p);
+	}
+	remove_temp_file(path);
+}
+
+static const char header[] =
+	"# callgrind format\nversion: 1\ncreator: callgrind-3.19.0\n"
+	"positions: instr line\nevents: Ir Dr\n\nob=(1) /bin/x\nfl=(1) x.c\n";
+
+/* A function block as valgrind writes them: after a blank line, the
+ * function, costs, a call to a function defined before. */
+static void pad(char **s, size_t *n, size_t *cap, unsigned i)
+{
+	if (*n + 256 > *cap) {
+		*cap = *cap * 2 + 256;
+		*s = realloc(*s, *cap);
+	}
+	*n += (size_t)snprintf(*s + *n, *cap - *n,
+		"\nfn=(%u) pad%u\n0x%x 10 1 1\n+2 11 2\ncfn=(%u)\ncalls=%u 0x%x 5\n+1 12 3 1\n",
+		100 + i, i, 0x1000 + 16 * i, i ? 100 + i - 1 : 100, i + 1,
+		0x1000 + 16 * (i ? i - 1 : 0));
+}
+
+/* case, swept across the stretches: before blocks before it, after
+ * blocks after it, then tail (if any). */
+static void sweep(const char *text, const char *tail)
+{
+	for (unsigned before = 0; before < 10; before++) {
+		for (unsigned after = 0; after < 6; after++) {
+			size_t cap = 4096, n = 0;
+			char *s = malloc(cap);
+
+			n += (size_t)snprintf(s, cap, "%s", header);
+			for (unsigned i = 0; i < before; i++)
+				pad(&s, &n, &cap, i);
+			s = realloc(s, n + strlen(text) + 1);
+			memcpy(s + n, text, strlen(text) + 1);
+			n += strlen(text);
+			cap = n + 1;
+			for (unsigned i = 0; i < after; i++)
+				pad(&s, &n, &cap, before + i);
+			if (tail) {
+				s = realloc(s, n + strlen(tail) + 1);
+				memcpy(s + n, tail, strlen(tail) + 1);
+			}
+			both_ways(s);
+			free(s);
+		}
+	}
+}
+
+/* Compressed ids defined before a stretch and used in it, and defined
+ * again in it: the same name, and another (a warning, in order). */
+static void test_ids(void **state)
+{
+	(void)state;
+	sweep("\nfn=(7) seven\n0x10 1 5 5\n\nfn=(8) eight\n0x20 1 1\n"
+	      "cfn=(7)\ncalls=2 0x10 1\n+1 2 9 9\n\nfn=(7) seven\n+4 3 1\n"
+	      "\nfn=(8)\n0x30 2 2\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 1 5 5\n\nfn=(7) sieben\n0x20 1 1\n"
+	      "\nfl=(1) x.c\nfn=(7)\n0x30 2 2\n", NULL);
+	/* never defined: an error, or with --lenient a warning */
+	sweep("\nfn=(9)\n0x10 1 5 5\n", NULL);
+	sweep("\nfn=(8) eight\n0x20 1 1\ncfn=(55)\ncalls=1 0x10 1\n+1 2 9 9\n",
+	      NULL);
+}
+
+/* Positions relative to the last one before the stretch; targets too;
+ * one going below zero. */
+static void test_positions(void **state)
+{
+	(void)state;
+	sweep("\nfn=(7) seven\n+16 +1 5 5\n-2 * 1\njump=3 +4 -1\n+1 2 1\n"
+	      "jcnd=1/3 -8 *\n* * 2\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 4 5 5\n\nfn=(8) eight\n-1000 2 1\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 4 5 5\ncfn=(7)\ncalls=1 -0x100 0\n+1 1 1\n",
+	      NULL);
+}
+
+/* A calls= line whose cost line is in the next stretch; a call whose
+ * cob=/cfi=/cfn= came before the stretch; one without any cfn=. */
+static void test_calls(void **state)
+{
+	(void)state;
+	sweep("\nfn=(7) seven\n0x10 1 1\ncfn=(100)\ncalls=3 0x1000 10\n\n\n"
+	      "+1 2 7 7\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\ncob=(2) /lib/y.so\ncfi=(2) y.c\n"
+	      "\nfn=(8) eight\n0x20 1 1\ncfn=(9) nine\ncalls=1 0x30 1\n+1 1 4\n",
+	      NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\ncfn=(9) nine\n\n"
+	      "\nfn=(8) eight\n0x20 1 1\ncalls=1 0x30 1\n+1 1 4\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\ncfn=(100)\ncalls=3 0x1000 10\n", NULL);
+}
+
+/* Files, objects and inlined code from before the stretch; cost lines
+ * before any fn= in it; no fl= at all. */
+static void test_names(void **state)
+{
+	(void)state;
+	sweep("\nfl=(3) z.c\nfn=(7) seven\n0x10 1 1\nfi=(4) h.h\n+1 2 3\n"
+	      "\nfn=(8) eight\n0x20 1 1\ncfn=(7)\ncalls=1 0x10 1\n+1 1 4\n"
+	      "\nob=(5) /lib/w.so\nfn=(9) nine\n0x30 1 1\nfe=(3)\n+1 1 1\n",
+	      NULL);
+	sweep("\nfl=(3) z.c\n0x10 1 1\n+3 1 7\n\nfl=(1)\nfn=(7) seven\n0x5 1 1\n",
+	      NULL);
+	sweep("\nfn=(7) fib'2\n0x10 1 1\ncfn=(8) fib'3\ncalls=1 0x10 1\n+1 1 1\n"
+	      "\nfn=(8)\n0x10 2 2\n\nfn=(10) fib\n0x10 3 3\n", NULL);
+}
+
+/* Header lines after the stretch started: new parts, other events,
+ * totals and summary checks, unknown lines. */
+static void test_headers(void **state)
+{
+	(void)state;
+	sweep("\nfn=(7) seven\n0x10 1 1\ntotals: 3 3\npart: 2\n"
+	      "\nob=(1)\nfl=(1)\nfn=(7)\n0x10 1 1\n", "totals: 7 7\n");
+	sweep("\nfn=(7) seven\n0x10 1 1\n\nevents: Dr Ir\n\nfn=(7)\n0x10 1 2\n",
+	      NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\n\nevents: Ir Bc\n\nfn=(7)\n0x10 1 2\n",
+	      NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\n\npositions: line\n\nfn=(7)\n+3 2\n",
+	      NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\nbogus line\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\nunknown=3\n\nfn=(8) eight\n+1 1 1\n",
+	      NULL);
+	sweep("", "totals: 999 999\n");
+	sweep("", "\nfn=(7) seven\n0x10 1 1");	/* no final newline */
+}
+
+/* Sums past 2^64 - 1 made of costs on both sides of a stretch start. */
+static void test_overflow(void **state)
+{
+	(void)state;
+	sweep("\nfn=(7) seven\n0x10 1 18446744073709551000\n"
+	      "\nfn=(8) eight\n0x20 1 1000\n\nfn=(7)\n0x30 1 1000\n", NULL);
+	sweep("\nfn=(7) seven\n0x10 1 1\ncfn=(8) eight\n"
+	      "calls=18446744073709551000 0x10 1\n+1 1 1\n\nfn=(7)\n0x10 1 1\n"
+	      "cfn=(8)\ncalls=1000 0x10 1\n+1 1 1\n", NULL);
+}
+
+/* Real profiles: the samples, split everywhere the sweep can. */
+static void test_samples(void **state)
+{
+	static const char *files[] = {
+		"samples/recursion/callgrind.out",
+		"samples/recursion/callgrind.instr.out",
+		"samples/cxx/callgrind.out",
+		"samples/recursion/callgrind.parts.out",
+		"samples/recursion/callgrind.threads.out-01",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		FILE *f = fopen(files[i], "r");
+		char *text;
+		long n;
+
+		if (!f)
+			fail_msg("cannot open %s", files[i]);
+		fseek(f, 0, SEEK_END);
+		n = ftell(f);
+		rewind(f);
+		text = malloc((size_t)n + 1);
+		assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+		text[n] = '\0';
+		fclose(f);
+		both_ways(text);
+		free(text);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ids),
+		cmocka_unit_test(test_positions),
+		cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_headers),
+		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_samples),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
