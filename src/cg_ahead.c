@@ -276,12 +276,14 @@ static bool resolve_stand_in(const struct cg_reader *rd,
 		*out = rd->file;
 	} else if (n == b->ph_func) {
 		*out = NO_NAME;	/* only in the function rd->func stands for */
-	} else if (sscanf(s + 1, "%d %llu", &space, &id) == 2 &&
-		   space >= 0 && space < IDS_COUNT) {
+	} else {
+		/* "\n" space " " id, as cg_id_stand_in() writes it */
+		space = s[1] - '0';
+		if (space < 0 || space >= IDS_COUNT || s[2] != ' ')
+			BUG("stand-in '%s'", s + 1);
+		id = strtoull(s + 3, NULL, 10);
 		*out = cg_id_get(rd, (enum id_space)space, id);
 		return *out != NO_NAME;
-	} else {
-		BUG("stand-in '%s'", s + 1);
 	}
 	return true;
 }

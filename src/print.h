@@ -106,6 +106,10 @@ struct name_labels *name_labels_new(const struct cg *cg);
 /* listed[f] false (-Q, -q): the graph has no entry for f, and its index
  * is shown as gprof shows it then, " (N)". NULL: all are listed. */
 void name_labels_set_listed(struct name_labels *nl, const bool *listed);
+/* Build every function's label (with its index) once, after the
+ * listed ones are set, for listings that write them many times over:
+ * each is then one copy from one place, not gathered from five. */
+void name_labels_keep(struct name_labels *nl, const struct cg *cg);
 void name_labels_free(struct name_labels *nl);
 const char *func_label(const struct name_labels *nl, const struct cg *cg,
 		       uint32_t func, bool index, char *buf, size_t size);

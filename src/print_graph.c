@@ -297,6 +297,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.total = (double)p->totals[g.ev];
 	g.nl = name_labels_new(cg);
 	name_labels_set_listed(g.nl, o->graph_listed);
+	name_labels_keep(g.nl, cg);
 	w = (int)fmt_fixed(buf, g.total, 0);
 	g.w = w < 8 ? 8 : w;
 	g2 = g;

@@ -10,6 +10,10 @@
 struct name_labels {
 	bool *shared;		/* per function: another has its name */
 	const bool *listed;	/* graph entries, or NULL: all */
+	/* every function's label with its index, one after another
+	 * (name_labels_keep()), or NULL */
+	char *text;
+	size_t *start;		/* of function f's; start[nfuncs] the end */
 };
 
 struct name_labels *name_labels_new(const struct cg *cg)
@@ -37,10 +41,26 @@ void name_labels_set_listed(struct name_labels *nl, const bool *listed)
 	nl->listed = listed;
 }
 
+void name_labels_keep(struct name_labels *nl, const struct cg *cg)
+{
+	size_t n = cg->p->nfuncs;
+	struct linebuf lb = { 0 };
+
+	nl->start = xcalloc(n + 1, sizeof(*nl->start));
+	for (size_t f = 0; f < n; f++) {
+		nl->start[f] = lb.len;
+		lb_func_label(&lb, nl, cg, (uint32_t)f, true);
+	}
+	nl->start[n] = lb.len;
+	nl->text = lb.s ? lb.s : xcalloc(1, 1);
+}
+
 void name_labels_free(struct name_labels *nl)
 {
 	if (!nl)
 		return;
+	free(nl->text);
+	free(nl->start);
 	free(nl->shared);
 	free(nl);
 }
@@ -53,6 +73,11 @@ void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 	const struct cg_node *node = &cg->nodes[func];
 	char num[20];
 
+	if (index && nl->text) {
+		lb_putn(lb, nl->text + nl->start[func],
+			nl->start[func + 1] - nl->start[func]);
+		return;
+	}
 	lb_putn(lb, profile_str(p, f->name), names_len(&p->names, f->name));
 	if (nl->shared[func]) {
 		lb_puts(lb, " (");
