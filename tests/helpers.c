@@ -49,7 +49,7 @@ char *write_temp(const void *data, size_t len)
 	return path;
 }
 
-static void remove_temp(char *path)
+void remove_temp(char *path)
 {
 	char *slash;
 

@@ -28,6 +28,8 @@ int read_path(struct profile *p, const char *path, const struct read_opts *o,
 
 /* A scratch file holding len bytes; returns its malloc'd path. */
 char *write_temp(const void *data, size_t len);
+/* Remove it, its directory too, and free the path. */
+void remove_temp(char *path);
 
 /* Capture diagnostics: begin, then end returns what was printed. */
 void diag_capture_begin(void);

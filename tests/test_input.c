@@ -38,16 +38,6 @@ static void lines_free(struct lines *l)
 	memset(l, 0, sizeof(*l));
 }
 
-static void remove_temp_file(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	unlink(path);
-	*slash = '\0';
-	rmdir(path);
-	free(path);
-}
-
 /* Every line of the file at path; max_line 0 keeps the default limit. */
 static void read_lines_path(const char *path, size_t max_line, struct lines *l)
 {
@@ -98,7 +88,7 @@ static char *read_lines(const void *data, size_t n, size_t max_line,
 static void read_lines_tmp(const void *data, size_t n, size_t max_line,
 			   struct lines *l)
 {
-	remove_temp_file(read_lines(data, n, max_line, l));
+	remove_temp(read_lines(data, n, max_line, l));
 }
 
 static void assert_lines(const struct lines *l, const char *const *want,
@@ -151,7 +141,7 @@ static void test_plain_lines(void **state)
 		assert_int_equal(line_reader_open(&lr, path), 0);
 		assert_int_equal(lr.file_size, strlen(c->text));
 		line_reader_close(&lr);
-		remove_temp_file(path);
+		remove_temp(path);
 	}
 }
 
@@ -435,7 +425,7 @@ static void test_compressed_damage(void **state)
 		/* the message is about the file, not one of its lines */
 		assert_non_null(strstr(l.diag, ": offset 0x"));
 		lines_free(&l);
-		remove_temp_file(path);
+		remove_temp(path);
 		free(bad);
 		free(z);
 	}
@@ -490,7 +480,7 @@ static void test_peek(void **state)
 		/* progress counts raw (compressed) bytes: all were read */
 		assert_int_equal(line_reader_progress(&lr), n);
 		line_reader_close(&lr);
-		remove_temp_file(path);
+		remove_temp(path);
 		free(z);
 	}
 }
@@ -506,7 +496,7 @@ static void test_peek_empty_and_errors(void **state)
 	assert_int_equal(line_reader_open(&lr, path), 0);
 	assert_int_equal(line_reader_peek(&lr, 100, &data), 0);
 	line_reader_close(&lr);
-	remove_temp_file(path);
+	remove_temp(path);
 
 	assert_non_null(mkdtemp(dir));
 	diag_capture_begin();

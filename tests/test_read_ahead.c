@@ -55,16 +55,6 @@ static void assert_identical(const struct profile *a, const struct profile *b)
 	assert_int_equal(a->calls_have_incl, b->calls_have_incl);
 }
 
-static void remove_temp_file(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	unlink(path);
-	*slash = '\0';
-	rmdir(path);
-	free(path);
-}
-
 static const struct read_opts plain_opts = { 0 };
 static const struct read_opts lenient_opts = { .lenient = true };
 static const struct read_opts fold_opts = { .fold_recursion = true };
@@ -92,7 +82,7 @@ static void both_ways(const char *text)
 		profile_release(&a.p);
 		profile_release(&b.p);
 	}
-	remove_temp_file(path);
+	remove_temp(path);
 }
 
 static const char header[] =

@@ -1375,16 +1375,6 @@ static const char small_profile[] =
 	"# callgrind format\nevents: Ir\nfl=(1) a.c\nfn=(1) main\n1 20\n"
 	"cfn=(2) f\ncalls=3 9\n1 400\nfn=(2)\n9 400\n";
 
-static void remove_temp_file(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	unlink(path);
-	*slash = '\0';
-	rmdir(path);
-	free(path);
-}
-
 typedef unsigned char *(*compress_fn)(const void *, size_t, size_t *);
 
 static void check_compressed(compress_fn compress, const char *kind)
@@ -1414,8 +1404,8 @@ static void check_compressed(compress_fn compress, const char *kind)
 	free(diag);
 	profile_release(&p);
 
-	remove_temp_file(path);
-	remove_temp_file(path2);
+	remove_temp(path);
+	remove_temp(path2);
 	free(z);
 }
 
@@ -1448,7 +1438,7 @@ static void test_bad_files(void **state)
 	assert_non_null(strstr(diag, "the file is empty"));
 	free(diag);
 	profile_release(&p);
-	remove_temp_file(path);
+	remove_temp(path);
 
 	assert_non_null(mkdtemp(dir));
 	profile_init(&p);
@@ -1662,12 +1652,12 @@ static void test_saturated_sums(void **state)
 	path = write_temp(a, strlen(a));
 	profile_init(&p);
 	assert_int_equal(read_profile(&p, path, &(struct read_opts){ 0 }), 0);
-	remove_temp_file(path);
+	remove_temp(path);
 	path = write_temp(b, strlen(b));
 	assert_int_equal(read_path(&p, path, NULL, &diag), 0);
 	assert_string_equal(diag, "");
 	assert_true(p.totals[0] == UINT64_MAX);
-	remove_temp_file(path);
+	remove_temp(path);
 	free(diag);
 	profile_release(&p);
 }

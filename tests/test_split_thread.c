@@ -41,16 +41,6 @@ static void rd(struct res *r, const char *path, bool thread, size_t max_line,
 	r->diag = diag_capture_end();
 }
 
-static void remove_temp(char *path)
-{
-	char *slash = strrchr(path, '/');
-
-	unlink(path);
-	*slash = '\0';
-	rmdir(path);
-	free(path);
-}
-
 /* The line number in the last message of diag (0 if none), to check
  * that a test's error is where it means it to be: past the first
  * blocks. */
