@@ -1325,10 +1325,52 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
  * next line, with the number of costs in *n, or NULL for the general
  * path.
  */
+/*
+ * Position k of a cost line at *sp into *pos (its value on the line
+ * before in, the new one out): false for the general path.
+ */
+HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
+		       unsigned *unknown)
+{
+	const char *s = *sp;
+	uint64_t v;
+
+	if (*s == '*') {
+		s++;
+	} else if (*s == '+' || *s == '-') {
+		char sign = *s++;
+
+		if (*unknown >> k & 1 || !fast_number(&s, &v))
+			return false;
+		if (sign == '+') {
+			if (__builtin_add_overflow(*pos, v, pos))
+				return false;
+		} else {
+			if (v > *pos)
+				return false;
+			*pos -= v;
+		}
+	} else if (fast_number(&s, &v)) {
+		*pos = v;
+		*unknown &= ~(1u << k);
+	} else {
+		return false;
+	}
+	if (!(s = fast_gap(s)))
+		return false;
+	*sp = s;
+	return true;
+}
+
 HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 				  long *n)
 {
-	uint64_t pos[MAX_POSITIONS] = { rd->pos[0], rd->pos[1], rd->pos[2] };
+	/*
+	 * One local per position, stored back one by one: an array on the
+	 * stack copied back whole was read as one 16-byte load over two
+	 * 8-byte stores just made, which the store buffer cannot forward.
+	 */
+	uint64_t p0 = rd->pos[0], p1 = rd->pos[1], p2 = rd->pos[2];
 	/* locals: stores through vals[] would make the compiler load
 	 * them again at every number */
 	const unsigned npos = rd->npos;
@@ -1337,34 +1379,12 @@ HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 	unsigned unknown = rd->pos_unknown;
 	size_t i = 0;
 
-	for (unsigned k = 0; k < npos; k++) {
-		uint64_t v;
-
-		if (*s == '*') {
-			s++;
-			pos[k] = rd->pos[k];
-		} else if (*s == '+' || *s == '-') {
-			char sign = *s++;
-
-			if (unknown >> k & 1)
-				return NULL;
-			if (!fast_number(&s, &v))
-				return NULL;
-			if (sign == '+' ? __builtin_add_overflow(rd->pos[k], v,
-								 &pos[k])
-					: v > rd->pos[k])
-				return NULL;
-			if (sign == '-')
-				pos[k] = rd->pos[k] - v;
-		} else if (fast_number(&s, &v)) {
-			pos[k] = v;
-			unknown &= ~(1u << k);
-		} else {
-			return NULL;
-		}
-		if (!(s = fast_gap(s)))
-			return NULL;
-	}
+	if (npos > 0 && !fast_position(&s, 0, &p0, &unknown))
+		return NULL;
+	if (npos > 1 && !fast_position(&s, 1, &p1, &unknown))
+		return NULL;
+	if (npos > 2 && !fast_position(&s, 2, &p2, &unknown))
+		return NULL;
 	while (*s != '\n') {
 		if (i == ncols || !fast_number(&s, &vals[i]))
 			return NULL;
@@ -1372,13 +1392,115 @@ HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 		if (!(s = fast_gap(s)))
 			return NULL;
 	}
-	/* whole arrays: a copy of npos numbers would be a call to memcpy */
-	rd->pos[0] = pos[0];
-	rd->pos[1] = pos[1];
-	rd->pos[2] = pos[2];
+	rd->pos[0] = p0;
+	rd->pos[1] = p1;
+	rd->pos[2] = p2;
 	rd->pos_unknown = (uint8_t)unknown;
 	*n = (long)i;
 	return s + 1;
+}
+
+/*
+ * The same for the lines between cost lines that come by the hundred
+ * thousand: "jcnd=1/2 +4 12", "jump=3 0x40", "calls=5 +2 10",
+ * "cfn=(12)". Read from the buffer up to their "\n" when they are in the
+ * plain form valgrind writes; every other form, and anything the
+ * general path would say something about (an undefined id, a target
+ * below zero, a cost line missing after calls=), goes to parse_line().
+ * Nothing is changed until the line is known good.
+ */
+
+/* Targets as parse_target() reads them, up to the line's "\n": NULL
+ * for the general path. Targets left out stay 0. */
+HOT const char *fast_targets(const struct cg_reader *rd, const char *s,
+			     uint64_t *target)
+{
+	for (unsigned i = 0; i < rd->npos && *s != '\n'; i++) {
+		unsigned unknown = rd->pos_unknown;
+
+		target[i] = rd->pos[i];
+		if (!fast_position(&s, i, &target[i], &unknown))
+			return NULL;
+	}
+	return *s == '\n' ? s : NULL;
+}
+
+/* "(id)" and the line's "\n": the id's name, NO_NAME otherwise. */
+HOT name_id fast_name_ref(const struct cg_reader *rd, enum id_space space,
+			  const char *s, const char **nl)
+{
+	uint64_t id = 0;
+	const char *start;
+
+	if (*s++ != '(')
+		return NO_NAME;
+	for (start = s; is_digit(*s); s++)
+		id = id * 10 + (uint64_t)(*s - '0');
+	if (s == start || s - start > 19 || s[0] != ')' || s[1] != '\n')
+		return NO_NAME;
+	*nl = s + 1;
+	return cg_id_get(rd, space, id);
+}
+
+/* What parse_line() does first for any key=value line. */
+HOT void begin_spec_line(struct cg_reader *rd)
+{
+	rd->last_is_totals = false;
+	if (rd->want_jump_source)
+		finish_jump(rd);
+	rd->in_body = true;
+}
+
+/* The line at s (a letter first): the start of the next line, or NULL
+ * for the general path. */
+static const char *fast_spec_line(struct cg_reader *rd, const char *s)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+	uint64_t a, b;
+	const char *k = s, *nl;
+	enum cg_key key;
+	name_id name;
+
+	while (is_key_char(*k))
+		k++;
+	if (*k != '=' || rd->want_call_cost)
+		return NULL;
+	key = cg_spec_key(s, (size_t)(k - s));
+	s = k + 1;
+	switch (key) {
+	case CG_KEY_JCND:	/* "followed/executed", as valgrind writes */
+		if (!fast_number(&s, &a) || *s++ != '/' ||
+		    !fast_number(&s, &b) || !(s = fast_gap(s)) ||
+		    !(nl = fast_targets(rd, s, target)))
+			return NULL;
+		begin_spec_line(rd);
+		begin_jump(rd, true, b, a, target);
+		return nl + 1;
+	case CG_KEY_JUMP:
+		if (!fast_number(&s, &a) || !(s = fast_gap(s)) ||
+		    !(nl = fast_targets(rd, s, target)))
+			return NULL;
+		begin_spec_line(rd);
+		begin_jump(rd, false, a, a, target);
+		return nl + 1;
+	case CG_KEY_CALLS:
+		if (rd->cfn == NO_NAME || !fast_number(&s, &a) ||
+		    !(s = fast_gap(s)) || !(nl = fast_targets(rd, s, target)))
+			return NULL;
+		begin_spec_line(rd);
+		rd->call_count = a;
+		start_call(rd);
+		return nl + 1;
+	case CG_KEY_NONE:
+		return NULL;
+	default:
+		name = fast_name_ref(rd, name_keys[key].space, s, &nl);
+		if (name == NO_NAME)
+			return NULL;
+		begin_spec_line(rd);
+		set_name(rd, key, name);
+		return nl + 1;
+	}
 }
 
 /* ---- dispatch ---- */
@@ -1487,6 +1609,16 @@ int cg_read_lines(struct cg_reader *rd, char *s, char *end)
 
 			if (next) {
 				if (add_fast_cost_line(rd, rd->vals, n) < 0)
+					return -1;
+				s = (char *)next;
+				continue;
+			}
+		}
+		if (is_key_char(c)) {
+			const char *next = fast_spec_line(rd, s);
+
+			if (next) {
+				if (check_size(rd) < 0)
 					return -1;
 				s = (char *)next;
 				continue;

@@ -235,4 +235,24 @@ void assert_same_profile(const struct profile *a,
 	if (a->npos)
 		assert_memory_equal(a->pos_cost, b->pos_cost,
 				    a->npos * a->stride * sizeof(uint64_t));
+	for (size_t i = 0; i < a->npos; i++) {
+		assert_int_equal(a->pos[i].func, b->pos[i].func);
+		assert_string_equal(profile_str(a, a->pos[i].file),
+				    profile_str(b, b->pos[i].file));
+		assert_int_equal(a->pos[i].line, b->pos[i].line);
+		assert_int_equal(a->pos[i].addr, b->pos[i].addr);
+	}
+	assert_int_equal(a->njumps, b->njumps);
+	for (size_t j = 0; j < a->njumps; j++) {
+		const struct pjump *x = &a->jumps[j], *y = &b->jumps[j];
+
+		assert_int_equal(x->from, y->from);
+		assert_string_equal(profile_str(a, x->to_file),
+				    profile_str(b, y->to_file));
+		assert_int_equal(x->to_line, y->to_line);
+		assert_int_equal(x->to_addr, y->to_addr);
+		assert_int_equal(x->executed, y->executed);
+		assert_int_equal(x->followed, y->followed);
+		assert_int_equal(x->conditional, y->conditional);
+	}
 }

@@ -146,7 +146,7 @@ static void test_lines_blocks(void **state)
 	free(big);
 }
 
-/* ---- the fast cost-line path against the general one ---- */
+/* ---- the fast paths against the general one ---- */
 
 struct res {
 	struct profile p;
@@ -160,26 +160,45 @@ static void rd(struct res *r, const char *text)
 	r->ret = read_text(&r->p, text, -1, NULL, &r->diag);
 }
 
+static void rd_opts(struct res *r, const char *text,
+		    const struct read_opts *o)
+{
+	profile_init(&r->p);
+	r->ret = read_text(&r->p, text, -1, o, &r->diag);
+}
+
 static void rd_done(struct res *r)
 {
 	profile_release(&r->p);
 	free(r->diag);
 }
 
+/* A line the fast paths may take: a cost line, or "key=" a body line. */
+static bool fast_candidate(const char *s)
+{
+	const char *k = s;
+
+	if ((*s >= '0' && *s <= '9') || *s == '+' || *s == '-' || *s == '*')
+		return true;
+	while ((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
+	       *k == '_')
+		k++;
+	return k > s && *k == '=';
+}
+
 /*
- * The text with every cost line indented by a space: parse_line()
- * skips it, the fast path does not take such a line. So this reads the
- * same profile through the general path only.
+ * The text with every cost line and key=value line indented by a
+ * space: parse_line() skips it, the fast paths do not take such a
+ * line. So this reads the same profile through the general path only.
  */
-static char *indent_cost_lines(const char *text)
+static char *indent_fast_lines(const char *text)
 {
 	size_t n = strlen(text);
 	char *out = malloc(2 * n + 2), *o = out;
 	const char *s = text;
 
 	while (*s) {
-		if ((*s >= '0' && *s <= '9') || *s == '+' || *s == '-' ||
-		    *s == '*')
+		if (fast_candidate(s))
 			*o++ = ' ';
 		while (*s && *s != '\n')
 			*o++ = *s++;
@@ -204,23 +223,30 @@ static void strip_dirs(char *diag)
 	}
 }
 
-/* Both paths: the same result and the same messages. */
+/* Both paths, with positions (and jumps) kept and without: the same
+ * result and the same messages. */
 static void both_paths(const char *text)
 {
-	char *slow_text = indent_cost_lines(text);
-	struct res fast, slow;
+	char *slow_text = indent_fast_lines(text);
 
-	rd(&fast, text);
-	rd(&slow, slow_text);
-	strip_dirs(fast.diag);
-	strip_dirs(slow.diag);
-	if (fast.ret != slow.ret || strcmp(fast.diag, slow.diag))
-		fail_msg("for:\n%s\nfast path: %d\n%s\ngeneral path: %d\n%s",
-			 text, fast.ret, fast.diag, slow.ret, slow.diag);
-	if (fast.ret == 0)
-		assert_same_profile(&fast.p, &slow.p);
-	rd_done(&fast);
-	rd_done(&slow);
+	for (int keep = 0; keep < 2; keep++) {
+		struct read_opts o = { .want_positions = keep };
+		struct res fast, slow;
+
+		rd_opts(&fast, text, &o);
+		rd_opts(&slow, slow_text, &o);
+		strip_dirs(fast.diag);
+		strip_dirs(slow.diag);
+		if (fast.ret != slow.ret || strcmp(fast.diag, slow.diag))
+			fail_msg("for (positions %s):\n%s\nfast path: %d\n%s\n"
+				 "general path: %d\n%s",
+				 keep ? "kept" : "not kept", text, fast.ret,
+				 fast.diag, slow.ret, slow.diag);
+		if (fast.ret == 0)
+			assert_same_profile(&fast.p, &slow.p);
+		rd_done(&fast);
+		rd_done(&slow);
+	}
 	free(slow_text);
 }
 
@@ -263,6 +289,71 @@ static void test_cost_lines(void **state)
 	(void)state;
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		both_paths(texts[i]);
+}
+
+/* Jump, call and name-reference lines: the forms the fast path takes
+ * and the ones it leaves, each read as the general path reads it. */
+static void test_spec_lines(void **state)
+{
+	static const char *const head =
+		"positions: instr line\nevents: Ir\nfl=(1) a.c\nfn=(1) m\n"
+		"0x100 10 1\n";
+	static const char *const bodies[] = {
+		/* valgrind's forms */
+		"jcnd=3/5 +4 11\n* * 2\njump=2 -8 9\n+2 * 1\n"
+		"cob=(1) lib.so\ncfi=(2) b.c\ncfn=(2) f\ncalls=2 0x900 7\n"
+		"* * 30\ncob=(1)\ncfi=(2)\ncfn=(2)\ncalls=1 +0x10 -2\n"
+		"+1 * 4\nfn=(2)\n0x900 7 1\nfn=(1)\n0x104 * 1\n",
+		/* targets left out, '*' targets, absolute, hex counts */
+		"jcnd=1/1\n* * 1\njump=0x10 * *\n+1 * 1\ncfn=(2) f\n"
+		"calls=3\n* * 5\ncfn=(2)\ncalls=1 *\n* * 1\n",
+		/* a jump and then no cost line: its source is the last one */
+		"jump=4 +8 12\ncfn=(3) g\ncalls=1 0x200 3\n+1 * 9\n"
+		"jcnd=1/2 +1 *\nfn=(4) h\n0x300 1 1\n",
+		/* jumps followed by jumps and references */
+		"cfn=(2) f\njump=1 +1 1\ncfn=(2)\ncalls=1 +1\n* * 1\n"
+		"jcnd=1/2 +1 1\njump=3 +2 2\n+1 * 1\njump=1 +1 1\nfn=(1)\n",
+		/* the general path's forms: spaces, "\r", other spellings */
+		"jcnd=2 3 +4 11\n* * 1\njcnd= 1/2 +4 1\n* * 1\n"
+		"jump=1 +4 1 \r\n* * 1\ncfn=(2) f\ncalls=1 +1 1 7\n* * 1\n"
+		"cfn=( 2)\ncalls=1\n* * 1\ncfn=(2) \ncalls=1\n* * 1\n"
+		"cfl=(2)\ncfn=(2)\ncalls=1 +1 1\n* * 1\nfi=(2)\nfe=(1)\n"
+		"+1 * 1\njfi=(2)\njfn=(1)\njump=1 0x100 10\n* * 1\n",
+		/* ids: a huge one, one with 20 digits, one not defined */
+		"cfn=(1099511627776) far\ncalls=1 0x100\n* * 1\n"
+		"cfn=(1099511627776)\ncalls=1 0x100\n* * 1\n",
+		"cfn=(00000000000000000002)\n",
+		"cfn=(7)\ncalls=1 +1\n* * 1\n",
+		/* errors and warnings, at the same line */
+		"jcnd=1/2 -0x200 1\n* * 1\n",
+		"jump=1 +18446744073709551615 1\n",
+		"jcnd=1/x +1 1\n",
+		"jcnd=18446744073709551616/1\n",
+		"jump=99999999999999999999 +1\n",
+		"calls=1 +1 1\n* * 1\n",
+		"cfn=(2) f\ncalls=1 +1 1\ncfn=(2)\n",
+		"cfn=(2) f\ncalls=1 +1 1\njump=1 +1 1\n",
+		"cfn=(2) f\ncalls=1 +1 1\n\n# c\n* * 3\n",
+		"cfn=(2) f\ncalls=x\n",
+		"cfn=(2\n",
+		"cfn=(2)x\n",
+		"frob=(2)\n+1 * 1\n",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bodies) / sizeof(bodies[0]); i++) {
+		size_t n = strlen(head) + strlen(bodies[i]) + 1;
+		char *text = malloc(n);
+
+		snprintf(text, n, "%s%s", head, bodies[i]);
+		both_paths(text);
+		free(text);
+	}
+	/* with one position, and with none */
+	both_paths("positions: line\nevents: Ir\nfn=m\n5 1\njcnd=1/2 +3\n"
+		   "* 1\ncfn=f\ncalls=2 -1\n+1 4\njump=1 *\n+1 1\n");
+	both_paths("positions:\nevents: Ir\nfn=m\n1\njcnd=1/2\n2\ncfn=f\n"
+		   "calls=2\n4\njump=1\n1\n");
 }
 
 /* A long pseudo-random profile: every subposition form, several
@@ -373,6 +464,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines_blocks),
 		cmocka_unit_test(test_cost_lines),
+		cmocka_unit_test(test_spec_lines),
 		cmocka_unit_test(test_cost_lines_random),
 		cmocka_unit_test(test_small_and_large_ids),
 	};
