@@ -39,6 +39,7 @@ static double cpu_seconds(void)
 int main(int argc, char **argv)
 {
 	double best_wall = 1e30, best_cpu = 1e30;
+	struct read_stats stats = { 0 };
 	int runs;
 
 	if (argc != 4) {
@@ -50,7 +51,8 @@ int main(int argc, char **argv)
 		struct read_opts o = { .thread = !strcmp(argv[2], "auto")
 						 ? READ_THREAD_AUTO
 						 : atoi(argv[2]) ? READ_THREAD_ON
-						 : READ_THREAD_OFF };
+						 : READ_THREAD_OFF,
+				       .stats = &stats };
 		struct profile p;
 		double w = wall_seconds(), c = cpu_seconds();
 
@@ -65,6 +67,11 @@ int main(int argc, char **argv)
 		if (c < best_cpu)
 			best_cpu = c;
 	}
-	printf("%.3f s wall, %.3f s CPU\n", best_wall, best_cpu);
+	printf("%.3f s wall, %.3f s CPU", best_wall, best_cpu);
+	if (stats.stretches_added || stats.stretches_dropped)
+		printf("; per run, %llu stretches read ahead and added in, "
+		       "%llu read again", (unsigned long long)stats.stretches_added / (unsigned)runs,
+		       (unsigned long long)stats.stretches_dropped / (unsigned)runs);
+	printf("\n");
 	return 0;
 }

@@ -29,14 +29,16 @@
 #include "xalloc.h"
 
 /*
- * A stretch: at most this much (the rest of the file, when that is less
- * than twice it, split in the middle). Large enough that adding in the
+ * This thread's stretch: about this much, then it tells the second
+ * thread to stop where it has got to (the end of the block it is
+ * reading), so neither waits long for the other; the second thread
+ * reads at most twice as much. Large enough that adding in the
  * stretch's functions and arcs (a few milliseconds for a compiler's ten
  * thousand) is a small part of reading it.
  */
 #define STRETCH_BYTES ((uint64_t)8 << 20)
 /* Where a stretch may start: after a blank line, at the name lines that
- * open a function's costs, searched for this far. */
+ * open a function's costs, searched for this much at a time. */
 #define START_WINDOW ((size_t)64 << 10)
 
 struct ahead {
@@ -45,8 +47,10 @@ struct ahead {
 	struct line_reader lr;
 	uint64_t start, until;	/* where it starts, and stops after */
 	uint64_t stop;		/* where it stopped: the next line's */
+	bool at_header;		/* stopped before a header line */
 	int status;		/* 0 read (to stop), -1 failed */
-	atomic_bool cancel;
+	atomic_bool cancel;	/* stop, and drop what was read */
+	atomic_bool enough;	/* stop after this block, and keep it */
 	FILE *msgs;		/* anything it would say drops the stretch */
 	char *msg_buf;
 	size_t msg_len;
@@ -62,24 +66,34 @@ name_id cg_id_stand_in(struct profile *p, enum id_space space, uint64_t id)
 	return names_intern(&p->names, s, (size_t)n);
 }
 
-/* The offset of the first stretch start in [from, from + window): 0 for
- * none (a stretch never starts at the file's first byte). */
+/*
+ * The offset of the first stretch start at or after `from`, searched
+ * window by window up to the file's end: 0 for none (a stretch never
+ * starts at the file's first byte). A function's costs can run for far
+ * more than a window without a blank line (a compiler's largest
+ * functions); the stretch then starts after it.
+ */
 static uint64_t find_start(const struct line_reader *lr, uint64_t from)
 {
 	char *buf = xmalloc(START_WINDOW);
-	long n = line_reader_read_at(lr, from, buf, START_WINDOW);
-
 	uint64_t found = 0;
+	long n;
 
-	for (long i = 0; n > 0 && i + 5 <= n; i++) {
-		const char *s = buf + i;
+	while (!found &&
+	       (n = line_reader_read_at(lr, from, buf, START_WINDOW)) >= 5) {
+		const char *s = buf, *end = buf + n;
 
-		if (s[0] == '\n' && s[1] == '\n' &&
-		    (!memcmp(s + 2, "fn=", 3) || !memcmp(s + 2, "fl=", 3) ||
-		     !memcmp(s + 2, "ob=", 3))) {
-			found = from + (uint64_t)i + 2;
-			break;
+		while (!found && (s = memmem(s, (size_t)(end - s), "\n\n", 2)) &&
+		       end - s >= 5) {
+			if (!memcmp(s + 2, "fn=", 3) || !memcmp(s + 2, "fl=", 3) ||
+			    !memcmp(s + 2, "ob=", 3))
+				found = from + (uint64_t)(s - buf) + 2;
+			s++;
 		}
+		if (n < (long)START_WINDOW)
+			break;
+		/* the next window overlaps this one's last 4 bytes */
+		from += (uint64_t)n - 4;
 	}
 	free(buf);
 	return found;
@@ -93,6 +107,8 @@ static void *read_stretch(void *arg)
 
 	diag_set_thread_sink(ah->msgs);
 	ah->status = 0;
+	ah->at_header = false;
+	ah->stop = ah->start;
 	for (;;) {
 		char *lines;
 		size_t len;
@@ -104,6 +120,8 @@ static void *read_stretch(void *arg)
 			ah->status = -1;
 			break;
 		}
+		if (atomic_load_explicit(&ah->enough, memory_order_relaxed))
+			break;	/* at ah->stop, after the last block */
 		r = line_reader_lines(lr, &lines, &len);
 		if (r <= 0) {
 			ah->status = r;
@@ -129,6 +147,7 @@ static void *read_stretch(void *arg)
 		}
 		if (r > 0) {
 			ah->stop = line_reader_offset(lr, rd->stop);
+			ah->at_header = true;
 			break;
 		}
 		if (last) {
@@ -140,6 +159,7 @@ static void *read_stretch(void *arg)
 			ah->stop = end < read ? end : read;
 			break;
 		}
+		ah->stop = line_reader_offset(lr, lines + len);
 	}
 	fflush(ah->msgs);
 	diag_set_thread_sink(NULL);
@@ -209,6 +229,7 @@ static void release_ahead(struct ahead *ah)
 	free(rd->vals);
 	free(rd->part_sum);
 	free(rd->fold_buf);
+	free(rd->ids_set);
 	profile_release(&ah->p);
 	line_reader_close(&ah->lr);
 	fclose(ah->msgs);
@@ -216,8 +237,10 @@ static void release_ahead(struct ahead *ah)
 }
 
 /*
- * Start reading ahead from about `from` + half the rest (at most a
- * stretch). False when there is nothing to gain or no place to start.
+ * Start reading ahead after this thread's stretch from `from` (half the
+ * rest, when that is less than two stretches); tests (min_bytes 0):
+ * from half the rest, as far again as this thread. False when there is
+ * nothing to gain or no place to start.
  */
 static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
 			const struct line_reader *lr, uint64_t from,
@@ -228,14 +251,14 @@ static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
 
 	if (!rest || rest < 2 * min_bytes)
 		return false;
-	if (!min_bytes || rest <= 2 * STRETCH_BYTES) {
-		/* the rest, halved; tests: as far again as this thread */
+	if (!min_bytes) {
 		start = find_start(lr, from + rest / 2);
-		if (!min_bytes)
-			until = start + (start - from);
+		until = start + (start - from);
+	} else if (rest < 2 * STRETCH_BYTES) {
+		start = find_start(lr, from + rest / 2);
 	} else {
 		start = find_start(lr, from + STRETCH_BYTES);
-		until = start + STRETCH_BYTES;
+		until = start + 2 * STRETCH_BYTES;
 	}
 	if (!start || !line_reader_splittable(lr, start))
 		return false;
@@ -248,6 +271,7 @@ static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
 	ah->start = start;
 	ah->until = until;
 	atomic_init(&ah->cancel, false);
+	atomic_init(&ah->enough, false);
 	line_reader_open_part(&ah->lr, lr, start);
 	if (pthread_create(&ah->thread, NULL, read_stretch, ah)) {
 		release_ahead(ah);
@@ -288,24 +312,18 @@ static bool resolve_stand_in(const struct cg_reader *rd,
 	return true;
 }
 
-/* Each id the stretch defined, with its name there. */
+/* Each id the stretch defined, with its name there (an id set twice,
+ * twice: with its last name both times). */
 static void each_defined_id(const struct cg_reader *b,
 			    bool (*fn)(void *ctx, enum id_space space,
 				       uint64_t id, name_id name),
 			    void *ctx, bool *ok)
 {
-	for (int s = 0; s < IDS_COUNT && *ok; s++) {
-		const struct u64map *m = &b->ids[s];
+	for (size_t i = 0; i < b->nids_set && *ok; i++) {
+		const struct cg_id_set *d = &b->ids_set[i];
 
-		for (size_t i = 0; i < b->small_alloc[s] && *ok; i++)
-			if (b->small_ids[s][i] != NO_NAME &&
-			    !fn(ctx, (enum id_space)s, i, b->small_ids[s][i]))
-				*ok = false;
-		for (size_t i = 0; m->slots && i <= m->mask && *ok; i++)
-			if (m->slots[i].value != U64MAP_NONE &&
-			    !fn(ctx, (enum id_space)s, m->slots[i].key,
-				m->slots[i].value))
-				*ok = false;
+		if (!fn(ctx, d->space, d->id, cg_id_get(b, d->space, d->id)))
+			*ok = false;
 	}
 }
 
@@ -561,9 +579,36 @@ static int read_to_end(struct cg_reader *rd, struct line_reader *lr)
 	return r;
 }
 
+static void stop_ahead(struct ahead *ah)
+{
+	atomic_store(&ah->cancel, true);
+	pthread_join(ah->thread, NULL);
+	release_ahead(ah);
+	free(ah);
+}
+
+/* A stretch read ahead after this thread's from `from`, or NULL. */
+static struct ahead *ahead_from(const struct cg_reader *rd,
+				const struct line_reader *lr, uint64_t from,
+				uint64_t min_bytes)
+{
+	struct ahead *ah;
+
+	if (!rd->ncols || rd->part_selected < 0 || rd->opts->part ||
+	    rd->opts->want_positions)
+		return NULL;
+	ah = xmalloc(sizeof(*ah));
+	if (!start_ahead(ah, rd, lr, from, min_bytes)) {
+		free(ah);
+		return NULL;
+	}
+	return ah;
+}
+
 int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		  uint64_t min_bytes)
 {
+	struct ahead *ah, *next;
 	char *lines;
 	size_t len;
 	int r;
@@ -589,25 +634,37 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		}
 		line_reader_go_on_at(lr, line_reader_offset(lr, s));
 	}
-	for (;;) {
-		uint64_t from = line_reader_next_offset(lr);
-		struct ahead ah;
-
-		if (!rd->ncols || rd->part_selected < 0 || rd->opts->part ||
-		    rd->opts->want_positions ||
-		    !start_ahead(&ah, rd, lr, from, min_bytes))
-			return read_to_end(rd, lr);
-		line_reader_stop_at(lr, ah.start);
-		r = read_to_end(rd, lr);
-		if (r < 0)
-			atomic_store(&ah.cancel, true);
-		pthread_join(ah.thread, NULL);
-		if (r >= 0 && merge_ahead(rd, &ah))
-			line_reader_go_on_at(lr, ah.stop);
-		else
-			line_reader_go_on_at(lr, ah.start);
-		release_ahead(&ah);
-		if (r < 0)
+	ah = ahead_from(rd, lr, line_reader_next_offset(lr), min_bytes);
+	while (ah) {
+		line_reader_stop_at(lr, ah->start);
+		if (read_to_end(rd, lr) < 0) {
+			stop_ahead(ah);
 			return -1;
+		}
+		atomic_store(&ah->enough, true);
+		pthread_join(ah->thread, NULL);
+		/*
+		 * The next stretch starts before this one is added in, so
+		 * that the second thread reads while this one adds; not
+		 * after one that stopped at a header line ("part:"), which
+		 * is this thread's to read first.
+		 */
+		next = !ah->at_header && ah->status == 0
+			? ahead_from(rd, lr, ah->stop, min_bytes) : NULL;
+		if (merge_ahead(rd, ah)) {
+			line_reader_go_on_at(lr, ah->stop);
+			if (rd->opts->stats)
+				rd->opts->stats->stretches_added++;
+		} else {
+			line_reader_go_on_at(lr, ah->start);
+			if (rd->opts->stats)
+				rd->opts->stats->stretches_dropped++;
+		}
+		release_ahead(ah);
+		free(ah);
+		ah = next ? next
+			  : ahead_from(rd, lr, line_reader_next_offset(lr),
+				       min_bytes);
 	}
+	return read_to_end(rd, lr);
 }

@@ -124,6 +124,10 @@ struct cg_reader {
 	bool ph_func_used;		/* cost before its first fn= */
 	name_id ph_ob, ph_fl, ph_file, ph_func;
 	const char *stop;		/* the header line it stopped at */
+	/* the ids it set, in the order set (some more than once): far
+	 * fewer than the index arrays have entries */
+	struct cg_id_set { enum id_space space; uint64_t id; } *ids_set;
+	size_t nids_set, ids_set_alloc;
 };
 
 /* The lines [s, end) of a block, each ended by "\n": 0, -1 after

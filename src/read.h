@@ -52,6 +52,14 @@ struct read_opts {
 				 * per event per function, arc, position);
 				 * 0: the reader's own limit. For tests */
 	enum read_thread thread;	/* Callgrind: the second thread */
+	struct read_stats *stats;	/* NULL, or counted into: for tests
+					 * and benchmarks */
+};
+
+/* How a Callgrind file was read on two threads (reading ahead). */
+struct read_stats {
+	uint64_t stretches_added;	/* read ahead, then added in */
+	uint64_t stretches_dropped;	/* read ahead, then read again */
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */

@@ -118,6 +118,11 @@ name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
 void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
 	       name_id name)
 {
+	if (rd->ahead) {
+		ARRAY_GROW(rd->ids_set, rd->nids_set + 1, rd->ids_set_alloc);
+		rd->ids_set[rd->nids_set].space = space;
+		rd->ids_set[rd->nids_set++].id = id;
+	}
 	if (id >= SMALL_IDS) {
 		u64map_put(&rd->ids[space], id, name);
 		return;

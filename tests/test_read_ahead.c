@@ -23,6 +23,9 @@ struct res {
 	int ret;
 };
 
+/* Over every read ahead so far. */
+static struct read_stats stats;
+
 static void read_with(struct res *r, const char *path,
 		      const struct read_opts *o, enum read_thread thread)
 {
@@ -30,6 +33,7 @@ static void read_with(struct res *r, const char *path,
 	struct line_reader lr;
 
 	ro.thread = thread;
+	ro.stats = &stats;
 	profile_init(&r->p);
 	diag_capture_begin();
 	assert_int_equal(line_reader_open(&lr, path), 0);
@@ -129,6 +133,34 @@ static void sweep(const char *text, const char *tail)
 			free(s);
 		}
 	}
+}
+
+/*
+ * A function whose costs run for far longer than the window a stretch
+ * start is searched in (a compiler's largest functions): the stretch
+ * starts after it, and is still read ahead and added in.
+ */
+static void test_long_function(void **state)
+{
+	size_t cap = (size_t)1 << 20, n = 0;
+	char *s = malloc(cap);
+	uint64_t added = stats.stretches_added;
+
+	(void)state;
+	n += (size_t)snprintf(s, cap, "%s", header);
+	for (unsigned i = 0; i < 4; i++)
+		pad(&s, &n, &cap, i);
+	n += (size_t)snprintf(s + n, cap - n, "\nfn=(1) long\n0x10000 1 1 1\n");
+	for (unsigned i = 0; i < 40000; i++)
+		n += (size_t)snprintf(s + n, cap - n, i % 1000 ? "+1 * %u\n"
+						: "cfn=(100)\ncalls=1 0x1000 10\n+1 * %u\n",
+				      i % 7);
+	for (unsigned i = 4; i < 12; i++)
+		pad(&s, &n, &cap, i);
+	assert_true(n > 4 * 65536);
+	both_ways(s);
+	assert_true(stats.stretches_added > added);
+	free(s);
 }
 
 /* Compressed ids defined before a stretch and used in it, and defined
@@ -260,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_long_function),
 		cmocka_unit_test(test_samples),
 	};
 
