@@ -1325,12 +1325,6 @@ static int parse_cost_line(struct cg_reader *rd, const char *s,
  */
 
 /*
- * The cost line at s (its first character is a digit, '+', '-' or '*';
- * a "\n" ends it) into rd->pos and rd->vals. Returns the start of the
- * next line, with the number of costs in *n, or NULL for the general
- * path.
- */
-/*
  * Position k of a cost line at *sp into *pos (its value on the line
  * before in, the new one out): false for the general path.
  */
@@ -1367,14 +1361,16 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
 	return true;
 }
 
+/*
+ * The cost line at s (its first character is a digit, '+', '-' or '*';
+ * a "\n" ends it) into rd->pos and rd->vals. Returns the start of the
+ * next line, with the number of costs in *n, or NULL for the general
+ * path.
+ */
 HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 				  long *n)
 {
-	/*
-	 * One local per position, stored back one by one: an array on the
-	 * stack copied back whole was read as one 16-byte load over two
-	 * 8-byte stores just made, which the store buffer cannot forward.
-	 */
+	/* one local per position, stored back when the line is good */
 	uint64_t p0 = rd->pos[0], p1 = rd->pos[1], p2 = rd->pos[2];
 	/* locals: stores through vals[] would make the compiler load
 	 * them again at every number */
