@@ -1470,19 +1470,16 @@ static const char *fast_spec_line(struct cg_reader *rd, const char *s)
 	s = k + 1;
 	switch (key) {
 	case CG_KEY_JCND:	/* "followed/executed", as valgrind writes */
-		if (!fast_number(&s, &a) || *s++ != '/' ||
-		    !fast_number(&s, &b) || !(s = fast_gap(s)) ||
-		    !(nl = fast_targets(rd, s, target)))
+	case CG_KEY_JUMP:	/* a count: followed as often as executed */
+		if (!fast_number(&s, &a))
+			return NULL;
+		b = a;
+		if (key == CG_KEY_JCND && (*s++ != '/' || !fast_number(&s, &b)))
+			return NULL;
+		if (!(s = fast_gap(s)) || !(nl = fast_targets(rd, s, target)))
 			return NULL;
 		begin_spec_line(rd);
-		begin_jump(rd, true, b, a, target);
-		return nl + 1;
-	case CG_KEY_JUMP:
-		if (!fast_number(&s, &a) || !(s = fast_gap(s)) ||
-		    !(nl = fast_targets(rd, s, target)))
-			return NULL;
-		begin_spec_line(rd);
-		begin_jump(rd, false, a, a, target);
+		begin_jump(rd, key == CG_KEY_JCND, b, a, target);
 		return nl + 1;
 	case CG_KEY_CALLS:
 		if (rd->cfn == NO_NAME || !fast_number(&s, &a) ||
