@@ -2,14 +2,16 @@
  * The time read_profile() alone takes on a file: the least wall and
  * CPU (user + sys) seconds of N runs, with the Callgrind reader's
  * splitting thread forced on (1), no second thread (0), or as the
- * reader chooses (auto: large plain files are read ahead). For the figures in README's
- * Performance section, with `perf record` splitting the CPU time by
- * thread; not part of the build:
+ * reader chooses (auto: large plain files are read ahead); with
+ * "positions", keeping them as -b and the listings do. For the figures
+ * in README's Performance section, with `perf record` splitting the CPU
+ * time by thread; not part of the build:
  *
  *   make && cc -O2 -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icg -Isymtab \
  *	-o build/read-time bench/read-time.c build/libcganalyze.a \
  *	-ldwarf -lelf -lopcodes -lbfd -lz -lbz2 -lm
  *   build/read-time FILE 1 3
+ *   build/read-time FILE auto 3 positions
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,8 +44,8 @@ int main(int argc, char **argv)
 	struct read_stats stats = { 0 };
 	int runs;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: read-time FILE 0|1|auto RUNS\n");
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "positions"))) {
+		fprintf(stderr, "usage: read-time FILE 0|1|auto RUNS [positions]\n");
 		return 2;
 	}
 	runs = atoi(argv[3]);
@@ -52,6 +54,7 @@ int main(int argc, char **argv)
 						 ? READ_THREAD_AUTO
 						 : atoi(argv[2]) ? READ_THREAD_ON
 						 : READ_THREAD_OFF,
+				       .want_positions = argc == 5,
 				       .stats = &stats };
 		struct profile p;
 		double w = wall_seconds(), c = cpu_seconds();

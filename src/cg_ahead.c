@@ -99,6 +99,19 @@ static uint64_t find_start(const struct line_reader *lr, uint64_t from)
 	return found;
 }
 
+/*
+ * Positions are kept as a log (profile.h), about one a cost line, each
+ * with its row of costs: a stretch stops after the block that takes it
+ * past this much, however many events there are.
+ */
+#define LOG_BYTES ((size_t)64 << 20)
+
+static bool log_full(const struct profile *q)
+{
+	return q->npos * (sizeof(*q->pos) + q->stride * sizeof(uint64_t)) +
+		       q->njumps * sizeof(*q->jumps) > LOG_BYTES;
+}
+
 static void *read_stretch(void *arg)
 {
 	struct ahead *ah = arg;
@@ -160,6 +173,8 @@ static void *read_stretch(void *arg)
 			break;
 		}
 		ah->stop = line_reader_offset(lr, lines + len);
+		if (log_full(&ah->p))
+			break;	/* kept, as after `enough` */
 	}
 	fflush(ah->msgs);
 	diag_set_thread_sink(NULL);
@@ -174,6 +189,7 @@ static void init_ahead_reader(struct ahead *ah, const struct cg_reader *main)
 	struct profile *p = &ah->p;
 
 	profile_init(p);
+	p->pos_log = true;
 	for (size_t e = 0; e < main->p->nevents; e++) {
 		name_id n = main->p->events[e].name;
 
@@ -239,8 +255,9 @@ static void release_ahead(struct ahead *ah)
 /*
  * Start reading ahead after this thread's stretch from `from` (half the
  * rest, when that is less than two stretches); tests (min_bytes 0):
- * from half the rest, as far again as this thread. False when there is
- * nothing to gain or no place to start.
+ * from half the rest, half as far as this thread read, so that it
+ * stops inside functions. False when there is nothing to gain or no
+ * place to start.
  */
 static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
 			const struct line_reader *lr, uint64_t from,
@@ -253,7 +270,7 @@ static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
 		return false;
 	if (!min_bytes) {
 		start = find_start(lr, from + rest / 2);
-		until = start + (start - from);
+		until = start + (start - from) / 2;
 	} else if (rest < 2 * STRETCH_BYTES) {
 		start = find_start(lr, from + rest / 2);
 	} else {
@@ -327,12 +344,68 @@ static void each_defined_id(const struct cg_reader *b,
 	}
 }
 
+/* *sum += column e of n rows of `stride` numbers; false past 2^64 - 1. */
+static bool add_column(uint64_t *sum, const uint64_t *rows, size_t n,
+		       size_t stride, size_t e)
+{
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_add_overflow(*sum, rows[i * stride + e], sum))
+			return false;
+	return true;
+}
+
+static bool add_counts(uint64_t *sum, const struct pcall *calls, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (__builtin_add_overflow(*sum, calls[i].count, sum))
+			return false;
+	return true;
+}
+
+/*
+ * What inputs read before this file left in positions and call sites:
+ * column sums (UINT64_MAX when past it), for sums_fit(). Earlier
+ * profiles of other formats need not split their self cost exactly.
+ */
+struct before {
+	size_t nevents;
+	uint64_t *pos, *sites;	/* by event */
+	uint64_t site_counts;
+};
+
+static uint64_t column_or_max(const uint64_t *rows, size_t n, size_t stride,
+			      size_t e)
+{
+	uint64_t sum = 0;
+
+	return add_column(&sum, rows, n, stride, e) ? sum : UINT64_MAX;
+}
+
+static void sum_before(struct before *b, const struct profile *p)
+{
+	b->nevents = p->nevents;
+	b->pos = xcalloc(p->nevents + 1, sizeof(*b->pos));
+	b->sites = xcalloc(p->nevents + 1, sizeof(*b->sites));
+	for (size_t e = 0; e < p->nevents; e++) {
+		b->pos[e] = column_or_max(p->pos_cost, p->npos, p->stride, e);
+		b->sites[e] = column_or_max(p->callsite_incl, p->ncallsites,
+					    p->stride, e);
+	}
+	b->site_counts = 0;
+	for (size_t i = 0; i < p->ncallsites; i++)
+		if (__builtin_add_overflow(b->site_counts,
+					   p->callsites[i].count,
+					   &b->site_counts))
+			b->site_counts = UINT64_MAX;
+}
+
 struct merge {
 	struct cg_reader *rd;
 	struct ahead *ah;
+	const struct before *before;
 	name_id *names;		/* stretch name -> profile name */
 	bool *stand_in;
-	uint32_t *funcs, *calls;
+	uint32_t *funcs, *calls, *pos;
 };
 
 /* An id the stretch defined, which the main reader defined otherwise:
@@ -362,32 +435,37 @@ static bool define_id(void *ctx, enum id_space space, uint64_t id,
 	return true;
 }
 
-/* Is a + b past 2^64 - 1 for the column sums of two sets of rows? */
-static bool sums_overflow(const uint64_t *a, size_t na, size_t sa,
-			  const uint64_t *b, size_t nb, size_t sb, size_t e)
+/*
+ * No sum of the profile and the stretch passes 2^64 - 1 where reading
+ * in order would have said so: checked by column, as no row's sum is
+ * more than its column's. Positions split the self cost this reader
+ * adds (each cost line adds to both), call sites the arcs' inclusive
+ * cost and count: their columns are at most those, and what earlier
+ * inputs left (`before`).
+ */
+static bool sums_fit(const struct profile *p, const struct profile *q,
+		     const struct before *before)
 {
-	uint64_t sum = 0;
+	uint64_t count = 0;
 
-	for (size_t i = 0; i < na; i++)
-		if (__builtin_add_overflow(sum, a[i * sa + e], &sum))
-			return true;
-	for (size_t i = 0; i < nb; i++)
-		if (__builtin_add_overflow(sum, b[i * sb + e], &sum))
-			return true;
-	return false;
-}
+	for (size_t e = 0; e < p->nevents; e++) {
+		uint64_t self = 0, incl = 0;
 
-static bool counts_overflow(const struct profile *p, const struct profile *q)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < p->ncalls; i++)
-		if (__builtin_add_overflow(sum, p->calls[i].count, &sum))
-			return true;
-	for (size_t i = 0; i < q->ncalls; i++)
-		if (__builtin_add_overflow(sum, q->calls[i].count, &sum))
-			return true;
-	return false;
+		if (!add_column(&self, p->self, p->nfuncs, p->stride, e) ||
+		    !add_column(&self, q->self, q->nfuncs, q->stride, e) ||
+		    !add_column(&incl, p->call_incl, p->ncalls, p->stride, e) ||
+		    !add_column(&incl, q->call_incl, q->ncalls, q->stride, e))
+			return false;
+		if (e < before->nevents && q->npos &&
+		    (__builtin_add_overflow(self, before->pos[e], &self) ||
+		     __builtin_add_overflow(incl, before->sites[e], &incl)))
+			return false;
+	}
+	if (!add_counts(&count, p->calls, p->ncalls) ||
+	    !add_counts(&count, q->calls, q->ncalls))
+		return false;
+	return !q->ncallsites ||
+	       !__builtin_add_overflow(count, before->site_counts, &count);
 }
 
 /* The header lines this thread read since the stretch started (a new
@@ -428,18 +506,14 @@ static bool can_merge(struct merge *m)
 	if (!ok)
 		return false;
 	if (((uint64_t)p->nfuncs + q->nfuncs + p->ncalls + q->ncalls +
-	     p->npos) * p->nevents > max)
+	     p->npos + q->npos) * p->nevents > max)
 		return false;
-	for (size_t e = 0; e < p->nevents; e++)
-		if (sums_overflow(p->self, p->nfuncs, p->stride, q->self,
-				  q->nfuncs, q->stride, e) ||
-		    sums_overflow(p->call_incl, p->ncalls, p->stride,
-				  q->call_incl, q->ncalls, q->stride, e))
-			return false;
+	if (!sums_fit(p, q, m->before))
+		return false;
 	for (size_t i = 0; i < rd->ncols; i++)
 		if (rd->part_sum[i] + b->part_sum[i] < rd->part_sum[i])
 			return false;
-	return !counts_overflow(p, q);
+	return true;
 }
 
 static name_id mapped(const struct merge *m, name_id n)
@@ -491,6 +565,42 @@ static void merge_profile(struct merge *m)
 	p->calls_have_incl |= q->calls_have_incl;
 }
 
+/* Its positions, call sites and jumps, in the order they came, as
+ * reading in order adds them (each position first, in finish_jump() or
+ * add_position()). */
+static void merge_positions(struct merge *m)
+{
+	struct profile *p = m->rd->p;
+	const struct profile *q = &m->ah->p;
+
+	for (size_t i = 0; i < q->npos; i++) {
+		const struct ppos *qp = &q->pos[i];
+
+		m->pos[i] = profile_pos(p, m->funcs[qp->func],
+					mapped(m, qp->file), qp->line, qp->addr);
+		add_rows(profile_pos_cost(p, m->pos[i]),
+			 profile_pos_cost(q, (uint32_t)i), q->nevents);
+	}
+	for (size_t i = 0; i < q->ncallsites; i++) {
+		const struct pcallsite *qs = &q->callsites[i];
+		uint32_t cs = profile_callsite(p, m->pos[qs->pos],
+					       m->calls[qs->call]);
+
+		p->callsites[cs].count += qs->count;
+		add_rows(profile_callsite_incl(p, cs),
+			 profile_callsite_incl(q, (uint32_t)i), q->nevents);
+	}
+	for (size_t i = 0; i < q->njumps; i++) {
+		struct pjump j = q->jumps[i];
+
+		j.from = m->pos[j.from];
+		j.to_file = mapped(m, j.to_file);
+		profile_add_jump(p, &j);
+	}
+	p->has_instr |= q->has_instr;
+	p->has_line |= q->has_line;
+}
+
 /* The main reader's state as the stretch left it. */
 static void merge_state(struct merge *m)
 {
@@ -537,30 +647,40 @@ static void merge_state(struct merge *m)
 						    : m->calls[b->call_arc];
 		rd->calls_lineno = rd->lr->lineno + b->calls_lineno;
 	}
+	if (b->want_jump_source) {
+		/* its source is the next cost line, this thread's */
+		rd->want_jump_source = true;
+		rd->jump = b->jump;
+		rd->jump.to_file = mapped(m, b->jump.to_file);
+	}
 	rd->lr->lineno += m->ah->lr.lineno;
 }
 
 /* Add the stretch in, if it reads as reading in order would. */
-static bool merge_ahead(struct cg_reader *rd, struct ahead *ah)
+static bool merge_ahead(struct cg_reader *rd, struct ahead *ah,
+			const struct before *before)
 {
 	const struct profile *q = &ah->p;
 	struct merge m = {
-		.rd = rd, .ah = ah,
+		.rd = rd, .ah = ah, .before = before,
 		.names = xcalloc(q->names.nr + 1, sizeof(*m.names)),
 		.stand_in = xcalloc(q->names.nr + 1, sizeof(*m.stand_in)),
 		.funcs = xcalloc(q->nfuncs + 1, sizeof(*m.funcs)),
 		.calls = xcalloc(q->ncalls + 1, sizeof(*m.calls)),
+		.pos = xcalloc(q->npos + 1, sizeof(*m.pos)),
 	};
 	bool ok = can_merge(&m);
 
 	if (ok) {
 		merge_profile(&m);
+		merge_positions(&m);
 		merge_state(&m);
 	}
 	free(m.names);
 	free(m.stand_in);
 	free(m.funcs);
 	free(m.calls);
+	free(m.pos);
 	return ok;
 }
 
@@ -594,8 +714,7 @@ static struct ahead *ahead_from(const struct cg_reader *rd,
 {
 	struct ahead *ah;
 
-	if (!rd->ncols || rd->part_selected < 0 || rd->opts->part ||
-	    rd->opts->want_positions)
+	if (!rd->ncols || rd->part_selected < 0 || rd->opts->part)
 		return NULL;
 	ah = xmalloc(sizeof(*ah));
 	if (!start_ahead(ah, rd, lr, from, min_bytes)) {
@@ -609,27 +728,34 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		  uint64_t min_bytes)
 {
 	struct ahead *ah, *next;
+	struct before before = { 0 };
 	char *lines;
 	size_t len;
 	int r;
 
 	/* the header first, with the lines after it in the same block;
 	 * tests (min_bytes 0), up to the first cost line only */
+	if (rd->opts->want_positions)
+		sum_before(&before, rd->p);
 	r = line_reader_lines(lr, &lines, &len);
 	if (r <= 0)
-		return r;
+		goto out;
 	if (min_bytes ||
 	    !line_reader_splittable(lr, line_reader_end_offset(lr))) {
-		if (cg_read_lines(rd, lines, lines + len) < 0)
-			return -1;
+		if (cg_read_lines(rd, lines, lines + len) < 0) {
+			r = -1;
+			goto out;
+		}
 	} else {
 		char *s = lines, *end = lines + len;
 
 		while (s < end && !(rd->ncols && rd->part_selected >= 0)) {
 			char *nl = memchr(s, '\n', (size_t)(end - s)) + 1;
 
-			if (cg_read_lines(rd, s, nl) < 0)
-				return -1;
+			if (cg_read_lines(rd, s, nl) < 0) {
+				r = -1;
+				goto out;
+			}
 			s = nl;
 		}
 		line_reader_go_on_at(lr, line_reader_offset(lr, s));
@@ -639,9 +765,13 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		line_reader_stop_at(lr, ah->start);
 		if (read_to_end(rd, lr) < 0) {
 			stop_ahead(ah);
-			return -1;
+			r = -1;
+			goto out;
 		}
-		atomic_store(&ah->enough, true);
+		/* tests: to its end, so that what is read ahead does not
+		 * depend on which thread is faster */
+		if (min_bytes)
+			atomic_store(&ah->enough, true);
 		pthread_join(ah->thread, NULL);
 		/*
 		 * The next stretch starts before this one is added in, so
@@ -651,7 +781,7 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		 */
 		next = !ah->at_header && ah->status == 0
 			? ahead_from(rd, lr, ah->stop, min_bytes) : NULL;
-		if (merge_ahead(rd, ah)) {
+		if (merge_ahead(rd, ah, &before)) {
 			line_reader_go_on_at(lr, ah->stop);
 			if (rd->opts->stats)
 				rd->opts->stats->stretches_added++;
@@ -666,5 +796,9 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 			  : ahead_from(rd, lr, line_reader_next_offset(lr),
 				       min_bytes);
 	}
-	return read_to_end(rd, lr);
+	r = read_to_end(rd, lr);
+out:
+	free(before.pos);
+	free(before.sites);
+	return r;
 }

@@ -217,7 +217,13 @@ struct profile {
 	 * thread of a profile, so the next one asked for is most often
 	 * the one after it in pos[]; the table is large and every probe
 	 * into it a cache miss. Checked against pos[], never stale. */
-	uint32_t pos_hint, jump_hint;
+	uint32_t pos_hint, jump_hint, callsite_hint;
+	/* Positions, call sites and jumps are logs, not sets: each one
+	 * new unless it is the last one again, with no table to find them
+	 * by. Reading ahead (cg_ahead.c), a stretch's positions are all
+	 * but always new to it; the main thread finds them as it adds them
+	 * in. */
+	bool pos_log;
 	struct u64map callsite_index;	/* (pos, call) -> callsite */
 	uint32_t *jump_table;		/* open addressing: jump + 1 */
 	size_t jump_mask;

@@ -15,10 +15,21 @@
 uint32_t profile_callsite(struct profile *p, uint32_t pos, uint32_t call)
 {
 	bool added;
-	uint32_t cs = u64map_get_or_put(&p->callsite_index,
-					(uint64_t)pos << 32 | call,
-					(uint32_t)p->ncallsites, &added);
+	uint32_t cs, h = p->callsite_hint + 1;	/* as profile_pos()'s hint */
 
+	if (h < p->ncallsites && p->callsites[h].pos == pos &&
+	    p->callsites[h].call == call)
+		return p->callsite_hint = h;
+	if (p->pos_log) {
+		/* a log, as its positions are (profile.h) */
+		cs = (uint32_t)p->ncallsites;
+		added = true;
+	} else {
+		cs = u64map_get_or_put(&p->callsite_index,
+				       (uint64_t)pos << 32 | call,
+				       (uint32_t)p->ncallsites, &added);
+	}
+	p->callsite_hint = cs;
 	if (!added)
 		return cs;
 	if (p->ncallsites >= NO_ID - 1)
@@ -68,6 +79,16 @@ static void jump_rehash(struct profile *p)
 	}
 }
 
+static uint32_t add_jump(struct profile *p, const struct pjump *j)
+{
+	if (p->njumps >= NO_ID - 1)
+		BUG("too many jumps");
+	ARRAY_GROW(p->jumps, p->njumps + 1, p->jumps_alloc);
+	p->jumps[p->njumps] = *j;
+	p->jump_hint = (uint32_t)p->njumps;
+	return (uint32_t)p->njumps++;
+}
+
 void profile_add_jump(struct profile *p, const struct pjump *j)
 {
 	struct pjump *q;
@@ -79,6 +100,10 @@ void profile_add_jump(struct profile *p, const struct pjump *j)
 		q = &p->jumps[h];
 		q->executed += j->executed;
 		q->followed += j->followed;
+		return;
+	}
+	if (p->pos_log) {
+		add_jump(p, j);
 		return;
 	}
 	if (!p->jump_table || (p->njumps + 1) * 2 > p->jump_mask + 1)
@@ -98,11 +123,5 @@ void profile_add_jump(struct profile *p, const struct pjump *j)
 		}
 		k = (k + 1) & p->jump_mask;
 	}
-	if (p->njumps >= NO_ID - 1)
-		BUG("too many jumps");
-	ARRAY_GROW(p->jumps, p->njumps + 1, p->jumps_alloc);
-	p->jumps[p->njumps] = *j;
-	p->jump_table[k] = (uint32_t)p->njumps + 1;
-	p->jump_hint = (uint32_t)p->njumps;
-	p->njumps++;
+	p->jump_table[k] = add_jump(p, j) + 1;
 }

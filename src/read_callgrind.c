@@ -920,7 +920,8 @@ static int parse_target(struct cg_reader *rd, const char *key, const char *s,
 		s = skip_space(s, end);
 		if (s == end)
 			return 0;	/* targets may be left out */
-		if ((rd->pos_unknown >> i & 1) && (*s == '+' || *s == '-'))
+		if ((rd->pos_unknown >> i & 1) &&
+		    (*s == '+' || *s == '-' || *s == '*'))
 			return error_here(rd, "reading ahead: a target relative to a position before the stretch");
 		r = parse_subposition(&s, end, rd->pos[i], &v);
 		if (r == 0 && target)
@@ -1137,7 +1138,7 @@ static long parse_cost_numbers(struct cg_reader *rd, const char *s,
 		bool relative = s < end && (*s == '+' || *s == '-' || *s == '*');
 		int r;
 
-		if ((rd->pos_unknown >> i & 1) && relative && *s != '*')
+		if ((rd->pos_unknown >> i & 1) && relative)
 			return error_here(rd, "reading ahead: a position relative to one before the stretch");
 		r = parse_subposition(&s, end, rd->pos[i], &v);
 
@@ -1334,12 +1335,14 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
 	const char *s = *sp;
 	uint64_t v;
 
-	if (*s == '*') {
+	if (*unknown >> k & 1 && (*s == '*' || *s == '+' || *s == '-')) {
+		return false;	/* reading ahead: before the stretch */
+	} else if (*s == '*') {
 		s++;
 	} else if (*s == '+' || *s == '-') {
 		char sign = *s++;
 
-		if (*unknown >> k & 1 || !fast_number(&s, &v))
+		if (!fast_number(&s, &v))
 			return false;
 		if (sign == '+') {
 			if (__builtin_add_overflow(*pos, v, pos))
@@ -1871,12 +1874,11 @@ static bool use_split_thread(const struct line_reader *lr,
 }
 
 /*
- * A plain file this large, read for the flat profile and the call graph
- * alone, is read in stretches, each with the next one read ahead on a
- * second thread (cg_ahead.c): half the time of one thread, for a few
- * percent more CPU time in all. Positions (annotated listings, -b) are
- * not read ahead: they are kept per line and instruction, and would
- * need adding in just as functions and arcs are.
+ * A plain file this large is read in stretches, each with the next one
+ * read ahead on a second thread (cg_ahead.c): half the time of one
+ * thread, for a few percent more CPU time in all. With positions
+ * (annotated listings, -b) too: a stretch's positions, call sites and
+ * jumps are added in as its functions and arcs are.
  */
 #define AHEAD_MIN_BYTES ((uint64_t)2 << 20)
 
@@ -1885,8 +1887,7 @@ static bool use_ahead(const struct line_reader *lr,
 {
 	if (opts->thread == READ_THREAD_AHEAD)
 		return true;
-	return opts->thread == READ_THREAD_AUTO && !opts->want_positions &&
-	       !opts->part && lr->encoding == INPUT_PLAIN &&
+	return opts->thread == READ_THREAD_AUTO && !opts->part && lr->encoding == INPUT_PLAIN &&
 	       lr->file_size >= 2 * AHEAD_MIN_BYTES;
 }
 

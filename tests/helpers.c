@@ -242,6 +242,17 @@ void assert_same_profile(const struct profile *a,
 		assert_int_equal(a->pos[i].line, b->pos[i].line);
 		assert_int_equal(a->pos[i].addr, b->pos[i].addr);
 	}
+	assert_int_equal(a->has_instr, b->has_instr);
+	assert_int_equal(a->has_line, b->has_line);
+	assert_int_equal(a->ncallsites, b->ncallsites);
+	for (size_t i = 0; i < a->ncallsites; i++) {
+		assert_int_equal(a->callsites[i].pos, b->callsites[i].pos);
+		assert_int_equal(a->callsites[i].call, b->callsites[i].call);
+		assert_int_equal(a->callsites[i].count, b->callsites[i].count);
+		assert_memory_equal(profile_callsite_incl(a, (uint32_t)i),
+				    profile_callsite_incl(b, (uint32_t)i),
+				    a->nevents * sizeof(uint64_t));
+	}
 	assert_int_equal(a->njumps, b->njumps);
 	for (size_t j = 0; j < a->njumps; j++) {
 		const struct pjump *x = &a->jumps[j], *y = &b->jumps[j];

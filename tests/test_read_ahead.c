@@ -1,11 +1,12 @@
 /*
  * Reading ahead (cg_ahead.c) against reading in order: the same
  * profile (names, functions and arcs in the same order, the same
- * costs), the same messages, the same result, wherever the stretches
- * start and stop. Forced (READ_THREAD_AHEAD), the reader halves the
- * rest of the file again and again and stops each stretch as far on as
- * it started, so small files get many stretches; each case is swept
- * across them by padding it with function blocks before and after.
+ * costs, positions, call sites and jumps), the same messages, the same
+ * result, wherever the stretches start and stop. Forced
+ * (READ_THREAD_AHEAD), the reader halves the rest of the file again and
+ * again and stops each stretch half as far on as it started, so small
+ * files get many stretches, stopped anywhere; each case is swept across
+ * them by padding it with function blocks before and after.
  */
 #include "helpers.h"
 
@@ -25,6 +26,8 @@ struct res {
 
 /* Over every read ahead so far. */
 static struct read_stats stats;
+/* What inputs read before the file left in the profile, or NULL. */
+static void (*read_before)(struct profile *p);
 
 static void read_with(struct res *r, const char *path,
 		      const struct read_opts *o, enum read_thread thread)
@@ -35,6 +38,8 @@ static void read_with(struct res *r, const char *path,
 	ro.thread = thread;
 	ro.stats = &stats;
 	profile_init(&r->p);
+	if (read_before)
+		read_before(&r->p);
 	diag_capture_begin();
 	assert_int_equal(line_reader_open(&lr, path), 0);
 	r->ret = read_callgrind(&r->p, &lr, &ro);
@@ -63,12 +68,22 @@ static const struct read_opts plain_opts = { 0 };
 static const struct read_opts lenient_opts = { .lenient = true };
 static const struct read_opts fold_opts = { .fold_recursion = true };
 static const struct read_opts small_opts = { .max_costs = 120 };
+/* positions, call sites and jumps kept (-b, listings) */
+static const struct read_opts pos_opts = { .want_positions = true };
+static const struct read_opts pos_lenient_opts = { .want_positions = true,
+						   .lenient = true };
+static const struct read_opts pos_fold_opts = { .want_positions = true,
+						.fold_recursion = true };
+static const struct read_opts pos_small_opts = { .want_positions = true,
+						 .max_costs = 240 };
 
 /* The text read both ways, with each of the options above. */
 static void both_ways(const char *text)
 {
-	const struct read_opts *opts[] = { &plain_opts, &lenient_opts,
-					   &fold_opts, &small_opts };
+	const struct read_opts *opts[] = {
+		&plain_opts, &lenient_opts, &fold_opts, &small_opts,
+		&pos_opts, &pos_lenient_opts, &pos_fold_opts, &pos_small_opts,
+	};
 	char *path = write_temp(text, strlen(text));
 
 	for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
@@ -163,6 +178,48 @@ static void test_long_function(void **state)
 	free(s);
 }
 
+/*
+ * A file large enough to be read ahead unforced (READ_THREAD_AUTO):
+ * this thread tells the second one to stop when it gets to its start,
+ * wherever the second one has got to.
+ */
+static void test_auto(void **state)
+{
+	const struct read_opts *opts[] = { &plain_opts, &pos_opts };
+	size_t cap = (size_t)7 << 20, n = 0;
+	char *s = malloc(cap), *path;
+	uint64_t added = stats.stretches_added;
+
+	(void)state;
+	n += (size_t)snprintf(s, cap, "%s", header);
+	for (unsigned i = 0; n < cap - 4096; i++) {
+		n += (size_t)snprintf(s + n, cap - n,
+				      "\nfn=(%u) f%u\n0x%x 4 1 1\n"
+				      "jcnd=1/2 +4 *\n+3 5 2 1\ncfn=(%u)\n"
+				      "calls=2 0x%x 1\n* * 9 9\n+2 * 1 1\n",
+				      i % 5000 + 1, i % 5000, 0x1000 + 64 * (i % 5000),
+				      i % 4999 + 1, 0x1000 + 64 * (i % 4999));
+	}
+	path = write_temp(s, n);
+	for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
+		struct res a, b;
+
+		read_with(&a, path, opts[o], READ_THREAD_OFF);
+		read_with(&b, path, opts[o], READ_THREAD_AUTO);
+		assert_int_equal(a.ret, 0);
+		assert_int_equal(b.ret, 0);
+		assert_string_equal(a.diag, b.diag);
+		assert_identical(&a.p, &b.p);
+		free(a.diag);
+		free(b.diag);
+		profile_release(&a.p);
+		profile_release(&b.p);
+	}
+	assert_true(stats.stretches_added > added);
+	remove_temp(path);
+	free(s);
+}
+
 /* Compressed ids defined before a stretch and used in it, and defined
  * again in it: the same name, and another (a warning, in order). */
 static void test_ids(void **state)
@@ -189,6 +246,30 @@ static void test_positions(void **state)
 	sweep("\nfn=(7) seven\n0x10 4 5 5\n\nfn=(8) eight\n-1000 2 1\n", NULL);
 	sweep("\nfn=(7) seven\n0x10 4 5 5\ncfn=(7)\ncalls=1 -0x100 0\n+1 1 1\n",
 	      NULL);
+	/* "*": the position before, which a stretch does not know */
+	sweep("\nfn=(7) seven\n0x10 4 5 5\n\nfn=(8) eight\n* * 1\n+1 * 1\n",
+	      NULL);
+	sweep("\nfn=(7) seven\n0x10 4 5 5\n\nfn=(8) eight\njcnd=1/2 * *\n"
+	      "0x20 1 1\n", NULL);
+}
+
+/* Jumps, each with its source on the next line, in functions a stretch
+ * may start at: wherever one stops, some stop between the two. */
+static void test_jump_sources(void **state)
+{
+	char text[8192];
+	size_t n = 0;
+
+	(void)state;
+	for (unsigned i = 0; i < 40; i++)
+		n += (size_t)snprintf(text + n, sizeof(text) - n,
+				      "\nfn=(%u) f%u\n0x%x 4 1 1\n"
+				      "jcnd=%u/9 -%u 2\n+1 +1 2 1\n"
+				      "jump=%u +%u *\n+1 * 1\n",
+				      200 + i, i, 0x100 + 16 * i, i + 1, i % 5 + 1,
+				      i + 2, i % 3 + 1);
+	assert_true(n < sizeof(text));
+	sweep(text, NULL);
 }
 
 /* A calls= line whose cost line is in the next stretch; a call whose
@@ -252,6 +333,37 @@ static void test_overflow(void **state)
 	      "cfn=(8)\ncalls=1000 0x10 1\n+1 1 1\n", NULL);
 }
 
+/* An input before the file: positions and a call site of "seven" and
+ * "eight" (as the header below names them) with costs near 2^64 and
+ * no self cost, as another format's reader may leave them. */
+static void costly_positions(struct profile *p)
+{
+	name_id ob = names_intern(&p->names, "/bin/x", 6),
+		fl = names_intern(&p->names, "x.c", 3);
+	uint32_t seven = profile_func(p, ob, fl, names_intern(&p->names, "seven", 5)),
+		 eight = profile_func(p, ob, fl, names_intern(&p->names, "eight", 5));
+	uint32_t pos, cs;
+
+	profile_event(p, names_intern(&p->names, "Ir", 2));
+	profile_event(p, names_intern(&p->names, "Dr", 2));
+	pos = profile_pos(p, seven, fl, 4, 0x10);
+	profile_pos_cost(p, pos)[1] = UINT64_MAX - 3;
+	pos = profile_pos(p, eight, fl, 1, 0x20);
+	cs = profile_callsite(p, pos, profile_call(p, eight, seven));
+	p->callsites[cs].count = UINT64_MAX - 3;
+}
+
+/* Sums past 2^64 - 1 with what an earlier input left. */
+static void test_overflow_before(void **state)
+{
+	(void)state;
+	read_before = costly_positions;
+	sweep("\nfn=(7) seven\n0x10 4 5 5\n", NULL);
+	sweep("\nfn=(8) eight\n0x20 1 1\ncfn=(7) seven\ncalls=5 0x10 4\n"
+	      "0x20 1 3 3\n", NULL);
+	read_before = NULL;
+}
+
 /* Real profiles: the samples, split everywhere the sweep can. */
 static void test_samples(void **state)
 {
@@ -288,11 +400,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ids),
 		cmocka_unit_test(test_positions),
+		cmocka_unit_test(test_jump_sources),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_headers),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_overflow_before),
 		cmocka_unit_test(test_long_function),
+		cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_samples),
 	};
 
