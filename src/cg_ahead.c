@@ -235,17 +235,7 @@ static void init_ahead_reader(struct ahead *ah, const struct cg_reader *main)
 
 static void release_ahead(struct ahead *ah)
 {
-	struct cg_reader *rd = &ah->rd;
-
-	for (int i = 0; i < IDS_COUNT; i++) {
-		u64map_release(&rd->ids[i]);
-		free(rd->small_ids[i]);
-	}
-	free(rd->event_map);
-	free(rd->vals);
-	free(rd->part_sum);
-	free(rd->fold_buf);
-	free(rd->ids_set);
+	cg_reader_release(&ah->rd);
 	profile_release(&ah->p);
 	line_reader_close(&ah->lr);
 	fclose(ah->msgs);

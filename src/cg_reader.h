@@ -134,6 +134,9 @@ struct cg_reader {
  * reporting, or (reading ahead) 1 at a header line, in rd->stop. */
 int cg_read_lines(struct cg_reader *rd, char *s, char *end);
 
+/* What a reader allocated (not its profile, not its line reader). */
+void cg_reader_release(struct cg_reader *rd);
+
 /* The name compressed id `id` stands for, or NO_NAME; set it. */
 name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
 		  uint64_t id);

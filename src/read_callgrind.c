@@ -1917,6 +1917,19 @@ static int read_split(struct cg_reader *rd, struct line_reader *lr,
 	return r;
 }
 
+void cg_reader_release(struct cg_reader *rd)
+{
+	for (int i = 0; i < IDS_COUNT; i++) {
+		u64map_release(&rd->ids[i]);
+		free(rd->small_ids[i]);
+	}
+	free(rd->event_map);
+	free(rd->vals);
+	free(rd->part_sum);
+	free(rd->fold_buf);
+	free(rd->ids_set);
+}
+
 int read_callgrind(struct profile *p, struct line_reader *lr,
 		   const struct read_opts *opts)
 {
@@ -1965,13 +1978,6 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	report_repeats(&rd);
 	ret = 0;
 out:
-	for (int i = 0; i < IDS_COUNT; i++) {
-		u64map_release(&rd.ids[i]);
-		free(rd.small_ids[i]);
-	}
-	free(rd.event_map);
-	free(rd.vals);
-	free(rd.part_sum);
-	free(rd.fold_buf);
+	cg_reader_release(&rd);
 	return ret;
 }
