@@ -41,27 +41,17 @@ BFD_LIBS ?= -lbfd
 OPCODES_LIBS ?= -lopcodes
 
 # -pthread everywhere: the Callgrind reader reads large input with a
-# second thread (src/cg_split.c, src/cg_ahead.c)
-ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -Icg -Isymtab \
+# second thread (src/read/callgrind/). Headers are included by their
+# stage's path: "base/diag.h", "cg/cg.h", "symtab/symtab.h".
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
 LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
 
-LIB_SRCS = src/xalloc.c src/arena.c src/diag.c src/hashmap.c src/names.c \
-	src/input.c src/progress.c src/profile.c src/profile_pos.c src/profile_sites.c src/profile_rekey.c \
-	src/read.c src/read_callgrind.c src/cg_split.c src/cg_ahead.c src/read_igprof.c src/resolve.c src/source.c \
-	src/gmon.c src/read_gmon.c src/resolve_gmon.c src/gmon_pos.c \
-	src/annotate.c src/print_annotate.c \
-	src/options.c src/analyze.c src/print_names.c src/print_flat.c \
-	src/print_graph.c src/print_json.c src/print_seconds.c src/print_leaks.c \
-	src/blurbs.c src/fmt.c src/par_format.c src/disasm_listing.c src/print_disasm.c \
-	src/symspec.c src/selection.c \
-	src/print_dot.c src/pipe_to.c \
-	src/write_callgrind.c src/diff.c \
-	cg/build.c cg/cycles.c cg/propagate.c cg/rank.c cg/listed.c \
-	symtab/symtab.c symtab/elf.c symtab/plt.c symtab/bfd_diag.c symtab/demangle.c \
-	symtab/debugfile.c symtab/dwarf.c symtab/dwarf_check.c symtab/lines.c \
-	symtab/frames.c symtab/format.c symtab/bytes.c \
-	symtab/disasm.c
+# Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
+# into the library the tests link with.
+STAGES = base profile read read/callgrind resolve select print cli
+LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c)))) \
+	$(sort $(wildcard cg/*.c symtab/*.c))
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
 
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
@@ -71,7 +61,7 @@ TEST_BINS = $(TESTS:%=$(O)/tests/%)
 	install uninstall
 all: cganalyze
 
-cganalyze: $(O)/src/main.o $(O)/libcganalyze.a
+cganalyze: $(O)/src/cli/main.o $(O)/libcganalyze.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(O)/libcganalyze.a: $(LIB_OBJS)
@@ -126,7 +116,7 @@ sanitize-check: unit-tests
 	@CGANALYZE_READER_THREAD=ahead sh tests/run-e2e ./$(O)/cganalyze
 	@sh tests/run-thirdparty ./$(O)/cganalyze
 
-cganalyze-san: $(O)/src/main.o $(O)/libcganalyze.a
+cganalyze-san: $(O)/src/cli/main.o $(O)/libcganalyze.a
 	$(CC) $(LDFLAGS) -o $(O)/cganalyze $^ $(LIBS)
 
 memcheck: cganalyze

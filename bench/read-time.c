@@ -4,10 +4,10 @@
  * splitting thread forced on (1), no second thread (0), or as the
  * reader chooses (auto: large plain files are read ahead); with
  * "positions", keeping them as -b and the listings do. For the figures
- * in README's Performance section, with `perf record` splitting the CPU
+ * in doc/PERFORMANCE.md, with `perf record` splitting the CPU
  * time by thread; not part of the build:
  *
- *   make && cc -O2 -std=c11 -D_GNU_SOURCE -pthread -Isrc -Icg -Isymtab \
+ *   make && cc -O2 -std=c11 -D_GNU_SOURCE -pthread -Isrc -I. \
  *	-o build/read-time bench/read-time.c build/libcganalyze.a \
  *	-ldwarf -lelf -lopcodes -lbfd -lz -lbz2 -lm
  *   build/read-time FILE 1 3
@@ -19,7 +19,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "read.h"
+#include "read/read.h"
 
 static double wall_seconds(void)
 {

@@ -2,8 +2,8 @@
 #include <string.h>
 
 #include "cg.h"
-#include "diag.h"
-#include "xalloc.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
 
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 {

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 struct cg_node {
 	uint64_t calls;		/* from other functions (self-calls not) */

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cg.h"
-#include "diag.h"
-#include "xalloc.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
 
 #define UNVISITED UINT32_MAX
 

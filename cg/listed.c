@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "cg.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static int by_topo_down(const void *a, const void *b, void *arg)
 {

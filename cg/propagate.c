@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cg.h"
-#include "diag.h"
-#include "xalloc.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
 
 static bool same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cg.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static double entry_total(const struct cg *cg, const struct cg_entry *e)
 {

@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "symtab_int.h"
 
 #define MAX_ARGS 16

@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "symtab.h"
 
 int symtab_read_bytes(const struct symtab *st, uint64_t addr, size_t len,

@@ -24,9 +24,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #define DEFAULT_DEBUG_DIR "/usr/lib/debug"
 

@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "diag.h"
+#include "base/array.h"
+#include "base/diag.h"
 #include "disasm.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* What the callbacks write into while one instruction is decoded. */
 struct dis_state {

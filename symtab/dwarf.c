@@ -36,10 +36,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "diag.h"
+#include "base/array.h"
+#include "base/diag.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #ifndef DW_AT_GNU_discriminator
 #define DW_AT_GNU_discriminator 0x2136

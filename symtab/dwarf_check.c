@@ -29,7 +29,7 @@
  */
 #include <string.h>
 
-#include "diag.h"
+#include "base/diag.h"
 #include "symtab_int.h"
 
 /* Little-endian or big-endian integer of n bytes at p. */

@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "array.h"
-#include "diag.h"
+#include "base/array.h"
+#include "base/diag.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3

@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "base/array.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* --- flattening --- */
 

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
+#include "base/array.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 struct seq {
 	uint64_t low, high;	/* [low, high): high is the end row's addr */

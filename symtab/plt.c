@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "diag.h"
+#include "base/array.h"
+#include "base/diag.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* A symbol table of abfd (dynamic or not) as bfd canonicalises it; NULL
  * with *n 0 when there is none or it cannot be read. */

@@ -29,10 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "diag.h"
+#include "base/array.h"
+#include "base/diag.h"
 #include "symtab_int.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 void symtab_init(struct symtab *st, struct names *names)
 {

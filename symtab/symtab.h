@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "names.h"
+#include "base/names.h"
 
 struct symtab_opts {
 	const char *debug_dir;	/* global debug directory; NULL: /usr/lib/debug */

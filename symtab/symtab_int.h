@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hashmap.h"
+#include "base/hashmap.h"
 #include "symtab.h"
 
 #define NO_IDX UINT32_MAX	/* "none" for the uint32_t indexes below */

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 static char *capture_buf;
 static size_t capture_len;

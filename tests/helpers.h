@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <cmocka.h>
 
-#include "profile.h"
-#include "read.h"
+#include "profile/profile.h"
+#include "read/read.h"
 
 /*
  * Write `text` (len bytes; -1 for strlen) to a temporary file and read it

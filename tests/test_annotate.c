@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "annotate.h"
-#include "cg.h"
-#include "selection.h"
+#include "print/annotate.h"
+#include "cg/cg.h"
+#include "select/selection.h"
 
 struct run {
 	struct profile p;

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "hashmap.h"
-#include "names.h"
+#include "base/arena.h"
+#include "base/hashmap.h"
+#include "base/names.h"
 
 static void test_arena_alignment_and_big_blocks(void **state)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "symtab_int.h"
+#include "base/diag.h"
+#include "symtab/symtab_int.h"
 
 #define ELF "tests/elf/prog-x86_64"
 

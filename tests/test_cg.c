@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
+#include "cg/cg.h"
 
 struct fixture {
 	struct profile p;

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "options.h"
+#include "cli/diff.h"
+#include "cli/options.h"
 
 static char *run_diff(int argc, const char **args, int want_status)
 {

@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
-#include "diag.h"
-#include "disasm.h"
-#include "disasm_listing.h"
-#include "resolve.h"
-#include "selection.h"
-#include "array.h"
-#include "xalloc.h"
+#include "cg/cg.h"
+#include "base/diag.h"
+#include "symtab/disasm.h"
+#include "print/disasm_listing.h"
+#include "resolve/resolve.h"
+#include "select/selection.h"
+#include "base/array.h"
+#include "base/xalloc.h"
 
 /* --- against objdump --- */
 

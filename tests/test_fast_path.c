@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "input.h"
+#include "base/diag.h"
+#include "read/line_reader.h"
 
 /* ---- line_reader_lines() against line_reader_next() ---- */
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fmt.h"
-#include "linebuf.h"
+#include "print/fmt.h"
+#include "print/linebuf.h"
 
 static unsigned checked;
 

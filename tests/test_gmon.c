@@ -34,13 +34,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "cg.h"
-#include "diag.h"
-#include "gmon.h"
-#include "options.h"
-#include "resolve.h"
-#include "symtab.h"
+#include "cli/analyze.h"
+#include "cg/cg.h"
+#include "base/diag.h"
+#include "profile/gmon_data.h"
+#include "cli/options.h"
+#include "resolve/resolve.h"
+#include "symtab/symtab.h"
 
 /* --- building files --- */
 

@@ -53,12 +53,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze.h"
-#include "diag.h"
-#include "gmon.h"
-#include "options.h"
-#include "resolve.h"
-#include "symtab.h"
+#include "cli/analyze.h"
+#include "base/diag.h"
+#include "profile/gmon_data.h"
+#include "cli/options.h"
+#include "resolve/resolve.h"
+#include "symtab/symtab.h"
 
 #define NOPIE "tests/gmon/prog-nopie"
 #define PIE "tests/gmon/prog-pie"

@@ -15,12 +15,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "hashmap.h"
-#include "input.h"
-#include "names.h"
-#include "symtab.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/hashmap.h"
+#include "read/line_reader.h"
+#include "base/names.h"
+#include "symtab/symtab.h"
 
 /* What the child writes: head, then `fill` bytes of `c`, then tail. */
 struct stream {

@@ -10,8 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "input.h"
+#include "base/diag.h"
+#include "read/line_reader.h"
 
 /* input.c reads the file in blocks of this size (RAW_CHUNK there). */
 #define RAW_CHUNK_SIZE ((size_t)256 << 10)

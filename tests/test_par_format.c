@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linebuf.h"
-#include "par_format.h"
+#include "print/linebuf.h"
+#include "print/par_format.h"
 
 /* unit i: its number and a tail as long as i % 7 (units differ in
  * length, as entries do); counts the units each context formatted */

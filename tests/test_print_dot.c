@@ -13,10 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cg.h"
-#include "diag.h"
-#include "options.h"
-#include "print.h"
+#include "cg/cg.h"
+#include "base/diag.h"
+#include "cli/options.h"
+#include "print/print.h"
 
 struct fixture {
 	struct profile p;

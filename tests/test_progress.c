@@ -9,9 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "input.h"
-#include "progress.h"
+#include "base/diag.h"
+#include "read/line_reader.h"
+#include "base/progress.h"
 
 #define MB ((uint64_t)1000000)
 

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "input.h"
+#include "base/diag.h"
+#include "read/line_reader.h"
 
 struct res {
 	struct profile p;

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* ---- helpers ---- */
 

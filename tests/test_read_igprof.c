@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "cg.h"
-#include "diag.h"
-#include "options.h"
+#include "cli/analyze.h"
+#include "cg/cg.h"
+#include "base/diag.h"
+#include "cli/options.h"
 
 struct res {
 	struct profile p;

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "resolve.h"
+#include "base/diag.h"
+#include "resolve/resolve.h"
 
 struct fixture {
 	struct profile p;

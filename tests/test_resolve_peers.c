@@ -49,9 +49,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "hashmap.h"
-#include "symtab_int.h"
+#include "base/arena.h"
+#include "base/hashmap.h"
+#include "symtab/symtab_int.h"
 
 #define RESOLVE_DIR "tests/resolve"
 #define MAX_SHOWN 10

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cg_split.h"
-#include "diag.h"
-#include "input.h"
+#include "read/callgrind/callgrind_split.h"
+#include "base/diag.h"
+#include "read/line_reader.h"
 
 struct res {
 	struct profile p;

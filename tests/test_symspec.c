@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
-#include "selection.h"
-#include "symspec.h"
+#include "cg/cg.h"
+#include "select/selection.h"
+#include "select/symspec.h"
 
 static void test_parse(void **state)
 {

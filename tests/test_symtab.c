@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "symtab_int.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "symtab/symtab_int.h"
 
 #define CASES "tests/resolve"
 

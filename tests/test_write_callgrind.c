@@ -24,9 +24,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze.h"
-#include "hashmap.h"
-#include "options.h"
+#include "cli/analyze.h"
+#include "base/hashmap.h"
+#include "cli/options.h"
 
 /* Run cganalyze with argv (NULL-terminated, without argv[0]); its
  * output, malloc'd. The status must be 0. */

@@ -12,16 +12,16 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "arena.h"
-#include "cg.h"
-#include "diag.h"
-#include "gmon.h"
-#include "names.h"
-#include "print.h"
-#include "profile.h"
-#include "read.h"
-#include "resolve.h"
-#include "symtab.h"
+#include "base/arena.h"
+#include "cg/cg.h"
+#include "base/diag.h"
+#include "profile/gmon_data.h"
+#include "base/names.h"
+#include "print/print.h"
+#include "profile/profile.h"
+#include "read/read.h"
+#include "resolve/resolve.h"
+#include "symtab/symtab.h"
 
 static FILE *devnull(void)
 {

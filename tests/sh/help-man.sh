@@ -1,6 +1,6 @@
 # The manual page (doc/cganalyze.1) and --help list the same options, in
 # the same groups, with the same short letters; --help lists every option
-# src/options.c takes; and the page formats without a warning. Whoever adds an option adds its entry to both: this
+# src/cli/options.c takes; and the page formats without a warning. Whoever adds an option adds its entry to both: this
 # test names the option that lacks one, and on which side.
 bin=$1
 page=${MANPAGE:-doc/cganalyze.1}
@@ -77,11 +77,11 @@ END {
 }' "$tmp/help.entries" "$tmp/man.entries" >"$tmp/report" || status=1
 sort "$tmp/report"
 
-# Every long option the parser takes (src/options.c) is in --help.
-sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/--\1/p' src/options.c | sort >"$tmp/parsed"
-[ -s "$tmp/parsed" ] || { echo "help-man: no option found in src/options.c"; status=1; }
+# Every long option the parser takes (src/cli/options.c) is in --help.
+sed -n 's/^[[:space:]]*{ "\([a-z0-9-]*\)",.*/--\1/p' src/cli/options.c | sort >"$tmp/parsed"
+[ -s "$tmp/parsed" ] || { echo "help-man: no option found in src/cli/options.c"; status=1; }
 cut -d' ' -f1 "$tmp/help.entries" | comm -23 "$tmp/parsed" - | while read -r o; do
-	echo "help-man: src/options.c takes $o, but --help does not list it"
+	echo "help-man: src/cli/options.c takes $o, but --help does not list it"
 done | grep . && status=1
 
 # The page formats without a warning.

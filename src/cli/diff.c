@@ -1,0 +1,502 @@
+#include "diff.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg/cg.h"
+#include "base/diag.h"
+#include "print/print.h"
+#include "read/read.h"
+#include "base/xalloc.h"
+
+enum { BASE, NEW };
+static const char *const side_name[2] = { "base", "new" };
+
+/* Lines shown under each of this many functions with --diff-lines. */
+#define LINE_FUNCS 10
+
+struct side {
+	const char *path;
+	struct profile p;
+	struct cg cg;
+	uint32_t ev;
+	uint64_t total;
+};
+
+/* A function of one side, under its normalised identity. */
+struct key {
+	const char *name, *file, *object;	/* file/object may be "" */
+	uint8_t side;
+	uint32_t func;
+};
+
+/* One normalised function, with what each side has of it. */
+struct row {
+	const char *name, *file, *object;
+	bool in[2];
+	uint64_t self[2], incl[2];
+	size_t first_key, nkeys;	/* its keys[] */
+};
+
+/* A source line's self cost on each side. */
+struct line_row {
+	const char *file;
+	uint32_t line;
+	uint64_t cost[2];
+};
+
+struct diff {
+	const struct options *o;
+	struct side s[2];
+	struct key *keys;
+	size_t nkeys;
+	struct row *rows;
+	size_t nrows;
+};
+
+static const char *strip(const struct options *o, const char *path)
+{
+	for (size_t i = 0; i < o->nstrip_prefixes; i++) {
+		size_t n = strlen(o->strip_prefixes[i]);
+
+		if (n && !strncmp(path, o->strip_prefixes[i], n))
+			return path + n;
+	}
+	return path;
+}
+
+static int load_side(struct diff *d, int k, const char *path)
+{
+	struct side *s = &d->s[k];
+	struct read_opts ro = { .fold_recursion = d->o->fold_recursion,
+				.lenient = d->o->lenient,
+				.want_positions = d->o->diff_lines,
+				.thread = d->o->reader_thread };
+
+	s->path = path;
+	if (read_profile(&s->p, path, &ro) < 0)
+		return 1;
+	if (s->p.gmon) {
+		error("%s: a gmon.out needs its binary: write it as a "
+		      "Callgrind file first (--output=callgrind -b PROG)", path);
+		return 1;
+	}
+	profile_finish(&s->p);
+	if (!s->p.nevents) {
+		error("%s: no events in the profile", path);
+		return 1;
+	}
+	return 0;
+}
+
+/* The event compared: --sort's, or BASE's first; both must have it. */
+static int pick_event(struct diff *d)
+{
+	const char *name = d->o->sort_event ? d->o->sort_event
+		: profile_str(&d->s[BASE].p, d->s[BASE].p.events[0].name);
+
+	for (int k = 0; k < 2; k++) {
+		uint32_t e = profile_find_event(&d->s[k].p, name);
+
+		if (e == NO_ID)
+			return error("%s (%s) has no event '%s' (its first is "
+				     "'%s'; --sort=EVENT picks one both have)",
+				     d->s[k].path, side_name[k], name,
+				     profile_str(&d->s[k].p,
+						 d->s[k].p.events[0].name));
+		d->s[k].ev = e;
+		d->s[k].total = d->s[k].p.totals[e];
+	}
+	return 0;
+}
+
+static void analyse_side(struct side *s)
+{
+	cg_build(&s->cg, &s->p, s->ev);
+	cg_find_cycles(&s->cg);
+	cg_propagate_measured(&s->cg);
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct key *a = x, *b = y;
+	int c = strcmp(a->name, b->name);
+
+	if (!c)
+		c = strcmp(a->file, b->file);
+	if (!c)
+		c = strcmp(a->object, b->object);
+	if (!c)
+		c = (int)a->side - (int)b->side;
+	return c;
+}
+
+static bool same_key(const struct key *a, const struct key *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->file, b->file) &&
+	       !strcmp(a->object, b->object);
+}
+
+/* Keys of both sides, sorted; runs of equal keys become rows. */
+static void match_functions(struct diff *d)
+{
+	uint64_t *incl;
+	size_t n = d->s[0].p.nfuncs + d->s[1].p.nfuncs;
+
+	d->keys = xcalloc(n + 1, sizeof(*d->keys));
+	for (int k = 0; k < 2; k++) {
+		const struct profile *p = &d->s[k].p;
+
+		for (size_t f = 0; f < p->nfuncs; f++) {
+			struct key *key = &d->keys[d->nkeys++];
+
+			key->name = profile_str(p, p->funcs[f].name);
+			key->file = strip(d->o, profile_str(p, p->funcs[f].file));
+			key->object = strip(d->o, profile_str(p, p->funcs[f].object));
+			key->side = (uint8_t)k;
+			key->func = (uint32_t)f;
+		}
+	}
+	qsort(d->keys, d->nkeys, sizeof(*d->keys), cmp_key);
+	d->rows = xcalloc(d->nkeys + 1, sizeof(*d->rows));
+	incl = xcalloc(d->s[0].p.nevents + d->s[1].p.nevents + 1,
+		       sizeof(*incl));
+	for (size_t i = 0; i < d->nkeys;) {
+		struct row *r = &d->rows[d->nrows++];
+
+		r->name = d->keys[i].name;
+		r->file = d->keys[i].file;
+		r->object = d->keys[i].object;
+		r->first_key = i;
+		for (; i < d->nkeys && same_key(&d->keys[i], &d->keys[r->first_key]); i++) {
+			const struct key *key = &d->keys[i];
+			struct side *s = &d->s[key->side];
+
+			r->in[key->side] = true;
+			r->self[key->side] += profile_self(&s->p, key->func)[s->ev];
+			cg_inclusive_row(&s->cg, key->func, incl);
+			/* two functions made one are each other's callers
+			 * at most: the sum bounds it, the total caps it */
+			r->incl[key->side] += incl[s->ev];
+			if (r->incl[key->side] > s->total)
+				r->incl[key->side] = s->total;
+			r->nkeys++;
+		}
+	}
+	free(incl);
+}
+
+static uint64_t abs_delta(const uint64_t v[2])
+{
+	return v[NEW] > v[BASE] ? v[NEW] - v[BASE] : v[BASE] - v[NEW];
+}
+
+/* Largest change of self cost first, then of inclusive cost, then by
+ * name: the order does not depend on the input's order. */
+static int cmp_row(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+	uint64_t da = abs_delta(a->self), db = abs_delta(b->self);
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	da = abs_delta(a->incl);
+	db = abs_delta(b->incl);
+	if (da != db)
+		return da > db ? -1 : 1;
+	return cmp_key(&(struct key){ a->name, a->file, a->object, 0, 0 },
+		       &(struct key){ b->name, b->file, b->object, 0, 0 });
+}
+
+static bool row_listed(const struct diff *d, const struct row *r)
+{
+	double base = (double)d->s[BASE].total;
+	double limit = d->o->threshold_given ? base * d->o->threshold / 100 : 0;
+	uint64_t ds = abs_delta(r->self), di = abs_delta(r->incl);
+
+	if (!ds && !di)
+		return false;
+	return !d->o->threshold_given || (double)ds >= limit ||
+	       (double)di >= limit;
+}
+
+static void fmt_delta(char *buf, size_t size, const uint64_t v[2])
+{
+	if (v[NEW] >= v[BASE])
+		snprintf(buf, size, "+%llu", (unsigned long long)(v[NEW] - v[BASE]));
+	else
+		snprintf(buf, size, "-%llu", (unsigned long long)(v[BASE] - v[NEW]));
+}
+
+static double pct_delta(const struct diff *d, const uint64_t v[2])
+{
+	double base = (double)d->s[BASE].total;
+	double delta = (double)v[NEW] - (double)v[BASE];
+
+	return base ? 100.0 * delta / base : 0;
+}
+
+/* ",\n   "KEY": [base, new], "KEY_delta": D, "KEY_delta_pct": P" */
+static void json_cost_pair(FILE *out, const struct diff *d, const char *key,
+			   const uint64_t v[2])
+{
+	char buf[32];
+
+	fmt_delta(buf, sizeof(buf), v);
+	fprintf(out, ",\n   \"%s\": [%llu, %llu], \"%s_delta\": %s, "
+		"\"%s_delta_pct\": %.4f", key, (unsigned long long)v[BASE],
+		(unsigned long long)v[NEW], key, buf[0] == '+' ? buf + 1 : buf,
+		key, pct_delta(d, v));
+}
+
+/* ---- per line ---- */
+
+static int cmp_line(const void *x, const void *y)
+{
+	const struct line_row *a = x, *b = y;
+	int c = strcmp(a->file, b->file);
+
+	if (c)
+		return c;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+static int cmp_line_delta(const void *x, const void *y)
+{
+	const struct line_row *a = x, *b = y;
+	uint64_t da = abs_delta(a->cost), db = abs_delta(b->cost);
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	return cmp_line(x, y);
+}
+
+/* The row's positions by (file, line), both sides summed, nonzero
+ * changes only, largest first; malloc'd, *n entries. */
+static struct line_row *row_lines(const struct diff *d, const struct row *r,
+				  size_t *n)
+{
+	struct line_row *lines = NULL;
+	size_t nl = 0, alloc = 0, out = 0;
+
+	for (size_t i = 0; i < r->nkeys; i++) {
+		const struct key *key = &d->keys[r->first_key + i];
+		const struct side *s = &d->s[key->side];
+		const struct profile *p = &s->p;
+
+		for (size_t q = 0; q < p->npos; q++) {
+			const struct ppos *pos = &p->pos[q];
+			name_id file = pos->file != NO_NAME ? pos->file
+				       : p->funcs[pos->func].file;
+
+			if (pos->func != key->func)
+				continue;
+			if (nl == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				lines = xreallocarray(lines, alloc, sizeof(*lines));
+			}
+			lines[nl].file = strip(d->o, profile_str(p, file));
+			lines[nl].line = pos->line;
+			lines[nl].cost[BASE] = lines[nl].cost[NEW] = 0;
+			lines[nl].cost[key->side] = profile_pos_cost(p, (uint32_t)q)[s->ev];
+			nl++;
+		}
+	}
+	if (!nl) {
+		*n = 0;
+		return lines;
+	}
+	qsort(lines, nl, sizeof(*lines), cmp_line);
+	for (size_t i = 0; i < nl; i++) {
+		if (out && !cmp_line(&lines[out - 1], &lines[i])) {
+			lines[out - 1].cost[BASE] += lines[i].cost[BASE];
+			lines[out - 1].cost[NEW] += lines[i].cost[NEW];
+		} else {
+			lines[out++] = lines[i];
+		}
+	}
+	nl = 0;
+	for (size_t i = 0; i < out; i++)
+		if (abs_delta(lines[i].cost))
+			lines[nl++] = lines[i];
+	qsort(lines, nl, sizeof(*lines), cmp_line_delta);
+	*n = nl;
+	return lines;
+}
+
+/* ---- text ---- */
+
+static const char diff_blurb[] =
+"Functions are matched by object, file and name (after --strip-path-prefix\n"
+"and --fold-recursion) and sorted by the size of the change of their self\n"
+"cost, then of their inclusive cost. \"% base\" is the change as a percentage\n"
+"of the base profile's total. A function only one profile has is marked\n"
+"(only in base) or (only in new); functions that did not change are left out.\n";
+
+static void print_text(FILE *out, const struct diff *d, size_t listed)
+{
+	const struct profile *bp = &d->s[BASE].p;
+	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
+	char ds[32], di[32];
+
+	fmt_delta(ds, sizeof(ds), totals);
+	fprintf(out, "Differences in ");
+	fprint_event_title(out, bp, d->s[BASE].ev);
+	fprintf(out, " from %s (base, %llu in all) to %s (new, %llu in all): "
+		"%s (%+.2f%%)\n\n", d->s[BASE].path,
+		(unsigned long long)totals[BASE], d->s[NEW].path,
+		(unsigned long long)totals[NEW], ds, pct_delta(d, totals));
+	if (!listed) {
+		fputs("No function's cost changed.\n", out);
+		return;
+	}
+	fprintf(out, "%12s %8s %12s %8s %12s %12s\n", "self", "%", "incl",
+		"%", "self", "self");
+	fprintf(out, "%12s %8s %12s %8s %12s %12s  %s\n", "change", "base",
+		"change", "base", "in base", "in new", "function");
+	for (size_t i = 0; i < listed; i++) {
+		const struct row *r = &d->rows[i];
+
+		fmt_delta(ds, sizeof(ds), r->self);
+		fmt_delta(di, sizeof(di), r->incl);
+		fprintf(out, "%12s %+7.2f%% %12s %+7.2f%% %12llu %12llu  %s",
+			ds, pct_delta(d, r->self), di, pct_delta(d, r->incl),
+			(unsigned long long)r->self[BASE],
+			(unsigned long long)r->self[NEW], r->name);
+		if (*r->file && strcmp(r->file, "???"))
+			fprintf(out, " (%s)", r->file);
+		if (!r->in[NEW])
+			fputs(" (only in base)", out);
+		if (!r->in[BASE])
+			fputs(" (only in new)", out);
+		fputc('\n', out);
+		if (d->o->diff_lines && i < LINE_FUNCS) {
+			size_t nl;
+			struct line_row *lines = row_lines(d, r, &nl);
+
+			for (size_t l = 0; l < nl; l++) {
+				fmt_delta(ds, sizeof(ds), lines[l].cost);
+				fprintf(out, "%12s %+7.2f%% %12s %8s %12llu %12llu    %s:%u\n",
+					ds, pct_delta(d, lines[l].cost), "", "",
+					(unsigned long long)lines[l].cost[BASE],
+					(unsigned long long)lines[l].cost[NEW],
+					lines[l].file, lines[l].line);
+			}
+			free(lines);
+		}
+	}
+	if (!d->o->brief) {
+		fputc('\n', out);
+		fputs(diff_blurb, out);
+		if (d->o->diff_lines)
+			fprintf(out, "Under each of the first %d functions, its "
+				"source lines whose self cost changed.\n",
+				LINE_FUNCS);
+	}
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *out, const char *s)
+{
+	json_string(out, s, strlen(s));
+}
+
+static void json_file(FILE *out, const char *s)
+{
+	if (*s)
+		json_str(out, s);
+	else
+		fputs("null", out);
+}
+
+static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
+{
+	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
+	char buf[32];
+
+	fputs("{\"event\": ", out);
+	json_str(out, profile_str(&d->s[BASE].p,
+				  d->s[BASE].p.events[d->s[BASE].ev].name));
+	for (int k = 0; k < 2; k++) {
+		fprintf(out, ",\n \"%s\": {\"path\": ", side_name[k]);
+		json_str(out, d->s[k].path);
+		fprintf(out, ", \"total\": %llu}", (unsigned long long)totals[k]);
+	}
+	fmt_delta(buf, sizeof(buf), totals);
+	fprintf(out, ",\n \"delta\": %s,\n \"functions\": [", buf[0] == '+' ? buf + 1 : buf);
+	for (size_t i = 0; i < listed; i++) {
+		const struct row *r = &d->rows[i];
+
+		fputs(i ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
+		json_str(out, r->name);
+		fputs(", \"file\": ", out);
+		json_file(out, r->file);
+		fputs(", \"object\": ", out);
+		json_file(out, r->object);
+		fprintf(out, ", \"in\": \"%s\"",
+			r->in[BASE] && r->in[NEW] ? "both"
+			: r->in[BASE] ? "base" : "new");
+		json_cost_pair(out, d, "self", r->self);
+		json_cost_pair(out, d, "inclusive", r->incl);
+		if (d->o->diff_lines) {
+			size_t nl;
+			struct line_row *lines = row_lines(d, r, &nl);
+
+			fputs(",\n   \"lines\": [", out);
+			for (size_t l = 0; l < nl; l++) {
+				fputs(l ? ", {\"file\": " : "{\"file\": ", out);
+				json_file(out, lines[l].file);
+				fmt_delta(buf, sizeof(buf), lines[l].cost);
+				fprintf(out, ", \"line\": %u, \"cost\": [%llu, %llu], "
+					"\"delta\": %s}", lines[l].line,
+					(unsigned long long)lines[l].cost[BASE],
+					(unsigned long long)lines[l].cost[NEW],
+					buf[0] == '+' ? buf + 1 : buf);
+			}
+			fputc(']', out);
+			free(lines);
+		}
+		fputc('}', out);
+	}
+	fputs("]}\n", out);
+}
+
+int diff_run(const struct options *o, FILE *out)
+{
+	struct diff d = { .o = o };
+	size_t listed = 0;
+	int ret = 1;
+
+	for (int k = 0; k < 2; k++) {
+		profile_init(&d.s[k].p);
+		memset(&d.s[k].cg, 0, sizeof(d.s[k].cg));
+	}
+	if (load_side(&d, BASE, o->inputs[0]) || load_side(&d, NEW, o->inputs[1]))
+		goto out;
+	if (pick_event(&d) < 0) {
+		ret = 2;
+		goto out;
+	}
+	for (int k = 0; k < 2; k++)
+		analyse_side(&d.s[k]);
+	match_functions(&d);
+	qsort(d.rows, d.nrows, sizeof(*d.rows), cmp_row);
+	/* the rows listed, in order, to the front */
+	for (size_t i = 0; i < d.nrows; i++)
+		if (row_listed(&d, &d.rows[i]))
+			d.rows[listed++] = d.rows[i];
+	if (o->mode == OUT_JSON)
+		print_json_diff(out, &d, listed);
+	else
+		print_text(out, &d, listed);
+	ret = 0;
+out:
+	free(d.keys);
+	free(d.rows);
+	for (int k = 0; k < 2; k++) {
+		cg_release(&d.s[k].cg);
+		profile_release(&d.s[k].p);
+	}
+	return ret;
+}

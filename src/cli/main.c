@@ -1,0 +1,175 @@
+/*
+ * cganalyze: options -> pipeline -> exit status. The only place that
+ * exits and the only owner of stdout.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze.h"
+#include "base/diag.h"
+#include "diff.h"
+#include "options.h"
+#include "base/progress.h"
+#include "base/xalloc.h"
+
+/*
+ * -o FILE: the output goes to a new file beside FILE, renamed to FILE
+ * once complete. So a failed run leaves FILE as it was, and FILE may be
+ * one of the inputs (`-o prof.out prof.out`): they are read first.
+ */
+static FILE *open_output(const char *path, char **tmp)
+{
+	size_t len = strlen(path);
+	struct stat sb;
+	int fd;
+	FILE *f;
+
+	/* a device or a pipe (/dev/stdout) is written, never replaced */
+	if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		*tmp = NULL;
+		f = fopen(path, "w");
+		if (!f)
+			error_errno("cannot write '%s'", path);
+		return f;
+	}
+	*tmp = xmalloc(len + 16);
+	memcpy(*tmp, path, len);
+	memcpy(*tmp + len, ".tmp-XXXXXX", 12);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		error_errno("cannot create '%s' (a new file beside it, renamed to it when complete)", path);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	/* mkstemp() makes it 0600; a file we create gets 0666 & ~umask */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		(void)fchmod(fd, 0666 & ~mask);
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		error_errno("cannot write '%s'", *tmp);
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
+/*
+ * CGANALYZE_READER_THREAD=1 (or 0) forces the Callgrind reader's
+ * splitting thread on (or no second thread), "ahead" reading ahead in
+ * small stretches, whatever the file's size: `make e2e` runs the suite
+ * every way.
+ */
+static enum read_thread reader_thread_from_env(void)
+{
+	const char *force = getenv("CGANALYZE_READER_THREAD");
+
+	if (!force || !*force)
+		return READ_THREAD_AUTO;
+	if (!strcmp(force, "ahead"))
+		return READ_THREAD_AHEAD;
+	return strcmp(force, "1") ? READ_THREAD_OFF : READ_THREAD_ON;
+}
+
+/*
+ * CGANALYZE_PRINT_CHUNK=N (tests): the listings' second thread takes
+ * chunks of N entries, and is used however few entries there are. Any
+ * other value (or none): the listings decide, 0.
+ */
+static size_t print_chunk_from_env(void)
+{
+	const char *v = getenv("CGANALYZE_PRINT_CHUNK");
+	char *end;
+	unsigned long n;
+
+	if (!v || !*v || *v == '-')
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *end || !n || n > 1000000)
+		return 0;
+	return (size_t)n;
+}
+
+static int run(const struct options *o, FILE *out)
+{
+	if (o->resolve_mode)
+		return resolve_run(o, stdin, out);
+	return o->diff ? diff_run(o, out) : analyze_run(o, out);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int status;
+
+	switch (options_parse(&o, argc, argv, stdout)) {
+	case OPTIONS_OK:
+		break;
+	case OPTIONS_EXIT_OK:
+		options_release(&o);
+		return 0;
+	case OPTIONS_USAGE:
+	default:
+		options_release(&o);
+		return 2;
+	}
+	o.reader_thread = reader_thread_from_env();
+	o.print_chunk = print_chunk_from_env();
+	if (!o.no_progress && !o.resolve_mode)
+		progress_enable_on_tty();
+	if (o.output_file) {
+		char *tmp;
+		FILE *f = open_output(o.output_file, &tmp);
+
+		if (!f) {
+			options_release(&o);
+			return 1;
+		}
+		if (!tmp) {
+			status = run(&o, f);
+			if (fclose(f) != 0 && !status) {
+				error_errno("cannot write '%s'", o.output_file);
+				status = 1;
+			}
+			options_release(&o);
+			return status;
+		}
+		status = run(&o, f);
+		if (fflush(f) != 0 || ferror(f)) {
+			error_errno("cannot write '%s'", o.output_file);
+			status = status ? status : 1;
+		}
+		if (fclose(f) != 0 && !status) {
+			error_errno("cannot write '%s'", o.output_file);
+			status = 1;
+		}
+		if (!status && rename(tmp, o.output_file) != 0) {
+			error_errno("cannot rename '%s' to '%s'", tmp,
+				    o.output_file);
+			status = 1;
+		}
+		if (status)
+			unlink(tmp);
+		free(tmp);
+		options_release(&o);
+		return status;
+	}
+	status = run(&o, stdout);
+	options_release(&o);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		error_errno("cannot write the output");
+		return 1;
+	}
+	return status;
+}

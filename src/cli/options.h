@@ -1,0 +1,88 @@
+/* Command line options. */
+#ifndef CGA_OPTIONS_H
+#define CGA_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "read/read.h"
+#include "print/source_files.h"
+#include "select/symspec.h"
+
+enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND };
+
+struct options {
+	enum output_mode mode;
+	bool flat, graph;	/* which text listings */
+	/* gprof's symspecs: -pSPEC -PSPEC -qSPEC -QSPEC -k FROM/TO, in the
+	 * order given */
+	struct symspec_opt *specs;
+	size_t nspecs;
+	bool brief;
+	bool fold_recursion;
+	bool lenient;
+	bool no_progress;	/* --no-progress: no progress line on a tty */
+	size_t print_chunk;	/* CGANALYZE_PRINT_CHUNK, or 0 */
+	enum read_thread reader_thread;	/* CGANALYZE_READER_THREAD */
+	uint64_t part;		/* 0: all parts */
+	const char *sort_event;	/* NULL: the first event */
+	const char *show;	/* comma-separated events, NULL: all */
+	const char *counter;	/* --counter: IgProf counter to rank and
+				 * count calls by; NULL: the first */
+	bool leaks;		/* --leaks: list the leak records */
+	double threshold;
+	bool threshold_given;
+	const char *sum;	/* --sum: write the summed gmon.out here */
+	bool diff;		/* --diff BASE NEW */
+	bool diff_lines;	/* --diff-lines: per-line changes too */
+	const char **strip_prefixes;	/* --strip-path-prefix, in order */
+	size_t nstrip_prefixes;
+	const char *output_file;	/* -o: where the output goes; NULL:
+					 * standard output */
+	char **inputs;
+	int ninputs;
+
+	/* symbol resolution */
+	const char **binaries;	/* -b, in order */
+	int nbinaries;
+	bool no_demangle;
+	bool have_load_offset;
+	uint64_t load_offset;
+	const char *debug_dir;
+	bool inlined_callee;	/* --inlined=callee */
+	bool resolve_mode;	/* --resolve: inputs are addresses */
+	bool inlines;		/* --inlines */
+
+	/* annotated listings */
+	bool annotate;		/* --annotate[=WHAT] */
+	const char *annotate_what;	/* a file or function; NULL: hot files */
+	uint32_t context;	/* --context: lines around hot lines */
+	bool inline_calls;	/* --inline-calls: inlined cost also at the
+				 * call line in the caller */
+	const char **source_dirs;	/* -I */
+	size_t nsource_dirs;
+	struct source_map *source_maps;	/* --source-map */
+	size_t nsource_maps;
+	bool disasm;		/* --disasm[=FUNC] */
+	const char *disasm_what;	/* a name or glob; NULL: hot functions */
+
+	/* the Graphviz call graph */
+	bool dot;		/* --dot: DOT on standard output, alone */
+	const char *svg;	/* --svg FILE: drawn by dot into FILE */
+	double node_threshold, edge_threshold;	/* percent */
+	bool dot_threshold_given;
+};
+
+void options_release(struct options *o);
+
+enum options_result { OPTIONS_OK, OPTIONS_EXIT_OK, OPTIONS_USAGE };
+
+/*
+ * Parse argv into o. OPTIONS_EXIT_OK: --help or --version was printed to
+ * out. OPTIONS_USAGE: a usage error was reported.
+ */
+enum options_result options_parse(struct options *o, int argc, char **argv,
+				  FILE *out);
+
+#endif

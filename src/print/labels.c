@@ -1,0 +1,153 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hashmap.h"
+#include "linebuf.h"
+#include "print.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+
+struct name_labels {
+	bool *shared;		/* per function: another has its name */
+	const bool *listed;	/* graph entries, or NULL: all */
+	/* every function's label with its index, one after another
+	 * (name_labels_keep()), or NULL */
+	char *text;
+	size_t *start;		/* of function f's; start[nfuncs] the end */
+};
+
+struct name_labels *name_labels_new(const struct cg *cg)
+{
+	const struct profile *p = cg->p;
+	struct name_labels *nl = xcalloc(1, sizeof(*nl));
+	struct u64map count;	/* name_id -> functions with that name */
+
+	nl->shared = xcalloc(p->nfuncs + 1, sizeof(*nl->shared));
+	u64map_init(&count);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id name = p->funcs[f].name;
+		uint32_t c = u64map_get(&count, name);
+
+		u64map_put(&count, name, c == U64MAP_NONE ? 1 : c + 1);
+	}
+	for (size_t f = 0; f < p->nfuncs; f++)
+		nl->shared[f] = u64map_get(&count, p->funcs[f].name) > 1;
+	u64map_release(&count);
+	return nl;
+}
+
+void name_labels_set_listed(struct name_labels *nl, const bool *listed)
+{
+	nl->listed = listed;
+}
+
+void name_labels_keep(struct name_labels *nl, const struct cg *cg)
+{
+	size_t n = cg->p->nfuncs;
+	struct linebuf lb = { 0 };
+
+	nl->start = xcalloc(n + 1, sizeof(*nl->start));
+	for (size_t f = 0; f < n; f++) {
+		nl->start[f] = lb.len;
+		lb_func_label(&lb, nl, cg, (uint32_t)f, true);
+	}
+	nl->start[n] = lb.len;
+	nl->text = lb.s ? lb.s : xcalloc(1, 1);
+}
+
+void name_labels_free(struct name_labels *nl)
+{
+	if (!nl)
+		return;
+	free(nl->text);
+	free(nl->start);
+	free(nl->shared);
+	free(nl);
+}
+
+void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
+		   const struct cg *cg, uint32_t func, bool index)
+{
+	const struct profile *p = cg->p;
+	const struct pfunc *f = &p->funcs[func];
+	const struct cg_node *node = &cg->nodes[func];
+	char num[20];
+
+	if (index && nl->text) {
+		lb_putn(lb, nl->text + nl->start[func],
+			nl->start[func + 1] - nl->start[func]);
+		return;
+	}
+	lb_putn(lb, profile_str(p, f->name), names_len(&p->names, f->name));
+	if (nl->shared[func]) {
+		lb_puts(lb, " (");
+		if (f->object != NO_NAME) {
+			lb_puts(lb, path_base(profile_str(p, f->object)));
+			lb_puts(lb, ": ");
+		}
+		lb_puts(lb, profile_str(p, f->file));
+		lb_putc(lb, ')');
+	}
+	if (node->cycle != NO_ID) {
+		lb_puts(lb, " <cycle ");
+		lb_putn(lb, num, fmt_u64(num, cg->cycles[node->cycle].number));
+		lb_putc(lb, '>');
+	}
+	if (index && node->index) {
+		bool listed = !nl->listed || nl->listed[func];
+
+		lb_puts(lb, listed ? " [" : " (");
+		lb_putn(lb, num, fmt_u64(num, node->index));
+		lb_putc(lb, listed ? ']' : ')');
+	}
+}
+
+const char *func_label(const struct name_labels *nl, const struct cg *cg,
+		       uint32_t func, bool index, char *buf, size_t size)
+{
+	struct linebuf lb = { 0 };
+
+	lb_func_label(&lb, nl, cg, func, index);
+	if (size) {
+		size_t n = lb.len < size - 1 ? lb.len : size - 1;
+
+		memcpy(buf, lb.s, n);
+		buf[n] = '\0';
+	}
+	lb_free(&lb);
+	return buf;
+}
+
+void fprint_event_title(FILE *out, const struct profile *p, uint32_t event)
+{
+	const struct pevent *e = &p->events[event];
+
+	fputs(profile_str(p, e->name), out);
+	if (e->long_name != NO_NAME)
+		fprintf(out, " (%s)", profile_str(p, e->long_name));
+}
+
+double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev)
+{
+	return e->is_cycle
+		? cg_cycle_self(cg, e->id, ev) + cg_cycle_child(cg, e->id, ev)
+		: cg_node_self(cg, e->id, ev) + cg_node_child(cg, e->id, ev);
+}
+
+bool entry_shown(const struct cg *cg, const struct print_opts *o,
+		 const struct cg_entry *e, uint32_t ev, double total)
+{
+	if (o->threshold > 0 && total > 0 &&
+	    entry_total(cg, e, ev) * 100 / total < o->threshold)
+		return false;
+	if (e->is_cycle)
+		return !o->cycle_listed || o->cycle_listed[e->id];
+	return !o->graph_listed || o->graph_listed[e->id];
+}
+
+const char *event_column_name(const struct profile *p, uint32_t event)
+{
+	if (p->est_self && p->events[event].unit_seconds > 0)
+		return "ticks";
+	return profile_str(p, p->events[event].name);
+}

@@ -1,0 +1,167 @@
+/*
+ * The listings. Each printer writes to `out` and reads the analysed
+ * call graph (and through it the profile); none of them reads a file.
+ */
+#ifndef CGA_PRINT_H
+#define CGA_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cg/cg.h"
+#include "resolve/resolve.h"
+#include "source_files.h"
+#include "symtab/symtab.h"
+
+struct annotation;
+
+struct print_opts {
+	uint32_t sort_event;	/* flat profile and graph rank by this */
+	const uint32_t *show;	/* events the flat profile shows */
+	size_t nshow;
+	double threshold;	/* percent; smaller entries are left out */
+	size_t par_chunk;	/* 0, or the flat profile and call graph are
+				 * made by two threads in chunks of this many
+				 * entries, however few (CGANALYZE_PRINT_CHUNK) */
+	bool brief;		/* no explanations */
+	bool indexes;		/* names carry the graph's [N] */
+	const struct resolve_report *reports;	/* what -b did, or NULL */
+	size_t nreports;
+	enum inline_mode inlined;
+
+	/* the annotated listings */
+	struct symtab *const *symtabs;	/* -b binaries, as reports[] */
+	struct sources *sources;
+	double listing_threshold;	/* percent: files and functions the
+					 * listings pick by themselves */
+	bool annotate;
+	const char *annotate_what;	/* file or function; NULL: hot files */
+	const struct annotation *annotation;	/* built when annotate */
+	uint32_t context;
+	bool inline_calls;
+	bool disasm;
+	const char *disasm_what;	/* name or glob; NULL: hot functions */
+	bool leaks;		/* JSON: the leak records too */
+	bool no_demangle;	/* --no-demangle: symbols in the disassembly
+				 * as the symbol table spells them */
+
+	/* gprof's selections (-p/-P, -q/-Q SPEC; -k), NULL when none */
+	const bool *flat_listed;	/* per function: in the flat profile */
+	const bool *graph_listed;	/* per function: has a graph entry */
+	const bool *cycle_listed;	/* per cycle: has a graph entry */
+	const bool *arc_deleted;	/* per profile call: -k deleted it */
+
+	/* the Graphviz call graph: percentages of the total below which
+	 * functions (inclusive cost) and call arcs are left out */
+	double node_threshold, edge_threshold;
+};
+
+void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* The call graph in Graphviz's DOT language (print_dot.c). */
+void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* The same drawn by `dot -Tsvg` into the file `path`: 0, or -1 after
+ * reporting (dot is not installed, or failed). */
+int print_svg(const char *path, const struct cg *cg,
+	      const struct print_opts *o);
+/* Annotated source (print_annotate.c) from o->annotation. */
+void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_annotate_json(FILE *out, const struct cg *cg,
+			 const struct print_opts *o);
+/* Disassembly (print_disasm.c). print_disasm_check() is called before
+ * anything is printed: 0, or the exit status after reporting (1: the
+ * profile has no instruction addresses; 2: WHAT names no function).
+ * print_disasm returns 0, or -1 after reporting; print_disasm_json
+ * prints the "disasm" array. */
+int print_disasm_check(const struct cg *cg, const struct print_opts *o);
+int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o);
+void print_disasm_json(FILE *out, const struct cg *cg,
+		       const struct print_opts *o);
+/* The leak records (IgProf LK), largest first. */
+void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o);
+
+/* Leak indexes into cg->p->leaks, largest first (then by address);
+ * malloc'd, p->nleaks entries. */
+uint32_t *leaks_by_size(const struct profile *p);
+
+/* The two listings in gprof's columns, for an event that is a time
+ * (unit_seconds set); print_flat and print_graph call them. */
+void print_flat_seconds(FILE *out, const struct cg *cg,
+			const struct print_opts *o);
+void print_graph_seconds(FILE *out, const struct cg *cg,
+			 const struct print_opts *o);
+
+/* Shared by the printers (print_names.c). */
+
+/*
+ * A function's name as listings show it: the profile's name, then, when
+ * another function has the same name (two "(below main)"s, Q5), where it
+ * comes from, then " <cycle N>" for a cycle member and " [N]" when
+ * o->indexes. Written to buf; returns buf.
+ */
+struct name_labels;
+struct name_labels *name_labels_new(const struct cg *cg);
+/* listed[f] false (-Q, -q): the graph has no entry for f, and its index
+ * is shown as gprof shows it then, " (N)". NULL: all are listed. */
+void name_labels_set_listed(struct name_labels *nl, const bool *listed);
+/* Build every function's label (with its index) once, after the
+ * listed ones are set, for listings that write them many times over:
+ * each is then one copy from one place, not gathered from five. */
+void name_labels_keep(struct name_labels *nl, const struct cg *cg);
+void name_labels_free(struct name_labels *nl);
+const char *func_label(const struct name_labels *nl, const struct cg *cg,
+		       uint32_t func, bool index, char *buf, size_t size);
+/* The same, appended to a line (the whole name, however long). */
+struct linebuf;
+void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
+		   const struct cg *cg, uint32_t func, bool index);
+
+/* JSON pieces (print_json.c): a string (invalid UTF-8 read as Latin-1),
+ * a name or null, an array of n costs. */
+void json_string(FILE *out, const char *s, size_t len);
+void json_name(FILE *out, const struct profile *p, name_id id);
+void json_row(FILE *out, const uint64_t *row, size_t n);
+
+/*
+ * The flat profile's order (print_flat.c), gprof's: self cost of event
+ * ev, then calls, then name. A qsort_r comparator of function ids with a
+ * struct flat_order as its argument.
+ */
+struct flat_order {
+	const struct cg *cg;
+	uint32_t ev;
+};
+int cmp_flat_order(const void *x, const void *y, void *arg);
+/* rows[0..n) into that order (faster than qsort_r with it: each row's
+ * keys are looked up once) */
+void sort_flat_order(const struct cg *cg, uint32_t ev, uint32_t *rows,
+		     size_t n);
+
+/* A listed entry's total (self + children) of event ev: the call graph's
+ * order and what its threshold looks at. */
+double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev);
+
+/* Does the call graph list entry e: selected (-q/-Q) and with at least
+ * the --threshold of total in event ev? */
+bool entry_shown(const struct cg *cg, const struct print_opts *o,
+		 const struct cg_entry *e, uint32_t ev, double total);
+
+/* The event's name, with its long name in parentheses if it has one. */
+void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
+
+/*
+ * What the listings by line and instruction call event e's cost column:
+ * its name, except that a gmon.out histogram's costs are counts of clock
+ * ticks (the event is its dimension, "seconds"): "ticks".
+ */
+const char *event_column_name(const struct profile *p, uint32_t event);
+
+/* Explanations of the columns (blurbs.c). */
+extern const char flat_blurb[];
+extern const char graph_blurb[];
+extern const char flat_seconds_blurb[];
+extern const char graph_seconds_blurb[];
+
+#endif

@@ -1,0 +1,616 @@
+/*
+ * The disassembly listing (--disasm): each chosen function's machine
+ * code with the profile's cost at every instruction, the source lines
+ * (and inline chains) it came from, the calls and jumps made from each
+ * instruction, and whatever cost could not be put on an instruction.
+ * Also its JSON form, for print_json.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "disasm_listing.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+
+#define MAX_FRAMES 32
+#define HOT_PERCENT 5.0		/* '*': as perf annotate colours red */
+#define MAX_UNPLACED_ROWS 20	/* then one line for the rest */
+
+static const char no_instr_msg[] =
+	"the profile has no instruction addresses, which --disasm needs: "
+	"record it with valgrind --tool=callgrind --dump-instr=yes "
+	"(and --collect-jumps=yes for jumps)";
+
+int print_disasm_check(const struct cg *cg, const struct print_opts *o)
+{
+	struct disasm_pick *picks = NULL;
+	size_t n = 0;
+	int r;
+
+	if (!cg->p->has_instr) {
+		error("%s", no_instr_msg);
+		return 1;
+	}
+	r = disasm_pick(cg, o, &picks, &n);
+	free(picks);
+	return r < 0 ? 2 : 0;
+}
+
+/* The profile function named after the symbol, else the first listed,
+ * or NO_ID. */
+static uint32_t main_func(const struct disasm_listing *l)
+{
+	for (size_t i = 0; i < l->nfuncs; i++) {
+		const char *name = profile_str(l->p, l->p->funcs[l->funcs[i]].name);
+
+		if (!strcmp(name, names_str(l->st->names, l->sym->name)) ||
+		    !strcmp(name, names_str(l->st->names, l->sym->raw)))
+			return l->funcs[i];
+	}
+	return l->nfuncs ? l->funcs[0] : NO_ID;
+}
+
+/* --- text --- */
+
+struct layout {
+	const struct print_opts *o;
+	const struct disasm_listing *l;
+	int *w;			/* width of each shown event's column */
+	int waddr;		/* hex digits of the widest address */
+	int indent;		/* where the address column starts */
+	uint64_t fn_total;	/* the sort event's self cost, for percents */
+};
+
+static int digits(uint64_t v)
+{
+	char buf[32];
+
+	return snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+}
+
+static void widen(struct layout *lay, const uint64_t *row)
+{
+	for (size_t i = 0; i < lay->o->nshow; i++) {
+		int d = digits(row[lay->o->show[i]]);
+
+		if (d > lay->w[i])
+			lay->w[i] = d;
+	}
+}
+
+static void layout_init(struct layout *lay, const struct print_opts *o,
+			const struct disasm_listing *l)
+{
+	const struct profile *p = l->p;
+	char buf[32];
+
+	memset(lay, 0, sizeof(*lay));
+	lay->o = o;
+	lay->l = l;
+	lay->w = xcalloc(o->nshow + 1, sizeof(*lay->w));
+	for (size_t i = 0; i < o->nshow; i++)
+		lay->w[i] = (int)strlen(event_column_name(p, o->show[i]));
+	widen(lay, l->self);
+	widen(lay, l->placed);
+	for (size_t k = 0; k < l->nsites; k++)
+		widen(lay, profile_callsite_incl(p, l->sites[k].idx));
+	for (size_t k = 0; k < l->nunplaced; k++)
+		widen(lay, dl_row(l->unplaced_cost, l, k));
+	lay->waddr = snprintf(buf, sizeof(buf), "%llx",
+			      (unsigned long long)l->sym->end);
+	lay->indent = 0;
+	for (size_t i = 0; i < o->nshow; i++)
+		lay->indent += lay->w[i] + 1;
+	lay->indent += 8;	/* " 100.00*" */
+	lay->fn_total = l->self[o->sort_event];
+}
+
+enum pct_col {
+	PCT_NONE,		/* blank */
+	PCT_HOT,		/* the percent, '*' when hot */
+	PCT_PLAIN,		/* the percent */
+};
+
+/* The cost columns of row (blank for zero), then the percent column. */
+static void put_costs(FILE *out, const struct layout *lay, const uint64_t *row,
+		      enum pct_col with_pct)
+{
+	const struct print_opts *o = lay->o;
+
+	for (size_t i = 0; i < o->nshow; i++) {
+		uint64_t v = row ? row[o->show[i]] : 0;
+
+		if (v)
+			fprintf(out, "%*llu ", lay->w[i], (unsigned long long)v);
+		else
+			fprintf(out, "%*s ", lay->w[i], "");
+	}
+	if (with_pct && row && row[o->sort_event] && lay->fn_total) {
+		double pct = (double)row[o->sort_event] * 100.0 /
+			     (double)lay->fn_total;
+
+		fprintf(out, "%6.2f%c ", pct,
+			with_pct == PCT_HOT && pct >= HOT_PERCENT ? '*' : ' ');
+	} else {
+		fprintf(out, "%8s", "");
+	}
+}
+
+static bool same_frames(const struct frame *a, size_t na,
+			const struct frame *b, size_t nb)
+{
+	if (na != nb)
+		return false;
+	for (size_t k = 0; k < na; k++)
+		if (a[k].func != b[k].func || a[k].file != b[k].file ||
+		    a[k].line != b[k].line)
+			return false;
+	return true;
+}
+
+struct stale_seen {
+	const struct source_file *v[16];
+	size_t n;
+};
+
+/*
+ * A function's name as an inline chain shows it: the last component of
+ * a C++ name without its parameters, template arguments and return type
+ * ("emplace_back" for "sample::Point& std::vector<...>::emplace_back<
+ * sample::Point>(sample::Point&&)"), so a chain fits on a line.
+ */
+static void put_short_name(FILE *out, const struct names *names, name_id id)
+{
+	const char *s = id != NO_NAME ? names_str(names, id) : "??";
+	size_t end = strlen(s), start = 0;
+	int depth = 0;
+
+	/* a parameter list at the end, (...) with nesting */
+	if (end && s[end - 1] == ')') {
+		size_t i = end;
+
+		while (i-- > 0) {
+			depth += s[i] == ')' ? 1 : s[i] == '(' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		if (!depth && i > 0)
+			end = i;
+	}
+	/* template arguments at the end, <...> with nesting */
+	if (end && s[end - 1] == '>' && (end < 8 || strncmp(s + end - 8, "operator", 8))) {
+		size_t i = end;
+
+		depth = 0;
+		while (i-- > 0) {
+			depth += s[i] == '>' ? 1 : s[i] == '<' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		if (!depth && i > 0)
+			end = i;
+	}
+	/* the last "::" or blank outside <> and () */
+	depth = 0;
+	for (size_t i = 0; i < end; i++) {
+		if (s[i] == '<' || s[i] == '(')
+			depth++;
+		else if ((s[i] == '>' || s[i] == ')') && depth)
+			depth--;
+		else if (!depth && s[i] == ' ')
+			start = i + 1;
+		else if (!depth && s[i] == ':' && s[i + 1] == ':')
+			start = i + 2;
+	}
+	if (start >= end)
+		start = 0;
+	fprintf(out, "%.*s", (int)(end - start), s + start);
+}
+
+/*
+ * "file:line", for inlined code the chain of functions it was inlined
+ * into ("(inlined: mix <- work at prog.c:40)", each with the line of the
+ * call), then the source text.
+ */
+static void put_source(FILE *out, const struct layout *lay,
+		       const struct frame *fr, size_t n, struct stale_seen *stale)
+{
+	const struct names *names = lay->l->st->names;
+	const struct source_file *src;
+	const char *text;
+	size_t len;
+
+	if (!n || fr[0].file == NO_NAME || !fr[0].line)
+		return;
+	fprintf(out, "%*s%s:%u", lay->indent, "", names_str(names, fr[0].file),
+		fr[0].line);
+	if (n > 1) {
+		fputs("  (inlined: ", out);
+		put_short_name(out, names, fr[0].func);
+		for (size_t k = 1; k < n; k++) {
+			fputs(" <- ", out);
+			put_short_name(out, names, fr[k].func);
+			fprintf(out, " at %s:%u",
+				fr[k].file != NO_NAME
+					? path_base(names_str(names, fr[k].file))
+					: "??",
+				fr[k].line);
+		}
+		fputc(')', out);
+	}
+	fputc('\n', out);
+	src = sources_get(lay->o->sources, names_str(names, fr[0].file));
+	text = source_line(src, fr[0].line, &len);
+	if (!text)
+		return;
+	fprintf(out, "%*s  %.*s\n", lay->indent, "", (int)len, text);
+	if (src->stale) {
+		for (size_t k = 0; k < stale->n; k++)
+			if (stale->v[k] == src)
+				return;
+		if (stale->n < sizeof(stale->v) / sizeof(*stale->v))
+			stale->v[stale->n++] = src;
+	}
+}
+
+static void put_calls(FILE *out, const struct layout *lay,
+		      const struct name_labels *nl, const struct cg *cg,
+		      size_t *k, uint32_t insn)
+{
+	const struct disasm_listing *l = lay->l;
+	const struct profile *p = l->p;
+	char label[4096];
+
+	for (; *k < l->nsites && l->sites[*k].insn == insn; (*k)++) {
+		const struct pcallsite *cs = &p->callsites[l->sites[*k].idx];
+
+		put_costs(out, lay, profile_callsite_incl(p, l->sites[*k].idx),
+			  PCT_NONE);
+		fprintf(out, "%*s  => %s (%llu call%s", lay->waddr, "",
+			func_label(nl, cg, p->calls[cs->call].callee,
+				   lay->o->indexes, label, sizeof(label)),
+			(unsigned long long)cs->count, cs->count == 1 ? "" : "s");
+		/* several profile functions share this code: say whose */
+		if (l->nfuncs > 1)
+			fprintf(out, " from %s",
+				func_label(nl, cg, p->calls[cs->call].caller,
+					   lay->o->indexes, label, sizeof(label)));
+		fputs(")\n", out);
+	}
+}
+
+static void put_jumps(FILE *out, const struct layout *lay, size_t *k,
+		      uint32_t insn)
+{
+	const struct disasm_listing *l = lay->l;
+	char target[4096];
+
+	for (; *k < l->njumps && l->jumps[*k].insn == insn; (*k)++) {
+		const struct pjump *j = &l->p->jumps[l->jumps[*k].idx];
+
+		if (j->to_addr)
+			disasm_format_addr(l->st, j->to_addr - l->r->load_offset,
+					   l->demangle, target, sizeof(target));
+		else
+			snprintf(target, sizeof(target), "%s:%u",
+				 j->to_file != NO_NAME
+					 ? profile_str(l->p, j->to_file) : "??",
+				 j->to_line);
+		fprintf(out, "%*s  %*s  | jump executed %llu", lay->indent, "",
+			lay->waddr, "", (unsigned long long)j->executed);
+		if (j->conditional)
+			fprintf(out, ", taken %llu (%.1f%%)",
+				(unsigned long long)j->followed,
+				j->executed ? (double)j->followed * 100.0 /
+						      (double)j->executed
+					    : 0.0);
+		fprintf(out, " -> %s\n", target);
+	}
+}
+
+static const char *where_text(enum dl_where w)
+{
+	switch (w) {
+	case DL_MID_INSN:
+		return "inside the function, where no instruction starts";
+	case DL_OUTSIDE:
+		return "outside the function's symbol";
+	case DL_NO_ADDR:
+		return "at no address";
+	default:
+		return "?";
+	}
+}
+
+static void put_unplaced(FILE *out, const struct layout *lay)
+{
+	const struct disasm_listing *l = lay->l;
+	uint64_t *rest = xcalloc(l->stride + 1, sizeof(*rest));
+	size_t nrest = 0;
+
+	for (size_t k = 0; k < l->nunplaced; k++) {
+		const uint64_t *row = dl_row(l->unplaced_cost, l, k);
+
+		if (k >= MAX_UNPLACED_ROWS) {
+			for (size_t e = 0; e < l->stride; e++)
+				rest[e] += row[e];
+			nrest++;
+			continue;
+		}
+		put_costs(out, lay, row, PCT_NONE);
+		if (l->unplaced[k].where == DL_NO_ADDR)
+			fprintf(out, "%*s  cost %s\n", lay->waddr, "",
+				where_text(l->unplaced[k].where));
+		else {
+			char where[4096];
+
+			disasm_format_addr(l->st, l->unplaced[k].addr,
+					   l->demangle, where, sizeof(where));
+			fprintf(out, "%*s  cost %s\n", lay->waddr, where,
+				where_text(l->unplaced[k].where));
+		}
+	}
+	if (nrest) {
+		put_costs(out, lay, rest, PCT_NONE);
+		fprintf(out, "%*s  cost at %zu more such addresses\n",
+			lay->waddr, "", nrest);
+	}
+	free(rest);
+}
+
+static void put_header(FILE *out, const struct cg *cg,
+		       const struct print_opts *o, const struct disasm_listing *l,
+		       const struct name_labels *nl)
+{
+	const struct profile *p = l->p;
+	uint32_t ev = o->sort_event;
+	char label[4096];
+
+	fprintf(out, "Disassembly of %s [0x%llx, 0x%llx) in %s",
+		names_str(l->st->names,
+			  l->demangle ? l->sym->name : l->sym->raw),
+		(unsigned long long)l->sym->addr,
+		(unsigned long long)l->sym->end, l->st->path);
+	if (l->r->object != NO_NAME)
+		fprintf(out, " (%s", profile_str(p, l->r->object));
+	else
+		fputs(" (the whole profile", out);
+	fprintf(out, ", load offset 0x%llx)\n",
+		(unsigned long long)l->r->load_offset);
+	if (!l->nfuncs) {
+		fputs("No function of the profile ran this code.\n", out);
+	} else {
+		fprintf(out, "Profile function%s: ", l->nfuncs > 1 ? "s" : "");
+		for (size_t i = 0; i < l->nfuncs; i++)
+			fprintf(out, "%s%s", i ? ", " : "",
+				func_label(nl, cg, l->funcs[i], o->indexes,
+					   label, sizeof(label)));
+		fprintf(out, "; self cost %llu %s",
+			(unsigned long long)l->self[ev],
+			event_column_name(p, ev));
+		if (p->est_self && p->events[ev].unit_seconds > 0)
+			fprintf(out, " of %g seconds", p->events[ev].unit_seconds);
+		if (p->totals[ev])
+			fprintf(out, ", %.2f%% of all",
+				(double)l->self[ev] * 100.0 /
+					(double)p->totals[ev]);
+		fputs(".\n", out);
+	}
+	if (!l->code_ok)
+		fputs("The code could not be disassembled (see the message "
+		      "above); its costs are listed at the end.\n", out);
+}
+
+static void put_column_titles(FILE *out, const struct layout *lay)
+{
+	const struct profile *p = lay->l->p;
+
+	for (size_t i = 0; i < lay->o->nshow; i++)
+		fprintf(out, "%*s ", lay->w[i],
+			event_column_name(p, lay->o->show[i]));
+	fprintf(out, "%6s  %*s  %s\n", "%", lay->waddr, "addr", "instruction");
+}
+
+static void print_one(FILE *out, const struct cg *cg,
+		      const struct print_opts *o, const struct disasm_listing *l,
+		      const struct name_labels *nl)
+{
+	struct layout lay;
+	struct frame prev[MAX_FRAMES], cur[MAX_FRAMES];
+	size_t nprev = 0, ks = 0, kj = 0;
+	struct stale_seen stale = { .n = 0 };
+	const struct profile *p = l->p;
+
+	layout_init(&lay, o, l);
+	put_header(out, cg, o, l, nl);
+	fputc('\n', out);
+	put_column_titles(out, &lay);
+	for (size_t i = 0; i < l->code.ninsns; i++) {
+		const struct insn *in = &l->code.insns[i];
+		size_t n = symtab_frames(l->st, in->addr, cur, MAX_FRAMES);
+
+		if (i == 0 || !same_frames(cur, n, prev, nprev)) {
+			put_source(out, &lay, cur, n, &stale);
+			memcpy(prev, cur, n * sizeof(*cur));
+			nprev = n;
+		}
+		put_costs(out, &lay, dl_row(l->cost, l, i), PCT_HOT);
+		fprintf(out, "%*llx:  %s\n", lay.waddr,
+			(unsigned long long)in->addr, insn_text(&l->code, in));
+		put_calls(out, &lay, nl, cg, &ks, (uint32_t)i);
+		put_jumps(out, &lay, &kj, (uint32_t)i);
+	}
+	put_unplaced(out, &lay);
+	put_costs(out, &lay, l->placed, PCT_PLAIN);
+	fprintf(out, "%*s  total of the %zu instructions\n", lay.waddr, "",
+		l->code.ninsns);
+	if (l->nunplaced || memcmp(l->placed, l->self,
+				   l->stride * sizeof(*l->self))) {
+		put_costs(out, &lay, l->self, PCT_NONE);
+		fprintf(out, "%*s  self cost of the profile function%s\n",
+			lay.waddr, "", l->nfuncs == 1 ? "" : "s");
+	}
+	for (size_t k = 0; k < stale.n; k++)
+		fprintf(out, "Note: %s is newer than the profile: its lines may "
+			"not be the ones that ran.\n", stale.v[k]->found);
+	(void)p;
+	free(lay.w);
+}
+
+int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	struct disasm_pick *picks = NULL;
+	struct name_labels *nl;
+	size_t n = 0;
+
+	if (!cg->p->has_instr)
+		return error("%s", no_instr_msg);
+	if (disasm_pick(cg, o, &picks, &n) < 0)
+		return -1;
+	nl = name_labels_new(cg);
+	name_labels_set_listed(nl, o->graph_listed);
+	if (!n && o->flat_listed && o->listing_threshold <= 0)
+		fputs("No function that -p/-P SPEC list has a cost in the "
+		      "binaries.\n", out);
+	else if (!n && o->flat_listed)
+		fprintf(out, "No function that -p/-P SPEC list has %.4g%% or "
+			"more of the total; --threshold sets how much.\n",
+			o->listing_threshold);
+	else if (!n)
+		fprintf(out, "No function of the binaries has %.4g%% or more of "
+			"the total; --threshold sets how much.\n",
+			o->listing_threshold);
+	for (size_t i = 0; i < n; i++) {
+		struct disasm_listing l;
+
+		disasm_listing_build(&l, cg, o, &picks[i]);
+		if (i)
+			fputc('\n', out);
+		print_one(out, cg, o, &l, nl);
+		disasm_listing_release(&l);
+	}
+	name_labels_free(nl);
+	free(picks);
+	return 0;
+}
+
+/* --- JSON --- */
+
+static void json_one(FILE *out, const struct disasm_listing *l)
+{
+	const struct profile *p = l->p;
+	uint32_t fn = main_func(l);
+	name_id sym = l->demangle ? l->sym->name : l->sym->raw;
+	size_t ks = 0, kj = 0;
+
+	fputs("{\"function\": ", out);
+	if (fn == NO_ID)
+		fputs("null", out);
+	else
+		fprintf(out, "%u", fn);
+	fputs(", \"functions\": [", out);
+	for (size_t i = 0; i < l->nfuncs; i++)
+		fprintf(out, "%s%u", i ? ", " : "", l->funcs[i]);
+	fputs("], \"name\": ", out);
+	json_string(out, names_str(l->st->names, sym),
+		    names_len(l->st->names, sym));
+	fputs(", \"binary\": ", out);
+	json_string(out, l->st->path, strlen(l->st->path));
+	fprintf(out, ", \"load_offset\": %llu, \"start\": %llu, \"end\": %llu, "
+		"\"disassembled\": %s, \"self\": ",
+		(unsigned long long)l->r->load_offset,
+		(unsigned long long)l->sym->addr, (unsigned long long)l->sym->end,
+		l->code_ok ? "true" : "false");
+	json_row(out, l->self, l->stride);
+	fputs(",\n    \"instructions\": [", out);
+	for (size_t i = 0; i < l->code.ninsns; i++) {
+		const struct insn *in = &l->code.insns[i];
+		const char *text = insn_text(&l->code, in);
+
+		fprintf(out, "%s\n      {\"address\": %llu, \"text\": ",
+			i ? "," : "", (unsigned long long)in->addr);
+		json_string(out, text, strlen(text));
+		fputs(", \"cost\": ", out);
+		json_row(out, dl_row(l->cost, l, i), l->stride);
+		if (ks < l->nsites && l->sites[ks].insn == i) {
+			fputs(", \"calls\": [", out);
+			for (bool first = true;
+			     ks < l->nsites && l->sites[ks].insn == i;
+			     ks++, first = false) {
+				const struct pcallsite *cs =
+					&p->callsites[l->sites[ks].idx];
+
+				fprintf(out, "%s{\"callee\": %u, \"count\": %llu, "
+					"\"inclusive\": ", first ? "" : ", ",
+					p->calls[cs->call].callee,
+					(unsigned long long)cs->count);
+				json_row(out, profile_callsite_incl(p, l->sites[ks].idx),
+					 l->stride);
+				fputc('}', out);
+			}
+			fputc(']', out);
+		}
+		if (kj < l->njumps && l->jumps[kj].insn == i) {
+			fputs(", \"jumps\": [", out);
+			for (bool first = true;
+			     kj < l->njumps && l->jumps[kj].insn == i;
+			     kj++, first = false) {
+				const struct pjump *j = &p->jumps[l->jumps[kj].idx];
+
+				fprintf(out, "%s{\"target\": ", first ? "" : ", ");
+				if (j->to_addr)
+					fprintf(out, "%llu", (unsigned long long)
+						(j->to_addr - l->r->load_offset));
+				else
+					fputs("null", out);
+				fprintf(out, ", \"conditional\": %s, \"executed\": %llu, "
+					"\"taken\": %llu}",
+					j->conditional ? "true" : "false",
+					(unsigned long long)j->executed,
+					(unsigned long long)j->followed);
+			}
+			fputc(']', out);
+		}
+		fputc('}', out);
+	}
+	fputs("],\n    \"elsewhere\": [", out);
+	for (size_t k = 0; k < l->nunplaced; k++) {
+		static const char *const where[] = { "mid-instruction",
+						     "outside", "no-address" };
+
+		fprintf(out, "%s{\"address\": ", k ? ", " : "");
+		if (l->unplaced[k].where == DL_NO_ADDR)
+			fputs("null", out);
+		else
+			fprintf(out, "%llu",
+				(unsigned long long)l->unplaced[k].addr);
+		fprintf(out, ", \"where\": \"%s\", \"cost\": ",
+			where[l->unplaced[k].where]);
+		json_row(out, dl_row(l->unplaced_cost, l, k), l->stride);
+		fputc('}', out);
+	}
+	fputs("]}", out);
+}
+
+void print_disasm_json(FILE *out, const struct cg *cg,
+		       const struct print_opts *o)
+{
+	struct disasm_pick *picks = NULL;
+	size_t n = 0;
+
+	fputc('[', out);
+	/* print_disasm_check() has vetted the profile and WHAT */
+	if (cg->p->has_instr && disasm_pick(cg, o, &picks, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			struct disasm_listing l;
+
+			disasm_listing_build(&l, cg, o, &picks[i]);
+			fputs(i ? ",\n   " : "\n   ", out);
+			json_one(out, &l);
+			disasm_listing_release(&l);
+		}
+	}
+	fputc(']', out);
+	free(picks);
+}

@@ -1,0 +1,739 @@
+/*
+ * The call graph as a Graphviz picture (--dot, --svg), drawn from the
+ * same analysis as the listings: a node per function with its inclusive
+ * and self share of the total, an edge per call arc with its calls and
+ * inclusive share, each cycle a cluster. Costs are the exact measured
+ * ones where the profile has them (Callgrind arcs, IgProf stacks) and
+ * gprof's estimates for gmon.out.
+ *
+ * Colours, one ramp for nodes and edges: t = sqrt(share), so that 1%
+ * is already a tenth of the way and 25% half; hue from blue (t = 0)
+ * through cyan, green and yellow to red (t = 1). Nodes are pale when
+ * cold and saturated when hot (saturation 0.2 + 0.7 t, full value, so
+ * black text reads on all of them), edges darker (saturation 0.9,
+ * value 0.75) so they show on white. An edge is 1 + 5 * share points
+ * wide.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipe_to.h"
+#include "print.h"
+#include "base/xalloc.h"
+
+/* A label longer than this (after shortening) is cut; the tooltip has
+ * the whole name, up to TOOLTIP_MAX. */
+#define LABEL_MAX 160
+#define TOOLTIP_MAX 4096
+/* Names up to this long are shown whole. */
+#define SHORT_NAME 40
+
+/* Label levels, tried in turn until no two kept nodes look alike. */
+enum {
+	SHORT_TEMPLATES,	/* template arguments and parameters "..." */
+	SHORT_NESTED,		/* nested template arguments, parameters */
+	SHORT_PARAMS,		/* parameters "..." */
+	SHORT_NONE,		/* the whole name */
+	SHORT_WITH_ID,		/* the whole name and the function's id */
+};
+
+struct dot_edge {
+	uint32_t caller, callee;
+	uint64_t count;
+	double cost;		/* inclusive cost of the calls */
+	bool has_cost;		/* false: the cost is no share of the
+				 * total (collect_edges), not shown */
+	bool measured;		/* the cost was measured: the threshold
+				 * looks at it even when not shown */
+};
+
+struct dot_ctx {
+	FILE *out;
+	const struct cg *cg;
+	const struct print_opts *o;
+	uint32_t ev;
+	double total;
+	struct name_labels *nl;
+	bool *kept;		/* per node */
+	char **label;		/* per kept node: the shown name */
+	uint32_t hottest;	/* largest self cost, or NO_ID */
+	uint64_t *row;		/* scratch: one cost row */
+};
+
+static double pct(const struct dot_ctx *d, double v)
+{
+	return d->total > 0 ? v * 100 / d->total : 0;
+}
+
+/* --- costs, as print_json.c takes them --- */
+
+/* Inclusive cost of a function: exact (measured, IgProf) or gprof's
+ * estimate. A cycle member's measured inclusive cost is its own, not
+ * gprof's self + calls leaving the cycle (cg.h, member_incl). */
+static double node_incl(const struct dot_ctx *d, uint32_t n)
+{
+	const struct cg *cg = d->cg;
+
+	if (cg->child) {
+		cg_inclusive_row(cg, n, d->row);
+		return (double)d->row[d->ev];
+	}
+	return cg_node_self(cg, n, d->ev) + cg_node_child(cg, n, d->ev);
+}
+
+/* --- text --- */
+
+/* The length of the valid UTF-8 sequence at s[i], or 0 (RFC 3629: no
+ * overlong forms, surrogates or code points past U+10FFFF). */
+static size_t utf8_len(const unsigned char *s, size_t i, size_t len)
+{
+	unsigned char c = s[i];
+	size_t need = c >= 0xf0 && c <= 0xf4 ? 3
+		    : c >= 0xe0 && c < 0xf0 ? 2
+		    : c >= 0xc2 && c < 0xe0 ? 1 : 0;
+
+	if (!need || i + need >= len)
+		return 0;
+	for (size_t k = 1; k <= need; k++)
+		if ((s[i + k] & 0xc0) != 0x80)
+			return 0;
+	if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) ||
+	    (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] > 0x8f))
+		return 0;
+	return need + 1;
+}
+
+/* An HTML entity reference at s[i] ("&lt;", "&#60;"): Graphviz would
+ * show the character, not the text. */
+static bool entity_at(const char *s, size_t i, size_t len)
+{
+	size_t k = i + 1;
+
+	while (k < len && k - i <= 32 &&
+	       ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z') ||
+		(s[k] >= '0' && s[k] <= '9') || s[k] == '#'))
+		k++;
+	return k > i + 1 && k < len && s[k] == ';';
+}
+
+/*
+ * Text inside a DOT "quoted string" that Graphviz shows as it is: quotes
+ * and backslashes escaped (a backslash would start \n, \N, \l ...),
+ * entity references' '&' as "&amp;", control characters as the text
+ * \xHH, bytes that are not UTF-8 as the Latin-1 characters they would
+ * be (as the JSON does). <>{}| need nothing outside record shapes and
+ * HTML labels, which we do not use.
+ */
+static void dot_text(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = u[i];
+		size_t n;
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+		} else if (c == '&' && entity_at(s, i, len)) {
+			fputs("&amp;", out);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\\\x%02x", c);
+		} else if (c < 0x80) {
+			fputc(c, out);
+		} else if ((n = utf8_len(u, i, len)) != 0) {
+			fwrite(u + i, 1, n, out);
+			i += n - 1;
+		} else {
+			fputc(0xc0 | (c >> 6), out);
+			fputc(0x80 | (c & 0x3f), out);
+		}
+	}
+}
+
+static void dot_string(FILE *out, const char *s)
+{
+	dot_text(out, s, strlen(s));
+}
+
+/* --- names --- */
+
+/* "operator<", "operator()" ...: the symbol after "operator" at s[i],
+ * whose brackets are no template or parameter list. Its length, or 0. */
+static size_t operator_token(const char *s, size_t i, size_t len)
+{
+	static const char *const tokens[] = {
+		"<<=", ">>=", "<=>", "->*", "<<", ">>", "<=", ">=", "->",
+		"()", "[]", "<", ">",
+	};
+	size_t k;
+
+	if (i < 8 || memcmp(s + i - 8, "operator", 8) ||
+	    (i > 8 && (s[i - 9] == '_' || (s[i - 9] >= 'a' && s[i - 9] <= 'z') ||
+		       (s[i - 9] >= 'A' && s[i - 9] <= 'Z') ||
+		       (s[i - 9] >= '0' && s[i - 9] <= '9'))))
+		return 0;
+	for (k = 0; k < sizeof(tokens) / sizeof(tokens[0]); k++) {
+		size_t n = strlen(tokens[k]);
+
+		if (i + n <= len && !memcmp(s + i, tokens[k], n))
+			return n;
+	}
+	return 0;
+}
+
+/* Where the bracket group opened at s[i] closes (the index of its '>' or
+ * ')'), or len when it does not: then the name is not one we understand
+ * and is shown whole. */
+static size_t group_end(const char *s, size_t i, size_t len)
+{
+	size_t depth = 0;
+
+	for (; i < len; i++) {
+		size_t op = operator_token(s, i, len);
+
+		if (op) {
+			i += op - 1;
+		} else if (s[i] == '<' || s[i] == '(') {
+			depth++;
+		} else if (s[i] == '>' || s[i] == ')') {
+			if (!depth)
+				return len;
+			if (--depth == 0)
+				return i;
+		}
+	}
+	return len;
+}
+
+static bool ident_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/*
+ * name (len bytes) shortened at `level` into buf (len + 1 bytes; the
+ * result is never longer): parameter lists become "(...)", and template
+ * arguments "<...>" from the outermost (SHORT_TEMPLATES) or from those
+ * inside another's (SHORT_NESTED) on. "(anonymous namespace)" and
+ * "(below main)" are no parameter lists: those follow a name, a
+ * template or an operator. A name whose brackets do not pair up is
+ * shown whole.
+ */
+static size_t shorten(const char *name, size_t len, int level, char *buf)
+{
+	size_t n = 0, depth = 0;	/* template arguments kept open */
+	bool after_op = false;		/* an operator's symbol just copied */
+
+	if (level >= SHORT_NONE || len <= SHORT_NAME) {
+		memcpy(buf, name, len);
+		return len;
+	}
+	for (size_t i = 0; i < len; i++) {
+		size_t op = operator_token(name, i, len), end;
+		char c = name[i];
+		bool params, templ;
+
+		if (op) {
+			memcpy(buf + n, name + i, op);
+			n += op;
+			i += op - 1;
+			after_op = true;
+			continue;
+		}
+		templ = c == '<' && level < SHORT_PARAMS &&
+			depth >= (size_t)(level == SHORT_TEMPLATES ? 0 : 1);
+		params = c == '(' && n > 0 &&
+			 (after_op || ident_char(buf[n - 1]) ||
+			  buf[n - 1] == '>' || buf[n - 1] == ')' ||
+			  buf[n - 1] == ']');
+		after_op = false;
+		if (!templ && !params) {
+			if (c == '<')
+				depth++;
+			else if (c == '>' && depth)
+				depth--;
+			buf[n++] = c;
+			continue;
+		}
+		end = group_end(name, i, len);
+		if (end == len) {
+			memcpy(buf, name, len);
+			return len;
+		}
+		if (end - i - 1 <= 3) {	/* "<T>", "()": no shorter */
+			memcpy(buf + n, name + i, end - i + 1);
+			n += end - i + 1;
+		} else {
+			buf[n++] = c;
+			memcpy(buf + n, "...", 3);
+			n += 3;
+			buf[n++] = name[end];
+		}
+		i = end;
+	}
+	return n;
+}
+
+/* Cut s (malloc'd) to LABEL_MAX bytes at a character boundary, "...". */
+static char *cut_label(char *s)
+{
+	size_t len = strlen(s), k = LABEL_MAX;
+
+	if (len <= LABEL_MAX)
+		return s;
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80)
+		k--;
+	memcpy(s + k, "...", 4);
+	return s;
+}
+
+/* The label of node n at a level: its name shortened, then what the
+ * listings add to it (where it is from when the name is not unique,
+ * its cycle). */
+static char *make_label(const struct dot_ctx *d, uint32_t n, int level)
+{
+	const struct profile *p = d->cg->p;
+	const struct pfunc *f = &p->funcs[n];
+	size_t nlen = names_len(&p->names, f->name);
+	size_t size = nlen + 64 +
+		      (f->object != NO_NAME ? names_len(&p->names, f->object) : 0) +
+		      (f->file != NO_NAME ? names_len(&p->names, f->file) : 0);
+	char *full = xmalloc(size), *s = xmalloc(size + 16);
+	size_t k;
+
+	func_label(d->nl, d->cg, n, false, full, size);
+	k = shorten(full, nlen, level, s);
+	snprintf(s + k, size + 16 - k, "%s", full + nlen);
+	free(full);
+	s = cut_label(s);
+	if (level == SHORT_WITH_ID) {
+		size_t len = strlen(s);
+
+		snprintf(s + len, size + 16 - len, " #%u", n);
+	}
+	return s;
+}
+
+static int cmp_labels(const void *x, const void *y, void *arg)
+{
+	char **label = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	int r = strcmp(label[a], label[b]);
+
+	return r ? r : (a < b ? -1 : a > b);
+}
+
+/*
+ * Labels for the kept nodes, each as short as it can be without looking
+ * like another's: nodes whose labels collide go up a level, until none
+ * do. The last level has the function's id, which no other label ends
+ * with, so it stops there.
+ */
+static void make_labels(struct dot_ctx *d, const uint32_t *nodes, size_t k)
+{
+	int *level = xcalloc(d->cg->nnodes + 1, sizeof(*level));
+	uint32_t *sorted = xcalloc(k + 1, sizeof(*sorted));
+	bool changed = true;
+
+	for (size_t i = 0; i < k; i++)
+		d->label[nodes[i]] = make_label(d, nodes[i], 0);
+	while (changed) {
+		changed = false;
+		memcpy(sorted, nodes, k * sizeof(*sorted));
+		qsort_r(sorted, k, sizeof(*sorted), cmp_labels, d->label);
+		for (size_t i = 0; i < k;) {
+			size_t j = i + 1;
+
+			while (j < k && !strcmp(d->label[sorted[i]],
+						d->label[sorted[j]]))
+				j++;
+			for (size_t m = i; j - i > 1 && m < j; m++) {
+				uint32_t n = sorted[m];
+
+				if (level[n] == SHORT_WITH_ID)
+					continue;
+				level[n]++;
+				free(d->label[n]);
+				d->label[n] = make_label(d, n, level[n]);
+				changed = true;
+			}
+			i = j;
+		}
+	}
+	free(sorted);
+	free(level);
+}
+
+/* --- colours --- */
+
+static void hsv_hex(double h, double s, double v, char out[8])
+{
+	double r, g, b, f, pp, q, t;
+	int i;
+
+	h = fmod(h, 1.0) * 6;
+	i = (int)h;
+	f = h - i;
+	pp = v * (1 - s);
+	q = v * (1 - s * f);
+	t = v * (1 - s * (1 - f));
+	switch (i) {
+	case 0: r = v; g = t; b = pp; break;
+	case 1: r = q; g = v; b = pp; break;
+	case 2: r = pp; g = v; b = t; break;
+	case 3: r = pp; g = q; b = v; break;
+	case 4: r = t; g = pp; b = v; break;
+	default: r = v; g = pp; b = q; break;
+	}
+	snprintf(out, 8, "#%02x%02x%02x", (int)lround(r * 255),
+		 (int)lround(g * 255), (int)lround(b * 255));
+}
+
+/* The ramp's position of a percentage (see the top of the file). */
+static double ramp(double percent)
+{
+	double t = percent > 0 ? sqrt(percent / 100) : 0;
+
+	return t > 1 ? 1 : t;
+}
+
+static double ramp_hue(double t)
+{
+	return (1 - t) * 2.0 / 3;	/* blue 240 degrees .. red 0 */
+}
+
+/* --- the graph --- */
+
+static void print_calls(FILE *out, uint64_t calls, uint64_t self_calls)
+{
+	if (self_calls)
+		fprintf(out, "\\n%llu + %llu calls", (unsigned long long)calls,
+			(unsigned long long)self_calls);
+	else if (calls)
+		fprintf(out, "\\n%llu call%s", (unsigned long long)calls,
+			calls == 1 ? "" : "s");
+}
+
+/* A cost in the event's units, or in seconds for a time. */
+static void print_cost(const struct dot_ctx *d, double v)
+{
+	double unit = d->cg->p->events[d->ev].unit_seconds;
+
+	if (unit != 0)
+		fprintf(d->out, "%.2f s", v * unit);
+	else
+		fprintf(d->out, "%.0f", v);
+}
+
+static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
+{
+	const struct cg *cg = d->cg;
+	const struct cg_node *node = &cg->nodes[n];
+	const struct profile *p = cg->p;
+	double incl = node_incl(d, n), self = cg_node_self(cg, n, d->ev);
+	double t = ramp(pct(d, incl));
+	char colour[8];
+	/* the tooltip (SVG: shown on hovering) has the whole name */
+	const char *name = profile_str(p, p->funcs[n].name);
+	size_t nlen = names_len(&p->names, p->funcs[n].name);
+
+	hsv_hex(ramp_hue(t), 0.2 + 0.7 * t, 1.0, colour);
+	fprintf(d->out, "%sf%u [label=\"", indent, n);
+	dot_string(d->out, d->label[n]);
+	fprintf(d->out, "\\nincl %.2f%%  self %.2f%%", pct(d, incl),
+		pct(d, self));
+	print_calls(d->out, node->calls, node->self_calls);
+	fputs("\", tooltip=\"", d->out);
+	dot_text(d->out, name, nlen > TOOLTIP_MAX ? TOOLTIP_MAX : nlen);
+	if (p->funcs[n].file != NO_NAME) {
+		fputs("\\n", d->out);
+		dot_string(d->out, profile_str(p, p->funcs[n].file));
+		if (p->funcs[n].line)
+			fprintf(d->out, ":%u", p->funcs[n].line);
+	}
+	fputs("\\n", d->out);
+	dot_string(d->out, profile_str(p, p->events[d->ev].name));
+	fputs(": incl ", d->out);
+	print_cost(d, incl);
+	fputs(", self ", d->out);
+	print_cost(d, self);
+	fprintf(d->out, "\", fillcolor=\"%s\"", colour);
+	if (node->first_in == NO_ID)
+		fputs(", peripheries=2", d->out);	/* an entry */
+	if (n == d->hottest)
+		fputs(", penwidth=4", d->out);
+	fputs("];\n", d->out);
+}
+
+static int cmp_index(const void *x, const void *y, void *arg)
+{
+	const struct cg *cg = arg;
+	uint32_t a = cg->nodes[*(const uint32_t *)x].index;
+	uint32_t b = cg->nodes[*(const uint32_t *)y].index;
+
+	return a < b ? -1 : a > b;
+}
+
+/* A cycle's kept members in a cluster, in listing order; scratch has
+ * room for every node. */
+static void print_cycle(struct dot_ctx *d, uint32_t c, uint32_t *scratch)
+{
+	const struct cg *cg = d->cg;
+	const struct cg_cycle *cyc = &cg->cycles[c];
+	double self = cg_cycle_self(cg, c, d->ev);
+	double incl = self + cg_cycle_child(cg, c, d->ev);
+	size_t k = 0;
+
+	for (uint32_t m = cyc->first_member; m != NO_ID; m = cg->nodes[m].next_member)
+		if (d->kept[m])
+			scratch[k++] = m;
+	if (!k)
+		return;
+	qsort_r(scratch, k, sizeof(*scratch), cmp_index, (void *)cg);
+	fprintf(d->out, "\tsubgraph cluster_%u {\n"
+		"\t\tlabel=\"<cycle %u as a whole>\\nincl %.2f%%  self %.2f%%",
+		cyc->number, cyc->number, pct(d, incl), pct(d, self));
+	print_calls(d->out, cyc->calls, cyc->internal_calls);
+	fputs("\";\n\t\tstyle=\"dashed,rounded\"; color=\"#606060\";\n", d->out);
+	for (size_t i = 0; i < k; i++)
+		print_node(d, scratch[i], "\t\t");
+	fputs("\t}\n", d->out);
+}
+
+/*
+ * Every arc (self-calls too), with its calls and inclusive cost. Calls
+ * inside a cycle and recursive calls have no share of the total shown:
+ * Callgrind counts their cost again at each level of recursion (a
+ * self-call can cost more than the whole run), and gprof shares nothing
+ * along them; their cost is in the cycle's or function's. Only a
+ * profile of whole stacks (IgProf) counts them once.
+ */
+static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
+{
+	const struct cg *cg = d->cg;
+	const struct profile *p = cg->p;
+	struct dot_edge *e = xcalloc(p->ncalls + 1, sizeof(*e));
+	bool measured = !cg->est_arc_self, stacks = p->func_incl != NULL;
+	size_t k = 0;
+
+	for (uint32_t a = 0; a < cg->narcs; a++) {
+		const struct cg_arc *arc = &cg->arcs[a];
+		uint32_t cyc = cg->nodes[arc->caller].cycle;
+		double s, c;
+
+		e[k].caller = arc->caller;
+		e[k].callee = arc->callee;
+		e[k].count = arc->count;
+		e[k].has_cost = stacks || cyc == NO_ID ||
+				cyc != cg->nodes[arc->callee].cycle;
+		e[k].measured = measured;
+		if (measured) {
+			e[k].cost = (double)profile_call_incl(p, arc->call)[d->ev];
+		} else {
+			cg_arc_share(cg, a, d->ev, &s, &c);
+			e[k].cost = s + c;
+		}
+		k++;
+	}
+	/* self-calls are not cg arcs (cg.h) but the profile has them */
+	for (uint32_t c = 0; c < p->ncalls; c++) {
+		if (p->calls[c].caller != p->calls[c].callee)
+			continue;
+		e[k].caller = e[k].callee = p->calls[c].caller;
+		e[k].count = p->calls[c].count;
+		e[k].has_cost = stacks;
+		e[k].measured = measured;
+		e[k].cost = measured ? (double)profile_call_incl(p, c)[d->ev] : 0;
+		k++;
+	}
+	*out = e;
+	return k;
+}
+
+static int cmp_edges(const void *x, const void *y, void *arg)
+{
+	const struct cg *cg = arg;
+	const struct dot_edge *a = x, *b = y;
+	uint32_t ia = cg->nodes[a->caller].index, ib = cg->nodes[b->caller].index;
+
+	if (ia != ib)
+		return ia < ib ? -1 : 1;
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	ia = cg->nodes[a->callee].index;
+	ib = cg->nodes[b->callee].index;
+	return ia < ib ? -1 : ia > ib;
+}
+
+static void print_edge(struct dot_ctx *d, const struct dot_edge *e)
+{
+	double share = pct(d, e->cost), t = ramp(share);
+	char colour[8];
+
+	fprintf(d->out, "\tf%u -> f%u [label=\"%llu call%s", e->caller,
+		e->callee, (unsigned long long)e->count, e->count == 1 ? "" : "s");
+	if (!e->has_cost) {
+		fputs("\", style=dashed];\n", d->out);
+		return;
+	}
+	hsv_hex(ramp_hue(t), 0.9, 0.75, colour);
+	fprintf(d->out, "\\n%.2f%%\", color=\"%s\", fontcolor=\"%s\", "
+		"penwidth=%.2f];\n", share, colour, colour,
+		1 + 5 * (share > 100 ? 100 : share) / 100);
+}
+
+/* The graph's caption: what it shows, and what was left out. */
+static void print_caption(struct dot_ctx *d, size_t nodes_out,
+			  size_t edges_out, bool dashed)
+{
+	const struct profile *p = d->cg->p;
+
+	fputs("\tlabel=\"Call graph of ", d->out);
+	dot_string(d->out, profile_str(p, p->events[d->ev].name));
+	if (p->events[d->ev].long_name != NO_NAME) {
+		fputs(" (", d->out);
+		dot_string(d->out, profile_str(p, p->events[d->ev].long_name));
+		fputc(')', d->out);
+	}
+	fputs(", ", d->out);
+	print_cost(d, d->total);
+	fprintf(d->out, " in all%s\\l"
+		"node: function, inclusive and self cost in %% of all, calls "
+		"(+ recursive calls)\\l"
+		"edge: calls, their inclusive cost in %% of all\\l%s"
+		"double border: called by no function; thick border: the "
+		"largest self cost\\l"
+		"left out: %zu function%s below %g%% inclusive, "
+		"%zu call arc%s below %g%% or to or from a function left out\\l\";\n",
+		d->cg->est_self ? " (percentages of the time the functions "
+		"got, as in gprof's call graph)" : "", dashed ? "dashed edge: calls inside a cycle or "
+		"recursive calls, whose cost is in the cycle's or function's\\l"
+		: "",
+		nodes_out, nodes_out == 1 ? "" : "s", d->o->node_threshold,
+		edges_out, edges_out == 1 ? "" : "s", d->o->edge_threshold);
+}
+
+void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	struct dot_ctx d = { .out = out, .cg = cg, .o = o,
+			     .ev = o->sort_event, .hottest = NO_ID };
+	uint32_t *nodes = xcalloc(cg->nnodes + 1, sizeof(*nodes));
+	uint32_t *scratch = xcalloc(cg->nnodes + 1, sizeof(*scratch));
+	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
+	struct dot_edge *edges = NULL;
+	struct flat_order fo = { cg, o->sort_event };
+	size_t nkept = 0, nlisted = 0, nedges, edges_kept = 0;
+	bool dashed = false;
+
+	d.total = (double)p->totals[d.ev];
+	/* gmon.out: percentages of the time functions got, as gprof's call
+	 * graph has them (print_seconds.c), not of every tick */
+	if (cg->est_self) {
+		d.total = 0;
+		for (uint32_t n = 0; n < cg->nnodes; n++)
+			d.total += cg_node_self(cg, n, d.ev);
+	}
+	d.nl = name_labels_new(cg);
+	d.kept = xcalloc(cg->nnodes + 1, sizeof(*d.kept));
+	d.label = xcalloc(cg->nnodes + 1, sizeof(*d.label));
+	d.row = xcalloc(cg->nevents + 1, sizeof(*d.row));
+
+	/* functions the listings list, at least node_threshold inclusive */
+	for (size_t i = 0; i < cg->norder; i++) {
+		uint32_t n = cg->order[i].id;
+
+		if (cg->order[i].is_cycle)
+			continue;
+		nlisted++;
+		if (d.hottest == NO_ID || cmp_flat_order(&n, &d.hottest, &fo) < 0)
+			d.hottest = n;
+		if (pct(&d, node_incl(&d, n)) < o->node_threshold)
+			continue;
+		d.kept[n] = true;
+		nodes[nkept++] = n;
+	}
+	if (d.hottest != NO_ID && cg_node_self(cg, d.hottest, d.ev) <= 0)
+		d.hottest = NO_ID;
+	make_labels(&d, nodes, nkept);
+
+	nedges = collect_edges(&d, &edges);
+	if (nedges > 1)
+		qsort_r(edges, nedges, sizeof(*edges), cmp_edges, (void *)cg);
+
+	fputs("digraph callgraph {\n"
+	      "\tgraph [labeljust=l, fontsize=10, ranksep=0.3, nodesep=0.25];\n"
+	      "\tnode [shape=box, style=\"filled,rounded\", fontsize=10];\n"
+	      "\tedge [fontsize=9, arrowsize=0.6];\n", out);
+	/* cycles by number, which cg_rank gave 1..ncycles */
+	for (uint32_t c = 0; c < cg->ncycles; c++)
+		by_number[cg->cycles[c].number - 1] = c;
+	for (uint32_t num = 1; num <= cg->ncycles; num++)
+		print_cycle(&d, by_number[num - 1], scratch);
+	for (size_t i = 0; i < nkept; i++)
+		if (cg->nodes[nodes[i]].cycle == NO_ID)
+			print_node(&d, nodes[i], "\t");
+	for (size_t i = 0; i < nedges; i++) {
+		const struct dot_edge *e = &edges[i];
+
+		/* every edge joins two kept nodes */
+		if (!d.kept[e->caller] || !d.kept[e->callee])
+			continue;
+		/* a cost counted again at each level of recursion is more
+		 * than the calls' share: an edge it puts below the threshold
+		 * is below it */
+		if ((e->has_cost || e->measured) &&
+		    pct(&d, e->cost) < o->edge_threshold)
+			continue;
+		print_edge(&d, e);
+		edges_kept++;
+		dashed |= !e->has_cost;
+	}
+	print_caption(&d, nlisted - nkept, nedges - edges_kept, dashed);
+	fputs("}\n", out);
+
+	for (size_t i = 0; i < nkept; i++)
+		free(d.label[nodes[i]]);
+	free(d.label);
+	free(d.kept);
+	free(d.row);
+	free(edges);
+	free(nodes);
+	free(by_number);
+	free(scratch);
+	name_labels_free(d.nl);
+}
+
+struct dot_job {
+	const struct cg *cg;
+	const struct print_opts *o;
+};
+
+static void emit_dot(FILE *in, const void *arg)
+{
+	const struct dot_job *job = arg;
+
+	print_dot(in, job->cg, job->o);
+}
+
+int print_svg(const char *path, const struct cg *cg,
+	      const struct print_opts *o)
+{
+	struct dot_job job = { cg, o };
+	size_t size = strlen(path) + 16;
+	char *place = xmalloc(size), *out = xmalloc(size);
+	/* "-oFILE" in one word: a FILE that starts with '-' stays a file */
+	const char *argv[] = { "dot", "-Tsvg", out, NULL };
+	int ret;
+
+	snprintf(place, size, "--svg '%s'", path);
+	snprintf(out, size, "-o%s", path);
+	ret = pipe_to(place, argv, "install graphviz (apt-get install graphviz)",
+		      emit_dot, &job);
+	free(place);
+	free(out);
+	return ret;
+}

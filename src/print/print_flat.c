@@ -1,0 +1,258 @@
+/*
+ * The flat profile: one line per function, by self cost of the sort
+ * event, with gprof's columns in the profile's own units.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linebuf.h"
+#include "par_format.h"
+#include "print.h"
+#include "base/xalloc.h"
+
+/* A row with what the order looks at: computed once per row for a
+ * sort, or per comparison by cmp_flat_order(). */
+struct flat_key {
+	double self;
+	uint64_t calls;
+	const char *name;
+	uint32_t id;
+};
+
+static struct flat_key flat_key_of(const struct cg *cg, uint32_t ev,
+				   uint32_t n)
+{
+	struct flat_key k = {
+		.self = cg_node_self(cg, n, ev), .calls = cg->nodes[n].calls,
+		.name = profile_str(cg->p, cg->p->funcs[n].name), .id = n,
+	};
+
+	return k;
+}
+
+/* gprof's order: self cost, then calls, then name (then id, so that it
+ * never depends on the sort) */
+static int cmp_flat_keys(const void *x, const void *y)
+{
+	const struct flat_key *a = x, *b = y;
+	int r;
+
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	r = strcmp(a->name, b->name);
+	if (r)
+		return r;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+int cmp_flat_order(const void *x, const void *y, void *arg)
+{
+	const struct flat_order *c = arg;
+	struct flat_key a = flat_key_of(c->cg, c->ev, *(const uint32_t *)x);
+	struct flat_key b = flat_key_of(c->cg, c->ev, *(const uint32_t *)y);
+
+	return cmp_flat_keys(&a, &b);
+}
+
+void sort_flat_order(const struct cg *cg, uint32_t ev, uint32_t *rows,
+		     size_t n)
+{
+	struct flat_key *keys = xcalloc(n + 1, sizeof(*keys));
+
+	for (size_t i = 0; i < n; i++)
+		keys[i] = flat_key_of(cg, ev, rows[i]);
+	qsort(keys, n, sizeof(*keys), cmp_flat_keys);
+	for (size_t i = 0; i < n; i++)
+		rows[i] = keys[i].id;
+	free(keys);
+}
+
+static int width_of(double v, int decimals)
+{
+	char buf[64];
+
+	return snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+static bool shown_nonzero(const struct cg *cg, const struct print_opts *o,
+			  uint32_t n)
+{
+	for (size_t i = 0; i < o->nshow; i++)
+		if (cg_node_self(cg, n, o->show[i]) != 0)
+			return true;
+	return cg_node_self(cg, n, o->sort_event) != 0;
+}
+
+/* What a row needs, the same for every row (and thread). */
+struct flat_rows {
+	const struct cg *cg;
+	const struct print_opts *o;
+	const struct name_labels *nl;
+	const uint32_t *rows;
+	double *cum;		/* cumulative self cost, by row */
+	uint32_t ev;
+	double total;
+	int wcost, wcall, wcalls;
+	const int *wextra;
+};
+
+/* Row i of the flat profile. */
+static void format_row(void *unused, const void *shared, size_t i,
+		       struct linebuf *lb)
+{
+	const struct flat_rows *fr = shared;
+	const struct cg *cg = fr->cg;
+	const struct print_opts *o = fr->o;
+	uint32_t n = fr->rows[i], ev = fr->ev;
+	const struct cg_node *node = &cg->nodes[n];
+	double self = cg_node_self(cg, n, ev);
+	double child = cg_node_child(cg, n, ev);
+	char calls[64];
+	size_t clen = 0;
+
+	(void)unused;
+	lb_fixed(lb, fr->total > 0 ? self * 100 / fr->total : 0.0, 2, 6);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, fr->cum[i], 0, fr->wcost);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, self, 0, fr->wcost);
+	if (node->calls || node->self_calls)
+		clen = fmt_u64(calls, node->calls);
+	if (node->self_calls) {
+		calls[clen++] = '+';
+		clen += fmt_u64(calls + clen, node->self_calls);
+	}
+	lb_putc(lb, ' ');
+	lb_right(lb, calls, clen, fr->wcalls);
+	if (node->calls) {
+		double c = (double)node->calls;
+
+		lb_putc(lb, ' ');
+		lb_fixed(lb, self / c, 2, fr->wcall);
+		lb_putc(lb, ' ');
+		lb_fixed(lb, (self + child) / c, 2, fr->wcall);
+	} else {
+		lb_spaces(lb, 2 + 2 * (size_t)fr->wcall);
+	}
+	for (size_t k = 0; k < o->nshow; k++) {
+		if (o->show[k] == ev)
+			continue;
+		lb_putc(lb, ' ');
+		lb_fixed(lb, cg_node_self(cg, n, o->show[k]), 0, fr->wextra[k]);
+	}
+	lb_puts(lb, "  ");
+	lb_func_label(lb, fr->nl, cg, n, o->indexes);
+	lb_putc(lb, '\n');
+}
+
+void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	uint32_t ev = o->sort_event;
+	double total = (double)p->totals[ev], cum = 0;
+	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
+	size_t nrows = 0;
+	struct name_labels *nl = name_labels_new(cg);
+	const char *evname = profile_str(p, p->events[ev].name);
+	int wcost, wcall, wcalls = 5;
+	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
+	char hdr[256];
+
+	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+		free(wextra);
+		free(rows);
+		name_labels_free(nl);
+		print_flat_seconds(out, cg, o);
+		return;
+	}
+	name_labels_set_listed(nl, o->graph_listed);
+	for (uint32_t n = 0; n < cg->nnodes; n++) {
+		const struct cg_node *node = &cg->nodes[n];
+
+		if (o->flat_listed && !o->flat_listed[n])
+			continue;
+		if (!node->calls && !node->self_calls && !shown_nonzero(cg, o, n))
+			continue;
+		if (total > 0 && o->threshold > 0 &&
+		    cg_node_self(cg, n, ev) * 100.0 / total < o->threshold)
+			continue;
+		rows[nrows++] = n;
+	}
+	sort_flat_order(cg, ev, rows, nrows);
+
+	snprintf(hdr, sizeof(hdr), "%s/call", evname);
+	wcost = max_int(max_int(width_of(total, 0), (int)strlen(evname)), 10);
+	wcall = max_int(max_int(width_of(total, 2), (int)strlen(hdr)), 9);
+	for (size_t i = 0; i < nrows; i++) {
+		char buf[48];
+		const struct cg_node *node = &cg->nodes[rows[i]];
+		size_t w = fmt_u64(buf, node->calls);
+
+		if (node->self_calls)
+			w += 1 + fmt_u64(buf, node->self_calls);
+		wcalls = max_int(wcalls, (int)w);
+	}
+	for (size_t i = 0; i < o->nshow; i++)
+		wextra[i] = max_int(width_of((double)p->totals[o->show[i]], 0),
+				    (int)strlen(profile_str(p, p->events[o->show[i]].name)));
+
+	fputs("Flat profile of ", out);
+	fprint_event_title(out, p, ev);
+	fprintf(out, ", %llu in all", (unsigned long long)p->totals[ev]);
+	/* a time measured in ticks (IgProf's PERF_TICKS): say what in */
+	if (p->events[ev].unit_seconds != 0)
+		fprintf(out, " (ticks of %g s: %.2f s)",
+			p->events[ev].unit_seconds,
+			(double)p->totals[ev] * p->events[ev].unit_seconds);
+	fputs(":\n\n", out);
+	fprintf(out, "  %%   %*s %*s %*s %*s %*s", wcost, "cumulative", wcost,
+		"self", wcalls, "", wcall, "self", wcall, "total");
+	for (size_t i = 0; i < o->nshow; i++)
+		if (o->show[i] != ev)
+			fprintf(out, " %*s", wextra[i], "self");
+	fputc('\n', out);
+	fprintf(out, " self  %*s %*s %*s %*s %*s", wcost, evname, wcost, evname,
+		wcalls, "calls", wcall, hdr, wcall, hdr);
+	for (size_t i = 0; i < o->nshow; i++)
+		if (o->show[i] != ev)
+			fprintf(out, " %*s", wextra[i],
+				profile_str(p, p->events[o->show[i]].name));
+	fputs("  name\n", out);
+
+	{
+		struct flat_rows fr = {
+			.cg = cg, .o = o, .nl = nl, .rows = rows,
+			.cum = xcalloc(nrows + 1, sizeof(double)), .ev = ev,
+			.total = total, .wcost = wcost, .wcall = wcall,
+			.wcalls = wcalls, .wextra = wextra,
+		};
+		/* rows of 256: a few tens of kilobytes each */
+		struct par_format pf = {
+			.format = format_row, .shared = &fr,
+			.chunk = 256, .min_units = 2048,
+		};
+
+		for (size_t i = 0; i < nrows; i++) {
+			cum += cg_node_self(cg, rows[i], ev);
+			fr.cum[i] = cum;
+		}
+		if (o->par_chunk) {
+			pf.chunk = o->par_chunk;
+			pf.min_units = 0;
+		}
+		par_format_run(&pf, out, nrows);
+		free(fr.cum);
+	}
+	if (!o->brief)
+		fprintf(out, "\n%s", flat_blurb);
+	name_labels_free(nl);
+	free(wextra);
+	free(rows);
+}

@@ -1,0 +1,335 @@
+/*
+ * The call graph listing, in gprof's layout: for each entry (a function,
+ * or a cycle as a whole) its callers above it, the entry itself on the
+ * [N] line, its callees below, for the sort event.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linebuf.h"
+#include "par_format.h"
+#include "print.h"
+#include "base/xalloc.h"
+
+/* A thread's: the shared part is read only, the rest its scratch. */
+struct graph_ctx {
+	const struct cg *cg;
+	const struct print_opts *o;
+	struct name_labels *nl;
+	uint32_t ev;
+	double total;
+	int w;			/* width of a cost column */
+	struct linebuf *lb;	/* the entry's text goes here */
+	struct arc_key *keys;	/* the arcs of an entry, to sort */
+	size_t keys_alloc;
+	uint32_t *members;	/* of a cycle, to sort */
+	size_t members_alloc;
+};
+
+/* The name column and the end of the line. */
+static void end_with_label(struct graph_ctx *g, uint32_t n)
+{
+	lb_func_label(g->lb, g->nl, g->cg, n, true);
+	lb_putc(g->lb, '\n');
+}
+
+/* "%13s %*s %*s " then the count right-aligned in 17, then 5 spaces:
+ * the start of a caller or callee line whose cost columns are s and c
+ * (NULL: blank) */
+static void arc_columns(struct graph_ctx *g, const double *s, const double *c,
+			const char *count, size_t clen)
+{
+	struct linebuf *lb = g->lb;
+
+	lb_spaces(lb, 14);
+	if (s)
+		lb_fixed(lb, *s, 0, g->w);
+	else
+		lb_spaces(lb, (size_t)g->w);
+	lb_putc(lb, ' ');
+	if (c)
+		lb_fixed(lb, *c, 0, g->w);
+	else
+		lb_spaces(lb, (size_t)g->w);
+	lb_putc(lb, ' ');
+	lb_right(lb, count, clen, 17);
+	lb_spaces(lb, 5);
+}
+
+static bool in_same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
+{
+	return cg->nodes[u].cycle != NO_ID &&
+	       cg->nodes[u].cycle == cg->nodes[v].cycle;
+}
+
+/* calls into v, or into its cycle: the "/total" of an arc's count */
+static uint64_t head_calls(const struct cg *cg, uint32_t v)
+{
+	uint32_t c = cg->nodes[v].cycle;
+
+	return c != NO_ID ? cg->cycles[c].calls : cg->nodes[v].calls;
+}
+
+/* An arc with its share of the entry's cost, computed once for the sort
+ * and the line. */
+struct arc_key {
+	uint32_t arc;
+	double self, child;
+};
+
+static void arc_line(struct graph_ctx *g, const struct arc_key *k,
+		     uint32_t other)
+{
+	const struct cg *cg = g->cg;
+	const struct cg_arc *arc = &cg->arcs[k->arc];
+	char count[48];
+	size_t n = fmt_u64(count, arc->count);
+
+	if (in_same_cycle(cg, arc->caller, arc->callee)) {
+		arc_columns(g, NULL, NULL, count, n);
+	} else {
+		count[n++] = '/';
+		n += fmt_u64(count + n, head_calls(cg, arc->callee));
+		arc_columns(g, &k->self, &k->child, count, n);
+	}
+	end_with_label(g, other);
+}
+
+static int cmp_arcs(const void *x, const void *y, void *arg)
+{
+	const struct arc_key *a = x, *b = y;
+	const struct cg *cg = arg;
+	double ta = a->self + a->child, tb = b->self + b->child;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (cg->arcs[a->arc].count != cg->arcs[b->arc].count)
+		return cg->arcs[a->arc].count > cg->arcs[b->arc].count ? -1 : 1;
+	return a->arc < b->arc ? -1 : a->arc > b->arc;
+}
+
+/* Arcs into (incoming) or out of a set of nodes: one node, or a cycle's
+ * members when `cycle` is set (then arcs inside the cycle are left out),
+ * into g->keys with their shares. */
+static size_t collect_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
+			   bool incoming)
+{
+	const struct cg *cg = g->cg;
+	size_t n = 0;
+	uint32_t first = cycle != NO_ID ? cg->cycles[cycle].first_member : node;
+
+	for (uint32_t m = first; m != NO_ID;
+	     m = cycle != NO_ID ? cg->nodes[m].next_member : NO_ID) {
+		uint32_t a = incoming ? cg->nodes[m].first_in : cg->nodes[m].first_out;
+
+		for (; a != NO_ID;
+		     a = incoming ? cg->arcs[a].next_in : cg->arcs[a].next_out) {
+			uint32_t other = incoming ? cg->arcs[a].caller
+						  : cg->arcs[a].callee;
+			struct arc_key *k;
+
+			if (cycle != NO_ID && cg->nodes[other].cycle == cycle)
+				continue;
+			ARRAY_GROW(g->keys, n + 1, g->keys_alloc);
+			k = &g->keys[n++];
+			k->arc = a;
+			cg_arc_share(cg, a, g->ev, &k->self, &k->child);
+		}
+	}
+	return n;
+}
+
+/* "%-6s %6.1f %*.0f %*.0f %8s%9s %s\n": an entry's own line */
+static void print_primary(struct graph_ctx *g, uint32_t index, double self,
+			  double child, uint64_t calls, uint64_t extra)
+{
+	struct linebuf *lb = g->lb;
+	char idx[32], called[48];
+	size_t n;
+
+	idx[0] = '[';
+	n = 1 + fmt_u64(idx + 1, index);
+	idx[n++] = ']';
+	lb_left(lb, idx, n, 6);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, g->total > 0 ? (self + child) * 100 / g->total : 0.0, 1, 6);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, self, 0, g->w);
+	lb_putc(lb, ' ');
+	lb_fixed(lb, child, 0, g->w);
+	lb_putc(lb, ' ');
+	n = 0;
+	if (calls || extra)
+		n = fmt_u64(called, calls);
+	if (extra) {
+		called[n++] = '+';
+		n += fmt_u64(called + n, extra);
+	}
+	lb_right(lb, called, n, 8);
+	lb_spaces(lb, 10);
+}
+
+/*
+ * The caller lines (incoming) or callee lines of a function, or of a
+ * cycle's members when cycle != NO_ID; "<spontaneous>" when nothing
+ * calls it.
+ */
+static void print_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
+		       bool incoming)
+{
+	const struct cg *cg = g->cg;
+	size_t k = collect_arcs(g, node, cycle, incoming);
+
+	if (k > 1)
+		qsort_r(g->keys, k, sizeof(*g->keys), cmp_arcs, (void *)cg);
+	if (!k && incoming) {
+		arc_columns(g, NULL, NULL, "", 0);
+		lb_puts(g->lb, "<spontaneous>\n");
+	}
+	for (size_t i = 0; i < k; i++) {
+		const struct cg_arc *arc = &cg->arcs[g->keys[i].arc];
+
+		arc_line(g, &g->keys[i], incoming ? arc->caller : arc->callee);
+	}
+}
+
+static void print_node_entry(struct graph_ctx *g, uint32_t n)
+{
+	const struct cg *cg = g->cg;
+	const struct cg_node *node = &cg->nodes[n];
+
+	print_arcs(g, n, NO_ID, true);
+	print_primary(g, node->index, cg_node_self(cg, n, g->ev),
+		      cg_node_child(cg, n, g->ev), node->calls,
+		      node->self_calls);
+	end_with_label(g, n);
+	print_arcs(g, n, NO_ID, false);
+}
+
+static int cmp_member_index(const void *a, const void *b, void *arg)
+{
+	const struct cg *cg = arg;
+	uint32_t x = cg->nodes[*(const uint32_t *)a].index;
+	uint32_t y = cg->nodes[*(const uint32_t *)b].index;
+
+	return x < y ? -1 : x > y;
+}
+
+static void print_cycle_entry(struct graph_ctx *g, uint32_t c)
+{
+	const struct cg *cg = g->cg;
+	const struct cg_cycle *cyc = &cg->cycles[c];
+	char num[20];
+	size_t k;
+
+	print_arcs(g, NO_ID, c, true);
+	print_primary(g, cyc->index, cg_cycle_self(cg, c, g->ev),
+		      cg_cycle_child(cg, c, g->ev), cyc->calls,
+		      cyc->internal_calls);
+	lb_puts(g->lb, "<cycle ");
+	lb_putn(g->lb, num, fmt_u64(num, cyc->number));
+	lb_puts(g->lb, " as a whole> [");
+	lb_putn(g->lb, num, fmt_u64(num, cyc->index));
+	lb_puts(g->lb, "]\n");
+	/* the members, each with its own cost, highest first */
+	k = 0;
+	for (uint32_t m = cyc->first_member; m != NO_ID; m = cg->nodes[m].next_member) {
+		ARRAY_GROW(g->members, k + 1, g->members_alloc);
+		g->members[k++] = m;
+	}
+	/*
+	 * By index (cg_rank lists every member, so indexes are distinct). A
+	 * sort, not a selection: a cycle can have as many members as the
+	 * profile has functions, and a 100,000-function loop took 40 seconds
+	 * here (test_deep_chain in tests/test_fuzz_regress.c).
+	 */
+	qsort_r(g->members, k, sizeof(*g->members), cmp_member_index,
+		(void *)cg);
+	for (size_t i = 0; i < k; i++) {
+		uint32_t m = g->members[i];
+		const struct cg_node *mn = &cg->nodes[m];
+		double s = cg_node_self(cg, m, g->ev);
+		double ch = cg_node_child(cg, m, g->ev);
+		char called[48];
+		size_t n = fmt_u64(called, mn->calls);
+
+		if (mn->self_calls) {
+			called[n++] = '+';
+			n += fmt_u64(called + n, mn->self_calls);
+		}
+		arc_columns(g, &s, &ch, called, n);
+		end_with_label(g, m);
+	}
+}
+
+/* Unit i of the listing: the i-th entry shown, and its separator. */
+static void format_entry(void *ctx, const void *shown, size_t i,
+			 struct linebuf *lb)
+{
+	struct graph_ctx *g = ctx;
+	const struct cg_entry *e = &g->cg->order[((const uint32_t *)shown)[i]];
+
+	g->lb = lb;
+	if (e->is_cycle)
+		print_cycle_entry(g, e->id);
+	else
+		print_node_entry(g, e->id);
+	lb_puts(lb, "-----------------------------------------------\n");
+}
+
+void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	struct graph_ctx g, g2;
+	uint32_t *shown;
+	size_t nshown = 0;
+	char buf[FMT_NUM_MAX];
+	int w;
+
+	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+		print_graph_seconds(out, cg, o);
+		return;
+	}
+	memset(&g, 0, sizeof(g));
+	g.cg = cg;
+	g.o = o;
+	g.ev = o->sort_event;
+	g.total = (double)p->totals[g.ev];
+	g.nl = name_labels_new(cg);
+	name_labels_set_listed(g.nl, o->graph_listed);
+	name_labels_keep(g.nl, cg);
+	w = (int)fmt_fixed(buf, g.total, 0);
+	g.w = w < 8 ? 8 : w;
+	g2 = g;
+
+	fputs("Call graph of ", out);
+	fprint_event_title(out, p, g.ev);
+	fprintf(out, ", %llu in all:\n\n", (unsigned long long)p->totals[g.ev]);
+	fprintf(out, "%-6s %6s %*s %*s %8s%9s %s\n", "index", "%total", g.w,
+		"self", g.w, "children", "called", "", "name");
+	shown = xcalloc(cg->norder + 1, sizeof(*shown));
+	for (size_t i = 0; i < cg->norder; i++)
+		if (entry_shown(cg, o, &cg->order[i], g.ev, g.total))
+			shown[nshown++] = (uint32_t)i;
+	{
+		/* chunks of 64 entries: a few hundred lines each */
+		struct par_format pf = {
+			.format = format_entry, .shared = shown,
+			.ctx = { &g, &g2 }, .chunk = 64, .min_units = 256,
+		};
+
+		if (o->par_chunk) {
+			pf.chunk = o->par_chunk;
+			pf.min_units = 0;
+		}
+		par_format_run(&pf, out, nshown);
+	}
+	if (!o->brief)
+		fprintf(out, "\n%s", graph_blurb);
+	free(shown);
+	free(g.keys);
+	free(g.members);
+	free(g2.keys);
+	free(g2.members);
+	name_labels_free(g.nl);
+}

@@ -1,0 +1,327 @@
+/*
+ * The analysis as one JSON document. Its shape is a public interface:
+ * keys may be added, never change meaning. Cost arrays follow "events".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "print.h"
+#include "base/xalloc.h"
+
+/* A JSON string; bytes that are not valid UTF-8 are read as Latin-1. */
+void json_string(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	fputc('"', out);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = u[i];
+
+		if (c == '"' || c == '\\') {
+			fputc('\\', out);
+			fputc(c, out);
+		} else if (c < 0x20 || c == 0x7f) {
+			fprintf(out, "\\u%04x", c);
+		} else if (c < 0x80) {
+			fputc(c, out);
+		} else {
+			size_t need = c >= 0xf0 && c <= 0xf4 ? 3
+				    : c >= 0xe0 && c < 0xf0 ? 2
+				    : c >= 0xc2 && c < 0xe0 ? 1 : 0;
+			bool valid = need && i + need < len;
+
+			for (size_t k = 1; valid && k <= need; k++)
+				if ((u[i + k] & 0xc0) != 0x80)
+					valid = false;
+			/* RFC 3629: no overlong forms, no surrogates, nothing
+			 * past U+10FFFF; strict parsers refuse them */
+			if (valid && ((c == 0xe0 && u[i + 1] < 0xa0) ||
+				      (c == 0xed && u[i + 1] > 0x9f) ||
+				      (c == 0xf0 && u[i + 1] < 0x90) ||
+				      (c == 0xf4 && u[i + 1] > 0x8f)))
+				valid = false;
+			if (valid) {
+				fwrite(u + i, 1, need + 1, out);
+				i += need;
+			} else {
+				fprintf(out, "\\u%04x", c);
+			}
+		}
+	}
+	fputc('"', out);
+}
+
+void json_name(FILE *out, const struct profile *p, name_id id)
+{
+	if (id == NO_NAME)
+		fputs("null", out);
+	else
+		json_string(out, profile_str(p, id), names_len(&p->names, id));
+}
+
+void json_row(FILE *out, const uint64_t *row, size_t n)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%llu", i ? ", " : "", (unsigned long long)row[i]);
+	fputc(']', out);
+}
+
+/* Estimated costs exist for one event: the rest are shown as 0. */
+static void json_drow(FILE *out, double v, size_t n, uint32_t ev)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%.17g", i ? ", " : "", i == ev ? v : 0.0);
+	fputc(']', out);
+}
+
+static void json_sum_row(FILE *out, const uint64_t *a, const uint64_t *b,
+			 size_t n)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%llu", i ? ", " : "",
+			(unsigned long long)(a[i] + b[i]));
+	fputc(']', out);
+}
+
+/* JSON holds whole stacks, up to this depth (deeper ones are cut and
+ * say so: a hostile file could have every leak 100,000 frames deep). */
+#define JSON_STACK_MAX 1000
+
+static void json_leaks(FILE *out, const struct profile *p)
+{
+	uint32_t *order = leaks_by_size(p);
+
+	fputs(",\n \"leaks\": [", out);
+	for (size_t i = 0; i < p->nleaks; i++) {
+		const struct pleak *lk = &p->leaks[order[i]];
+		size_t depth = 0;
+
+		fputs(i ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"address\": %llu, \"size\": %llu, \"counter\": ",
+			(unsigned long long)lk->addr,
+			(unsigned long long)lk->size);
+		json_name(out, p, p->events[lk->event].name);
+		fprintf(out, ", \"function\": %u, \"stack\": [",
+			p->stacks[lk->stack].func);
+		for (uint32_t s = lk->stack; s != NO_ID; s = p->stacks[s].caller) {
+			if (depth < JSON_STACK_MAX)
+				fprintf(out, "%s%u", depth ? ", " : "",
+					p->stacks[s].func);
+			depth++;
+		}
+		fprintf(out, "], \"depth\": %zu}", depth);
+	}
+	fputc(']', out);
+	free(order);
+}
+
+void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	size_t ne = p->stride;
+	bool exact = cg->child != NULL;
+	uint32_t *arc_of_call = xcalloc(p->ncalls + 1, sizeof(*arc_of_call));
+	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
+	/* cycles are listed by number, which cg_rank gave 1..ncycles */
+	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
+
+	for (size_t c = 0; c < p->ncalls; c++)
+		arc_of_call[c] = NO_ID;
+	for (size_t a = 0; a < cg->narcs; a++)
+		arc_of_call[cg->arcs[a].call] = (uint32_t)a;
+
+	fputs("{\"events\": [", out);
+	for (size_t e = 0; e < p->nevents; e++) {
+		fputs(e ? ", " : "", out);
+		json_name(out, p, p->events[e].name);
+	}
+	fputs("],\n \"event_info\": [", out);
+	for (size_t e = 0; e < p->nevents; e++) {
+		fputs(e ? ",\n   " : "", out);
+		fputs("{\"name\": ", out);
+		json_name(out, p, p->events[e].name);
+		fputs(", \"long_name\": ", out);
+		json_name(out, p, p->events[e].long_name);
+		fprintf(out, ", \"derived\": %s",
+			p->events[e].derived ? "true" : "false");
+		/* a time: how many seconds one unit (a cost of 1) stands for */
+		if (p->events[e].unit_seconds != 0)
+			fprintf(out, ", \"unit_seconds\": %.17g}",
+				p->events[e].unit_seconds);
+		else
+			fputc('}', out);
+	}
+	fputs("],\n \"sort_event\": ", out);
+	json_name(out, p, p->events[o->sort_event].name);
+	fputs(",\n \"totals\": ", out);
+	json_row(out, p->totals, ne);
+	fputs(",\n \"summary\": ", out);
+	if (p->summary)
+		json_row(out, p->summary, ne);
+	else
+		fputs("null", out);
+	fputs(",\n \"inputs\": [", out);
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const struct pinput *in = &p->inputs[i];
+
+		fputs(i ? ",\n   " : "", out);
+		fputs("{\"path\": ", out);
+		json_name(out, p, in->path);
+		fputs(", \"format\": ", out);
+		json_name(out, p, in->format);
+		fputs(", \"creator\": ", out);
+		json_name(out, p, in->creator);
+		fputs(", \"cmd\": ", out);
+		json_name(out, p, in->cmd);
+		fprintf(out, ", \"parts\": %u", in->nparts);
+		if (p->gmon)
+			fprintf(out, ", \"bb_counts\": %llu",
+				(unsigned long long)in->nbb);
+		fputc('}', out);
+	}
+	fputs("],\n \"binaries\": [", out);
+	for (size_t b = 0; b < o->nreports; b++) {
+		const struct resolve_report *r = &o->reports[b];
+
+		fputs(b ? ",\n   " : "", out);
+		fputs("{\"path\": ", out);
+		json_string(out, r->binary, strlen(r->binary));
+		fputs(", \"object\": ", out);
+		json_name(out, p, r->object);
+		fprintf(out, ", \"load_offset\": %llu, \"load_offset_reason\": ",
+			(unsigned long long)r->load_offset);
+		json_string(out, r->offset_reason, strlen(r->offset_reason));
+		fprintf(out, ", \"renamed\": %u, \"addresses\": %llu, "
+			"\"addresses_outside\": %llu, \"named\": %u, "
+			"\"named_found\": %u, \"inlined_to\": \"%s\"}",
+			r->renamed, (unsigned long long)r->addresses,
+			(unsigned long long)r->outside, r->named, r->named_found,
+			o->inlined == INLINE_CALLEE ? "callee" : "caller");
+	}
+	fputs("],\n \"functions\": [", out);
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		const struct pfunc *fn = &p->funcs[f];
+		const struct cg_node *node = &cg->nodes[f];
+
+		fputs(f ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"id\": %u, \"name\": ", f);
+		json_name(out, p, fn->name);
+		fputs(", \"file\": ", out);
+		json_name(out, p, fn->file);
+		fputs(", \"object\": ", out);
+		json_name(out, p, fn->object);
+		if (fn->line)
+			fprintf(out, ", \"line\": %u", fn->line);
+		else
+			fputs(", \"line\": null", out);
+		fputs(", \"self\": ", out);
+		if (exact) {
+			json_row(out, profile_self(p, f), ne);
+			fputs(", \"inclusive\": ", out);
+			cg_inclusive_row(cg, f, row);
+			json_row(out, row, ne);
+		} else {
+			json_drow(out, cg_node_self(cg, f, o->sort_event), ne,
+				  o->sort_event);
+			fputs(", \"inclusive\": ", out);
+			json_drow(out, cg_node_self(cg, f, o->sort_event) +
+				  cg_node_child(cg, f, o->sort_event), ne,
+				  o->sort_event);
+		}
+		if (p->func_count) {
+			/* IgProf: the counters' count and peak fields */
+			fputs(", \"self_count\": ", out);
+			json_row(out, profile_func_row(p, p->func_count, f), ne);
+			fputs(", \"self_peak\": ", out);
+			json_row(out, profile_func_row(p, p->func_peak, f), ne);
+		}
+		fprintf(out, ", \"calls\": %llu, \"self_calls\": %llu, \"cycle\": ",
+			(unsigned long long)node->calls,
+			(unsigned long long)node->self_calls);
+		if (node->cycle != NO_ID)
+			fprintf(out, "%u", cg->cycles[node->cycle].number);
+		else
+			fputs("null", out);
+		fprintf(out, ", \"index\": %u", node->index);
+		/* -p/-P and -q/-Q: selected for the listing or not */
+		if (o->flat_listed)
+			fprintf(out, ", \"in_flat\": %s",
+				o->flat_listed[f] ? "true" : "false");
+		if (o->graph_listed)
+			fprintf(out, ", \"in_graph\": %s",
+				o->graph_listed[f] ? "true" : "false");
+		fputc('}', out);
+	}
+	fputs("],\n \"arcs\": [", out);
+	for (size_t c = 0; c < p->ncalls; c++) {
+		const struct pcall *pc = &p->calls[c];
+
+		fputs(c ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"caller\": %u, \"callee\": %u, \"count\": %llu, \"inclusive\": ",
+			pc->caller, pc->callee, (unsigned long long)pc->count);
+		if (p->calls_have_incl) {
+			json_row(out, profile_call_incl(p, (uint32_t)c), ne);
+		} else {
+			double s = 0, ch = 0;
+
+			if (arc_of_call[c] != NO_ID)
+				cg_arc_share(cg, arc_of_call[c], o->sort_event, &s, &ch);
+			json_drow(out, s + ch, ne, o->sort_event);
+		}
+		/* -k: deleted before the analysis, counted nowhere */
+		if (o->arc_deleted)
+			fprintf(out, ", \"deleted\": %s",
+				o->arc_deleted[c] ? "true" : "false");
+		fputc('}', out);
+	}
+	fputs("],\n \"cycles\": [", out);
+	for (uint32_t c = 0; c < cg->ncycles; c++)
+		by_number[cg->cycles[c].number - 1] = c;
+	for (uint32_t num = 1; num <= cg->ncycles; num++) {
+		uint32_t c = by_number[num - 1];
+
+		fputs(num > 1 ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"id\": %u, \"members\": [", num);
+		for (uint32_t m = cg->cycles[c].first_member, k = 0; m != NO_ID;
+		     m = cg->nodes[m].next_member, k++)
+			fprintf(out, "%s%u", k ? ", " : "", m);
+		fputs("], \"self\": ", out);
+		if (exact) {
+			json_row(out, cg->cycle_self + (size_t)c * ne, ne);
+			fputs(", \"inclusive\": ", out);
+			json_sum_row(out, cg->cycle_self + (size_t)c * ne,
+				     cg->cycle_child + (size_t)c * ne, ne);
+		} else {
+			json_drow(out, cg_cycle_self(cg, c, o->sort_event), ne,
+				  o->sort_event);
+			fputs(", \"inclusive\": ", out);
+			json_drow(out, cg_cycle_self(cg, c, o->sort_event) +
+				  cg_cycle_child(cg, c, o->sort_event), ne,
+				  o->sort_event);
+		}
+		fprintf(out, ", \"calls\": %llu, \"internal_calls\": %llu, \"index\": %u",
+			(unsigned long long)cg->cycles[c].calls,
+			(unsigned long long)cg->cycles[c].internal_calls,
+			cg->cycles[c].index);
+		if (o->cycle_listed)
+			fprintf(out, ", \"in_graph\": %s",
+				o->cycle_listed[c] ? "true" : "false");
+		fputc('}', out);
+	}
+	fputs("]", out);
+	if (o->annotate && o->annotation)
+		print_annotate_json(out, cg, o);
+	if (o->disasm) {
+		fputs(",\n \"disasm\": ", out);
+		print_disasm_json(out, cg, o);
+	}
+	if (o->leaks)
+		json_leaks(out, p);
+	fputs("}\n", out);
+	free(arc_of_call);
+	free(row);
+	free(by_number);
+}

@@ -1,0 +1,529 @@
+#include "profile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "gmon_data.h"
+
+void profile_init(struct profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	arena_init(&p->arena);
+	names_init(&p->names, &p->arena);
+	u64map_init(&p->func_index);
+	u64map_init(&p->fileobj_index);
+	u64map_init(&p->call_index);
+	u64map_init(&p->callsite_index);
+	u64map_init(&p->event_index);
+	u64map_init(&p->long_names);
+}
+
+void profile_release(struct profile *p)
+{
+	free(p->events);
+	free(p->funcs);
+	free(p->self);
+	free(p->calls);
+	free(p->call_incl);
+	free(p->totals);
+	free(p->summary);
+	free(p->inputs);
+	free(p->derived);
+	free(p->terms);
+	free(p->pos);
+	free(p->pos_cost);
+	free(p->pos_table);
+	free(p->callsites);
+	free(p->callsite_incl);
+	free(p->jumps);
+	free(p->jump_table);
+	u64map_release(&p->callsite_index);
+	free(p->func_incl);
+	free(p->func_count);
+	free(p->func_peak);
+	free(p->stacks);
+	free(p->leaks);
+	free(p->est_self);
+	free(p->func_by_name);
+	free(p->call_by_callee);
+	gmon_free(p->gmon);
+	u64map_release(&p->func_index);
+	u64map_release(&p->fileobj_index);
+	u64map_release(&p->call_index);
+	u64map_release(&p->event_index);
+	u64map_release(&p->long_names);
+	names_release(&p->names);
+	arena_release(&p->arena);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Sums the readers did not make themselves (derived events, totals over
+ * several files) stop at 2^64 - 1 rather than wrap around to a small
+ * number. The readers refuse a file whose own sums pass it.
+ */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_add_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+
+	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* Make room for `want` rows of `stride` numbers; *alloc counts rows. */
+static void grow_rows(uint64_t **rows, size_t *alloc, size_t want,
+		      size_t stride)
+{
+	size_t n;
+
+	if (want <= *alloc && *rows)
+		return;
+	n = *alloc / 2 * 3 + 64;
+	if (n < want)
+		n = want;
+	*rows = xreallocarray(*rows, n, (stride ? stride : 1) * sizeof(**rows));
+	*alloc = n;
+}
+
+/* Copy rows of old_stride numbers into rows of new_stride (wider). */
+static uint64_t *widen(uint64_t *rows, size_t nrows, size_t alloc,
+		       size_t old_stride, size_t new_stride)
+{
+	uint64_t *out;
+
+	if (!rows)
+		return NULL;
+	out = xcalloc(alloc ? alloc : 1, new_stride * sizeof(*out));
+	for (size_t r = 0; r < nrows; r++)
+		memcpy(out + r * new_stride, rows + r * old_stride,
+		       old_stride * sizeof(*out));
+	free(rows);
+	return out;
+}
+
+/* Rows of old_stride numbers cut to new_stride (narrower), in place. */
+static void narrow(uint64_t *rows, size_t nrows, size_t old_stride,
+		   size_t new_stride)
+{
+	if (!rows)
+		return;
+	for (size_t r = 0; r < nrows; r++)
+		memmove(rows + r * new_stride, rows + r * old_stride,
+			new_stride * sizeof(*rows));
+}
+
+/*
+ * Room for `need` events in every row. Rows grow by half again at
+ * least: a file that adds its events one part at a time would
+ * otherwise copy every row once per event, which is cubic in its size
+ * when each part also adds a function. profile_finish() cuts the rows
+ * back to the events there are.
+ */
+static void set_stride(struct profile *p, size_t need)
+{
+	size_t old = p->stride, stride = old + old / 2;
+
+	if (need <= old)
+		return;
+	if (stride < need)
+		stride = need;
+	p->self = widen(p->self, p->nfuncs, p->self_alloc, old, stride);
+	p->call_incl = widen(p->call_incl, p->ncalls, p->call_incl_alloc,
+			     old, stride);
+	p->pos_cost = widen(p->pos_cost, p->npos, p->pos_cost_alloc, old, stride);
+	p->callsite_incl = widen(p->callsite_incl, p->ncallsites,
+				 p->callsite_incl_alloc, old, stride);
+	p->func_incl = widen(p->func_incl, p->nfuncs, p->extras_alloc, old, stride);
+	p->func_count = widen(p->func_count, p->nfuncs, p->extras_alloc, old,
+			      stride);
+	p->func_peak = widen(p->func_peak, p->nfuncs, p->extras_alloc, old, stride);
+	if (p->summary) {
+		uint64_t *s = xcalloc(stride, sizeof(*s));
+
+		memcpy(s, p->summary, old * sizeof(*s));
+		free(p->summary);
+		p->summary = s;
+	}
+	p->stride = stride;
+}
+
+uint32_t profile_event(struct profile *p, name_id name)
+{
+	bool added;
+	uint32_t e = u64map_get_or_put(&p->event_index, name,
+				       (uint32_t)p->nevents, &added);
+
+	if (!added)
+		return e;
+	ARRAY_GROW(p->events, p->nevents + 1, p->events_alloc);
+	p->events[p->nevents].name = name;
+	p->events[p->nevents].long_name = u64map_get(&p->long_names, name);
+	p->events[p->nevents].derived = false;
+	p->events[p->nevents].unit_seconds = 0;
+	p->nevents++;
+	set_stride(p, p->nevents);
+	return e;
+}
+
+uint32_t profile_find_event(const struct profile *p, const char *name)
+{
+	name_id id = names_find(&p->names, name, strlen(name));
+
+	return id == NO_NAME ? NO_ID : u64map_get(&p->event_index, id);
+}
+
+void profile_set_long_name(struct profile *p, name_id name, name_id long_name)
+{
+	uint32_t e = u64map_get(&p->event_index, name);
+
+	u64map_put(&p->long_names, name, long_name);
+	if (e != U64MAP_NONE)
+		p->events[e].long_name = long_name;
+}
+
+void profile_define_derived(struct profile *p, name_id name,
+			    const struct pterm *terms, size_t nterms,
+			    const char *path, uint64_t lineno)
+{
+	struct pderived *d;
+
+	ARRAY_GROW(p->terms, p->nterms + nterms, p->terms_alloc);
+	memcpy(p->terms + p->nterms, terms, nterms * sizeof(*terms));
+	ARRAY_GROW(p->derived, p->nderived + 1, p->derived_alloc);
+	d = &p->derived[p->nderived++];
+	d->name = name;
+	d->first_term = (uint32_t)p->nterms;
+	d->nterms = (uint32_t)nterms;
+	d->path = arena_strndup(&p->arena, path, strlen(path));
+	d->lineno = lineno;
+	p->nterms += nterms;
+}
+
+/* The per-function rows of profile_want_func_extras(), room for want. */
+static void grow_extras(struct profile *p, size_t want)
+{
+	uint64_t **rows[] = { &p->func_incl, &p->func_count, &p->func_peak };
+	size_t row = (p->stride ? p->stride : 1) * sizeof(uint64_t), n;
+
+	if (!p->func_incl || want <= p->extras_alloc)
+		return;
+	n = p->extras_alloc / 2 * 3 + 64;
+	if (n < want)
+		n = want;
+	for (size_t i = 0; i < 3; i++) {
+		*rows[i] = xreallocarray(*rows[i], n, row);
+		memset((char *)*rows[i] + p->extras_alloc * row, 0,
+		       (n - p->extras_alloc) * row);
+	}
+	p->extras_alloc = n;
+}
+
+void profile_want_func_extras(struct profile *p)
+{
+	if (p->func_incl)
+		return;
+	p->func_incl = xcalloc(1, sizeof(uint64_t));
+	p->func_count = xcalloc(1, sizeof(uint64_t));
+	p->func_peak = xcalloc(1, sizeof(uint64_t));
+	p->extras_alloc = 0;
+	grow_extras(p, p->nfuncs + 1);
+}
+
+uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller)
+{
+	if (p->nstacks >= NO_ID - 1)
+		BUG("too many stacks");
+	ARRAY_GROW(p->stacks, p->nstacks + 1, p->stacks_alloc);
+	p->stacks[p->nstacks].func = func;
+	p->stacks[p->nstacks].caller = caller;
+	return (uint32_t)p->nstacks++;
+}
+
+static uint32_t profile_func_slow(struct profile *p, name_id object,
+				  name_id file, name_id name);
+static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
+				  uint32_t callee);
+
+static inline unsigned cache_slot(uint64_t a, uint64_t b)
+{
+	return (unsigned)(hash_u64(a * 0x9e3779b97f4a7c15ULL ^ b) &
+			  (PROFILE_CACHE_SLOTS - 1));
+}
+
+/* Room for index i in a cache array of index + 1 (new entries 0). */
+static void grow_cache(uint32_t **a, size_t *alloc, size_t i)
+{
+	size_t old = *alloc, n = old ? old : 1024;
+
+	while (n <= i)
+		n *= 2;
+	*a = xreallocarray(*a, n, sizeof(**a));
+	memset(*a + old, 0, (n - old) * sizeof(**a));
+	*alloc = n;
+}
+
+uint32_t profile_func(struct profile *p, name_id object, name_id file,
+		      name_id name)
+{
+	unsigned slot;
+	uint32_t hit = name < p->func_by_name_alloc ? p->func_by_name[name]
+						    : 0;
+
+	if (hit && hit <= p->nfuncs) {
+		const struct pfunc *pf = &p->funcs[hit - 1];
+
+		if (pf->name == name && pf->file == file && pf->object == object)
+			return hit - 1;
+	}
+	slot = cache_slot((uint64_t)object << 32 | file, name);
+	hit = p->func_cache[slot];
+	if (hit && hit <= p->nfuncs) {
+		const struct pfunc *pf = &p->funcs[hit - 1];
+
+		if (pf->name == name && pf->file == file && pf->object == object)
+			goto found;
+	}
+	hit = profile_func_slow(p, object, file, name) + 1;
+	p->func_cache[slot] = hit;
+found:
+	if (name >= p->func_by_name_alloc)
+		grow_cache(&p->func_by_name, &p->func_by_name_alloc, name);
+	p->func_by_name[name] = hit;
+	return hit - 1;
+}
+
+static uint32_t profile_func_slow(struct profile *p, name_id object,
+				  name_id file, name_id name)
+{
+	uint64_t fo_key = (uint64_t)object << 32 | file;
+	uint32_t fo = u64map_get_or_put(&p->fileobj_index, fo_key,
+					p->nfileobj, NULL);
+	bool added;
+	uint32_t f;
+
+	if (fo == p->nfileobj)
+		p->nfileobj++;
+	f = u64map_get_or_put(&p->func_index, (uint64_t)fo << 32 | name,
+			      (uint32_t)p->nfuncs, &added);
+	if (!added)
+		return f;
+	if (p->nfuncs >= NO_ID - 1)
+		BUG("too many functions");
+	ARRAY_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
+	grow_rows(&p->self, &p->self_alloc, p->nfuncs + 1, p->stride);
+	memset(profile_self(p, f), 0, p->stride * sizeof(uint64_t));
+	grow_extras(p, p->nfuncs + 1);	/* new rows come zeroed */
+	p->funcs[f].name = name;
+	p->funcs[f].file = file;
+	p->funcs[f].object = object;
+	p->funcs[f].line = 0;
+	p->nfuncs++;
+	return f;
+}
+
+uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee)
+{
+	unsigned slot;
+	uint32_t hit = callee < p->call_by_callee_alloc
+			       ? p->call_by_callee[callee] : 0;
+
+	if (hit && hit <= p->ncalls && p->calls[hit - 1].caller == caller &&
+	    p->calls[hit - 1].callee == callee)
+		return hit - 1;
+	slot = cache_slot(caller, callee);
+	hit = p->call_cache[slot];
+	if (!(hit && hit <= p->ncalls && p->calls[hit - 1].caller == caller &&
+	      p->calls[hit - 1].callee == callee)) {
+		hit = profile_call_slow(p, caller, callee) + 1;
+		p->call_cache[slot] = hit;
+	}
+	if (callee >= p->call_by_callee_alloc)
+		grow_cache(&p->call_by_callee, &p->call_by_callee_alloc, callee);
+	p->call_by_callee[callee] = hit;
+	return hit - 1;
+}
+
+static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
+				  uint32_t callee)
+{
+	bool added;
+	uint32_t c = u64map_get_or_put(&p->call_index,
+				       (uint64_t)caller << 32 | callee,
+				       (uint32_t)p->ncalls, &added);
+
+	if (!added)
+		return c;
+	if (p->ncalls >= NO_ID - 1)
+		BUG("too many calls");
+	ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
+	grow_rows(&p->call_incl, &p->call_incl_alloc, p->ncalls + 1,
+		  p->stride);
+	memset(profile_call_incl(p, c), 0, p->stride * sizeof(uint64_t));
+	p->calls[c].caller = caller;
+	p->calls[c].callee = callee;
+	p->calls[c].count = 0;
+	p->ncalls++;
+	return c;
+}
+
+void profile_add_summary(struct profile *p, const uint64_t *row)
+{
+	if (!p->summary)
+		p->summary = xcalloc(p->stride ? p->stride : 1,
+				     sizeof(*p->summary));
+	for (size_t e = 0; e < p->stride; e++)
+		p->summary[e] += row[e];
+}
+
+struct pinput *profile_add_input(struct profile *p, const char *path,
+				 const char *format)
+{
+	struct pinput *in;
+
+	ARRAY_GROW(p->inputs, p->ninputs + 1, p->inputs_alloc);
+	in = &p->inputs[p->ninputs++];
+	in->path = names_intern(&p->names, path, strlen(path));
+	in->format = names_intern(&p->names, format, strlen(format));
+	in->creator = NO_NAME;
+	in->cmd = NO_NAME;
+	in->nparts = 0;
+	in->nselected = 0;
+	in->nbb = 0;
+	return in;
+}
+
+/* Fill column `col` of every row from the derived event's terms. */
+static void compute_column(uint64_t *rows, size_t nrows, size_t stride,
+			   size_t col, const struct pterm *terms,
+			   const uint32_t *term_cols, size_t nterms)
+{
+	for (size_t r = 0; r < nrows; r++) {
+		uint64_t *row = rows + r * stride;
+		uint64_t v = 0;
+
+		for (size_t t = 0; t < nterms; t++)
+			v = sat_add(v, sat_mul(terms[t].factor,
+					       row[term_cols[t]]));
+		row[col] = v;
+	}
+}
+
+/*
+ * Derived events may refer to other derived events, in any order of
+ * declaration: compute in passes until no more can be computed. What is
+ * left refers to an unknown event (or to itself through others).
+ */
+static void compute_derived(struct profile *p)
+{
+	size_t ndone = 0, left = p->nderived;
+	bool *done = xcalloc(p->nderived ? p->nderived : 1, sizeof(*done));
+	uint32_t *cols = NULL;
+	size_t cols_alloc = 0;
+
+	for (size_t d = 0; d < p->nderived; d++) {
+		uint32_t e = u64map_get(&p->event_index, p->derived[d].name);
+
+		if (e != U64MAP_NONE && !p->events[e].derived) {
+			warning_at(p->derived[d].path, p->derived[d].lineno,
+				   "event '%s' is both recorded and derived; using the recorded counts",
+				   profile_str(p, p->derived[d].name));
+			done[d] = true;
+			left--;
+		}
+	}
+	while (left) {
+		size_t progress = 0;
+
+		for (size_t d = 0; d < p->nderived; d++) {
+			const struct pderived *dv = &p->derived[d];
+			const struct pterm *terms = p->terms + dv->first_term;
+			bool ready = true;
+			uint32_t col;
+
+			if (done[d])
+				continue;
+			ARRAY_GROW(cols, dv->nterms, cols_alloc);
+			for (size_t t = 0; t < dv->nterms; t++) {
+				uint32_t e = u64map_get(&p->event_index,
+							terms[t].event);
+
+				if (e == U64MAP_NONE) {
+					ready = false;
+					break;
+				}
+				cols[t] = e;
+			}
+			if (!ready)
+				continue;
+			col = profile_event(p, dv->name);
+			p->events[col].derived = true;
+			compute_column(p->self, p->nfuncs, p->stride, col,
+				       terms, cols, dv->nterms);
+			compute_column(p->call_incl, p->ncalls, p->stride, col,
+				       terms, cols, dv->nterms);
+			compute_column(p->pos_cost, p->npos, p->stride, col,
+				       terms, cols, dv->nterms);
+			compute_column(p->callsite_incl, p->ncallsites,
+				       p->stride, col, terms, cols, dv->nterms);
+			if (p->summary)
+				compute_column(p->summary, 1, p->stride, col,
+					       terms, cols, dv->nterms);
+			done[d] = true;
+			left--;
+			progress++;
+			ndone++;
+		}
+		if (!progress)
+			break;
+	}
+	for (size_t d = 0; d < p->nderived; d++) {
+		if (!done[d])
+			warning_at(p->derived[d].path, p->derived[d].lineno,
+				   "derived event '%s' refers to an event the profile does not have; left out",
+				   profile_str(p, p->derived[d].name));
+	}
+	(void)ndone;
+	free(cols);
+	free(done);
+}
+
+/* stride == nevents, as the analysis and the printers expect. */
+static void fit_stride(struct profile *p)
+{
+	size_t stride = p->nevents;
+
+	if (p->stride <= stride)
+		return;
+	narrow(p->self, p->nfuncs, p->stride, stride);
+	narrow(p->call_incl, p->ncalls, p->stride, stride);
+	narrow(p->pos_cost, p->npos, p->stride, stride);
+	narrow(p->callsite_incl, p->ncallsites, p->stride, stride);
+	narrow(p->func_incl, p->nfuncs, p->stride, stride);
+	narrow(p->func_count, p->nfuncs, p->stride, stride);
+	narrow(p->func_peak, p->nfuncs, p->stride, stride);
+	narrow(p->summary, 1, p->stride, stride);
+	p->stride = stride;
+}
+
+int profile_finish(struct profile *p)
+{
+	compute_derived(p);
+	fit_stride(p);
+	free(p->totals);
+	p->totals = xcalloc(p->stride ? p->stride : 1, sizeof(*p->totals));
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const uint64_t *row = profile_self(p, (uint32_t)f);
+
+		for (size_t e = 0; e < p->stride; e++)
+			p->totals[e] = sat_add(p->totals[e], row[e]);
+	}
+	return 0;
+}

@@ -1,0 +1,354 @@
+/*
+ * The neutral profile model every reader fills and the analysis reads:
+ * event kinds, functions with their self cost, and call arcs with their
+ * count and (where the format measures it) inclusive cost.
+ *
+ * Costs are uint64_t arrays of `stride` numbers, one per event, in the
+ * order of events[]; while readers add events, rows may have room for
+ * more (stride > nevents, the rest zero), and profile_finish() makes
+ * stride == nevents. Rows are found by function or call index:
+ *     profile_self(p, f)[e]       self cost of function f for event e
+ *     profile_call_incl(p, c)[e]  inclusive cost of call arc c
+ * Aggregation happens as the readers go, so memory grows with the number
+ * of distinct functions and arcs, never with the file size.
+ */
+#ifndef CGA_PROFILE_H
+#define CGA_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/hashmap.h"
+#include "base/names.h"
+
+#define NO_ID UINT32_MAX
+#define PROFILE_CACHE_SLOTS 4096
+
+/* A factor * event term of a derived event ("event: Sum = Ir + 2 Dr"). */
+struct pterm {
+	uint64_t factor;
+	name_id event;
+};
+
+struct pevent {
+	name_id name;		/* short name: "Ir", "PERF_TICKS" */
+	name_id long_name;	/* "Instruction Fetches", or NO_NAME */
+	bool derived;		/* computed from other events, not read */
+	/* Seconds one unit of this event stands for (a gmon.out histogram
+	 * tick, IgProf's PERF_TICKS period T=), 0 when it is not a time.
+	 * Costs stay in units; listings may show them as seconds. */
+	double unit_seconds;
+};
+
+/* A derived event declared by a reader, computed by profile_finish(). */
+struct pderived {
+	name_id name;
+	name_id long_name;		/* or NO_NAME */
+	uint32_t first_term, nterms;	/* into terms[] */
+	const char *path;		/* where it was declared, for messages */
+	uint64_t lineno;
+};
+
+struct pfunc {
+	name_id name, file, object;	/* object NO_NAME when unknown */
+	uint32_t line;			/* where it starts, 0 when unknown (set
+					 * by symbol resolution; not identity) */
+};
+
+struct pcall {
+	uint32_t caller, callee;	/* indexes into funcs[] */
+	uint64_t count;
+};
+
+/*
+ * A position inside a function: the source file and line and the
+ * instruction address its cost came from (line 0 / addr 0 where the
+ * profile has no such positions). Kept only when a reader is asked to
+ * (read_opts.want_positions): symbol resolution and the annotated
+ * listings need them, the flat profile and the call graph do not.
+ */
+struct ppos {
+	uint32_t func;
+	name_id file;
+	uint32_t line;
+	uint64_t addr;
+};
+
+/*
+ * A call made from a position (the call instruction, or the line): arc
+ * `call` was made `count` times from position `pos`, and its inclusive
+ * cost from there is profile_callsite_incl(). Kept with positions.
+ */
+struct pcallsite {
+	uint32_t pos, call;
+	uint64_t count;
+};
+
+/*
+ * A jump from the position `from` (a jump instruction, or a line) to a
+ * target in the same function or another (valgrind --collect-jumps):
+ * executed `executed` times, of which `followed` went to the target (an
+ * unconditional jump follows every time). Kept with positions.
+ */
+struct pjump {
+	uint32_t from;			/* position */
+	name_id to_file;
+	uint32_t to_line;
+	uint64_t to_addr;
+	uint64_t executed, followed;
+	bool conditional;
+};
+
+/*
+ * A call stack, kept only where a record needs one (IgProf leaks): a
+ * node of a tree of stacks, its function and the stack of its caller
+ * (NO_ID at the outermost frame).
+ */
+struct pstack {
+	uint32_t func;
+	uint32_t caller;
+};
+
+/* A resource still held at the end of the run (IgProf's LK records). */
+struct pleak {
+	uint64_t addr, size;
+	uint32_t event;		/* the counter it was listed under */
+	uint32_t stack;		/* into stacks[]: where it was allocated */
+};
+
+/* What was read from one input file, for reports. */
+struct pinput {
+	name_id path, format, creator, cmd;
+	uint32_t nparts;
+	uint32_t nselected;		/* parts read (all, or --part's) */
+	uint64_t nbb;			/* gmon.out: basic-block counts read */
+};
+
+struct gmon_data;			/* gmon.h */
+
+struct profile {
+	struct arena arena;
+	struct names names;
+
+	struct pevent *events;
+	size_t nevents, events_alloc;
+	size_t stride;			/* numbers per cost row: nevents
+					 * once finished, maybe more before */
+
+	struct pfunc *funcs;
+	size_t nfuncs, funcs_alloc;
+	uint64_t *self;			/* nfuncs * stride */
+	size_t self_alloc;		/* in rows */
+
+	struct pcall *calls;
+	size_t ncalls, calls_alloc;
+	uint64_t *call_incl;		/* ncalls * stride */
+	size_t call_incl_alloc;		/* in rows */
+	bool calls_have_incl;		/* inclusive costs were measured */
+
+	/*
+	 * Formats that record whole call stacks (IgProf) know each
+	 * function's inclusive cost exactly: every stack's value once per
+	 * distinct function in it, however often it recurs there. NULL
+	 * for the others. Rows of stride numbers, like self. Merging two
+	 * functions (profile_rekey) adds their rows, which is exact unless
+	 * both were in one stack; cg caps it at the cycle's cost.
+	 */
+	uint64_t *func_incl;
+	/* Also per function and event (IgProf, else NULL): the count field
+	 * summed over stacks ending in it (allocations, ticks), and the
+	 * largest peak field of those stacks. */
+	uint64_t *func_count, *func_peak;
+	size_t extras_alloc;		/* rows of the three, in rows */
+
+	uint64_t *totals;		/* stride numbers; set by finish */
+	uint64_t *summary;		/* summed "summary:" lines, or NULL */
+
+	struct pinput *inputs;
+	size_t ninputs, inputs_alloc;
+
+	struct ppos *pos;
+	size_t npos, pos_alloc;
+	uint64_t *pos_cost;		/* npos * stride */
+	size_t pos_cost_alloc;		/* in rows */
+	bool has_instr, has_line;	/* some position had an address/line */
+
+	struct pcallsite *callsites;
+	size_t ncallsites, callsites_alloc;
+	uint64_t *callsite_incl;	/* ncallsites * stride */
+	size_t callsite_incl_alloc;	/* in rows */
+	struct pjump *jumps;
+	size_t njumps, jumps_alloc;
+	struct pstack *stacks;
+	size_t nstacks, stacks_alloc;
+	struct pleak *leaks;
+	size_t nleaks, leaks_alloc;
+	/*
+	 * Estimated mode (gmon.out): each function's self cost as a fraction
+	 * of units (histogram ticks shared between functions by address
+	 * overlap), nfuncs entries; the call graph is then propagated by
+	 * call counts. est_total is what percentages of self cost are of
+	 * (every tick counted). NULL / 0 otherwise.
+	 */
+	double *est_self;
+	double est_total;
+	/* gmon.out data by address until resolve_gmon(); owned */
+	struct gmon_data *gmon;
+
+	struct pderived *derived;
+	size_t nderived, derived_alloc;
+	struct pterm *terms;
+	size_t nterms, terms_alloc;
+
+	/* private indexes */
+	struct u64map func_index;	/* (fileobj, name) -> func */
+	struct u64map fileobj_index;	/* (object, file) -> fileobj id */
+	uint32_t nfileobj;
+	struct u64map call_index;	/* (caller, callee) -> call */
+	struct u64map event_index;	/* name -> event */
+	struct u64map long_names;	/* event name -> long name, for
+					 * events not (yet) in events[] */
+	uint32_t *pos_table;		/* open addressing: pos + 1, 0 empty */
+	size_t pos_mask;
+	/* The position found last: readers go through a function's
+	 * positions in order, and the same order again in every part or
+	 * thread of a profile, so the next one asked for is most often
+	 * the one after it in pos[]; the table is large and every probe
+	 * into it a cache miss. Checked against pos[], never stale. */
+	uint32_t pos_hint, jump_hint, callsite_hint;
+	/* Positions, call sites and jumps are logs, not sets: each one
+	 * new unless it is the last one again, with no table to find them
+	 * by. Reading ahead (cg_ahead.c), a stretch's positions are all
+	 * but always new to it; the main thread finds them as it adds them
+	 * in. */
+	bool pos_log;
+	struct u64map callsite_index;	/* (pos, call) -> callsite */
+	uint32_t *jump_table;		/* open addressing: jump + 1 */
+	size_t jump_mask;
+	/* Readers ask for the same functions and arcs over and over: a
+	 * direct-mapped cache in front of the hash tables (index + 1, 0
+	 * empty; checked against the arrays, so never stale). As large as
+	 * the functions a compiler's profile calls between (thousands). */
+	uint32_t func_cache[PROFILE_CACHE_SLOTS], call_cache[PROFILE_CACHE_SLOTS];
+	/* Before them, what a reader asks for again best: the function
+	 * found last by each name (by name_id; most names are one
+	 * function's), and the arc found last to each callee (by
+	 * function). The same index + 1, and just as checked. */
+	uint32_t *func_by_name, *call_by_callee;
+	size_t func_by_name_alloc, call_by_callee_alloc;
+};
+
+void profile_init(struct profile *p);
+void profile_release(struct profile *p);
+
+/* The index of the event called `name`, adding it if new. Adding an
+ * event widens every cost row: row pointers taken before are invalid. */
+uint32_t profile_event(struct profile *p, name_id name);
+
+/* The event called name, or NO_ID. */
+uint32_t profile_find_event(const struct profile *p, const char *name);
+
+/* The long name of the event called `name`, whether or not the event
+ * exists yet ("event:" lines may come before "events:"). */
+void profile_set_long_name(struct profile *p, name_id name, name_id long_name);
+
+/* Declare a derived event; terms are copied. It becomes an event (after
+ * the recorded ones) when profile_finish() computes it. */
+void profile_define_derived(struct profile *p, name_id name,
+			    const struct pterm *terms, size_t nterms,
+			    const char *path, uint64_t lineno);
+
+/* The function with this identity, created (with zero cost) if new. */
+uint32_t profile_func(struct profile *p, name_id object, name_id file,
+		      name_id name);
+
+/* Keep func_incl, func_count and func_peak from now on (zeroed). */
+void profile_want_func_extras(struct profile *p);
+
+static inline uint64_t *profile_func_row(const struct profile *p,
+					 uint64_t *rows, uint32_t func)
+{
+	return rows + (size_t)func * p->stride;
+}
+
+/* A new stack node: func called from the stack `caller` (or NO_ID). */
+uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller);
+
+/* The arc caller -> callee, created (count 0, cost 0) if new. */
+uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);
+
+/* Is every number of the cost row zero? */
+static inline bool cost_row_zero(const uint64_t *row, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		if (row[e])
+			return false;
+	return true;
+}
+
+static inline uint64_t *profile_self(const struct profile *p, uint32_t func)
+{
+	return p->self + (size_t)func * p->stride;
+}
+
+static inline uint64_t *profile_call_incl(const struct profile *p,
+					  uint32_t call)
+{
+	return p->call_incl + (size_t)call * p->stride;
+}
+
+/* The position (func, file, line, addr), created with zero cost if new. */
+uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
+		     uint32_t line, uint64_t addr);
+
+static inline uint64_t *profile_pos_cost(const struct profile *p, uint32_t pos)
+{
+	return p->pos_cost + (size_t)pos * p->stride;
+}
+
+/* The call site (pos, call), created with count 0 and zero cost if new. */
+uint32_t profile_callsite(struct profile *p, uint32_t pos, uint32_t call);
+
+static inline uint64_t *profile_callsite_incl(const struct profile *p,
+					      uint32_t callsite)
+{
+	return p->callsite_incl + (size_t)callsite * p->stride;
+}
+
+/* Add a jump's counts: jumps with the same source, target and kind are
+ * one jump. */
+void profile_add_jump(struct profile *p, const struct pjump *j);
+
+/*
+ * Give functions new identities (symbol resolution renames "0x1160" to
+ * "frame_dummy", folding renames "fib'2" to "fib"): ident[f] is the new
+ * (name, file, object) of function f. Functions that end up with the
+ * same identity are merged: self costs, positions and arcs add up.
+ * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
+ * each old function's new index. pos (may be NULL) gives positions new
+ * identities the same way (its func fields are old function indexes).
+ * Call sites and jumps follow their positions.
+ */
+void profile_rekey(struct profile *p, const struct pfunc *ident,
+		   const struct ppos *pos, uint32_t *map);
+
+/* Add one summary: row (stride numbers) to the profile's summary. */
+void profile_add_summary(struct profile *p, const uint64_t *row);
+
+struct pinput *profile_add_input(struct profile *p, const char *path,
+				 const char *format);
+
+/*
+ * After all inputs are read: compute derived events (warning about and
+ * dropping those that refer to unknown events) and totals. Returns 0.
+ */
+int profile_finish(struct profile *p);
+
+static inline const char *profile_str(const struct profile *p, name_id id)
+{
+	return names_str(&p->names, id);
+}
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * Positions inside functions (see struct ppos): an open-addressed table
+ * keyed by all four fields, costs in rows of p->stride.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "base/hashmap.h"
+#include "profile.h"
+
+/*
+ * Where a position's search starts. Readers come to a function's
+ * positions in address (or line) order, and the table is far larger
+ * than the cache: positions close together go to slots close together,
+ * sixteen instructions (or lines) to a run of sixteen slots, so that
+ * most searches find their slot in a cache line the last one loaded.
+ * Instructions are 1 to 15 bytes; two in one slot are probed past.
+ */
+static uint64_t pos_hash(uint32_t func, name_id file, uint32_t line,
+			 uint64_t addr)
+{
+	uint64_t at = addr ? addr >> 2 : line;
+
+	return hash_u64(hash_u64((uint64_t)func << 32 | file) ^ at >> 4) +
+	       (at & 15);
+}
+
+static void pos_rehash(struct profile *p)
+{
+	size_t cap = p->pos_table ? (p->pos_mask + 1) * 2 : 1024;
+
+	free(p->pos_table);
+	p->pos_table = xcalloc(cap, sizeof(*p->pos_table));
+	p->pos_mask = cap - 1;
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+		size_t j = pos_hash(q->func, q->file, q->line, q->addr) & p->pos_mask;
+
+		while (p->pos_table[j])
+			j = (j + 1) & p->pos_mask;
+		p->pos_table[j] = (uint32_t)i + 1;
+	}
+}
+
+static inline bool pos_is(const struct ppos *q, uint32_t func, name_id file,
+			  uint32_t line, uint64_t addr)
+{
+	return q->addr == addr && q->func == func && q->file == file &&
+	       q->line == line;
+}
+
+/* A new position with zero cost, after the others. */
+static uint32_t add_pos(struct profile *p, uint32_t func, name_id file,
+			uint32_t line, uint64_t addr)
+{
+	struct ppos *q;
+
+	if (p->npos >= NO_ID - 1)
+		BUG("too many positions");
+	ARRAY_GROW(p->pos, p->npos + 1, p->pos_alloc);
+	if (p->npos + 1 > p->pos_cost_alloc) {
+		size_t rows = p->pos_cost_alloc / 2 * 3 + 256;
+
+		p->pos_cost = xreallocarray(p->pos_cost, rows,
+					    (p->stride ? p->stride : 1) *
+						    sizeof(uint64_t));
+		p->pos_cost_alloc = rows;
+	}
+	q = &p->pos[p->npos];
+	q->func = func;
+	q->file = file;
+	q->line = line;
+	q->addr = addr;
+	memset(profile_pos_cost(p, (uint32_t)p->npos), 0,
+	       p->stride * sizeof(uint64_t));
+	p->pos_hint = (uint32_t)p->npos;
+	return (uint32_t)p->npos++;
+}
+
+uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
+		     uint32_t line, uint64_t addr)
+{
+	size_t j;
+	uint32_t h = p->pos_hint;
+
+	/* the last position again (a jump's source), or the next one */
+	if (h < p->npos && pos_is(&p->pos[h], func, file, line, addr))
+		return h;
+	if (p->pos_log)
+		return add_pos(p, func, file, line, addr);
+	if (h + 1 < p->npos && pos_is(&p->pos[h + 1], func, file, line, addr))
+		return p->pos_hint = h + 1;
+	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
+		pos_rehash(p);
+	j = pos_hash(func, file, line, addr) & p->pos_mask;
+	for (;;) {
+		uint32_t v = p->pos_table[j];
+
+		if (!v)
+			break;
+		if (pos_is(&p->pos[v - 1], func, file, line, addr))
+			return p->pos_hint = v - 1;
+		j = (j + 1) & p->pos_mask;
+	}
+	h = add_pos(p, func, file, line, addr);
+	p->pos_table[j] = h + 1;
+	return h;
+}

@@ -1,0 +1,146 @@
+/*
+ * Renaming and merging functions after reading (see profile_rekey() in
+ * profile.h): the tables are rebuilt by adding every old function, arc
+ * and position again under its new identity, so merging is the same
+ * code as reading.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "base/xalloc.h"
+
+static void add_row(uint64_t *to, const uint64_t *from, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		to[e] += from[e];
+}
+
+void profile_rekey(struct profile *p, const struct pfunc *ident,
+		   const struct ppos *newpos, uint32_t *map)
+{
+	size_t stride = p->stride, nfuncs = p->nfuncs, ncalls = p->ncalls,
+	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;
+	uint64_t *self = p->self, *call_incl = p->call_incl,
+		 *pos_cost = p->pos_cost, *callsite_incl = p->callsite_incl;
+	uint64_t *func_incl = p->func_incl, *func_count = p->func_count,
+		 *func_peak = p->func_peak;
+	struct pcall *calls = p->calls;
+	struct ppos *pos = p->pos;
+	struct pcallsite *callsites = p->callsites;
+	struct pjump *jumps = p->jumps;
+	uint32_t *newid = xcalloc(nfuncs + 1, sizeof(*newid));
+	uint32_t *newcall = xcalloc(ncalls + 1, sizeof(*newcall));
+	uint32_t *newpos_id = xcalloc(npos + 1, sizeof(*newpos_id));
+
+	free(p->funcs);
+	free(p->pos_table);
+	p->funcs = NULL;
+	p->self = p->call_incl = p->pos_cost = NULL;
+	p->calls = NULL;
+	p->pos = NULL;
+	p->pos_table = NULL;
+	p->nfuncs = p->funcs_alloc = p->self_alloc = 0;
+	p->ncalls = p->calls_alloc = p->call_incl_alloc = 0;
+	p->npos = p->pos_alloc = p->pos_cost_alloc = 0;
+	p->pos_mask = 0;
+	free(p->jump_table);
+	p->callsites = NULL;
+	p->callsite_incl = NULL;
+	p->jumps = NULL;
+	p->jump_table = NULL;
+	p->ncallsites = p->callsites_alloc = p->callsite_incl_alloc = 0;
+	p->njumps = p->jumps_alloc = p->jump_mask = 0;
+	u64map_release(&p->callsite_index);
+	p->func_incl = p->func_count = p->func_peak = NULL;
+	p->extras_alloc = 0;
+	if (func_incl)
+		profile_want_func_extras(p);
+	p->nfileobj = 0;
+	u64map_release(&p->func_index);
+	u64map_release(&p->fileobj_index);
+	u64map_release(&p->call_index);
+	memset(p->func_cache, 0, sizeof(p->func_cache));
+	memset(p->call_cache, 0, sizeof(p->call_cache));
+	free(p->func_by_name);
+	free(p->call_by_callee);
+	p->func_by_name = p->call_by_callee = NULL;
+	p->func_by_name_alloc = p->call_by_callee_alloc = 0;
+
+	for (size_t f = 0; f < nfuncs; f++) {
+		newid[f] = profile_func(p, ident[f].object, ident[f].file,
+					ident[f].name);
+		add_row(profile_self(p, newid[f]), self + f * stride, stride);
+		if (!p->funcs[newid[f]].line)
+			p->funcs[newid[f]].line = ident[f].line;
+		if (func_incl) {
+			uint64_t *peak = profile_func_row(p, p->func_peak, newid[f]);
+
+			add_row(profile_func_row(p, p->func_incl, newid[f]),
+				func_incl + f * stride, stride);
+			add_row(profile_func_row(p, p->func_count, newid[f]),
+				func_count + f * stride, stride);
+			for (size_t e = 0; e < stride; e++)
+				if (peak[e] < func_peak[f * stride + e])
+					peak[e] = func_peak[f * stride + e];
+		}
+	}
+	for (size_t i = 0; i < p->nstacks; i++)
+		p->stacks[i].func = newid[p->stacks[i].func];
+	for (size_t c = 0; c < ncalls; c++) {
+		uint32_t nc;
+
+		/* an arc of no calls and no cost says nothing (calls moved
+		 * away by --inlined=callee leave them) */
+		newcall[c] = NO_ID;
+		if (!calls[c].count && cost_row_zero(call_incl + c * stride, stride))
+			continue;
+		nc = profile_call(p, newid[calls[c].caller],
+				  newid[calls[c].callee]);
+		newcall[c] = nc;
+		p->calls[nc].count += calls[c].count;
+		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
+	}
+	for (size_t i = 0; i < npos; i++) {
+		const struct ppos *q = newpos ? &newpos[i] : &pos[i];
+		uint32_t np = profile_pos(p, newid[q->func], q->file, q->line,
+					  q->addr);
+
+		newpos_id[i] = np;
+		add_row(profile_pos_cost(p, np), pos_cost + i * stride, stride);
+	}
+	for (size_t i = 0; i < ncallsites; i++) {
+		uint32_t cs;
+
+		if (newcall[callsites[i].call] == NO_ID)
+			continue;
+		cs = profile_callsite(p, newpos_id[callsites[i].pos],
+				      newcall[callsites[i].call]);
+
+		p->callsites[cs].count += callsites[i].count;
+		add_row(profile_callsite_incl(p, cs), callsite_incl + i * stride,
+			stride);
+	}
+	for (size_t i = 0; i < njumps; i++) {
+		struct pjump j = jumps[i];
+
+		j.from = newpos_id[j.from];
+		profile_add_jump(p, &j);
+	}
+	if (map)
+		memcpy(map, newid, nfuncs * sizeof(*map));
+	free(newid);
+	free(newcall);
+	free(newpos_id);
+	free(callsites);
+	free(callsite_incl);
+	free(jumps);
+	free(self);
+	free(func_incl);
+	free(func_count);
+	free(func_peak);
+	free(call_incl);
+	free(pos_cost);
+	free(calls);
+	free(pos);
+}

@@ -1,0 +1,1983 @@
+/*
+ * The Callgrind profile format reader (valgrind's callgrind and
+ * cachegrind, and other writers: Xdebug, pprof, lsprofcalltree).
+ *
+ * One function per line kind, found by key: header lines ("key: value")
+ * in a table, body specifications ("key=value") by cg_spec_key()
+ * (cg_lex.h), which the splitting thread shares. Cost lines are
+ * recognised by their first character. What the spec leaves out and
+ * real files do is noted where it is handled, with the quirk's number
+ * from FORMAT-NOTES.md (Qn).
+ *
+ * Costs are added up as they are read: a function's self cost, and for
+ * each (caller, callee) arc its call count and inclusive cost. Nothing
+ * per line or per instruction is kept.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "callgrind_lex.h"
+#include "callgrind_split.h"
+#include "read/read.h"
+
+#include "callgrind_reader.h"
+
+/* ---- small parsing helpers ---- */
+
+static inline const char *skip_space(const char *s, const char *end)
+{
+	while (s < end && is_space(*s))
+		s++;
+	return s;
+}
+
+static size_t trim_len(const char *s, size_t len)
+{
+	while (len && (is_space(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	return len;
+}
+
+enum num_result { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
+
+/*
+ * A Number of the grammar at *sp: decimal digits, or "0x" and hex
+ * digits. Advances *sp past it. The number must end at a space, tab or
+ * end of line; "9a" is not a number.
+ */
+HOT enum num_result parse_number(const char **sp, const char *end,
+				 uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t v = 0;
+
+	if (s >= end || !is_digit(*s))
+		return NUM_NONE;
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    hexval(s[2]) >= 0) {
+		s += 2;
+		for (int d; s < end && (d = hexval(*s)) >= 0; s++) {
+			if (v >> 60)
+				return NUM_OVERFLOW;
+			v = v << 4 | (uint64_t)d;
+		}
+	} else {
+		/* 19 digits always fit in 64 bits: check only past them */
+		const char *fast_end = end - s > 19 ? s + 19 : end;
+
+		for (; s < fast_end && is_digit(*s); s++)
+			v = v * 10 + (unsigned)(*s - '0');
+		for (; s < end && is_digit(*s); s++) {
+			unsigned d = (unsigned)(*s - '0');
+
+			if (v > (UINT64_MAX - d) / 10)
+				return NUM_OVERFLOW;
+			v = v * 10 + d;
+		}
+	}
+	if (s < end && !is_space(*s))
+		return NUM_NONE;
+	*sp = s;
+	*out = v;
+	return NUM_OK;
+}
+
+static const char *id_space_name(enum id_space s)
+{
+	switch (s) {
+	case IDS_FILE:
+		return "file";
+	case IDS_FN:
+		return "function";
+	case IDS_OB:
+		return "object";
+	default:
+		BUG("id space %d", (int)s);
+	}
+}
+
+/*
+ * Ids below this are looked up by index: one load where a hash map
+ * costs a hash and a probe into a table larger than the cache, on
+ * every fn=, cfn= and calls= line. At most 4 MiB per id space, however
+ * large the ids a file defines.
+ */
+name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
+		  uint64_t id)
+{
+	if (id < SMALL_IDS)
+		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
+						   : NO_NAME;
+	return u64map_get(&rd->ids[space], id);
+}
+
+void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
+	       name_id name)
+{
+	if (rd->ahead) {
+		ARRAY_GROW(rd->ids_set, rd->nids_set + 1, rd->ids_set_alloc);
+		rd->ids_set[rd->nids_set].space = space;
+		rd->ids_set[rd->nids_set++].id = id;
+	}
+	if (id >= SMALL_IDS) {
+		u64map_put(&rd->ids[space], id, name);
+		return;
+	}
+	if (id >= rd->small_alloc[space]) {
+		size_t old = rd->small_alloc[space], n = old ? old : 1024;
+
+		while (n <= id)
+			n *= 2;
+		rd->small_ids[space] = xreallocarray(rd->small_ids[space], n,
+						     sizeof(name_id));
+		for (size_t i = old; i < n; i++)
+			rd->small_ids[space][i] = NO_NAME;
+		rd->small_alloc[space] = n;
+	}
+	rd->small_ids[space][id] = name;
+}
+
+static int error_here(struct cg_reader *rd, const char *fmt, ...)
+	CGA_PRINTF(2, 3);
+
+static int error_here(struct cg_reader *rd, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
+		      ...) CGA_PRINTF(3, 4);
+
+static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
+		      ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (rd->once_count[kind]++)
+		return;
+	rd->once_line[kind] = rd->lr->lineno;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warning_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+static void report_repeats(struct cg_reader *rd)
+{
+	for (int k = 0; k < ONCE_COUNT; k++) {
+		if (rd->once_count[k] > 1)
+			warning_at(rd->lr->path, rd->once_line[k],
+				   "the warning above applies to %u more lines",
+				   rd->once_count[k] - 1);
+	}
+}
+
+/* A short, printable quote of the line for messages. */
+static const char *quote(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 4 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	if (n < len && n + 4 <= size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* ---- parts ---- */
+
+static void start_part(struct cg_reader *rd)
+{
+	rd->in_body = false;
+	rd->part_has_cost = false;
+	rd->part_number = 0;
+	rd->part_ordinal++;
+	rd->part_selected = -1;
+	memset(rd->pos, 0, sizeof(rd->pos));
+	if (rd->part_sum)
+		memset(rd->part_sum, 0, rd->ncols * sizeof(*rd->part_sum));
+	rd->func = NO_ID;
+	rd->ob = rd->fl = rd->file = NO_NAME;
+	rd->have_fl = false;
+	rd->cob = rd->cfi = rd->cfn = NO_NAME;
+	rd->jfi = rd->jfn = NO_NAME;
+	rd->input->nparts++;
+}
+
+static inline bool part_selected(struct cg_reader *rd)
+{
+	if (rd->part_selected < 0) {
+		uint64_t n = rd->part_number ? rd->part_number
+					     : rd->part_ordinal;
+
+		rd->part_selected = !rd->opts->part || rd->opts->part == n;
+		if (rd->part_selected)
+			rd->input->nselected++;
+	}
+	return rd->part_selected;
+}
+
+/* ---- header lines: "key: value" ---- */
+
+static int parse_version(struct cg_reader *rd, const char *v, const char *end)
+{
+	uint64_t major;
+	const char *s = v, *num = v;
+
+	/* "1", "0.9.6" (Xdebug), "1.0": only the major number matters */
+	while (s < end && is_digit(*s))
+		s++;
+	if (s == v)
+		return error_here(rd, "expected a version number after 'version:'");
+	if (parse_number(&num, s, &major) != NUM_OK || major > 1)
+		return error_here(rd, "format version %.*s is not supported "
+				  "(this reader knows version 1 and earlier)",
+				  (int)(end - v), v);
+	return 0;
+}
+
+static int parse_creator(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (rd->input->creator == NO_NAME)
+		rd->input->creator =
+			names_intern(&rd->p->names, v, (size_t)(end - v));
+	return 0;
+}
+
+static int parse_cmd(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (rd->input->cmd == NO_NAME)	/* Q2: trimmed */
+		rd->input->cmd = names_intern(&rd->p->names, v, (size_t)(end - v));
+	return 0;
+}
+
+static int parse_target_id(struct cg_reader *rd, const char *key,
+			   const char *v, const char *end, uint64_t *out)
+{
+	uint64_t n;
+	const char *s = v;
+
+	if (parse_number(&s, end, &n) != NUM_OK || s != end)
+		return error_here(rd, "expected a number after '%s:'", key);
+	if (out)
+		*out = n;
+	return 0;
+}
+
+static int parse_pid(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_target_id(rd, "pid", v, end, NULL);
+}
+
+static int parse_thread(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_target_id(rd, "thread", v, end, NULL);
+}
+
+static int parse_part(struct cg_reader *rd, const char *v, const char *end)
+{
+	return parse_target_id(rd, "part", v, end, &rd->part_number);
+}
+
+/* The units of "desc: Unit:" lines, to the events that exist. */
+static void apply_units(struct cg_reader *rd)
+{
+	for (unsigned i = 0; i < rd->nunits; i++) {
+		uint32_t e = u64map_get(&rd->p->event_index, rd->units[i].event);
+
+		if (e != U64MAP_NONE)
+			rd->p->events[e].unit_seconds = rd->units[i].seconds;
+	}
+}
+
+/*
+ * "desc: Unit: one EVENT is N s", which --output=callgrind writes for an
+ * event that is a time (a gmon.out tick, IgProf's PERF_TICKS), gives
+ * the event its length in seconds back. It comes before the events:
+ * line (callgrind_annotate wants desc: lines first).
+ */
+static void parse_unit_desc(struct cg_reader *rd, const char *v,
+			    const char *end)
+{
+	const char *name, *is;
+	char num[64];
+	size_t len;
+	double sec;
+	char *stop;
+
+	if (end - v < 5 || memcmp(v, "one ", 4))
+		return;
+	name = v + 4;
+	is = name;
+	while (is < end && !is_space(*is))
+		is++;
+	if (end - is < 6 || memcmp(is, " is ", 4))
+		return;
+	len = (size_t)(end - (is + 4));
+	if (len < 3 || len >= sizeof(num) || memcmp(end - 2, " s", 2))
+		return;
+	memcpy(num, is + 4, len - 2);
+	num[len - 2] = '\0';
+	sec = strtod(num, &stop);
+	if (*stop || !(sec > 0 && sec < 1e9))
+		return;
+	if (rd->nunits < sizeof(rd->units) / sizeof(rd->units[0])) {
+		rd->units[rd->nunits].event =
+			names_intern(&rd->p->names, name, (size_t)(is - name));
+		rd->units[rd->nunits++].seconds = sec;
+	}
+	apply_units(rd);
+}
+
+static int parse_desc(struct cg_reader *rd, const char *v, const char *end)
+{
+	/* "desc: type: value"; values may be empty or hold colons (Q2).
+	 * Descriptions do not change the analysis, but for the unit. */
+	if (end - v > 5 && !memcmp(v, "Unit:", 5))
+		parse_unit_desc(rd, skip_space(v + 5, end), end);
+	return 0;
+}
+
+static int parse_positions(struct cg_reader *rd, const char *v,
+			   const char *end)
+{
+	unsigned n = 0;
+	bool seen[3] = { false, false, false };
+
+	while ((v = skip_space(v, end)) < end) {
+		const char *w = v;
+		enum pos_kind kind;
+
+		while (v < end && !is_space(*v))
+			v++;
+		if (v - w == 5 && !memcmp(w, "instr", 5))
+			kind = POS_INSTR;
+		else if (v - w == 2 && !memcmp(w, "bb", 2))
+			kind = POS_BB;
+		else if (v - w == 4 && !memcmp(w, "line", 4))
+			kind = POS_LINE;
+		else
+			return error_here(rd, "unknown position kind '%.*s' "
+					  "(expected instr, bb or line)",
+					  (int)(v - w), w);
+		if (seen[kind])
+			return error_here(rd, "position '%.*s' given twice",
+					  (int)(v - w), w);
+		seen[kind] = true;
+		rd->pos_kind[n++] = kind;
+	}
+	rd->npos = n;
+	memset(rd->pos, 0, sizeof(rd->pos));
+	return 0;
+}
+
+static void ensure_cols(struct cg_reader *rd, size_t ncols)
+{
+	ARRAY_GROW(rd->event_map, ncols, rd->event_map_alloc);
+	if (ncols > rd->vals_alloc) {
+		free(rd->vals);
+		free(rd->part_sum);
+		rd->vals = xcalloc(ncols, sizeof(*rd->vals));
+		rd->part_sum = xcalloc(ncols, sizeof(*rd->part_sum));
+		rd->vals_alloc = ncols;
+	}
+}
+
+static int too_many_events(struct cg_reader *rd)
+{
+	return error_here(rd, "more than %d different events in the profile "
+			  "(recorded and derived)", MAX_EVENTS);
+}
+
+static int parse_events(struct cg_reader *rd, const char *v, const char *end)
+{
+	struct profile *p = rd->p;
+	bool listed[MAX_EVENTS] = { false };	/* by profile event */
+	size_t n = 0;
+
+	while ((v = skip_space(v, end)) < end) {
+		const char *w = v;
+		name_id name;
+		uint32_t e;
+
+		while (v < end && !is_space(*v))
+			v++;
+		name = names_intern(&p->names, w, (size_t)(v - w));
+		if (p->nevents + p->nderived >= MAX_EVENTS &&
+		    u64map_get(&p->event_index, name) == U64MAP_NONE)
+			return too_many_events(rd);
+		e = profile_event(p, name);
+		if (e >= MAX_EVENTS)
+			BUG("event %u past the limit", e);
+		if (listed[e])
+			return error_here(rd, "event '%.*s' listed twice",
+					  (int)(v - w), w);
+		listed[e] = true;
+		ensure_cols(rd, n + 1);
+		rd->event_map[n++] = e;
+	}
+	if (!n)
+		return error_here(rd, "'events:' names no events");
+	rd->ncols = n;
+	rd->identity_map = true;
+	for (size_t i = 0; i < n; i++)
+		if (rd->event_map[i] != i)
+			rd->identity_map = false;
+	memset(rd->part_sum, 0, n * sizeof(*rd->part_sum));
+	apply_units(rd);
+	return 0;
+}
+
+/* The event name at the start of an "event:" value. */
+static const char *event_name_end(const char *s, const char *end)
+{
+	/* '+' ends a name too: the grammar allows "Sum=Ir+Dr" unspaced */
+	while (s < end && !is_space(*s) && *s != '=' && *s != ':' && *s != '+')
+		s++;
+	return s;
+}
+
+/* The same formula defined before (each part of a file may repeat its
+ * "event:" lines): one definition is enough. */
+static bool derived_known(const struct profile *p, name_id name,
+			  const struct pterm *terms, size_t nterms)
+{
+	for (size_t d = 0; d < p->nderived; d++) {
+		const struct pderived *dv = &p->derived[d];
+		const struct pterm *t = p->terms + dv->first_term;
+		size_t i = 0;
+
+		if (dv->name != name || dv->nterms != nterms)
+			continue;
+		while (i < nterms && t[i].factor == terms[i].factor &&
+		       t[i].event == terms[i].event)
+			i++;
+		if (i == nterms)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * "event: Name [= Expr] [: long name]" where Expr is terms joined by
+ * "+", each "Name", "Number Name" or "Number * Name" (inherited events).
+ */
+static int parse_event(struct cg_reader *rd, const char *v, const char *end)
+{
+	struct profile *p = rd->p;
+	const char *w = v, *s = event_name_end(v, end);
+	struct pterm terms[64];
+	size_t nterms = 0;
+	name_id name;
+
+	if (s == w)
+		return error_here(rd, "expected an event name after 'event:'");
+	name = names_intern(&p->names, w, (size_t)(s - w));
+	s = skip_space(s, end);
+	if (s < end && *s == '=') {
+		s++;
+		for (;;) {
+			uint64_t factor = 1;
+			const char *t;
+
+			s = skip_space(s, end);
+			if (s < end && is_digit(*s)) {
+				const char *num_end = s;
+
+				while (num_end < end && (is_digit(*num_end) ||
+							 hexval(*num_end) >= 0 ||
+							 *num_end == 'x'))
+					num_end++;
+				if (parse_number(&s, num_end, &factor) != NUM_OK)
+					return error_here(rd, "bad factor in the formula of event '%s'",
+							  profile_str(p, name));
+				s = skip_space(s, end);
+				if (s < end && *s == '*')
+					s = skip_space(s + 1, end);
+			}
+			t = event_name_end(s, end);
+			if (t == s)
+				return error_here(rd, "expected an event name in the formula of event '%s'",
+						  profile_str(p, name));
+			if (nterms == sizeof(terms) / sizeof(terms[0]))
+				return error_here(rd, "formula of event '%s' has too many terms",
+						  profile_str(p, name));
+			terms[nterms].factor = factor;
+			terms[nterms++].event = names_intern(&p->names, s,
+							     (size_t)(t - s));
+			s = skip_space(t, end);
+			if (s < end && *s == '+') {
+				s++;
+				continue;
+			}
+			break;
+		}
+	}
+	if (s < end && *s != ':')
+		return error_here(rd, "unexpected '%.*s' in 'event:' line",
+				  (int)(end - s), s);
+	if (nterms && !derived_known(p, name, terms, nterms)) {
+		if (p->nevents + p->nderived >= MAX_EVENTS)
+			return too_many_events(rd);
+		profile_define_derived(p, name, terms, nterms, rd->lr->path,
+				       rd->lr->lineno);
+	}
+	if (s < end) {
+		const char *l = skip_space(s + 1, end);
+
+		if (l < end)
+			profile_set_long_name(p, name, names_intern(&p->names, l,
+					      (size_t)(end - l)));
+	}
+	return 0;
+}
+
+/* Numbers of a summary:/totals: line into rd->vals (missing are 0). */
+static int parse_cost_list(struct cg_reader *rd, const char *key,
+			   const char *v, const char *end)
+{
+	size_t i = 0;
+
+	if (!rd->ncols)
+		return error_here(rd, "'%s:' before 'events:'", key);
+	memset(rd->vals, 0, rd->ncols * sizeof(*rd->vals));
+	while ((v = skip_space(v, end)) < end) {
+		enum num_result r;
+
+		if (i == rd->ncols)
+			return error_here(rd, "'%s:' has more numbers than there are events (%zu)",
+					  key, rd->ncols);
+		r = parse_number(&v, end, &rd->vals[i++]);
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "number in '%s:' does not fit in 64 bits", key);
+		if (r != NUM_OK)
+			return error_here(rd, "expected a number in '%s:'", key);
+	}
+	return 0;
+}
+
+static int parse_summary(struct cg_reader *rd, const char *v, const char *end)
+{
+	uint64_t *row;
+
+	if (parse_cost_list(rd, "summary", v, end) < 0)
+		return -1;
+	if (!part_selected(rd))
+		return 0;
+	row = xcalloc(rd->p->stride, sizeof(*row));
+	for (size_t i = 0; i < rd->ncols; i++)
+		row[rd->event_map[i]] = rd->vals[i];
+	profile_add_summary(rd->p, row);
+	free(row);
+	return 0;
+}
+
+static int parse_totals(struct cg_reader *rd, const char *v, const char *end)
+{
+	if (parse_cost_list(rd, "totals", v, end) < 0)
+		return -1;
+	rd->last_is_totals = true;
+	if (!part_selected(rd))
+		return 0;
+	for (size_t i = 0; i < rd->ncols; i++) {
+		if (rd->vals[i] == rd->part_sum[i])
+			continue;
+		warn_once(rd, ONCE_TOTALS,
+			  "'totals:' says %llu %s but the cost lines of this part add up to %llu",
+			  (unsigned long long)rd->vals[i],
+			  profile_str(rd->p, rd->p->events[rd->event_map[i]].name),
+			  (unsigned long long)rd->part_sum[i]);
+		break;
+	}
+	return 0;
+}
+
+static const struct header_parser {
+	const char *key;
+	int (*parse)(struct cg_reader *rd, const char *v, const char *end);
+	bool starts_part;	/* after body lines, this key opens a new part */
+} header_keys[] = {
+	{ "version", parse_version, true },
+	{ "creator", parse_creator, true },
+	{ "cmd", parse_cmd, true },
+	{ "pid", parse_pid, true },
+	{ "thread", parse_thread, true },
+	{ "part", parse_part, true },
+	{ "desc", parse_desc, true },
+	{ "positions", parse_positions, true },
+	{ "events", parse_events, true },
+	{ "event", parse_event, true },
+	/* Q3: cachegrind and Xdebug put summary: at the end of a part,
+	 * callgrind puts totals: there */
+	{ "summary", parse_summary, false },
+	{ "totals", parse_totals, false },
+};
+
+static int parse_header_line(struct cg_reader *rd, const char *key,
+			     size_t klen, const char *v, const char *end)
+{
+	v = skip_space(v, end);
+	end = v + trim_len(v, (size_t)(end - v));
+	for (size_t i = 0; i < sizeof(header_keys) / sizeof(header_keys[0]); i++) {
+		const struct header_parser *h = &header_keys[i];
+
+		if (strlen(h->key) != klen || memcmp(h->key, key, klen))
+			continue;
+		if (rd->in_body && h->starts_part)
+			start_part(rd);
+		return h->parse(rd, v, end);
+	}
+	warn_once(rd, ONCE_UNKNOWN_HEADER, "unknown header key '%.*s:' ignored",
+		  (int)klen, key);
+	return 0;
+}
+
+/* ---- position specifications: "key=name" ---- */
+
+static name_id intern_name(struct cg_reader *rd, enum id_space space,
+			   const char *s, size_t len)
+{
+	if (!len)
+		return names_intern(&rd->p->names, "???", 3);
+	if (space == IDS_FN && rd->opts->fold_recursion) {
+		ARRAY_GROW(rd->fold_buf, len, rd->fold_alloc);
+		len = fold_recursion_suffix(s, len, rd->fold_buf);
+		s = rd->fold_buf;
+	}
+	return names_intern(&rd->p->names, s, len);
+}
+
+/*
+ * The name compressed id `id` refers to ("fn=(12)"). Ids are
+ * file-global, one space per kind (Q4, Q18), and may be sparse and
+ * huge. Returns 0 or -1 after reporting.
+ */
+static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
+		    uint64_t id, name_id *out)
+{
+	name_id known = cg_id_get(rd, space, id);
+
+	if (known == NO_NAME && rd->ahead) {
+		/* defined before the stretch, or never: cg_ahead.c finds
+		 * out which */
+		known = cg_id_stand_in(rd->p, space, id);
+		cg_id_put(rd, space, id, known);
+	}
+	if (known == NO_NAME && rd->opts->lenient) {
+		/* callgrind 0.10 wrote ids it never defined */
+		char undef[64];
+		int n = snprintf(undef, sizeof(undef), "(undefined id %llu)",
+				 (unsigned long long)id);
+
+		warn_once(rd, ONCE_UNDEFINED_ID,
+			  "'%s=(%llu)' refers to %s id %llu, which was never defined; named '%s'",
+			  key, (unsigned long long)id, id_space_name(space),
+			  (unsigned long long)id, undef);
+		known = names_intern(&rd->p->names, undef, (size_t)n);
+		cg_id_put(rd, space, id, known);
+	}
+	if (known == NO_NAME)
+		return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
+				  "(--lenient reads it as an unknown name)",
+				  key, (unsigned long long)id,
+				  id_space_name(space),
+				  (unsigned long long)id);
+	*out = known;
+	return 0;
+}
+
+/* The name [s, s + len) given compressed id `id` ("fn=(12) main"). */
+static name_id name_def(struct cg_reader *rd, enum id_space space,
+			uint64_t id, const char *s, size_t len)
+{
+	name_id name = intern_name(rd, space, s, len);
+	name_id old = cg_id_get(rd, space, id);
+
+	if (old != NO_NAME && old != name && !cg_is_stand_in(rd->p, old))
+		warn_once(rd, ONCE_REDEFINED_ID,
+			  "%s id %llu redefined from '%s' to '%s'",
+			  id_space_name(space), (unsigned long long)id,
+			  profile_str(rd->p, old), profile_str(rd->p, name));
+	cg_id_put(rd, space, id, name);
+	return name;
+}
+
+/*
+ * A position name: "name", "(id) name" (defines id) or "(id)" (refers
+ * to it). A name that starts with "(" but not "(" + digit is a plain
+ * name (Q23). The splitting thread (cg_split.c) reads the same forms
+ * the same way; what it leaves comes here.
+ */
+static int parse_name(struct cg_reader *rd, enum id_space space,
+		      const char *key, const char *v, const char *end,
+		      name_id *out)
+{
+	uint64_t id = 0;
+	const char *s;
+
+	v = skip_space(v, end);
+	end = v + trim_len(v, (size_t)(end - v));
+	if (end - v < 2 || v[0] != '(' || !is_digit(v[1])) {
+		*out = intern_name(rd, space, v, (size_t)(end - v));
+		return 0;
+	}
+	for (s = v + 1; s < end && is_digit(*s); s++) {
+		if (id > (UINT64_MAX - 9) / 10)
+			return error_here(rd, "compressed %s id in '%s=' does not fit in 64 bits",
+					  id_space_name(space), key);
+		id = id * 10 + (uint64_t)(*s - '0');
+	}
+	if (s == end || *s != ')')
+		return error_here(rd, "expected ')' after '(%llu' in '%s='",
+				  (unsigned long long)id, key);
+	s = skip_space(s + 1, end);
+	if (s == end)
+		return name_ref(rd, space, key, id, out);
+	*out = name_def(rd, space, id, s, (size_t)(end - s));
+	return 0;
+}
+
+/* The keys that take a name: their spelling and id space. */
+static const struct {
+	const char *key;
+	enum id_space space;
+} name_keys[] = {
+	[CG_KEY_OB] = { "ob", IDS_OB },		[CG_KEY_FL] = { "fl", IDS_FILE },
+	[CG_KEY_FI] = { "fi", IDS_FILE },	[CG_KEY_FE] = { "fe", IDS_FILE },
+	[CG_KEY_FN] = { "fn", IDS_FN },		[CG_KEY_COB] = { "cob", IDS_OB },
+	[CG_KEY_CFI] = { "cfi", IDS_FILE },	[CG_KEY_CFL] = { "cfl", IDS_FILE },
+	[CG_KEY_CFN] = { "cfn", IDS_FN },	[CG_KEY_JFI] = { "jfi", IDS_FILE },
+	[CG_KEY_JFN] = { "jfn", IDS_FN },
+};
+
+/* What the name of a key=name line sets. */
+static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
+{
+	rd->set |= 1u << key;
+	switch (key) {
+	case CG_KEY_OB:
+		rd->ob = name;
+		break;
+	case CG_KEY_FL:
+		rd->fl = rd->file = name;
+		rd->have_fl = true;
+		break;
+	case CG_KEY_FI:	/* fi= and fe=: inlined code from another file, */
+	case CG_KEY_FE:	/* inside the function */
+		rd->file = name;
+		break;
+	case CG_KEY_FN:
+		/* A function's file is its fl=; files from lsprofcalltree
+		 * have only fi= lines, so fall back to the current file.
+		 * A part left out by --part adds no function. */
+		rd->func = part_selected(rd)
+			? profile_func(rd->p, rd->ob,
+				       rd->have_fl ? rd->fl : rd->file, name)
+			: NO_ID;
+		rd->cfn = NO_NAME;
+		rd->set |= 1u << CG_KEY_CFN;
+		break;
+	case CG_KEY_COB:
+		rd->cob = name;
+		break;
+	case CG_KEY_CFI:
+	case CG_KEY_CFL:	/* the historical spelling of cfi= (Q12:
+				 * pprof, Xdebug) */
+		rd->cfi = name;
+		break;
+	case CG_KEY_CFN:
+		rd->cfn = name;
+		break;
+	case CG_KEY_JFI:
+		rd->jfi = name;
+		break;
+	case CG_KEY_JFN:
+		rd->jfn = name;
+		break;
+	default:
+		BUG("key %d takes no name", (int)key);
+	}
+}
+
+static int parse_name_line(struct cg_reader *rd, enum cg_key key,
+			   const char *v, const char *end)
+{
+	name_id name = NO_NAME;
+
+	if (parse_name(rd, name_keys[key].space, name_keys[key].key, v, end,
+		       &name) < 0)
+		return -1;
+	set_name(rd, key, name);
+	return 0;
+}
+
+/* The function cost lines go to; "???" when none was named yet. */
+static uint32_t current_func(struct cg_reader *rd)
+{
+	if (rd->func == NO_ID && rd->ahead) {
+		/* the function the stretch starts in */
+		rd->ph_func_used = true;
+		rd->func = profile_func(rd->p, rd->ph_ob, rd->ph_fl,
+					rd->ph_func);
+	}
+	if (rd->func == NO_ID)
+		rd->func = profile_func(rd->p, rd->ob,
+					rd->have_fl ? rd->fl : rd->file,
+					names_intern(&rd->p->names, "???", 3));
+	return rd->func;
+}
+
+/*
+ * One subposition at *sp: absolute Number, "+N", "-N" or "*", relative
+ * to base. Returns 0, NUM_NONE on bad syntax, NUM_OVERFLOW, or 1 when a
+ * relative position goes below zero.
+ */
+HOT int parse_subposition(const char **sp, const char *end, uint64_t base,
+			  uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t n;
+	enum num_result r;
+
+	if (s < end && *s == '*') {
+		s++;
+		if (s < end && !is_space(*s))
+			return NUM_NONE;
+		*sp = s;
+		*out = base;
+		return 0;
+	}
+	if (s < end && (*s == '+' || *s == '-')) {
+		char sign = *s++;
+
+		r = parse_number(&s, end, &n);
+		if (r != NUM_OK)
+			return r;
+		if (sign == '+') {
+			if (n > UINT64_MAX - base)
+				return NUM_OVERFLOW;
+			*out = base + n;
+		} else {
+			if (n > base)
+				return 1;
+			*out = base - n;
+		}
+		*sp = s;
+		return 0;
+	}
+	r = parse_number(&s, end, &n);
+	if (r != NUM_OK)
+		return r;
+	*sp = s;
+	*out = n;
+	return 0;
+}
+
+static const char *pos_name(enum pos_kind k)
+{
+	switch (k) {
+	case POS_INSTR:
+		return "instruction address";
+	case POS_BB:
+		return "basic block";
+	case POS_LINE:
+		return "line number";
+	default:
+		BUG("position kind %d", (int)k);
+	}
+}
+
+/*
+ * The target of calls=/jump=/jcnd=: subpositions relative to the last
+ * cost line, which they do not move (Q13). Writers get targets wrong
+ * (pprof computes them from another line), and no listing needs them
+ * yet, so a target below zero is a warning, not an error.
+ */
+static int parse_target(struct cg_reader *rd, const char *key, const char *s,
+			const char *end, uint64_t *target)
+{
+	for (unsigned i = 0; i < rd->npos; i++) {
+		uint64_t v;
+		int r;
+
+		s = skip_space(s, end);
+		if (s == end)
+			return 0;	/* targets may be left out */
+		if ((rd->pos_unknown >> i & 1) &&
+		    (*s == '+' || *s == '-' || *s == '*'))
+			return error_here(rd, "reading ahead: a target relative to a position before the stretch");
+		r = parse_subposition(&s, end, rd->pos[i], &v);
+		if (r == 0 && target)
+			target[i] = v;
+		if (r == 1) {
+			warn_once(rd, ONCE_TARGET_BELOW_ZERO,
+				  "the target of '%s=' is below zero; target ignored", key);
+			return 0;
+		}
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "target %s of '%s=' does not fit in 64 bits",
+					  pos_name(rd->pos_kind[i]), key);
+		if (r != 0)
+			return error_here(rd, "expected the target's %s in '%s='",
+					  pos_name(rd->pos_kind[i]), key);
+	}
+	/* Xdebug writes "calls=1 0 0", one number more than positions (Q13) */
+	return 0;
+}
+
+/* After a calls= line (its count in rd->call_count): the arc, whose
+ * inclusive cost the next line gives. */
+static void start_call(struct cg_reader *rd)
+{
+	uint32_t callee;
+
+	rd->want_call_cost = true;
+	rd->calls_lineno = rd->lr->lineno;
+	rd->call_arc = NO_ID;
+	rd->set |= 1u << CG_KEY_COB | 1u << CG_KEY_CFI;
+	if (part_selected(rd)) {
+		/* Q12: cob= defaults to the caller's object, cfi= to the
+		 * current file (an fi= file included). */
+		callee = profile_func(rd->p,
+				      rd->cob != NO_NAME ? rd->cob : rd->ob,
+				      rd->cfi != NO_NAME ? rd->cfi : rd->file,
+				      rd->cfn);
+		rd->call_arc = profile_call(rd->p, current_func(rd), callee);
+	}
+	rd->cob = rd->cfi = NO_NAME;
+}
+
+static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end);
+	enum num_result r = parse_number(&s, end, &rd->call_count);
+
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "call count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected a call count after 'calls='");
+	if (parse_target(rd, "calls", s, end, NULL) < 0)
+		return -1;
+	if (rd->cfn == NO_NAME)
+		return error_here(rd, "'calls=' without a 'cfn=' naming the called function");
+	start_call(rd);
+	return 0;
+}
+
+/* The position of the last cost line, in the current function. */
+static uint32_t last_position(struct cg_reader *rd)
+{
+	struct profile *p = rd->p;
+	uint64_t line = 0, addr = 0;
+
+	for (unsigned i = 0; i < rd->npos; i++) {
+		if (rd->pos_kind[i] == POS_LINE) {
+			line = rd->pos[i];
+			p->has_line = true;
+		} else if (rd->pos_kind[i] == POS_INSTR) {
+			addr = rd->pos[i];
+			p->has_instr = true;
+		}
+	}
+	/* lines past 2^32 do not exist; keep them apart from real ones */
+	if (line > UINT32_MAX)
+		line = UINT32_MAX;
+	return profile_pos(p, current_func(rd), rd->file, (uint32_t)line, addr);
+}
+
+/* A jump to target (target[i] for position i), kept until its source
+ * position line comes. */
+static void begin_jump(struct cg_reader *rd, bool conditional,
+		       uint64_t executed, uint64_t followed,
+		       const uint64_t *target)
+{
+	name_id to_file = rd->jfi != NO_NAME ? rd->jfi : rd->file;
+
+	rd->jfi = rd->jfn = NO_NAME;
+	rd->set |= 1u << CG_KEY_JFI | 1u << CG_KEY_JFN;
+	if (!rd->opts->want_positions || !part_selected(rd))
+		return;
+	rd->want_jump_source = true;
+	memset(&rd->jump, 0, sizeof(rd->jump));
+	rd->jump.conditional = conditional;
+	rd->jump.executed = executed;
+	rd->jump.followed = followed;
+	rd->jump.to_file = to_file;
+	for (unsigned i = 0; i < rd->npos; i++) {
+		if (rd->pos_kind[i] == POS_LINE)
+			rd->jump.to_line = target[i] > UINT32_MAX ? UINT32_MAX
+								  : (uint32_t)target[i];
+		else if (rd->pos_kind[i] == POS_INSTR)
+			rd->jump.to_addr = target[i];
+	}
+}
+
+static int start_jump(struct cg_reader *rd, const char *key, const char *s,
+		      const char *end, bool conditional, uint64_t executed,
+		      uint64_t followed)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+
+	if (parse_target(rd, key, s, end, target) < 0)
+		return -1;
+	begin_jump(rd, conditional, executed, followed, target);
+	return 0;
+}
+
+/* The jump waiting for a source gets the last cost line's position. */
+static void finish_jump(struct cg_reader *rd)
+{
+	rd->want_jump_source = false;
+	rd->jump.from = last_position(rd);
+	profile_add_jump(rd->p, &rd->jump);
+}
+
+static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end);
+	uint64_t count;
+	enum num_result r = parse_number(&s, end, &count);
+
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "jump count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected a jump count after 'jump='");
+	return start_jump(rd, "jump", s, end, false, count, count);
+}
+
+/*
+ * The spec says "jcnd=exe-count jump-count target"; valgrind 3.19 writes
+ * "jcnd=followed/executed target" (Q14). Both are read.
+ */
+static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
+{
+	const char *s = skip_space(v, end), *slash;
+	uint64_t a = 0, b = 0;
+	enum num_result r;
+
+	slash = s < end ? memchr(s, '/', (size_t)(end - s)) : NULL;
+	if (slash) {
+		const char *t = s;
+
+		r = parse_number(&t, slash, &a);
+		if (r == NUM_OK && t != slash)
+			r = NUM_NONE;	/* "1 2/3": neither form */
+		if (r == NUM_OK) {
+			s = slash + 1;
+			r = parse_number(&s, end, &b);
+		}
+	} else {
+		r = parse_number(&s, end, &a);
+		if (r == NUM_OK) {
+			s = skip_space(s, end);
+			r = parse_number(&s, end, &b);
+		}
+	}
+	if (r == NUM_OVERFLOW)
+		return error_here(rd, "jump count does not fit in 64 bits");
+	if (r != NUM_OK)
+		return error_here(rd, "expected 'jcnd=followed/executed' or "
+				  "'jcnd=executed followed' counts");
+	/* slash: followed/executed; spaces: executed followed */
+	return slash ? start_jump(rd, "jcnd", s, end, true, b, a)
+		     : start_jump(rd, "jcnd", s, end, true, a, b);
+}
+
+static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
+			   const char *v, const char *end)
+{
+	enum cg_key k = cg_spec_key(key, klen);
+
+	switch (k) {
+	case CG_KEY_CALLS:
+		return parse_calls(rd, v, end);
+	case CG_KEY_JUMP:
+		return parse_jump(rd, v, end);
+	case CG_KEY_JCND:
+		return parse_jcnd(rd, v, end);
+	case CG_KEY_NONE:
+		warn_once(rd, ONCE_UNKNOWN_SPEC,
+			  "unknown specification '%.*s=' ignored", (int)klen,
+			  key);
+		return 0;
+	default:
+		return parse_name_line(rd, k, v, end);
+	}
+}
+
+/* ---- cost lines ---- */
+
+/*
+ * Subpositions, then up to ncols costs, into rd->pos and rd->vals.
+ * Returns the number of costs, or -1 after reporting.
+ */
+static long parse_cost_numbers(struct cg_reader *rd, const char *s,
+			       const char *end)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < rd->npos; i++) {
+		uint64_t v;
+		bool relative = s < end && (*s == '+' || *s == '-' || *s == '*');
+		int r;
+
+		if ((rd->pos_unknown >> i & 1) && relative)
+			return error_here(rd, "reading ahead: a position relative to one before the stretch");
+		r = parse_subposition(&s, end, rd->pos[i], &v);
+
+		if (r == 1)
+			return error_here(rd, "relative %s goes below zero",
+					  pos_name(rd->pos_kind[i]));
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "%s does not fit in 64 bits",
+					  pos_name(rd->pos_kind[i]));
+		if (r != 0) {
+			char q[64];
+
+			return error_here(rd, "expected %s %s, found '%s'",
+					  rd->pos_kind[i] == POS_INSTR ? "an" : "a",
+					  pos_name(rd->pos_kind[i]),
+					  quote(s, (size_t)(end - s), q, sizeof(q)));
+		}
+		rd->pos[i] = v;
+		if (!relative)
+			rd->pos_unknown &= (uint8_t)~(1u << i);
+		s = skip_space(s, end);
+	}
+	while (s < end) {
+		enum num_result r;
+
+		if (n == rd->ncols && rd->opts->lenient) {
+			char q[64];
+
+			warn_once(rd, ONCE_EXTRA_COSTS,
+				  "cost line has more costs than 'events:' has events; extra '%s' ignored",
+				  quote(s, (size_t)(end - s), q, sizeof(q)));
+			break;
+		}
+		if (n == rd->ncols) {
+			char q[64];
+
+			return error_here(rd, "cost line has more costs than 'events:' has events (%zu; extra '%s')",
+					  rd->ncols,
+					  quote(s, (size_t)(end - s), q, sizeof(q)));
+		}
+		r = parse_number(&s, end, &rd->vals[n]);
+		if (r == NUM_OVERFLOW)
+			return error_here(rd, "cost does not fit in 64 bits");
+		if (r != NUM_OK) {
+			char q[64];
+
+			return error_here(rd, "expected a cost, found '%s'",
+					  quote(s, (size_t)(end - s), q, sizeof(q)));
+		}
+		n++;
+		s = skip_space(s, end);
+	}
+	return (long)n;
+}
+
+/*
+ * row += the costs just read, through map unless it is NULL. False when
+ * a sum passes 2^64 - 1: wrapped around, it would print as a small
+ * number (a hostile file, or one damaged past what valgrind writes).
+ */
+HOT bool add_costs(uint64_t *row, const uint32_t *map, const uint64_t *vals,
+		   long n)
+{
+	bool over = false;
+
+	if (!map) {
+		for (long i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[i], vals[i], &row[i]);
+	} else {
+		for (long i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[map[i]], vals[i],
+						       &row[map[i]]);
+	}
+	return !over;
+}
+
+static int sum_overflow(struct cg_reader *rd, const char *what, uint32_t func,
+			uint32_t callee)
+{
+	const struct profile *p = rd->p;
+
+	if (callee != NO_ID)
+		return error_here(rd, "the %s of the calls from '%s' to '%s' "
+				  "passes 2^64 - 1", what,
+				  profile_str(p, p->funcs[func].name),
+				  profile_str(p, p->funcs[callee].name));
+	if (func != NO_ID)
+		return error_here(rd, "the %s of '%s' passes 2^64 - 1", what,
+				  profile_str(p, p->funcs[func].name));
+	return error_here(rd, "the %s passes 2^64 - 1", what);
+}
+
+/* The self cost just read, at its position too (want_positions). */
+static int add_position(struct cg_reader *rd, const uint64_t *vals, long n)
+{
+	uint64_t *row = profile_pos_cost(rd->p, last_position(rd));
+
+	if (!add_costs(row, rd->event_map, vals, n))
+		return sum_overflow(rd, "cost at this position", rd->func,
+				    NO_ID);
+	return 0;
+}
+
+/* The inclusive cost of a call, at the position it was made from. */
+static int add_callsite(struct cg_reader *rd, const uint64_t *vals, long n)
+{
+	struct profile *p = rd->p;
+	uint32_t cs = profile_callsite(p, last_position(rd), rd->call_arc);
+	const struct pcall *c = &p->calls[rd->call_arc];
+
+	if (__builtin_add_overflow(p->callsites[cs].count, rd->call_count,
+				   &p->callsites[cs].count) ||
+	    !add_costs(profile_callsite_incl(p, cs), rd->event_map, vals, n))
+		return sum_overflow(rd, "inclusive cost at this call site",
+				    c->caller, c->callee);
+	return 0;
+}
+
+/* The n costs just read into rd->vals, where the line puts them: the
+ * call before it, or the current function (and position). */
+HOT int add_cost_line(struct cg_reader *rd, const uint64_t *vals, long n)
+{
+	uint64_t *row;
+	const uint32_t *map = rd->event_map;
+
+	rd->part_has_cost = true;
+	if (rd->want_jump_source)
+		finish_jump(rd);
+	if (rd->identity_map)
+		map = NULL;
+	if (rd->want_call_cost) {
+		/* the inclusive cost of the calls= line before */
+		struct pcall *c;
+
+		rd->want_call_cost = false;
+		if (rd->call_arc == NO_ID)
+			return 0;
+		c = &rd->p->calls[rd->call_arc];
+		if (__builtin_add_overflow(c->count, rd->call_count, &c->count))
+			return sum_overflow(rd, "call count", c->caller,
+					    c->callee);
+		rd->p->calls_have_incl = true;
+		row = profile_call_incl(rd->p, rd->call_arc);
+		if (!add_costs(row, map, vals, n))
+			return sum_overflow(rd, "inclusive cost", c->caller,
+					    c->callee);
+		if (rd->opts->want_positions)
+			return add_callsite(rd, vals, n);
+		return 0;
+	}
+	if (!part_selected(rd))
+		return 0;
+	row = profile_self(rd->p, current_func(rd));
+	if (!add_costs(row, map, vals, n))
+		return sum_overflow(rd, "self cost", rd->func, NO_ID);
+	if (!add_costs(rd->part_sum, NULL, vals, n))
+		return sum_overflow(rd, "sum of this part's self costs",
+				    NO_ID, NO_ID);
+	if (rd->opts->want_positions && add_position(rd, vals, n) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_cost_line(struct cg_reader *rd, const char *s,
+			   const char *end)
+{
+	long n;
+
+	if (!rd->ncols)
+		return error_here(rd, "cost line before any 'events:' line");
+	n = parse_cost_numbers(rd, s, end);
+	if (n < 0)
+		return -1;
+	return add_cost_line(rd, rd->vals, n);
+}
+
+/*
+ * The fast path. Nine lines in ten of an instruction-level profile are
+ * cost lines like "+3 * 1" or "0x4bb1000 12 1": read them straight from
+ * the buffer, up to their "\n", without finding the line's end first or
+ * checking for it at every character. Anything else (hex costs, numbers
+ * of 20 digits or more, "\r\n", too many costs, a position going below
+ * zero) leaves the line to parse_cost_line(), which knows every case and
+ * what to say about it; nothing is changed until the line is known good.
+ */
+
+/*
+ * Position k of a cost line at *sp into *pos (its value on the line
+ * before in, the new one out): false for the general path.
+ */
+HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
+		       unsigned *unknown)
+{
+	const char *s = *sp;
+	uint64_t v;
+
+	if (*unknown >> k & 1 && (*s == '*' || *s == '+' || *s == '-')) {
+		return false;	/* reading ahead: before the stretch */
+	} else if (*s == '*') {
+		s++;
+	} else if (*s == '+' || *s == '-') {
+		char sign = *s++;
+
+		if (!fast_number(&s, &v))
+			return false;
+		if (sign == '+') {
+			if (__builtin_add_overflow(*pos, v, pos))
+				return false;
+		} else {
+			if (v > *pos)
+				return false;
+			*pos -= v;
+		}
+	} else if (fast_number(&s, &v)) {
+		*pos = v;
+		*unknown &= ~(1u << k);
+	} else {
+		return false;
+	}
+	if (!(s = fast_gap(s)))
+		return false;
+	*sp = s;
+	return true;
+}
+
+/*
+ * The cost line at s (its first character is a digit, '+', '-' or '*';
+ * a "\n" ends it) into rd->pos and rd->vals. Returns the start of the
+ * next line, with the number of costs in *n, or NULL for the general
+ * path.
+ */
+HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
+				  long *n)
+{
+	/* one local per position, stored back when the line is good */
+	uint64_t p0 = rd->pos[0], p1 = rd->pos[1], p2 = rd->pos[2];
+	/* locals: stores through vals[] would make the compiler load
+	 * them again at every number */
+	const unsigned npos = rd->npos;
+	const size_t ncols = rd->ncols;
+	uint64_t *vals = rd->vals;
+	unsigned unknown = rd->pos_unknown;
+	size_t i = 0;
+
+	if (npos > 0 && !fast_position(&s, 0, &p0, &unknown))
+		return NULL;
+	if (npos > 1 && !fast_position(&s, 1, &p1, &unknown))
+		return NULL;
+	if (npos > 2 && !fast_position(&s, 2, &p2, &unknown))
+		return NULL;
+	while (*s != '\n') {
+		if (i == ncols || !fast_number(&s, &vals[i]))
+			return NULL;
+		i++;
+		if (!(s = fast_gap(s)))
+			return NULL;
+	}
+	rd->pos[0] = p0;
+	rd->pos[1] = p1;
+	rd->pos[2] = p2;
+	rd->pos_unknown = (uint8_t)unknown;
+	*n = (long)i;
+	return s + 1;
+}
+
+/*
+ * The same for the lines between cost lines that come by the hundred
+ * thousand: "jcnd=1/2 +4 12", "jump=3 0x40", "calls=5 +2 10",
+ * "cfn=(12)". Read from the buffer up to their "\n" when they are in the
+ * plain form valgrind writes; every other form, and anything the
+ * general path would say something about (an undefined id, a target
+ * below zero, a cost line missing after calls=), goes to parse_line().
+ * Nothing is changed until the line is known good.
+ */
+
+/* Targets as parse_target() reads them, up to the line's "\n": NULL
+ * for the general path. Targets left out stay 0. */
+HOT const char *fast_targets(const struct cg_reader *rd, const char *s,
+			     uint64_t *target)
+{
+	for (unsigned i = 0; i < rd->npos && *s != '\n'; i++) {
+		unsigned unknown = rd->pos_unknown;
+
+		target[i] = rd->pos[i];
+		if (!fast_position(&s, i, &target[i], &unknown))
+			return NULL;
+	}
+	return *s == '\n' ? s : NULL;
+}
+
+/* "(id)" and the line's "\n": the id's name, NO_NAME otherwise. */
+HOT name_id fast_name_ref(const struct cg_reader *rd, enum id_space space,
+			  const char *s, const char **nl)
+{
+	uint64_t id = 0;
+	const char *start;
+
+	if (*s++ != '(')
+		return NO_NAME;
+	for (start = s; is_digit(*s); s++)
+		id = id * 10 + (uint64_t)(*s - '0');
+	if (s == start || s - start > 19 || s[0] != ')' || s[1] != '\n')
+		return NO_NAME;
+	*nl = s + 1;
+	return cg_id_get(rd, space, id);
+}
+
+/* What parse_line() does first for any key=value line. */
+HOT void begin_spec_line(struct cg_reader *rd)
+{
+	rd->last_is_totals = false;
+	if (rd->want_jump_source)
+		finish_jump(rd);
+	rd->in_body = true;
+}
+
+/* The line at s (a letter first): the start of the next line, or NULL
+ * for the general path. */
+static const char *fast_spec_line(struct cg_reader *rd, const char *s)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+	uint64_t a, b;
+	const char *k = s, *nl;
+	enum cg_key key;
+	name_id name;
+
+	while (is_key_char(*k))
+		k++;
+	if (*k != '=' || rd->want_call_cost)
+		return NULL;
+	key = cg_spec_key(s, (size_t)(k - s));
+	s = k + 1;
+	switch (key) {
+	case CG_KEY_JCND:	/* "followed/executed", as valgrind writes */
+	case CG_KEY_JUMP:	/* a count: followed as often as executed */
+		if (!fast_number(&s, &a))
+			return NULL;
+		b = a;
+		if (key == CG_KEY_JCND && (*s++ != '/' || !fast_number(&s, &b)))
+			return NULL;
+		if (!(s = fast_gap(s)) || !(nl = fast_targets(rd, s, target)))
+			return NULL;
+		begin_spec_line(rd);
+		begin_jump(rd, key == CG_KEY_JCND, b, a, target);
+		return nl + 1;
+	case CG_KEY_CALLS:
+		if (rd->cfn == NO_NAME || !fast_number(&s, &a) ||
+		    !(s = fast_gap(s)) || !(nl = fast_targets(rd, s, target)))
+			return NULL;
+		begin_spec_line(rd);
+		rd->call_count = a;
+		start_call(rd);
+		return nl + 1;
+	case CG_KEY_NONE:
+		return NULL;
+	default:
+		name = fast_name_ref(rd, name_keys[key].space, s, &nl);
+		if (name == NO_NAME)
+			return NULL;
+		begin_spec_line(rd);
+		set_name(rd, key, name);
+		return nl + 1;
+	}
+}
+
+/* ---- dispatch ---- */
+
+static int parse_line(struct cg_reader *rd, const char *line, size_t len)
+{
+	const char *end = line + len, *s = skip_space(line, end), *k;
+	char c = s < end ? *s : '\0';
+
+	/* Comments and blank lines are allowed everywhere (spec), even
+	 * between a calls= line and its cost line. */
+	if (s == end || c == '#')
+		return 0;
+	if (rd->ahead && !is_digit(c) && c != '+' && c != '-' && c != '*') {
+		/* a header line is the reader's on the main thread: it may
+		 * start a part, and its checks need all lines before */
+		for (k = s; k < end && is_key_char(*k); k++)
+			;
+		if (k == s || k == end || *k != '=') {
+			rd->stop = line;
+			return 1;
+		}
+	}
+	rd->last_is_totals = false;
+	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
+				    c == '*'))
+		return error_at(rd->lr->path, rd->calls_lineno,
+				"'calls=' must be followed by a cost line with "
+				"the inclusive cost of the call (line %llu is not one)",
+				(unsigned long long)rd->lr->lineno);
+	if (is_digit(c) || c == '+' || c == '-' || c == '*') {
+		rd->in_body = true;
+		return parse_cost_line(rd, s, end);
+	}
+	/* a jump with no source line: where the last cost line was */
+	if (rd->want_jump_source)
+		finish_jump(rd);
+	if (c == '=' && end - s >= 4 && !memcmp(s, "====", 4))
+		return 0;	/* Q21: Xdebug's "==== NEW PROFILING FILE ====" */
+	for (k = s; k < end && ((*k >= 'a' && *k <= 'z') ||
+				(*k >= 'A' && *k <= 'Z') || *k == '_');
+	     k++)
+		;
+	if (k > s && k < end && *k == '=') {
+		rd->in_body = true;
+		return parse_spec_line(rd, s, (size_t)(k - s), k + 1, end);
+	}
+	if (k > s && k < end && *k == ':')
+		return parse_header_line(rd, s, (size_t)(k - s), k + 1, end);
+	{
+		char q[64];
+
+		return error_here(rd, "expected a cost line, 'key=value' or 'key: value', found '%s'",
+				  quote(s, (size_t)(end - s), q, sizeof(q)));
+	}
+}
+
+static int check_size(struct cg_reader *rd);
+
+/* A cost line the fast path read, its n costs in rd->vals. */
+HOT int add_fast_cost_line(struct cg_reader *rd, const uint64_t *vals,
+			      long n)
+{
+	/* rows are added by positions, or by the "???" function of a
+	 * file without fn= */
+	bool grows = rd->opts->want_positions || rd->func == NO_ID;
+
+	rd->last_is_totals = false;
+	rd->in_body = true;
+	if (add_cost_line(rd, vals, n) < 0 || (grows && check_size(rd) < 0))
+		return -1;
+	return 0;
+}
+
+/* The line [s, nl) as text, through parse_line(); *nl is its "\n". */
+static int read_text_line(struct cg_reader *rd, char *s, char *nl)
+{
+	size_t len = (size_t)(nl - s);
+	int r;
+
+	if (len && s[len - 1] == '\r')
+		len--;
+	s[len] = '\0';
+	r = parse_line(rd, s, len);
+	if (r != 0)
+		return r;
+	return check_size(rd);
+}
+
+/*
+ * The lines of a block from line_reader_lines(), counted in lr->lineno.
+ * Cost lines try the fast path first; the rest, and cost lines it
+ * leaves, are found by their "\n" and go through parse_line().
+ */
+int cg_read_lines(struct cg_reader *rd, char *s, char *end)
+{
+	while (s < end) {
+		char c = *s, *nl;
+		int r;
+
+		rd->lr->lineno++;
+		if ((is_digit(c) || c == '+' || c == '-' || c == '*') &&
+		    rd->ncols) {
+			long n;
+			const char *next = fast_cost_numbers(rd, s, &n);
+
+			if (next) {
+				if (add_fast_cost_line(rd, rd->vals, n) < 0)
+					return -1;
+				s = (char *)next;
+				continue;
+			}
+		}
+		if (is_key_char(c)) {
+			const char *next = fast_spec_line(rd, s);
+
+			if (next) {
+				if (check_size(rd) < 0)
+					return -1;
+				s = (char *)next;
+				continue;
+			}
+		}
+		nl = memchr(s, '\n', (size_t)(end - s));
+		r = read_text_line(rd, s, nl);
+		if (r > 0)
+			rd->lr->lineno--;	/* the header line is not read */
+		if (r != 0)
+			return r;
+		s = nl + 1;
+	}
+	return 0;
+}
+
+/*
+ * The positions of a cost line tokenized by the splitting thread into
+ * rd->pos, as fast_cost_numbers() would read them from its text (its
+ * costs are then v[rd->npos] on): false (nothing changed) for any line
+ * it would leave to the general path.
+ */
+HOT bool resolve_tokens(struct cg_reader *rd, const struct cg_tok *t,
+			const uint64_t *v)
+{
+	/* whole arrays: a copy of a fixed size is a few moves, one of
+	 * npos numbers a slow string instruction */
+	uint64_t pos[MAX_POSITIONS] = { rd->pos[0], rd->pos[1], rd->pos[2] };
+	const unsigned npos = rd->npos;
+	uint32_t tags = t->tags;
+
+	if (t->nfields < npos || t->nfields - npos > rd->ncols)
+		return false;
+	for (unsigned k = 0; k < npos; k++, tags >>= 2) {
+		switch ((enum cg_field)(tags & 3)) {
+		case CG_FIELD_ABS:
+			pos[k] = v[k];
+			break;
+		case CG_FIELD_STAR:
+			break;
+		case CG_FIELD_PLUS:
+			if (__builtin_add_overflow(pos[k], v[k], &pos[k]))
+				return false;
+			break;
+		case CG_FIELD_MINUS:
+			if (v[k] > pos[k])
+				return false;
+			pos[k] -= v[k];
+			break;
+		}
+	}
+	/* costs are plain numbers: no tag bits */
+	if (tags)
+		return false;
+	rd->pos[0] = pos[0];
+	rd->pos[1] = pos[1];
+	rd->pos[2] = pos[2];
+	return true;
+}
+
+/*
+ * The target fields of a calls=/jump=/jcnd= token (nfields, tags, v)
+ * into target, relative to rd->pos, as parse_target() reads them: false
+ * where it would say something (a target below zero or past 2^64 - 1),
+ * for the general path to say it.
+ */
+static bool resolve_target(const struct cg_reader *rd, const struct cg_tok *t,
+			   const uint64_t *v, uint64_t *target)
+{
+	uint32_t tags = t->tags;
+
+	for (unsigned k = 0; k < rd->npos && k < t->nfields; k++, tags >>= 2) {
+		switch ((enum cg_field)(tags & 3)) {
+		case CG_FIELD_ABS:
+			target[k] = v[k];
+			break;
+		case CG_FIELD_STAR:
+			target[k] = rd->pos[k];
+			break;
+		case CG_FIELD_PLUS:
+			if (__builtin_add_overflow(rd->pos[k], v[k], &target[k]))
+				return false;
+			break;
+		case CG_FIELD_MINUS:
+			if (v[k] > rd->pos[k])
+				return false;
+			target[k] = rd->pos[k] - v[k];
+			break;
+		}
+	}
+	return true;
+}
+
+/*
+ * A name or calls=/jump=/jcnd= line the splitting thread tokenized,
+ * applied as parse_line() would apply its text. Returns 1, 0 when the
+ * general path must read the line (to say what is wrong with it, which
+ * depends on the reader's state), or -1 after reporting.
+ */
+static int apply_spec_token(struct cg_reader *rd, const struct cg_tok *t,
+			    const char *text, const uint64_t *v)
+{
+	uint64_t target[MAX_POSITIONS] = { 0 };
+	enum cg_key key = (enum cg_key)t->key;
+	name_id name = NO_NAME;
+
+	/* first what may fail, with nothing changed */
+	if (rd->want_call_cost)
+		return 0;
+	if (t->kind == CG_TOK_NAME) {
+		if (t->form == CG_NAME_REF &&
+		    (name = cg_id_get(rd, name_keys[key].space, v[0])) == NO_NAME)
+			return 0;
+	} else {
+		if (!resolve_target(rd, t, v + cg_tok_ncounts(key), target))
+			return 0;
+		if (key == CG_KEY_CALLS && rd->cfn == NO_NAME)
+			return 0;
+	}
+	/* then what parse_line() does for any body line */
+	rd->last_is_totals = false;
+	if (rd->want_jump_source)
+		finish_jump(rd);
+	rd->in_body = true;
+	if (t->kind == CG_TOK_NAME) {
+		if (t->form == CG_NAME_DEF)
+			name = name_def(rd, name_keys[key].space, v[0],
+					text + v[1], v[2]);
+		else if (t->form == CG_NAME_PLAIN)
+			name = intern_name(rd, name_keys[key].space,
+					   text + v[0], v[1]);
+		set_name(rd, key, name);
+	} else if (key == CG_KEY_CALLS) {
+		rd->call_count = v[0];
+		start_call(rd);
+	} else {
+		begin_jump(rd, key == CG_KEY_JCND, v[0],
+			   key == CG_KEY_JCND ? v[1] : v[0], target);
+	}
+	return check_size(rd) < 0 ? -1 : 1;
+}
+
+/* The lines of a block from the splitting thread, as read_lines(). */
+static int read_block(struct cg_reader *rd, struct cg_block *b)
+{
+	for (size_t i = 0; i < b->ntoks; i++) {
+		const struct cg_tok *t = &b->toks[i];
+		const uint64_t *v = b->vals + t->first;
+		char *s = b->text + t->off;
+		char *nl = (i + 1 < b->ntoks ? b->text + t[1].off
+					     : b->text + b->len) - 1;
+		int r;
+
+		rd->lr->lineno++;
+		switch ((enum cg_tok_kind)t->kind) {
+		case CG_TOK_COST:
+			if (rd->ncols && resolve_tokens(rd, t, v)) {
+				if (add_fast_cost_line(rd, v + rd->npos,
+						       t->nfields - rd->npos) < 0)
+					return -1;
+				continue;
+			}
+			break;
+		case CG_TOK_NOTHING:
+			continue;
+		case CG_TOK_NAME:
+		case CG_TOK_COUNTS:
+			r = apply_spec_token(rd, t, b->text, v);
+			if (r < 0)
+				return -1;
+			if (r > 0)
+				continue;
+			break;
+		case CG_TOK_TEXT:
+			break;
+		}
+		if (read_text_line(rd, s, nl) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int check_size(struct cg_reader *rd)
+{
+	const struct profile *p = rd->p;
+	uint64_t rows = (uint64_t)p->nfuncs + p->ncalls + p->npos;
+	uint64_t max = rd->opts->max_costs ? rd->opts->max_costs
+					   : MAX_COST_NUMBERS;
+
+	if (rows * p->nevents <= max)
+		return 0;
+	return error_here(rd, "the profile would need more than %llu KiB for "
+			  "its costs (%llu functions, calls and positions, "
+			  "%zu events): refused",
+			  (unsigned long long)(max * 8 >> 10),
+			  (unsigned long long)rows, p->nevents);
+}
+
+/*
+ * valgrind's callgrind ends every part with "totals:", so a file of
+ * its that ends otherwise was cut short (a full disk, a copy stopped
+ * half-way). Other writers do not always write it.
+ */
+static void check_last_line(struct cg_reader *rd)
+{
+	static const char callgrind[] = "callgrind-";
+	const char *creator;
+
+	if (rd->last_is_totals || rd->input->creator == NO_NAME)
+		return;
+	creator = profile_str(rd->p, rd->input->creator);
+	if (strncmp(creator, callgrind, sizeof(callgrind) - 1))
+		return;
+	warning_at(rd->lr->path, rd->lr->lineno,
+		   "the file ends without the 'totals:' line %s writes "
+		   "last: it may be truncated", creator);
+}
+
+bool callgrind_sniff(const char *data, size_t len)
+{
+	/* Q1: "# callgrind format" is optional; like KCachegrind, look for
+	 * "events:" at the start of a line. */
+	static const char marker[] = "# callgrind format";
+
+	if (len >= sizeof(marker) - 1 && !memcmp(data, marker, sizeof(marker) - 1))
+		return true;
+	for (size_t i = 0; i + 7 <= len; i++) {
+		if ((i == 0 || data[i - 1] == '\n') && !memcmp(data + i, "events:", 7))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Input this large is split into lines and tokenized by a second thread
+ * (cg_split.h) while this one applies the lines. Each then takes about
+ * 0.55 to 0.7 of the time one thread takes alone (more of it the
+ * smaller the file), for up to 40% more CPU time in all (README,
+ * Performance): the wall time gained when the second core is free.
+ * Under 4 MiB the wait for the first block eats most of it. opts->thread forces it on or off, for the
+ * tests: they run the end-to-end suite both ways.
+ */
+#define SPLIT_THREAD_MIN_BYTES ((uint64_t)4 << 20)
+
+static bool use_split_thread(const struct line_reader *lr,
+			     enum read_thread thread)
+{
+	if (thread != READ_THREAD_AUTO)
+		return thread == READ_THREAD_ON;
+	/* file_size is 0 for pipes: a regular file only */
+	return lr->file_size > SPLIT_THREAD_MIN_BYTES;
+}
+
+/*
+ * A plain file this large is read in stretches, each with the next one
+ * read ahead on a second thread (cg_ahead.c): half the time of one
+ * thread, for a few percent more CPU time in all. With positions
+ * (annotated listings, -b) too: a stretch's positions, call sites and
+ * jumps are added in as its functions and arcs are.
+ */
+#define AHEAD_MIN_BYTES ((uint64_t)2 << 20)
+
+static bool use_ahead(const struct line_reader *lr,
+		      const struct read_opts *opts)
+{
+	if (opts->thread == READ_THREAD_AHEAD)
+		return true;
+	return opts->thread == READ_THREAD_AUTO && !opts->part && lr->encoding == INPUT_PLAIN &&
+	       lr->file_size >= 2 * AHEAD_MIN_BYTES;
+}
+
+/*
+ * Read through the splitting thread. It owns lr until it stops, so the
+ * reader's messages take the path and line number from view, a copy of
+ * lr whose lineno this thread counts. Returns 0 or -1 after reporting.
+ */
+static int read_split(struct cg_reader *rd, struct line_reader *lr,
+		      struct line_reader *view)
+{
+	struct cg_split sp;
+	struct cg_block *b;
+	int r;
+
+	*view = *lr;
+	if (cg_split_start(&sp, lr) < 0)
+		return -1;
+	rd->lr = view;
+	do {
+		b = cg_split_next(&sp);
+		r = read_block(rd, b) < 0 ? -1 : cg_split_end(b);
+	} while (r > 0);
+	cg_split_stop(&sp);
+	lr->lineno = view->lineno;
+	rd->lr = lr;
+	return r;
+}
+
+void cg_reader_release(struct cg_reader *rd)
+{
+	for (int i = 0; i < IDS_COUNT; i++) {
+		u64map_release(&rd->ids[i]);
+		free(rd->small_ids[i]);
+	}
+	free(rd->event_map);
+	free(rd->vals);
+	free(rd->part_sum);
+	free(rd->fold_buf);
+	free(rd->ids_set);
+}
+
+int read_callgrind(struct profile *p, struct line_reader *lr,
+		   const struct read_opts *opts)
+{
+	struct cg_reader rd;
+	struct line_reader view;
+	int ret = -1, r;
+	char *lines;
+	size_t len;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.p = p;
+	rd.lr = lr;
+	rd.opts = opts;
+	rd.input = profile_add_input(p, lr->path, "callgrind");
+	for (int i = 0; i < IDS_COUNT; i++)
+		u64map_init(&rd.ids[i]);
+	rd.npos = 1;
+	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
+	start_part(&rd);
+
+	if (use_ahead(lr, opts)) {
+		r = cg_read_ahead(&rd, lr, opts->thread == READ_THREAD_AHEAD
+					   ? 0 : AHEAD_MIN_BYTES);
+	} else if (use_split_thread(lr, opts->thread)) {
+		r = read_split(&rd, lr, &view);
+	} else {
+		while ((r = line_reader_lines(lr, &lines, &len)) > 0) {
+			if (cg_read_lines(&rd, lines, lines + len) < 0)
+				goto out;
+		}
+	}
+	if (r < 0)
+		goto out;
+	if (rd.want_call_cost) {
+		error_at(lr->path, rd.calls_lineno,
+			 "'calls=' at the end of the file has no cost line");
+		goto out;
+	}
+	if (rd.want_jump_source)
+		finish_jump(&rd);
+	if (!rd.ncols) {
+		error("%s: no 'events:' line: not a Callgrind profile", lr->path);
+		goto out;
+	}
+	check_last_line(&rd);
+	report_repeats(&rd);
+	ret = 0;
+out:
+	cg_reader_release(&rd);
+	return ret;
+}

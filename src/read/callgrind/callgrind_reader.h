@@ -1,0 +1,169 @@
+/*
+ * The Callgrind reader's state, shared by read_callgrind.c and the
+ * stretch it reads ahead on another thread (cg_ahead.c).
+ */
+#ifndef CGA_CG_READER_H
+#define CGA_CG_READER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "callgrind_lex.h"
+#include "base/hashmap.h"
+#include "read/line_reader.h"
+#include "profile/profile.h"
+#include "read/read.h"
+
+/*
+ * Different events in a profile, recorded and derived together. Every
+ * cost row has a number per event, and each new event widens every row
+ * made before it: without a bound, a small file of many one-event parts
+ * takes time cubic in its size (valgrind writes about 20 at most).
+ */
+#define MAX_EVENTS 1024
+
+/*
+ * Cost numbers the profile may hold: a row of one per event for each
+ * function, call arc and position. Memory grows with distinct things,
+ * not with the file, but a damaged or hostile file can name millions of
+ * functions and then a thousand events; 2^27 numbers (1 GiB) is ten
+ * times what an instruction-level profile of a compiler needs.
+ */
+#define MAX_COST_NUMBERS ((uint64_t)1 << 27)
+#define MAX_POSITIONS 3
+
+enum pos_kind { POS_INSTR, POS_BB, POS_LINE };
+
+/* Name compression id spaces (Q4): files, functions, objects. */
+enum id_space { IDS_FILE, IDS_FN, IDS_OB, IDS_COUNT };
+
+/* Warnings said once per file, with a count of repeats at the end. */
+enum once {
+	ONCE_UNKNOWN_HEADER,
+	ONCE_UNKNOWN_SPEC,
+	ONCE_REDEFINED_ID,
+	ONCE_TOTALS,
+	ONCE_TARGET_BELOW_ZERO,
+	ONCE_UNDEFINED_ID,
+	ONCE_EXTRA_COSTS,
+	ONCE_COUNT
+};
+
+struct cg_reader {
+	struct profile *p;
+	struct line_reader *lr;
+	const struct read_opts *opts;
+	struct pinput *input;
+
+	/* compressed id -> name_id: small ids (all of valgrind's, which
+	 * counts from 1) in an array, the rest in a hash map */
+	name_id *small_ids[IDS_COUNT];	/* NO_NAME where undefined */
+	size_t small_alloc[IDS_COUNT];
+	struct u64map ids[IDS_COUNT];
+	char *fold_buf;
+	size_t fold_alloc;
+
+	/* positions: and events: of the current part */
+	unsigned npos;
+	enum pos_kind pos_kind[MAX_POSITIONS];
+	uint64_t pos[MAX_POSITIONS];	/* of the last cost line */
+	uint32_t *event_map;		/* part column -> profile event */
+	size_t ncols, event_map_alloc;
+	bool identity_map;		/* event_map[i] == i for all i */
+	uint64_t *vals;			/* costs of the line being read */
+	uint64_t *part_sum;		/* sum of self cost lines, by column */
+	size_t vals_alloc;
+
+	/* part state */
+	bool in_body;			/* a body line was seen in this part */
+	bool part_has_cost;
+	uint64_t part_number;		/* from "part:", 0 if not given */
+	uint64_t part_ordinal;		/* 1 for the first part of the file */
+	int part_selected;		/* -1: not decided yet */
+
+	/* position state */
+	name_id ob, fl, file;		/* file: fl= or the fi=/fe= file */
+	bool have_fl;
+	uint32_t func;			/* current function or NO_ID */
+
+	/* associations: apply to the next calls= (Q12) */
+	name_id cob, cfi, cfn;
+	name_id jfi, jfn;
+
+	/* a calls= line waits for its cost line */
+	bool want_call_cost;
+	uint64_t call_count;
+	uint32_t call_arc;		/* NO_ID when the part is skipped */
+	uint64_t calls_lineno;
+
+	/* a jump=/jcnd= line waits for the position line that gives its
+	 * source (Q14); kept only with positions */
+	bool want_jump_source;
+	struct pjump jump;
+	bool last_is_totals;		/* the last line read was totals: */
+
+	/* "desc: Unit:" lines (ours), applied when their event exists */
+	struct { name_id event; double seconds; } units[16];
+	unsigned nunits;
+
+	unsigned once_count[ONCE_COUNT];
+	uint64_t once_line[ONCE_COUNT];
+
+	/*
+	 * Reading ahead (cg_ahead.c): this reader reads a later stretch of
+	 * the file on another thread, from a state it does not know. The
+	 * names it would take from that state are stand-ins (ph_*, and
+	 * "(id)" references it has no definition for), positions are not
+	 * known until given absolutely, and it stops before any header
+	 * line. Whatever it set itself is in `set`; the rest is the
+	 * state's at the start of the stretch.
+	 */
+	bool ahead;
+	uint32_t set;			/* bits 1 << enum cg_key */
+	uint8_t pos_unknown;		/* bit k: position k */
+	bool ph_func_used;		/* cost before its first fn= */
+	name_id ph_ob, ph_fl, ph_file, ph_func;
+	const char *stop;		/* the header line it stopped at */
+	/* the ids it set, in the order set (some more than once): far
+	 * fewer than the index arrays have entries */
+	struct cg_id_set { enum id_space space; uint64_t id; } *ids_set;
+	size_t nids_set, ids_set_alloc;
+};
+
+/* The lines [s, end) of a block, each ended by "\n": 0, -1 after
+ * reporting, or (reading ahead) 1 at a header line, in rd->stop. */
+int cg_read_lines(struct cg_reader *rd, char *s, char *end);
+
+/* What a reader allocated (not its profile, not its line reader). */
+void cg_reader_release(struct cg_reader *rd);
+
+/* The name compressed id `id` stands for, or NO_NAME; set it. */
+name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
+		  uint64_t id);
+void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
+	       name_id name);
+
+/* Ids below this are in small_ids[], the rest in ids. */
+#define SMALL_IDS ((uint64_t)1 << 20)
+
+/* A stand-in's text starts with "\n", which no name read can hold. */
+static inline bool cg_is_stand_in(const struct profile *p, name_id name)
+{
+	return name != NO_NAME && names_str(&p->names, name)[0] == '\n';
+}
+
+/* The stand-in for (space, id): "\n" space " " id. */
+name_id cg_id_stand_in(struct profile *p, enum id_space space, uint64_t id);
+
+/*
+ * Read the rest of lr (a plain file whose header rd has read) in
+ * stretches, each with a second thread reading the next one ahead.
+ * min_bytes 0 (tests): stretches however small. Returns as the plain
+ * loop over cg_read_lines() would, with the same profile and messages.
+ */
+int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
+		  uint64_t min_bytes);
+
+
+
+#endif

@@ -1,0 +1,117 @@
+#include "read.h"
+
+#include <string.h>
+
+#include "base/diag.h"
+
+/* KCachegrind looks this far for an "events:" line; so do we. */
+#define SNIFF_BYTES 2047
+
+static const char *article_format(const char *format)
+{
+	if (!strcmp(format, "callgrind"))
+		return "a Callgrind";
+	if (!strcmp(format, "igprof"))
+		return "an IgProf";
+	if (!strncmp(format, "gmon", 4))
+		return "a gmon.out";
+	return format;
+}
+
+static int report_unknown(const struct line_reader *lr)
+{
+	return error("%s: not a profile cganalyze can read (expected a Callgrind "
+		     "'events:' line within the first %d bytes, an IgProf "
+		     "'P=(' header or a gmon.out)",
+		     lr->path, SNIFF_BYTES);
+}
+
+/*
+ * Profiles of one format add up; profiles of two do not (an IgProf
+ * profile's inclusive costs come from whole stacks, a Callgrind one's
+ * from its calls), so they are not read into one profile.
+ */
+static int same_format(const struct profile *p, const struct line_reader *lr,
+		       const char *format)
+{
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const char *f = profile_str(p, p->inputs[i].format);
+
+		if (strcmp(f, format))
+			return error("%s: this is %s profile and '%s' is %s one; "
+				     "profiles of different formats cannot be added up",
+				     lr->path, article_format(format),
+				     profile_str(p, p->inputs[i].path),
+				     article_format(f));
+	}
+	return 0;
+}
+
+int read_profile(struct profile *p, const char *path,
+		 const struct read_opts *opts)
+{
+	struct line_reader lr;
+	const char *data;
+	long len;
+	int ret = -1;
+
+	if (line_reader_open(&lr, path) < 0)
+		return -1;
+	len = line_reader_peek(&lr, SNIFF_BYTES, &data);
+	if (len < 0)
+		goto out;
+	if (len == 0 && lr.encoding != INPUT_PLAIN) {
+		error("%s: the compressed data holds nothing (an empty file, "
+		      "compressed)", lr.path);
+		goto out;
+	}
+	if (len == 0) {
+		error("%s: the file is empty (if valgrind wrote it with "
+		      "--separate-threads=yes, the profiles are in '%s-01', "
+		      "'%s-02', ...)", lr.path, lr.path, lr.path);
+		goto out;
+	}
+	if (callgrind_sniff(data, (size_t)len)) {
+		if (same_format(p, &lr, "callgrind") == 0)
+			ret = read_callgrind(p, &lr, opts);
+	} else if (igprof_sniff(data, (size_t)len)) {
+		if (same_format(p, &lr, "igprof") == 0)
+			ret = read_igprof(p, &lr, opts);
+	} else if (gmon_sniff(data, (size_t)len)) {
+		ret = read_gmon(p, &lr, opts);
+	} else {
+		/* a BSD gmon.out has no magic: tried last */
+		int bsd = read_gmon_bsd_maybe(p, &lr, opts);
+
+		if (bsd < 0)
+			goto out;
+		if (bsd > 0)
+			ret = 0;
+		else
+			report_unknown(&lr);
+	}
+out:
+	line_reader_close(&lr);
+	return ret;
+}
+
+size_t fold_recursion_suffix(const char *name, size_t len, char *out)
+{
+	/* The recursion level is the first "'" + digits component that
+	 * ends at another "'" or at the end of the name. */
+	for (size_t i = 0; i < len; i++) {
+		size_t j = i + 1;
+
+		if (name[i] != '\'')
+			continue;
+		while (j < len && name[j] >= '0' && name[j] <= '9')
+			j++;
+		if (j > i + 1 && (j == len || name[j] == '\'')) {
+			memcpy(out, name, i);
+			memcpy(out + i, name + j, len - j);
+			return len - (j - i);
+		}
+	}
+	memcpy(out, name, len);
+	return len;
+}

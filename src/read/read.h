@@ -1,0 +1,99 @@
+/*
+ * Reading profiles. read_profile() detects the format from the content
+ * (never the file name) and hands the file to that format's reader,
+ * which adds what it reads to the profile. Several files may be read
+ * into one profile; their costs add up.
+ */
+#ifndef CGA_READ_H
+#define CGA_READ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "line_reader.h"
+#include "profile/profile.h"
+
+/*
+ * How the Callgrind reader uses a second thread: AUTO, where it pays,
+ * reads a large plain file in stretches, one read ahead (cg_ahead.c),
+ * and other large input (compressed, positions kept) with a thread
+ * that splits and tokenizes it (cg_split.h). The others force one way,
+ * for the tests: the output is the same every way.
+ */
+enum read_thread {
+	READ_THREAD_AUTO,
+	READ_THREAD_ON,		/* the splitting thread (cg_split.h) */
+	READ_THREAD_OFF,	/* one thread */
+	READ_THREAD_AHEAD,	/* reading ahead (cg_ahead.c), however
+				 * small the file and the stretches */
+};
+
+/* What gmon.out needs of the binary: its address size and byte order. */
+struct read_target {
+	const char *binary;	/* its path, for messages */
+	uint8_t addr_size;	/* 4 or 8 */
+	bool big_endian;
+};
+
+struct read_opts {
+	uint64_t part;		/* read only this part (1-based); 0: all */
+	bool fold_recursion;	/* fib'2 is counted as fib */
+	bool lenient;		/* an undefined compressed id or extra costs
+				 * on a cost line are warnings, not errors */
+	bool want_positions;	/* keep costs per (function, file, line,
+				 * address): struct ppos */
+	const char *counter;	/* IgProf: the counter whose count field
+				 * becomes the call counts; NULL: the
+				 * first counter of each file */
+	bool want_leaks;	/* IgProf: keep LK records (struct pleak) */
+	const struct read_target *target;	/* the -b binary, for
+						 * gmon.out; NULL: none */
+	uint64_t max_costs;	/* cost numbers the profile may hold (one
+				 * per event per function, arc, position);
+				 * 0: the reader's own limit. For tests */
+	enum read_thread thread;	/* Callgrind: the second thread */
+	struct read_stats *stats;	/* NULL, or counted into: for tests
+					 * and benchmarks */
+};
+
+/* How a Callgrind file was read on two threads (reading ahead). */
+struct read_stats {
+	uint64_t stretches_added;	/* read ahead, then added in */
+	uint64_t stretches_dropped;	/* read ahead, then read again */
+};
+
+/* Returns 0, or -1 after reporting an error that names the file. */
+int read_profile(struct profile *p, const char *path,
+		 const struct read_opts *opts);
+
+/* The format readers, called with an open line reader. */
+bool callgrind_sniff(const char *data, size_t len);
+int read_callgrind(struct profile *p, struct line_reader *lr,
+		   const struct read_opts *opts);
+
+bool igprof_sniff(const char *data, size_t len);
+int read_igprof(struct profile *p, struct line_reader *lr,
+		const struct read_opts *opts);
+
+/*
+ * gmon.out (GNU or BSD). The GNU format starts with "gmon"; the BSD one
+ * has no magic and is taken for one only when its header fits the size
+ * of the data exactly (see read_gmon.c). Without opts->target the data
+ * is recognised and refused: gmon.out needs the binary.
+ */
+bool gmon_sniff(const char *data, size_t len);
+int read_gmon(struct profile *p, struct line_reader *lr,
+	      const struct read_opts *opts);
+/* 1 when the input (not yet consumed) is a BSD gmon.out, read into p
+ * (or refused with an error: then -1); 0 when it is not one. */
+int read_gmon_bsd_maybe(struct profile *p, struct line_reader *lr,
+			const struct read_opts *opts);
+
+/*
+ * The name with its recursion level removed: "fib'2" -> "fib",
+ * "odd'2'even'odd" (--separate-callers) -> "odd'even'odd". Returns the
+ * new length; the result is written to out (at least len bytes).
+ */
+size_t fold_recursion_suffix(const char *name, size_t len, char *out);
+
+#endif

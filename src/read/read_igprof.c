@@ -1,0 +1,795 @@
+/*
+ * The IgProf profile reader (igprof's dump: "P=(...)" then one call
+ * stack frame per line).
+ *
+ *   P=(HEX ID=7e5 N=(./prog) T=0.010000)
+ *   C1 FN0=(F0=(./prog)+4401 N=(main))+68
+ *   C2 FN1=(F0+4532 N=(fib))+23 V0=(PERF_TICKS):(3,3,3)
+ *   C3 FN1+23 V0:(2,2,2)
+ *   C2 FN2=(F1=(/lib/libc.so.6)+9123 N=(malloc))+12 V1=(MEM_LIVE):(1,64,64);LK=(0x5555a000,64)
+ *
+ * "C<depth>" puts the frame at that depth of the current stack (the
+ * lines are a depth-first walk of the tree of unique stacks). FN, F and
+ * V are numbered definitions, "FN1=(...)", or references to an earlier
+ * one, "FN1"; a definition may stand wherever a reference may. With
+ * "P=(HEX ...)" every number is hexadecimal (without "0x"), except the
+ * tick period T and the leak addresses, which always say "0x".
+ *
+ * The offsets, as igprof writes them (src/profile.cc, walk-syms.cc: the
+ * writer keeps one FN per call address): a definition's F offset is the
+ * object offset of the address the frame was first seen at, and its own
+ * "+N" that address's offset into the function. So the function starts
+ * at F offset - N, and a frame "FNk+M" is at that start + M.
+ *
+ * Costs: each counter is an event; a frame's (count,total,peak) belong
+ * to the stack that ends at it. Self cost is the total of the stacks
+ * ending in a function. As the stacks are whole, inclusive cost is
+ * exact: each stack's value counts once for every distinct function
+ * (func_incl) and every distinct caller->callee arc (the arc's
+ * inclusive cost) in it, however often they recur there. A frame's
+ * subtree sum is known when the frame is popped; it is added to a
+ * function or an arc only if that is its outermost occurrence on the
+ * stack (an active count per function and per arc says so). Each line
+ * is pushed and popped once: linear time, no recursion, memory by the
+ * stack's depth and the number of functions and arcs.
+ *
+ * An arc's call count is the count field of one counter (--counter, or
+ * the file's first) summed the same way: for PERF_TICKS the ticks under
+ * the call, for MEM_TOTAL the allocations made under it. IgProf has no
+ * call counts of its own.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "read.h"
+
+/* IgProf has a handful of counters; hostile input gets no more. */
+#define MAX_COUNTERS 64
+
+struct ig_fn {
+	uint32_t func;		/* profile function */
+	int64_t start;		/* object offset where it starts */
+	uint64_t line;		/* of the definition, for messages */
+};
+
+struct ig_file {
+	name_id name;
+	uint64_t line;
+};
+
+struct ig_counter {
+	uint32_t event;
+	uint64_t line;
+};
+
+/* One frame of the current stack. */
+struct ig_level {
+	uint32_t func;
+	uint32_t call;		/* arc from the frame above; NO_ID at depth 1 */
+	uint32_t site;		/* that call's call site, NO_ID if unknown */
+	int64_t addr;		/* the frame's address, -1 if none */
+	bool at_start;		/* ... which is where its function starts */
+	uint32_t stack;		/* leak stack node; NO_ID until a leak needs it */
+	uint64_t count;		/* count field of count_col, whole subtree */
+};
+
+struct ig_reader {
+	struct profile *p;
+	struct line_reader *lr;
+	const struct read_opts *opts;
+	struct pinput *input;
+	int base;		/* 10, or 16 after "P=(HEX" */
+	double tick;		/* T= */
+	name_id program;
+
+	struct u64map fn_ids, file_ids, counter_ids;	/* id -> index */
+	struct ig_fn *fns;
+	size_t nfns, fns_alloc;
+	struct ig_file *files;
+	size_t nfiles, files_alloc;
+	struct ig_counter counters[MAX_COUNTERS];
+	size_t ncounters;
+	uint32_t count_col;	/* counter whose counts are call counts */
+
+	struct ig_level *lv;	/* the current stack, depth entries */
+	size_t depth, lv_alloc;
+	uint64_t *acc[MAX_COUNTERS];	/* per counter, per level: subtree
+					 * totals; lv_alloc entries each */
+	uint32_t *func_active;	/* per profile function: frames on stack */
+	size_t func_active_alloc;
+	uint32_t *call_active;	/* per profile call */
+	size_t call_active_alloc;
+	int last_counter;	/* column of the line's last V, or -1 */
+	bool any_value;
+};
+
+/* ---- messages ---- */
+
+static int error_here(struct ig_reader *rd, const char *fmt, ...)
+	CGA_PRINTF(2, 3);
+
+static int error_here(struct ig_reader *rd, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+/* A short, printable quote of what was found, for messages. */
+static const char *quote(const char *s, const char *end, char *buf,
+			 size_t size)
+{
+	size_t n = 0, len = (size_t)(end - s);
+
+	if (!len)
+		return "the end of the line";
+	buf[n++] = '\'';
+	for (size_t i = 0; i < len && n + 5 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	if (n - 1 < len && n + 4 <= size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n++] = '\'';
+	buf[n] = '\0';
+	return buf;
+}
+
+static int expected(struct ig_reader *rd, const char *what, const char *s,
+		    const char *end)
+{
+	char q[48];
+
+	return error_here(rd, "expected %s, found %s", what,
+			  quote(s, end, q, sizeof(q)));
+}
+
+/* ---- small parsing helpers ---- */
+
+static int digit_value(char c, int base)
+{
+	int d;
+
+	if (c >= '0' && c <= '9')
+		d = c - '0';
+	else if (c >= 'a' && c <= 'f')
+		d = c - 'a' + 10;
+	else if (c >= 'A' && c <= 'F')
+		d = c - 'A' + 10;
+	else
+		return -1;
+	return d < base ? d : -1;
+}
+
+/* The literal `lit` at *sp, consumed; false (nothing consumed) if not. */
+static bool eat(const char **sp, const char *end, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if ((size_t)(end - *sp) < n || memcmp(*sp, lit, n))
+		return false;
+	*sp += n;
+	return true;
+}
+
+static int want(struct ig_reader *rd, const char **sp, const char *end,
+		const char *lit)
+{
+	char what[32];
+
+	if (eat(sp, end, lit))
+		return 0;
+	snprintf(what, sizeof(what), "'%s'", lit);
+	return expected(rd, what, *sp, end);
+}
+
+/* An unsigned number in base (the file's, or 16 for addresses). */
+static int number_in(struct ig_reader *rd, const char **sp, const char *end,
+		     int base, const char *what, uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t v = 0;
+	int d;
+
+	if (s == end || digit_value(*s, base) < 0) {
+		char w[96];
+
+		snprintf(w, sizeof(w), "%s (%s)", what,
+			 base == 16 ? "hexadecimal digits" : "decimal digits");
+		return expected(rd, w, s, end);
+	}
+	for (; s < end && (d = digit_value(*s, base)) >= 0; s++) {
+		if (v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
+			return error_here(rd, "%s does not fit in 64 bits", what);
+		v = v * (uint64_t)base + (uint64_t)d;
+	}
+	/* "1a" is not a decimal number, nor "1g" a hexadecimal one */
+	if (s < end && ((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
+			(*s >= 'A' && *s <= 'Z'))) {
+		char w[96];
+
+		snprintf(w, sizeof(w), "%s (%s)", what,
+			 base == 16 ? "hexadecimal digits" : "decimal digits");
+		return expected(rd, w, *sp, end);
+	}
+	*sp = s;
+	*out = v;
+	return 0;
+}
+
+static int number(struct ig_reader *rd, const char **sp, const char *end,
+		  const char *what, uint64_t *out)
+{
+	return number_in(rd, sp, end, rd->base, what, out);
+}
+
+/* An offset: igprof writes them signed. */
+static int offset(struct ig_reader *rd, const char **sp, const char *end,
+		  const char *what, int64_t *out)
+{
+	bool neg = eat(sp, end, "-");
+	uint64_t v;
+
+	if (number(rd, sp, end, what, &v) < 0)
+		return -1;
+	if (v > (uint64_t)INT64_MAX)
+		return error_here(rd, "%s does not fit in 64 bits", what);
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+/* The text up to the first `stop` at or after *sp; *sp moves past it. */
+static int text_until(struct ig_reader *rd, const char **sp, const char *end,
+		      const char *stop, const char *what, const char **text,
+		      size_t *len)
+{
+	size_t n = strlen(stop);
+	const char *s = *sp;
+
+	for (const char *q = s; (size_t)(end - q) >= n; q++) {
+		if (!memcmp(q, stop, n)) {
+			*text = s;
+			*len = (size_t)(q - s);
+			*sp = q + n;
+			return 0;
+		}
+	}
+	{
+		char w[96];
+
+		snprintf(w, sizeof(w), "%s ended by '%s'", what, stop);
+		return expected(rd, w, s, end);
+	}
+}
+
+/* ---- the header ---- */
+
+static int parse_header(struct ig_reader *rd, const char *s, const char *end)
+{
+	const char *name, *t;
+	size_t len;
+	uint64_t pid;
+	char *tend;
+	char tbuf[64];
+
+	if (want(rd, &s, end, "P=(") < 0)
+		return -1;
+	if (eat(&s, end, "HEX "))
+		rd->base = 16;
+	if (want(rd, &s, end, "ID=") < 0 ||
+	    number(rd, &s, end, "the process id", &pid) < 0 ||
+	    want(rd, &s, end, " N=(") < 0 ||
+	    text_until(rd, &s, end, ") T=", "the program name", &name, &len) < 0)
+		return -1;
+	t = s;
+	while (s < end && *s != ')')
+		s++;
+	if (s == end || (size_t)(s - t) >= sizeof(tbuf) || s == t)
+		return expected(rd, "the tick period in seconds and ')'", t, end);
+	memcpy(tbuf, t, (size_t)(s - t));
+	tbuf[s - t] = '\0';
+	errno = 0;
+	rd->tick = strtod(tbuf, &tend);
+	if (errno || *tend || !isfinite(rd->tick) || rd->tick < 0 ||
+	    tbuf[0] == '-' || tbuf[0] == '+' || tbuf[0] == ' ')
+		return error_here(rd, "the tick period 'T=%s' is not a number of seconds",
+				  tbuf);
+	if (s + 1 != end)
+		return expected(rd, "the end of the line after the 'P=' record",
+				s + 1, end);
+	rd->program = names_intern(&rd->p->names, name, len);
+	rd->input->cmd = rd->program;
+	return 0;
+}
+
+/* ---- definitions and references ---- */
+
+/* "F<id>" or "F<id>=(<object>)": the object's name. */
+static int parse_file(struct ig_reader *rd, const char **sp, const char *end,
+		      name_id *out)
+{
+	uint64_t id;
+	uint32_t k;
+
+	if (want(rd, sp, end, "F") < 0 ||
+	    number(rd, sp, end, "an object id after 'F'", &id) < 0)
+		return -1;
+	k = u64map_get(&rd->file_ids, id);
+	if (eat(sp, end, "=(")) {
+		const char *name;
+		size_t len;
+		name_id n;
+
+		if (k != U64MAP_NONE)
+			return error_here(rd, "object F%llu is defined twice (first on line %llu)",
+					  (unsigned long long)id,
+					  (unsigned long long)rd->files[k].line);
+		/* the object name ends at the ")+" before its offset */
+		if (text_until(rd, sp, end, ")+", "the object name", &name, &len) < 0)
+			return -1;
+		*sp -= 1;	/* leave the '+' for the offset */
+		/* glibc names the main program by argv[0], an empty name
+		 * stands for it too */
+		n = len ? names_intern(&rd->p->names, name, len) : rd->program;
+		ARRAY_GROW(rd->files, rd->nfiles + 1, rd->files_alloc);
+		rd->files[rd->nfiles].name = n;
+		rd->files[rd->nfiles].line = rd->lr->lineno;
+		u64map_put(&rd->file_ids, id, (uint32_t)rd->nfiles++);
+		*out = n;
+		return 0;
+	}
+	if (k == U64MAP_NONE)
+		return error_here(rd, "object F%llu is used before it is defined "
+				  "(expected 'F%llu=(name)' on an earlier line)",
+				  (unsigned long long)id, (unsigned long long)id);
+	*out = rd->files[k].name;
+	return 0;
+}
+
+/*
+ * "FN<id>" or "FN<id>=(F... N=(<name>))", then "+<offset>": the
+ * function (index into fns[]) and the frame's object offset.
+ */
+static int parse_fn(struct ig_reader *rd, const char **sp, const char *end,
+		    uint32_t *fn, int64_t *addr)
+{
+	uint64_t id;
+	uint32_t k;
+	int64_t off, objoff = 0;
+	bool defined = false;
+
+	if (want(rd, sp, end, "FN") < 0 ||
+	    number(rd, sp, end, "a function id after 'FN'", &id) < 0)
+		return -1;
+	k = u64map_get(&rd->fn_ids, id);
+	if (eat(sp, end, "=(")) {
+		name_id object = NO_NAME, name;
+		const char *text;
+		size_t len;
+		struct ig_fn *f;
+
+		if (k != U64MAP_NONE)
+			return error_here(rd, "function FN%llu is defined twice (first on line %llu)",
+					  (unsigned long long)id,
+					  (unsigned long long)rd->fns[k].line);
+		if (parse_file(rd, sp, end, &object) < 0 ||
+		    want(rd, sp, end, "+") < 0 ||
+		    offset(rd, sp, end, "the object offset", &objoff) < 0 ||
+		    want(rd, sp, end, " N=(") < 0 ||
+		    /* names may hold parentheses ("@?(nil)", "operator()"):
+		     * the name ends at the "))+" that closes the definition */
+		    text_until(rd, sp, end, "))+", "the function name", &text,
+			       &len) < 0)
+			return -1;
+		*sp -= 1;	/* leave the '+' for the offset */
+		name = names_intern(&rd->p->names, text, len);
+		k = (uint32_t)rd->nfns;
+		ARRAY_GROW(rd->fns, rd->nfns + 1, rd->fns_alloc);
+		f = &rd->fns[rd->nfns++];
+		f->func = profile_func(rd->p, object, NO_NAME, name);
+		f->line = rd->lr->lineno;
+		u64map_put(&rd->fn_ids, id, k);
+		defined = true;
+	} else if (k == U64MAP_NONE) {
+		return error_here(rd, "function FN%llu is used before it is defined "
+				  "(expected 'FN%llu=(...)' on an earlier line)",
+				  (unsigned long long)id, (unsigned long long)id);
+	}
+	if (want(rd, sp, end, "+") < 0 ||
+	    offset(rd, sp, end, "the offset into the function", &off) < 0)
+		return -1;
+	if (defined) {
+		struct ig_fn *f = &rd->fns[k];
+
+		if (__builtin_sub_overflow(objoff, off, &f->start))
+			f->start = -1;
+		if (rd->opts->want_positions && f->start > 0) {
+			/* where it starts, for -b's load offset vote */
+			profile_pos(rd->p, f->func, NO_NAME, 0, (uint64_t)f->start);
+			rd->p->has_instr = true;
+		}
+	}
+	*fn = k;
+	/* an address below zero or past 2^63 is no address */
+	if (rd->fns[k].start < 0 ||
+	    __builtin_add_overflow(rd->fns[k].start, off, addr))
+		*addr = -1;
+	return 0;
+}
+
+/* ---- the stack ---- */
+
+static void grow_active(uint32_t **a, size_t *alloc, size_t want)
+{
+	size_t old = *alloc;
+
+	if (want <= old)
+		return;
+	ARRAY_GROW(*a, want, *alloc);
+	memset(*a + old, 0, (*alloc - old) * sizeof(**a));
+}
+
+/* Pop the top frame: its subtree's sums go to its function and arc
+ * (where this is their outermost frame) and to the frame above. */
+static void pop(struct ig_reader *rd)
+{
+	struct profile *p = rd->p;
+	size_t l = --rd->depth;
+	const struct ig_level *v = &rd->lv[l];
+	bool outer_func = --rd->func_active[v->func] == 0;
+	bool outer_call = v->call != NO_ID && --rd->call_active[v->call] == 0;
+
+	for (size_t c = 0; c < rd->ncounters; c++) {
+		uint64_t sum = rd->acc[c][l];
+		uint32_t e = rd->counters[c].event;
+
+		if (!sum)
+			continue;
+		if (outer_func)
+			profile_func_row(p, p->func_incl, v->func)[e] += sum;
+		if (outer_call)
+			profile_call_incl(p, v->call)[e] += sum;
+		if (outer_call && v->site != NO_ID)
+			profile_callsite_incl(p, v->site)[e] += sum;
+		if (l)
+			rd->acc[c][l - 1] += sum;
+	}
+	if (outer_call)
+		p->calls[v->call].count += v->count;
+	if (outer_call && v->site != NO_ID)
+		p->callsites[v->site].count += v->count;
+	if (l)
+		rd->lv[l - 1].count += v->count;
+}
+
+static void push(struct ig_reader *rd, uint32_t func)
+{
+	size_t l = rd->depth;
+	struct ig_level *v;
+
+	if (l + 1 > rd->lv_alloc) {
+		ARRAY_GROW(rd->lv, l + 1, rd->lv_alloc);
+		for (size_t c = 0; c < rd->ncounters; c++)
+			rd->acc[c] = xreallocarray(rd->acc[c], rd->lv_alloc,
+						   sizeof(uint64_t));
+	}
+	v = &rd->lv[l];
+	v->func = func;
+	v->call = l ? profile_call(rd->p, rd->lv[l - 1].func, func) : NO_ID;
+	v->site = NO_ID;
+	v->addr = -1;
+	v->at_start = false;
+	v->stack = NO_ID;
+	v->count = 0;
+	for (size_t c = 0; c < rd->ncounters; c++)
+		rd->acc[c][l] = 0;
+	grow_active(&rd->func_active, &rd->func_active_alloc, rd->p->nfuncs);
+	rd->func_active[func]++;
+	if (v->call != NO_ID) {
+		grow_active(&rd->call_active, &rd->call_active_alloc,
+			    rd->p->ncalls);
+		rd->call_active[v->call]++;
+	}
+	rd->depth++;
+}
+
+/* The leak stack node of the current top frame, made on first need. */
+static uint32_t top_stack(struct ig_reader *rd)
+{
+	size_t l = rd->depth;
+
+	/* walk down to the deepest frame that has a node: each frame is
+	 * given one at most once while it is on the stack */
+	while (l > 0 && rd->lv[l - 1].stack == NO_ID)
+		l--;
+	for (; l < rd->depth; l++)
+		rd->lv[l].stack = profile_stack(rd->p, rd->lv[l].func,
+						l ? rd->lv[l - 1].stack : NO_ID);
+	return rd->lv[rd->depth - 1].stack;
+}
+
+/* ---- counters and leaks ---- */
+
+static void set_tick(struct ig_reader *rd, uint32_t e);
+
+/* "V<id>" or "V<id>=(<name>)": the counter's column. */
+static int parse_counter_id(struct ig_reader *rd, const char **sp,
+			    const char *end, uint32_t *col)
+{
+	uint64_t id;
+	uint32_t k;
+
+	if (number(rd, sp, end, "a counter id after 'V'", &id) < 0)
+		return -1;
+	k = u64map_get(&rd->counter_ids, id);
+	if (eat(sp, end, "=(")) {
+		const char *name;
+		size_t len;
+		name_id n;
+		uint32_t e;
+		size_t c;
+
+		if (k != U64MAP_NONE)
+			return error_here(rd, "counter V%llu is defined twice (first on line %llu)",
+					  (unsigned long long)id,
+					  (unsigned long long)rd->counters[k].line);
+		if (text_until(rd, sp, end, "):(", "the counter name", &name, &len) < 0)
+			return -1;
+		*sp -= 2;	/* leave ":(" for the values */
+		if (!len)
+			return error_here(rd, "counter V%llu has an empty name",
+					  (unsigned long long)id);
+		n = names_intern(&rd->p->names, name, len);
+		e = profile_event(rd->p, n);
+		/* igprof numbers a counter again in each thread's part of
+		 * the dump: one name, one column */
+		for (c = 0; c < rd->ncounters; c++)
+			if (rd->counters[c].event == e)
+				break;
+		if (c == rd->ncounters) {
+			if (c == MAX_COUNTERS)
+				return error_here(rd, "more than %d counters", MAX_COUNTERS);
+			rd->counters[c].event = e;
+			rd->counters[c].line = rd->lr->lineno;
+			rd->acc[c] = xcalloc(rd->lv_alloc + 1, sizeof(uint64_t));
+			rd->ncounters++;
+			if (rd->count_col == NO_ID &&
+			    (!rd->opts->counter ||
+			     !strcmp(rd->opts->counter, profile_str(rd->p, n))))
+				rd->count_col = (uint32_t)c;
+			if (len == 10 && !memcmp(name, "PERF_TICKS", 10))
+				set_tick(rd, e);
+		}
+		u64map_put(&rd->counter_ids, id, (uint32_t)c);
+		*col = (uint32_t)c;
+		return 0;
+	}
+	if (k == U64MAP_NONE)
+		return error_here(rd, "counter V%llu is used before it is defined "
+				  "(expected 'V%llu=(name)' on an earlier line)",
+				  (unsigned long long)id, (unsigned long long)id);
+	*col = k;
+	return 0;
+}
+
+/* PERF_TICKS are ticks of T= seconds: listings may show them as time. */
+static void set_tick(struct ig_reader *rd, uint32_t e)
+{
+	struct pevent *ev = &rd->p->events[e];
+
+	if (rd->tick <= 0)
+		return;
+	if (ev->unit_seconds && ev->unit_seconds != rd->tick)
+		warning_at(rd->lr->path, 1,
+			   "the tick period T=%g differs from an earlier profile's %g; "
+			   "ticks are shown as %g seconds", rd->tick,
+			   ev->unit_seconds, ev->unit_seconds);
+	else
+		ev->unit_seconds = rd->tick;
+}
+
+/* ":(count,total,peak)" of the counter in column col. */
+static int parse_values(struct ig_reader *rd, const char **sp,
+			const char *end, uint32_t col, int64_t addr)
+{
+	struct profile *p = rd->p;
+	uint32_t e = rd->counters[col].event;
+	uint32_t f = rd->lv[rd->depth - 1].func;
+	uint64_t count, total, peak;
+	uint64_t *row;
+
+	if (want(rd, sp, end, ":(") < 0 ||
+	    number(rd, sp, end, "the counter's count", &count) < 0 ||
+	    want(rd, sp, end, ",") < 0 ||
+	    number(rd, sp, end, "the counter's total", &total) < 0 ||
+	    want(rd, sp, end, ",") < 0 ||
+	    number(rd, sp, end, "the counter's peak", &peak) < 0 ||
+	    want(rd, sp, end, ")") < 0)
+		return -1;
+	/* sums of 64-bit values: a hostile file could wrap them; real
+	 * counters are far from it, so wrapping is refused, not hidden */
+	row = profile_self(p, f);
+	if (row[e] + total < total ||
+	    rd->acc[col][rd->depth - 1] + total < total)
+		return error_here(rd, "counter totals add up past 2^64");
+	row[e] += total;
+	rd->acc[col][rd->depth - 1] += total;
+	profile_func_row(p, p->func_count, f)[e] += count;
+	row = profile_func_row(p, p->func_peak, f);
+	if (row[e] < peak)
+		row[e] = peak;
+	if (col == rd->count_col)
+		rd->lv[rd->depth - 1].count += count;
+	if (rd->opts->want_positions && addr > 0)
+		profile_pos_cost(p, profile_pos(p, f, NO_NAME, 0,
+						(uint64_t)addr))[e] += total;
+	rd->any_value = true;
+	return 0;
+}
+
+/* ";LK=(0x<address>,<size>)": a leak of the line's last counter. */
+static int parse_leak(struct ig_reader *rd, const char **sp, const char *end)
+{
+	uint64_t addr, size;
+	struct pleak *lk;
+
+	if (want(rd, sp, end, ";LK=(0x") < 0 ||
+	    number_in(rd, sp, end, 16, "the leak's address", &addr) < 0 ||
+	    want(rd, sp, end, ",") < 0 ||
+	    number(rd, sp, end, "the leak's size", &size) < 0 ||
+	    want(rd, sp, end, ")") < 0)
+		return -1;
+	if (rd->last_counter < 0)
+		return error_here(rd, "a leak record 'LK=' must follow a counter 'V'");
+	if (!rd->opts->want_leaks)
+		return 0;
+	ARRAY_GROW(rd->p->leaks, rd->p->nleaks + 1, rd->p->leaks_alloc);
+	lk = &rd->p->leaks[rd->p->nleaks++];
+	lk->addr = addr;
+	lk->size = size;
+	lk->event = rd->counters[rd->last_counter].event;
+	lk->stack = top_stack(rd);
+	return 0;
+}
+
+/*
+ * The call the top frame was called by, as a call site of its caller: a
+ * caller frame's address is a return address (the unwinder's), the
+ * instruction after the call, which can be on the next line; one byte
+ * back is inside the call instruction, as debuggers look it up. Not at
+ * offset 0, though: that is a function IgProf had no symbol for
+ * ("@?0x..." starts at the frame), and one byte back would be outside
+ * it, where -b would look for its name.
+ */
+static void add_call_site(struct ig_reader *rd)
+{
+	struct ig_level *v = &rd->lv[rd->depth - 1];
+	const struct ig_level *caller = &rd->lv[rd->depth - 2];
+	uint32_t pos;
+
+	if (caller->addr <= 1 || v->call == NO_ID)
+		return;
+	pos = profile_pos(rd->p, caller->func, NO_NAME, 0,
+			  (uint64_t)caller->addr - !caller->at_start);
+	v->site = profile_callsite(rd->p, pos, v->call);
+	rd->p->has_instr = true;
+}
+
+/* "C<depth> FN...+<off>" then counters, each with its leaks. */
+static int parse_frame(struct ig_reader *rd, const char *s, const char *end)
+{
+	uint64_t depth;
+	uint32_t fn = 0;
+	int64_t addr = -1;
+
+	if (want(rd, &s, end, "C") < 0 ||
+	    number(rd, &s, end, "the stack depth after 'C'", &depth) < 0)
+		return -1;
+	if (depth == 0)
+		return error_here(rd, "stack depth 0: depths start at 1");
+	if (depth > rd->depth + 1)
+		return error_here(rd, "stack depth %llu after depth %zu: a frame "
+				  "can be at most one deeper than the line before",
+				  (unsigned long long)depth, rd->depth);
+	if (want(rd, &s, end, " ") < 0 || parse_fn(rd, &s, end, &fn, &addr) < 0)
+		return -1;
+	while (rd->depth >= depth)
+		pop(rd);
+	push(rd, rd->fns[fn].func);
+	rd->lv[rd->depth - 1].addr = addr;
+	rd->lv[rd->depth - 1].at_start = addr == rd->fns[fn].start;
+	if (rd->opts->want_positions && rd->depth > 1)
+		add_call_site(rd);
+	rd->last_counter = -1;
+	while (s < end) {
+		uint32_t col = 0;
+
+		if (*s == ';') {
+			if (parse_leak(rd, &s, end) < 0)
+				return -1;
+			continue;
+		}
+		if (!eat(&s, end, " V"))
+			return expected(rd, "a counter ' V<id>:(count,total,peak)' "
+					"or a leak ';LK=(...)'", s, end);
+		if (parse_counter_id(rd, &s, end, &col) < 0 ||
+		    parse_values(rd, &s, end, col, addr) < 0)
+			return -1;
+		rd->last_counter = (int)col;
+	}
+	return 0;
+}
+
+bool igprof_sniff(const char *data, size_t len)
+{
+	return len >= 3 && !memcmp(data, "P=(", 3);
+}
+
+int read_igprof(struct profile *p, struct line_reader *lr,
+		const struct read_opts *opts)
+{
+	struct ig_reader rd;
+	int ret = -1, r;
+	char *line;
+	size_t len;
+
+	memset(&rd, 0, sizeof(rd));
+	rd.p = p;
+	rd.lr = lr;
+	rd.opts = opts;
+	rd.base = 10;
+	rd.count_col = NO_ID;
+	rd.input = profile_add_input(p, lr->path, "igprof");
+	rd.input->nparts = rd.input->nselected = 1;
+	rd.input->creator = names_intern(&p->names, "igprof", 6);
+	u64map_init(&rd.fn_ids);
+	u64map_init(&rd.file_ids);
+	u64map_init(&rd.counter_ids);
+	profile_want_func_extras(p);
+	p->calls_have_incl = true;
+
+	r = line_reader_next(lr, &line, &len);
+	if (r <= 0 || parse_header(&rd, line, line + len) < 0)
+		goto out;
+	while ((r = line_reader_next(lr, &line, &len)) > 0) {
+		if (!len)
+			continue;	/* a blank line, as at the end */
+		if (parse_frame(&rd, line, line + len) < 0)
+			goto out;
+	}
+	if (r < 0)
+		goto out;
+	while (rd.depth)
+		pop(&rd);
+	if (!rd.ncounters) {
+		error("%s: no counter values in the profile (no 'V' record)",
+		      lr->path);
+		goto out;
+	}
+	ret = 0;
+out:
+	u64map_release(&rd.fn_ids);
+	u64map_release(&rd.file_ids);
+	u64map_release(&rd.counter_ids);
+	for (size_t c = 0; c < rd.ncounters; c++)
+		free(rd.acc[c]);
+	free(rd.fns);
+	free(rd.files);
+	free(rd.lv);
+	free(rd.func_active);
+	free(rd.call_active);
+	return ret;
+}

@@ -1,0 +1,511 @@
+/*
+ * Applying binaries to a profile (-b). For each binary:
+ *
+ *   1. find the profile object it belongs to (same file name);
+ *   2. find the load offset: given (--load-offset), or found by matching
+ *      where the profile's named functions start with where the symbol
+ *      table puts them (the most common difference wins);
+ *   3. check it is the right binary: the profile's instruction addresses
+ *      must fall inside its segments;
+ *   4. name what the profile knows only by address ("0x...1160", Q6),
+ *      give files and lines to code the profile has as "???" line 0, and
+ *      optionally charge inlined code to the inlined function.
+ *
+ * Callgrind's instruction positions are relative to their object (Q15),
+ * so for callgrind input the offset found is 0; so are IgProf's (its F
+ * offsets), where IgProf's anonymous "@?0x..." functions are named by
+ * their position's address; other inputs carry runtime addresses.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/hashmap.h"
+#include "resolve.h"
+#include "base/path.h"
+#include "base/xalloc.h"
+
+#define MAX_FRAMES 64
+
+/* "0x" and 1 to 16 hex digits, nothing else: valgrind's name for code
+ * it has no symbol for. */
+static bool hex_name(const char *s, uint64_t *addr)
+{
+	uint64_t v = 0;
+	size_t n = 0;
+
+	if (s[0] != '0' || s[1] != 'x')
+		return false;
+	for (s += 2; *s; s++, n++) {
+		int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (*s >= 'a' && *s <= 'f')
+			d = *s - 'a' + 10;
+		else if (*s >= 'A' && *s <= 'F')
+			d = *s - 'A' + 10;
+		else
+			return false;
+		if (n == 16)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!n)
+		return false;
+	*addr = v;
+	return true;
+}
+
+/* The profile object this binary belongs to, or NO_NAME when the profile
+ * names no objects (it then applies to every function). */
+static int match_object(const struct profile *p, const struct symtab *st,
+			name_id *out)
+{
+	const char *want = path_base(st->path);
+	bool any = false;
+	char list[512];
+	size_t n = 0;
+
+	list[0] = '\0';
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id ob = p->funcs[f].object;
+		const char *obs;
+
+		if (ob == NO_NAME)
+			continue;
+		any = true;
+		obs = profile_str(p, ob);
+		if (!strcmp(path_base(obs), want)) {
+			*out = ob;
+			return 0;
+		}
+		if (n < sizeof(list) - 8 && !strstr(list, obs)) {
+			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s'%s'",
+					      n ? ", " : "", obs);
+			if (n >= sizeof(list))
+				n = sizeof(list) - 1;
+		}
+	}
+	if (!any) {
+		*out = NO_NAME;
+		return 0;
+	}
+	return error("%s: the profile has no object of that name (it has %s%s)",
+		     st->path, list, n >= sizeof(list) - 8 ? ", ..." : "");
+}
+
+const struct sym *resolve_named_sym(const struct profile *p,
+				    const struct symtab *st, uint32_t f)
+{
+	const char *name = profile_str(p, p->funcs[f].name);
+	const char *quote = strchr(name, '\'');
+	name_id base;
+
+	if (!quote)
+		return symtab_find(st, p->funcs[f].name);
+	base = names_find(st->names, name, (size_t)(quote - name));
+	return base == NO_NAME ? NULL : symtab_find(st, base);
+}
+
+/* IgProf's name for code dladdr found no symbol for: "@?0x7f3a...",
+ * the runtime address, or "@?(nil)". Its position has the address. */
+static bool anonymous_name(const char *name)
+{
+	return name[0] == '@' && name[1] == '?';
+}
+
+/* A name valgrind (or IgProf) made up rather than took from a symbol
+ * table. */
+static bool made_up_name(const char *name)
+{
+	uint64_t dummy;
+
+	return name[0] == '(' || !strcmp(name, "???") || hex_name(name, &dummy) ||
+	       anonymous_name(name);
+}
+
+static bool in_object(const struct profile *p, uint32_t f, name_id ob)
+{
+	return ob == NO_NAME || p->funcs[f].object == ob;
+}
+
+/* Lowest instruction address of each function's positions (0: none). */
+static uint64_t *lowest_addresses(const struct profile *p)
+{
+	uint64_t *low = xcalloc(p->nfuncs + 1, sizeof(*low));
+
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+
+		if (q->addr && (!low[q->func] || q->addr < low[q->func]))
+			low[q->func] = q->addr;
+	}
+	return low;
+}
+
+static void find_offset(const struct profile *p, const struct symtab *st,
+			name_id ob, const uint64_t *low,
+			const struct resolve_opts *o, struct resolve_report *r)
+{
+	struct u64map votes;
+	uint32_t *count = NULL;
+	size_t ncount = 0, alloc = 0, named = 0;
+	uint64_t *deltas = NULL;
+	size_t best = 0;
+
+	r->load_offset = 0;
+	if (!p->has_instr) {
+		r->load_offset = o->have_load_offset ? o->load_offset : 0;
+		snprintf(r->offset_reason, sizeof(r->offset_reason), "%s",
+			 o->have_load_offset ? "given with --load-offset"
+					     : "the profile has no instruction addresses: none needed");
+		return;
+	}
+	u64map_init(&votes);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const struct sym *s;
+		uint64_t d;
+		uint32_t k;
+
+		if (!in_object(p, (uint32_t)f, ob) || !low[f] ||
+		    made_up_name(profile_str(p, p->funcs[f].name)))
+			continue;
+		s = resolve_named_sym(p, st, (uint32_t)f);
+		if (!s || s->kind == SYM_PLT)
+			continue;
+		named++;
+		d = low[f] - s->addr;
+		/* objects are loaded at page-aligned offsets: anything else
+		 * is a function that moved, not evidence of an offset */
+		if (d & 0xfff)
+			continue;
+		k = u64map_get(&votes, d);
+		if (k == U64MAP_NONE) {
+			if (ncount == alloc) {
+				alloc = alloc * 2 + 16;
+				count = xreallocarray(count, alloc, sizeof(*count));
+				deltas = xreallocarray(deltas, alloc, sizeof(*deltas));
+			}
+			k = (uint32_t)ncount++;
+			count[k] = 0;
+			deltas[k] = d;
+			u64map_put(&votes, d, k);
+		}
+		count[k]++;
+	}
+	for (size_t k = 1; k < ncount; k++)
+		if (count[k] > count[best] ||
+		    (count[k] == count[best] && deltas[k] == 0))
+			best = k;
+	if (o->have_load_offset) {
+		/* say how well the given offset fits the symbol table */
+		uint32_t agree = 0;
+
+		r->load_offset = o->load_offset;
+		for (size_t k = 0; k < ncount; k++)
+			if (deltas[k] == o->load_offset)
+				agree = count[k];
+		snprintf(r->offset_reason, sizeof(r->offset_reason),
+			 "given with --load-offset; %u of %zu named functions start at their symbol's address + it",
+			 agree, named);
+		if (named && agree * 2 < named)
+			warning("%s: with --load-offset=0x%llx only %u of %zu named functions start where its symbol table puts them%s",
+				st->path, (unsigned long long)o->load_offset,
+				agree, named,
+				ncount ? "; check the offset" : "");
+	} else if (ncount) {
+		r->load_offset = deltas[best];
+		snprintf(r->offset_reason, sizeof(r->offset_reason),
+			 "%u of %zu named functions start at their symbol's address + this offset",
+			 count[best], named);
+	} else {
+		snprintf(r->offset_reason, sizeof(r->offset_reason),
+			 "no named function to match with the symbol table: 0 assumed");
+	}
+	u64map_release(&votes);
+	free(count);
+	free(deltas);
+}
+
+/*
+ * Check it is the right binary: the functions the profile names must be
+ * in its symbol table (where it has a full one), and the instruction
+ * addresses must land in its segments.
+ */
+static int check_match(const struct profile *p, const struct symtab *st,
+		       name_id ob, struct resolve_report *r)
+{
+	uint32_t found = 0, named = 0;
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		if (!in_object(p, (uint32_t)f, ob) ||
+		    made_up_name(profile_str(p, p->funcs[f].name)))
+			continue;
+		named++;
+		found += resolve_named_sym(p, st, (uint32_t)f) != NULL;
+	}
+	r->named = named;
+	r->named_found = found;
+	/* A profile without object names (cachegrind) mixes every object's
+	 * functions: there, one name found is enough; otherwise most must be. */
+	if (st->has_symtab && named >= 4 &&
+	    (ob == NO_NAME ? found == 0 : found * 2 < named))
+		return error("%s: does not match the profile's '%s': only %u of "
+			     "the %u functions the profile names are in its "
+			     "symbol table",
+			     st->path, ob == NO_NAME ? "code" : profile_str(p, ob),
+			     found, named);
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+
+		if (!q->addr || !in_object(p, q->func, ob))
+			continue;
+		r->addresses++;
+		if (!symtab_segment(st, q->addr - r->load_offset))
+			r->outside++;
+	}
+	if (r->addresses && r->outside * 2 > r->addresses)
+		return error("%s: does not match the profile's '%s': %llu of %llu "
+			     "instruction addresses fall outside its segments "
+			     "(load offset 0x%llx: %s)",
+			     st->path, ob == NO_NAME ? "code" : profile_str(p, ob),
+			     (unsigned long long)r->outside,
+			     (unsigned long long)r->addresses,
+			     (unsigned long long)r->load_offset, r->offset_reason);
+	return 0;
+}
+
+static bool unknown_file(const struct profile *p, name_id file)
+{
+	return file == NO_NAME || !strcmp(profile_str(p, file), "???");
+}
+
+/* Names, files and lines for one binary's functions and positions. */
+static void rename_funcs(struct profile *p, const struct symtab *st,
+			 name_id ob, const uint64_t *low,
+			 const struct resolve_opts *o, struct pfunc *ident,
+			 struct ppos *pos, struct resolve_report *r)
+{
+	uint64_t off = r->load_offset;
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const char *name = profile_str(p, p->funcs[f].name);
+		const struct sym *s = NULL;
+		const struct line_entry *le;
+		uint64_t addr = 0;
+		bool changed = false;
+
+		if (!in_object(p, (uint32_t)f, ob))
+			continue;
+		if (hex_name(name, &addr) ||
+		    (anonymous_name(name) && (addr = low[f]) != 0)) {
+			s = symtab_lookup(st, addr - off);
+			if (s) {
+				ident[f].name = o->demangle ? s->name : s->raw;
+				changed = true;
+			}
+		} else {
+			s = resolve_named_sym(p, st, (uint32_t)f);
+			/* the profile may carry either spelling: show the
+			 * one asked for (the name as a whole must match, so
+			 * "fib'2" keeps its suffix) */
+			if (s && s->raw != s->name &&
+			    (ident[f].name == s->raw || ident[f].name == s->name)) {
+				name_id want = o->demangle ? s->name : s->raw;
+
+				changed |= want != ident[f].name;
+				ident[f].name = want;
+			}
+			addr = s ? s->addr + off : low[f];
+		}
+		le = addr ? symtab_line(st, addr - off) : NULL;
+		if (le && le->file != NO_NAME && unknown_file(p, p->funcs[f].file)) {
+			ident[f].file = le->file;
+			changed = true;
+		}
+		/* the line it starts at, where the entry's line is in its file */
+		if (le && le->line && s && le->file == ident[f].file)
+			ident[f].line = le->line;
+		r->renamed += changed;
+	}
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct line_entry *le;
+
+		if (!pos[i].addr || !in_object(p, pos[i].func, ob))
+			continue;
+		if (!unknown_file(p, pos[i].file) && pos[i].line)
+			continue;
+		le = symtab_line(st, pos[i].addr - off);
+		if (le && le->file != NO_NAME) {
+			pos[i].file = le->file;
+			pos[i].line = le->line;
+		}
+	}
+}
+
+/*
+ * --inlined=callee: the cost at an address inside inlined code goes to
+ * the inlined function, reached from the function it was inlined into
+ * through an arc of 0 calls whose inclusive cost is what moved, so the
+ * outer function's inclusive cost does not change. A call made from
+ * inlined code moves too: it becomes a call of the inlined function, and
+ * its inclusive cost flows up through the same arcs.
+ */
+static void move_inlined_calls(struct profile *p, uint32_t pos,
+			       uint32_t inner, const uint32_t *first,
+			       const uint32_t *next, uint64_t *moved)
+{
+	size_t stride = p->stride;
+
+	for (uint32_t cs = first[pos]; cs != NO_ID; cs = next[cs]) {
+		struct pcallsite *site = &p->callsites[cs];
+		const uint64_t *incl = profile_callsite_incl(p, cs);
+		uint32_t old = site->call;
+		uint32_t now = profile_call(p, inner, p->calls[old].callee);
+		uint64_t *old_incl = profile_call_incl(p, old);
+		uint64_t *now_incl = profile_call_incl(p, now);
+		uint64_t n = site->count;
+
+		/* the arc's count and cost are its call sites' sums */
+		p->calls[old].count -= n < p->calls[old].count
+					       ? n : p->calls[old].count;
+		p->calls[now].count += n;
+		for (size_t e = 0; e < stride; e++) {
+			old_incl[e] -= incl[e] < old_incl[e] ? incl[e]
+							     : old_incl[e];
+			now_incl[e] += incl[e];
+			moved[e] += incl[e];
+		}
+		site->call = now;
+	}
+}
+
+static void charge_inlined(struct profile *p, const struct symtab *st,
+			   name_id ob, struct resolve_report *r)
+{
+	size_t npos = p->npos, stride = p->stride, nsites = p->ncallsites;
+	struct frame frames[MAX_FRAMES];
+	uint64_t *cost = xcalloc(stride + 1, sizeof(*cost));
+	uint64_t *moved = xcalloc(stride + 1, sizeof(*moved));
+	uint32_t *first = xcalloc(npos + 1, sizeof(*first));
+	uint32_t *next = xcalloc(nsites + 1, sizeof(*next));
+
+	/* the call sites of each position, as lists */
+	for (size_t i = 0; i < npos; i++)
+		first[i] = NO_ID;
+	for (size_t c = nsites; c-- > 0;) {
+		next[c] = first[p->callsites[c].pos];
+		first[p->callsites[c].pos] = (uint32_t)c;
+	}
+	for (size_t i = 0; i < npos; i++) {
+		uint32_t outer = p->pos[i].func, callee = outer;
+		uint32_t chain[MAX_FRAMES];
+		size_t n, depth = 0;
+
+		if (!p->pos[i].addr || !in_object(p, outer, ob))
+			continue;
+		n = symtab_frames(st, p->pos[i].addr - r->load_offset, frames,
+				  MAX_FRAMES);
+		if (n < 2)
+			continue;
+		/* frames[n-1] is the real function: the profile's `outer` */
+		for (size_t k = n - 1; k-- > 0;) {
+			uint32_t inl = profile_func(p, p->funcs[outer].object,
+						    frames[k].file, frames[k].func);
+
+			chain[depth++] = profile_call(p, callee, inl);
+			callee = inl;
+		}
+		memcpy(cost, profile_pos_cost(p, (uint32_t)i), stride * sizeof(*cost));
+		memset(moved, 0, stride * sizeof(*moved));
+		move_inlined_calls(p, (uint32_t)i, callee, first, next, moved);
+		for (size_t k = 0; k < depth; k++) {
+			uint64_t *incl = profile_call_incl(p, chain[k]);
+
+			for (size_t e = 0; e < stride; e++)
+				incl[e] += cost[e] + moved[e];
+		}
+		for (size_t e = 0; e < stride; e++) {
+			profile_self(p, outer)[e] -= cost[e];
+			profile_self(p, callee)[e] += cost[e];
+		}
+		p->pos[i].func = callee;
+		r->inlined_moved++;
+	}
+	free(cost);
+	free(moved);
+	free(first);
+	free(next);
+}
+
+int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
+		    const struct resolve_opts *o, struct resolve_report *reports)
+{
+	for (size_t b = 0; b < nst; b++) {
+		struct resolve_report *r = &reports[b];
+		struct pfunc *ident = NULL;
+		struct ppos *pos = NULL;
+		uint64_t *low = NULL;
+		name_id ob;
+
+		memset(r, 0, sizeof(*r));
+		r->binary = st[b]->path;
+		if (match_object(p, st[b], &ob) < 0)
+			return -1;
+		r->object = ob;
+		low = lowest_addresses(p);
+		find_offset(p, st[b], ob, low, o, r);
+		if (check_match(p, st[b], ob, r) < 0) {
+			free(low);
+			return -1;
+		}
+		if (o->inlined == INLINE_CALLEE) {
+			charge_inlined(p, st[b], ob, r);
+			free(low);
+			low = lowest_addresses(p);
+		}
+		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
+		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
+		pos = xreallocarray(NULL, p->npos + 1, sizeof(*pos));
+		memcpy(pos, p->pos, p->npos * sizeof(*pos));
+		rename_funcs(p, st[b], ob, low, o, ident, pos, r);
+		profile_rekey(p, ident, pos, NULL);
+		free(ident);
+		free(pos);
+		free(low);
+	}
+	return 0;
+}
+
+void resolve_print_notes(FILE *out, const struct profile *p,
+			 const struct resolve_report *reports, size_t n,
+			 const struct resolve_opts *o)
+{
+	for (size_t b = 0; b < n; b++) {
+		const struct resolve_report *r = &reports[b];
+
+		fprintf(out, "Symbols from %s for %s: load offset 0x%llx (%s); "
+			"%u functions named or given files",
+			r->binary,
+			r->object == NO_NAME ? "the whole profile"
+					     : profile_str(p, r->object),
+			(unsigned long long)r->load_offset, r->offset_reason,
+			r->renamed);
+		if (r->named)
+			fprintf(out, "; %u of %u named functions in its symbols",
+				r->named_found, r->named);
+		if (r->addresses)
+			fprintf(out, "; %llu of %llu addresses inside it",
+				(unsigned long long)(r->addresses - r->outside),
+				(unsigned long long)r->addresses);
+		fputs(".\n", out);
+	}
+	if (o->inlined == INLINE_CALLEE)
+		fputs("Inlined code is charged to the inlined function "
+		      "(--inlined=callee).\n", out);
+	else
+		fputs("Inlined code is charged to the function it was inlined "
+		      "into (--inlined=callee charges the inlined function).\n",
+		      out);
+}

@@ -1,0 +1,82 @@
+/*
+ * Symbol resolution of a profile against the binaries it was taken from
+ * (-b): the one file that sees both the profile and the symbol tables.
+ */
+#ifndef CGA_RESOLVE_H
+#define CGA_RESOLVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "profile/profile.h"
+#include "symtab/symtab.h"
+
+enum inline_mode {
+	INLINE_CALLER,	/* inlined code stays with the function it is in */
+	INLINE_CALLEE,	/* it is charged to the inlined function */
+};
+
+struct resolve_opts {
+	bool have_load_offset;
+	uint64_t load_offset;	/* --load-offset: runtime - link-time */
+	enum inline_mode inlined;
+	bool demangle;
+	bool want_positions;	/* gmon.out: make positions (the listings
+				 * by line and instruction need them) */
+};
+
+/* What was done with one binary, for the listing's header and JSON. */
+struct resolve_report {
+	const char *binary;
+	name_id object;		/* the profile object it applies to; NO_NAME:
+				 * the profile names no objects */
+	uint64_t load_offset;
+	char offset_reason[160];
+	uint32_t renamed;	/* functions given names or files */
+	uint32_t inlined_moved;	/* positions charged to inlined functions */
+	uint64_t addresses, outside;	/* instruction addresses checked, and
+					 * those outside every segment */
+	uint32_t named, named_found;	/* functions with a real name, and
+					 * those in the symbol table */
+};
+
+/*
+ * Apply each binary to the profile object with its file name (or to
+ * every function when the profile names no objects): rename functions
+ * the profile knows only by address, fill in files and lines, check that
+ * the binary matches, charge inlined code as asked. The profile must
+ * have been read with want_positions for the address checks and inline
+ * attribution. reports[] has nst entries. Returns 0, or -1 after
+ * reporting (a binary that matches no object, or does not match it).
+ */
+/*
+ * The symbol of st profile function f is named after, or NULL: valgrind's
+ * recursion and caller suffixes ("fib'2", "fib'main") are not part of it.
+ */
+const struct sym *resolve_named_sym(const struct profile *p,
+				    const struct symtab *st, uint32_t f);
+
+int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
+		    const struct resolve_opts *o, struct resolve_report *reports);
+
+/* The listing's note on what -b did (one line per binary, and how
+ * inlined code was charged). */
+void resolve_print_notes(FILE *out, const struct profile *p,
+			 const struct resolve_report *reports, size_t n,
+			 const struct resolve_opts *o);
+
+/*
+ * gmon.out (p->gmon, read with the binary's address size and byte order)
+ * against its binary: functions from the symbols, self time from the
+ * histograms (p->est_self, gprof's proportional overlap), calls from the
+ * arcs; the event is the histogram's dimension ("seconds") in ticks,
+ * with unit_seconds the tick length. The load offset is given or found
+ * (resolve_gmon.c); report gets it. Returns 0, or -1 after reporting
+ * (no code symbols, or most call addresses outside the binary's code).
+ */
+int resolve_gmon(struct profile *p, const struct symtab *st,
+		 const struct resolve_opts *o, struct resolve_report *report);
+void resolve_gmon_print_notes(FILE *out, const struct resolve_report *r);
+
+#endif
