@@ -1,3 +1,7 @@
+/*
+ * Diagnostics: error and warning messages in one layout, on one sink,
+ * and BUG() for our own broken invariants.
+ */
 #include "diag.h"
 
 #include <errno.h>
@@ -5,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "progress.h"
-
 static FILE *sink;
 /* A thread's own sink (diag_set_thread_sink()), over the shared one. */
 static _Thread_local FILE *thread_sink;
+/* Called before a message on the shared sink: the progress line's eraser. */
+static void (*before_message)(void);
 
 void diag_set_sink(FILE *f)
 {
@@ -28,13 +32,18 @@ void diag_set_thread_sink(FILE *f)
 	thread_sink = f;
 }
 
+void diag_set_before_message(void (*fn)(void))
+{
+	before_message = fn;
+}
+
 static void vreport(const char *kind, const char *place, const char *fmt,
 		    va_list ap)
 {
 	FILE *out = diag_sink();
 
-	if (!thread_sink)	/* a message never ends up inside the line */
-		progress_clear();
+	if (!thread_sink && before_message)	/* never inside the progress line */
+		before_message();
 	fputs("cganalyze: ", out);
 	if (place)
 		fprintf(out, "%s: ", place);

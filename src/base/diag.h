@@ -23,6 +23,11 @@ FILE *diag_sink(void);
  * it gets to them, in the order of the input.
  */
 void diag_set_thread_sink(FILE *f);
+/*
+ * fn (NULL: none) is called before each message to the shared sink, so
+ * that a line drawn over itself there (progress.h) is erased first.
+ */
+void diag_set_before_message(void (*fn)(void));
 
 /* Each returns -1 so that `return error(...)` reads naturally. */
 int error(const char *fmt, ...) CGA_PRINTF(1, 2);

@@ -43,11 +43,13 @@ void progress_enable(FILE *out, unsigned columns, double delay,
 	pg.columns = columns;
 	pg.delay = delay;
 	pg.now = clock ? clock : monotonic_seconds;
+	diag_set_before_message(progress_clear);
 }
 
 void progress_disable(void)
 {
 	progress_end();
+	diag_set_before_message(NULL);
 	memset(&pg, 0, sizeof(pg));
 	pg.next_check = UINT64_MAX;
 }

@@ -50,7 +50,8 @@ void progress_update(uint64_t done);
 /* The file is done (or failed): erase the line. */
 void progress_end(void);
 /* Erase the line so that a message can be printed; the next update
- * draws it again. The diagnostics call it before every message. */
+ * draws it again. progress_enable() has the diagnostics call it
+ * before every message (diag_set_before_message()). */
 void progress_clear(void);
 
 #endif

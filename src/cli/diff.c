@@ -5,6 +5,7 @@
 
 #include "cg/cg.h"
 #include "base/diag.h"
+#include "print/json_write.h"
 #include "print/print.h"
 #include "read/read.h"
 #include "base/xalloc.h"

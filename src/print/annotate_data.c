@@ -7,7 +7,7 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "profile/gmon_data.h"
-#include "read/read.h"
+#include "profile/profile.h"
 #include "resolve/resolve.h"
 #include "base/path.h"
 #include "base/xalloc.h"

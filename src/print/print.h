@@ -118,14 +118,8 @@ struct linebuf;
 void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 		   const struct cg *cg, uint32_t func, bool index);
 
-/* JSON pieces (print_json.c): a string (invalid UTF-8 read as Latin-1),
- * a name or null, an array of n costs. */
-void json_string(FILE *out, const char *s, size_t len);
-void json_name(FILE *out, const struct profile *p, name_id id);
-void json_row(FILE *out, const uint64_t *row, size_t n);
-
 /*
- * The flat profile's order (print_flat.c), gprof's: self cost of event
+ * The flat profile's order (flat_order.c), gprof's: self cost of event
  * ev, then calls, then name. A qsort_r comparator of function ids with a
  * struct flat_order as its argument.
  */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "annotate.h"
+#include "json_write.h"
 #include "base/xalloc.h"
 
 static const char rule[] =

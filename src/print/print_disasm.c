@@ -10,6 +10,7 @@
 
 #include "base/diag.h"
 #include "disasm_listing.h"
+#include "json_write.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 

@@ -351,4 +351,11 @@ static inline const char *profile_str(const struct profile *p, name_id id)
 	return names_str(&p->names, id);
 }
 
+/*
+ * The name with its recursion level removed: "fib'2" -> "fib",
+ * "odd'2'even'odd" (--separate-callers) -> "odd'even'odd". Returns the
+ * new length; the result is written to out (at least len bytes).
+ */
+size_t fold_recursion_suffix(const char *name, size_t len, char *out);
+
 #endif

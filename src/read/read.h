@@ -89,11 +89,4 @@ int read_gmon(struct profile *p, struct line_reader *lr,
 int read_gmon_bsd_maybe(struct profile *p, struct line_reader *lr,
 			const struct read_opts *opts);
 
-/*
- * The name with its recursion level removed: "fib'2" -> "fib",
- * "odd'2'even'odd" (--separate-callers) -> "odd'even'odd". Returns the
- * new length; the result is written to out (at least len bytes).
- */
-size_t fold_recursion_suffix(const char *name, size_t len, char *out);
-
 #endif

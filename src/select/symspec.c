@@ -9,7 +9,7 @@
 
 #include "base/hashmap.h"
 #include "base/path.h"
-#include "read/read.h"
+#include "profile/profile.h"
 #include "symspec.h"
 #include "symtab/symtab.h"
 #include "base/xalloc.h"
