@@ -1,5 +1,5 @@
 /*
- * Reading ahead (cg_ahead.c) against reading in order: the same
+ * Reading ahead (callgrind_ahead.c) against reading in order: the same
  * profile (names, functions and arcs in the same order, the same
  * costs, positions, call sites and jumps), the same messages, the same
  * result, wherever the stretches start and stop. Forced

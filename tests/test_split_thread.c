@@ -1,5 +1,5 @@
 /*
- * The Callgrind reader with its splitting thread (cg_split.h) against
+ * The Callgrind reader with its splitting thread (callgrind_split.h) against
  * the reader alone: the same profile, the same messages in the same
  * order at the same line numbers, whatever goes wrong and wherever. The
  * thread is forced on (and off) by read_opts.thread, as it is for the
@@ -196,56 +196,58 @@ static void test_tokens(void **state)
 		"events: Ir\n"			/* 19 */
 		"jcnd=1/2/3\n"			/* 20 */
 		" fn=x\n";			/* 21 */
-	struct cg_block b = { 0 };
-	const struct cg_tok *t;
+	struct callgrind_block b = {0};
+	const struct callgrind_tok *t;
 	const uint64_t *v;
 
 	(void)state;
-	cg_split_tokenize(&b, text, sizeof(text) - 1);
+	callgrind_split_tokenize(&b, text, sizeof(text) - 1);
 	assert_int_equal(b.ntoks, 22);
 	t = b.toks;
 	v = b.vals;
-	assert_int_equal(t[0].kind, CG_TOK_NAME);
-	assert_int_equal(t[0].key, CG_KEY_FN);
-	assert_int_equal(t[0].form, CG_NAME_DEF);
+	assert_int_equal(t[0].kind, CALLGRIND_TOK_NAME);
+	assert_int_equal(t[0].key, CALLGRIND_KEY_FN);
+	assert_int_equal(t[0].form, CALLGRIND_NAME_DEF);
 	assert_int_equal(v[t[0].first], 12);
 	assert_memory_equal(b.text + v[t[0].first + 1], "main", 4);
 	assert_int_equal(v[t[0].first + 2], 4);
-	assert_int_equal(t[1].key, CG_KEY_CFN);
-	assert_int_equal(t[1].form, CG_NAME_REF);
+	assert_int_equal(t[1].key, CALLGRIND_KEY_CFN);
+	assert_int_equal(t[1].form, CALLGRIND_NAME_REF);
 	assert_int_equal(v[t[1].first], 12);
 	/* trimmed as parse_name() trims */
-	assert_int_equal(t[2].form, CG_NAME_PLAIN);
+	assert_int_equal(t[2].form, CALLGRIND_NAME_PLAIN);
 	assert_memory_equal(b.text + v[t[2].first], "x.c", 3);
 	assert_int_equal(v[t[2].first + 1], 3);
-	assert_int_equal(t[3].form, CG_NAME_DEF);
-	assert_int_equal(t[3].key, CG_KEY_FI);
+	assert_int_equal(t[3].form, CALLGRIND_NAME_DEF);
+	assert_int_equal(t[3].key, CALLGRIND_KEY_FI);
 	assert_memory_equal(b.text + v[t[3].first + 1], "inl.h", 5);
-	assert_int_equal(t[4].kind, CG_TOK_COUNTS);
-	assert_int_equal(t[4].key, CG_KEY_CALLS);
+	assert_int_equal(t[4].kind, CALLGRIND_TOK_COUNTS);
+	assert_int_equal(t[4].key, CALLGRIND_KEY_CALLS);
 	assert_int_equal(t[4].nfields, 2);
 	assert_int_equal(v[t[4].first], 2);
 	assert_int_equal(v[t[4].first + 1], 0x10);
 	assert_int_equal(v[t[4].first + 2], 3);
-	assert_int_equal(t[4].tags, CG_FIELD_ABS | CG_FIELD_PLUS << 2);
+	assert_int_equal(t[4].tags,
+			 CALLGRIND_FIELD_ABS | CALLGRIND_FIELD_PLUS << 2);
 	/* executed, followed: whichever way written */
-	assert_int_equal(t[5].key, CG_KEY_JCND);
+	assert_int_equal(t[5].key, CALLGRIND_KEY_JCND);
 	assert_int_equal(v[t[5].first], 3);
 	assert_int_equal(v[t[5].first + 1], 1);
 	assert_int_equal(t[5].nfields, 2);
-	assert_int_equal(t[5].tags, CG_FIELD_PLUS | CG_FIELD_STAR << 2);
+	assert_int_equal(t[5].tags,
+			 CALLGRIND_FIELD_PLUS | CALLGRIND_FIELD_STAR << 2);
 	assert_int_equal(v[t[6].first], 3);
 	assert_int_equal(v[t[6].first + 1], 1);
-	assert_int_equal(t[6].tags, CG_FIELD_MINUS);
-	assert_int_equal(t[7].kind, CG_TOK_COUNTS);
-	assert_int_equal(t[7].key, CG_KEY_JUMP);
+	assert_int_equal(t[6].tags, CALLGRIND_FIELD_MINUS);
+	assert_int_equal(t[7].kind, CALLGRIND_TOK_COUNTS);
+	assert_int_equal(t[7].key, CALLGRIND_KEY_JUMP);
 	assert_int_equal(t[7].nfields, 0);
-	assert_int_equal(t[8].kind, CG_TOK_NOTHING);
-	assert_int_equal(t[9].kind, CG_TOK_NOTHING);
-	assert_int_equal(t[10].kind, CG_TOK_COST);
+	assert_int_equal(t[8].kind, CALLGRIND_TOK_NOTHING);
+	assert_int_equal(t[9].kind, CALLGRIND_TOK_NOTHING);
+	assert_int_equal(t[10].kind, CALLGRIND_TOK_COST);
 	assert_int_equal(t[10].nfields, 4);
 	for (size_t i = 11; i < 22; i++) {
-		if (t[i].kind != CG_TOK_TEXT)
+		if (t[i].kind != CALLGRIND_TOK_TEXT)
 			fail_msg("line %zu is not left as text", i);
 	}
 	assert_memory_equal(b.text + t[21].off, " fn=x\n", 6);
@@ -260,7 +262,7 @@ static void test_same_profile(void **state)
 	char *s = many_lines(4, "totals: 1\n", &len);
 
 	(void)state;
-	assert_true(len > 2 * CG_BLOCK_BYTES);
+	assert_true(len > 2 * CALLGRIND_BLOCK_BYTES);
 	assert_int_equal(both_ways(s, len, 0, NULL), 0);
 	free(s);
 }

@@ -220,7 +220,7 @@ struct profile {
 	uint32_t pos_hint, jump_hint, callsite_hint;
 	/* Positions, call sites and jumps are logs, not sets: each one
 	 * new unless it is the last one again, with no table to find them
-	 * by. Reading ahead (cg_ahead.c), a stretch's positions are all
+	 * by. Reading ahead (callgrind_ahead.c), a stretch's positions are all
 	 * but always new to it; the main thread finds them as it adds them
 	 * in. */
 	bool pos_log;

@@ -15,17 +15,17 @@
 
 /*
  * How the Callgrind reader uses a second thread: AUTO, where it pays,
- * reads a large plain file in stretches, one read ahead (cg_ahead.c),
+ * reads a large plain file in stretches, one read ahead (callgrind_ahead.c),
  * and other large input (compressed, positions kept) with a thread
- * that splits and tokenizes it (cg_split.h). The others force one way,
+ * that splits and tokenizes it (callgrind_split.h). The others force one way,
  * for the tests: the output is the same every way.
  */
 enum read_thread {
 	READ_THREAD_AUTO,
-	READ_THREAD_ON,		/* the splitting thread (cg_split.h) */
-	READ_THREAD_OFF,	/* one thread */
-	READ_THREAD_AHEAD,	/* reading ahead (cg_ahead.c), however
-				 * small the file and the stretches */
+	READ_THREAD_ON,	   /* the splitting thread (callgrind_split.h) */
+	READ_THREAD_OFF,   /* one thread */
+	READ_THREAD_AHEAD, /* reading ahead (callgrind_ahead.c), however
+			    * small the file and the stretches */
 };
 
 /* What gmon.out needs of the binary: its address size and byte order. */

@@ -3,8 +3,8 @@
  * cachegrind, and other writers: Xdebug, pprof, lsprofcalltree).
  *
  * One function per line kind, found by key: header lines ("key: value")
- * in a table, body specifications ("key=value") by cg_spec_key()
- * (cg_lex.h), which the splitting thread shares. Cost lines are
+ * in a table, body specifications ("key=value") by callgrind_spec_key()
+ * (callgrind_lex.h), which the splitting thread shares. Cost lines are
  * recognised by their first character. What the spec leaves out and
  * real files do is noted where it is handled, with the quirk's number
  * from FORMAT-NOTES.md (Qn).
@@ -106,8 +106,8 @@ static const char *id_space_name(enum id_space s)
  * every fn=, cfn= and calls= line. At most 4 MiB per id space, however
  * large the ids a file defines.
  */
-name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
-		  uint64_t id)
+name_id callgrind_id_get(const struct callgrind_reader *rd, enum id_space space,
+			 uint64_t id)
 {
 	if (id < SMALL_IDS)
 		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
@@ -115,8 +115,8 @@ name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
 	return u64map_get(&rd->ids[space], id);
 }
 
-void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
-	       name_id name)
+void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
+		      uint64_t id, name_id name)
 {
 	if (rd->ahead) {
 		ARRAY_GROW(rd->ids_set, rd->nids_set + 1, rd->ids_set_alloc);
@@ -141,10 +141,10 @@ void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
 	rd->small_ids[space][id] = name;
 }
 
-static int error_here(struct cg_reader *rd, const char *fmt, ...)
+static int error_here(struct callgrind_reader *rd, const char *fmt, ...)
 	CGA_PRINTF(2, 3);
 
-static int error_here(struct cg_reader *rd, const char *fmt, ...)
+static int error_here(struct callgrind_reader *rd, const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -155,11 +155,11 @@ static int error_here(struct cg_reader *rd, const char *fmt, ...)
 	return error_at(rd->lr->path, rd->lr->lineno, "%s", msg);
 }
 
-static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
-		      ...) CGA_PRINTF(3, 4);
+static void warn_once(struct callgrind_reader *rd, enum once kind,
+		      const char *fmt, ...) CGA_PRINTF(3, 4);
 
-static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
-		      ...)
+static void warn_once(struct callgrind_reader *rd, enum once kind,
+		      const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
@@ -173,7 +173,7 @@ static void warn_once(struct cg_reader *rd, enum once kind, const char *fmt,
 	warning_at(rd->lr->path, rd->lr->lineno, "%s", msg);
 }
 
-static void report_repeats(struct cg_reader *rd)
+static void report_repeats(struct callgrind_reader *rd)
 {
 	for (int k = 0; k < ONCE_COUNT; k++) {
 		if (rd->once_count[k] > 1)
@@ -203,7 +203,7 @@ static const char *quote(const char *s, size_t len, char *buf, size_t size)
 
 /* ---- parts ---- */
 
-static void start_part(struct cg_reader *rd)
+static void start_part(struct callgrind_reader *rd)
 {
 	rd->in_body = false;
 	rd->part_has_cost = false;
@@ -221,7 +221,7 @@ static void start_part(struct cg_reader *rd)
 	rd->input->nparts++;
 }
 
-static inline bool part_selected(struct cg_reader *rd)
+static inline bool part_selected(struct callgrind_reader *rd)
 {
 	if (rd->part_selected < 0) {
 		uint64_t n = rd->part_number ? rd->part_number
@@ -236,7 +236,8 @@ static inline bool part_selected(struct cg_reader *rd)
 
 /* ---- header lines: "key: value" ---- */
 
-static int parse_version(struct cg_reader *rd, const char *v, const char *end)
+static int parse_version(struct callgrind_reader *rd, const char *v,
+			 const char *end)
 {
 	uint64_t major;
 	const char *s = v, *num = v;
@@ -253,7 +254,8 @@ static int parse_version(struct cg_reader *rd, const char *v, const char *end)
 	return 0;
 }
 
-static int parse_creator(struct cg_reader *rd, const char *v, const char *end)
+static int parse_creator(struct callgrind_reader *rd, const char *v,
+			 const char *end)
 {
 	if (rd->input->creator == NO_NAME)
 		rd->input->creator =
@@ -261,14 +263,15 @@ static int parse_creator(struct cg_reader *rd, const char *v, const char *end)
 	return 0;
 }
 
-static int parse_cmd(struct cg_reader *rd, const char *v, const char *end)
+static int parse_cmd(struct callgrind_reader *rd, const char *v,
+		     const char *end)
 {
 	if (rd->input->cmd == NO_NAME)	/* Q2: trimmed */
 		rd->input->cmd = names_intern(&rd->p->names, v, (size_t)(end - v));
 	return 0;
 }
 
-static int parse_target_id(struct cg_reader *rd, const char *key,
+static int parse_target_id(struct callgrind_reader *rd, const char *key,
 			   const char *v, const char *end, uint64_t *out)
 {
 	uint64_t n;
@@ -281,23 +284,26 @@ static int parse_target_id(struct cg_reader *rd, const char *key,
 	return 0;
 }
 
-static int parse_pid(struct cg_reader *rd, const char *v, const char *end)
+static int parse_pid(struct callgrind_reader *rd, const char *v,
+		     const char *end)
 {
 	return parse_target_id(rd, "pid", v, end, NULL);
 }
 
-static int parse_thread(struct cg_reader *rd, const char *v, const char *end)
+static int parse_thread(struct callgrind_reader *rd, const char *v,
+			const char *end)
 {
 	return parse_target_id(rd, "thread", v, end, NULL);
 }
 
-static int parse_part(struct cg_reader *rd, const char *v, const char *end)
+static int parse_part(struct callgrind_reader *rd, const char *v,
+		      const char *end)
 {
 	return parse_target_id(rd, "part", v, end, &rd->part_number);
 }
 
 /* The units of "desc: Unit:" lines, to the events that exist. */
-static void apply_units(struct cg_reader *rd)
+static void apply_units(struct callgrind_reader *rd)
 {
 	for (unsigned i = 0; i < rd->nunits; i++) {
 		uint32_t e = u64map_get(&rd->p->event_index, rd->units[i].event);
@@ -313,7 +319,7 @@ static void apply_units(struct cg_reader *rd)
  * the event its length in seconds back. It comes before the events:
  * line (callgrind_annotate wants desc: lines first).
  */
-static void parse_unit_desc(struct cg_reader *rd, const char *v,
+static void parse_unit_desc(struct callgrind_reader *rd, const char *v,
 			    const char *end)
 {
 	const char *name, *is;
@@ -346,7 +352,8 @@ static void parse_unit_desc(struct cg_reader *rd, const char *v,
 	apply_units(rd);
 }
 
-static int parse_desc(struct cg_reader *rd, const char *v, const char *end)
+static int parse_desc(struct callgrind_reader *rd, const char *v,
+		      const char *end)
 {
 	/* "desc: type: value"; values may be empty or hold colons (Q2).
 	 * Descriptions do not change the analysis, but for the unit. */
@@ -355,7 +362,7 @@ static int parse_desc(struct cg_reader *rd, const char *v, const char *end)
 	return 0;
 }
 
-static int parse_positions(struct cg_reader *rd, const char *v,
+static int parse_positions(struct callgrind_reader *rd, const char *v,
 			   const char *end)
 {
 	unsigned n = 0;
@@ -388,7 +395,7 @@ static int parse_positions(struct cg_reader *rd, const char *v,
 	return 0;
 }
 
-static void ensure_cols(struct cg_reader *rd, size_t ncols)
+static void ensure_cols(struct callgrind_reader *rd, size_t ncols)
 {
 	ARRAY_GROW(rd->event_map, ncols, rd->event_map_alloc);
 	if (ncols > rd->vals_alloc) {
@@ -400,13 +407,14 @@ static void ensure_cols(struct cg_reader *rd, size_t ncols)
 	}
 }
 
-static int too_many_events(struct cg_reader *rd)
+static int too_many_events(struct callgrind_reader *rd)
 {
 	return error_here(rd, "more than %d different events in the profile "
 			  "(recorded and derived)", MAX_EVENTS);
 }
 
-static int parse_events(struct cg_reader *rd, const char *v, const char *end)
+static int parse_events(struct callgrind_reader *rd, const char *v,
+			const char *end)
 {
 	struct profile *p = rd->p;
 	bool listed[MAX_EVENTS] = { false };	/* by profile event */
@@ -479,7 +487,8 @@ static bool derived_known(const struct profile *p, name_id name,
  * "event: Name [= Expr] [: long name]" where Expr is terms joined by
  * "+", each "Name", "Number Name" or "Number * Name" (inherited events).
  */
-static int parse_event(struct cg_reader *rd, const char *v, const char *end)
+static int parse_event(struct callgrind_reader *rd, const char *v,
+		       const char *end)
 {
 	struct profile *p = rd->p;
 	const char *w = v, *s = event_name_end(v, end);
@@ -550,7 +559,7 @@ static int parse_event(struct cg_reader *rd, const char *v, const char *end)
 }
 
 /* Numbers of a summary:/totals: line into rd->vals (missing are 0). */
-static int parse_cost_list(struct cg_reader *rd, const char *key,
+static int parse_cost_list(struct callgrind_reader *rd, const char *key,
 			   const char *v, const char *end)
 {
 	size_t i = 0;
@@ -573,7 +582,8 @@ static int parse_cost_list(struct cg_reader *rd, const char *key,
 	return 0;
 }
 
-static int parse_summary(struct cg_reader *rd, const char *v, const char *end)
+static int parse_summary(struct callgrind_reader *rd, const char *v,
+			 const char *end)
 {
 	uint64_t *row;
 
@@ -589,7 +599,8 @@ static int parse_summary(struct cg_reader *rd, const char *v, const char *end)
 	return 0;
 }
 
-static int parse_totals(struct cg_reader *rd, const char *v, const char *end)
+static int parse_totals(struct callgrind_reader *rd, const char *v,
+			const char *end)
 {
 	if (parse_cost_list(rd, "totals", v, end) < 0)
 		return -1;
@@ -611,7 +622,8 @@ static int parse_totals(struct cg_reader *rd, const char *v, const char *end)
 
 static const struct header_parser {
 	const char *key;
-	int (*parse)(struct cg_reader *rd, const char *v, const char *end);
+	int (*parse)(struct callgrind_reader *rd, const char *v,
+		     const char *end);
 	bool starts_part;	/* after body lines, this key opens a new part */
 } header_keys[] = {
 	{ "version", parse_version, true },
@@ -630,7 +642,7 @@ static const struct header_parser {
 	{ "totals", parse_totals, false },
 };
 
-static int parse_header_line(struct cg_reader *rd, const char *key,
+static int parse_header_line(struct callgrind_reader *rd, const char *key,
 			     size_t klen, const char *v, const char *end)
 {
 	v = skip_space(v, end);
@@ -651,7 +663,7 @@ static int parse_header_line(struct cg_reader *rd, const char *key,
 
 /* ---- position specifications: "key=name" ---- */
 
-static name_id intern_name(struct cg_reader *rd, enum id_space space,
+static name_id intern_name(struct callgrind_reader *rd, enum id_space space,
 			   const char *s, size_t len)
 {
 	if (!len)
@@ -669,16 +681,16 @@ static name_id intern_name(struct cg_reader *rd, enum id_space space,
  * file-global, one space per kind (Q4, Q18), and may be sparse and
  * huge. Returns 0 or -1 after reporting.
  */
-static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
-		    uint64_t id, name_id *out)
+static int name_ref(struct callgrind_reader *rd, enum id_space space,
+		    const char *key, uint64_t id, name_id *out)
 {
-	name_id known = cg_id_get(rd, space, id);
+	name_id known = callgrind_id_get(rd, space, id);
 
 	if (known == NO_NAME && rd->ahead) {
-		/* defined before the stretch, or never: cg_ahead.c finds
+		/* defined before the stretch, or never: callgrind_ahead.c finds
 		 * out which */
-		known = cg_id_stand_in(rd->p, space, id);
-		cg_id_put(rd, space, id, known);
+		known = callgrind_id_stand_in(rd->p, space, id);
+		callgrind_id_put(rd, space, id, known);
 	}
 	if (known == NO_NAME && rd->opts->lenient) {
 		/* callgrind 0.10 wrote ids it never defined */
@@ -691,7 +703,7 @@ static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
 			  key, (unsigned long long)id, id_space_name(space),
 			  (unsigned long long)id, undef);
 		known = names_intern(&rd->p->names, undef, (size_t)n);
-		cg_id_put(rd, space, id, known);
+		callgrind_id_put(rd, space, id, known);
 	}
 	if (known == NO_NAME)
 		return error_here(rd, "'%s=(%llu)' refers to %s id %llu, which was never defined "
@@ -704,28 +716,28 @@ static int name_ref(struct cg_reader *rd, enum id_space space, const char *key,
 }
 
 /* The name [s, s + len) given compressed id `id` ("fn=(12) main"). */
-static name_id name_def(struct cg_reader *rd, enum id_space space,
+static name_id name_def(struct callgrind_reader *rd, enum id_space space,
 			uint64_t id, const char *s, size_t len)
 {
 	name_id name = intern_name(rd, space, s, len);
-	name_id old = cg_id_get(rd, space, id);
+	name_id old = callgrind_id_get(rd, space, id);
 
-	if (old != NO_NAME && old != name && !cg_is_stand_in(rd->p, old))
+	if (old != NO_NAME && old != name && !callgrind_is_stand_in(rd->p, old))
 		warn_once(rd, ONCE_REDEFINED_ID,
 			  "%s id %llu redefined from '%s' to '%s'",
 			  id_space_name(space), (unsigned long long)id,
 			  profile_str(rd->p, old), profile_str(rd->p, name));
-	cg_id_put(rd, space, id, name);
+	callgrind_id_put(rd, space, id, name);
 	return name;
 }
 
 /*
  * A position name: "name", "(id) name" (defines id) or "(id)" (refers
  * to it). A name that starts with "(" but not "(" + digit is a plain
- * name (Q23). The splitting thread (cg_split.c) reads the same forms
+ * name (Q23). The splitting thread (callgrind_split.c) reads the same forms
  * the same way; what it leaves comes here.
  */
-static int parse_name(struct cg_reader *rd, enum id_space space,
+static int parse_name(struct callgrind_reader *rd, enum id_space space,
 		      const char *key, const char *v, const char *end,
 		      name_id *out)
 {
@@ -759,31 +771,38 @@ static const struct {
 	const char *key;
 	enum id_space space;
 } name_keys[] = {
-	[CG_KEY_OB] = { "ob", IDS_OB },		[CG_KEY_FL] = { "fl", IDS_FILE },
-	[CG_KEY_FI] = { "fi", IDS_FILE },	[CG_KEY_FE] = { "fe", IDS_FILE },
-	[CG_KEY_FN] = { "fn", IDS_FN },		[CG_KEY_COB] = { "cob", IDS_OB },
-	[CG_KEY_CFI] = { "cfi", IDS_FILE },	[CG_KEY_CFL] = { "cfl", IDS_FILE },
-	[CG_KEY_CFN] = { "cfn", IDS_FN },	[CG_KEY_JFI] = { "jfi", IDS_FILE },
-	[CG_KEY_JFN] = { "jfn", IDS_FN },
+	[CALLGRIND_KEY_OB] = {"ob", IDS_OB},
+	[CALLGRIND_KEY_FL] = {"fl", IDS_FILE},
+	[CALLGRIND_KEY_FI] = {"fi", IDS_FILE},
+	[CALLGRIND_KEY_FE] = {"fe", IDS_FILE},
+	[CALLGRIND_KEY_FN] = {"fn", IDS_FN},
+	[CALLGRIND_KEY_COB] = {"cob", IDS_OB},
+	[CALLGRIND_KEY_CFI] = {"cfi", IDS_FILE},
+	[CALLGRIND_KEY_CFL] = {"cfl", IDS_FILE},
+	[CALLGRIND_KEY_CFN] = {"cfn", IDS_FN},
+	[CALLGRIND_KEY_JFI] = {"jfi", IDS_FILE},
+	[CALLGRIND_KEY_JFN] = {"jfn", IDS_FN},
 };
 
 /* What the name of a key=name line sets. */
-static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
+static void set_name(struct callgrind_reader *rd, enum callgrind_key key,
+		     name_id name)
 {
 	rd->set |= 1u << key;
 	switch (key) {
-	case CG_KEY_OB:
+	case CALLGRIND_KEY_OB:
 		rd->ob = name;
 		break;
-	case CG_KEY_FL:
+	case CALLGRIND_KEY_FL:
 		rd->fl = rd->file = name;
 		rd->have_fl = true;
 		break;
-	case CG_KEY_FI:	/* fi= and fe=: inlined code from another file, */
-	case CG_KEY_FE:	/* inside the function */
+	case CALLGRIND_KEY_FI: /* fi= and fe=: inlined code from another file,
+				*/
+	case CALLGRIND_KEY_FE: /* inside the function */
 		rd->file = name;
 		break;
-	case CG_KEY_FN:
+	case CALLGRIND_KEY_FN:
 		/* A function's file is its fl=; files from lsprofcalltree
 		 * have only fi= lines, so fall back to the current file.
 		 * A part left out by --part adds no function. */
@@ -792,23 +811,23 @@ static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
 				       rd->have_fl ? rd->fl : rd->file, name)
 			: NO_ID;
 		rd->cfn = NO_NAME;
-		rd->set |= 1u << CG_KEY_CFN;
+		rd->set |= 1u << CALLGRIND_KEY_CFN;
 		break;
-	case CG_KEY_COB:
+	case CALLGRIND_KEY_COB:
 		rd->cob = name;
 		break;
-	case CG_KEY_CFI:
-	case CG_KEY_CFL:	/* the historical spelling of cfi= (Q12:
+	case CALLGRIND_KEY_CFI:
+	case CALLGRIND_KEY_CFL: /* the historical spelling of cfi= (Q12:
 				 * pprof, Xdebug) */
 		rd->cfi = name;
 		break;
-	case CG_KEY_CFN:
+	case CALLGRIND_KEY_CFN:
 		rd->cfn = name;
 		break;
-	case CG_KEY_JFI:
+	case CALLGRIND_KEY_JFI:
 		rd->jfi = name;
 		break;
-	case CG_KEY_JFN:
+	case CALLGRIND_KEY_JFN:
 		rd->jfn = name;
 		break;
 	default:
@@ -816,7 +835,7 @@ static void set_name(struct cg_reader *rd, enum cg_key key, name_id name)
 	}
 }
 
-static int parse_name_line(struct cg_reader *rd, enum cg_key key,
+static int parse_name_line(struct callgrind_reader *rd, enum callgrind_key key,
 			   const char *v, const char *end)
 {
 	name_id name = NO_NAME;
@@ -829,7 +848,7 @@ static int parse_name_line(struct cg_reader *rd, enum cg_key key,
 }
 
 /* The function cost lines go to; "???" when none was named yet. */
-static uint32_t current_func(struct cg_reader *rd)
+static uint32_t current_func(struct callgrind_reader *rd)
 {
 	if (rd->func == NO_ID && rd->ahead) {
 		/* the function the stretch starts in */
@@ -910,8 +929,8 @@ static const char *pos_name(enum pos_kind k)
  * (pprof computes them from another line), and no listing needs them
  * yet, so a target below zero is a warning, not an error.
  */
-static int parse_target(struct cg_reader *rd, const char *key, const char *s,
-			const char *end, uint64_t *target)
+static int parse_target(struct callgrind_reader *rd, const char *key,
+			const char *s, const char *end, uint64_t *target)
 {
 	for (unsigned i = 0; i < rd->npos; i++) {
 		uint64_t v;
@@ -944,14 +963,14 @@ static int parse_target(struct cg_reader *rd, const char *key, const char *s,
 
 /* After a calls= line (its count in rd->call_count): the arc, whose
  * inclusive cost the next line gives. */
-static void start_call(struct cg_reader *rd)
+static void start_call(struct callgrind_reader *rd)
 {
 	uint32_t callee;
 
 	rd->want_call_cost = true;
 	rd->calls_lineno = rd->lr->lineno;
 	rd->call_arc = NO_ID;
-	rd->set |= 1u << CG_KEY_COB | 1u << CG_KEY_CFI;
+	rd->set |= 1u << CALLGRIND_KEY_COB | 1u << CALLGRIND_KEY_CFI;
 	if (part_selected(rd)) {
 		/* Q12: cob= defaults to the caller's object, cfi= to the
 		 * current file (an fi= file included). */
@@ -964,7 +983,8 @@ static void start_call(struct cg_reader *rd)
 	rd->cob = rd->cfi = NO_NAME;
 }
 
-static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
+static int parse_calls(struct callgrind_reader *rd, const char *v,
+		       const char *end)
 {
 	const char *s = skip_space(v, end);
 	enum num_result r = parse_number(&s, end, &rd->call_count);
@@ -982,7 +1002,7 @@ static int parse_calls(struct cg_reader *rd, const char *v, const char *end)
 }
 
 /* The position of the last cost line, in the current function. */
-static uint32_t last_position(struct cg_reader *rd)
+static uint32_t last_position(struct callgrind_reader *rd)
 {
 	struct profile *p = rd->p;
 	uint64_t line = 0, addr = 0;
@@ -1004,14 +1024,14 @@ static uint32_t last_position(struct cg_reader *rd)
 
 /* A jump to target (target[i] for position i), kept until its source
  * position line comes. */
-static void begin_jump(struct cg_reader *rd, bool conditional,
+static void begin_jump(struct callgrind_reader *rd, bool conditional,
 		       uint64_t executed, uint64_t followed,
 		       const uint64_t *target)
 {
 	name_id to_file = rd->jfi != NO_NAME ? rd->jfi : rd->file;
 
 	rd->jfi = rd->jfn = NO_NAME;
-	rd->set |= 1u << CG_KEY_JFI | 1u << CG_KEY_JFN;
+	rd->set |= 1u << CALLGRIND_KEY_JFI | 1u << CALLGRIND_KEY_JFN;
 	if (!rd->opts->want_positions || !part_selected(rd))
 		return;
 	rd->want_jump_source = true;
@@ -1029,9 +1049,9 @@ static void begin_jump(struct cg_reader *rd, bool conditional,
 	}
 }
 
-static int start_jump(struct cg_reader *rd, const char *key, const char *s,
-		      const char *end, bool conditional, uint64_t executed,
-		      uint64_t followed)
+static int start_jump(struct callgrind_reader *rd, const char *key,
+		      const char *s, const char *end, bool conditional,
+		      uint64_t executed, uint64_t followed)
 {
 	uint64_t target[MAX_POSITIONS] = { 0 };
 
@@ -1042,14 +1062,15 @@ static int start_jump(struct cg_reader *rd, const char *key, const char *s,
 }
 
 /* The jump waiting for a source gets the last cost line's position. */
-static void finish_jump(struct cg_reader *rd)
+static void finish_jump(struct callgrind_reader *rd)
 {
 	rd->want_jump_source = false;
 	rd->jump.from = last_position(rd);
 	profile_add_jump(rd->p, &rd->jump);
 }
 
-static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
+static int parse_jump(struct callgrind_reader *rd, const char *v,
+		      const char *end)
 {
 	const char *s = skip_space(v, end);
 	uint64_t count;
@@ -1066,7 +1087,8 @@ static int parse_jump(struct cg_reader *rd, const char *v, const char *end)
  * The spec says "jcnd=exe-count jump-count target"; valgrind 3.19 writes
  * "jcnd=followed/executed target" (Q14). Both are read.
  */
-static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
+static int parse_jcnd(struct callgrind_reader *rd, const char *v,
+		      const char *end)
 {
 	const char *s = skip_space(v, end), *slash;
 	uint64_t a = 0, b = 0;
@@ -1100,19 +1122,19 @@ static int parse_jcnd(struct cg_reader *rd, const char *v, const char *end)
 		     : start_jump(rd, "jcnd", s, end, true, a, b);
 }
 
-static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
-			   const char *v, const char *end)
+static int parse_spec_line(struct callgrind_reader *rd, const char *key,
+			   size_t klen, const char *v, const char *end)
 {
-	enum cg_key k = cg_spec_key(key, klen);
+	enum callgrind_key k = callgrind_spec_key(key, klen);
 
 	switch (k) {
-	case CG_KEY_CALLS:
+	case CALLGRIND_KEY_CALLS:
 		return parse_calls(rd, v, end);
-	case CG_KEY_JUMP:
+	case CALLGRIND_KEY_JUMP:
 		return parse_jump(rd, v, end);
-	case CG_KEY_JCND:
+	case CALLGRIND_KEY_JCND:
 		return parse_jcnd(rd, v, end);
-	case CG_KEY_NONE:
+	case CALLGRIND_KEY_NONE:
 		warn_once(rd, ONCE_UNKNOWN_SPEC,
 			  "unknown specification '%.*s=' ignored", (int)klen,
 			  key);
@@ -1128,7 +1150,7 @@ static int parse_spec_line(struct cg_reader *rd, const char *key, size_t klen,
  * Subpositions, then up to ncols costs, into rd->pos and rd->vals.
  * Returns the number of costs, or -1 after reporting.
  */
-static long parse_cost_numbers(struct cg_reader *rd, const char *s,
+static long parse_cost_numbers(struct callgrind_reader *rd, const char *s,
 			       const char *end)
 {
 	size_t n = 0;
@@ -1215,8 +1237,8 @@ HOT bool add_costs(uint64_t *row, const uint32_t *map, const uint64_t *vals,
 	return !over;
 }
 
-static int sum_overflow(struct cg_reader *rd, const char *what, uint32_t func,
-			uint32_t callee)
+static int sum_overflow(struct callgrind_reader *rd, const char *what,
+			uint32_t func, uint32_t callee)
 {
 	const struct profile *p = rd->p;
 
@@ -1232,7 +1254,8 @@ static int sum_overflow(struct cg_reader *rd, const char *what, uint32_t func,
 }
 
 /* The self cost just read, at its position too (want_positions). */
-static int add_position(struct cg_reader *rd, const uint64_t *vals, long n)
+static int add_position(struct callgrind_reader *rd, const uint64_t *vals,
+			long n)
 {
 	uint64_t *row = profile_pos_cost(rd->p, last_position(rd));
 
@@ -1243,7 +1266,8 @@ static int add_position(struct cg_reader *rd, const uint64_t *vals, long n)
 }
 
 /* The inclusive cost of a call, at the position it was made from. */
-static int add_callsite(struct cg_reader *rd, const uint64_t *vals, long n)
+static int add_callsite(struct callgrind_reader *rd, const uint64_t *vals,
+			long n)
 {
 	struct profile *p = rd->p;
 	uint32_t cs = profile_callsite(p, last_position(rd), rd->call_arc);
@@ -1259,7 +1283,7 @@ static int add_callsite(struct cg_reader *rd, const uint64_t *vals, long n)
 
 /* The n costs just read into rd->vals, where the line puts them: the
  * call before it, or the current function (and position). */
-HOT int add_cost_line(struct cg_reader *rd, const uint64_t *vals, long n)
+HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 {
 	uint64_t *row;
 	const uint32_t *map = rd->event_map;
@@ -1302,7 +1326,7 @@ HOT int add_cost_line(struct cg_reader *rd, const uint64_t *vals, long n)
 	return 0;
 }
 
-static int parse_cost_line(struct cg_reader *rd, const char *s,
+static int parse_cost_line(struct callgrind_reader *rd, const char *s,
 			   const char *end)
 {
 	long n;
@@ -1370,7 +1394,7 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
  * next line, with the number of costs in *n, or NULL for the general
  * path.
  */
-HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
+HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
 				  long *n)
 {
 	/* one local per position, stored back when the line is good */
@@ -1416,7 +1440,7 @@ HOT const char *fast_cost_numbers(struct cg_reader *rd, const char *s,
 
 /* Targets as parse_target() reads them, up to the line's "\n": NULL
  * for the general path. Targets left out stay 0. */
-HOT const char *fast_targets(const struct cg_reader *rd, const char *s,
+HOT const char *fast_targets(const struct callgrind_reader *rd, const char *s,
 			     uint64_t *target)
 {
 	for (unsigned i = 0; i < rd->npos && *s != '\n'; i++) {
@@ -1430,8 +1454,8 @@ HOT const char *fast_targets(const struct cg_reader *rd, const char *s,
 }
 
 /* "(id)" and the line's "\n": the id's name, NO_NAME otherwise. */
-HOT name_id fast_name_ref(const struct cg_reader *rd, enum id_space space,
-			  const char *s, const char **nl)
+HOT name_id fast_name_ref(const struct callgrind_reader *rd,
+			  enum id_space space, const char *s, const char **nl)
 {
 	uint64_t id = 0;
 	const char *start;
@@ -1443,11 +1467,11 @@ HOT name_id fast_name_ref(const struct cg_reader *rd, enum id_space space,
 	if (s == start || s - start > 19 || s[0] != ')' || s[1] != '\n')
 		return NO_NAME;
 	*nl = s + 1;
-	return cg_id_get(rd, space, id);
+	return callgrind_id_get(rd, space, id);
 }
 
 /* What parse_line() does first for any key=value line. */
-HOT void begin_spec_line(struct cg_reader *rd)
+HOT void begin_spec_line(struct callgrind_reader *rd)
 {
 	rd->last_is_totals = false;
 	if (rd->want_jump_source)
@@ -1457,34 +1481,35 @@ HOT void begin_spec_line(struct cg_reader *rd)
 
 /* The line at s (a letter first): the start of the next line, or NULL
  * for the general path. */
-static const char *fast_spec_line(struct cg_reader *rd, const char *s)
+static const char *fast_spec_line(struct callgrind_reader *rd, const char *s)
 {
 	uint64_t target[MAX_POSITIONS] = { 0 };
 	uint64_t a, b;
 	const char *k = s, *nl;
-	enum cg_key key;
+	enum callgrind_key key;
 	name_id name;
 
 	while (is_key_char(*k))
 		k++;
 	if (*k != '=' || rd->want_call_cost)
 		return NULL;
-	key = cg_spec_key(s, (size_t)(k - s));
+	key = callgrind_spec_key(s, (size_t)(k - s));
 	s = k + 1;
 	switch (key) {
-	case CG_KEY_JCND:	/* "followed/executed", as valgrind writes */
-	case CG_KEY_JUMP:	/* a count: followed as often as executed */
+	case CALLGRIND_KEY_JCND: /* "followed/executed", as valgrind writes */
+	case CALLGRIND_KEY_JUMP: /* a count: followed as often as executed */
 		if (!fast_number(&s, &a))
 			return NULL;
 		b = a;
-		if (key == CG_KEY_JCND && (*s++ != '/' || !fast_number(&s, &b)))
+		if (key == CALLGRIND_KEY_JCND &&
+		    (*s++ != '/' || !fast_number(&s, &b)))
 			return NULL;
 		if (!(s = fast_gap(s)) || !(nl = fast_targets(rd, s, target)))
 			return NULL;
 		begin_spec_line(rd);
-		begin_jump(rd, key == CG_KEY_JCND, b, a, target);
+		begin_jump(rd, key == CALLGRIND_KEY_JCND, b, a, target);
 		return nl + 1;
-	case CG_KEY_CALLS:
+	case CALLGRIND_KEY_CALLS:
 		if (rd->cfn == NO_NAME || !fast_number(&s, &a) ||
 		    !(s = fast_gap(s)) || !(nl = fast_targets(rd, s, target)))
 			return NULL;
@@ -1492,7 +1517,7 @@ static const char *fast_spec_line(struct cg_reader *rd, const char *s)
 		rd->call_count = a;
 		start_call(rd);
 		return nl + 1;
-	case CG_KEY_NONE:
+	case CALLGRIND_KEY_NONE:
 		return NULL;
 	default:
 		name = fast_name_ref(rd, name_keys[key].space, s, &nl);
@@ -1506,7 +1531,7 @@ static const char *fast_spec_line(struct cg_reader *rd, const char *s)
 
 /* ---- dispatch ---- */
 
-static int parse_line(struct cg_reader *rd, const char *line, size_t len)
+static int parse_line(struct callgrind_reader *rd, const char *line, size_t len)
 {
 	const char *end = line + len, *s = skip_space(line, end), *k;
 	char c = s < end ? *s : '\0';
@@ -1559,11 +1584,11 @@ static int parse_line(struct cg_reader *rd, const char *line, size_t len)
 	}
 }
 
-static int check_size(struct cg_reader *rd);
+static int check_size(struct callgrind_reader *rd);
 
 /* A cost line the fast path read, its n costs in rd->vals. */
-HOT int add_fast_cost_line(struct cg_reader *rd, const uint64_t *vals,
-			      long n)
+HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
+			   long n)
 {
 	/* rows are added by positions, or by the "???" function of a
 	 * file without fn= */
@@ -1577,7 +1602,7 @@ HOT int add_fast_cost_line(struct cg_reader *rd, const uint64_t *vals,
 }
 
 /* The line [s, nl) as text, through parse_line(); *nl is its "\n". */
-static int read_text_line(struct cg_reader *rd, char *s, char *nl)
+static int read_text_line(struct callgrind_reader *rd, char *s, char *nl)
 {
 	size_t len = (size_t)(nl - s);
 	int r;
@@ -1596,7 +1621,7 @@ static int read_text_line(struct cg_reader *rd, char *s, char *nl)
  * Cost lines try the fast path first; the rest, and cost lines it
  * leaves, are found by their "\n" and go through parse_line().
  */
-int cg_read_lines(struct cg_reader *rd, char *s, char *end)
+int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 {
 	while (s < end) {
 		char c = *s, *nl;
@@ -1642,8 +1667,8 @@ int cg_read_lines(struct cg_reader *rd, char *s, char *end)
  * costs are then v[rd->npos] on): false (nothing changed) for any line
  * it would leave to the general path.
  */
-HOT bool resolve_tokens(struct cg_reader *rd, const struct cg_tok *t,
-			const uint64_t *v)
+HOT bool resolve_tokens(struct callgrind_reader *rd,
+			const struct callgrind_tok *t, const uint64_t *v)
 {
 	/* whole arrays: a copy of a fixed size is a few moves, one of
 	 * npos numbers a slow string instruction */
@@ -1654,17 +1679,17 @@ HOT bool resolve_tokens(struct cg_reader *rd, const struct cg_tok *t,
 	if (t->nfields < npos || t->nfields - npos > rd->ncols)
 		return false;
 	for (unsigned k = 0; k < npos; k++, tags >>= 2) {
-		switch ((enum cg_field)(tags & 3)) {
-		case CG_FIELD_ABS:
+		switch ((enum callgrind_field)(tags & 3)) {
+		case CALLGRIND_FIELD_ABS:
 			pos[k] = v[k];
 			break;
-		case CG_FIELD_STAR:
+		case CALLGRIND_FIELD_STAR:
 			break;
-		case CG_FIELD_PLUS:
+		case CALLGRIND_FIELD_PLUS:
 			if (__builtin_add_overflow(pos[k], v[k], &pos[k]))
 				return false;
 			break;
-		case CG_FIELD_MINUS:
+		case CALLGRIND_FIELD_MINUS:
 			if (v[k] > pos[k])
 				return false;
 			pos[k] -= v[k];
@@ -1686,24 +1711,25 @@ HOT bool resolve_tokens(struct cg_reader *rd, const struct cg_tok *t,
  * where it would say something (a target below zero or past 2^64 - 1),
  * for the general path to say it.
  */
-static bool resolve_target(const struct cg_reader *rd, const struct cg_tok *t,
-			   const uint64_t *v, uint64_t *target)
+static bool resolve_target(const struct callgrind_reader *rd,
+			   const struct callgrind_tok *t, const uint64_t *v,
+			   uint64_t *target)
 {
 	uint32_t tags = t->tags;
 
 	for (unsigned k = 0; k < rd->npos && k < t->nfields; k++, tags >>= 2) {
-		switch ((enum cg_field)(tags & 3)) {
-		case CG_FIELD_ABS:
+		switch ((enum callgrind_field)(tags & 3)) {
+		case CALLGRIND_FIELD_ABS:
 			target[k] = v[k];
 			break;
-		case CG_FIELD_STAR:
+		case CALLGRIND_FIELD_STAR:
 			target[k] = rd->pos[k];
 			break;
-		case CG_FIELD_PLUS:
+		case CALLGRIND_FIELD_PLUS:
 			if (__builtin_add_overflow(rd->pos[k], v[k], &target[k]))
 				return false;
 			break;
-		case CG_FIELD_MINUS:
+		case CALLGRIND_FIELD_MINUS:
 			if (v[k] > rd->pos[k])
 				return false;
 			target[k] = rd->pos[k] - v[k];
@@ -1719,24 +1745,27 @@ static bool resolve_target(const struct cg_reader *rd, const struct cg_tok *t,
  * general path must read the line (to say what is wrong with it, which
  * depends on the reader's state), or -1 after reporting.
  */
-static int apply_spec_token(struct cg_reader *rd, const struct cg_tok *t,
-			    const char *text, const uint64_t *v)
+static int apply_spec_token(struct callgrind_reader *rd,
+			    const struct callgrind_tok *t, const char *text,
+			    const uint64_t *v)
 {
 	uint64_t target[MAX_POSITIONS] = { 0 };
-	enum cg_key key = (enum cg_key)t->key;
+	enum callgrind_key key = (enum callgrind_key)t->key;
 	name_id name = NO_NAME;
 
 	/* first what may fail, with nothing changed */
 	if (rd->want_call_cost)
 		return 0;
-	if (t->kind == CG_TOK_NAME) {
-		if (t->form == CG_NAME_REF &&
-		    (name = cg_id_get(rd, name_keys[key].space, v[0])) == NO_NAME)
+	if (t->kind == CALLGRIND_TOK_NAME) {
+		if (t->form == CALLGRIND_NAME_REF &&
+		    (name = callgrind_id_get(rd, name_keys[key].space, v[0])) ==
+			    NO_NAME)
 			return 0;
 	} else {
-		if (!resolve_target(rd, t, v + cg_tok_ncounts(key), target))
+		if (!resolve_target(rd, t, v + callgrind_tok_ncounts(key),
+				    target))
 			return 0;
-		if (key == CG_KEY_CALLS && rd->cfn == NO_NAME)
+		if (key == CALLGRIND_KEY_CALLS && rd->cfn == NO_NAME)
 			return 0;
 	}
 	/* then what parse_line() does for any body line */
@@ -1744,29 +1773,29 @@ static int apply_spec_token(struct cg_reader *rd, const struct cg_tok *t,
 	if (rd->want_jump_source)
 		finish_jump(rd);
 	rd->in_body = true;
-	if (t->kind == CG_TOK_NAME) {
-		if (t->form == CG_NAME_DEF)
+	if (t->kind == CALLGRIND_TOK_NAME) {
+		if (t->form == CALLGRIND_NAME_DEF)
 			name = name_def(rd, name_keys[key].space, v[0],
 					text + v[1], v[2]);
-		else if (t->form == CG_NAME_PLAIN)
+		else if (t->form == CALLGRIND_NAME_PLAIN)
 			name = intern_name(rd, name_keys[key].space,
 					   text + v[0], v[1]);
 		set_name(rd, key, name);
-	} else if (key == CG_KEY_CALLS) {
+	} else if (key == CALLGRIND_KEY_CALLS) {
 		rd->call_count = v[0];
 		start_call(rd);
 	} else {
-		begin_jump(rd, key == CG_KEY_JCND, v[0],
-			   key == CG_KEY_JCND ? v[1] : v[0], target);
+		begin_jump(rd, key == CALLGRIND_KEY_JCND, v[0],
+			   key == CALLGRIND_KEY_JCND ? v[1] : v[0], target);
 	}
 	return check_size(rd) < 0 ? -1 : 1;
 }
 
 /* The lines of a block from the splitting thread, as read_lines(). */
-static int read_block(struct cg_reader *rd, struct cg_block *b)
+static int read_block(struct callgrind_reader *rd, struct callgrind_block *b)
 {
 	for (size_t i = 0; i < b->ntoks; i++) {
-		const struct cg_tok *t = &b->toks[i];
+		const struct callgrind_tok *t = &b->toks[i];
 		const uint64_t *v = b->vals + t->first;
 		char *s = b->text + t->off;
 		char *nl = (i + 1 < b->ntoks ? b->text + t[1].off
@@ -1774,8 +1803,8 @@ static int read_block(struct cg_reader *rd, struct cg_block *b)
 		int r;
 
 		rd->lr->lineno++;
-		switch ((enum cg_tok_kind)t->kind) {
-		case CG_TOK_COST:
+		switch ((enum callgrind_tok_kind)t->kind) {
+		case CALLGRIND_TOK_COST:
 			if (rd->ncols && resolve_tokens(rd, t, v)) {
 				if (add_fast_cost_line(rd, v + rd->npos,
 						       t->nfields - rd->npos) < 0)
@@ -1783,17 +1812,17 @@ static int read_block(struct cg_reader *rd, struct cg_block *b)
 				continue;
 			}
 			break;
-		case CG_TOK_NOTHING:
+		case CALLGRIND_TOK_NOTHING:
 			continue;
-		case CG_TOK_NAME:
-		case CG_TOK_COUNTS:
+		case CALLGRIND_TOK_NAME:
+		case CALLGRIND_TOK_COUNTS:
 			r = apply_spec_token(rd, t, b->text, v);
 			if (r < 0)
 				return -1;
 			if (r > 0)
 				continue;
 			break;
-		case CG_TOK_TEXT:
+		case CALLGRIND_TOK_TEXT:
 			break;
 		}
 		if (read_text_line(rd, s, nl) < 0)
@@ -1802,7 +1831,7 @@ static int read_block(struct cg_reader *rd, struct cg_block *b)
 	return 0;
 }
 
-static int check_size(struct cg_reader *rd)
+static int check_size(struct callgrind_reader *rd)
 {
 	const struct profile *p = rd->p;
 	uint64_t rows = (uint64_t)p->nfuncs + p->ncalls + p->npos;
@@ -1823,7 +1852,7 @@ static int check_size(struct cg_reader *rd)
  * its that ends otherwise was cut short (a full disk, a copy stopped
  * half-way). Other writers do not always write it.
  */
-static void check_last_line(struct cg_reader *rd)
+static void check_last_line(struct callgrind_reader *rd)
 {
 	static const char callgrind[] = "callgrind-";
 	const char *creator;
@@ -1855,12 +1884,12 @@ bool callgrind_sniff(const char *data, size_t len)
 
 /*
  * Input this large is split into lines and tokenized by a second thread
- * (cg_split.h) while this one applies the lines. Each then takes about
+ * (callgrind_split.h) while this one applies the lines. Each then takes about
  * 0.55 to 0.7 of the time one thread takes alone (more of it the
  * smaller the file), for up to 40% more CPU time in all (README,
  * Performance): the wall time gained when the second core is free.
- * Under 4 MiB the wait for the first block eats most of it. opts->thread forces it on or off, for the
- * tests: they run the end-to-end suite both ways.
+ * Under 4 MiB the wait for the first block eats most of it. opts->thread forces
+ * it on or off, for the tests: they run the end-to-end suite both ways.
  */
 #define SPLIT_THREAD_MIN_BYTES ((uint64_t)4 << 20)
 
@@ -1875,7 +1904,7 @@ static bool use_split_thread(const struct line_reader *lr,
 
 /*
  * A plain file this large is read in stretches, each with the next one
- * read ahead on a second thread (cg_ahead.c): half the time of one
+ * read ahead on a second thread (callgrind_ahead.c): half the time of one
  * thread, for a few percent more CPU time in all. With positions
  * (annotated listings, -b) too: a stretch's positions, call sites and
  * jumps are added in as its functions and arcs are.
@@ -1896,28 +1925,28 @@ static bool use_ahead(const struct line_reader *lr,
  * reader's messages take the path and line number from view, a copy of
  * lr whose lineno this thread counts. Returns 0 or -1 after reporting.
  */
-static int read_split(struct cg_reader *rd, struct line_reader *lr,
+static int read_split(struct callgrind_reader *rd, struct line_reader *lr,
 		      struct line_reader *view)
 {
-	struct cg_split sp;
-	struct cg_block *b;
+	struct callgrind_split sp;
+	struct callgrind_block *b;
 	int r;
 
 	*view = *lr;
-	if (cg_split_start(&sp, lr) < 0)
+	if (callgrind_split_start(&sp, lr) < 0)
 		return -1;
 	rd->lr = view;
 	do {
-		b = cg_split_next(&sp);
-		r = read_block(rd, b) < 0 ? -1 : cg_split_end(b);
+		b = callgrind_split_next(&sp);
+		r = read_block(rd, b) < 0 ? -1 : callgrind_split_end(b);
 	} while (r > 0);
-	cg_split_stop(&sp);
+	callgrind_split_stop(&sp);
 	lr->lineno = view->lineno;
 	rd->lr = lr;
 	return r;
 }
 
-void cg_reader_release(struct cg_reader *rd)
+void callgrind_reader_release(struct callgrind_reader *rd)
 {
 	for (int i = 0; i < IDS_COUNT; i++) {
 		u64map_release(&rd->ids[i]);
@@ -1933,7 +1962,7 @@ void cg_reader_release(struct cg_reader *rd)
 int read_callgrind(struct profile *p, struct line_reader *lr,
 		   const struct read_opts *opts)
 {
-	struct cg_reader rd;
+	struct callgrind_reader rd;
 	struct line_reader view;
 	int ret = -1, r;
 	char *lines;
@@ -1951,13 +1980,15 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	start_part(&rd);
 
 	if (use_ahead(lr, opts)) {
-		r = cg_read_ahead(&rd, lr, opts->thread == READ_THREAD_AHEAD
-					   ? 0 : AHEAD_MIN_BYTES);
+		r = callgrind_read_ahead(&rd, lr,
+					 opts->thread == READ_THREAD_AHEAD
+						 ? 0
+						 : AHEAD_MIN_BYTES);
 	} else if (use_split_thread(lr, opts->thread)) {
 		r = read_split(&rd, lr, &view);
 	} else {
 		while ((r = line_reader_lines(lr, &lines, &len)) > 0) {
-			if (cg_read_lines(&rd, lines, lines + len) < 0)
+			if (callgrind_read_lines(&rd, lines, lines + len) < 0)
 				goto out;
 		}
 	}
@@ -1978,6 +2009,6 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	report_repeats(&rd);
 	ret = 0;
 out:
-	cg_reader_release(&rd);
+	callgrind_reader_release(&rd);
 	return ret;
 }

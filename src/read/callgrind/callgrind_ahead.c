@@ -42,7 +42,7 @@
 #define START_WINDOW ((size_t)64 << 10)
 
 struct ahead {
-	struct cg_reader rd;
+	struct callgrind_reader rd;
 	struct profile p;
 	struct line_reader lr;
 	uint64_t start, until;	/* where it starts, and stops after */
@@ -57,7 +57,8 @@ struct ahead {
 	pthread_t thread;
 };
 
-name_id cg_id_stand_in(struct profile *p, enum id_space space, uint64_t id)
+name_id callgrind_id_stand_in(struct profile *p, enum id_space space,
+			      uint64_t id)
 {
 	char s[48];
 	int n = snprintf(s, sizeof(s), "\n%d %llu", (int)space,
@@ -115,7 +116,7 @@ static bool log_full(const struct profile *q)
 static void *read_stretch(void *arg)
 {
 	struct ahead *ah = arg;
-	struct cg_reader *rd = &ah->rd;
+	struct callgrind_reader *rd = &ah->rd;
 	struct line_reader *lr = &ah->lr;
 
 	diag_set_thread_sink(ah->msgs);
@@ -153,7 +154,7 @@ static void *read_stretch(void *arg)
 			len = (size_t)(cut - lines);
 			last = true;
 		}
-		r = cg_read_lines(rd, lines, lines + len);
+		r = callgrind_read_lines(rd, lines, lines + len);
 		if (r < 0) {
 			ah->status = -1;
 			break;
@@ -183,9 +184,10 @@ static void *read_stretch(void *arg)
 
 /* The reader of a stretch: the main reader's header (events, positions),
  * nothing else of its state. */
-static void init_ahead_reader(struct ahead *ah, const struct cg_reader *main)
+static void init_ahead_reader(struct ahead *ah,
+			      const struct callgrind_reader *main)
 {
-	struct cg_reader *rd = &ah->rd;
+	struct callgrind_reader *rd = &ah->rd;
 	struct profile *p = &ah->p;
 
 	profile_init(p);
@@ -235,7 +237,7 @@ static void init_ahead_reader(struct ahead *ah, const struct cg_reader *main)
 
 static void release_ahead(struct ahead *ah)
 {
-	cg_reader_release(&ah->rd);
+	callgrind_reader_release(&ah->rd);
 	profile_release(&ah->p);
 	line_reader_close(&ah->lr);
 	fclose(ah->msgs);
@@ -249,7 +251,7 @@ static void release_ahead(struct ahead *ah)
  * stops inside functions. False when there is nothing to gain or no
  * place to start.
  */
-static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
+static bool start_ahead(struct ahead *ah, const struct callgrind_reader *rd,
 			const struct line_reader *lr, uint64_t from,
 			uint64_t min_bytes)
 {
@@ -291,10 +293,10 @@ static bool start_ahead(struct ahead *ah, const struct cg_reader *rd,
 
 /* The name a stand-in stands for, by the main reader's state now;
  * false when it stands for nothing reading in order would give. */
-static bool resolve_stand_in(const struct cg_reader *rd,
+static bool resolve_stand_in(const struct callgrind_reader *rd,
 			     const struct ahead *ah, name_id n, name_id *out)
 {
-	const struct cg_reader *b = &ah->rd;
+	const struct callgrind_reader *b = &ah->rd;
 	const char *s = profile_str(&ah->p, n);
 	unsigned long long id;
 	int space;
@@ -308,12 +310,12 @@ static bool resolve_stand_in(const struct cg_reader *rd,
 	} else if (n == b->ph_func) {
 		*out = NO_NAME;	/* only in the function rd->func stands for */
 	} else {
-		/* "\n" space " " id, as cg_id_stand_in() writes it */
+		/* "\n" space " " id, as callgrind_id_stand_in() writes it */
 		space = s[1] - '0';
 		if (space < 0 || space >= IDS_COUNT || s[2] != ' ')
 			BUG("stand-in '%s'", s + 1);
 		id = strtoull(s + 3, NULL, 10);
-		*out = cg_id_get(rd, (enum id_space)space, id);
+		*out = callgrind_id_get(rd, (enum id_space)space, id);
 		return *out != NO_NAME;
 	}
 	return true;
@@ -321,15 +323,16 @@ static bool resolve_stand_in(const struct cg_reader *rd,
 
 /* Each id the stretch defined, with its name there (an id set twice,
  * twice: with its last name both times). */
-static void each_defined_id(const struct cg_reader *b,
+static void each_defined_id(const struct callgrind_reader *b,
 			    bool (*fn)(void *ctx, enum id_space space,
 				       uint64_t id, name_id name),
 			    void *ctx, bool *ok)
 {
 	for (size_t i = 0; i < b->nids_set && *ok; i++) {
-		const struct cg_id_set *d = &b->ids_set[i];
+		const struct callgrind_id_set *d = &b->ids_set[i];
 
-		if (!fn(ctx, d->space, d->id, cg_id_get(b, d->space, d->id)))
+		if (!fn(ctx, d->space, d->id,
+			callgrind_id_get(b, d->space, d->id)))
 			*ok = false;
 	}
 }
@@ -390,7 +393,7 @@ static void sum_before(struct before *b, const struct profile *p)
 }
 
 struct merge {
-	struct cg_reader *rd;
+	struct callgrind_reader *rd;
 	struct ahead *ah;
 	const struct before *before;
 	name_id *names;		/* stretch name -> profile name */
@@ -404,7 +407,7 @@ static bool same_definition(void *ctx, enum id_space space, uint64_t id,
 			    name_id name)
 {
 	struct merge *m = ctx;
-	name_id before = cg_id_get(m->rd, space, id);
+	name_id before = callgrind_id_get(m->rd, space, id);
 
 	if (m->stand_in[name] || before == NO_NAME)
 		return true;
@@ -421,7 +424,7 @@ static bool define_id(void *ctx, enum id_space space, uint64_t id,
 	struct merge *m = ctx;
 
 	if (!m->stand_in[name])
-		cg_id_put(m->rd, space, id, m->names[name]);
+		callgrind_id_put(m->rd, space, id, m->names[name]);
 	return true;
 }
 
@@ -460,7 +463,8 @@ static bool sums_fit(const struct profile *p, const struct profile *q,
 
 /* The header lines this thread read since the stretch started (a new
  * part) left the lines read as they were: positions and events. */
-static bool same_header(const struct cg_reader *rd, const struct cg_reader *b)
+static bool same_header(const struct callgrind_reader *rd,
+			const struct callgrind_reader *b)
 {
 	return rd->npos == b->npos && rd->ncols == b->ncols &&
 	       rd->p->nevents == b->p->nevents &&
@@ -474,7 +478,7 @@ static bool same_header(const struct cg_reader *rd, const struct cg_reader *b)
  * order, checked before anything is changed. */
 static bool can_merge(struct merge *m)
 {
-	struct cg_reader *rd = m->rd, *b = &m->ah->rd;
+	struct callgrind_reader *rd = m->rd, *b = &m->ah->rd;
 	const struct profile *p = rd->p, *q = &m->ah->p;
 	uint64_t max = rd->opts->max_costs ? rd->opts->max_costs
 					   : MAX_COST_NUMBERS;
@@ -487,7 +491,7 @@ static bool can_merge(struct merge *m)
 	    p->nevents != q->nevents)
 		return false;
 	for (size_t i = 0; i < q->names.nr; i++) {
-		m->stand_in[i] = cg_is_stand_in(q, (name_id)i);
+		m->stand_in[i] = callgrind_is_stand_in(q, (name_id)i);
 		if (m->stand_in[i] &&
 		    !resolve_stand_in(rd, m->ah, (name_id)i, &m->names[i]))
 			return false;
@@ -523,7 +527,7 @@ static void merge_profile(struct merge *m)
 {
 	struct profile *p = m->rd->p;
 	const struct profile *q = &m->ah->p;
-	const struct cg_reader *b = &m->ah->rd;
+	const struct callgrind_reader *b = &m->ah->rd;
 
 	for (size_t i = 0; i < q->names.nr; i++)
 		if (!m->stand_in[i])
@@ -594,20 +598,20 @@ static void merge_positions(struct merge *m)
 /* The main reader's state as the stretch left it. */
 static void merge_state(struct merge *m)
 {
-	struct cg_reader *rd = m->rd;
-	const struct cg_reader *b = &m->ah->rd;
+	struct callgrind_reader *rd = m->rd;
+	const struct callgrind_reader *b = &m->ah->rd;
 	bool ok = true;
 	static const struct {
-		enum cg_key key;
+		enum callgrind_key key;
 		size_t offset;
 	} fields[] = {
-		{ CG_KEY_OB, offsetof(struct cg_reader, ob) },
-		{ CG_KEY_FL, offsetof(struct cg_reader, fl) },
-		{ CG_KEY_COB, offsetof(struct cg_reader, cob) },
-		{ CG_KEY_CFI, offsetof(struct cg_reader, cfi) },
-		{ CG_KEY_CFN, offsetof(struct cg_reader, cfn) },
-		{ CG_KEY_JFI, offsetof(struct cg_reader, jfi) },
-		{ CG_KEY_JFN, offsetof(struct cg_reader, jfn) },
+		{CALLGRIND_KEY_OB, offsetof(struct callgrind_reader, ob)},
+		{CALLGRIND_KEY_FL, offsetof(struct callgrind_reader, fl)},
+		{CALLGRIND_KEY_COB, offsetof(struct callgrind_reader, cob)},
+		{CALLGRIND_KEY_CFI, offsetof(struct callgrind_reader, cfi)},
+		{CALLGRIND_KEY_CFN, offsetof(struct callgrind_reader, cfn)},
+		{CALLGRIND_KEY_JFI, offsetof(struct callgrind_reader, jfi)},
+		{CALLGRIND_KEY_JFN, offsetof(struct callgrind_reader, jfn)},
 	};
 
 	each_defined_id(b, define_id, m, &ok);
@@ -616,7 +620,8 @@ static void merge_state(struct merge *m)
 			*(name_id *)((char *)rd + fields[i].offset) =
 				mapped(m, *(const name_id *)((const char *)b +
 							     fields[i].offset));
-	if (b->set & (1u << CG_KEY_FL | 1u << CG_KEY_FI | 1u << CG_KEY_FE))
+	if (b->set & (1u << CALLGRIND_KEY_FL | 1u << CALLGRIND_KEY_FI |
+		      1u << CALLGRIND_KEY_FE))
 		rd->file = mapped(m, b->file);
 	if (b->func != NO_ID)
 		rd->func = m->funcs[b->func];
@@ -647,7 +652,7 @@ static void merge_state(struct merge *m)
 }
 
 /* Add the stretch in, if it reads as reading in order would. */
-static bool merge_ahead(struct cg_reader *rd, struct ahead *ah,
+static bool merge_ahead(struct callgrind_reader *rd, struct ahead *ah,
 			const struct before *before)
 {
 	const struct profile *q = &ah->p;
@@ -677,14 +682,14 @@ static bool merge_ahead(struct cg_reader *rd, struct ahead *ah,
 /* ---- the stretches ---- */
 
 /* This thread's lines until lr ends (its stop, or the file's end). */
-static int read_to_end(struct cg_reader *rd, struct line_reader *lr)
+static int read_to_end(struct callgrind_reader *rd, struct line_reader *lr)
 {
 	char *lines;
 	size_t len;
 	int r;
 
 	while ((r = line_reader_lines(lr, &lines, &len)) > 0)
-		if (cg_read_lines(rd, lines, lines + len) < 0)
+		if (callgrind_read_lines(rd, lines, lines + len) < 0)
 			return -1;
 	return r;
 }
@@ -698,7 +703,7 @@ static void stop_ahead(struct ahead *ah)
 }
 
 /* A stretch read ahead after this thread's from `from`, or NULL. */
-static struct ahead *ahead_from(const struct cg_reader *rd,
+static struct ahead *ahead_from(const struct callgrind_reader *rd,
 				const struct line_reader *lr, uint64_t from,
 				uint64_t min_bytes)
 {
@@ -714,8 +719,8 @@ static struct ahead *ahead_from(const struct cg_reader *rd,
 	return ah;
 }
 
-int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
-		  uint64_t min_bytes)
+int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
+			 uint64_t min_bytes)
 {
 	struct ahead *ah, *next;
 	struct before before = { 0 };
@@ -732,7 +737,7 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		goto out;
 	if (min_bytes ||
 	    !line_reader_splittable(lr, line_reader_end_offset(lr))) {
-		if (cg_read_lines(rd, lines, lines + len) < 0) {
+		if (callgrind_read_lines(rd, lines, lines + len) < 0) {
 			r = -1;
 			goto out;
 		}
@@ -742,7 +747,7 @@ int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
 		while (s < end && !(rd->ncols && rd->part_selected >= 0)) {
 			char *nl = memchr(s, '\n', (size_t)(end - s)) + 1;
 
-			if (cg_read_lines(rd, s, nl) < 0) {
+			if (callgrind_read_lines(rd, s, nl) < 0) {
 				r = -1;
 				goto out;
 			}

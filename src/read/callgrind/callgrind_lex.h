@@ -1,7 +1,7 @@
 /*
  * The lexical pieces of the Callgrind format that the reader
  * (read_callgrind.c) shares with the thread that splits and tokenizes
- * its lines ahead of it (cg_split.c): both must take exactly the same
+ * its lines ahead of it (callgrind_split.c): both must take exactly the same
  * lines as fast cost lines.
  */
 #ifndef CGA_CG_LEX_H
@@ -86,40 +86,57 @@ HOT const char *fast_gap(const char *s)
  * The keys of body lines ("key=value") the reader knows: positions and
  * their associations take a name, the rest counts and a target.
  */
-enum cg_key {
-	CG_KEY_OB, CG_KEY_FL, CG_KEY_FI, CG_KEY_FE, CG_KEY_FN,
-	CG_KEY_COB, CG_KEY_CFI, CG_KEY_CFL, CG_KEY_CFN, CG_KEY_JFI,
-	CG_KEY_JFN,
-	CG_KEY_CALLS, CG_KEY_JUMP, CG_KEY_JCND,
-	CG_KEY_NONE = -1
+enum callgrind_key {
+	CALLGRIND_KEY_OB,
+	CALLGRIND_KEY_FL,
+	CALLGRIND_KEY_FI,
+	CALLGRIND_KEY_FE,
+	CALLGRIND_KEY_FN,
+	CALLGRIND_KEY_COB,
+	CALLGRIND_KEY_CFI,
+	CALLGRIND_KEY_CFL,
+	CALLGRIND_KEY_CFN,
+	CALLGRIND_KEY_JFI,
+	CALLGRIND_KEY_JFN,
+	CALLGRIND_KEY_CALLS,
+	CALLGRIND_KEY_JUMP,
+	CALLGRIND_KEY_JCND,
+	CALLGRIND_KEY_NONE = -1
 };
 
-static inline bool cg_key_takes_name(enum cg_key k)
+static inline bool callgrind_key_takes_name(enum callgrind_key k)
 {
-	return k >= CG_KEY_OB && k <= CG_KEY_JFN;
+	return k >= CALLGRIND_KEY_OB && k <= CALLGRIND_KEY_JFN;
 }
 
-/* The key of a body line from its klen letters, or CG_KEY_NONE. */
-static inline enum cg_key cg_spec_key(const char *k, size_t klen)
+/* The key of a body line from its klen letters, or CALLGRIND_KEY_NONE. */
+static inline enum callgrind_key callgrind_spec_key(const char *k, size_t klen)
 {
 #define IS(word) (!memcmp(k, word, sizeof(word) - 1))
 	switch (klen) {
 	case 2:
-		return IS("fn") ? CG_KEY_FN : IS("fi") ? CG_KEY_FI
-		     : IS("fe") ? CG_KEY_FE : IS("fl") ? CG_KEY_FL
-		     : IS("ob") ? CG_KEY_OB : CG_KEY_NONE;
+		return IS("fn")	  ? CALLGRIND_KEY_FN
+		       : IS("fi") ? CALLGRIND_KEY_FI
+		       : IS("fe") ? CALLGRIND_KEY_FE
+		       : IS("fl") ? CALLGRIND_KEY_FL
+		       : IS("ob") ? CALLGRIND_KEY_OB
+				  : CALLGRIND_KEY_NONE;
 	case 3:
-		return IS("cfn") ? CG_KEY_CFN : IS("cfi") ? CG_KEY_CFI
-		     : IS("cob") ? CG_KEY_COB : IS("cfl") ? CG_KEY_CFL
-		     : IS("jfi") ? CG_KEY_JFI : IS("jfn") ? CG_KEY_JFN
-		     : CG_KEY_NONE;
+		return IS("cfn")   ? CALLGRIND_KEY_CFN
+		       : IS("cfi") ? CALLGRIND_KEY_CFI
+		       : IS("cob") ? CALLGRIND_KEY_COB
+		       : IS("cfl") ? CALLGRIND_KEY_CFL
+		       : IS("jfi") ? CALLGRIND_KEY_JFI
+		       : IS("jfn") ? CALLGRIND_KEY_JFN
+				   : CALLGRIND_KEY_NONE;
 	case 4:
-		return IS("jcnd") ? CG_KEY_JCND : IS("jump") ? CG_KEY_JUMP
-		     : CG_KEY_NONE;
+		return IS("jcnd")   ? CALLGRIND_KEY_JCND
+		       : IS("jump") ? CALLGRIND_KEY_JUMP
+				    : CALLGRIND_KEY_NONE;
 	case 5:
-		return IS("calls") ? CG_KEY_CALLS : CG_KEY_NONE;
+		return IS("calls") ? CALLGRIND_KEY_CALLS : CALLGRIND_KEY_NONE;
 	default:
-		return CG_KEY_NONE;
+		return CALLGRIND_KEY_NONE;
 	}
 #undef IS
 }

@@ -1,6 +1,6 @@
 /*
  * The Callgrind reader's state, shared by read_callgrind.c and the
- * stretch it reads ahead on another thread (cg_ahead.c).
+ * stretch it reads ahead on another thread (callgrind_ahead.c).
  */
 #ifndef CGA_CG_READER_H
 #define CGA_CG_READER_H
@@ -49,7 +49,7 @@ enum once {
 	ONCE_COUNT
 };
 
-struct cg_reader {
+struct callgrind_reader {
 	struct profile *p;
 	struct line_reader *lr;
 	const struct read_opts *opts;
@@ -110,8 +110,8 @@ struct cg_reader {
 	uint64_t once_line[ONCE_COUNT];
 
 	/*
-	 * Reading ahead (cg_ahead.c): this reader reads a later stretch of
-	 * the file on another thread, from a state it does not know. The
+	 * Reading ahead (callgrind_ahead.c): this reader reads a later stretch
+	 * of the file on another thread, from a state it does not know. The
 	 * names it would take from that state are stand-ins (ph_*, and
 	 * "(id)" references it has no definition for), positions are not
 	 * known until given absolutely, and it stops before any header
@@ -119,51 +119,53 @@ struct cg_reader {
 	 * state's at the start of the stretch.
 	 */
 	bool ahead;
-	uint32_t set;			/* bits 1 << enum cg_key */
+	uint32_t set;			/* bits 1 << enum callgrind_key */
 	uint8_t pos_unknown;		/* bit k: position k */
 	bool ph_func_used;		/* cost before its first fn= */
 	name_id ph_ob, ph_fl, ph_file, ph_func;
 	const char *stop;		/* the header line it stopped at */
 	/* the ids it set, in the order set (some more than once): far
 	 * fewer than the index arrays have entries */
-	struct cg_id_set { enum id_space space; uint64_t id; } *ids_set;
+	struct callgrind_id_set {
+		enum id_space space;
+		uint64_t id;
+	} * ids_set;
 	size_t nids_set, ids_set_alloc;
 };
 
 /* The lines [s, end) of a block, each ended by "\n": 0, -1 after
  * reporting, or (reading ahead) 1 at a header line, in rd->stop. */
-int cg_read_lines(struct cg_reader *rd, char *s, char *end);
+int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end);
 
 /* What a reader allocated (not its profile, not its line reader). */
-void cg_reader_release(struct cg_reader *rd);
+void callgrind_reader_release(struct callgrind_reader *rd);
 
 /* The name compressed id `id` stands for, or NO_NAME; set it. */
-name_id cg_id_get(const struct cg_reader *rd, enum id_space space,
-		  uint64_t id);
-void cg_id_put(struct cg_reader *rd, enum id_space space, uint64_t id,
-	       name_id name);
+name_id callgrind_id_get(const struct callgrind_reader *rd, enum id_space space,
+			 uint64_t id);
+void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
+		      uint64_t id, name_id name);
 
 /* Ids below this are in small_ids[], the rest in ids. */
 #define SMALL_IDS ((uint64_t)1 << 20)
 
 /* A stand-in's text starts with "\n", which no name read can hold. */
-static inline bool cg_is_stand_in(const struct profile *p, name_id name)
+static inline bool callgrind_is_stand_in(const struct profile *p, name_id name)
 {
 	return name != NO_NAME && names_str(&p->names, name)[0] == '\n';
 }
 
 /* The stand-in for (space, id): "\n" space " " id. */
-name_id cg_id_stand_in(struct profile *p, enum id_space space, uint64_t id);
+name_id callgrind_id_stand_in(struct profile *p, enum id_space space,
+			      uint64_t id);
 
 /*
  * Read the rest of lr (a plain file whose header rd has read) in
  * stretches, each with a second thread reading the next one ahead.
  * min_bytes 0 (tests): stretches however small. Returns as the plain
- * loop over cg_read_lines() would, with the same profile and messages.
+ * loop over callgrind_read_lines() would, with the same profile and messages.
  */
-int cg_read_ahead(struct cg_reader *rd, struct line_reader *lr,
-		  uint64_t min_bytes);
-
-
+int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
+			 uint64_t min_bytes);
 
 #endif

@@ -13,7 +13,7 @@
 
 /*
  * The numbers of the cost line at s into vals (room for
- * CG_TOK_MAX_FIELDS), their kinds into *tags. Returns the next line, or
+ * CALLGRIND_TOK_MAX_FIELDS), their kinds into *tags. Returns the next line, or
  * NULL when the line is not one the fast path reads.
  */
 HOT const char *tokenize_cost_line(const char *s, uint64_t *vals,
@@ -23,17 +23,18 @@ HOT const char *tokenize_cost_line(const char *s, uint64_t *vals,
 	uint32_t t = 0;
 
 	while (*s != '\n') {
-		enum cg_field f = CG_FIELD_ABS;
+		enum callgrind_field f = CALLGRIND_FIELD_ABS;
 		uint64_t v = 0;
 
-		if (n == CG_TOK_MAX_FIELDS)
+		if (n == CALLGRIND_TOK_MAX_FIELDS)
 			return NULL;
 		if (*s == '*') {
 			s++;
-			f = CG_FIELD_STAR;
+			f = CALLGRIND_FIELD_STAR;
 		} else {
 			if (*s == '+' || *s == '-')
-				f = *s++ == '+' ? CG_FIELD_PLUS : CG_FIELD_MINUS;
+				f = *s++ == '+' ? CALLGRIND_FIELD_PLUS
+						: CALLGRIND_FIELD_MINUS;
 			if (!fast_number(&s, &v))
 				return NULL;
 		}
@@ -54,7 +55,7 @@ HOT const char *tokenize_cost_line(const char *s, uint64_t *vals,
  * for 3). Returns the next line, or NULL for the general path (an id
  * too large, no ')'): what it says there depends on nothing else.
  */
-static const char *tokenize_name(struct cg_tok *t, uint64_t *vals,
+static const char *tokenize_name(struct callgrind_tok *t, uint64_t *vals,
 				 const char *text, const char *v,
 				 const char *text_end)
 {
@@ -67,7 +68,7 @@ static const char *tokenize_name(struct cg_tok *t, uint64_t *vals,
 	while (end > v && (is_space(end[-1]) || end[-1] == '\r'))
 		end--;
 	if (end - v < 2 || v[0] != '(' || !is_digit(v[1])) {
-		t->form = CG_NAME_PLAIN;
+		t->form = CALLGRIND_NAME_PLAIN;
 		vals[0] = (uint64_t)(v - text);
 		vals[1] = (uint64_t)(end - v);
 		return nl + 1;
@@ -83,10 +84,10 @@ static const char *tokenize_name(struct cg_tok *t, uint64_t *vals,
 		;
 	vals[0] = id;
 	if (s == end) {
-		t->form = CG_NAME_REF;
+		t->form = CALLGRIND_NAME_REF;
 		return nl + 1;
 	}
-	t->form = CG_NAME_DEF;
+	t->form = CALLGRIND_NAME_DEF;
 	vals[1] = (uint64_t)(s - text);
 	vals[2] = (uint64_t)(end - s);
 	return nl + 1;
@@ -95,11 +96,11 @@ static const char *tokenize_name(struct cg_tok *t, uint64_t *vals,
 /*
  * The value of a calls=, jump= or jcnd= line at s, as valgrind writes
  * it ("1 0x3df40 30", "1/2 +4 0"), into t and vals (room for 2 +
- * CG_TOK_MAX_FIELDS). Returns the next line, or NULL for the general
+ * CALLGRIND_TOK_MAX_FIELDS). Returns the next line, or NULL for the general
  * path: anything else, spaces before the count or a '/' out of place
  * included.
  */
-static const char *tokenize_counts(struct cg_tok *t, uint64_t *vals,
+static const char *tokenize_counts(struct callgrind_tok *t, uint64_t *vals,
 				   const char *s)
 {
 	uint64_t a, b;
@@ -107,7 +108,7 @@ static const char *tokenize_counts(struct cg_tok *t, uint64_t *vals,
 	if (!fast_number(&s, &a))
 		return NULL;
 	vals[0] = a;
-	if (t->key == CG_KEY_JCND) {
+	if (t->key == CALLGRIND_KEY_JCND) {
 		/* "followed/executed" (valgrind) or "executed followed" */
 		if (*s == '/') {
 			s++;
@@ -123,38 +124,41 @@ static const char *tokenize_counts(struct cg_tok *t, uint64_t *vals,
 	}
 	if (!(s = fast_gap(s)))
 		return NULL;
-	return tokenize_cost_line(s, vals + cg_tok_ncounts(t->key), &t->tags,
-				  &t->nfields);
+	return tokenize_cost_line(s, vals + callgrind_tok_ncounts(t->key),
+				  &t->tags, &t->nfields);
 }
 
 /* A body line "key=value" at s into t; NULL for the general path. */
-static const char *tokenize_spec_line(struct cg_block *b, struct cg_tok *t,
-				      const char *s, const char *end)
+static const char *tokenize_spec_line(struct callgrind_block *b,
+				      struct callgrind_tok *t, const char *s,
+				      const char *end)
 {
 	const char *k = s;
-	enum cg_key key;
+	enum callgrind_key key;
 
 	while (is_key_char(*s))
 		s++;
-	if (*s != '=' || (key = cg_spec_key(k, (size_t)(s - k))) == CG_KEY_NONE)
+	if (*s != '=' || (key = callgrind_spec_key(k, (size_t)(s - k))) ==
+				 CALLGRIND_KEY_NONE)
 		return NULL;
 	t->key = (uint8_t)key;
-	if (cg_key_takes_name(key)) {
-		t->kind = CG_TOK_NAME;
+	if (callgrind_key_takes_name(key)) {
+		t->kind = CALLGRIND_TOK_NAME;
 		s = tokenize_name(t, b->vals + b->nvals, b->text, s + 1,
 				  end);
 		if (s)
-			b->nvals += t->form == CG_NAME_DEF ? 3 : 2;
+			b->nvals += t->form == CALLGRIND_NAME_DEF ? 3 : 2;
 		return s;
 	}
-	t->kind = CG_TOK_COUNTS;
+	t->kind = CALLGRIND_TOK_COUNTS;
 	s = tokenize_counts(t, b->vals + b->nvals, s + 1);
 	if (s)
-		b->nvals += cg_tok_ncounts(key) + t->nfields;
+		b->nvals += callgrind_tok_ncounts(key) + t->nfields;
 	return s;
 }
 
-void cg_split_tokenize(struct cg_block *b, const char *data, size_t len)
+void callgrind_split_tokenize(struct callgrind_block *b, const char *data,
+			      size_t len)
 {
 	const char *s, *end;
 
@@ -167,18 +171,18 @@ void cg_split_tokenize(struct cg_block *b, const char *data, size_t len)
 	b->len += len;
 	end = b->text + b->len;
 	while (s < end) {
-		struct cg_tok *t;
+		struct callgrind_tok *t;
 		const char *next = NULL;
 		char c = *s;
 
 		ARRAY_GROW(b->toks, b->ntoks + 1, b->toks_alloc);
-		ARRAY_GROW(b->vals, b->nvals + 2 + CG_TOK_MAX_FIELDS,
+		ARRAY_GROW(b->vals, b->nvals + 2 + CALLGRIND_TOK_MAX_FIELDS,
 			   b->vals_alloc);
 		t = &b->toks[b->ntoks++];
 		t->off = (uint32_t)(s - b->text);
 		t->first = (uint32_t)b->nvals;
 		if (is_digit(c) || c == '+' || c == '-' || c == '*') {
-			t->kind = CG_TOK_COST;
+			t->kind = CALLGRIND_TOK_COST;
 			next = tokenize_cost_line(s, b->vals + b->nvals,
 						  &t->tags, &t->nfields);
 			if (next)
@@ -190,7 +194,8 @@ void cg_split_tokenize(struct cg_block *b, const char *data, size_t len)
 			s = next;
 			continue;
 		}
-		t->kind = c == '\n' || c == '#' ? CG_TOK_NOTHING : CG_TOK_TEXT;
+		t->kind = c == '\n' || c == '#' ? CALLGRIND_TOK_NOTHING
+						: CALLGRIND_TOK_TEXT;
 		s = (const char *)memchr(s, '\n', (size_t)(end - s)) + 1;
 	}
 }
@@ -199,14 +204,14 @@ void cg_split_tokenize(struct cg_block *b, const char *data, size_t len)
  * or the reader says stop. */
 static void *split_lines(void *arg)
 {
-	struct cg_split *sp = arg;
+	struct callgrind_split *sp = arg;
 	struct line_reader *lr = sp->lr;
 	uint64_t lines = 0;
 	unsigned i = 0;
 
 	diag_set_thread_sink(sp->msgs);
 	for (;;) {
-		struct cg_block *b = &sp->block[i];
+		struct callgrind_block *b = &sp->block[i];
 		char *data;
 		size_t len;
 		int r;
@@ -228,8 +233,8 @@ static void *split_lines(void *arg)
 			lr->lineno = lines + b->ntoks;
 			r = line_reader_lines(lr, &data, &len);
 			if (r > 0)
-				cg_split_tokenize(b, data, len);
-		} while (r > 0 && lines && b->len < CG_BLOCK_BYTES);
+				callgrind_split_tokenize(b, data, len);
+		} while (r > 0 && lines && b->len < CALLGRIND_BLOCK_BYTES);
 		lines += b->ntoks;
 		b->status = r;
 		b->progress = line_reader_progress(lr);
@@ -249,7 +254,7 @@ static void *split_lines(void *arg)
 	return NULL;
 }
 
-int cg_split_start(struct cg_split *sp, struct line_reader *lr)
+int callgrind_split_start(struct callgrind_split *sp, struct line_reader *lr)
 {
 	int r;
 
@@ -276,9 +281,9 @@ int cg_split_start(struct cg_split *sp, struct line_reader *lr)
 	return 0;
 }
 
-struct cg_block *cg_split_next(struct cg_split *sp)
+struct callgrind_block *callgrind_split_next(struct callgrind_split *sp)
 {
-	struct cg_block *b = &sp->block[sp->next];
+	struct callgrind_block *b = &sp->block[sp->next];
 
 	pthread_mutex_lock(&sp->lock);
 	if (sp->held) {
@@ -295,7 +300,7 @@ struct cg_block *cg_split_next(struct cg_split *sp)
 	return b;
 }
 
-int cg_split_end(const struct cg_block *b)
+int callgrind_split_end(const struct callgrind_block *b)
 {
 	if (b->status < 0) {
 		FILE *out = diag_sink();
@@ -307,7 +312,7 @@ int cg_split_end(const struct cg_block *b)
 	return b->status;
 }
 
-void cg_split_stop(struct cg_split *sp)
+void callgrind_split_stop(struct callgrind_split *sp)
 {
 	pthread_mutex_lock(&sp->lock);
 	sp->stop = true;
