@@ -57,16 +57,6 @@ struct ahead {
 	pthread_t thread;
 };
 
-name_id callgrind_id_stand_in(struct profile *p, enum id_space space,
-			      uint64_t id)
-{
-	char s[48];
-	int n = snprintf(s, sizeof(s), "\n%d %llu", (int)space,
-			 (unsigned long long)id);
-
-	return names_intern(&p->names, s, (size_t)n);
-}
-
 /*
  * The offset of the first stretch start at or after `from`, searched
  * window by window up to the file's end: 0 for none (a stretch never

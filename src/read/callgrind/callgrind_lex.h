@@ -1,6 +1,6 @@
 /*
  * The lexical pieces of the Callgrind format that the reader
- * (read_callgrind.c) shares with the thread that splits and tokenizes
+ * (callgrind_*.c) shares with the thread that splits and tokenizes
  * its lines ahead of it (callgrind_split.c): both must take exactly the same
  * lines as fast cost lines.
  */
@@ -146,6 +146,66 @@ static inline enum callgrind_key callgrind_spec_key(const char *k, size_t klen)
 static inline bool is_key_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/* Shared by the header and body lines of the reader. */
+
+static inline const char *skip_space(const char *s, const char *end)
+{
+	while (s < end && is_space(*s))
+		s++;
+	return s;
+}
+
+static inline size_t trim_len(const char *s, size_t len)
+{
+	while (len && (is_space(s[len - 1]) || s[len - 1] == '\r'))
+		len--;
+	return len;
+}
+
+enum num_result { NUM_OK = 0, NUM_NONE = -1, NUM_OVERFLOW = -2 };
+
+/*
+ * A Number of the grammar at *sp: decimal digits, or "0x" and hex
+ * digits. Advances *sp past it. The number must end at a space, tab or
+ * end of line; "9a" is not a number.
+ */
+HOT enum num_result parse_number(const char **sp, const char *end,
+				 uint64_t *out)
+{
+	const char *s = *sp;
+	uint64_t v = 0;
+
+	if (s >= end || !is_digit(*s))
+		return NUM_NONE;
+	if (end - s > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	    hexval(s[2]) >= 0) {
+		s += 2;
+		for (int d; s < end && (d = hexval(*s)) >= 0; s++) {
+			if (v >> 60)
+				return NUM_OVERFLOW;
+			v = v << 4 | (uint64_t)d;
+		}
+	} else {
+		/* 19 digits always fit in 64 bits: check only past them */
+		const char *fast_end = end - s > 19 ? s + 19 : end;
+
+		for (; s < fast_end && is_digit(*s); s++)
+			v = v * 10 + (unsigned)(*s - '0');
+		for (; s < end && is_digit(*s); s++) {
+			unsigned d = (unsigned)(*s - '0');
+
+			if (v > (UINT64_MAX - d) / 10)
+				return NUM_OVERFLOW;
+			v = v * 10 + d;
+		}
+	}
+	if (s < end && !is_space(*s))
+		return NUM_NONE;
+	*sp = s;
+	*out = v;
+	return NUM_OK;
 }
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * The Callgrind reader's state, shared by read_callgrind.c and the
- * stretch it reads ahead on another thread (callgrind_ahead.c).
+ * The Callgrind reader's state and the functions its files share
+ * (callgrind.c, callgrind_reader.c, callgrind_header.c, callgrind_body.c),
+ * and the stretch it reads ahead on another thread (callgrind_ahead.c).
  */
 #ifndef CGA_CG_READER_H
 #define CGA_CG_READER_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "callgrind_lex.h"
+#include "base/diag.h"
 #include "base/hashmap.h"
 #include "read/line_reader.h"
 #include "profile/profile.h"
@@ -132,6 +134,47 @@ struct callgrind_reader {
 	} * ids_set;
 	size_t nids_set, ids_set_alloc;
 };
+
+/* Messages at the current line (rd->lr): an error (returns -1); a
+ * warning said once per file for each kind, and at the end of the file
+ * how many more lines each applied to. */
+int callgrind_error(struct callgrind_reader *rd, const char *fmt, ...)
+	CGA_PRINTF(2, 3);
+void callgrind_warn_once(struct callgrind_reader *rd, enum once kind,
+			 const char *fmt, ...) CGA_PRINTF(3, 4);
+void callgrind_report_repeats(struct callgrind_reader *rd);
+/* A short, printable quote of the line, in buf, for messages. */
+const char *callgrind_quote(const char *s, size_t len, char *buf, size_t size);
+
+/* A new part: the position state and the associations start again. */
+void callgrind_start_part(struct callgrind_reader *rd);
+
+/* Whether --part reads the current part (decided at its first use). */
+static inline bool callgrind_part_selected(struct callgrind_reader *rd)
+{
+	if (rd->part_selected < 0) {
+		uint64_t n = rd->part_number ? rd->part_number
+					     : rd->part_ordinal;
+
+		rd->part_selected = !rd->opts->part || rd->opts->part == n;
+		if (rd->part_selected)
+			rd->input->nselected++;
+	}
+	return rd->part_selected;
+}
+
+/* A header line "key: value" (key [key, key + klen), value [v, end)):
+ * 0, or -1 after reporting. */
+int callgrind_header_line(struct callgrind_reader *rd, const char *key,
+			  size_t klen, const char *v, const char *end);
+
+/* The splitting thread's block: 0, or -1 after reporting. */
+struct callgrind_block;
+int callgrind_read_block(struct callgrind_reader *rd,
+			 struct callgrind_block *b);
+
+/* A jump=/jcnd= whose source line never came: at the last position. */
+void callgrind_finish_jump(struct callgrind_reader *rd);
 
 /* The lines [s, end) of a block, each ended by "\n": 0, -1 after
  * reporting, or (reading ahead) 1 at a header line, in rd->stop. */

@@ -1,0 +1,132 @@
+/*
+ * The Callgrind reader's state outside its line parsers: the tables of
+ * compressed ids and the stand-ins a stretch read ahead uses for ids it
+ * has no definition for, the messages (errors at the current line,
+ * warnings said once per file), and releasing what a reader allocated.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "callgrind_reader.h"
+
+/*
+ * Ids below this are looked up by index: one load where a hash map
+ * costs a hash and a probe into a table larger than the cache, on
+ * every fn=, cfn= and calls= line. At most 4 MiB per id space, however
+ * large the ids a file defines.
+ */
+name_id callgrind_id_get(const struct callgrind_reader *rd, enum id_space space,
+			 uint64_t id)
+{
+	if (id < SMALL_IDS)
+		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
+						   : NO_NAME;
+	return u64map_get(&rd->ids[space], id);
+}
+
+void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
+		      uint64_t id, name_id name)
+{
+	if (rd->ahead) {
+		ARRAY_GROW(rd->ids_set, rd->nids_set + 1, rd->ids_set_alloc);
+		rd->ids_set[rd->nids_set].space = space;
+		rd->ids_set[rd->nids_set++].id = id;
+	}
+	if (id >= SMALL_IDS) {
+		u64map_put(&rd->ids[space], id, name);
+		return;
+	}
+	if (id >= rd->small_alloc[space]) {
+		size_t old = rd->small_alloc[space], n = old ? old : 1024;
+
+		while (n <= id)
+			n *= 2;
+		rd->small_ids[space] = xreallocarray(rd->small_ids[space], n,
+						     sizeof(name_id));
+		for (size_t i = old; i < n; i++)
+			rd->small_ids[space][i] = NO_NAME;
+		rd->small_alloc[space] = n;
+	}
+	rd->small_ids[space][id] = name;
+}
+
+name_id callgrind_id_stand_in(struct profile *p, enum id_space space,
+			      uint64_t id)
+{
+	char s[48];
+	int n = snprintf(s, sizeof(s), "\n%d %llu", (int)space,
+			 (unsigned long long)id);
+
+	return names_intern(&p->names, s, (size_t)n);
+}
+
+int callgrind_error(struct callgrind_reader *rd, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return error_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+void callgrind_warn_once(struct callgrind_reader *rd, enum once kind,
+		      const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	if (rd->once_count[kind]++)
+		return;
+	rd->once_line[kind] = rd->lr->lineno;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	warning_at(rd->lr->path, rd->lr->lineno, "%s", msg);
+}
+
+void callgrind_report_repeats(struct callgrind_reader *rd)
+{
+	for (int k = 0; k < ONCE_COUNT; k++) {
+		if (rd->once_count[k] > 1)
+			warning_at(rd->lr->path, rd->once_line[k],
+				   "the warning above applies to %u more lines",
+				   rd->once_count[k] - 1);
+	}
+}
+
+const char *callgrind_quote(const char *s, size_t len, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len && n + 4 < size; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		buf[n++] = (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+	}
+	if (n < len && n + 4 <= size) {
+		memcpy(buf + n, "...", 3);
+		n += 3;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+void callgrind_reader_release(struct callgrind_reader *rd)
+{
+	for (int i = 0; i < IDS_COUNT; i++) {
+		u64map_release(&rd->ids[i]);
+		free(rd->small_ids[i]);
+	}
+	free(rd->event_map);
+	free(rd->vals);
+	free(rd->part_sum);
+	free(rd->fold_buf);
+	free(rd->ids_set);
+}
