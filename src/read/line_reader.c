@@ -1,303 +1,24 @@
+/*
+ * The line reader (see line_reader.h): the text of a file, plain or
+ * decompressed (decompress.c), in large blocks, handed out a line or a
+ * block of whole lines at a time, and read in parts by offset for the
+ * Callgrind reader's stretches.
+ */
 #include "line_reader.h"
 
-#include <bzlib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "base/diag.h"
 #include "base/progress.h"
 #include "base/xalloc.h"
+#include "decompress.h"
 
-#define RAW_CHUNK ((size_t)256 << 10)
 #define FIRST_BUF ((size_t)1 << 20)
-
-/*
- * Raw bytes come from the fd through `in`; a decoder turns them into
- * text. Keeping our own input buffer (rather than gzdopen) lets format
- * sniffing look at the first bytes of a pipe without seeking.
- */
-struct decoder {
-	unsigned char *in;
-	size_t in_pos, in_end;
-	bool in_eof;
-	bool stream_open;	/* a gzip/bzip2 stream is mid-way */
-	z_stream z;
-	bz_stream bz;
-};
-
-/* A read(2) failed, errno says why; raw_bytes were read before it. */
-static int read_error(const struct line_reader *lr)
-{
-	return error_at_offset(lr->path, lr->raw_bytes, "read error: %s",
-			       strerror(errno));
-}
-
-static int raw_fill(struct line_reader *lr)
-{
-	struct decoder *d = lr->dec;
-	ssize_t n;
-
-	if (d->in_pos < d->in_end || d->in_eof)
-		return 0;
-	do
-		n = lr->by_offset ? pread(lr->fd, d->in, RAW_CHUNK,
-					  (off_t)lr->raw_bytes)
-				  : read(lr->fd, d->in, RAW_CHUNK);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return read_error(lr);
-	d->in_pos = 0;
-	d->in_end = (size_t)n;
-	if (n == 0)
-		d->in_eof = true;
-	lr->raw_bytes += (uint64_t)n;
-	if (!lr->progress_by_caller && !lr->part_of)
-		progress_update(lr->raw_bytes);
-	return 0;
-}
-
-/*
- * Have at least n raw bytes unconsumed, fewer only at the end of the
- * file. A member's magic number can be split between two reads (a
- * member ending just before a block boundary, or any pipe), and
- * raw_fill() only reads once everything is consumed.
- */
-static int raw_want(struct line_reader *lr, size_t n)
-{
-	struct decoder *d = lr->dec;
-
-	while (d->in_end - d->in_pos < n && !d->in_eof) {
-		ssize_t r;
-
-		memmove(d->in, d->in + d->in_pos, d->in_end - d->in_pos);
-		d->in_end -= d->in_pos;
-		d->in_pos = 0;
-		do
-			r = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
-		while (r < 0 && errno == EINTR);
-		if (r < 0)
-			return read_error(lr);
-		if (r == 0)
-			d->in_eof = true;
-		d->in_end += (size_t)r;
-		lr->raw_bytes += (uint64_t)r;
-	}
-	return 0;
-}
-
-/* Offset in the raw file of the next unconsumed byte. */
-static uint64_t raw_offset(const struct line_reader *lr)
-{
-	return lr->raw_bytes - (lr->dec->in_end - lr->dec->in_pos);
-}
-
-static long decode_plain(struct line_reader *lr, char *dst, size_t room)
-{
-	struct decoder *d = lr->dec;
-	size_t n;
-
-	if (raw_offset(lr) >= lr->stop)
-		return 0;
-	if (raw_fill(lr) < 0)
-		return -1;
-	n = d->in_end - d->in_pos;
-	if (n > room)
-		n = room;
-	if (n > lr->stop - raw_offset(lr))
-		n = (size_t)(lr->stop - raw_offset(lr));
-	memcpy(dst, d->in + d->in_pos, n);
-	d->in_pos += n;
-	return (long)n;
-}
-
-/* zlib's words for the checks at the end of a member, said plainly. */
-static const char *gzip_problem(const char *msg)
-{
-	if (!msg)
-		return "inflate failed";
-	if (!strcmp(msg, "incorrect data check"))
-		return "incorrect data check: the CRC-32 in the member's "
-		       "trailer does not match the data";
-	if (!strcmp(msg, "incorrect length check"))
-		return "incorrect length check: the length in the member's "
-		       "trailer does not match the data";
-	return msg;
-}
-
-static const char *bzip2_problem(int ret)
-{
-	switch (ret) {
-	case BZ_DATA_ERROR:
-		return "a block's CRC does not match its data, or the "
-		       "data is damaged";
-	case BZ_DATA_ERROR_MAGIC:
-		return "bad stream header";
-	case BZ_MEM_ERROR:
-		return "out of memory";
-	default:
-		return "the decoder failed";
-	}
-}
-
-static bool at_gzip_magic(const struct decoder *d)
-{
-	return d->in_end - d->in_pos >= 2 && d->in[d->in_pos] == 0x1f &&
-	       d->in[d->in_pos + 1] == 0x8b;
-}
-
-static long decode_gzip(struct line_reader *lr, char *dst, size_t room)
-{
-	struct decoder *d = lr->dec;
-	z_stream *z = &d->z;
-
-	z->next_out = (unsigned char *)dst;
-	z->avail_out = (uInt)(room > UINT32_MAX ? UINT32_MAX : room);
-	while (z->avail_out == room) {
-		int ret;
-
-		if (raw_fill(lr) < 0)
-			return -1;
-		if (!d->stream_open) {
-			/* Between members: the end, or another member
-			 * (concatenated gzip files are one stream). */
-			if (raw_want(lr, 2) < 0)
-				return -1;
-			if (d->in_pos == d->in_end)
-				return 0;
-			if (!at_gzip_magic(d))
-				return error_at_offset(lr->path, raw_offset(lr),
-					"unexpected data after the end of the gzip stream");
-			if (inflateReset(z) != Z_OK)
-				return error("%s: cannot restart gzip decoder",
-					     lr->path);
-			d->stream_open = true;
-		}
-		if (d->in_pos == d->in_end)
-			return error_at_offset(lr->path, raw_offset(lr),
-				"truncated gzip data (the compressed stream ends early)");
-		z->next_in = d->in + d->in_pos;
-		z->avail_in = (uInt)(d->in_end - d->in_pos);
-		ret = inflate(z, Z_NO_FLUSH);
-		d->in_pos = d->in_end - z->avail_in;
-		if (ret == Z_STREAM_END) {
-			d->stream_open = false;
-		} else if (ret != Z_OK && ret != Z_BUF_ERROR) {
-			return error_at_offset(lr->path, raw_offset(lr),
-				"corrupt gzip data (%s)", gzip_problem(z->msg));
-		}
-	}
-	return (long)(room - z->avail_out);
-}
-
-static bool at_bzip2_magic(const struct decoder *d)
-{
-	return d->in_end - d->in_pos >= 4 && !memcmp(d->in + d->in_pos, "BZh", 3) &&
-	       d->in[d->in_pos + 3] >= '1' && d->in[d->in_pos + 3] <= '9';
-}
-
-static long decode_bzip2(struct line_reader *lr, char *dst, size_t room)
-{
-	struct decoder *d = lr->dec;
-	bz_stream *bz = &d->bz;
-	unsigned int want = room > UINT32_MAX ? UINT32_MAX : (unsigned)room;
-
-	bz->next_out = dst;
-	bz->avail_out = want;
-	while (bz->avail_out == want) {
-		int ret;
-
-		if (raw_fill(lr) < 0)
-			return -1;
-		if (!d->stream_open) {
-			/* pbzip2 and `cat a.bz2 b.bz2` make several streams */
-			if (raw_want(lr, 4) < 0)
-				return -1;
-			if (d->in_pos == d->in_end)
-				return 0;
-			if (!at_bzip2_magic(d))
-				return error_at_offset(lr->path, raw_offset(lr),
-					"unexpected data after the end of the bzip2 stream");
-			BZ2_bzDecompressEnd(bz);
-			memset(bz, 0, sizeof(*bz));
-			if (BZ2_bzDecompressInit(bz, 0, 0) != BZ_OK)
-				return error("%s: cannot start bzip2 decoder",
-					     lr->path);
-			/* Nothing was written in this call yet (the loop
-			 * runs while avail_out == want), and the memset
-			 * cleared avail_out: start at dst again. */
-			bz->next_out = dst;
-			bz->avail_out = want;
-			d->stream_open = true;
-		}
-		if (d->in_pos == d->in_end)
-			return error_at_offset(lr->path, raw_offset(lr),
-				"truncated bzip2 data (the compressed stream ends early)");
-		bz->next_in = (char *)d->in + d->in_pos;
-		bz->avail_in = (unsigned)(d->in_end - d->in_pos);
-		ret = BZ2_bzDecompress(bz);
-		d->in_pos = d->in_end - bz->avail_in;
-		if (ret == BZ_STREAM_END)
-			d->stream_open = false;
-		else if (ret != BZ_OK)
-			return error_at_offset(lr->path, raw_offset(lr),
-				"corrupt bzip2 data (%s)", bzip2_problem(ret));
-	}
-	return (long)(want - bz->avail_out);
-}
-
-static long decode(struct line_reader *lr, char *dst, size_t room)
-{
-	switch (lr->encoding) {
-	case INPUT_PLAIN:
-		return decode_plain(lr, dst, room);
-	case INPUT_GZIP:
-		return decode_gzip(lr, dst, room);
-	case INPUT_BZIP2:
-		return decode_bzip2(lr, dst, room);
-	default:
-		BUG("encoding %d", (int)lr->encoding);
-	}
-}
-
-static int start_decoder(struct line_reader *lr)
-{
-	struct decoder *d = lr->dec;
-
-	/* Sniff the encoding from the first raw bytes. */
-	while (d->in_end < 4 && !d->in_eof) {
-		ssize_t n;
-
-		do
-			n = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			return read_error(lr);
-		if (n == 0)
-			d->in_eof = true;
-		d->in_end += (size_t)n;
-		lr->raw_bytes += (uint64_t)n;
-	}
-	if (at_gzip_magic(d)) {
-		lr->encoding = INPUT_GZIP;
-		/* 15 + 16: gzip wrapper only, largest window */
-		if (inflateInit2(&d->z, 15 + 16) != Z_OK)
-			return error("%s: cannot start gzip decoder", lr->path);
-		d->stream_open = true;
-	} else if (at_bzip2_magic(d)) {
-		lr->encoding = INPUT_BZIP2;
-		if (BZ2_bzDecompressInit(&d->bz, 0, 0) != BZ_OK)
-			return error("%s: cannot start bzip2 decoder", lr->path);
-		d->stream_open = true;
-	} else {
-		lr->encoding = INPUT_PLAIN;
-	}
-	return 0;
-}
 
 int line_reader_open(struct line_reader *lr, const char *path)
 {
@@ -326,11 +47,9 @@ int line_reader_open(struct line_reader *lr, const char *path)
 	}
 	if (S_ISREG(st.st_mode))
 		lr->file_size = (uint64_t)st.st_size;
-	lr->dec = xcalloc(1, sizeof(*lr->dec));
-	lr->dec->in = xmalloc(RAW_CHUNK);
 	lr->cap = FIRST_BUF;
 	lr->buf = xmalloc(lr->cap + 1);
-	if (start_decoder(lr) < 0)
+	if (decoder_start(lr) < 0)
 		goto fail;
 	progress_begin(lr->path, lr->file_size);
 	return 0;
@@ -343,18 +62,10 @@ void line_reader_close(struct line_reader *lr)
 {
 	if (!lr->part_of)
 		progress_end();
-	if (lr->dec) {
-		if (lr->encoding == INPUT_GZIP)
-			inflateEnd(&lr->dec->z);
-		else if (lr->encoding == INPUT_BZIP2)
-			BZ2_bzDecompressEnd(&lr->dec->bz);
-		free(lr->dec->in);
-		free(lr->dec);
-	}
+	decoder_end(lr);
 	if (lr->close_fd && lr->fd >= 0 && !lr->part_of)
 		close(lr->fd);
 	free(lr->buf);
-	lr->dec = NULL;
 	lr->buf = NULL;
 	lr->close_fd = false;
 }
@@ -391,7 +102,7 @@ static int refill(struct line_reader *lr)
 		lr->buf = xreallocarray(lr->buf, cap + 1, 1);
 		lr->cap = cap;
 	}
-	n = decode(lr, lr->buf + lr->end, lr->cap - lr->end);
+	n = decoder_read(lr, lr->buf + lr->end, lr->cap - lr->end);
 	if (n < 0)
 		return -1;
 	if (n == 0)
@@ -535,7 +246,7 @@ long line_reader_slurp(struct line_reader *lr, size_t max,
 			cap *= 2;
 			buf = xreallocarray(buf, cap, 1);
 		}
-		got = decode(lr, (char *)buf + n, cap - n);
+		got = decoder_read(lr, (char *)buf + n, cap - n);
 		if (got < 0)
 			goto fail;
 		if (got == 0)
@@ -557,7 +268,7 @@ fail:
 bool line_reader_splittable(const struct line_reader *lr, uint64_t offset)
 {
 	return lr->encoding == INPUT_PLAIN && lr->file_size &&
-	       lr->stop == UINT64_MAX && raw_offset(lr) <= offset &&
+	       lr->stop == UINT64_MAX && decoder_raw_offset(lr) <= offset &&
 	       offset <= lr->file_size;
 }
 
@@ -571,8 +282,7 @@ static void restart_at(struct line_reader *lr, uint64_t offset)
 {
 	lr->pos = lr->end = lr->scan = 0;
 	lr->eof = false;
-	lr->dec->in_pos = lr->dec->in_end = 0;
-	lr->dec->in_eof = false;
+	decoder_restart(lr);
 	lr->raw_bytes = offset;
 	lr->by_offset = true;
 }
@@ -595,8 +305,7 @@ void line_reader_open_part(struct line_reader *part,
 	part->fd = whole->fd;
 	part->max_line = whole->max_line;
 	part->stop = UINT64_MAX;
-	part->dec = xcalloc(1, sizeof(*part->dec));
-	part->dec->in = xmalloc(RAW_CHUNK);
+	decoder_start_plain(part);
 	part->cap = FIRST_BUF;
 	part->buf = xmalloc(part->cap + 1);
 	restart_at(part, offset);
@@ -604,7 +313,7 @@ void line_reader_open_part(struct line_reader *part,
 
 uint64_t line_reader_offset(const struct line_reader *lr, const char *p)
 {
-	return raw_offset(lr) - (uint64_t)(lr->buf + lr->end - p);
+	return decoder_raw_offset(lr) - (uint64_t)(lr->buf + lr->end - p);
 }
 
 uint64_t line_reader_next_offset(const struct line_reader *lr)
@@ -614,7 +323,7 @@ uint64_t line_reader_next_offset(const struct line_reader *lr)
 
 uint64_t line_reader_end_offset(const struct line_reader *lr)
 {
-	return raw_offset(lr);
+	return decoder_raw_offset(lr);
 }
 
 long line_reader_read_at(const struct line_reader *lr, uint64_t offset,
@@ -636,78 +345,4 @@ uint64_t line_reader_progress(const struct line_reader *lr)
 void line_reader_set_max_line(struct line_reader *lr, size_t max)
 {
 	lr->max_line = max;
-}
-
-void cursor_init(struct cursor *c, const void *data, size_t len)
-{
-	c->start = c->p = data;
-	c->end = c->p + len;
-	c->big_endian = false;
-}
-
-int cursor_bytes(struct cursor *c, void *out, size_t n)
-{
-	if (cursor_left(c) < n)
-		return -1;
-	memcpy(out, c->p, n);
-	c->p += n;
-	return 0;
-}
-
-static int cursor_uint(struct cursor *c, unsigned size, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if (cursor_left(c) < size)
-		return -1;
-	for (unsigned i = 0; i < size; i++) {
-		unsigned shift = c->big_endian ? 8 * (size - 1 - i) : 8 * i;
-
-		x |= (uint64_t)c->p[i] << shift;
-	}
-	c->p += size;
-	*v = x;
-	return 0;
-}
-
-int cursor_u8(struct cursor *c, uint8_t *v)
-{
-	uint64_t x;
-
-	if (cursor_uint(c, 1, &x) < 0)
-		return -1;
-	*v = (uint8_t)x;
-	return 0;
-}
-
-int cursor_u16(struct cursor *c, uint16_t *v)
-{
-	uint64_t x;
-
-	if (cursor_uint(c, 2, &x) < 0)
-		return -1;
-	*v = (uint16_t)x;
-	return 0;
-}
-
-int cursor_u32(struct cursor *c, uint32_t *v)
-{
-	uint64_t x;
-
-	if (cursor_uint(c, 4, &x) < 0)
-		return -1;
-	*v = (uint32_t)x;
-	return 0;
-}
-
-int cursor_u64(struct cursor *c, uint64_t *v)
-{
-	return cursor_uint(c, 8, v);
-}
-
-int cursor_addr(struct cursor *c, unsigned size, uint64_t *v)
-{
-	if (size != 4 && size != 8)
-		BUG("address size %u", size);
-	return cursor_uint(c, size, v);
 }

@@ -1,14 +1,11 @@
 /*
- * Reading input files: a line reader for the text formats and a bounds-
- * checked cursor for the binary ones.
- *
- * The line reader takes plain, gzip or bzip2 data, detected from the
+ * The line reader for the text formats. It takes plain, gzip or bzip2 data, detected from the
  * first bytes (never from the file name), from a file or from a pipe
  * ("-" is standard input). It reads in large blocks and hands out one
  * line at a time without copying or allocating per line.
  */
-#ifndef CGA_INPUT_H
-#define CGA_INPUT_H
+#ifndef CGA_LINE_READER_H
+#define CGA_LINE_READER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -129,32 +126,5 @@ long line_reader_read_at(const struct line_reader *lr, uint64_t offset,
 
 /* Set a smaller line limit (tests). */
 void line_reader_set_max_line(struct line_reader *lr, size_t max);
-
-/*
- * A cursor over a binary buffer. Every read checks the bounds, so a
- * truncated record is caught in one place.
- */
-struct cursor {
-	const unsigned char *start, *p, *end;
-	bool big_endian;
-};
-
-void cursor_init(struct cursor *c, const void *data, size_t len);
-static inline size_t cursor_offset(const struct cursor *c)
-{
-	return (size_t)(c->p - c->start);
-}
-static inline size_t cursor_left(const struct cursor *c)
-{
-	return (size_t)(c->end - c->p);
-}
-/* Each returns 0, or -1 (nothing consumed) if the input is too short. */
-int cursor_bytes(struct cursor *c, void *out, size_t n);
-int cursor_u8(struct cursor *c, uint8_t *v);
-int cursor_u16(struct cursor *c, uint16_t *v);
-int cursor_u32(struct cursor *c, uint32_t *v);
-int cursor_u64(struct cursor *c, uint64_t *v);
-/* An address of `size` bytes (4 or 8). */
-int cursor_addr(struct cursor *c, unsigned size, uint64_t *v);
 
 #endif

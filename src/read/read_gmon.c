@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "cursor.h"
 #include "profile/gmon_data.h"
 #include "read.h"
 

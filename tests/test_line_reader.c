@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "read/cursor.h"
 #include "read/line_reader.h"
 
 /* input.c reads the file in blocks of this size (RAW_CHUNK there). */
