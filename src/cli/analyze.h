@@ -14,11 +14,4 @@
  * the profile (an unknown event); errors are already reported. */
 int analyze_run(const struct options *o, FILE *out);
 
-/*
- * --resolve: where each address is (o->inputs, or lines of `in` when
- * there are none), one line each in the layout of addr2line -f -p -a.
- * Exit status as analyze_run().
- */
-int resolve_run(const struct options *o, FILE *in, FILE *out);
-
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze.h"
+#include "resolve_cmd.h"
 #include "base/diag.h"
 #include "diff.h"
 #include "options.h"

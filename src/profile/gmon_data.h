@@ -3,7 +3,7 @@
  * arcs and basic-block counts, summed over every file read the way gprof
  * sums them, kept in the profile (p->gmon) until resolve_gmon() turns
  * them into functions, self time and calls with the binary's symbols.
- * Also writes the sum back out as a GNU gmon.out (--sum, like gprof -s).
+ * print/write_gmon.c writes the sum back out (--sum, like gprof -s).
  *
  * The file formats (all numbers in the target's byte order; A is the
  * address size, 4 or 8, taken from the binary):
@@ -99,13 +99,5 @@ struct gmon_hist *gmon_hist_for(struct gmon_data *g,
 
 /* Every histogram count added up. */
 uint64_t gmon_ticks(const struct gmon_data *g);
-
-/*
- * Write the data as one GNU gmon.out to path (gprof -s). Counts that do
- * not fit the format (a bin over 65535, an arc count over 2^32 - 1) are
- * written at the largest value it holds, with a warning. Returns 0, or
- * -1 after reporting.
- */
-int gmon_write(const struct gmon_data *g, const char *path);
 
 #endif

@@ -15,7 +15,7 @@
 #include "base/arena.h"
 #include "cg/cg.h"
 #include "base/diag.h"
-#include "profile/gmon_data.h"
+#include "print/write_gmon.h"
 #include "base/names.h"
 #include "print/print.h"
 #include "profile/profile.h"

@@ -1,0 +1,45 @@
+/*
+ * The -b binaries of a run, loaded and closed, for the analysis and the
+ * --resolve command alike.
+ */
+#include "binaries.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
+{
+	memset(so, 0, sizeof(*so));
+	so->debug_dir = o->debug_dir;
+	so->demangle = true;	/* --no-demangle picks the raw names later */
+}
+
+int open_binaries(const struct options *o, struct names *names,
+			 struct symtab **st)
+{
+	struct symtab_opts so;
+
+	symtab_opts_from(o, &so);
+	for (int b = 0; b < o->nbinaries; b++) {
+		st[b] = xcalloc(1, sizeof(**st));
+		if (symtab_open(st[b], o->binaries[b], &so, names) < 0) {
+			free(st[b]);
+			st[b] = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void close_binaries(struct symtab **st, int n)
+{
+	for (int b = 0; b < n; b++) {
+		if (!st[b])
+			continue;
+		symtab_release(st[b]);
+		free(st[b]);
+	}
+	free(st);
+}

@@ -1,0 +1,21 @@
+/*
+ * The -b binaries of a run (see binaries.c).
+ */
+#ifndef CGA_BINARIES_H
+#define CGA_BINARIES_H
+
+#include "base/names.h"
+#include "options.h"
+#include "symtab/symtab.h"
+
+/*
+ * Load every -b binary into st[0 .. o->nbinaries), their names interned
+ * in names. Returns 0, or -1 after reporting; what was loaded is still
+ * for close_binaries().
+ */
+int open_binaries(const struct options *o, struct names *names,
+		  struct symtab **st);
+/* Release the first n of st (NULL entries are skipped) and st itself. */
+void close_binaries(struct symtab **st, int n);
+
+#endif
