@@ -1,9 +1,14 @@
+/*
+ * The call graph built from the profile for one event: a node per
+ * function with its self cost, an arc per call with its count,
+ * and the adjacency lists (as gprof's arcs, cg_arcs.c).
+ */
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "cg.h"
 
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 {

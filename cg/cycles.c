@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "cg.h"
 
 #define UNVISITED UINT32_MAX
 

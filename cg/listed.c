@@ -5,8 +5,8 @@
  */
 #include <stdlib.h>
 
-#include "cg.h"
 #include "base/xalloc.h"
+#include "cg.h"
 
 static int by_topo_down(const void *a, const void *b, void *arg)
 {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "cg.h"
 
 static bool same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
 {

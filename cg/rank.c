@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg.h"
 #include "base/xalloc.h"
+#include "cg.h"
 
 static double entry_total(const struct cg *cg, const struct cg_entry *e)
 {

@@ -25,8 +25,8 @@
 #include <zlib.h>
 
 #include "base/diag.h"
-#include "symtab_int.h"
 #include "base/xalloc.h"
+#include "symtab_int.h"
 
 #define DEFAULT_DEBUG_DIR "/usr/lib/debug"
 

@@ -24,9 +24,9 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/xalloc.h"
 #include "disasm.h"
 #include "symtab_int.h"
-#include "base/xalloc.h"
 
 /* What the callbacks write into while one instruction is decoded. */
 struct dis_state {

@@ -17,8 +17,8 @@
 
 #include "base/array.h"
 #include "base/diag.h"
-#include "symtab_int.h"
 #include "base/xalloc.h"
+#include "symtab_int.h"
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3

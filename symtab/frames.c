@@ -26,8 +26,8 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "symtab_int.h"
 #include "base/xalloc.h"
+#include "symtab_int.h"
 
 /* --- flattening --- */
 

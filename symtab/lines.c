@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "symtab_int.h"
 #include "base/xalloc.h"
+#include "symtab_int.h"
 
 struct seq {
 	uint64_t low, high;	/* [low, high): high is the end row's addr */

@@ -15,8 +15,8 @@
 
 #include "base/array.h"
 #include "base/diag.h"
-#include "symtab_int.h"
 #include "base/xalloc.h"
+#include "symtab_int.h"
 
 /* A symbol table of abfd (dynamic or not) as bfd canonicalises it; NULL
  * with *n 0 when there is none or it cannot be read. */

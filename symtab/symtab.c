@@ -31,8 +31,8 @@
 
 #include "base/array.h"
 #include "base/diag.h"
-#include "symtab_int.h"
 #include "base/xalloc.h"
+#include "symtab_int.h"
 
 void symtab_init(struct symtab *st, struct names *names)
 {

@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "print/annotate.h"
 #include "cg/cg.h"
+#include "print/annotate.h"
 #include "select/selection.h"
 
 struct run {

@@ -20,14 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg/cg.h"
+#include "base/array.h"
 #include "base/diag.h"
-#include "symtab/disasm.h"
+#include "base/xalloc.h"
+#include "cg/cg.h"
 #include "print/disasm_listing.h"
 #include "resolve/resolve.h"
 #include "select/selection.h"
-#include "base/array.h"
-#include "base/xalloc.h"
+#include "symtab/disasm.h"
 
 /* --- against objdump --- */
 

@@ -34,11 +34,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/analyze.h"
-#include "cg/cg.h"
 #include "base/diag.h"
-#include "profile/gmon_data.h"
+#include "cg/cg.h"
+#include "cli/analyze.h"
 #include "cli/options.h"
+#include "profile/gmon_data.h"
 #include "resolve/resolve.h"
 #include "symtab/symtab.h"
 

@@ -53,10 +53,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/analyze.h"
 #include "base/diag.h"
-#include "profile/gmon_data.h"
+#include "cli/analyze.h"
 #include "cli/options.h"
+#include "profile/gmon_data.h"
 #include "resolve/resolve.h"
 #include "symtab/symtab.h"
 

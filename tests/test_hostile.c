@@ -18,8 +18,8 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "base/hashmap.h"
-#include "read/line_reader.h"
 #include "base/names.h"
+#include "read/line_reader.h"
 #include "symtab/symtab.h"
 
 /* What the child writes: head, then `fill` bytes of `c`, then tail. */

@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg/cg.h"
 #include "base/hashmap.h"
+#include "cg/cg.h"
 
 struct peer_row {
 	char *name;

@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cg/cg.h"
 #include "base/diag.h"
+#include "cg/cg.h"
 #include "cli/options.h"
 #include "print/print.h"
 

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "base/diag.h"
-#include "read/line_reader.h"
 #include "base/progress.h"
+#include "read/line_reader.h"
 
 #define MB ((uint64_t)1000000)
 

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/analyze.h"
-#include "cg/cg.h"
 #include "base/diag.h"
+#include "cg/cg.h"
+#include "cli/analyze.h"
 #include "cli/options.h"
 
 struct res {

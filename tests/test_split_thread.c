@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "read/callgrind/callgrind_split.h"
 #include "base/diag.h"
+#include "read/callgrind/callgrind_split.h"
 #include "read/line_reader.h"
 
 struct res {

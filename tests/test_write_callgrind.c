@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli/analyze.h"
 #include "base/hashmap.h"
+#include "cli/analyze.h"
 #include "cli/options.h"
 
 /* Run cganalyze with argv (NULL-terminated, without argv[0]); its

@@ -1,3 +1,7 @@
+/*
+ * The bump allocator (see arena.h): large blocks, a pointer bump per
+ * allocation, one release for all.
+ */
 #include "arena.h"
 
 #include <stdalign.h>

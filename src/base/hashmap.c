@@ -1,3 +1,7 @@
+/*
+ * The open-addressed hash maps from 64-bit keys (see hashmap.h), and
+ * the hash secret that keeps hostile input from choosing collisions.
+ */
 #include "hashmap.h"
 
 #include <stdlib.h>

@@ -1,3 +1,7 @@
+/*
+ * Interned strings (see names.h): each name stored once in the arena,
+ * found again through a hash map, compared as its name_id.
+ */
 #include "names.h"
 
 #include <stdlib.h>

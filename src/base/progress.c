@@ -1,3 +1,7 @@
+/*
+ * The progress line on a terminal while a profile loads (see
+ * progress.h).
+ */
 #include "progress.h"
 
 #include <errno.h>

@@ -1,3 +1,6 @@
+/*
+ * Allocation that never returns NULL (see xalloc.h).
+ */
 #include "xalloc.h"
 
 #include <stdint.h>

@@ -1,14 +1,19 @@
+/*
+ * The --diff command: two profiles read and matched function by
+ * function (and line by line), and their differences listed as text
+ * or JSON (see diff.h).
+ */
 #include "diff.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "cg/cg.h"
 #include "base/diag.h"
+#include "base/xalloc.h"
+#include "cg/cg.h"
 #include "print/json_write.h"
 #include "print/print.h"
 #include "read/read.h"
-#include "base/xalloc.h"
 
 enum { BASE, NEW };
 static const char *const side_name[2] = { "base", "new" };

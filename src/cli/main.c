@@ -10,12 +10,12 @@
 #include <unistd.h>
 
 #include "analyze.h"
-#include "resolve_cmd.h"
 #include "base/diag.h"
-#include "diff.h"
-#include "options.h"
 #include "base/progress.h"
 #include "base/xalloc.h"
+#include "diff.h"
+#include "options.h"
+#include "resolve_cmd.h"
 
 /*
  * -o FILE: the output goes to a new file beside FILE, renamed to FILE

@@ -1,3 +1,7 @@
+/*
+ * The command line: every option parsed into struct options, checked
+ * against the others, and --help and --version.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -6,8 +10,8 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "options.h"
 #include "base/xalloc.h"
+#include "options.h"
 
 #define CGANALYZE_VERSION "0.1"
 

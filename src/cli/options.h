@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "read/read.h"
 #include "print/source_files.h"
+#include "read/read.h"
 #include "select/symspec.h"
 
 enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND };

@@ -1,3 +1,9 @@
+/*
+ * The annotated source listing's data (see annotate.h): the chosen
+ * files and functions, the profile's position costs by (file, line),
+ * calls and inlined code per line, gmon.out's block counts, and the
+ * account of where all of the cost went. print_annotate.c prints it.
+ */
 #include "annotate.h"
 
 #include <fnmatch.h>
@@ -6,11 +12,11 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/path.h"
+#include "base/xalloc.h"
 #include "profile/gmon_data.h"
 #include "profile/profile.h"
 #include "resolve/resolve.h"
-#include "base/path.h"
-#include "base/xalloc.h"
 
 /* Deep enough for any real inline chain; deeper ones lose their outer
  * frames, which only --inline-calls reads. */

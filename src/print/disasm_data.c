@@ -10,10 +10,10 @@
 
 #include "base/array.h"
 #include "base/diag.h"
-#include "disasm_listing.h"
 #include "base/hashmap.h"
-#include "resolve/resolve.h"
 #include "base/xalloc.h"
+#include "disasm_listing.h"
+#include "resolve/resolve.h"
 
 static bool in_object(const struct profile *p, uint32_t f, name_id ob)
 {

@@ -13,8 +13,8 @@
 #ifndef CGA_DISASM_LISTING_H
 #define CGA_DISASM_LISTING_H
 
-#include "symtab/disasm.h"
 #include "print.h"
+#include "symtab/disasm.h"
 
 /* A function chosen for listing: symbol sym of binary (index into
  * o->symtabs and o->reports), with the cost the profile has in it. */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
 #include "base/xalloc.h"
+#include "print.h"
 
 /* A row with what the order looks at: computed once per row for a
  * sort, or per comparison by cmp_flat_order(). */

@@ -1,3 +1,6 @@
+/*
+ * Numbers as text without printf (see fmt.h).
+ */
 #include "fmt.h"
 
 #include <math.h>

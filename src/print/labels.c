@@ -1,11 +1,16 @@
+/*
+ * What the listings share: function labels (with the file or index
+ * that tells apart functions of one name), event titles and column
+ * names, and which call graph entries are shown.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/hashmap.h"
-#include "linebuf.h"
-#include "print.h"
 #include "base/path.h"
 #include "base/xalloc.h"
+#include "linebuf.h"
+#include "print.h"
 
 struct name_labels {
 	bool *shared;		/* per function: another has its name */

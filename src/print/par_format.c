@@ -1,3 +1,7 @@
+/*
+ * A listing formatted by two threads and written in order (see
+ * par_format.h).
+ */
 #include "par_format.h"
 
 #include <pthread.h>

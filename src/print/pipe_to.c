@@ -1,3 +1,7 @@
+/*
+ * Our output piped into another program, without a shell (see
+ * pipe_to.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "annotate.h"
-#include "json_write.h"
 #include "base/xalloc.h"
+#include "json_write.h"
 
 static const char rule[] =
 	"--------------------------------------------------------------------------------\n";

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "disasm_listing.h"
-#include "json_write.h"
 #include "base/path.h"
 #include "base/xalloc.h"
+#include "disasm_listing.h"
+#include "json_write.h"
 
 #define MAX_FRAMES 32
 #define HOT_PERCENT 5.0		/* '*': as perf annotate colours red */

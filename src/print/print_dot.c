@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "pipe_to.h"
 #include "print.h"
-#include "base/xalloc.h"
 
 /* A label longer than this (after shortening) is cut; the tooltip has
  * the whole name, up to TOOLTIP_MAX. */

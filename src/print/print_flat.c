@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "linebuf.h"
 #include "par_format.h"
 #include "print.h"
-#include "base/xalloc.h"
 
 static int width_of(double v, int decimals)
 {

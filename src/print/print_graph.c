@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "linebuf.h"
 #include "par_format.h"
 #include "print.h"
-#include "base/xalloc.h"
 
 /* A thread's: the shared part is read only, the rest its scratch. */
 struct graph_ctx {

@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "json_write.h"
 #include "print.h"
-#include "base/xalloc.h"
 
 /* Estimated costs exist for one event: the rest are shown as 0. */
 static void json_drow(FILE *out, double v, size_t n, uint32_t ev)

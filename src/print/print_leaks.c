@@ -6,8 +6,8 @@
  */
 #include <stdlib.h>
 
-#include "print.h"
 #include "base/xalloc.h"
+#include "print.h"
 
 /* Frames of a stack shown in the text listing; JSON has them all. */
 #define STACK_SHOWN 12

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "print.h"
 #include "base/xalloc.h"
+#include "print.h"
 
 static double unit_of(const struct cg *cg, uint32_t ev)
 {

@@ -1,3 +1,7 @@
+/*
+ * Source files for the annotated listings, found, read once and split
+ * into lines (see source_files.h).
+ */
 #include "source_files.h"
 
 #include <errno.h>

@@ -7,8 +7,8 @@
  * the places that were tried, so each listing can say why it has no
  * text.
  */
-#ifndef CGA_SOURCE_H
-#define CGA_SOURCE_H
+#ifndef CGA_SOURCE_FILES_H
+#define CGA_SOURCE_FILES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,3 +1,7 @@
+/*
+ * --output=callgrind: the analysed profile written as a Callgrind
+ * file (see write_callgrind.h).
+ */
 #include "write_callgrind.h"
 
 #include <math.h>

@@ -23,8 +23,8 @@
  *         ncnt; then arcs to the end: A from_pc, A self_pc, and a count
  *         of 4 bytes (A = 4) or 8 bytes (A = 8).
  */
-#ifndef CGA_GMON_H
-#define CGA_GMON_H
+#ifndef CGA_GMON_DATA_H
+#define CGA_GMON_DATA_H
 
 #include <stdbool.h>
 #include <stddef.h>

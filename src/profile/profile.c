@@ -1,3 +1,8 @@
+/*
+ * The neutral profile model (see profile.h): events, functions and
+ * call arcs with their cost rows, inputs, derived events, and
+ * profile_finish() when the readers are done.
+ */
 #include "profile.h"
 
 #include <stdlib.h>

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
 #include "base/xalloc.h"
+#include "profile.h"
 
 static void add_row(uint64_t *to, const uint64_t *from, size_t n)
 {

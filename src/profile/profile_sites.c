@@ -9,8 +9,8 @@
 
 #include "base/array.h"
 #include "base/diag.h"
-#include "profile.h"
 #include "base/xalloc.h"
+#include "profile.h"
 
 uint32_t profile_callsite(struct profile *p, uint32_t pos, uint32_t call)
 {

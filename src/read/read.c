@@ -1,3 +1,7 @@
+/*
+ * read_profile(): the format found from the content, and the file
+ * handed to its reader (see read.h).
+ */
 #include "read.h"
 
 #include <string.h>

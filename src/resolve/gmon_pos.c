@@ -45,9 +45,9 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "symtab/disasm.h"
-#include "gmon_pos.h"
 #include "base/xalloc.h"
+#include "gmon_pos.h"
+#include "symtab/disasm.h"
 
 /* How far past an arc's from_pc its call's return address may be
  * (glibc's rounding; see above), and the longest instruction (x86). */

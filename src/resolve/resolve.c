@@ -21,9 +21,9 @@
 
 #include "base/diag.h"
 #include "base/hashmap.h"
-#include "resolve.h"
 #include "base/path.h"
 #include "base/xalloc.h"
+#include "resolve.h"
 
 #define MAX_FRAMES 64
 

@@ -38,10 +38,10 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "profile/gmon_data.h"
-#include "gmon_pos.h"
-#include "resolve.h"
 #include "base/xalloc.h"
+#include "gmon_pos.h"
+#include "profile/gmon_data.h"
+#include "resolve.h"
 
 #define PF_X_FLAG 1u		/* ELF segment flag: executable */
 

@@ -1,9 +1,14 @@
+/*
+ * What gprof's symspecs select in one profile (see selection.h): the
+ * calls -k deletes, the flat profile's functions and the call graph's
+ * entries.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
-#include "selection.h"
 #include "base/xalloc.h"
+#include "selection.h"
 
 static const char *const option_of[] = {
 	[SPEC_FLAT_ONLY] = "-p",

@@ -9,10 +9,10 @@
 
 #include "base/hashmap.h"
 #include "base/path.h"
+#include "base/xalloc.h"
 #include "profile/profile.h"
 #include "symspec.h"
 #include "symtab/symtab.h"
-#include "base/xalloc.h"
 
 static char *dup_range(const char *s, size_t len)
 {

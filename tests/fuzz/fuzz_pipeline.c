@@ -13,11 +13,11 @@
 #include <unistd.h>
 
 #include "base/arena.h"
-#include "cg/cg.h"
 #include "base/diag.h"
-#include "print/write_gmon.h"
 #include "base/names.h"
+#include "cg/cg.h"
 #include "print/print.h"
+#include "print/write_gmon.h"
 #include "profile/profile.h"
 #include "read/read.h"
 #include "resolve/resolve.h"

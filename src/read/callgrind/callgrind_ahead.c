@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callgrind_reader.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "callgrind_reader.h"
 
 /*
  * This thread's stretch: about this much, then it tells the second

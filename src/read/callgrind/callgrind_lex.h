@@ -4,8 +4,8 @@
  * its lines ahead of it (callgrind_split.c): both must take exactly the same
  * lines as fast cost lines.
  */
-#ifndef CGA_CG_LEX_H
-#define CGA_CG_LEX_H
+#ifndef CGA_CALLGRIND_LEX_H
+#define CGA_CALLGRIND_LEX_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -3,17 +3,17 @@
  * (callgrind.c, callgrind_reader.c, callgrind_header.c, callgrind_body.c),
  * and the stretch it reads ahead on another thread (callgrind_ahead.c).
  */
-#ifndef CGA_CG_READER_H
-#define CGA_CG_READER_H
+#ifndef CGA_CALLGRIND_READER_H
+#define CGA_CALLGRIND_READER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "callgrind_lex.h"
 #include "base/diag.h"
 #include "base/hashmap.h"
-#include "read/line_reader.h"
+#include "callgrind_lex.h"
 #include "profile/profile.h"
+#include "read/line_reader.h"
 #include "read/read.h"
 
 /*

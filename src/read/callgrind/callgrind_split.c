@@ -1,3 +1,8 @@
+/*
+ * The Callgrind reader's splitting thread (see callgrind_split.h):
+ * reading, decompressing, splitting into lines and tokenizing them a
+ * block ahead of the reader.
+ */
 #include "callgrind_split.h"
 
 #include <errno.h>
@@ -6,10 +11,10 @@
 #include <string.h>
 
 #include "base/array.h"
-#include "callgrind_lex.h"
 #include "base/diag.h"
 #include "base/progress.h"
 #include "base/xalloc.h"
+#include "callgrind_lex.h"
 
 /*
  * The numbers of the cost line at s into vals (room for

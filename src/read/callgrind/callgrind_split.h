@@ -27,8 +27,8 @@
  * they come after every message about the lines before, exactly as
  * without the thread.
  */
-#ifndef CGA_CG_SPLIT_H
-#define CGA_CG_SPLIT_H
+#ifndef CGA_CALLGRIND_SPLIT_H
+#define CGA_CALLGRIND_SPLIT_H
 
 #include <pthread.h>
 #include <stdbool.h>
