@@ -1,10 +1,16 @@
 #!/bin/sh
-# c-nopie: the c-pie source, -O1, not PIE (link-time = runtime addresses).
-# Run from this directory.
+# c-nopie: the C source in ../src-c (shared with c-pie and nodwarf), -O1,
+# not PIE (link-time = runtime addresses). Run from this directory.
 set -eu
 cd "$(dirname "$0")"
 
-gcc -g -O1 -no-pie -fno-pie -o prog prog.c ops.c
+# -fdebug-prefix-map: the DWARF names the files as if they were in this
+# directory (comp_dir this directory, then prog.c, ops.c, util.h, ops.h),
+# as when each case had a copy of the source, so the binary did not change
+# when the copies became one. No source is at those paths: an annotated
+# listing wants -I ../src-c (README.md).
+gcc -g -O1 -no-pie -fno-pie -fdebug-prefix-map=../src-c/= -o prog \
+	../src-c/prog.c ../src-c/ops.c
 
 # The profile; --trace-redir=yes only adds the load addresses to the log
 # (addrs.py needs them for code valgrind files under ob=???).

@@ -1,10 +1,13 @@
 #!/bin/sh
-# nodwarf: the c-pie source, -O2, PIE, without -g: ELF symbols only.
-# Run from this directory.
+# nodwarf: the C source in ../src-c (shared with c-pie and c-nopie), -O2,
+# PIE, without -g: ELF symbols only (the same code as c-pie). Run from
+# this directory.
 set -eu
 cd "$(dirname "$0")"
 
-gcc -O2 -o prog prog.c ops.c
+# No DWARF to name the files; the STT_FILE symbols are the bare prog.c
+# and ops.c wherever the source is.
+gcc -O2 -o prog ../src-c/prog.c ../src-c/ops.c
 
 log=${TMPDIR:-/tmp}/resolve-nodwarf.vglog
 env -i PATH=/usr/bin:/bin valgrind --tool=callgrind --dump-instr=yes \

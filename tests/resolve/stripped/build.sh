@@ -1,7 +1,8 @@
 #!/bin/sh
 # stripped: the c-pie binary with no symbols at all and its DWARF and
 # symbols in prog.debug beside it, found through .gnu_debuglink.
-# Build c-pie first; its sources are the ones the DWARF names.
+# Build c-pie first. The DWARF names the sources as in ../c-pie (they
+# are in ../src-c).
 # Run from this directory.
 set -eu
 cd "$(dirname "$0")"
