@@ -1,5 +1,5 @@
 /*
- * The annotated source listing's data (src/annotate.c): every unit of
+ * The annotated source listing's data (src/print/annotate_data.c): every unit of
  * cost is accounted for, each file's lines add up to its share, and the
  * per-line costs and call lines agree with callgrind_annotate's
  * auto-annotated sources for the same profiles (committed next to them
@@ -500,7 +500,7 @@ static void test_peer_annotate(void **state)
 			  "samples/cxx/callgrind.instr.out.annotate");
 }
 
-/* ---- finding sources (src/source.c) ---- */
+/* ---- finding sources (src/print/source_files.c) ---- */
 
 static void test_sources(void **state)
 {

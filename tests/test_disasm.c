@@ -1,6 +1,6 @@
 /*
  * The disassembler (symtab/disasm.c) against objdump, and the listing's
- * data (src/disasm_listing.c) on the instruction-level sample profiles.
+ * data (src/print/disasm_data.c) on the instruction-level sample profiles.
  *
  * tests/disasm/NAME.objdump hold GNU objdump 2.40's disassembly of chosen
  * functions (tests/disasm/make-objdump.sh). Where we differ, on purpose:

@@ -1,5 +1,5 @@
 /*
- * gmon.out as positions (src/gmon_pos.c): where a histogram bin's ticks
+ * gmon.out as positions (src/resolve/gmon_pos.c): where a histogram bin's ticks
  * go, where an arc's call site is, and the line totals against
  * `gprof -l -b -p` 2.40, whose output is committed next to the programs
  * (tests/gmon/nopie-lines.gprof, pie-lines.gprof; tests/gmon/make.sh).

@@ -1,6 +1,6 @@
 /*
  * The line reader (plain, gzip, bzip2; line limits; peek) and the
- * bounds-checked binary cursor of src/input.c.
+ * bounds-checked binary cursor of src/read/ (line_reader.c, decompress.c, cursor.c).
  */
 #include "helpers.h"
 
@@ -14,7 +14,7 @@
 #include "read/cursor.h"
 #include "read/line_reader.h"
 
-/* input.c reads the file in blocks of this size (RAW_CHUNK there). */
+/* decompress.c reads the file in blocks of this size (RAW_CHUNK there). */
 #define RAW_CHUNK_SIZE ((size_t)256 << 10)
 
 /* ---- helpers ---- */

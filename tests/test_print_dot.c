@@ -1,5 +1,5 @@
 /*
- * The Graphviz call graph (src/print_dot.c): escaping, the shortened
+ * The Graphviz call graph (src/print/print_dot.c): escaping, the shortened
  * names, pruning, cycles as clusters, --svg through dot; and every DOT
  * file the end-to-end tests expect must be one Graphviz reads. The
  * tests that run dot skip, saying so, only when it is not installed.

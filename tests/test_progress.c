@@ -1,5 +1,5 @@
 /*
- * The progress line (src/progress.c) on a fake terminal: a memstream
+ * The progress line (src/base/progress.c) on a fake terminal: a memstream
  * and a clock the test moves by hand. tests/progress-tty runs the real
  * binary on a pseudo-terminal.
  */

@@ -1,5 +1,5 @@
 /*
- * The Callgrind reader (src/read_callgrind.c), one grammar element at a
+ * The Callgrind reader (src/read/callgrind/), one grammar element at a
  * time. Each case is a small profile text read through read_text(); the
  * checks look at the resulting struct profile and at the diagnostics.
  * Quirk numbers (Qn) refer to FORMAT-NOTES.md.

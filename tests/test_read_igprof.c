@@ -1,5 +1,5 @@
 /*
- * The IgProf reader (src/read_igprof.c): every record kind, the HEX
+ * The IgProf reader (src/read/read_igprof.c): every record kind, the HEX
  * variant, definitions where references stand, exact inclusive costs
  * (a recursive stack counts a function once), and errors that name the
  * file and line. The expected sums are worked out by hand in the

@@ -1,5 +1,5 @@
 /*
- * Symbol resolution of a whole profile (src/resolve.c) on the real
+ * Symbol resolution of a whole profile (src/resolve/resolve.c) on the real
  * sample: samples/recursion/prog and the instruction-level profile
  * valgrind made of it.
  */

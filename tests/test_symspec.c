@@ -1,5 +1,5 @@
 /*
- * gprof's symspecs (src/symspec.c): the parser, matching by name, file,
+ * gprof's symspecs (src/select/symspec.c): the parser, matching by name, file,
  * object, line, glob, parameter list and mangled name, -k's FROM/TO,
  * and the call graph's listed entries (cg_listed) on small graphs.
  */

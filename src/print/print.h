@@ -93,7 +93,7 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 void print_graph_seconds(FILE *out, const struct cg *cg,
 			 const struct print_opts *o);
 
-/* Shared by the printers (print_names.c). */
+/* Shared by the printers (labels.c). */
 
 /*
  * A function's name as listings show it: the profile's name, then, when

@@ -2,7 +2,7 @@
  * The annotated source listing: each chosen file with the cost of every
  * line beside it, the calls made from a line under it, hot regions with
  * context and the skipped ranges marked, and at the end where all of the
- * cost went. The data comes from annotate.c.
+ * cost went. The data comes from annotate_data.c.
  */
 #include <stddef.h>
 #include <stdlib.h>

@@ -126,7 +126,7 @@ struct pinput {
 	uint64_t nbb;			/* gmon.out: basic-block counts read */
 };
 
-struct gmon_data;			/* gmon.h */
+struct gmon_data;			/* gmon_data.h */
 
 struct profile {
 	struct arena arena;

@@ -1,5 +1,5 @@
 /*
- * gprof's gmon.out, GNU and BSD formats (see gmon.h for the layouts),
+ * gprof's gmon.out, GNU and BSD formats (see profile/gmon_data.h for the layouts),
  * read into p->gmon: addresses stay addresses until resolve_gmon() has
  * the symbols. Several files add up as gprof adds them: histograms of
  * the same range bin by bin, arcs and basic-block counts by address.

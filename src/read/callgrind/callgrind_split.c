@@ -56,7 +56,7 @@ HOT const char *tokenize_cost_line(const char *s, uint64_t *vals,
 
 /*
  * The value of a name line at v ("(12) main", "(12)", "main"), read
- * as parse_name() in read_callgrind.c reads it, into t and vals (room
+ * as parse_name() in callgrind_body.c reads it, into t and vals (room
  * for 3). Returns the next line, or NULL for the general path (an id
  * too large, no ')'): what it says there depends on nothing else.
  */
