@@ -17,7 +17,7 @@
 #include <utime.h>
 
 #include "cg/cg.h"
-#include "print/annotate.h"
+#include "print/annotate_data.h"
 #include "select/selection.h"
 
 struct run {

@@ -24,7 +24,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "cg/cg.h"
-#include "print/disasm_listing.h"
+#include "print/disasm_data.h"
 #include "resolve/resolve.h"
 #include "select/selection.h"
 #include "symtab/disasm.h"

@@ -15,7 +15,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
-#include "print/annotate.h"
+#include "print/annotate_data.h"
 #include "print/print.h"
 #include "print/write_callgrind.h"
 #include "print/write_gmon.h"

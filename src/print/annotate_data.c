@@ -1,10 +1,10 @@
 /*
- * The annotated source listing's data (see annotate.h): the chosen
+ * The annotated source listing's data (see annotate_data.h): the chosen
  * files and functions, the profile's position costs by (file, line),
  * calls and inlined code per line, gmon.out's block counts, and the
  * account of where all of the cost went. print_annotate.c prints it.
  */
-#include "annotate.h"
+#include "annotate_data.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>

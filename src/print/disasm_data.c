@@ -12,7 +12,7 @@
 #include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
-#include "disasm_listing.h"
+#include "disasm_data.h"
 #include "resolve/resolve.h"
 
 static bool in_object(const struct profile *p, uint32_t f, name_id ob)

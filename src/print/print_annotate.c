@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
+#include "annotate_data.h"
 #include "base/xalloc.h"
 #include "json_write.h"
 

@@ -11,7 +11,7 @@
 #include "base/diag.h"
 #include "base/path.h"
 #include "base/xalloc.h"
-#include "disasm_listing.h"
+#include "disasm_data.h"
 #include "json_write.h"
 
 #define MAX_FRAMES 32

@@ -10,8 +10,8 @@
  * symbol (fib and valgrind's fib'2), or named after it, is listed there,
  * so the instructions' costs add up to those functions' self cost.
  */
-#ifndef CGA_DISASM_LISTING_H
-#define CGA_DISASM_LISTING_H
+#ifndef CGA_DISASM_DATA_H
+#define CGA_DISASM_DATA_H
 
 #include "print.h"
 #include "symtab/disasm.h"

@@ -5,8 +5,8 @@
  * an account of where every unit of cost went (listed, in a file that
  * was not found, on no line, below the threshold, not chosen).
  */
-#ifndef CGA_ANNOTATE_H
-#define CGA_ANNOTATE_H
+#ifndef CGA_ANNOTATE_DATA_H
+#define CGA_ANNOTATE_DATA_H
 
 #include "print.h"
 
