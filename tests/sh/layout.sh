@@ -69,7 +69,13 @@ if [ -s "$tmp/bad-includes" ]; then cat "$tmp/bad-includes"; status=1; fi
 
 # 2. Calls, from the objects: which file defines each global symbol and
 # which files use it.
-find "$obj/src" "$obj/cg" "$obj/symtab" -name '*.o' | sort >"$tmp/objects"
+# (only the objects of sources that exist: a build directory may hold
+# those of files since moved)
+find "$obj/src" "$obj/cg" "$obj/symtab" -name '*.o' | sort |
+	while read -r o; do
+		c=${o#"$obj"/}
+		[ -f "${c%.o}.c" ] && echo "$o"
+	done >"$tmp/objects"
 [ -s "$tmp/objects" ] || { echo "layout: no objects under $obj/"; exit 1; }
 # shellcheck disable=SC2046
 nm -A $(cat "$tmp/objects") >"$tmp/nm" 2>/dev/null
