@@ -17,7 +17,7 @@ static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
 }
 
 int open_binaries(const struct options *o, struct names *names,
-			 struct symtab **st)
+		  struct symtab **st)
 {
 	struct symtab_opts so;
 

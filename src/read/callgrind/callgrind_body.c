@@ -1166,7 +1166,8 @@ static int apply_spec_token(struct callgrind_reader *rd,
 }
 
 /* The lines of a block from the splitting thread, as read_lines(). */
-int callgrind_read_block(struct callgrind_reader *rd, struct callgrind_block *b)
+int callgrind_read_block(struct callgrind_reader *rd,
+			 struct callgrind_block *b)
 {
 	for (size_t i = 0; i < b->ntoks; i++) {
 		const struct callgrind_tok *t = &b->toks[i];

@@ -441,7 +441,7 @@ static const struct header_parser {
 };
 
 int callgrind_header_line(struct callgrind_reader *rd, const char *key,
-			     size_t klen, const char *v, const char *end)
+			  size_t klen, const char *v, const char *end)
 {
 	v = skip_space(v, end);
 	end = v + trim_len(v, (size_t)(end - v));

@@ -14,21 +14,6 @@
 #include "base/xalloc.h"
 #include "callgrind_reader.h"
 
-/*
- * Ids below this are looked up by index: one load where a hash map
- * costs a hash and a probe into a table larger than the cache, on
- * every fn=, cfn= and calls= line. At most 4 MiB per id space, however
- * large the ids a file defines.
- */
-name_id callgrind_id_get(const struct callgrind_reader *rd, enum id_space space,
-			 uint64_t id)
-{
-	if (id < SMALL_IDS)
-		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
-						   : NO_NAME;
-	return u64map_get(&rd->ids[space], id);
-}
-
 void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
 		      uint64_t id, name_id name)
 {
@@ -77,7 +62,7 @@ int callgrind_error(struct callgrind_reader *rd, const char *fmt, ...)
 }
 
 void callgrind_warn_once(struct callgrind_reader *rd, enum once kind,
-		      const char *fmt, ...)
+			 const char *fmt, ...)
 {
 	char msg[1024];
 	va_list ap;
