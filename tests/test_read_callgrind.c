@@ -464,6 +464,15 @@ static const struct warn_case {
 	  "fn=f\n1", 7, "it may be truncated", 1, NULL },
 	{ "creator: callgrind-3.19.0\nevents: Ir\nfn=main\n1 5\ntotals: 5\n"
 	  "part: 2\n", 6, "it may be truncated", 1, NULL },
+	/* cachegrind writes summary: last, and no creator:; its desc:
+	 * lines about the simulated caches tell it */
+	{ "desc: I1 cache:         32768 B, 64 B, 8-way associative\n"
+	  "cmd: ./prog\nevents: Ir I1mr\nfl=a.c\nfn=main\n1 5 1\n", 6,
+	  "warning: the file ends without the 'summary:' line cachegrind "
+	  "writes last: it may be truncated", 1, NULL },
+	{ "desc: LL cache:         109051904 B, 64 B, 26-way associative\n"
+	  "cmd: ./prog\nevents: Ir\nfl=a.c\nfn=main\n1 5\nsummary: 5\n"
+	  "fl=b.c\n", 8, "it may be truncated", 1, NULL },
 };
 
 static void test_warnings(void **state)

@@ -24,23 +24,32 @@
 #include "read/read.h"
 
 /*
- * valgrind's callgrind ends every part with "totals:", so a file of
- * its that ends otherwise was cut short (a full disk, a copy stopped
- * half-way). Other writers do not always write it.
+ * valgrind's callgrind ends every part with "totals:", and its
+ * cachegrind ends the file with "summary:", so a file of theirs that
+ * ends otherwise was cut short (a full disk, a copy stopped half-way).
+ * Other writers do not always write either. Cachegrind writes no
+ * creator: line; its desc: lines about the caches it simulated tell it
+ * (callgrind, which writes them too, names itself).
  */
 static void check_last_line(struct callgrind_reader *rd)
 {
 	static const char callgrind[] = "callgrind-";
-	const char *creator;
+	const char *creator = NULL, *line;
 
-	if (rd->last_is_totals || rd->input->creator == NO_NAME)
+	if (rd->last_is_total)
 		return;
-	creator = profile_str(rd->p, rd->input->creator);
-	if (strncmp(creator, callgrind, sizeof(callgrind) - 1))
+	if (rd->input->creator != NO_NAME)
+		creator = profile_str(rd->p, rd->input->creator);
+	if (creator && !strncmp(creator, callgrind, sizeof(callgrind) - 1))
+		line = "totals:";
+	else if (!creator && rd->cache_descs)
+		line = "summary:";
+	else
 		return;
 	warning_at(rd->lr->path, rd->lr->lineno,
-		   "the file ends without the 'totals:' line %s writes "
-		   "last: it may be truncated", creator);
+		   "the file ends without the '%s' line %s writes "
+		   "last: it may be truncated", line,
+		   creator ? creator : "cachegrind");
 }
 
 bool callgrind_sniff(const char *data, size_t len)

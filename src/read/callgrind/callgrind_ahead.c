@@ -623,7 +623,7 @@ static void merge_state(struct merge *m)
 	rd->part_has_cost |= b->part_has_cost;
 	if (b->in_body) {
 		rd->in_body = true;
-		rd->last_is_totals = false;
+		rd->last_is_total = false;
 	}
 	if (b->want_call_cost) {
 		rd->want_call_cost = true;

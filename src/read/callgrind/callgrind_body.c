@@ -847,7 +847,7 @@ HOT name_id fast_name_ref(const struct callgrind_reader *rd,
 /* What parse_line() does first for any key=value line. */
 HOT void begin_spec_line(struct callgrind_reader *rd)
 {
-	rd->last_is_totals = false;
+	rd->last_is_total = false;
 	if (rd->want_jump_source)
 		callgrind_finish_jump(rd);
 	rd->in_body = true;
@@ -924,7 +924,7 @@ static int parse_line(struct callgrind_reader *rd, const char *line, size_t len)
 			return 1;
 		}
 	}
-	rd->last_is_totals = false;
+	rd->last_is_total = false;
 	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
 				    c == '*'))
 		return error_at(rd->lr->path, rd->calls_lineno,
@@ -968,7 +968,7 @@ HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
 	 * file without fn= */
 	bool grows = rd->opts->want_positions || rd->func == NO_ID;
 
-	rd->last_is_totals = false;
+	rd->last_is_total = false;
 	rd->in_body = true;
 	if (add_cost_line(rd, vals, n) < 0 || (grows && check_size(rd) < 0))
 		return -1;
@@ -1143,7 +1143,7 @@ static int apply_spec_token(struct callgrind_reader *rd,
 			return 0;
 	}
 	/* then what parse_line() does for any body line */
-	rd->last_is_totals = false;
+	rd->last_is_total = false;
 	if (rd->want_jump_source)
 		callgrind_finish_jump(rd);
 	rd->in_body = true;

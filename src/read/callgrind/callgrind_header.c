@@ -155,8 +155,19 @@ static int parse_desc(struct callgrind_reader *rd, const char *v,
 {
 	/* "desc: type: value"; values may be empty or hold colons (Q2).
 	 * Descriptions do not change the analysis, but for the unit. */
+	static const char *const caches[] = { "I1 cache:", "D1 cache:",
+					      "LL cache:" };
+
 	if (end - v > 5 && !memcmp(v, "Unit:", 5))
 		parse_unit_desc(rd, skip_space(v + 5, end), end);
+	/* cachegrind's (and callgrind's) "desc: I1 cache:   32768 B, 64 B,
+	 * 8-way associative": what tells a cachegrind file (see
+	 * check_last_line()) */
+	for (size_t i = 0; i < sizeof(caches) / sizeof(*caches); i++)
+		if ((size_t)(end - v) >= strlen(caches[i]) &&
+		    !memcmp(v, caches[i], strlen(caches[i])) &&
+		    memmem(v, (size_t)(end - v), "associative", 11))
+			rd->cache_descs = true;
 	return 0;
 }
 
@@ -387,6 +398,7 @@ static int parse_summary(struct callgrind_reader *rd, const char *v,
 
 	if (parse_cost_list(rd, "summary", v, end) < 0)
 		return -1;
+	rd->last_is_total = true;	/* cachegrind's last line */
 	if (!callgrind_part_selected(rd))
 		return 0;
 	row = xcalloc(rd->p->stride, sizeof(*row));
@@ -402,7 +414,7 @@ static int parse_totals(struct callgrind_reader *rd, const char *v,
 {
 	if (parse_cost_list(rd, "totals", v, end) < 0)
 		return -1;
-	rd->last_is_totals = true;
+	rd->last_is_total = true;
 	if (!callgrind_part_selected(rd))
 		return 0;
 	for (size_t i = 0; i < rd->ncols; i++) {

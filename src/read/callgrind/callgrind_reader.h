@@ -102,7 +102,9 @@ struct callgrind_reader {
 	 * source (Q14); kept only with positions */
 	bool want_jump_source;
 	struct pjump jump;
-	bool last_is_totals;		/* the last line read was totals: */
+	bool last_is_total;		/* the last line read was totals: or
+					 * summary: */
+	bool cache_descs;		/* desc: lines of cachegrind's caches */
 
 	/* "desc: Unit:" lines (ours), applied when their event exists */
 	struct { name_id event; double seconds; } units[16];
