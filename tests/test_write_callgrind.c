@@ -325,6 +325,14 @@ static void test_gmon(void **state)
 	assert_int_equal(profile_self(&b, find_func(&b, "spin"))[0], 60);
 	assert_int_equal(profile_self(&b, find_func(&b, "work"))[0], 17);
 	assert_true(b.events[0].unit_seconds == 0.01);
+	/* the numbers are ticks, and the file says so: callgrind_annotate
+	 * and KCachegrind show an event's numbers as they are, and took
+	 * "events: seconds" for 92 s (it was "seconds", gmon.out's
+	 * histogram dimension, until issue 18) */
+	assert_string_equal(profile_str(&b, b.events[0].name), "ticks");
+	assert_non_null(strstr(text, "\nevent: ticks : clock ticks of 0.01 s\n"
+				     "events: ticks\n"));
+	assert_null(strstr(text, "seconds\n"));
 	/* gprof: fib called 1 time and 7049154 times by itself */
 	assert_int_equal(b.calls[find_call(&b, "fib", "fib")].count, 7049154);
 	assert_int_equal(b.calls[find_call(&b, "work", "spin")].count, 20000);

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/hashmap.h"
 #include "base/xalloc.h"
@@ -24,6 +25,7 @@ struct writer {
 	const struct cg *cg;
 	uint32_t *raw;		/* recorded (not derived) events */
 	size_t nraw;
+	uint32_t ticks;		/* the event written as "ticks", or NO_ID */
 	bool instr, line;	/* the positions: columns */
 	bool write_ob, write_fl;	/* some function has an object/file */
 
@@ -499,6 +501,56 @@ static const struct pderived *find_derived(const struct profile *p,
 	return NULL;
 }
 
+/*
+ * An event whose units are ticks of a clock (gmon.out's histogram: its
+ * unit_seconds) but whose name is the time unit ("seconds", from the
+ * histogram's dimension) is written as "ticks", with the tick's length
+ * in its long name: callgrind_annotate and
+ * KCachegrind take an event's numbers as they are, and would show 1
+ * "seconds" for each 0.01 s tick. Our reader takes the tick's length
+ * from "desc: Unit:" either way.
+ */
+static bool is_time_unit(const char *name)
+{
+	static const char *const units[] = { "seconds", "second", "s",
+					     "sec", "secs" };
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (!strcasecmp(name, units[i]))
+			return true;
+	return false;
+}
+
+static uint32_t find_ticks_event(const struct profile *p)
+{
+	uint32_t found = NO_ID;
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		const char *name = profile_str(p, p->events[e].name);
+
+		if (!strcmp(name, "ticks"))
+			return NO_ID;	/* the name is taken: leave it all */
+		if (found == NO_ID && p->events[e].unit_seconds > 0 &&
+		    p->events[e].unit_seconds != 1 && is_time_unit(name))
+			found = (uint32_t)e;
+	}
+	return found;
+}
+
+/* The name event e is written under. */
+static const char *event_name(const struct writer *w, uint32_t e)
+{
+	return e == w->ticks ? "ticks" : profile_str(w->p, w->p->events[e].name);
+}
+
+/* The name an event's name id is written under (derived terms). */
+static const char *event_name_of(const struct writer *w, name_id name)
+{
+	if (w->ticks != NO_ID && name == w->p->events[w->ticks].name)
+		return "ticks";
+	return profile_str(w->p, name);
+}
+
 static void put_event_lines(struct writer *w)
 {
 	const struct profile *p = w->p;
@@ -509,7 +561,7 @@ static void put_event_lines(struct writer *w)
 			? find_derived(p, ev->name) : NULL;
 
 		if (d) {
-			fprintf(w->out, "event: %s =", profile_str(p, ev->name));
+			fprintf(w->out, "event: %s =", event_name(w, (uint32_t)e));
 			for (uint32_t t = 0; t < d->nterms; t++) {
 				const struct pterm *term = &p->terms[d->first_term + t];
 
@@ -517,11 +569,14 @@ static void put_event_lines(struct writer *w)
 				if (term->factor != 1)
 					fprintf(w->out, "%llu ",
 						(unsigned long long)term->factor);
-				fputs(profile_str(p, term->event), w->out);
+				fputs(event_name_of(w, term->event), w->out);
 			}
 			if (ev->long_name != NO_NAME)
 				fprintf(w->out, " : %s", profile_str(p, ev->long_name));
 			putc('\n', w->out);
+		} else if (e == w->ticks) {
+			fprintf(w->out, "event: ticks : clock ticks of %g s\n",
+				ev->unit_seconds);
 		} else if (ev->long_name != NO_NAME) {
 			fprintf(w->out, "event: %s : %s\n",
 				profile_str(p, ev->name),
@@ -530,7 +585,7 @@ static void put_event_lines(struct writer *w)
 	}
 	fputs("events:", w->out);
 	for (size_t i = 0; i < w->nraw; i++)
-		fprintf(w->out, " %s", profile_str(p, p->events[w->raw[i]].name));
+		fprintf(w->out, " %s", event_name(w, w->raw[i]));
 	putc('\n', w->out);
 }
 
@@ -562,7 +617,7 @@ static void put_header(struct writer *w)
 	for (size_t e = 0; e < p->nevents; e++)
 		if (p->events[e].unit_seconds > 0)
 			fprintf(w->out, "desc: Unit: one %s is %.17g s\n",
-				profile_str(p, p->events[e].name),
+				event_name(w, (uint32_t)e),
 				p->events[e].unit_seconds);
 	if (w->cg->est_arc_self)
 		fputs("desc: Calls: the inclusive cost of a call is gprof's "
@@ -597,6 +652,7 @@ int write_callgrind(FILE *out, const char *where, const struct cg *cg)
 	struct writer w = { .out = out, .p = p, .cg = cg };
 	uint64_t *summary;
 
+	w.ticks = find_ticks_event(p);
 	w.raw = xcalloc(p->nevents + 1, sizeof(*w.raw));
 	for (size_t e = 0; e < p->nevents; e++)
 		if (!p->events[e].derived)
