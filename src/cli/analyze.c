@@ -356,7 +356,8 @@ int analyze_run(const struct options *o, FILE *out)
 			 .inlined = o->inlined_callee ? INLINE_CALLEE
 						      : INLINE_CALLER,
 			 .demangle = !o->no_demangle,
-			 .want_positions = o->annotate || o->disasm },
+			 .want_positions = o->annotate || o->disasm,
+			 .force_binary = o->force_binary },
 	};
 	int ret;
 

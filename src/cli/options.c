@@ -100,6 +100,8 @@ static const char usage_text[] =
 "      --debug-dir=DIR    look for separate debug files under DIR\n"
 "                         (default /usr/lib/debug)\n"
 "      --no-demangle      show C++ and Rust names as the symbol table has them\n"
+"      --force-binary     use a -b binary that does not match the profile\n"
+"                         (another build), with a warning\n"
 "      --inlined=WHERE    charge inlined code to the function it was inlined\n"
 "                         into (caller, the default) or to the inlined\n"
 "                         function (callee); needs instruction addresses\n"
@@ -175,6 +177,7 @@ enum {
 	OPT_FOLD,
 	OPT_LENIENT,
 	OPT_NO_DEMANGLE,
+	OPT_FORCE_BINARY,
 	OPT_LOAD_OFFSET,
 	OPT_DEBUG_DIR,
 	OPT_INLINED,
@@ -224,6 +227,7 @@ static const struct option long_options[] = {
 	{ "sum", optional_argument, NULL, OPT_SUM },
 	{ "binary", required_argument, NULL, 'b' },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "force-binary", no_argument, NULL, OPT_FORCE_BINARY },
 	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
@@ -470,6 +474,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
+			break;
+		case OPT_FORCE_BINARY:
+			o->force_binary = true;
 			break;
 		case OPT_LOAD_OFFSET:
 			errno = 0;

@@ -24,6 +24,8 @@ struct resolve_opts {
 	bool demangle;
 	bool want_positions;	/* gmon.out: make positions (the listings
 				 * by line and instruction need them) */
+	bool force_binary;	/* a binary that does not match: a warning,
+				 * not an error */
 };
 
 /* What was done with one binary, for the listing's header and JSON. */
@@ -39,6 +41,11 @@ struct resolve_report {
 					 * those outside every segment */
 	uint32_t named, named_found;	/* functions with a real name, and
 					 * those in the symbol table */
+	/* Where the lowest instruction address of each function the
+	 * profile names falls against its symbol (load offset applied):
+	 * at its start; inside it, past its start; before its start or at
+	 * or past its end. */
+	uint32_t at_start, inside, before, after;
 };
 
 /*
