@@ -313,6 +313,8 @@ static void place_arcs(const struct gmon_pos_in *in, struct finder *f)
 		uint64_t from = arc->from - in->load_offset, a, clo, chi;
 		uint32_t call = in->call_of(in->arg, order[k], &clo, &chi), cs;
 
+		if (call == NO_ID)
+			continue;	/* an arc left out (resolve_gmon.c) */
 		if (!call_insn_for(f, from, clo, chi, &a))
 			a = from;
 		/* the arc's caller, whichever function the call instruction

@@ -46,6 +46,7 @@ struct resolve_report {
 	 * at its start; inside it, past its start; before its start or at
 	 * or past its end. */
 	uint32_t at_start, inside, before, after;
+	uint64_t arcs_elsewhere;	/* gmon.out: arcs into other objects */
 };
 
 /*

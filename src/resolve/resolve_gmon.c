@@ -196,6 +196,15 @@ static uint32_t pfunc_of(struct profile *p, const struct symtab *st,
  */
 #define MCOUNT_REACH 64
 
+/* Whether link-time address a is in one of the table's functions (not
+ * below the first or past the last). */
+static bool in_function(const struct gtable *t, uint64_t a)
+{
+	size_t k = lookup(t, a);
+
+	return k > 0 && k + 1 < t->n;
+}
+
 static uint64_t arcs_at_entry(const struct gmon_data *g,
 			      const struct gtable *t, uint64_t off)
 {
@@ -208,6 +217,49 @@ static uint64_t arcs_at_entry(const struct gmon_data *g,
 		n += k > 0 && k + 1 < t->n && self - t->v[k].lo < MCOUNT_REACH;
 	}
 	return n;
+}
+
+/*
+ * What the arcs say of the binary. glibc records an arc when its call
+ * site is in the main program; when a shared library was built with -pg
+ * too, a call into it is recorded with the library's address, outside
+ * the binary. gprof finds no symbol for such an address and leaves the
+ * arc out (call_graph.c: an arc needs both ends); so do we, counting
+ * them. The match is judged on the arcs inside the binary: every one of
+ * those goes to a function's entry, where -pg code calls mcount.
+ */
+struct arc_count {
+	uint64_t ours;		/* both ends in the binary's functions */
+	uint64_t ours_at_entry;	/* of those, to a function's entry */
+	uint64_t into_others;	/* from our code to outside the binary */
+	uint64_t strays;	/* the rest: a call site outside our code */
+};
+
+static bool arc_is_ours(const struct gmon_arc *a, const struct gtable *t,
+			uint64_t off)
+{
+	return in_function(t, a->from - off) && in_function(t, a->self - off);
+}
+
+static void count_arcs(const struct gmon_data *g, const struct symtab *st,
+		       const struct gtable *t, uint64_t off,
+		       struct arc_count *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < g->narcs; i++) {
+		const struct gmon_arc *a = &g->arcs[i];
+		uint64_t self = a->self - off;
+		size_t k = lookup(t, self);
+
+		if (arc_is_ours(a, t, off)) {
+			c->ours++;
+			c->ours_at_entry += self - t->v[k].lo < MCOUNT_REACH;
+		} else if (in_function(t, a->from - off) && !in_code(st, self)) {
+			c->into_others++;
+		} else {
+			c->strays++;
+		}
+	}
 }
 
 static uint64_t lowest_vaddr(const struct symtab *st)
@@ -341,7 +393,8 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 	uint64_t *arc_self;
 	name_id object = names_intern(&p->names, st->path, strlen(st->path));
 	uint32_t ev;
-	uint64_t outside = 0, at_entry;
+	uint64_t outside = 0;
+	struct arc_count ac;
 
 	memset(r, 0, sizeof(*r));
 	r->binary = st->path;
@@ -361,12 +414,23 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 	}
 	r->addresses = 2 * (uint64_t)g->narcs;
 	r->outside = outside;
-	at_entry = arcs_at_entry(g, &t, r->load_offset);
-	/* a real profile has every arc there; a few strays are allowed */
-	if (g->narcs >= 2 && at_entry * 10 < (uint64_t)g->narcs * 9) {
+	count_arcs(g, st, &t, r->load_offset, &ac);
+	r->arcs_elsewhere = ac.into_others;
+	/* a real profile has every arc of its own there; a few strays are
+	 * allowed */
+	if (g->narcs >= 2 &&
+	    ((ac.ours >= 2 && ac.ours_at_entry * 10 < ac.ours * 9) ||
+	     ac.strays * 10 > (uint64_t)g->narcs)) {
+		char others[64] = "";
+
+		if (ac.into_others)
+			snprintf(others, sizeof(others),
+				 "%llu go into other objects; ",
+				 (unsigned long long)ac.into_others);
 		free(t.v);
-		return error("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions, where -pg code calls mcount (load offset 0x%llx: %s)",
-			     st->path, (unsigned long long)at_entry, g->narcs,
+		return error("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions, where -pg code calls mcount (%sload offset 0x%llx: %s)",
+			     st->path, (unsigned long long)ac.ours_at_entry,
+			     g->narcs, others,
 			     (unsigned long long)r->load_offset,
 			     r->offset_reason);
 	}
@@ -387,9 +451,13 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 	for (size_t i = 0; i < g->narcs; i++) {
 		size_t from = lookup(&t, g->arcs[i].from - r->load_offset);
 		size_t self = lookup(&t, g->arcs[i].self - r->load_offset);
-		uint32_t c = profile_call(p, pfunc_of(p, st, &t, from, object),
-					  pfunc_of(p, st, &t, self, object));
+		uint32_t c;
 
+		arc_call[i] = NO_ID;
+		if (!arc_is_ours(&g->arcs[i], &t, r->load_offset))
+			continue;	/* as gprof: no symbol for an end */
+		c = profile_call(p, pfunc_of(p, st, &t, from, object),
+				 pfunc_of(p, st, &t, self, object));
 		p->calls[c].count += g->arcs[i].count;
 		arc_call[i] = c;
 		arc_self[i] = g->arcs[i].self - r->load_offset;
@@ -430,4 +498,10 @@ void resolve_gmon_print_notes(FILE *out, const struct resolve_report *r)
 			(unsigned long long)(r->addresses - r->outside),
 			(unsigned long long)r->addresses);
 	fputs(".\n", out);
+	if (r->arcs_elsewhere)
+		fprintf(out, "%llu call arc%s into other objects (shared "
+			"libraries built with -pg too): left out, as gprof "
+			"leaves them out.\n",
+			(unsigned long long)r->arcs_elsewhere,
+			r->arcs_elsewhere == 1 ? " goes" : "s go");
 }
