@@ -409,7 +409,8 @@ static void test_positions(void **state)
 
 static void test_leaks(void **state)
 {
-	struct read_opts o = { .want_leaks = true };
+	/* the raw frames (folding is test_folding's) */
+	struct read_opts o = { .want_leaks = true, .no_filter = true };
 	struct res r;
 	const struct pstack *s;
 
@@ -444,6 +445,82 @@ static void test_leaks(void **state)
 	rd_clean(&r, "P=(ID=1 N=(p) T=0)\n"
 		 "C1 FN0=(F0=(p)+10 N=(main))+0 V0=(MEM_LIVE):(1,9,9);LK=(0x10,9)\n");
 	assert_int_equal(r.p.nleaks, 0);
+	rd_done(&r);
+}
+
+/*
+ * Frames folded into their callers by default, as igprof-analyse folds
+ * them: allocators in a memory profile (MallocFilter), IgProf's own in
+ * any (objects named libigprof., IgProf., IgHook.); --no-filter keeps
+ * them as the file has them.
+ */
+static void test_folding(void **state)
+{
+	static const char mem[] =
+		"P=(ID=1 N=(p) T=0)\n"
+		"C1 FN0=(F0=(p)+10 N=(main))+0\n"
+		"C2 FN1=(F0+20 N=(f))+0\n"
+		"C3 FN2=(F1=(libc)+30 N=(malloc))+0 V0=(MEM_TOTAL):(2,722,0)"
+		" V1=(MEM_LIVE):(2,722,722);LK=(0x91441c8,615)\n"
+		"C3 FN3=(F1+90 N=(_Znwm))+0 V0:(1,8,0)\n"
+		"C2 FN2+0 V0:(1,9,0) V1:(1,9,9);LK=(0x10,9)\n"
+		"C1 FN2+0 V0:(1,5,0)\n";
+	static const char perf[] =
+		"P=(ID=1 N=(p) T=0.01)\n"
+		"C1 FN0=(F0=(p)+10 N=(main))+0\n"
+		"C2 FN1=(F0+20 N=(f))+0 V0=(PERF_TICKS):(1,1,1)\n"
+		"C3 FN2=(F1=(libc)+30 N=(malloc))+0 V0:(4,4,4)\n"
+		"C3 FN3=(F2=(/opt/lib/libigprof.so)+40 N=(hook))+0 V0:(2,2,2)\n"
+		"C4 FN4=(F0+50 N=(g))+0 V0:(3,3,3)\n";
+	struct read_opts o = { .want_leaks = true };
+	struct read_opts raw = { .want_leaks = true, .no_filter = true };
+	struct res r;
+	const struct pstack *st;
+
+	(void)state;
+	/* a memory profile: malloc's and operator new's allocations are
+	 * f's and main's; the stacks of leaks end at f */
+	rd_clean_opts(&r, mem, &o);
+	assert_int_equal(self_of(&r.p, "f", "MEM_TOTAL"), 722 + 8);
+	assert_int_equal(self_of(&r.p, "main", "MEM_TOTAL"), 9);
+	assert_int_equal(self_of(&r.p, "f", "MEM_LIVE"), 722);
+	assert_int_equal(self_of(&r.p, "malloc", "MEM_TOTAL"), 0 + 5);
+	assert_int_equal(find_call(&r.p, "f", "malloc"), NO_ID);
+	assert_int_equal(find_call(&r.p, "f", "_Znwm"), NO_ID);
+	assert_int_equal(arc_incl(&r.p, "main", "f", "MEM_TOTAL"), 730);
+	st = &r.p.stacks[r.p.leaks[0].stack];
+	assert_int_equal(st->func, fn(&r.p, "f"));
+	assert_int_equal(r.p.stacks[r.p.leaks[1].stack].func, fn(&r.p, "main"));
+	/* a root frame has no caller to fold into: kept */
+	assert_int_equal(r.p.inputs[0].folded_alloc, 3);
+	assert_int_equal(r.p.inputs[0].folded_own, 0);
+	rd_done(&r);
+
+	/* --no-filter: as the file has them */
+	rd_clean_opts(&r, mem, &raw);
+	assert_int_equal(self_of(&r.p, "f", "MEM_TOTAL"), 0);
+	assert_int_equal(self_of(&r.p, "malloc", "MEM_TOTAL"), 722 + 9 + 5);
+	assert_int_equal(self_of(&r.p, "_Znwm", "MEM_TOTAL"), 8);
+	assert_int_equal(arc_count(&r.p, "f", "malloc"), 2);
+	assert_int_equal(r.p.inputs[0].folded_alloc, 0);
+	rd_done(&r);
+
+	/* a time profile: malloc's ticks are its own; IgProf's hook is
+	 * folded, and g, which it "called", is f's callee */
+	rd_clean_opts(&r, perf, &o);
+	assert_int_equal(self_of(&r.p, "malloc", "PERF_TICKS"), 4);
+	assert_int_equal(self_of(&r.p, "f", "PERF_TICKS"), 1 + 2);
+	assert_int_equal(self_of(&r.p, "g", "PERF_TICKS"), 3);
+	assert_int_equal(arc_incl(&r.p, "f", "g", "PERF_TICKS"), 3);
+	assert_int_equal(find_call(&r.p, "f", "hook"), NO_ID);
+	assert_int_equal(incl_of(&r.p, "f", "PERF_TICKS"), 10);
+	assert_int_equal(r.p.inputs[0].folded_alloc, 0);
+	assert_int_equal(r.p.inputs[0].folded_own, 1);
+	rd_done(&r);
+
+	rd_clean_opts(&r, perf, &raw);
+	assert_int_equal(self_of(&r.p, "hook", "PERF_TICKS"), 2);
+	assert_int_equal(arc_incl(&r.p, "hook", "g", "PERF_TICKS"), 3);
 	rd_done(&r);
 }
 
@@ -725,6 +802,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_leaks),
+		cmocka_unit_test(test_folding),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_deep_stack),
 		cmocka_unit_test(test_deep_stack_pipeline),

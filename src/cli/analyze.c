@@ -141,6 +141,7 @@ static int load(struct run *r)
 						  o->mode == OUT_CALLGRIND,
 				.counter = o->counter,
 				.want_leaks = o->leaks,
+				.no_filter = o->no_filter,
 				.thread = o->reader_thread };
 	struct read_target target;
 	struct profile *p = &r->p;
@@ -289,6 +290,7 @@ static int print_text(struct run *r, FILE *out)
 {
 	const struct options *o = r->o;
 
+	print_input_notes(out, &r->p);
 	if (r->p.gmon) {
 		resolve_gmon_print_notes(out, &r->reports[0]);
 		fputc('\n', out);

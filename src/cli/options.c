@@ -68,6 +68,9 @@ static const char usage_text[] =
 "      --counter=NAME     IgProf: rank by counter NAME (PERF_TICKS, MEM_TOTAL,\n"
 "                         MEM_LIVE, ...; default: the first in the file);\n"
 "                         call counts are its count field\n"
+"      --no-filter        IgProf: keep the frames folded into their callers\n"
+"                         by default (allocators for memory counters,\n"
+"                         IgProf's own), as igprof-analyse -nf does\n"
 "      --threshold=PCT    leave out entries below PCT percent of the total\n"
 "                         (flat profile: self cost; call graph: total;\n"
 "                         --dot, --svg: inclusive, as --node-threshold)\n"
@@ -190,6 +193,7 @@ enum {
 	OPT_DISASM,
 	OPT_COUNTER,
 	OPT_LEAKS,
+	OPT_NO_FILTER,
 	OPT_SUM,
 	OPT_NO_PROGRESS,
 	OPT_DOT,
@@ -219,6 +223,7 @@ static const struct option long_options[] = {
 	{ "show", required_argument, NULL, OPT_SHOW },
 	{ "counter", required_argument, NULL, OPT_COUNTER },
 	{ "leaks", no_argument, NULL, OPT_LEAKS },
+	{ "no-filter", no_argument, NULL, OPT_NO_FILTER },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
@@ -434,6 +439,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_LEAKS:
 			o->leaks = true;
+			break;
+		case OPT_NO_FILTER:
+			o->no_filter = true;
 			break;
 		case OPT_THRESHOLD:
 			errno = 0;

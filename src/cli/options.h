@@ -48,7 +48,8 @@ struct options {
 	const char **binaries;	/* -b, in order */
 	int nbinaries;
 	bool no_demangle;
-	bool force_binary;	/* a -b binary that does not match: warn */
+	bool force_binary;
+	bool no_filter;		/* IgProf: no frame folded into its caller */	/* a -b binary that does not match: warn */
 	bool have_load_offset;
 	uint64_t load_offset;
 	const char *debug_dir;

@@ -93,6 +93,11 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 void print_graph_seconds(FILE *out, const struct cg *cg,
 			 const struct print_opts *o);
 
+/* Above the text listings: how the inputs were read, where that changes
+ * what they show (IgProf frames folded into their callers); nothing
+ * otherwise. */
+void print_input_notes(FILE *out, const struct profile *p);
+
 /* Shared by the printers (labels.c). */
 
 /*

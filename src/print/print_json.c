@@ -122,6 +122,10 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		if (p->gmon)
 			fprintf(out, ", \"bb_counts\": %llu",
 				(unsigned long long)in->nbb);
+		if (in->folded_alloc || in->folded_own)
+			fprintf(out, ", \"folded_frames\": %llu",
+				(unsigned long long)(in->folded_alloc +
+						     in->folded_own));
 		fputc('}', out);
 	}
 	fputs("],\n \"binaries\": [", out);

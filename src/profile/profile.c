@@ -395,13 +395,11 @@ struct pinput *profile_add_input(struct profile *p, const char *path,
 
 	ARRAY_GROW(p->inputs, p->ninputs + 1, p->inputs_alloc);
 	in = &p->inputs[p->ninputs++];
+	memset(in, 0, sizeof(*in));
 	in->path = names_intern(&p->names, path, strlen(path));
 	in->format = names_intern(&p->names, format, strlen(format));
 	in->creator = NO_NAME;
 	in->cmd = NO_NAME;
-	in->nparts = 0;
-	in->nselected = 0;
-	in->nbb = 0;
 	return in;
 }
 

@@ -124,6 +124,9 @@ struct pinput {
 	uint32_t nparts;
 	uint32_t nselected;		/* parts read (all, or --part's) */
 	uint64_t nbb;			/* gmon.out: basic-block counts read */
+	/* IgProf: frames folded into their callers: allocators (of a
+	 * memory profile), and IgProf's own */
+	uint64_t folded_alloc, folded_own;
 };
 
 struct gmon_data;			/* gmon_data.h */

@@ -56,6 +56,8 @@ struct ig_fn {
 	uint32_t func;		/* profile function */
 	int64_t start;		/* object offset where it starts */
 	uint64_t line;		/* of the definition, for messages */
+	bool allocator;		/* malloc, operator new, ...: see folds() */
+	bool igprof_own;	/* in IgProf's own library */
 };
 
 struct ig_file {
@@ -99,6 +101,12 @@ struct ig_reader {
 
 	struct ig_level *lv;	/* the current stack, depth entries */
 	size_t depth, lv_alloc;
+	/* The file's stack, which folded frames make deeper than ours:
+	 * per file depth, whether that frame has a level of ours. */
+	bool *file_kept;
+	size_t file_depth, file_kept_alloc;
+	int memory;		/* the counters are MEM_*: 1, not: 0, -1 not
+				 * known yet */
 	uint64_t *acc[MAX_COUNTERS];	/* per counter, per level: subtree
 					 * totals; lv_alloc entries each */
 	uint32_t *func_active;	/* per profile function: frames on stack */
@@ -363,6 +371,67 @@ static int parse_file(struct ig_reader *rd, const char **sp, const char *end,
  * "FN<id>" or "FN<id>=(F... N=(<name>))", then "+<offset>": the
  * function (index into fns[]) and the frame's object offset.
  */
+/*
+ * Frames folded into their callers, as igprof-analyse folds them unless
+ * told not to (-nf; --no-filter here): IgProf's own (an object named
+ * libigprof., IgProf. or IgHook.), for every counter; and for memory
+ * counters, the allocators, whose cost is their callers' allocations
+ * (igprof-analyse's MallocFilter: the C allocators and operator new and
+ * new[] as mangled, which is how IgProf names them).
+ */
+static bool allocator_name(const char *name)
+{
+	static const char *const names[] = {
+		"malloc", "calloc", "realloc", "memalign", "posix_memalign",
+		"valloc", "zmalloc", "zcalloc", "zrealloc",
+		"_Znwj", "_Znwm", "_Znaj", "_Znam",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+static bool igprof_object(const char *path)
+{
+	return strstr(path, "libigprof.") || strstr(path, "IgProf.") ||
+	       strstr(path, "IgHook.");
+}
+
+/*
+ * Whether the counters are memory counters: known from the first counter
+ * defined; before that, from a definition on the rest of this line (an
+ * allocator frame is the leaf its counters are on, and the first of
+ * them often defines the counter). Unknown: no.
+ */
+static bool memory_counters(struct ig_reader *rd, const char *s,
+			    const char *end)
+{
+	if (rd->memory >= 0)
+		return rd->memory;
+	while ((s = memchr(s, 'V', (size_t)(end - s))) != NULL) {
+		const char *d = ++s;
+
+		while (d < end && *d >= '0' && *d <= '9')
+			d++;
+		if (d > s && end - d > 6 && !memcmp(d, "=(MEM_", 6))
+			return true;
+		if (d > s && end - d > 2 && !memcmp(d, "=(", 2))
+			return false;
+	}
+	return false;
+}
+
+static bool folds(struct ig_reader *rd, const struct ig_fn *f,
+		  const char *rest, const char *end)
+{
+	if (rd->opts->no_filter || !rd->depth)
+		return false;	/* a root frame has no caller to fold into */
+	return f->igprof_own ||
+	       (f->allocator && memory_counters(rd, rest, end));
+}
+
 static int parse_fn(struct ig_reader *rd, const char **sp, const char *end,
 		    uint32_t *fn, int64_t *addr)
 {
@@ -401,6 +470,9 @@ static int parse_fn(struct ig_reader *rd, const char **sp, const char *end,
 		f = &rd->fns[rd->nfns++];
 		f->func = profile_func(rd->p, object, NO_NAME, name);
 		f->line = rd->lr->lineno;
+		f->allocator = allocator_name(profile_str(rd->p, name));
+		f->igprof_own = object != NO_NAME &&
+				igprof_object(profile_str(rd->p, object));
 		u64map_put(&rd->fn_ids, id, k);
 		defined = true;
 	} else if (k == U64MAP_NONE) {
@@ -473,6 +545,13 @@ static void pop(struct ig_reader *rd)
 		p->callsites[v->site].count += v->count;
 	if (l)
 		rd->lv[l - 1].count += v->count;
+}
+
+/* Pop the file's top frame, and ours if it has one. */
+static void pop_file(struct ig_reader *rd)
+{
+	if (rd->file_kept[--rd->file_depth])
+		pop(rd);
 }
 
 static void push(struct ig_reader *rd, uint32_t func)
@@ -554,6 +633,8 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 					  (unsigned long long)id);
 		n = names_intern(&rd->p->names, name, len);
 		e = profile_event(rd->p, n);
+		if (rd->memory < 0)
+			rd->memory = len > 4 && !memcmp(name, "MEM_", 4);
 		/* igprof numbers a counter again in each thread's part of
 		 * the dump: one name, one column */
 		for (c = 0; c < rd->ncounters; c++)
@@ -700,19 +781,32 @@ static int parse_frame(struct ig_reader *rd, const char *s, const char *end)
 		return -1;
 	if (depth == 0)
 		return error_here(rd, "stack depth 0: depths start at 1");
-	if (depth > rd->depth + 1)
+	if (depth > rd->file_depth + 1)
 		return error_here(rd, "stack depth %llu after depth %zu: a frame "
 				  "can be at most one deeper than the line before",
-				  (unsigned long long)depth, rd->depth);
+				  (unsigned long long)depth, rd->file_depth);
 	if (want(rd, &s, end, " ") < 0 || parse_fn(rd, &s, end, &fn, &addr) < 0)
 		return -1;
-	while (rd->depth >= depth)
-		pop(rd);
-	push(rd, rd->fns[fn].func);
-	rd->lv[rd->depth - 1].addr = addr;
-	rd->lv[rd->depth - 1].at_start = addr == rd->fns[fn].start;
-	if (rd->opts->want_positions && rd->depth > 1)
-		add_call_site(rd);
+	while (rd->file_depth >= depth)
+		pop_file(rd);
+	ARRAY_GROW(rd->file_kept, rd->file_depth + 1, rd->file_kept_alloc);
+	if (folds(rd, &rd->fns[fn], s, end)) {
+		/* its costs are its caller's, its callees its caller's */
+		rd->file_kept[rd->file_depth++] = false;
+		if (rd->fns[fn].igprof_own)
+			rd->input->folded_own++;
+		else
+			rd->input->folded_alloc++;
+		addr = -1;	/* an address in the allocator is not the
+				 * caller's position */
+	} else {
+		rd->file_kept[rd->file_depth++] = true;
+		push(rd, rd->fns[fn].func);
+		rd->lv[rd->depth - 1].addr = addr;
+		rd->lv[rd->depth - 1].at_start = addr == rd->fns[fn].start;
+		if (rd->opts->want_positions && rd->depth > 1)
+			add_call_site(rd);
+	}
 	rd->last_counter = -1;
 	while (s < end) {
 		uint32_t col = 0;
@@ -752,6 +846,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	rd.opts = opts;
 	rd.base = 10;
 	rd.count_col = NO_ID;
+	rd.memory = -1;
 	rd.input = profile_add_input(p, lr->path, "igprof");
 	rd.input->nparts = rd.input->nselected = 1;
 	rd.input->creator = names_intern(&p->names, "igprof", 6);
@@ -772,8 +867,8 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	}
 	if (r < 0)
 		goto out;
-	while (rd.depth)
-		pop(&rd);
+	while (rd.file_depth)
+		pop_file(&rd);
 	if (!rd.ncounters) {
 		error("%s: no counter values in the profile (no 'V' record)",
 		      lr->path);
@@ -789,6 +884,7 @@ out:
 	free(rd.fns);
 	free(rd.files);
 	free(rd.lv);
+	free(rd.file_kept);
 	free(rd.func_active);
 	free(rd.call_active);
 	return ret;
