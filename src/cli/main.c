@@ -3,6 +3,7 @@
  * exits and the only owner of stdout.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,47 @@
 #include "diff.h"
 #include "options.h"
 #include "resolve_cmd.h"
+
+/* Whether path and the file sb describes are one file. */
+static bool same_file(const char *path, const struct stat *sb)
+{
+	struct stat other;
+
+	return stat(path, &other) == 0 && other.st_dev == sb->st_dev &&
+	       other.st_ino == sb->st_ino;
+}
+
+/*
+ * -o FILE naming an input: a Callgrind file may replace a profile it
+ * was read from (it is that profile, written again), but a listing would
+ * put text where the profile was, and nothing replaces a binary.
+ * Returns 0, or 2 (a usage error) after saying so.
+ */
+static int check_output_not_input(const struct options *o)
+{
+	struct stat sb;
+
+	if (stat(o->output_file, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	for (int i = 0; i < o->nbinaries; i++)
+		if (same_file(o->binaries[i], &sb)) {
+			error("-o '%s' is the binary given with -b '%s': it "
+			      "would be replaced; write the output elsewhere",
+			      o->output_file, o->binaries[i]);
+			return 2;
+		}
+	if (o->mode == OUT_CALLGRIND && !o->diff && !o->resolve_mode)
+		return 0;
+	for (int i = 0; i < o->ninputs; i++)
+		if (same_file(o->inputs[i], &sb)) {
+			error("-o '%s' is the input '%s': the listing would "
+			      "replace the profile; write it elsewhere (only "
+			      "--output=callgrind may replace a profile it "
+			      "reads)", o->output_file, o->inputs[i]);
+			return 2;
+		}
+	return 0;
+}
 
 /*
  * -o FILE: the output goes to a new file beside FILE, renamed to FILE
@@ -41,6 +83,15 @@ static FILE *open_output(const char *path, char **tmp)
 	memcpy(*tmp, path, len);
 	memcpy(*tmp + len, ".tmp-XXXXXX", 12);
 	fd = mkstemp(*tmp);
+	if (fd < 0 && errno == ENOENT && strrchr(path, '/')) {
+		const char *slash = strrchr(path, '/');
+
+		error("cannot create '%s': the directory '%.*s' does not exist",
+		      path, slash == path ? 1 : (int)(slash - path), path);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
 	if (fd < 0) {
 		error_errno("cannot create '%s' (a new file beside it, renamed to it when complete)", path);
 		free(*tmp);
@@ -131,8 +182,14 @@ int main(int argc, char **argv)
 		progress_enable_on_tty();
 	if (o.output_file) {
 		char *tmp;
-		FILE *f = open_output(o.output_file, &tmp);
+		FILE *f;
 
+		status = check_output_not_input(&o);
+		if (status) {
+			options_release(&o);
+			return status;
+		}
+		f = open_output(o.output_file, &tmp);
 		if (!f) {
 			options_release(&o);
 			return 1;

@@ -1,0 +1,44 @@
+# -o FILE: never a listing over the profile it reads, never anything
+# over a -b binary; --output=callgrind may rewrite its input (it is that
+# profile again); a missing directory is named as such. On copies in a
+# scratch directory, so that a regression cannot touch the samples.
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "output-file: $*"; status=1; }
+cp samples/hello/callgrind.out "$tmp/prof.out"
+cp samples/hello/prog "$tmp/prog"
+
+for args in "-p --brief" "--json" "--annotate"; do
+	# shellcheck disable=SC2086
+	"$bin" $args -o "$tmp/prof.out" "$tmp/prof.out" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "$args -o INPUT INPUT: exit $rc, not 2"
+	cmp -s "$tmp/prof.out" samples/hello/callgrind.out ||
+		fail "$args -o INPUT INPUT changed the profile"
+	grep -q "^cganalyze: -o '$tmp/prof.out' is the input '$tmp/prof.out': the listing would replace the profile; write it elsewhere" "$tmp/err" ||
+		fail "$args -o INPUT INPUT: $(cat "$tmp/err")"
+done
+
+# the same file by another name is the same file
+ln "$tmp/prof.out" "$tmp/link.out"
+"$bin" -p --brief -o "$tmp/link.out" "$tmp/prof.out" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "-o a hard link of the input was not refused"
+
+"$bin" -p --brief -b "$tmp/prog" -o "$tmp/prog" "$tmp/prof.out" >/dev/null 2>"$tmp/err"
+[ $? -eq 2 ] || fail "-o the -b binary was not refused"
+cmp -s "$tmp/prog" samples/hello/prog || fail "-o the -b binary changed it"
+grep -q "is the binary given with -b" "$tmp/err" || fail "-o BINARY: $(cat "$tmp/err")"
+
+# a Callgrind file may replace the profile it was read from
+"$bin" --output=callgrind -o "$tmp/prof.out" "$tmp/prof.out" 2>"$tmp/err" ||
+	fail "--output=callgrind -o INPUT INPUT failed: $(cat "$tmp/err")"
+head -n 1 "$tmp/prof.out" | grep -q '^# callgrind format' ||
+	fail "--output=callgrind -o INPUT INPUT wrote no Callgrind file"
+
+"$bin" -p --brief -o "$tmp/no-such-dir/x" samples/hello/callgrind.out 2>"$tmp/err"
+[ $? -eq 1 ] || fail "-o into a missing directory: not exit 1"
+grep -q "^cganalyze: cannot create '$tmp/no-such-dir/x': the directory '$tmp/no-such-dir' does not exist$" "$tmp/err" ||
+	fail "-o into a missing directory: $(cat "$tmp/err")"
+exit $status
