@@ -7,6 +7,7 @@
 #include "analyze.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -126,6 +127,46 @@ static time_t newest_mtime(const struct options *o)
 	return newest;
 }
 
+/* Operand i is no file (and not "-"), while an option that takes an
+ * optional argument was given without one. */
+static bool missing_operand(const struct options *o, int i)
+{
+	struct stat sb;
+
+	return o->bare_option && strcmp(o->inputs[i], "-") &&
+	       stat(o->inputs[i], &sb) != 0 && errno == ENOENT;
+}
+
+/* Whether pattern (a name or a glob) names a function of the profile. */
+static bool names_a_function(const struct profile *p, const char *pattern)
+{
+	for (size_t f = 0; f < p->nfuncs; f++)
+		if (!fnmatch(pattern, profile_str(p, p->funcs[f].name), 0))
+			return true;
+	return false;
+}
+
+/* gprof's options take their argument attached: say how. */
+static int function_hint(const struct options *o, const char *name)
+{
+	const char *opt = o->bare_option;
+	const char *longer = !strcmp(opt, "-p") ? "--flat-profile"
+			     : !strcmp(opt, "-P") ? "--no-flat-profile"
+			     : !strcmp(opt, "-q") ? "--graph"
+			     : !strcmp(opt, "-Q") ? "--no-graph" : NULL;
+
+	if (longer)
+		error("cannot open '%s': there is no such file, but the profile "
+		      "has a function of that name: %s takes its argument "
+		      "attached, %s%s or %s=%s", name, opt, opt, name, longer,
+		      name);
+	else
+		error("cannot open '%s': there is no such file, but the profile "
+		      "has a function of that name: %s takes its argument "
+		      "attached, %s=%s", name, opt, opt, name);
+	return 2;
+}
+
 /*
  * The binaries, every input read into one profile, and the profile
  * resolved against the binaries (gmon.out always is: it is addresses).
@@ -158,9 +199,19 @@ static int load(struct run *r)
 		target.big_endian = r->st[0]->big_endian;
 		ro.target = &target;
 	}
+	/* an operand that is no file may be a function name meant for a
+	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)
+		if (!missing_operand(o, i) && read_profile(p, o->inputs[i], &ro) < 0)
+			return 1;
+	for (int i = 0; i < o->ninputs; i++) {
+		if (!missing_operand(o, i))
+			continue;
+		if (names_a_function(p, o->inputs[i]))
+			return function_hint(o, o->inputs[i]);
 		if (read_profile(p, o->inputs[i], &ro) < 0)
 			return 1;
+	}
 	if (o->sum && !p->gmon) {
 		error("--sum writes gmon.out data, and no input is a gmon.out");
 		return 2;

@@ -378,6 +378,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			bool flat = c == 'p' || c == 'P';
 			bool on = c == 'p' || c == 'q' || optarg;
 
+			if (!optarg)
+				o->bare_option = c == 'p' ? "-p" : c == 'P' ? "-P"
+						: c == 'q' ? "-q" : "-Q";
 			if (optarg && add_spec(o, c == 'p' ? SPEC_FLAT_ONLY
 						: c == 'P' ? SPEC_FLAT_NOT
 						: c == 'q' ? SPEC_GRAPH_ONLY
@@ -515,6 +518,8 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_ANNOTATE:
 			o->annotate = true;
 			o->annotate_what = optarg && *optarg ? optarg : NULL;
+			if (!optarg)
+				o->bare_option = "--annotate";
 			break;
 		case OPT_CONTEXT: {
 			unsigned long long n;
@@ -550,6 +555,8 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_DISASM:
 			o->disasm = true;
 			o->disasm_what = optarg && *optarg ? optarg : NULL;
+			if (!optarg)
+				o->bare_option = "--disasm";
 			break;
 		case OPT_DOT:
 			o->dot = true;

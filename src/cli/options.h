@@ -49,7 +49,11 @@ struct options {
 	int nbinaries;
 	bool no_demangle;
 	bool force_binary;
-	bool no_filter;		/* IgProf: no frame folded into its caller */	/* a -b binary that does not match: warn */
+	bool no_filter;		/* IgProf: no frame folded into its caller */
+	/* The last of -p -P -q -Q --annotate --disasm given without its
+	 * optional argument ("-p"), for the hint when an operand after it
+	 * was meant as that argument; NULL: none. */
+	const char *bare_option;	/* a -b binary that does not match: warn */
 	bool have_load_offset;
 	uint64_t load_offset;
 	const char *debug_dir;
