@@ -167,6 +167,70 @@ static int function_hint(const struct options *o, const char *name)
 	return 2;
 }
 
+/* The program of a cmd: line, its first word ("./prog 5" -> "./prog"). */
+static size_t program_len(const char *cmd)
+{
+	size_t n = strspn(cmd, " \t");
+
+	return n + strcspn(cmd + n, " \t");
+}
+
+/*
+ * Profiles of different programs added up are rarely meant (runs of one
+ * program with other arguments are): say it once, naming both.
+ */
+static void check_one_program(const struct profile *p)
+{
+	const struct pinput *first = NULL;
+
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const struct pinput *in = &p->inputs[i];
+		const char *a, *b;
+		size_t la, lb;
+
+		if (in->cmd == NO_NAME)
+			continue;
+		if (!first) {
+			first = in;
+			continue;
+		}
+		a = profile_str(p, first->cmd);
+		b = profile_str(p, in->cmd);
+		la = program_len(a);
+		lb = program_len(b);
+		if (la == lb && !memcmp(a, b, la))
+			continue;
+		warning("'%s' and '%s' are profiles of different programs "
+			"('%.*s' and '%.*s'): their costs are added up as if "
+			"they were one", profile_str(p, first->path),
+			profile_str(p, in->path), (int)la, a, (int)lb, b);
+		return;
+	}
+	/* one command line, two programs (both run as ./prog): two mains
+	 * in different objects */
+	if (p->ninputs > 1) {
+		name_id main_name = names_find(&p->names, "main", 4);
+		name_id ob = NO_NAME;
+
+		for (size_t f = 0; main_name != NO_NAME && f < p->nfuncs; f++) {
+			const struct pfunc *fn = &p->funcs[f];
+
+			if (fn->name != main_name || fn->object == NO_NAME)
+				continue;
+			if (ob == NO_NAME) {
+				ob = fn->object;
+			} else if (fn->object != ob) {
+				warning("the profiles are of different programs "
+					"(main is in '%s' and in '%s'): their "
+					"costs are added up as if they were one",
+					profile_str(p, ob),
+					profile_str(p, fn->object));
+				return;
+			}
+		}
+	}
+}
+
 /*
  * The binaries, every input read into one profile, and the profile
  * resolved against the binaries (gmon.out always is: it is addresses).
@@ -212,6 +276,7 @@ static int load(struct run *r)
 		if (read_profile(p, o->inputs[i], &ro) < 0)
 			return 1;
 	}
+	check_one_program(p);
 	if (o->sum && !p->gmon) {
 		error("--sum writes gmon.out data, and no input is a gmon.out");
 		return 2;
