@@ -177,6 +177,59 @@ static bool func_chosen(const struct builder *b, uint32_t func)
 	       (!b->o->flat_listed || b->o->flat_listed[func]);
 }
 
+/*
+ * The object with the most cost whose code has no source line at all
+ * (where others have lines): one built without -g.
+ */
+static void find_no_line_object(struct annotation *a)
+{
+	const struct profile *p = a->p;
+	struct u64map index;	/* object name -> into cost[] */
+	uint64_t *cost = NULL;
+	name_id *obj = NULL;
+	bool *lined = NULL;	/* some of its cost is on a line */
+	size_t n = 0, alloc = 0;
+
+	a->no_line_object = NO_NAME;
+	u64map_init(&index);
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+		name_id ob = p->funcs[q->func].object;
+		uint32_t k;
+
+		if (ob == NO_NAME)
+			continue;
+		k = u64map_get(&index, ob);
+		if (k == U64MAP_NONE) {
+			if (n == alloc) {
+				alloc = alloc * 2 + 8;
+				cost = xreallocarray(cost, alloc, sizeof(*cost));
+				obj = xreallocarray(obj, alloc, sizeof(*obj));
+				lined = xreallocarray(lined, alloc,
+						      sizeof(*lined));
+			}
+			k = (uint32_t)n++;
+			cost[k] = 0;
+			obj[k] = ob;
+			lined[k] = false;
+			u64map_put(&index, ob, k);
+		}
+		if (!unknown_file(p, q->file) && q->line)
+			lined[k] = true;
+		else
+			cost[k] += profile_pos_cost(p, (uint32_t)i)[a->sort_event];
+	}
+	for (size_t k = 0; k < n; k++)
+		if (!lined[k] && cost[k] > a->no_line_object_cost) {
+			a->no_line_object_cost = cost[k];
+			a->no_line_object = obj[k];
+		}
+	u64map_release(&index);
+	free(cost);
+	free(obj);
+	free(lined);
+}
+
 static void add_positions(struct builder *b)
 {
 	struct annotation *a = b->a;
@@ -579,6 +632,7 @@ int annotation_build(struct annotation *a, const struct cg *cg,
 		goto out;
 	}
 	add_positions(&b);
+	find_no_line_object(a);
 	add_callsites(&b);
 	if (o->inline_calls)
 		add_inlined(&b);

@@ -84,6 +84,11 @@ struct annotation {
 	bool by_symspecs;	/* -p/-P SPEC chose functions too */
 	bool any_line;		/* the profile has cost on some line, chosen
 				 * or not */
+	/* The object with the most cost (of the sort event) of those whose
+	 * code has no source line at all, and that cost: a build without
+	 * -g. NO_NAME: none (or no objects in the profile). */
+	name_id no_line_object;
+	uint64_t no_line_object_cost;
 };
 
 /*

@@ -346,6 +346,27 @@ static const char *not_chosen_text(const struct annotation *a)
 	return "in functions -p/-P left out";
 }
 
+/*
+ * Whether an object with no line has no debug info: valgrind looked its
+ * lines up (every input is Callgrind's), or -b gave it. An IgProf or
+ * gmon.out object that -b did not give has no lines for want of -b.
+ */
+static bool lines_were_looked_for(const struct profile *p,
+				  const struct print_opts *o, name_id object)
+{
+	bool all_callgrind = p->ninputs > 0;
+
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (strcmp(profile_str(p, p->inputs[i].format), "callgrind"))
+			all_callgrind = false;
+	if (all_callgrind)
+		return true;
+	for (size_t b = 0; b < o->nreports; b++)
+		if (o->reports[b].object == object)
+			return true;
+	return false;
+}
+
 static void print_summary(FILE *out, const struct columns *c)
 {
 	const struct annotation *a = c->a;
@@ -408,6 +429,21 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 			p->events[a->sort_event].unit_seconds,
 			a->line_execs ? "; execs: the basic-block count of the "
 					"line (its most executed block)" : "");
+	/* an object of 1% or more with no line at all, though others have
+	 * lines (the profile was not made with --dump-line=no): say so */
+	if (a->no_line_object != NO_NAME && a->any_line &&
+	    lines_were_looked_for(p, o, a->no_line_object) &&
+	    a->no_line_object_cost * 100 >= a->total[a->sort_event] &&
+	    a->total[a->sort_event])
+		fprintf(out, "-- note: %.1f%% of the cost has no source line: "
+			"%.1f%% is in '%s', which has no debug info (build "
+			"it with -g and profile it again)\n\n",
+			100.0 * (double)ann_row(a->fate_cost, a,
+						ANN_NO_LINE)[a->sort_event] /
+				(double)a->total[a->sort_event],
+			100.0 * (double)a->no_line_object_cost /
+				(double)a->total[a->sort_event],
+			profile_str(p, a->no_line_object));
 	if (!a->nlines && a->any_line)
 		fputs("-- the functions chosen have no cost on a source line\n\n",
 		      out);
