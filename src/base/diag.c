@@ -64,6 +64,15 @@ int error(const char *fmt, ...)
 	return -1;
 }
 
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(NULL, NULL, fmt, ap);
+	va_end(ap);
+}
+
 int error_at(const char *path, uint64_t lineno, const char *fmt, ...)
 {
 	char place[4096];

@@ -38,6 +38,10 @@ int error_at_offset(const char *path, uint64_t offset, const char *fmt, ...)
 int error_errno(const char *fmt, ...) CGA_PRINTF(1, 2);
 
 void warning(const char *fmt, ...) CGA_PRINTF(1, 2);
+/* What the run did that the reader of a listing should know (the load
+ * offset used, frames folded), on the sink beside the warnings, so that
+ * standard output carries the listing alone. */
+void note(const char *fmt, ...) CGA_PRINTF(1, 2);
 void warning_at(const char *path, uint64_t lineno, const char *fmt, ...)
 	CGA_PRINTF(3, 4);
 

@@ -402,19 +402,61 @@ static int analyse(struct run *r)
 
 /* The text listings asked for, one after the other, with the notes on
  * the binaries first. */
+/* The first word has a capital past its first letter: a name (IgProf). */
+static bool name_like(const char *s, size_t n)
+{
+	for (size_t i = 1; i < n && s[i] != ' ' && s[i] != ':'; i++)
+		if (s[i] >= 'A' && s[i] <= 'Z')
+			return true;
+	return false;
+}
+
+/*
+ * The notes on how the inputs were read and resolved, as note()s on
+ * standard error, one per line: standard output is the listing alone,
+ * for grep and diff. A line's first word is lowercased as messages
+ * are ("Symbols from" -> "symbols from"; "IgProf" stays), and its final
+ * period dropped.
+ */
+static void print_notes(struct run *r)
+{
+	const struct options *o = r->o;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return;
+	print_input_notes(m, &r->p);
+	if (r->p.gmon)
+		resolve_gmon_print_notes(m, &r->reports[0]);
+	else if (o->nbinaries)
+		resolve_print_notes(m, &r->p, r->reports,
+				    (size_t)o->nbinaries, &r->rso);
+	fclose(m);
+	for (char *line = text, *nl; line && *line; line = nl + 1) {
+		size_t n;
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line) - 1;
+		n = (size_t)(nl - line) + (*nl != '\n');
+		if (n && line[n - 1] == '.')
+			n--;
+		if (!n)
+			continue;
+		if (line[0] >= 'A' && line[0] <= 'Z' && !name_like(line, n))
+			line[0] = (char)(line[0] - 'A' + 'a');
+		note("%.*s", (int)n, line);
+	}
+	free(text);
+}
+
 static int print_text(struct run *r, FILE *out)
 {
 	const struct options *o = r->o;
 
-	print_input_notes(out, &r->p);
-	if (r->p.gmon) {
-		resolve_gmon_print_notes(out, &r->reports[0]);
-		fputc('\n', out);
-	} else if (o->nbinaries) {
-		resolve_print_notes(out, &r->p, r->reports,
-				    (size_t)o->nbinaries, &r->rso);
-		fputc('\n', out);
-	}
+	print_notes(r);
 	if (o->flat)
 		print_flat(out, &r->cg, &r->po);
 	if (o->flat && o->graph)
