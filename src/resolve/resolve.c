@@ -144,6 +144,24 @@ static uint64_t *lowest_addresses(const struct profile *p)
 	return low;
 }
 
+/*
+ * The symbol profile function f of object ob is named after, when it
+ * tells where the function starts: f has a real name and an instruction
+ * address (low[f]), and a symbol that is not a PLT stub. NULL otherwise.
+ */
+static const struct sym *placed_sym(const struct profile *p,
+				    const struct symtab *st, name_id ob,
+				    const uint64_t *low, uint32_t f)
+{
+	const struct sym *s;
+
+	if (!in_object(p, f, ob) || !low[f] ||
+	    made_up_name(profile_str(p, p->funcs[f].name)))
+		return NULL;
+	s = resolve_named_sym(p, st, f);
+	return s && s->kind != SYM_PLT ? s : NULL;
+}
+
 static void find_offset(const struct profile *p, const struct symtab *st,
 			name_id ob, const uint64_t *low,
 			const struct resolve_opts *o, struct resolve_report *r)
@@ -164,15 +182,11 @@ static void find_offset(const struct profile *p, const struct symtab *st,
 	}
 	u64map_init(&votes);
 	for (size_t f = 0; f < p->nfuncs; f++) {
-		const struct sym *s;
+		const struct sym *s = placed_sym(p, st, ob, low, (uint32_t)f);
 		uint64_t d;
 		uint32_t k;
 
-		if (!in_object(p, (uint32_t)f, ob) || !low[f] ||
-		    made_up_name(profile_str(p, p->funcs[f].name)))
-			continue;
-		s = resolve_named_sym(p, st, (uint32_t)f);
-		if (!s || s->kind == SYM_PLT)
+		if (!s)
 			continue;
 		named++;
 		d = low[f] - s->addr;
@@ -257,14 +271,10 @@ static void place_starts(const struct profile *p, const struct symtab *st,
 	*shift = 0;
 	*nshift = 0;
 	for (size_t f = 0; f < p->nfuncs; f++) {
-		const struct sym *s;
+		const struct sym *s = placed_sym(p, st, ob, low, (uint32_t)f);
 		uint64_t a;
 
-		if (!in_object(p, (uint32_t)f, ob) || !low[f] ||
-		    made_up_name(profile_str(p, p->funcs[f].name)))
-			continue;
-		s = resolve_named_sym(p, st, (uint32_t)f);
-		if (!s || s->kind == SYM_PLT)
+		if (!s)
 			continue;
 		a = low[f] - r->load_offset;
 		if (a == s->addr) {
