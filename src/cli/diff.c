@@ -192,6 +192,83 @@ static void match_functions(struct diff *d)
 	free(incl);
 }
 
+/*
+ * The prefixes that make path a and path b the same: what is left of
+ * each before their longest common tail that starts at a '/'
+ * ("/tmp/a/prog.c", "/tmp/b/prog.c" -> "/tmp/a/", "/tmp/b/"). False
+ * when they have no such tail, or it is all of one.
+ */
+static bool prefixes_of(const char *a, const char *b, size_t *na, size_t *nb)
+{
+	size_t la = strlen(a), lb = strlen(b), n = 0, tail = 0;
+
+	while (n < la && n < lb && a[la - 1 - n] == b[lb - 1 - n]) {
+		n++;
+		if (a[la - n] == '/')
+			tail = n - 1;	/* the tail after this '/' */
+	}
+	if (!tail || tail >= la || tail >= lb)
+		return false;
+	*na = la - tail;
+	*nb = lb - tail;
+	return true;
+}
+
+static int cmp_row_name(const void *x, const void *y)
+{
+	const struct row *a = *(const struct row *const *)x;
+	const struct row *b = *(const struct row *const *)y;
+
+	return strcmp(a->name, b->name);
+}
+
+/*
+ * Functions only in base and only in new under one name and two paths
+ * (two checkouts, two machines): say which --strip-path-prefix pair
+ * joins them, from the first such function, and how many there are.
+ */
+static void suggest_strip(const struct diff *d)
+{
+	const struct row **one = xcalloc(d->nrows + 1, sizeof(*one));
+	size_t n = 0, pairs = 0;
+	char hint[2][512] = { "", "" };
+
+	for (size_t i = 0; i < d->nrows; i++)
+		if (d->rows[i].in[BASE] != d->rows[i].in[NEW])
+			one[n++] = &d->rows[i];
+	qsort(one, n, sizeof(*one), cmp_row_name);
+	for (size_t i = 0, j; i < n; i = j) {
+		const struct row *base = NULL, *new = NULL;
+
+		for (j = i; j < n && !strcmp(one[j]->name, one[i]->name); j++)
+			*(one[j]->in[BASE] ? &base : &new) = one[j];
+		if (!base || !new)
+			continue;
+		for (int which = 0; which < 2; which++) {
+			const char *a = which ? base->object : base->file;
+			const char *b = which ? new->object : new->file;
+			size_t na, nb;
+
+			if (!strcmp(a, b) || !prefixes_of(a, b, &na, &nb))
+				continue;
+			if (!pairs++) {
+				snprintf(hint[0], sizeof(hint[0]),
+					 "--strip-path-prefix=%.*s "
+					 "--strip-path-prefix=%.*s",
+					 (int)na, a, (int)nb, b);
+				snprintf(hint[1], sizeof(hint[1]),
+					 "'%s' and '%s'", a, b);
+			}
+			break;
+		}
+	}
+	if (pairs)
+		note("%zu function%s only in base and only in new under two "
+		     "paths (%s, ...): %s joins them", pairs,
+		     pairs == 1 ? " is" : "s are", hint[1], hint[0]);
+	free(one);
+}
+
 static uint64_t abs_delta(const uint64_t v[2])
 {
 	return v[NEW] > v[BASE] ? v[NEW] - v[BASE] : v[BASE] - v[NEW];
@@ -487,6 +564,7 @@ int diff_run(const struct options *o, FILE *out)
 	for (int k = 0; k < 2; k++)
 		analyse_side(&d.s[k]);
 	match_functions(&d);
+	suggest_strip(&d);
 	qsort(d.rows, d.nrows, sizeof(*d.rows), cmp_row);
 	/* the rows listed, in order, to the front */
 	for (size_t i = 0; i < d.nrows; i++)
