@@ -517,7 +517,8 @@ int analyze_run(const struct options *o, FILE *out)
 						      : INLINE_CALLER,
 			 .demangle = !o->no_demangle,
 			 .want_positions = o->annotate || o->disasm,
-			 .force_binary = o->force_binary },
+			 .force_binary = o->force_binary,
+			 .objects = o->binary_objects },
 	};
 	int ret;
 

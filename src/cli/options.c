@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
@@ -96,7 +97,9 @@ static const char usage_text[] =
 "                         shared object; repeat for each object). It names\n"
 "                         code the profile knows only by address, fills in\n"
 "                         files and lines, and is checked against the\n"
-"                         profile's addresses\n"
+"                         profile's addresses. It applies to the object of\n"
+"                         its file name; -b OBJECT=FILE names the object\n"
+"                         (a path or a file name) when the names differ\n"
 "      --load-offset=ADDR the object was loaded ADDR above its link-time\n"
 "                         address (default: found by matching function\n"
 "                         names with the symbol table)\n"
@@ -317,6 +320,10 @@ void options_release(struct options *o)
 	free(o->specs);
 	o->specs = NULL;
 	o->nspecs = 0;
+	for (int i = 0; i < o->nbinaries && o->binary_objects; i++)
+		free(o->binary_objects[i]);
+	free(o->binary_objects);
+	o->binary_objects = NULL;
 	free(o->binaries);
 	free(o->source_dirs);
 	free(o->source_maps);
@@ -478,11 +485,27 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			if (!*o->sum)
 				return usage_error("--sum wants a file name");
 			break;
-		case 'b':
+		case 'b': {
+			/* OBJECT=FILE, unless a file has the whole name */
+			const char *eq = strrchr(optarg, '=');
+			struct stat sb;
+			char *object = NULL;
+
+			if (eq && eq > optarg && eq[1] && stat(optarg, &sb) != 0) {
+				object = xmalloc((size_t)(eq - optarg) + 1);
+				memcpy(object, optarg, (size_t)(eq - optarg));
+				object[eq - optarg] = '\0';
+				optarg = (char *)eq + 1;
+			}
 			o->binaries = xreallocarray(o->binaries, (size_t)o->nbinaries + 1,
 						    sizeof(*o->binaries));
+			o->binary_objects = xreallocarray(o->binary_objects,
+							  (size_t)o->nbinaries + 1,
+							  sizeof(*o->binary_objects));
+			o->binary_objects[o->nbinaries] = object;
 			o->binaries[o->nbinaries++] = optarg;
 			break;
+		}
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
 			break;

@@ -45,8 +45,11 @@ struct options {
 	int ninputs;
 
 	/* symbol resolution */
-	const char **binaries;	/* -b, in order */
+	const char **binaries;	/* -b, in order: the files */
 	int nbinaries;
+	/* -b OBJECT=FILE: per binary, the profile object it is for (owned),
+	 * or NULL to match by file name */
+	char **binary_objects;
 	bool no_demangle;
 	bool force_binary;
 	bool no_filter;		/* IgProf: no frame folded into its caller */

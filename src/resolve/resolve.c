@@ -59,42 +59,6 @@ static bool hex_name(const char *s, uint64_t *addr)
 
 /* The profile object this binary belongs to, or NO_NAME when the profile
  * names no objects (it then applies to every function). */
-static int match_object(const struct profile *p, const struct symtab *st,
-			name_id *out)
-{
-	const char *want = path_base(st->path);
-	bool any = false;
-	char list[512];
-	size_t n = 0;
-
-	list[0] = '\0';
-	for (size_t f = 0; f < p->nfuncs; f++) {
-		name_id ob = p->funcs[f].object;
-		const char *obs;
-
-		if (ob == NO_NAME)
-			continue;
-		any = true;
-		obs = profile_str(p, ob);
-		if (!strcmp(path_base(obs), want)) {
-			*out = ob;
-			return 0;
-		}
-		if (n < sizeof(list) - 8 && !strstr(list, obs)) {
-			n += (size_t)snprintf(list + n, sizeof(list) - n, "%s'%s'",
-					      n ? ", " : "", obs);
-			if (n >= sizeof(list))
-				n = sizeof(list) - 1;
-		}
-	}
-	if (!any) {
-		*out = NO_NAME;
-		return 0;
-	}
-	return error("%s: the profile has no object of that name (it has %s%s)",
-		     st->path, list, n >= sizeof(list) - 8 ? ", ..." : "");
-}
-
 const struct sym *resolve_named_sym(const struct profile *p,
 				    const struct symtab *st, uint32_t f)
 {
@@ -124,6 +88,156 @@ static bool made_up_name(const char *name)
 	return name[0] == '(' || !strcmp(name, "???") || hex_name(name, &dummy) ||
 	       anonymous_name(name);
 }
+
+/* The profile's objects, quoted, for messages ("'a', 'b', ..."). */
+static void object_list(const struct profile *p, char *list, size_t size)
+{
+	size_t n = 0;
+
+	list[0] = '\0';
+	for (size_t f = 0; f < p->nfuncs && n < size - 8; f++) {
+		const char *obs;
+
+		if (p->funcs[f].object == NO_NAME)
+			continue;
+		obs = profile_str(p, p->funcs[f].object);
+		if (strstr(list, obs))
+			continue;
+		n += (size_t)snprintf(list + n, size - n, "%s'%s'", n ? ", " : "",
+				      obs);
+		if (n >= size)
+			n = size - 1;
+	}
+	if (n >= size - 8)
+		snprintf(list + n, size - n, ", ...");
+}
+
+/* The profile object named `want` (a path, or a file name: its last
+ * component), or NO_NAME. */
+static name_id object_named(const struct profile *p, const char *want)
+{
+	bool by_base = !strchr(want, '/');
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id ob = p->funcs[f].object;
+		const char *obs;
+
+		if (ob == NO_NAME)
+			continue;
+		obs = profile_str(p, ob);
+		if (!strcmp(by_base ? path_base(obs) : obs, want))
+			return ob;
+	}
+	return NO_NAME;
+}
+
+/*
+ * The profile object whose functions st's symbol table holds, for a
+ * lone -b whose file name is none of the objects' (prog.unstripped for
+ * prog): the one with most of its named functions found, if that is
+ * at least half of them and two or more. NO_NAME: none.
+ */
+static name_id object_by_symbols(const struct profile *p,
+				 const struct symtab *st, uint32_t *found_out,
+				 uint32_t *named_out)
+{
+	struct u64map index;	/* object -> into found[], named[] */
+	uint32_t *found = NULL, *named = NULL;
+	name_id *obj = NULL, best = NO_NAME;
+	size_t n = 0, alloc = 0;
+
+	u64map_init(&index);
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id ob = p->funcs[f].object;
+		uint32_t k;
+
+		if (ob == NO_NAME ||
+		    made_up_name(profile_str(p, p->funcs[f].name)))
+			continue;
+		k = u64map_get(&index, ob);
+		if (k == U64MAP_NONE) {
+			if (n == alloc) {
+				alloc = alloc * 2 + 8;
+				found = xreallocarray(found, alloc, sizeof(*found));
+				named = xreallocarray(named, alloc, sizeof(*named));
+				obj = xreallocarray(obj, alloc, sizeof(*obj));
+			}
+			k = (uint32_t)n++;
+			found[k] = named[k] = 0;
+			obj[k] = ob;
+			u64map_put(&index, ob, k);
+		}
+		named[k]++;
+		found[k] += resolve_named_sym(p, st, (uint32_t)f) != NULL;
+	}
+	*found_out = *named_out = 0;
+	for (size_t k = 0; k < n; k++)
+		if (found[k] >= 2 && found[k] * 2 >= named[k] &&
+		    found[k] > *found_out) {
+			best = obj[k];
+			*found_out = found[k];
+			*named_out = named[k];
+		}
+	u64map_release(&index);
+	free(found);
+	free(named);
+	free(obj);
+	return best;
+}
+
+/*
+ * The profile object binary b applies to: the one -b OBJECT=FILE names,
+ * else the one of its file name, else (a lone -b) the one whose
+ * functions its symbols hold, said in a note. NO_NAME in *out when the
+ * profile names no objects. Returns 0, or -1 after reporting.
+ */
+static int match_object(const struct profile *p, const struct symtab *st,
+			size_t b, size_t nst, const struct resolve_opts *o,
+			name_id *out)
+{
+	const char *want = o->objects && o->objects[b] ? o->objects[b] : NULL;
+	char list[512];
+	uint32_t found, named;
+
+	*out = NO_NAME;
+	object_list(p, list, sizeof(list));
+	if (!list[0])
+		return 0;	/* no objects (cachegrind): the whole profile */
+	if (want) {
+		*out = object_named(p, want);
+		if (*out == NO_NAME)
+			return error("-b %s=%s: the profile has no object '%s' "
+				     "(it has %s)", want, st->path, want, list);
+		return 0;
+	}
+	*out = object_named(p, path_base(st->path));
+	if (*out != NO_NAME)
+		return 0;
+	{
+		/* a link's name (libstdc++.so.6): the file's own */
+		char *real = realpath(st->path, NULL);
+
+		if (real)
+			*out = object_named(p, path_base(real));
+		free(real);
+		if (*out != NO_NAME)
+			return 0;
+	}
+	if (nst == 1) {
+		*out = object_by_symbols(p, st, &found, &named);
+		if (*out != NO_NAME) {
+			note("%s: no object of the profile has its name; its "
+			     "symbols hold %u of the %u functions of '%s', so "
+			     "it is taken for that one (-b OBJECT=FILE says "
+			     "which)", st->path, found, named,
+			     profile_str(p, *out));
+			return 0;
+		}
+	}
+	return error("%s: the profile has no object of that name (it has %s); "
+		     "-b OBJECT=FILE gives FILE for OBJECT", st->path, list);
+}
+
 
 static bool in_object(const struct profile *p, uint32_t f, name_id ob)
 {
@@ -580,7 +694,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 
 		memset(r, 0, sizeof(*r));
 		r->binary = st[b]->path;
-		if (match_object(p, st[b], &ob) < 0)
+		if (match_object(p, st[b], b, nst, o, &ob) < 0)
 			return -1;
 		r->object = ob;
 		low = lowest_addresses(p);

@@ -26,6 +26,9 @@ struct resolve_opts {
 				 * by line and instruction need them) */
 	bool force_binary;	/* a binary that does not match: a warning,
 				 * not an error */
+	/* Per binary, the profile object it is for (a path or a file
+	 * name: -b OBJECT=FILE), or NULL: the object of its file name */
+	char *const *objects;
 };
 
 /* What was done with one binary, for the listing's header and JSON. */
