@@ -31,7 +31,8 @@
  */
 struct run {
 	const struct options *o;
-	struct symtab **st;			/* o->nbinaries, or NULL */
+	struct symtab **st;			/* nbin, or NULL */
+	int nbin;	/* -b's, or 1: the recorded object --disasm took */
 	struct resolve_report *reports;		/* one per binary */
 	struct resolve_opts rso;
 	struct profile p;
@@ -232,6 +233,52 @@ static void check_one_program(const struct profile *p)
 }
 
 /*
+ * --disasm without -b: the object the profile records for the code to
+ * list, when that file is here, as perf annotate takes the recorded
+ * path. The function --disasm=WHAT names (or the one of most self cost)
+ * says which object; resolution then checks it matches, as for -b.
+ * Returns 0 (r->st has it, r->nbin is 1), or -1 after saying what to
+ * give.
+ */
+static int recorded_binary(struct run *r)
+{
+	const struct profile *p = &r->p;
+	const char *what = r->o->disasm_what;
+	uint32_t best = NO_ID;
+	uint64_t best_cost = 0;
+	const char *path;
+	struct stat sb;
+
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		uint64_t cost = profile_self(p, f)[0];
+
+		if (p->funcs[f].object == NO_NAME)
+			continue;
+		if (what && fnmatch(what, profile_str(p, p->funcs[f].name), 0))
+			continue;
+		if (best == NO_ID || cost > best_cost) {
+			best = f;
+			best_cost = cost;
+		}
+	}
+	if (best == NO_ID)
+		return error("--disasm needs the binary: -b FILE (the profile "
+			     "records no object%s)", what ? " for that function" : "");
+	path = profile_str(p, p->funcs[best].object);
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return error("--disasm needs the binary: -b FILE (the profile's "
+			     "'%s' is not here)", path);
+	r->st = xcalloc(1, sizeof(*r->st));
+	r->reports = xcalloc(1, sizeof(*r->reports));
+	if (open_binary(r->o, &r->p.names, path, &r->st[0]) < 0)
+		return -1;
+	r->nbin = 1;
+	note("no -b: '%s', the object the profile records, is the binary "
+	     "(-b FILE gives another)", path);
+	return 0;
+}
+
+/*
  * The binaries, every input read into one profile, and the profile
  * resolved against the binaries (gmon.out always is: it is addresses).
  */
@@ -254,6 +301,7 @@ static int load(struct run *r)
 	/* binaries first: a gmon.out is read with the binary's address
 	 * size and byte order */
 	if (o->nbinaries) {
+		r->nbin = o->nbinaries;
 		r->st = xcalloc((size_t)o->nbinaries, sizeof(*r->st));
 		r->reports = xcalloc((size_t)o->nbinaries, sizeof(*r->reports));
 		if (open_binaries(o, &p->names, r->st) < 0)
@@ -290,8 +338,10 @@ static int load(struct run *r)
 			return 1;
 		if (o->sum && gmon_write(p->gmon, o->sum) < 0)
 			return 1;
-	} else if (o->nbinaries &&
-		   resolve_profile(p, r->st, (size_t)o->nbinaries, &r->rso,
+	} else if (!o->nbinaries && o->disasm && recorded_binary(r) < 0) {
+		return 1;
+	} else if (r->nbin &&
+		   resolve_profile(p, r->st, (size_t)r->nbin, &r->rso,
 				   r->reports) < 0) {
 		return 1;
 	}
@@ -346,7 +396,7 @@ static int choose_events(struct run *r)
 	po->brief = o->brief;
 	po->indexes = o->graph;
 	po->reports = r->reports;
-	po->nreports = r->reports ? (size_t)(p->gmon ? 1 : o->nbinaries) : 0;
+	po->nreports = r->reports ? (size_t)(p->gmon ? 1 : r->nbin) : 0;
 	po->inlined = r->rso.inlined;
 	po->symtabs = r->st;
 	po->sources = &r->sources;
@@ -420,7 +470,6 @@ static bool name_like(const char *s, size_t n)
  */
 static void print_notes(struct run *r)
 {
-	const struct options *o = r->o;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -430,9 +479,9 @@ static void print_notes(struct run *r)
 	print_input_notes(m, &r->p);
 	if (r->p.gmon)
 		resolve_gmon_print_notes(m, &r->reports[0]);
-	else if (o->nbinaries)
+	else if (r->nbin)
 		resolve_print_notes(m, &r->p, r->reports,
-				    (size_t)o->nbinaries, &r->rso);
+				    (size_t)r->nbin, &r->rso);
 	fclose(m);
 	for (char *line = text, *nl; line && *line; line = nl + 1) {
 		size_t n;
@@ -536,7 +585,7 @@ int analyze_run(const struct options *o, FILE *out)
 	selection_release(&r.sel);
 	cg_release(&r.cg);
 	if (r.st)
-		close_binaries(r.st, o->nbinaries);
+		close_binaries(r.st, r.nbin);
 	free(r.reports);
 	annotation_release(&r.ann);
 	sources_release(&r.sources);

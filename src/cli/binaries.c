@@ -16,20 +16,27 @@ static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
 	so->demangle = true;	/* --no-demangle picks the raw names later */
 }
 
-int open_binaries(const struct options *o, struct names *names,
-		  struct symtab **st)
+int open_binary(const struct options *o, struct names *names,
+		const char *path, struct symtab **st)
 {
 	struct symtab_opts so;
 
 	symtab_opts_from(o, &so);
-	for (int b = 0; b < o->nbinaries; b++) {
-		st[b] = xcalloc(1, sizeof(**st));
-		if (symtab_open(st[b], o->binaries[b], &so, names) < 0) {
-			free(st[b]);
-			st[b] = NULL;
-			return -1;
-		}
+	*st = xcalloc(1, sizeof(**st));
+	if (symtab_open(*st, path, &so, names) < 0) {
+		free(*st);
+		*st = NULL;
+		return -1;
 	}
+	return 0;
+}
+
+int open_binaries(const struct options *o, struct names *names,
+		  struct symtab **st)
+{
+	for (int b = 0; b < o->nbinaries; b++)
+		if (open_binary(o, names, o->binaries[b], &st[b]) < 0)
+			return -1;
 	return 0;
 }
 

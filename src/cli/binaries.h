@@ -15,6 +15,10 @@
  */
 int open_binaries(const struct options *o, struct names *names,
 		  struct symtab **st);
+/* Load the binary at path into *st, as -b does: 0, or -1 after
+ * reporting (*st NULL). */
+int open_binary(const struct options *o, struct names *names,
+		const char *path, struct symtab **st);
 /* Release the first n of st (NULL entries are skipped) and st itself. */
 void close_binaries(struct symtab **st, int n);
 

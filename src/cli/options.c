@@ -131,11 +131,12 @@ static const char usage_text[] =
 "                         starting with NEW (profiles from another machine)\n"
 "      --inline-calls     with -b: cost of inlined code also at the line\n"
 "                         of the caller it was inlined into\n"
-"      --disasm[=FUNC]    with -b: the machine code of FUNC (a name or a\n"
-"                         glob; default: the functions with at least\n"
-"                         the threshold) with each instruction's cost, calls\n"
+"      --disasm[=FUNC]    the machine code of FUNC (a name or a glob;\n"
+"                         default: the functions with at least the\n"
+"                         threshold) with each instruction's cost, calls\n"
 "                         and jumps (needs valgrind --dump-instr=yes,\n"
-"                         and --collect-jumps=yes for jumps)\n"
+"                         and --collect-jumps=yes for jumps); from -b, or\n"
+"                         without it the object file the profile records\n"
 "\n"
 "Call graph picture (Graphviz):\n"
 "      --dot              print the call graph in Graphviz's DOT language,\n"
@@ -629,8 +630,6 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--inlines goes with --resolve");
 	if (o->inlined_callee && !o->nbinaries)
 		return usage_error("--inlined=callee needs -b FILE");
-	if (o->disasm && !o->nbinaries)
-		return usage_error("--disasm needs the binary: -b FILE");
 	if (o->inline_calls && !o->nbinaries)
 		return usage_error("--inline-calls needs -b FILE");
 	if (o->dot && (o->mode == OUT_JSON || flat_on || graph_on ||
