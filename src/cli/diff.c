@@ -5,11 +5,13 @@
  */
 #include "diff.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "binaries.h"
 #include "cg/cg.h"
 #include "print/json_write.h"
 #include "print/print.h"
@@ -71,23 +73,69 @@ static const char *strip(const struct options *o, const char *path)
 	return path;
 }
 
+/*
+ * Side k's -b binary (one for both sides, or BASE's then NEW's) applied
+ * to its profile, as the listings apply it: gmon.out made functions,
+ * other formats named and given lines. Returns 0, or -1 after reporting.
+ */
+static int resolve_side(struct diff *d, int k, struct symtab *st)
+{
+	const struct options *o = d->o;
+	struct side *s = &d->s[k];
+	int b = o->nbinaries > 1 ? k : 0;
+	char *objects[1] = { o->binary_objects ? o->binary_objects[b] : NULL };
+	struct resolve_opts rso = { .have_load_offset = o->have_load_offset,
+				    .load_offset = o->load_offset,
+				    .inlined = INLINE_CALLER,
+				    .demangle = !o->no_demangle,
+				    .want_positions = o->diff_lines,
+				    .force_binary = o->force_binary,
+				    .objects = objects };
+	struct resolve_report report;
+
+	if (s->p.gmon)
+		return resolve_gmon(&s->p, st, &rso, &report);
+	return resolve_profile(&s->p, &st, 1, &rso, &report);
+}
+
 static int load_side(struct diff *d, int k, const char *path)
 {
+	const struct options *o = d->o;
 	struct side *s = &d->s[k];
-	struct read_opts ro = { .fold_recursion = d->o->fold_recursion,
-				.lenient = d->o->lenient,
-				.want_positions = d->o->diff_lines,
-				.thread = d->o->reader_thread };
+	struct read_opts ro = { .fold_recursion = o->fold_recursion,
+				.lenient = o->lenient,
+				.want_positions = o->diff_lines || o->nbinaries,
+				.thread = o->reader_thread };
+	struct read_target target;
+	struct symtab *st = NULL;
+	int ret = 1;
 
 	s->path = path;
-	if (read_profile(&s->p, path, &ro) < 0)
-		return 1;
-	if (s->p.gmon) {
-		error("%s: a gmon.out needs its binary: write it as a "
-		      "Callgrind file first (--output=callgrind -b PROG)", path);
-		return 1;
+	if (o->nbinaries) {
+		if (open_binary(o, &s->p.names,
+				o->binaries[o->nbinaries > 1 ? k : 0], &st) < 0)
+			return 1;
+		target.binary = st->path;
+		target.addr_size = st->elf_class == 2 /* ELFCLASS64 */ ? 8 : 4;
+		target.big_endian = st->big_endian;
+		ro.target = &target;
 	}
+	if (read_profile(&s->p, path, &ro) < 0)
+		goto out;
+	if (st && resolve_side(d, k, st) < 0)
+		goto out;
+	ret = 0;
+out:
+	if (st) {
+		symtab_release(st);
+		free(st);
+	}
+	if (ret)
+		return ret;
 	profile_finish(&s->p);
+	/* gmon.out: percentages are of every tick, as in the listings */
+	if (s->p.est_self && s->p.nevents)
+		s->p.totals[0] = (uint64_t)s->p.est_total;
 	if (!s->p.nevents) {
 		error("%s: no events in the profile", path);
 		return 1;
@@ -120,7 +168,10 @@ static void analyse_side(struct side *s)
 {
 	cg_build(&s->cg, &s->p, s->ev);
 	cg_find_cycles(&s->cg);
-	cg_propagate_measured(&s->cg);
+	if (s->p.est_self)
+		cg_propagate_estimated(&s->cg, s->p.est_self);
+	else
+		cg_propagate_measured(&s->cg);
 }
 
 static int cmp_key(const void *x, const void *y)
@@ -144,6 +195,18 @@ static bool same_key(const struct key *a, const struct key *b)
 }
 
 /* Keys of both sides, sorted; runs of equal keys become rows. */
+/* Function f's inclusive cost of the side's event: measured, or
+ * gprof's estimate for gmon.out, in whole units. incl has room for a
+ * row. */
+static uint64_t side_incl(const struct side *s, uint32_t f, uint64_t *incl)
+{
+	if (s->p.est_self)
+		return (uint64_t)llround(cg_node_self(&s->cg, f, s->ev) +
+					 cg_node_child(&s->cg, f, s->ev));
+	cg_inclusive_row(&s->cg, f, incl);
+	return incl[s->ev];
+}
+
 static void match_functions(struct diff *d)
 {
 	uint64_t *incl;
@@ -180,10 +243,9 @@ static void match_functions(struct diff *d)
 
 			r->in[key->side] = true;
 			r->self[key->side] += profile_self(&s->p, key->func)[s->ev];
-			cg_inclusive_row(&s->cg, key->func, incl);
 			/* two functions made one are each other's callers
 			 * at most: the sum bounds it, the total caps it */
-			r->incl[key->side] += incl[s->ev];
+			r->incl[key->side] += side_incl(s, key->func, incl);
 			if (r->incl[key->side] > s->total)
 				r->incl[key->side] = s->total;
 			r->nkeys++;
@@ -425,6 +487,11 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 	fmt_delta(ds, sizeof(ds), totals);
 	fprintf(out, "Differences in ");
 	fprint_event_title(out, bp, d->s[BASE].ev);
+	/* gmon.out's "seconds" are counted in ticks: say so */
+	if (bp->events[d->s[BASE].ev].unit_seconds > 0 &&
+	    bp->events[d->s[BASE].ev].unit_seconds != 1)
+		fprintf(out, " (in ticks of %g s)",
+			bp->events[d->s[BASE].ev].unit_seconds);
 	fprintf(out, " from %s (base, %llu in all) to %s (new, %llu in all): "
 		"%s (%+.2f%%)\n\n", d->s[BASE].path,
 		(unsigned long long)totals[BASE], d->s[NEW].path,

@@ -651,13 +651,14 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
-		if (o->mode == OUT_CALLGRIND || o->nbinaries || flat_on ||
+		if (o->mode == OUT_CALLGRIND || o->nbinaries > 2 || flat_on ||
 		    graph_on || flat_off || graph_off || o->dot || o->svg || o->annotate || o->disasm || o->leaks || o->sum ||
 		    o->part || o->counter)
 			return usage_error("--diff prints only the differences: it does not "
-					   "go with -b, -p, -q, --annotate, --disasm, --leaks, "
-					   "--sum, --part, --counter or --output=callgrind "
-					   "(write a resolved or summed profile with "
+					   "go with -p, -q, --annotate, --disasm, --leaks, "
+					   "--sum, --part, --counter, --output=callgrind or "
+					   "more than two -b (one for both profiles, or "
+					   "BASE's then NEW's; write a summed profile with "
 					   "--output=callgrind -o FILE first)");
 		if (argc - optind != 2)
 			return usage_error("--diff wants two profiles, BASE and NEW (%d given)",
