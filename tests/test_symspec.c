@@ -236,6 +236,37 @@ static char *selected(struct profile *p, const char *spec)
 	return buf;
 }
 
+/* One rule for every option that names functions (symspec.h). */
+static const struct {
+	const char *pattern, *name;
+	bool match;
+} name_cases[] = {
+	{ "fib", "fib", true },
+	{ "fib", "fib'2", true },		/* a recursion level */
+	{ "fib'2", "fib'3", false },		/* a pattern's level is that one */
+	{ "fi*", "fib'2", true },
+	{ "add", "ns::Vec::add(int) const", true },	/* unqualified */
+	{ "*::add", "ns::Vec::add(int) const", true },
+	{ "Vec::add", "ns::Vec::add(int) const", false },	/* one level */
+	{ "ns::Vec::add", "ns::Vec::add(int) const", true },
+	{ "push_back", "std::vector<a::b, std::allocator<a::b> >::push_back(a::b const&)", true },
+	{ "accumulate_by<*>", "long s::accumulate_by<int, main::{lambda(int)#2}>(std::vector<int> const&) [clone .constprop.0]", true },
+	{ "main", "(below main)", false },
+	{ "add", "address", false },
+	{ "x", "x::y", false },
+};
+
+static void test_name_matches(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(name_cases) / sizeof(name_cases[0]); i++)
+		if (symspec_name_matches(name_cases[i].pattern,
+					 name_cases[i].name) != name_cases[i].match)
+			fail_msg("'%s' %s '%s'", name_cases[i].pattern,
+				 name_cases[i].match ? "does not name" : "names",
+				 name_cases[i].name);
+}
+
 static void test_match(void **state)
 {
 	struct profile p;
@@ -362,6 +393,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_name_matches),
 		cmocka_unit_test(test_parse_arc),
 		cmocka_unit_test(test_arc_paths),
 		cmocka_unit_test(test_match),

@@ -17,6 +17,7 @@
 #include "profile/gmon_data.h"
 #include "profile/profile.h"
 #include "resolve/resolve.h"
+#include "select/symspec.h"
 
 /* Deep enough for any real inline chain; deeper ones lose their outer
  * frames, which only --inline-calls reads. */
@@ -117,24 +118,13 @@ static bool file_matches(const char *name, const char *what)
 	       !strcmp(name + nl - wl, what);
 }
 
-/* WHAT names a function: its name, with or without a recursion level
- * ("fib" is also "fib'2"), exactly or as a glob. */
-static bool func_matches(const char *name, const char *what, char *buf)
-{
-	size_t len = strlen(name);
-
-	buf[fold_recursion_suffix(name, len, buf)] = '\0';
-	return !strcmp(name, what) || !strcmp(buf, what) ||
-	       !fnmatch(what, name, 0) || !fnmatch(what, buf, 0);
-}
 
 /* Decide what --annotate=WHAT chose; -1 when nothing. */
 static int choose(struct builder *b)
 {
 	const struct profile *p = b->a->p;
 	const char *what = b->o->annotate_what;
-	size_t found = 0, maxlen = 1;
-	char *buf;
+	size_t found = 0;
 
 	if (!what)
 		return 0;
@@ -147,21 +137,14 @@ static int choose(struct builder *b)
 			return 0;
 		}
 	}
-	for (size_t f = 0; f < p->nfuncs; f++) {
-		size_t l = names_len(&p->names, p->funcs[f].name);
-
-		if (l + 1 > maxlen)
-			maxlen = l + 1;
-	}
-	buf = xmalloc(maxlen);
+	/* WHAT names functions as -p names them */
 	b->chosen_func = xcalloc(p->nfuncs + 1, sizeof(*b->chosen_func));
 	for (size_t f = 0; f < p->nfuncs; f++) {
-		if (func_matches(profile_str(p, p->funcs[f].name), what, buf)) {
+		if (symspec_name_matches(what, profile_str(p, p->funcs[f].name))) {
 			b->chosen_func[f] = true;
 			found++;
 		}
 	}
-	free(buf);
 	if (!found)
 		return error("--annotate=%s: the profile has no source file and no function of that name",
 			     what);
@@ -440,11 +423,8 @@ static void add_block_counts(struct builder *b)
 		if (b->chosen_func) {
 			const struct sym *s = symtab_lookup(st, addr);
 			const char *name = s ? names_str(st->names, s->name) : "";
-			char *buf = xmalloc(strlen(name) + 1);
-			bool chosen = s && func_matches(name, b->o->annotate_what, buf);
 
-			free(buf);
-			if (!chosen)
+			if (!s || !symspec_name_matches(b->o->annotate_what, name))
 				continue;
 		}
 		if (listed_sym) {

@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 #include "disasm_data.h"
 #include "resolve/resolve.h"
+#include "select/symspec.h"
 
 static bool in_object(const struct profile *p, uint32_t f, name_id ob)
 {
@@ -57,10 +58,11 @@ static struct disasm_pick *pick_slot(struct picker *pk, uint32_t b,
 	return &pk->v[pk->nr++];
 }
 
+/* WHAT names the symbol, as -p names a function (symspec.h). */
 static bool name_matches(const struct names *names, const char *what,
 			 name_id id)
 {
-	return id != NO_NAME && fnmatch(what, names_str(names, id), 0) == 0;
+	return id != NO_NAME && symspec_name_matches(what, names_str(names, id));
 }
 
 static int cmp_pick(const void *x, const void *y, void *arg)

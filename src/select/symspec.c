@@ -252,28 +252,49 @@ static size_t without_params(const char *name)
 	return 0;
 }
 
+/*
+ * Where the unqualified name starts in s[0..n): after the last "::"
+ * outside template arguments ("ns::Vec<a::b>::add" -> "add"); 0 when
+ * it has no qualifier.
+ */
+static size_t unqualified(const char *s, size_t n)
+{
+	int depth = 0;
+
+	for (size_t i = n; i-- > 1;) {
+		if (s[i] == '>')
+			depth++;
+		else if (s[i] == '<' && depth)
+			depth--;
+		else if (!depth && s[i] == ':' && s[i - 1] == ':')
+			return i + 1;
+	}
+	return 0;
+}
+
+/* The name, without its parameter list, or without its qualifiers too
+ * ("ns::Vec::add(int) const": also "ns::Vec::add" and "add"). */
 static bool name_or_base_matches(const char *pattern, const char *name)
 {
-	size_t n;
+	size_t n, q;
 	char buf[1024];
 
 	if (text_matches(pattern, name))
 		return true;
 	n = without_params(name);
-	if (!n || n >= sizeof(buf))
+	if (!n)
+		n = strlen(name);
+	if (n >= sizeof(buf))
 		return false;
 	memcpy(buf, name, n);
 	buf[n] = '\0';
-	return text_matches(pattern, buf);
+	if (n != strlen(name) && text_matches(pattern, buf))
+		return true;
+	q = unqualified(buf, n);
+	return q && text_matches(pattern, buf + q);
 }
 
-/*
- * The name, or the name without valgrind's recursion level: "fib"
- * matches "fib'2" and "fib'3" (--separate-recs), as --annotate=FUNC and
- * --disasm=FUNC take it. Only the name loses its level, so a pattern
- * with one ("fib'2") matches that level alone.
- */
-static bool name_matches(const char *pattern, const char *name)
+bool symspec_name_matches(const char *pattern, const char *name)
 {
 	size_t len, n;
 	char *folded;
@@ -299,10 +320,10 @@ static bool func_matches(const struct symspec *s,
 	const char *name = profile_str(p, p->funcs[f].name);
 	name_id other = sn->other[f];
 
-	if (name_matches(s->func, name) ||
-	    (other != NO_NAME && name_matches(s->func, profile_str(p, other))))
+	if (symspec_name_matches(s->func, name) ||
+	    (other != NO_NAME && symspec_name_matches(s->func, profile_str(p, other))))
 		return true;
-	return s->func_demangled && name_matches(s->func_demangled, name);
+	return s->func_demangled && symspec_name_matches(s->func_demangled, name);
 }
 
 static bool path_matches(const char *pattern, const struct profile *p,

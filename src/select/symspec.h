@@ -45,6 +45,16 @@ struct symspec {
  * 0, or -1 with *why set to what is wrong (a static string).
  */
 int symspec_parse(const char *text, struct symspec *s, const char **why);
+
+/*
+ * Whether pattern (a name, or a glob as fnmatch takes it) names the
+ * function name: as it is; without its C++ parameter list; without its
+ * qualifiers too ("add" and "*::add" name "ns::Vec::add(int) const");
+ * and each without valgrind's recursion level ("fib" names "fib'2"; a
+ * pattern with a level, "fib'2", names that level alone). The one rule
+ * for -p -P -q -Q -k, --annotate=FUNC and --disasm=FUNC.
+ */
+bool symspec_name_matches(const char *pattern, const char *name);
 void symspec_release(struct symspec *s);
 
 /*
