@@ -25,6 +25,10 @@
 #include "select/selection.h"
 #include "symtab/symtab.h"
 
+/* Percent of the total below which the text listings leave an entry
+ * out by default (counted in a line after the listing). */
+#define DEFAULT_LISTING_THRESHOLD 0.5
+
 /*
  * What one run holds, stage by stage. Every stage returns an exit
  * status (analyze_run()'s): 0 to go on.
@@ -391,7 +395,15 @@ static int choose_events(struct run *r)
 	if (!r->show)
 		return 2;
 	po->show = r->show;
-	po->threshold = o->threshold;
+	/* The text listings show what a person reads: entries of 0.5% of
+	 * the total or more, and a line counting the rest, unless
+	 * --threshold or a symspec says what to list. gmon.out's listings
+	 * stay gprof's (every function); JSON and the other outputs stay
+	 * complete. */
+	po->threshold = o->threshold_given ? o->threshold
+			: o->mode == OUT_TEXT && !o->dot && !p->gmon && !o->nspecs
+				? DEFAULT_LISTING_THRESHOLD
+				: 0;
 	po->par_chunk = o->print_chunk;
 	po->brief = o->brief;
 	po->indexes = o->graph;

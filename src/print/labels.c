@@ -139,11 +139,17 @@ double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev)
 		: cg_node_self(cg, e->id, ev) + cg_node_child(cg, e->id, ev);
 }
 
+bool entry_below(const struct cg *cg, const struct print_opts *o,
+		 const struct cg_entry *e, uint32_t ev, double total)
+{
+	return o->threshold > 0 && total > 0 &&
+	       entry_total(cg, e, ev) * 100 / total < o->threshold;
+}
+
 bool entry_shown(const struct cg *cg, const struct print_opts *o,
 		 const struct cg_entry *e, uint32_t ev, double total)
 {
-	if (o->threshold > 0 && total > 0 &&
-	    entry_total(cg, e, ev) * 100 / total < o->threshold)
+	if (entry_below(cg, o, e, ev, total))
 		return false;
 	if (e->is_cycle)
 		return !o->cycle_listed || o->cycle_listed[e->id];
@@ -155,4 +161,14 @@ const char *event_column_name(const struct profile *p, uint32_t event)
 	if (p->est_self && p->events[event].unit_seconds > 0)
 		return "ticks";
 	return profile_str(p, p->events[event].name);
+}
+
+void print_left_out(FILE *out, size_t n, const char *what, double threshold)
+{
+	if (!n)
+		return;
+	fprintf(out, "(%zu more %s%s below %g%% of the total: "
+		"--threshold=0 lists them all)\n", n,
+		!strcmp(what, "entry") && n != 1 ? "entri" : what,
+		n == 1 ? "" : !strcmp(what, "entry") ? "es" : "s", threshold);
 }

@@ -20,7 +20,8 @@ struct print_opts {
 	uint32_t sort_event;	/* flat profile and graph rank by this */
 	const uint32_t *show;	/* events the flat profile shows */
 	size_t nshow;
-	double threshold;	/* percent; smaller entries are left out */
+	double threshold;	/* percent; smaller entries are left out, and
+				 * counted in a line after the listing */
 	size_t par_chunk;	/* 0, or the flat profile and call graph are
 				 * made by two threads in chunks of this many
 				 * entries, however few (CGANALYZE_PRINT_CHUNK) */
@@ -142,6 +143,12 @@ void sort_flat_order(const struct cg *cg, uint32_t ev, uint32_t *rows,
  * order and what its threshold looks at. */
 double entry_total(const struct cg *cg, const struct cg_entry *e, uint32_t ev);
 
+/* After a listing: how many of what (a noun: "function", "entry")
+ * o->threshold left out, and how to see them; nothing for none. */
+void print_left_out(FILE *out, size_t n, const char *what, double threshold);
+/* Whether the entry is below o->threshold (the selection aside). */
+bool entry_below(const struct cg *cg, const struct print_opts *o,
+		 const struct cg_entry *e, uint32_t ev, double total);
 /* Does the call graph list entry e: selected (-q/-Q) and with at least
  * the --threshold of total in event ev? */
 bool entry_shown(const struct cg *cg, const struct print_opts *o,

@@ -99,7 +99,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	uint32_t ev = o->sort_event;
 	double total = (double)p->totals[ev], cum = 0;
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
-	size_t nrows = 0;
+	size_t nrows = 0, nbelow = 0;
 	struct name_labels *nl = name_labels_new(cg);
 	const char *evname = profile_str(p, p->events[ev].name);
 	int wcost, wcall, wcalls = 5;
@@ -122,8 +122,10 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		if (!node->calls && !node->self_calls && !shown_nonzero(cg, o, n))
 			continue;
 		if (total > 0 && o->threshold > 0 &&
-		    cg_node_self(cg, n, ev) * 100.0 / total < o->threshold)
+		    cg_node_self(cg, n, ev) * 100.0 / total < o->threshold) {
+			nbelow++;
 			continue;
+		}
 		rows[nrows++] = n;
 	}
 	sort_flat_order(cg, ev, rows, nrows);
@@ -191,6 +193,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		par_format_run(&pf, out, nrows);
 		free(fr.cum);
 	}
+	print_left_out(out, nbelow, "function", o->threshold);
 	if (!o->brief)
 		fprintf(out, "\n%s", flat_blurb);
 	name_labels_free(nl);

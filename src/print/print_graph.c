@@ -282,7 +282,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	const struct profile *p = cg->p;
 	struct graph_ctx g, g2;
 	uint32_t *shown;
-	size_t nshown = 0;
+	size_t nshown = 0, nbelow = 0;
 	char buf[FMT_NUM_MAX];
 	int w;
 
@@ -308,9 +308,12 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	fprintf(out, "%-6s %6s %*s %*s %8s%9s %s\n", "index", "%total", g.w,
 		"self", g.w, "children", "called", "", "name");
 	shown = xcalloc(cg->norder + 1, sizeof(*shown));
-	for (size_t i = 0; i < cg->norder; i++)
+	for (size_t i = 0; i < cg->norder; i++) {
 		if (entry_shown(cg, o, &cg->order[i], g.ev, g.total))
 			shown[nshown++] = (uint32_t)i;
+		else if (entry_below(cg, o, &cg->order[i], g.ev, g.total))
+			nbelow++;
+	}
 	{
 		/* chunks of 64 entries: a few hundred lines each */
 		struct par_format pf = {
@@ -324,6 +327,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		}
 		par_format_run(&pf, out, nshown);
 	}
+	print_left_out(out, nbelow, "entry", o->threshold);
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_blurb);
 	free(shown);
