@@ -382,6 +382,20 @@ static double pct_delta(const struct diff *d, const uint64_t v[2])
 }
 
 /* ",\n   "KEY": [base, new], "KEY_delta": D, "KEY_delta_pct": P" */
+/* The self cost's change as a percentage of the function's own base
+ * self cost, in buf: "+25.00%", "new" when it had none in BASE, "" when
+ * it has none on either side. */
+static const char *own_change(char *buf, size_t size, const uint64_t v[2])
+{
+	if (!v[BASE])
+		snprintf(buf, size, "%s", v[NEW] ? "new" : "");
+	else
+		snprintf(buf, size, "%+.2f%%",
+			 ((double)v[NEW] - (double)v[BASE]) * 100.0 /
+				 (double)v[BASE]);
+	return buf;
+}
+
 static void json_cost_pair(FILE *out, const struct diff *d, const char *key,
 			   const uint64_t v[2])
 {
@@ -475,14 +489,16 @@ static const char diff_blurb[] =
 "Functions are matched by object, file and name (after --strip-path-prefix\n"
 "and --fold-recursion) and sorted by the size of the change of their self\n"
 "cost, then of their inclusive cost. \"% base\" is the change as a percentage\n"
-"of the base profile's total. A function only one profile has is marked\n"
+"of the base profile's total; \"% own\", the self cost's change as a\n"
+"percentage of the function's own self cost in the base (\"new\" when it had\n"
+"none). A function only one profile has is marked\n"
 "(only in base) or (only in new); functions that did not change are left out.\n";
 
 static void print_text(FILE *out, const struct diff *d, size_t listed)
 {
 	const struct profile *bp = &d->s[BASE].p;
 	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
-	char ds[32], di[32];
+	char ds[32], di[32], own[32];
 
 	fmt_delta(ds, sizeof(ds), totals);
 	fprintf(out, "Differences in ");
@@ -500,19 +516,20 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 		fputs("No function's cost changed.\n", out);
 		return;
 	}
-	fprintf(out, "%12s %8s %12s %8s %12s %12s\n", "self", "%", "incl",
-		"%", "self", "self");
-	fprintf(out, "%12s %8s %12s %8s %12s %12s  %s\n", "change", "base",
-		"change", "base", "in base", "in new", "function");
+	fprintf(out, "%12s %8s %12s %8s %12s %12s %9s\n", "self", "%", "incl",
+		"%", "self", "self", "self");
+	fprintf(out, "%12s %8s %12s %8s %12s %12s %9s  %s\n", "change", "base",
+		"change", "base", "in base", "in new", "% own", "function");
 	for (size_t i = 0; i < listed; i++) {
 		const struct row *r = &d->rows[i];
 
 		fmt_delta(ds, sizeof(ds), r->self);
 		fmt_delta(di, sizeof(di), r->incl);
-		fprintf(out, "%12s %+7.2f%% %12s %+7.2f%% %12llu %12llu  %s",
+		fprintf(out, "%12s %+7.2f%% %12s %+7.2f%% %12llu %12llu %9s  %s",
 			ds, pct_delta(d, r->self), di, pct_delta(d, r->incl),
 			(unsigned long long)r->self[BASE],
-			(unsigned long long)r->self[NEW], r->name);
+			(unsigned long long)r->self[NEW],
+			own_change(own, sizeof(own), r->self), r->name);
 		if (*r->file && strcmp(r->file, "???"))
 			fprintf(out, " (%s)", r->file);
 		if (!r->in[NEW])
@@ -526,10 +543,11 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 
 			for (size_t l = 0; l < nl; l++) {
 				fmt_delta(ds, sizeof(ds), lines[l].cost);
-				fprintf(out, "%12s %+7.2f%% %12s %8s %12llu %12llu    %s:%u\n",
+				fprintf(out, "%12s %+7.2f%% %12s %8s %12llu %12llu %9s    %s:%u\n",
 					ds, pct_delta(d, lines[l].cost), "", "",
 					(unsigned long long)lines[l].cost[BASE],
 					(unsigned long long)lines[l].cost[NEW],
+					own_change(own, sizeof(own), lines[l].cost),
 					lines[l].file, lines[l].line);
 			}
 			free(lines);
@@ -589,6 +607,12 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 			: r->in[BASE] ? "base" : "new");
 		json_cost_pair(out, d, "self", r->self);
 		json_cost_pair(out, d, "inclusive", r->incl);
+		if (r->self[BASE])
+			fprintf(out, ", \"self_change_own_pct\": %.4f",
+				((double)r->self[NEW] - (double)r->self[BASE]) *
+					100.0 / (double)r->self[BASE]);
+		else
+			fputs(", \"self_change_own_pct\": null", out);
 		if (d->o->diff_lines) {
 			size_t nl;
 			struct line_row *lines = row_lines(d, r, &nl);
