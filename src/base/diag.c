@@ -38,6 +38,9 @@ void diag_set_before_message(void (*fn)(void))
 }
 
 static void vreport(const char *kind, const char *place, const char *fmt,
+		    va_list ap) CGA_PRINTF(3, 0);
+
+static void vreport(const char *kind, const char *place, const char *fmt,
 		    va_list ap)
 {
 	FILE *out = diag_sink();
