@@ -196,19 +196,22 @@ static int match_object(const struct profile *p, const struct symtab *st,
 			name_id *out)
 {
 	const char *want = o->objects && o->objects[b] ? o->objects[b] : NULL;
-	char list[512];
+	char list[512];	/* the objects, for the errors only */
 	uint32_t found, named;
+	size_t f = 0;
 
 	*out = NO_NAME;
-	object_list(p, list, sizeof(list));
-	if (!list[0])
+	while (f < p->nfuncs && p->funcs[f].object == NO_NAME)
+		f++;
+	if (f == p->nfuncs)
 		return 0;	/* no objects (cachegrind): the whole profile */
 	if (want) {
 		*out = object_named(p, want);
-		if (*out == NO_NAME)
-			return error("-b %s=%s: the profile has no object '%s' "
-				     "(it has %s)", want, st->path, want, list);
-		return 0;
+		if (*out != NO_NAME)
+			return 0;
+		object_list(p, list, sizeof(list));
+		return error("-b %s=%s: the profile has no object '%s' "
+			     "(it has %s)", want, st->path, want, list);
 	}
 	*out = object_named(p, path_base(st->path));
 	if (*out != NO_NAME)
@@ -234,6 +237,7 @@ static int match_object(const struct profile *p, const struct symtab *st,
 			return 0;
 		}
 	}
+	object_list(p, list, sizeof(list));
 	return error("%s: the profile has no object of that name (it has %s); "
 		     "-b OBJECT=FILE gives FILE for OBJECT", st->path, list);
 }
@@ -259,25 +263,41 @@ static uint64_t *lowest_addresses(const struct profile *p)
 }
 
 /*
- * The symbol profile function f of object ob is named after, when it
- * tells where the function starts: f has a real name and an instruction
- * address (low[f]), and a symbol that is not a PLT stub. NULL otherwise.
+ * Per profile function of object ob with a real name, the symbol st has
+ * of that name, or NULL (NULL too for the others); *named counts the
+ * functions with a real name. Looked up once for the offset, the match
+ * checks and the starts.
  */
-static const struct sym *placed_sym(const struct profile *p,
-				    const struct symtab *st, name_id ob,
+static const struct sym **named_syms(const struct profile *p,
+				     const struct symtab *st, name_id ob,
+				     uint32_t *named)
+{
+	const struct sym **sy = xcalloc(p->nfuncs + 1, sizeof(*sy));
+
+	*named = 0;
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		if (!in_object(p, f, ob) ||
+		    made_up_name(profile_str(p, p->funcs[f].name)))
+			continue;
+		(*named)++;
+		sy[f] = resolve_named_sym(p, st, f);
+	}
+	return sy;
+}
+
+/*
+ * The symbol function f is named after, when it tells where f starts:
+ * f has an instruction address (low[f]) and a symbol that is not a PLT
+ * stub. NULL otherwise.
+ */
+static const struct sym *placed_sym(const struct sym *const *sy,
 				    const uint64_t *low, uint32_t f)
 {
-	const struct sym *s;
-
-	if (!in_object(p, f, ob) || !low[f] ||
-	    made_up_name(profile_str(p, p->funcs[f].name)))
-		return NULL;
-	s = resolve_named_sym(p, st, f);
-	return s && s->kind != SYM_PLT ? s : NULL;
+	return sy[f] && low[f] && sy[f]->kind != SYM_PLT ? sy[f] : NULL;
 }
 
 static void find_offset(const struct profile *p, const struct symtab *st,
-			name_id ob, const uint64_t *low,
+			const struct sym *const *sy, const uint64_t *low,
 			const struct resolve_opts *o, struct resolve_report *r)
 {
 	struct u64map votes;
@@ -296,7 +316,7 @@ static void find_offset(const struct profile *p, const struct symtab *st,
 	}
 	u64map_init(&votes);
 	for (size_t f = 0; f < p->nfuncs; f++) {
-		const struct sym *s = placed_sym(p, st, ob, low, (uint32_t)f);
+		const struct sym *s = placed_sym(sy, low, (uint32_t)f);
 		uint64_t d;
 		uint32_t k;
 
@@ -356,11 +376,6 @@ static void find_offset(const struct profile *p, const struct symtab *st,
 	free(deltas);
 }
 
-/*
- * Check it is the right binary: the functions the profile names must be
- * in its symbol table (where it has a full one), and the instruction
- * addresses must land in its segments.
- */
 static int cmp_i64(const void *x, const void *y)
 {
 	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
@@ -374,8 +389,8 @@ static int cmp_i64(const void *x, const void *y)
  * misses, and of the misses, the most common difference (*shift) and how
  * many have it (*nshift).
  */
-static void place_starts(const struct profile *p, const struct symtab *st,
-			 name_id ob, const uint64_t *low,
+static void place_starts(const struct profile *p,
+			 const struct sym *const *sy, const uint64_t *low,
 			 struct resolve_report *r, int64_t *shift,
 			 uint32_t *nshift)
 {
@@ -385,7 +400,7 @@ static void place_starts(const struct profile *p, const struct symtab *st,
 	*shift = 0;
 	*nshift = 0;
 	for (size_t f = 0; f < p->nfuncs; f++) {
-		const struct sym *s = placed_sym(p, st, ob, low, (uint32_t)f);
+		const struct sym *s = placed_sym(sy, low, (uint32_t)f);
 		uint64_t a;
 
 		if (!s)
@@ -440,21 +455,23 @@ static bool starts_mismatch(const struct resolve_report *r, uint32_t nshift)
 	       nshift * 2 >= missed;
 }
 
+/*
+ * Check it is the right binary: the functions the profile names must be
+ * in its symbol table (where it has a full one), the instruction
+ * addresses must land in its segments, and the functions must start
+ * where its symbols do (starts_mismatch()).
+ */
 static int check_match(const struct profile *p, const struct symtab *st,
-		       name_id ob, const uint64_t *low,
-		       const struct resolve_opts *o, struct resolve_report *r)
+		       name_id ob, const struct sym *const *sy, uint32_t named,
+		       const uint64_t *low, const struct resolve_opts *o,
+		       struct resolve_report *r)
 {
 	int64_t shift;
 	uint32_t nshift;
-	uint32_t found = 0, named = 0;
+	uint32_t found = 0;
 
-	for (size_t f = 0; f < p->nfuncs; f++) {
-		if (!in_object(p, (uint32_t)f, ob) ||
-		    made_up_name(profile_str(p, p->funcs[f].name)))
-			continue;
-		named++;
-		found += resolve_named_sym(p, st, (uint32_t)f) != NULL;
-	}
+	for (size_t f = 0; f < p->nfuncs; f++)
+		found += sy[f] != NULL;
 	r->named = named;
 	r->named_found = found;
 	/* A profile without object names (cachegrind) mixes every object's
@@ -485,7 +502,7 @@ static int check_match(const struct profile *p, const struct symtab *st,
 			     (unsigned long long)r->load_offset, r->offset_reason);
 	if (!p->has_instr || o->have_load_offset)
 		return 0;	/* no addresses, or the user's offset: said */
-	place_starts(p, st, ob, low, r, &shift, &nshift);
+	place_starts(p, sy, low, r, &shift, &nshift);
 	if (!starts_mismatch(r, nshift))
 		return 0;
 	{
@@ -690,6 +707,8 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		struct pfunc *ident = NULL;
 		struct ppos *pos = NULL;
 		uint64_t *low = NULL;
+		const struct sym **sy;
+		uint32_t named;
 		name_id ob;
 
 		memset(r, 0, sizeof(*r));
@@ -698,11 +717,14 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			return -1;
 		r->object = ob;
 		low = lowest_addresses(p);
-		find_offset(p, st[b], ob, low, o, r);
-		if (check_match(p, st[b], ob, low, o, r) < 0) {
+		sy = named_syms(p, st[b], ob, &named);
+		find_offset(p, st[b], sy, low, o, r);
+		if (check_match(p, st[b], ob, sy, named, low, o, r) < 0) {
+			free(sy);
 			free(low);
 			return -1;
 		}
+		free(sy);
 		if (o->inlined == INLINE_CALLEE) {
 			charge_inlined(p, st[b], ob, r);
 			free(low);
