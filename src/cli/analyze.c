@@ -337,7 +337,12 @@ static int load(struct run *r)
 		error("gmon.out data cannot be added to a profile of another format");
 		return 1;
 	}
-	if (p->gmon) {
+	if (p->perf) {
+		/* addresses and stacks: always resolved, -b or not */
+		if (resolve_perf(p, r->st, (size_t)r->nbin, &r->rso,
+				 r->reports) < 0)
+			return 1;
+	} else if (p->gmon) {
 		if (resolve_gmon(p, r->st[0], &r->rso, &r->reports[0]) < 0)
 			return 1;
 		if (o->sum && gmon_write(p->gmon, o->sum) < 0)
@@ -489,7 +494,9 @@ static void print_notes(struct run *r)
 	if (!m)
 		return;
 	print_input_notes(m, &r->p);
-	if (r->p.gmon)
+	if (r->p.perf)
+		resolve_perf_print_notes(m, &r->p, r->reports, (size_t)r->nbin);
+	else if (r->p.gmon)
 		resolve_gmon_print_notes(m, &r->reports[0]);
 	else if (r->nbin)
 		resolve_print_notes(m, &r->p, r->reports,
@@ -579,7 +586,10 @@ int analyze_run(const struct options *o, FILE *out)
 			 .demangle = !o->no_demangle,
 			 .want_positions = o->annotate || o->disasm,
 			 .force_binary = o->force_binary,
-			 .objects = o->binary_objects },
+			 .objects = o->binary_objects,
+			 .debug_dir = o->debug_dir,
+			 .kallsyms = o->kallsyms,
+			 .sysroot = o->sysroot },
 	};
 	int ret;
 

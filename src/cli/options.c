@@ -108,6 +108,12 @@ static const char usage_text[] =
 "                         names with the symbol table)\n"
 "      --debug-dir=DIR    look for separate debug files under DIR\n"
 "                         (default /usr/lib/debug)\n"
+"      --sysroot=DIR      perf.data: look for the recorded objects under DIR\n"
+"                         (a copy of the recording machine's files)\n"
+"      --kallsyms=FILE    perf.data: the kernel's symbols, a copy of the\n"
+"                         recording machine's /proc/kallsyms (default: this\n"
+"                         machine's, when the recording was made on its\n"
+"                         running kernel)\n"
 "      --no-demangle      show C++ and Rust names as the symbol table has them\n"
 "      --force-binary     use a -b binary that does not match the profile\n"
 "                         (another build), with a warning\n"
@@ -190,6 +196,8 @@ enum {
 	OPT_FORCE_BINARY,
 	OPT_LOAD_OFFSET,
 	OPT_DEBUG_DIR,
+	OPT_KALLSYMS,
+	OPT_SYSROOT,
 	OPT_INLINED,
 	OPT_RESOLVE,
 	OPT_INLINES,
@@ -242,6 +250,8 @@ static const struct option long_options[] = {
 	{ "force-binary", no_argument, NULL, OPT_FORCE_BINARY },
 	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "inlines", no_argument, NULL, OPT_INLINES },
@@ -526,6 +536,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_DEBUG_DIR:
 			o->debug_dir = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
 			break;
 		case OPT_INLINED:
 			if (!strcmp(optarg, "callee"))

@@ -60,6 +60,8 @@ struct options {
 	bool have_load_offset;
 	uint64_t load_offset;
 	const char *debug_dir;
+	const char *kallsyms;	/* --kallsyms: perf.data's kernel symbols */
+	const char *sysroot;	/* --sysroot: where perf.data's objects are */
 	bool inlined_callee;	/* --inlined=callee */
 	bool resolve_mode;	/* --resolve: inputs are addresses */
 	bool inlines;		/* --inlines */

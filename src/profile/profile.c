@@ -11,6 +11,7 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "gmon_data.h"
+#include "perf_data.h"
 
 void profile_init(struct profile *p)
 {
@@ -54,6 +55,7 @@ void profile_release(struct profile *p)
 	free(p->func_by_name);
 	free(p->call_by_callee);
 	gmon_free(p->gmon);
+	perf_data_free(p->perf);
 	u64map_release(&p->func_index);
 	u64map_release(&p->fileobj_index);
 	u64map_release(&p->call_index);

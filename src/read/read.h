@@ -91,4 +91,13 @@ int read_gmon(struct profile *p, struct line_reader *lr,
 int read_gmon_bsd_maybe(struct profile *p, struct line_reader *lr,
 			const struct read_opts *opts);
 
+/*
+ * Linux perf's perf.data ("PERFILE2", either byte order; a file or
+ * perf record -o -'s pipe layout), read into p->perf: events, objects
+ * and offsets, stacks, until resolve_perf() names them.
+ */
+bool perf_sniff(const char *data, size_t len);
+int read_perf(struct profile *p, struct line_reader *lr,
+	      const struct read_opts *opts);
+
 #endif
