@@ -337,6 +337,14 @@ static int load(struct run *r)
 		error("gmon.out data cannot be added to a profile of another format");
 		return 1;
 	}
+	if (p->perf && (o->annotate || o->disasm)) {
+		error("%s is not available for a perf.data yet (its samples "
+		      "are not placed on lines and instructions); the flat "
+		      "profile, the call graph, --json, --dot and "
+		      "--output=callgrind are", o->annotate ? "--annotate"
+							     : "--disasm");
+		return 2;
+	}
 	if (p->perf) {
 		/* addresses and stacks: always resolved, -b or not */
 		if (resolve_perf(p, r->st, (size_t)r->nbin, &r->rso,
