@@ -299,9 +299,13 @@ static int load(struct run *r)
 				.want_leaks = o->leaks,
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread };
+	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
+				   .tids = o->tids, .ntids = o->ntids,
+				   .comms = o->comms };
 	struct read_target target;
 	struct profile *p = &r->p;
 
+	ro.perf_select = &sel;
 	/* binaries first: a gmon.out is read with the binary's address
 	 * size and byte order */
 	if (o->nbinaries) {

@@ -20,6 +20,7 @@ void perf_maps_init(struct perf_maps *m)
 {
 	memset(m, 0, sizeof(*m));
 	u64map_init(&m->by_pid);
+	u64map_init(&m->comm_by_tid);
 }
 
 void perf_maps_release(struct perf_maps *m)
@@ -27,7 +28,9 @@ void perf_maps_release(struct perf_maps *m)
 	for (size_t i = 0; i < m->nprocs; i++)
 		free(m->procs[i].maps);
 	free(m->procs);
+	free(m->comms);
 	u64map_release(&m->by_pid);
+	u64map_release(&m->comm_by_tid);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -98,4 +101,37 @@ const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 			best = map;
 	}
 	return best;
+}
+
+void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,
+			uint32_t name)
+{
+	uint32_t prev = u64map_get(&m->comm_by_tid, tid);
+
+	ARRAY_GROW(m->comms, m->ncomms + 1, m->comms_alloc);
+	m->comms[m->ncomms].time = time;
+	m->comms[m->ncomms].name = name;
+	m->comms[m->ncomms].prev = prev == U64MAP_NONE ? UINT32_MAX : prev;
+	u64map_put(&m->comm_by_tid, tid, (uint32_t)m->ncomms);
+	m->ncomms++;
+}
+
+uint32_t perf_maps_comm(const struct perf_maps *m, uint32_t tid,
+			uint64_t time)
+{
+	uint32_t i = u64map_get(&m->comm_by_tid, tid);
+	const struct perf_comm *best = NULL, *first = NULL;
+
+	/* a thread is named a few times at most (fork, exec) */
+	for (; i != U64MAP_NONE && i != UINT32_MAX; i = m->comms[i].prev) {
+		const struct perf_comm *c = &m->comms[i];
+
+		if (!first || c->time <= first->time)
+			first = c;
+		if (c->time <= time && (!best || c->time >= best->time))
+			best = c;
+	}
+	if (!best)
+		best = first;
+	return best ? best->name : UINT32_MAX;
 }

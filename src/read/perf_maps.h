@@ -28,10 +28,21 @@ struct perf_proc {
 	size_t nmaps, maps_alloc;
 };
 
+/* A thread's command name from a time on (COMM, or its parent's at
+ * FORK). */
+struct perf_comm {
+	uint64_t time;
+	uint32_t name;		/* a name_id */
+	uint32_t prev;		/* the thread's entry before, or UINT32_MAX */
+};
+
 struct perf_maps {
 	struct perf_proc *procs;
 	size_t nprocs, procs_alloc;
 	struct u64map by_pid;	/* pid -> procs[] */
+	struct perf_comm *comms;
+	size_t ncomms, comms_alloc;
+	struct u64map comm_by_tid;	/* tid -> its last comms[] entry */
 };
 
 void perf_maps_init(struct perf_maps *m);
@@ -53,5 +64,14 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
  */
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time);
+
+/* Thread tid is called name (a name_id) from time on. */
+void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,
+			uint32_t name);
+
+/* Thread tid's name at time (the newest set at or before it, else its
+ * first), or UINT32_MAX when it was never named. */
+uint32_t perf_maps_comm(const struct perf_maps *m, uint32_t tid,
+			uint64_t time);
 
 #endif

@@ -140,7 +140,7 @@ static int read_mmap(struct perf_reader *r, const struct record *rec)
  * starts with its parent's mappings; a new thread shares them. */
 static int read_fork(struct perf_reader *r, const struct record *rec)
 {
-	uint32_t pid, ppid;
+	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
 	struct cursor c;
 
@@ -150,10 +150,21 @@ static int read_fork(struct perf_reader *r, const struct record *rec)
 	perf_cursor(r, &c, rec->body, 24);
 	cursor_u32(&c, &pid);
 	cursor_u32(&c, &ppid);
-	c.p += 8;
+	cursor_u32(&c, &tid);
+	cursor_u32(&c, &ptid);
 	cursor_u64(&c, &time);
-	if (rec->type == PERF_RECORD_FORK && pid != ppid)
+	if (rec->type != PERF_RECORD_FORK)
+		return 0;
+	if (pid != ppid)
 		perf_maps_fork(&r->maps, ppid, pid, time);
+	/* a new thread or process is called as its parent until its own
+	 * COMM (an exec, prctl) */
+	{
+		uint32_t comm = perf_maps_comm(&r->maps, ptid, time);
+
+		if (comm != UINT32_MAX)
+			perf_maps_set_comm(&r->maps, tid, time, comm);
+	}
 	return 0;
 }
 
@@ -305,11 +316,70 @@ static size_t sample_frames(struct perf_reader *r, const struct record *rec,
 	return n;
 }
 
+static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* name is one of the comma-separated names of list */
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *s = list; *s;) {
+		size_t n = strcspn(s, ",");
+
+		if (n == len && !memcmp(s, name, n))
+			return true;
+		s += n + (s[n] == ',');
+	}
+	return false;
+}
+
+/* --pid, --tid, --comm */
 static bool selected(const struct perf_reader *r, const struct perf_sample *s)
 {
-	(void)r;
-	(void)s;
-	return true;
+	const struct perf_select *sel = r->opts->perf_select;
+	uint32_t comm;
+
+	if (!sel)
+		return true;
+	if (sel->npids && !in_ids(sel->pids, sel->npids, s->pid))
+		return false;
+	if (sel->ntids && !in_ids(sel->tids, sel->ntids, s->tid))
+		return false;
+	if (!sel->comms)
+		return true;
+	comm = perf_maps_comm(&r->maps, s->tid, s->time);
+	return comm != UINT32_MAX &&
+	       in_list(sel->comms, names_str(&r->p->names, comm));
+}
+
+/* COMM: u32 pid, tid; char comm[] (then the trailer). */
+static int read_comm(struct perf_reader *r, const struct record *rec)
+{
+	size_t tsize = trailer_size(r);
+	struct perf_trailer t;
+	uint32_t pid, tid;
+	const char *name;
+	struct cursor c;
+
+	if (rec->len < 8 + tsize)
+		return perf_fail(r, rec->off, "a command-name record of %zu "
+				 "bytes, too short for its fields",
+				 rec->len + HEADER_SIZE);
+	perf_cursor(r, &c, rec->body, 8);
+	cursor_u32(&c, &pid);
+	cursor_u32(&c, &tid);
+	trailer(r, rec, &t);
+	name = (const char *)rec->body + 8;
+	perf_maps_set_comm(&r->maps, tid, t.time,
+			   names_intern(&r->p->names, name,
+					strnlen(name, rec->len - 8 - tsize)));
+	return 0;
 }
 
 static int read_sample(struct perf_reader *r, const struct record *rec,
@@ -384,7 +454,6 @@ static void count_unknown(struct perf_reader *r, const struct record *rec)
 static bool ignored(uint32_t type)
 {
 	switch (type) {
-	case PERF_RECORD_COMM:		/* --comm: later */
 	case PERF_RECORD_THROTTLE:
 	case PERF_RECORD_UNTHROTTLE:
 	case PERF_RECORD_READ:
@@ -424,6 +493,8 @@ static int first_pass(struct perf_reader *r, const struct record *rec)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return read_mmap(r, rec);
+	case PERF_RECORD_COMM:
+		return read_comm(r, rec);
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
 		return read_fork(r, rec);

@@ -35,6 +35,14 @@ struct read_target {
 	bool big_endian;
 };
 
+/* perf.data: the samples kept (--pid, --tid, --comm); a list of 0
+ * entries (or NULL names) keeps all. */
+struct perf_select {
+	const uint32_t *pids, *tids;
+	size_t npids, ntids;
+	const char *comms;	/* command names separated by commas */
+};
+
 struct read_opts {
 	uint64_t part;		/* read only this part (1-based); 0: all */
 	bool fold_recursion;	/* fib'2 is counted as fib */
@@ -54,6 +62,7 @@ struct read_opts {
 				 * per event per function, arc, position);
 				 * 0: the reader's own limit. For tests */
 	enum read_thread thread;	/* Callgrind: the second thread */
+	const struct perf_select *perf_select;	/* NULL: every sample */
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 };

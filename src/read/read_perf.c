@@ -281,8 +281,15 @@ static int read_all(struct perf_reader *r)
 		return perf_fail(r, PIPE_HEADER_SIZE, "no event attrs: the "
 				 "recording names no event");
 	set_events(r);
-	return perf_read_records(r, (size_t)data.off,
-				 (size_t)(data.off + data.size), 2);
+	if (perf_read_records(r, (size_t)data.off,
+			      (size_t)(data.off + data.size), 2) < 0)
+		return -1;
+	if (r->samples_filtered && !r->d->nnodes)
+		return error("%s: none of its %llu samples is of the processes, "
+			     "threads or commands asked for (--pid, --tid, "
+			     "--comm)", r->path,
+			     (unsigned long long)r->samples_filtered);
+	return 0;
 }
 
 int read_perf(struct profile *p, struct line_reader *lr,

@@ -3,15 +3,15 @@
 #
 # Total Lost Samples: 0
 #
-# Samples: 248  of event 'cpu-clock:ppp'
-# Event count (approx.): 496993984
+# Samples: 204  of event 'cpu-clock:ppp'
+# Event count (approx.): 408817632
 #
-# Overhead        Period       Samples  Shared Object      Symbol                   
-# ........  ............  ............  .................  .........................
+# Overhead        Period       Samples  Shared Object      Symbol            
+# ........  ............  ............  .................  ..................
 #
-    65.73%     326653304           163  prog               [.] leaf
-    32.66%     162324648            81  libwork.so         [.] lib_spin
-     1.21%       6012024             3  [kernel.kallsyms]  [k] pvm_irq_enable
-     0.40%       2004008             1  [kernel.kallsyms]  [k] page_counter_uncharge
+    61.76%     252505008           126  prog               [.] leaf
+    34.31%     140280560            70  libwork.so         [.] lib_spin
+     3.43%      14028056             7  [kernel.kallsyms]  [k] pvm_irq_enable
+     0.49%       2004008             1  [kernel.kallsyms]  [k] __schedule
 #
 #

@@ -15,6 +15,7 @@
 #   two.data    perf record -F 499 -g -e cpu-clock,task-clock   two events
 #   pipe.data   perf record -F 499 -g -o - > pipe.data          pipe mode
 #
+# fp-spinner.self: fp.data's samples of the thread named spinner alone.
 # For each NAME.data: NAME.header (perf report --header-only), NAME.self
 # (--no-children: self overhead, period and samples per dso and symbol),
 # NAME.children (--children: inclusive and self overhead per symbol;
@@ -77,5 +78,11 @@ for f in fp two pipe; do
 			-F overhead_children,overhead,sample,dso,sym >$f.children
 	fi
 done
+# the second thread alone, by its name (--comm). perf report filters
+# rows by their comm, not samples: a row of the default sort (dso, sym)
+# holds both threads' samples when its first sample was the named
+# thread's, so comm is made part of the sort
+report -i fp.data --comms=spinner --no-children -s comm,dso,sym \
+	-F overhead,period,sample,dso,sym >fp-spinner.self
 cp prog libwork.so fp.data two.data pipe.data kallsyms ./*.header \
 	./*.self ./*.children "$out"

@@ -1,9 +1,10 @@
 /*
  * The perf.data test program: a PIE calling a shared library (libwork.so),
  * recursion (fib), a function reached two ways (leaf from hot and from the
- * library's lib_apply), and a second thread. Built -O0
+ * library's lib_apply), and a second thread named "spinner". Built -O0
  * -fno-omit-frame-pointer -g so frame-pointer call chains are whole.
  */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -37,6 +38,8 @@ static void *worker(void *arg)
 {
 	unsigned long scale = *(unsigned long *)arg;
 
+	/* a command name of its own, for --comm (perf records a COMM) */
+	pthread_setname_np(pthread_self(), "spinner");
 	sink = lib_spin(scale * 4);
 	return NULL;
 }
