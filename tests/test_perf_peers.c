@@ -313,6 +313,15 @@ static void test_pipe(void **state)
 	compare("pipe", true);
 }
 
+/* --call-graph dwarf: the samples' fields (registers, stack dumps,
+ * data addresses) skipped by their sizes; the user stacks are not
+ * unwound yet, so only the self costs are perf's */
+static void test_dwarf_self(void **state)
+{
+	(void)state;
+	compare("dwarf", false);
+}
+
 /* --comm: the thread named spinner alone (perf report --comms) */
 static void test_comm(void **state)
 {
@@ -329,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_fp_children),
 		cmocka_unit_test(test_two_events),
 		cmocka_unit_test(test_pipe),
+		cmocka_unit_test(test_dwarf_self),
 		cmocka_unit_test(test_comm),
 	};
 

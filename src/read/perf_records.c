@@ -427,6 +427,12 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		return 0;
 	}
 	n = sample_frames(r, rec, &s, st);
+	if (!n && s.has_ip) {
+		/* --call-graph dwarf leaves the user part out of the chain:
+		 * a sample in user code has none */
+		s.has_chain = false;
+		n = sample_frames(r, rec, &s, st);
+	}
 	if (!n) {
 		r->d->samples_no_chain++;
 		stack_room(st, 1);

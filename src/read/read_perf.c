@@ -216,9 +216,9 @@ static void report(const struct perf_reader *r)
 			(unsigned long long)d->lost_samples);
 	if (d->dwarf_stacks)
 		note("%s: the samples hold user stack dumps (--call-graph "
-		     "dwarf), which cganalyze does not unwind yet: each "
-		     "sample's stack is the call chain recorded with it "
-		     "(kernel frames and the user leaf)", r->path);
+		     "dwarf), which cganalyze does not unwind yet: a sample's "
+		     "stack is the call chain recorded with it (its kernel "
+		     "frames), else its ip alone", r->path);
 }
 
 static void add_input(struct perf_reader *r)

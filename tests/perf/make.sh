@@ -14,6 +14,9 @@
 #   fp.data     perf record -F 499 -g                 frame-pointer chains
 #   two.data    perf record -F 499 -g -e cpu-clock,task-clock   two events
 #   pipe.data   perf record -F 499 -g -o - > pipe.data          pipe mode
+#   dwarf.data  perf record -F 99 --call-graph dwarf,1024   user stack
+#               dumps, registers, data addresses (not unwound yet: its
+#               self costs are compared)
 #
 # fp-spinner.self: fp.data's samples of the thread named spinner alone.
 # For each NAME.data: NAME.header (perf report --header-only), NAME.self
@@ -35,6 +38,7 @@ gcc -O0 -fno-omit-frame-pointer -g -fPIE -pie -o prog prog.c -L. -lwork \
 perf record -q -F 499 -g -o fp.data ./prog
 perf record -q -F 499 -g -e cpu-clock,task-clock -o two.data ./prog
 perf record -q -F 499 -g -o - ./prog >pipe.data
+perf record -q -F 99 --call-graph dwarf,1024 -o dwarf.data ./prog
 chmod 644 ./*.data
 
 # The kernel functions sampled or in a sample's chain, and each one's
@@ -44,7 +48,7 @@ chmod 644 ./*.data
 input() {
 	if [ "$1" = pipe ]; then echo -; else echo "$1.data"; fi
 }
-for f in fp two pipe; do
+for f in fp two pipe dwarf; do
 	perf script -i "$(input $f)" -F ip,sym,dso <$f.data 2>/dev/null
 done | awk '/\(\[kernel\.kallsyms\]\)$/ { print $2 }' | sort -u >ksyms.want
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | sort >ksyms.all
@@ -60,7 +64,7 @@ report() {
 	perf report --stdio --no-inline --no-demangle --kallsyms=kallsyms \
 		-g none "$@" 2>/dev/null | grep -v '^#.*Tip:\|^$'
 }
-for f in fp two pipe; do
+for f in fp two pipe dwarf; do
 	perf report -i "$(input $f)" --header-only <$f.data >$f.header \
 		2>/dev/null
 	report -i "$(input $f)" --no-children \
@@ -84,5 +88,5 @@ done
 # thread's, so comm is made part of the sort
 report -i fp.data --comms=spinner --no-children -s comm,dso,sym \
 	-F overhead,period,sample,dso,sym >fp-spinner.self
-cp prog libwork.so fp.data two.data pipe.data kallsyms ./*.header \
+cp prog libwork.so fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
 	./*.self ./*.children "$out"
