@@ -331,6 +331,53 @@ static void test_comm(void **state)
 	compare_with("fp", false, "fp-spinner.self", &sel);
 }
 
+/* Without -b, an object is found by its build-id in perf's cache,
+ * ~/.debug/.build-id/ab/cdef.../elf, when its recorded path is gone
+ * (/tmp/cganalyze-perf is there only where make.sh ran: a home of
+ * HOME/root under --sysroot=HOME is another machine's, where it is
+ * not). */
+static void test_build_id_cache(void **state)
+{
+	struct symtab_opts so = { .demangle = true };
+	struct resolve_opts ro = { .kallsyms = DIR "kallsyms" };
+	struct read_opts o = { 0 };
+	char *home = write_temp("", 0), dir[1024], hex[41], cmd[4096];
+	const char *old = getenv("HOME");
+	char *saved = old ? strdup(old) : NULL;
+	struct profile p;
+	struct symtab st;
+	char *diag;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(symtab_open(&st, DIR "prog", &so, &p.names), 0);
+	for (size_t i = 0; i < st.build_id_len && i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", st.build_id[i]);
+	symtab_release(&st);
+	/* write_temp made DIR/profile: DIR is the sysroot, DIR/root the
+	 * home in it */
+	*strrchr(home, '/') = '\0';
+	ro.sysroot = home;
+	snprintf(dir, sizeof(dir), "%s/root/.debug/.build-id/%.2s/%s", home,
+		 hex, hex + 2);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp " DIR "prog '%s/elf'",
+		 dir, dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("HOME", "/root", 1);
+	assert_int_equal(read_path(&p, DIR "fp.data", &o, &diag), 0);
+	assert_int_equal(resolve_perf(&p, NULL, 0, &ro, NULL), 0);
+	assert_int_not_equal(func_named(&p, "prog", "leaf"), NO_ID);
+	assert_int_not_equal(func_named(&p, "prog", "main"), NO_ID);
+	if (saved)
+		setenv("HOME", saved, 1);
+	free(saved);
+	free(diag);
+	profile_release(&p);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", home);
+	assert_int_equal(system(cmd), 0);
+	free(home);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_dwarf_self),
 		cmocka_unit_test(test_comm),
+		cmocka_unit_test(test_build_id_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
@@ -38,8 +39,8 @@
 #define PIPE_HEADER_SIZE 16
 #define IDS_SECTION_SIZE 16
 
-/* What a perf.data may make us hold in memory. Files larger than this
- * are read by a later version (mapped, not copied). */
+/* What a compressed or piped perf.data may make us hold in memory; a
+ * plain file is mapped, whatever its size. */
 #define PERF_MAX_BYTES ((size_t)2 << 30)
 
 bool perf_sniff(const char *data, size_t len)
@@ -296,21 +297,30 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	      const struct read_opts *opts)
 {
 	struct perf_reader r;
-	unsigned char *data;
-	long len;
-	int ret = -1;
+	unsigned char *copy = NULL;
+	const unsigned char *data;
+	size_t len;
+	int mapped, ret = -1;
 
 	if (p->perf)
 		return error("%s: one perf.data at a time: cganalyze does not "
 			     "add perf recordings up yet", lr->path);
-	len = line_reader_slurp(lr, PERF_MAX_BYTES, &data);
-	if (len < 0)
+	mapped = line_reader_map(lr, &data, &len);
+	if (mapped < 0)
 		return -1;
+	if (!mapped) {
+		long n = line_reader_slurp(lr, PERF_MAX_BYTES, &copy);
+
+		if (n < 0)
+			return -1;
+		data = copy;
+		len = (size_t)n;
+	}
 	memset(&r, 0, sizeof(r));
 	r.path = lr->path;
 	r.p = p;
 	r.data = data;
-	r.len = (size_t)len;
+	r.len = len;
 	r.opts = opts;
 	r.d = perf_data_new();
 	u64map_init(&r.id_attr);
@@ -335,6 +345,8 @@ out:
 	free(r.attrs);
 	free(r.desc_names);
 	free(r.cmdline);
-	free(data);
+	if (mapped)
+		munmap((void *)data, len);
+	free(copy);
 	return ret;
 }

@@ -187,9 +187,43 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 }
 
 /*
- * Objects without a -b binary: the file at the recorded path, when it
- * is there and has the recorded build-id. A file that is there but is
- * another build is said once and not used.
+ * Where an object's file may be, in order: at its recorded path; then,
+ * by its build-id, in perf's cache of the files it recorded
+ * (~/.debug/.build-id/ab/cdef.../elf, which perf record and perf
+ * buildid-cache fill) and in the debug directory
+ * (/usr/lib/debug/.build-id/ab/cdef....debug: its symbols). All three
+ * under --sysroot when it is given: the recording machine's files.
+ * Returns the number of candidates written to paths[].
+ */
+static size_t candidates(const struct presolve *r, const struct perf_object *ob,
+			 char paths[][4096])
+{
+	const char *recorded = profile_str(r->p, ob->path);
+	const char *root = r->o->sysroot ? r->o->sysroot : "";
+	const char *home = getenv("HOME");
+	const char *debug = r->o->debug_dir ? r->o->debug_dir : "/usr/lib/debug";
+	char hex[2 * PERF_BUILD_ID_MAX + 1];
+	size_t n = 0;
+
+	if ((size_t)snprintf(paths[n], 4096, "%s%s", root, recorded) < 4096)
+		n++;
+	if (ob->build_id_len < 2)
+		return n;
+	hex_build_id(ob->build_id, ob->build_id_len, hex);
+	if (home && (size_t)snprintf(paths[n], 4096, "%s%s/.debug/.build-id/"
+				     "%.2s/%s/elf", root, home, hex,
+				     hex + 2) < 4096)
+		n++;
+	if ((size_t)snprintf(paths[n], 4096, "%s%s/.build-id/%.2s/%s.debug",
+			     root, debug, hex, hex + 2) < 4096)
+		n++;
+	return n;
+}
+
+/*
+ * Objects without a -b binary: the first candidate file that is there
+ * and has the recorded build-id (or any, when none is recorded). A file
+ * at the recorded path of another build is said once and not used.
  */
 static void bind_recorded(struct presolve *r)
 {
@@ -198,37 +232,43 @@ static void bind_recorded(struct presolve *r)
 	struct symtab_opts so = { .debug_dir = r->o->debug_dir,
 				  .demangle = true,
 				  .no_dwarf = true };
+	char (*paths)[4096] = xmalloc(3 * sizeof(*paths));
 
 	for (size_t i = 0; i < r->d->nobjects; i++) {
 		const struct perf_object *ob = &r->d->objects[i];
-		const char *recorded = profile_str(r->p, ob->path);
-		char path[4096];
-		struct symtab *st;
-		struct stat sb;
+		size_t n;
 
 		if (r->bind[i].st || ob->kind != PERF_OBJ_FILE ||
 		    !object_has_frames(ob))
 			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s%s",
-				     r->o->sysroot ? r->o->sysroot : "",
-				     recorded) >= sizeof(path) ||
-		    stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-			continue;
-		st = xcalloc(1, sizeof(*st));
-		if (symtab_open(st, path, &so, &r->p->names) < 0) {
-			free(st);
-			continue;	/* said; its code stays offsets */
+		n = candidates(r, ob, paths);
+		for (size_t c = 0; c < n && !r->bind[i].st; c++) {
+			struct symtab *st;
+			struct stat sb;
+
+			if (stat(paths[c], &sb) != 0 || !S_ISREG(sb.st_mode))
+				continue;
+			st = xcalloc(1, sizeof(*st));
+			if (symtab_open(st, paths[c], &so, &r->p->names) < 0) {
+				free(st);
+				continue;	/* said */
+			}
+			if (ob->build_id_len && !same_build_id(ob, st)) {
+				if (c == 0)
+					warning("%s: not the file the recording "
+						"used (another build-id): its "
+						"code is shown as offsets unless "
+						"perf's build-id cache has it (-b "
+						"FILE gives the right one)",
+						paths[c]);
+				symtab_release(st);
+				free(st);
+				continue;
+			}
+			r->bind[i].st = r->bind[i].owned = st;
 		}
-		if (ob->build_id_len && !same_build_id(ob, st)) {
-			warning("%s: not the file the recording used (another "
-				"build-id): its code is shown as offsets (-b "
-				"FILE gives the right one)", path);
-			symtab_release(st);
-			free(st);
-			continue;
-		}
-		r->bind[i].st = r->bind[i].owned = st;
 	}
+	free(paths);
 }
 
 /* The kernel's symbols: --kallsyms, or this kernel's when it made the
