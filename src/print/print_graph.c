@@ -332,6 +332,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		par_format_run(&pf, out, nshown);
 	}
 	print_left_out(out, nbelow, "entry", o->threshold);
+	print_index(out, cg, o, g.nl);
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_blurb);
 	free(shown);

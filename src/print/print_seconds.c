@@ -393,6 +393,7 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 			node_entry(&g, e->id, &buf, &alloc);
 		fputs("-----------------------------------------------\n", out);
 	}
+	print_index(out, cg, o, g.nl);
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_seconds_blurb);
 	free(buf);
