@@ -5,6 +5,7 @@
 # -pg, run, and read by gprof and by us; then again with -Q, where the
 # index shows the entries the graph leaves out as "(N)".
 bin=$1
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 for tool in gcc gprof; do
 	command -v $tool >/dev/null 2>&1 || { echo "$tool is not installed"; exit 77; }
 done
