@@ -63,8 +63,7 @@ static const char *gprof_key(const struct profile *p, uint32_t f)
 
 /* The items gprof would list, functions then cycles, into *items. */
 static size_t collect(const struct cg *cg, const struct print_opts *o,
-		      struct name_labels *nl, struct index_item **items,
-		      size_t *nnames)
+		      struct name_labels *nl, struct index_item **items)
 {
 	const struct profile *p = cg->p;
 	bool gprof = cg->est_self;
@@ -98,7 +97,6 @@ static size_t collect(const struct cg *cg, const struct print_opts *o,
 		v[n++].index = node->index;
 	}
 	qsort(v, n, sizeof(*v), cmp_items);
-	*nnames = n;
 	for (uint32_t c = 0; c < cg->ncycles; c++) {
 		struct cg_entry e = { .is_cycle = true, .id = c };
 		char text[48];
@@ -120,7 +118,7 @@ void print_index(FILE *out, const struct cg *cg, const struct print_opts *o,
 		 struct name_labels *nl)
 {
 	struct index_item *v;
-	size_t nnames, n = collect(cg, o, nl, &v, &nnames), ncols = 3, rows;
+	size_t n = collect(cg, o, nl, &v), ncols = 3, rows;
 	struct linebuf lb = { 0 };
 
 	if (!n) {
@@ -158,7 +156,6 @@ void print_index(FILE *out, const struct cg *cg, const struct print_opts *o,
 		lb_putc(&lb, '\n');
 		lb_flush(&lb, out);
 	}
-	(void)nnames;
 	lb_free(&lb);
 	for (size_t i = 0; i < n; i++)
 		free(v[i].text);
