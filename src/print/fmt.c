@@ -96,3 +96,78 @@ slow:
 		return (size_t)r;
 	}
 }
+
+size_t fmt_group(char *buf, size_t len)
+{
+	size_t start = buf[0] == '-' || buf[0] == '+', end = start, nd, commas;
+	size_t first, o;
+	char tmp[FMT_NUM_MAX];
+
+	while (end < len && buf[end] >= '0' && buf[end] <= '9')
+		end++;
+	nd = end - start;
+	if (nd <= 3)
+		return len;
+	commas = (nd - 1) / 3;
+	if (len + commas > FMT_NUM_MAX)
+		return len;
+	/* the digits in groups, in tmp: the first group of 1 to 3, then
+	 * ",ddd" for each other; the decimals move right to make room */
+	first = nd - commas * 3;
+	memcpy(tmp, buf + start, first);
+	o = first;
+	for (size_t i = start + first; i < end; i += 3) {
+		tmp[o] = ',';
+		memcpy(tmp + o + 1, buf + i, 3);
+		o += 4;
+	}
+	memmove(buf + start + o, buf + end, len - end);
+	memcpy(buf + start, tmp, o);
+	return len + commas;
+}
+
+size_t fmt_number(char *buf, double v, int decimals, bool groups)
+{
+	size_t n = fmt_fixed(buf, v, decimals);
+
+	return groups ? fmt_group(buf, n) : n;
+}
+
+size_t fmt_per_call(char *buf, double v, bool groups)
+{
+	size_t n = fmt_fixed(buf, v, 2);
+
+	if (n > 3 && !memcmp(buf + n - 3, ".00", 3))
+		n -= 3;
+	return groups ? fmt_group(buf, n) : n;
+}
+
+/* v in decimal with a comma before each group of three, built from
+ * the right: cheaper than fmt_u64 then fmt_group, for the counts */
+static size_t u64_grouped(char *buf, uint64_t v)
+{
+	char tmp[32];
+	size_t n = 0;
+	unsigned k = 0;
+
+	do {
+		if (k == 3) {
+			tmp[n++] = ',';
+			k = 0;
+		}
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+		k++;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
+const char *fmt_count(char *buf, uint64_t v, bool groups)
+{
+	size_t n = groups ? u64_grouped(buf, v) : fmt_u64(buf, v);
+
+	buf[n] = '\0';
+	return buf;
+}
