@@ -10,7 +10,9 @@
  *                  (perf's "Event count");
  *   NAME.children  perf report --children: each symbol's inclusive and
  *                  self share, to the hundredth of a percent perf
- *                  prints, and no function of ours that perf lacks.
+ *                  prints, and no function of ours that perf lacks;
+ *   fp-FN.annotate perf annotate --show-total-period: the period at each
+ *                  instruction of FN (what --disasm lists).
  *
  * perf counts a sample once for each distinct symbol of its chain, as
  * we count a stack once per distinct function (perf.data has
@@ -39,13 +41,23 @@ struct run {
 	char *diag;
 };
 
+static void load_opts(struct run *r, const char *name,
+		      const struct perf_select *sel, bool positions);
+
 static void load(struct run *r, const char *name,
 		 const struct perf_select *sel)
+{
+	load_opts(r, name, sel, false);
+}
+
+static void load_opts(struct run *r, const char *name,
+		      const struct perf_select *sel, bool positions)
 {
 	static const char *const bins[] = { DIR "prog", DIR "libwork.so" };
 	struct symtab_opts so = { .demangle = true };
 	struct symtab *stp[2] = { &r->st[0], &r->st[1] };
-	struct resolve_opts ro = { .kallsyms = DIR "kallsyms" };
+	struct resolve_opts ro = { .kallsyms = DIR "kallsyms",
+				   .want_positions = positions };
 	struct resolve_report reports[2];
 	struct read_opts o = { .perf_select = sel };
 	char path[256];
@@ -378,6 +390,60 @@ static void test_build_id_cache(void **state)
 	free(home);
 }
 
+/*
+ * --disasm's costs per instruction: the period of the samples at each
+ * instruction of leaf and lib_spin equals perf annotate
+ * --show-total-period's, and no instruction has cost perf's lacks.
+ */
+static void annotate_one(const struct run *r, const char *fn)
+{
+	const struct profile *p = &r->p;
+	char path[256], *text, *line, *save = NULL;
+	uint32_t f = NO_ID;
+	uint64_t theirs = 0, ours = 0;
+	size_t len;
+
+	for (uint32_t i = 0; i < p->nfuncs && f == NO_ID; i++)
+		if (!strcmp(profile_str(p, p->funcs[i].name), fn))
+			f = i;
+	assert_int_not_equal(f, NO_ID);
+	snprintf(path, sizeof(path), DIR "fp-%s.annotate", fn);
+	text = slurp(path, &len);
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long period, addr;
+		uint64_t got = 0;
+
+		if (sscanf(line, " %llu : %llx:", &period, &addr) != 2)
+			fail_msg("%s: not an annotate line: %s", path, line);
+		for (size_t q = 0; q < p->npos; q++)
+			if (p->pos[q].func == f && p->pos[q].addr == addr)
+				got += profile_pos_cost(p, (uint32_t)q)[0];
+		if (got != period)
+			fail_msg("%s at 0x%llx: perf %llu, ours %llu", fn, addr,
+				 period, (unsigned long long)got);
+		theirs += period;
+	}
+	for (size_t q = 0; q < p->npos; q++)
+		if (p->pos[q].func == f)
+			ours += profile_pos_cost(p, (uint32_t)q)[0];
+	assert_int_equal(ours, theirs);
+	assert_int_equal(ours, profile_self(p, f)[0]);
+	free(text);
+}
+
+static void test_annotate(void **state)
+{
+	struct run r;
+
+	(void)state;
+	load_opts(&r, "fp", NULL, true);
+	annotate_one(&r, "leaf");
+	annotate_one(&r, "lib_spin");
+	unload(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_dwarf_self),
 		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_build_id_cache),
+		cmocka_unit_test(test_annotate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

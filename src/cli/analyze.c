@@ -341,12 +341,10 @@ static int load(struct run *r)
 		error("gmon.out data cannot be added to a profile of another format");
 		return 1;
 	}
-	if (p->perf && (o->annotate || o->disasm)) {
-		error("%s is not available for a perf.data yet (its samples "
-		      "are not placed on lines and instructions); the flat "
-		      "profile, the call graph, --json, --dot and "
-		      "--output=callgrind are", o->annotate ? "--annotate"
-							     : "--disasm");
+	if (p->perf && (o->annotate || o->disasm) && !o->nbinaries) {
+		error("%s on a perf.data needs the binary of the code to list: "
+		      "-b FILE (the objects found at their recorded paths give "
+		      "names only)", o->annotate ? "--annotate" : "--disasm");
 		return 2;
 	}
 	if (p->perf) {

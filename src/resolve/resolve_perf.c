@@ -311,6 +311,22 @@ static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
 	return false;
 }
 
+/* The symbol table of frame f's object and the frame's link-time
+ * address in it (one byte before, for a return address); NULL when its
+ * object has no symbol table or no segment maps it. */
+static const struct symtab *frame_vaddr(const struct presolve *r, uint32_t f,
+					bool ret, uint64_t *vaddr)
+{
+	const struct perf_frame *fr = &r->d->frames[f];
+	const struct symtab *st = r->bind[fr->object].st;
+	uint64_t look = fr->offset - (ret && fr->offset ? 1 : 0);
+
+	if (!st || r->d->objects[fr->object].kind != PERF_OBJ_FILE ||
+	    !offset_to_vaddr(st, look, vaddr))
+		return NULL;
+	return st;
+}
+
 static uint32_t named(struct presolve *r, name_id object, const char *name)
 {
 	return profile_func(r->p, object, NO_NAME,
@@ -345,7 +361,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		uint64_t vaddr;
 		const struct sym *s = NULL;
 
-		if (st && offset_to_vaddr(st, look, &vaddr))
+		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
 			*slot = profile_func(r->p, ob->path, NO_NAME,
@@ -411,6 +427,39 @@ static void add_row(uint64_t *row, const uint64_t *v, size_t n)
 		row[e] = row[e] + v[e] < row[e] ? UINT64_MAX : row[e] + v[e];
 }
 
+/*
+ * With positions asked for (--disasm, --annotate): the leaf's cost at
+ * its instruction, by link-time address (the reports' load offset is
+ * 0), with its line where the symbol table has lines. (perf annotate
+ * puts a sample at its ip as we do: tests/test_perf_peers.c.)
+ */
+static void charge_position(struct presolve *r, uint32_t frame,
+			    uint32_t func, const uint64_t *cost)
+{
+	struct profile *p = r->p;
+	const struct line_entry *le = NULL;
+	const struct symtab *st;
+	uint64_t vaddr;
+	uint32_t pos;
+
+	/* code without a symbol table still has its cost somewhere: at no
+	 * position, so that the listings' "in all" is the event's total */
+	st = frame_vaddr(r, frame, false, &vaddr);
+	if (!st) {
+		pos = profile_pos(p, func, NO_NAME, 0, 0);
+		add_row(profile_pos_cost(p, pos), cost, p->stride);
+		return;
+	}
+	if (st->nlines)
+		le = symtab_line(st, vaddr);
+	pos = profile_pos(p, func, le ? le->file : NO_NAME,
+			  le ? le->line : 0, vaddr);
+	add_row(profile_pos_cost(p, pos), cost, p->stride);
+	p->has_instr = true;
+	if (le && le->line)
+		p->has_line = true;
+}
+
 /* The samples ending at node n: self cost to its leaf, inclusive cost
  * once to each distinct function and arc up to the root. */
 static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
@@ -427,6 +476,8 @@ static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 	add_row(profile_func_row(p, p->func_count, callee), w->count, stride);
 	mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, callee, w->gen);
 	add_row(profile_func_row(p, p->func_incl, callee), w->cost, stride);
+	if (r->o->want_positions)
+		charge_position(r, r->d->nodes[n].frame, callee, w->cost);
 	for (uint32_t up = r->d->nodes[n].parent; up != NO_ID;
 	     up = r->d->nodes[up].parent) {
 		const struct perf_node *nd = &r->d->nodes[up];

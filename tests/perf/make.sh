@@ -19,6 +19,8 @@
 #               self costs are compared)
 #
 # fp-spinner.self: fp.data's samples of the thread named spinner alone.
+# fp-leaf.annotate, fp-lib_spin.annotate: perf annotate --show-total-period,
+# the period at each instruction of leaf and lib_spin in fp.data.
 # For each NAME.data: NAME.header (perf report --header-only), NAME.self
 # (--no-children: self overhead, period and samples per dso and symbol),
 # NAME.children (--children: inclusive and self overhead per symbol;
@@ -88,5 +90,10 @@ done
 # thread's, so comm is made part of the sort
 report -i fp.data --comms=spinner --no-children -s comm,dso,sym \
 	-F overhead,period,sample,dso,sym >fp-spinner.self
-cp prog libwork.so fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
+# the period of the samples at each instruction of the two hot functions
+for fn in leaf lib_spin; do
+	perf annotate -i fp.data --stdio --show-total-period -s $fn 2>/dev/null |
+		grep -E '^ +[0-9]+ +:' >fp-$fn.annotate
+done
+cp prog libwork.so fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
 	./*.self ./*.children "$out"
