@@ -453,6 +453,35 @@ static void test_unknown_record(void **state)
 	free(b.p);
 }
 
+/* LOST and LOST_SAMPLES: one warning each, with the counts summed */
+static void test_lost(void **state)
+{
+	struct buf b;
+	struct res r;
+	size_t at;
+
+	(void)state;
+	build_pipe(&b, true);
+	for (int i = 0; i < 2; i++) {
+		at = begin_record(&b, PERF_RECORD_LOST, 0);
+		put8(&b, 7);		/* id */
+		put8(&b, 10);		/* lost */
+		put_trailer(&b, 100, 30);
+		end_record(&b, at);
+	}
+	at = begin_record(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	put8(&b, 5);
+	put_trailer(&b, 100, 31);
+	end_record(&b, at);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_non_null(strstr(r.diag, "perf lost 20 events in 2 chunks"));
+	assert_non_null(strstr(r.diag, "perf lost 5 samples"));
+	assert_int_equal(r.p.perf->lost_events, 20);
+	rd_done(&r);
+	free(b.p);
+}
+
 /* --- a sample with every field --- */
 
 static const uint64_t all_fields =
@@ -631,6 +660,7 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_lying_sizes),
 		cmocka_unit_test(test_unknown_record),
+		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_trailer),
 		cmocka_unit_test(test_maps_by_time),
