@@ -271,20 +271,77 @@ static void bind_recorded(struct presolve *r)
 	free(paths);
 }
 
+/*
+ * The running kernel's build-id, from the ELF notes in
+ * /sys/kernel/notes (namesz, descsz, type, name, desc, each padded to 4
+ * bytes; the build-id is type 3, NT_GNU_BUILD_ID, of "GNU"). Its
+ * length, 0 when it cannot be read.
+ */
+static size_t running_kernel_build_id(uint8_t *id, size_t max)
+{
+	unsigned char buf[4096];
+	size_t n, at = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (n - at >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, buf + at, 4);	/* the machine's own order */
+		memcpy(&descsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (namesz > n || descsz > n || desc_at + descsz > n)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
+			size_t len = descsz < max ? descsz : max;
+
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		at = desc_at + ((descsz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/*
+ * Whether the recording was made on the running kernel: the same
+ * release (OSRELEASE, uname -r), and the same build when the recording
+ * gives the kernel's build-id.
+ */
+static bool recorded_here(const struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	const struct perf_object *k = NULL;
+	uint8_t id[PERF_BUILD_ID_MAX];
+	struct utsname u;
+	size_t n;
+
+	if (d->osrelease == NO_NAME || uname(&u) != 0 ||
+	    strcmp(profile_str(r->p, d->osrelease), u.release))
+		return false;
+	for (size_t i = 0; i < d->nobjects; i++)
+		if (d->objects[i].kind == PERF_OBJ_KERNEL)
+			k = &d->objects[i];
+	if (!k || !k->build_id_len)
+		return true;
+	n = running_kernel_build_id(id, sizeof(id));
+	return !n || (n <= k->build_id_len && !memcmp(id, k->build_id, n));
+}
+
 /* The kernel's symbols: --kallsyms, or this kernel's when it made the
  * recording. */
 static int load_kallsyms(struct presolve *r)
 {
 	const char *path = r->o->kallsyms;
-	struct utsname u;
 	int ret;
 
 	if (!path) {
-		const char *rel = r->d->osrelease == NO_NAME
-					  ? NULL
-					  : profile_str(r->p, r->d->osrelease);
-
-		if (!rel || uname(&u) != 0 || strcmp(rel, u.release))
+		if (!recorded_here(r))
 			return 0;
 		path = "/proc/kallsyms";
 	}
