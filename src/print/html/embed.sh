@@ -10,11 +10,17 @@ for f in "$@"; do
 	awk -v name="$name" '
 	BEGIN { printf "const char html_asset_%s[] =\n", name }
 	{
-		gsub(/\\/, "\\\\")
-		gsub(/"/, "\\\"")
-		gsub(/\?/, "\\?")
-		gsub(/\r/, "")
-		printf "\t\"%s\\n\"\n", $0
+		# character by character: the replacement strings of gsub() treat
+		# backslashes differently in different awks
+		out = ""
+		for (i = 1; i <= length($0); i++) {
+			c = substr($0, i, 1)
+			if (c == "\\" || c == "\"" || c == "?")
+				out = out "\\" c
+			else if (c != "\r")
+				out = out c
+		}
+		printf "\t\"%s\\n\"\n", out
 	}
 	END { print "\t\"\";" }' "$f" || exit 1
 done
