@@ -55,15 +55,15 @@ static void test_checksum_got_slower(void **state)
 	char *first;
 
 	(void)state;
-	assert_non_null(strstr(text, "(base, 183363 in all) to tests/diff/new.cg (new, 215362 in all): +31999 (+17.45%)"));
+	assert_non_null(strstr(text, "(base, 183,363 in all) to tests/diff/new.cg (new, 215,362 in all): +31,999 (+17.45%)"));
 	/* the largest change first, with both sides matched */
 	first = strstr(text, "function\n");
 	assert_non_null(first);
 	{
 		const char *want =
-		"      +32013  +17.46%       +32013  +17.46%        16006        48019  +200.01%  checksum (prog.c)\n"
-		"      +20000  +10.91%                              10000        30000  +200.00%    prog.c:26\n"
-		"      +12004   +6.55%                               6006        18010  +199.87%    prog.c:25\n";
+		"     +32,013  +17.46%      +32,013  +17.46%       16,006       48,019  +200.01%  checksum (prog.c)\n"
+		"     +20,000  +10.91%                             10,000       30,000  +200.00%    prog.c:26\n"
+		"     +12,004   +6.55%                              6,006       18,010  +199.87%    prog.c:25\n";
 
 		if (strncmp(first + 9, want, strlen(want)))
 			fail_msg("got:\n%s", first + 9);

@@ -133,6 +133,67 @@ static void test_u64_and_lines(void **state)
 	lb_free(&lb);
 }
 
+/* v grouped the long way: its thousands, then its last three digits */
+static void grouped_ref(uint64_t v, char *out, size_t size)
+{
+	char head[32];
+
+	if (v < 1000) {
+		snprintf(out, size, "%llu", (unsigned long long)v);
+		return;
+	}
+	grouped_ref(v / 1000, head, sizeof(head));
+	snprintf(out, size, "%s,%03llu", head, (unsigned long long)(v % 1000));
+}
+
+static void test_groups(void **state)
+{
+	static const struct {
+		double v;
+		int decimals;
+		const char *want;
+	} fixed[] = {
+		{ 0, 0, "0" }, { 999, 0, "999" }, { 1000, 0, "1,000" },
+		{ 8800280, 0, "8,800,280" }, { -1234.5, 1, "-1,234.5" },
+		{ 123456.789, 2, "123,456.79" }, { 100, 2, "100.00" },
+		{ -999999, 0, "-999,999" }, { 1e6, 3, "1,000,000.000" },
+	};
+	static const struct {
+		double v;
+		const char *want;
+	} per_call[] = {
+		{ 8, "8" }, { 23.08, "23.08" }, { 3917791, "3,917,791" },
+		{ 22142.3, "22,142.30" }, { 0.004, "0" }, { 0.005, "0.01" },
+		{ 1999.999, "2,000" }, { 0.1, "0.10" },
+	};
+	char buf[FMT_NUM_MAX], want[64];
+	uint64_t seed = 42;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
+		buf[fmt_number(buf, fixed[i].v, fixed[i].decimals, true)] = 0;
+		assert_string_equal(buf, fixed[i].want);
+	}
+	for (size_t i = 0; i < sizeof(per_call) / sizeof(per_call[0]); i++) {
+		buf[fmt_per_call(buf, per_call[i].v, true)] = 0;
+		assert_string_equal(buf, per_call[i].want);
+	}
+	buf[fmt_per_call(buf, 3917791, false)] = 0;
+	assert_string_equal(buf, "3917791");
+	buf[fmt_number(buf, 8800280, 0, false)] = 0;
+	assert_string_equal(buf, "8800280");
+	assert_string_equal(fmt_count(buf, UINT64_MAX, true),
+			    "18,446,744,073,709,551,615");
+	for (int i = 0; i < 100000; i++) {
+		uint64_t v;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		v = seed >> (seed % 64);
+		grouped_ref(v, want, sizeof(want));
+		assert_string_equal(fmt_count(buf, v, true), want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -140,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_u64_and_lines),
+		cmocka_unit_test(test_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -427,6 +427,8 @@ static int choose_events(struct run *r)
 	po->disasm_what = o->disasm_what;
 	po->leaks = o->leaks;
 	po->no_demangle = o->no_demangle;
+	po->digit_groups = !o->no_digit_groups;
+	po->short_names = o->short_names;
 	po->node_threshold = o->node_threshold;
 	po->edge_threshold = o->edge_threshold;
 	return 0;

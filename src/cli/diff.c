@@ -13,6 +13,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
+#include "print/fmt.h"
 #include "print/json_write.h"
 #include "print/print.h"
 #include "read/read.h"
@@ -365,12 +366,12 @@ static bool row_listed(const struct diff *d, const struct row *r)
 	       (double)di >= limit;
 }
 
-static void fmt_delta(char *buf, size_t size, const uint64_t v[2])
+/* "+N" or "-N" into buf (FMT_NUM_MAX bytes); N grouped when `groups` */
+static void fmt_delta(char *buf, const uint64_t v[2], bool groups)
 {
-	if (v[NEW] >= v[BASE])
-		snprintf(buf, size, "+%llu", (unsigned long long)(v[NEW] - v[BASE]));
-	else
-		snprintf(buf, size, "-%llu", (unsigned long long)(v[BASE] - v[NEW]));
+	buf[0] = v[NEW] >= v[BASE] ? '+' : '-';
+	fmt_count(buf + 1, v[NEW] >= v[BASE] ? v[NEW] - v[BASE]
+					     : v[BASE] - v[NEW], groups);
 }
 
 static double pct_delta(const struct diff *d, const uint64_t v[2])
@@ -399,9 +400,9 @@ static const char *own_change(char *buf, size_t size, const uint64_t v[2])
 static void json_cost_pair(FILE *out, const struct diff *d, const char *key,
 			   const uint64_t v[2])
 {
-	char buf[32];
+	char buf[FMT_NUM_MAX];
 
-	fmt_delta(buf, sizeof(buf), v);
+	fmt_delta(buf, v, false);
 	fprintf(out, ",\n   \"%s\": [%llu, %llu], \"%s_delta\": %s, "
 		"\"%s_delta_pct\": %.4f", key, (unsigned long long)v[BASE],
 		(unsigned long long)v[NEW], key, buf[0] == '+' ? buf + 1 : buf,
@@ -498,9 +499,17 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 {
 	const struct profile *bp = &d->s[BASE].p;
 	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
-	char ds[32], di[32], own[32];
+	bool groups = !d->o->no_digit_groups;
+	char ds[FMT_NUM_MAX], di[FMT_NUM_MAX], own[32];
+	char b1[FMT_NUM_MAX], b2[FMT_NUM_MAX];
+	/* every figure is at most the larger total (and a sign) wide */
+	int w = (int)strlen(fmt_count(b1, totals[0] > totals[1] ? totals[0]
+							      : totals[1],
+				      groups)) + 1;
 
-	fmt_delta(ds, sizeof(ds), totals);
+	if (w < 12)
+		w = 12;
+	fmt_delta(ds, totals, groups);
 	fprintf(out, "Differences in ");
 	fprint_event_title(out, bp, d->s[BASE].ev);
 	/* gmon.out's "seconds" are counted in ticks: say so */
@@ -508,27 +517,29 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 	    bp->events[d->s[BASE].ev].unit_seconds != 1)
 		fprintf(out, " (in ticks of %g s)",
 			bp->events[d->s[BASE].ev].unit_seconds);
-	fprintf(out, " from %s (base, %llu in all) to %s (new, %llu in all): "
+	fprintf(out, " from %s (base, %s in all) to %s (new, %s in all): "
 		"%s (%+.2f%%)\n\n", d->s[BASE].path,
-		(unsigned long long)totals[BASE], d->s[NEW].path,
-		(unsigned long long)totals[NEW], ds, pct_delta(d, totals));
+		fmt_count(b1, totals[BASE], groups), d->s[NEW].path,
+		fmt_count(b2, totals[NEW], groups), ds, pct_delta(d, totals));
 	if (!listed) {
 		fputs("No function's cost changed.\n", out);
 		return;
 	}
-	fprintf(out, "%12s %8s %12s %8s %12s %12s %9s\n", "self", "%", "incl",
-		"%", "self", "self", "self");
-	fprintf(out, "%12s %8s %12s %8s %12s %12s %9s  %s\n", "change", "base",
-		"change", "base", "in base", "in new", "% own", "function");
+	fprintf(out, "%*s %8s %*s %8s %*s %*s %9s\n", w, "self", "%", w,
+		"incl", "%", w, "self", w, "self", "self");
+	fprintf(out, "%*s %8s %*s %8s %*s %*s %9s  %s\n", w, "change", "base",
+		w, "change", "base", w, "in base", w, "in new", "% own",
+		"function");
 	for (size_t i = 0; i < listed; i++) {
 		const struct row *r = &d->rows[i];
 
-		fmt_delta(ds, sizeof(ds), r->self);
-		fmt_delta(di, sizeof(di), r->incl);
-		fprintf(out, "%12s %+7.2f%% %12s %+7.2f%% %12llu %12llu %9s  %s",
-			ds, pct_delta(d, r->self), di, pct_delta(d, r->incl),
-			(unsigned long long)r->self[BASE],
-			(unsigned long long)r->self[NEW],
+		fmt_delta(ds, r->self, groups);
+		fmt_delta(di, r->incl, groups);
+		fprintf(out, "%*s %+7.2f%% %*s %+7.2f%% %*s %*s %9s  %s",
+			w, ds, pct_delta(d, r->self), w, di,
+			pct_delta(d, r->incl), w,
+			fmt_count(b1, r->self[BASE], groups), w,
+			fmt_count(b2, r->self[NEW], groups),
 			own_change(own, sizeof(own), r->self), r->name);
 		if (*r->file && strcmp(r->file, "???"))
 			fprintf(out, " (%s)", r->file);
@@ -542,11 +553,12 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 			struct line_row *lines = row_lines(d, r, &nl);
 
 			for (size_t l = 0; l < nl; l++) {
-				fmt_delta(ds, sizeof(ds), lines[l].cost);
-				fprintf(out, "%12s %+7.2f%% %12s %8s %12llu %12llu %9s    %s:%u\n",
-					ds, pct_delta(d, lines[l].cost), "", "",
-					(unsigned long long)lines[l].cost[BASE],
-					(unsigned long long)lines[l].cost[NEW],
+				fmt_delta(ds, lines[l].cost, groups);
+				fprintf(out, "%*s %+7.2f%% %*s %8s %*s %*s %9s    %s:%u\n",
+					w, ds, pct_delta(d, lines[l].cost), w,
+					"", "", w,
+					fmt_count(b1, lines[l].cost[BASE], groups),
+					w, fmt_count(b2, lines[l].cost[NEW], groups),
 					own_change(own, sizeof(own), lines[l].cost),
 					lines[l].file, lines[l].line);
 			}
@@ -581,7 +593,7 @@ static void json_file(FILE *out, const char *s)
 static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 {
 	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
-	char buf[32];
+	char buf[FMT_NUM_MAX];
 
 	fputs("{\"event\": ", out);
 	json_str(out, profile_str(&d->s[BASE].p,
@@ -591,7 +603,7 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 		json_str(out, d->s[k].path);
 		fprintf(out, ", \"total\": %llu}", (unsigned long long)totals[k]);
 	}
-	fmt_delta(buf, sizeof(buf), totals);
+	fmt_delta(buf, totals, false);
 	fprintf(out, ",\n \"delta\": %s,\n \"functions\": [", buf[0] == '+' ? buf + 1 : buf);
 	for (size_t i = 0; i < listed; i++) {
 		const struct row *r = &d->rows[i];
@@ -621,7 +633,7 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 			for (size_t l = 0; l < nl; l++) {
 				fputs(l ? ", {\"file\": " : "{\"file\": ", out);
 				json_file(out, lines[l].file);
-				fmt_delta(buf, sizeof(buf), lines[l].cost);
+				fmt_delta(buf, lines[l].cost, false);
 				fprintf(out, ", \"line\": %u, \"cost\": [%llu, %llu], "
 					"\"delta\": %s}", lines[l].line,
 					(unsigned long long)lines[l].cost[BASE],

@@ -63,6 +63,10 @@ static const char usage_text[] =
 "                         open in a browser (with -o FILE)\n"
 "  -o, --output-file=FILE write the output to FILE instead of standard output\n"
 "      --brief            leave out the explanations under the listings\n"
+"      --no-digit-groups  print counts as 8800280, not 8,800,280 (for scripts)\n"
+"      --short-names      shorten long C++ names in the text listings: template\n"
+"                         arguments and parameter lists as <...> and (...),\n"
+"                         as far as names stay distinct (as --dot does)\n"
 "      --leaks            list IgProf's leak records (resources still held\n"
 "                         at exit), largest first; only them unless -p or -q\n"
 "\n"
@@ -190,6 +194,8 @@ enum {
 	OPT_FOLD,
 	OPT_LENIENT,
 	OPT_NO_DEMANGLE,
+	OPT_NO_DIGIT_GROUPS,
+	OPT_SHORT_NAMES,
 	OPT_FORCE_BINARY,
 	OPT_LOAD_OFFSET,
 	OPT_DEBUG_DIR,
@@ -242,6 +248,8 @@ static const struct option long_options[] = {
 	{ "sum", optional_argument, NULL, OPT_SUM },
 	{ "binary", required_argument, NULL, 'b' },
 	{ "no-demangle", no_argument, NULL, OPT_NO_DEMANGLE },
+	{ "no-digit-groups", no_argument, NULL, OPT_NO_DIGIT_GROUPS },
+	{ "short-names", no_argument, NULL, OPT_SHORT_NAMES },
 	{ "force-binary", no_argument, NULL, OPT_FORCE_BINARY },
 	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -519,6 +527,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		}
 		case OPT_NO_DEMANGLE:
 			o->no_demangle = true;
+			break;
+		case OPT_NO_DIGIT_GROUPS:
+			o->no_digit_groups = true;
+			break;
+		case OPT_SHORT_NAMES:
+			o->short_names = true;
 			break;
 		case OPT_FORCE_BINARY:
 			o->force_binary = true;

@@ -51,6 +51,8 @@ struct options {
 	 * or NULL to match by file name */
 	char **binary_objects;
 	bool no_demangle;
+	bool no_digit_groups;	/* --no-digit-groups: 8800280, not 8,800,280 */
+	bool short_names;	/* --short-names: C++ names shortened in text */
 	bool force_binary;
 	bool no_filter;		/* IgProf: no frame folded into its caller */
 	/* The last of -p -P -q -Q --annotate --disasm given without its

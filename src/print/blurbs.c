@@ -11,7 +11,7 @@ const char flat_blurb[] =
 " self/call    self cost per call from other functions.\n"
 " total/call   self plus callees' cost per call. For a member of a cycle,\n"
 "              callees in the same cycle are not included.\n"
-" further      self cost of the other events shown (--show).\n"
+" self EV      self cost of each other event shown (--show).\n"
 " name         function; \"<cycle N>\" marks members of cycle N, [N] is its\n"
 "              index in the call graph. A name shared by several functions\n"
 "              is followed by its object and file.\n";

@@ -96,3 +96,49 @@ slow:
 		return (size_t)r;
 	}
 }
+
+size_t fmt_group(char *buf, size_t len)
+{
+	size_t start = buf[0] == '-' || buf[0] == '+', end = start, commas;
+
+	while (end < len && buf[end] >= '0' && buf[end] <= '9')
+		end++;
+	commas = end - start > 3 ? (end - start - 1) / 3 : 0;
+	if (!commas || len + commas > FMT_NUM_MAX)
+		return len;
+	/* from the right: the tail, then each digit, a comma after every
+	 * third counted from the end of the whole part */
+	memmove(buf + end + commas, buf + end, len - end);
+	for (size_t i = end, o = end + commas, k = 0; i > start; k++) {
+		if (k && k % 3 == 0)
+			buf[--o] = ',';
+		buf[--o] = buf[--i];
+	}
+	return len + commas;
+}
+
+size_t fmt_number(char *buf, double v, int decimals, bool groups)
+{
+	size_t n = fmt_fixed(buf, v, decimals);
+
+	return groups ? fmt_group(buf, n) : n;
+}
+
+size_t fmt_per_call(char *buf, double v, bool groups)
+{
+	size_t n = fmt_fixed(buf, v, 2);
+
+	if (n > 3 && !memcmp(buf + n - 3, ".00", 3))
+		n -= 3;
+	return groups ? fmt_group(buf, n) : n;
+}
+
+const char *fmt_count(char *buf, uint64_t v, bool groups)
+{
+	size_t n = fmt_u64(buf, v);
+
+	if (groups)
+		n = fmt_group(buf, n);
+	buf[n] = '\0';
+	return buf;
+}

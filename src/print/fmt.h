@@ -8,6 +8,7 @@
 #ifndef CGA_FMT_H
 #define CGA_FMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,5 +25,24 @@ size_t fmt_u64(char *buf, uint64_t v);
  * "-0.00" for -0.0. Returns its length (buf gets no "\0").
  */
 size_t fmt_fixed(char *buf, double v, int decimals);
+
+/*
+ * buf[0..len), a number as the two above write it, with the digits of
+ * its whole part grouped in threes by commas, in place: "8800280.5"
+ * becomes "8,800,280.5", as callgrind_annotate prints counts. buf has
+ * room for FMT_NUM_MAX bytes. Returns the new length.
+ */
+size_t fmt_group(char *buf, size_t len);
+
+/* fmt_fixed(buf, v, decimals), grouped when `groups` */
+size_t fmt_number(char *buf, double v, int decimals, bool groups);
+
+/* A figure per call: two decimals, or none when they would be ".00"
+ * ("8", "23.08"); grouped when `groups`. */
+size_t fmt_per_call(char *buf, double v, bool groups);
+
+/* v as "%llu", grouped when `groups`, NUL-terminated in buf (room for
+ * FMT_NUM_MAX); returns buf, for printf's "%s". */
+const char *fmt_count(char *buf, uint64_t v, bool groups);
 
 #endif

@@ -11,6 +11,7 @@
 #include "base/xalloc.h"
 #include "linebuf.h"
 #include "print.h"
+#include "short_names.h"
 
 struct name_labels {
 	bool *shared;		/* per function: another has its name */
@@ -19,9 +20,42 @@ struct name_labels {
 	 * (name_labels_keep()), or NULL */
 	char *text;
 	size_t *start;		/* of function f's; start[nfuncs] the end */
+	char **short_name;	/* per function (--short-names), or NULL */
 };
 
-struct name_labels *name_labels_new(const struct cg *cg)
+struct shorten_ctx {
+	const struct profile *p;
+};
+
+static char *short_name_at(void *ctx, uint32_t f, int level)
+{
+	const struct profile *p = ((struct shorten_ctx *)ctx)->p;
+	name_id name = p->funcs[f].name;
+	size_t len = names_len(&p->names, name);
+	char *s = xmalloc(len + 1);
+
+	s[shorten_name(profile_str(p, name), len, level, s)] = '\0';
+	return s;
+}
+
+/* Every function's name as short as it can be without looking like
+ * another function's (but for functions of one name, which the label's
+ * file tells apart). */
+static void shorten_all(struct name_labels *nl, const struct profile *p)
+{
+	struct shorten_ctx ctx = { p };
+	uint32_t *all = xcalloc(p->nfuncs + 1, sizeof(*all));
+
+	for (size_t f = 0; f < p->nfuncs; f++)
+		all[f] = (uint32_t)f;
+	nl->short_name = xcalloc(p->nfuncs + 1, sizeof(*nl->short_name));
+	unique_short_labels(nl->short_name, all, p->nfuncs, SHORT_NONE,
+			    short_name_at, &ctx, p->nfuncs);
+	free(all);
+}
+
+struct name_labels *name_labels_new(const struct cg *cg,
+				    const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
 	struct name_labels *nl = xcalloc(1, sizeof(*nl));
@@ -38,6 +72,8 @@ struct name_labels *name_labels_new(const struct cg *cg)
 	for (size_t f = 0; f < p->nfuncs; f++)
 		nl->shared[f] = u64map_get(&count, p->funcs[f].name) > 1;
 	u64map_release(&count);
+	if (o && o->short_names)
+		shorten_all(nl, p);
 	return nl;
 }
 
@@ -64,6 +100,10 @@ void name_labels_free(struct name_labels *nl)
 {
 	if (!nl)
 		return;
+	if (nl->short_name)
+		for (size_t f = 0; nl->short_name[f]; f++)
+			free(nl->short_name[f]);
+	free(nl->short_name);
 	free(nl->text);
 	free(nl->start);
 	free(nl->shared);
@@ -83,7 +123,11 @@ void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 			nl->start[func + 1] - nl->start[func]);
 		return;
 	}
-	lb_putn(lb, profile_str(p, f->name), names_len(&p->names, f->name));
+	if (nl->short_name)
+		lb_puts(lb, nl->short_name[func]);
+	else
+		lb_putn(lb, profile_str(p, f->name),
+			names_len(&p->names, f->name));
 	if (nl->shared[func]) {
 		lb_puts(lb, " (");
 		if (f->object != NO_NAME) {

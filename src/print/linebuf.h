@@ -89,6 +89,24 @@ static inline void lb_fixed(struct linebuf *lb, double v, int decimals,
 	lb_right(lb, buf, fmt_fixed(buf, v, decimals), width);
 }
 
+/* v with `decimals` decimals, its whole part grouped when `groups` */
+static inline void lb_number(struct linebuf *lb, double v, int decimals,
+			     int width, bool groups)
+{
+	char buf[FMT_NUM_MAX];
+
+	lb_right(lb, buf, fmt_number(buf, v, decimals, groups), width);
+}
+
+/* a figure per call (fmt_per_call) */
+static inline void lb_per_call(struct linebuf *lb, double v, int width,
+			       bool groups)
+{
+	char buf[FMT_NUM_MAX];
+
+	lb_right(lb, buf, fmt_per_call(buf, v, groups), width);
+}
+
 /* The line so far to out; the buffer is then empty for the next. */
 static inline void lb_flush(struct linebuf *lb, FILE *out)
 {

@@ -26,6 +26,9 @@ struct print_opts {
 				 * made by two threads in chunks of this many
 				 * entries, however few (CGANALYZE_PRINT_CHUNK) */
 	bool brief;		/* no explanations */
+	bool digit_groups;	/* counts as 8,800,280 in the text listings */
+	bool short_names;	/* long C++ names shortened in the text
+				 * listings, as far as they stay distinct */
 	bool indexes;		/* names carry the graph's [N] */
 	const struct resolve_report *reports;	/* what -b did, or NULL */
 	size_t nreports;
@@ -118,7 +121,10 @@ void print_input_notes(FILE *out, const struct profile *p);
  * o->indexes. Written to buf; returns buf.
  */
 struct name_labels;
-struct name_labels *name_labels_new(const struct cg *cg);
+/* o->short_names (o may be NULL): names shortened (short_names.h), as
+ * far as the profile's names stay distinct */
+struct name_labels *name_labels_new(const struct cg *cg,
+				    const struct print_opts *o);
 /* listed[f] false (-Q, -q): the graph has no entry for f, and its index
  * is shown as gprof shows it then, " (N)". NULL: all are listed. */
 void name_labels_set_listed(struct name_labels *nl, const bool *listed);

@@ -10,6 +10,7 @@
 
 #include "annotate_data.h"
 #include "base/xalloc.h"
+#include "fmt.h"
 #include "json_write.h"
 
 static const char rule[] =
@@ -35,13 +36,24 @@ static int digits(uint64_t v)
 	return n;
 }
 
+/* v's width as the listing prints it */
+static int count_width(uint64_t v, bool groups)
+{
+	char buf[FMT_NUM_MAX];
+
+	return (int)strlen(fmt_count(buf, v, groups));
+}
+
 static void print_costs(FILE *out, const struct columns *c, const uint64_t *row)
 {
+	char buf[FMT_NUM_MAX];
+
 	for (size_t i = 0; i < c->o->nshow; i++) {
 		uint64_t v = row ? row[c->o->show[i]] : 0;
 
 		if (v)
-			fprintf(out, "%*llu ", c->width[i], (unsigned long long)v);
+			fprintf(out, "%*s ", c->width[i],
+				fmt_count(buf, v, c->o->digit_groups));
 		else
 			fprintf(out, "%*s ", c->width[i], ".");
 	}
@@ -52,10 +64,13 @@ static void print_costs(FILE *out, const struct columns *c, const uint64_t *row)
 static void print_execs(FILE *out, const struct columns *c,
 			const uint64_t *execs)
 {
+	char buf[FMT_NUM_MAX];
+
 	if (!c->execs_width)
 		return;
 	if (execs && *execs)
-		fprintf(out, "%*llu ", c->execs_width, (unsigned long long)*execs);
+		fprintf(out, "%*s ", c->execs_width,
+			fmt_count(buf, *execs, c->o->digit_groups));
 	else
 		fprintf(out, "%*s ", c->execs_width, execs ? "." : "");
 }
@@ -132,7 +147,8 @@ static void print_line_extras(FILE *out, const struct columns *c,
 {
 	const struct annotation *a = c->a;
 	const struct profile *p = a->p;
-	char label[4096];
+	const struct print_opts *o = c->o;
+	char label[4096], num[FMT_NUM_MAX];
 	uint32_t *order;
 	size_t n;
 
@@ -147,12 +163,13 @@ static void print_line_extras(FILE *out, const struct columns *c,
 			func_label(c->nl, cg, call->callee, false, label,
 				   sizeof(label)));
 		if (call->count)
-			fprintf(out, "%llu call%s%s", (unsigned long long)call->count,
+			fprintf(out, "%s call%s%s",
+				fmt_count(num, call->count, o->digit_groups),
 				call->count == 1 ? "" : "s",
 				call->recursive ? ", " : "");
 		if (call->recursive)
-			fprintf(out, "%llu recursive, counted in the outer call",
-				(unsigned long long)call->recursive);
+			fprintf(out, "%s recursive, counted in the outer call",
+				fmt_count(num, call->recursive, o->digit_groups));
 		fputs(")\n", out);
 	}
 	free(order);
@@ -285,12 +302,14 @@ static void print_file(FILE *out, const struct columns *c,
 	const struct annotation *a = c->a;
 	const struct profile *p = a->p;
 	const uint64_t *cost = ann_row(a->file_cost, a, index);
+	char num[FMT_NUM_MAX];
 
 	fputs(rule, out);
-	fprintf(out, "-- %s  (%s %llu, %.2f%% of the total)\n",
+	fprintf(out, "-- %s  (%s %s, %.2f%% of the total)\n",
 		profile_str(p, f->name),
 		event_column_name(p, a->sort_event),
-		(unsigned long long)cost[a->sort_event], pct(a, cost));
+		fmt_count(num, cost[a->sort_event], c->o->digit_groups),
+		pct(a, cost));
 	if (f->fate == ANN_NOT_FOUND)
 		fprintf(out, "-- note: source not found (%s); its lines are listed "
 			"by number (give its directory with -I DIR, or "
@@ -398,7 +417,7 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	c.width = xcalloc(o->nshow + 1, sizeof(*c.width));
 	for (size_t i = 0; i < o->nshow; i++) {
-		int w = digits(a->total[o->show[i]]);
+		int w = count_width(a->total[o->show[i]], o->digit_groups);
 		int nw = (int)strlen(event_column_name(p, o->show[i]));
 
 		c.width[i] = w > nw ? w : nw;
@@ -419,10 +438,11 @@ void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o)
 	if (a->line_execs) {
 		c.execs_width = 5;	/* "execs" */
 		for (size_t l = 0; l < a->nlines; l++)
-			if (digits(a->line_execs[l]) > c.execs_width)
-				c.execs_width = digits(a->line_execs[l]);
+			if (count_width(a->line_execs[l], o->digit_groups) > c.execs_width)
+				c.execs_width = count_width(a->line_execs[l],
+							    o->digit_groups);
 	}
-	c.nl = name_labels_new(cg);
+	c.nl = name_labels_new(cg, o);
 	if (p->est_self && p->events[a->sort_event].unit_seconds > 0)
 		fprintf(out, "-- gmon.out: a tick is %g seconds; a call shows its "
 			"count only (gmon.out measures no time per call)%s\n\n",

@@ -12,6 +12,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "disasm_data.h"
+#include "fmt.h"
 #include "json_write.h"
 
 #define MAX_FRAMES 32
@@ -63,17 +64,13 @@ struct layout {
 	uint64_t fn_total;	/* the sort event's self cost, for percents */
 };
 
-static int digits(uint64_t v)
-{
-	char buf[32];
-
-	return snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-}
-
 static void widen(struct layout *lay, const uint64_t *row)
 {
+	char buf[FMT_NUM_MAX];
+
 	for (size_t i = 0; i < lay->o->nshow; i++) {
-		int d = digits(row[lay->o->show[i]]);
+		int d = (int)strlen(fmt_count(buf, row[lay->o->show[i]],
+					      lay->o->digit_groups));
 
 		if (d > lay->w[i])
 			lay->w[i] = d;
@@ -118,12 +115,14 @@ static void put_costs(FILE *out, const struct layout *lay, const uint64_t *row,
 		      enum pct_col with_pct)
 {
 	const struct print_opts *o = lay->o;
+	char buf[FMT_NUM_MAX];
 
 	for (size_t i = 0; i < o->nshow; i++) {
 		uint64_t v = row ? row[o->show[i]] : 0;
 
 		if (v)
-			fprintf(out, "%*llu ", lay->w[i], (unsigned long long)v);
+			fprintf(out, "%*s ", lay->w[i],
+				fmt_count(buf, v, o->digit_groups));
 		else
 			fprintf(out, "%*s ", lay->w[i], "");
 	}
@@ -261,17 +260,18 @@ static void put_calls(FILE *out, const struct layout *lay,
 {
 	const struct disasm_listing *l = lay->l;
 	const struct profile *p = l->p;
-	char label[4096];
+	char label[4096], num[FMT_NUM_MAX];
 
 	for (; *k < l->nsites && l->sites[*k].insn == insn; (*k)++) {
 		const struct pcallsite *cs = &p->callsites[l->sites[*k].idx];
 
 		put_costs(out, lay, profile_callsite_incl(p, l->sites[*k].idx),
 			  PCT_NONE);
-		fprintf(out, "%*s  => %s (%llu call%s", lay->waddr, "",
+		fprintf(out, "%*s  => %s (%s call%s", lay->waddr, "",
 			func_label(nl, cg, p->calls[cs->call].callee,
 				   lay->o->indexes, label, sizeof(label)),
-			(unsigned long long)cs->count, cs->count == 1 ? "" : "s");
+			fmt_count(num, cs->count, lay->o->digit_groups),
+			cs->count == 1 ? "" : "s");
 		/* several profile functions share this code: say whose */
 		if (l->nfuncs > 1)
 			fprintf(out, " from %s",
@@ -285,7 +285,8 @@ static void put_jumps(FILE *out, const struct layout *lay, size_t *k,
 		      uint32_t insn)
 {
 	const struct disasm_listing *l = lay->l;
-	char target[4096];
+	bool groups = lay->o->digit_groups;
+	char target[4096], num[FMT_NUM_MAX];
 
 	for (; *k < l->njumps && l->jumps[*k].insn == insn; (*k)++) {
 		const struct pjump *j = &l->p->jumps[l->jumps[*k].idx];
@@ -298,11 +299,11 @@ static void put_jumps(FILE *out, const struct layout *lay, size_t *k,
 				 j->to_file != NO_NAME
 					 ? profile_str(l->p, j->to_file) : "??",
 				 j->to_line);
-		fprintf(out, "%*s  %*s  | jump executed %llu", lay->indent, "",
-			lay->waddr, "", (unsigned long long)j->executed);
+		fprintf(out, "%*s  %*s  | jump executed %s", lay->indent, "",
+			lay->waddr, "", fmt_count(num, j->executed, groups));
 		if (j->conditional)
-			fprintf(out, ", taken %llu (%.1f%%)",
-				(unsigned long long)j->followed,
+			fprintf(out, ", taken %s (%.1f%%)",
+				fmt_count(num, j->followed, groups),
 				j->executed ? (double)j->followed * 100.0 /
 						      (double)j->executed
 					    : 0.0);
@@ -366,7 +367,7 @@ static void put_header(FILE *out, const struct cg *cg,
 {
 	const struct profile *p = l->p;
 	uint32_t ev = o->sort_event;
-	char label[4096];
+	char label[4096], num[FMT_NUM_MAX];
 
 	fprintf(out, "Disassembly of %s [0x%llx, 0x%llx) in %s",
 		names_str(l->st->names,
@@ -387,8 +388,8 @@ static void put_header(FILE *out, const struct cg *cg,
 			fprintf(out, "%s%s", i ? ", " : "",
 				func_label(nl, cg, l->funcs[i], o->indexes,
 					   label, sizeof(label)));
-		fprintf(out, "; self cost %llu %s",
-			(unsigned long long)l->self[ev],
+		fprintf(out, "; self cost %s %s",
+			fmt_count(num, l->self[ev], o->digit_groups),
 			event_column_name(p, ev));
 		if (p->est_self && p->events[ev].unit_seconds > 0)
 			fprintf(out, " of %g seconds", p->events[ev].unit_seconds);
@@ -469,7 +470,7 @@ int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
 		return error("%s", no_instr_msg);
 	if (disasm_pick(cg, o, &picks, &n) < 0)
 		return -1;
-	nl = name_labels_new(cg);
+	nl = name_labels_new(cg, o);
 	name_labels_set_listed(nl, o->graph_listed);
 	if (!n && o->flat_listed && o->listing_threshold <= 0)
 		fputs("No function that -p/-P SPEC list has a cost in the "

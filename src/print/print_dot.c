@@ -20,23 +20,13 @@
 
 #include "base/xalloc.h"
 #include "pipe_to.h"
+#include "short_names.h"
 #include "print.h"
 
 /* A label longer than this (after shortening) is cut; the tooltip has
  * the whole name, up to TOOLTIP_MAX. */
 #define LABEL_MAX 160
 #define TOOLTIP_MAX 4096
-/* Names up to this long are shown whole. */
-#define SHORT_NAME 40
-
-/* Label levels, tried in turn until no two kept nodes look alike. */
-enum {
-	SHORT_TEMPLATES,	/* template arguments and parameters "..." */
-	SHORT_NESTED,		/* nested template arguments, parameters */
-	SHORT_PARAMS,		/* parameters "..." */
-	SHORT_NONE,		/* the whole name */
-	SHORT_WITH_ID,		/* the whole name and the function's id */
-};
 
 struct dot_edge {
 	uint32_t caller, callee;
@@ -159,124 +149,6 @@ static void dot_string(FILE *out, const char *s)
 
 /* --- names --- */
 
-/* "operator<", "operator()" ...: the symbol after "operator" at s[i],
- * whose brackets are no template or parameter list. Its length, or 0. */
-static size_t operator_token(const char *s, size_t i, size_t len)
-{
-	static const char *const tokens[] = {
-		"<<=", ">>=", "<=>", "->*", "<<", ">>", "<=", ">=", "->",
-		"()", "[]", "<", ">",
-	};
-	size_t k;
-
-	if (i < 8 || memcmp(s + i - 8, "operator", 8) ||
-	    (i > 8 && (s[i - 9] == '_' || (s[i - 9] >= 'a' && s[i - 9] <= 'z') ||
-		       (s[i - 9] >= 'A' && s[i - 9] <= 'Z') ||
-		       (s[i - 9] >= '0' && s[i - 9] <= '9'))))
-		return 0;
-	for (k = 0; k < sizeof(tokens) / sizeof(tokens[0]); k++) {
-		size_t n = strlen(tokens[k]);
-
-		if (i + n <= len && !memcmp(s + i, tokens[k], n))
-			return n;
-	}
-	return 0;
-}
-
-/* Where the bracket group opened at s[i] closes (the index of its '>' or
- * ')'), or len when it does not: then the name is not one we understand
- * and is shown whole. */
-static size_t group_end(const char *s, size_t i, size_t len)
-{
-	size_t depth = 0;
-
-	for (; i < len; i++) {
-		size_t op = operator_token(s, i, len);
-
-		if (op) {
-			i += op - 1;
-		} else if (s[i] == '<' || s[i] == '(') {
-			depth++;
-		} else if (s[i] == '>' || s[i] == ')') {
-			if (!depth)
-				return len;
-			if (--depth == 0)
-				return i;
-		}
-	}
-	return len;
-}
-
-static bool ident_char(char c)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       (c >= '0' && c <= '9');
-}
-
-/*
- * name (len bytes) shortened at `level` into buf (len + 1 bytes; the
- * result is never longer): parameter lists become "(...)", and template
- * arguments "<...>" from the outermost (SHORT_TEMPLATES) or from those
- * inside another's (SHORT_NESTED) on. "(anonymous namespace)" and
- * "(below main)" are no parameter lists: those follow a name, a
- * template or an operator. A name whose brackets do not pair up is
- * shown whole.
- */
-static size_t shorten(const char *name, size_t len, int level, char *buf)
-{
-	size_t n = 0, depth = 0;	/* template arguments kept open */
-	bool after_op = false;		/* an operator's symbol just copied */
-
-	if (level >= SHORT_NONE || len <= SHORT_NAME) {
-		memcpy(buf, name, len);
-		return len;
-	}
-	for (size_t i = 0; i < len; i++) {
-		size_t op = operator_token(name, i, len), end;
-		char c = name[i];
-		bool params, templ;
-
-		if (op) {
-			memcpy(buf + n, name + i, op);
-			n += op;
-			i += op - 1;
-			after_op = true;
-			continue;
-		}
-		templ = c == '<' && level < SHORT_PARAMS &&
-			depth >= (size_t)(level == SHORT_TEMPLATES ? 0 : 1);
-		params = c == '(' && n > 0 &&
-			 (after_op || ident_char(buf[n - 1]) ||
-			  buf[n - 1] == '>' || buf[n - 1] == ')' ||
-			  buf[n - 1] == ']');
-		after_op = false;
-		if (!templ && !params) {
-			if (c == '<')
-				depth++;
-			else if (c == '>' && depth)
-				depth--;
-			buf[n++] = c;
-			continue;
-		}
-		end = group_end(name, i, len);
-		if (end == len) {
-			memcpy(buf, name, len);
-			return len;
-		}
-		if (end - i - 1 <= 3) {	/* "<T>", "()": no shorter */
-			memcpy(buf + n, name + i, end - i + 1);
-			n += end - i + 1;
-		} else {
-			buf[n++] = c;
-			memcpy(buf + n, "...", 3);
-			n += 3;
-			buf[n++] = name[end];
-		}
-		i = end;
-	}
-	return n;
-}
-
 /* Cut s (malloc'd) to LABEL_MAX bytes at a character boundary, "...". */
 static char *cut_label(char *s)
 {
@@ -305,7 +177,7 @@ static char *make_label(const struct dot_ctx *d, uint32_t n, int level)
 	size_t k;
 
 	func_label(d->nl, d->cg, n, false, full, size);
-	k = shorten(full, nlen, level, s);
+	k = shorten_name(full, nlen, level, s);
 	snprintf(s + k, size + 16 - k, "%s", full + nlen);
 	free(full);
 	s = cut_label(s);
@@ -317,54 +189,9 @@ static char *make_label(const struct dot_ctx *d, uint32_t n, int level)
 	return s;
 }
 
-static int cmp_labels(const void *x, const void *y, void *arg)
+static char *make_label_cb(void *ctx, uint32_t n, int level)
 {
-	char **label = arg;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	int r = strcmp(label[a], label[b]);
-
-	return r ? r : (a < b ? -1 : a > b);
-}
-
-/*
- * Labels for the kept nodes, each as short as it can be without looking
- * like another's: nodes whose labels collide go up a level, until none
- * do. The last level has the function's id, which no other label ends
- * with, so it stops there.
- */
-static void make_labels(struct dot_ctx *d, const uint32_t *nodes, size_t k)
-{
-	int *level = xcalloc(d->cg->nnodes + 1, sizeof(*level));
-	uint32_t *sorted = xcalloc(k + 1, sizeof(*sorted));
-	bool changed = true;
-
-	for (size_t i = 0; i < k; i++)
-		d->label[nodes[i]] = make_label(d, nodes[i], 0);
-	while (changed) {
-		changed = false;
-		memcpy(sorted, nodes, k * sizeof(*sorted));
-		qsort_r(sorted, k, sizeof(*sorted), cmp_labels, d->label);
-		for (size_t i = 0; i < k;) {
-			size_t j = i + 1;
-
-			while (j < k && !strcmp(d->label[sorted[i]],
-						d->label[sorted[j]]))
-				j++;
-			for (size_t m = i; j - i > 1 && m < j; m++) {
-				uint32_t n = sorted[m];
-
-				if (level[n] == SHORT_WITH_ID)
-					continue;
-				level[n]++;
-				free(d->label[n]);
-				d->label[n] = make_label(d, n, level[n]);
-				changed = true;
-			}
-			i = j;
-		}
-	}
-	free(sorted);
-	free(level);
+	return make_label(ctx, n, level);
 }
 
 /* --- colours --- */
@@ -637,7 +464,7 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
 		for (uint32_t n = 0; n < cg->nnodes; n++)
 			d.total += cg_node_self(cg, n, d.ev);
 	}
-	d.nl = name_labels_new(cg);
+	d.nl = name_labels_new(cg, NULL);	/* --dot shortens by itself */
 	d.kept = xcalloc(cg->nnodes + 1, sizeof(*d.kept));
 	d.label = xcalloc(cg->nnodes + 1, sizeof(*d.label));
 	d.row = xcalloc(cg->nevents + 1, sizeof(*d.row));
@@ -658,7 +485,8 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
 	}
 	if (d.hottest != NO_ID && cg_node_self(cg, d.hottest, d.ev) <= 0)
 		d.hottest = NO_ID;
-	make_labels(&d, nodes, nkept);
+	unique_short_labels(d.label, nodes, nkept, SHORT_WITH_ID, make_label_cb,
+			    &d, cg->nnodes);
 
 	nedges = collect_edges(&d, &edges);
 	if (nedges > 1)

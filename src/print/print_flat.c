@@ -10,11 +10,25 @@
 #include "par_format.h"
 #include "print.h"
 
-static int width_of(double v, int decimals)
+static int width_of(double v, int decimals, bool groups)
 {
-	char buf[64];
+	char buf[FMT_NUM_MAX];
 
-	return snprintf(buf, sizeof(buf), "%.*f", decimals, v);
+	return (int)fmt_number(buf, v, decimals, groups);
+}
+
+/* calls, and "+N" recursive calls when there are: into buf */
+static size_t calls_text(char *buf, const struct cg_node *node, bool groups)
+{
+	size_t n = 0;
+
+	if (node->calls || node->self_calls)
+		n = strlen(fmt_count(buf, node->calls, groups));
+	if (node->self_calls) {
+		buf[n++] = '+';
+		n += strlen(fmt_count(buf + n, node->self_calls, groups));
+	}
+	return n;
 }
 
 static int max_int(int a, int b)
@@ -55,38 +69,35 @@ static void format_row(void *unused, const void *shared, size_t i,
 	const struct cg_node *node = &cg->nodes[n];
 	double self = cg_node_self(cg, n, ev);
 	double child = cg_node_child(cg, n, ev);
-	char calls[64];
-	size_t clen = 0;
+	bool groups = o->digit_groups;
+	char calls[2 * FMT_NUM_MAX];
+	size_t clen;
 
 	(void)unused;
 	lb_fixed(lb, fr->total > 0 ? self * 100 / fr->total : 0.0, 2, 6);
 	lb_putc(lb, ' ');
-	lb_fixed(lb, fr->cum[i], 0, fr->wcost);
+	lb_number(lb, fr->cum[i], 0, fr->wcost, groups);
 	lb_putc(lb, ' ');
-	lb_fixed(lb, self, 0, fr->wcost);
-	if (node->calls || node->self_calls)
-		clen = fmt_u64(calls, node->calls);
-	if (node->self_calls) {
-		calls[clen++] = '+';
-		clen += fmt_u64(calls + clen, node->self_calls);
-	}
+	lb_number(lb, self, 0, fr->wcost, groups);
+	clen = calls_text(calls, node, groups);
 	lb_putc(lb, ' ');
 	lb_right(lb, calls, clen, fr->wcalls);
 	if (node->calls) {
 		double c = (double)node->calls;
 
 		lb_putc(lb, ' ');
-		lb_fixed(lb, self / c, 2, fr->wcall);
+		lb_per_call(lb, self / c, fr->wcall, groups);
 		lb_putc(lb, ' ');
-		lb_fixed(lb, (self + child) / c, 2, fr->wcall);
+		lb_per_call(lb, (self + child) / c, fr->wcall, groups);
 	} else {
 		lb_spaces(lb, 2 + 2 * (size_t)fr->wcall);
 	}
 	for (size_t k = 0; k < o->nshow; k++) {
 		if (o->show[k] == ev)
 			continue;
-		lb_putc(lb, ' ');
-		lb_fixed(lb, cg_node_self(cg, n, o->show[k]), 0, fr->wextra[k]);
+		lb_spaces(lb, 2);
+		lb_number(lb, cg_node_self(cg, n, o->show[k]), 0,
+			  fr->wextra[k], groups);
 	}
 	lb_puts(lb, "  ");
 	lb_func_label(lb, fr->nl, cg, n, o->indexes);
@@ -100,11 +111,11 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	double total = (double)p->totals[ev], cum = 0;
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
 	size_t nrows = 0, nbelow = 0;
-	struct name_labels *nl = name_labels_new(cg);
+	struct name_labels *nl = name_labels_new(cg, o);
 	const char *evname = profile_str(p, p->events[ev].name);
 	int wcost, wcall, wcalls = 5;
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
-	char hdr[256];
+	char hdr[256], buf[FMT_NUM_MAX];
 
 	if (cg->est_self) {	/* gmon.out: gprof's own columns */
 		free(wextra);
@@ -131,42 +142,44 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	sort_flat_order(cg, ev, rows, nrows);
 
 	snprintf(hdr, sizeof(hdr), "%s/call", evname);
-	wcost = max_int(max_int(width_of(total, 0), (int)strlen(evname)), 10);
-	wcall = max_int(max_int(width_of(total, 2), (int)strlen(hdr)), 9);
+	wcost = max_int(max_int(width_of(total, 0, o->digit_groups),
+				(int)strlen(evname)), 10);
+	wcall = max_int(max_int(width_of(total, 2, o->digit_groups),
+				(int)strlen(hdr)), 9);
 	for (size_t i = 0; i < nrows; i++) {
-		char buf[48];
-		const struct cg_node *node = &cg->nodes[rows[i]];
-		size_t w = fmt_u64(buf, node->calls);
+		char text[2 * FMT_NUM_MAX];
 
-		if (node->self_calls)
-			w += 1 + fmt_u64(buf, node->self_calls);
-		wcalls = max_int(wcalls, (int)w);
+		wcalls = max_int(wcalls, (int)calls_text(text, &cg->nodes[rows[i]],
+							 o->digit_groups));
 	}
+	/* each further event's column says which: "self D1mr" */
 	for (size_t i = 0; i < o->nshow; i++)
-		wextra[i] = max_int(width_of((double)p->totals[o->show[i]], 0),
-				    (int)strlen(profile_str(p, p->events[o->show[i]].name)));
+		wextra[i] = max_int(width_of((double)p->totals[o->show[i]], 0,
+					     o->digit_groups),
+				    5 + (int)strlen(profile_str(p, p->events[o->show[i]].name)));
 
 	fputs("Flat profile of ", out);
 	fprint_event_title(out, p, ev);
-	fprintf(out, ", %llu in all", (unsigned long long)p->totals[ev]);
+	fprintf(out, ", %s in all",
+		fmt_count(buf, p->totals[ev], o->digit_groups));
 	/* a time measured in ticks (IgProf's PERF_TICKS): say what in */
 	if (p->events[ev].unit_seconds != 0)
 		fprintf(out, " (ticks of %g s: %.2f s)",
 			p->events[ev].unit_seconds,
 			(double)p->totals[ev] * p->events[ev].unit_seconds);
 	fputs(":\n\n", out);
-	fprintf(out, "  %%   %*s %*s %*s %*s %*s", wcost, "cumulative", wcost,
+	fprintf(out, "  %%   %*s %*s %*s %*s %*s\n", wcost, "cumulative", wcost,
 		"self", wcalls, "", wcall, "self", wcall, "total");
-	for (size_t i = 0; i < o->nshow; i++)
-		if (o->show[i] != ev)
-			fprintf(out, " %*s", wextra[i], "self");
-	fputc('\n', out);
 	fprintf(out, " self  %*s %*s %*s %*s %*s", wcost, evname, wcost, evname,
 		wcalls, "calls", wcall, hdr, wcall, hdr);
 	for (size_t i = 0; i < o->nshow; i++)
-		if (o->show[i] != ev)
-			fprintf(out, " %*s", wextra[i],
-				profile_str(p, p->events[o->show[i]].name));
+		if (o->show[i] != ev) {
+			char label[300];
+
+			snprintf(label, sizeof(label), "self %s",
+				 profile_str(p, p->events[o->show[i]].name));
+			fprintf(out, "  %*s", wextra[i], label);
+		}
 	fputs("  name\n", out);
 
 	{

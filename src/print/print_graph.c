@@ -43,12 +43,12 @@ static void arc_columns(struct graph_ctx *g, const double *s, const double *c,
 
 	lb_spaces(lb, 14);
 	if (s)
-		lb_fixed(lb, *s, 0, g->w);
+		lb_number(lb, *s, 0, g->w, g->o->digit_groups);
 	else
 		lb_spaces(lb, (size_t)g->w);
 	lb_putc(lb, ' ');
 	if (c)
-		lb_fixed(lb, *c, 0, g->w);
+		lb_number(lb, *c, 0, g->w, g->o->digit_groups);
 	else
 		lb_spaces(lb, (size_t)g->w);
 	lb_putc(lb, ' ');
@@ -82,14 +82,15 @@ static void arc_line(struct graph_ctx *g, const struct arc_key *k,
 {
 	const struct cg *cg = g->cg;
 	const struct cg_arc *arc = &cg->arcs[k->arc];
-	char count[48];
-	size_t n = fmt_u64(count, arc->count);
+	char count[2 * FMT_NUM_MAX];
+	size_t n = strlen(fmt_count(count, arc->count, g->o->digit_groups));
 
 	if (in_same_cycle(cg, arc->caller, arc->callee)) {
 		arc_columns(g, NULL, NULL, count, n);
 	} else {
 		count[n++] = '/';
-		n += fmt_u64(count + n, head_calls(cg, arc->callee));
+		n += strlen(fmt_count(count + n, head_calls(cg, arc->callee),
+				      g->o->digit_groups));
 		arc_columns(g, &k->self, &k->child, count, n);
 	}
 	end_with_label(g, other);
@@ -144,7 +145,7 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 			  double child, uint64_t calls, uint64_t extra)
 {
 	struct linebuf *lb = g->lb;
-	char idx[32], called[48];
+	char idx[32], called[2 * FMT_NUM_MAX];
 	size_t n;
 
 	idx[0] = '[';
@@ -154,16 +155,16 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 	lb_putc(lb, ' ');
 	lb_fixed(lb, g->total > 0 ? (self + child) * 100 / g->total : 0.0, 1, 6);
 	lb_putc(lb, ' ');
-	lb_fixed(lb, self, 0, g->w);
+	lb_number(lb, self, 0, g->w, g->o->digit_groups);
 	lb_putc(lb, ' ');
-	lb_fixed(lb, child, 0, g->w);
+	lb_number(lb, child, 0, g->w, g->o->digit_groups);
 	lb_putc(lb, ' ');
 	n = 0;
 	if (calls || extra)
-		n = fmt_u64(called, calls);
+		n = strlen(fmt_count(called, calls, g->o->digit_groups));
 	if (extra) {
 		called[n++] = '+';
-		n += fmt_u64(called + n, extra);
+		n += strlen(fmt_count(called + n, extra, g->o->digit_groups));
 	}
 	lb_right(lb, called, n, 8);
 	lb_spaces(lb, 10);
@@ -250,12 +251,14 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c)
 		const struct cg_node *mn = &cg->nodes[m];
 		double s = cg_node_self(cg, m, g->ev);
 		double ch = cg_node_child(cg, m, g->ev);
-		char called[48];
-		size_t n = fmt_u64(called, mn->calls);
+		char called[2 * FMT_NUM_MAX];
+		size_t n = strlen(fmt_count(called, mn->calls,
+					    g->o->digit_groups));
 
 		if (mn->self_calls) {
 			called[n++] = '+';
-			n += fmt_u64(called + n, mn->self_calls);
+			n += strlen(fmt_count(called + n, mn->self_calls,
+					      g->o->digit_groups));
 		}
 		arc_columns(g, &s, &ch, called, n);
 		end_with_label(g, m);
@@ -295,16 +298,17 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.o = o;
 	g.ev = o->sort_event;
 	g.total = (double)p->totals[g.ev];
-	g.nl = name_labels_new(cg);
+	g.nl = name_labels_new(cg, o);
 	name_labels_set_listed(g.nl, o->graph_listed);
 	name_labels_keep(g.nl, cg);
-	w = (int)fmt_fixed(buf, g.total, 0);
+	w = (int)fmt_number(buf, g.total, 0, o->digit_groups);
 	g.w = w < 8 ? 8 : w;
 	g2 = g;
 
 	fputs("Call graph of ", out);
 	fprint_event_title(out, p, g.ev);
-	fprintf(out, ", %llu in all:\n\n", (unsigned long long)p->totals[g.ev]);
+	fprintf(out, ", %s in all:\n\n",
+		fmt_count(buf, p->totals[g.ev], o->digit_groups));
 	fprintf(out, "%-6s %6s %*s %*s %8s%9s %s\n", "index", "%total", g.w,
 		"self", g.w, "children", "called", "", "name");
 	shown = xcalloc(cg->norder + 1, sizeof(*shown));

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "base/xalloc.h"
+#include "fmt.h"
 #include "print.h"
 
 /* Frames of a stack shown in the text listing; JSON has them all. */
@@ -61,7 +62,8 @@ void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
 	uint32_t *order = leaks_by_size(p);
-	struct name_labels *nl = name_labels_new(cg);
+	struct name_labels *nl = name_labels_new(cg, o);
+	char num[FMT_NUM_MAX];
 
 	name_labels_set_listed(nl, o->graph_listed);
 	if (!p->nleaks)
@@ -78,16 +80,16 @@ void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o)
 		if (i)
 			fputc('\n', out);
 		fprintf(out, "Leaks of %s: %zu resource%s still held at exit, "
-			"%llu in all:\n\n",
+			"%s in all:\n\n",
 			profile_str(p, p->events[ev].name), n, n == 1 ? "" : "s",
-			(unsigned long long)bytes);
-		fprintf(out, "%12s  %-18s  %s\n", "size", "address",
+			fmt_count(num, bytes, o->digit_groups));
+		fprintf(out, "%13s  %-18s  %s\n", "size", "address",
 			"allocated in (innermost first)");
 		for (; i < j; i++) {
 			const struct pleak *lk = &p->leaks[order[i]];
 
-			fprintf(out, "%12llu  0x%-16llx  ",
-				(unsigned long long)lk->size,
+			fprintf(out, "%13s  0x%-16llx  ",
+				fmt_count(num, lk->size, o->digit_groups),
 				(unsigned long long)lk->addr);
 			print_stack(out, cg, nl, o->indexes, lk->stack);
 			fputc('\n', out);

@@ -69,7 +69,7 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 	double unit = unit_of(cg, ev), total = (double)p->totals[ev], cum = 0;
 	const char *evname = profile_str(p, p->events[ev].name);
 	uint32_t *rows = xcalloc(cg->nnodes + 1, sizeof(*rows));
-	struct name_labels *nl = name_labels_new(cg);
+	struct name_labels *nl = name_labels_new(cg, o);
 	size_t nrows = 0;
 	char prefix, per_call[32], label[8192];
 	double scale;
@@ -372,7 +372,7 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 	g.cg = cg;
 	g.ev = o->sort_event;
 	g.unit = unit_of(cg, g.ev);
-	g.nl = name_labels_new(cg);
+	g.nl = name_labels_new(cg, o);
 	name_labels_set_listed(g.nl, o->graph_listed);
 	/* gprof's percentages here are of the time functions got, which
 	 * can differ from the flat profile's total of every tick */
