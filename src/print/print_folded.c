@@ -55,7 +55,7 @@ void print_folded(FILE *out, const struct cg *cg, const struct print_opts *o)
 	const struct profile *p = cg->p;
 	uint32_t ev = o->sort_event;
 	double min = (double)p->totals[ev] * FOLDED_MIN_SHARE;
-	struct name_labels *nl = name_labels_new(cg);
+	struct name_labels *nl = name_labels_new(cg, o);
 	struct flame fl;
 	struct linebuf lb = { 0 };
 	size_t *len_at;		/* the path's length before each node */

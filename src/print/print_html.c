@@ -89,7 +89,7 @@ static void put_html_text(FILE *out, const char *s)
 static void json_labels(FILE *out, const struct cg *cg)
 {
 	const struct profile *p = cg->p;
-	struct name_labels *nl = name_labels_new(cg);
+	struct name_labels *nl = name_labels_new(cg, NULL);
 	struct linebuf lb = { 0 };
 	bool first = true;
 
