@@ -11,12 +11,14 @@
  * source and the disassembly when there are lines and a binary),
  * "labels": names as the listings show them where they differ,
  * "flame": the flame graph's tree, "sources": the text of the
- * annotated files, "warnings": the run's messages}.
+ * annotated files, "disasm_source": the source lines the disassembly
+ * interleaves, "warnings": the run's messages}.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "annotate_data.h"
+#include "disasm_data.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "flame_data.h"
@@ -183,6 +185,61 @@ static void json_sources(FILE *out, const struct cg *cg,
 	fputc(']', out);
 }
 
+/*
+ * The source lines the disassembly interleaves, as --disasm does: for
+ * each listing of the "disasm" array (disasm_pick()'s, in its order),
+ * [instruction index, file, line, text] where the line changes from the
+ * instruction before (text null when the file is not found).
+ */
+static void json_disasm_source(FILE *out, const struct cg *cg,
+			       const struct print_opts *o)
+{
+	struct disasm_pick *picks = NULL;
+	size_t n = 0;
+
+	fputs(",\n \"disasm_source\": [", out);
+	if (o->disasm && cg->p->has_instr && disasm_pick(cg, o, &picks, &n) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			struct disasm_listing l;
+			name_id file = NO_NAME;
+			uint32_t line = 0;
+			bool first = true;
+
+			disasm_listing_build(&l, cg, o, &picks[i]);
+			fputs(i ? ",\n  [" : "\n  [", out);
+			for (size_t k = 0; k < l.code.ninsns; k++) {
+				const struct line_entry *le =
+					symtab_line(l.st, l.code.insns[k].addr);
+				const struct source_file *src;
+				const char *text;
+				size_t len;
+
+				if (!le || le->end_sequence || le->file == NO_NAME ||
+				    !le->line || (le->file == file && le->line == line))
+					continue;
+				file = le->file;
+				line = le->line;
+				fprintf(out, "%s[%zu, ", first ? "" : ", ", k);
+				first = false;
+				json_string(out, names_str(l.st->names, file),
+					    names_len(l.st->names, file));
+				fprintf(out, ", %u, ", line);
+				src = sources_get(o->sources, names_str(l.st->names, file));
+				text = source_line(src, line, &len);
+				if (text)
+					json_string(out, text, len);
+				else
+					fputs("null", out);
+				fputc(']', out);
+			}
+			fputc(']', out);
+			disasm_listing_release(&l);
+		}
+	}
+	fputc(']', out);
+	free(picks);
+}
+
 /* The data document, as put_script_json() writes it. */
 static void put_data(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const char *warnings)
@@ -198,6 +255,7 @@ static void put_data(FILE *out, const struct cg *cg,
 	json_labels(m, cg);
 	json_flame(m, cg, o->sort_event);
 	json_sources(m, cg, o);
+	json_disasm_source(m, cg, o);
 	fputs(",\n \"warnings\": ", m);
 	json_string(m, warnings ? warnings : "", warnings ? strlen(warnings) : 0);
 	fputs("}\n", m);

@@ -33,6 +33,7 @@ PROFILES = {
                   'samples/recursion/callgrind.instr.out'],
     'gmon': ['-b', 'tests/gmon/prog-nopie', 'tests/gmon/nopie.gmon'],
     'igprof': ['tests/inputs/igprof/perf.txt'],
+    'events': ['samples/recursion/callgrind.cache.out'],
 }
 
 # A profile whose names and file are markup, a script end and a line
@@ -205,6 +206,24 @@ class ReportTest(unittest.TestCase):
     def test_top_igprof(self):
         self.check_top('igprof')
 
+    def test_event_chooser(self):
+        """Another event: the table's costs and order are of it."""
+        from selenium.webdriver.support.ui import Select
+        doc = self.docs['events']
+        fns = doc['functions']
+        self.assertGreater(len(doc['events']), 3)
+        p = self.page('events')
+        for ev in (2, len(doc['events']) - 1):
+            Select(self.driver.find_element(By.ID, 'event')).select_by_index(ev)
+            p.wait()
+            rows = p.rows('top-table')
+            got = [fns[r['fn']]['self'][ev] for r in rows]
+            want = sorted((f['self'][ev] for f in fns), reverse=True)
+            self.assertEqual(got, want[:len(got)])
+            for r in rows:
+                self.assertEqual(number(r['cells'][0]), fns[r['fn']]['self'][ev])
+        p.shot('events-top')
+
     def filter_rows(self, p, text):
         box = self.driver.find_element(By.ID, 'filter')
         box.clear()
@@ -232,6 +251,17 @@ class ReportTest(unittest.TestCase):
         got = {r['fn'] for r in self.filter_rows(p, 'prog.c')}
         self.assertEqual(got, {f['id'] for f in fns
                                if (f['file'] or '').endswith('/prog.c')})
+        # FILE:FUNC, FILE:LINE (with -b, functions have lines)
+        got = {r['fn'] for r in self.filter_rows(p, 'prog.c:f*')}
+        self.assertEqual(got, {f['id'] for f in fns
+                               if (f['file'] or '').endswith('/prog.c') and
+                               f['name'].startswith('f')})
+        self.assertGreater(len(got), 0)
+        got = {r['fn'] for r in self.filter_rows(p, 'prog.c:30')}
+        self.assertEqual(got, {f['id'] for f in fns
+                               if (f['file'] or '').endswith('/prog.c') and
+                               f['line'] and f['line'] <= 30})
+        self.assertGreater(len(got), 0)
         p.shot('callgrind-filter')
         # nothing
         self.assertEqual(self.filter_rows(p, 'no-such-function'), [])
@@ -257,8 +287,10 @@ class ReportTest(unittest.TestCase):
               .filter(tr => tr.querySelector('a'))
               .map(tr => ({dir: tr.className,
                            fn: Number(tr.querySelector('a').getAttribute('href').slice(4)),
-                           count: tr.children[0].textContent,
-                           incl: tr.children[1].textContent}));""")
+                           count: tr.children[4].textContent.split('/')[0],
+                           self: tr.children[1].textContent,
+                           children: tr.children[2].textContent,
+                           incl: tr.children[3].textContent}));""")
         cycle = fns[f]['cycle']
         want = []
         for a in doc['arcs']:
@@ -271,6 +303,11 @@ class ReportTest(unittest.TestCase):
                                  None if inside else a['inclusive'][ev]))
         got = [(s['dir'], s['fn'], number(s['count']), number(s['incl']))
                for s in shown]
+        # self and children split the arc's inclusive cost
+        for s in shown:
+            if number(s['incl']) is not None:
+                self.assertAlmostEqual(number(s['self']) + number(s['children']),
+                                       number(s['incl']), delta=0.02)
         self.assertEqual(len(got), len(want))
         for g in got:
             match = [w for w in want if w[:3] == g[:3]]
@@ -452,7 +489,17 @@ class ReportTest(unittest.TestCase):
         rows = p.rows('disasm-table')
         self.assertGreater(len(rows), 3)
         by_addr = {'0x%x' % i['address']: i for i in want['instructions']}
+        # the source lines interleaved, as --disasm prints them
+        text = run(['--disasm=' + name] + PROFILES['callgrind'])
+        sources = [r for r in rows if not r['cells'][0].startswith('0x')]
+        self.assertGreater(len(sources), 0)
+        for r in sources:
+            self.assertRegex(r['cells'][0], r'^[^:]+:\d+$')
+            self.assertIn(r['cells'][0], text)
+            self.assertIn(r['cells'][3], text)
         for r in rows:
+            if r in sources:
+                continue
             ins = by_addr[r['cells'][0]]
             self.assertEqual(number(r['cells'][1]) or 0, ins['cost'][ev])
             if ins.get('jumps'):

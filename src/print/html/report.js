@@ -227,13 +227,48 @@
 				return true;
 		return false;
 	}
-	/* -p's SPEC without a ':': a function name, a file or an object */
-	function funcMatcher(p) {
-		const re = globRegExp(p);
+	/* the one ':' of FILE:FUNC or FILE:LINE ("::" is part of a name):
+	 * its index, -1 for none, -2 for more than one */
+	function singleColon(p) {
+		let found = -1;
 
-		return f => nameMatches(p, re, F[f].name || '') ||
-			pathMatches(p, re, F[f].file) ||
-			pathMatches(p, re, F[f].object);
+		for (let i = p.indexOf(':'); i >= 0; i = p.indexOf(':', i + 1)) {
+			if ((i > 0 && p[i - 1] === ':') || p[i + 1] === ':')
+				continue;
+			if (found >= 0)
+				return -2;
+			found = i;
+		}
+		return found;
+	}
+	/* -p's SPEC: a function name, a file or an object; FILE:FUNC, a
+	 * function of a file; FILE:LINE, the functions of a file starting
+	 * at or before the line. null when it is no SPEC. */
+	function funcMatcher(p) {
+		const colon = singleColon(p);
+
+		if (colon === -2 || colon === 0 || colon === p.length - 1)
+			return null;
+		if (colon < 0) {
+			const re = globRegExp(p);
+
+			return f => nameMatches(p, re, F[f].name || '') ||
+				pathMatches(p, re, F[f].file) ||
+				pathMatches(p, re, F[f].object);
+		}
+		const file = p.slice(0, colon), rest = p.slice(colon + 1);
+		const fre = globRegExp(file);
+
+		if (/^[0-9]+$/.test(rest)) {
+			const line = Number(rest);
+
+			return f => pathMatches(file, fre, F[f].file) &&
+				F[f].line && F[f].line <= line;
+		}
+		const re = globRegExp(rest);
+
+		return f => pathMatches(file, fre, F[f].file) &&
+			nameMatches(rest, re, F[f].name || '');
 	}
 
 	/* ---- a table that draws only the rows in view ---- */
@@ -365,7 +400,7 @@
 		if (topState.filter) {
 			const m = funcMatcher(topState.filter);
 
-			rows = rows.filter(m);
+			rows = m ? rows.filter(m) : [];
 		}
 		const key = rows.map(col.v);
 		const idx = rows.map((x, i) => i);
@@ -388,7 +423,7 @@
 	function viewTop() {
 		const box = el('div');
 		const filter = el('input', { type: 'search', id: 'filter',
-			placeholder: 'filter: a function, file or object; globs as -p (std::*, *.c)',
+			placeholder: 'filter as -p: a function, file or object, FILE:FUNC (std::*, *.c)',
 			value: topState.filter });
 		const count = el('span', { class: 'muted', id: 'top-count' });
 		const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
@@ -447,34 +482,60 @@
 
 	/* ---- Function: gprof's call graph entry ---- */
 
-	function entryTable(f, arcsIn, arcsOut, inclusive, sameUnit) {
-		const tot = total();
-		const t = el('table', { class: 'entry' },
-			el('tr', null, el('th', null, 'calls'), el('th', { class: 'num' }, 'inclusive'),
-				el('th', { class: 'num' }, '% of total'), el('th', null, 'function')));
-		const arcRow = (a, other, dir) => {
-			const inside = sameUnit(other);
+	/* The self and inclusive cost of f, or of its cycle when it has one:
+	 * what an arc into it is split by. */
+	function calleeUnit(f) {
+		const c = F[f].cycle !== null ? cycleByNumber[F[f].cycle] : null;
 
-			return el('tr', { class: dir },
-				el('td', { class: 'num' }, fmt(A.arcs[a].count)),
-				el('td', { class: 'num' }, inside ? '' : fmt(A.arcs[a].inclusive[ev])),
-				el('td', { class: 'num' }, inside ? '' : pct(A.arcs[a].inclusive[ev], tot)),
+		return c ? { self: c.self[ev], incl: c.inclusive[ev], calls: c.calls }
+			 : { self: F[f].self[ev], incl: F[f].inclusive[ev], calls: F[f].calls };
+	}
+
+	/*
+	 * gprof's call graph entry: callers above, the entry's own line, then
+	 * callees; each arc's inclusive cost split into the callee's self and
+	 * children in the callee's own proportion (cg_arc_share()), and
+	 * "called" as count/the callee's calls. Arcs inside a cycle are
+	 * counted only: their cost is the cycle's.
+	 */
+	function entryTable(f, arcsIn, arcsOut, sameUnit) {
+		const tot = total();
+		const t = el('table', { class: 'entry' }, el('tr', null,
+			el('th', { class: 'num' }, '% total'), el('th', { class: 'num' }, 'self'),
+			el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
+			el('th', { class: 'num' }, 'called'), el('th', null, 'function')));
+		const arcRow = (a, other, callee, dir) => {
+			const arc = A.arcs[a];
+			const inside = sameUnit(other);
+			const u = calleeUnit(callee);
+			const incl = arc.inclusive[ev];
+			const self = u.incl > 0 ? Math.min(incl, incl * u.self / u.incl) : 0;
+
+			return el('tr', { class: dir }, el('td'),
+				el('td', { class: 'num' }, inside ? '' : fmt(self)),
+				el('td', { class: 'num' }, inside ? '' : fmt(incl - self)),
+				el('td', { class: 'num' }, inside ? '' : fmt(incl)),
+				el('td', { class: 'num' }, fmt(arc.count) +
+					(inside ? '' : '/' + fmt(u.calls))),
 				el('td', null, fnLink(other),
 					inside ? el('span', { class: 'muted' }, ' (within the cycle)') : null));
 		};
 
 		if (!arcsIn.length)
 			t.append(el('tr', { class: 'caller' }, el('td'), el('td'), el('td'),
-				el('td', { class: 'muted' }, '<spontaneous>')));
+				el('td'), el('td'), el('td', { class: 'muted' }, '<spontaneous>')));
 		for (const a of arcsIn)
-			t.append(arcRow(a, A.arcs[a].caller, 'caller'));
+			t.append(arcRow(a, A.arcs[a].caller, A.arcs[a].callee, 'caller'));
 		t.append(el('tr', { class: 'primary' },
-			el('td', { class: 'num' }, fmt(f.calls)),
-			el('td', { class: 'num' }, fmt(inclusive)),
-			el('td', { class: 'num' }, pct(inclusive, tot)),
+			el('td', { class: 'num' }, pct(f.inclusive, tot)),
+			el('td', { class: 'num' }, fmt(f.self)),
+			el('td', { class: 'num' }, fmt(f.inclusive - f.self)),
+			el('td', { class: 'num' }, fmt(f.inclusive)),
+			el('td', { class: 'num' }, fmt(f.calls) +
+				(f.selfCalls ? '+' + fmt(f.selfCalls) : '')),
 			el('td', null, f.label)));
 		for (const a of arcsOut)
-			t.append(arcRow(a, A.arcs[a].callee, 'callee'));
+			t.append(arcRow(a, A.arcs[a].callee, A.arcs[a].callee, 'callee'));
 		return t;
 	}
 
@@ -521,8 +582,10 @@
 		if (cyc !== null)
 			box.append(el('p', null, 'Part of ', cycleLink(cyc),
 				': calls inside the cycle are counted, their cost is the cycle\'s.'));
-		box.append(entryTable({ calls: fn.calls, label: name(f) },
-			byCost(callersOf[f]), byCost(calleesOf[f]), fn.inclusive[ev], same));
+		box.append(entryTable({ calls: fn.calls, selfCalls: fn.self_calls,
+					label: name(f), self: fn.self[ev],
+					inclusive: fn.inclusive[ev] },
+			byCost(callersOf[f]), byCost(calleesOf[f]), same));
 		return box;
 	}
 
@@ -552,8 +615,10 @@
 				el('b', null, fmt(c.inclusive[ev])), ', called ' + fmt(c.calls) +
 				' times from outside, ' + fmt(c.internal_calls) + ' times inside'),
 			el('p', null, 'Members:'), list,
-			entryTable({ calls: c.calls, label: cycleName(n) }, byCost(arcsIn),
-				byCost(arcsOut), c.inclusive[ev], () => false));
+			entryTable({ calls: c.calls, selfCalls: c.internal_calls,
+				     label: cycleName(n), self: c.self[ev],
+				     inclusive: c.inclusive[ev] },
+				byCost(arcsIn), byCost(arcsOut), () => false));
 		return box;
 	}
 
@@ -581,6 +646,9 @@
 		return 'hsl(' + (10 + h % 45) + ', 85%, ' + (60 + (h >> 8) % 15) + '%)';
 	}
 	let flameSearch = '';
+	/* levels drawn below the zoomed frame, and callers shown above it:
+	 * a stack can be 100,000 frames deep */
+	const FLAME_DEPTH = 300, FLAME_CALLERS = 40;
 
 	function viewFlame(icicle, zoom) {
 		const box = el('div');
@@ -589,6 +657,7 @@
 			placeholder: 'search: part of a name', value: flameSearch });
 		const matched = el('span', { class: 'muted', id: 'flame-matched' });
 		const info = el('div', { id: 'flame-info', class: 'muted' });
+		const deepNote = el('div', { class: 'muted' });
 		const area = el('div', { class: 'flame', id: 'flame' });
 		const H = 17;
 
@@ -598,7 +667,7 @@
 			FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 				'estimated from call arcs: the profile has no stacks') : null,
 			zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
-			search, matched), info, area);
+			search, matched), info, deepNote, area);
 		function draw() {
 			const W = area.clientWidth || 1000;
 			const frames = [];	/* [node or -1, x, w, depth, up] */
@@ -607,16 +676,20 @@
 			const scale = ztotal > 0 ? W / ztotal : 0;
 			let depth = 0;
 
-			/* the root, then the zoomed node's callers, full width */
+			/* the root, then the zoomed node's callers, full width
+			 * (the nearest FLAME_CALLERS of them) */
 			frames.push([-1, 0, W, depth++, z >= 0]);
 			if (z >= 0) {
 				const chain = [];
 
-				for (let p = FL.nodes[z][1]; p >= 0; p = FL.nodes[p][1])
+				for (let p = FL.nodes[z][1]; p >= 0 && chain.length < FLAME_CALLERS;
+				     p = FL.nodes[p][1])
 					chain.unshift(p);
 				for (const p of chain)
 					frames.push([p, 0, W, depth++, true]);
 			}
+			const deepest = depth + FLAME_DEPTH;
+			let cut = false;
 			/* depth first, children left to right, those a pixel wide */
 			const stack = [];
 			const start = z < 0 ? flameRoots : [z];
@@ -634,6 +707,10 @@
 
 				if (w < 0.5)
 					continue;
+				if (d >= deepest) {
+					cut = true;
+					continue;
+				}
 				frames.push([i, x0, w, d, false]);
 				if (d > maxDepth)
 					maxDepth = d;
@@ -668,6 +745,8 @@
 				frag.append(div);
 			}
 			area.append(frag);
+			deepNote.textContent = cut ? 'Stacks deeper than ' + FLAME_DEPTH +
+				' frames are not drawn: click a frame to zoom in.' : '';
 			/* what the search matches, not counting a match inside one */
 			if (needle) {
 				let sum = 0;
@@ -787,17 +866,32 @@
 		let max = 0;
 		const rows = [];
 
-		for (const ins of d.instructions) {
+		const lines = (D.disasm_source || [])[k] || [];
+		let next = 0;
+
+		/* the source line before the instructions made from it */
+		d.instructions.forEach((ins, i) => {
+			for (; next < lines.length && lines[next][0] === i; next++)
+				rows.push({ source: lines[next] });
 			if (ins.cost[ev] > max)
 				max = ins.cost[ev];
 			rows.push(ins);
-		}
+		});
 		const pick = el('select', { id: 'disasm-function', onchange: () => {
 			location.hash = '#disasm/' + pick.value;
 		} });
 		list.forEach((x, i) => pick.append(el('option', { value: i }, x.name)));
 		pick.value = k;
 		const table = vtable(rows, 'asm-grid', ins => {
+			if (ins.source) {
+				const [, file, line, text] = ins.source;
+				const where = file.split('/').pop() + ':' + line;
+				const k = sourceByPath[file];
+
+				return cells(el('span', { class: 'srcline' }, k !== undefined
+					? el('a', { href: '#source/' + k + '/' + line }, where) : where),
+				'', '', el('span', { class: 'code srcline' }, text === null ? '' : text.trim()), '');
+			}
 			const notes = el('span');
 
 			for (const j of ins.jumps || [])
