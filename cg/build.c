@@ -62,7 +62,6 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 		a->caller = pc->caller;
 		a->callee = pc->callee;
 		a->call = (uint32_t)i;
-		a->count = pc->count;
 		a->next_out = caller->first_out;
 		a->next_in = callee->first_in;
 		caller->first_out = (uint32_t)cg->narcs;

@@ -34,10 +34,11 @@ struct cg_node {
 	uint32_t first_out, first_in;	/* arc lists; NO_ID ends them */
 };
 
+/* 20 bytes: a big program has millions; the count is the profile
+ * call's (cg_arc_count()) */
 struct cg_arc {
 	uint32_t caller, callee;	/* node (== profile function) ids */
 	uint32_t call;			/* profile call index */
-	uint64_t count;
 	uint32_t next_out, next_in;
 };
 
@@ -98,6 +99,12 @@ struct cg {
 };
 
 /* Build nodes and arcs from p (self-arcs become self_calls). */
+/* The calls along an arc. */
+static inline uint64_t cg_arc_count(const struct cg *cg, const struct cg_arc *a)
+{
+	return cg->p->calls[a->call].count;
+}
+
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event);
 
 /*

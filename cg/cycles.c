@@ -114,9 +114,9 @@ void cg_find_cycles(struct cg *cg)
 		if (cc == NO_ID)
 			continue;
 		if (cg->nodes[arc->caller].cycle == cc)
-			cg->cycles[cc].internal_calls += arc->count;
+			cg->cycles[cc].internal_calls += cg_arc_count(cg, arc);
 		else
-			cg->cycles[cc].calls += arc->count;
+			cg->cycles[cc].calls += cg_arc_count(cg, arc);
 	}
 	free(idx);
 	free(low);

@@ -213,7 +213,7 @@ void cg_propagate_estimated(struct cg *cg, const double *self)
 			}
 			if (ncalls == 0)
 				continue;
-			frac = (double)arc->count / ncalls;
+			frac = (double)cg_arc_count(cg, arc) / ncalls;
 			cg->est_arc_self[a] = tself * frac;
 			cg->est_arc_child[a] = tchild * frac;
 			cg->est_child[u] += (tself + tchild) * frac;

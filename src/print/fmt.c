@@ -99,21 +99,30 @@ slow:
 
 size_t fmt_group(char *buf, size_t len)
 {
-	size_t start = buf[0] == '-' || buf[0] == '+', end = start, commas;
+	size_t start = buf[0] == '-' || buf[0] == '+', end = start, nd, commas;
+	size_t first, o;
+	char tmp[FMT_NUM_MAX];
 
 	while (end < len && buf[end] >= '0' && buf[end] <= '9')
 		end++;
-	commas = end - start > 3 ? (end - start - 1) / 3 : 0;
-	if (!commas || len + commas > FMT_NUM_MAX)
+	nd = end - start;
+	if (nd <= 3)
 		return len;
-	/* from the right: the tail, then each digit, a comma after every
-	 * third counted from the end of the whole part */
-	memmove(buf + end + commas, buf + end, len - end);
-	for (size_t i = end, o = end + commas, k = 0; i > start; k++) {
-		if (k && k % 3 == 0)
-			buf[--o] = ',';
-		buf[--o] = buf[--i];
+	commas = (nd - 1) / 3;
+	if (len + commas > FMT_NUM_MAX)
+		return len;
+	/* the digits in groups, in tmp: the first group of 1 to 3, then
+	 * ",ddd" for each other; the decimals move right to make room */
+	first = nd - commas * 3;
+	memcpy(tmp, buf + start, first);
+	o = first;
+	for (size_t i = start + first; i < end; i += 3) {
+		tmp[o] = ',';
+		memcpy(tmp + o + 1, buf + i, 3);
+		o += 4;
 	}
+	memmove(buf + start + o, buf + end, len - end);
+	memcpy(buf + start, tmp, o);
 	return len + commas;
 }
 
@@ -133,12 +142,32 @@ size_t fmt_per_call(char *buf, double v, bool groups)
 	return groups ? fmt_group(buf, n) : n;
 }
 
+/* v in decimal with a comma before each group of three, built from
+ * the right: cheaper than fmt_u64 then fmt_group, for the counts */
+static size_t u64_grouped(char *buf, uint64_t v)
+{
+	char tmp[32];
+	size_t n = 0;
+	unsigned k = 0;
+
+	do {
+		if (k == 3) {
+			tmp[n++] = ',';
+			k = 0;
+		}
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+		k++;
+	} while (v);
+	for (size_t i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	return n;
+}
+
 const char *fmt_count(char *buf, uint64_t v, bool groups)
 {
-	size_t n = fmt_u64(buf, v);
+	size_t n = groups ? u64_grouped(buf, v) : fmt_u64(buf, v);
 
-	if (groups)
-		n = fmt_group(buf, n);
 	buf[n] = '\0';
 	return buf;
 }

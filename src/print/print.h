@@ -107,6 +107,12 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 void print_graph_seconds(FILE *out, const struct cg *cg,
 			 const struct print_opts *o);
 
+/* gprof's "Index by function name", after the call graph
+ * (print_index.c); nl labels the functions. */
+struct name_labels;
+void print_index(FILE *out, const struct cg *cg, const struct print_opts *o,
+		 struct name_labels *nl);
+
 /* Above the text listings: how the inputs were read, where that changes
  * what they show (IgProf frames folded into their callers); nothing
  * otherwise. */

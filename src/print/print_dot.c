@@ -353,7 +353,7 @@ static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
 
 		e[k].caller = arc->caller;
 		e[k].callee = arc->callee;
-		e[k].count = arc->count;
+		e[k].count = cg_arc_count(d->cg, arc);
 		e[k].has_cost = stacks || cyc == NO_ID ||
 				cyc != cg->nodes[arc->callee].cycle;
 		e[k].measured = measured;

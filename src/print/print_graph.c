@@ -83,7 +83,8 @@ static void arc_line(struct graph_ctx *g, const struct arc_key *k,
 	const struct cg *cg = g->cg;
 	const struct cg_arc *arc = &cg->arcs[k->arc];
 	char count[2 * FMT_NUM_MAX];
-	size_t n = strlen(fmt_count(count, arc->count, g->o->digit_groups));
+	size_t n = strlen(fmt_count(count, cg_arc_count(cg, arc),
+				      g->o->digit_groups));
 
 	if (in_same_cycle(cg, arc->caller, arc->callee)) {
 		arc_columns(g, NULL, NULL, count, n);
@@ -104,8 +105,11 @@ static int cmp_arcs(const void *x, const void *y, void *arg)
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	if (cg->arcs[a->arc].count != cg->arcs[b->arc].count)
-		return cg->arcs[a->arc].count > cg->arcs[b->arc].count ? -1 : 1;
+	uint64_t ca = cg_arc_count(cg, &cg->arcs[a->arc]);
+	uint64_t cb = cg_arc_count(cg, &cg->arcs[b->arc]);
+
+	if (ca != cb)
+		return ca > cb ? -1 : 1;
 	return a->arc < b->arc ? -1 : a->arc > b->arc;
 }
 
@@ -300,10 +304,8 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.total = (double)p->totals[g.ev];
 	g.nl = name_labels_new(cg, o);
 	name_labels_set_listed(g.nl, o->graph_listed);
-	name_labels_keep(g.nl, cg);
 	w = (int)fmt_number(buf, g.total, 0, o->digit_groups);
 	g.w = w < 8 ? 8 : w;
-	g2 = g;
 
 	fputs("Call graph of ", out);
 	fprint_event_title(out, p, g.ev);
@@ -318,6 +320,13 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		else if (entry_below(cg, o, &cg->order[i], g.ev, g.total))
 			nbelow++;
 	}
+	/* every label made once pays when most entries are printed (each
+	 * name is written many times over); for the few entries above a
+	 * threshold it would be all of a big program's names kept for
+	 * nothing */
+	if (nshown >= cg->nnodes / 8)
+		name_labels_keep(g.nl, cg);
+	g2 = g;
 	{
 		/* chunks of 64 entries: a few hundred lines each */
 		struct par_format pf = {
@@ -332,6 +341,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		par_format_run(&pf, out, nshown);
 	}
 	print_left_out(out, nbelow, "entry", o->threshold);
+	print_index(out, cg, o, g.nl);
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_blurb);
 	free(shown);

@@ -188,8 +188,8 @@ static int cmp_arc_up(const void *x, const void *y, void *arg)
 		if (sa + ca != sb + cb)
 			return sa + ca < sb + cb ? -1 : 1;
 	}
-	if (a->count != b->count)
-		return a->count < b->count ? -1 : 1;
+	if (cg_arc_count(ao->cg, a) != cg_arc_count(ao->cg, b))
+		return cg_arc_count(ao->cg, a) < cg_arc_count(ao->cg, b) ? -1 : 1;
 	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
 }
 
@@ -245,14 +245,15 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 
 		if (inside_cycle(cg, arc)) {
 			fprintf(g->out, "%6.6s %5.5s %7.7s %7.7s %7llu %7.7s     %s\n",
-				"", "", "", "", (unsigned long long)arc->count,
+				"", "", "", "",
+				(unsigned long long)cg_arc_count(cg, arc),
 				"", name_of(g, other));
 			continue;
 		}
 		cg_arc_share(cg, (*buf)[i], g->ev, &s, &c);
 		fprintf(g->out, "%6.6s %5.5s %7.2f %7.2f %7llu/%-7llu     %s\n",
 			"", "", s * g->unit, c * g->unit,
-			(unsigned long long)arc->count,
+			(unsigned long long)cg_arc_count(cg, arc),
 			(unsigned long long)head_calls(cg, arc->callee),
 			name_of(g, other));
 	}
@@ -393,6 +394,7 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 			node_entry(&g, e->id, &buf, &alloc);
 		fputs("-----------------------------------------------\n", out);
 	}
+	print_index(out, cg, o, g.nl);
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_seconds_blurb);
 	free(buf);

@@ -37,6 +37,7 @@ void gmon_free(struct gmon_data *g)
 	free(g->bbs);
 	free(g->arc_table);
 	free(g->bb_table);
+	free(g->syms);
 	free(g);
 }
 

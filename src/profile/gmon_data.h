@@ -30,6 +30,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/names.h"
+
 #define GMON_BSD44_VERSION 0x00051879u
 
 /* Distinct histogram ranges kept (glibc writes one; each new one is
@@ -58,6 +60,15 @@ struct gmon_bb {
 	uint64_t addr, count;
 };
 
+/* What gprof's "Index by function name" needs of a function's symbol:
+ * its name as the symbol table spells it (the index's order: gprof sorts
+ * mangled names) and whether it is local, which the index marks with
+ * the function's file. */
+struct gmon_sym {
+	name_id raw;		/* NO_NAME: not from a symbol (<locore>) */
+	bool local;
+};
+
 struct gmon_data {
 	uint8_t addr_size;	/* 4 or 8 */
 	bool big_endian;
@@ -69,6 +80,10 @@ struct gmon_data {
 	size_t narcs, arcs_alloc;
 	struct gmon_bb *bbs;	/* one per address, counts summed */
 	size_t nbbs, bbs_alloc;
+
+	/* by profile function, set by resolve_gmon() */
+	struct gmon_sym *syms;
+	size_t nsyms, syms_alloc;
 
 	/* private: (from, self) -> arc and addr -> bb, open addressing,
 	 * index + 1 (0 empty) */

@@ -11,15 +11,13 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "gmon_data.h"
+#include "profile_index.h"
 
 void profile_init(struct profile *p)
 {
 	memset(p, 0, sizeof(*p));
 	arena_init(&p->arena);
 	names_init(&p->names, &p->arena);
-	u64map_init(&p->func_index);
-	u64map_init(&p->fileobj_index);
-	u64map_init(&p->call_index);
 	u64map_init(&p->callsite_index);
 	u64map_init(&p->event_index);
 	u64map_init(&p->long_names);
@@ -55,9 +53,8 @@ void profile_release(struct profile *p)
 	free(p->func_by_name);
 	free(p->call_by_callee);
 	gmon_free(p->gmon);
-	u64map_release(&p->func_index);
-	u64map_release(&p->fileobj_index);
-	u64map_release(&p->call_index);
+	free(p->func_slots);
+	free(p->call_slots);
 	u64map_release(&p->event_index);
 	u64map_release(&p->long_names);
 	names_release(&p->names);
@@ -322,20 +319,15 @@ found:
 static uint32_t profile_func_slow(struct profile *p, name_id object,
 				  name_id file, name_id name)
 {
-	uint64_t fo_key = (uint64_t)object << 32 | file;
-	uint32_t fo = u64map_get_or_put(&p->fileobj_index, fo_key,
-					p->nfileobj, NULL);
-	bool added;
+	uint32_t *slot = func_index_slot(p, object, file, name);
 	uint32_t f;
 
-	if (fo == p->nfileobj)
-		p->nfileobj++;
-	f = u64map_get_or_put(&p->func_index, (uint64_t)fo << 32 | name,
-			      (uint32_t)p->nfuncs, &added);
-	if (!added)
-		return f;
+	if (*slot)
+		return *slot - 1;
 	if (p->nfuncs >= NO_ID - 1)
 		BUG("too many functions");
+	f = (uint32_t)p->nfuncs;
+	*slot = f + 1;
 	ARRAY_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
 	grow_rows(&p->self, &p->self_alloc, p->nfuncs + 1, p->stride);
 	memset(profile_self(p, f), 0, p->stride * sizeof(uint64_t));
@@ -373,15 +365,15 @@ uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee)
 static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 				  uint32_t callee)
 {
-	bool added;
-	uint32_t c = u64map_get_or_put(&p->call_index,
-				       (uint64_t)caller << 32 | callee,
-				       (uint32_t)p->ncalls, &added);
+	uint32_t *slot = call_index_slot(p, caller, callee);
+	uint32_t c;
 
-	if (!added)
-		return c;
+	if (*slot)
+		return *slot - 1;
 	if (p->ncalls >= NO_ID - 1)
 		BUG("too many calls");
+	c = (uint32_t)p->ncalls;
+	*slot = c + 1;
 	ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
 	grow_rows(&p->call_incl, &p->call_incl_alloc, p->ncalls + 1,
 		  p->stride);
@@ -532,6 +524,9 @@ static void fit_stride(struct profile *p)
 
 int profile_finish(struct profile *p)
 {
+	/* the readers are done: what found their functions and arcs
+	 * goes (anything added later builds it again) */
+	profile_drop_indexes(p);
 	compute_derived(p);
 	fit_stride(p);
 	free(p->totals);

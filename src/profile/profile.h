@@ -220,10 +220,11 @@ struct profile {
 	size_t nterms, terms_alloc;
 
 	/* private indexes */
-	struct u64map func_index;	/* (fileobj, name) -> func */
-	struct u64map fileobj_index;	/* (object, file) -> fileobj id */
-	uint32_t nfileobj;
-	struct u64map call_index;	/* (caller, callee) -> call */
+	/* functions and arcs by their own fields, for find-or-add
+	 * (profile_index.c): id + 1 per slot, 0 empty; NULL until needed
+	 * and after profile_drop_indexes() */
+	uint32_t *func_slots, *call_slots;
+	size_t func_mask, call_mask;
 	struct u64map event_index;	/* name -> event */
 	struct u64map long_names;	/* event name -> long name, for
 					 * events not (yet) in events[] */
@@ -366,6 +367,14 @@ struct pinput *profile_add_input(struct profile *p, const char *path,
  * dropping those that refer to unknown events) and totals. Returns 0.
  */
 int profile_finish(struct profile *p);
+
+/*
+ * The tables that find functions and arcs as readers add them, and the
+ * caches in front of them, freed when reading is done: on a big program
+ * they are a large part of the memory. Anything added later rebuilds
+ * them (profile_index.c).
+ */
+void profile_drop_indexes(struct profile *p);
 
 static inline const char *profile_str(const struct profile *p, name_id id)
 {

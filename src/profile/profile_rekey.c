@@ -56,16 +56,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	p->extras_alloc = 0;
 	if (func_incl)
 		profile_want_func_extras(p);
-	p->nfileobj = 0;
-	u64map_release(&p->func_index);
-	u64map_release(&p->fileobj_index);
-	u64map_release(&p->call_index);
-	memset(p->func_cache, 0, sizeof(p->func_cache));
-	memset(p->call_cache, 0, sizeof(p->call_cache));
-	free(p->func_by_name);
-	free(p->call_by_callee);
-	p->func_by_name = p->call_by_callee = NULL;
-	p->func_by_name_alloc = p->call_by_callee_alloc = 0;
+	profile_drop_indexes(p);
 
 	for (size_t f = 0; f < nfuncs; f++) {
 		newid[f] = profile_func(p, ident[f].object, ident[f].file,

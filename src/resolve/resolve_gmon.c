@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "gmon_pos.h"
@@ -47,7 +48,8 @@
 
 struct gfunc {
 	uint64_t lo, hi;	/* link-time [lo, hi) */
-	name_id name;
+	name_id name, raw;	/* raw: as the symbol table spells it */
+	bool local;
 	uint32_t pfunc;		/* profile function, NO_ID until needed */
 };
 
@@ -118,7 +120,7 @@ static void build_table(const struct symtab *st, struct gtable *t)
 	size_t n = 0;
 
 	t->v = xcalloc(st->nsyms + 2, sizeof(*t->v));
-	t->v[n++] = (struct gfunc){ 0, 0, NO_NAME, NO_ID };
+	t->v[n++] = (struct gfunc){ 0, 0, NO_NAME, NO_NAME, false, NO_ID };
 	for (size_t i = 0; i < st->nsyms; i++) {
 		const struct sym *s = &st->syms[i];
 
@@ -129,7 +131,8 @@ static void build_table(const struct symtab *st, struct gtable *t)
 		if (s->kind == SYM_OTHER &&
 		    !gprof_function_name(names_str(st->names, s->raw), s->is_local))
 			continue;
-		t->v[n++] = (struct gfunc){ s->addr, 0, s->name, NO_ID };
+		t->v[n++] = (struct gfunc){ s->addr, 0, s->name, s->raw,
+					    s->is_local, NO_ID };
 	}
 	/* each reaches to the next; the last to the end of its segment */
 	for (size_t i = 1; i + 1 < n; i++)
@@ -143,7 +146,7 @@ static void build_table(const struct symtab *st, struct gtable *t)
 		t->v[0].hi = t->v[1].lo;
 	}
 	t->v[n] = (struct gfunc){ n > 1 ? t->v[n - 1].hi : 0, UINT64_MAX,
-				  NO_NAME, NO_ID };
+				  NO_NAME, NO_NAME, false, NO_ID };
 	t->n = n + 1;
 }
 
@@ -161,6 +164,19 @@ static size_t lookup(const struct gtable *t, uint64_t a)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* for gprof's index: the symbol behind profile function f */
+static void remember_sym(struct gmon_data *gd, uint32_t f, name_id raw,
+			 bool local)
+{
+	if (f >= gd->nsyms) {
+		ARRAY_GROW(gd->syms, (size_t)f + 1, gd->syms_alloc);
+		for (size_t i = gd->nsyms; i <= f; i++)
+			gd->syms[i] = (struct gmon_sym){ NO_NAME, false };
+		gd->nsyms = (size_t)f + 1;
+	}
+	gd->syms[f] = (struct gmon_sym){ raw, local };
 }
 
 static uint32_t pfunc_of(struct profile *p, const struct symtab *st,
@@ -183,6 +199,7 @@ static uint32_t pfunc_of(struct profile *p, const struct symtab *st,
 		g->pfunc = profile_func(p, object, file, name);
 		if (le && !le->end_sequence)
 			p->funcs[g->pfunc].line = le->line;
+		remember_sym(p->gmon, g->pfunc, g->raw, g->local);
 	}
 	return g->pfunc;
 }
