@@ -17,7 +17,7 @@
 
 /* An estimate unfolds the arcs into paths down to this share of the
  * total, and at most this many (a compiler's profile has millions). */
-#define FOLDED_MIN_SHARE 1e-7
+#define FOLDED_MIN_SHARE 1e-5
 #define FOLDED_MAX_NODES 2000000
 
 /* A frame's name with the separators of the format made harmless: ';'
