@@ -52,7 +52,11 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) 
 STAGES = base profile read read/callgrind resolve select print cli
 LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c)))) \
 	$(sort $(wildcard cg/*.c symtab/*.c))
-LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o)
+# The HTML report's CSS, JavaScript and page (src/print/html/) are
+# compiled in as C strings, made by a sh and awk script.
+HTML_ASSETS = src/print/html/report.html src/print/html/report.css \
+	src/print/html/report.js
+LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/html_assets.o
 
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
 TEST_BINS = $(TESTS:%=$(O)/tests/%)
@@ -67,6 +71,13 @@ cganalyze: $(O)/src/cli/main.o $(O)/libcganalyze.a
 $(O)/libcganalyze.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
+
+$(O)/gen/html_assets.c: src/print/html/embed.sh $(HTML_ASSETS)
+	@mkdir -p $(dir $@)
+	sh src/print/html/embed.sh $(HTML_ASSETS) >$@.tmp && mv $@.tmp $@
+
+$(O)/gen/html_assets.o: $(O)/gen/html_assets.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

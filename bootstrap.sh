@@ -15,7 +15,9 @@ PACKAGES="gcc make pkg-config libc6-dev linux-libc-dev zlib1g-dev libbz2-dev lib
 # (/usr/include/c++/12, which comes with g++); tests/sh/ formats the
 # manual page (groff, man) and fakes a terminal (script, in bsdutils);
 # Graphviz's dot reads every --dot output of the tests and draws --svg.
-[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz"
+# The HTML report is tested in headless Chromium through Selenium, with
+# Debian's python3 (tests/sh/browser.sh).
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz python3 chromium chromium-driver python3-selenium"
 
 missing=""
 for pkg in $PACKAGES; do

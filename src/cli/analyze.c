@@ -46,6 +46,10 @@ struct run {
 	struct annotation ann;
 	struct print_opts po;
 	uint32_t *show;				/* po.show's array */
+	/* --output=html: the page's title, and the messages of the run,
+	 * which the report shows too */
+	char *title;
+	char *messages;
 };
 
 static int find_event(const struct profile *p, const char *name, size_t len,
@@ -294,9 +298,12 @@ static int load(struct run *r)
 				.lenient = o->lenient,
 				.want_positions = o->nbinaries > 0 ||
 						  o->annotate || o->disasm ||
-						  o->mode == OUT_CALLGRIND,
+						  o->mode == OUT_CALLGRIND ||
+						  o->mode == OUT_HTML,
 				.counter = o->counter,
 				.want_leaks = o->leaks,
+				.want_stacks = o->mode == OUT_FOLDED ||
+					       o->mode == OUT_HTML,
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread };
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
@@ -442,6 +449,39 @@ static int choose_events(struct run *r)
 	return 0;
 }
 
+/*
+ * The report has every view the profile has data for: the annotated
+ * source of the hot files when it has lines, the disassembly of the hot
+ * functions when it has addresses and a binary.
+ */
+static int html_views(struct run *r)
+{
+	struct print_opts *po = &r->po;
+	int saved;
+
+	if (r->p.has_line && annotation_build(&r->ann, &r->cg, po) == 0) {
+		po->annotate = true;
+		po->annotation = &r->ann;
+	}
+	if (r->p.has_instr && r->nbin) {
+		/* a profile of no hot code is a report without the view,
+		 * not an error: the check's messages are kept out */
+		FILE *quiet = fopen("/dev/null", "w");
+		FILE *sink = diag_sink();
+
+		if (quiet)
+			diag_set_sink(quiet);
+		po->disasm = true;
+		saved = print_disasm_check(&r->cg, po);
+		if (quiet) {
+			diag_set_sink(sink == stderr ? NULL : sink);
+			fclose(quiet);
+		}
+		po->disasm = saved == 0;
+	}
+	return 0;
+}
+
 /* The symspecs' selection, the call graph with its cycles, propagated
  * and ranked, and the annotated source's data. */
 static int analyse(struct run *r)
@@ -469,6 +509,8 @@ static int analyse(struct run *r)
 	else if (cg_propagate_measured(&r->cg) < 0)
 		return 1;
 	cg_rank(&r->cg);
+	if (o->mode == OUT_HTML)
+		return html_views(r);
 	if (o->annotate) {
 		if (annotation_build(&r->ann, &r->cg, po) < 0)
 			return 2;	/* WHAT names nothing, like --sort */
@@ -561,6 +603,23 @@ static int print_text(struct run *r, FILE *out)
 	return 0;
 }
 
+/* "cganalyze: PROFILE ..." for the report's title. */
+static char *page_title(const struct options *o)
+{
+	size_t len = 16;
+	char *t;
+
+	for (int i = 0; i < o->ninputs; i++)
+		len += strlen(o->inputs[i]) + 1;
+	t = xmalloc(len);
+	strcpy(t, "cganalyze:");
+	for (int i = 0; i < o->ninputs; i++) {
+		strcat(t, " ");
+		strcat(t, o->inputs[i]);
+	}
+	return t;
+}
+
 /* What the options ask for, in one output format. */
 static int print_output(struct run *r, FILE *out)
 {
@@ -577,6 +636,10 @@ static int print_output(struct run *r, FILE *out)
 		print_dot(out, &r->cg, &r->po);
 	else if (o->mode == OUT_JSON)
 		print_json(out, &r->cg, &r->po);
+	else if (o->mode == OUT_FOLDED)
+		print_folded(out, &r->cg, &r->po);
+	else if (o->mode == OUT_HTML)
+		print_html(out, &r->cg, &r->po, r->title, r->messages);
 	else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks)
 		return print_text(r, out);
 	return 0;
@@ -604,7 +667,17 @@ int analyze_run(const struct options *o, FILE *out)
 			 .sysroot = o->sysroot },
 	};
 	int ret;
+	FILE *msgs = NULL;
+	char *msg_text = NULL;
+	size_t msg_len = 0;
 
+	/* the report shows the run's messages: they are kept, and printed
+	 * at the end */
+	if (o->mode == OUT_HTML) {
+		msgs = open_memstream(&msg_text, &msg_len);
+		if (msgs)
+			diag_set_sink(msgs);
+	}
 	profile_init(&r.p);
 	sources_init(&r.sources, &so);
 	ret = load(&r);
@@ -612,8 +685,22 @@ int analyze_run(const struct options *o, FILE *out)
 		ret = choose_events(&r);
 	if (!ret)
 		ret = analyse(&r);
+	if (!ret && o->mode == OUT_HTML) {
+		print_notes(&r);
+		r.title = page_title(o);
+		if (msgs && fflush(msgs) == 0)
+			r.messages = xstrdup(msg_text);
+	}
 	if (!ret)
 		ret = print_output(&r, out);
+	if (msgs) {
+		diag_set_sink(NULL);
+		fclose(msgs);
+		fputs(msg_text, stderr);
+		free(msg_text);
+	}
+	free(r.title);
+	free(r.messages);
 
 	free(r.show);
 	selection_release(&r.sel);

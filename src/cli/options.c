@@ -55,10 +55,13 @@ static const char usage_text[] =
 "      whole profile. -p/-P SPEC choose for --annotate and --disasm too\n"
 "      (what -p names is listed whatever its cost, without --threshold).\n"
 "      --json             print the whole analysis as one JSON document\n"
-"      --output=FORMAT    text (the default), json (as --json) or callgrind:\n"
+"      --output=FORMAT    text (the default), json (as --json), callgrind:\n"
 "                         the profile (every input, summed and resolved) as\n"
 "                         one Callgrind file for callgrind_annotate and\n"
-"                         KCachegrind\n"
+"                         KCachegrind, folded: collapsed stacks for flame\n"
+"                         graph tools (estimated from the arcs but for\n"
+"                         IgProf), or html: one self-contained report to\n"
+"                         open in a browser (with -o FILE)\n"
 "  -o, --output-file=FILE write the output to FILE instead of standard output\n"
 "      --brief            leave out the explanations under the listings\n"
 "      --no-digit-groups  print counts as 8800280, not 8,800,280 (for scripts)\n"
@@ -471,8 +474,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 				o->mode = OUT_JSON;
 			else if (!strcmp(optarg, "callgrind"))
 				o->mode = OUT_CALLGRIND;
+			else if (!strcmp(optarg, "folded"))
+				o->mode = OUT_FOLDED;
+			else if (!strcmp(optarg, "html"))
+				o->mode = OUT_HTML;
 			else
-				return usage_error("--output wants 'text', 'json' or 'callgrind', not '%s'",
+				return usage_error("--output wants 'text', 'json', 'callgrind', 'folded' or 'html', not '%s'",
 						   optarg);
 			break;
 		case 'o':
@@ -733,12 +740,13 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
-		if (o->mode == OUT_CALLGRIND || o->nbinaries > 2 || flat_on ||
+		if (o->mode == OUT_CALLGRIND || o->mode == OUT_FOLDED ||
+		    o->mode == OUT_HTML || o->nbinaries > 2 || flat_on ||
 		    graph_on || flat_off || graph_off || o->dot || o->svg || o->annotate || o->disasm || o->leaks || o->sum ||
 		    o->part || o->counter)
 			return usage_error("--diff prints only the differences: it does not "
 					   "go with -p, -q, --annotate, --disasm, --leaks, "
-					   "--sum, --part, --counter, --output=callgrind or "
+					   "--sum, --part, --counter, --output=callgrind, folded or html or "
 					   "more than two -b (one for both profiles, or "
 					   "BASE's then NEW's; write a summed profile with "
 					   "--output=callgrind -o FILE first)");
@@ -754,6 +762,13 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	     o->dot || o->svg))
 		return usage_error("--output=callgrind writes the profile itself, "
 				   "without listings (-p, -q, --annotate, --disasm, --leaks, --dot, --svg)");
+	if ((o->mode == OUT_FOLDED || o->mode == OUT_HTML) &&
+	    (flat_on || graph_on || flat_off || graph_off || o->annotate ||
+	     o->disasm || o->leaks || o->dot || o->svg))
+		return usage_error("--output=%s writes the %s alone, without "
+				   "-p, -q, --annotate, --disasm, --leaks, --dot or --svg",
+				   o->mode == OUT_FOLDED ? "folded" : "html",
+				   o->mode == OUT_FOLDED ? "stacks" : "report (which has every view)");
 	if (optind >= argc)
 		return usage_error("no profile given");
 	/* the annotated listings, the leaks or the picture alone, unless -p

@@ -11,7 +11,7 @@
 #include "read/read.h"
 #include "select/symspec.h"
 
-enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND };
+enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND, OUT_FOLDED, OUT_HTML };
 
 struct options {
 	enum output_mode mode;

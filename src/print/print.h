@@ -70,6 +70,16 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o);
  * reporting (dot is not installed, or failed). */
 int print_svg(const char *path, const struct cg *cg,
 	      const struct print_opts *o);
+/* Collapsed stacks for flame graph tools (print_folded.c): exact from
+ * IgProf's stacks, estimated from the arcs otherwise (and said so in a
+ * first line starting with '#'). */
+void print_folded(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* The report to open in a browser (print_html.c): one page with its
+ * CSS, JavaScript and the analysis as data; the annotated source and
+ * the disassembly in it when o->annotate and o->disasm. title is the
+ * page's; warnings (may be NULL) the run's messages, shown in it. */
+void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
+		const char *title, const char *warnings);
 /* Annotated source (print_annotate.c) from o->annotation. */
 void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_annotate_json(FILE *out, const struct cg *cg,

@@ -49,6 +49,7 @@ void profile_release(struct profile *p)
 	free(p->func_peak);
 	free(p->stacks);
 	free(p->leaks);
+	free(p->stack_values);
 	free(p->est_self);
 	free(p->func_by_name);
 	free(p->call_by_callee);
@@ -249,6 +250,19 @@ uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller)
 	p->stacks[p->nstacks].func = func;
 	p->stacks[p->nstacks].caller = caller;
 	return (uint32_t)p->nstacks++;
+}
+
+void profile_add_stack_value(struct profile *p, uint32_t stack,
+			     uint32_t event, uint64_t value)
+{
+	struct pstack_value *v;
+
+	ARRAY_GROW(p->stack_values, p->nstack_values + 1,
+		   p->stack_values_alloc);
+	v = &p->stack_values[p->nstack_values++];
+	v->stack = stack;
+	v->event = event;
+	v->value = value;
 }
 
 static uint32_t profile_func_slow(struct profile *p, name_id object,

@@ -111,6 +111,18 @@ struct pstack {
 	uint32_t caller;
 };
 
+/*
+ * What a stack recorded itself, for one event (IgProf, when the reader
+ * is asked for stacks: the flame graph). A stack's cost is its own
+ * values and those of the stacks under it; values of one stack may
+ * come in several records (threads, parts), to be added up.
+ */
+struct pstack_value {
+	uint32_t stack;		/* into stacks[] */
+	uint32_t event;
+	uint64_t value;
+};
+
 /* A resource still held at the end of the run (IgProf's LK records). */
 struct pleak {
 	uint64_t addr, size;
@@ -189,6 +201,8 @@ struct profile {
 	size_t nstacks, stacks_alloc;
 	struct pleak *leaks;
 	size_t nleaks, leaks_alloc;
+	struct pstack_value *stack_values;
+	size_t nstack_values, stack_values_alloc;
 	/*
 	 * Estimated mode (gmon.out): each function's self cost as a fraction
 	 * of units (histogram ticks shared between functions by address
@@ -283,6 +297,10 @@ static inline uint64_t *profile_func_row(const struct profile *p,
 
 /* A new stack node: func called from the stack `caller` (or NO_ID). */
 uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller);
+
+/* Record value as stack's own cost of event (struct pstack_value). */
+void profile_add_stack_value(struct profile *p, uint32_t stack,
+			     uint32_t event, uint64_t value);
 
 /* The arc caller -> callee, created (count 0, cost 0) if new. */
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);

@@ -54,6 +54,8 @@ struct read_opts {
 				 * becomes the call counts; NULL: the
 				 * first counter of each file */
 	bool want_leaks;	/* IgProf: keep LK records (struct pleak) */
+	bool want_stacks;	/* IgProf: keep every stack with its values
+				 * (struct pstack_value), for flame graphs */
 	bool no_filter;		/* IgProf: fold no frame into its caller
 				 * (allocators, IgProf's own) */
 	const struct read_target *target;	/* the -b binary, for

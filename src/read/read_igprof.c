@@ -714,6 +714,8 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 		row[e] = peak;
 	if (col == rd->count_col)
 		rd->lv[rd->depth - 1].count += count;
+	if (rd->opts->want_stacks && total)
+		profile_add_stack_value(p, top_stack(rd), e, total);
 	if (rd->opts->want_positions && addr > 0)
 		profile_pos_cost(p, profile_pos(p, f, NO_NAME, 0,
 						(uint64_t)addr))[e] += total;

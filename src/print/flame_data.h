@@ -1,0 +1,49 @@
+/*
+ * The data behind flame graphs (--output=folded, the HTML report's flame
+ * graph): a tree of call paths for one event, each node the cost spent
+ * in every path through it. Exact where the profile holds whole stacks
+ * (IgProf read with want_stacks): each stack's value along its path.
+ * Estimated from the call arcs otherwise (Callgrind, gmon.out).
+ */
+#ifndef CGA_FLAME_DATA_H
+#define CGA_FLAME_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cg/cg.h"
+
+struct flame_node {
+	uint32_t func;		/* profile function, or NO_ID for a cycle */
+	uint32_t cycle;		/* cg cycle index when func is NO_ID */
+	uint32_t parent;	/* NO_ID at a root */
+	uint32_t first_child, next_sibling;	/* NO_ID ends them */
+	double total;		/* the cost of every path through it */
+	double self;		/* ... of those ending at it */
+};
+
+struct flame {
+	struct flame_node *nodes;	/* parents before their children */
+	size_t nnodes, alloc;
+	uint32_t first_root;		/* roots linked by next_sibling */
+	uint32_t event;
+	bool estimated;		/* from the arcs, not from stacks */
+	double total;		/* of the roots: the profile's total */
+	size_t cut;		/* paths not followed: under the smallest
+				 * cost kept, or past the node limit; their
+				 * cost is their caller's self */
+	bool full;		/* the node limit was reached */
+};
+
+/*
+ * Build the tree for event ev of the analysed graph. Estimated trees
+ * keep nodes of at least min_cost and at most max_nodes nodes (the
+ * arcs of a large program unfold into more paths than anyone reads);
+ * exact ones keep every stack. Returns 0.
+ */
+int flame_build(struct flame *fl, const struct cg *cg, uint32_t ev,
+		double min_cost, size_t max_nodes);
+void flame_release(struct flame *fl);
+
+#endif

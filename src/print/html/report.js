@@ -1,0 +1,975 @@
+/*
+ * cganalyze's report: draws the views from the analysis this page
+ * carries as JSON (element "cga-data", written by src/print/print_html.c).
+ * No framework and no build step. Every name, path and line of source
+ * from the profile goes into the page as text (textContent, or a string
+ * given to append()), never as markup. The view is chosen by
+ * location.hash, so links are plain links and the browser's back and
+ * forward move between views.
+ *
+ *   #top              the flat profile           #fn/ID      a function
+ *   #cycle/N          cycle N as a whole         #flame[/K]  flame graph,
+ *   #icicle[/K]       ... upside down            (zoomed to node K)
+ *   #source/K[/LINE]  annotated source file K    #disasm/K   disassembly K
+ */
+'use strict';
+
+(function () {
+	const t0 = performance.now();
+	const D = JSON.parse(document.getElementById('cga-data').textContent);
+	const A = D.analysis;
+	const F = A.functions;
+	const EV = A.events;
+	let ev = Math.max(0, EV.indexOf(A.sort_event));	/* the event shown */
+	const view = document.getElementById('view');
+	const ROW = 20;	/* px: the height of a row of the big tables */
+
+	/* ---- small helpers ---- */
+
+	/* An element; attributes by name ("on..." are listeners), then
+	 * children: nodes, or strings put in as text. */
+	function el(tag, attrs, ...kids) {
+		const e = document.createElement(tag);
+
+		for (const k in attrs || {}) {
+			const v = attrs[k];
+
+			if (v === undefined || v === null)
+				continue;
+			if (k === 'class')
+				e.className = v;
+			else if (k.startsWith('on'))
+				e.addEventListener(k.slice(2), v);
+			else
+				e.setAttribute(k, v);
+		}
+		for (const kid of kids)
+			if (kid !== undefined && kid !== null)
+				e.append(kid instanceof Node ? kid : String(kid));
+		return e;
+	}
+
+	/* Costs: integers with thousands separators; estimates (gmon.out)
+	 * with two decimals. */
+	function fmt(v) {
+		if (v === undefined || v === null)
+			return '';
+		if (Number.isInteger(v))
+			return v.toLocaleString('en-US');
+		return v.toLocaleString('en-US', { minimumFractionDigits: 2,
+						    maximumFractionDigits: 2 });
+	}
+	function pct(v, total) {
+		return total ? (100 * v / total).toFixed(2) + '%' : '';
+	}
+	function total() {
+		return A.totals[ev] || 0;
+	}
+	function name(f) {
+		return (D.labels && D.labels[f]) || F[f].name || '???';
+	}
+	function cycleName(n) {
+		return '<cycle ' + n + ' as a whole>';
+	}
+	function fnLink(f) {
+		return el('a', { href: '#fn/' + f }, name(f));
+	}
+	function cycleLink(n) {
+		return el('a', { href: '#cycle/' + n }, cycleName(n));
+	}
+	function hex(v) {
+		return '0x' + Number(v).toString(16);
+	}
+	/* Heat: white to red by share of the largest. */
+	function heat(v, max) {
+		const s = max > 0 ? Math.min(1, v / max) : 0;
+
+		return s > 0 ? 'hsl(0, 90%, ' + (100 - 45 * s).toFixed(1) + '%)' : '';
+	}
+
+	/* ---- the indexes the views share ---- */
+
+	const callersOf = F.map(() => []);
+	const calleesOf = F.map(() => []);
+	A.arcs.forEach((a, i) => {
+		if (a.deleted)
+			return;
+		calleesOf[a.caller].push(i);
+		callersOf[a.callee].push(i);
+	});
+	const cycleByNumber = {};
+	for (const c of A.cycles)
+		cycleByNumber[c.id] = c;
+	const sources = D.sources || [];
+	const sourceByPath = {};
+	sources.forEach((s, k) => { sourceByPath[s.path] = k; });
+	const linesByFile = {};
+	for (const l of A.lines || []) {
+		(linesByFile[l.file] = linesByFile[l.file] || {})[l.line] = l;
+	}
+	const disasmOf = {};
+	(A.disasm || []).forEach((d, k) => {
+		for (const f of d.functions || [])
+			disasmOf[f] = k;
+	});
+
+	/* ---- the glob of -p, as src/select/symspec.c matches names ---- */
+
+	/* fnmatch(3) without flags: * and ? match any character (also
+	 * '/'), [...] a set ([!...] or [^...] its complement), \ quotes. */
+	function globRegExp(p) {
+		let re = '^';
+
+		for (let i = 0; i < p.length; i++) {
+			const c = p[i];
+
+			if (c === '*') {
+				re += '[\\s\\S]*';
+			} else if (c === '?') {
+				re += '[\\s\\S]';
+			} else if (c === '[') {
+				let j = i + 1, neg = false, body = '';
+
+				if (p[j] === '!' || p[j] === '^') {
+					neg = true;
+					j++;
+				}
+				if (p[j] === ']') {
+					body += '\\]';
+					j++;
+				}
+				for (; j < p.length && p[j] !== ']'; j++)
+					body += '\\^['.includes(p[j]) ? '\\' + p[j] : p[j];
+				if (j >= p.length) {
+					re += '\\[';	/* no closing ']': a plain '[' */
+				} else {
+					re += '[' + (neg ? '^' : '') + body + ']';
+					i = j;
+				}
+			} else if (c === '\\' && i + 1 < p.length) {
+				i++;
+				re += p[i].replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+			} else {
+				re += c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+			}
+		}
+		return new RegExp(re + '$');
+	}
+	function textMatches(p, re, s) {
+		return p === s || re.test(s);
+	}
+	/* the name without its C++ parameter list: up to the '(' matching
+	 * the last ')'; 0 when none, or nothing before it */
+	function withoutParams(s) {
+		const close = s.lastIndexOf(')');
+		let depth = 0;
+
+		if (close < 0)
+			return 0;
+		for (let i = close; i >= 0; i--) {
+			if (s[i] === ')')
+				depth++;
+			else if (s[i] === '(' && --depth === 0)
+				return i;
+		}
+		return 0;
+	}
+	/* where the name after the last "::" outside <...> starts, or 0 */
+	function unqualified(s) {
+		let depth = 0;
+
+		for (let i = s.length - 1; i >= 1; i--) {
+			if (s[i] === '>')
+				depth++;
+			else if (s[i] === '<' && depth)
+				depth--;
+			else if (!depth && s[i] === ':' && s[i - 1] === ':')
+				return i + 1;
+		}
+		return 0;
+	}
+	function nameOrBaseMatches(p, re, s) {
+		if (textMatches(p, re, s))
+			return true;
+		let n = withoutParams(s);
+
+		if (!n)
+			n = s.length;
+		const base = s.slice(0, n);
+
+		if (n !== s.length && textMatches(p, re, base))
+			return true;
+		const q = unqualified(base);
+
+		return q > 0 && textMatches(p, re, base.slice(q));
+	}
+	/* "fib'2" is fib: the first "'" + digits ending at "'" or the end */
+	function foldRecursion(s) {
+		return s.replace(/'[0-9]+(?='|$)/, '');
+	}
+	function nameMatches(p, re, s) {
+		if (nameOrBaseMatches(p, re, s))
+			return true;
+		if (!s.includes("'"))
+			return false;
+		const folded = foldRecursion(s);
+
+		return folded !== s && nameOrBaseMatches(p, re, folded);
+	}
+	/* a path: whole, or its last components ("src/a.c", "a.c") */
+	function pathMatches(p, re, s) {
+		if (!s)
+			return false;
+		if (textMatches(p, re, s))
+			return true;
+		for (let i = s.indexOf('/'); i >= 0; i = s.indexOf('/', i + 1))
+			if (textMatches(p, re, s.slice(i + 1)))
+				return true;
+		return false;
+	}
+	/* the one ':' of FILE:FUNC or FILE:LINE ("::" is part of a name):
+	 * its index, -1 for none, -2 for more than one */
+	function singleColon(p) {
+		let found = -1;
+
+		for (let i = p.indexOf(':'); i >= 0; i = p.indexOf(':', i + 1)) {
+			if ((i > 0 && p[i - 1] === ':') || p[i + 1] === ':')
+				continue;
+			if (found >= 0)
+				return -2;
+			found = i;
+		}
+		return found;
+	}
+	/* -p's SPEC: a function name, a file or an object; FILE:FUNC, a
+	 * function of a file; FILE:LINE, the functions of a file starting
+	 * at or before the line. null when it is no SPEC. */
+	function funcMatcher(p) {
+		const colon = singleColon(p);
+
+		if (colon === -2 || colon === 0 || colon === p.length - 1)
+			return null;
+		if (colon < 0) {
+			const re = globRegExp(p);
+
+			return f => nameMatches(p, re, F[f].name || '') ||
+				pathMatches(p, re, F[f].file) ||
+				pathMatches(p, re, F[f].object);
+		}
+		const file = p.slice(0, colon), rest = p.slice(colon + 1);
+		const fre = globRegExp(file);
+
+		if (/^[0-9]+$/.test(rest)) {
+			const line = Number(rest);
+
+			return f => pathMatches(file, fre, F[f].file) &&
+				F[f].line && F[f].line <= line;
+		}
+		const re = globRegExp(rest);
+
+		return f => pathMatches(file, fre, F[f].file) &&
+			nameMatches(rest, re, F[f].name || '');
+	}
+
+	/* ---- a table that draws only the rows in view ---- */
+
+	/* rows: any array; draw(row, index) makes one row's element (a
+	 * grid of cells). Returns the scroller, with scrollToRow(). */
+	function vtable(rows, gridClass, draw) {
+		const scroller = el('div', { class: 'vscroll' });
+		const spacer = el('div', { class: 'vspacer' });
+		let drawn = '';
+
+		spacer.style.height = rows.length * ROW + 'px';
+		scroller.append(spacer);
+		function paint() {
+			const h = scroller.clientHeight || 600;
+			const first = Math.max(0, Math.floor(scroller.scrollTop / ROW) - 5);
+			const last = Math.min(rows.length, first + Math.ceil(h / ROW) + 10);
+			const key = first + ':' + last;
+
+			if (key === drawn)
+				return;
+			drawn = key;
+			spacer.textContent = '';
+			for (let i = first; i < last; i++) {
+				const r = draw(rows[i], i);
+
+				r.classList.add('row', gridClass);
+				r.style.top = i * ROW + 'px';
+				spacer.append(r);
+			}
+		}
+		scroller.addEventListener('scroll', paint);
+		scroller.paint = () => { drawn = ''; paint(); };
+		scroller.scrollToRow = i => {
+			scroller.scrollTop = Math.max(0, i * ROW - 4 * ROW);
+			scroller.paint();
+		};
+		requestAnimationFrame(paint);
+		paint();
+		return scroller;
+	}
+
+	function cells(...kids) {
+		return el('div', null, ...kids.map(k =>
+			k instanceof Node && k.tagName === 'SPAN' ? k : el('span', null, k)));
+	}
+	function numCell(v, style) {
+		const s = el('span', { class: 'num' }, fmt(v));
+
+		if (style)
+			s.style.background = style;
+		return s;
+	}
+
+	/* ---- the header ---- */
+
+	function drawHeader() {
+		const h = document.getElementById('head');
+		const inputs = el('table');
+		const events = el('table');
+
+		for (const i of A.inputs)
+			inputs.append(el('tr', null,
+				el('td', null, i.path || ''),
+				el('td', null, i.format || ''),
+				el('td', null, i.creator || ''),
+				el('td', null, i.cmd || '')));
+		A.event_info.forEach((e, k) => {
+			events.append(el('tr', null,
+				el('td', null, e.name),
+				el('td', null, e.long_name || ''),
+				el('td', { class: 'num' }, fmt(A.totals[k])),
+				el('td', { class: 'muted' }, e.unit_seconds ?
+					'1 unit = ' + e.unit_seconds + ' s' : '')));
+		});
+		h.append(el('h1', null, 'cganalyze: ' +
+			A.inputs.map(i => i.path).join(', ')));
+		h.append(el('details', { open: '' },
+			el('summary', null, 'Events and totals'), events));
+		h.append(el('details', null,
+			el('summary', null, 'Inputs (' + A.inputs.length + ')'), inputs));
+		if (A.binaries.length) {
+			const b = el('table');
+
+			for (const x of A.binaries)
+				b.append(el('tr', null,
+					el('td', null, x.path),
+					el('td', null, x.object || ''),
+					el('td', null, 'load offset ' + hex(x.load_offset)),
+					el('td', { class: 'muted' }, x.load_offset_reason)));
+			h.append(el('details', null,
+				el('summary', null, 'Binaries (' + A.binaries.length + ')'), b));
+		}
+		if (D.warnings) {
+			const n = D.warnings.split('\n').filter(x => x).length;
+
+			h.append(el('details', { id: 'warnings' },
+				el('summary', null, 'Messages of the run (' + n + ')'),
+				el('pre', null, D.warnings)));
+		}
+		/* the event every view shows */
+		const pick = el('select', { id: 'event', onchange: () => {
+			ev = Number(pick.value);
+			route();
+		} });
+		EV.forEach((e, k) => pick.append(el('option', { value: k }, e)));
+		pick.value = ev;
+		document.getElementById('tabs').append(el('label', null, 'Event: ', pick));
+	}
+
+	/* ---- Top: the flat profile ---- */
+
+	const topState = { col: 'self', desc: true, filter: '' };
+	const topColumns = [
+		{ key: 'self', title: 'self', v: f => F[f].self[ev] },
+		{ key: 'selfpct', title: '%', v: f => F[f].self[ev] },
+		{ key: 'incl', title: 'inclusive', v: f => F[f].inclusive[ev] },
+		{ key: 'inclpct', title: '%', v: f => F[f].inclusive[ev] },
+		{ key: 'calls', title: 'calls', v: f => F[f].calls },
+		{ key: 'name', title: 'function', v: f => name(f) },
+		{ key: 'file', title: 'file', v: f => F[f].file || '' },
+		{ key: 'object', title: 'object', v: f => F[f].object || '' },
+	];
+
+	function sortedRows() {
+		const col = topColumns.find(c => c.key === topState.col);
+		let rows = F.map((x, f) => f);
+
+		if (topState.filter) {
+			const m = funcMatcher(topState.filter);
+
+			rows = m ? rows.filter(m) : [];
+		}
+		const key = rows.map(col.v);
+		const idx = rows.map((x, i) => i);
+		const dir = topState.desc ? -1 : 1;
+
+		idx.sort((a, b) => {
+			const x = key[a], y = key[b];
+
+			if (x < y)
+				return -dir;
+			if (x > y)
+				return dir;
+			/* ties as the flat profile: self cost, then name */
+			return F[rows[b]].self[ev] - F[rows[a]].self[ev] ||
+				(name(rows[a]) < name(rows[b]) ? -1 : 1);
+		});
+		return idx.map(i => rows[i]);
+	}
+
+	function viewTop() {
+		const box = el('div');
+		const filter = el('input', { type: 'search', id: 'filter',
+			placeholder: 'filter as -p: a function, file or object, FILE:FUNC (std::*, *.c)',
+			value: topState.filter });
+		const count = el('span', { class: 'muted', id: 'top-count' });
+		const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
+		let table;
+
+		function redraw() {
+			const rows = sortedRows();
+			const tot = total();
+
+			count.textContent = rows.length + ' of ' + F.length + ' functions';
+			const t = vtable(rows, 'top-grid', f => cells(
+				numCell(F[f].self[ev]),
+				el('span', { class: 'num' }, pct(F[f].self[ev], tot)),
+				numCell(F[f].inclusive[ev]),
+				el('span', { class: 'num' }, pct(F[f].inclusive[ev], tot)),
+				numCell(F[f].calls),
+				el('span', null, fnLink(f)),
+				el('span', { class: 'muted', title: F[f].file || '' },
+					(F[f].file || '') + (F[f].line ? ':' + F[f].line : '')),
+				el('span', { class: 'muted', title: F[f].object || '' },
+					F[f].object || '')));
+
+			t.id = 'top-table';
+			if (table)
+				table.replaceWith(t);
+			else
+				box.append(t);
+			table = t;
+			for (const s of hdr.children) {
+				s.classList.toggle('sorted', s.dataset.key === topState.col);
+				s.classList.toggle('up', !topState.desc);
+			}
+		}
+		for (const c of topColumns)
+			hdr.append(el('span', { 'data-key': c.key,
+				class: ['self', 'selfpct', 'incl', 'inclpct', 'calls']
+					.includes(c.key) ? 'num' : '',
+				onclick: () => {
+					if (topState.col === c.key)
+						topState.desc = !topState.desc;
+					else {
+						topState.col = c.key;
+						topState.desc = !['name', 'file', 'object']
+							.includes(c.key);
+					}
+					redraw();
+				} }, c.title));
+		filter.addEventListener('input', () => {
+			topState.filter = filter.value.trim();
+			redraw();
+		});
+		box.append(el('div', { class: 'controls' }, filter, count), hdr);
+		redraw();
+		return box;
+	}
+
+	/* ---- Function: gprof's call graph entry ---- */
+
+	/* The self and inclusive cost of f, or of its cycle when it has one:
+	 * what an arc into it is split by. */
+	function calleeUnit(f) {
+		const c = F[f].cycle !== null ? cycleByNumber[F[f].cycle] : null;
+
+		return c ? { self: c.self[ev], incl: c.inclusive[ev], calls: c.calls }
+			 : { self: F[f].self[ev], incl: F[f].inclusive[ev], calls: F[f].calls };
+	}
+
+	/*
+	 * gprof's call graph entry: callers above, the entry's own line, then
+	 * callees; each arc's inclusive cost split into the callee's self and
+	 * children in the callee's own proportion (cg_arc_share()), and
+	 * "called" as count/the callee's calls. Arcs inside a cycle are
+	 * counted only: their cost is the cycle's.
+	 */
+	function entryTable(f, arcsIn, arcsOut, sameUnit) {
+		const tot = total();
+		const t = el('table', { class: 'entry' }, el('tr', null,
+			el('th', { class: 'num' }, '% total'), el('th', { class: 'num' }, 'self'),
+			el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
+			el('th', { class: 'num' }, 'called'), el('th', null, 'function')));
+		const arcRow = (a, other, callee, dir) => {
+			const arc = A.arcs[a];
+			const inside = sameUnit(other);
+			const u = calleeUnit(callee);
+			const incl = arc.inclusive[ev];
+			const self = u.incl > 0 ? Math.min(incl, incl * u.self / u.incl) : 0;
+
+			return el('tr', { class: dir }, el('td'),
+				el('td', { class: 'num' }, inside ? '' : fmt(self)),
+				el('td', { class: 'num' }, inside ? '' : fmt(incl - self)),
+				el('td', { class: 'num' }, inside ? '' : fmt(incl)),
+				el('td', { class: 'num' }, fmt(arc.count) +
+					(inside ? '' : '/' + fmt(u.calls))),
+				el('td', null, fnLink(other),
+					inside ? el('span', { class: 'muted' }, ' (within the cycle)') : null));
+		};
+
+		if (!arcsIn.length)
+			t.append(el('tr', { class: 'caller' }, el('td'), el('td'), el('td'),
+				el('td'), el('td'), el('td', { class: 'muted' }, '<spontaneous>')));
+		for (const a of arcsIn)
+			t.append(arcRow(a, A.arcs[a].caller, A.arcs[a].callee, 'caller'));
+		t.append(el('tr', { class: 'primary' },
+			el('td', { class: 'num' }, pct(f.inclusive, tot)),
+			el('td', { class: 'num' }, fmt(f.self)),
+			el('td', { class: 'num' }, fmt(f.inclusive - f.self)),
+			el('td', { class: 'num' }, fmt(f.inclusive)),
+			el('td', { class: 'num' }, fmt(f.calls) +
+				(f.selfCalls ? '+' + fmt(f.selfCalls) : '')),
+			el('td', null, f.label)));
+		for (const a of arcsOut)
+			t.append(arcRow(a, A.arcs[a].callee, A.arcs[a].callee, 'callee'));
+		return t;
+	}
+
+	function byCost(list) {
+		return list.slice().sort((a, b) =>
+			A.arcs[b].inclusive[ev] - A.arcs[a].inclusive[ev] ||
+			A.arcs[b].count - A.arcs[a].count);
+	}
+
+	function viewFunction(f) {
+		if (!(f >= 0 && f < F.length)) {
+			const order = F.map((x, i) => i)
+				.sort((a, b) => F[b].inclusive[ev] - F[a].inclusive[ev]);
+
+			f = order.length ? order[0] : -1;
+			if (f < 0)
+				return el('p', null, 'The profile has no functions.');
+		}
+		const fn = F[f];
+		const cyc = fn.cycle;
+		const same = other => cyc !== null && F[other].cycle === cyc || other === f;
+		const box = el('div', { id: 'function' });
+		const facts = el('p', null,
+			'self ', el('b', null, fmt(fn.self[ev])), ' (' + pct(fn.self[ev], total()) + ')',
+			', inclusive ', el('b', null, fmt(fn.inclusive[ev])),
+			' (' + pct(fn.inclusive[ev], total()) + ')',
+			', called ' + fmt(fn.calls) + ' times',
+			fn.self_calls ? ' and ' + fmt(fn.self_calls) + ' times by itself' : '');
+		const where = el('p', { class: 'muted' });
+
+		if (fn.file) {
+			const k = sourceByPath[fn.file];
+
+			where.append(k !== undefined
+				? el('a', { href: '#source/' + k + '/' + (fn.line || 1) },
+					fn.file + (fn.line ? ':' + fn.line : ''))
+				: fn.file + (fn.line ? ':' + fn.line : ''));
+		}
+		if (fn.object)
+			where.append(' in ' + fn.object);
+		if (disasmOf[f] !== undefined)
+			where.append(' \u00b7 ', el('a', { href: '#disasm/' + disasmOf[f] }, 'disassembly'));
+		box.append(el('h2', { id: 'fn-name' }, name(f)), where, facts);
+		if (cyc !== null)
+			box.append(el('p', null, 'Part of ', cycleLink(cyc),
+				': calls inside the cycle are counted, their cost is the cycle\'s.'));
+		box.append(entryTable({ calls: fn.calls, selfCalls: fn.self_calls,
+					label: name(f), self: fn.self[ev],
+					inclusive: fn.inclusive[ev] },
+			byCost(callersOf[f]), byCost(calleesOf[f]), same));
+		return box;
+	}
+
+	function viewCycle(n) {
+		const c = cycleByNumber[n];
+
+		if (!c)
+			return el('p', null, 'No cycle ' + n + '.');
+		const members = new Set(c.members);
+		const arcsIn = [], arcsOut = [];
+
+		for (const m of c.members) {
+			for (const a of callersOf[m])
+				if (!members.has(A.arcs[a].caller))
+					arcsIn.push(a);
+			for (const a of calleesOf[m])
+				if (!members.has(A.arcs[a].callee))
+					arcsOut.push(a);
+		}
+		const box = el('div', { id: 'function' });
+		const list = el('ul');
+
+		for (const m of c.members)
+			list.append(el('li', null, fnLink(m), ' self ' + fmt(F[m].self[ev])));
+		box.append(el('h2', null, cycleName(n)),
+			el('p', null, 'self ', el('b', null, fmt(c.self[ev])), ', inclusive ',
+				el('b', null, fmt(c.inclusive[ev])), ', called ' + fmt(c.calls) +
+				' times from outside, ' + fmt(c.internal_calls) + ' times inside'),
+			el('p', null, 'Members:'), list,
+			entryTable({ calls: c.calls, selfCalls: c.internal_calls,
+				     label: cycleName(n), self: c.self[ev],
+				     inclusive: c.inclusive[ev] },
+				byCost(arcsIn), byCost(arcsOut), () => false));
+		return box;
+	}
+
+	/* ---- flame graph and icicle ---- */
+
+	const FL = D.flame;
+	const flameKids = FL.nodes.map(() => []);
+	const flameRoots = [];
+	FL.nodes.forEach((n, i) => {
+		if (n[1] < 0)
+			flameRoots.push(i);
+		else
+			flameKids[n[1]].push(i);
+	});
+	function flameName(i) {
+		const u = FL.nodes[i][0];
+
+		return u < 0 ? cycleName(-u) : name(u);
+	}
+	function flameColor(s) {
+		let h = 0;
+
+		for (let i = 0; i < s.length; i++)
+			h = (h * 31 + s.charCodeAt(i)) >>> 0;
+		return 'hsl(' + (10 + h % 45) + ', 85%, ' + (60 + (h >> 8) % 15) + '%)';
+	}
+	let flameSearch = '';
+	/* levels drawn below the zoomed frame, and callers shown above it:
+	 * a stack can be 100,000 frames deep */
+	const FLAME_DEPTH = 300, FLAME_CALLERS = 40;
+
+	function viewFlame(icicle, zoom) {
+		const box = el('div');
+		const evIndex = EV.indexOf(FL.event);
+		const search = el('input', { type: 'search', id: 'flame-search',
+			placeholder: 'search: part of a name', value: flameSearch });
+		const matched = el('span', { class: 'muted', id: 'flame-matched' });
+		const info = el('div', { id: 'flame-info', class: 'muted' });
+		const deepNote = el('div', { class: 'muted' });
+		const area = el('div', { class: 'flame', id: 'flame' });
+		const H = 17;
+
+		box.append(el('div', { class: 'controls' },
+			el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
+				(evIndex !== ev ? ' (the event --sort chose)' : '')),
+			FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
+				'estimated from call arcs: the profile has no stacks') : null,
+			zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
+			search, matched), info, deepNote, area);
+		function draw() {
+			const W = area.clientWidth || 1000;
+			const frames = [];	/* [node or -1, x, w, depth, up] */
+			const z = zoom !== undefined && FL.nodes[zoom] ? zoom : -1;
+			const ztotal = z < 0 ? FL.total : FL.nodes[z][2];
+			const scale = ztotal > 0 ? W / ztotal : 0;
+			let depth = 0;
+
+			/* the root, then the zoomed node's callers, full width
+			 * (the nearest FLAME_CALLERS of them) */
+			frames.push([-1, 0, W, depth++, z >= 0]);
+			if (z >= 0) {
+				const chain = [];
+
+				for (let p = FL.nodes[z][1]; p >= 0 && chain.length < FLAME_CALLERS;
+				     p = FL.nodes[p][1])
+					chain.unshift(p);
+				for (const p of chain)
+					frames.push([p, 0, W, depth++, true]);
+			}
+			const deepest = depth + FLAME_DEPTH;
+			let cut = false;
+			/* depth first, children left to right, those a pixel wide */
+			const stack = [];
+			const start = z < 0 ? flameRoots : [z];
+			let x = 0;
+
+			for (const r of start) {
+				stack.push([r, x, depth]);
+				x += FL.nodes[r][2] * scale;
+			}
+			let maxDepth = depth;
+
+			while (stack.length) {
+				const [i, x0, d] = stack.pop();
+				const w = FL.nodes[i][2] * scale;
+
+				if (w < 0.5)
+					continue;
+				if (d >= deepest) {
+					cut = true;
+					continue;
+				}
+				frames.push([i, x0, w, d, false]);
+				if (d > maxDepth)
+					maxDepth = d;
+				let cx = x0;
+
+				for (const k of flameKids[i]) {
+					stack.push([k, cx, d + 1]);
+					cx += FL.nodes[k][2] * scale;
+				}
+			}
+			area.textContent = '';
+			area.style.height = (maxDepth + 1) * H + 'px';
+			const needle = flameSearch.toLowerCase();
+			const frag = document.createDocumentFragment();
+
+			for (const [i, fx, w, d, up] of frames) {
+				const label = i < 0 ? 'all' : flameName(i);
+				const value = i < 0 ? FL.total : FL.nodes[i][2];
+				const div = el('div', {
+					class: 'fr' + (i < 0 ? ' root' : '') + (up ? ' up' : '') +
+						(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
+					'data-node': i, 'data-value': value,
+					title: label + ': ' + fmt(value) + ' (' + pct(value, FL.total) + ')' });
+
+				div.style.left = fx.toFixed(2) + 'px';
+				div.style.width = w.toFixed(2) + 'px';
+				div.style.top = (icicle ? d : maxDepth - d) * H + 'px';
+				if (i >= 0)
+					div.style.background = flameColor(label);
+				if (w > 24)
+					div.textContent = label;
+				frag.append(div);
+			}
+			area.append(frag);
+			deepNote.textContent = cut ? 'Stacks deeper than ' + FLAME_DEPTH +
+				' frames are not drawn: click a frame to zoom in.' : '';
+			/* what the search matches, not counting a match inside one */
+			if (needle) {
+				let sum = 0;
+				const walk = [...flameRoots];
+
+				while (walk.length) {
+					const i = walk.pop();
+
+					if (flameName(i).toLowerCase().includes(needle))
+						sum += FL.nodes[i][2];
+					else
+						walk.push(...flameKids[i]);
+				}
+				matched.textContent = 'matched ' + fmt(sum) + ' (' + pct(sum, FL.total) + ')';
+			} else {
+				matched.textContent = '';
+			}
+		}
+		area.addEventListener('click', e => {
+			const t = e.target.closest('.fr');
+
+			if (!t)
+				return;
+			const i = Number(t.dataset.node);
+
+			location.hash = (icicle ? '#icicle' : '#flame') + (i >= 0 ? '/' + i : '');
+		});
+		area.addEventListener('mouseover', e => {
+			const t = e.target.closest('.fr');
+			const i = t ? Number(t.dataset.node) : -1;
+
+			info.textContent = '';
+			if (!t)
+				return;
+			info.append(t.title);
+			if (i >= 0 && FL.nodes[i][0] >= 0)
+				info.append(' \u00b7 ', fnLink(FL.nodes[i][0]));
+		});
+		search.addEventListener('input', () => {
+			flameSearch = search.value;
+			draw();
+		});
+		requestAnimationFrame(draw);
+		box.redraw = draw;
+		return box;
+	}
+
+	/* ---- annotated source ---- */
+
+	function viewSource(k, line) {
+		if (!sources.length)
+			return el('p', { id: 'source-none' }, A.annotation
+				? 'No source file of the profile was found above the threshold ' +
+				  'to embed (-I DIR or --source-map OLD=NEW say where they are).'
+				: 'The profile has no source lines.');
+		k = k >= 0 && k < sources.length ? k : 0;
+		const src = sources[k];
+		const costs = linesByFile[src.path] || {};
+		const rows = [];
+		let max = 0;
+
+		src.lines.forEach((text, i) => {
+			const l = costs[i + 1];
+
+			rows.push({ line: i + 1, text: text, cost: l ? l.cost[ev] : null });
+			if (l && l.cost[ev] > max)
+				max = l.cost[ev];
+			for (const c of l ? l.calls : [])
+				rows.push({ call: c });
+		});
+		const pick = el('select', { id: 'source-file', onchange: () => {
+			location.hash = '#source/' + pick.value;
+		} });
+		sources.forEach((s, i) => pick.append(el('option', { value: i }, s.path)));
+		pick.value = k;
+		const tot = total();
+		const table = vtable(rows, 'src-grid', r => {
+			if (r.call)
+				return cells('', numCell(r.call.inclusive[ev]),
+					el('span', { class: 'num' }, pct(r.call.inclusive[ev], tot)),
+					el('span', { class: 'callrow' }, '\u2192 ', fnLink(r.call.callee),
+						' \u00d7' + fmt(r.call.count)));
+			const row = cells(el('span', { class: 'num muted' }, r.line),
+				numCell(r.cost, r.cost ? heat(r.cost, max) : ''),
+				el('span', { class: 'num' }, r.cost ? pct(r.cost, tot) : ''),
+				el('span', { class: 'code' }, r.text));
+
+			row.dataset.line = r.line;
+			if (r.line === line)
+				row.classList.add('here');
+			return row;
+		});
+		table.id = 'source-table';
+		const box = el('div', null, el('div', { class: 'controls' }, pick,
+			el('span', { class: 'muted' }, 'cost per line of ' + EV[ev] +
+				'; calls below their line with their inclusive cost')),
+			el('div', { class: 'hdr src-grid' }, el('span', null, 'line'),
+				el('span', { class: 'num' }, EV[ev]), el('span', { class: 'num' }, '%'),
+				el('span', null, 'source')), table);
+		if (line)
+			requestAnimationFrame(() => table.scrollToRow(
+				rows.findIndex(r => r.line === line)));
+		return box;
+	}
+
+	/* ---- disassembly ---- */
+
+	function viewDisasm(k) {
+		const list = A.disasm || [];
+
+		if (!list.length)
+			return el('p', { id: 'disasm-none' }, 'No disassembly: it needs -b BINARY ' +
+				'and a profile with instruction addresses (valgrind --dump-instr=yes, ' +
+				'gmon.out, IgProf).');
+		k = k >= 0 && k < list.length ? k : 0;
+		const d = list[k];
+		let max = 0;
+		const rows = [];
+
+		const lines = (D.disasm_source || [])[k] || [];
+		let next = 0;
+
+		/* the source line before the instructions made from it */
+		d.instructions.forEach((ins, i) => {
+			for (; next < lines.length && lines[next][0] === i; next++)
+				rows.push({ source: lines[next] });
+			if (ins.cost[ev] > max)
+				max = ins.cost[ev];
+			rows.push(ins);
+		});
+		const pick = el('select', { id: 'disasm-function', onchange: () => {
+			location.hash = '#disasm/' + pick.value;
+		} });
+		list.forEach((x, i) => pick.append(el('option', { value: i }, x.name)));
+		pick.value = k;
+		const table = vtable(rows, 'asm-grid', ins => {
+			if (ins.source) {
+				const [, file, line, text] = ins.source;
+				const where = file.split('/').pop() + ':' + line;
+				const k = sourceByPath[file];
+
+				return cells(el('span', { class: 'srcline' }, k !== undefined
+					? el('a', { href: '#source/' + k + '/' + line }, where) : where),
+				'', '', el('span', { class: 'code srcline' }, text === null ? '' : text.trim()), '');
+			}
+			const notes = el('span');
+
+			for (const j of ins.jumps || [])
+				notes.append((j.conditional ? 'jump ' + fmt(j.taken) + '/' +
+					fmt(j.executed) : 'jump ' + fmt(j.executed)) +
+					(j.target !== null ? ' \u2192 ' + hex(j.target) : '') + ' ');
+			for (const c of ins.calls || [])
+				notes.append('call ', fnLink(c.callee), ' \u00d7' + fmt(c.count) +
+					' (' + fmt(c.inclusive[ev]) + ') ');
+			return cells(el('span', { class: 'code muted' }, hex(ins.address)),
+				numCell(ins.cost[ev] || null, heat(ins.cost[ev], max)),
+				el('span', { class: 'num' }, ins.cost[ev] ? pct(ins.cost[ev], total()) : ''),
+				el('span', { class: 'code' }, ins.text), notes);
+		});
+		table.id = 'disasm-table';
+		return el('div', null, el('div', { class: 'controls' }, pick,
+			el('span', { class: 'muted' }, d.binary + ', load offset ' + hex(d.load_offset) +
+				', self ' + fmt(d.self[ev]))),
+			el('div', { class: 'hdr asm-grid' }, el('span', null, 'address'),
+				el('span', { class: 'num' }, EV[ev]), el('span', { class: 'num' }, '%'),
+				el('span', null, 'instruction'), el('span', null, 'jumps (taken/executed), calls')),
+			table);
+	}
+
+	/* ---- the views by location.hash ---- */
+
+	let lastFunction;
+
+	function route() {
+		const parts = (location.hash.slice(1) || 'top').split('/');
+		const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
+		let tab = parts[0], node;
+
+		switch (parts[0]) {
+		case 'fn':
+			if (arg !== undefined)
+				lastFunction = arg;
+			node = viewFunction(arg !== undefined ? arg : lastFunction);
+			break;
+		case 'cycle':
+			node = viewCycle(arg);
+			tab = 'fn';
+			break;
+		case 'flame':
+		case 'icicle':
+			node = viewFlame(parts[0] === 'icicle', arg);
+			break;
+		case 'source':
+			node = viewSource(arg, parts[2] ? Number(parts[2]) : undefined);
+			break;
+		case 'disasm':
+			node = viewDisasm(arg);
+			break;
+		default:
+			tab = 'top';
+			node = viewTop();
+		}
+		view.textContent = '';
+		view.append(node);
+		for (const a of document.querySelectorAll('#tabs a'))
+			a.classList.toggle('on', a.id === 'tab-' + tab);
+		if (node.redraw)
+			node.redraw();
+	}
+
+	drawHeader();
+	window.addEventListener('hashchange', route);
+	window.addEventListener('resize', () => {
+		const flame = view.firstChild;
+
+		if (flame && flame.redraw)
+			flame.redraw();
+	});
+	route();
+	/* how long the first view took, for the tests and the curious: from
+	 * the script's start, and from the start of loading the page */
+	requestAnimationFrame(() => {
+		document.body.dataset.drawMs = (performance.now() - t0).toFixed(0);
+		document.body.dataset.loadedMs = performance.now().toFixed(0);
+	});
+})();

@@ -1,0 +1,21 @@
+# --output=folded: the lines add up to the profile's total for every
+# input kind (Callgrind, with recursion levels and cycles, C++, gmon.out,
+# IgProf's ticks and memory counters), and for IgProf's stacks each
+# function's paths add up to its inclusive cost (tests/folded_check.py
+# reads --json for both).
+bin=$1
+py=/usr/bin/python3
+[ -x "$py" ] || py=$(command -v python3) || { echo "python3 is not installed"; exit 77; }
+exec "$py" tests/folded_check.py "$bin" \
+	"arcs:samples/recursion/callgrind.out" \
+	"arcs:samples/recursion/callgrind.callers.out" \
+	"arcs:samples/recursion/callgrind.instr.out" \
+	"arcs:samples/cxx/callgrind.out" \
+	"arcs:samples/hello/callgrind.out" \
+	"arcs:-b tests/gmon/prog-nopie tests/gmon/nopie.gmon" \
+	"arcs:-b tests/gmon/prog-nopie tests/gmon/nopie.gmon tests/gmon/nopie-2.gmon" \
+	"stacks:tests/inputs/igprof/perf.txt" \
+	"stacks:tests/inputs/igprof/hex.txt" \
+	"stacks:tests/inputs/igprof/mem.txt" \
+	"stacks:--counter=MEM_LIVE tests/inputs/igprof/mem.txt" \
+	"stacks:tests/inputs/igprof/perf.txt tests/inputs/igprof/perf.txt.gz"
