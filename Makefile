@@ -165,7 +165,7 @@ FUZZ_CFLAGS = $(filter-out $(CFLAGS),$(ALL_CFLAGS)) -O1 -g $(FUZZ_SAN) \
 FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
-FUZZ_HARNESSES = callgrind igprof symtab gmon
+FUZZ_HARNESSES = callgrind igprof symtab gmon perf
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
 FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
 

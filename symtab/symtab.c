@@ -421,7 +421,10 @@ int symtab_open(struct symtab *st, const char *path,
 	if (elf_read_target(bin, st, st->priv) < 0 ||
 	    elf_read_debuglink(bin, &link, &crc) < 0)
 		goto out;
-	if (!opts->no_dwarf && !elf_has_dwarf(bin)) {
+	/* the separate debug file, for its DWARF; or, symbols only, for
+	 * the full symbol table a stripped binary lacks (a system
+	 * library's static functions are only there) */
+	if (opts->no_dwarf ? !elf_has_symtab(bin) : !elf_has_dwarf(bin)) {
 		dbg_path = debugfile_find(st->path, opts->debug_dir,
 					  st->build_id, st->build_id_len, link,
 					  crc);

@@ -30,7 +30,9 @@
 struct symtab_opts {
 	const char *debug_dir;	/* global debug directory; NULL: /usr/lib/debug */
 	bool demangle;		/* C++ and Rust names demangled */
-	bool no_dwarf;		/* skip DWARF (symbols only) */
+	bool no_dwarf;		/* skip DWARF (symbols only: from the
+				 * separate debug file when the binary is
+				 * stripped) */
 };
 
 enum sym_kind { SYM_FUNC, SYM_OBJECT, SYM_PLT, SYM_OTHER };

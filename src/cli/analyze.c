@@ -306,9 +306,13 @@ static int load(struct run *r)
 					       o->mode == OUT_HTML,
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread };
+	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
+				   .tids = o->tids, .ntids = o->ntids,
+				   .comms = o->comms };
 	struct read_target target;
 	struct profile *p = &r->p;
 
+	ro.perf_select = &sel;
 	/* binaries first: a gmon.out is read with the binary's address
 	 * size and byte order */
 	if (o->nbinaries) {
@@ -344,7 +348,18 @@ static int load(struct run *r)
 		error("gmon.out data cannot be added to a profile of another format");
 		return 1;
 	}
-	if (p->gmon) {
+	if (p->perf && (o->annotate || o->disasm) && !o->nbinaries) {
+		error("%s on a perf.data needs the binary of the code to list: "
+		      "-b FILE (the objects found at their recorded paths give "
+		      "names only)", o->annotate ? "--annotate" : "--disasm");
+		return 2;
+	}
+	if (p->perf) {
+		/* addresses and stacks: always resolved, -b or not */
+		if (resolve_perf(p, r->st, (size_t)r->nbin, &r->rso,
+				 r->reports) < 0)
+			return 1;
+	} else if (p->gmon) {
 		if (resolve_gmon(p, r->st[0], &r->rso, &r->reports[0]) < 0)
 			return 1;
 		if (o->sum && gmon_write(p->gmon, o->sum) < 0)
@@ -533,7 +548,9 @@ static void print_notes(struct run *r)
 	if (!m)
 		return;
 	print_input_notes(m, &r->p);
-	if (r->p.gmon)
+	if (r->p.perf)
+		resolve_perf_print_notes(m, &r->p, r->reports, (size_t)r->nbin);
+	else if (r->p.gmon)
 		resolve_gmon_print_notes(m, &r->reports[0]);
 	else if (r->nbin)
 		resolve_print_notes(m, &r->p, r->reports,
@@ -644,7 +661,10 @@ int analyze_run(const struct options *o, FILE *out)
 			 .demangle = !o->no_demangle,
 			 .want_positions = o->annotate || o->disasm,
 			 .force_binary = o->force_binary,
-			 .objects = o->binary_objects },
+			 .objects = o->binary_objects,
+			 .debug_dir = o->debug_dir,
+			 .kallsyms = o->kallsyms,
+			 .sysroot = o->sysroot },
 	};
 	int ret;
 	FILE *msgs = NULL;

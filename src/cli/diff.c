@@ -91,9 +91,15 @@ static int resolve_side(struct diff *d, int k, struct symtab *st)
 				    .demangle = !o->no_demangle,
 				    .want_positions = o->diff_lines,
 				    .force_binary = o->force_binary,
-				    .objects = objects };
+				    .objects = objects,
+				    .debug_dir = o->debug_dir,
+				    .kallsyms = o->kallsyms,
+				    .sysroot = o->sysroot };
 	struct resolve_report report;
 
+	if (s->p.perf)
+		return resolve_perf(&s->p, st ? &st : NULL, st ? 1 : 0, &rso,
+				    &report);
 	if (s->p.gmon)
 		return resolve_gmon(&s->p, st, &rso, &report);
 	return resolve_profile(&s->p, &st, 1, &rso, &report);
@@ -123,7 +129,8 @@ static int load_side(struct diff *d, int k, const char *path)
 	}
 	if (read_profile(&s->p, path, &ro) < 0)
 		goto out;
-	if (st && resolve_side(d, k, st) < 0)
+	/* perf.data is always resolved: it holds addresses and stacks */
+	if ((st || s->p.perf) && resolve_side(d, k, st) < 0)
 		goto out;
 	ret = 0;
 out:

@@ -22,8 +22,9 @@ static const char usage_text[] =
 "in the profile's own events (Ir, Dr, D1mr, ... or ticks).\n"
 "\n"
 "PROFILE is a Callgrind-format file (valgrind's callgrind and cachegrind,\n"
-"Xdebug, pprof -callgrind, ...), an IgProf profile or gprof's gmon.out\n"
-"(GNU or BSD format; give the program with -b), plain, gzip or bzip2\n"
+"Xdebug, pprof -callgrind, ...), an IgProf profile, gprof's gmon.out\n"
+"(GNU or BSD format; give the program with -b) or Linux perf's perf.data\n"
+"(perf record -g, a file or -o - pipe output), plain, gzip or bzip2\n"
 "compressed; the format is found from the content. \"-\" reads standard\n"
 "input. Several profiles of one format are added together (threads,\n"
 "parts, runs).\n"
@@ -115,6 +116,16 @@ static const char usage_text[] =
 "                         names with the symbol table)\n"
 "      --debug-dir=DIR    look for separate debug files under DIR\n"
 "                         (default /usr/lib/debug)\n"
+"      --pid=PID[,PID...] perf.data: only the samples of these processes\n"
+"      --tid=TID[,TID...] perf.data: only the samples of these threads\n"
+"      --comm=NAME[,NAME...]  perf.data: only the samples of threads of\n"
+"                         this command name (as ps shows it) at the time\n"
+"      --sysroot=DIR      perf.data: look for the recorded objects under DIR\n"
+"                         (a copy of the recording machine's files)\n"
+"      --kallsyms=FILE    perf.data: the kernel's symbols, a copy of the\n"
+"                         recording machine's /proc/kallsyms (default: this\n"
+"                         machine's, when the recording was made on its\n"
+"                         running kernel)\n"
 "      --no-demangle      show C++ and Rust names as the symbol table has them\n"
 "      --force-binary     use a -b binary that does not match the profile\n"
 "                         (another build), with a warning\n"
@@ -199,6 +210,11 @@ enum {
 	OPT_FORCE_BINARY,
 	OPT_LOAD_OFFSET,
 	OPT_DEBUG_DIR,
+	OPT_KALLSYMS,
+	OPT_SYSROOT,
+	OPT_PID,
+	OPT_TID,
+	OPT_COMM,
 	OPT_INLINED,
 	OPT_RESOLVE,
 	OPT_INLINES,
@@ -253,6 +269,11 @@ static const struct option long_options[] = {
 	{ "force-binary", no_argument, NULL, OPT_FORCE_BINARY },
 	{ "load-offset", required_argument, NULL, OPT_LOAD_OFFSET },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "kallsyms", required_argument, NULL, OPT_KALLSYMS },
+	{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "inlines", no_argument, NULL, OPT_INLINES },
@@ -286,6 +307,30 @@ static int usage_error(const char *fmt, ...)
 	va_end(ap);
 	error("%s (try 'cganalyze --help')", msg);
 	return OPTIONS_USAGE;
+}
+
+/* A comma-separated list of process or thread ids, added to *ids:
+ * 0, or OPTIONS_USAGE after saying what is wrong. */
+static int parse_ids(const char *arg, const char *opt, uint32_t **ids,
+		     size_t *n)
+{
+	const char *s = arg;
+
+	do {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (errno || end == s || (*end && *end != ',') || s[0] == '-' ||
+		    v > UINT32_MAX)
+			return usage_error("%s wants numbers separated by "
+					   "commas, not '%s'", opt, arg);
+		*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+		(*ids)[(*n)++] = (uint32_t)v;
+		s = *end ? end + 1 : end;
+	} while (*s);
+	return 0;
 }
 
 /*
@@ -344,6 +389,9 @@ void options_release(struct options *o)
 	free(o->source_maps);
 	free(o->strip_prefixes);
 	o->strip_prefixes = NULL;
+	free(o->pids);
+	free(o->tids);
+	o->pids = o->tids = NULL;
 	o->binaries = NULL;
 	o->source_dirs = NULL;
 	o->source_maps = NULL;
@@ -547,6 +595,23 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_DEBUG_DIR:
 			o->debug_dir = optarg;
+			break;
+		case OPT_KALLSYMS:
+			o->kallsyms = optarg;
+			break;
+		case OPT_SYSROOT:
+			o->sysroot = optarg;
+			break;
+		case OPT_PID:
+			if (parse_ids(optarg, "--pid", &o->pids, &o->npids))
+				return OPTIONS_USAGE;
+			break;
+		case OPT_TID:
+			if (parse_ids(optarg, "--tid", &o->tids, &o->ntids))
+				return OPTIONS_USAGE;
+			break;
+		case OPT_COMM:
+			o->comms = optarg;
 			break;
 		case OPT_INLINED:
 			if (!strcmp(optarg, "callee"))

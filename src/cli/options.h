@@ -62,6 +62,11 @@ struct options {
 	bool have_load_offset;
 	uint64_t load_offset;
 	const char *debug_dir;
+	const char *kallsyms;	/* --kallsyms: perf.data's kernel symbols */
+	const char *sysroot;	/* --sysroot: where perf.data's objects are */
+	uint32_t *pids, *tids;	/* --pid, --tid: perf.data samples kept */
+	size_t npids, ntids;
+	const char *comms;	/* --comm: comma-separated names, or NULL */
 	bool inlined_callee;	/* --inlined=callee */
 	bool resolve_mode;	/* --resolve: inputs are addresses */
 	bool inlines;		/* --inlines */

@@ -130,11 +130,14 @@ void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 			names_len(&p->names, f->name));
 	if (nl->shared[func]) {
 		lb_puts(lb, " (");
+		/* perf.data's functions have an object and no file */
 		if (f->object != NO_NAME) {
 			lb_puts(lb, path_base(profile_str(p, f->object)));
-			lb_puts(lb, ": ");
+			if (f->file != NO_NAME)
+				lb_puts(lb, ": ");
 		}
-		lb_puts(lb, profile_str(p, f->file));
+		if (f->file != NO_NAME)
+			lb_puts(lb, profile_str(p, f->file));
 		lb_putc(lb, ')');
 	}
 	if (node->cycle != NO_ID) {

@@ -11,6 +11,7 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "gmon_data.h"
+#include "perf_data.h"
 #include "profile_index.h"
 
 void profile_init(struct profile *p)
@@ -53,6 +54,7 @@ void profile_release(struct profile *p)
 	free(p->func_by_name);
 	free(p->call_by_callee);
 	gmon_free(p->gmon);
+	perf_data_free(p->perf);
 	free(p->func_slots);
 	free(p->call_slots);
 	u64map_release(&p->event_index);

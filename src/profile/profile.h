@@ -142,6 +142,7 @@ struct pinput {
 };
 
 struct gmon_data;			/* gmon_data.h */
+struct perf_data;			/* perf_data.h */
 
 struct profile {
 	struct arena arena;
@@ -213,6 +214,9 @@ struct profile {
 	double est_total;
 	/* gmon.out data by address until resolve_gmon(); owned */
 	struct gmon_data *gmon;
+	/* perf.data as objects, offsets and stacks until resolve_perf();
+	 * owned */
+	struct perf_data *perf;
 
 	struct pderived *derived;
 	size_t nderived, derived_alloc;

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -263,6 +264,22 @@ long line_reader_slurp(struct line_reader *lr, size_t max,
 fail:
 	free(buf);
 	return -1;
+}
+
+int line_reader_map(struct line_reader *lr, const unsigned char **data,
+		    size_t *len)
+{
+	void *p;
+
+	if (lr->encoding != INPUT_PLAIN || !lr->file_size ||
+	    lr->file_size > SIZE_MAX)
+		return 0;
+	p = mmap(NULL, (size_t)lr->file_size, PROT_READ, MAP_PRIVATE, lr->fd, 0);
+	if (p == MAP_FAILED)
+		return 0;	/* not mappable (a special file): read it */
+	*data = p;
+	*len = (size_t)lr->file_size;
+	return 1;
 }
 
 bool line_reader_splittable(const struct line_reader *lr, uint64_t offset)

@@ -88,6 +88,15 @@ long line_reader_peek(struct line_reader *lr, size_t want, const char **data);
 long line_reader_slurp(struct line_reader *lr, size_t max,
 		       unsigned char **data);
 
+/*
+ * The whole input mapped read-only, for a binary format, when it is a
+ * plain regular file: *data and *len (munmap() them when done), and 1.
+ * 0 when it is not one (compressed, a pipe): read it with
+ * line_reader_slurp(). -1 after reporting.
+ */
+int line_reader_map(struct line_reader *lr, const unsigned char **data,
+		    size_t *len);
+
 /* Bytes of the file consumed so far (compressed bytes for compressed
  * input), for progress reports. */
 uint64_t line_reader_progress(const struct line_reader *lr);

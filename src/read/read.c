@@ -19,6 +19,8 @@ static const char *article_format(const char *format)
 		return "an IgProf";
 	if (!strncmp(format, "gmon", 4))
 		return "a gmon.out";
+	if (!strcmp(format, "perf"))
+		return "a perf.data";
 	return format;
 }
 
@@ -26,7 +28,7 @@ static int report_unknown(const struct line_reader *lr)
 {
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
 		     "'events:' line within the first %d bytes, an IgProf "
-		     "'P=(' header or a gmon.out)",
+		     "'P=(' header, a gmon.out or a perf.data)",
 		     lr->path, SNIFF_BYTES);
 }
 
@@ -75,7 +77,10 @@ int read_profile(struct profile *p, const char *path,
 		      "'%s-02', ...)", lr.path, lr.path, lr.path);
 		goto out;
 	}
-	if (callgrind_sniff(data, (size_t)len)) {
+	if (perf_sniff(data, (size_t)len)) {
+		if (same_format(p, &lr, "perf") == 0)
+			ret = read_perf(p, &lr, opts);
+	} else if (callgrind_sniff(data, (size_t)len)) {
 		if (same_format(p, &lr, "callgrind") == 0)
 			ret = read_callgrind(p, &lr, opts);
 	} else if (igprof_sniff(data, (size_t)len)) {

@@ -35,6 +35,14 @@ struct read_target {
 	bool big_endian;
 };
 
+/* perf.data: the samples kept (--pid, --tid, --comm); a list of 0
+ * entries (or NULL names) keeps all. */
+struct perf_select {
+	const uint32_t *pids, *tids;
+	size_t npids, ntids;
+	const char *comms;	/* command names separated by commas */
+};
+
 struct read_opts {
 	uint64_t part;		/* read only this part (1-based); 0: all */
 	bool fold_recursion;	/* fib'2 is counted as fib */
@@ -56,6 +64,7 @@ struct read_opts {
 				 * per event per function, arc, position);
 				 * 0: the reader's own limit. For tests */
 	enum read_thread thread;	/* Callgrind: the second thread */
+	const struct perf_select *perf_select;	/* NULL: every sample */
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 };
@@ -92,5 +101,14 @@ int read_gmon(struct profile *p, struct line_reader *lr,
  * (or refused with an error: then -1); 0 when it is not one. */
 int read_gmon_bsd_maybe(struct profile *p, struct line_reader *lr,
 			const struct read_opts *opts);
+
+/*
+ * Linux perf's perf.data ("PERFILE2", either byte order; a file or
+ * perf record -o -'s pipe layout), read into p->perf: events, objects
+ * and offsets, stacks, until resolve_perf() names them.
+ */
+bool perf_sniff(const char *data, size_t len);
+int read_perf(struct profile *p, struct line_reader *lr,
+	      const struct read_opts *opts);
 
 #endif

@@ -29,6 +29,14 @@ struct resolve_opts {
 	/* Per binary, the profile object it is for (a path or a file
 	 * name: -b OBJECT=FILE), or NULL: the object of its file name */
 	char *const *objects;
+	/* perf.data: where the objects' separate debug files are (NULL:
+	 * /usr/lib/debug), as for -b; the kernel's symbols (--kallsyms;
+	 * NULL: /proc/kallsyms when the recording was made on this
+	 * kernel) */
+	const char *debug_dir;
+	const char *kallsyms;
+	const char *sysroot;	/* perf.data's objects under this directory
+				 * (--sysroot); NULL: at their paths */
 };
 
 /* What was done with one binary, for the listing's header and JSON. */
@@ -89,5 +97,18 @@ void resolve_print_notes(FILE *out, const struct profile *p,
 int resolve_gmon(struct profile *p, const struct symtab *st,
 		 const struct resolve_opts *o, struct resolve_report *report);
 void resolve_gmon_print_notes(FILE *out, const struct resolve_report *r);
+
+/*
+ * A perf recording (p->perf) made into events, functions, self and
+ * exact inclusive costs and arcs (resolve_perf.c says how objects get
+ * their symbols). st[] are the -b binaries, each matched to an object
+ * of the recording; reports[] (nst entries) say which. Returns 0, or -1
+ * after reporting (a -b binary for no object, or of another build).
+ */
+int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
+		 const struct resolve_opts *o, struct resolve_report *reports);
+/* The listing's note on which object each -b binary named. */
+void resolve_perf_print_notes(FILE *out, const struct profile *p,
+			      const struct resolve_report *reports, size_t n);
 
 #endif

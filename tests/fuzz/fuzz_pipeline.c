@@ -247,3 +247,78 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 	arena_release(&arena);
 	close(fd);
 }
+
+/*
+ * A perf.data: read (every sample kept, and again with --comm), resolved
+ * against tests/perf/'s binaries and kallsyms (the recorded objects
+ * looked for under a directory that does not exist), analysed, printed.
+ */
+static void run_perf(const char *path, const struct perf_select *sel,
+		     FILE *out)
+{
+	static const char *const bins[] = { "tests/perf/prog",
+					    "tests/perf/libwork.so" };
+	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true,
+				  .no_dwarf = true };
+	struct read_opts ro = { .perf_select = sel };
+	struct resolve_opts rso = { .kallsyms = "tests/perf/kallsyms",
+				    .sysroot = "/nonexistent",
+				    .debug_dir = "/nonexistent" };
+	struct resolve_report rep[2];
+	struct symtab st[2];
+	struct symtab *stp[2] = { &st[0], &st[1] };
+	struct print_opts po = { 0 };
+	struct profile p;
+	struct cg cg;
+	uint32_t show[4];
+
+	profile_init(&p);
+	memset(&cg, 0, sizeof(cg));
+	for (int b = 0; b < 2; b++)
+		if (symtab_open(&st[b], bins[b], &so, &p.names) < 0)
+			abort();	/* run from the wrong directory */
+	if (read_profile(&p, path, &ro) < 0 || !p.perf)
+		goto out;
+	/* the binaries may match no object of a mutated file: then
+	 * without them */
+	if (resolve_perf(&p, stp, 2, &rso, rep) < 0 &&
+	    resolve_perf(&p, NULL, 0, &rso, rep) < 0)
+		goto out;
+	profile_finish(&p);
+	if (!p.nevents)
+		goto out;
+	po.nshow = p.nevents < 4 ? p.nevents : 4;
+	for (size_t e = 0; e < po.nshow; e++)
+		show[e] = (uint32_t)e;
+	po.show = show;
+	po.indexes = true;
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	if (cg_propagate_measured(&cg) < 0)
+		goto out;
+	cg_rank(&cg);
+	print_json(out, &cg, &po);
+	print_flat(out, &cg, &po);
+	po.brief = true;
+	print_graph(out, &cg, &po);
+out:
+	cg_release(&cg);
+	for (int b = 0; b < 2; b++)
+		symtab_release(&st[b]);
+	profile_release(&p);
+}
+
+void fuzz_perf_one(const uint8_t *data, size_t size)
+{
+	static const struct perf_select spinner = { .comms = "spinner" };
+	FILE *out = devnull();
+	char path[64];
+	int fd;
+
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
+	run_perf(path, NULL, out);
+	run_perf(path, &spinner, out);
+	close(fd);
+}

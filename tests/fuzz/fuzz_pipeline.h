@@ -25,6 +25,13 @@ void fuzz_igprof_one(const uint8_t *data, size_t size);
  */
 void fuzz_gmon_one(const uint8_t *data, size_t size);
 
+/*
+ * Run data as a perf.data (run from the top of the repository): read,
+ * then with --comm=spinner; resolved against tests/perf/'s binaries and
+ * kallsyms; analysed and printed.
+ */
+void fuzz_perf_one(const uint8_t *data, size_t size);
+
 /* Run data as an ELF binary through symtab_open() and the lookups. */
 void fuzz_symtab_one(const uint8_t *data, size_t size);
 

@@ -1,0 +1,148 @@
+/*
+ * A perf.data recording as objects, frames and a tree of stacks, until
+ * it is resolved (see perf_data.h).
+ */
+#include "perf_data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "profile.h"
+
+struct perf_data *perf_data_new(void)
+{
+	struct perf_data *d = xcalloc(1, sizeof(*d));
+
+	u64map_init(&d->node_index);
+	u64map_init(&d->object_index);
+	d->hostname = d->osrelease = d->arch = d->version = d->cmdline =
+		NO_NAME;
+	return d;
+}
+
+void perf_data_set_events(struct perf_data *d, size_t nevents)
+{
+	if (d->nnodes)
+		BUG("perf events set after %zu stack nodes", d->nnodes);
+	ARRAY_GROW(d->events, nevents, d->events_alloc);
+	memset(d->events, 0, nevents * sizeof(*d->events));
+	d->nevents = nevents;
+	for (size_t e = 0; e < nevents; e++)
+		d->events[e].name = NO_NAME;
+}
+
+void perf_data_free(struct perf_data *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->nobjects; i++)
+		u64map_release(&d->objects[i].frames);
+	free(d->objects);
+	free(d->events);
+	free(d->frames);
+	free(d->nodes);
+	free(d->node_period);
+	free(d->node_samples);
+	u64map_release(&d->node_index);
+	u64map_release(&d->object_index);
+	free(d);
+}
+
+uint32_t perf_data_object(struct perf_data *d, struct names *names,
+			  const char *path, size_t len,
+			  enum perf_object_kind kind)
+{
+	name_id name = names_intern(names, path, len);
+	bool added;
+	uint32_t o = u64map_get_or_put(&d->object_index, name,
+				       (uint32_t)d->nobjects, &added);
+	struct perf_object *obj;
+
+	if (!added)
+		return o;
+	ARRAY_GROW(d->objects, d->nobjects + 1, d->objects_alloc);
+	obj = &d->objects[d->nobjects];
+	memset(obj, 0, sizeof(*obj));
+	obj->path = name;
+	obj->kind = kind;
+	u64map_init(&obj->frames);
+	return (uint32_t)d->nobjects++;
+}
+
+uint32_t perf_data_frame(struct perf_data *d, uint32_t object,
+			 uint64_t offset)
+{
+	bool added;
+	uint32_t f;
+
+	if (object >= d->nobjects)
+		BUG("perf frame in object %u of %zu", object, d->nobjects);
+	f = u64map_get_or_put(&d->objects[object].frames, offset,
+			      (uint32_t)d->nframes, &added);
+	if (!added)
+		return f;
+	ARRAY_GROW(d->frames, d->nframes + 1, d->frames_alloc);
+	d->frames[d->nframes].object = object;
+	d->frames[d->nframes].offset = offset;
+	return (uint32_t)d->nframes++;
+}
+
+uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
+			bool exact)
+{
+	uint64_t key, top = (uint64_t)1 << 31;
+	bool added;
+	uint32_t n;
+
+	/* frame, its exact bit, parent: 31 + 1 + 32 bits */
+	if (frame >= top)
+		BUG("more than 2^31 perf frames");
+	key = ((uint64_t)frame | (exact ? top : 0)) << 32 | parent;
+	n = u64map_get_or_put(&d->node_index, key, (uint32_t)d->nnodes,
+			      &added);
+	if (!added)
+		return n;
+	if (d->nnodes >= UINT32_MAX - 1)
+		BUG("more than 2^32 perf stack nodes");
+	ARRAY_GROW(d->nodes, d->nnodes + 1, d->nodes_alloc);
+	d->nodes[d->nnodes].frame = frame;
+	d->nodes[d->nnodes].parent = parent;
+	d->nodes[d->nnodes].exact = exact;
+	if (d->nnodes + 1 > d->node_cost_alloc) {
+		size_t old = d->node_cost_alloc;
+		size_t rows = old / 2 * 3 + 64;
+		size_t w = d->nevents ? d->nevents : 1;
+
+		d->node_period = xreallocarray(d->node_period, rows * w,
+					       sizeof(uint64_t));
+		d->node_samples = xreallocarray(d->node_samples, rows * w,
+						sizeof(uint64_t));
+		memset(d->node_period + old * w, 0,
+		       (rows - old) * w * sizeof(uint64_t));
+		memset(d->node_samples + old * w, 0,
+		       (rows - old) * w * sizeof(uint64_t));
+		d->node_cost_alloc = rows;
+	}
+	return (uint32_t)d->nnodes++;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
+			  uint64_t period)
+{
+	size_t i = (size_t)node * d->nevents + e;
+
+	if (node >= d->nnodes || e >= d->nevents)
+		BUG("perf sample at node %u event %u", node, e);
+	d->node_period[i] = sat_add(d->node_period[i], period);
+	d->node_samples[i]++;
+	d->events[e].period = sat_add(d->events[e].period, period);
+	d->events[e].samples++;
+}

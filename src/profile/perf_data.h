@@ -1,0 +1,127 @@
+/*
+ * A perf.data recording while it is still objects and offsets: what
+ * read_perf() found in the file, kept in the profile (p->perf) until
+ * resolve_perf() names the code with the objects' symbol tables.
+ *
+ * The reader has already done what needs only the file: each sampled
+ * address went through its process's mappings at the sample's time to
+ * an object and an offset in that object's file (a frame), and each
+ * sample's call chain, leaf first, became a path in a tree of stacks
+ * (one node per distinct (frame, caller node)). A node holds the period
+ * and the number of the samples whose stack ends there, per event.
+ * Memory so grows with the distinct frames and stacks, not the samples.
+ *
+ *      node 0: main              a sample main > hot > leaf is
+ *        node 1: hot             charged to node 2, a sample
+ *          node 2: leaf          main > hot to node 1
+ *
+ * Kernel frames are in the object "[kernel.kallsyms]" with the address
+ * itself as offset; an address outside every mapping is in the object
+ * "[unknown]", likewise.
+ */
+#ifndef CGA_PERF_DATA_H
+#define CGA_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/hashmap.h"
+#include "base/names.h"
+
+#define PERF_KERNEL_OBJECT "[kernel.kallsyms]"
+#define PERF_UNKNOWN_OBJECT "[unknown]"
+#define PERF_BUILD_ID_MAX 20
+
+enum perf_object_kind {
+	PERF_OBJ_FILE,		/* a mapped file: offsets are file offsets */
+	PERF_OBJ_KERNEL,	/* offsets are kernel addresses */
+	PERF_OBJ_ANON,		/* [vdso], //anon, [heap], ...: not a file we
+				 * can read; offsets from the mapping's start */
+	PERF_OBJ_UNKNOWN,	/* outside every mapping: raw addresses */
+};
+
+struct perf_object {
+	name_id path;			/* as recorded */
+	enum perf_object_kind kind;
+	uint8_t build_id[PERF_BUILD_ID_MAX];
+	uint8_t build_id_len;		/* 0: the recording gives none */
+	struct u64map frames;		/* offset -> frame */
+};
+
+struct perf_frame {
+	uint32_t object;		/* into objects[] */
+	uint64_t offset;
+};
+
+struct perf_node {
+	uint32_t frame;
+	uint32_t parent;		/* the caller's node; NO_ID outermost */
+	/* The frame's address is where the code was (the sampled ip, or
+	 * the user ip a kernel entry interrupted), not a return address:
+	 * resolution looks a return address up one byte before */
+	bool exact;
+};
+
+/* One event: one attr of the recording. */
+struct perf_event_info {
+	name_id name;			/* "cpu-clock:ppp", as perf names it */
+	uint64_t period;		/* summed: perf report's Event count */
+	uint64_t samples;
+};
+
+struct perf_data {
+	struct perf_event_info *events;
+	size_t nevents, events_alloc;
+
+	struct perf_object *objects;
+	size_t nobjects, objects_alloc;
+	struct perf_frame *frames;
+	size_t nframes, frames_alloc;
+
+	struct perf_node *nodes;
+	size_t nnodes, nodes_alloc;
+	uint64_t *node_period;		/* nnodes * nevents */
+	uint64_t *node_samples;		/* nnodes * nevents */
+	size_t node_cost_alloc;		/* in rows */
+	struct u64map node_index;	/* (frame, parent) -> node */
+	struct u64map object_index;	/* path -> object */
+
+	/* From the feature sections (NO_NAME when absent). */
+	name_id hostname, osrelease, arch, version, cmdline;
+	uint32_t nrcpus_online, nrcpus_avail;
+
+	uint64_t lost_events, lost_records;	/* LOST */
+	uint64_t lost_samples;			/* LOST_SAMPLES */
+	uint64_t samples_no_chain;		/* with neither ip nor chain */
+	bool dwarf_stacks;	/* REGS_USER and STACK_USER were sampled
+				 * (--call-graph dwarf): not unwound */
+};
+
+/* A new, empty recording, without events yet. */
+struct perf_data *perf_data_new(void);
+void perf_data_free(struct perf_data *d);
+
+/* Make room for nevents events (their names set by the caller in
+ * events[]), before the first node. */
+void perf_data_set_events(struct perf_data *d, size_t nevents);
+
+/* The object recorded at path (interned in names), created if new. */
+uint32_t perf_data_object(struct perf_data *d, struct names *names,
+			  const char *path, size_t len,
+			  enum perf_object_kind kind);
+
+/* The frame (object, offset), created if new. */
+uint32_t perf_data_frame(struct perf_data *d, uint32_t object,
+			 uint64_t offset);
+
+/* The node of frame called from the node parent (NO_ID: outermost),
+ * created with zero cost if new; exact as in struct perf_node. */
+uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
+			bool exact);
+
+/* One sample of event e with this period, its stack ending at node. */
+void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
+			  uint64_t period);
+
+#endif

@@ -1,0 +1,91 @@
+/*
+ * The perf.data reader's state, shared by its files: read_perf.c (the
+ * file's layout, both modes), perf_header.c (attrs and feature
+ * sections), perf_records.c (the records). See read_perf.c.
+ */
+#ifndef CGA_PERF_READER_H
+#define CGA_PERF_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/diag.h"
+#include "base/hashmap.h"
+#include "perf_format.h"
+#include "perf_maps.h"
+#include "profile/perf_data.h"
+#include "profile/profile.h"
+#include "read.h"
+
+/* Attrs a recording may have: perf records one per event. */
+#define PERF_MAX_ATTRS 4096
+
+struct perf_reader {
+	const char *path;
+	struct profile *p;
+	struct perf_data *d;
+	const unsigned char *data;	/* the whole file */
+	size_t len;
+	bool big_endian;
+	bool pipe;			/* perf record -o - */
+
+	struct perf_attr *attrs;
+	size_t nattrs, attrs_alloc;
+	name_id *desc_names;		/* EVENT_DESC's, by attr index */
+	size_t ndesc;
+	struct u64map id_attr;		/* sample id -> attr index */
+
+	struct perf_maps maps;
+	uint32_t kernel_obj, unknown_obj;	/* perf_data objects */
+
+	uint64_t unknown_records;	/* of types we do not know */
+	uint32_t first_unknown_type;
+	size_t first_unknown_off;
+	uint64_t samples_no_attr;	/* whose id names no attr */
+	uint64_t samples_filtered;	/* not of the pids asked for */
+	name_id *cmdline;		/* CMDLINE's words */
+	size_t ncmdline;
+	const struct read_opts *opts;
+};
+
+/* Report an error at offset off of the file; returns -1. */
+int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
+	CGA_PRINTF(3, 4);
+
+/* A cursor over len bytes at p, in the file's byte order. */
+void perf_cursor(const struct perf_reader *r, struct cursor *c,
+		 const unsigned char *p, size_t len);
+
+/* perf_header.c */
+
+/*
+ * The attr at data (len bytes available, at file offset off) into a,
+ * its own size field saying how far it goes (which must be at most
+ * len). *used gets that size. Returns 0, or -1 after reporting.
+ */
+int perf_parse_attr(const struct perf_reader *r, const unsigned char *data,
+		    size_t len, size_t off, struct perf_attr *a, size_t *used);
+/* Add attr a, and its ids (n u64 at ids, file offset off): 0 or -1. */
+int perf_add_attr(struct perf_reader *r, const struct perf_attr *a,
+		  const unsigned char *ids, uint64_t n, size_t off);
+/* Feature section feat's data (len bytes at file offset off): 0 or -1.
+ * Features the reader does not use are skipped. */
+int perf_read_feature(struct perf_reader *r, unsigned feat, size_t off,
+		      size_t len);
+/* One build-id record (a HEADER_BUILD_ID, or an entry of the BUILD_ID
+ * section) of size bytes at file offset off: 0 or -1. */
+int perf_read_build_id(struct perf_reader *r, size_t off, size_t size);
+
+/* perf_records.c */
+
+/*
+ * The records in [start, end) of the file. Pass 1 reads everything but
+ * the samples (attrs and features in pipe mode, mappings, processes,
+ * losses); pass 2 only the samples, with every mapping known.
+ * Returns 0, or -1 after reporting.
+ */
+int perf_read_records(struct perf_reader *r, size_t start, size_t end,
+		      int pass);
+
+#endif

@@ -1,0 +1,616 @@
+/*
+ * perf.data's records (see perf_reader.h): each starts with a header
+ * (u32 type, u16 misc, u16 size), and its size says where the next one
+ * starts, so a record of a type we do not know is skipped (with one
+ * warning for all of them). A size under the header's 8 bytes, or past
+ * the end, is an error: a reader must not loop or read beyond it.
+ *
+ * The kernel's records (<linux/perf_event.h>, struct perf_event_type)
+ * may end with the sample_id trailer (attr.sample_id_all), which says
+ * when they happened: mappings are looked up by time. Samples are read
+ * in a second pass, once every mapping is known, as perf report sorts
+ * its events by time before it uses them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "perf_reader.h"
+
+#define HEADER_SIZE 8
+#define CPUMODE_MASK 7u
+#define MISC_MMAP_BUILD_ID (1u << 14)
+
+/* Addresses at or above this in a call chain are context markers. */
+#define CONTEXT_MAX ((uint64_t)-4095)
+
+struct record {
+	uint32_t type;
+	uint16_t misc, size;
+	size_t off;			/* of the header, in the file */
+	const unsigned char *body;	/* after the header */
+	size_t len;			/* of the body */
+};
+
+/* The attr a record belongs to, from its id, or the first one. */
+static const struct perf_attr *attr_by_id(const struct perf_reader *r,
+					  uint64_t id, bool has_id)
+{
+	uint32_t i;
+
+	if (r->nattrs == 1 || !has_id)
+		return &r->attrs[0];
+	i = u64map_get(&r->id_attr, id);
+	return i == U64MAP_NONE ? NULL : &r->attrs[i];
+}
+
+/*
+ * The sample_id trailer of a non-sample record. Every attr has the
+ * same sample_id layout but IDENTIFIER, when present, is the record's
+ * last u64 and names the attr; else the first attr's layout is it.
+ */
+static void trailer(const struct perf_reader *r, const struct record *rec,
+		    struct perf_trailer *t)
+{
+	const struct perf_attr *a;
+
+	memset(t, 0, sizeof(*t));
+	if (!r->nattrs)
+		return;
+	a = &r->attrs[0];
+	if ((a->sample_type & PERF_SAMPLE_IDENTIFIER) && rec->len >= 8) {
+		struct cursor c;
+		uint64_t id = 0;
+
+		perf_cursor(r, &c, rec->body + rec->len - 8, 8);
+		cursor_u64(&c, &id);
+		a = attr_by_id(r, id, true);
+		if (!a)
+			a = &r->attrs[0];
+	}
+	perf_parse_trailer(a, rec->body, rec->len, r->big_endian, t);
+}
+
+static size_t trailer_size(const struct perf_reader *r)
+{
+	return r->nattrs ? perf_trailer_size(&r->attrs[0]) : 0;
+}
+
+static enum perf_object_kind kind_of(const char *name)
+{
+	return name[0] == '/' ? PERF_OBJ_FILE : PERF_OBJ_ANON;
+}
+
+/*
+ * MMAP:  u32 pid, tid; u64 addr, len, pgoff; char filename[]
+ * MMAP2: the same up to pgoff, then 24 bytes (device and inode, or a
+ *        build-id), u32 prot, flags, then the filename.
+ * The filename is NUL-terminated and padded; the trailer follows it.
+ */
+static int read_mmap(struct perf_reader *r, const struct record *rec)
+{
+	size_t fixed = rec->type == PERF_RECORD_MMAP2 ? 64 : 32;
+	size_t tsize = trailer_size(r), nlen;
+	struct perf_trailer t;
+	struct perf_map map;
+	uint32_t pid, tid;
+	uint64_t addr, len;
+	const char *name;
+	struct cursor c;
+
+	if (rec->len < fixed + tsize)
+		return perf_fail(r, rec->off, "a mapping record of %zu bytes, "
+				 "fewer than its %zu fixed bytes and trailer",
+				 rec->len + HEADER_SIZE, fixed + tsize + HEADER_SIZE);
+	perf_cursor(r, &c, rec->body, fixed);
+	cursor_u32(&c, &pid);
+	cursor_u32(&c, &tid);
+	cursor_u64(&c, &addr);
+	cursor_u64(&c, &len);
+	cursor_u64(&c, &map.pgoff);
+	if ((rec->misc & CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
+	    pid == UINT32_MAX)
+		return 0;	/* the kernel's and its modules': kernel
+				 * addresses are named by address */
+	trailer(r, rec, &t);
+	name = (const char *)rec->body + fixed;
+	nlen = strnlen(name, rec->len - fixed - tsize);
+	map.start = addr;
+	map.end = addr + len < addr ? UINT64_MAX : addr + len;
+	map.time = t.time;
+	map.object = perf_data_object(r->d, &r->p->names, name, nlen,
+				      nlen ? kind_of(name) : PERF_OBJ_ANON);
+	map.file_offsets = r->d->objects[map.object].kind == PERF_OBJ_FILE;
+	if (rec->type == PERF_RECORD_MMAP2 &&
+	    (rec->misc & MISC_MMAP_BUILD_ID)) {
+		struct perf_object *o = &r->d->objects[map.object];
+		uint8_t n = rec->body[32];
+
+		if (n > PERF_BUILD_ID_MAX)
+			n = PERF_BUILD_ID_MAX;
+		memcpy(o->build_id, rec->body + 36, n);
+		o->build_id_len = n;
+	}
+	perf_maps_add(&r->maps, pid, &map);
+	return 0;
+}
+
+/* FORK and EXIT: u32 pid, ppid, tid, ptid; u64 time. A new process
+ * starts with its parent's mappings; a new thread shares them. */
+static int read_fork(struct perf_reader *r, const struct record *rec)
+{
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+	struct cursor c;
+
+	if (rec->len < 24)
+		return perf_fail(r, rec->off, "a fork record of %zu bytes, "
+				 "fewer than its 32", rec->len + HEADER_SIZE);
+	perf_cursor(r, &c, rec->body, 24);
+	cursor_u32(&c, &pid);
+	cursor_u32(&c, &ppid);
+	cursor_u32(&c, &tid);
+	cursor_u32(&c, &ptid);
+	cursor_u64(&c, &time);
+	if (rec->type != PERF_RECORD_FORK)
+		return 0;
+	if (pid != ppid)
+		perf_maps_fork(&r->maps, ppid, pid, time);
+	/* a new thread or process is called as its parent until its own
+	 * COMM (an exec, prctl) */
+	{
+		uint32_t comm = perf_maps_comm(&r->maps, ptid, time);
+
+		if (comm != UINT32_MAX)
+			perf_maps_set_comm(&r->maps, tid, time, comm);
+	}
+	return 0;
+}
+
+/* LOST: u64 id, lost. LOST_SAMPLES: u64 lost. */
+static int read_lost(struct perf_reader *r, const struct record *rec)
+{
+	size_t at = rec->type == PERF_RECORD_LOST ? 8 : 0;
+	uint64_t n = 0;
+	struct cursor c;
+
+	if (rec->len < at + 8)
+		return perf_fail(r, rec->off, "a lost-events record of %zu "
+				 "bytes, too short for its count",
+				 rec->len + HEADER_SIZE);
+	perf_cursor(r, &c, rec->body + at, 8);
+	cursor_u64(&c, &n);
+	if (rec->type == PERF_RECORD_LOST) {
+		r->d->lost_events += n;
+		r->d->lost_records++;
+	} else {
+		r->d->lost_samples += n;
+	}
+	return 0;
+}
+
+/*
+ * ID_INDEX: u64 nr, then nr times u64 id, idx, cpu, tid. Its idx is the
+ * ring buffer the id's samples went through (for AUX tracing), not the
+ * event: the attrs' own id lists say which event an id is. Only
+ * checked.
+ */
+static int read_id_index(struct perf_reader *r, const struct record *rec)
+{
+	uint64_t nr = 0;
+	struct cursor c;
+
+	perf_cursor(r, &c, rec->body, rec->len);
+	if (cursor_u64(&c, &nr) < 0 || nr > cursor_left(&c) / 32)
+		return perf_fail(r, rec->off, "an id index of %llu entries "
+				 "in a record of %zu bytes",
+				 (unsigned long long)nr, rec->len + HEADER_SIZE);
+	return 0;
+}
+
+/* Pipe mode: HEADER_ATTR is the attr, then its ids to the end. */
+static int read_header_attr(struct perf_reader *r, const struct record *rec)
+{
+	struct perf_attr a;
+	size_t used;
+
+	if (perf_parse_attr(r, rec->body, rec->len, rec->off + HEADER_SIZE,
+			    &a, &used) < 0)
+		return -1;
+	return perf_add_attr(r, &a, rec->body + used, (rec->len - used) / 8,
+			     rec->off);
+}
+
+/* Pipe mode: HEADER_FEATURE is a u64 feature number, then its data. */
+static int read_header_feature(struct perf_reader *r, const struct record *rec)
+{
+	uint64_t feat = 0;
+	struct cursor c;
+
+	perf_cursor(r, &c, rec->body, rec->len);
+	if (cursor_u64(&c, &feat) < 0)
+		return perf_fail(r, rec->off, "a feature record without its "
+				 "feature number");
+	if (feat >= PERF_FEAT_BITS)
+		return 0;
+	return perf_read_feature(r, (unsigned)feat, rec->off + 16,
+				 rec->len - 8);
+}
+
+/* --- samples --- */
+
+/* The frame of address addr in process pid at time; kernel addresses
+ * are their own offsets in the kernel object. */
+static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
+			 uint64_t time, bool kernel)
+{
+	const struct perf_map *map;
+
+	if (kernel)
+		return perf_data_frame(r->d, r->kernel_obj, addr);
+	map = perf_maps_find(&r->maps, pid, addr, time);
+	if (!map)
+		return perf_data_frame(r->d, r->unknown_obj, addr);
+	return perf_data_frame(r->d, map->object,
+			       addr - map->start +
+				       (map->file_offsets ? map->pgoff : 0));
+}
+
+/* A sample's stack, leaf first: frames and whether each is exact. */
+struct stack {
+	uint32_t *frames;
+	bool *exact;
+	size_t alloc;
+};
+
+static void stack_room(struct stack *st, size_t n)
+{
+	if (n <= st->alloc)
+		return;
+	st->frames = xreallocarray(st->frames, n, sizeof(*st->frames));
+	st->exact = xreallocarray(st->exact, n, sizeof(*st->exact));
+	st->alloc = n;
+}
+
+/*
+ * The sample's stack: the call chain with its context markers taken
+ * out, or the ip alone. Returns the count. The first address after a
+ * marker is where that context was interrupted (the sampled ip; in the
+ * user part after kernel frames, the user instruction that entered the
+ * kernel, or the one after a system call); the others are return
+ * addresses.
+ */
+static size_t sample_frames(struct perf_reader *r, const struct record *rec,
+			    const struct perf_sample *s, struct stack *st)
+{
+	bool kernel = (rec->misc & CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
+	bool other = false;	/* hypervisor or guest: no mappings */
+	bool first = true;
+	size_t n = 0;
+	struct cursor c;
+
+	if (!s->has_chain) {
+		stack_room(st, 1);
+		st->frames[0] = frame_of(r, s->pid, s->ip, s->time, kernel);
+		st->exact[0] = true;
+		return 1;
+	}
+	stack_room(st, s->nchain);
+	perf_cursor(r, &c, s->chain, s->nchain * 8);
+	for (uint64_t i = 0; i < s->nchain; i++) {
+		uint64_t a = 0;
+
+		cursor_u64(&c, &a);
+		if (a >= CONTEXT_MAX) {
+			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
+			other = a != (uint64_t)PERF_CONTEXT_USER && !kernel;
+			first = true;
+			continue;
+		}
+		st->frames[n] = other ? perf_data_frame(r->d, r->unknown_obj, a)
+				      : frame_of(r, s->pid, a, s->time, kernel);
+		st->exact[n++] = first;
+		first = false;
+	}
+	return n;
+}
+
+static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/* name is one of the comma-separated names of list */
+static bool in_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *s = list; *s;) {
+		size_t n = strcspn(s, ",");
+
+		if (n == len && !memcmp(s, name, n))
+			return true;
+		s += n + (s[n] == ',');
+	}
+	return false;
+}
+
+/* --pid, --tid, --comm */
+static bool selected(const struct perf_reader *r, const struct perf_sample *s)
+{
+	const struct perf_select *sel = r->opts->perf_select;
+	uint32_t comm;
+
+	if (!sel)
+		return true;
+	if (sel->npids && !in_ids(sel->pids, sel->npids, s->pid))
+		return false;
+	if (sel->ntids && !in_ids(sel->tids, sel->ntids, s->tid))
+		return false;
+	if (!sel->comms)
+		return true;
+	comm = perf_maps_comm(&r->maps, s->tid, s->time);
+	return comm != UINT32_MAX &&
+	       in_list(sel->comms, names_str(&r->p->names, comm));
+}
+
+/* COMM: u32 pid, tid; char comm[] (then the trailer). */
+static int read_comm(struct perf_reader *r, const struct record *rec)
+{
+	size_t tsize = trailer_size(r);
+	struct perf_trailer t;
+	uint32_t pid, tid;
+	const char *name;
+	struct cursor c;
+
+	if (rec->len < 8 + tsize)
+		return perf_fail(r, rec->off, "a command-name record of %zu "
+				 "bytes, too short for its fields",
+				 rec->len + HEADER_SIZE);
+	perf_cursor(r, &c, rec->body, 8);
+	cursor_u32(&c, &pid);
+	cursor_u32(&c, &tid);
+	trailer(r, rec, &t);
+	name = (const char *)rec->body + 8;
+	perf_maps_set_comm(&r->maps, tid, t.time,
+			   names_intern(&r->p->names, name,
+					strnlen(name, rec->len - 8 - tsize)));
+	return 0;
+}
+
+static int read_sample(struct perf_reader *r, const struct record *rec,
+		       struct stack *st)
+{
+	const struct perf_attr *a;
+	struct perf_sample s;
+	const char *why;
+	uint32_t node = NO_ID;
+	struct cursor c;
+	size_t at, n;
+
+	if (!r->nattrs)
+		return perf_fail(r, rec->off, "a sample before any event attr");
+	a = &r->attrs[0];
+	if (r->nattrs > 1) {
+		long idoff = perf_sample_id_offset(a->sample_type);
+		uint64_t id = 0;
+
+		if (idoff >= 0) {
+			perf_cursor(r, &c, rec->body, rec->len);
+			c.p += (size_t)idoff <= rec->len ? (size_t)idoff : rec->len;
+			if (cursor_u64(&c, &id) < 0)
+				return perf_fail(r, rec->off, "a sample too "
+						 "short for its id");
+		}
+		a = attr_by_id(r, id, idoff >= 0);
+		if (!a) {
+			r->samples_no_attr++;
+			return 0;
+		}
+	}
+	perf_cursor(r, &c, rec->body, rec->len);
+	if (perf_parse_sample(a, &c, &s, &why, &at) < 0)
+		return perf_fail(r, rec->off + HEADER_SIZE + at,
+				 "a sample record (%zu bytes at 0x%zx) ends "
+				 "inside %s", rec->len + HEADER_SIZE, rec->off,
+				 why);
+	if (!(a->sample_type & PERF_SAMPLE_PERIOD))
+		s.period = a->sample_period;	/* as perf report takes it */
+	if (s.has_stack_user)
+		r->d->dwarf_stacks = true;
+	if (!selected(r, &s)) {
+		r->samples_filtered++;
+		return 0;
+	}
+	n = sample_frames(r, rec, &s, st);
+	if (!n && s.has_ip) {
+		/* --call-graph dwarf leaves the user part out of the chain:
+		 * a sample in user code has none */
+		s.has_chain = false;
+		n = sample_frames(r, rec, &s, st);
+	}
+	if (!n) {
+		r->d->samples_no_chain++;
+		stack_room(st, 1);
+		st->frames[0] = perf_data_frame(r->d, r->unknown_obj, 0);
+		st->exact[0] = true;
+		n = 1;
+	}
+	while (n--)
+		node = perf_data_node(r->d, st->frames[n], node, st->exact[n]);
+	perf_data_add_sample(r->d, node, a->event, s.period);
+	return 0;
+}
+
+/* --- the loop --- */
+
+static void count_unknown(struct perf_reader *r, const struct record *rec)
+{
+	if (!r->unknown_records++) {
+		r->first_unknown_type = rec->type;
+		r->first_unknown_off = rec->off;
+	}
+}
+
+/* Records that need nothing of us, in either pass. */
+static bool ignored(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+	case PERF_RECORD_READ:
+	case PERF_RECORD_AUX:
+	case PERF_RECORD_ITRACE_START:
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+	case PERF_RECORD_NAMESPACES:
+	case PERF_RECORD_KSYMBOL:
+	case PERF_RECORD_BPF_EVENT:
+	case PERF_RECORD_CGROUP:
+	case PERF_RECORD_TEXT_POKE:
+	case 21:			/* AUX_OUTPUT_HW_ID */
+	case PERF_REC_HEADER_EVENT_TYPE:
+	case PERF_REC_FINISHED_ROUND:
+	case PERF_REC_AUXTRACE_INFO:
+	case PERF_REC_AUXTRACE_ERROR:
+	case PERF_REC_THREAD_MAP:
+	case PERF_REC_CPU_MAP:
+	case PERF_REC_STAT_CONFIG:
+	case PERF_REC_STAT:
+	case PERF_REC_STAT_ROUND:
+	case PERF_REC_EVENT_UPDATE:
+	case PERF_REC_TIME_CONV:
+	case PERF_REC_FINISHED_INIT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int first_pass(struct perf_reader *r, const struct record *rec)
+{
+	switch (rec->type) {
+	case PERF_RECORD_SAMPLE:
+		return 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return read_mmap(r, rec);
+	case PERF_RECORD_COMM:
+		return read_comm(r, rec);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return read_fork(r, rec);
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		return read_lost(r, rec);
+	case PERF_REC_ID_INDEX:
+		return read_id_index(r, rec);
+	case PERF_REC_HEADER_ATTR:
+		return read_header_attr(r, rec);
+	case PERF_REC_HEADER_FEATURE:
+		return read_header_feature(r, rec);
+	case PERF_REC_HEADER_BUILD_ID:
+		return perf_read_build_id(r, rec->off, rec->size);
+	case PERF_REC_HEADER_TRACING_DATA:
+		return 0;
+	case PERF_REC_COMPRESSED:
+		return perf_fail(r, rec->off, "a compressed record (perf "
+				 "record -z): cganalyze does not read them; "
+				 "'perf inject -i FILE -o OUT' writes the "
+				 "recording uncompressed");
+	default:
+		if (!ignored(rec->type))
+			count_unknown(r, rec);
+		return 0;
+	}
+}
+
+/*
+ * Data that follows a record outside its size: pipe mode's tracing
+ * data (HEADER_TRACING_DATA: u32 size, padded to 8) and AUXTRACE's
+ * trace (u64 size at the body's start). 0 for other records.
+ */
+static int extra_bytes(const struct perf_reader *r, const struct record *rec,
+		       uint64_t *extra)
+{
+	struct cursor c;
+	uint64_t n = 0;
+	uint32_t n32 = 0;
+
+	*extra = 0;
+	perf_cursor(r, &c, rec->body, rec->len);
+	if (rec->type == PERF_REC_HEADER_TRACING_DATA) {
+		if (cursor_u32(&c, &n32) < 0)
+			return perf_fail(r, rec->off, "a tracing-data record "
+					 "without its size");
+		*extra = ((uint64_t)n32 + 7) & ~(uint64_t)7;
+	} else if (rec->type == PERF_REC_AUXTRACE) {
+		if (cursor_u64(&c, &n) < 0)
+			return perf_fail(r, rec->off, "an AUX trace record "
+					 "without its size");
+		*extra = n;
+	}
+	return 0;
+}
+
+int perf_read_records(struct perf_reader *r, size_t start, size_t end,
+		      int pass)
+{
+	struct stack st = { NULL, NULL, 0 };
+	size_t at = start;
+	int ret = -1;
+
+	while (at < end) {
+		struct record rec;
+		struct cursor c;
+		uint64_t extra;
+
+		if (end - at < HEADER_SIZE) {
+			perf_fail(r, at, "a record header truncated: %zu bytes "
+				  "of its 8 are there", end - at);
+			goto out;
+		}
+		perf_cursor(r, &c, r->data + at, HEADER_SIZE);
+		cursor_u32(&c, &rec.type);
+		cursor_u16(&c, &rec.misc);
+		cursor_u16(&c, &rec.size);
+		rec.off = at;
+		if (rec.size < HEADER_SIZE) {
+			perf_fail(r, at, "a record of type %u whose size, %u, "
+				  "is smaller than its header", rec.type,
+				  rec.size);
+			goto out;
+		}
+		if (rec.size > end - at) {
+			perf_fail(r, at, "a record of type %u and %u bytes "
+				  "truncated: %zu bytes are left", rec.type,
+				  rec.size, end - at);
+			goto out;
+		}
+		rec.body = r->data + at + HEADER_SIZE;
+		rec.len = rec.size - HEADER_SIZE;
+		if (extra_bytes(r, &rec, &extra) < 0)
+			goto out;
+		if (extra > end - at - rec.size) {
+			perf_fail(r, at, "a record of type %u followed by %llu "
+				  "bytes of data, past the end", rec.type,
+				  (unsigned long long)extra);
+			goto out;
+		}
+		if (pass == 1 && first_pass(r, &rec) < 0)
+			goto out;
+		if (pass == 2 && rec.type == PERF_RECORD_SAMPLE &&
+		    read_sample(r, &rec, &st) < 0)
+			goto out;
+		at += rec.size + (size_t)extra;
+	}
+	ret = 0;
+out:
+	free(st.frames);
+	free(st.exact);
+	return ret;
+}

@@ -1,0 +1,352 @@
+/*
+ * The perf.data reader (Linux perf record), found by its magic. It
+ * reads the file into p->perf (profile/perf_data.h): each event, each
+ * sampled address as an object and an offset in it, each sample's
+ * stack; resolve_perf() later names them with the objects' symbols.
+ *
+ * Two layouts, both in the writer's byte order, which the magic's
+ * byte order tells ("PERFILE2" written as a u64):
+ *
+ *   file  perf_file_header (104 bytes): magic, header size, attr entry
+ *         size, then the attrs, data and (unused) event-types sections
+ *         as {u64 offset, size}, then a 256-bit map of the feature
+ *         sections present. Each attr entry is a perf_event_attr and
+ *         the section of its ids. The feature sections' {offset, size}
+ *         follow the data section, one per bit set, in bit order.
+ *
+ *   pipe  (perf record -o -) magic and size (16 bytes), then records
+ *         only: the attrs, features and build-ids come as records of
+ *         their own (HEADER_ATTR, HEADER_FEATURE, HEADER_BUILD_ID)
+ *         before the samples that need them.
+ *
+ * Described in the kernel tree's tools/perf/Documentation/
+ * perf.data-file-format.txt. The records themselves: perf_records.c.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "perf_reader.h"
+
+#define MAGIC "PERFILE2"
+#define MAGIC_SWAPPED "2ELIFREP"
+#define FILE_HEADER_SIZE 104
+/* The header before feature bits existed: no features. */
+#define FILE_HEADER_SIZE_OLD 72
+#define PIPE_HEADER_SIZE 16
+#define IDS_SECTION_SIZE 16
+
+/* What a compressed or piped perf.data may make us hold in memory; a
+ * plain file is mapped, whatever its size. */
+#define PERF_MAX_BYTES ((size_t)2 << 30)
+
+bool perf_sniff(const char *data, size_t len)
+{
+	return len >= 8 && (!memcmp(data, MAGIC, 8) ||
+			    !memcmp(data, MAGIC_SWAPPED, 8) ||
+			    !memcmp(data, "PERFFILE", 8));
+}
+
+struct section {
+	uint64_t off, size;
+};
+
+static int section_at(const struct perf_reader *r, size_t at,
+		      const char *what, struct section *s)
+{
+	struct cursor c;
+
+	perf_cursor(r, &c, r->data + at, 16);
+	cursor_u64(&c, &s->off);
+	cursor_u64(&c, &s->size);
+	if (s->off > r->len || s->size > r->len - s->off)
+		return perf_fail(r, at, "the %s section [0x%llx, +%llu) goes "
+				 "past the end of the file (%zu bytes)", what,
+				 (unsigned long long)s->off,
+				 (unsigned long long)s->size, r->len);
+	return 0;
+}
+
+/* Each attr entry: the attr, then the {offset, size} of its ids. */
+static int read_attrs(struct perf_reader *r, uint64_t entry_size,
+		      const struct section *attrs)
+{
+	if (entry_size < 64 + IDS_SECTION_SIZE || entry_size > 4096)
+		return perf_fail(r, 16, "an attr entry size of %llu bytes",
+				 (unsigned long long)entry_size);
+	if (attrs->size % entry_size)
+		return perf_fail(r, 24, "an attrs section of %llu bytes, not "
+				 "a whole number of %llu-byte entries",
+				 (unsigned long long)attrs->size,
+				 (unsigned long long)entry_size);
+	for (uint64_t at = attrs->off; at < attrs->off + attrs->size;
+	     at += entry_size) {
+		size_t attr_len = (size_t)entry_size - IDS_SECTION_SIZE;
+		struct perf_attr a;
+		struct section ids;
+		size_t used;
+
+		if (perf_parse_attr(r, r->data + at, attr_len, (size_t)at, &a,
+				    &used) < 0 ||
+		    section_at(r, (size_t)(at + attr_len), "attr ids", &ids) < 0 ||
+		    perf_add_attr(r, &a, r->data + ids.off, ids.size / 8,
+				  (size_t)ids.off) < 0)
+			return -1;
+	}
+	if (!r->nattrs)
+		return perf_fail(r, 24, "no event attrs");
+	return 0;
+}
+
+static int read_features(struct perf_reader *r, const unsigned char *bits,
+			 const struct section *data)
+{
+	size_t at = (size_t)(data->off + data->size);
+	struct cursor c;
+	uint64_t words[PERF_FEAT_BITS / 64];
+
+	perf_cursor(r, &c, bits, sizeof(words));
+	for (size_t w = 0; w < PERF_FEAT_BITS / 64; w++)
+		cursor_u64(&c, &words[w]);
+	for (unsigned f = 0; f < PERF_FEAT_BITS; f++) {
+		struct section s;
+
+		if (!(words[f / 64] >> (f % 64) & 1))
+			continue;
+		if (at > r->len || r->len - at < 16)
+			return perf_fail(r, at, "the table of feature sections "
+					 "goes past the end of the file");
+		if (section_at(r, at, "feature", &s) < 0 ||
+		    perf_read_feature(r, f, (size_t)s.off, (size_t)s.size) < 0)
+			return -1;
+		at += 16;
+	}
+	return 0;
+}
+
+static int read_file_layout(struct perf_reader *r, struct section *data)
+{
+	struct section attrs;
+	uint64_t hsize, entry_size;
+	struct cursor c;
+
+	if (r->len < FILE_HEADER_SIZE_OLD)
+		return perf_fail(r, 0, "the file header truncated: %zu bytes "
+				 "of its %d", r->len, FILE_HEADER_SIZE);
+	perf_cursor(r, &c, r->data + 8, 16);
+	cursor_u64(&c, &hsize);
+	cursor_u64(&c, &entry_size);
+	if (hsize != FILE_HEADER_SIZE && hsize != FILE_HEADER_SIZE_OLD)
+		return perf_fail(r, 8, "a file header of %llu bytes (perf "
+				 "writes %d)", (unsigned long long)hsize,
+				 FILE_HEADER_SIZE);
+	if (r->len < hsize)
+		return perf_fail(r, 0, "the file header truncated: %zu bytes "
+				 "of its %llu", r->len, (unsigned long long)hsize);
+	if (section_at(r, 24, "attrs", &attrs) < 0 ||
+	    section_at(r, 40, "data", data) < 0 ||
+	    read_attrs(r, entry_size, &attrs) < 0)
+		return -1;
+	if (hsize == FILE_HEADER_SIZE &&
+	    read_features(r, r->data + 72, data) < 0)
+		return -1;
+	return 0;
+}
+
+/* perf's names for the generic events, for a file without EVENT_DESC. */
+static const char *const hw_names[] = {
+	"cycles", "instructions", "cache-references", "cache-misses",
+	"branch-instructions", "branch-misses", "bus-cycles",
+	"stalled-cycles-frontend", "stalled-cycles-backend", "ref-cycles",
+};
+static const char *const sw_names[] = {
+	"cpu-clock", "task-clock", "page-faults", "context-switches",
+	"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+};
+
+static name_id event_name(struct perf_reader *r, size_t i)
+{
+	const struct perf_attr *a = &r->attrs[i];
+	char buf[64];
+
+	if (i < r->ndesc)
+		return r->desc_names[i];
+	if (a->type == PERF_TYPE_HARDWARE &&
+	    a->config < sizeof(hw_names) / sizeof(hw_names[0]))
+		snprintf(buf, sizeof(buf), "%s", hw_names[a->config]);
+	else if (a->type == PERF_TYPE_SOFTWARE &&
+		 a->config < sizeof(sw_names) / sizeof(sw_names[0]))
+		snprintf(buf, sizeof(buf), "%s", sw_names[a->config]);
+	else
+		snprintf(buf, sizeof(buf), "event-%u:0x%llx", a->type,
+			 (unsigned long long)a->config);
+	return names_intern(&r->p->names, buf, strlen(buf));
+}
+
+static void set_events(struct perf_reader *r)
+{
+	perf_data_set_events(r->d, r->nattrs);
+	for (size_t i = 0; i < r->nattrs; i++)
+		r->d->events[i].name = event_name(r, i);
+}
+
+/* What the reader passed over or could not use, said once each. */
+static void report(const struct perf_reader *r)
+{
+	const struct perf_data *d = r->d;
+
+	if (r->unknown_records)
+		warning("%s: %llu records of types cganalyze does not know "
+			"were skipped (the first, of type %u, at offset 0x%zx)",
+			r->path, (unsigned long long)r->unknown_records,
+			r->first_unknown_type, r->first_unknown_off);
+	if (r->samples_no_attr)
+		warning("%s: %llu samples name no event of the file: left out",
+			r->path, (unsigned long long)r->samples_no_attr);
+	if (d->lost_records)
+		warning("%s: perf lost %llu events in %llu chunks while "
+			"recording (its buffers were full)", r->path,
+			(unsigned long long)d->lost_events,
+			(unsigned long long)d->lost_records);
+	if (d->lost_samples)
+		warning("%s: perf lost %llu samples while recording", r->path,
+			(unsigned long long)d->lost_samples);
+	if (d->dwarf_stacks)
+		note("%s: the samples hold user stack dumps (--call-graph "
+		     "dwarf), which cganalyze does not unwind yet: a sample's "
+		     "stack is the call chain recorded with it (its kernel "
+		     "frames), else its ip alone", r->path);
+}
+
+static void add_input(struct perf_reader *r)
+{
+	struct pinput *in = profile_add_input(r->p, r->path, "perf");
+	char *cmd = NULL;
+	size_t size = 0;
+	FILE *f;
+
+	in->nparts = in->nselected = 1;
+	if (r->d->version != NO_NAME) {
+		char buf[128];
+
+		snprintf(buf, sizeof(buf), "perf %s",
+			 names_str(&r->p->names, r->d->version));
+		in->creator = names_intern(&r->p->names, buf, strlen(buf));
+	}
+	if (!r->ncmdline)
+		return;
+	f = open_memstream(&cmd, &size);
+	if (!f)
+		return;
+	/* the words after "perf record [options]" are the program's, but
+	 * options and program are not told apart: the whole line */
+	for (size_t i = 0; i < r->ncmdline; i++)
+		fprintf(f, "%s%s", i ? " " : "",
+			names_str(&r->p->names, r->cmdline[i]));
+	fclose(f);
+	in->cmd = names_intern(&r->p->names, cmd, size);
+	free(cmd);
+}
+
+static int read_all(struct perf_reader *r)
+{
+	struct section data = { 0, 0 };
+
+	r->big_endian = !memcmp(r->data, MAGIC_SWAPPED, 8);
+	if (!memcmp(r->data, "PERFFILE", 8))
+		return perf_fail(r, 0, "a perf.data of the first version "
+				 "(PERFFILE), which perf stopped writing in "
+				 "2011; only PERFILE2 files are read");
+	if (r->len >= PIPE_HEADER_SIZE) {
+		struct cursor c;
+		uint64_t hsize = 0;
+
+		perf_cursor(r, &c, r->data + 8, 8);
+		cursor_u64(&c, &hsize);
+		r->pipe = hsize == PIPE_HEADER_SIZE;
+	}
+	if (r->pipe) {
+		data.off = PIPE_HEADER_SIZE;
+		data.size = r->len - PIPE_HEADER_SIZE;
+	} else if (read_file_layout(r, &data) < 0) {
+		return -1;
+	}
+	if (perf_read_records(r, (size_t)data.off,
+			      (size_t)(data.off + data.size), 1) < 0)
+		return -1;
+	if (!r->nattrs)
+		return perf_fail(r, PIPE_HEADER_SIZE, "no event attrs: the "
+				 "recording names no event");
+	set_events(r);
+	if (perf_read_records(r, (size_t)data.off,
+			      (size_t)(data.off + data.size), 2) < 0)
+		return -1;
+	if (r->samples_filtered && !r->d->nnodes)
+		return error("%s: none of its %llu samples is of the processes, "
+			     "threads or commands asked for (--pid, --tid, "
+			     "--comm)", r->path,
+			     (unsigned long long)r->samples_filtered);
+	return 0;
+}
+
+int read_perf(struct profile *p, struct line_reader *lr,
+	      const struct read_opts *opts)
+{
+	struct perf_reader r;
+	unsigned char *copy = NULL;
+	const unsigned char *data;
+	size_t len;
+	int mapped, ret = -1;
+
+	if (p->perf)
+		return error("%s: one perf.data at a time: cganalyze does not "
+			     "add perf recordings up yet", lr->path);
+	mapped = line_reader_map(lr, &data, &len);
+	if (mapped < 0)
+		return -1;
+	if (!mapped) {
+		long n = line_reader_slurp(lr, PERF_MAX_BYTES, &copy);
+
+		if (n < 0)
+			return -1;
+		data = copy;
+		len = (size_t)n;
+	}
+	memset(&r, 0, sizeof(r));
+	r.path = lr->path;
+	r.p = p;
+	r.data = data;
+	r.len = len;
+	r.opts = opts;
+	r.d = perf_data_new();
+	u64map_init(&r.id_attr);
+	perf_maps_init(&r.maps);
+	r.kernel_obj = perf_data_object(r.d, &p->names, PERF_KERNEL_OBJECT,
+					strlen(PERF_KERNEL_OBJECT),
+					PERF_OBJ_KERNEL);
+	r.unknown_obj = perf_data_object(r.d, &p->names, PERF_UNKNOWN_OBJECT,
+					 strlen(PERF_UNKNOWN_OBJECT),
+					 PERF_OBJ_UNKNOWN);
+	if (read_all(&r) < 0) {
+		perf_data_free(r.d);
+		goto out;
+	}
+	report(&r);
+	add_input(&r);
+	p->perf = r.d;
+	ret = 0;
+out:
+	perf_maps_release(&r.maps);
+	u64map_release(&r.id_attr);
+	free(r.attrs);
+	free(r.desc_names);
+	free(r.cmdline);
+	if (mapped)
+		munmap((void *)data, len);
+	free(copy);
+	return ret;
+}

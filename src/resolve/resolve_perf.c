@@ -1,0 +1,637 @@
+/*
+ * A perf recording (p->perf: objects, offsets, a tree of stacks) made
+ * into functions, self costs, arcs and exact inclusive costs.
+ *
+ * Names. Each object gets its symbols from a -b binary given for it
+ * (-b OBJECT=FILE, else the binary with its build-id, else with its
+ * file name), else from the file at the recorded path (under
+ * --sysroot) when its build-id is the recorded one. A file offset becomes the binary's
+ * link-time address through the PT_LOAD segment that maps it, so PIE
+ * and shared libraries need no load offset. The kernel's addresses are
+ * named from kallsyms: --kallsyms FILE, else /proc/kallsyms when the
+ * recording was made on the running kernel (its OSRELEASE is uname -r).
+ * What cannot be named is shown as perf shows it: a hex offset in its
+ * object, "[unknown]" outside every mapping, and the kernel as one
+ * function "[kernel.kallsyms]" without its symbols.
+ *
+ * A stack's frames past the leaf are return addresses, but for the
+ * first user frame under kernel frames (where the kernel was entered):
+ * they are looked up one byte before, in the call instruction, so a
+ * call that is the last instruction of its function (to a function
+ * that does not return) is not taken for the next function. perf
+ * report looks the return address up itself; the two differ only
+ * there (ld.so's _start calls _dl_start last: perf names the frame
+ * _dl_start_user, the code the call returns to).
+ *
+ * Costs, as for IgProf's whole stacks: a sample's period is the leaf's
+ * self cost, and counts once for every distinct function (func_incl)
+ * and every distinct caller -> callee arc (the arc's inclusive cost)
+ * of its stack, however often recursion repeats them. A stack node is
+ * walked up to the root once per node that has samples: the work is
+ * the sum of those stacks' depths, not the samples'.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "kallsyms.h"
+#include "profile/perf_data.h"
+#include "resolve.h"
+
+#define PF_X_FLAG 1u
+
+/* What names one object's code. */
+struct binding {
+	const struct symtab *st;	/* NULL: no symbols */
+	struct symtab *owned;		/* opened here from the recorded path */
+	int binary;			/* the -b index, or -1 */
+};
+
+struct presolve {
+	struct profile *p;
+	struct perf_data *d;
+	const struct resolve_opts *o;
+	struct binding *bind;		/* per perf object */
+	struct kallsyms ksyms;
+	bool have_ksyms;
+	uint32_t *func_exact, *func_ret;	/* per frame; NO_ID unknown */
+	uint32_t *event_of;		/* perf event -> profile event */
+};
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static bool same_build_id(const struct perf_object *ob,
+			  const struct symtab *st)
+{
+	size_t n = ob->build_id_len;
+
+	if (!n || !st->build_id_len)
+		return false;
+	/* perf pads a build-id to 20 bytes with zeros */
+	if (st->build_id_len < n) {
+		for (size_t i = st->build_id_len; i < n; i++)
+			if (ob->build_id[i])
+				return false;
+		n = st->build_id_len;
+	}
+	return !memcmp(ob->build_id, st->build_id, n);
+}
+
+static void hex_build_id(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+static bool object_has_frames(const struct perf_object *ob)
+{
+	return ob->frames.nr > 0;
+}
+
+/*
+ * The object -b binary b is for: -b OBJECT=FILE names it (its path or
+ * its file name); else the build-id says; else the file name. NO_ID
+ * when none has frames.
+ */
+static uint32_t object_for_binary(const struct presolve *r, size_t b,
+				  const struct symtab *st, const char **how)
+{
+	const char *want = r->o->objects ? r->o->objects[b] : NULL;
+	const struct perf_data *d = r->d;
+	uint32_t by_name = NO_ID;
+
+	*how = want ? "named by -b OBJECT=FILE" : "matched by its file name";
+
+	for (size_t i = 0; i < d->nobjects; i++) {
+		const struct perf_object *ob = &d->objects[i];
+		const char *path = profile_str(r->p, ob->path);
+
+		if (ob->kind != PERF_OBJ_FILE || !object_has_frames(ob))
+			continue;
+		if (want) {
+			if (!strcmp(want, path) ||
+			    !strcmp(base_name(want), base_name(path)))
+				return (uint32_t)i;
+			continue;
+		}
+		if (same_build_id(ob, st)) {
+			*how = "matched by its build-id";
+			return (uint32_t)i;
+		}
+		if (by_name == NO_ID &&
+		    !strcmp(base_name(st->path), base_name(path)))
+			by_name = (uint32_t)i;
+	}
+	return by_name;
+}
+
+/* A binary for an object whose build-id is recorded must have it. */
+static int check_build_id(const struct presolve *r, const struct symtab *st,
+			  const struct perf_object *ob)
+{
+	char want[2 * PERF_BUILD_ID_MAX + 1], have[2 * 64 + 1];
+
+	if (!ob->build_id_len || same_build_id(ob, st))
+		return 0;
+	hex_build_id(ob->build_id, ob->build_id_len, want);
+	hex_build_id(st->build_id, st->build_id_len, have);
+	if (!r->o->force_binary)
+		return error("%s: not the '%s' of the recording: its build-id "
+			     "is %s, the recording's %s (--force-binary uses "
+			     "it anyway)", st->path,
+			     profile_str(r->p, ob->path),
+			     st->build_id_len ? have : "absent", want);
+	warning("%s: not the '%s' of the recording (build-id %s, recorded "
+		"%s); used anyway (--force-binary)", st->path,
+		profile_str(r->p, ob->path), st->build_id_len ? have : "absent",
+		want);
+	return 0;
+}
+
+static int bind_binaries(struct presolve *r, struct symtab *const *st,
+			 size_t nst, struct resolve_report *reports)
+{
+	for (size_t b = 0; b < nst; b++) {
+		const char *how;
+		uint32_t i = object_for_binary(r, b, st[b], &how);
+		struct resolve_report *rep = &reports[b];
+
+		memset(rep, 0, sizeof(*rep));
+		rep->binary = st[b]->path;
+		rep->object = NO_NAME;
+		snprintf(rep->offset_reason, sizeof(rep->offset_reason),
+			 "%s", how);
+		if (i == NO_ID)
+			return error("%s: the recording has no samples in an "
+				     "object of that name or build-id (-b "
+				     "OBJECT=FILE says which object it is)",
+				     st[b]->path);
+		if (check_build_id(r, st[b], &r->d->objects[i]) < 0)
+			return -1;
+		r->bind[i].st = st[b];
+		r->bind[i].binary = (int)b;
+		rep->object = r->d->objects[i].path;
+	}
+	return 0;
+}
+
+/*
+ * Where an object's file may be, in order: at its recorded path; then,
+ * by its build-id, in perf's cache of the files it recorded
+ * (~/.debug/.build-id/ab/cdef.../elf, which perf record and perf
+ * buildid-cache fill) and in the debug directory
+ * (/usr/lib/debug/.build-id/ab/cdef....debug: its symbols). All three
+ * under --sysroot when it is given: the recording machine's files.
+ * Returns the number of candidates written to paths[].
+ */
+static size_t candidates(const struct presolve *r, const struct perf_object *ob,
+			 char paths[][4096])
+{
+	const char *recorded = profile_str(r->p, ob->path);
+	const char *root = r->o->sysroot ? r->o->sysroot : "";
+	const char *home = getenv("HOME");
+	const char *debug = r->o->debug_dir ? r->o->debug_dir : "/usr/lib/debug";
+	char hex[2 * PERF_BUILD_ID_MAX + 1];
+	size_t n = 0;
+
+	if ((size_t)snprintf(paths[n], 4096, "%s%s", root, recorded) < 4096)
+		n++;
+	if (ob->build_id_len < 2)
+		return n;
+	hex_build_id(ob->build_id, ob->build_id_len, hex);
+	if (home && (size_t)snprintf(paths[n], 4096, "%s%s/.debug/.build-id/"
+				     "%.2s/%s/elf", root, home, hex,
+				     hex + 2) < 4096)
+		n++;
+	if ((size_t)snprintf(paths[n], 4096, "%s%s/.build-id/%.2s/%s.debug",
+			     root, debug, hex, hex + 2) < 4096)
+		n++;
+	return n;
+}
+
+/*
+ * Objects without a -b binary: the first candidate file that is there
+ * and has the recorded build-id (or any, when none is recorded). A file
+ * at the recorded path of another build is said once and not used.
+ */
+static void bind_recorded(struct presolve *r)
+{
+	/* names only: the listings by line do not take perf.data yet, and
+	 * a system library's DWARF is large */
+	struct symtab_opts so = { .debug_dir = r->o->debug_dir,
+				  .demangle = true,
+				  .no_dwarf = true };
+	char (*paths)[4096] = xmalloc(3 * sizeof(*paths));
+
+	for (size_t i = 0; i < r->d->nobjects; i++) {
+		const struct perf_object *ob = &r->d->objects[i];
+		size_t n;
+
+		if (r->bind[i].st || ob->kind != PERF_OBJ_FILE ||
+		    !object_has_frames(ob))
+			continue;
+		n = candidates(r, ob, paths);
+		for (size_t c = 0; c < n && !r->bind[i].st; c++) {
+			struct symtab *st;
+			struct stat sb;
+
+			if (stat(paths[c], &sb) != 0 || !S_ISREG(sb.st_mode))
+				continue;
+			st = xcalloc(1, sizeof(*st));
+			if (symtab_open(st, paths[c], &so, &r->p->names) < 0) {
+				free(st);
+				continue;	/* said */
+			}
+			if (ob->build_id_len && !same_build_id(ob, st)) {
+				if (c == 0)
+					warning("%s: not the file the recording "
+						"used (another build-id): its "
+						"code is shown as offsets unless "
+						"perf's build-id cache has it (-b "
+						"FILE gives the right one)",
+						paths[c]);
+				symtab_release(st);
+				free(st);
+				continue;
+			}
+			r->bind[i].st = r->bind[i].owned = st;
+		}
+	}
+	free(paths);
+}
+
+/*
+ * The running kernel's build-id, from the ELF notes in
+ * /sys/kernel/notes (namesz, descsz, type, name, desc, each padded to 4
+ * bytes; the build-id is type 3, NT_GNU_BUILD_ID, of "GNU"). Its
+ * length, 0 when it cannot be read.
+ */
+static size_t running_kernel_build_id(uint8_t *id, size_t max)
+{
+	unsigned char buf[4096];
+	size_t n, at = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (n - at >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, buf + at, 4);	/* the machine's own order */
+		memcpy(&descsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (namesz > n || descsz > n || desc_at + descsz > n)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
+			size_t len = descsz < max ? descsz : max;
+
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		at = desc_at + ((descsz + 3u) & ~3u);
+	}
+	return 0;
+}
+
+/*
+ * Whether the recording was made on the running kernel: the same
+ * release (OSRELEASE, uname -r), and the same build when the recording
+ * gives the kernel's build-id.
+ */
+static bool recorded_here(const struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	const struct perf_object *k = NULL;
+	uint8_t id[PERF_BUILD_ID_MAX];
+	struct utsname u;
+	size_t n;
+
+	if (d->osrelease == NO_NAME || uname(&u) != 0 ||
+	    strcmp(profile_str(r->p, d->osrelease), u.release))
+		return false;
+	for (size_t i = 0; i < d->nobjects; i++)
+		if (d->objects[i].kind == PERF_OBJ_KERNEL)
+			k = &d->objects[i];
+	if (!k || !k->build_id_len)
+		return true;
+	n = running_kernel_build_id(id, sizeof(id));
+	return !n || (n <= k->build_id_len && !memcmp(id, k->build_id, n));
+}
+
+/* The kernel's symbols: --kallsyms, or this kernel's when it made the
+ * recording. */
+static int load_kallsyms(struct presolve *r)
+{
+	const char *path = r->o->kallsyms;
+	int ret;
+
+	if (!path) {
+		if (!recorded_here(r))
+			return 0;
+		path = "/proc/kallsyms";
+	}
+	ret = kallsyms_load(&r->ksyms, path, &r->p->names);
+	if (ret < 0)
+		return r->o->kallsyms ? -1 : 0;
+	r->have_ksyms = ret == 0;
+	return 0;
+}
+
+/* The binary's link-time address of file offset off, through the
+ * PT_LOAD segment holding it; false when none does. */
+static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
+			    uint64_t *vaddr)
+{
+	for (size_t i = 0; i < st->nsegs; i++) {
+		const struct segment *s = &st->segs[i];
+
+		if (off >= s->offset && off - s->offset < s->filesz) {
+			*vaddr = s->vaddr + (off - s->offset);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The symbol table of frame f's object and the frame's link-time
+ * address in it (one byte before, for a return address); NULL when its
+ * object has no symbol table or no segment maps it. */
+static const struct symtab *frame_vaddr(const struct presolve *r, uint32_t f,
+					bool ret, uint64_t *vaddr)
+{
+	const struct perf_frame *fr = &r->d->frames[f];
+	const struct symtab *st = r->bind[fr->object].st;
+	uint64_t look = fr->offset - (ret && fr->offset ? 1 : 0);
+
+	if (!st || r->d->objects[fr->object].kind != PERF_OBJ_FILE ||
+	    !offset_to_vaddr(st, look, vaddr))
+		return NULL;
+	return st;
+}
+
+static uint32_t named(struct presolve *r, name_id object, const char *name)
+{
+	return profile_func(r->p, object, NO_NAME,
+			    names_intern(&r->p->names, name, strlen(name)));
+}
+
+/* The function of frame f; ret: f is a return address. */
+static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
+{
+	uint32_t *slot = ret ? &r->func_ret[f] : &r->func_exact[f];
+	const struct perf_frame *fr = &r->d->frames[f];
+	const struct perf_object *ob = &r->d->objects[fr->object];
+	const struct symtab *st = r->bind[fr->object].st;
+	uint64_t look = fr->offset - (ret && fr->offset ? 1 : 0);
+	char hex[32];
+
+	if (*slot != NO_ID)
+		return *slot;
+	switch (ob->kind) {
+	case PERF_OBJ_KERNEL: {
+		const struct ksym *k =
+			r->have_ksyms ? kallsyms_lookup(&r->ksyms, look) : NULL;
+
+		*slot = k ? profile_func(r->p, ob->path, NO_NAME, k->name)
+			  : named(r, ob->path, PERF_KERNEL_OBJECT);
+		return *slot;
+	}
+	case PERF_OBJ_UNKNOWN:
+		*slot = named(r, ob->path, PERF_UNKNOWN_OBJECT);
+		return *slot;
+	case PERF_OBJ_FILE: {
+		uint64_t vaddr;
+		const struct sym *s = NULL;
+
+		if (frame_vaddr(r, f, ret, &vaddr))
+			s = symtab_lookup(st, vaddr);
+		if (s && s->kind != SYM_OBJECT) {
+			*slot = profile_func(r->p, ob->path, NO_NAME,
+					     r->o->demangle ? s->name : s->raw);
+			return *slot;
+		}
+		break;
+	}
+	case PERF_OBJ_ANON:
+	default:
+		break;
+	}
+	/* as perf report shows code it cannot name: its offset */
+	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)fr->offset);
+	*slot = named(r, ob->path, hex);
+	return *slot;
+}
+
+/* Profile events for the perf events with samples, and for all of them
+ * when none has any; perf's "dummy" side-band events never. */
+static void make_events(struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	bool any = false;
+
+	for (size_t e = 0; e < d->nevents; e++)
+		any |= d->events[e].samples > 0;
+	for (size_t e = 0; e < d->nevents; e++) {
+		const char *name = profile_str(r->p, d->events[e].name);
+
+		r->event_of[e] = NO_ID;
+		if (any ? !d->events[e].samples : !strncmp(name, "dummy", 5))
+			continue;
+		r->event_of[e] = profile_event(r->p, d->events[e].name);
+	}
+}
+
+struct walk {
+	uint32_t *fstamp, *cstamp;	/* per function, per arc */
+	size_t fstamp_alloc, cstamp_alloc;
+	uint32_t gen;
+	uint64_t *cost, *count;		/* per profile event */
+};
+
+static bool mark(uint32_t **stamp, size_t *alloc, size_t n, uint32_t i,
+		 uint32_t gen)
+{
+	if (i >= *alloc) {
+		size_t old = *alloc;
+
+		ARRAY_GROW(*stamp, n > i ? n : i + 1, *alloc);
+		memset(*stamp + old, 0, (*alloc - old) * sizeof(**stamp));
+	}
+	if ((*stamp)[i] == gen)
+		return false;
+	(*stamp)[i] = gen;
+	return true;
+}
+
+static void add_row(uint64_t *row, const uint64_t *v, size_t n)
+{
+	for (size_t e = 0; e < n; e++)
+		row[e] = row[e] + v[e] < row[e] ? UINT64_MAX : row[e] + v[e];
+}
+
+/*
+ * With positions asked for (--disasm, --annotate): the leaf's cost at
+ * its instruction, by link-time address (the reports' load offset is
+ * 0), with its line where the symbol table has lines. (perf annotate
+ * puts a sample at its ip as we do: tests/test_perf_peers.c.)
+ */
+static void charge_position(struct presolve *r, uint32_t frame,
+			    uint32_t func, const uint64_t *cost)
+{
+	struct profile *p = r->p;
+	const struct line_entry *le = NULL;
+	const struct symtab *st;
+	uint64_t vaddr;
+	uint32_t pos;
+
+	/* code without a symbol table still has its cost somewhere: at no
+	 * position, so that the listings' "in all" is the event's total */
+	st = frame_vaddr(r, frame, false, &vaddr);
+	if (!st) {
+		pos = profile_pos(p, func, NO_NAME, 0, 0);
+		add_row(profile_pos_cost(p, pos), cost, p->stride);
+		return;
+	}
+	if (st->nlines)
+		le = symtab_line(st, vaddr);
+	pos = profile_pos(p, func, le ? le->file : NO_NAME,
+			  le ? le->line : 0, vaddr);
+	add_row(profile_pos_cost(p, pos), cost, p->stride);
+	p->has_instr = true;
+	if (le && le->line)
+		p->has_line = true;
+}
+
+/* The samples ending at node n: self cost to its leaf, inclusive cost
+ * once to each distinct function and arc up to the root. */
+static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
+{
+	struct profile *p = r->p;
+	size_t stride = p->stride;
+	uint32_t callee = frame_func(r, r->d->nodes[n].frame, false);
+	uint64_t samples = 0;
+
+	for (size_t e = 0; e < stride; e++)
+		samples += w->count[e];
+	w->gen++;
+	add_row(profile_self(p, callee), w->cost, stride);
+	add_row(profile_func_row(p, p->func_count, callee), w->count, stride);
+	mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, callee, w->gen);
+	add_row(profile_func_row(p, p->func_incl, callee), w->cost, stride);
+	if (r->o->want_positions)
+		charge_position(r, r->d->nodes[n].frame, callee, w->cost);
+	for (uint32_t up = r->d->nodes[n].parent; up != NO_ID;
+	     up = r->d->nodes[up].parent) {
+		const struct perf_node *nd = &r->d->nodes[up];
+		uint32_t caller = frame_func(r, nd->frame, !nd->exact);
+		uint32_t c = profile_call(p, caller, callee);
+
+		if (mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, caller,
+			 w->gen))
+			add_row(profile_func_row(p, p->func_incl, caller),
+				w->cost, stride);
+		if (mark(&w->cstamp, &w->cstamp_alloc, p->ncalls, c, w->gen)) {
+			add_row(profile_call_incl(p, c), w->cost, stride);
+			p->calls[c].count += samples;
+		}
+		callee = caller;
+	}
+}
+
+static void charge_stacks(struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	size_t stride = r->p->stride;
+	struct walk w = { 0 };
+
+	w.cost = xcalloc(stride + 1, sizeof(*w.cost));
+	w.count = xcalloc(stride + 1, sizeof(*w.count));
+	for (size_t n = 0; n < d->nnodes; n++) {
+		bool any = false;
+
+		memset(w.cost, 0, stride * sizeof(*w.cost));
+		memset(w.count, 0, stride * sizeof(*w.count));
+		for (size_t e = 0; e < d->nevents; e++) {
+			uint32_t pe = r->event_of[e];
+			size_t i = n * d->nevents + e;
+
+			if (pe == NO_ID || !d->node_samples[i])
+				continue;
+			w.cost[pe] += d->node_period[i];
+			w.count[pe] += d->node_samples[i];
+			any = true;
+		}
+		if (any)
+			charge_stack(r, &w, (uint32_t)n);
+	}
+	free(w.cost);
+	free(w.count);
+	free(w.fstamp);
+	free(w.cstamp);
+}
+
+int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
+		 const struct resolve_opts *o, struct resolve_report *reports)
+{
+	struct presolve r;
+	int ret = -1;
+
+	memset(&r, 0, sizeof(r));
+	r.p = p;
+	r.d = p->perf;
+	r.o = o;
+	r.bind = xcalloc(r.d->nobjects + 1, sizeof(*r.bind));
+	r.func_exact = xmalloc((r.d->nframes + 1) * sizeof(*r.func_exact));
+	r.func_ret = xmalloc((r.d->nframes + 1) * sizeof(*r.func_ret));
+	r.event_of = xcalloc(r.d->nevents + 1, sizeof(*r.event_of));
+	for (size_t f = 0; f < r.d->nframes; f++)
+		r.func_exact[f] = r.func_ret[f] = NO_ID;
+	for (size_t i = 0; i < r.d->nobjects; i++)
+		r.bind[i].binary = -1;
+	if (bind_binaries(&r, st, nst, reports) < 0)
+		goto out;
+	bind_recorded(&r);
+	if (load_kallsyms(&r) < 0)
+		goto out;
+	make_events(&r);
+	profile_want_func_extras(p);
+	p->calls_have_incl = true;
+	charge_stacks(&r);
+	ret = 0;
+out:
+	for (size_t i = 0; i < r.d->nobjects; i++)
+		if (r.bind[i].owned) {
+			symtab_release(r.bind[i].owned);
+			free(r.bind[i].owned);
+		}
+	kallsyms_release(&r.ksyms);
+	free(r.bind);
+	free(r.func_exact);
+	free(r.func_ret);
+	free(r.event_of);
+	return ret;
+}
+
+void resolve_perf_print_notes(FILE *out, const struct profile *p,
+			      const struct resolve_report *reports, size_t n)
+{
+	for (size_t b = 0; b < n; b++)
+		fprintf(out, "Symbols from %s for %s (%s).\n",
+			reports[b].binary, profile_str(p, reports[b].object),
+			reports[b].offset_reason);
+}

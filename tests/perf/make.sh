@@ -1,0 +1,99 @@
+#!/bin/sh
+# Make the perf.data test files and perf's own answers for them, as
+# committed here. Run as root (perf_event_paranoid is 2 on the machine
+# they were made on) from the top of the tree: sh tests/perf/make.sh
+#
+# The program is built and recorded in /tmp/cganalyze-perf, the path
+# the recordings name (the tests give -b tests/perf/prog and
+# tests/perf/libwork.so, matched by build-id, so they run from any
+# checkout). perf's answers use kallsyms, a part of this machine's
+# /proc/kallsyms holding the kernel functions the recordings sampled
+# and the ones after them (where each ends); the tests give it with
+# --kallsyms, so they do not depend on the kernel they run on.
+#
+#   fp.data     perf record -F 499 -g                 frame-pointer chains
+#   two.data    perf record -F 499 -g -e cpu-clock,task-clock   two events
+#   pipe.data   perf record -F 499 -g -o - > pipe.data          pipe mode
+#   dwarf.data  perf record -F 99 --call-graph dwarf,1024   user stack
+#               dumps, registers, data addresses (not unwound yet: its
+#               self costs are compared)
+#
+# fp-spinner.self: fp.data's samples of the thread named spinner alone.
+# fp-leaf.annotate, fp-lib_spin.annotate: perf annotate --show-total-period,
+# the period at each instruction of leaf and lib_spin in fp.data.
+# For each NAME.data: NAME.header (perf report --header-only), NAME.self
+# (--no-children: self overhead, period and samples per dso and symbol),
+# NAME.children (--children: inclusive and self overhead per symbol;
+# for pipe.data, from perf script by children.sh, as perf report does
+# not add up children from a pipe).
+set -e
+top=$(pwd)
+out=$top/tests/perf
+dir=/tmp/cganalyze-perf
+rm -rf "$dir"
+mkdir -p "$dir"
+cp "$out/prog.c" "$out/work.c" "$dir"
+cd "$dir"
+gcc -O0 -fno-omit-frame-pointer -g -fPIC -shared -o libwork.so work.c
+gcc -O0 -fno-omit-frame-pointer -g -fPIE -pie -o prog prog.c -L. -lwork \
+	-Wl,-rpath,'$ORIGIN' -pthread
+perf record -q -F 499 -g -o fp.data ./prog
+perf record -q -F 499 -g -e cpu-clock,task-clock -o two.data ./prog
+perf record -q -F 499 -g -o - ./prog >pipe.data
+perf record -q -F 99 --call-graph dwarf,1024 -o dwarf.data ./prog
+chmod 644 ./*.data
+
+# The kernel functions sampled or in a sample's chain, and each one's
+# next (so each ends where it does in /proc/kallsyms); and _text, which
+# perf needs to place the kernel (its mapping is [kernel.kallsyms]_text)
+# perf report reads a pipe-mode recording from standard input only
+input() {
+	if [ "$1" = pipe ]; then echo -; else echo "$1.data"; fi
+}
+for f in fp two pipe dwarf; do
+	perf script -i "$(input $f)" -F ip,sym,dso <$f.data 2>/dev/null
+done | awk '/\(\[kernel\.kallsyms\]\)$/ { print $2 }' | sort -u >ksyms.want
+awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | sort >ksyms.all
+awk 'NR == FNR { want[$1] = 1; next }
+     { line[NR] = $0; name[NR] = $3 }
+     END { for (i = 1; i <= NR - 0; i++) if (name[i] in want) { print line[i]; if (i + 1 in line) print line[i + 1] } }' \
+	ksyms.want ksyms.all >kallsyms.part
+{ grep ' _text$' /proc/kallsyms; cat kallsyms.part; } | sort -u >kallsyms
+rm -f kallsyms.part
+rm -f ksyms.want ksyms.all
+
+report() {
+	perf report --stdio --no-inline --no-demangle --kallsyms=kallsyms \
+		-g none "$@" 2>/dev/null | grep -v '^#.*Tip:\|^$'
+}
+for f in fp two pipe dwarf; do
+	perf report -i "$(input $f)" --header-only <$f.data >$f.header \
+		2>/dev/null
+	report -i "$(input $f)" --no-children \
+		-F overhead,period,sample,dso,sym <$f.data >$f.self
+	# perf 6.1's report prints N/A for children of a pipe-mode
+	# recording (and of it written as a file by perf inject): there
+	# they come from perf script's chains, each sample counted once
+	# per distinct symbol, as perf report counts them
+	if [ $f = pipe ]; then
+		perf script -i - -F event,period,ip,sym,dso --no-inline \
+			--kallsyms=kallsyms <pipe.data 2>/dev/null |
+			sh "$out/children.sh" >$f.children
+	else
+		report -i $f.data --children \
+			-F overhead_children,overhead,sample,dso,sym >$f.children
+	fi
+done
+# the second thread alone, by its name (--comm). perf report filters
+# rows by their comm, not samples: a row of the default sort (dso, sym)
+# holds both threads' samples when its first sample was the named
+# thread's, so comm is made part of the sort
+report -i fp.data --comms=spinner --no-children -s comm,dso,sym \
+	-F overhead,period,sample,dso,sym >fp-spinner.self
+# the period of the samples at each instruction of the two hot functions
+for fn in leaf lib_spin; do
+	perf annotate -i fp.data --stdio --show-total-period -s $fn 2>/dev/null |
+		grep -E '^ +[0-9]+ +:' >fp-$fn.annotate
+done
+cp prog libwork.so fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
+	./*.self ./*.children "$out"

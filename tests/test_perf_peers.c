@@ -1,0 +1,461 @@
+/*
+ * perf.data against perf report: the recordings in tests/perf/ (made by
+ * tests/perf/make.sh, with perf 6.1's answers beside them) read,
+ * resolved with their -b binaries and the committed kallsyms, and
+ * compared row by row:
+ *
+ *   NAME.self      perf report --no-children --no-inline -F
+ *                  overhead,period,sample,dso,sym: each symbol's self
+ *                  period and samples exactly, and each event's total
+ *                  (perf's "Event count");
+ *   NAME.children  perf report --children: each symbol's inclusive and
+ *                  self share, to the hundredth of a percent perf
+ *                  prints, and no function of ours that perf lacks;
+ *   fp-FN.annotate perf annotate --show-total-period: the period at each
+ *                  instruction of FN (what --disasm lists).
+ *
+ * perf counts a sample once for each distinct symbol of its chain, as
+ * we count a stack once per distinct function (perf.data has
+ * frame-pointer chains here: the two unwinders agree by construction).
+ *
+ * The system libraries (libc.so.6, ld-linux-x86-64.so.2) are named from
+ * the files at their recorded paths, with their separate debug files
+ * (libc6-dbg) for their static functions, as perf names them. On a
+ * machine whose libc is another build, or has no debug file, they are
+ * offsets: then their rows are left out, and said so.
+ */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/perf_data.h"
+#include "resolve/resolve.h"
+#include "symtab/symtab.h"
+
+#define DIR "tests/perf/"
+
+struct run {
+	struct profile p;
+	struct symtab st[2];
+	char *diag;
+};
+
+static void load_opts(struct run *r, const char *name,
+		      const struct perf_select *sel, bool positions);
+
+static void load(struct run *r, const char *name,
+		 const struct perf_select *sel)
+{
+	load_opts(r, name, sel, false);
+}
+
+static void load_opts(struct run *r, const char *name,
+		      const struct perf_select *sel, bool positions)
+{
+	static const char *const bins[] = { DIR "prog", DIR "libwork.so" };
+	struct symtab_opts so = { .demangle = true };
+	struct symtab *stp[2] = { &r->st[0], &r->st[1] };
+	struct resolve_opts ro = { .kallsyms = DIR "kallsyms",
+				   .want_positions = positions };
+	struct resolve_report reports[2];
+	struct read_opts o = { .perf_select = sel };
+	char path[256];
+
+	profile_init(&r->p);
+	for (int b = 0; b < 2; b++)
+		assert_int_equal(symtab_open(&r->st[b], bins[b], &so,
+					     &r->p.names), 0);
+	snprintf(path, sizeof(path), DIR "%s.data", name);
+	assert_int_equal(read_path(&r->p, path, &o, &r->diag), 0);
+	assert_int_equal(resolve_perf(&r->p, stp, 2, &ro, reports), 0);
+	profile_finish(&r->p);
+}
+
+static void unload(struct run *r)
+{
+	for (int b = 0; b < 2; b++)
+		symtab_release(&r->st[b]);
+	profile_release(&r->p);
+	free(r->diag);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * Where perf and we name the same code differently, on purpose:
+ *  - a return address that is the first instruction of the next
+ *    function (the call was its function's last instruction): perf
+ *    names it after the next function, we look it up one byte before,
+ *    in the call. ld.so's _start ends calling _dl_start, and returns to
+ *    _dl_start_user;
+ *  - aliases (several symbols at one address): perf prefers the one
+ *    with fewer leading underscores, our symbol table the one addr2line
+ *    gives.
+ */
+static const struct {
+	const char *perf, *ours;
+} known[] = {
+	{ "_dl_start_user", "_start" },
+	{ "mprotect", "__mprotect" },
+};
+
+static uint32_t func_named(const struct profile *p, const char *dso,
+			   const char *sym);
+
+/* Our function for perf's (dso, sym) row, or NO_ID. */
+static uint32_t func_for(const struct profile *p, const char *dso,
+			 const char *sym)
+{
+	uint32_t f = func_named(p, dso, sym);
+
+	for (size_t k = 0; f == NO_ID && k < sizeof(known) / sizeof(known[0]);
+	     k++)
+		if (!strcmp(sym, known[k].perf))
+			f = func_named(p, dso, known[k].ours);
+	return f;
+}
+
+static uint32_t func_named(const struct profile *p, const char *dso,
+			   const char *sym)
+{
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		const struct pfunc *fn = &p->funcs[f];
+
+		if (!strcmp(profile_str(p, fn->name), sym) &&
+		    !strcmp(base_name(profile_str(p, fn->object)), dso))
+			return f;
+	}
+	return NO_ID;
+}
+
+/* The event called name, as perf's section header gives it. */
+static uint32_t event_named(const struct profile *p, const char *name)
+{
+	uint32_t e = profile_find_event(p, name);
+
+	if (e == NO_ID)
+		fail_msg("no event '%s'", name);
+	return e;
+}
+
+static void pct(char *out, size_t n, uint64_t part, uint64_t total)
+{
+	snprintf(out, n, "%.2f%%", total ? 100.0 * (double)part / (double)total
+					 : 0.0);
+}
+
+/*
+ * One row, the same five columns in both files:
+ *   self:      "    65.66%     260521040           130  prog   [.] leaf"
+ *              (overhead, period, samples, dso, symbol)
+ *   children:  "    74.80%     0.00%             0  libc.so.6  [.] main"
+ *              (children, self overhead, samples, dso, symbol)
+ */
+struct row {
+	char a[32], b[32], dso[256], sym[256];
+	unsigned long long n;
+};
+
+static bool parse_row(const char *line, struct row *r)
+{
+	char mode[8];
+
+	return sscanf(line, " %31s %31s %llu %255s %7s %255s", r->a, r->b,
+		      &r->n, r->dso, mode, r->sym) == 6;
+}
+
+static bool system_object(const char *dso)
+{
+	return strcmp(dso, "prog") && strcmp(dso, "libwork.so") &&
+	       strcmp(dso, "[kernel.kallsyms]") && strcmp(dso, "[unknown]");
+}
+
+/* Whether this machine's libraries named the recording's frames in
+ * them: none is left an offset ("0x..."). */
+static bool system_named(const struct profile *p)
+{
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		if (system_object(base_name(profile_str(p, p->funcs[f].object))) &&
+		    !strncmp(profile_str(p, p->funcs[f].name), "0x", 2))
+			return false;
+	return true;
+}
+
+/* Our functions the comparison leaves out, as it leaves perf's rows. */
+static bool skipped(const struct profile *p, uint32_t f)
+{
+	const char *dso = base_name(profile_str(p, p->funcs[f].object));
+
+	return !strcmp(dso, PERF_UNKNOWN_OBJECT) ||
+	       (system_object(dso) && !system_named(p));
+}
+
+/*
+ * Compare our reading of NAME.data with perf's answer NAME.KIND
+ * (answer: "self" or "children"; file: the answer's name, NULL for
+ * NAME.KIND). sel: the samples kept, as perf report was told; then
+ * perf's "Event count" is still of every sample (its --percentage
+ * absolute) and is not compared.
+ */
+static void compare_with(const char *name, bool children, const char *file,
+			 const struct perf_select *sel)
+{
+	struct run r;
+	char path[256], *text, *line, *save = NULL;
+	uint32_t e = NO_ID;
+	size_t rows = 0;
+	size_t len;
+
+	load(&r, name, sel);
+	if (!system_named(&r.p))
+		print_message("%s: this machine's libc is not the recording's "
+			      "(or has no debug file): libc's and ld.so's rows "
+			      "left out\n", name);
+	if (file)
+		snprintf(path, sizeof(path), DIR "%s", file);
+	else
+		snprintf(path, sizeof(path), DIR "%s.%s", name,
+			 children ? "children" : "self");
+	text = slurp(path, &len);
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char ev[128];
+		unsigned long long count;
+		struct row row;
+		uint32_t f;
+
+		if (sscanf(line, "# Samples: %*s of event '%127[^']'", ev) == 1) {
+			e = event_named(&r.p, ev);
+			continue;
+		}
+		if (sscanf(line, "# Event count (approx.): %llu", &count) == 1) {
+			if (!sel)
+				assert_int_equal(r.p.totals[e], count);
+			continue;
+		}
+		if (line[0] == '#' || !parse_row(line, &row))
+			continue;
+		/* perf report shows each address outside every mapping as
+		 * a row of its own; we (and perf script) as one [unknown] */
+		if (!strcmp(row.dso, "[unknown]") ||
+		    (system_object(row.dso) && !system_named(&r.p)))
+			continue;
+		assert_int_not_equal(e, NO_ID);
+		f = func_for(&r.p, row.dso, row.sym);
+		if (f == NO_ID)
+			fail_msg("%s: perf's %s in %s is not ours", path,
+				 row.sym, row.dso);
+		rows++;
+		if (children) {
+			char incl[32], self[32];
+
+			pct(incl, sizeof(incl),
+			    profile_func_row(&r.p, r.p.func_incl, f)[e],
+			    r.p.totals[e]);
+			pct(self, sizeof(self), profile_self(&r.p, f)[e],
+			    r.p.totals[e]);
+			if (strcmp(incl, row.a) || strcmp(self, row.b))
+				fail_msg("%s: %s: perf %s %s, ours %s %s", path,
+					 row.sym, row.a, row.b, incl, self);
+		} else {
+			unsigned long long period = strtoull(row.b, NULL, 10);
+
+			if (profile_self(&r.p, f)[e] != period ||
+			    profile_func_row(&r.p, r.p.func_count, f)[e] != row.n)
+				fail_msg("%s: %s: perf %llu in %llu samples, "
+					 "ours %llu in %llu", path, row.sym,
+					 period, row.n,
+					 (unsigned long long)profile_self(&r.p, f)[e],
+					 (unsigned long long)profile_func_row(
+						 &r.p, r.p.func_count, f)[e]);
+		}
+	}
+	/* and no function of ours perf lacks: as many rows as we have
+	 * functions with a cost, per event */
+	{
+		size_t ours = 0;
+
+		for (size_t ev = 0; ev < r.p.nevents; ev++)
+			for (uint32_t f = 0; f < r.p.nfuncs; f++)
+				ours += skipped(&r.p, f) ? 0
+					: children
+					? profile_func_row(&r.p, r.p.func_incl, f)[ev] != 0
+					: profile_self(&r.p, f)[ev] != 0;
+		assert_int_equal(rows, ours);
+	}
+	free(text);
+	unload(&r);
+}
+
+static void compare(const char *name, bool children)
+{
+	compare_with(name, children, NULL, NULL);
+}
+
+static void test_fp_self(void **state)
+{
+	(void)state;
+	compare("fp", false);
+}
+
+static void test_fp_children(void **state)
+{
+	(void)state;
+	compare("fp", true);
+}
+
+static void test_two_events(void **state)
+{
+	(void)state;
+	compare("two", false);
+	compare("two", true);
+}
+
+static void test_pipe(void **state)
+{
+	(void)state;
+	compare("pipe", false);
+	compare("pipe", true);
+}
+
+/* --call-graph dwarf: the samples' fields (registers, stack dumps,
+ * data addresses) skipped by their sizes; the user stacks are not
+ * unwound yet, so only the self costs are perf's */
+static void test_dwarf_self(void **state)
+{
+	(void)state;
+	compare("dwarf", false);
+}
+
+/* --comm: the thread named spinner alone (perf report --comms) */
+static void test_comm(void **state)
+{
+	struct perf_select sel = { .comms = "spinner" };
+
+	(void)state;
+	compare_with("fp", false, "fp-spinner.self", &sel);
+}
+
+/* Without -b, an object is found by its build-id in perf's cache,
+ * ~/.debug/.build-id/ab/cdef.../elf, when its recorded path is gone
+ * (/tmp/cganalyze-perf is there only where make.sh ran: a home of
+ * HOME/root under --sysroot=HOME is another machine's, where it is
+ * not). */
+static void test_build_id_cache(void **state)
+{
+	struct symtab_opts so = { .demangle = true };
+	struct resolve_opts ro = { .kallsyms = DIR "kallsyms" };
+	struct read_opts o = { 0 };
+	char *home = write_temp("", 0), dir[1024], hex[41], cmd[4096];
+	const char *old = getenv("HOME");
+	char *saved = old ? strdup(old) : NULL;
+	struct profile p;
+	struct symtab st;
+	char *diag;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(symtab_open(&st, DIR "prog", &so, &p.names), 0);
+	for (size_t i = 0; i < st.build_id_len && i < 20; i++)
+		sprintf(hex + 2 * i, "%02x", st.build_id[i]);
+	symtab_release(&st);
+	/* write_temp made DIR/profile: DIR is the sysroot, DIR/root the
+	 * home in it */
+	*strrchr(home, '/') = '\0';
+	ro.sysroot = home;
+	snprintf(dir, sizeof(dir), "%s/root/.debug/.build-id/%.2s/%s", home,
+		 hex, hex + 2);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp " DIR "prog '%s/elf'",
+		 dir, dir);
+	assert_int_equal(system(cmd), 0);
+	setenv("HOME", "/root", 1);
+	assert_int_equal(read_path(&p, DIR "fp.data", &o, &diag), 0);
+	assert_int_equal(resolve_perf(&p, NULL, 0, &ro, NULL), 0);
+	assert_int_not_equal(func_named(&p, "prog", "leaf"), NO_ID);
+	assert_int_not_equal(func_named(&p, "prog", "main"), NO_ID);
+	if (saved)
+		setenv("HOME", saved, 1);
+	free(saved);
+	free(diag);
+	profile_release(&p);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", home);
+	assert_int_equal(system(cmd), 0);
+	free(home);
+}
+
+/*
+ * --disasm's costs per instruction: the period of the samples at each
+ * instruction of leaf and lib_spin equals perf annotate
+ * --show-total-period's, and no instruction has cost perf's lacks.
+ */
+static void annotate_one(const struct run *r, const char *fn)
+{
+	const struct profile *p = &r->p;
+	char path[256], *text, *line, *save = NULL;
+	uint32_t f = NO_ID;
+	uint64_t theirs = 0, ours = 0;
+	size_t len;
+
+	for (uint32_t i = 0; i < p->nfuncs && f == NO_ID; i++)
+		if (!strcmp(profile_str(p, p->funcs[i].name), fn))
+			f = i;
+	assert_int_not_equal(f, NO_ID);
+	snprintf(path, sizeof(path), DIR "fp-%s.annotate", fn);
+	text = slurp(path, &len);
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long period, addr;
+		uint64_t got = 0;
+
+		if (sscanf(line, " %llu : %llx:", &period, &addr) != 2)
+			fail_msg("%s: not an annotate line: %s", path, line);
+		for (size_t q = 0; q < p->npos; q++)
+			if (p->pos[q].func == f && p->pos[q].addr == addr)
+				got += profile_pos_cost(p, (uint32_t)q)[0];
+		if (got != period)
+			fail_msg("%s at 0x%llx: perf %llu, ours %llu", fn, addr,
+				 period, (unsigned long long)got);
+		theirs += period;
+	}
+	for (size_t q = 0; q < p->npos; q++)
+		if (p->pos[q].func == f)
+			ours += profile_pos_cost(p, (uint32_t)q)[0];
+	assert_int_equal(ours, theirs);
+	assert_int_equal(ours, profile_self(p, f)[0]);
+	free(text);
+}
+
+static void test_annotate(void **state)
+{
+	struct run r;
+
+	(void)state;
+	load_opts(&r, "fp", NULL, true);
+	annotate_one(&r, "leaf");
+	annotate_one(&r, "lib_spin");
+	unload(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fp_self),
+		cmocka_unit_test(test_fp_children),
+		cmocka_unit_test(test_two_events),
+		cmocka_unit_test(test_pipe),
+		cmocka_unit_test(test_dwarf_self),
+		cmocka_unit_test(test_comm),
+		cmocka_unit_test(test_build_id_cache),
+		cmocka_unit_test(test_annotate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

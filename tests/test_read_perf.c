@@ -1,0 +1,670 @@
+/*
+ * The perf.data reader (src/read/read_perf.c and its files) on byte
+ * buffers built here, in both byte orders: a sample with every
+ * sample_type field, the trailer, a whole file and a pipe-mode stream
+ * (header, attrs, mappings, samples with call chains, features), every
+ * truncation of them, and records that lie about their sizes. Each
+ * error must name the file and an offset, and nothing may be read past
+ * the end (make check runs this under ASan too).
+ */
+#include "helpers.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/perf_data.h"
+#include "read/perf_format.h"
+#include "read/perf_maps.h"
+
+/* --- a byte builder in either byte order --- */
+
+struct buf {
+	unsigned char *p;
+	size_t n, cap;
+	bool be;
+};
+
+static void put(struct buf *b, uint64_t v, unsigned size)
+{
+	if (b->n + size > b->cap) {
+		b->cap = (b->n + size) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+		assert_non_null(b->p);
+	}
+	for (unsigned i = 0; i < size; i++) {
+		unsigned shift = b->be ? 8 * (size - 1 - i) : 8 * i;
+
+		b->p[b->n++] = (unsigned char)(v >> shift);
+	}
+}
+
+static void put8(struct buf *b, uint64_t v) { put(b, v, 8); }
+static void put4(struct buf *b, uint64_t v) { put(b, v, 4); }
+
+static void put_bytes(struct buf *b, const void *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		put(b, ((const unsigned char *)s)[i], 1);
+}
+
+static void patch8(struct buf *b, size_t at, uint64_t v)
+{
+	size_t n = b->n;
+
+	b->n = at;
+	put8(b, v);
+	b->n = n;
+}
+
+/* A record header; returns where it starts, for end_record(). */
+static size_t begin_record(struct buf *b, uint32_t type, uint16_t misc)
+{
+	size_t at = b->n;
+
+	put4(b, type);
+	put(b, misc, 2);
+	put(b, 0, 2);		/* size, set by end_record() */
+	return at;
+}
+
+static void end_record(struct buf *b, size_t at)
+{
+	size_t n = b->n;
+
+	b->n = at + 6;
+	put(b, n - at, 2);
+	b->n = n;
+}
+
+/* A perf_event_attr of 128 bytes: cpu-clock, these sample fields. */
+#define TEST_SAMPLE_TYPE                                                     \
+	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |                \
+	 PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_PERIOD)
+#define SAMPLE_ID_ALL_BIT 18
+
+static void put_attr(struct buf *b)
+{
+	uint64_t flags = 1ull << SAMPLE_ID_ALL_BIT;
+	size_t start = b->n;
+
+	put4(b, PERF_TYPE_SOFTWARE);
+	put4(b, 128);
+	put8(b, PERF_COUNT_SW_CPU_CLOCK);
+	put8(b, 1000);			/* sample_period */
+	put8(b, TEST_SAMPLE_TYPE);
+	put8(b, 0);			/* read_format */
+	/* bitfields: a big-endian writer starts at the top bit */
+	put8(b, b->be ? 1ull << (63 - SAMPLE_ID_ALL_BIT) : flags);
+	while (b->n < start + 128)
+		put(b, 0, 1);
+}
+
+/* The sample_id trailer of TEST_SAMPLE_TYPE: pid, tid, time. */
+static void put_trailer(struct buf *b, uint32_t pid, uint64_t time)
+{
+	put4(b, pid);
+	put4(b, pid);
+	put8(b, time);
+}
+
+static void put_mmap2(struct buf *b, uint32_t pid, uint64_t start,
+		      uint64_t len, uint64_t pgoff, const char *name,
+		      uint64_t time)
+{
+	size_t at = begin_record(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	size_t nlen = strlen(name) + 1;
+
+	put4(b, pid);
+	put4(b, pid);
+	put8(b, start);
+	put8(b, len);
+	put8(b, pgoff);
+	put4(b, 8);			/* maj, min, ino, ino_generation */
+	put4(b, 1);
+	put8(b, 1234);
+	put8(b, 0);
+	put4(b, 5);			/* prot, flags */
+	put4(b, 2);
+	put_bytes(b, name, nlen);
+	while (nlen++ % 8)
+		put(b, 0, 1);
+	put_trailer(b, pid, time);
+	end_record(b, at);
+}
+
+static void put_sample(struct buf *b, uint16_t misc, uint32_t pid,
+		       uint64_t time, const uint64_t *chain, size_t n,
+		       uint64_t period)
+{
+	size_t at = begin_record(b, PERF_RECORD_SAMPLE, misc);
+
+	put8(b, chain[1]);		/* ip: the first after the marker */
+	put4(b, pid);
+	put4(b, pid);
+	put8(b, time);
+	put8(b, period);
+	put8(b, n);
+	for (size_t i = 0; i < n; i++)
+		put8(b, chain[i]);
+	end_record(b, at);
+}
+
+#define KADDR 0xffffffff81000010ull
+
+/* The records both layouts share: a process mapping /x/prog twice over
+ * (a second mapping at time 10 moves the file), three samples. */
+static void put_records(struct buf *b)
+{
+	const uint64_t user[] = { PERF_CONTEXT_USER, 0x400010, 0x400100 };
+	const uint64_t kern[] = { PERF_CONTEXT_KERNEL, KADDR,
+				  PERF_CONTEXT_USER, 0x400020 };
+	const uint64_t later[] = { PERF_CONTEXT_USER, 0x400010 };
+	size_t at;
+
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x2000, "/x/prog", 0);
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x3000, "/x/other", 10);
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 5, user, 3, 1000);
+	put_sample(b, PERF_RECORD_MISC_KERNEL, 100, 6, kern, 4, 500);
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 20, later, 2, 250);
+	at = begin_record(b, PERF_REC_FINISHED_ROUND, 0);
+	end_record(b, at);
+}
+
+static void put_string(struct buf *b, const char *s)
+{
+	size_t n = strlen(s) + 1, padded = (n + 7) / 8 * 8;
+
+	put4(b, padded);
+	put_bytes(b, s, n);
+	for (size_t i = n; i < padded; i++)
+		put(b, 0, 1);
+}
+
+/* A PERFILE2 file: header, one attr with its id, the records, and one
+ * feature section (HOSTNAME). */
+static void build_file(struct buf *b, bool be)
+{
+	size_t attrs_at = 104, ids_at, data_at, feat_at;
+
+	memset(b, 0, sizeof(*b));
+	b->be = be;
+	put_bytes(b, be ? "2ELIFREP" : "PERFILE2", 8);
+	put8(b, 104);
+	put8(b, 128 + 16);		/* attr entry: attr, ids section */
+	put8(b, attrs_at);
+	put8(b, 128 + 16);
+	put8(b, 0);			/* data: patched below */
+	put8(b, 0);
+	put8(b, 0);			/* event types: unused */
+	put8(b, 0);
+	put8(b, 1ull << PERF_FEAT_HOSTNAME);
+	put8(b, 0);
+	put8(b, 0);
+	put8(b, 0);
+	put_attr(b);
+	ids_at = b->n + 16;
+	put8(b, ids_at);
+	put8(b, 8);
+	put8(b, 7);			/* the attr's id */
+	data_at = b->n;
+	put_records(b);
+	patch8(b, 40, data_at);
+	patch8(b, 48, b->n - data_at);
+	feat_at = b->n + 16;
+	put8(b, feat_at);
+	put8(b, 4 + 16);
+	put_string(b, "testhost");
+}
+
+/* The same as perf record -o - writes it: the attr and the feature as
+ * records of their own. */
+static void build_pipe(struct buf *b, bool be)
+{
+	size_t at;
+
+	memset(b, 0, sizeof(*b));
+	b->be = be;
+	put_bytes(b, be ? "2ELIFREP" : "PERFILE2", 8);
+	put8(b, 16);
+	at = begin_record(b, PERF_REC_HEADER_ATTR, 0);
+	put_attr(b);
+	put8(b, 7);
+	end_record(b, at);
+	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
+	put8(b, PERF_FEAT_HOSTNAME);
+	put_string(b, "testhost");
+	end_record(b, at);
+	put_records(b);
+}
+
+struct res {
+	struct profile p;
+	char *diag;
+	int ret;
+};
+
+static void rd(struct res *r, const struct buf *b, size_t len)
+{
+	struct read_opts o = { 0 };
+
+	profile_init(&r->p);
+	r->ret = read_text(&r->p, (const char *)b->p, (long)len, &o, &r->diag);
+}
+
+static void rd_done(struct res *r)
+{
+	profile_release(&r->p);
+	free(r->diag);
+}
+
+static uint32_t object_named(const struct res *r, const char *path)
+{
+	const struct perf_data *d = r->p.perf;
+
+	for (uint32_t i = 0; i < d->nobjects; i++)
+		if (!strcmp(profile_str(&r->p, d->objects[i].path), path))
+			return i;
+	return NO_ID;
+}
+
+static bool has_frame(const struct res *r, const char *object,
+		      uint64_t offset)
+{
+	const struct perf_data *d = r->p.perf;
+	uint32_t ob = object_named(r, object);
+
+	for (size_t f = 0; f < d->nframes; f++)
+		if (d->frames[f].object == ob && d->frames[f].offset == offset)
+			return true;
+	return false;
+}
+
+static void check_read(const struct buf *b)
+{
+	struct res r;
+	const struct perf_data *d;
+
+	rd(&r, b, b->n);
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.diag, "");
+	d = r.p.perf;
+	assert_non_null(d);
+	assert_int_equal(d->nevents, 1);
+	assert_string_equal(profile_str(&r.p, d->events[0].name), "cpu-clock");
+	assert_int_equal(d->events[0].samples, 3);
+	assert_int_equal(d->events[0].period, 1750);
+	assert_string_equal(profile_str(&r.p, d->hostname), "testhost");
+	/* ip 0x400010 in the mapping of /x/prog at file offset 0x2000 */
+	assert_true(has_frame(&r, "/x/prog", 0x2010));
+	assert_true(has_frame(&r, "/x/prog", 0x2100));
+	assert_true(has_frame(&r, "/x/prog", 0x2020));
+	assert_true(has_frame(&r, PERF_KERNEL_OBJECT, KADDR));
+	/* the sample at time 20 is in the mapping made at time 10 */
+	assert_true(has_frame(&r, "/x/other", 0x3010));
+	/* stacks: leaf <- caller, kernel <- user, one alone */
+	assert_int_equal(d->nnodes, 2 + 2 + 1);
+	rd_done(&r);
+}
+
+static void test_file_both_orders(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct buf b;
+
+		build_file(&b, be);
+		check_read(&b);
+		free(b.p);
+	}
+}
+
+static void test_pipe_both_orders(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct buf b;
+
+		build_pipe(&b, be);
+		check_read(&b);
+		free(b.p);
+	}
+}
+
+/* Every prefix of the file is refused with a message naming the file,
+ * and never read past (ASan); the pipe stream's prefixes that end
+ * between records are whole streams and read, the others refused. */
+static void test_truncated(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct buf b;
+
+		build_file(&b, be);
+		for (size_t len = 0; len < b.n; len++) {
+			struct res r;
+
+			rd(&r, &b, len);
+			assert_int_equal(r.ret, -1);
+			assert_non_null(strstr(r.diag, "profile"));
+			rd_done(&r);
+		}
+		free(b.p);
+		build_pipe(&b, be);
+		for (size_t len = 8; len < b.n; len++) {
+			struct res r;
+
+			rd(&r, &b, len);
+			if (r.ret < 0)
+				assert_non_null(strstr(r.diag, "profile: offset 0x"));
+			rd_done(&r);
+		}
+		free(b.p);
+	}
+}
+
+/* The records of the pipe stream start after its 16-byte header: the
+ * first is the attr's. */
+static const size_t first_rec = 16;
+
+static void expect_error(struct buf *b, const char *what)
+{
+	struct res r;
+
+	rd(&r, b, b->n);
+	assert_int_equal(r.ret, -1);
+	if (!strstr(r.diag, what))
+		fail_msg("expected '%s' in: %s", what, r.diag);
+	assert_non_null(strstr(r.diag, "offset 0x"));
+	rd_done(&r);
+}
+
+static void test_lying_sizes(void **state)
+{
+	struct buf b;
+
+	(void)state;
+	/* a record of size 0 (a reader must not loop on it) */
+	build_pipe(&b, false);
+	b.p[first_rec + 6] = 0;
+	b.p[first_rec + 7] = 0;
+	expect_error(&b, "smaller than its header");
+	free(b.p);
+	/* a record larger than what is left */
+	build_pipe(&b, false);
+	b.p[first_rec + 6] = 0xff;
+	b.p[first_rec + 7] = 0xff;
+	expect_error(&b, "truncated");
+	free(b.p);
+	/* an attr whose size field says more than its record holds */
+	build_pipe(&b, false);
+	b.p[first_rec + 8 + 4] = 0xf0;
+	expect_error(&b, "attr size disagrees");
+	free(b.p);
+	/* a call chain longer than its sample */
+	{
+		const uint64_t chain[] = { PERF_CONTEXT_USER, 1, 2 };
+		size_t at;
+
+		build_pipe(&b, true);
+		at = b.n;
+		put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 3, 1);
+		/* nr is the u64 before the chain's 3 entries */
+		b.n = b.n - 4 * 8;
+		put8(&b, 1000000);
+		b.n += 3 * 8;
+		(void)at;
+		expect_error(&b, "call chain");
+		free(b.p);
+	}
+	/* the data section past the end of the file */
+	build_file(&b, false);
+	patch8(&b, 48, (uint64_t)1 << 40);
+	expect_error(&b, "data section");
+	free(b.p);
+	/* an absurd attr entry size */
+	build_file(&b, true);
+	patch8(&b, 16, (uint64_t)1 << 33);
+	expect_error(&b, "attr entry size");
+	free(b.p);
+}
+
+static void test_unknown_record(void **state)
+{
+	struct buf b;
+	struct res r;
+	size_t at;
+
+	(void)state;
+	build_pipe(&b, false);
+	at = begin_record(&b, 4000, 0);
+	put8(&b, 1);
+	end_record(&b, at);
+	at = begin_record(&b, 4001, 0);
+	end_record(&b, at);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	/* one warning for both */
+	assert_non_null(strstr(r.diag, "2 records of types cganalyze does "
+				       "not know were skipped (the first, of "
+				       "type 4000"));
+	assert_null(strstr(strstr(r.diag, "skipped") + 1, "skipped"));
+	rd_done(&r);
+	free(b.p);
+}
+
+/* LOST and LOST_SAMPLES: one warning each, with the counts summed */
+static void test_lost(void **state)
+{
+	struct buf b;
+	struct res r;
+	size_t at;
+
+	(void)state;
+	build_pipe(&b, true);
+	for (int i = 0; i < 2; i++) {
+		at = begin_record(&b, PERF_RECORD_LOST, 0);
+		put8(&b, 7);		/* id */
+		put8(&b, 10);		/* lost */
+		put_trailer(&b, 100, 30);
+		end_record(&b, at);
+	}
+	at = begin_record(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	put8(&b, 5);
+	put_trailer(&b, 100, 31);
+	end_record(&b, at);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_non_null(strstr(r.diag, "perf lost 20 events in 2 chunks"));
+	assert_non_null(strstr(r.diag, "perf lost 5 samples"));
+	assert_int_equal(r.p.perf->lost_events, 20);
+	rd_done(&r);
+	free(b.p);
+}
+
+/* --- a sample with every field --- */
+
+static const uint64_t all_fields =
+	PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+	PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+	PERF_SAMPLE_READ | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW |
+	PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+	PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC |
+	PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |
+	PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_AUX | PERF_SAMPLE_CGROUP |
+	PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
+
+static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
+{
+	memset(b, 0, sizeof(*b));
+	memset(a, 0, sizeof(*a));
+	b->be = be;
+	a->sample_type = all_fields;
+	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			 PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->sample_regs_user = 0x5;	/* two registers */
+	a->sample_regs_intr = 0x7;	/* three, but abi 0: none */
+	put8(b, 42);			/* identifier */
+	put8(b, 0x1234);		/* ip */
+	put4(b, 7);			/* pid, tid */
+	put4(b, 8);
+	put8(b, 99);			/* time */
+	put8(b, 0xdead);		/* addr */
+	put8(b, 42);			/* id */
+	put8(b, 3);			/* stream id */
+	put4(b, 1);			/* cpu, res */
+	put4(b, 0);
+	put8(b, 777);			/* period */
+	put8(b, 2);			/* read: nr, time enabled, */
+	put8(b, 10);			/* then value, id, lost each */
+	for (int i = 0; i < 6; i++)
+		put8(b, (uint64_t)i);
+	put8(b, 2);			/* callchain */
+	put8(b, PERF_CONTEXT_USER);
+	put8(b, 0x1234);
+	put4(b, 4);			/* raw */
+	put4(b, 0);
+	put8(b, 1);			/* branch stack: nr, hw_idx, entry */
+	put8(b, 0);
+	for (int i = 0; i < 3; i++)
+		put8(b, 0);
+	put8(b, 2);			/* regs user: abi 64, 2 regs */
+	put8(b, 1);
+	put8(b, 2);
+	put8(b, 16);			/* stack user: size, data, dyn */
+	put8(b, 0);
+	put8(b, 0);
+	put8(b, 16);
+	put8(b, 5);			/* weight */
+	put8(b, 6);			/* data src */
+	put8(b, 7);			/* transaction */
+	put8(b, 0);			/* regs intr: abi none */
+	put8(b, 8);			/* phys addr */
+	put8(b, 10);			/* cgroup */
+	put8(b, 4096);			/* data page size */
+	put8(b, 4096);			/* code page size */
+	put8(b, 9);			/* aux, last: size, 9 bytes */
+	put8(b, 0);
+	put(b, 0, 1);
+}
+
+static void test_sample_every_field(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct perf_attr a;
+		struct perf_sample s;
+		struct cursor c;
+		const char *why = NULL;
+		size_t at = 0;
+		struct buf b;
+
+		build_full_sample(&b, be, &a);
+		cursor_init(&c, b.p, b.n);
+		c.big_endian = be;
+		if (perf_parse_sample(&a, &c, &s, &why, &at) < 0)
+			fail_msg("%s at %zu", why, at);
+		assert_int_equal(cursor_left(&c), 0);
+		assert_int_equal(s.id, 42);
+		assert_int_equal(s.ip, 0x1234);
+		assert_int_equal(s.pid, 7);
+		assert_int_equal(s.tid, 8);
+		assert_int_equal(s.time, 99);
+		assert_int_equal(s.period, 777);
+		assert_int_equal(s.nchain, 2);
+		assert_true(s.has_stack_user);
+		/* every shorter body fails inside some field, never past */
+		for (size_t len = 0; len < b.n; len++) {
+			cursor_init(&c, b.p, len);
+			c.big_endian = be;
+			why = NULL;
+			assert_int_equal(perf_parse_sample(&a, &c, &s, &why, &at),
+					 -1);
+			assert_non_null(why);
+			assert_true(at <= len);
+		}
+		free(b.p);
+	}
+}
+
+static void test_trailer(void **state)
+{
+	struct perf_attr a = { 0 };
+	struct perf_trailer t;
+	struct buf b = { 0 };
+
+	(void)state;
+	a.sample_type = TEST_SAMPLE_TYPE | PERF_SAMPLE_ID | PERF_SAMPLE_CPU |
+			PERF_SAMPLE_IDENTIFIER;
+	a.flags = PERF_ATTR_FLAG_SAMPLE_ID_ALL;
+	assert_int_equal(perf_trailer_size(&a), 40);
+	b.be = true;
+	put8(&b, 0xabcdef);		/* the record's own fields */
+	put4(&b, 5);			/* pid, tid */
+	put4(&b, 6);
+	put8(&b, 1000);			/* time */
+	put8(&b, 11);			/* id */
+	put8(&b, 0);			/* cpu */
+	put8(&b, 12);			/* identifier, last */
+	assert_int_equal(perf_parse_trailer(&a, b.p, b.n, true, &t), 0);
+	assert_int_equal(t.pid, 5);
+	assert_int_equal(t.tid, 6);
+	assert_int_equal(t.time, 1000);
+	assert_int_equal(t.id, 12);
+	assert_int_equal(perf_parse_trailer(&a, b.p, 39, true, &t), -1);
+	a.flags = 0;
+	assert_int_equal(perf_trailer_size(&a), 0);
+	assert_int_equal(perf_sample_id_offset(PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+					       PERF_SAMPLE_ID), 16);
+	assert_int_equal(perf_sample_id_offset(PERF_SAMPLE_IP |
+					       PERF_SAMPLE_IDENTIFIER), 0);
+	assert_int_equal(perf_sample_id_offset(PERF_SAMPLE_IP), -1);
+	free(b.p);
+}
+
+/* Of the mappings holding an address, the newest at the sample's time;
+ * a forked child starts with its parent's. */
+static void test_maps_by_time(void **state)
+{
+	struct perf_maps m;
+	struct perf_map a = { .start = 0x1000, .end = 0x2000, .object = 1,
+			      .time = 0 };
+	struct perf_map b = { .start = 0x1000, .end = 0x3000, .object = 2,
+			      .time = 50 };
+	const struct perf_map *got;
+
+	(void)state;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 10, &b);	/* file order is not time order */
+	perf_maps_add(&m, 10, &a);
+	got = perf_maps_find(&m, 10, 0x1800, 40);
+	assert_non_null(got);
+	assert_int_equal(got->object, 1);
+	got = perf_maps_find(&m, 10, 0x1800, 60);
+	assert_int_equal(got->object, 2);
+	assert_null(perf_maps_find(&m, 10, 0x2800, 40));
+	assert_null(perf_maps_find(&m, 11, 0x1800, 60));
+	perf_maps_fork(&m, 10, 11, 45);
+	got = perf_maps_find(&m, 11, 0x1800, 60);
+	assert_int_equal(got->object, 1);
+	perf_maps_release(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_file_both_orders),
+		cmocka_unit_test(test_pipe_both_orders),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_lying_sizes),
+		cmocka_unit_test(test_unknown_record),
+		cmocka_unit_test(test_lost),
+		cmocka_unit_test(test_sample_every_field),
+		cmocka_unit_test(test_trailer),
+		cmocka_unit_test(test_maps_by_time),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
