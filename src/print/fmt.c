@@ -171,3 +171,16 @@ const char *fmt_count(char *buf, uint64_t v, bool groups)
 	buf[n] = '\0';
 	return buf;
 }
+
+size_t fmt_calls(char *buf, uint64_t calls, uint64_t recursive, bool groups)
+{
+	size_t n = 0;
+
+	if (calls || recursive)
+		n = strlen(fmt_count(buf, calls, groups));
+	if (recursive) {
+		buf[n++] = '+';
+		n += strlen(fmt_count(buf + n, recursive, groups));
+	}
+	return n;
+}

@@ -41,6 +41,11 @@ size_t fmt_number(char *buf, double v, int decimals, bool groups);
  * ("8", "23.08"); grouped when `groups`. */
 size_t fmt_per_call(char *buf, double v, bool groups);
 
+/* A function's calls as the listings show them: "calls", "calls+N"
+ * with N recursive calls, nothing when both are 0; grouped when
+ * `groups`. buf has room for 2 * FMT_NUM_MAX; returns the length. */
+size_t fmt_calls(char *buf, uint64_t calls, uint64_t recursive, bool groups);
+
 /* v as "%llu", grouped when `groups`, NUL-terminated in buf (room for
  * FMT_NUM_MAX); returns buf, for printf's "%s". */
 const char *fmt_count(char *buf, uint64_t v, bool groups);

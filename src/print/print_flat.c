@@ -17,20 +17,6 @@ static int width_of(double v, int decimals, bool groups)
 	return (int)fmt_number(buf, v, decimals, groups);
 }
 
-/* calls, and "+N" recursive calls when there are: into buf */
-static size_t calls_text(char *buf, const struct cg_node *node, bool groups)
-{
-	size_t n = 0;
-
-	if (node->calls || node->self_calls)
-		n = strlen(fmt_count(buf, node->calls, groups));
-	if (node->self_calls) {
-		buf[n++] = '+';
-		n += strlen(fmt_count(buf + n, node->self_calls, groups));
-	}
-	return n;
-}
-
 static int max_int(int a, int b)
 {
 	return a > b ? a : b;
@@ -79,7 +65,7 @@ static void format_row(void *unused, const void *shared, size_t i,
 	lb_number(lb, fr->cum[i], 0, fr->wcost, groups);
 	lb_putc(lb, ' ');
 	lb_number(lb, self, 0, fr->wcost, groups);
-	clen = calls_text(calls, node, groups);
+	clen = fmt_calls(calls, node->calls, node->self_calls, groups);
 	lb_putc(lb, ' ');
 	lb_right(lb, calls, clen, fr->wcalls);
 	if (node->calls) {
@@ -149,8 +135,11 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	for (size_t i = 0; i < nrows; i++) {
 		char text[2 * FMT_NUM_MAX];
 
-		wcalls = max_int(wcalls, (int)calls_text(text, &cg->nodes[rows[i]],
-							 o->digit_groups));
+		const struct cg_node *node = &cg->nodes[rows[i]];
+
+		wcalls = max_int(wcalls, (int)fmt_calls(text, node->calls,
+							node->self_calls,
+							o->digit_groups));
 	}
 	/* each further event's column says which: "self D1mr" */
 	for (size_t i = 0; i < o->nshow; i++)

@@ -163,13 +163,7 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 	lb_putc(lb, ' ');
 	lb_number(lb, child, 0, g->w, g->o->digit_groups);
 	lb_putc(lb, ' ');
-	n = 0;
-	if (calls || extra)
-		n = strlen(fmt_count(called, calls, g->o->digit_groups));
-	if (extra) {
-		called[n++] = '+';
-		n += strlen(fmt_count(called + n, extra, g->o->digit_groups));
-	}
+	n = fmt_calls(called, calls, extra, g->o->digit_groups);
 	lb_right(lb, called, n, 8);
 	lb_spaces(lb, 10);
 }
