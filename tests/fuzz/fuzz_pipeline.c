@@ -57,41 +57,55 @@ static int to_memfd(const uint8_t *data, size_t size, char *path, size_t n)
 	return fd;
 }
 
-static void run_profile(const char *path, const struct read_opts *ro, FILE *out)
+/*
+ * A profile read (and resolved), finished, analysed and printed as
+ * JSON, leaks (when asked), flat profile and call graph (entries under
+ * graph_threshold percent left out), ranked by event sort_event.
+ */
+static void analyse_and_print(struct profile *p, uint32_t sort_event,
+			      bool leaks, double graph_threshold, FILE *out)
 {
 	struct print_opts po = { 0 };
-	struct profile p;
 	struct cg cg;
 	uint32_t show[4];
 
-	profile_init(&p);
 	memset(&cg, 0, sizeof(cg));
-	if (read_profile(&p, path, ro) < 0)
-		goto out;
-	profile_finish(&p);
-	if (!p.nevents)
-		goto out;
-	po.nshow = p.nevents < 4 ? p.nevents : 4;
+	profile_finish(p);
+	if (!p->nevents)
+		return;
+	po.nshow = p->nevents < 4 ? p->nevents : 4;
 	for (size_t e = 0; e < po.nshow; e++)
 		show[e] = (uint32_t)e;
 	po.show = show;
-	po.sort_event = (uint32_t)(p.nevents - 1);
+	po.sort_event = sort_event;
 	po.indexes = true;
-	cg_build(&cg, &p, po.sort_event);
+	cg_build(&cg, p, po.sort_event);
 	cg_find_cycles(&cg);
 	if (cg_propagate_measured(&cg) < 0)
 		goto out;
 	cg_rank(&cg);
-	po.leaks = ro->want_leaks;
+	po.leaks = leaks;
 	print_json(out, &cg, &po);
-	if (ro->want_leaks)
+	if (leaks)
 		print_leaks(out, &cg, &po);
 	print_flat(out, &cg, &po);
 	po.brief = true;
-	po.threshold = 0.5;
+	po.threshold = graph_threshold;
 	print_graph(out, &cg, &po);
 out:
 	cg_release(&cg);
+}
+
+static void run_profile(const char *path, const struct read_opts *ro, FILE *out)
+{
+	struct profile p;
+
+	profile_init(&p);
+	if (read_profile(&p, path, ro) < 0)
+		goto out;
+	analyse_and_print(&p, (uint32_t)(p.nevents ? p.nevents - 1 : 0),
+			  ro->want_leaks, 0.5, out);
+out:
 	profile_release(&p);
 }
 
@@ -267,13 +281,9 @@ static void run_perf(const char *path, const struct perf_select *sel,
 	struct resolve_report rep[2];
 	struct symtab st[2];
 	struct symtab *stp[2] = { &st[0], &st[1] };
-	struct print_opts po = { 0 };
 	struct profile p;
-	struct cg cg;
-	uint32_t show[4];
 
 	profile_init(&p);
-	memset(&cg, 0, sizeof(cg));
 	for (int b = 0; b < 2; b++)
 		if (symtab_open(&st[b], bins[b], &so, &p.names) < 0)
 			abort();	/* run from the wrong directory */
@@ -284,25 +294,8 @@ static void run_perf(const char *path, const struct perf_select *sel,
 	if (resolve_perf(&p, stp, 2, &rso, rep) < 0 &&
 	    resolve_perf(&p, NULL, 0, &rso, rep) < 0)
 		goto out;
-	profile_finish(&p);
-	if (!p.nevents)
-		goto out;
-	po.nshow = p.nevents < 4 ? p.nevents : 4;
-	for (size_t e = 0; e < po.nshow; e++)
-		show[e] = (uint32_t)e;
-	po.show = show;
-	po.indexes = true;
-	cg_build(&cg, &p, 0);
-	cg_find_cycles(&cg);
-	if (cg_propagate_measured(&cg) < 0)
-		goto out;
-	cg_rank(&cg);
-	print_json(out, &cg, &po);
-	print_flat(out, &cg, &po);
-	po.brief = true;
-	print_graph(out, &cg, &po);
+	analyse_and_print(&p, 0, false, 0, out);
 out:
-	cg_release(&cg);
 	for (int b = 0; b < 2; b++)
 		symtab_release(&st[b]);
 	profile_release(&p);
