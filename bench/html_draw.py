@@ -1,12 +1,16 @@
-"""Time the first drawing of an HTML report in headless Chromium.
+"""Time the first drawing of HTML reports in headless Chromium.
 
-python3 bench/html_draw.py REPORT.html [N]: N fresh browser sessions
-(default 3) each open the report from file:// and read what the page's
-script records when its first view is drawn (report.js): the time since
-the page started loading, and since the script started; then the flame
-graph is drawn and timed. Prints one line per session.
+python3 bench/html_draw.py [-n N] REPORT.html...: N rounds (default 3),
+each opening every report once in a fresh browser session, in turn, so
+that a busy machine slows them alike. Each session reads what the
+page's script records when its first view is drawn (report.js): the
+time since the page started loading, and since the script started;
+then when the whole page had been read (DOMContentLoaded) and how long
+the flame graph took to draw. One line per session, then per report
+the median, the fastest and the slowest first view.
 """
 import os
+import statistics
 import sys
 import time
 
@@ -30,24 +34,38 @@ def session(path):
             if got[0]:
                 break
             time.sleep(0.05)
+        read = d.execute_script("return performance.getEntriesByType("
+                                "'navigation')[0].domContentLoadedEventStart")
         flame = d.execute_async_script("""
             const done = arguments[0], t0 = performance.now();
             location.hash = '#flame';
             requestAnimationFrame(() => requestAnimationFrame(
                 () => done(performance.now() - t0)));""")
-        return int(got[0]), int(got[1]), flame
+        return int(got[0]), int(got[1]), read, flame
     finally:
         d.quit()
 
 
 def main():
-    path = sys.argv[1]
-    n = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    args = sys.argv[1:]
+    n = 3
+    if len(args) > 1 and args[0] == '-n':
+        n = int(args[1])
+        args = args[2:]
+    first = {p: [] for p in args}
     for i in range(n):
-        loaded, script, flame = session(path)
-        print('session %d: first view drawn %d ms after the page started '
-              'loading (%d ms after the script started); flame graph %d ms'
-              % (i + 1, loaded, script, flame))
+        for p in args:
+            loaded, script, read, flame = session(p)
+            first[p].append(loaded)
+            print('round %d %s: first view drawn %d ms after the page started '
+                  'loading (%d ms after the script started); page read at '
+                  '%d ms; flame graph %d ms'
+                  % (i + 1, os.path.basename(p), loaded, script, read, flame),
+                  flush=True)
+    for p in args:
+        v = sorted(first[p])
+        print('%s: first view median %d ms, fastest %d, slowest %d (%d sessions)'
+              % (os.path.basename(p), statistics.median(v), v[0], v[-1], len(v)))
 
 
 main()

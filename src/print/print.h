@@ -64,6 +64,13 @@ struct print_opts {
 void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_json(FILE *out, const struct cg *cg, const struct print_opts *o);
+/* Its first keys, "events" to "binaries" (no braces), which the HTML
+ * report's data starts with too. */
+void print_json_head(FILE *out, const struct cg *cg,
+		     const struct print_opts *o);
+/* Its "cycles" key and array. */
+void print_json_cycles(FILE *out, const struct cg *cg,
+		       const struct print_opts *o);
 /* The call graph in Graphviz's DOT language (print_dot.c). */
 void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o);
 /* The same drawn by `dot -Tsvg` into the file `path`: 0, or -1 after

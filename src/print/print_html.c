@@ -1,18 +1,17 @@
 /*
  * --output=html: one self-contained page. The page, its CSS and its
  * JavaScript are ours, in src/print/html/, compiled in as strings
- * (embed.sh); the analysis goes in as one JSON document in a
+ * (embed.sh); the analysis goes in as JSON documents, each in its own
  * <script type="application/json"> element, which the script reads and
  * draws from. So nothing of the profile is ever markup: names, paths
  * and source text reach the page as JSON strings, and the script puts
  * them in as text.
  *
- * The document: {"analysis": what --json prints (with the annotated
- * source and the disassembly when there are lines and a binary),
- * "labels": names as the listings show them where they differ,
- * "flame": the flame graph's tree, "sources": the text of the
- * annotated files, "disasm_source": the source lines the disassembly
- * interleaves, "warnings": the run's messages}.
+ * The first view's document ("cga-data", html_data_first()) comes
+ * before the script; the calls, the flame graph's trees and the code
+ * (the annotated source, the disassembly) after it, so the browser runs
+ * the script and draws the flat profile while it still reads them, and
+ * the script parses each only when a view needs it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,7 @@
 #include "disasm_data.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
-#include "flame_data.h"
+#include "html_data.h"
 #include "json_write.h"
 #include "linebuf.h"
 #include "print.h"
@@ -30,12 +29,6 @@
 extern const char html_asset_report_html[];
 extern const char html_asset_report_css[];
 extern const char html_asset_report_js[];
-
-/* The flame graph keeps paths down to this share of the total, and at
- * most this many: a browser draws what is a pixel wide, and the file
- * stays small. */
-#define HTML_FLAME_MIN_SHARE 2e-5
-#define HTML_FLAME_MAX_NODES 100000
 
 /*
  * JSON into a <script> element: the HTML parser ends the element at
@@ -84,76 +77,6 @@ static void put_html_text(FILE *out, const char *s)
 			fputc(*s, out);
 		}
 	}
-}
-
-/* Where a listing shows another name than the profile's (two functions
- * of one name, cycle members): those labels, by function id. */
-static void json_labels(FILE *out, const struct cg *cg)
-{
-	const struct profile *p = cg->p;
-	struct name_labels *nl = name_labels_new(cg, NULL);
-	struct linebuf lb = { 0 };
-	bool first = true;
-
-	fputs(",\n \"labels\": {", out);
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		const char *name = profile_str(p, p->funcs[f].name);
-
-		lb.len = 0;
-		lb_func_label(&lb, nl, cg, f, false);
-		if (lb.len == strlen(name) && !memcmp(lb.s, name, lb.len))
-			continue;
-		fprintf(out, "%s\"%u\": ", first ? "" : ", ", f);
-		json_string(out, lb.s, lb.len);
-		first = false;
-	}
-	fputc('}', out);
-	lb_free(&lb);
-	name_labels_free(nl);
-}
-
-static void json_number(FILE *out, double v, bool exact)
-{
-	if (exact)
-		fprintf(out, "%.0f", v);
-	else
-		fprintf(out, "%.9g", v);
-}
-
-/* The tree as [unit, parent, total, self] rows, parents first: unit is
- * a function id, or -N for cycle N as a whole; parent -1 for a root. */
-static void json_flame(FILE *out, const struct cg *cg, uint32_t ev)
-{
-	const struct profile *p = cg->p;
-	struct flame fl;
-
-	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
-		    HTML_FLAME_MAX_NODES);
-	fputs(",\n \"flame\": {\"event\": ", out);
-	json_name(out, p, p->events[ev].name);
-	fprintf(out, ", \"estimated\": %s, \"cut\": %zu, \"full\": %s, \"total\": ",
-		fl.estimated ? "true" : "false", fl.cut, fl.full ? "true" : "false");
-	json_number(out, fl.total, !fl.estimated);
-	fputs(", \"nodes\": [", out);
-	for (size_t i = 0; i < fl.nnodes; i++) {
-		const struct flame_node *n = &fl.nodes[i];
-
-		fputs(i ? ",\n" : "\n", out);
-		if (n->func != NO_ID)
-			fprintf(out, "[%u,", n->func);
-		else
-			fprintf(out, "[-%u,", cg->cycles[n->cycle].number);
-		if (n->parent == NO_ID)
-			fputs("-1,", out);
-		else
-			fprintf(out, "%u,", n->parent);
-		json_number(out, n->total, !fl.estimated);
-		fputc(',', out);
-		json_number(out, n->self, !fl.estimated);
-		fputc(']', out);
-	}
-	fputs("]}", out);
-	flame_release(&fl);
 }
 
 /* The text of the files the annotated source lists. */
@@ -240,28 +163,55 @@ static void json_disasm_source(FILE *out, const struct cg *cg,
 	free(picks);
 }
 
-/* The data document, as put_script_json() writes it. */
-static void put_data(FILE *out, const struct cg *cg,
-		     const struct print_opts *o, const char *warnings)
+/* The code views' document: the annotated source and the disassembly
+ * as --json gives them, the files' text, the lines the disassembly
+ * interleaves. */
+static void json_code(FILE *out, const struct cg *cg,
+		      const struct print_opts *o)
+{
+	fputs("{\"annotated\": ", out);
+	fputs(o->annotate && o->annotation ? "true" : "false", out);
+	if (o->annotate && o->annotation)
+		print_annotate_json(out, cg, o);
+	fputs(",\n \"disasm\": ", out);
+	if (o->disasm)
+		print_disasm_json(out, cg, o);
+	else
+		fputs("[]", out);
+	json_sources(out, cg, o);
+	json_disasm_source(out, cg, o);
+	fputs("}\n", out);
+}
+
+/*
+ * The document of the page's place `at` ("@@DATA@@" and the like), as
+ * put_script_json() puts it; false when `at` is no document's place.
+ */
+static bool put_document(FILE *out, const char *at, const struct cg *cg,
+			 const struct print_opts *o, const char *warnings)
 {
 	char *doc = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&doc, &len);
+	FILE *m;
 
+	if (strncmp(at, "@@DATA@@", 8) && strncmp(at, "@@CALLS@@", 9) &&
+	    strncmp(at, "@@FLAME@@", 9) && strncmp(at, "@@CODE@@", 8))
+		return false;
+	m = open_memstream(&doc, &len);
 	if (!m)
 		abort();	/* no memory, as xmalloc() does */
-	fputs("{\"analysis\": ", m);
-	print_json(m, cg, o);
-	json_labels(m, cg);
-	json_flame(m, cg, o->sort_event);
-	json_sources(m, cg, o);
-	json_disasm_source(m, cg, o);
-	fputs(",\n \"warnings\": ", m);
-	json_string(m, warnings ? warnings : "", warnings ? strlen(warnings) : 0);
-	fputs("}\n", m);
+	if (!strncmp(at, "@@DATA@@", 8))
+		html_data_first(m, cg, o, warnings);
+	else if (!strncmp(at, "@@CALLS@@", 9))
+		html_data_calls(m, cg, o);
+	else if (!strncmp(at, "@@FLAME@@", 9))
+		html_data_flame(m, cg, o);
+	else
+		json_code(m, cg, o);
 	fclose(m);
 	put_script_json(out, doc, len);
 	free(doc);
+	return true;
 }
 
 void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
@@ -282,9 +232,7 @@ void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 			fputs(html_asset_report_css, out);
 		else if (!strncmp(at, "@@JS@@", 6))
 			fputs(html_asset_report_js, out);
-		else if (!strncmp(at, "@@DATA@@", 8))
-			put_data(out, cg, o, warnings);
-		else
+		else if (!put_document(out, at, cg, o, warnings))
 			BUG("report.html has an unknown place '%.*s'",
 			    (int)(end + 2 - at), at);
 		t = end + 2;

@@ -60,22 +60,13 @@ static void json_leaks(FILE *out, const struct profile *p)
 	free(order);
 }
 
-void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
+void print_json_head(FILE *out, const struct cg *cg,
+		     const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
 	size_t ne = p->stride;
-	bool exact = cg->child != NULL;
-	uint32_t *arc_of_call = xcalloc(p->ncalls + 1, sizeof(*arc_of_call));
-	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
-	/* cycles are listed by number, which cg_rank gave 1..ncycles */
-	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
 
-	for (size_t c = 0; c < p->ncalls; c++)
-		arc_of_call[c] = NO_ID;
-	for (size_t a = 0; a < cg->narcs; a++)
-		arc_of_call[cg->arcs[a].call] = (uint32_t)a;
-
-	fputs("{\"events\": [", out);
+	fputs("\"events\": [", out);
 	for (size_t e = 0; e < p->nevents; e++) {
 		fputs(e ? ", " : "", out);
 		json_name(out, p, p->events[e].name);
@@ -147,7 +138,71 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 			(unsigned long long)r->outside, r->named, r->named_found,
 			o->inlined == INLINE_CALLEE ? "callee" : "caller");
 	}
-	fputs("],\n \"functions\": [", out);
+	fputc(']', out);
+}
+
+void print_json_cycles(FILE *out, const struct cg *cg,
+		       const struct print_opts *o)
+{
+	size_t ne = cg->p->stride;
+	bool exact = cg->child != NULL;
+	/* cycles are listed by number, which cg_rank gave 1..ncycles */
+	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
+
+	fputs("\"cycles\": [", out);
+	for (uint32_t c = 0; c < cg->ncycles; c++)
+		by_number[cg->cycles[c].number - 1] = c;
+	for (uint32_t num = 1; num <= cg->ncycles; num++) {
+		uint32_t c = by_number[num - 1];
+
+		fputs(num > 1 ? ",\n   " : "\n   ", out);
+		fprintf(out, "{\"id\": %u, \"members\": [", num);
+		for (uint32_t m = cg->cycles[c].first_member, k = 0; m != NO_ID;
+		     m = cg->nodes[m].next_member, k++)
+			fprintf(out, "%s%u", k ? ", " : "", m);
+		fputs("], \"self\": ", out);
+		if (exact) {
+			json_row(out, cg->cycle_self + (size_t)c * ne, ne);
+			fputs(", \"inclusive\": ", out);
+			json_sum_row(out, cg->cycle_self + (size_t)c * ne,
+				     cg->cycle_child + (size_t)c * ne, ne);
+		} else {
+			json_drow(out, cg_cycle_self(cg, c, o->sort_event), ne,
+				  o->sort_event);
+			fputs(", \"inclusive\": ", out);
+			json_drow(out, cg_cycle_self(cg, c, o->sort_event) +
+				  cg_cycle_child(cg, c, o->sort_event), ne,
+				  o->sort_event);
+		}
+		fprintf(out, ", \"calls\": %llu, \"internal_calls\": %llu, \"index\": %u",
+			(unsigned long long)cg->cycles[c].calls,
+			(unsigned long long)cg->cycles[c].internal_calls,
+			cg->cycles[c].index);
+		if (o->cycle_listed)
+			fprintf(out, ", \"in_graph\": %s",
+				o->cycle_listed[c] ? "true" : "false");
+		fputc('}', out);
+	}
+	fputc(']', out);
+	free(by_number);
+}
+
+void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	size_t ne = p->stride;
+	bool exact = cg->child != NULL;
+	uint32_t *arc_of_call = xcalloc(p->ncalls + 1, sizeof(*arc_of_call));
+	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
+
+	for (size_t c = 0; c < p->ncalls; c++)
+		arc_of_call[c] = NO_ID;
+	for (size_t a = 0; a < cg->narcs; a++)
+		arc_of_call[cg->arcs[a].call] = (uint32_t)a;
+
+	fputc('{', out);
+	print_json_head(out, cg, o);
+	fputs(",\n \"functions\": [", out);
 	for (uint32_t f = 0; f < p->nfuncs; f++) {
 		const struct pfunc *fn = &p->funcs[f];
 		const struct cg_node *node = &cg->nodes[f];
@@ -223,41 +278,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				o->arc_deleted[c] ? "true" : "false");
 		fputc('}', out);
 	}
-	fputs("],\n \"cycles\": [", out);
-	for (uint32_t c = 0; c < cg->ncycles; c++)
-		by_number[cg->cycles[c].number - 1] = c;
-	for (uint32_t num = 1; num <= cg->ncycles; num++) {
-		uint32_t c = by_number[num - 1];
-
-		fputs(num > 1 ? ",\n   " : "\n   ", out);
-		fprintf(out, "{\"id\": %u, \"members\": [", num);
-		for (uint32_t m = cg->cycles[c].first_member, k = 0; m != NO_ID;
-		     m = cg->nodes[m].next_member, k++)
-			fprintf(out, "%s%u", k ? ", " : "", m);
-		fputs("], \"self\": ", out);
-		if (exact) {
-			json_row(out, cg->cycle_self + (size_t)c * ne, ne);
-			fputs(", \"inclusive\": ", out);
-			json_sum_row(out, cg->cycle_self + (size_t)c * ne,
-				     cg->cycle_child + (size_t)c * ne, ne);
-		} else {
-			json_drow(out, cg_cycle_self(cg, c, o->sort_event), ne,
-				  o->sort_event);
-			fputs(", \"inclusive\": ", out);
-			json_drow(out, cg_cycle_self(cg, c, o->sort_event) +
-				  cg_cycle_child(cg, c, o->sort_event), ne,
-				  o->sort_event);
-		}
-		fprintf(out, ", \"calls\": %llu, \"internal_calls\": %llu, \"index\": %u",
-			(unsigned long long)cg->cycles[c].calls,
-			(unsigned long long)cg->cycles[c].internal_calls,
-			cg->cycles[c].index);
-		if (o->cycle_listed)
-			fprintf(out, ", \"in_graph\": %s",
-				o->cycle_listed[c] ? "true" : "false");
-		fputc('}', out);
-	}
-	fputs("]", out);
+	fputs("],\n ", out);
+	print_json_cycles(out, cg, o);
 	if (o->annotate && o->annotation)
 		print_annotate_json(out, cg, o);
 	if (o->disasm) {
@@ -269,5 +291,4 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	fputs("}\n", out);
 	free(arc_of_call);
 	free(row);
-	free(by_number);
 }

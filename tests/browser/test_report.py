@@ -399,13 +399,15 @@ class ReportTest(unittest.TestCase):
             return out;""")
         # the tree's paths, from the page's data
         tree = p.js("""
-            const D = JSON.parse(document.getElementById('cga-data').textContent);
+            const data = id => JSON.parse(document.getElementById(id).textContent);
+            const D = data('cga-data');
+            const T = data('cga-flame').trees.find(t => t);
             const name = u => u < 0 ? '<cycle ' + (-u) + ' as a whole>'
-                : (D.labels[u] || D.analysis.functions[u].name);
-            return D.flame.nodes.map((n, i) => {
+                : (D.labels[u] || D.functions.name[u]);
+            return T.unit.map((u, i) => {
                 const parts = [];
-                for (let k = i; k >= 0; k = D.flame.nodes[k][1])
-                    parts.unshift(name(D.flame.nodes[k][0]));
+                for (let k = i; k >= 0; k = T.parent[k])
+                    parts.unshift(name(T.unit[k]));
                 return parts.join(';');
             });""")
         drawn = 0

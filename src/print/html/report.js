@@ -1,7 +1,9 @@
 /*
  * cganalyze's report: draws the views from the analysis this page
- * carries as JSON (element "cga-data", written by src/print/print_html.c).
- * No framework and no build step. Every name, path and line of source
+ * carries as JSON (elements "cga-*", written by src/print/print_html.c
+ * and html_data.c: "cga-data" for the first view, before this script;
+ * "cga-calls", "cga-flame" and "cga-code" after it, each parsed when a
+ * view first needs it). No framework and no build step. Every name, path and line of source
  * from the profile goes into the page as text (textContent, or a string
  * given to append()), never as markup. The view is chosen by
  * location.hash, so links are plain links and the browser's back and
@@ -17,12 +19,31 @@
 (function () {
 	const t0 = performance.now();
 	const D = JSON.parse(document.getElementById('cga-data').textContent);
-	const A = D.analysis;
-	const F = A.functions;
-	const EV = A.events;
-	let ev = Math.max(0, EV.indexOf(A.sort_event));	/* the event shown */
+	const FN = D.functions;	/* columns, by function id */
+	const NF = FN.name.length;
+	const EV = D.events;
+	let ev = Math.max(0, EV.indexOf(D.sort_event));	/* the event shown */
 	const view = document.getElementById('view');
 	const ROW = 20;	/* px: the height of a row of the big tables */
+
+	performance.mark('cga-parsed');
+
+	/* A function's fields, from the columns. */
+	const fnSelf = f => FN.self[ev][f];
+	const fnIncl = f => FN.inclusive[ev][f];
+	const fnFile = f => FN.file[f] < 0 ? null : D.paths[FN.file[f]];
+	const fnObject = f => FN.object[f] < 0 ? null : D.paths[FN.object[f]];
+	const fnLine = f => FN.line[f] || null;
+	const fnCycle = f => FN.cycle[f] || null;
+
+	/* The documents after this script, each parsed once, when a view
+	 * first asks for it (route() waits until the page is read). */
+	const docs = {};
+	function doc(id) {
+		if (!docs[id])
+			docs[id] = JSON.parse(document.getElementById('cga-' + id).textContent);
+		return docs[id];
+	}
 
 	/* ---- small helpers ---- */
 
@@ -50,23 +71,31 @@
 	}
 
 	/* Costs: integers with thousands separators; estimates (gmon.out)
-	 * with two decimals. */
+	 * with two decimals. By hand: toLocaleString's first call loads the
+	 * locale's data, 50 to 100 ms of the first view in a fresh browser. */
+	function group(digits) {
+		return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+	}
 	function fmt(v) {
 		if (v === undefined || v === null)
 			return '';
 		if (Number.isInteger(v))
-			return v.toLocaleString('en-US');
-		return v.toLocaleString('en-US', { minimumFractionDigits: 2,
-						    maximumFractionDigits: 2 });
+			return group(String(v));
+		const [whole, frac] = v.toFixed(2).split('.');
+
+		return group(whole) + '.' + frac;
 	}
 	function pct(v, total) {
 		return total ? (100 * v / total).toFixed(2) + '%' : '';
 	}
 	function total() {
-		return A.totals[ev] || 0;
+		return D.totals[ev] || 0;
 	}
+	/* the names the listings show (a cycle member's with its cycle) */
+	const NAME = FN.name.map((n, f) => (D.labels[f] || n || '???') +
+		(FN.cycle[f] ? ' <cycle ' + FN.cycle[f] + '>' : ''));
 	function name(f) {
-		return (D.labels && D.labels[f]) || F[f].name || '???';
+		return NAME[f];
 	}
 	function cycleName(n) {
 		return '<cycle ' + n + ' as a whole>';
@@ -87,31 +116,58 @@
 		return s > 0 ? 'hsl(0, 90%, ' + (100 - 45 * s).toFixed(1) + '%)' : '';
 	}
 
-	/* ---- the indexes the views share ---- */
+	/* ---- the indexes the views share, made when first needed ---- */
 
-	const callersOf = F.map(() => []);
-	const calleesOf = F.map(() => []);
-	A.arcs.forEach((a, i) => {
-		if (a.deleted)
-			return;
-		calleesOf[a.caller].push(i);
-		callersOf[a.callee].push(i);
-	});
-	const cycleByNumber = {};
-	for (const c of A.cycles)
-		cycleByNumber[c.id] = c;
-	const sources = D.sources || [];
-	const sourceByPath = {};
-	sources.forEach((s, k) => { sourceByPath[s.path] = k; });
-	const linesByFile = {};
-	for (const l of A.lines || []) {
-		(linesByFile[l.file] = linesByFile[l.file] || {})[l.line] = l;
+	/* The calls (columns by call id, "cga-calls"), each function's
+	 * callers and callees as call ids, the cycles by number. */
+	let callsIndex;
+	function calls() {
+		if (callsIndex)
+			return callsIndex;
+		const d = doc('calls');
+		const c = d.calls;
+		const deleted = new Set(d.deleted);
+		const callersOf = Array.from({ length: NF }, () => []);
+		const calleesOf = Array.from({ length: NF }, () => []);
+		const cycleByNumber = {};
+
+		for (let i = 0; i < c.n; i++) {
+			if (deleted.has(i))
+				continue;
+			calleesOf[c.caller[i]].push(i);
+			callersOf[c.callee[i]].push(i);
+		}
+		for (const y of d.cycles)
+			cycleByNumber[y.id] = y;
+		callsIndex = { caller: c.caller, callee: c.callee, count: c.count,
+			incl: c.inclusive, callersOf, calleesOf, cycleByNumber };
+		return callsIndex;
 	}
-	const disasmOf = {};
-	(A.disasm || []).forEach((d, k) => {
-		for (const f of d.functions || [])
-			disasmOf[f] = k;
-	});
+
+	/* The annotated source and the disassembly ("cga-code"): the files
+	 * by path, the line costs by file and line, the listing of each
+	 * function. */
+	let codeIndex;
+	function code() {
+		if (codeIndex)
+			return codeIndex;
+		const d = doc('code');
+		const sourceByPath = {};
+		const linesByFile = {};
+		const disasmOf = {};
+
+		d.sources.forEach((s, k) => { sourceByPath[s.path] = k; });
+		for (const l of d.lines || [])
+			(linesByFile[l.file] = linesByFile[l.file] || {})[l.line] = l;
+		d.disasm.forEach((x, k) => {
+			for (const f of x.functions || [])
+				disasmOf[f] = k;
+		});
+		codeIndex = { annotated: d.annotated, sources: d.sources,
+			disasm: d.disasm, disasmSource: d.disasm_source,
+			sourceByPath, linesByFile, disasmOf };
+		return codeIndex;
+	}
 
 	/* ---- the glob of -p, as src/select/symspec.c matches names ---- */
 
@@ -244,6 +300,14 @@
 	/* -p's SPEC: a function name, a file or an object; FILE:FUNC, a
 	 * function of a file; FILE:LINE, the functions of a file starting
 	 * at or before the line. null when it is no SPEC. */
+	/* a function by its names: the profile's, the one shown where it
+	 * differs (--short-names), and the demangled form of a mangled one
+	 * (--no-demangle), as -p takes a name in either form */
+	function fnNameMatches(p, re, f) {
+		return nameMatches(p, re, FN.name[f] || '') ||
+			(f in D.labels && nameMatches(p, re, D.labels[f])) ||
+			(f in D.demangled && nameMatches(p, re, D.demangled[f]));
+	}
 	function funcMatcher(p) {
 		const colon = singleColon(p);
 
@@ -251,24 +315,26 @@
 			return null;
 		if (colon < 0) {
 			const re = globRegExp(p);
+			/* each file and object once, not once per function */
+			const pathHit = D.paths.map(s => pathMatches(p, re, s));
 
-			return f => nameMatches(p, re, F[f].name || '') ||
-				pathMatches(p, re, F[f].file) ||
-				pathMatches(p, re, F[f].object);
+			return f => fnNameMatches(p, re, f) ||
+				(FN.file[f] >= 0 && pathHit[FN.file[f]]) ||
+				(FN.object[f] >= 0 && pathHit[FN.object[f]]);
 		}
 		const file = p.slice(0, colon), rest = p.slice(colon + 1);
 		const fre = globRegExp(file);
+		const fileHit = D.paths.map(s => pathMatches(file, fre, s));
+		const inFile = f => FN.file[f] >= 0 && fileHit[FN.file[f]];
 
 		if (/^[0-9]+$/.test(rest)) {
 			const line = Number(rest);
 
-			return f => pathMatches(file, fre, F[f].file) &&
-				F[f].line && F[f].line <= line;
+			return f => inFile(f) && fnLine(f) && fnLine(f) <= line;
 		}
 		const re = globRegExp(rest);
 
-		return f => pathMatches(file, fre, F[f].file) &&
-			nameMatches(rest, re, F[f].name || '');
+		return f => inFile(f) && fnNameMatches(rest, re, f);
 	}
 
 	/* ---- a table that draws only the rows in view ---- */
@@ -330,37 +396,37 @@
 		const inputs = el('table');
 		const events = el('table');
 
-		for (const i of A.inputs)
+		for (const i of D.inputs)
 			inputs.append(el('tr', null,
 				el('td', null, i.path || ''),
 				el('td', null, i.format || ''),
 				el('td', null, i.creator || ''),
 				el('td', null, i.cmd || '')));
-		A.event_info.forEach((e, k) => {
+		D.event_info.forEach((e, k) => {
 			events.append(el('tr', null,
 				el('td', null, e.name),
 				el('td', null, e.long_name || ''),
-				el('td', { class: 'num' }, fmt(A.totals[k])),
+				el('td', { class: 'num' }, fmt(D.totals[k])),
 				el('td', { class: 'muted' }, e.unit_seconds ?
 					'1 unit = ' + e.unit_seconds + ' s' : '')));
 		});
 		h.append(el('h1', null, 'cganalyze: ' +
-			A.inputs.map(i => i.path).join(', ')));
+			D.inputs.map(i => i.path).join(', ')));
 		h.append(el('details', { open: '' },
 			el('summary', null, 'Events and totals'), events));
 		h.append(el('details', null,
-			el('summary', null, 'Inputs (' + A.inputs.length + ')'), inputs));
-		if (A.binaries.length) {
+			el('summary', null, 'Inputs (' + D.inputs.length + ')'), inputs));
+		if (D.binaries.length) {
 			const b = el('table');
 
-			for (const x of A.binaries)
+			for (const x of D.binaries)
 				b.append(el('tr', null,
 					el('td', null, x.path),
 					el('td', null, x.object || ''),
 					el('td', null, 'load offset ' + hex(x.load_offset)),
 					el('td', { class: 'muted' }, x.load_offset_reason)));
 			h.append(el('details', null,
-				el('summary', null, 'Binaries (' + A.binaries.length + ')'), b));
+				el('summary', null, 'Binaries (' + D.binaries.length + ')'), b));
 		}
 		if (D.warnings) {
 			const n = D.warnings.split('\n').filter(x => x).length;
@@ -372,7 +438,11 @@
 		/* the event every view shows */
 		const pick = el('select', { id: 'event', onchange: () => {
 			ev = Number(pick.value);
-			route();
+			/* a zoomed frame is a node of the other event's tree */
+			if (/^#(flame|icicle)\/./.test(location.hash))
+				location.hash = location.hash.replace(/\/.*/, '');
+			else
+				route();
 		} });
 		EV.forEach((e, k) => pick.append(el('option', { value: k }, e)));
 		pick.value = ev;
@@ -383,19 +453,19 @@
 
 	const topState = { col: 'self', desc: true, filter: '' };
 	const topColumns = [
-		{ key: 'self', title: 'self', v: f => F[f].self[ev] },
-		{ key: 'selfpct', title: '%', v: f => F[f].self[ev] },
-		{ key: 'incl', title: 'inclusive', v: f => F[f].inclusive[ev] },
-		{ key: 'inclpct', title: '%', v: f => F[f].inclusive[ev] },
-		{ key: 'calls', title: 'calls', v: f => F[f].calls },
+		{ key: 'self', title: 'self', v: fnSelf },
+		{ key: 'selfpct', title: '%', v: fnSelf },
+		{ key: 'incl', title: 'inclusive', v: fnIncl },
+		{ key: 'inclpct', title: '%', v: fnIncl },
+		{ key: 'calls', title: 'calls', v: f => FN.calls[f] },
 		{ key: 'name', title: 'function', v: f => name(f) },
-		{ key: 'file', title: 'file', v: f => F[f].file || '' },
-		{ key: 'object', title: 'object', v: f => F[f].object || '' },
+		{ key: 'file', title: 'file', v: f => fnFile(f) || '' },
+		{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 	];
 
 	function sortedRows() {
 		const col = topColumns.find(c => c.key === topState.col);
-		let rows = F.map((x, f) => f);
+		let rows = Array.from({ length: NF }, (x, f) => f);
 
 		if (topState.filter) {
 			const m = funcMatcher(topState.filter);
@@ -414,7 +484,7 @@
 			if (x > y)
 				return dir;
 			/* ties as the flat profile: self cost, then name */
-			return F[rows[b]].self[ev] - F[rows[a]].self[ev] ||
+			return fnSelf(rows[b]) - fnSelf(rows[a]) ||
 				(name(rows[a]) < name(rows[b]) ? -1 : 1);
 		});
 		return idx.map(i => rows[i]);
@@ -433,18 +503,18 @@
 			const rows = sortedRows();
 			const tot = total();
 
-			count.textContent = rows.length + ' of ' + F.length + ' functions';
+			count.textContent = rows.length + ' of ' + NF + ' functions';
 			const t = vtable(rows, 'top-grid', f => cells(
-				numCell(F[f].self[ev]),
-				el('span', { class: 'num' }, pct(F[f].self[ev], tot)),
-				numCell(F[f].inclusive[ev]),
-				el('span', { class: 'num' }, pct(F[f].inclusive[ev], tot)),
-				numCell(F[f].calls),
+				numCell(fnSelf(f)),
+				el('span', { class: 'num' }, pct(fnSelf(f), tot)),
+				numCell(fnIncl(f)),
+				el('span', { class: 'num' }, pct(fnIncl(f), tot)),
+				numCell(FN.calls[f]),
 				el('span', null, fnLink(f)),
-				el('span', { class: 'muted', title: F[f].file || '' },
-					(F[f].file || '') + (F[f].line ? ':' + F[f].line : '')),
-				el('span', { class: 'muted', title: F[f].object || '' },
-					F[f].object || '')));
+				el('span', { class: 'muted', title: fnFile(f) || '' },
+					(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
+				el('span', { class: 'muted', title: fnObject(f) || '' },
+					fnObject(f) || '')));
 
 			t.id = 'top-table';
 			if (table)
@@ -485,10 +555,10 @@
 	/* The self and inclusive cost of f, or of its cycle when it has one:
 	 * what an arc into it is split by. */
 	function calleeUnit(f) {
-		const c = F[f].cycle !== null ? cycleByNumber[F[f].cycle] : null;
+		const c = fnCycle(f) ? calls().cycleByNumber[fnCycle(f)] : null;
 
 		return c ? { self: c.self[ev], incl: c.inclusive[ev], calls: c.calls }
-			 : { self: F[f].self[ev], incl: F[f].inclusive[ev], calls: F[f].calls };
+			 : { self: fnSelf(f), incl: fnIncl(f), calls: FN.calls[f] };
 	}
 
 	/*
@@ -504,18 +574,18 @@
 			el('th', { class: 'num' }, '% total'), el('th', { class: 'num' }, 'self'),
 			el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
 			el('th', { class: 'num' }, 'called'), el('th', null, 'function')));
+		const C = calls();
 		const arcRow = (a, other, callee, dir) => {
-			const arc = A.arcs[a];
 			const inside = sameUnit(other);
 			const u = calleeUnit(callee);
-			const incl = arc.inclusive[ev];
+			const incl = C.incl[ev][a];
 			const self = u.incl > 0 ? Math.min(incl, incl * u.self / u.incl) : 0;
 
 			return el('tr', { class: dir }, el('td'),
 				el('td', { class: 'num' }, inside ? '' : fmt(self)),
 				el('td', { class: 'num' }, inside ? '' : fmt(incl - self)),
 				el('td', { class: 'num' }, inside ? '' : fmt(incl)),
-				el('td', { class: 'num' }, fmt(arc.count) +
+				el('td', { class: 'num' }, fmt(C.count[a]) +
 					(inside ? '' : '/' + fmt(u.calls))),
 				el('td', null, fnLink(other),
 					inside ? el('span', { class: 'muted' }, ' (within the cycle)') : null));
@@ -525,7 +595,7 @@
 			t.append(el('tr', { class: 'caller' }, el('td'), el('td'), el('td'),
 				el('td'), el('td'), el('td', { class: 'muted' }, '<spontaneous>')));
 		for (const a of arcsIn)
-			t.append(arcRow(a, A.arcs[a].caller, A.arcs[a].callee, 'caller'));
+			t.append(arcRow(a, C.caller[a], C.callee[a], 'caller'));
 		t.append(el('tr', { class: 'primary' },
 			el('td', { class: 'num' }, pct(f.inclusive, tot)),
 			el('td', { class: 'num' }, fmt(f.self)),
@@ -535,62 +605,64 @@
 				(f.selfCalls ? '+' + fmt(f.selfCalls) : '')),
 			el('td', null, f.label)));
 		for (const a of arcsOut)
-			t.append(arcRow(a, A.arcs[a].callee, A.arcs[a].callee, 'callee'));
+			t.append(arcRow(a, C.callee[a], C.callee[a], 'callee'));
 		return t;
 	}
 
 	function byCost(list) {
+		const C = calls();
+
 		return list.slice().sort((a, b) =>
-			A.arcs[b].inclusive[ev] - A.arcs[a].inclusive[ev] ||
-			A.arcs[b].count - A.arcs[a].count);
+			C.incl[ev][b] - C.incl[ev][a] || C.count[b] - C.count[a]);
 	}
 
 	function viewFunction(f) {
-		if (!(f >= 0 && f < F.length)) {
-			const order = F.map((x, i) => i)
-				.sort((a, b) => F[b].inclusive[ev] - F[a].inclusive[ev]);
-
-			f = order.length ? order[0] : -1;
+		if (!(f >= 0 && f < NF)) {
+			/* none chosen yet: the one of the highest inclusive cost */
+			f = -1;
+			for (let i = 0; i < NF; i++)
+				if (f < 0 || fnIncl(i) > fnIncl(f))
+					f = i;
 			if (f < 0)
 				return el('p', null, 'The profile has no functions.');
 		}
-		const fn = F[f];
-		const cyc = fn.cycle;
-		const same = other => cyc !== null && F[other].cycle === cyc || other === f;
+		const cyc = fnCycle(f);
+		const same = other => cyc !== null && fnCycle(other) === cyc || other === f;
 		const box = el('div', { id: 'function' });
 		const facts = el('p', null,
-			'self ', el('b', null, fmt(fn.self[ev])), ' (' + pct(fn.self[ev], total()) + ')',
-			', inclusive ', el('b', null, fmt(fn.inclusive[ev])),
-			' (' + pct(fn.inclusive[ev], total()) + ')',
-			', called ' + fmt(fn.calls) + ' times',
-			fn.self_calls ? ' and ' + fmt(fn.self_calls) + ' times by itself' : '');
+			'self ', el('b', null, fmt(fnSelf(f))), ' (' + pct(fnSelf(f), total()) + ')',
+			', inclusive ', el('b', null, fmt(fnIncl(f))),
+			' (' + pct(fnIncl(f), total()) + ')',
+			', called ' + fmt(FN.calls[f]) + ' times',
+			FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
 		const where = el('p', { class: 'muted' });
+		const file = fnFile(f), line = fnLine(f);
+		const K = code();
 
-		if (fn.file) {
-			const k = sourceByPath[fn.file];
+		if (file) {
+			const k = K.sourceByPath[file];
+			const at = file + (line ? ':' + line : '');
 
 			where.append(k !== undefined
-				? el('a', { href: '#source/' + k + '/' + (fn.line || 1) },
-					fn.file + (fn.line ? ':' + fn.line : ''))
-				: fn.file + (fn.line ? ':' + fn.line : ''));
+				? el('a', { href: '#source/' + k + '/' + (line || 1) }, at) : at);
 		}
-		if (fn.object)
-			where.append(' in ' + fn.object);
-		if (disasmOf[f] !== undefined)
-			where.append(' \u00b7 ', el('a', { href: '#disasm/' + disasmOf[f] }, 'disassembly'));
+		if (fnObject(f))
+			where.append(' in ' + fnObject(f));
+		if (K.disasmOf[f] !== undefined)
+			where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
 		box.append(el('h2', { id: 'fn-name' }, name(f)), where, facts);
 		if (cyc !== null)
 			box.append(el('p', null, 'Part of ', cycleLink(cyc),
 				': calls inside the cycle are counted, their cost is the cycle\'s.'));
-		box.append(entryTable({ calls: fn.calls, selfCalls: fn.self_calls,
-					label: name(f), self: fn.self[ev],
-					inclusive: fn.inclusive[ev] },
-			byCost(callersOf[f]), byCost(calleesOf[f]), same));
+		box.append(entryTable({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
+					label: name(f), self: fnSelf(f), inclusive: fnIncl(f) },
+			byCost(calls().callersOf[f]), byCost(calls().calleesOf[f]), same));
 		return box;
 	}
 
 	function viewCycle(n) {
-		const c = cycleByNumber[n];
+		const C = calls();
+		const c = C.cycleByNumber[n];
 
 		if (!c)
 			return el('p', null, 'No cycle ' + n + '.');
@@ -598,18 +670,18 @@
 		const arcsIn = [], arcsOut = [];
 
 		for (const m of c.members) {
-			for (const a of callersOf[m])
-				if (!members.has(A.arcs[a].caller))
+			for (const a of C.callersOf[m])
+				if (!members.has(C.caller[a]))
 					arcsIn.push(a);
-			for (const a of calleesOf[m])
-				if (!members.has(A.arcs[a].callee))
+			for (const a of C.calleesOf[m])
+				if (!members.has(C.callee[a]))
 					arcsOut.push(a);
 		}
 		const box = el('div', { id: 'function' });
 		const list = el('ul');
 
 		for (const m of c.members)
-			list.append(el('li', null, fnLink(m), ' self ' + fmt(F[m].self[ev])));
+			list.append(el('li', null, fnLink(m), ' self ' + fmt(fnSelf(m))));
 		box.append(el('h2', null, cycleName(n)),
 			el('p', null, 'self ', el('b', null, fmt(c.self[ev])), ', inclusive ',
 				el('b', null, fmt(c.inclusive[ev])), ', called ' + fmt(c.calls) +
@@ -624,17 +696,22 @@
 
 	/* ---- flame graph and icicle ---- */
 
-	const FL = D.flame;
-	const flameKids = FL.nodes.map(() => []);
-	const flameRoots = [];
-	FL.nodes.forEach((n, i) => {
-		if (n[1] < 0)
-			flameRoots.push(i);
-		else
-			flameKids[n[1]].push(i);
-	});
-	function flameName(i) {
-		const u = FL.nodes[i][0];
+	/* The tree of the event shown ("cga-flame" has one per event, as
+	 * columns by node), with each node's children and the roots; for
+	 * an event without one (an estimate is of --sort's alone), that. */
+	function flameTree() {
+		const trees = doc('flame').trees;
+		const T = trees[ev] || trees.find(t => t);
+
+		if (!T.kids) {
+			T.kids = T.unit.map(() => []);
+			T.roots = [];
+			T.parent.forEach((p, i) => (p < 0 ? T.roots : T.kids[p]).push(i));
+		}
+		return T;
+	}
+	function flameName(T, i) {
+		const u = T.unit[i];
 
 		return u < 0 ? cycleName(-u) : name(u);
 	}
@@ -652,7 +729,7 @@
 
 	function viewFlame(icicle, zoom) {
 		const box = el('div');
-		const evIndex = EV.indexOf(FL.event);
+		const FL = flameTree();
 		const search = el('input', { type: 'search', id: 'flame-search',
 			placeholder: 'search: part of a name', value: flameSearch });
 		const matched = el('span', { class: 'muted', id: 'flame-matched' });
@@ -663,7 +740,7 @@
 
 		box.append(el('div', { class: 'controls' },
 			el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
-				(evIndex !== ev ? ' (the event --sort chose)' : '')),
+				(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
 			FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 				'estimated from call arcs: the profile has no stacks') : null,
 			zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
@@ -671,8 +748,8 @@
 		function draw() {
 			const W = area.clientWidth || 1000;
 			const frames = [];	/* [node or -1, x, w, depth, up] */
-			const z = zoom !== undefined && FL.nodes[zoom] ? zoom : -1;
-			const ztotal = z < 0 ? FL.total : FL.nodes[z][2];
+			const z = zoom >= 0 && zoom < FL.unit.length ? zoom : -1;
+			const ztotal = z < 0 ? FL.total : FL.value[z];
 			const scale = ztotal > 0 ? W / ztotal : 0;
 			let depth = 0;
 
@@ -682,8 +759,8 @@
 			if (z >= 0) {
 				const chain = [];
 
-				for (let p = FL.nodes[z][1]; p >= 0 && chain.length < FLAME_CALLERS;
-				     p = FL.nodes[p][1])
+				for (let p = FL.parent[z]; p >= 0 && chain.length < FLAME_CALLERS;
+				     p = FL.parent[p])
 					chain.unshift(p);
 				for (const p of chain)
 					frames.push([p, 0, W, depth++, true]);
@@ -692,18 +769,18 @@
 			let cut = false;
 			/* depth first, children left to right, those a pixel wide */
 			const stack = [];
-			const start = z < 0 ? flameRoots : [z];
+			const start = z < 0 ? FL.roots : [z];
 			let x = 0;
 
 			for (const r of start) {
 				stack.push([r, x, depth]);
-				x += FL.nodes[r][2] * scale;
+				x += FL.value[r] * scale;
 			}
 			let maxDepth = depth;
 
 			while (stack.length) {
 				const [i, x0, d] = stack.pop();
-				const w = FL.nodes[i][2] * scale;
+				const w = FL.value[i] * scale;
 
 				if (w < 0.5)
 					continue;
@@ -716,9 +793,9 @@
 					maxDepth = d;
 				let cx = x0;
 
-				for (const k of flameKids[i]) {
+				for (const k of FL.kids[i]) {
 					stack.push([k, cx, d + 1]);
-					cx += FL.nodes[k][2] * scale;
+					cx += FL.value[k] * scale;
 				}
 			}
 			area.textContent = '';
@@ -727,8 +804,8 @@
 			const frag = document.createDocumentFragment();
 
 			for (const [i, fx, w, d, up] of frames) {
-				const label = i < 0 ? 'all' : flameName(i);
-				const value = i < 0 ? FL.total : FL.nodes[i][2];
+				const label = i < 0 ? 'all' : flameName(FL, i);
+				const value = i < 0 ? FL.total : FL.value[i];
 				const div = el('div', {
 					class: 'fr' + (i < 0 ? ' root' : '') + (up ? ' up' : '') +
 						(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
@@ -750,15 +827,15 @@
 			/* what the search matches, not counting a match inside one */
 			if (needle) {
 				let sum = 0;
-				const walk = [...flameRoots];
+				const walk = [...FL.roots];
 
 				while (walk.length) {
 					const i = walk.pop();
 
-					if (flameName(i).toLowerCase().includes(needle))
-						sum += FL.nodes[i][2];
+					if (flameName(FL, i).toLowerCase().includes(needle))
+						sum += FL.value[i];
 					else
-						walk.push(...flameKids[i]);
+						walk.push(...FL.kids[i]);
 				}
 				matched.textContent = 'matched ' + fmt(sum) + ' (' + pct(sum, FL.total) + ')';
 			} else {
@@ -782,8 +859,8 @@
 			if (!t)
 				return;
 			info.append(t.title);
-			if (i >= 0 && FL.nodes[i][0] >= 0)
-				info.append(' \u00b7 ', fnLink(FL.nodes[i][0]));
+			if (i >= 0 && FL.unit[i] >= 0)
+				info.append(' \u00b7 ', fnLink(FL.unit[i]));
 		});
 		search.addEventListener('input', () => {
 			flameSearch = search.value;
@@ -797,14 +874,17 @@
 	/* ---- annotated source ---- */
 
 	function viewSource(k, line) {
+		const K = code();
+		const sources = K.sources;
+
 		if (!sources.length)
-			return el('p', { id: 'source-none' }, A.annotation
+			return el('p', { id: 'source-none' }, K.annotated
 				? 'No source file of the profile was found above the threshold ' +
 				  'to embed (-I DIR or --source-map OLD=NEW say where they are).'
 				: 'The profile has no source lines.');
 		k = k >= 0 && k < sources.length ? k : 0;
 		const src = sources[k];
-		const costs = linesByFile[src.path] || {};
+		const costs = K.linesByFile[src.path] || {};
 		const rows = [];
 		let max = 0;
 
@@ -855,7 +935,8 @@
 	/* ---- disassembly ---- */
 
 	function viewDisasm(k) {
-		const list = A.disasm || [];
+		const K = code();
+		const list = K.disasm;
 
 		if (!list.length)
 			return el('p', { id: 'disasm-none' }, 'No disassembly: it needs -b BINARY ' +
@@ -866,7 +947,7 @@
 		let max = 0;
 		const rows = [];
 
-		const lines = (D.disasm_source || [])[k] || [];
+		const lines = K.disasmSource[k] || [];
 		let next = 0;
 
 		/* the source line before the instructions made from it */
@@ -886,7 +967,7 @@
 			if (ins.source) {
 				const [, file, line, text] = ins.source;
 				const where = file.split('/').pop() + ':' + line;
-				const k = sourceByPath[file];
+				const k = K.sourceByPath[file];
 
 				return cells(el('span', { class: 'srcline' }, k !== undefined
 					? el('a', { href: '#source/' + k + '/' + line }, where) : where),
@@ -918,12 +999,22 @@
 
 	/* ---- the views by location.hash ---- */
 
-	let lastFunction;
+	let lastFunction, waiting = false, drawn = false;
 
 	function route() {
 		const parts = (location.hash.slice(1) || 'top').split('/');
 		const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
 		let tab = parts[0], node;
+
+		/* the views but Top read the documents after this script: they
+		 * wait until the browser has read the page */
+		if (['fn', 'cycle', 'flame', 'icicle', 'source', 'disasm'].includes(tab) &&
+		    document.readyState === 'loading') {
+			if (!waiting)
+				document.addEventListener('DOMContentLoaded', route);
+			waiting = true;
+			return;
+		}
 
 		switch (parts[0]) {
 		case 'fn':
@@ -955,6 +1046,20 @@
 			a.classList.toggle('on', a.id === 'tab-' + tab);
 		if (node.redraw)
 			node.redraw();
+		if (!drawn)
+			firstDrawn();
+		drawn = true;
+	}
+
+	/* How long the first view took, for bench/html and the curious:
+	 * from the script's start, and from the start of loading the page,
+	 * in the animation frame that paints it. */
+	function firstDrawn() {
+		performance.mark('cga-drawn');
+		requestAnimationFrame(() => {
+			document.body.dataset.drawMs = (performance.now() - t0).toFixed(0);
+			document.body.dataset.loadedMs = performance.now().toFixed(0);
+		});
 	}
 
 	drawHeader();
@@ -966,10 +1071,4 @@
 			flame.redraw();
 	});
 	route();
-	/* how long the first view took, for the tests and the curious: from
-	 * the script's start, and from the start of loading the page */
-	requestAnimationFrame(() => {
-		document.body.dataset.drawMs = (performance.now() - t0).toFixed(0);
-		document.body.dataset.loadedMs = performance.now().toFixed(0);
-	});
 })();

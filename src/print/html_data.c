@@ -1,0 +1,341 @@
+/*
+ * The HTML report's data documents (html_data.h): the functions for the
+ * first view, the calls for the function view, the flame graph's trees.
+ * Columns, not objects: a JSON array of 11,000 numbers parses many
+ * times faster than 11,000 objects of ten keys, and is a third of their
+ * size, and the first view must be drawn within a second of opening
+ * the page (doc/PERFORMANCE.md).
+ */
+#include "html_data.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hashmap.h"
+#include "base/xalloc.h"
+#include "flame_data.h"
+#include "json_write.h"
+#include "linebuf.h"
+
+/* The flame graph keeps paths down to this share of the total, and at
+ * most this many: a browser draws what is a pixel wide, and the file
+ * stays small. */
+#define HTML_FLAME_MIN_SHARE 2e-5
+#define HTML_FLAME_MAX_NODES 100000
+
+/* Exact costs are whole; estimates (gmon.out) keep their digits. */
+static void put_cost(FILE *out, double v, bool exact)
+{
+	fprintf(out, exact ? "%.0f" : "%.17g", v);
+}
+
+/* "key": [v[0], v[stride], v[2 * stride], ...] for n values */
+static void put_column(FILE *out, const char *key, const double *v,
+		       size_t n, size_t stride, bool exact)
+{
+	fprintf(out, ",\n  \"%s\": [", key);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', out);
+		put_cost(out, v[i * stride], exact);
+	}
+	fputc(']', out);
+}
+
+/* "key": [[event 0's n values], [event 1's], ...] from an n x ne
+ * matrix */
+static void put_event_columns(FILE *out, const char *key, const double *m,
+			      size_t n, size_t ne, bool exact)
+{
+	fprintf(out, ",\n  \"%s\": [", key);
+	for (size_t e = 0; e < ne; e++) {
+		fputs(e ? ",\n   [" : "\n   [", out);
+		for (size_t i = 0; i < n; i++) {
+			if (i)
+				fputc(',', out);
+			put_cost(out, m[i * ne + e], exact);
+		}
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
+/* "paths": every file and object name of the functions once; file[f]
+ * and object[f] their indexes in it, or NO_ID. */
+static void put_paths(FILE *out, const struct profile *p, uint32_t **file,
+		      uint32_t **object)
+{
+	struct u64map seen;
+	name_id *order = xcalloc(2 * (size_t)p->nfuncs + 1, sizeof(*order));
+	uint32_t n = 0;
+
+	u64map_init(&seen);
+	*file = xcalloc(p->nfuncs + 1, sizeof(**file));
+	*object = xcalloc(p->nfuncs + 1, sizeof(**object));
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		name_id ids[2] = { p->funcs[f].file, p->funcs[f].object };
+		uint32_t *to[2] = { &(*file)[f], &(*object)[f] };
+
+		for (int k = 0; k < 2; k++) {
+			bool added;
+
+			if (ids[k] == NO_NAME) {
+				*to[k] = NO_ID;
+				continue;
+			}
+			*to[k] = u64map_get_or_put(&seen, ids[k], n, &added);
+			if (added)
+				order[n++] = ids[k];
+		}
+	}
+	fputs(",\n \"paths\": [", out);
+	for (uint32_t i = 0; i < n; i++) {
+		fputs(i ? ",\n  " : "\n  ", out);
+		json_name(out, p, order[i]);
+	}
+	fputc(']', out);
+	u64map_release(&seen);
+	free(order);
+}
+
+static void put_ids(FILE *out, const char *key, const uint32_t *v, size_t n)
+{
+	fprintf(out, ",\n  \"%s\": [", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, i ? ",%ld" : "%ld",
+			v[i] == NO_ID ? -1L : (long)v[i]);
+	fputc(']', out);
+}
+
+static void put_functions(FILE *out, const struct cg *cg,
+			  const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	size_t n = p->nfuncs, ne = p->stride;
+	bool exact = cg->child != NULL;
+	double *self = xcalloc(n * ne + 1, sizeof(*self));
+	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
+	double *num = xcalloc(3 * n + 1, sizeof(*num));
+	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
+	uint32_t *file, *object, *cycle = xcalloc(n + 1, sizeof(*cycle));
+
+	put_paths(out, p, &file, &object);
+	for (size_t f = 0; f < n; f++) {
+		const struct cg_node *node = &cg->nodes[f];
+
+		if (exact) {
+			cg_inclusive_row(cg, (uint32_t)f, row);
+			for (size_t e = 0; e < ne; e++) {
+				self[f * ne + e] = (double)profile_self(p, (uint32_t)f)[e];
+				incl[f * ne + e] = (double)row[e];
+			}
+		} else {
+			/* estimated for the sort event only, 0 for the rest,
+			 * as --json */
+			double s = cg_node_self(cg, (uint32_t)f, o->sort_event);
+
+			self[f * ne + o->sort_event] = s;
+			incl[f * ne + o->sort_event] = s +
+				cg_node_child(cg, (uint32_t)f, o->sort_event);
+		}
+		num[3 * f] = p->funcs[f].line;
+		num[3 * f + 1] = (double)node->calls;
+		num[3 * f + 2] = (double)node->self_calls;
+		cycle[f] = node->cycle == NO_ID ? 0 : cg->cycles[node->cycle].number;
+	}
+	fputs(",\n \"functions\": {\"name\": [", out);
+	for (size_t f = 0; f < n; f++) {
+		fputs(f ? ",\n  " : "\n  ", out);
+		json_name(out, p, p->funcs[f].name);
+	}
+	fputc(']', out);
+	put_ids(out, "file", file, n);
+	put_ids(out, "object", object, n);
+	put_column(out, "line", num, n, 3, true);
+	put_column(out, "calls", num + 1, n, 3, true);
+	put_column(out, "self_calls", num + 2, n, 3, true);
+	put_ids(out, "cycle", cycle, n);
+	put_event_columns(out, "self", self, n, ne, exact);
+	put_event_columns(out, "inclusive", incl, n, ne, exact);
+	fputc('}', out);
+	free(self);
+	free(incl);
+	free(num);
+	free(row);
+	free(file);
+	free(object);
+	free(cycle);
+}
+
+/* Where a listing shows another name than the profile's (--short-names,
+ * two functions of one name): those labels, by id. Without the
+ * " <cycle N>" of a cycle member, which the page adds from "cycle": a
+ * large program's cycles have thousands of members. */
+static void put_labels(FILE *out, const struct cg *cg,
+		       const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	struct name_labels *nl = name_labels_new(cg, o);
+	struct linebuf lb = { 0 };
+	bool first = true;
+
+	fputs(",\n \"labels\": {", out);
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		const char *name = profile_str(p, p->funcs[f].name);
+		uint32_t cycle = cg->nodes[f].cycle;
+
+		lb.len = 0;
+		lb_func_label(&lb, nl, cg, f, false);
+		if (cycle != NO_ID) {
+			char suffix[32];
+			size_t n = (size_t)snprintf(suffix, sizeof(suffix), " <cycle %u>",
+						    cg->cycles[cycle].number);
+
+			if (lb.len >= n && !memcmp(lb.s + lb.len - n, suffix, n))
+				lb.len -= n;
+		}
+		if (name && lb.len == strlen(name) && !memcmp(lb.s, name, lb.len))
+			continue;
+		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", f);
+		json_string(out, lb.s, lb.len);
+		first = false;
+	}
+	fputc('}', out);
+	lb_free(&lb);
+	name_labels_free(nl);
+}
+
+/* The demangled form of each mangled name (--no-demangle, or a
+ * profile written with mangled names), which the filter matches as -p
+ * does. */
+static void put_demangled(FILE *out, const struct profile *p)
+{
+	bool first = true;
+
+	fputs(",\n \"demangled\": {", out);
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		const char *name = profile_str(p, p->funcs[f].name);
+		char *d;
+
+		/* what bfd_demangle takes: Itanium C++ and Rust v0 */
+		if (!name || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)))
+			continue;
+		d = symtab_demangle(name);
+		if (!d)
+			continue;
+		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", f);
+		json_string(out, d, strlen(d));
+		first = false;
+		free(d);
+	}
+	fputc('}', out);
+}
+
+void html_data_first(FILE *out, const struct cg *cg,
+		     const struct print_opts *o, const char *warnings)
+{
+	fputc('{', out);
+	print_json_head(out, cg, o);
+	put_functions(out, cg, o);
+	put_labels(out, cg, o);
+	put_demangled(out, cg->p);
+	fputs(",\n \"warnings\": ", out);
+	json_string(out, warnings ? warnings : "", warnings ? strlen(warnings) : 0);
+	fputs("}\n", out);
+}
+
+void html_data_calls(FILE *out, const struct cg *cg,
+		     const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	size_t n = p->ncalls, ne = p->stride;
+	bool exact = p->calls_have_incl;
+	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
+	double *num = xcalloc(3 * n + 1, sizeof(*num));
+	bool first = true;
+
+	for (size_t c = 0; c < n; c++) {
+		num[3 * c] = p->calls[c].caller;
+		num[3 * c + 1] = p->calls[c].callee;
+		num[3 * c + 2] = (double)p->calls[c].count;
+		for (size_t e = 0; exact && e < ne; e++)
+			incl[c * ne + e] =
+				(double)profile_call_incl(p, (uint32_t)c)[e];
+	}
+	/* estimated: gprof's share of the sort event, by the graph's arc */
+	for (size_t a = 0; !exact && a < cg->narcs; a++) {
+		double s = 0, ch = 0;
+
+		cg_arc_share(cg, (uint32_t)a, o->sort_event, &s, &ch);
+		incl[cg->arcs[a].call * ne + o->sort_event] = s + ch;
+	}
+	fputs("{\"calls\": {\"n\": ", out);
+	fprintf(out, "%zu", n);
+	put_column(out, "caller", num, n, 3, true);
+	put_column(out, "callee", num + 1, n, 3, true);
+	put_column(out, "count", num + 2, n, 3, true);
+	put_event_columns(out, "inclusive", incl, n, ne, exact);
+	fputs("},\n \"deleted\": [", out);
+	for (size_t c = 0; o->arc_deleted && c < n; c++)
+		if (o->arc_deleted[c]) {
+			fprintf(out, first ? "%zu" : ",%zu", c);
+			first = false;
+		}
+	fputs("],\n ", out);
+	print_json_cycles(out, cg, o);
+	fputs("}\n", out);
+	free(incl);
+	free(num);
+}
+
+/* One event's tree, or null when the analysis has no costs of it. */
+static void put_tree(FILE *out, const struct cg *cg, uint32_t ev)
+{
+	const struct profile *p = cg->p;
+	struct flame fl;
+	double *col;
+
+	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
+		    HTML_FLAME_MAX_NODES);
+	col = xcalloc(4 * fl.nnodes + 1, sizeof(*col));
+	for (size_t i = 0; i < fl.nnodes; i++) {
+		const struct flame_node *n = &fl.nodes[i];
+
+		col[4 * i] = n->func != NO_ID ? (double)n->func
+			: -(double)cg->cycles[n->cycle].number;
+		col[4 * i + 1] = n->parent == NO_ID ? -1 : (double)n->parent;
+		col[4 * i + 2] = n->total;
+		col[4 * i + 3] = n->self;
+	}
+	fputs("{\"event\": ", out);
+	json_name(out, p, p->events[ev].name);
+	fprintf(out, ", \"estimated\": %s, \"cut\": %zu, \"full\": %s, \"total\": ",
+		fl.estimated ? "true" : "false", fl.cut, fl.full ? "true" : "false");
+	put_cost(out, fl.total, !fl.estimated);
+	put_column(out, "unit", col, fl.nnodes, 4, true);
+	put_column(out, "parent", col + 1, fl.nnodes, 4, true);
+	put_column(out, "value", col + 2, fl.nnodes, 4, !fl.estimated);
+	put_column(out, "self", col + 3, fl.nnodes, 4, !fl.estimated);
+	fputc('}', out);
+	free(col);
+	flame_release(&fl);
+}
+
+void html_data_flame(FILE *out, const struct cg *cg,
+		     const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	/* an estimate (gmon.out's) is of the sort event only; a tree from
+	 * stacks or measured calls can be of any event */
+	bool every = cg->child != NULL || p->nstack_values;
+
+	fputs("{\"trees\": [", out);
+	for (uint32_t e = 0; e < p->nevents; e++) {
+		fputs(e ? ",\n" : "\n", out);
+		if (every || e == o->sort_event)
+			put_tree(out, cg, e);
+		else
+			fputs("null", out);
+	}
+	fputs("]}\n", out);
+}

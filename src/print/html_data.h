@@ -1,0 +1,46 @@
+/*
+ * The HTML report's data (html_data.c): the documents print_html.c puts
+ * in the page, each one JSON value in its own element, so that the page
+ * parses only what the view drawn needs. Their shapes are the report's
+ * own, read by src/print/html/report.js alone: columns of numbers
+ * rather than an object per function or call, which browsers parse
+ * several times faster.
+ */
+#ifndef CGA_HTML_DATA_H
+#define CGA_HTML_DATA_H
+
+#include <stdio.h>
+
+#include "print.h"
+
+/*
+ * What the first view (the flat profile) and the header need:
+ * print_json_head()'s keys, "paths" (every file and object name once),
+ * "functions" as columns ("name", "file" and "object" as indexes into
+ * paths or -1, "line" or 0, "calls", "self_calls", "cycle" or 0, and
+ * "self" and "inclusive" as one column per event), "labels" (the names
+ * the listings show, by function id, where they are not the profile's:
+ * --short-names, two functions of one name, cycle members),
+ * "demangled" (the demangled form of the names that are mangled), and
+ * "warnings" (may be NULL: none).
+ */
+void html_data_first(FILE *out, const struct cg *cg,
+		     const struct print_opts *o, const char *warnings);
+
+/* The calls, for the function view: "caller", "callee", "count" and
+ * "inclusive" (one column per event) by profile call, "deleted" (the
+ * calls -k left out), and print_json_cycles()'s "cycles". */
+void html_data_calls(FILE *out, const struct cg *cg,
+		     const struct print_opts *o);
+
+/*
+ * The flame graph's trees, one per event ("trees", null for an event
+ * whose costs the analysis estimated only for --sort's): "event",
+ * "estimated", "cut", "full", "total", and per node, parents first,
+ * "unit" (a function id, or -N for cycle N as a whole), "parent" (-1 at
+ * a root), "value" and "self".
+ */
+void html_data_flame(FILE *out, const struct cg *cg,
+		     const struct print_opts *o);
+
+#endif
