@@ -454,6 +454,62 @@ class ReportTest(unittest.TestCase):
         self.assertIn('matched', self.driver.find_element(By.ID, 'flame-matched').text)
         p.shot('callgrind-flame-search')
 
+    def test_flame_event(self):
+        """The event chooser draws the flame graph of the event chosen."""
+        from selenium.webdriver.support.ui import Select
+        doc = self.docs['events']
+        p = self.page('events')
+        for ev in (0, 2, len(doc['events']) - 1):
+            Select(self.driver.find_element(By.ID, 'event')).select_by_index(ev)
+            p.wait()
+            p.go('#flame')
+            got = self.frames(p)
+            root = next(fr for fr in got['frames'] if fr['node'] == -1)
+            self.assertEqual(root['value'], doc['totals'][ev], doc['events'][ev])
+            self.assertIn('of ' + doc['events'][ev],
+                          self.driver.find_element(By.CSS_SELECTOR,
+                                                   '#view .controls').text)
+            p.go('#top')
+        p.shot('events-flame')
+
+    def test_short_names(self):
+        """--short-names: the names the text listings show."""
+        args = ['samples/cxx/callgrind.out']
+        page = os.path.join(self.tmp, 'short.html')
+        subprocess.run([BIN, '--output=html', '--short-names', '-o', page] + args,
+                       check=True, capture_output=True)
+        text = run(['--short-names', '--threshold=0', '-p'] + args)
+        fns = json.loads(run(['--json'] + args))['functions']
+        p = Page(self.driver, page)
+        rows = p.rows('top-table')
+        shortened = 0
+        for r in rows:
+            shown = r['cells'][5]
+            self.assertIn(' ' + shown + '\n', text)
+            if len(shown) < len(fns[r['fn']]['name']):
+                shortened += 1
+        self.assertGreater(shortened, 0)
+        # the filter takes the whole name too, as -p does
+        full = next(f for f in fns if '_M_realloc_insert' in f['name'])
+        got = {r['fn'] for r in self.filter_rows(p, full['name'])}
+        self.assertIn(full['id'], got)
+        p.shot('short-names-top')
+
+    def test_filter_demangled(self):
+        """A mangled name shown is matched by its demangled form too."""
+        prof = os.path.join(self.tmp, 'mangled.out')
+        with open(prof, 'w', encoding='utf-8') as f:
+            f.write('events: Ir\nfn=main\n1 5\ncfn=_ZN2ns4workEi\n'
+                    'calls=1 1\n1 10\nfn=_ZN2ns4workEi\n1 10\n')
+        page = os.path.join(self.tmp, 'mangled.html')
+        subprocess.run([BIN, '--output=html', '-o', page, prof], check=True,
+                       capture_output=True)
+        p = Page(self.driver, page)
+        for spec in ('ns::work', 'work', '*::work', '_ZN2ns4workEi'):
+            names = [r['cells'][5] for r in self.filter_rows(p, spec)]
+            self.assertEqual(names, ['_ZN2ns4workEi'], spec)
+        self.assertEqual(self.filter_rows(p, 'ns::other'), [])
+
     # ---- source and disassembly ----
 
     def test_source_costs(self):
