@@ -16,8 +16,9 @@ PACKAGES="gcc make pkg-config libc6-dev linux-libc-dev zlib1g-dev libbz2-dev lib
 # manual page (groff, man) and fakes a terminal (script, in bsdutils);
 # Graphviz's dot reads every --dot output of the tests and draws --svg.
 # The HTML report is tested in headless Chromium through Selenium, with
-# Debian's python3 (tests/sh/browser.sh).
-[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz python3 chromium chromium-driver python3-selenium"
+# Debian's python3 (tests/sh/browser.sh), and in headless Firefox through
+# WebDriver BiDi over a websocket (tests/sh/firefox.sh).
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz python3 chromium chromium-driver python3-selenium firefox-esr python3-websocket"
 
 missing=""
 for pkg in $PACKAGES; do
