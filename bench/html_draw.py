@@ -6,7 +6,8 @@ that a busy machine slows them alike. Each session reads what the
 page's script records when its first view is drawn (report.js): the
 time since the page started loading, and since the script started;
 then when the whole page had been read (DOMContentLoaded) and how long
-the flame graph took to draw. One line per session, then per report
+the function view and the flame graph took to draw, each the first
+time. One line per session, then per report
 the median, the fastest and the slowest first view.
 """
 import os
@@ -36,12 +37,15 @@ def session(path):
             time.sleep(0.05)
         read = d.execute_script("return performance.getEntriesByType("
                                 "'navigation')[0].domContentLoadedEventStart")
-        flame = d.execute_async_script("""
-            const done = arguments[0], t0 = performance.now();
-            location.hash = '#flame';
+        # the first function view, then the flame graph: each the time
+        # to the second animation frame after the address changes
+        views = [d.execute_async_script("""
+            const done = arguments[1], t0 = performance.now();
+            location.hash = arguments[0];
             requestAnimationFrame(() => requestAnimationFrame(
-                () => done(performance.now() - t0)));""")
-        return int(got[0]), int(got[1]), read, flame
+                () => done(performance.now() - t0)));""", h)
+            for h in ('#fn', '#flame')]
+        return int(got[0]), int(got[1]), read, views[0], views[1]
     finally:
         d.quit()
 
@@ -55,13 +59,13 @@ def main():
     first = {p: [] for p in args}
     for i in range(n):
         for p in args:
-            loaded, script, read, flame = session(p)
+            loaded, script, read, fn, flame = session(p)
             first[p].append(loaded)
             print('round %d %s: first view drawn %d ms after the page started '
                   'loading (%d ms after the script started); page read at '
-                  '%d ms; flame graph %d ms'
-                  % (i + 1, os.path.basename(p), loaded, script, read, flame),
-                  flush=True)
+                  '%d ms; function view %d ms, flame graph %d ms'
+                  % (i + 1, os.path.basename(p), loaded, script, read, fn,
+                     flame), flush=True)
     for p in args:
         v = sorted(first[p])
         print('%s: first view median %d ms, fastest %d, slowest %d (%d sessions)'

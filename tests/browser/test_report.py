@@ -335,6 +335,25 @@ class ReportTest(unittest.TestCase):
     def test_function_igprof(self):
         self.check_function('igprof', 'work')
 
+    def test_opened_at_a_view(self):
+        """A view's address opened directly: the views but Top wait for
+        the data after the script, then draw."""
+        doc = self.docs['callgrind']
+        work = next(x['id'] for x in doc['functions'] if x['name'] == 'work')
+        p = self.page('callgrind')
+
+        def load(hash_):	# a new document, not a change of the address's #
+            self.driver.get('about:blank')
+            p.open(hash_)
+            self.assertEqual(p.js('return document.readyState'), 'complete')
+        load('#fn/%d' % work)
+        self.assertEqual(self.driver.find_element(By.ID, 'fn-name').text, 'work')
+        load('#flame')
+        self.assertTrue(self.driver.find_elements(
+            By.CSS_SELECTOR, '#flame .fr[data-node="-1"]'))
+        load('#source')
+        self.assertTrue(self.driver.find_elements(By.ID, 'source-table'))
+
     def test_function_links(self):
         doc = self.docs['callgrind']
         fns = doc['functions']

@@ -1071,4 +1071,13 @@
 			flame.redraw();
 	});
 	route();
+	/* once the page is read, the other views' documents are parsed and
+	 * indexed while the browser is idle, so that the first click on a
+	 * view does not wait for them */
+	window.addEventListener('load', () => {
+		const idle = window.requestIdleCallback || (f => setTimeout(f, 50));
+
+		for (const warm of [calls, code, flameTree])
+			idle(() => warm());
+	});
 })();
