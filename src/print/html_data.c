@@ -262,12 +262,13 @@ void html_data_calls(FILE *out, const struct cg *cg,
 			incl[c * ne + e] =
 				(double)profile_call_incl(p, (uint32_t)c)[e];
 	}
-	/* estimated: gprof's share of the sort event, by the graph's arc */
-	for (size_t a = 0; !exact && a < cg->narcs; a++) {
+	/* estimated: gprof's share of the sort event, for the graph's arcs */
+	for (size_t c = 0; !exact && c < n; c++) {
 		double s = 0, ch = 0;
 
-		cg_arc_share(cg, (uint32_t)a, o->sort_event, &s, &ch);
-		incl[cg->arcs[a].call * ne + o->sort_event] = s + ch;
+		if (cg_is_arc(cg, c))
+			cg_arc_share(cg, (uint32_t)c, o->sort_event, &s, &ch);
+		incl[c * ne + o->sort_event] = s + ch;
 	}
 	fputs("{\"calls\": {\"n\": ", out);
 	fprintf(out, "%zu", n);

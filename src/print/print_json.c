@@ -192,13 +192,7 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	const struct profile *p = cg->p;
 	size_t ne = p->stride;
 	bool exact = cg->child != NULL;
-	uint32_t *arc_of_call = xcalloc(p->ncalls + 1, sizeof(*arc_of_call));
 	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
-
-	for (size_t c = 0; c < p->ncalls; c++)
-		arc_of_call[c] = NO_ID;
-	for (size_t a = 0; a < cg->narcs; a++)
-		arc_of_call[cg->arcs[a].call] = (uint32_t)a;
 
 	fputc('{', out);
 	print_json_head(out, cg, o);
@@ -268,8 +262,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		} else {
 			double s = 0, ch = 0;
 
-			if (arc_of_call[c] != NO_ID)
-				cg_arc_share(cg, arc_of_call[c], o->sort_event, &s, &ch);
+			if (cg_is_arc(cg, c))
+				cg_arc_share(cg, (uint32_t)c, o->sort_event, &s, &ch);
 			json_drow(out, s + ch, ne, o->sort_event);
 		}
 		/* -k: deleted before the analysis, counted nowhere */
@@ -289,6 +283,5 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	if (o->leaks)
 		json_leaks(out, p);
 	fputs("}\n", out);
-	free(arc_of_call);
 	free(row);
 }
