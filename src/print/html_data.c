@@ -289,7 +289,8 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	free(num);
 }
 
-/* One event's tree, or null when the analysis has no costs of it. */
+/* One event's tree. Not the nodes' self costs: the page draws none, and
+ * each is its total less its children's. */
 static void put_tree(FILE *out, const struct cg *cg, uint32_t ev)
 {
 	const struct profile *p = cg->p;
@@ -298,25 +299,23 @@ static void put_tree(FILE *out, const struct cg *cg, uint32_t ev)
 
 	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
 		    HTML_FLAME_MAX_NODES);
-	col = xcalloc(4 * fl.nnodes + 1, sizeof(*col));
+	col = xcalloc(3 * fl.nnodes + 1, sizeof(*col));
 	for (size_t i = 0; i < fl.nnodes; i++) {
 		const struct flame_node *n = &fl.nodes[i];
 
-		col[4 * i] = n->func != NO_ID ? (double)n->func
+		col[3 * i] = n->func != NO_ID ? (double)n->func
 			: -(double)cg->cycles[n->cycle].number;
-		col[4 * i + 1] = n->parent == NO_ID ? -1 : (double)n->parent;
-		col[4 * i + 2] = n->total;
-		col[4 * i + 3] = n->self;
+		col[3 * i + 1] = n->parent == NO_ID ? -1 : (double)n->parent;
+		col[3 * i + 2] = n->total;
 	}
 	fputs("{\"event\": ", out);
 	json_name(out, p, p->events[ev].name);
 	fprintf(out, ", \"estimated\": %s, \"cut\": %zu, \"full\": %s, \"total\": ",
 		fl.estimated ? "true" : "false", fl.cut, fl.full ? "true" : "false");
 	put_cost(out, fl.total, !fl.estimated);
-	put_column(out, "unit", col, fl.nnodes, 4, true);
-	put_column(out, "parent", col + 1, fl.nnodes, 4, true);
-	put_column(out, "value", col + 2, fl.nnodes, 4, !fl.estimated);
-	put_column(out, "self", col + 3, fl.nnodes, 4, !fl.estimated);
+	put_column(out, "unit", col, fl.nnodes, 3, true);
+	put_column(out, "parent", col + 1, fl.nnodes, 3, true);
+	put_column(out, "value", col + 2, fl.nnodes, 3, !fl.estimated);
 	fputc('}', out);
 	free(col);
 	flame_release(&fl);

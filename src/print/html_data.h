@@ -38,7 +38,8 @@ void html_data_calls(FILE *out, const struct cg *cg,
  * whose costs the analysis estimated only for --sort's): "event",
  * "estimated", "cut", "full", "total", and per node, parents first,
  * "unit" (a function id, or -N for cycle N as a whole), "parent" (-1 at
- * a root), "value" and "self".
+ * a root) and "value" (its total; its self cost is that less its
+ * children's).
  */
 void html_data_flame(FILE *out, const struct cg *cg,
 		     const struct print_opts *o);
