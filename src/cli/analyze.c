@@ -660,6 +660,8 @@ int analyze_run(const struct options *o, FILE *out)
 						      : INLINE_CALLER,
 			 .demangle = !o->no_demangle,
 			 .want_positions = o->annotate || o->disasm,
+			 .want_stacks = o->mode == OUT_FOLDED ||
+					o->mode == OUT_HTML,
 			 .force_binary = o->force_binary,
 			 .objects = o->binary_objects,
 			 .debug_dir = o->debug_dir,

@@ -2,7 +2,8 @@
  * The data behind flame graphs (--output=folded, the HTML report's flame
  * graph): a tree of call paths for one event, each node the cost spent
  * in every path through it. Exact where the profile holds whole stacks
- * (IgProf read with want_stacks): each stack's value along its path.
+ * (IgProf read with want_stacks, perf.data resolved with it): each
+ * stack's value along its path.
  * Estimated from the call arcs otherwise (Callgrind, gmon.out).
  */
 #ifndef CGA_FLAME_DATA_H

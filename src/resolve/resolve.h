@@ -24,6 +24,9 @@ struct resolve_opts {
 	bool demangle;
 	bool want_positions;	/* gmon.out: make positions (the listings
 				 * by line and instruction need them) */
+	bool want_stacks;	/* perf.data: keep the whole stacks with
+				 * their samples' periods (p->stacks,
+				 * p->stack_values), for the flame graphs */
 	bool force_binary;	/* a binary that does not match: a warning,
 				 * not an error */
 	/* Per binary, the profile object it is for (a path or a file

@@ -585,6 +585,37 @@ static void charge_stacks(struct presolve *r)
 	free(w.cstamp);
 }
 
+/*
+ * The whole stacks, for the flame graphs (o->want_stacks): a profile
+ * stack per perf node (parents come first in both), its function named
+ * as charge_stack() names it, and as its own values the periods of the
+ * samples that end there. So a frame is exactly what the samples
+ * through it hold, as for IgProf.
+ */
+static void keep_stacks(struct presolve *r)
+{
+	struct profile *p = r->p;
+	const struct perf_data *d = r->d;
+	uint32_t *stack_of = xcalloc(d->nnodes + 1, sizeof(*stack_of));
+
+	for (size_t n = 0; n < d->nnodes; n++) {
+		const struct perf_node *nd = &d->nodes[n];
+
+		stack_of[n] = profile_stack(p, frame_func(r, nd->frame, !nd->exact),
+					    nd->parent == NO_ID ? NO_ID
+								: stack_of[nd->parent]);
+		for (size_t e = 0; e < d->nevents; e++) {
+			uint32_t pe = r->event_of[e];
+			size_t i = n * d->nevents + e;
+
+			if (pe != NO_ID && d->node_samples[i])
+				profile_add_stack_value(p, stack_of[n], pe,
+							d->node_period[i]);
+		}
+	}
+	free(stack_of);
+}
+
 int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 		 const struct resolve_opts *o, struct resolve_report *reports)
 {
@@ -612,6 +643,8 @@ int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 	profile_want_func_extras(p);
 	p->calls_have_incl = true;
 	charge_stacks(&r);
+	if (o->want_stacks)
+		keep_stacks(&r);
 	ret = 0;
 out:
 	for (size_t i = 0; i < r.d->nobjects; i++)

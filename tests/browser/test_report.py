@@ -34,6 +34,9 @@ PROFILES = {
     'gmon': ['-b', 'tests/gmon/prog-nopie', 'tests/gmon/nopie.gmon'],
     'igprof': ['tests/inputs/igprof/perf.txt'],
     'events': ['samples/recursion/callgrind.cache.out'],
+    'perf': ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
+             '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms',
+             'tests/perf/fp.data'],
 }
 
 # A profile whose names and file are markup, a script end and a line
@@ -205,6 +208,9 @@ class ReportTest(unittest.TestCase):
 
     def test_top_igprof(self):
         self.check_top('igprof')
+
+    def test_top_perf(self):
+        self.check_top('perf')
 
     def test_event_chooser(self):
         """Another event: the table's costs and order are of it."""
@@ -404,12 +410,18 @@ class ReportTest(unittest.TestCase):
         self.check_flame_root('gmon', True)
 
     def test_flame_igprof_exact(self):
+        self.check_flame_exact('igprof')
+
+    def test_flame_perf_exact(self):
+        self.check_flame_exact('perf')
+
+    def check_flame_exact(self, kind):
         """Each frame is what the stacks through it hold: the sum of the
         folded lines its path starts."""
-        self.check_flame_root('igprof', False)
-        folded = run(['--output=folded'] + PROFILES['igprof'])
+        self.check_flame_root(kind, False)
+        folded = run(['--output=folded'] + PROFILES[kind])
         lines = [ln.rsplit(' ', 1) for ln in folded.splitlines()]
-        p = self.page('igprof')
+        p = self.page(kind)
         p.go('#flame')
         paths = p.js("""
             const out = {};

@@ -1,7 +1,7 @@
 # --output=folded: the lines add up to the profile's total for every
 # input kind (Callgrind, with recursion levels and cycles, C++, gmon.out,
-# IgProf's ticks and memory counters), and for IgProf's stacks each
-# function's paths add up to its inclusive cost (tests/folded_check.py
+# IgProf's ticks and memory counters, perf.data), and for IgProf's and
+# perf.data's stacks each function's paths add up to its inclusive cost (tests/folded_check.py
 # reads --json for both).
 bin=$1
 py=/usr/bin/python3
@@ -18,4 +18,7 @@ exec "$py" tests/folded_check.py "$bin" \
 	"stacks:tests/inputs/igprof/hex.txt" \
 	"stacks:tests/inputs/igprof/mem.txt" \
 	"stacks:--counter=MEM_LIVE tests/inputs/igprof/mem.txt" \
-	"stacks:tests/inputs/igprof/perf.txt tests/inputs/igprof/perf.txt.gz"
+	"stacks:tests/inputs/igprof/perf.txt tests/inputs/igprof/perf.txt.gz" \
+	"stacks:-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/fp.data" \
+	"stacks:--sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
+	"stacks:--sysroot=tests/perf --kallsyms=tests/perf/kallsyms --comm=spinner tests/perf/two.data"
