@@ -131,11 +131,16 @@ void print_json_head(FILE *out, const struct cg *cg,
 		fprintf(out, ", \"load_offset\": %llu, \"load_offset_reason\": ",
 			(unsigned long long)r->load_offset);
 		json_string(out, r->offset_reason, strlen(r->offset_reason));
+		/* "addresses": every instruction's, or (read without
+		 * positions) each function's lowest and highest */
 		fprintf(out, ", \"renamed\": %u, \"addresses\": %llu, "
-			"\"addresses_outside\": %llu, \"named\": %u, "
+			"\"addresses_outside\": %llu, \"addresses_checked\": "
+			"\"%s\", \"named\": %u, "
 			"\"named_found\": %u, \"inlined_to\": \"%s\"}",
 			r->renamed, (unsigned long long)r->addresses,
-			(unsigned long long)r->outside, r->named, r->named_found,
+			(unsigned long long)r->outside,
+			r->func_bounds ? "function_bounds" : "instructions",
+			r->named, r->named_found,
 			o->inlined == INLINE_CALLEE ? "callee" : "caller");
 	}
 	fputc(']', out);
