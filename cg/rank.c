@@ -128,8 +128,8 @@ static bool node_listed(const struct cg *cg, uint32_t n)
 	const struct cg_node *node = &cg->nodes[n];
 	const uint64_t *self = profile_self(cg->p, n);
 
-	if (node->calls || node->self_calls || cg->out_start[n + 1] > cg->out_start[n] ||
-	    node->cycle != NO_ID)
+	if (node->calls || node->self_calls || node->cycle != NO_ID ||
+	    cg->out_start[n + 1] > cg->out_start[n])
 		return true;
 	if (cg->est_self && cg->est_self[n] != 0)
 		return true;
