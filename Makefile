@@ -37,6 +37,13 @@ LIBELF_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libelf 2>/dev/null)
 LIBELF_LIBS ?= $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 LIBDWARF_CFLAGS ?= -I/usr/include/libdwarf
 LIBDWARF_LIBS ?= -ldwarf
+# elfutils' libdw, for its unwinder (libdwfl: perf.data's --call-graph
+# dwarf stacks). libdw and libdwarf export 34 functions of the same
+# names (dwarf_child, dwarf_errmsg, ...): libdwarf comes first in LIBS,
+# so the symbol table's calls (symtab/) bind to it; libdw calls its own
+# through internal aliases.
+LIBDW_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
+LIBDW_LIBS ?= $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 BFD_LIBS ?= -lbfd
 OPCODES_LIBS ?= -lopcodes
 
@@ -44,8 +51,8 @@ OPCODES_LIBS ?= -lopcodes
 # second thread (src/read/callgrind/). Headers are included by their
 # stage's path: "base/diag.h", "cg/cg.h", "symtab/symtab.h".
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
-	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
+	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) $(LIBDW_CFLAGS)
+LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.

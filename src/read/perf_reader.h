@@ -47,6 +47,13 @@ struct perf_reader {
 	name_id *cmdline;		/* CMDLINE's words */
 	size_t ncmdline;
 	const struct read_opts *opts;
+
+	/* --call-graph dwarf: made at the first sample with a user stack
+	 * dump (perf_unwind.h); NULL when the recording's registers are
+	 * not ones we know */
+	struct perf_unwind *unwind;
+	bool unwind_made;
+	uint64_t dwarf_samples;		/* with a user stack dump */
 };
 
 /* Report an error at offset off of the file; returns -1. */

@@ -17,6 +17,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "perf_reader.h"
+#include "perf_unwind.h"
 
 #define HEADER_SIZE 8
 #define CPUMODE_MASK 7u
@@ -257,11 +258,14 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 				       (map->file_offsets ? map->pgoff : 0));
 }
 
-/* A sample's stack, leaf first: frames and whether each is exact. */
+/* A sample's stack, leaf first: frames and whether each is exact;
+ * and the unwinder's addresses (PERF_UNWIND_MAX). */
 struct stack {
 	uint32_t *frames;
 	bool *exact;
 	size_t alloc;
+	uint64_t *pcs;
+	bool *pcs_exact;
 };
 
 static void stack_room(struct stack *st, size_t n)
@@ -282,7 +286,8 @@ static void stack_room(struct stack *st, size_t n)
  * addresses.
  */
 static size_t sample_frames(struct perf_reader *r, const struct record *rec,
-			    const struct perf_sample *s, struct stack *st)
+			    const struct perf_sample *s, struct stack *st,
+			    bool *user)
 {
 	bool kernel = (rec->misc & CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 	bool other = false;	/* hypervisor or guest: no mappings */
@@ -290,12 +295,15 @@ static size_t sample_frames(struct perf_reader *r, const struct record *rec,
 	size_t n = 0;
 	struct cursor c;
 
+	*user = !kernel;
+
 	if (!s->has_chain) {
 		stack_room(st, 1);
 		st->frames[0] = frame_of(r, s->pid, s->ip, s->time, kernel);
 		st->exact[0] = true;
 		return 1;
 	}
+	*user = false;
 	stack_room(st, s->nchain);
 	perf_cursor(r, &c, s->chain, s->nchain * 8);
 	for (uint64_t i = 0; i < s->nchain; i++) {
@@ -308,12 +316,46 @@ static size_t sample_frames(struct perf_reader *r, const struct record *rec,
 			first = true;
 			continue;
 		}
+		*user |= !kernel && !other;
 		st->frames[n] = other ? perf_data_frame(r->d, r->unknown_obj, a)
 				      : frame_of(r, s->pid, a, s->time, kernel);
 		st->exact[n++] = first;
 		first = false;
 	}
 	return n;
+}
+
+/*
+ * --call-graph dwarf: the user frames unwound from the sample's
+ * registers and stack dump, added after the n frames of its chain
+ * (the kernel's, which the kernel walked itself). Returns how many.
+ */
+static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
+			     const struct perf_sample *s, struct stack *st,
+			     size_t n)
+{
+	size_t m;
+
+	if (!r->unwind_made) {
+		r->unwind = perf_unwind_new(r);
+		r->unwind_made = true;
+	}
+	if (!r->unwind)
+		return 0;
+	if (!st->pcs) {
+		st->pcs = xmalloc(PERF_UNWIND_MAX * sizeof(*st->pcs));
+		st->pcs_exact = xmalloc(PERF_UNWIND_MAX *
+					sizeof(*st->pcs_exact));
+	}
+	m = perf_unwind_sample(r->unwind, a, s, st->pcs, st->pcs_exact,
+			       PERF_UNWIND_MAX);
+	stack_room(st, n + m);
+	for (size_t i = 0; i < m; i++) {
+		st->frames[n + i] = frame_of(r, s->pid, st->pcs[i], s->time,
+					     false);
+		st->exact[n + i] = st->pcs_exact[i];
+	}
+	return m;
 }
 
 static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
@@ -390,7 +432,8 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	const char *why;
 	uint32_t node = NO_ID;
 	struct cursor c;
-	size_t at, n;
+	size_t at, n = 0;
+	bool user = false;
 
 	if (!r->nattrs)
 		return perf_fail(r, rec->off, "a sample before any event attr");
@@ -426,12 +469,18 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		r->samples_filtered++;
 		return 0;
 	}
-	n = sample_frames(r, rec, &s, st);
+	if (s.has_chain)
+		n = sample_frames(r, rec, &s, st, &user);
+	/* --call-graph dwarf leaves the user part out of the chain (perf
+	 * sets exclude_callchain_user): it is unwound from the dump */
+	if (!user && s.stack_size) {
+		r->dwarf_samples++;
+		n += unwound_frames(r, a, &s, st, n);
+	}
 	if (!n && s.has_ip) {
-		/* --call-graph dwarf leaves the user part out of the chain:
-		 * a sample in user code has none */
+		/* a sample in user code whose stack was not unwound */
 		s.has_chain = false;
-		n = sample_frames(r, rec, &s, st);
+		n = sample_frames(r, rec, &s, st, &user);
 	}
 	if (!n) {
 		r->d->samples_no_chain++;
@@ -560,7 +609,7 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
-	struct stack st = { NULL, NULL, 0 };
+	struct stack st = { NULL, NULL, 0, NULL, NULL };
 	size_t at = start;
 	int ret = -1;
 
@@ -612,5 +661,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 out:
 	free(st.frames);
 	free(st.exact);
+	free(st.pcs);
+	free(st.pcs_exact);
 	return ret;
 }

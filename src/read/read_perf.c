@@ -30,6 +30,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "perf_reader.h"
+#include "perf_unwind.h"
 
 #define MAGIC "PERFILE2"
 #define MAGIC_SWAPPED "2ELIFREP"
@@ -215,11 +216,23 @@ static void report(const struct perf_reader *r)
 	if (d->lost_samples)
 		warning("%s: perf lost %llu samples while recording", r->path,
 			(unsigned long long)d->lost_samples);
-	if (d->dwarf_stacks)
+	if (r->dwarf_samples && !r->unwind)
 		note("%s: the samples hold user stack dumps (--call-graph "
-		     "dwarf), which cganalyze does not unwind yet: a sample's "
-		     "stack is the call chain recorded with it (its kernel "
-		     "frames), else its ip alone", r->path);
+		     "dwarf) of an architecture cganalyze cannot unwind "
+		     "(x86_64 only): a sample's stack is its kernel frames "
+		     "and its ip", r->path);
+	if (r->unwind) {
+		uint64_t done, failed;
+
+		perf_unwind_counts(r->unwind, &done, &failed);
+		if (failed)
+			note("%s: %llu of the %llu samples with user stack "
+			     "dumps (--call-graph dwarf) could not be unwound "
+			     "(their ip is in no object file found, or they "
+			     "hold no registers): their ip alone is their "
+			     "user stack", r->path, (unsigned long long)failed,
+			     (unsigned long long)(done + failed));
+	}
 }
 
 static void add_input(struct perf_reader *r)
@@ -340,6 +353,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	p->perf = r.d;
 	ret = 0;
 out:
+	perf_unwind_free(r.unwind);
 	perf_maps_release(&r.maps);
 	u64map_release(&r.id_attr);
 	free(r.attrs);
