@@ -174,7 +174,8 @@ FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 FUZZ_HARNESSES = callgrind igprof symtab gmon perf
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
-FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/gen/html_assets.o \
+	$(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
 
 .PHONY: fuzz fuzz-build
 fuzz: fuzz-build
@@ -193,6 +194,11 @@ fuzz-build: $(FUZZ_BINS)
 
 $(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS)
+
+# the HTML report's page, made for the program's build
+$(FUZZ_O)/gen/html_assets.o: $(O)/gen/html_assets.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 $(FUZZ_O)/%.o: %.c
 	@mkdir -p $(dir $@)
