@@ -29,6 +29,8 @@ struct perf_reader {
 	size_t len;
 	bool big_endian;
 	bool pipe;			/* perf record -o - */
+	bool mapped;			/* data is the file mapped (not a
+					 * copy): read pages may be dropped */
 
 	struct perf_attr *attrs;
 	size_t nattrs, attrs_alloc;

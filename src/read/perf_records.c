@@ -13,6 +13,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
@@ -606,11 +608,31 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 	return 0;
 }
 
+/*
+ * The mapped file's pages before at, which neither pass reads again
+ * (what they keep is copied), given back in stretches of DROP_STRETCH:
+ * the reader's memory is then its tables, not the file's size (a
+ * --call-graph dwarf recording is mostly stack dumps, GBs of them).
+ * They stay in the page cache for the next pass.
+ */
+#define DROP_STRETCH ((size_t)64 << 20)
+
+static void drop_read(const struct perf_reader *r, size_t *dropped, size_t at)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t to = at & ~(page - 1);
+
+	if (!r->mapped || to < *dropped + DROP_STRETCH)
+		return;
+	madvise((void *)(r->data + *dropped), to - *dropped, MADV_DONTNEED);
+	*dropped = to;
+}
+
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
-	size_t at = start;
+	size_t at = start, dropped = 0;
 	int ret = -1;
 
 	while (at < end) {
@@ -656,6 +678,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		    read_sample(r, &rec, &st) < 0)
 			goto out;
 		at += rec.size + (size_t)extra;
+		drop_read(r, &dropped, at);
 	}
 	ret = 0;
 out:

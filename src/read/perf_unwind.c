@@ -107,6 +107,30 @@ struct perf_unwind {
 
 static const Dwfl_Thread_Callbacks thread_callbacks;
 
+/*
+ * No separate debug files: libdwfl would look one up for every module
+ * of every process whose .eh_frame left a frame unexplained, and load
+ * and decompress its DWARF to try its .debug_frame (libc6-dbg's made
+ * half the time of a compiler's build recorded). Code of x86_64 Linux
+ * objects is described by .eh_frame; an object's own .debug_frame is
+ * still used.
+ */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
+			Dwarf_Addr base, const char *file_name,
+			const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod;
+	(void)userdata;
+	(void)name;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	*debuginfo_file_name = NULL;
+	return -1;
+}
+
 /* --- the objects' files --- */
 
 /* The build-id of the ELF file at path: its length, 0 without one. */
@@ -565,7 +589,7 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u = xcalloc(1, sizeof(*u));
 	u->r = r;
 	u->callbacks.find_elf = dwfl_build_id_find_elf;
-	u->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+	u->callbacks.find_debuginfo = no_debuginfo;
 	u->callbacks.section_address = dwfl_offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
