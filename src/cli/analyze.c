@@ -672,7 +672,9 @@ int analyze_run(const struct options *o, FILE *out)
 			 .objects = o->binary_objects,
 			 .debug_dir = o->debug_dir,
 			 .kallsyms = o->kallsyms,
-			 .sysroot = o->sysroot },
+			 .sysroot = o->sysroot,
+			 .want_stacks = o->mode == OUT_FOLDED ||
+					o->mode == OUT_HTML },
 	};
 	int ret;
 	FILE *msgs = NULL;

@@ -37,6 +37,9 @@ struct resolve_opts {
 	const char *kallsyms;
 	const char *sysroot;	/* perf.data's objects under this directory
 				 * (--sysroot); NULL: at their paths */
+	bool want_stacks;	/* perf.data: keep each sample's stack of
+				 * functions with its cost (struct pstack,
+				 * pstack_value), for the flame graphs */
 };
 
 /* What was done with one binary, for the listing's header and JSON. */

@@ -497,11 +497,37 @@ static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 	}
 }
 
+/*
+ * With stacks asked for (--output=folded, html): node n's stack of
+ * functions, made of its caller's (nodes come after their callers), and
+ * the cost of the samples ending there as that stack's own. The flame
+ * graph is then the recorded stacks', not one estimated from arcs.
+ */
+static void keep_stack(struct presolve *r, uint32_t *stack_of, uint32_t n,
+		       const uint64_t *cost)
+{
+	const struct perf_node *nd = &r->d->nodes[n];
+	uint32_t caller = nd->parent == NO_ID ? NO_ID : stack_of[nd->parent];
+
+	/* a return address is looked up in its call, as for the arcs */
+	stack_of[n] = profile_stack(r->p, frame_func(r, nd->frame, !nd->exact),
+				    caller);
+	if (!cost)
+		return;
+	for (size_t e = 0; e < r->p->stride; e++)
+		if (cost[e])
+			profile_add_stack_value(r->p, stack_of[n], (uint32_t)e,
+						cost[e]);
+}
+
 static void charge_stacks(struct presolve *r)
 {
 	const struct perf_data *d = r->d;
 	size_t stride = r->p->stride;
 	struct walk w = { 0 };
+	uint32_t *stack_of = r->o->want_stacks
+				     ? xmalloc((d->nnodes + 1) * sizeof(*stack_of))
+				     : NULL;
 
 	w.cost = xcalloc(stride + 1, sizeof(*w.cost));
 	w.count = xcalloc(stride + 1, sizeof(*w.count));
@@ -522,7 +548,10 @@ static void charge_stacks(struct presolve *r)
 		}
 		if (any)
 			charge_stack(r, &w, (uint32_t)n);
+		if (stack_of)
+			keep_stack(r, stack_of, (uint32_t)n, any ? w.cost : NULL);
 	}
+	free(stack_of);
 	free(w.cost);
 	free(w.count);
 	free(w.fstamp);
