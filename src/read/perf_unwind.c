@@ -9,10 +9,13 @@
  * dwfl_getthread_frames() unwinds from our set_initial_registers and
  * memory_read callbacks, which serve the registers and the stack dump.
  *
- * What libdwfl parses (each object's ELF headers, its CFI tables and
- * the FDEs it looked up) stays with its module, so a Dwfl is kept per
- * process and used for each of its samples, not made per sample as
- * perf does: the few processes sampled last keep theirs (UNWIND_PROCS).
+ * What libdwfl parses (its CFI tables and the FDEs it looked up) stays
+ * with its module, so a Dwfl is kept per process and used for each of
+ * its samples, not made per sample as perf does: the few processes
+ * sampled last keep theirs (UNWIND_PROCS). Each object's file is opened
+ * once for the run, and every module of it, in any process, shares that
+ * libelf handle (elf_begin() on a handle counts a reference): a build's
+ * hundreds of compiler processes then neither map nor unmap cc1 again.
  * A module is reported the first time one of the process's samples
  * reaches its code. A process that execs, or maps another object where
  * one was, no longer fits its Dwfl: when a mapping at a sample's time
@@ -58,6 +61,8 @@ static const unsigned x86_64_perf_reg[] = {
 struct ufile {
 	bool looked;		/* searched for */
 	char *path;		/* NULL: no file to unwind with */
+	int fd;
+	Elf *elf;		/* open for the run; modules share it */
 	uint16_t e_type;
 	GElf_Phdr *loads;	/* its PT_LOAD segments */
 	size_t nloads;
@@ -216,11 +221,11 @@ static const char *binary_for(struct perf_unwind *u,
 	return by_name;
 }
 
-/* Its PT_LOAD segments, from the file at path: false if not ELF. */
-static bool read_loads(struct ufile *f, const char *path)
+/* The file at path opened into f, with its PT_LOAD segments: false if
+ * it is not an ELF file with some. */
+static bool open_file(struct ufile *f, const char *path)
 {
 	int fd = open(path, O_RDONLY);
-	bool ok = false;
 	size_t phnum;
 	GElf_Ehdr eh;
 	Elf *elf;
@@ -228,9 +233,11 @@ static bool read_loads(struct ufile *f, const char *path)
 	if (fd < 0)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum))
-		goto out;
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getphdrnum(elf, &phnum))
+		goto fail;
 	f->e_type = eh.e_type;
+	f->nloads = 0;
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
 
@@ -240,11 +247,16 @@ static bool read_loads(struct ufile *f, const char *path)
 					 sizeof(*f->loads));
 		f->loads[f->nloads++] = ph;
 	}
-	ok = f->nloads > 0;
-out:
+	if (!f->nloads)
+		goto fail;
+	f->fd = fd;
+	f->elf = elf;
+	f->path = xstrdup(path);
+	return true;
+fail:
 	elf_end(elf);
 	close(fd);
-	return ok;
+	return false;
 }
 
 /* The file to unwind object i's code with, found once. */
@@ -272,17 +284,14 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 		return NULL;
 	recorded = names_str(&u->r->p->names, ob->path);
 	bin = binary_for(u, ob, recorded);
-	if (bin && read_loads(f, bin)) {
-		f->path = xstrdup(bin);
+	if (bin && open_file(f, bin))
 		return f;
-	}
 	paths = xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
 	n = perf_object_paths(ob, recorded, pf ? pf->sysroot : NULL,
 			      pf ? pf->debug_dir : NULL, paths);
 	for (size_t c = 0; c < n && !f->path; c++)
-		if (regular_file(paths[c]) && fits(ob, paths[c]) &&
-		    read_loads(f, paths[c]))
-			f->path = xstrdup(paths[c]);
+		if (regular_file(paths[c]) && fits(ob, paths[c]))
+			open_file(f, paths[c]);
 	free(paths);
 	return f->path ? f : NULL;
 }
@@ -368,6 +377,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	struct uproc *pr = u->proc;
 	const struct perf_map *map;
 	const struct ufile *f;
+	Dwfl_Module *mod;
+	void **slot;
 	struct umod m;
 
 	map = perf_maps_find(&u->r->maps, u->s->pid, pc, u->s->time);
@@ -385,11 +396,16 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 		if (o->lo < m.hi && m.lo < o->hi)
 			return REPORT_STALE;
 	}
-	if (!dwfl_report_elf(pr->dwfl,
-			     names_str(&u->r->p->names,
-				       u->r->d->objects[m.object].path),
-			     f->path, -1, m.bias, true))
+	/* [lo, hi) at this bias: libdwfl takes the bias from lo and the
+	 * file's first PT_LOAD, and asks find_elf() for the file */
+	mod = dwfl_report_module(pr->dwfl,
+				 names_str(&u->r->p->names,
+					   u->r->d->objects[m.object].path),
+				 m.lo, m.hi);
+	if (!mod)
 		return REPORT_NONE;
+	dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
+	*slot = (void *)f;
 	dwfl_report_end(pr->dwfl, NULL, NULL);
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
@@ -397,6 +413,22 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 }
 
 /* --- libdwfl's callbacks --- */
+
+/* A module's file: the object's handle, shared (its reference count
+ * goes up; libdwfl's elf_end() at dwfl_end() takes it down). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	const struct ufile *f = *userdata;
+
+	(void)mod;
+	(void)name;
+	(void)base;
+	*elfp = f ? elf_begin(-1, ELF_C_READ_MMAP, f->elf) : NULL;
+	if (*elfp)
+		*file_name = xstrdup(f->path);
+	return -1;
+}
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
 {
@@ -588,7 +620,7 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 #endif
 	u = xcalloc(1, sizeof(*u));
 	u->r = r;
-	u->callbacks.find_elf = dwfl_build_id_find_elf;
+	u->callbacks.find_elf = find_elf;
 	u->callbacks.find_debuginfo = no_debuginfo;
 	u->callbacks.section_address = dwfl_offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
@@ -604,7 +636,12 @@ void perf_unwind_free(struct perf_unwind *u)
 		return;
 	for (size_t i = 0; i < UNWIND_PROCS; i++)
 		proc_drop(&u->procs[i]);
+	/* after every Dwfl: they hold references to the files' handles */
 	for (size_t i = 0; i < u->nfiles; i++) {
+		if (u->files[i].path) {
+			elf_end(u->files[i].elf);
+			close(u->files[i].fd);
+		}
 		free(u->files[i].path);
 		free(u->files[i].loads);
 	}
