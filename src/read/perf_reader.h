@@ -29,8 +29,9 @@ struct perf_reader {
 	size_t len;
 	bool big_endian;
 	bool pipe;			/* perf record -o - */
-	bool mapped;			/* data is the file mapped (not a
-					 * copy): read pages may be dropped */
+	int fd;				/* the mapped file's, for reading its
+					 * records (perf_records.c); -1 when
+					 * data is a copy */
 
 	struct perf_attr *attrs;
 	size_t nattrs, attrs_alloc;

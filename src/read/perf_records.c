@@ -13,7 +13,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -609,30 +609,63 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 }
 
 /*
- * The mapped file's pages before at, which neither pass reads again
- * (what they keep is copied), given back in stretches of DROP_STRETCH:
- * the reader's memory is then its tables, not the file's size (a
- * --call-graph dwarf recording is mostly stack dumps, GBs of them).
- * They stay in the page cache for the next pass.
+ * Where the records are read from. A plain file is mapped (the feature
+ * sections and pipe mode's feature and build-id records are read there,
+ * by offset), but its records are read with pread() into a window that
+ * moves along: touching the mapping page by page cost a fault for each
+ * stretch of pages, which on a virtual machine is a trap to the
+ * hypervisor (a third of a --call-graph dwarf recording's reading time,
+ * with two passes over GBs of stack dumps), and its pages stayed in the
+ * reader's memory. The window holds the largest record (its size is a
+ * u16); what a record needs afterwards is copied out of it.
  */
-#define DROP_STRETCH ((size_t)64 << 20)
+#define WINDOW_SIZE ((size_t)1 << 20)
 
-static void drop_read(const struct perf_reader *r, size_t *dropped, size_t at)
+struct window {
+	unsigned char *buf;
+	size_t off, len;	/* the file's bytes [off, off + len) */
+};
+
+/* The n bytes at file offset at (which the file holds), or NULL after
+ * reporting a read error. */
+static const unsigned char *bytes_at(const struct perf_reader *r,
+				     struct window *w, size_t at, size_t n)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t to = at & ~(page - 1);
+	size_t want;
 
-	if (!r->mapped || to < *dropped + DROP_STRETCH)
-		return;
-	madvise((void *)(r->data + *dropped), to - *dropped, MADV_DONTNEED);
-	*dropped = to;
+	if (r->fd < 0)
+		return r->data + at;
+	if (at >= w->off && n <= w->len && at - w->off <= w->len - n)
+		return w->buf + (at - w->off);
+	if (!w->buf)
+		w->buf = xmalloc(WINDOW_SIZE);
+	want = r->len - at < WINDOW_SIZE ? r->len - at : WINDOW_SIZE;
+	w->off = at;
+	w->len = 0;
+	while (w->len < want) {
+		ssize_t got = pread(r->fd, w->buf + w->len, want - w->len,
+				    (off_t)(at + w->len));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			perf_fail(r, at + w->len, "cannot read the file: %s",
+				  got < 0 ? strerror(errno)
+					  : "it is shorter than when opened");
+			return NULL;
+		}
+		w->len += (size_t)got;
+	}
+	return w->buf;
 }
 
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
-	size_t at = start, dropped = 0;
+	struct window win = { NULL, 0, 0 };
+	const unsigned char *p;
+	size_t at = start;
 	int ret = -1;
 
 	while (at < end) {
@@ -645,7 +678,10 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  "of its 8 are there", end - at);
 			goto out;
 		}
-		perf_cursor(r, &c, r->data + at, HEADER_SIZE);
+		p = bytes_at(r, &win, at, HEADER_SIZE);
+		if (!p)
+			goto out;
+		perf_cursor(r, &c, p, HEADER_SIZE);
 		cursor_u32(&c, &rec.type);
 		cursor_u16(&c, &rec.misc);
 		cursor_u16(&c, &rec.size);
@@ -662,7 +698,10 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  rec.size, end - at);
 			goto out;
 		}
-		rec.body = r->data + at + HEADER_SIZE;
+		p = bytes_at(r, &win, at, rec.size);
+		if (!p)
+			goto out;
+		rec.body = p + HEADER_SIZE;
 		rec.len = rec.size - HEADER_SIZE;
 		if (extra_bytes(r, &rec, &extra) < 0)
 			goto out;
@@ -678,7 +717,6 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		    read_sample(r, &rec, &st) < 0)
 			goto out;
 		at += rec.size + (size_t)extra;
-		drop_read(r, &dropped, at);
 	}
 	ret = 0;
 out:
@@ -686,5 +724,6 @@ out:
 	free(st.exact);
 	free(st.pcs);
 	free(st.pcs_exact);
+	free(win.buf);
 	return ret;
 }

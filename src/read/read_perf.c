@@ -334,7 +334,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	r.p = p;
 	r.data = data;
 	r.len = len;
-	r.mapped = mapped > 0;
+	r.fd = mapped > 0 ? lr->fd : -1;
 	r.opts = opts;
 	r.d = perf_data_new();
 	u64map_init(&r.id_attr);
