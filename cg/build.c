@@ -1,7 +1,8 @@
 /*
  * The call graph built from the profile for one event: a node per
  * function with its self cost, an arc per call with its count,
- * and the adjacency lists (as gprof's arcs, cg_arcs.c).
+ * and the adjacency lists (as gprof's arcs, cg_arcs.c), each an array
+ * of call indexes per node.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,11 +16,30 @@ void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 	cg_build_without(cg, p, sort_event, NULL);
 }
 
+/* One list per node, as counted in start[] (start[n + 1] is n's count
+ * on entry): its arcs in profile order. */
+static void fill_lists(const struct cg *cg, uint32_t *list, uint32_t *start,
+		       bool by_caller)
+{
+	const struct profile *p = cg->p;
+	uint32_t *next = xreallocarray(NULL, cg->nnodes + 1, sizeof(*next));
+
+	for (size_t n = 0; n < cg->nnodes; n++)
+		start[n + 1] += start[n];
+	memcpy(next, start, cg->nnodes * sizeof(*next));
+	for (size_t c = 0; c < p->ncalls; c++)
+		if (cg_is_arc(cg, c)) {
+			uint32_t n = by_caller ? p->calls[c].caller
+					       : p->calls[c].callee;
+
+			list[next[n]++] = (uint32_t)c;
+		}
+	free(next);
+}
+
 void cg_build_without(struct cg *cg, const struct profile *p,
 		      uint32_t sort_event, const bool *deleted)
 {
-	size_t nself = 0;
-
 	memset(cg, 0, sizeof(*cg));
 	cg->p = p;
 	cg->nevents = p->stride;
@@ -30,20 +50,15 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		cg->nodes[n].cycle = NO_ID;
 		cg->nodes[n].next_member = NO_ID;
-		cg->nodes[n].first_out = NO_ID;
-		cg->nodes[n].first_in = NO_ID;
 	}
-	for (size_t c = 0; c < p->ncalls; c++)
-		if (p->calls[c].caller == p->calls[c].callee)
-			nself++;
-	cg->arcs = xcalloc(p->ncalls - nself + 1, sizeof(*cg->arcs));
+	if (p->ncalls >= NO_ID)
+		BUG("%zu calls: more than an arc index holds", p->ncalls);
+	cg->arc_set = xcalloc(p->ncalls / 64 + 1, sizeof(*cg->arc_set));
+	cg->out_start = xcalloc(cg->nnodes + 1, sizeof(*cg->out_start));
+	cg->in_start = xcalloc(cg->nnodes + 1, sizeof(*cg->in_start));
 	cg->func_incl = p->func_incl;
-	/* Insert in reverse so each node's lists come out in file order. */
-	for (size_t i = p->ncalls; i-- > 0;) {
+	for (size_t i = 0; i < p->ncalls; i++) {
 		const struct pcall *pc = &p->calls[i];
-		struct cg_node *caller = &cg->nodes[pc->caller];
-		struct cg_node *callee = &cg->nodes[pc->callee];
-		struct cg_arc *a;
 
 		if (pc->caller >= cg->nnodes || pc->callee >= cg->nnodes)
 			BUG("call %zu refers to function %u/%u of %zu", i,
@@ -54,20 +69,19 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 		}
 		if (pc->caller == pc->callee) {
 			/* gprof: self-recursion is not an arc of the graph */
-			callee->self_calls += pc->count;
+			cg->nodes[pc->callee].self_calls += pc->count;
 			continue;
 		}
-		callee->calls += pc->count;
-		a = &cg->arcs[cg->narcs];
-		a->caller = pc->caller;
-		a->callee = pc->callee;
-		a->call = (uint32_t)i;
-		a->next_out = caller->first_out;
-		a->next_in = callee->first_in;
-		caller->first_out = (uint32_t)cg->narcs;
-		callee->first_in = (uint32_t)cg->narcs;
+		cg->nodes[pc->callee].calls += pc->count;
+		cg->arc_set[i / 64] |= (uint64_t)1 << (i % 64);
+		cg->out_start[pc->caller + 1]++;
+		cg->in_start[pc->callee + 1]++;
 		cg->narcs++;
 	}
+	cg->out = xreallocarray(NULL, cg->narcs + 1, sizeof(*cg->out));
+	cg->in = xreallocarray(NULL, cg->narcs + 1, sizeof(*cg->in));
+	fill_lists(cg, cg->out, cg->out_start, true);
+	fill_lists(cg, cg->in, cg->in_start, false);
 	if (cg->ndeleted)
 		cg->func_incl = NULL;
 }
@@ -75,7 +89,11 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 void cg_release(struct cg *cg)
 {
 	free(cg->nodes);
-	free(cg->arcs);
+	free(cg->out);
+	free(cg->in);
+	free(cg->out_start);
+	free(cg->in_start);
+	free(cg->arc_set);
 	free(cg->cycles);
 	free(cg->child);
 	free(cg->cycle_self);

@@ -31,15 +31,6 @@ struct cg_node {
 	uint32_t next_member;	/* next node of the same cycle, or NO_ID */
 	uint32_t topo;		/* callees numbered below callers */
 	uint32_t index;		/* [N] in listings, 1-based; 0 unlisted */
-	uint32_t first_out, first_in;	/* arc lists; NO_ID ends them */
-};
-
-/* 20 bytes: a big program has millions; the count is the profile
- * call's (cg_arc_count()) */
-struct cg_arc {
-	uint32_t caller, callee;	/* node (== profile function) ids */
-	uint32_t call;			/* profile call index */
-	uint32_t next_out, next_in;
 };
 
 struct cg_cycle {
@@ -68,7 +59,18 @@ struct cg {
 
 	struct cg_node *nodes;	/* one per profile function, same index */
 	size_t nnodes;
-	struct cg_arc *arcs;	/* self-arcs are not here: see self_calls */
+	/*
+	 * The arcs. An arc is a profile call from one function to another
+	 * (a self-call is none: see self_calls; nor is a deleted call), and
+	 * is named by the call's index: the profile holds its ends, count
+	 * and cost (cg_arc_caller() ...), the graph only the lists. Node
+	 * n's arcs out are out[out_start[n]] to out[out_start[n + 1] - 1],
+	 * its arcs in likewise in in[], each list in the profile's order.
+	 * 8 bytes an arc: a big program has millions.
+	 */
+	uint32_t *out, *in;
+	uint32_t *out_start, *in_start;	/* nnodes + 1 each */
+	uint64_t *arc_set;	/* a bit per profile call: is it an arc? */
 	size_t narcs;
 	struct cg_cycle *cycles;
 	size_t ncycles;
@@ -89,7 +91,8 @@ struct cg {
 	 */
 	uint64_t *member_incl;
 
-	/* estimated (cg_propagate_estimated): one number per node/arc */
+	/* estimated (cg_propagate_estimated): one number per node, or per
+	 * profile call for the arcs */
 	double *est_self, *est_child;
 	double *est_arc_self, *est_arc_child;
 	double *est_cycle_self, *est_cycle_child;
@@ -98,13 +101,28 @@ struct cg {
 	size_t norder;
 };
 
-/* Build nodes and arcs from p (self-arcs become self_calls). */
-/* The calls along an arc. */
-static inline uint64_t cg_arc_count(const struct cg *cg, const struct cg_arc *a)
+/* An arc's ends and calls (a is a profile call index). */
+static inline uint32_t cg_arc_caller(const struct cg *cg, uint32_t a)
 {
-	return cg->p->calls[a->call].count;
+	return cg->p->calls[a].caller;
+}
+static inline uint32_t cg_arc_callee(const struct cg *cg, uint32_t a)
+{
+	return cg->p->calls[a].callee;
+}
+static inline uint64_t cg_arc_count(const struct cg *cg, uint32_t a)
+{
+	return cg->p->calls[a].count;
 }
 
+/* Is profile call c an arc of the graph? To go through every arc in
+ * one fixed order: for (c = ncalls; c-- > 0;) if (cg_is_arc(cg, c)). */
+static inline bool cg_is_arc(const struct cg *cg, size_t c)
+{
+	return cg->arc_set[c / 64] >> (c % 64) & 1;
+}
+
+/* Build nodes and arcs from p (self-arcs become self_calls). */
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event);
 
 /*

@@ -17,7 +17,7 @@
 
 struct frame {
 	uint32_t node;
-	uint32_t arc;		/* next out-arc to look at */
+	uint32_t arc;		/* next out-arc to look at: into out[] */
 };
 
 void cg_find_cycles(struct cg *cg)
@@ -38,7 +38,7 @@ void cg_find_cycles(struct cg *cg)
 
 		if (idx[root] != UNVISITED)
 			continue;
-		frames[fp++] = (struct frame){ root, cg->nodes[root].first_out };
+		frames[fp++] = (struct frame){ root, cg->out_start[root] };
 		idx[root] = low[root] = counter++;
 		stack[sp++] = root;
 		on_stack[root] = true;
@@ -46,17 +46,15 @@ void cg_find_cycles(struct cg *cg)
 			struct frame *f = &frames[fp - 1];
 			uint32_t v = f->node;
 
-			if (f->arc != NO_ID) {
-				const struct cg_arc *a = &cg->arcs[f->arc];
-				uint32_t w = a->callee;
+			if (f->arc < cg->out_start[v + 1]) {
+				uint32_t w = cg_arc_callee(cg, cg->out[f->arc++]);
 
-				f->arc = a->next_out;
 				if (idx[w] == UNVISITED) {
 					idx[w] = low[w] = counter++;
 					stack[sp++] = w;
 					on_stack[w] = true;
 					frames[fp++] = (struct frame){
-						w, cg->nodes[w].first_out
+						w, cg->out_start[w]
 					};
 				} else if (on_stack[w] && idx[w] < low[v]) {
 					low[v] = idx[w];
@@ -107,16 +105,16 @@ void cg_find_cycles(struct cg *cg)
 		}
 	}
 	/* calls into and within each cycle */
-	for (size_t a = 0; a < cg->narcs; a++) {
-		const struct cg_arc *arc = &cg->arcs[a];
-		uint32_t cc = cg->nodes[arc->callee].cycle;
+	for (size_t a = 0; a < cg->p->ncalls; a++) {
+		const struct pcall *pc = &cg->p->calls[a];
+		uint32_t cc = cg->nodes[pc->callee].cycle;
 
-		if (cc == NO_ID)
+		if (cc == NO_ID || !cg_is_arc(cg, a))
 			continue;
-		if (cg->nodes[arc->caller].cycle == cc)
-			cg->cycles[cc].internal_calls += cg_arc_count(cg, arc);
+		if (cg->nodes[pc->caller].cycle == cc)
+			cg->cycles[cc].internal_calls += pc->count;
 		else
-			cg->cycles[cc].calls += cg_arc_count(cg, arc);
+			cg->cycles[cc].calls += pc->count;
 	}
 	free(idx);
 	free(low);

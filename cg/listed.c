@@ -23,9 +23,8 @@ static int by_topo_down(const void *a, const void *b, void *arg)
 static bool caller_listed(const struct cg *cg, uint32_t n, uint32_t skip,
 			  const bool *listed)
 {
-	for (uint32_t a = cg->nodes[n].first_in; a != NO_ID;
-	     a = cg->arcs[a].next_in) {
-		uint32_t caller = cg->arcs[a].caller;
+	for (uint32_t i = cg->in_start[n]; i < cg->in_start[n + 1]; i++) {
+		uint32_t caller = cg_arc_caller(cg, cg->in[i]);
 
 		if (skip != NO_ID && cg->nodes[caller].cycle == skip)
 			continue;

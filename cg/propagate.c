@@ -49,14 +49,14 @@ static int member_inclusive(struct cg *cg)
 			if (cg->nodes[n].cycle != NO_ID)
 				memcpy(cg->member_incl + n * ne, exact + n * ne,
 				       ne * sizeof(uint64_t));
-	for (size_t a = 0; a < cg->narcs && !exact; a++) {
-		const struct cg_arc *arc = &cg->arcs[a];
-		const uint64_t *incl = profile_call_incl(cg->p, arc->call);
-		uint64_t *mi = cg->member_incl + (size_t)arc->callee * ne;
+	for (size_t a = exact ? 0 : cg->p->ncalls; a-- > 0;) {
+		uint32_t callee = cg_arc_callee(cg, (uint32_t)a);
+		uint64_t *mi = cg->member_incl + (size_t)callee * ne;
 
-		if (cg->nodes[arc->callee].cycle == NO_ID)
+		if (cg->nodes[callee].cycle == NO_ID || !cg_is_arc(cg, a))
 			continue;
-		if (add_row(cg, mi, incl, arc->callee) < 0)
+		if (add_row(cg, mi, profile_call_incl(cg->p, (uint32_t)a),
+			    callee) < 0)
 			return -1;
 	}
 	for (size_t n = 0; n < cg->nnodes; n++) {
@@ -103,21 +103,21 @@ int cg_propagate_measured(struct cg *cg)
 	cg->cycle_self = xcalloc(cg->ncycles * ne + 1, sizeof(uint64_t));
 	cg->cycle_child = xcalloc(cg->ncycles * ne + 1, sizeof(uint64_t));
 
-	for (size_t a = 0; a < cg->narcs; a++) {
-		const struct cg_arc *arc = &cg->arcs[a];
-		const uint64_t *incl = profile_call_incl(p, arc->call);
-		uint64_t *child = cg->child + (size_t)arc->caller * ne;
-		uint32_t cyc = cg->nodes[arc->caller].cycle;
+	for (size_t a = p->ncalls; a-- > 0;) {
+		const struct pcall *pc = &p->calls[a];
+		const uint64_t *incl = profile_call_incl(p, (uint32_t)a);
+		uint64_t *child = cg->child + (size_t)pc->caller * ne;
+		uint32_t cyc = cg->nodes[pc->caller].cycle;
 
 		/* Calls inside a cycle are not propagated: the cycle as a
 		 * whole already holds their cost once. */
-		if (same_cycle(cg, arc->caller, arc->callee))
+		if (!cg_is_arc(cg, a) || same_cycle(cg, pc->caller, pc->callee))
 			continue;
-		if (add_row(cg, child, incl, arc->caller) < 0)
+		if (add_row(cg, child, incl, pc->caller) < 0)
 			return -1;
 		if (cyc != NO_ID &&
 		    add_row(cg, cg->cycle_child + (size_t)cyc * ne, incl,
-			    arc->caller) < 0)
+			    pc->caller) < 0)
 			return -1;
 	}
 	for (size_t n = 0; n < cg->nnodes; n++) {
@@ -176,8 +176,8 @@ void cg_propagate_estimated(struct cg *cg, const double *self)
 
 	cg->est_self = xcalloc(n + 1, sizeof(double));
 	cg->est_child = xcalloc(n + 1, sizeof(double));
-	cg->est_arc_self = xcalloc(cg->narcs + 1, sizeof(double));
-	cg->est_arc_child = xcalloc(cg->narcs + 1, sizeof(double));
+	cg->est_arc_self = xcalloc(cg->p->ncalls + 1, sizeof(double));
+	cg->est_arc_child = xcalloc(cg->p->ncalls + 1, sizeof(double));
 	cg->est_cycle_self = xcalloc(cg->ncycles + 1, sizeof(double));
 	cg->est_cycle_child = xcalloc(cg->ncycles + 1, sizeof(double));
 	for (size_t i = 0; i < n; i++) {
@@ -194,10 +194,9 @@ void cg_propagate_estimated(struct cg *cg, const double *self)
 		uint32_t u = order[i];
 		uint32_t ucyc = cg->nodes[u].cycle;
 
-		for (uint32_t a = cg->nodes[u].first_out; a != NO_ID;
-		     a = cg->arcs[a].next_out) {
-			const struct cg_arc *arc = &cg->arcs[a];
-			uint32_t v = arc->callee, vcyc = cg->nodes[v].cycle;
+		for (uint32_t k = cg->out_start[u]; k < cg->out_start[u + 1]; k++) {
+			uint32_t a = cg->out[k];
+			uint32_t v = cg_arc_callee(cg, a), vcyc = cg->nodes[v].cycle;
 			double ncalls, tself, tchild, frac;
 
 			if (same_cycle(cg, u, v))
@@ -213,7 +212,7 @@ void cg_propagate_estimated(struct cg *cg, const double *self)
 			}
 			if (ncalls == 0)
 				continue;
-			frac = (double)cg_arc_count(cg, arc) / ncalls;
+			frac = (double)cg_arc_count(cg, a) / ncalls;
 			cg->est_arc_self[a] = tself * frac;
 			cg->est_arc_child[a] = tchild * frac;
 			cg->est_child[u] += (tself + tchild) * frac;
@@ -260,19 +259,18 @@ double cg_cycle_child(const struct cg *cg, uint32_t c, uint32_t event)
 void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		  double *self, double *child)
 {
-	const struct cg_arc *arc = &cg->arcs[a];
-	uint32_t v = arc->callee, vcyc = cg->nodes[v].cycle;
+	uint32_t v = cg_arc_callee(cg, a), vcyc = cg->nodes[v].cycle;
 	double incl, tself, ttotal;
 
 	*self = *child = 0;
-	if (same_cycle(cg, arc->caller, v))
+	if (same_cycle(cg, cg_arc_caller(cg, a), v))
 		return;
 	if (cg->est_arc_self) {
 		*self = cg->est_arc_self[a];
 		*child = cg->est_arc_child[a];
 		return;
 	}
-	incl = (double)profile_call_incl(cg->p, arc->call)[event];
+	incl = (double)profile_call_incl(cg->p, a)[event];
 	if (vcyc != NO_ID) {
 		tself = cg_cycle_self(cg, vcyc, event);
 		ttotal = tself + cg_cycle_child(cg, vcyc, event);

@@ -47,6 +47,14 @@ static void read_with(struct res *r, const char *path,
 	r->diag = diag_capture_end();
 }
 
+/* Function f's address range (profile.func_addrs), 0 and 0 if none. */
+static struct paddr_range range_of(const struct profile *p, uint32_t f)
+{
+	struct paddr_range none = { 0, 0 };
+
+	return f < p->func_addrs_alloc ? p->func_addrs[f] : none;
+}
+
 /* Stricter than assert_same_profile(): every name in the same order,
  * and every function's identity. */
 static void assert_identical(const struct profile *a, const struct profile *b)
@@ -62,6 +70,38 @@ static void assert_identical(const struct profile *a, const struct profile *b)
 		assert_int_equal(a->funcs[f].object, b->funcs[f].object);
 	}
 	assert_int_equal(a->calls_have_incl, b->calls_have_incl);
+	for (uint32_t f = 0; f < a->nfuncs; f++) {
+		struct paddr_range ra = range_of(a, f), rb = range_of(b, f);
+
+		assert_int_equal(ra.lo, rb.lo);
+		assert_int_equal(ra.hi, rb.hi);
+	}
+	assert_int_equal(a->has_instr, b->has_instr);
+}
+
+/* What -b reads without positions must be what the positions give:
+ * each function's lowest and highest instruction address. */
+static void assert_ranges_of_positions(const struct profile *pos,
+				       const struct profile *ranges)
+{
+	assert_int_equal(pos->nfuncs, ranges->nfuncs);
+	for (uint32_t f = 0; f < pos->nfuncs; f++) {
+		struct paddr_range want = { 0, 0 }, got = range_of(ranges, f);
+
+		for (size_t i = 0; i < pos->npos; i++) {
+			uint64_t addr = pos->pos[i].addr;
+
+			if (pos->pos[i].func != f || !addr)
+				continue;
+			if (!want.lo || addr < want.lo)
+				want.lo = addr;
+			if (addr > want.hi)
+				want.hi = addr;
+		}
+		assert_int_equal(got.lo, want.lo);
+		assert_int_equal(got.hi, want.hi);
+	}
+	assert_int_equal(pos->has_instr, ranges->has_instr);
 }
 
 static const struct read_opts plain_opts = { 0 };
@@ -76,6 +116,10 @@ static const struct read_opts pos_fold_opts = { .want_positions = true,
 						.fold_recursion = true };
 static const struct read_opts pos_small_opts = { .want_positions = true,
 						 .max_costs = 240 };
+/* each function's address range instead (-b for the flat profile) */
+static const struct read_opts addr_opts = { .want_func_addrs = true };
+static const struct read_opts addr_fold_opts = { .want_func_addrs = true,
+						 .fold_recursion = true };
 
 /* The text read both ways, with each of the options above. */
 static void both_ways(const char *text)
@@ -83,8 +127,10 @@ static void both_ways(const char *text)
 	const struct read_opts *opts[] = {
 		&plain_opts, &lenient_opts, &fold_opts, &small_opts,
 		&pos_opts, &pos_lenient_opts, &pos_fold_opts, &pos_small_opts,
+		&addr_opts, &addr_fold_opts,
 	};
 	char *path = write_temp(text, strlen(text));
+	struct res pos, ranges;
 
 	for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
 		struct res a, b;
@@ -101,6 +147,14 @@ static void both_ways(const char *text)
 		profile_release(&a.p);
 		profile_release(&b.p);
 	}
+	read_with(&pos, path, &pos_opts, READ_THREAD_OFF);
+	read_with(&ranges, path, &addr_opts, READ_THREAD_AHEAD);
+	if (pos.ret == 0 && ranges.ret == 0)
+		assert_ranges_of_positions(&pos.p, &ranges.p);
+	free(pos.diag);
+	free(ranges.diag);
+	profile_release(&pos.p);
+	profile_release(&ranges.p);
 	remove_temp(path);
 }
 

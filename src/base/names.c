@@ -41,7 +41,7 @@ static void rehash(struct names *n)
 }
 
 static size_t probe(const struct names *n, const char *s, size_t len,
-		    uint64_t h)
+		    uint32_t h)
 {
 	size_t j = h & n->mask;
 
@@ -64,13 +64,13 @@ name_id names_find(const struct names *n, const char *s, size_t len)
 
 	if (!n->table)
 		return NO_NAME;
-	j = probe(n, s, len, hash_bytes(s, len));
+	j = probe(n, s, len, (uint32_t)hash_bytes(s, len));
 	return n->table[j] ? n->table[j] - 1 : NO_NAME;
 }
 
 name_id names_intern(struct names *n, const char *s, size_t len)
 {
-	uint64_t h = hash_bytes(s, len);
+	uint32_t h = (uint32_t)hash_bytes(s, len);
 	struct name_entry *e;
 	size_t j;
 

@@ -15,10 +15,12 @@
 typedef uint32_t name_id;
 #define NO_NAME UINT32_MAX	/* "absent", as distinct from "" */
 
+/* 16 bytes: a big program has a million names. The hash's low 32 bits
+ * are all a table of fewer than 2^32 slots uses. */
 struct name_entry {
 	const char *str;	/* NUL-terminated, arena-owned */
 	uint32_t len;
-	uint64_t hash;
+	uint32_t hash;
 };
 
 struct names {

@@ -296,10 +296,15 @@ static int load(struct run *r)
 	struct read_opts ro = { .part = o->part,
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
-				.want_positions = o->nbinaries > 0 ||
-						  o->annotate || o->disasm ||
+				/* -b alone needs only each function's
+				 * address range: a big program's profile
+				 * has tens of millions of positions */
+				.want_positions = o->annotate || o->disasm ||
 						  o->mode == OUT_CALLGRIND ||
-						  o->mode == OUT_HTML,
+						  o->mode == OUT_HTML ||
+						  (o->nbinaries > 0 &&
+						   o->inlined_callee),
+				.want_func_addrs = o->nbinaries > 0,
 				.counter = o->counter,
 				.want_leaks = o->leaks,
 				.want_stacks = o->mode == OUT_FOLDED ||

@@ -111,7 +111,8 @@ static int load_side(struct diff *d, int k, const char *path)
 	struct side *s = &d->s[k];
 	struct read_opts ro = { .fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
-				.want_positions = o->diff_lines || o->nbinaries,
+				.want_positions = o->diff_lines,
+				.want_func_addrs = o->nbinaries > 0,
 				.thread = o->reader_thread };
 	int b = o->nbinaries > 1 ? k : 0;
 	const char *objects[1] = { o->binary_objects ? o->binary_objects[b]

@@ -163,9 +163,10 @@ static void each_out(const struct units *un, uint32_t u,
 	uint32_t m = u < un->nfuncs ? u : cg->cycles[u - un->nfuncs].first_member;
 
 	for (; m != NO_ID; m = u < un->nfuncs ? NO_ID : cg->nodes[m].next_member)
-		for (uint32_t a = cg->nodes[m].first_out; a != NO_ID;
-		     a = cg->arcs[a].next_out) {
-			uint32_t v = unit_of(cg, cg->arcs[a].callee);
+		for (uint32_t i = cg->out_start[m]; i < cg->out_start[m + 1];
+		     i++) {
+			uint32_t a = cg->out[i];
+			uint32_t v = unit_of(cg, cg_arc_callee(cg, a));
 
 			if (v != u)
 				fn(arg, v, arc_cost(cg, a, un->ev));
@@ -203,10 +204,13 @@ static void units_init(struct units *un, const struct cg *cg, uint32_t ev)
 		un->root[u] = un->incl[u];
 	}
 	/* what the calls into a unit account for is not a root's */
-	for (size_t a = 0; a < cg->narcs; a++) {
-		uint32_t u = unit_of(cg, cg->arcs[a].caller);
-		uint32_t v = unit_of(cg, cg->arcs[a].callee);
+	for (size_t a = cg->p->ncalls; a-- > 0;) {
+		uint32_t u, v;
 
+		if (!cg_is_arc(cg, a))
+			continue;
+		u = unit_of(cg, cg_arc_caller(cg, (uint32_t)a));
+		v = unit_of(cg, cg_arc_callee(cg, (uint32_t)a));
 		if (u != v)
 			un->root[v] -= arc_cost(cg, (uint32_t)a, ev);
 	}

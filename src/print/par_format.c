@@ -54,6 +54,18 @@ static void *odd_chunks(void *arg)
 	return NULL;
 }
 
+/*
+ * Write out a chunk's text and empty the buffer; one that an entry made
+ * large (a cycle of thousands of members lists them all) is freed, not
+ * kept at that size for every chunk after it in both threads.
+ */
+static void write_out(struct linebuf *lb, FILE *out)
+{
+	lb_flush(lb, out);
+	if (lb->alloc > (size_t)1 << 20)
+		lb_free(lb);
+}
+
 static void run_alone(const struct par_format *pf, FILE *out, size_t n)
 {
 	struct linebuf lb = { 0 };
@@ -61,7 +73,7 @@ static void run_alone(const struct par_format *pf, FILE *out, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		pf->format(pf->ctx[0], pf->shared, i, &lb);
 		if (lb.len >= 1 << 16)
-			lb_flush(&lb, out);
+			write_out(&lb, out);
 	}
 	lb_flush(&lb, out);
 	lb_free(&lb);
@@ -92,7 +104,7 @@ void par_format_run(const struct par_format *pf, FILE *out, size_t n)
 		struct linebuf *lb = &st.buf[k % 2];
 
 		format_chunk(pf, pf->ctx[0], c, n, &own);
-		lb_flush(&own, out);
+		write_out(&own, out);
 		if (c + 1 == nchunks)
 			break;
 		pthread_mutex_lock(&st.lock);
@@ -100,7 +112,7 @@ void par_format_run(const struct par_format *pf, FILE *out, size_t n)
 			pthread_cond_wait(&st.cond, &st.lock);
 		pthread_mutex_unlock(&st.lock);
 		/* the thread does not touch a ready buffer */
-		lb_flush(lb, out);
+		write_out(lb, out);
 		pthread_mutex_lock(&st.lock);
 		st.ready[k % 2] = false;
 		pthread_cond_broadcast(&st.cond);

@@ -288,7 +288,7 @@ static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
 	fputs(", self ", d->out);
 	print_cost(d, self);
 	fprintf(d->out, "\", fillcolor=\"%s\"", colour);
-	if (node->first_in == NO_ID)
+	if (d->cg->in_start[n + 1] == d->cg->in_start[n])
 		fputs(", peripheries=2", d->out);	/* an entry */
 	if (n == d->hottest)
 		fputs(", penwidth=4", d->out);
@@ -346,19 +346,21 @@ static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
 	bool measured = !cg->est_arc_self, stacks = p->func_incl != NULL;
 	size_t k = 0;
 
-	for (uint32_t a = 0; a < cg->narcs; a++) {
-		const struct cg_arc *arc = &cg->arcs[a];
+	for (uint32_t a = (uint32_t)p->ncalls; a-- > 0;) {
+		const struct pcall *arc = &p->calls[a];
 		uint32_t cyc = cg->nodes[arc->caller].cycle;
 		double s, c;
 
+		if (!cg_is_arc(cg, a))
+			continue;
 		e[k].caller = arc->caller;
 		e[k].callee = arc->callee;
-		e[k].count = cg_arc_count(d->cg, arc);
+		e[k].count = arc->count;
 		e[k].has_cost = stacks || cyc == NO_ID ||
 				cyc != cg->nodes[arc->callee].cycle;
 		e[k].measured = measured;
 		if (measured) {
-			e[k].cost = (double)profile_call_incl(p, arc->call)[d->ev];
+			e[k].cost = (double)profile_call_incl(p, a)[d->ev];
 		} else {
 			cg_arc_share(cg, a, d->ev, &s, &c);
 			e[k].cost = s + c;

@@ -81,10 +81,9 @@ static void arc_line(struct graph_ctx *g, const struct arc_key *k,
 		     uint32_t other)
 {
 	const struct cg *cg = g->cg;
-	const struct cg_arc *arc = &cg->arcs[k->arc];
+	const struct pcall *arc = &cg->p->calls[k->arc];
 	char count[2 * FMT_NUM_MAX];
-	size_t n = strlen(fmt_count(count, cg_arc_count(cg, arc),
-				      g->o->digit_groups));
+	size_t n = strlen(fmt_count(count, arc->count, g->o->digit_groups));
 
 	if (in_same_cycle(cg, arc->caller, arc->callee)) {
 		arc_columns(g, NULL, NULL, count, n);
@@ -105,12 +104,13 @@ static int cmp_arcs(const void *x, const void *y, void *arg)
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
-	uint64_t ca = cg_arc_count(cg, &cg->arcs[a->arc]);
-	uint64_t cb = cg_arc_count(cg, &cg->arcs[b->arc]);
+	uint64_t ca = cg_arc_count(cg, a->arc);
+	uint64_t cb = cg_arc_count(cg, b->arc);
 
 	if (ca != cb)
 		return ca > cb ? -1 : 1;
-	return a->arc < b->arc ? -1 : a->arc > b->arc;
+	/* the later call first, as always (listings are compared) */
+	return a->arc > b->arc ? -1 : a->arc < b->arc;
 }
 
 /* Arcs into (incoming) or out of a set of nodes: one node, or a cycle's
@@ -125,12 +125,13 @@ static size_t collect_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
 
 	for (uint32_t m = first; m != NO_ID;
 	     m = cycle != NO_ID ? cg->nodes[m].next_member : NO_ID) {
-		uint32_t a = incoming ? cg->nodes[m].first_in : cg->nodes[m].first_out;
+		const uint32_t *list = incoming ? cg->in : cg->out;
+		const uint32_t *start = incoming ? cg->in_start : cg->out_start;
 
-		for (; a != NO_ID;
-		     a = incoming ? cg->arcs[a].next_in : cg->arcs[a].next_out) {
-			uint32_t other = incoming ? cg->arcs[a].caller
-						  : cg->arcs[a].callee;
+		for (uint32_t i = start[m]; i < start[m + 1]; i++) {
+			uint32_t a = list[i];
+			uint32_t other = incoming ? cg_arc_caller(cg, a)
+						  : cg_arc_callee(cg, a);
 			struct arc_key *k;
 
 			if (cycle != NO_ID && cg->nodes[other].cycle == cycle)
@@ -186,9 +187,10 @@ static void print_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
 		lb_puts(g->lb, "<spontaneous>\n");
 	}
 	for (size_t i = 0; i < k; i++) {
-		const struct cg_arc *arc = &cg->arcs[g->keys[i].arc];
+		uint32_t a = g->keys[i].arc;
 
-		arc_line(g, &g->keys[i], incoming ? arc->caller : arc->callee);
+		arc_line(g, &g->keys[i], incoming ? cg_arc_caller(cg, a)
+						  : cg_arc_callee(cg, a));
 	}
 }
 

@@ -65,15 +65,10 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	const struct profile *p = cg->p;
 	size_t ne = p->stride;
 	bool exact = cg->child != NULL;
-	uint32_t *arc_of_call = xcalloc(p->ncalls + 1, sizeof(*arc_of_call));
 	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
 	/* cycles are listed by number, which cg_rank gave 1..ncycles */
 	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
 
-	for (size_t c = 0; c < p->ncalls; c++)
-		arc_of_call[c] = NO_ID;
-	for (size_t a = 0; a < cg->narcs; a++)
-		arc_of_call[cg->arcs[a].call] = (uint32_t)a;
 
 	fputs("{\"events\": [", out);
 	for (size_t e = 0; e < p->nevents; e++) {
@@ -140,11 +135,16 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		fprintf(out, ", \"load_offset\": %llu, \"load_offset_reason\": ",
 			(unsigned long long)r->load_offset);
 		json_string(out, r->offset_reason, strlen(r->offset_reason));
+		/* "addresses": every instruction's, or (read without
+		 * positions) each function's lowest and highest */
 		fprintf(out, ", \"renamed\": %u, \"addresses\": %llu, "
-			"\"addresses_outside\": %llu, \"named\": %u, "
+			"\"addresses_outside\": %llu, \"addresses_checked\": "
+			"\"%s\", \"named\": %u, "
 			"\"named_found\": %u, \"inlined_to\": \"%s\"}",
 			r->renamed, (unsigned long long)r->addresses,
-			(unsigned long long)r->outside, r->named, r->named_found,
+			(unsigned long long)r->outside,
+			r->func_bounds ? "function_bounds" : "instructions",
+			r->named, r->named_found,
 			o->inlined == INLINE_CALLEE ? "callee" : "caller");
 	}
 	fputs("],\n \"functions\": [", out);
@@ -213,8 +213,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		} else {
 			double s = 0, ch = 0;
 
-			if (arc_of_call[c] != NO_ID)
-				cg_arc_share(cg, arc_of_call[c], o->sort_event, &s, &ch);
+			if (cg_is_arc(cg, c))
+				cg_arc_share(cg, (uint32_t)c, o->sort_event, &s, &ch);
 			json_drow(out, s + ch, ne, o->sort_event);
 		}
 		/* -k: deleted before the analysis, counted nowhere */
@@ -267,7 +267,6 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 	if (o->leaks)
 		json_leaks(out, p);
 	fputs("}\n", out);
-	free(arc_of_call);
 	free(row);
 	free(by_number);
 }

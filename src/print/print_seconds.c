@@ -154,11 +154,11 @@ static const char *name_of(struct sgraph *g, uint32_t n)
 	return func_label(g->nl, g->cg, n, true, g->label, sizeof(g->label));
 }
 
-static bool inside_cycle(const struct cg *cg, const struct cg_arc *a)
+static bool inside_cycle(const struct cg *cg, uint32_t a)
 {
-	uint32_t c = cg->nodes[a->caller].cycle;
+	uint32_t c = cg->nodes[cg_arc_caller(cg, a)].cycle;
 
-	return c != NO_ID && c == cg->nodes[a->callee].cycle;
+	return c != NO_ID && c == cg->nodes[cg_arc_callee(cg, a)].cycle;
 }
 
 struct arc_order {
@@ -174,8 +174,7 @@ struct arc_order {
 static int cmp_arc_up(const void *x, const void *y, void *arg)
 {
 	const struct arc_order *ao = arg;
-	const struct cg_arc *a = &ao->cg->arcs[*(const uint32_t *)x];
-	const struct cg_arc *b = &ao->cg->arcs[*(const uint32_t *)y];
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
 	bool ia = inside_cycle(ao->cg, a), ib = inside_cycle(ao->cg, b);
 
 	if (ia != ib)
@@ -183,14 +182,15 @@ static int cmp_arc_up(const void *x, const void *y, void *arg)
 	if (!ia) {
 		double sa, ca, sb, cb;
 
-		cg_arc_share(ao->cg, *(const uint32_t *)x, ao->ev, &sa, &ca);
-		cg_arc_share(ao->cg, *(const uint32_t *)y, ao->ev, &sb, &cb);
+		cg_arc_share(ao->cg, a, ao->ev, &sa, &ca);
+		cg_arc_share(ao->cg, b, ao->ev, &sb, &cb);
 		if (sa + ca != sb + cb)
 			return sa + ca < sb + cb ? -1 : 1;
 	}
 	if (cg_arc_count(ao->cg, a) != cg_arc_count(ao->cg, b))
 		return cg_arc_count(ao->cg, a) < cg_arc_count(ao->cg, b) ? -1 : 1;
-	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
+	/* the later call first, as always (listings are compared) */
+	return a > b ? -1 : 1;
 }
 
 static int cmp_arc_down(const void *x, const void *y, void *arg)
@@ -222,13 +222,15 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 	struct arc_order ao = { cg, g->ev };
 	size_t k = 0;
 
-	for (uint32_t a = incoming ? cg->nodes[n].first_in : cg->nodes[n].first_out;
-	     a != NO_ID; a = incoming ? cg->arcs[a].next_in : cg->arcs[a].next_out) {
+	const uint32_t *list = incoming ? cg->in : cg->out;
+	const uint32_t *start = incoming ? cg->in_start : cg->out_start;
+
+	for (uint32_t i = start[n]; i < start[n + 1]; i++) {
 		if (k == *alloc) {
 			*alloc = *alloc * 2 + 16;
 			*buf = xreallocarray(*buf, *alloc, sizeof(**buf));
 		}
-		(*buf)[k++] = a;
+		(*buf)[k++] = list[i];
 	}
 	if (k > 1)
 		qsort_r(*buf, k, sizeof(**buf),
@@ -239,8 +241,9 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 	if (incoming && cg->nodes[n].self_calls)
 		self_arc_line(g, n);
 	for (size_t i = 0; i < k; i++) {
-		const struct cg_arc *arc = &cg->arcs[(*buf)[i]];
-		uint32_t other = incoming ? arc->caller : arc->callee;
+		uint32_t arc = (*buf)[i];
+		uint32_t other = incoming ? cg_arc_caller(cg, arc)
+					  : cg_arc_callee(cg, arc);
 		double s, c;
 
 		if (inside_cycle(cg, arc)) {
@@ -250,11 +253,11 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 				"", name_of(g, other));
 			continue;
 		}
-		cg_arc_share(cg, (*buf)[i], g->ev, &s, &c);
+		cg_arc_share(cg, arc, g->ev, &s, &c);
 		fprintf(g->out, "%6.6s %5.5s %7.2f %7.2f %7llu/%-7llu     %s\n",
 			"", "", s * g->unit, c * g->unit,
 			(unsigned long long)cg_arc_count(cg, arc),
-			(unsigned long long)head_calls(cg, arc->callee),
+			(unsigned long long)head_calls(cg, cg_arc_callee(cg, arc)),
 			name_of(g, other));
 	}
 	if (!incoming && cg->nodes[n].self_calls)

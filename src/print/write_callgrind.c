@@ -39,7 +39,6 @@ struct writer {
 	uint32_t *pos_first, *pos_order;
 	uint32_t *cscall_first, *cscall_order;	/* call sites by call */
 	uint32_t *jump_first, *jump_order;
-	uint32_t *call_arc;	/* call -> cg arc, NO_ID for self-calls */
 	uint32_t *entry_pos;	/* function -> its lowest position or NO_ID */
 
 	uint64_t last_addr, last_line;	/* of the last cost line */
@@ -158,11 +157,6 @@ static void index_profile(struct writer *w)
 	       &w->cscall_order);
 	bucket(p->npos, p->njumps, p->jumps, sizeof(*p->jumps),
 	       offsetof(struct pjump, from), &w->jump_first, &w->jump_order);
-	w->call_arc = xreallocarray(NULL, p->ncalls + 1, sizeof(uint32_t));
-	for (size_t c = 0; c < p->ncalls; c++)
-		w->call_arc[c] = NO_ID;
-	for (size_t a = 0; a < w->cg->narcs; a++)
-		w->call_arc[w->cg->arcs[a].call] = (uint32_t)a;
 	/* fl= always: callgrind_annotate needs a file for each function
 	 * ("???", as valgrind names an unknown one) */
 	w->write_fl = true;
@@ -348,9 +342,8 @@ static const uint64_t *call_incl(struct writer *w, uint32_t call)
 	if (w->p->calls_have_incl)
 		return raw_row(w, profile_call_incl(w->p, call));
 	raw_row(w, NULL);
-	if (cg->est_arc_self && w->call_arc[call] != NO_ID) {
-		uint32_t a = w->call_arc[call];
-		double v = cg->est_arc_self[a] + cg->est_arc_child[a];
+	if (cg->est_arc_self && cg_is_arc(cg, call)) {
+		double v = cg->est_arc_self[call] + cg->est_arc_child[call];
 
 		for (size_t i = 0; i < w->nraw; i++)
 			if (w->raw[i] == cg->sort_event && v > 0)
@@ -686,7 +679,6 @@ int write_callgrind(FILE *out, const char *where, const struct cg *cg)
 	free(w.cscall_order);
 	free(w.jump_first);
 	free(w.jump_order);
-	free(w.call_arc);
 	free(w.entry_pos);
 	/* write errors are the caller's to report, once: main() checks
 	 * the stream it opened */

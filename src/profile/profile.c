@@ -45,6 +45,7 @@ void profile_release(struct profile *p)
 	free(p->jump_table);
 	u64map_release(&p->callsite_index);
 	free(p->func_incl);
+	free(p->func_addrs);
 	free(p->func_count);
 	free(p->func_peak);
 	free(p->stacks);
@@ -229,6 +230,18 @@ static void grow_extras(struct profile *p, size_t want)
 		       (n - p->extras_alloc) * row);
 	}
 	p->extras_alloc = n;
+}
+
+void profile_func_addr_grow(struct profile *p, uint32_t f)
+{
+	size_t n = p->func_addrs_alloc / 2 * 3 + 64;
+
+	if (n <= f)
+		n = (size_t)f + 1;
+	p->func_addrs = xreallocarray(p->func_addrs, n, sizeof(*p->func_addrs));
+	memset(p->func_addrs + p->func_addrs_alloc, 0,
+	       (n - p->func_addrs_alloc) * sizeof(*p->func_addrs));
+	p->func_addrs_alloc = n;
 }
 
 void profile_want_func_extras(struct profile *p)

@@ -26,6 +26,12 @@
 #define NO_ID UINT32_MAX
 #define PROFILE_CACHE_SLOTS 4096
 
+/* The lowest and highest instruction address a function's cost came
+ * from; 0 and 0: none seen. */
+struct paddr_range {
+	uint64_t lo, hi;
+};
+
 /* A factor * event term of a derived event ("event: Sum = Ir + 2 Dr"). */
 struct pterm {
 	uint64_t factor;
@@ -179,6 +185,17 @@ struct profile {
 	uint64_t *func_count, *func_peak;
 	size_t extras_alloc;		/* rows of the three, in rows */
 
+	/*
+	 * Where symbol resolution needs no positions (-b for the flat
+	 * profile and the call graph: read_opts.want_func_addrs), each
+	 * function's address range instead, for the load offset, the match
+	 * check and naming "0x..." functions: 16 bytes a function where
+	 * positions take 32 and more an instruction (63 million of them in
+	 * a big program's profile). NULL otherwise; func_addrs_alloc rows.
+	 */
+	struct paddr_range *func_addrs;
+	size_t func_addrs_alloc;
+
 	uint64_t *totals;		/* stride numbers; set by finish */
 	uint64_t *summary;		/* summed "summary:" lines, or NULL */
 
@@ -293,6 +310,25 @@ static inline uint64_t *profile_func_row(const struct profile *p,
 					 uint64_t *rows, uint32_t func)
 {
 	return rows + (size_t)func * p->stride;
+}
+
+/* Widen function f's address range to addr (profile.func_addrs); an
+ * address of 0 (none) changes nothing. */
+void profile_func_addr_grow(struct profile *p, uint32_t f);
+static inline void profile_func_addr(struct profile *p, uint32_t f,
+				     uint64_t addr)
+{
+	struct paddr_range *r;
+
+	if (!addr)
+		return;
+	if (f >= p->func_addrs_alloc)
+		profile_func_addr_grow(p, f);
+	r = &p->func_addrs[f];
+	if (!r->lo || addr < r->lo)
+		r->lo = addr;
+	if (addr > r->hi)
+		r->hi = addr;
 }
 
 /* A new stack node: func called from the stack `caller` (or NO_ID). */

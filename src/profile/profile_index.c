@@ -6,8 +6,12 @@
  * program of 700,000 functions and 2.6 million arcs that is 32 MB of
  * tables instead of 160, and a table grows by building the next size
  * from the array after freeing the last, so the two never coexist.
- * Load is kept under 1/2, with linear probing; the hash has the run's
- * secret in it (hashmap.h), so input cannot choose collisions.
+ * Load is kept under 1/2, with linear probing, and a full table is
+ * rebuilt at twice its size (load 1/4 after): a probe that lands on
+ * another entry costs a cache miss in funcs[] or calls[], and growing
+ * by more would leave 2.6 million arcs in a table of 16 million slots
+ * (64 MB, the reading's peak) where 8 million do. The hash has the
+ * run's secret in it (hashmap.h), so input cannot choose collisions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +78,7 @@ uint32_t *func_index_slot(struct profile *p, name_id object, name_id file,
 	if (!p->func_slots || (p->nfuncs + 1) * 2 > p->func_mask + 1) {
 		free(p->func_slots);
 		p->func_slots = NULL;
-		build_funcs(p, p->nfuncs + 1 > 2 * p->nfuncs ? p->nfuncs + 1
-							    : 2 * p->nfuncs);
+		build_funcs(p, p->nfuncs + 1);
 	}
 	j = func_hash(object, file, name) & p->func_mask;
 	for (;; j = (j + 1) & p->func_mask) {
@@ -97,8 +100,7 @@ uint32_t *call_index_slot(struct profile *p, uint32_t caller, uint32_t callee)
 	if (!p->call_slots || (p->ncalls + 1) * 2 > p->call_mask + 1) {
 		free(p->call_slots);
 		p->call_slots = NULL;
-		build_calls(p, p->ncalls + 1 > 2 * p->ncalls ? p->ncalls + 1
-							    : 2 * p->ncalls);
+		build_calls(p, p->ncalls + 1);
 	}
 	j = call_hash(caller, callee) & p->call_mask;
 	for (;; j = (j + 1) & p->call_mask) {

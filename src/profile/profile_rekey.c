@@ -25,6 +25,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		 *pos_cost = p->pos_cost, *callsite_incl = p->callsite_incl;
 	uint64_t *func_incl = p->func_incl, *func_count = p->func_count,
 		 *func_peak = p->func_peak;
+	struct paddr_range *func_addrs = p->func_addrs;
+	size_t func_addrs_alloc = p->func_addrs_alloc;
 	struct pcall *calls = p->calls;
 	struct ppos *pos = p->pos;
 	struct pcallsite *callsites = p->callsites;
@@ -54,6 +56,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	u64map_release(&p->callsite_index);
 	p->func_incl = p->func_count = p->func_peak = NULL;
 	p->extras_alloc = 0;
+	p->func_addrs = NULL;
+	p->func_addrs_alloc = 0;
 	if (func_incl)
 		profile_want_func_extras(p);
 	profile_drop_indexes(p);
@@ -64,6 +68,10 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		add_row(profile_self(p, newid[f]), self + f * stride, stride);
 		if (!p->funcs[newid[f]].line)
 			p->funcs[newid[f]].line = ident[f].line;
+		if (f < func_addrs_alloc) {
+			profile_func_addr(p, newid[f], func_addrs[f].lo);
+			profile_func_addr(p, newid[f], func_addrs[f].hi);
+		}
 		if (func_incl) {
 			uint64_t *peak = profile_func_row(p, p->func_peak, newid[f]);
 
@@ -128,6 +136,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	free(jumps);
 	free(self);
 	free(func_incl);
+	free(func_addrs);
 	free(func_count);
 	free(func_peak);
 	free(call_incl);

@@ -84,8 +84,13 @@ int read_profile(struct profile *p, const char *path,
 		if (same_format(p, &lr, "callgrind") == 0)
 			ret = read_callgrind(p, &lr, opts);
 	} else if (igprof_sniff(data, (size_t)len)) {
+		/* IgProf's anonymous functions are named by their positions'
+		 * addresses: it keeps them for -b in any case */
+		struct read_opts io = *opts;
+
+		io.want_positions |= io.want_func_addrs;
 		if (same_format(p, &lr, "igprof") == 0)
-			ret = read_igprof(p, &lr, opts);
+			ret = read_igprof(p, &lr, &io);
 	} else if (gmon_sniff(data, (size_t)len)) {
 		ret = read_gmon(p, &lr, opts);
 	} else {

@@ -66,6 +66,10 @@ struct read_opts {
 				 * on a cost line are warnings, not errors */
 	bool want_positions;	/* keep costs per (function, file, line,
 				 * address): struct ppos */
+	bool want_func_addrs;	/* without want_positions: keep each
+				 * function's address range instead
+				 * (profile.func_addrs; Callgrind; the
+				 * other readers keep positions for it) */
 	const char *counter;	/* IgProf: the counter whose count field
 				 * becomes the call counts; NULL: the
 				 * first counter of each file */

@@ -248,7 +248,8 @@ static bool in_object(const struct profile *p, uint32_t f, name_id ob)
 	return ob == NO_NAME || p->funcs[f].object == ob;
 }
 
-/* Lowest instruction address of each function's positions (0: none). */
+/* Lowest instruction address of each function's positions or address
+ * range (0: none). */
 static uint64_t *lowest_addresses(const struct profile *p)
 {
 	uint64_t *low = xcalloc(p->nfuncs + 1, sizeof(*low));
@@ -258,6 +259,12 @@ static uint64_t *lowest_addresses(const struct profile *p)
 
 		if (q->addr && (!low[q->func] || q->addr < low[q->func]))
 			low[q->func] = q->addr;
+	}
+	for (size_t f = 0; f < p->nfuncs && f < p->func_addrs_alloc; f++) {
+		uint64_t a = p->func_addrs[f].lo;
+
+		if (a && (!low[f] || a < low[f]))
+			low[f] = a;
 	}
 	return low;
 }
@@ -492,13 +499,29 @@ static int check_match(const struct profile *p, const struct symtab *st,
 		if (!symtab_segment(st, q->addr - r->load_offset))
 			r->outside++;
 	}
+	/* without positions, each function's lowest and highest address */
+	for (size_t f = 0; f < p->nfuncs && f < p->func_addrs_alloc; f++) {
+		const struct paddr_range *a = &p->func_addrs[f];
+
+		if (!a->lo || !in_object(p, (uint32_t)f, ob))
+			continue;
+		r->func_bounds = true;
+		for (int k = 0; k < (a->hi != a->lo ? 2 : 1); k++) {
+			r->addresses++;
+			if (!symtab_segment(st, (k ? a->hi : a->lo) - r->load_offset))
+				r->outside++;
+		}
+	}
 	if (r->addresses && r->outside * 2 > r->addresses)
 		return error("%s: does not match the profile's '%s': %llu of %llu "
-			     "instruction addresses fall outside its segments "
-			     "(load offset 0x%llx: %s)",
+			     "%s fall outside its segments (load offset 0x%llx: "
+			     "%s)",
 			     st->path, ob == NO_NAME ? "code" : profile_str(p, ob),
 			     (unsigned long long)r->outside,
 			     (unsigned long long)r->addresses,
+			     r->func_bounds ? "functions' lowest and highest "
+					      "addresses"
+					    : "instruction addresses",
 			     (unsigned long long)r->load_offset, r->offset_reason);
 	if (!p->has_instr || o->have_load_offset)
 		return 0;	/* no addresses, or the user's offset: said */
@@ -761,9 +784,12 @@ void resolve_print_notes(FILE *out, const struct profile *p,
 			fprintf(out, "; %u of %u named functions in its symbols",
 				r->named_found, r->named);
 		if (r->addresses)
-			fprintf(out, "; %llu of %llu addresses inside it",
+			fprintf(out, "; %llu of %llu %s inside it",
 				(unsigned long long)(r->addresses - r->outside),
-				(unsigned long long)r->addresses);
+				(unsigned long long)r->addresses,
+				r->func_bounds ? "functions' lowest and highest "
+						 "addresses"
+					       : "addresses");
 		fputs(".\n", out);
 	}
 	if (o->inlined == INLINE_CALLEE)

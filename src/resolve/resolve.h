@@ -53,6 +53,9 @@ struct resolve_report {
 	uint32_t inlined_moved;	/* positions charged to inlined functions */
 	uint64_t addresses, outside;	/* instruction addresses checked, and
 					 * those outside every segment */
+	bool func_bounds;		/* the addresses checked are each
+					 * function's lowest and highest (read
+					 * without positions) */
 	uint32_t named, named_found;	/* functions with a real name, and
 					 * those in the symbol table */
 	/* Where the lowest instruction address of each function the
@@ -68,8 +71,9 @@ struct resolve_report {
  * every function when the profile names no objects): rename functions
  * the profile knows only by address, fill in files and lines, check that
  * the binary matches, charge inlined code as asked. The profile must
- * have been read with want_positions for the address checks and inline
- * attribution. reports[] has nst entries. Returns 0, or -1 after
+ * have been read with want_positions (or want_func_addrs, when inlined
+ * code stays with its caller) for the address checks, and with
+ * want_positions for inline attribution. reports[] has nst entries. Returns 0, or -1 after
  * reporting (a binary that matches no object, or does not match it).
  */
 /*

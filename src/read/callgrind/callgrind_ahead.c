@@ -535,6 +535,10 @@ static void merge_profile(struct merge *m)
 						   mapped(m, qf->name));
 		add_rows(profile_self(p, m->funcs[f]), profile_self(q, (uint32_t)f),
 			 q->nevents);
+		if (f < q->func_addrs_alloc) {
+			profile_func_addr(p, m->funcs[f], q->func_addrs[f].lo);
+			profile_func_addr(p, m->funcs[f], q->func_addrs[f].hi);
+		}
 	}
 	for (size_t c = 0; c < q->ncalls; c++) {
 		const struct pcall *qc = &q->calls[c];
@@ -547,6 +551,8 @@ static void merge_profile(struct merge *m)
 			 profile_call_incl(q, (uint32_t)c), q->nevents);
 	}
 	p->calls_have_incl |= q->calls_have_incl;
+	p->has_instr |= q->has_instr;
+	p->has_line |= q->has_line;
 }
 
 /* Its positions, call sites and jumps, in the order they came, as

@@ -396,6 +396,22 @@ static uint32_t last_position(struct callgrind_reader *rd)
 	return profile_pos(p, current_func(rd), rd->file, (uint32_t)line, addr);
 }
 
+/* The last cost line's address widens the current function's range
+ * (want_func_addrs: what -b needs of its positions). */
+static void note_func_addr(struct callgrind_reader *rd)
+{
+	struct profile *p = rd->p;
+
+	for (unsigned i = 0; i < rd->npos; i++) {
+		if (rd->pos_kind[i] == POS_LINE) {
+			p->has_line = true;
+		} else if (rd->pos_kind[i] == POS_INSTR && rd->pos[i]) {
+			p->has_instr = true;
+			profile_func_addr(p, current_func(rd), rd->pos[i]);
+		}
+	}
+}
+
 /* A jump to target (target[i] for position i), kept until its source
  * position line comes. */
 static void begin_jump(struct callgrind_reader *rd, bool conditional,
@@ -685,6 +701,8 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 					    c->callee);
 		if (rd->opts->want_positions)
 			return add_callsite(rd, vals, n);
+		if (rd->opts->want_func_addrs)
+			note_func_addr(rd);
 		return 0;
 	}
 	if (!callgrind_part_selected(rd))
@@ -695,8 +713,10 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 	if (!add_costs(rd->part_sum, NULL, vals, n))
 		return sum_overflow(rd, "sum of this part's self costs",
 				    NO_ID, NO_ID);
-	if (rd->opts->want_positions && add_position(rd, vals, n) < 0)
-		return -1;
+	if (rd->opts->want_positions)
+		return add_position(rd, vals, n) < 0 ? -1 : 0;
+	if (rd->opts->want_func_addrs)
+		note_func_addr(rd);
 	return 0;
 }
 
