@@ -392,6 +392,74 @@ static void test_dwarf_cxx(void **state)
 	compare_tol("cxx", true, NULL, NULL, 1.0);
 }
 
+/* Two recordings of one program added up: each symbol's self period
+ * is the sum of perf report's for the two files, and so is the total */
+static uint64_t perf_period(const char *file, const char *sym,
+			    uint64_t *total)
+{
+	char path[256], *text, *line, *save = NULL;
+	uint64_t period = 0;
+	size_t len;
+
+	snprintf(path, sizeof(path), DIR "%s", file);
+	text = slurp(path, &len);
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long count;
+		struct row row;
+
+		if (sscanf(line, "# Event count (approx.): %llu", &count) == 1)
+			*total = count;
+		else if (line[0] != '#' && parse_row(line, &row) &&
+			 !strcmp(row.sym, sym))
+			period = strtoull(row.b, NULL, 10);
+	}
+	free(text);
+	return period;
+}
+
+static void test_sum(void **state)
+{
+	static const char *const syms[] = { "leaf", "lib_spin", "main" };
+	struct symtab_opts so = { .demangle = true };
+	struct resolve_opts ro = { .kallsyms = DIR "kallsyms" };
+	struct read_opts o = { 0 };
+	struct symtab st[2];
+	struct symtab *stp[2] = { &st[0], &st[1] };
+	struct profile p;
+	struct resolve_report reports[2];
+	uint64_t fp_total = 0, pipe_total = 0;
+	char *diag, *diag2;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(symtab_open(&st[0], DIR "prog", &so, &p.names), 0);
+	assert_int_equal(symtab_open(&st[1], DIR "libwork.so", &so, &p.names),
+			 0);
+	assert_int_equal(read_path(&p, DIR "fp.data", &o, &diag), 0);
+	assert_int_equal(read_path(&p, DIR "pipe.data", &o, &diag2), 0);
+	assert_int_equal(resolve_perf(&p, stp, 2, &ro, reports), 0);
+	profile_finish(&p);
+	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
+		uint32_t f = func_named(&p, !strcmp(syms[i], "lib_spin")
+						    ? "libwork.so" : "prog",
+					syms[i]);
+
+		assert_int_not_equal(f, NO_ID);
+		assert_int_equal(profile_self(&p, f)[0],
+				 perf_period("fp.self", syms[i], &fp_total) +
+					 perf_period("pipe.self", syms[i],
+						     &pipe_total));
+	}
+	assert_int_equal(p.totals[0], fp_total + pipe_total);
+	for (int b = 0; b < 2; b++)
+		symtab_release(&st[b]);
+	profile_release(&p);
+	free(diag);
+	free(diag2);
+}
+
 /* --comm: the thread named spinner alone (perf report --comms) */
 static void test_comm(void **state)
 {
@@ -512,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_dwarf_self),
 		cmocka_unit_test(test_dwarf_children),
 		cmocka_unit_test(test_dwarf_cxx),
+		cmocka_unit_test(test_sum),
 		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_build_id_cache),
 		cmocka_unit_test(test_annotate),

@@ -41,6 +41,8 @@ struct perf_reader {
 
 	struct perf_maps maps;
 	uint32_t kernel_obj, unknown_obj;	/* perf_data objects */
+	uint32_t first_object;	/* objects before it are of recordings
+				 * read before this one (added up) */
 
 	uint64_t unknown_records;	/* of types we do not know */
 	uint32_t first_unknown_type;
@@ -62,6 +64,12 @@ struct perf_reader {
 /* Report an error at offset off of the file; returns -1. */
 int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	CGA_PRINTF(3, 4);
+
+/* Object obj's build-id is id (n bytes, at most PERF_BUILD_ID_MAX), as
+ * the record at file offset off says: 0, or -1 after reporting that an
+ * earlier recording's object of that path had another. */
+int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
+		      size_t n, size_t off);
 
 /* A cursor over len bytes at p, in the file's byte order. */
 void perf_cursor(const struct perf_reader *r, struct cursor *c,

@@ -127,13 +127,13 @@ static int read_mmap(struct perf_reader *r, const struct record *rec)
 	map.file_offsets = r->d->objects[map.object].kind == PERF_OBJ_FILE;
 	if (rec->type == PERF_RECORD_MMAP2 &&
 	    (rec->misc & MISC_MMAP_BUILD_ID)) {
-		struct perf_object *o = &r->d->objects[map.object];
 		uint8_t n = rec->body[32];
 
 		if (n > PERF_BUILD_ID_MAX)
 			n = PERF_BUILD_ID_MAX;
-		memcpy(o->build_id, rec->body + 36, n);
-		o->build_id_len = n;
+		if (perf_set_build_id(r, map.object, rec->body + 36, n,
+				      rec->off) < 0)
+			return -1;
 	}
 	perf_maps_add(&r->maps, pid, &map);
 	return 0;
