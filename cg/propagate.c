@@ -194,9 +194,11 @@ void cg_propagate_estimated(struct cg *cg, const double *self)
 		uint32_t u = order[i];
 		uint32_t ucyc = cg->nodes[u].cycle;
 
-		for (uint32_t k = cg->out_start[u]; k < cg->out_start[u + 1]; k++) {
+		for (uint32_t k = cg->out_start[u]; k < cg->out_start[u + 1];
+		     k++) {
 			uint32_t a = cg->out[k];
-			uint32_t v = cg_arc_callee(cg, a), vcyc = cg->nodes[v].cycle;
+			uint32_t v = cg_arc_callee(cg, a);
+			uint32_t vcyc = cg->nodes[v].cycle;
 			double ncalls, tself, tchild, frac;
 
 			if (same_cycle(cg, u, v))

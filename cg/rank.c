@@ -37,7 +37,8 @@ static uint64_t entry_calls(const struct cg *cg, const struct cg_entry *e)
  * An entry with its total, the first thing the order looks at, computed
  * once: 16 bytes, for a big program's 700,000 entries and the sort's
  * copy of them. Entries of equal total (many, in a program of similar
- * functions) are told apart by what the comparison looks up then.
+ * functions) are then put in order among themselves with what else
+ * the order looks at (struct tie_key), looked up once per entry.
  */
 struct rank_key {
 	double total;
@@ -46,41 +47,70 @@ struct rank_key {
 
 #define CYCLE_BIT 0x80000000u
 
-static struct cg_entry entry_of(const struct rank_key *k)
+static struct cg_entry entry_of(uint32_t id)
 {
-	return (struct cg_entry){ (k->id & CYCLE_BIT) != 0, k->id & ~CYCLE_BIT };
+	return (struct cg_entry){ (id & CYCLE_BIT) != 0, id & ~CYCLE_BIT };
 }
 
-static int cmp_keys(const void *x, const void *y, void *arg)
+static int cmp_totals(const void *x, const void *y)
 {
-	const struct rank_key *ka = x, *kb = y;
-	const struct cg *cg = arg;
-	struct cg_entry a, b;
-	double sa, sb;
-	uint64_t ca, cb;
+	const struct rank_key *a = x, *b = y;
 
-	if (ka->total != kb->total)
-		return ka->total > kb->total ? -1 : 1;
-	a = entry_of(ka);
-	b = entry_of(kb);
-	if (a.is_cycle != b.is_cycle)
-		return a.is_cycle ? -1 : 1;
-	sa = entry_self(cg, &a);
-	sb = entry_self(cg, &b);
-	if (sa != sb)
-		return sa > sb ? -1 : 1;
-	ca = entry_calls(cg, &a);
-	cb = entry_calls(cg, &b);
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* An entry of a run of equal totals, with the rest of the order's keys. */
+struct tie_key {
+	double self;
+	uint64_t calls;
+	const char *name;	/* a function's; NULL for a cycle */
+	uint32_t id;		/* as rank_key's */
+};
+
+static int cmp_ties(const void *x, const void *y)
+{
+	const struct tie_key *a = x, *b = y;
+	bool ca = a->id & CYCLE_BIT, cb = b->id & CYCLE_BIT;
+
 	if (ca != cb)
-		return ca > cb ? -1 : 1;
-	if (!a.is_cycle) {
-		int r = strcmp(profile_str(cg->p, cg->p->funcs[a.id].name),
-			       profile_str(cg->p, cg->p->funcs[b.id].name));
+		return ca ? -1 : 1;
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	if (!ca) {
+		int r = strcmp(a->name, b->name);
 
 		if (r)
 			return r;
 	}
-	return a.id < b.id ? -1 : a.id > b.id;
+	return (a->id & ~CYCLE_BIT) < (b->id & ~CYCLE_BIT) ? -1
+		: (a->id & ~CYCLE_BIT) > (b->id & ~CYCLE_BIT);
+}
+
+/* keys[0..n), all of one total, in the order's other keys. */
+static void order_ties(const struct cg *cg, struct rank_key *keys, size_t n,
+		       struct tie_key **buf, size_t *alloc)
+{
+	if (n > *alloc) {
+		*alloc = n * 2;
+		*buf = xreallocarray(*buf, *alloc, sizeof(**buf));
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct cg_entry e = entry_of(keys[i].id);
+
+		(*buf)[i] = (struct tie_key){
+			.self = entry_self(cg, &e), .calls = entry_calls(cg, &e),
+			.name = e.is_cycle ? NULL
+				: profile_str(cg->p, cg->p->funcs[e.id].name),
+			.id = keys[i].id,
+		};
+	}
+	qsort(*buf, n, sizeof(**buf), cmp_ties);
+	for (size_t i = 0; i < n; i++)
+		keys[i].id = (*buf)[i].id;
 }
 
 static struct rank_key key_of(const struct cg *cg, struct cg_entry e)
@@ -98,8 +128,8 @@ static bool node_listed(const struct cg *cg, uint32_t n)
 	const struct cg_node *node = &cg->nodes[n];
 	const uint64_t *self = profile_self(cg->p, n);
 
-	if (node->calls || node->self_calls || cg->out_start[n + 1] > cg->out_start[n] ||
-	    node->cycle != NO_ID)
+	if (node->calls || node->self_calls || node->cycle != NO_ID ||
+	    cg->out_start[n + 1] > cg->out_start[n])
 		return true;
 	if (cg->est_self && cg->est_self[n] != 0)
 		return true;
@@ -115,6 +145,8 @@ void cg_rank(struct cg *cg)
 	uint32_t number = 0;
 	struct rank_key *keys = xcalloc(cg->nnodes + cg->ncycles + 1,
 					sizeof(*keys));
+	struct tie_key *ties = NULL;
+	size_t ties_alloc = 0;
 
 	if (cg->nnodes >= CYCLE_BIT || cg->ncycles >= CYCLE_BIT)
 		BUG("%zu functions and %zu cycles to rank", cg->nnodes,
@@ -128,9 +160,16 @@ void cg_rank(struct cg *cg)
 		if (node_listed(cg, v))
 			keys[n++] = key_of(cg, (struct cg_entry){ false, v });
 	}
-	qsort_r(keys, n, sizeof(*keys), cmp_keys, cg);
+	qsort(keys, n, sizeof(*keys), cmp_totals);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && keys[j].total == keys[i].total; j++)
+			;
+		if (j - i > 1)
+			order_ties(cg, keys + i, j - i, &ties, &ties_alloc);
+	}
+	free(ties);
 	for (size_t i = 0; i < n; i++)
-		cg->order[i] = entry_of(&keys[i]);
+		cg->order[i] = entry_of(keys[i].id);
 	free(keys);
 	cg->norder = n;
 	for (size_t i = 0; i < n; i++) {

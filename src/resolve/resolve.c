@@ -756,7 +756,10 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
 		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
 		pos = xreallocarray(NULL, p->npos + 1, sizeof(*pos));
-		memcpy(pos, p->pos, p->npos * sizeof(*pos));
+		/* p->pos is NULL when no position was kept (-b for the
+		 * listings alone): memcpy() from NULL is undefined, if of 0 */
+		if (p->npos)
+			memcpy(pos, p->pos, p->npos * sizeof(*pos));
 		rename_funcs(p, st[b], ob, low, o, ident, pos, r);
 		profile_rekey(p, ident, pos, NULL);
 		free(ident);
