@@ -37,6 +37,13 @@ LIBELF_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libelf 2>/dev/null)
 LIBELF_LIBS ?= $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 LIBDWARF_CFLAGS ?= -I/usr/include/libdwarf
 LIBDWARF_LIBS ?= -ldwarf
+# elfutils' libdw, for its unwinder (libdwfl: perf.data's --call-graph
+# dwarf stacks). libdw and libdwarf export 34 functions of the same
+# names (dwarf_child, dwarf_errmsg, ...): libdwarf comes first in LIBS,
+# so the symbol table's calls (symtab/) bind to it; libdw calls its own
+# through internal aliases.
+LIBDW_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
+LIBDW_LIBS ?= $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 BFD_LIBS ?= -lbfd
 OPCODES_LIBS ?= -lopcodes
 
@@ -44,8 +51,8 @@ OPCODES_LIBS ?= -lopcodes
 # second thread (src/read/callgrind/). Headers are included by their
 # stage's path: "base/diag.h", "cg/cg.h", "symtab/symtab.h".
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
-	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
+	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) $(LIBDW_CFLAGS)
+LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
@@ -167,7 +174,8 @@ FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 FUZZ_HARNESSES = callgrind igprof symtab gmon perf
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
-FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/gen/html_assets.o \
+	$(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
 
 .PHONY: fuzz fuzz-build
 fuzz: fuzz-build
@@ -186,6 +194,11 @@ fuzz-build: $(FUZZ_BINS)
 
 $(FUZZ_O)/fuzz_%: $(FUZZ_O)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) $(FUZZ_LDFLAGS) -o $@ $^ $(LIBS)
+
+# the HTML report's page, made for the program's build
+$(FUZZ_O)/gen/html_assets.o: $(O)/gen/html_assets.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -c -o $@ $<
 
 $(FUZZ_O)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -314,10 +314,18 @@ static int load(struct run *r)
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
 				   .tids = o->tids, .ntids = o->ntids,
 				   .comms = o->comms };
+	struct perf_files files = {
+		.binaries = (const char *const *)o->binaries,
+		.objects = (const char *const *)o->binary_objects,
+		.nbinaries = (size_t)o->nbinaries,
+		.sysroot = o->sysroot,
+		.debug_dir = o->debug_dir,
+	};
 	struct read_target target;
 	struct profile *p = &r->p;
 
 	ro.perf_select = &sel;
+	ro.perf_files = &files;
 	/* binaries first: a gmon.out is read with the binary's address
 	 * size and byte order */
 	if (o->nbinaries) {

@@ -114,11 +114,22 @@ static int load_side(struct diff *d, int k, const char *path)
 				.want_positions = o->diff_lines,
 				.want_func_addrs = o->nbinaries > 0,
 				.thread = o->reader_thread };
+	int b = o->nbinaries > 1 ? k : 0;
+	const char *objects[1] = { o->binary_objects ? o->binary_objects[b]
+						     : NULL };
+	struct perf_files files = {
+		.binaries = (const char *const *)o->binaries + b,
+		.objects = objects,
+		.nbinaries = o->nbinaries ? 1 : 0,
+		.sysroot = o->sysroot,
+		.debug_dir = o->debug_dir,
+	};
 	struct read_target target;
 	struct symtab *st = NULL;
 	int ret = 1;
 
 	s->path = path;
+	ro.perf_files = &files;
 	if (o->nbinaries) {
 		if (open_binary(o, &s->p.names,
 				o->binaries[o->nbinaries > 1 ? k : 0], &st) < 0)

@@ -84,6 +84,15 @@ struct perf_sample {
 	uint64_t nchain;
 	bool has_ip, has_chain;
 	bool has_stack_user;		/* a non-empty user stack dump */
+	/* REGS_USER: the registers of sample_regs_user's mask, in its
+	 * bit order (nregs u64 in the file's order), and their ABI
+	 * (PERF_SAMPLE_REGS_ABI_*; NONE: no registers, a kernel thread) */
+	const unsigned char *regs;
+	uint64_t regs_abi, nregs;
+	/* STACK_USER: the bytes copied from the user stack pointer up,
+	 * as many as were there (dyn_size) */
+	const unsigned char *stack;
+	uint64_t stack_size;
 };
 
 /* The sample_id trailer of a non-sample record (sample_id_all). */

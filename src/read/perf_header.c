@@ -250,9 +250,7 @@ int perf_read_build_id(struct perf_reader *r, size_t off, size_t size)
 			       PERF_OBJ_FILE);
 	o = &r->d->objects[obj];
 	o->kind = kind_of(names_str(&r->p->names, o->path));
-	memcpy(o->build_id, rec + 12, idlen);
-	o->build_id_len = (uint8_t)idlen;
-	return 0;
+	return perf_set_build_id(r, obj, rec + 12, idlen, off);
 }
 
 /* The BUILD_ID section: build-id records one after the other. */

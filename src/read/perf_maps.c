@@ -7,6 +7,17 @@
  * newest at the sample's time. Records reach the file from per-CPU
  * buffers, so file order is not time order; times decide, file order
  * only between equal times.
+ *
+ * A look-up is a binary search: the mappings sorted by start, each with
+ * the largest end up to it, the candidates for addr are those before
+ * the first that starts above it, back to where no earlier one reaches
+ * it (a process has a few overlaps at most: an exec, a library mapped
+ * where another was).
+ *
+ *    maps by start   [a---------)        max_end: a.end
+ *                       [b--)            a.end
+ *                            [c-----)    c.end
+ *    addr                      ^         candidates c, then b, a
  */
 #include "perf_maps.h"
 
@@ -25,8 +36,10 @@ void perf_maps_init(struct perf_maps *m)
 
 void perf_maps_release(struct perf_maps *m)
 {
-	for (size_t i = 0; i < m->nprocs; i++)
+	for (size_t i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].maps);
+		free(m->procs[i].max_end);
+	}
 	free(m->procs);
 	free(m->comms);
 	u64map_release(&m->by_pid);
@@ -58,7 +71,10 @@ void perf_maps_add(struct perf_maps *m, uint32_t pid,
 	struct perf_proc *pr = proc(m, pid, true);
 
 	ARRAY_GROW(pr->maps, pr->nmaps + 1, pr->maps_alloc);
-	pr->maps[pr->nmaps++] = *map;
+	pr->maps[pr->nmaps] = *map;
+	pr->maps[pr->nmaps].seq = (uint32_t)pr->nmaps;
+	pr->nmaps++;
+	pr->sorted = false;
 }
 
 void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
@@ -84,20 +100,63 @@ static bool holds(const struct perf_map *map, uint64_t addr)
 	return map->start <= addr && addr < map->end;
 }
 
+static int by_start(const void *a, const void *b)
+{
+	const struct perf_map *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static void sort_maps(struct perf_proc *pr)
+{
+	uint64_t end = 0;
+
+	qsort(pr->maps, pr->nmaps, sizeof(*pr->maps), by_start);
+	pr->max_end = xreallocarray(pr->max_end, pr->nmaps + 1,
+				    sizeof(*pr->max_end));
+	for (size_t i = 0; i < pr->nmaps; i++) {
+		if (pr->maps[i].end > end)
+			end = pr->maps[i].end;
+		pr->max_end[i] = end;
+	}
+	pr->sorted = true;
+}
+
+/* a mapping at least as new: a later time, or the same and later in
+ * the file */
+static bool newer(const struct perf_map *a, const struct perf_map *b)
+{
+	return a->time != b->time ? a->time > b->time : a->seq > b->seq;
+}
+
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time)
 {
 	struct perf_proc *pr = proc(m, pid, false);
 	const struct perf_map *best = NULL;
+	size_t lo = 0, hi;
 
 	if (!pr)
 		return NULL;
-	for (size_t i = 0; i < pr->nmaps; i++) {
+	if (!pr->sorted)
+		sort_maps(pr);
+	hi = pr->nmaps;
+	while (lo < hi) {	/* the first that starts above addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pr->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0 && pr->max_end[i] > addr;) {
 		const struct perf_map *map = &pr->maps[i];
 
 		if (!holds(map, addr) || map->time > time)
 			continue;
-		if (!best || map->time >= best->time)
+		if (!best || newer(map, best))
 			best = map;
 	}
 	return best;

@@ -19,13 +19,17 @@ struct perf_map {
 	uint64_t time;		/* when it was mapped (0: before the
 				 * recording, or no times recorded) */
 	uint32_t object;	/* perf_data object */
+	uint32_t seq;		/* its process's n-th, in file order */
 	bool file_offsets;	/* offsets are file offsets (pgoff counts);
 				 * else from the mapping's start */
 };
 
 struct perf_proc {
-	struct perf_map *maps;	/* in the order recorded */
+	struct perf_map *maps;	/* in the order recorded; by start once
+				 * looked up (sorted) */
 	size_t nmaps, maps_alloc;
+	uint64_t *max_end;	/* sorted: the largest end of maps[0..i] */
+	bool sorted;
 };
 
 /* A thread's command name from a time on (COMM, or its parent's at
@@ -60,7 +64,9 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 /*
  * The mapping of process pid holding addr at time: of those holding it,
  * the one mapped last at or before time (a later one maps over it).
- * NULL when none does.
+ * NULL when none does. The first look-up after mappings were added
+ * sorts the process's mappings by start (a binary search then finds
+ * the candidates); the result lives until the next perf_maps_add().
  */
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time);

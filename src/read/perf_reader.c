@@ -5,6 +5,9 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "profile/perf_files.h"
 
 #include "perf_reader.h"
 
@@ -24,4 +27,27 @@ void perf_cursor(const struct perf_reader *r, struct cursor *c,
 {
 	cursor_init(c, p, len);
 	c->big_endian = r->big_endian;
+}
+
+int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
+		      size_t n, size_t off)
+{
+	struct perf_object *o = &r->d->objects[obj];
+
+	/* an object of a recording read before this one: summing the
+	 * two is only right if it is the same file */
+	if (obj < r->first_object && o->build_id_len &&
+	    !perf_build_id_is(o, id, n)) {
+		char had[2 * PERF_BUILD_ID_MAX + 1], has[2 * PERF_BUILD_ID_MAX + 1];
+
+		perf_build_id_hex(o->build_id, o->build_id_len, had);
+		perf_build_id_hex(id, n, has);
+		return perf_fail(r, off, "'%s' has the build-id %s here and %s "
+				 "in the recording read before: recordings of "
+				 "other builds are not added up",
+				 names_str(&r->p->names, o->path), has, had);
+	}
+	memcpy(o->build_id, id, n);
+	o->build_id_len = (uint8_t)n;
+	return 0;
 }

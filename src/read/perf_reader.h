@@ -29,6 +29,9 @@ struct perf_reader {
 	size_t len;
 	bool big_endian;
 	bool pipe;			/* perf record -o - */
+	int fd;				/* the mapped file's, for reading its
+					 * records (perf_records.c); -1 when
+					 * data is a copy */
 
 	struct perf_attr *attrs;
 	size_t nattrs, attrs_alloc;
@@ -38,6 +41,8 @@ struct perf_reader {
 
 	struct perf_maps maps;
 	uint32_t kernel_obj, unknown_obj;	/* perf_data objects */
+	uint32_t first_object;	/* objects before it are of recordings
+				 * read before this one (added up) */
 
 	uint64_t unknown_records;	/* of types we do not know */
 	uint32_t first_unknown_type;
@@ -47,11 +52,24 @@ struct perf_reader {
 	name_id *cmdline;		/* CMDLINE's words */
 	size_t ncmdline;
 	const struct read_opts *opts;
+
+	/* --call-graph dwarf: made at the first sample with a user stack
+	 * dump (perf_unwind.h); NULL when the recording's registers are
+	 * not ones we know */
+	struct perf_unwind *unwind;
+	bool unwind_made;
+	uint64_t dwarf_samples;		/* with a user stack dump */
 };
 
 /* Report an error at offset off of the file; returns -1. */
 int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	CGA_PRINTF(3, 4);
+
+/* Object obj's build-id is id (n bytes, at most PERF_BUILD_ID_MAX), as
+ * the record at file offset off says: 0, or -1 after reporting that an
+ * earlier recording's object of that path had another. */
+int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
+		      size_t n, size_t off);
 
 /* A cursor over len bytes at p, in the file's byte order. */
 void perf_cursor(const struct perf_reader *r, struct cursor *c,

@@ -13,10 +13,13 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "perf_reader.h"
+#include "perf_unwind.h"
 
 #define HEADER_SIZE 8
 #define CPUMODE_MASK 7u
@@ -124,13 +127,13 @@ static int read_mmap(struct perf_reader *r, const struct record *rec)
 	map.file_offsets = r->d->objects[map.object].kind == PERF_OBJ_FILE;
 	if (rec->type == PERF_RECORD_MMAP2 &&
 	    (rec->misc & MISC_MMAP_BUILD_ID)) {
-		struct perf_object *o = &r->d->objects[map.object];
 		uint8_t n = rec->body[32];
 
 		if (n > PERF_BUILD_ID_MAX)
 			n = PERF_BUILD_ID_MAX;
-		memcpy(o->build_id, rec->body + 36, n);
-		o->build_id_len = n;
+		if (perf_set_build_id(r, map.object, rec->body + 36, n,
+				      rec->off) < 0)
+			return -1;
 	}
 	perf_maps_add(&r->maps, pid, &map);
 	return 0;
@@ -257,11 +260,14 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 				       (map->file_offsets ? map->pgoff : 0));
 }
 
-/* A sample's stack, leaf first: frames and whether each is exact. */
+/* A sample's stack, leaf first: frames and whether each is exact;
+ * and the unwinder's addresses (PERF_UNWIND_MAX). */
 struct stack {
 	uint32_t *frames;
 	bool *exact;
 	size_t alloc;
+	uint64_t *pcs;
+	bool *pcs_exact;
 };
 
 static void stack_room(struct stack *st, size_t n)
@@ -282,7 +288,8 @@ static void stack_room(struct stack *st, size_t n)
  * addresses.
  */
 static size_t sample_frames(struct perf_reader *r, const struct record *rec,
-			    const struct perf_sample *s, struct stack *st)
+			    const struct perf_sample *s, struct stack *st,
+			    bool *user)
 {
 	bool kernel = (rec->misc & CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
 	bool other = false;	/* hypervisor or guest: no mappings */
@@ -290,12 +297,15 @@ static size_t sample_frames(struct perf_reader *r, const struct record *rec,
 	size_t n = 0;
 	struct cursor c;
 
+	*user = !kernel;
+
 	if (!s->has_chain) {
 		stack_room(st, 1);
 		st->frames[0] = frame_of(r, s->pid, s->ip, s->time, kernel);
 		st->exact[0] = true;
 		return 1;
 	}
+	*user = false;
 	stack_room(st, s->nchain);
 	perf_cursor(r, &c, s->chain, s->nchain * 8);
 	for (uint64_t i = 0; i < s->nchain; i++) {
@@ -308,12 +318,46 @@ static size_t sample_frames(struct perf_reader *r, const struct record *rec,
 			first = true;
 			continue;
 		}
+		*user |= !kernel && !other;
 		st->frames[n] = other ? perf_data_frame(r->d, r->unknown_obj, a)
 				      : frame_of(r, s->pid, a, s->time, kernel);
 		st->exact[n++] = first;
 		first = false;
 	}
 	return n;
+}
+
+/*
+ * --call-graph dwarf: the user frames unwound from the sample's
+ * registers and stack dump, added after the n frames of its chain
+ * (the kernel's, which the kernel walked itself). Returns how many.
+ */
+static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
+			     const struct perf_sample *s, struct stack *st,
+			     size_t n)
+{
+	size_t m;
+
+	if (!r->unwind_made) {
+		r->unwind = perf_unwind_new(r);
+		r->unwind_made = true;
+	}
+	if (!r->unwind)
+		return 0;
+	if (!st->pcs) {
+		st->pcs = xmalloc(PERF_UNWIND_MAX * sizeof(*st->pcs));
+		st->pcs_exact = xmalloc(PERF_UNWIND_MAX *
+					sizeof(*st->pcs_exact));
+	}
+	m = perf_unwind_sample(r->unwind, a, s, st->pcs, st->pcs_exact,
+			       PERF_UNWIND_MAX);
+	stack_room(st, n + m);
+	for (size_t i = 0; i < m; i++) {
+		st->frames[n + i] = frame_of(r, s->pid, st->pcs[i], s->time,
+					     false);
+		st->exact[n + i] = st->pcs_exact[i];
+	}
+	return m;
 }
 
 static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
@@ -390,7 +434,8 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	const char *why;
 	uint32_t node = NO_ID;
 	struct cursor c;
-	size_t at, n;
+	size_t at, n = 0;
+	bool user = false;
 
 	if (!r->nattrs)
 		return perf_fail(r, rec->off, "a sample before any event attr");
@@ -426,12 +471,18 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		r->samples_filtered++;
 		return 0;
 	}
-	n = sample_frames(r, rec, &s, st);
+	if (s.has_chain)
+		n = sample_frames(r, rec, &s, st, &user);
+	/* --call-graph dwarf leaves the user part out of the chain (perf
+	 * sets exclude_callchain_user): it is unwound from the dump */
+	if (!user && s.stack_size) {
+		r->dwarf_samples++;
+		n += unwound_frames(r, a, &s, st, n);
+	}
 	if (!n && s.has_ip) {
-		/* --call-graph dwarf leaves the user part out of the chain:
-		 * a sample in user code has none */
+		/* a sample in user code whose stack was not unwound */
 		s.has_chain = false;
-		n = sample_frames(r, rec, &s, st);
+		n = sample_frames(r, rec, &s, st, &user);
 	}
 	if (!n) {
 		r->d->samples_no_chain++;
@@ -557,10 +608,63 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 	return 0;
 }
 
+/*
+ * Where the records are read from. A plain file is mapped (the feature
+ * sections and pipe mode's feature and build-id records are read there,
+ * by offset), but its records are read with pread() into a window that
+ * moves along: touching the mapping page by page cost a fault for each
+ * stretch of pages, which on a virtual machine is a trap to the
+ * hypervisor (a third of a --call-graph dwarf recording's reading time,
+ * with two passes over GBs of stack dumps), and its pages stayed in the
+ * reader's memory. The window holds the largest record (its size is a
+ * u16); what a record needs afterwards is copied out of it.
+ */
+#define WINDOW_SIZE ((size_t)1 << 20)
+
+struct window {
+	unsigned char *buf;
+	size_t off, len;	/* the file's bytes [off, off + len) */
+};
+
+/* The n bytes at file offset at (which the file holds), or NULL after
+ * reporting a read error. */
+static const unsigned char *bytes_at(const struct perf_reader *r,
+				     struct window *w, size_t at, size_t n)
+{
+	size_t want;
+
+	if (r->fd < 0)
+		return r->data + at;
+	if (at >= w->off && n <= w->len && at - w->off <= w->len - n)
+		return w->buf + (at - w->off);
+	if (!w->buf)
+		w->buf = xmalloc(WINDOW_SIZE);
+	want = r->len - at < WINDOW_SIZE ? r->len - at : WINDOW_SIZE;
+	w->off = at;
+	w->len = 0;
+	while (w->len < want) {
+		ssize_t got = pread(r->fd, w->buf + w->len, want - w->len,
+				    (off_t)(at + w->len));
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0) {
+			perf_fail(r, at + w->len, "cannot read the file: %s",
+				  got < 0 ? strerror(errno)
+					  : "it is shorter than when opened");
+			return NULL;
+		}
+		w->len += (size_t)got;
+	}
+	return w->buf;
+}
+
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
-	struct stack st = { NULL, NULL, 0 };
+	struct stack st = { NULL, NULL, 0, NULL, NULL };
+	struct window win = { NULL, 0, 0 };
+	const unsigned char *p;
 	size_t at = start;
 	int ret = -1;
 
@@ -574,7 +678,10 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  "of its 8 are there", end - at);
 			goto out;
 		}
-		perf_cursor(r, &c, r->data + at, HEADER_SIZE);
+		p = bytes_at(r, &win, at, HEADER_SIZE);
+		if (!p)
+			goto out;
+		perf_cursor(r, &c, p, HEADER_SIZE);
 		cursor_u32(&c, &rec.type);
 		cursor_u16(&c, &rec.misc);
 		cursor_u16(&c, &rec.size);
@@ -591,7 +698,10 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  rec.size, end - at);
 			goto out;
 		}
-		rec.body = r->data + at + HEADER_SIZE;
+		p = bytes_at(r, &win, at, rec.size);
+		if (!p)
+			goto out;
+		rec.body = p + HEADER_SIZE;
 		rec.len = rec.size - HEADER_SIZE;
 		if (extra_bytes(r, &rec, &extra) < 0)
 			goto out;
@@ -612,5 +722,8 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 out:
 	free(st.frames);
 	free(st.exact);
+	free(st.pcs);
+	free(st.pcs_exact);
+	free(win.buf);
 	return ret;
 }

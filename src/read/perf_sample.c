@@ -104,17 +104,40 @@ static int skip_branches(struct sparse *sp, uint64_t branch_type)
 	return 0;
 }
 
-static int skip_stack_user(struct sparse *sp, struct perf_sample *s)
+static int read_regs_user(struct sparse *sp, uint64_t mask,
+			  struct perf_sample *s)
+{
+	const char *what = "the user registers";
+
+	if (u64(sp, &s->regs_abi, what) < 0)
+		return -1;
+	if (!s->regs_abi)
+		return 0;	/* PERF_SAMPLE_REGS_ABI_NONE: none follow */
+	s->regs = sp->c->p;
+	s->nregs = (uint64_t)__builtin_popcountll(mask);
+	return skip_words(sp, s->nregs, what);
+}
+
+static int read_stack_user(struct sparse *sp, struct perf_sample *s)
 {
 	uint64_t size, dyn;
+	const unsigned char *at;
 
-	if (u64(sp, &size, "the user stack dump's size") < 0 ||
-	    skip(sp, size, "the user stack dump: longer than the record") < 0)
+	if (u64(sp, &size, "the user stack dump's size") < 0)
+		return -1;
+	at = sp->c->p;
+	if (skip(sp, size, "the user stack dump: longer than the record") < 0)
 		return -1;
 	if (!size)
 		return 0;	/* no dyn_size after an empty dump */
 	s->has_stack_user = true;
-	return u64(sp, &dyn, "the user stack dump's dyn_size");
+	if (u64(sp, &dyn, "the user stack dump's dyn_size") < 0)
+		return -1;
+	/* the record holds size bytes, of which the first dyn_size were
+	 * copied from the stack (perf takes dyn_size as the dump's size) */
+	s->stack = at;
+	s->stack_size = dyn < size ? dyn : size;
+	return 0;
 }
 
 static int fields(struct sparse *sp, const struct perf_attr *a,
@@ -161,9 +184,9 @@ static int fields(struct sparse *sp, const struct perf_attr *a,
 	    skip_branches(sp, a->branch_sample_type) < 0)
 		return -1;
 	if ((t & PERF_SAMPLE_REGS_USER) &&
-	    skip_regs(sp, a->sample_regs_user, "the user registers") < 0)
+	    read_regs_user(sp, a->sample_regs_user, s) < 0)
 		return -1;
-	if ((t & PERF_SAMPLE_STACK_USER) && skip_stack_user(sp, s) < 0)
+	if ((t & PERF_SAMPLE_STACK_USER) && read_stack_user(sp, s) < 0)
 		return -1;
 	if ((t & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) &&
 	    u64(sp, &v, "the weight") < 0)

@@ -43,6 +43,22 @@ struct perf_select {
 	const char *comms;	/* command names separated by commas */
 };
 
+/*
+ * perf.data: where the recorded objects' files are, for unwinding
+ * --call-graph dwarf stacks from their CFI. They are looked for as
+ * resolve_perf() looks for them (profile/perf_files.h): a -b binary
+ * (named by -b OBJECT=FILE, else by its build-id or file name), the
+ * recorded path under sysroot, perf's build-id cache.
+ */
+struct perf_files {
+	const char *const *binaries;	/* -b FILE */
+	const char *const *objects;	/* -b OBJECT=FILE's OBJECT, per
+					 * binary (NULL entries); or NULL */
+	size_t nbinaries;
+	const char *sysroot;		/* NULL: / */
+	const char *debug_dir;		/* NULL: /usr/lib/debug */
+};
+
 struct read_opts {
 	uint64_t part;		/* read only this part (1-based); 0: all */
 	bool fold_recursion;	/* fib'2 is counted as fib */
@@ -69,6 +85,8 @@ struct read_opts {
 				 * 0: the reader's own limit. For tests */
 	enum read_thread thread;	/* Callgrind: the second thread */
 	const struct perf_select *perf_select;	/* NULL: every sample */
+	const struct perf_files *perf_files;	/* NULL: the recorded
+						 * paths only */
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 };

@@ -30,6 +30,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "perf_reader.h"
+#include "perf_unwind.h"
 
 #define MAGIC "PERFILE2"
 #define MAGIC_SWAPPED "2ELIFREP"
@@ -187,11 +188,35 @@ static name_id event_name(struct perf_reader *r, size_t i)
 	return names_intern(&r->p->names, buf, strlen(buf));
 }
 
-static void set_events(struct perf_reader *r)
+/*
+ * The events: the attrs'. A recording added to one read before it
+ * (several perf.data on the command line) must have only events of
+ * that one, matched by name: the stack tree's costs are per event.
+ */
+static int set_events(struct perf_reader *r)
 {
-	perf_data_set_events(r->d, r->nattrs);
-	for (size_t i = 0; i < r->nattrs; i++)
-		r->d->events[i].name = event_name(r, i);
+	struct perf_data *d = r->d;
+
+	if (!d->nevents) {
+		perf_data_set_events(d, r->nattrs);
+		for (size_t i = 0; i < r->nattrs; i++)
+			d->events[i].name = event_name(r, i);
+		return 0;
+	}
+	for (size_t i = 0; i < r->nattrs; i++) {
+		name_id name = event_name(r, i);
+		size_t e = 0;
+
+		while (e < d->nevents && d->events[e].name != name)
+			e++;
+		if (e == d->nevents)
+			return error("%s: its event '%s' is not one of the "
+				     "recording read before it, which it would "
+				     "be added to: read it on its own", r->path,
+				     names_str(&r->p->names, name));
+		r->attrs[i].event = (uint32_t)e;
+	}
+	return 0;
 }
 
 /* What the reader passed over or could not use, said once each. */
@@ -215,11 +240,23 @@ static void report(const struct perf_reader *r)
 	if (d->lost_samples)
 		warning("%s: perf lost %llu samples while recording", r->path,
 			(unsigned long long)d->lost_samples);
-	if (d->dwarf_stacks)
+	if (r->dwarf_samples && !r->unwind)
 		note("%s: the samples hold user stack dumps (--call-graph "
-		     "dwarf), which cganalyze does not unwind yet: a sample's "
-		     "stack is the call chain recorded with it (its kernel "
-		     "frames), else its ip alone", r->path);
+		     "dwarf) of an architecture cganalyze cannot unwind "
+		     "(x86_64 only): a sample's stack is its kernel frames "
+		     "and its ip", r->path);
+	if (r->unwind) {
+		uint64_t done, failed;
+
+		perf_unwind_counts(r->unwind, &done, &failed);
+		if (failed)
+			note("%s: %llu of the %llu samples with user stack "
+			     "dumps (--call-graph dwarf) could not be unwound "
+			     "(their ip is in no object file found, or they "
+			     "hold no registers): their ip alone is their "
+			     "user stack", r->path, (unsigned long long)failed,
+			     (unsigned long long)(done + failed));
+	}
 }
 
 static void add_input(struct perf_reader *r)
@@ -281,7 +318,8 @@ static int read_all(struct perf_reader *r)
 	if (!r->nattrs)
 		return perf_fail(r, PIPE_HEADER_SIZE, "no event attrs: the "
 				 "recording names no event");
-	set_events(r);
+	if (set_events(r) < 0)
+		return -1;
 	if (perf_read_records(r, (size_t)data.off,
 			      (size_t)(data.off + data.size), 2) < 0)
 		return -1;
@@ -302,9 +340,6 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	size_t len;
 	int mapped, ret = -1;
 
-	if (p->perf)
-		return error("%s: one perf.data at a time: cganalyze does not "
-			     "add perf recordings up yet", lr->path);
 	mapped = line_reader_map(lr, &data, &len);
 	if (mapped < 0)
 		return -1;
@@ -321,8 +356,12 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	r.p = p;
 	r.data = data;
 	r.len = len;
+	r.fd = mapped > 0 ? lr->fd : -1;
 	r.opts = opts;
-	r.d = perf_data_new();
+	/* a second recording adds to the first's objects, frames and
+	 * stacks (its processes are its own: maps are per reader) */
+	r.d = p->perf ? p->perf : perf_data_new();
+	r.first_object = (uint32_t)r.d->nobjects;
 	u64map_init(&r.id_attr);
 	perf_maps_init(&r.maps);
 	r.kernel_obj = perf_data_object(r.d, &p->names, PERF_KERNEL_OBJECT,
@@ -332,7 +371,10 @@ int read_perf(struct profile *p, struct line_reader *lr,
 					 strlen(PERF_UNKNOWN_OBJECT),
 					 PERF_OBJ_UNKNOWN);
 	if (read_all(&r) < 0) {
-		perf_data_free(r.d);
+		/* a recording added to another leaves it half added to:
+		 * the profile is not to be used (the caller stops) */
+		if (r.d != p->perf)
+			perf_data_free(r.d);
 		goto out;
 	}
 	report(&r);
@@ -340,6 +382,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	p->perf = r.d;
 	ret = 0;
 out:
+	perf_unwind_free(r.unwind);
 	perf_maps_release(&r.maps);
 	u64map_release(&r.id_attr);
 	free(r.attrs);

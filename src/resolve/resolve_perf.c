@@ -41,6 +41,7 @@
 #include "base/xalloc.h"
 #include "kallsyms.h"
 #include "profile/perf_data.h"
+#include "profile/perf_files.h"
 #include "resolve.h"
 
 #define PF_X_FLAG 1u
@@ -63,35 +64,10 @@ struct presolve {
 	uint32_t *event_of;		/* perf event -> profile event */
 };
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 static bool same_build_id(const struct perf_object *ob,
 			  const struct symtab *st)
 {
-	size_t n = ob->build_id_len;
-
-	if (!n || !st->build_id_len)
-		return false;
-	/* perf pads a build-id to 20 bytes with zeros */
-	if (st->build_id_len < n) {
-		for (size_t i = st->build_id_len; i < n; i++)
-			if (ob->build_id[i])
-				return false;
-		n = st->build_id_len;
-	}
-	return !memcmp(ob->build_id, st->build_id, n);
-}
-
-static void hex_build_id(const uint8_t *id, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * n] = '\0';
+	return perf_build_id_is(ob, st->build_id, st->build_id_len);
 }
 
 static bool object_has_frames(const struct perf_object *ob)
@@ -121,7 +97,7 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 			continue;
 		if (want) {
 			if (!strcmp(want, path) ||
-			    !strcmp(base_name(want), base_name(path)))
+			    !strcmp(perf_base_name(want), perf_base_name(path)))
 				return (uint32_t)i;
 			continue;
 		}
@@ -130,7 +106,7 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 			return (uint32_t)i;
 		}
 		if (by_name == NO_ID &&
-		    !strcmp(base_name(st->path), base_name(path)))
+		    !strcmp(perf_base_name(st->path), perf_base_name(path)))
 			by_name = (uint32_t)i;
 	}
 	return by_name;
@@ -144,8 +120,8 @@ static int check_build_id(const struct presolve *r, const struct symtab *st,
 
 	if (!ob->build_id_len || same_build_id(ob, st))
 		return 0;
-	hex_build_id(ob->build_id, ob->build_id_len, want);
-	hex_build_id(st->build_id, st->build_id_len, have);
+	perf_build_id_hex(ob->build_id, ob->build_id_len, want);
+	perf_build_id_hex(st->build_id, st->build_id_len, have);
 	if (!r->o->force_binary)
 		return error("%s: not the '%s' of the recording: its build-id "
 			     "is %s, the recording's %s (--force-binary uses "
@@ -187,40 +163,6 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 }
 
 /*
- * Where an object's file may be, in order: at its recorded path; then,
- * by its build-id, in perf's cache of the files it recorded
- * (~/.debug/.build-id/ab/cdef.../elf, which perf record and perf
- * buildid-cache fill) and in the debug directory
- * (/usr/lib/debug/.build-id/ab/cdef....debug: its symbols). All three
- * under --sysroot when it is given: the recording machine's files.
- * Returns the number of candidates written to paths[].
- */
-static size_t candidates(const struct presolve *r, const struct perf_object *ob,
-			 char paths[][4096])
-{
-	const char *recorded = profile_str(r->p, ob->path);
-	const char *root = r->o->sysroot ? r->o->sysroot : "";
-	const char *home = getenv("HOME");
-	const char *debug = r->o->debug_dir ? r->o->debug_dir : "/usr/lib/debug";
-	char hex[2 * PERF_BUILD_ID_MAX + 1];
-	size_t n = 0;
-
-	if ((size_t)snprintf(paths[n], 4096, "%s%s", root, recorded) < 4096)
-		n++;
-	if (ob->build_id_len < 2)
-		return n;
-	hex_build_id(ob->build_id, ob->build_id_len, hex);
-	if (home && (size_t)snprintf(paths[n], 4096, "%s%s/.debug/.build-id/"
-				     "%.2s/%s/elf", root, home, hex,
-				     hex + 2) < 4096)
-		n++;
-	if ((size_t)snprintf(paths[n], 4096, "%s%s/.build-id/%.2s/%s.debug",
-			     root, debug, hex, hex + 2) < 4096)
-		n++;
-	return n;
-}
-
-/*
  * Objects without a -b binary: the first candidate file that is there
  * and has the recorded build-id (or any, when none is recorded). A file
  * at the recorded path of another build is said once and not used.
@@ -232,7 +174,8 @@ static void bind_recorded(struct presolve *r)
 	struct symtab_opts so = { .debug_dir = r->o->debug_dir,
 				  .demangle = true,
 				  .no_dwarf = true };
-	char (*paths)[4096] = xmalloc(3 * sizeof(*paths));
+	char (*paths)[PERF_PATH_MAX] =
+		xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
 
 	for (size_t i = 0; i < r->d->nobjects; i++) {
 		const struct perf_object *ob = &r->d->objects[i];
@@ -241,7 +184,8 @@ static void bind_recorded(struct presolve *r)
 		if (r->bind[i].st || ob->kind != PERF_OBJ_FILE ||
 		    !object_has_frames(ob))
 			continue;
-		n = candidates(r, ob, paths);
+		n = perf_object_paths(ob, profile_str(r->p, ob->path),
+				      r->o->sysroot, r->o->debug_dir, paths);
 		for (size_t c = 0; c < n && !r->bind[i].st; c++) {
 			struct symtab *st;
 			struct stat sb;

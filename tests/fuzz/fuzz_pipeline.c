@@ -274,7 +274,11 @@ static void run_perf(const char *path, const struct perf_select *sel,
 					    "tests/perf/libwork.so" };
 	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true,
 				  .no_dwarf = true };
-	struct read_opts ro = { .perf_select = sel };
+	/* the unwinder (--call-graph dwarf) reads the binaries' CFI */
+	struct perf_files files = { .binaries = bins, .nbinaries = 2,
+				    .sysroot = "/nonexistent",
+				    .debug_dir = "/nonexistent" };
+	struct read_opts ro = { .perf_select = sel, .perf_files = &files };
 	struct resolve_opts rso = { .kallsyms = "tests/perf/kallsyms",
 				    .sysroot = "/nonexistent",
 				    .debug_dir = "/nonexistent" };

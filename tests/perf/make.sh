@@ -15,8 +15,11 @@
 #   two.data    perf record -F 499 -g -e cpu-clock,task-clock   two events
 #   pipe.data   perf record -F 499 -g -o - > pipe.data          pipe mode
 #   dwarf.data  perf record -F 99 --call-graph dwarf,1024   user stack
-#               dumps, registers, data addresses (not unwound yet: its
-#               self costs are compared)
+#               dumps, registers, data addresses, unwound from prog's
+#               and libwork.so's CFI
+#   cxx.data    perf record -F 99 --call-graph dwarf,4096 of cxx (cxx.cc,
+#               C++ at -O2 without frame pointers: templates, inlining,
+#               std::sort), unwound from its CFI alone
 #
 # fp-spinner.self: fp.data's samples of the thread named spinner alone.
 # fp-leaf.annotate, fp-lib_spin.annotate: perf annotate --show-total-period,
@@ -32,15 +35,17 @@ out=$top/tests/perf
 dir=/tmp/cganalyze-perf
 rm -rf "$dir"
 mkdir -p "$dir"
-cp "$out/prog.c" "$out/work.c" "$dir"
+cp "$out/prog.c" "$out/work.c" "$out/cxx.cc" "$dir"
 cd "$dir"
 gcc -O0 -fno-omit-frame-pointer -g -fPIC -shared -o libwork.so work.c
 gcc -O0 -fno-omit-frame-pointer -g -fPIE -pie -o prog prog.c -L. -lwork \
 	-Wl,-rpath,'$ORIGIN' -pthread
+g++ -O2 -g -o cxx cxx.cc
 perf record -q -F 499 -g -o fp.data ./prog
 perf record -q -F 499 -g -e cpu-clock,task-clock -o two.data ./prog
 perf record -q -F 499 -g -o - ./prog >pipe.data
 perf record -q -F 99 --call-graph dwarf,1024 -o dwarf.data ./prog
+perf record -q -F 99 --call-graph dwarf,4096 -o cxx.data ./cxx 40000000
 chmod 644 ./*.data
 
 # The kernel functions sampled or in a sample's chain, and each one's
@@ -50,7 +55,7 @@ chmod 644 ./*.data
 input() {
 	if [ "$1" = pipe ]; then echo -; else echo "$1.data"; fi
 }
-for f in fp two pipe dwarf; do
+for f in fp two pipe dwarf cxx; do
 	perf script -i "$(input $f)" -F ip,sym,dso <$f.data 2>/dev/null
 done | awk '/\(\[kernel\.kallsyms\]\)$/ { print $2 }' | sort -u >ksyms.want
 awk '$2 ~ /^[tTwW]$/' /proc/kallsyms | sort >ksyms.all
@@ -66,7 +71,7 @@ report() {
 	perf report --stdio --no-inline --no-demangle --kallsyms=kallsyms \
 		-g none "$@" 2>/dev/null | grep -v '^#.*Tip:\|^$'
 }
-for f in fp two pipe dwarf; do
+for f in fp two pipe dwarf cxx; do
 	perf report -i "$(input $f)" --header-only <$f.data >$f.header \
 		2>/dev/null
 	report -i "$(input $f)" --no-children \
@@ -95,5 +100,5 @@ for fn in leaf lib_spin; do
 	perf annotate -i fp.data --stdio --show-total-period -s $fn 2>/dev/null |
 		grep -E '^ +[0-9]+ +:' >fp-$fn.annotate
 done
-cp prog libwork.so fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
+cp prog libwork.so cxx cxx.data fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
 	./*.self ./*.children "$out"

@@ -1,7 +1,8 @@
 # --output=folded: the lines add up to the profile's total for every
 # input kind (Callgrind, with recursion levels and cycles, C++, gmon.out,
-# IgProf's ticks and memory counters, perf.data), and for IgProf's and
-# perf.data's stacks each function's paths add up to its inclusive cost (tests/folded_check.py
+# IgProf's ticks and memory counters, perf.data), and for the stacks of
+# IgProf and perf.data (frame pointers, --call-graph dwarf) each
+# function's paths add up to its inclusive cost (tests/folded_check.py
 # reads --json for both).
 bin=$1
 py=/usr/bin/python3
@@ -20,5 +21,6 @@ exec "$py" tests/folded_check.py "$bin" \
 	"stacks:--counter=MEM_LIVE tests/inputs/igprof/mem.txt" \
 	"stacks:tests/inputs/igprof/perf.txt tests/inputs/igprof/perf.txt.gz" \
 	"stacks:-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/fp.data" \
-	"stacks:--sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
+	"stacks:-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
+	"stacks:-b tests/perf/cxx --sysroot=tests/perf tests/perf/cxx.data" \
 	"stacks:--sysroot=tests/perf --kallsyms=tests/perf/kallsyms --comm=spinner tests/perf/two.data"

@@ -1,0 +1,66 @@
+/*
+ * The candidate files of a perf recording's objects and the build-id
+ * test (see perf_files.h).
+ */
+#include "perf_files.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool perf_build_id_is(const struct perf_object *ob, const uint8_t *id,
+		      size_t n)
+{
+	size_t want = ob->build_id_len;
+
+	if (!want || !n)
+		return false;
+	if (n < want) {
+		for (size_t i = n; i < want; i++)
+			if (ob->build_id[i])
+				return false;
+		want = n;
+	}
+	return !memcmp(ob->build_id, id, want);
+}
+
+void perf_build_id_hex(const uint8_t *id, size_t n, char *out)
+{
+	for (size_t i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
+			 const char *sysroot, const char *debug_dir,
+			 char paths[][PERF_PATH_MAX])
+{
+	const char *root = sysroot ? sysroot : "";
+	const char *home = getenv("HOME");
+	const char *debug = debug_dir ? debug_dir : "/usr/lib/debug";
+	char hex[2 * PERF_BUILD_ID_MAX + 1];
+	size_t n = 0;
+
+	if ((size_t)snprintf(paths[n], PERF_PATH_MAX, "%s%s", root,
+			     recorded) < PERF_PATH_MAX)
+		n++;
+	if (ob->build_id_len < 2)
+		return n;
+	perf_build_id_hex(ob->build_id, ob->build_id_len, hex);
+	if (home && (size_t)snprintf(paths[n], PERF_PATH_MAX,
+				     "%s%s/.debug/.build-id/%.2s/%s/elf", root,
+				     home, hex, hex + 2) < PERF_PATH_MAX)
+		n++;
+	if ((size_t)snprintf(paths[n], PERF_PATH_MAX,
+			     "%s%s/.build-id/%.2s/%s.debug", root, debug, hex,
+			     hex + 2) < PERF_PATH_MAX)
+		n++;
+	return n;
+}
+
+const char *perf_base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}

@@ -1,0 +1,46 @@
+/*
+ * Where the files of a perf recording's objects may be, and whether a
+ * file is the one recorded (its build-id): what both the unwinder (the
+ * objects' CFI, while reading) and the resolver (their symbols) need.
+ */
+#ifndef CGA_PERF_FILES_H
+#define CGA_PERF_FILES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf_data.h"
+
+/* The longest path perf_object_paths() writes, with its NUL. */
+#define PERF_PATH_MAX 4096
+/* How many paths perf_object_paths() writes at most. */
+#define PERF_OBJECT_PATHS 3
+
+/*
+ * Whether a file whose build-id is id (n bytes) is object ob's: false
+ * when either side has none. perf pads a build-id to 20 bytes with
+ * zeros, so a shorter id matches a padded one.
+ */
+bool perf_build_id_is(const struct perf_object *ob, const uint8_t *id,
+		      size_t n);
+
+/* id (n bytes) as lowercase hex into out (2n + 1 bytes). */
+void perf_build_id_hex(const uint8_t *id, size_t n, char *out);
+
+/*
+ * Where object ob (recorded at path recorded) may be, in order: at its
+ * recorded path; then, by its build-id, in perf's cache
+ * (HOME/.debug/.build-id/ab/cdef.../elf) and in the debug directory
+ * (debug_dir, else /usr/lib/debug: .build-id/ab/cdef....debug). All
+ * under sysroot when it is not NULL. Returns how many were written to
+ * paths[] (at most PERF_OBJECT_PATHS).
+ */
+size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
+			 const char *sysroot, const char *debug_dir,
+			 char paths[][PERF_PATH_MAX]);
+
+/* The file name part of path. */
+const char *perf_base_name(const char *path);
+
+#endif

@@ -1,0 +1,660 @@
+/*
+ * --call-graph dwarf unwinding: perf record copies each sample's user
+ * registers and the top of its user stack (PERF_SAMPLE_REGS_USER,
+ * PERF_SAMPLE_STACK_USER) instead of walking frame pointers; the
+ * callers are found afterwards from the CFI of the code's objects
+ * (.eh_frame, .debug_frame). elfutils' libdwfl does the CFI work, as
+ * for perf report (tools/perf/util/unwind-libdw.c): a Dwfl holds the
+ * process's objects as modules at their load addresses, and
+ * dwfl_getthread_frames() unwinds from our set_initial_registers and
+ * memory_read callbacks, which serve the registers and the stack dump.
+ *
+ * What libdwfl parses (its CFI tables and the FDEs it looked up) stays
+ * with its module, so a Dwfl is kept per process and used for each of
+ * its samples, not made per sample as perf does: the few processes
+ * sampled last keep theirs (UNWIND_PROCS). Each object's file is opened
+ * once for the run, and every module of it, in any process, shares that
+ * libelf handle (elf_begin() on a handle counts a reference): a build's
+ * hundreds of compiler processes then neither map nor unmap cc1 again.
+ * A module is reported the first time one of the process's samples
+ * reaches its code. A process that execs, or maps another object where
+ * one was, no longer fits its Dwfl: when a mapping at a sample's time
+ * disagrees with a module, the Dwfl is dropped and made again.
+ *
+ * A mapping's load bias is where it is minus where the file offset it
+ * maps is linked (its PT_LOAD segment), so PIE, shared libraries and
+ * executables are placed alike.
+ *
+ * Only x86_64's registers are known (perf's numbers, <asm/perf_regs.h>,
+ * to DWARF's, the psABI's); other recordings keep their samples' ip.
+ */
+#include "perf_unwind.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/array.h"
+#include "base/xalloc.h"
+#include "perf_reader.h"
+#include "profile/perf_files.h"
+
+/* The processes whose Dwfl is kept. */
+#define UNWIND_PROCS 32
+
+/* perf's x86_64 register numbers (enum perf_event_x86_regs) of DWARF
+ * registers 0-16: rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip. */
+static const unsigned x86_64_perf_reg[] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+};
+#define X86_64_NREGS (sizeof(x86_64_perf_reg) / sizeof(x86_64_perf_reg[0]))
+#define PERF_REG_X86_SP 7
+#define PERF_REG_X86_IP 8
+
+/* An object's file, as far as placing it in a process goes. */
+struct ufile {
+	bool looked;		/* searched for */
+	char *path;		/* NULL: no file to unwind with */
+	int fd;
+	Elf *elf;		/* open for the run; modules share it */
+	uint16_t e_type;
+	GElf_Phdr *loads;	/* its PT_LOAD segments */
+	size_t nloads;
+};
+
+/* A module reported to a process's Dwfl: an object at a load bias. */
+struct umod {
+	uint32_t object;
+	uint64_t bias, lo, hi;	/* [lo, hi): the module's addresses */
+};
+
+struct uproc {
+	uint32_t pid;
+	uint64_t used;		/* when last used, in samples */
+	Dwfl *dwfl;		/* NULL: a free slot */
+	bool attached;		/* dwfl_attach_state() done */
+	struct umod *mods;
+	size_t nmods, mods_alloc;
+};
+
+struct perf_unwind {
+	struct perf_reader *r;
+	Dwfl_Callbacks callbacks;
+	char *debuginfo_path;
+	struct ufile *files;	/* per perf_data object */
+	size_t nfiles;
+	struct uproc procs[UNWIND_PROCS];
+	uint64_t clock;
+
+	/* -b binaries' build-ids, read when first needed */
+	uint8_t (*bin_id)[PERF_BUILD_ID_MAX];
+	size_t *bin_id_len;
+	bool *bin_id_read;
+
+	/* the sample being unwound */
+	struct uproc *proc;
+	const struct perf_sample *s;
+	uint64_t regs[X86_64_NREGS];
+	uint64_t sp;
+	uint64_t *pcs;
+	bool *exact;
+	size_t n, max;
+	bool stale;		/* a module disagreed with the mappings */
+
+	uint64_t unwound, failed;
+};
+
+static const Dwfl_Thread_Callbacks thread_callbacks;
+
+/*
+ * No separate debug files: libdwfl would look one up for every module
+ * of every process whose .eh_frame left a frame unexplained, and load
+ * and decompress its DWARF to try its .debug_frame (libc6-dbg's made
+ * half the time of a compiler's build recorded). Code of x86_64 Linux
+ * objects is described by .eh_frame; an object's own .debug_frame is
+ * still used.
+ */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
+			Dwarf_Addr base, const char *file_name,
+			const char *debuglink_file, GElf_Word debuglink_crc,
+			char **debuginfo_file_name)
+{
+	(void)mod;
+	(void)userdata;
+	(void)name;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	*debuginfo_file_name = NULL;
+	return -1;
+}
+
+/* --- the objects' files --- */
+
+/* The build-id of the ELF file at path: its length, 0 without one. */
+static size_t file_build_id(const char *path, uint8_t *id, size_t max)
+{
+	int fd = open(path, O_RDONLY);
+	const void *p = NULL;
+	ssize_t n = 0;
+	Elf *elf;
+
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf)
+		n = dwelf_elf_gnu_build_id(elf, &p);
+	if (n > 0) {
+		if ((size_t)n > max)
+			n = (ssize_t)max;
+		memcpy(id, p, (size_t)n);
+	}
+	elf_end(elf);
+	close(fd);
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* Whether the file at path may be object ob's: the same build-id, or
+ * either side has none to say. */
+static bool fits(const struct perf_object *ob, const char *path)
+{
+	uint8_t id[PERF_BUILD_ID_MAX];
+	size_t n;
+
+	if (!ob->build_id_len)
+		return true;
+	n = file_build_id(path, id, sizeof(id));
+	return !n || perf_build_id_is(ob, id, n);
+}
+
+static bool regular_file(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/*
+ * A -b binary for object ob: named by -b OBJECT=FILE, else the one
+ * with its build-id, else one of its file name that does not have
+ * another build-id (resolve_perf() binds -b binaries the same way).
+ */
+static const char *binary_for(struct perf_unwind *u,
+			      const struct perf_object *ob,
+			      const char *recorded)
+{
+	const struct perf_files *pf = u->r->opts->perf_files;
+	const char *by_name = NULL;
+
+	if (!pf)
+		return NULL;
+	for (size_t b = 0; b < pf->nbinaries; b++) {
+		const char *want = pf->objects ? pf->objects[b] : NULL;
+
+		if (want) {
+			if (!strcmp(want, recorded) ||
+			    !strcmp(perf_base_name(want),
+				    perf_base_name(recorded)))
+				return pf->binaries[b];
+			continue;
+		}
+		if (!u->bin_id_read[b]) {
+			u->bin_id_len[b] = file_build_id(pf->binaries[b],
+							 u->bin_id[b],
+							 PERF_BUILD_ID_MAX);
+			u->bin_id_read[b] = true;
+		}
+		if (perf_build_id_is(ob, u->bin_id[b], u->bin_id_len[b]))
+			return pf->binaries[b];
+		if (!by_name && !strcmp(perf_base_name(pf->binaries[b]),
+					perf_base_name(recorded)) &&
+		    (!ob->build_id_len || !u->bin_id_len[b]))
+			by_name = pf->binaries[b];
+	}
+	return by_name;
+}
+
+/* The file at path opened into f, with its PT_LOAD segments: false if
+ * it is not an ELF file with some. */
+static bool open_file(struct ufile *f, const char *path)
+{
+	int fd = open(path, O_RDONLY);
+	size_t phnum;
+	GElf_Ehdr eh;
+	Elf *elf;
+
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
+	    elf_getphdrnum(elf, &phnum))
+		goto fail;
+	f->e_type = eh.e_type;
+	f->nloads = 0;
+	for (size_t i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		f->loads = xreallocarray(f->loads, f->nloads + 1,
+					 sizeof(*f->loads));
+		f->loads[f->nloads++] = ph;
+	}
+	if (!f->nloads)
+		goto fail;
+	f->fd = fd;
+	f->elf = elf;
+	f->path = xstrdup(path);
+	return true;
+fail:
+	elf_end(elf);
+	close(fd);
+	return false;
+}
+
+/* The file to unwind object i's code with, found once. */
+static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
+{
+	const struct perf_files *pf = u->r->opts->perf_files;
+	const struct perf_object *ob = &u->r->d->objects[i];
+	const char *recorded;
+	struct ufile *f;
+	char (*paths)[PERF_PATH_MAX];
+	const char *bin;
+	size_t n;
+
+	if (i >= u->nfiles) {
+		size_t old = u->nfiles;
+
+		ARRAY_GROW(u->files, (size_t)i + 1, u->nfiles);
+		memset(u->files + old, 0, (u->nfiles - old) * sizeof(*u->files));
+	}
+	f = &u->files[i];
+	if (f->looked)
+		return f->path ? f : NULL;
+	f->looked = true;
+	if (ob->kind != PERF_OBJ_FILE)
+		return NULL;
+	recorded = names_str(&u->r->p->names, ob->path);
+	bin = binary_for(u, ob, recorded);
+	if (bin && open_file(f, bin))
+		return f;
+	paths = xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
+	n = perf_object_paths(ob, recorded, pf ? pf->sysroot : NULL,
+			      pf ? pf->debug_dir : NULL, paths);
+	for (size_t c = 0; c < n && !f->path; c++)
+		if (regular_file(paths[c]) && fits(ob, paths[c]))
+			open_file(f, paths[c]);
+	free(paths);
+	return f->path ? f : NULL;
+}
+
+/*
+ * Where mapping map puts file f: the load bias (its address minus the
+ * link-time address of the file offset it maps), and the module's
+ * span as libdwfl takes it (the first PT_LOAD's page to the last's
+ * end). False when no segment holds the mapping's offset.
+ */
+static bool place(const struct ufile *f, const struct perf_map *map,
+		  struct umod *m)
+{
+	const GElf_Phdr *first = &f->loads[0], *last = &f->loads[f->nloads - 1];
+	uint64_t align = first->p_align ? first->p_align : 1;
+
+	m->bias = 0;
+	if (f->e_type != ET_EXEC) {
+		size_t i;
+
+		for (i = 0; i < f->nloads; i++) {
+			const GElf_Phdr *ph = &f->loads[i];
+			uint64_t page = ph->p_align ? ph->p_align : 1;
+			uint64_t from = ph->p_offset & ~(page - 1);
+
+			if (map->pgoff >= from &&
+			    map->pgoff < ph->p_offset + ph->p_filesz)
+				break;
+		}
+		if (i == f->nloads)
+			return false;
+		m->bias = map->start - (f->loads[i].p_vaddr -
+					f->loads[i].p_offset + map->pgoff);
+	}
+	m->lo = m->bias + (first->p_vaddr & ~(align - 1));
+	m->hi = m->bias + last->p_vaddr + last->p_memsz;
+	return m->lo < m->hi;
+}
+
+/* --- the processes' Dwfls --- */
+
+static void proc_drop(struct uproc *pr)
+{
+	if (pr->dwfl)
+		dwfl_end(pr->dwfl);
+	free(pr->mods);
+	memset(pr, 0, sizeof(*pr));
+}
+
+/* Process pid's Dwfl, made (in the slot used longest ago) if new. */
+static struct uproc *proc_get(struct perf_unwind *u, uint32_t pid)
+{
+	struct uproc *old = &u->procs[0];
+
+	for (size_t i = 0; i < UNWIND_PROCS; i++) {
+		struct uproc *pr = &u->procs[i];
+
+		if (pr->dwfl && pr->pid == pid) {
+			pr->used = ++u->clock;
+			return pr;
+		}
+		if (!pr->dwfl || (old->dwfl && pr->used < old->used))
+			old = pr;
+	}
+	proc_drop(old);
+	old->dwfl = dwfl_begin(&u->callbacks);
+	if (!old->dwfl)
+		return NULL;
+	old->pid = pid;
+	old->used = ++u->clock;
+	return old;
+}
+
+enum report { REPORT_OK, REPORT_NONE, REPORT_STALE };
+
+/*
+ * Make sure the module holding pc in the sample's process is reported:
+ * REPORT_NONE when no file of ours holds it (unwinding stops there),
+ * REPORT_STALE when the Dwfl has another object there (make it again).
+ */
+static enum report report(struct perf_unwind *u, uint64_t pc)
+{
+	struct uproc *pr = u->proc;
+	const struct perf_map *map;
+	const struct ufile *f;
+	Dwfl_Module *mod;
+	void **slot;
+	struct umod m;
+
+	map = perf_maps_find(&u->r->maps, u->s->pid, pc, u->s->time);
+	if (!map || !map->file_offsets)
+		return REPORT_NONE;
+	f = object_file(u, map->object);
+	if (!f || !place(f, map, &m))
+		return REPORT_NONE;
+	m.object = map->object;
+	for (size_t i = 0; i < pr->nmods; i++) {
+		const struct umod *o = &pr->mods[i];
+
+		if (o->object == m.object && o->bias == m.bias)
+			return REPORT_OK;
+		if (o->lo < m.hi && m.lo < o->hi)
+			return REPORT_STALE;
+	}
+	/* [lo, hi) at this bias: libdwfl takes the bias from lo and the
+	 * file's first PT_LOAD, and asks find_elf() for the file */
+	mod = dwfl_report_module(pr->dwfl,
+				 names_str(&u->r->p->names,
+					   u->r->d->objects[m.object].path),
+				 m.lo, m.hi);
+	if (!mod)
+		return REPORT_NONE;
+	dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
+	*slot = (void *)f;
+	dwfl_report_end(pr->dwfl, NULL, NULL);
+	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
+	pr->mods[pr->nmods++] = m;
+	return REPORT_OK;
+}
+
+/* --- libdwfl's callbacks --- */
+
+/* A module's file: the object's handle, shared (its reference count
+ * goes up; libdwfl's elf_end() at dwfl_end() takes it down). */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
+		    Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	const struct ufile *f = *userdata;
+
+	(void)mod;
+	(void)name;
+	(void)base;
+	*elfp = f ? elf_begin(-1, ELF_C_READ_MMAP, f->elf) : NULL;
+	if (*elfp)
+		*file_name = xstrdup(f->path);
+	return -1;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
+{
+	struct perf_unwind *u = arg;
+
+	(void)dwfl;
+	if (*thread_arg)
+		return 0;
+	*thread_arg = arg;
+	return u->s->tid ? (pid_t)u->s->tid : 1;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_arg = arg;
+	return true;
+}
+
+/* A word of the stack dump, which holds the stack from the sampled
+ * stack pointer up: nothing else of the process is there to read. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	struct perf_unwind *u = arg;
+	uint64_t size = u->s->stack_size, at, v;
+	struct cursor c;
+
+	(void)dwfl;
+	if (addr < u->sp || size < 8)
+		return false;
+	at = addr - u->sp;
+	if (at > size - 8)
+		return false;
+	perf_cursor(u->r, &c, u->s->stack + at, 8);
+	if (cursor_u64(&c, &v) < 0)
+		return false;
+	*result = v;
+	return true;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct perf_unwind *u = arg;
+	Dwarf_Word regs[X86_64_NREGS];
+
+	for (size_t i = 0; i < X86_64_NREGS; i++)
+		regs[i] = u->regs[i];
+	if (!dwfl_thread_state_registers(thread, 0, X86_64_NREGS, regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, u->regs[X86_64_NREGS - 1]);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* Each frame, innermost first; its module reported before libdwfl
+ * unwinds from it (as perf does). */
+static int frame(Dwfl_Frame *state, void *arg)
+{
+	struct perf_unwind *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	if (report(u, pc) == REPORT_STALE) {
+		u->stale = true;
+		return DWARF_CB_ABORT;
+	}
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	u->pcs[u->n] = pc;
+	u->exact[u->n] = activation;
+	return ++u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+/* --- samples --- */
+
+/* The registers libdwfl needs, from the sample's: false when the
+ * sample lacks one of them or is not a 64-bit process's. */
+static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
+			const struct perf_sample *s)
+{
+	uint64_t mask = a->sample_regs_user;
+	struct cursor c;
+
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs)
+		return false;
+	for (size_t i = 0; i < X86_64_NREGS; i++) {
+		unsigned r = x86_64_perf_reg[i];
+		uint64_t below = mask & ((1ull << r) - 1);
+		uint64_t at = (uint64_t)__builtin_popcountll(below);
+
+		u->regs[i] = 0;
+		if (!(mask >> r & 1) || at >= s->nregs) {
+			if (r == PERF_REG_X86_SP || r == PERF_REG_X86_IP)
+				return false;
+			continue;
+		}
+		perf_cursor(u->r, &c, s->regs + at * 8, 8);
+		cursor_u64(&c, &u->regs[i]);
+	}
+	u->sp = u->regs[7];
+	return true;
+}
+
+/* One try with the process's Dwfl: the frames found; u->stale when it
+ * must be made again. */
+static size_t unwind_once(struct perf_unwind *u)
+{
+	struct uproc *pr = proc_get(u, u->s->pid);
+	uint64_t ip = u->regs[X86_64_NREGS - 1];
+
+	u->n = 0;
+	u->stale = false;
+	u->proc = pr;
+	if (!pr)
+		return 0;
+	switch (report(u, ip)) {
+	case REPORT_STALE:
+		u->stale = true;
+		return 0;
+	case REPORT_NONE:
+		return 0;
+	case REPORT_OK:
+	default:
+		break;
+	}
+	/* the architecture comes from the first module reported */
+	if (!pr->attached) {
+		if (!dwfl_attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
+				       &thread_callbacks, u))
+			return 0;
+		pr->attached = true;
+	}
+	dwfl_getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
+			      frame, u);
+	return u->n;
+}
+
+size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
+			  const struct perf_sample *s, uint64_t *pcs,
+			  bool *exact, size_t max)
+{
+	size_t n;
+
+	if (!s->stack_size || !max || !sample_regs(u, a, s))
+		return 0;
+	u->s = s;
+	u->pcs = pcs;
+	u->exact = exact;
+	u->max = max;
+	n = unwind_once(u);
+	if (u->stale) {
+		/* the process is not what its Dwfl holds: start over */
+		proc_drop(u->proc);
+		n = unwind_once(u);
+	}
+	if (n)
+		u->unwound++;
+	else
+		u->failed++;
+	return n;
+}
+
+struct perf_unwind *perf_unwind_new(struct perf_reader *r)
+{
+	const struct perf_files *pf = r->opts->perf_files;
+	const char *arch = r->d->arch == NO_NAME
+				   ? NULL
+				   : names_str(&r->p->names, r->d->arch);
+	struct perf_unwind *u;
+	size_t nb = pf ? pf->nbinaries : 0;
+
+	/* x86_64's registers only; a recording without its ARCH feature
+	 * is taken for this machine's */
+	if (r->big_endian || (arch && strcmp(arch, "x86_64")))
+		return NULL;
+#ifndef __x86_64__
+	if (!arch)
+		return NULL;
+#endif
+	u = xcalloc(1, sizeof(*u));
+	u->r = r;
+	u->callbacks.find_elf = find_elf;
+	u->callbacks.find_debuginfo = no_debuginfo;
+	u->callbacks.section_address = dwfl_offline_section_address;
+	u->callbacks.debuginfo_path = &u->debuginfo_path;
+	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
+	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
+	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
+	return u;
+}
+
+void perf_unwind_free(struct perf_unwind *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < UNWIND_PROCS; i++)
+		proc_drop(&u->procs[i]);
+	/* after every Dwfl: they hold references to the files' handles */
+	for (size_t i = 0; i < u->nfiles; i++) {
+		if (u->files[i].path) {
+			elf_end(u->files[i].elf);
+			close(u->files[i].fd);
+		}
+		free(u->files[i].path);
+		free(u->files[i].loads);
+	}
+	free(u->files);
+	free(u->bin_id);
+	free(u->bin_id_len);
+	free(u->bin_id_read);
+	free(u);
+}
+
+void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
+			uint64_t *failed)
+{
+	*unwound = u ? u->unwound : 0;
+	*failed = u ? u->failed : 0;
+}

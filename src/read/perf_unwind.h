@@ -1,0 +1,44 @@
+/*
+ * --call-graph dwarf: a sample's user stack unwound from the registers
+ * and the stack dump recorded with it, with the objects' CFI, by
+ * elfutils' libdwfl (see perf_unwind.c).
+ */
+#ifndef CGA_PERF_UNWIND_H
+#define CGA_PERF_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf_format.h"
+
+struct perf_reader;
+struct perf_unwind;
+
+/* The most user frames one sample unwinds to: perf's own limit
+ * (kernel.perf_event_max_stack, 127), which perf report applies. */
+#define PERF_UNWIND_MAX 127
+
+/* A new unwinder for the recording r reads (its mappings, objects and
+ * opts->perf_files), or NULL when its architecture is not one we know
+ * the registers of (x86_64 only). It lives as long as r. */
+struct perf_unwind *perf_unwind_new(struct perf_reader *r);
+void perf_unwind_free(struct perf_unwind *u);
+
+/*
+ * Unwind sample s's user stack, if it has registers and a stack dump:
+ * up to max addresses into pcs[], the innermost first, with exact[i]
+ * true for an address where the code was (the first, and a frame a
+ * signal interrupted) and false for a return address. Returns the
+ * count; 0 when it cannot start (no registers or dump, the ip in no
+ * object whose file we have). Never reads outside the dump or fails.
+ */
+size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
+			  const struct perf_sample *s, uint64_t *pcs,
+			  bool *exact, size_t max);
+
+/* Samples unwound, and those that had a dump but could not start. */
+void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
+			uint64_t *failed);
+
+#endif
