@@ -23,7 +23,7 @@ void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
 		rd->ids_set[rd->nids_set++].id = id;
 	}
 	if (id >= SMALL_IDS) {
-		u64map_put(&rd->ids[space], id, name);
+		idmap_put(&rd->ids[space], id, name);
 		return;
 	}
 	if (id >= rd->small_alloc[space]) {
@@ -106,7 +106,7 @@ const char *callgrind_quote(const char *s, size_t len, char *buf, size_t size)
 void callgrind_reader_release(struct callgrind_reader *rd)
 {
 	for (int i = 0; i < IDS_COUNT; i++) {
-		u64map_release(&rd->ids[i]);
+		idmap_release(&rd->ids[i]);
 		free(rd->small_ids[i]);
 	}
 	free(rd->event_map);

@@ -11,6 +11,7 @@
 
 #include "base/diag.h"
 #include "base/hashmap.h"
+#include "base/idmap.h"
 #include "callgrind_lex.h"
 #include "profile/profile.h"
 #include "read/line_reader.h"
@@ -61,7 +62,7 @@ struct callgrind_reader {
 	 * counts from 1) in an array, the rest in a hash map */
 	name_id *small_ids[IDS_COUNT];	/* NO_NAME where undefined */
 	size_t small_alloc[IDS_COUNT];
-	struct u64map ids[IDS_COUNT];
+	struct idmap ids[IDS_COUNT];
 	char *fold_buf;
 	size_t fold_alloc;
 
@@ -201,7 +202,7 @@ static inline name_id callgrind_id_get(const struct callgrind_reader *rd,
 	if (id < SMALL_IDS)
 		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
 						   : NO_NAME;
-	return u64map_get(&rd->ids[space], id);
+	return idmap_get(&rd->ids[space], id);
 }
 
 void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
