@@ -186,7 +186,8 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end);
 /* What a reader allocated (not its profile, not its line reader). */
 void callgrind_reader_release(struct callgrind_reader *rd);
 
-/* Ids below this are in small_ids[], the rest in ids. */
+/* Ids below this are in small_ids[], the rest in ids; a stretch read
+ * ahead keeps all of its own in ids. */
 #define SMALL_IDS ((uint64_t)1 << 20)
 
 /*
@@ -199,9 +200,10 @@ void callgrind_reader_release(struct callgrind_reader *rd);
 static inline name_id callgrind_id_get(const struct callgrind_reader *rd,
 				       enum id_space space, uint64_t id)
 {
-	if (id < SMALL_IDS)
-		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
-						   : NO_NAME;
+	if (id < rd->small_alloc[space])
+		return rd->small_ids[space][id];
+	if (id < SMALL_IDS && !rd->ahead)
+		return NO_NAME;
 	return idmap_get(&rd->ids[space], id);
 }
 
