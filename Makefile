@@ -45,14 +45,18 @@ LIBDWARF_LIBS ?= -ldwarf
 LIBDW_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
 LIBDW_LIBS ?= $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 BFD_LIBS ?= -lbfd
-OPCODES_LIBS ?= -lopcodes
+# libopcodes is not linked: symtab/opcodes_load.c loads it by its soname
+# (binutils versions it: libopcodes-2.40-system.so) when --disasm first
+# needs it. Linked, its relocations cost every run 130 page faults.
+OPCODES_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
+	sed -n 's/^ *SONAME *//p')
 
 # -pthread everywhere: the Callgrind reader reads large input with a
 # second thread (src/read/callgrind/). Headers are included by their
 # stage's path: "base/diag.h", "cg/cg.h", "symtab/symtab.h".
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) $(LIBDW_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
+LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) -lm -pthread
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
@@ -85,6 +89,9 @@ $(O)/gen/html_assets.c: src/print/html/embed.sh $(HTML_ASSETS)
 
 $(O)/gen/html_assets.o: $(O)/gen/html_assets.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/symtab/opcodes_load.o $(FUZZ_O)/symtab/opcodes_load.o: \
+	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"')
 
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)

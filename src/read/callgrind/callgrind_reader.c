@@ -22,25 +22,16 @@ void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
 		rd->ids_set[rd->nids_set].space = space;
 		rd->ids_set[rd->nids_set++].id = id;
 	}
-	/* a stretch read ahead defines few ids, whatever their size: an
-	 * array as long as the largest would be 2 MB of a 100 MB file's
-	 * peak (valgrind --separate-callers=3) for a few thousand */
+	/* a stretch read ahead defines few ids, spread over the range: a
+	 * page of the map each, up to 2 MB of a 100 MB file's peak
+	 * (valgrind --separate-callers=3) for a few thousand ids */
 	if (id >= SMALL_IDS || rd->ahead) {
 		idmap_put(&rd->ids[space], id, name);
 		return;
 	}
-	if (id >= rd->small_alloc[space]) {
-		size_t old = rd->small_alloc[space], n = old ? old : 1024;
-
-		while (n <= id)
-			n *= 2;
-		rd->small_ids[space] = xreallocarray(rd->small_ids[space], n,
-						     sizeof(name_id));
-		for (size_t i = old; i < n; i++)
-			rd->small_ids[space][i] = NO_NAME;
-		rd->small_alloc[space] = n;
-	}
-	rd->small_ids[space][id] = name;
+	if (!rd->small_ids[space])
+		rd->small_ids[space] = xmap_zeroed(SMALL_IDS * sizeof(name_id));
+	rd->small_ids[space][id] = name + 1;
 }
 
 name_id callgrind_id_stand_in(struct profile *p, enum id_space space,
@@ -110,7 +101,7 @@ void callgrind_reader_release(struct callgrind_reader *rd)
 {
 	for (int i = 0; i < IDS_COUNT; i++) {
 		idmap_release(&rd->ids[i]);
-		free(rd->small_ids[i]);
+		xunmap(rd->small_ids[i], SMALL_IDS * sizeof(name_id));
 	}
 	free(rd->event_map);
 	free(rd->vals);
