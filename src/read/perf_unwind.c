@@ -42,6 +42,7 @@
 
 #include "base/array.h"
 #include "base/xalloc.h"
+#include "perf_cfi.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
 
@@ -66,6 +67,10 @@ struct ufile {
 	uint16_t e_type;
 	GElf_Phdr *loads;	/* its PT_LOAD segments */
 	size_t nloads;
+	bool cfi_looked, dcfi_looked;
+	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
+	Dwarf *dw;		/* its own DWARF, if any */
+	Dwarf_CFI *dcfi;	/* its .debug_frame */
 };
 
 /* A module reported to a process's Dwfl: an object at a load bias. */
@@ -107,7 +112,10 @@ struct perf_unwind {
 	size_t n, max;
 	bool stale;		/* a module disagreed with the mappings */
 
+	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	enum perf_unwinder how;
 	uint64_t unwound, failed;
+	uint64_t by_rows, by_libdwfl, differed;
 };
 
 static const Dwfl_Thread_Callbacks thread_callbacks;
@@ -451,21 +459,28 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 
 /* A word of the stack dump, which holds the stack from the sampled
  * stack pointer up: nothing else of the process is there to read. */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
-			void *arg)
+static bool read_word(const struct perf_unwind *u, uint64_t addr,
+		      uint64_t *result)
 {
-	struct perf_unwind *u = arg;
-	uint64_t size = u->s->stack_size, at, v;
+	uint64_t size = u->s->stack_size, at;
 	struct cursor c;
 
-	(void)dwfl;
 	if (addr < u->sp || size < 8)
 		return false;
 	at = addr - u->sp;
 	if (at > size - 8)
 		return false;
 	perf_cursor(u->r, &c, u->s->stack + at, 8);
-	if (cursor_u64(&c, &v) < 0)
+	return cursor_u64(&c, result) == 0;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	uint64_t v;
+
+	(void)dwfl;
+	if (!read_word(arg, addr, &v))
 		return false;
 	*result = v;
 	return true;
@@ -512,6 +527,192 @@ static int frame(Dwfl_Frame *state, void *arg)
 	return ++u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/* --- the cached rows --- */
+
+/* A frame as libdwfl keeps one (Dwfl_Frame): its registers, which of
+ * them are known, and its pc. */
+struct fstate {
+	uint64_t regs[CFI_NREGS];
+	uint32_t set;		/* bit r: regs[r] is known */
+	uint64_t pc;
+	bool has_pc;		/* else the stack ends here */
+	bool initial, signal;
+};
+
+enum fast { FAST_DONE, FAST_STALE, FAST_LIBDWFL };
+
+/* The module of the process's Dwfl that holds address a, as
+ * dwfl_addrmodule() finds it. */
+static const struct umod *module_at(const struct uproc *pr, uint64_t a)
+{
+	for (size_t i = 0; i < pr->nmods; i++)
+		if (pr->mods[i].lo <= a && a < pr->mods[i].hi)
+			return &pr->mods[i];
+	return NULL;
+}
+
+/* Object file i's CFI: its .eh_frame, or (debug) its .debug_frame, as
+ * libdwfl's module has them (without separate debug files). */
+static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
+{
+	struct ufile *f = &u->files[i];
+
+	if (!debug && !f->cfi_looked) {
+		f->cfi = dwarf_getcfi_elf(f->elf);
+		f->cfi_looked = true;
+	}
+	if (debug && !f->dcfi_looked) {
+		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		f->dcfi = f->dw ? dwarf_getcfi(f->dw) : NULL;
+		f->dcfi_looked = true;
+	}
+	return debug ? f->dcfi : f->cfi;
+}
+
+/*
+ * libdwfl's last resort where no CFI describes the code (x86_64's
+ * backend, x86_64_unwind()): rbp taken for a frame pointer, the
+ * caller's rbp and return address above it. Without them the stack
+ * ends here (up->has_pc false).
+ */
+static void step_by_fp(const struct perf_unwind *u, const struct fstate *st,
+		       struct fstate *up)
+{
+	uint64_t fp = st->regs[6], sp = 0, prev = 0, ret;
+
+	up->has_pc = false;
+	up->signal = false;
+	up->initial = false;
+	if (!(st->set >> 6 & 1) || !fp)
+		return;
+	if (st->set >> 7 & 1)
+		sp = st->regs[7];
+	if (!read_word(u, fp, &prev))
+		prev = 0;
+	if (!read_word(u, fp + 8, &ret) || sp >= fp + 16)
+		return;
+	up->regs[6] = prev;
+	up->regs[7] = fp + 16;
+	up->set = 1u << 6 | 1u << 7;
+	up->pc = ret;
+	up->has_pc = true;
+}
+
+/* The caller's frame of st by row, as libdwfl's handle_cfi() makes it
+ * from the same row. */
+static void step_by_row(const struct perf_unwind *u, const struct fstate *st,
+			const struct cfi_row *row, struct fstate *up)
+{
+	bool has_cfa, ra_undefined = false;
+	uint64_t cfa = 0;
+
+	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
+	if (has_cfa)
+		cfa = st->regs[row->cfa_reg] + (uint64_t)row->cfa_off;
+	up->set = 0;
+	up->initial = false;
+	up->signal = row->signal;
+	for (unsigned r = 0; r < CFI_NREGS; r++) {
+		uint64_t off = (uint64_t)row->off[r], v;
+
+		switch (row->rule[r]) {
+		case CFI_UNDEFINED:
+			ra_undefined |= r == row->ra;
+			continue;
+		case CFI_SAME:
+			if (!(st->set >> r & 1))
+				continue;
+			v = st->regs[r];
+			break;
+		case CFI_AT:
+			if (!has_cfa || !read_word(u, cfa + off, &v))
+				continue;
+			break;
+		case CFI_VAL:
+			if (!has_cfa)
+				continue;
+			v = cfa + off;
+			break;
+		case CFI_REG:
+			if (!(st->set >> off & 1))
+				continue;
+			v = st->regs[off];
+			break;
+		default:
+			continue;
+		}
+		up->regs[r] = v;
+		up->set |= 1u << r;
+	}
+	up->has_pc = !ra_undefined && (up->set >> row->ra & 1) &&
+		     up->regs[row->ra];
+	up->pc = up->has_pc ? up->regs[row->ra] : 0;
+}
+
+/*
+ * The caller's frame of st, as libdwfl's __libdwfl_frame_unwind()
+ * makes it: the pc before a return address is looked up in its
+ * module's .eh_frame, then .debug_frame, then frame pointers are
+ * tried. A register whose rule cannot be followed is unknown in the
+ * caller; the stack ends where the return address is undefined,
+ * unknown or 0. False for a row that takes an expression (a PLT's):
+ * left to libdwfl.
+ */
+static bool step(struct perf_unwind *u, const struct fstate *st,
+		 struct fstate *up)
+{
+	uint64_t pc = st->pc - (st->initial || st->signal ? 0 : 1);
+	const struct umod *m = module_at(u->proc, pc);
+	const struct cfi_row *row = NULL;
+	enum cfi_found found = CFI_NO_FDE;
+
+	for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE; debug++)
+		found = perf_cfi_row(u->rows, m->object * 2 + (uint32_t)debug,
+				     file_cfi(u, m->object, debug),
+				     pc - m->bias, &row);
+	if (found == CFI_HARD)
+		return false;
+	if (found == CFI_FOUND)
+		step_by_row(u, st, row, up);
+	else
+		step_by_fp(u, st, up);
+	return true;
+}
+
+/*
+ * The sample's frames from the cached rows, as dwfl_getthread_frames()
+ * and frame() would give them: each frame's module reported before
+ * stepping from it, a frame exact when it or its caller is a signal
+ * frame's. FAST_LIBDWFL: a frame needs libdwfl (the caller starts
+ * over with it).
+ */
+static enum fast unwind_by_rows(struct perf_unwind *u)
+{
+	struct fstate a, b, *st = &a, *up = &b, *t;
+
+	for (unsigned r = 0; r < CFI_NREGS; r++)
+		a.regs[r] = u->regs[r];
+	a.set = (1u << CFI_NREGS) - 1;
+	a.pc = u->regs[X86_64_NREGS - 1];
+	a.has_pc = a.initial = true;
+	a.signal = false;
+	u->n = 0;
+	for (;;) {
+		if (report(u, st->pc) == REPORT_STALE)
+			return FAST_STALE;
+		if (!step(u, st, up))
+			return FAST_LIBDWFL;
+		u->pcs[u->n] = st->pc;
+		u->exact[u->n] = st->initial || st->signal ||
+				 (up->has_pc && up->signal);
+		if (++u->n >= u->max || !up->has_pc)
+			return FAST_DONE;
+		t = st;
+		st = up;
+		up = t;
+	}
+}
+
 /* --- samples --- */
 
 /* The registers libdwfl needs, from the sample's: false when the
@@ -542,12 +743,46 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 	return true;
 }
 
+/* libdwfl's unwinding of the sample, with the process's Dwfl: the
+ * frames found; u->stale when the Dwfl must be made again. */
+static size_t unwind_libdwfl(struct perf_unwind *u)
+{
+	struct uproc *pr = u->proc;
+
+	u->n = 0;
+	/* the architecture comes from the first module reported */
+	if (!pr->attached) {
+		if (!dwfl_attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
+				       &thread_callbacks, u))
+			return 0;
+		pr->attached = true;
+	}
+	dwfl_getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
+			      frame, u);
+	return u->n;
+}
+
+/* Whether n frames of the rows are libdwfl's n frames in u. */
+static bool same_frames(const struct perf_unwind *u, const uint64_t *pcs,
+			const bool *exact, size_t n)
+{
+	if (n != u->n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (pcs[i] != u->pcs[i] || exact[i] != u->exact[i])
+			return false;
+	return true;
+}
+
 /* One try with the process's Dwfl: the frames found; u->stale when it
  * must be made again. */
 static size_t unwind_once(struct perf_unwind *u)
 {
 	struct uproc *pr = proc_get(u, u->s->pid);
 	uint64_t ip = u->regs[X86_64_NREGS - 1];
+	uint64_t pcs[PERF_UNWIND_MAX];
+	bool exact[PERF_UNWIND_MAX];
+	size_t n;
 
 	u->n = 0;
 	u->stale = false;
@@ -564,15 +799,30 @@ static size_t unwind_once(struct perf_unwind *u)
 	default:
 		break;
 	}
-	/* the architecture comes from the first module reported */
-	if (!pr->attached) {
-		if (!dwfl_attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
-				       &thread_callbacks, u))
+	if (u->how != PERF_UNWIND_LIBDWFL) {
+		switch (unwind_by_rows(u)) {
+		case FAST_STALE:
+			u->stale = true;
 			return 0;
-		pr->attached = true;
+		case FAST_DONE:
+			u->by_rows++;
+			if (u->how != PERF_UNWIND_CHECK)
+				return u->n;
+			break;
+		case FAST_LIBDWFL:
+		default:
+			u->n = 0;
+			break;
+		}
 	}
-	dwfl_getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
-			      frame, u);
+	n = u->n;
+	memcpy(pcs, u->pcs, n * sizeof(*pcs));
+	memcpy(exact, u->exact, n * sizeof(*exact));
+	if (!n)
+		u->by_libdwfl++;
+	unwind_libdwfl(u);
+	if (n && !u->stale && !same_frames(u, pcs, exact, n))
+		u->differed++;
 	return u->n;
 }
 
@@ -627,6 +877,8 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
 	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
 	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
+	u->rows = perf_cfi_new();
+	u->how = r->opts->perf_unwinder;
 	return u;
 }
 
@@ -639,6 +891,9 @@ void perf_unwind_free(struct perf_unwind *u)
 	/* after every Dwfl: they hold references to the files' handles */
 	for (size_t i = 0; i < u->nfiles; i++) {
 		if (u->files[i].path) {
+			if (u->files[i].cfi)
+				dwarf_cfi_end(u->files[i].cfi);
+			dwarf_end(u->files[i].dw);
 			elf_end(u->files[i].elf);
 			close(u->files[i].fd);
 		}
@@ -649,6 +904,7 @@ void perf_unwind_free(struct perf_unwind *u)
 	free(u->bin_id);
 	free(u->bin_id_len);
 	free(u->bin_id_read);
+	perf_cfi_free(u->rows);
 	free(u);
 }
 
@@ -657,4 +913,12 @@ void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
 {
 	*unwound = u ? u->unwound : 0;
 	*failed = u ? u->failed : 0;
+}
+
+void perf_unwind_ways(const struct perf_unwind *u, uint64_t *by_rows,
+		      uint64_t *by_libdwfl, uint64_t *differed)
+{
+	*by_rows = u ? u->by_rows : 0;
+	*by_libdwfl = u ? u->by_libdwfl : 0;
+	*differed = u ? u->differed : 0;
 }
