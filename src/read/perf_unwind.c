@@ -9,10 +9,14 @@
  * dwfl_getthread_frames() unwinds from our set_initial_registers and
  * memory_read callbacks, which serve the registers and the stack dump.
  *
- * What libdwfl parses (its CFI tables and the FDEs it looked up) stays
- * with its module, so a Dwfl is kept per process and used for each of
- * its samples, not made per sample as perf does: the few processes
- * sampled last keep theirs (UNWIND_PROCS). Each object's file is opened
+ * libdwfl finds each frame's CFI row afresh; here the row of each
+ * address of an object file is found once (perf_cfi.c) and each frame
+ * is stepped from it as libdwfl would step it from the same row, with
+ * libdwfl kept for what the rows do not hold (an expression, as in a
+ * PLT): CGANALYZE_UNWIND=check compares the two ways on every sample.
+ * A Dwfl is still kept per process, for those samples and because its
+ * modules are what libdwfl looks pcs up in: the few processes sampled
+ * last keep theirs (UNWIND_PROCS). Each object's file is opened
  * once for the run, and every module of it, in any process, shares that
  * libelf handle (elf_begin() on a handle counts a reference): a build's
  * hundreds of compiler processes then neither map nor unmap cc1 again.
@@ -35,6 +39,7 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -69,8 +74,17 @@ struct ufile {
 	size_t nloads;
 	bool cfi_looked, dcfi_looked;
 	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
-	Dwarf *dw;		/* its own DWARF, if any */
+	Dwarf *dw;		/* its DWARF (own or separate), if any */
 	Dwarf_CFI *dcfi;	/* its .debug_frame */
+
+	/* its separate debug file, when that has a .debug_frame */
+	bool debug_looked;
+	char *debug_path;
+	int debug_fd;
+	Elf *debug_elf;
+
+	struct perf_unwind *u;	/* for libdwfl's callbacks */
+	uint32_t object;
 };
 
 /* A module reported to a process's Dwfl: an object at a load bias. */
@@ -119,30 +133,6 @@ struct perf_unwind {
 };
 
 static const Dwfl_Thread_Callbacks thread_callbacks;
-
-/*
- * No separate debug files: libdwfl would look one up for every module
- * of every process whose .eh_frame left a frame unexplained, and load
- * and decompress its DWARF to try its .debug_frame (libc6-dbg's made
- * half the time of a compiler's build recorded). Code of x86_64 Linux
- * objects is described by .eh_frame; an object's own .debug_frame is
- * still used.
- */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
-			Dwarf_Addr base, const char *file_name,
-			const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
-	(void)mod;
-	(void)userdata;
-	(void)name;
-	(void)base;
-	(void)file_name;
-	(void)debuglink_file;
-	(void)debuglink_crc;
-	*debuginfo_file_name = NULL;
-	return -1;
-}
 
 /* --- the objects' files --- */
 
@@ -288,6 +278,8 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 	if (f->looked)
 		return f->path ? f : NULL;
 	f->looked = true;
+	f->u = u;
+	f->object = i;
 	if (ob->kind != PERF_OBJ_FILE)
 		return NULL;
 	recorded = names_str(&u->r->p->names, ob->path);
@@ -302,6 +294,88 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 			open_file(f, paths[c]);
 	free(paths);
 	return f->path ? f : NULL;
+}
+
+/* Whether the ELF file elf has a section of that name. */
+static bool has_section(Elf *elf, const char *want)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, want) && sh.sh_type != SHT_NOBITS)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Object f's separate debug file, looked up once, by build-id where
+ * libdwfl and perf look (under --debug-dir or /usr/lib/debug, and in
+ * perf's cache, ~/.debug; under --sysroot, as for the objects), and
+ * kept only if it has a .debug_frame:
+ * that is all the unwinder takes from it, for code its .eh_frame does
+ * not describe (code built without unwind tables), and a debug file
+ * without one is not opened again for each process as libdwfl would
+ * (it decompresses the file's DWARF to find none).
+ */
+static Elf *debug_file(struct ufile *f)
+{
+	struct perf_unwind *u = f->u;
+	const struct perf_files *pf = u->r->opts->perf_files;
+	const struct perf_object *ob = &u->r->d->objects[f->object];
+	const char *home = getenv("HOME");
+	const char *root = pf && pf->sysroot ? pf->sysroot : "";
+	char hex[2 * PERF_BUILD_ID_MAX + 1];
+	char path[2][PERF_PATH_MAX];
+	uint8_t id[PERF_BUILD_ID_MAX];
+	size_t n = ob->build_id_len;
+
+	if (f->debug_looked)
+		return f->debug_elf;
+	f->debug_looked = true;
+	if (n)
+		memcpy(id, ob->build_id, n);
+	else
+		n = file_build_id(f->path, id, sizeof(id));
+	if (n < 2)
+		return NULL;
+	perf_build_id_hex(id, n, hex);
+	snprintf(path[0], sizeof(path[0]), "%s%s/.build-id/%.2s/%s.debug",
+		 root, pf && pf->debug_dir ? pf->debug_dir : "/usr/lib/debug",
+		 hex, hex + 2);
+	snprintf(path[1], sizeof(path[1]),
+		 "%s%s/.debug/.build-id/%.2s/%s/debug", root, home ? home : "",
+		 hex, hex + 2);
+	for (size_t c = 0; c < (home ? 2u : 1u); c++) {
+		int fd;
+		Elf *elf;
+
+		if (!regular_file(path[c]) || !fits(ob, path[c]))
+			continue;
+		fd = open(path[c], O_RDONLY);
+		if (fd < 0)
+			continue;
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (elf && elf_kind(elf) == ELF_K_ELF &&
+		    has_section(elf, ".debug_frame")) {
+			f->debug_path = xstrdup(path[c]);
+			f->debug_fd = fd;
+			f->debug_elf = elf;
+			break;
+		}
+		elf_end(elf);
+		close(fd);
+	}
+	return f->debug_elf;
 }
 
 /*
@@ -438,6 +512,32 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	return -1;
 }
 
+/*
+ * A module's separate debug file, which libdwfl asks for when the
+ * module's .eh_frame does not describe a pc and the file has no DWARF
+ * of its own: the one debug_file() found, so that libdwfl and the
+ * cached rows take the same .debug_frame. libdwfl checks its build-id.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *name, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct ufile *f = *userdata;
+
+	(void)mod;
+	(void)name;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	*debuginfo_file_name = NULL;
+	if (!f || !debug_file(f))
+		return -1;
+	*debuginfo_file_name = xstrdup(f->debug_path);
+	return open(f->debug_path, O_RDONLY);
+}
+
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
 {
 	struct perf_unwind *u = arg;
@@ -457,8 +557,15 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 	return true;
 }
 
-/* A word of the stack dump, which holds the stack from the sampled
- * stack pointer up: nothing else of the process is there to read. */
+/*
+ * A word of the stack dump, which holds the stack from the sampled
+ * stack pointer up: nothing else of the process is there to read.
+ * perf report (unwind-libdw.c's access_dso_mem()) serves a read outside
+ * the dump from the file of an object mapped there; of the 44,916 such
+ * reads unwinding bench/perf-dwarf's recording, 44,254 were in [stack]
+ * above the dump, 658 in no mapping and 4 in anonymous memory, none in
+ * an object's file, so that is not done here.
+ */
 static bool read_word(const struct perf_unwind *u, uint64_t addr,
 		      uint64_t *result)
 {
@@ -552,7 +659,7 @@ static const struct umod *module_at(const struct uproc *pr, uint64_t a)
 }
 
 /* Object file i's CFI: its .eh_frame, or (debug) its .debug_frame, as
- * libdwfl's module has them (without separate debug files). */
+ * libdwfl's module has them: its own, else its separate debug file's. */
 static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 {
 	struct ufile *f = &u->files[i];
@@ -562,7 +669,11 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 		f->cfi_looked = true;
 	}
 	if (debug && !f->dcfi_looked) {
+		/* the object's own DWARF first, as libdwfl's find_dw() */
 		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		if (!f->dw && debug_file(f))
+			f->dw = dwarf_begin_elf(f->debug_elf, DWARF_C_READ,
+						NULL);
 		f->dcfi = f->dw ? dwarf_getcfi(f->dw) : NULL;
 		f->dcfi_looked = true;
 	}
@@ -871,7 +982,7 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u = xcalloc(1, sizeof(*u));
 	u->r = r;
 	u->callbacks.find_elf = find_elf;
-	u->callbacks.find_debuginfo = no_debuginfo;
+	u->callbacks.find_debuginfo = find_debuginfo;
 	u->callbacks.section_address = dwfl_offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
@@ -894,10 +1005,15 @@ void perf_unwind_free(struct perf_unwind *u)
 			if (u->files[i].cfi)
 				dwarf_cfi_end(u->files[i].cfi);
 			dwarf_end(u->files[i].dw);
+			if (u->files[i].debug_elf) {
+				elf_end(u->files[i].debug_elf);
+				close(u->files[i].debug_fd);
+			}
 			elf_end(u->files[i].elf);
 			close(u->files[i].fd);
 		}
 		free(u->files[i].path);
+		free(u->files[i].debug_path);
 		free(u->files[i].loads);
 	}
 	free(u->files);

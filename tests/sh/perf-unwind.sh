@@ -3,10 +3,18 @@
 # libdwfl for every sample. On the committed recordings each sample the
 # rows unwind must come out of libdwfl the same, frame for frame, and
 # the listings and --json must be the same either way.
+#
+# dbgframe.data: a program built without unwind tables, its CFI in the
+# .debug_frame of a separate debug file found by build-id under
+# --debug-dir under --sysroot (tests/perf/make.sh): with it each
+# function's caller is found (leaf <- middle <- outer <- main); without
+# it the stacks stop at the sampled function.
 bin=$1
 status=0
 fail() { echo "perf-unwind: $*"; status=1; }
-for args in "-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
+dbg="-b tests/perf/dbgframe --sysroot=tests/perf tests/perf/dbgframe.data"
+for args in "--debug-dir=/debug $dbg" \
+	"-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
 	"-b tests/perf/cxx --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/cxx.data"; do
 	# shellcheck disable=SC2086
 	said=$(CGANALYZE_UNWIND=check "$bin" -q $args 2>&1 >/dev/null |
@@ -25,4 +33,26 @@ for args in "-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --
 			fail "$opt differs by the rows and by libdwfl: $args"
 	done
 done
+
+# The line above the function's own line in its call graph entry: its
+# caller, or <spontaneous>.
+caller_of() {
+	awk -v f="$1" '$1 ~ /^\[[0-9]+\]$/ && $0 ~ (" " f " \\[") { print prev; exit }
+		{ prev = $0 }'
+}
+# shellcheck disable=SC2086
+with=$(HOME=/nonexistent "$bin" -q --brief --debug-dir=/debug $dbg 2>&1)
+for pair in leaf:middle middle:outer outer:main; do
+	f=${pair%%:*} want=${pair#*:}
+	case $(printf '%s\n' "$with" | caller_of "$f") in
+	*" $want ["*) ;;
+	*) fail "dbgframe.data with its debug file: $f is not called by $want" ;;
+	esac
+done
+# shellcheck disable=SC2086
+without=$(HOME=/nonexistent "$bin" -q --brief --debug-dir=/nonexistent $dbg 2>&1)
+case $(printf '%s\n' "$without" | caller_of leaf) in
+*"<spontaneous>"*) ;;
+*) fail "dbgframe.data without its debug file: leaf has a caller" ;;
+esac
 exit $status
