@@ -51,7 +51,7 @@ void perf_cfi_free(struct perf_cfi *c);
 /*
  * The row for link-time address pc of object file `file`, whose CFI is
  * cfi (NULL: none), found the first time and then kept: *row is set
- * when CFI_FOUND and lives as long as c.
+ * when CFI_FOUND, valid until the next call (rows grow by realloc).
  */
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 			    uint64_t pc, const struct cfi_row **row);
