@@ -90,9 +90,6 @@ $(O)/gen/html_assets.c: src/print/html/embed.sh $(HTML_ASSETS)
 $(O)/gen/html_assets.o: $(O)/gen/html_assets.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-$(O)/symtab/opcodes_load.o $(FUZZ_O)/symtab/opcodes_load.o: \
-	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"')
-
 $(O)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -177,6 +174,10 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 FUZZ_CFLAGS = $(filter-out $(CFLAGS),$(ALL_CFLAGS)) -O1 -g $(FUZZ_SAN) \
 	-fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
+
+# (here, below FUZZ_O: a rule's targets are expanded where it stands)
+$(O)/symtab/opcodes_load.o $(FUZZ_O)/symtab/opcodes_load.o: \
+	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"')
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 FUZZ_HARNESSES = callgrind igprof symtab gmon perf

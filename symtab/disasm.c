@@ -42,6 +42,9 @@ struct dis_state {
 };
 
 static void state_vappend(struct dis_state *s, const char *fmt, va_list ap)
+	CGA_PRINTF(2, 0);
+
+static void state_vappend(struct dis_state *s, const char *fmt, va_list ap)
 {
 	size_t room = sizeof(s->buf) - s->len;
 	int n = vsnprintf(s->buf + s->len, room, fmt, ap);
@@ -61,6 +64,11 @@ static void state_append(struct dis_state *s, const char *fmt, ...)
 	state_vappend(s, fmt, ap);
 	va_end(ap);
 }
+
+/* libopcodes' printf-like callbacks: its formats, checked as printf's */
+static int dis_fprintf(void *stream, const char *fmt, ...) CGA_PRINTF(2, 3);
+static int dis_fprintf_styled(void *stream, enum disassembler_style style,
+			      const char *fmt, ...) CGA_PRINTF(3, 4);
 
 static int dis_fprintf(void *stream, const char *fmt, ...)
 {
