@@ -52,13 +52,102 @@ static struct cg_entry entry_of(uint32_t id)
 	return (struct cg_entry){ (id & CYCLE_BIT) != 0, id & ~CYCLE_BIT };
 }
 
-static int cmp_totals(const void *x, const void *y)
+/* Does a come before b? Totals down, then ids up: ids are distinct, so
+ * this is a total order and any sort gives the one result. */
+static inline bool key_before(const struct rank_key *a,
+			      const struct rank_key *b)
 {
-	const struct rank_key *a = x, *b = y;
-
 	if (a->total != b->total)
-		return a->total > b->total ? -1 : 1;
-	return a->id < b->id ? -1 : a->id > b->id;
+		return a->total > b->total;
+	return a->id < b->id;
+}
+
+static void swap_keys(struct rank_key *a, struct rank_key *b)
+{
+	struct rank_key t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void sift_down(struct rank_key *k, size_t i, size_t n)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			return;
+		if (c + 1 < n && key_before(&k[c], &k[c + 1]))
+			c++;
+		if (!key_before(&k[i], &k[c]))
+			return;
+		swap_keys(&k[i], &k[c]);
+		i = c;
+	}
+}
+
+/*
+ * Keys in order, in place: qsort() is glibc's merge sort, which takes a
+ * copy as large as the keys (11 MB for a big program's 700,000 entries,
+ * at the run's peak). Quicksort on the median of three, insertion sort
+ * for short runs, and heapsort where the splits go bad (introsort), so
+ * no input makes it quadratic.
+ */
+static void sort_keys(struct rank_key *k, size_t n, unsigned depth)
+{
+	while (n > 16) {
+		struct rank_key pivot;
+		size_t i, j;
+
+		if (!depth--) {
+			for (size_t h = n / 2; h-- > 0;)
+				sift_down(k, h, n);
+			for (size_t e = n; e-- > 1;) {
+				swap_keys(&k[0], &k[e]);
+				sift_down(k, 0, e);
+			}
+			return;
+		}
+		/* the median of first, middle and last to k[0] */
+		if (key_before(&k[n / 2], &k[0]))
+			swap_keys(&k[n / 2], &k[0]);
+		if (key_before(&k[n - 1], &k[n / 2]))
+			swap_keys(&k[n - 1], &k[n / 2]);
+		if (key_before(&k[n / 2], &k[0]))
+			swap_keys(&k[n / 2], &k[0]);
+		swap_keys(&k[0], &k[n / 2]);
+		pivot = k[0];
+		/* Hoare's partition: [1, i) before the pivot, (j, n) after */
+		i = 1;
+		j = n - 1;
+		for (;;) {
+			while (i <= j && key_before(&k[i], &pivot))
+				i++;
+			while (j >= i && key_before(&pivot, &k[j]))
+				j--;
+			if (i >= j)
+				break;
+			swap_keys(&k[i++], &k[j--]);
+		}
+		swap_keys(&k[0], &k[j]);
+		/* the smaller side by recursion, the larger by the loop */
+		if (j < n - j - 1) {
+			sort_keys(k, j, depth);
+			k += j + 1;
+			n -= j + 1;
+		} else {
+			sort_keys(k + j + 1, n - j - 1, depth);
+			n = j;
+		}
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct rank_key t = k[i];
+		size_t j = i;
+
+		for (; j > 0 && key_before(&t, &k[j - 1]); j--)
+			k[j] = k[j - 1];
+		k[j] = t;
+	}
 }
 
 /* An entry of a run of equal totals, with the rest of the order's keys. */
@@ -147,12 +236,13 @@ void cg_rank(struct cg *cg)
 					sizeof(*keys));
 	struct tie_key *ties = NULL;
 	size_t ties_alloc = 0;
+	unsigned depth = 0;
 
 	if (cg->nnodes >= CYCLE_BIT || cg->ncycles >= CYCLE_BIT)
 		BUG("%zu functions and %zu cycles to rank", cg->nnodes,
 		    cg->ncycles);
 	free(cg->order);
-	cg->order = xcalloc(cg->nnodes + cg->ncycles + 1, sizeof(*cg->order));
+	cg->order = NULL;
 	for (uint32_t c = 0; c < cg->ncycles; c++)
 		keys[n++] = key_of(cg, (struct cg_entry){ true, c });
 	for (uint32_t v = 0; v < cg->nnodes; v++) {
@@ -160,7 +250,9 @@ void cg_rank(struct cg *cg)
 		if (node_listed(cg, v))
 			keys[n++] = key_of(cg, (struct cg_entry){ false, v });
 	}
-	qsort(keys, n, sizeof(*keys), cmp_totals);
+	for (size_t m = n; m; m /= 2)
+		depth += 2;
+	sort_keys(keys, n, depth);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && keys[j].total == keys[i].total; j++)
 			;
@@ -168,9 +260,22 @@ void cg_rank(struct cg *cg)
 			order_ties(cg, keys + i, j - i, &ties, &ties_alloc);
 	}
 	free(ties);
-	for (size_t i = 0; i < n; i++)
-		cg->order[i] = entry_of(keys[i].id);
-	free(keys);
+	/*
+	 * The order, 8 bytes an entry, written over the keys of 16 (entry
+	 * i over key i / 2, read already), then the rest given back: not
+	 * both arrays at once. memcpy() because the bytes change type.
+	 */
+	for (size_t i = 0; i < n; i++) {
+		struct rank_key k;
+		struct cg_entry e;
+
+		memcpy(&k, (char *)keys + i * sizeof(k), sizeof(k));
+		e = entry_of(k.id);
+		memcpy((char *)keys + i * sizeof(e), &e, sizeof(e));
+	}
+	_Static_assert(sizeof(struct cg_entry) <= sizeof(struct rank_key) / 2,
+		       "an entry fits in half a key");
+	cg->order = xreallocarray(keys, n + 1, sizeof(*cg->order));
 	cg->norder = n;
 	for (size_t i = 0; i < n; i++) {
 		const struct cg_entry *e = &cg->order[i];

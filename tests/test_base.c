@@ -7,6 +7,7 @@
 
 #include "base/arena.h"
 #include "base/hashmap.h"
+#include "base/idmap.h"
 #include "base/names.h"
 
 static void test_arena_alignment_and_big_blocks(void **state)
@@ -86,6 +87,59 @@ static void test_u64map(void **state)
 		assert_int_equal(u64map_get(&m, k * 4000000007ULL), k);
 	assert_int_equal(m.nr, 100001);
 	u64map_release(&m);
+}
+
+/* idmap against u64map: ids below and above 2^32, overwritten, absent,
+ * enough of them that every shard grows many times */
+static void test_idmap(void **state)
+{
+	struct idmap m;
+	struct u64map ref;
+	uint64_t seed = 99;
+
+	(void)state;
+	idmap_init(&m);
+	u64map_init(&ref);
+	assert_int_equal(idmap_get(&m, 7), U64MAP_NONE);
+	idmap_put(&m, 0, 3);
+	idmap_put(&m, UINT32_MAX, 4);
+	idmap_put(&m, (uint64_t)UINT32_MAX + 1, 5);
+	idmap_put(&m, UINT64_MAX, 6);
+	assert_int_equal(idmap_get(&m, 0), 3);
+	assert_int_equal(idmap_get(&m, UINT32_MAX), 4);
+	assert_int_equal(idmap_get(&m, (uint64_t)UINT32_MAX + 1), 5);
+	assert_int_equal(idmap_get(&m, UINT64_MAX), 6);
+	assert_int_equal(idmap_get(&m, 1), U64MAP_NONE);
+	/* the key's low 32 bits alone do not find it */
+	assert_int_equal(idmap_get(&m, (uint64_t)3 << 32), U64MAP_NONE);
+	u64map_put(&ref, 0, 3);
+	u64map_put(&ref, UINT32_MAX, 4);
+	u64map_put(&ref, (uint64_t)UINT32_MAX + 1, 5);
+	u64map_put(&ref, UINT64_MAX, 6);
+	for (uint32_t i = 0; i < 400000; i++) {
+		uint64_t id;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		id = i % 5 ? (seed >> 40) : (seed >> 8);	/* some past 2^32 */
+		if (id <= UINT32_MAX && id < 2)
+			continue;
+		idmap_put(&m, id, i);
+		u64map_put(&ref, id, i);
+	}
+	seed = 99;
+	for (uint32_t i = 0; i < 400000; i++) {
+		uint64_t id;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		id = i % 5 ? (seed >> 40) : (seed >> 8);
+		if (id <= UINT32_MAX && id < 2)
+			continue;
+		assert_int_equal(idmap_get(&m, id), u64map_get(&ref, id));
+		assert_int_equal(idmap_get(&m, id + 3000000000ULL),
+				 u64map_get(&ref, id + 3000000000ULL));
+	}
+	idmap_release(&m);
+	u64map_release(&ref);
 }
 
 static void test_profile_rows_widen(void **state)
@@ -219,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_profile_rows_widen),
 		cmocka_unit_test(test_profile_derived),
 		cmocka_unit_test(test_profile_rekey_merges),

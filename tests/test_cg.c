@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "cg/cg.h"
 
 struct fixture {
@@ -217,6 +218,74 @@ static void test_deep_chain(void **state)
 }
 
 /*
+ * Ranking many entries (cg_rank sorts in place with its own introsort):
+ * self costs in patterns that trouble quicksorts (sorted, reversed, all
+ * equal, organ pipe, random with many ties); every listed function once,
+ * each entry before the next by total, then by name where totals tie.
+ */
+static void check_rank(unsigned pattern, uint32_t n)
+{
+	struct profile p;
+	struct cg cg;
+	uint64_t seed = 12345;
+	bool *seen = xcalloc(n, sizeof(*seen));
+
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	for (uint32_t i = 0; i < n; i++) {
+		char name[32];
+		uint32_t f;
+		uint64_t v;
+
+		snprintf(name, sizeof(name), "f%u", i);
+		f = profile_func(&p, NO_NAME, NO_NAME,
+				 names_intern(&p.names, name, strlen(name)));
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		v = pattern == 0 ? i + 1 : pattern == 1 ? n - i
+		  : pattern == 2 ? 7 : pattern == 3 ? (i < n / 2 ? i : n - i) + 1
+		  : (seed >> 33) % 50 + 1;
+		profile_self(&p, f)[0] = v;
+	}
+	profile_finish(&p);
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	assert_int_equal(cg.norder, n);
+	for (size_t i = 0; i < cg.norder; i++) {
+		uint32_t f = cg.order[i].id;
+
+		assert_false(cg.order[i].is_cycle);
+		assert_false(seen[f]);
+		seen[f] = true;
+		assert_int_equal(cg.nodes[f].index, i + 1);
+		if (i) {
+			uint32_t g = cg.order[i - 1].id;
+			uint64_t a = profile_self(&p, g)[0];
+			uint64_t b = profile_self(&p, f)[0];
+
+			assert_true(a >= b);
+			if (a == b)
+				assert_true(strcmp(profile_str(&p, p.funcs[g].name),
+						   profile_str(&p, p.funcs[f].name)) < 0);
+		}
+	}
+	free(seen);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+static void test_rank_many(void **state)
+{
+	(void)state;
+	for (unsigned pattern = 0; pattern < 5; pattern++) {
+		check_rank(pattern, 30000);
+		for (uint32_t n = 1; n < 40; n++)
+			check_rank(pattern, n);
+	}
+}
+
+/*
  * gprof's propagation for count-only data: a callee's time is shared
  * among callers in proportion to their calls.
  *   main -> a (3 calls), b -> a (1 call), main -> b; a has 8 s.
@@ -309,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_two_cycles_joined),
 		cmocka_unit_test(test_disconnected_and_only_called),
 		cmocka_unit_test(test_deep_chain),
+		cmocka_unit_test(test_rank_many),
 		cmocka_unit_test(test_estimated_proportional),
 		cmocka_unit_test(test_estimated_cycle),
 		cmocka_unit_test(test_arc_share_adds_up),

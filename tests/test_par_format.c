@@ -75,6 +75,56 @@ static void test_orders(void **state)
 	check(100001, 3, 0);
 }
 
+/* unit i weighs 1 + i % 5, or 1000 when i % 97 == 3 (a huge entry) */
+static size_t weigh_unit(void *ctx, const void *shared, size_t i)
+{
+	(void)ctx;
+	(void)shared;
+	return i % 97 == 3 ? 1000 : 1 + i % 5;
+}
+
+/* Chunks cut at `chunk` units or `max` weight: the same text, and the
+ * second thread formatted exactly the odd chunks of that cut. */
+static void check_weighted(size_t n, size_t chunk, size_t max)
+{
+	size_t counts[2] = { 0, 0 }, odd = 0, c = 0, len = 0;
+	struct par_format pf = {
+		.format = format_unit, .shared = "unit ",
+		.ctx = { &counts[0], &counts[1] }, .chunk = chunk,
+		.weight = weigh_unit, .max_weight = max,
+	};
+	char *got = NULL, *want = expected(n);
+	FILE *out = open_memstream(&got, &len);
+
+	assert_non_null(out);
+	par_format_run(&pf, out, n);
+	assert_int_equal(fclose(out), 0);
+	assert_string_equal(got, want);
+	assert_int_equal(counts[0] + counts[1], n);
+	for (size_t i = 0; i < n; c++) {
+		size_t start = i, w = 0;
+
+		while (i < n && i - start < chunk && (i == start || w < max))
+			w += weigh_unit(NULL, NULL, i++);
+		if (c % 2)
+			odd += i - start;
+	}
+	assert_int_equal(counts[1], n > chunk ? odd : 0);
+	free(got);
+	free(want);
+}
+
+static void test_weighted(void **state)
+{
+	(void)state;
+	for (size_t n = 0; n <= 40; n++)
+		for (size_t chunk = 1; chunk <= 9; chunk++)
+			for (size_t max = 1; max <= 12; max += 3)
+				check_weighted(n, chunk, max);
+	check_weighted(100000, 64, 4096);
+	check_weighted(100000, 64, 50);
+}
+
 static void test_small_alone(void **state)
 {
 	(void)state;
@@ -87,6 +137,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_orders),
+		cmocka_unit_test(test_weighted),
 		cmocka_unit_test(test_small_alone),
 	};
 

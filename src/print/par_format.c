@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
+#include "base/xalloc.h"
 #include "linebuf.h"
 
 /*
@@ -18,34 +19,60 @@
 struct par_state {
 	const struct par_format *pf;
 	size_t n;
+	const size_t *bounds;	/* chunk c is units [bounds[c], bounds[c + 1]) */
+	size_t nchunks;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct linebuf buf[2];
 	bool ready[2];		/* buffer holds text not yet written */
 };
 
-static void format_chunk(const struct par_format *pf, void *ctx, size_t c,
-			 size_t n, struct linebuf *lb)
+static void format_chunk(const struct par_state *st, void *ctx, size_t c,
+			 struct linebuf *lb)
 {
-	size_t end = (c + 1) * pf->chunk < n ? (c + 1) * pf->chunk : n;
+	for (size_t i = st->bounds[c]; i < st->bounds[c + 1]; i++)
+		st->pf->format(ctx, st->pf->shared, i, lb);
+}
 
-	for (size_t i = c * pf->chunk; i < end; i++)
-		pf->format(ctx, pf->shared, i, lb);
+/* Where each chunk starts, and n at the end; returns how many chunks. */
+static size_t cut_chunks(const struct par_format *pf, size_t n,
+			 size_t **bounds)
+{
+	size_t nb = 0, alloc = n / pf->chunk + 2, i = 0;
+
+	*bounds = xreallocarray(NULL, alloc, sizeof(**bounds));
+	while (i < n) {
+		size_t end = n - i > pf->chunk ? i + pf->chunk : n;
+
+		if (pf->weight) {
+			size_t w = 0, j = i;
+
+			do	/* a unit at least, however heavy */
+				w += pf->weight(pf->ctx[0], pf->shared, j++);
+			while (j < end && w < pf->max_weight);
+			end = j;
+		}
+		ARRAY_GROW(*bounds, nb + 2, alloc);
+		(*bounds)[nb++] = i;
+		i = end;
+	}
+	ARRAY_GROW(*bounds, nb + 1, alloc);
+	(*bounds)[nb] = n;
+	return nb;
 }
 
 static void *odd_chunks(void *arg)
 {
 	struct par_state *st = arg;
-	size_t nchunks = (st->n + st->pf->chunk - 1) / st->pf->chunk;
 
-	for (size_t c = 1, k = 0; c < nchunks; c += 2, k++) {
+	for (size_t c = 1, k = 0; c < st->nchunks; c += 2, k++) {
 		struct linebuf *lb = &st->buf[k % 2];
 
 		pthread_mutex_lock(&st->lock);
 		while (st->ready[k % 2])
 			pthread_cond_wait(&st->cond, &st->lock);
 		pthread_mutex_unlock(&st->lock);
-		format_chunk(st->pf, st->pf->ctx[1], c, st->n, lb);
+		format_chunk(st, st->pf->ctx[1], c, lb);
 		pthread_mutex_lock(&st->lock);
 		st->ready[k % 2] = true;
 		pthread_cond_broadcast(&st->cond);
@@ -83,29 +110,31 @@ void par_format_run(const struct par_format *pf, FILE *out, size_t n)
 {
 	struct par_state st = { .pf = pf, .n = n };
 	struct linebuf own = { 0 };
+	size_t *bounds;
 	pthread_t thread;
-	size_t nchunks;
 
 	if (n < pf->min_units || n <= pf->chunk) {
 		run_alone(pf, out, n);
 		return;
 	}
+	st.nchunks = cut_chunks(pf, n, &bounds);
+	st.bounds = bounds;
 	pthread_mutex_init(&st.lock, NULL);
 	pthread_cond_init(&st.cond, NULL);
 	if (pthread_create(&thread, NULL, odd_chunks, &st)) {
 		/* no thread to be had: the same text from this one */
 		pthread_cond_destroy(&st.cond);
 		pthread_mutex_destroy(&st.lock);
+		free(bounds);
 		run_alone(pf, out, n);
 		return;
 	}
-	nchunks = (n + pf->chunk - 1) / pf->chunk;
-	for (size_t c = 0, k = 0; c < nchunks; c += 2, k++) {
+	for (size_t c = 0, k = 0; c < st.nchunks; c += 2, k++) {
 		struct linebuf *lb = &st.buf[k % 2];
 
-		format_chunk(pf, pf->ctx[0], c, n, &own);
+		format_chunk(&st, pf->ctx[0], c, &own);
 		write_out(&own, out);
-		if (c + 1 == nchunks)
+		if (c + 1 == st.nchunks)
 			break;
 		pthread_mutex_lock(&st.lock);
 		while (!st.ready[k % 2])
@@ -124,4 +153,5 @@ void par_format_run(const struct par_format *pf, FILE *out, size_t n)
 	lb_free(&own);
 	lb_free(&st.buf[0]);
 	lb_free(&st.buf[1]);
+	free(bounds);
 }

@@ -280,6 +280,21 @@ static void format_entry(void *ctx, const void *shown, size_t i,
 	lb_puts(lb, "-----------------------------------------------\n");
 }
 
+/* Unit i's lines, about: one per arc in and out of the entry (its
+ * members' for a cycle, inside arcs counted too) and its own. */
+static size_t entry_weight(void *ctx, const void *shown, size_t i)
+{
+	const struct cg *cg = ((struct graph_ctx *)ctx)->cg;
+	const struct cg_entry *e = &cg->order[((const uint32_t *)shown)[i]];
+	uint32_t m = e->is_cycle ? cg->cycles[e->id].first_member : e->id;
+	size_t w = 2;
+
+	for (; m != NO_ID; m = e->is_cycle ? cg->nodes[m].next_member : NO_ID)
+		w += 1 + (cg->out_start[m + 1] - cg->out_start[m]) +
+		     (cg->in_start[m + 1] - cg->in_start[m]);
+	return w;
+}
+
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
@@ -324,10 +339,12 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		name_labels_keep(g.nl, cg);
 	g2 = g;
 	{
-		/* chunks of 64 entries: a few hundred lines each */
+		/* chunks of 64 entries, a few hundred lines each; fewer
+		 * where entries are long: 4,096 lines is about 0.5 MB */
 		struct par_format pf = {
 			.format = format_entry, .shared = shown,
 			.ctx = { &g, &g2 }, .chunk = 64, .min_units = 256,
+			.weight = entry_weight, .max_weight = 4096,
 		};
 
 		if (o->par_chunk) {

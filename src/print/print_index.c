@@ -69,8 +69,10 @@ static size_t collect(const struct cg *cg, const struct print_opts *o,
 	bool gprof = cg->est_self;
 	uint32_t ev = o->sort_event;
 	double total = (double)p->totals[ev];
-	struct index_item *v = xcalloc(cg->nnodes + cg->ncycles + 1, sizeof(*v));
-	size_t n = 0;
+	/* grown as items come: a threshold may leave few of a big
+	 * program's 700,000 functions (24 bytes each) to list */
+	struct index_item *v = NULL;
+	size_t n = 0, alloc = 0;
 
 	for (uint32_t f = 0; f < cg->nnodes; f++) {
 		const struct cg_node *node = &cg->nodes[f];
@@ -79,6 +81,7 @@ static size_t collect(const struct cg *cg, const struct print_opts *o,
 
 		if (!node->index)
 			continue;
+		ARRAY_GROW(v, n + 1, alloc);
 		if (gprof) {
 			/* gprof leaves out what has neither time nor calls */
 			if (!node->calls && cg_node_self(cg, f, ev) == 0)
@@ -96,7 +99,8 @@ static size_t collect(const struct cg *cg, const struct print_opts *o,
 		}
 		v[n++].index = node->index;
 	}
-	qsort(v, n, sizeof(*v), cmp_items);
+	if (n > 1)	/* v is NULL when there is none */
+		qsort(v, n, sizeof(*v), cmp_items);
 	for (uint32_t c = 0; c < cg->ncycles; c++) {
 		struct cg_entry e = { .is_cycle = true, .id = c };
 		char text[48];
@@ -105,6 +109,7 @@ static size_t collect(const struct cg *cg, const struct print_opts *o,
 		if (!gprof && !entry_shown(cg, o, &e, ev, total))
 			continue;
 		snprintf(text, sizeof(text), "<cycle %u>", cg->cycles[c].number);
+		ARRAY_GROW(v, n + 1, alloc);
 		v[n].text = xstrdup(text);
 		v[n].key = v[n].text;
 		v[n].index = cg->cycles[c].index;

@@ -147,6 +147,20 @@ struct pinput {
 	uint64_t folded_alloc, folded_own;
 };
 
+/*
+ * A find-or-add table of ids into funcs[] or calls[] (profile_index.c):
+ * a slot holds id + 1 in its low id_bits, 0 when empty, and above them
+ * bits of the entry's hash, so a probe passing other entries seldom
+ * looks into the array.
+ */
+struct pindex {
+	uint32_t *slots;		/* NULL: none yet */
+	size_t mask;			/* capacity - 1 */
+	unsigned id_bits;
+	size_t pending;			/* the empty slot the last miss found */
+	uint32_t pending_tag;
+};
+
 struct gmon_data;			/* gmon_data.h */
 struct perf_data;			/* perf_data.h */
 
@@ -242,10 +256,9 @@ struct profile {
 
 	/* private indexes */
 	/* functions and arcs by their own fields, for find-or-add
-	 * (profile_index.c): id + 1 per slot, 0 empty; NULL until needed
-	 * and after profile_drop_indexes() */
-	uint32_t *func_slots, *call_slots;
-	size_t func_mask, call_mask;
+	 * (profile_index.c); empty until needed and after
+	 * profile_drop_indexes() */
+	struct pindex func_index, call_index;
 	struct u64map event_index;	/* name -> event */
 	struct u64map long_names;	/* event name -> long name, for
 					 * events not (yet) in events[] */

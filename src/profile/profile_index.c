@@ -1,17 +1,18 @@
 /*
  * The readers' find-or-add tables of functions and call arcs. A table
- * holds only ids (id + 1; 0 is an empty slot) and finds an entry by
- * hashing and comparing the fields of funcs[] or calls[] themselves:
- * 4 bytes a slot, where a map from a 64-bit key to an id takes 16. On a
- * program of 700,000 functions and 2.6 million arcs that is 32 MB of
- * tables instead of 160, and a table grows by building the next size
- * from the array after freeing the last, so the two never coexist.
- * Load is kept under 1/2, with linear probing, and a full table is
- * rebuilt at twice its size (load 1/4 after): a probe that lands on
- * another entry costs a cache miss in funcs[] or calls[], and growing
- * by more would leave 2.6 million arcs in a table of 16 million slots
- * (64 MB, the reading's peak) where 8 million do. The hash has the
- * run's secret in it (hashmap.h), so input cannot choose collisions.
+ * holds only ids and finds an entry by hashing and comparing the fields
+ * of funcs[] or calls[] themselves: 4 bytes a slot, where a map from a
+ * 64-bit key to an id takes 12 or 16. A slot is id + 1 in its low
+ * id_bits (0: empty) and, above them, the top bits of the entry's hash
+ * (the tag): a probe that passes another entry compares tags and looks
+ * into funcs[] or calls[] (a cache miss) only when they match, about
+ * once in 2^tag_bits, so the load can go to 3/4 where untagged it was
+ * kept under 1/2. On a program of 700,000 functions and 2.6 million
+ * arcs that is 20 MB of tables instead of 40. A table grows by building
+ * the next size from the array after freeing the last, so the two never
+ * coexist; a full one is rebuilt at twice its size (load 3/8 after).
+ * The hash has the run's secret in it (hashmap.h), so input cannot
+ * choose collisions.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,94 +31,135 @@ static uint64_t call_hash(uint32_t caller, uint32_t callee)
 	return hash_u64((uint64_t)caller << 32 | callee);
 }
 
-/* A table with room for `want` entries at under 1/2 load. */
-static uint32_t *new_table(size_t want, size_t *mask)
+/* The low bits of h choose the slot, the top ones make the tag. */
+static uint32_t tag_of(const struct pindex *ix, uint64_t h)
+{
+	return ix->id_bits < 32 ? (uint32_t)(h >> 32) << ix->id_bits : 0;
+}
+
+/* The bits of a slot that hold id + 1 (the rest: the tag). */
+static uint32_t id_mask(const struct pindex *ix)
+{
+	return ix->id_bits < 32 ? (UINT32_C(1) << ix->id_bits) - 1 : UINT32_MAX;
+}
+
+/* An empty table with room for `want` entries at up to 3/8 load: ids
+ * below the capacity, so id + 1 fits in log2(capacity) + 1 bits. */
+static void new_table(struct pindex *ix, size_t want)
 {
 	size_t cap = 64;
+	unsigned bits = 7;
 
-	while (cap < 2 * want + 2)
+	free(ix->slots);
+	while (cap * 3 < want * 8) {
 		cap *= 2;
-	*mask = cap - 1;
-	return xcalloc(cap, sizeof(uint32_t));
-}
-
-static void build_funcs(struct profile *p, size_t want)
-{
-	free(p->func_slots);
-	p->func_slots = new_table(want, &p->func_mask);
-	for (size_t f = 0; f < p->nfuncs; f++) {
-		const struct pfunc *pf = &p->funcs[f];
-		size_t j = func_hash(pf->object, pf->file, pf->name) & p->func_mask;
-
-		while (p->func_slots[j])
-			j = (j + 1) & p->func_mask;
-		p->func_slots[j] = (uint32_t)f + 1;
+		bits++;
 	}
+	ix->slots = xcalloc(cap, sizeof(uint32_t));
+	ix->mask = cap - 1;
+	ix->id_bits = bits < 32 ? bits : 32;
 }
 
-static void build_calls(struct profile *p, size_t want)
+/* Put id (hash h) in a table that does not hold it. */
+static void put(struct pindex *ix, uint64_t h, uint32_t id)
 {
-	free(p->call_slots);
-	p->call_slots = new_table(want, &p->call_mask);
-	for (size_t c = 0; c < p->ncalls; c++) {
-		size_t j = call_hash(p->calls[c].caller, p->calls[c].callee) &
-			   p->call_mask;
+	size_t j = h & ix->mask;
 
-		while (p->call_slots[j])
-			j = (j + 1) & p->call_mask;
-		p->call_slots[j] = (uint32_t)c + 1;
-	}
+	while (ix->slots[j])
+		j = (j + 1) & ix->mask;
+	ix->slots[j] = tag_of(ix, h) | (id + 1);
 }
 
-uint32_t *func_index_slot(struct profile *p, name_id object, name_id file,
-			  name_id name)
+/* Room for one more entry than n: else the next size, built from the
+ * array (the old table freed first: building reads only the array). */
+static bool full(const struct pindex *ix, size_t n)
 {
+	return !ix->slots || (n + 1) * 4 > (ix->mask + 1) * 3;
+}
+
+uint32_t func_index_find(struct profile *p, name_id object, name_id file,
+			 name_id name)
+{
+	struct pindex *ix = &p->func_index;
+	uint64_t h = func_hash(object, file, name);
+	uint32_t tag, idm;
 	size_t j;
 
-	/* free the old table first: build_funcs reads only funcs[] */
-	if (!p->func_slots || (p->nfuncs + 1) * 2 > p->func_mask + 1) {
-		free(p->func_slots);
-		p->func_slots = NULL;
-		build_funcs(p, p->nfuncs + 1);
+	if (full(ix, p->nfuncs)) {
+		new_table(ix, p->nfuncs + 1);
+		for (size_t f = 0; f < p->nfuncs; f++) {
+			const struct pfunc *pf = &p->funcs[f];
+
+			put(ix, func_hash(pf->object, pf->file, pf->name),
+			    (uint32_t)f);
+		}
 	}
-	j = func_hash(object, file, name) & p->func_mask;
-	for (;; j = (j + 1) & p->func_mask) {
-		uint32_t s = p->func_slots[j];
+	tag = tag_of(ix, h);
+	idm = id_mask(ix);
+	for (j = h & ix->mask;; j = (j + 1) & ix->mask) {
+		uint32_t s = ix->slots[j];
 		const struct pfunc *pf;
 
 		if (!s)
-			return &p->func_slots[j];
-		pf = &p->funcs[s - 1];
+			break;
+		if ((s ^ tag) & ~idm)
+			continue;	/* another hash: not this one */
+		pf = &p->funcs[(s & idm) - 1];
 		if (pf->name == name && pf->file == file && pf->object == object)
-			return &p->func_slots[j];
+			return (s & idm) - 1;
 	}
+	ix->pending = j;
+	ix->pending_tag = tag;
+	return NO_ID;
 }
 
-uint32_t *call_index_slot(struct profile *p, uint32_t caller, uint32_t callee)
+uint32_t call_index_find(struct profile *p, uint32_t caller, uint32_t callee)
 {
+	struct pindex *ix = &p->call_index;
+	uint64_t h = call_hash(caller, callee);
+	uint32_t tag, idm;
 	size_t j;
 
-	if (!p->call_slots || (p->ncalls + 1) * 2 > p->call_mask + 1) {
-		free(p->call_slots);
-		p->call_slots = NULL;
-		build_calls(p, p->ncalls + 1);
+	if (full(ix, p->ncalls)) {
+		new_table(ix, p->ncalls + 1);
+		for (size_t c = 0; c < p->ncalls; c++)
+			put(ix, call_hash(p->calls[c].caller, p->calls[c].callee),
+			    (uint32_t)c);
 	}
-	j = call_hash(caller, callee) & p->call_mask;
-	for (;; j = (j + 1) & p->call_mask) {
-		uint32_t s = p->call_slots[j];
+	tag = tag_of(ix, h);
+	idm = id_mask(ix);
+	for (j = h & ix->mask;; j = (j + 1) & ix->mask) {
+		uint32_t s = ix->slots[j];
+		const struct pcall *pc;
 
-		if (!s || (p->calls[s - 1].caller == caller &&
-			   p->calls[s - 1].callee == callee))
-			return &p->call_slots[j];
+		if (!s)
+			break;
+		if ((s ^ tag) & ~idm)
+			continue;
+		pc = &p->calls[(s & idm) - 1];
+		if (pc->caller == caller && pc->callee == callee)
+			return (s & idm) - 1;
 	}
+	ix->pending = j;
+	ix->pending_tag = tag;
+	return NO_ID;
+}
+
+void pindex_add(struct pindex *ix, uint32_t id)
+{
+	ix->slots[ix->pending] = ix->pending_tag | (id + 1);
+}
+
+void pindex_release(struct pindex *ix)
+{
+	free(ix->slots);
+	memset(ix, 0, sizeof(*ix));
 }
 
 void profile_drop_indexes(struct profile *p)
 {
-	free(p->func_slots);
-	free(p->call_slots);
-	p->func_slots = p->call_slots = NULL;
-	p->func_mask = p->call_mask = 0;
+	pindex_release(&p->func_index);
+	pindex_release(&p->call_index);
 	memset(p->func_cache, 0, sizeof(p->func_cache));
 	memset(p->call_cache, 0, sizeof(p->call_cache));
 	free(p->func_by_name);

@@ -10,13 +10,17 @@
 #include "profile.h"
 
 /*
- * The slot of the function (object, file, name): holding its id + 1, or
- * 0 where it is to go. Fill an empty one before the next call, with the
- * id the function gets in funcs[] (nfuncs, then nfuncs + 1).
+ * The index of the function (object, file, name) in funcs[], or NO_ID
+ * when there is none yet: then the caller adds it to funcs[] as entry
+ * nfuncs and calls pindex_add(&p->func_index, that id) before the next
+ * look-up, which fills the slot this one found.
  */
-uint32_t *func_index_slot(struct profile *p, name_id object, name_id file,
-			  name_id name);
+uint32_t func_index_find(struct profile *p, name_id object, name_id file,
+			 name_id name);
 /* The same for the call arc (caller, callee) in calls[]. */
-uint32_t *call_index_slot(struct profile *p, uint32_t caller, uint32_t callee);
+uint32_t call_index_find(struct profile *p, uint32_t caller, uint32_t callee);
+
+void pindex_add(struct pindex *ix, uint32_t id);
+void pindex_release(struct pindex *ix);
 
 #endif

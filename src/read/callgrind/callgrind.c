@@ -146,7 +146,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	rd.opts = opts;
 	rd.input = profile_add_input(p, lr->path, "callgrind");
 	for (int i = 0; i < IDS_COUNT; i++)
-		u64map_init(&rd.ids[i]);
+		idmap_init(&rd.ids[i]);
 	rd.npos = 1;
 	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
 	callgrind_start_part(&rd);

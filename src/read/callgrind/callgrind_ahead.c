@@ -195,7 +195,7 @@ static void init_ahead_reader(struct ahead *ah,
 	rd->opts = main->opts;
 	rd->input = NULL;	/* the main reader's alone */
 	for (int i = 0; i < IDS_COUNT; i++)
-		u64map_init(&rd->ids[i]);
+		idmap_init(&rd->ids[i]);
 	rd->npos = main->npos;
 	memcpy(rd->pos_kind, main->pos_kind, sizeof(rd->pos_kind));
 	rd->pos_unknown = (uint8_t)((1u << main->npos) - 1);

@@ -11,6 +11,7 @@
 
 #include "base/diag.h"
 #include "base/hashmap.h"
+#include "base/idmap.h"
 #include "callgrind_lex.h"
 #include "profile/profile.h"
 #include "read/line_reader.h"
@@ -63,7 +64,7 @@ struct callgrind_reader {
 	 * zero pages where no id falls (xmap_zeroed()), NULL before the
 	 * first id of the space */
 	name_id *small_ids[IDS_COUNT];
-	struct u64map ids[IDS_COUNT];
+	struct idmap ids[IDS_COUNT];
 	char *fold_buf;
 	size_t fold_alloc;
 
@@ -187,7 +188,8 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end);
 /* What a reader allocated (not its profile, not its line reader). */
 void callgrind_reader_release(struct callgrind_reader *rd);
 
-/* Ids below this are in small_ids[], the rest in ids. */
+/* Ids below this are in small_ids[], the rest in ids; a stretch read
+ * ahead keeps all of its own in ids. */
 #define SMALL_IDS ((uint64_t)1 << 20)
 
 /*
@@ -200,10 +202,10 @@ void callgrind_reader_release(struct callgrind_reader *rd);
 static inline name_id callgrind_id_get(const struct callgrind_reader *rd,
 				       enum id_space space, uint64_t id)
 {
-	if (id < SMALL_IDS)
+	if (id < SMALL_IDS && !rd->ahead)
 		return rd->small_ids[space] ? rd->small_ids[space][id] - 1
 					    : NO_NAME;
-	return u64map_get(&rd->ids[space], id);
+	return idmap_get(&rd->ids[space], id);
 }
 
 void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
