@@ -498,7 +498,10 @@ static const uint64_t all_fields =
 	PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_AUX | PERF_SAMPLE_CGROUP |
 	PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
 
-static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
+/* counters: the branch stack has a u64 of counters per entry
+ * (PERF_SAMPLE_BRANCH_COUNTERS) */
+static void build_full_sample(struct buf *b, bool be, struct perf_attr *a,
+			      bool counters)
 {
 	memset(b, 0, sizeof(*b));
 	memset(a, 0, sizeof(*a));
@@ -506,7 +509,8 @@ static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
 	a->sample_type = all_fields;
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 			 PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED;
-	a->branch_sample_type = PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_HW_INDEX |
+				(counters ? PERF_BRANCH_COUNTERS_BIT : 0);
 	a->sample_regs_user = 0x5;	/* two registers */
 	a->sample_regs_intr = 0x7;	/* three, but abi 0: none */
 	put8(b, 42);			/* identifier */
@@ -533,6 +537,8 @@ static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
 	put8(b, 0);
 	for (int i = 0; i < 3; i++)
 		put8(b, 0);
+	if (counters)
+		put8(b, 0x55);		/* the entry's counters */
 	put8(b, 2);			/* regs user: abi 64, 2 regs */
 	put8(b, 1);
 	put8(b, 2);
@@ -556,7 +562,8 @@ static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
 static void test_sample_every_field(void **state)
 {
 	(void)state;
-	for (int be = 0; be < 2; be++) {
+	for (int v = 0; v < 4; v++) {
+		bool be = v & 1, counters = v & 2;
 		struct perf_attr a;
 		struct perf_sample s;
 		struct cursor c;
@@ -564,7 +571,7 @@ static void test_sample_every_field(void **state)
 		size_t at = 0;
 		struct buf b;
 
-		build_full_sample(&b, be, &a);
+		build_full_sample(&b, be, &a, counters);
 		cursor_init(&c, b.p, b.n);
 		c.big_endian = be;
 		if (perf_parse_sample(&a, &c, &s, &why, &at) < 0)
@@ -577,6 +584,7 @@ static void test_sample_every_field(void **state)
 		assert_int_equal(s.time, 99);
 		assert_int_equal(s.period, 777);
 		assert_int_equal(s.nchain, 2);
+		assert_int_equal(s.nbranches, 1);
 		assert_true(s.has_stack_user);
 		/* every shorter body fails inside some field, never past */
 		for (size_t len = 0; len < b.n; len++) {
@@ -653,6 +661,55 @@ static void test_maps_by_time(void **state)
 	got = perf_maps_find(&m, 11, 0x1800, 60);
 	assert_int_equal(got->object, 1);
 	perf_maps_release(&m);
+}
+
+/*
+ * perf record --call-graph lbr: the user stack is in the branch stack,
+ * which is not read (no LBR hardware to record a real file with): the
+ * samples are read, their stack is the ip, and a note says so once.
+ */
+static void test_lbr_note(void **state)
+{
+	const uint64_t type = TEST_SAMPLE_TYPE | PERF_SAMPLE_BRANCH_STACK;
+	struct buf b = { 0 };
+	struct res r;
+	size_t at, attr_at;
+
+	(void)state;
+	put_bytes(&b, "PERFILE2", 8);
+	put8(&b, 16);
+	at = begin_record(&b, PERF_REC_HEADER_ATTR, 0);
+	attr_at = b.n;
+	put_attr(&b);
+	b.n = attr_at + 24;
+	put8(&b, type);
+	b.n = attr_at + 72;		/* branch_sample_type */
+	put8(&b, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK);
+	b.n = attr_at + 128;
+	put8(&b, 7);
+	end_record(&b, at);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/prog", 0);
+	for (int i = 0; i < 2; i++) {
+		at = begin_record(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put8(&b, 0x400010);	/* ip, pid, tid, time, period */
+		put4(&b, 100);
+		put4(&b, 100);
+		put8(&b, 5);
+		put8(&b, 1000);
+		put8(&b, 0);		/* chain: empty (user part excluded) */
+		put8(&b, 2);		/* branch stack: 2 calls */
+		for (int k = 0; k < 6; k++)
+			put8(&b, 0x400100 + (uint64_t)k);
+		end_record(&b, at);
+	}
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	if (!strstr(r.diag, "2 samples hold LBR call stacks"))
+		fail_msg("got: %s", r.diag);
+	assert_true(has_frame(&r, "/x/prog", 0x10));
+	assert_int_equal(r.p.perf->events[0].samples, 2);
+	rd_done(&r);
+	free(b.p);
 }
 
 /* --- perf record -z: compressed records --- */
@@ -912,6 +969,7 @@ int main(void)
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_trailer),
 		cmocka_unit_test(test_maps_by_time),
+		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_compressed_truncated),

@@ -61,6 +61,11 @@ enum {
 	PERF_FEAT_BITS = 256,
 };
 
+/* branch_sample_type's bit for a count per branch entry after the
+ * entries (kernel 6.8; PERF_SAMPLE_BRANCH_COUNTERS, not in older
+ * headers) */
+#define PERF_BRANCH_COUNTERS_BIT (1ull << 19)
+
 /* HEADER_COMPRESSED's method: zstd, the only one perf has. */
 #define PERF_COMP_ZSTD 1
 
@@ -100,6 +105,7 @@ struct perf_sample {
 	 * as many as were there (dyn_size) */
 	const unsigned char *stack;
 	uint64_t stack_size;
+	uint64_t nbranches;		/* BRANCH_STACK's entries */
 };
 
 /* The sample_id trailer of a non-sample record (sample_id_all). */

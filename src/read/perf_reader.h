@@ -70,6 +70,9 @@ struct perf_reader {
 	bool in_inflated;
 	size_t inflated_from;
 	uint64_t compressed_records;
+	/* samples with LBR call stacks (perf record --call-graph lbr),
+	 * which are not read: said once */
+	uint64_t lbr_samples;
 };
 
 /* Report an error at offset off of the file (of the decompressed

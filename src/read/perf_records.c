@@ -468,6 +468,11 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		s.period = a->sample_period;	/* as perf report takes it */
 	if (s.has_stack_user)
 		r->d->dwarf_stacks = true;
+	/* --call-graph lbr: the user part of the stack is in the branch
+	 * stack's calls, not in the chain (see report()) */
+	if (s.nbranches &&
+	    (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		r->lbr_samples++;
 	if (!selected(r, &s)) {
 		r->samples_filtered++;
 		return 0;
