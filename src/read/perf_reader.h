@@ -69,7 +69,6 @@ struct perf_reader {
 	bool comp_known;
 	bool in_inflated;
 	size_t inflated_from;
-	uint64_t compressed_records;
 	/* samples with LBR call stacks (perf record --call-graph lbr),
 	 * which are not read: said once */
 	uint64_t lbr_samples;

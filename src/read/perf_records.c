@@ -661,8 +661,8 @@ static const unsigned char *bytes_at(const struct perf_reader *r,
 	return w->buf;
 }
 
-/* The record header at p (n bytes there, at least HEADER_SIZE), at
- * offset off. */
+/* The record header at p (HEADER_SIZE bytes there at least), at
+ * offset off of the file or of the decompressed data. */
 static void parse_header(const struct perf_reader *r, const unsigned char *p,
 			 size_t off, struct record *rec)
 {
@@ -723,7 +723,6 @@ static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
 		src += 8;
 		n = (size_t)size;
 	}
-	r->compressed_records += pass == 1;
 	if (perf_inflate(r, z, src, n, rec->off) < 0)
 		return -1;
 	r->in_inflated = true;
