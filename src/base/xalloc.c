@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void out_of_memory(size_t nmemb, size_t size)
 {
@@ -57,4 +58,20 @@ char *xstrndup(const char *s, size_t len)
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));
+}
+
+void *xmap_zeroed(size_t size)
+{
+	void *p = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		out_of_memory(1, size);
+	return p;
+}
+
+void xunmap(void *p, size_t size)
+{
+	if (p)
+		munmap(p, size ? size : 1);
 }

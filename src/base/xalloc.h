@@ -14,4 +14,13 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t len);
 
+/*
+ * size bytes of zeros straight from the kernel, for a large table of
+ * which only some pages are ever written: the pages never written take
+ * no memory and no page fault, where calloc() may clear them all.
+ * Released with xunmap(p, size).
+ */
+void *xmap_zeroed(size_t size);
+void xunmap(void *p, size_t size);
+
 #endif

@@ -31,6 +31,8 @@ struct decoder {
 	bz_stream bz;
 };
 
+#define SNIFF_BYTES ((size_t)4096)
+
 /* A read(2) failed, errno says why; raw_bytes were read before it. */
 static int read_error(const struct line_reader *lr)
 {
@@ -96,6 +98,34 @@ uint64_t decoder_raw_offset(const struct line_reader *lr)
 	return lr->raw_bytes - (lr->dec->in_end - lr->dec->in_pos);
 }
 
+/*
+ * Plain text with nothing buffered, into a room of 64 KiB or more: read
+ * straight into dst. The kernel's copy is then the only one; through
+ * `in` every byte of a large file was copied twice (4% of the
+ * instructions reading a 16 MB profile).
+ */
+static long read_plain_direct(struct line_reader *lr, char *dst, size_t room)
+{
+	struct decoder *d = lr->dec;
+	uint64_t left = lr->stop - lr->raw_bytes;
+	ssize_t n;
+
+	if (room > left)
+		room = (size_t)left;
+	do
+		n = lr->by_offset ? pread(lr->fd, dst, room, (off_t)lr->raw_bytes)
+				  : read(lr->fd, dst, room);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return read_error(lr);
+	if (n == 0)
+		d->in_eof = true;
+	lr->raw_bytes += (uint64_t)n;
+	if (!lr->progress_by_caller && !lr->part_of)
+		progress_update(lr->raw_bytes);
+	return (long)n;
+}
+
 static long decode_plain(struct line_reader *lr, char *dst, size_t room)
 {
 	struct decoder *d = lr->dec;
@@ -103,6 +133,8 @@ static long decode_plain(struct line_reader *lr, char *dst, size_t room)
 
 	if (decoder_raw_offset(lr) >= lr->stop)
 		return 0;
+	if (d->in_pos == d->in_end && !d->in_eof && room >= RAW_CHUNK / 4)
+		return read_plain_direct(lr, dst, room);
 	if (raw_fill(lr) < 0)
 		return -1;
 	n = d->in_end - d->in_pos;
@@ -271,12 +303,14 @@ int decoder_start(struct line_reader *lr)
 	lr->dec = d = xcalloc(1, sizeof(*lr->dec));
 	d->in = xmalloc(RAW_CHUNK);
 
-	/* Sniff the encoding from the first raw bytes. */
+	/* Sniff the encoding from the first raw bytes: a page of them,
+	 * as a plain file's text is read straight into the line buffer
+	 * after them and the rest of `in` is then never touched. */
 	while (d->in_end < 4 && !d->in_eof) {
 		ssize_t n;
 
 		do
-			n = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
+			n = read(lr->fd, d->in + d->in_end, SNIFF_BYTES - d->in_end);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
 			return read_error(lr);

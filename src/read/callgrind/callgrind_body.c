@@ -753,8 +753,11 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
 	const char *s = *sp;
 	uint64_t v;
 
-	if (*unknown >> k & 1 && (*s == '*' || *s == '+' || *s == '-')) {
-		return false;	/* reading ahead: before the stretch */
+	if (fast_number(&s, &v)) {
+		*pos = v;
+		*unknown &= ~(1u << k);
+	} else if (*unknown >> k & 1) {
+		return false;	/* reading ahead: relative to before the stretch */
 	} else if (*s == '*') {
 		s++;
 	} else if (*s == '+' || *s == '-') {
@@ -770,9 +773,6 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
 				return false;
 			*pos -= v;
 		}
-	} else if (fast_number(&s, &v)) {
-		*pos = v;
-		*unknown &= ~(1u << k);
 	} else {
 		return false;
 	}
@@ -934,7 +934,7 @@ static int parse_line(struct callgrind_reader *rd, const char *line, size_t len)
 	 * between a calls= line and its cost line. */
 	if (s == end || c == '#')
 		return 0;
-	if (rd->ahead && !is_digit(c) && c != '+' && c != '-' && c != '*') {
+	if (rd->ahead && !is_cost_start(c)) {
 		/* a header line is the reader's on the main thread: it may
 		 * start a part, and its checks need all lines before */
 		for (k = s; k < end && is_key_char(*k); k++)
@@ -945,13 +945,12 @@ static int parse_line(struct callgrind_reader *rd, const char *line, size_t len)
 		}
 	}
 	rd->last_is_total = false;
-	if (rd->want_call_cost && !(is_digit(c) || c == '+' || c == '-' ||
-				    c == '*'))
+	if (rd->want_call_cost && !is_cost_start(c))
 		return error_at(rd->lr->path, rd->calls_lineno,
 				"'calls=' must be followed by a cost line with "
 				"the inclusive cost of the call (line %llu is not one)",
 				(unsigned long long)rd->lr->lineno);
-	if (is_digit(c) || c == '+' || c == '-' || c == '*') {
+	if (is_cost_start(c)) {
 		rd->in_body = true;
 		return parse_cost_line(rd, s, end);
 	}
@@ -1022,8 +1021,7 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 		int r;
 
 		rd->lr->lineno++;
-		if ((is_digit(c) || c == '+' || c == '-' || c == '*') &&
-		    rd->ncols) {
+		if (is_cost_start(c) && rd->ncols) {
 			long n;
 			const char *next = fast_cost_numbers(rd, s, &n);
 

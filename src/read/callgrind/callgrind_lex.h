@@ -25,6 +25,19 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* What a cost line starts with: a digit, '+', '-' or '*' (one load
+ * for the test every line takes). */
+static const bool cost_line_start[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['+'] = 1, ['-'] = 1,
+	['*'] = 1,
+};
+
+static inline bool is_cost_start(char c)
+{
+	return cost_line_start[(unsigned char)c];
+}
+
 /* Hex digit values, -1 for anything else: one load per character. */
 static const signed char hex_digit[256] = {
 	['0'] = 0,  ['1'] = 1,  ['2'] = 2,  ['3'] = 3,  ['4'] = 4,
@@ -41,30 +54,52 @@ static inline int hexval(char c)
 	return hex_digit[u] || u == '0' ? hex_digit[u] : -1;
 }
 
-/* A Number of at most 19 decimal or 16 hex digits (which always fit),
- * or false. */
+/* The hex Number after the "0x" at s, of at most 16 digits, or false. */
+static inline bool fast_hex(const char **sp, uint64_t *out)
+{
+	const char *s = *sp + 2, *start = s;
+	uint64_t v = 0;
+
+	for (int h; (h = hexval(*s)) >= 0; s++)
+		v = v << 4 | (uint64_t)h;
+	if (s - start > 16)
+		return false;
+	*sp = s;
+	*out = v;
+	return true;
+}
+
+/*
+ * A Number of at most 19 decimal or 16 hex digits (which always fit),
+ * or false. Most numbers of an instruction-level profile are one digit
+ * ("+3 * 1"): that case is settled after two loads.
+ */
 HOT bool fast_number(const char **sp, uint64_t *out)
 {
-	const char *s = *sp, *start;
-	uint64_t v = 0;
-	unsigned d;
+	const char *s = *sp, *start = s;
+	uint64_t v;
+	unsigned d = (unsigned)(unsigned char)s[0] - '0';
 
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && hexval(s[2]) >= 0) {
-		start = s += 2;
-		for (int h; (h = hexval(*s)) >= 0; s++)
-			v = v << 4 | (uint64_t)h;
-		if (s - start > 16)
-			return false;
-	} else {
-		start = s;
-		/* the line's "\n" stops the loop: no end to check */
-		while ((d = (unsigned)(unsigned char)*s - '0') <= 9) {
-			v = v * 10 + d;
-			s++;
-		}
-		if (s == start || s - start > 19)
-			return false;
+	if (d > 9)
+		return false;
+	v = d;
+	d = (unsigned)(unsigned char)s[1] - '0';
+	if (d > 9) {
+		/* c | 0x20 == 'x' holds for 'x' and 'X' alone */
+		if ((s[1] | 0x20) == 'x' && v == 0 && hexval(s[2]) >= 0)
+			return fast_hex(sp, out);
+		*sp = s + 1;
+		*out = v;
+		return true;
 	}
+	/* the line's "\n" stops the loop: no end to check */
+	s++;
+	do {
+		v = v * 10 + d;
+		s++;
+	} while ((d = (unsigned)(unsigned char)*s - '0') <= 9);
+	if (s - start > 19)
+		return false;
 	*sp = s;
 	*out = v;
 	return true;
@@ -73,6 +108,9 @@ HOT bool fast_number(const char **sp, uint64_t *out)
 /* Past the spaces after a number; NULL if something else follows it. */
 HOT const char *fast_gap(const char *s)
 {
+	/* one space and the next number: the commonest by far */
+	if (*s == ' ' && !is_space(s[1]))
+		return s + 1;
 	if (*s == '\n')
 		return s;
 	if (!is_space(*s))

@@ -26,18 +26,9 @@ void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
 		u64map_put(&rd->ids[space], id, name);
 		return;
 	}
-	if (id >= rd->small_alloc[space]) {
-		size_t old = rd->small_alloc[space], n = old ? old : 1024;
-
-		while (n <= id)
-			n *= 2;
-		rd->small_ids[space] = xreallocarray(rd->small_ids[space], n,
-						     sizeof(name_id));
-		for (size_t i = old; i < n; i++)
-			rd->small_ids[space][i] = NO_NAME;
-		rd->small_alloc[space] = n;
-	}
-	rd->small_ids[space][id] = name;
+	if (!rd->small_ids[space])
+		rd->small_ids[space] = xmap_zeroed(SMALL_IDS * sizeof(name_id));
+	rd->small_ids[space][id] = name + 1;
 }
 
 name_id callgrind_id_stand_in(struct profile *p, enum id_space space,
@@ -107,7 +98,7 @@ void callgrind_reader_release(struct callgrind_reader *rd)
 {
 	for (int i = 0; i < IDS_COUNT; i++) {
 		u64map_release(&rd->ids[i]);
-		free(rd->small_ids[i]);
+		xunmap(rd->small_ids[i], SMALL_IDS * sizeof(name_id));
 	}
 	free(rd->event_map);
 	free(rd->vals);

@@ -59,8 +59,10 @@ struct callgrind_reader {
 
 	/* compressed id -> name_id: small ids (all of valgrind's, which
 	 * counts from 1) in an array, the rest in a hash map */
-	name_id *small_ids[IDS_COUNT];	/* NO_NAME where undefined */
-	size_t small_alloc[IDS_COUNT];
+	/* id's name + 1, 0 (NO_NAME + 1) where undefined: the kernel's
+	 * zero pages where no id falls (xmap_zeroed()), NULL before the
+	 * first id of the space */
+	name_id *small_ids[IDS_COUNT];
 	struct u64map ids[IDS_COUNT];
 	char *fold_buf;
 	size_t fold_alloc;
@@ -192,15 +194,15 @@ void callgrind_reader_release(struct callgrind_reader *rd);
  * The name compressed id `id` stands for, or NO_NAME; callgrind_id_put()
  * sets it. Ids below SMALL_IDS are looked up by index: one load where a
  * hash map costs a hash and a probe into a table larger than the cache,
- * on every fn=, cfn= and calls= line (inline for that reason). At most
- * 4 MiB per id space, however large the ids a file defines.
+ * on every fn=, cfn= and calls= line (inline for that reason). 4 MiB of
+ * address space per id space, memory only for the pages its ids fall in.
  */
 static inline name_id callgrind_id_get(const struct callgrind_reader *rd,
 				       enum id_space space, uint64_t id)
 {
 	if (id < SMALL_IDS)
-		return id < rd->small_alloc[space] ? rd->small_ids[space][id]
-						   : NO_NAME;
+		return rd->small_ids[space] ? rd->small_ids[space][id] - 1
+					    : NO_NAME;
 	return u64map_get(&rd->ids[space], id);
 }
 

@@ -186,7 +186,7 @@ void callgrind_split_tokenize(struct callgrind_block *b, const char *data,
 		t = &b->toks[b->ntoks++];
 		t->off = (uint32_t)(s - b->text);
 		t->first = (uint32_t)b->nvals;
-		if (is_digit(c) || c == '+' || c == '-' || c == '*') {
+		if (is_cost_start(c)) {
 			t->kind = CALLGRIND_TOK_COST;
 			next = tokenize_cost_line(s, b->vals + b->nvals,
 						  &t->tags, &t->nfields);
