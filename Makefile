@@ -48,7 +48,11 @@ LIBDW_LIBS ?= $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 ZSTD_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
 ZSTD_LIBS ?= $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 BFD_LIBS ?= -lbfd
-OPCODES_LIBS ?= -lopcodes
+# libopcodes is not linked: symtab/opcodes_load.c loads it by its soname
+# (binutils versions it: libopcodes-2.40-system.so) when --disasm first
+# needs it. Linked, its relocations cost every run 130 page faults.
+OPCODES_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
+	sed -n 's/^ *SONAME *//p')
 
 # -pthread everywhere: the Callgrind reader reads large input with a
 # second thread (src/read/callgrind/). Headers are included by their
@@ -56,7 +60,7 @@ OPCODES_LIBS ?= -lopcodes
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) $(LIBDW_CFLAGS) \
 	$(ZSTD_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(OPCODES_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm -pthread
+LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm -pthread
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
@@ -174,6 +178,10 @@ FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-fram
 FUZZ_CFLAGS = $(filter-out $(CFLAGS),$(ALL_CFLAGS)) -O1 -g $(FUZZ_SAN) \
 	-fsanitize=fuzzer-no-link
 FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
+
+# (here, below FUZZ_O: a rule's targets are expanded where it stands)
+$(O)/symtab/opcodes_load.o $(FUZZ_O)/symtab/opcodes_load.o: \
+	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"')
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 FUZZ_HARNESSES = callgrind igprof symtab gmon perf

@@ -9,7 +9,7 @@
  *
  *   make && cc -O2 -std=c11 -D_GNU_SOURCE -pthread -Isrc -I. \
  *	-o build/read-time bench/read-time.c build/libcganalyze.a \
- *	-ldwarf -lelf -lopcodes -lbfd -lz -lbz2 -lm
+ *	-ldwarf -ldw -lelf -lbfd -lz -lbz2 -lm
  *   build/read-time FILE 1 3
  *   build/read-time FILE auto 3 positions
  */

@@ -26,6 +26,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "disasm.h"
+#include "opcodes_load.h"
 #include "symtab_int.h"
 
 /* What the callbacks write into while one instruction is decoded. */
@@ -39,6 +40,9 @@ struct dis_state {
 	uint64_t target;
 	bool memory_error;
 };
+
+static void state_vappend(struct dis_state *s, const char *fmt, va_list ap)
+	CGA_PRINTF(2, 0);
 
 static void state_vappend(struct dis_state *s, const char *fmt, va_list ap)
 {
@@ -60,6 +64,11 @@ static void state_append(struct dis_state *s, const char *fmt, ...)
 	state_vappend(s, fmt, ap);
 	va_end(ap);
 }
+
+/* libopcodes' printf-like callbacks: its formats, checked as printf's */
+static int dis_fprintf(void *stream, const char *fmt, ...) CGA_PRINTF(2, 3);
+static int dis_fprintf_styled(void *stream, enum disassembler_style style,
+			      const char *fmt, ...) CGA_PRINTF(3, 4);
 
 static int dis_fprintf(void *stream, const char *fmt, ...)
 {
@@ -268,6 +277,7 @@ int disasm_range(const struct symtab *st, uint64_t start, uint64_t end,
 {
 	enum bfd_architecture arch = bfd_arch_unknown;
 	unsigned long mach = 0;
+	const struct opcodes_api *op;
 	disassembler_ftype decode;
 	struct disassemble_info info;
 	struct dis_state s;
@@ -286,7 +296,9 @@ int disasm_range(const struct symtab *st, uint64_t start, uint64_t end,
 			     DISASM_MAX_BYTES);
 	if (pick_arch(st, &arch, &mach) < 0)
 		return -1;
-	decode = disassembler(arch, st->big_endian, mach, NULL);
+	if (!(op = opcodes_load()))
+		return -1;
+	decode = op->disassembler(arch, st->big_endian, mach, NULL);
 	if (!decode)
 		return error("%s: this libopcodes cannot disassemble %s code",
 			     st->path, bfd_printable_arch_mach(arch, mach));
@@ -307,17 +319,17 @@ int disasm_range(const struct symtab *st, uint64_t start, uint64_t end,
 	memset(&s, 0, sizeof(s));
 	s.st = st;
 	s.demangle = demangle;
-	init_disassemble_info(&info, &s, dis_fprintf, dis_fprintf_styled);
+	op->init_disassemble_info(&info, &s, dis_fprintf, dis_fprintf_styled);
 	info.arch = arch;
 	info.mach = mach;
 	info.endian = st->big_endian ? BFD_ENDIAN_BIG : BFD_ENDIAN_LITTLE;
-	info.read_memory_func = buffer_read_memory;
+	info.read_memory_func = op->buffer_read_memory;
 	info.memory_error_func = dis_memory_error;
 	info.print_address_func = dis_print_address;
 	info.buffer = bytes;
 	info.buffer_vma = start;
 	info.buffer_length = size;
-	disassemble_init_for_target(&info);
+	op->disassemble_init_for_target(&info);
 
 	for (pc = start; pc < end;) {
 		struct insn in = { .addr = pc };
@@ -356,7 +368,7 @@ int disasm_range(const struct symtab *st, uint64_t start, uint64_t end,
 		add_insn(d, &in, s.buf, s.len);
 		pc += (uint64_t)n;
 	}
-	disassemble_free_target(&info);
+	op->disassemble_free_target(&info);
 	free(bytes);
 	return 0;
 }

@@ -459,7 +459,7 @@ static void name_attr(struct dwarf_reader *rd, Dwarf_Die die,
 	case DW_AT_abstract_origin:
 		if (!top)
 			break;
-		/* fallthrough */
+		__attribute__((fallthrough));
 	case DW_AT_specification:
 		ref_names(rd, attr, depth, ni);
 		break;

@@ -277,6 +277,20 @@ static void test_cost_lines(void **state)
 		"positions: instr\nevents: Ir\nfn=m\n0x10000000000000000 1\n",
 		"events: Ir\nfn=m\n1 1 2\n",
 		"events: Ir\nfn=m\n1 1x\n",
+		/* one digit, then what the hex test looks at */
+		"events: Ir\nfn=m\n1 0x\n",
+		"events: Ir\nfn=m\n1 0xg\n",
+		"events: Ir\nfn=m\n0x 1\n",
+		"events: Ir\nfn=m\n1 0X\n",
+		"events: Ir\nfn=m\n1 10x1\n",
+		"events: Ir\nfn=m\n1 1xa\n",
+		"events: Ir\nfn=m\n1 0x0\n+1 0xffffffffffffffff\n",
+		"events: Ir\nfn=m\n1 0x00000000000000001\n",
+		/* 19 digits (the fast path's) and 20 (the general path's) */
+		"events: Ir\nfn=m\n1 1000000000000000000\n"
+		"2 10000000000000000000\n",
+		/* gaps: one space, two, a space and a tab, one before "\n" */
+		"events: A B\nfn=m\n1 2 3\n1  2  3\n1 \t2\t 3\n1 2 \n",
 		"events: Ir\nfn=m\n1x 1\n",
 		"events: Ir\nfn=m\n* 1\n+ 1\n",
 		"events: Ir\nfn=m\n1 -1\n",

@@ -40,6 +40,19 @@ static int read_error(const struct line_reader *lr)
 			       strerror(errno));
 }
 
+/* Up to n raw bytes at raw_bytes into dst: read(2)'s answer, retried
+ * when a signal interrupts it. A part of a file is read by offset. */
+static ssize_t raw_read(const struct line_reader *lr, void *dst, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = lr->by_offset ? pread(lr->fd, dst, n, (off_t)lr->raw_bytes)
+				  : read(lr->fd, dst, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
 static int raw_fill(struct line_reader *lr)
 {
 	struct decoder *d = lr->dec;
@@ -47,11 +60,7 @@ static int raw_fill(struct line_reader *lr)
 
 	if (d->in_pos < d->in_end || d->in_eof)
 		return 0;
-	do
-		n = lr->by_offset ? pread(lr->fd, d->in, RAW_CHUNK,
-					  (off_t)lr->raw_bytes)
-				  : read(lr->fd, d->in, RAW_CHUNK);
-	while (n < 0 && errno == EINTR);
+	n = raw_read(lr, d->in, RAW_CHUNK);
 	if (n < 0)
 		return read_error(lr);
 	d->in_pos = 0;
@@ -80,9 +89,7 @@ static int raw_want(struct line_reader *lr, size_t n)
 		memmove(d->in, d->in + d->in_pos, d->in_end - d->in_pos);
 		d->in_end -= d->in_pos;
 		d->in_pos = 0;
-		do
-			r = read(lr->fd, d->in + d->in_end, RAW_CHUNK - d->in_end);
-		while (r < 0 && errno == EINTR);
+		r = raw_read(lr, d->in + d->in_end, RAW_CHUNK - d->in_end);
 		if (r < 0)
 			return read_error(lr);
 		if (r == 0)
@@ -112,10 +119,7 @@ static long read_plain_direct(struct line_reader *lr, char *dst, size_t room)
 
 	if (room > left)
 		room = (size_t)left;
-	do
-		n = lr->by_offset ? pread(lr->fd, dst, room, (off_t)lr->raw_bytes)
-				  : read(lr->fd, dst, room);
-	while (n < 0 && errno == EINTR);
+	n = raw_read(lr, dst, room);
 	if (n < 0)
 		return read_error(lr);
 	if (n == 0)
@@ -309,9 +313,7 @@ int decoder_start(struct line_reader *lr)
 	while (d->in_end < 4 && !d->in_eof) {
 		ssize_t n;
 
-		do
-			n = read(lr->fd, d->in + d->in_end, SNIFF_BYTES - d->in_end);
-		while (n < 0 && errno == EINTR);
+		n = raw_read(lr, d->in + d->in_end, SNIFF_BYTES - d->in_end);
 		if (n < 0)
 			return read_error(lr);
 		if (n == 0)
