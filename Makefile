@@ -147,7 +147,7 @@ cganalyze-san: $(O)/src/cli/main.o $(O)/libcganalyze.a
 
 memcheck: cganalyze
 	@if command -v valgrind >/dev/null 2>&1; then \
-		sh tests/run-e2e "valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all ./cganalyze"; \
+		sh tests/run-e2e "valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=all --suppressions=tests/valgrind.supp ./cganalyze"; \
 	else echo "memcheck: skipped (valgrind is not installed)"; fi
 
 bench: cganalyze

@@ -310,7 +310,8 @@ static int load(struct run *r)
 				.want_stacks = o->mode == OUT_FOLDED ||
 					       o->mode == OUT_HTML,
 				.no_filter = o->no_filter,
-				.thread = o->reader_thread };
+				.thread = o->reader_thread,
+				.perf_unwinder = o->perf_unwinder };
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
 				   .tids = o->tids, .ntids = o->ntids,
 				   .comms = o->comms };

@@ -135,6 +135,22 @@ static enum read_thread reader_thread_from_env(void)
 }
 
 /*
+ * CGANALYZE_UNWIND=libdwfl unwinds every --call-graph dwarf sample with
+ * libdwfl, "check" with the cached CFI rows and libdwfl both, warning
+ * if they differ: the tests compare the two ways.
+ */
+static enum perf_unwinder perf_unwinder_from_env(void)
+{
+	const char *v = getenv("CGANALYZE_UNWIND");
+
+	if (v && !strcmp(v, "libdwfl"))
+		return PERF_UNWIND_LIBDWFL;
+	if (v && !strcmp(v, "check"))
+		return PERF_UNWIND_CHECK;
+	return PERF_UNWIND_AUTO;
+}
+
+/*
  * CGANALYZE_PRINT_CHUNK=N (tests): the listings' second thread takes
  * chunks of N entries, and is used however few entries there are. Any
  * other value (or none): the listings decide, 0.
@@ -195,6 +211,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.reader_thread = reader_thread_from_env();
+	o.perf_unwinder = perf_unwinder_from_env();
 	o.print_chunk = print_chunk_from_env();
 	if (!o.no_progress && !o.resolve_mode)
 		progress_enable_on_tty();

@@ -26,6 +26,7 @@ struct options {
 	bool no_progress;	/* --no-progress: no progress line on a tty */
 	size_t print_chunk;	/* CGANALYZE_PRINT_CHUNK, or 0 */
 	enum read_thread reader_thread;	/* CGANALYZE_READER_THREAD */
+	enum perf_unwinder perf_unwinder;	/* CGANALYZE_UNWIND */
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */
 	const char *show;	/* comma-separated events, NULL: all */

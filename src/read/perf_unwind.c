@@ -9,10 +9,14 @@
  * dwfl_getthread_frames() unwinds from our set_initial_registers and
  * memory_read callbacks, which serve the registers and the stack dump.
  *
- * What libdwfl parses (its CFI tables and the FDEs it looked up) stays
- * with its module, so a Dwfl is kept per process and used for each of
- * its samples, not made per sample as perf does: the few processes
- * sampled last keep theirs (UNWIND_PROCS). Each object's file is opened
+ * libdwfl finds each frame's CFI row afresh; here the row of each
+ * address of an object file is found once (perf_cfi.c) and each frame
+ * is stepped from it as libdwfl would step it from the same row, with
+ * libdwfl kept for what the rows do not hold (an expression, as in a
+ * PLT): CGANALYZE_UNWIND=check compares the two ways on every sample.
+ * A Dwfl is still kept per process, for those samples and because its
+ * modules are what libdwfl looks pcs up in: the few processes sampled
+ * last keep theirs (UNWIND_PROCS). Each object's file is opened
  * once for the run, and every module of it, in any process, shares that
  * libelf handle (elf_begin() on a handle counts a reference): a build's
  * hundreds of compiler processes then neither map nor unmap cc1 again.
@@ -35,6 +39,7 @@
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +47,7 @@
 
 #include "base/array.h"
 #include "base/xalloc.h"
+#include "perf_cfi.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
 
@@ -66,6 +72,19 @@ struct ufile {
 	uint16_t e_type;
 	GElf_Phdr *loads;	/* its PT_LOAD segments */
 	size_t nloads;
+	bool cfi_looked, dcfi_looked;
+	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
+	Dwarf *dw;		/* its DWARF (own or separate), if any */
+	Dwarf_CFI *dcfi;	/* its .debug_frame */
+
+	/* its separate debug file, when that has a .debug_frame */
+	bool debug_looked;
+	char *debug_path;
+	int debug_fd;
+	Elf *debug_elf;
+
+	struct perf_unwind *u;	/* for libdwfl's callbacks */
+	uint32_t object;
 };
 
 /* A module reported to a process's Dwfl: an object at a load bias. */
@@ -107,34 +126,13 @@ struct perf_unwind {
 	size_t n, max;
 	bool stale;		/* a module disagreed with the mappings */
 
+	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	enum perf_unwinder how;
 	uint64_t unwound, failed;
+	uint64_t by_rows, by_libdwfl, differed;
 };
 
 static const Dwfl_Thread_Callbacks thread_callbacks;
-
-/*
- * No separate debug files: libdwfl would look one up for every module
- * of every process whose .eh_frame left a frame unexplained, and load
- * and decompress its DWARF to try its .debug_frame (libc6-dbg's made
- * half the time of a compiler's build recorded). Code of x86_64 Linux
- * objects is described by .eh_frame; an object's own .debug_frame is
- * still used.
- */
-static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *name,
-			Dwarf_Addr base, const char *file_name,
-			const char *debuglink_file, GElf_Word debuglink_crc,
-			char **debuginfo_file_name)
-{
-	(void)mod;
-	(void)userdata;
-	(void)name;
-	(void)base;
-	(void)file_name;
-	(void)debuglink_file;
-	(void)debuglink_crc;
-	*debuginfo_file_name = NULL;
-	return -1;
-}
 
 /* --- the objects' files --- */
 
@@ -280,6 +278,8 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 	if (f->looked)
 		return f->path ? f : NULL;
 	f->looked = true;
+	f->u = u;
+	f->object = i;
 	if (ob->kind != PERF_OBJ_FILE)
 		return NULL;
 	recorded = names_str(&u->r->p->names, ob->path);
@@ -294,6 +294,88 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 			open_file(f, paths[c]);
 	free(paths);
 	return f->path ? f : NULL;
+}
+
+/* Whether the ELF file elf has a section of that name. */
+static bool has_section(Elf *elf, const char *want)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (name && !strcmp(name, want) && sh.sh_type != SHT_NOBITS)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Object f's separate debug file, looked up once, by build-id where
+ * libdwfl and perf look (under --debug-dir or /usr/lib/debug, and in
+ * perf's cache, ~/.debug; under --sysroot, as for the objects), and
+ * kept only if it has a .debug_frame:
+ * that is all the unwinder takes from it, for code its .eh_frame does
+ * not describe (code built without unwind tables), and a debug file
+ * without one is not opened again for each process as libdwfl would
+ * (it decompresses the file's DWARF to find none).
+ */
+static Elf *debug_file(struct ufile *f)
+{
+	struct perf_unwind *u = f->u;
+	const struct perf_files *pf = u->r->opts->perf_files;
+	const struct perf_object *ob = &u->r->d->objects[f->object];
+	const char *home = getenv("HOME");
+	const char *root = pf && pf->sysroot ? pf->sysroot : "";
+	char hex[2 * PERF_BUILD_ID_MAX + 1];
+	char path[2][PERF_PATH_MAX];
+	uint8_t id[PERF_BUILD_ID_MAX];
+	size_t n = ob->build_id_len;
+
+	if (f->debug_looked)
+		return f->debug_elf;
+	f->debug_looked = true;
+	if (n)
+		memcpy(id, ob->build_id, n);
+	else
+		n = file_build_id(f->path, id, sizeof(id));
+	if (n < 2)
+		return NULL;
+	perf_build_id_hex(id, n, hex);
+	snprintf(path[0], sizeof(path[0]), "%s%s/.build-id/%.2s/%s.debug",
+		 root, pf && pf->debug_dir ? pf->debug_dir : "/usr/lib/debug",
+		 hex, hex + 2);
+	snprintf(path[1], sizeof(path[1]),
+		 "%s%s/.debug/.build-id/%.2s/%s/debug", root, home ? home : "",
+		 hex, hex + 2);
+	for (size_t c = 0; c < (home ? 2u : 1u); c++) {
+		int fd;
+		Elf *elf;
+
+		if (!regular_file(path[c]) || !fits(ob, path[c]))
+			continue;
+		fd = open(path[c], O_RDONLY);
+		if (fd < 0)
+			continue;
+		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		if (elf && elf_kind(elf) == ELF_K_ELF &&
+		    has_section(elf, ".debug_frame")) {
+			f->debug_path = xstrdup(path[c]);
+			f->debug_fd = fd;
+			f->debug_elf = elf;
+			break;
+		}
+		elf_end(elf);
+		close(fd);
+	}
+	return f->debug_elf;
 }
 
 /*
@@ -430,6 +512,32 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 	return -1;
 }
 
+/*
+ * A module's separate debug file, which libdwfl asks for when the
+ * module's .eh_frame does not describe a pc and the file has no DWARF
+ * of its own: the one debug_file() found, so that libdwfl and the
+ * cached rows take the same .debug_frame. libdwfl checks its build-id.
+ */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata,
+			  const char *name, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	struct ufile *f = *userdata;
+
+	(void)mod;
+	(void)name;
+	(void)base;
+	(void)file_name;
+	(void)debuglink_file;
+	(void)debuglink_crc;
+	*debuginfo_file_name = NULL;
+	if (!f || !debug_file(f))
+		return -1;
+	*debuginfo_file_name = xstrdup(f->debug_path);
+	return open(f->debug_path, O_RDONLY);
+}
+
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_arg)
 {
 	struct perf_unwind *u = arg;
@@ -449,23 +557,37 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 	return true;
 }
 
-/* A word of the stack dump, which holds the stack from the sampled
- * stack pointer up: nothing else of the process is there to read. */
-static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
-			void *arg)
+/*
+ * A word of the stack dump, which holds the stack from the sampled
+ * stack pointer up: nothing else of the process is there to read.
+ * perf report (unwind-libdw.c's access_dso_mem()) serves a read outside
+ * the dump from the file of an object mapped there; of the 44,916 such
+ * reads unwinding bench/perf-dwarf's recording, 44,254 were in [stack]
+ * above the dump, 658 in no mapping and 4 in anonymous memory, none in
+ * an object's file, so that is not done here.
+ */
+static bool read_word(const struct perf_unwind *u, uint64_t addr,
+		      uint64_t *result)
 {
-	struct perf_unwind *u = arg;
-	uint64_t size = u->s->stack_size, at, v;
+	uint64_t size = u->s->stack_size, at;
 	struct cursor c;
 
-	(void)dwfl;
 	if (addr < u->sp || size < 8)
 		return false;
 	at = addr - u->sp;
 	if (at > size - 8)
 		return false;
 	perf_cursor(u->r, &c, u->s->stack + at, 8);
-	if (cursor_u64(&c, &v) < 0)
+	return cursor_u64(&c, result) == 0;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
+			void *arg)
+{
+	uint64_t v;
+
+	(void)dwfl;
+	if (!read_word(arg, addr, &v))
 		return false;
 	*result = v;
 	return true;
@@ -512,6 +634,196 @@ static int frame(Dwfl_Frame *state, void *arg)
 	return ++u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
+/* --- the cached rows --- */
+
+/* A frame as libdwfl keeps one (Dwfl_Frame): its registers, which of
+ * them are known, and its pc. */
+struct fstate {
+	uint64_t regs[CFI_NREGS];
+	uint32_t set;		/* bit r: regs[r] is known */
+	uint64_t pc;
+	bool has_pc;		/* else the stack ends here */
+	bool initial, signal;
+};
+
+enum fast { FAST_DONE, FAST_STALE, FAST_LIBDWFL };
+
+/* The module of the process's Dwfl that holds address a, as
+ * dwfl_addrmodule() finds it. */
+static const struct umod *module_at(const struct uproc *pr, uint64_t a)
+{
+	for (size_t i = 0; i < pr->nmods; i++)
+		if (pr->mods[i].lo <= a && a < pr->mods[i].hi)
+			return &pr->mods[i];
+	return NULL;
+}
+
+/* Object file i's CFI: its .eh_frame, or (debug) its .debug_frame, as
+ * libdwfl's module has them: its own, else its separate debug file's. */
+static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
+{
+	struct ufile *f = &u->files[i];
+
+	if (!debug && !f->cfi_looked) {
+		f->cfi = dwarf_getcfi_elf(f->elf);
+		f->cfi_looked = true;
+	}
+	if (debug && !f->dcfi_looked) {
+		/* the object's own DWARF first, as libdwfl's find_dw() */
+		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		if (!f->dw && debug_file(f))
+			f->dw = dwarf_begin_elf(f->debug_elf, DWARF_C_READ,
+						NULL);
+		f->dcfi = f->dw ? dwarf_getcfi(f->dw) : NULL;
+		f->dcfi_looked = true;
+	}
+	return debug ? f->dcfi : f->cfi;
+}
+
+/*
+ * libdwfl's last resort where no CFI describes the code (x86_64's
+ * backend, x86_64_unwind()): rbp taken for a frame pointer, the
+ * caller's rbp and return address above it. Without them the stack
+ * ends here (up->has_pc false).
+ */
+static void step_by_fp(const struct perf_unwind *u, const struct fstate *st,
+		       struct fstate *up)
+{
+	uint64_t fp = st->regs[6], sp = 0, prev = 0, ret;
+
+	up->has_pc = false;
+	up->signal = false;
+	up->initial = false;
+	if (!(st->set >> 6 & 1) || !fp)
+		return;
+	if (st->set >> 7 & 1)
+		sp = st->regs[7];
+	if (!read_word(u, fp, &prev))
+		prev = 0;
+	if (!read_word(u, fp + 8, &ret) || sp >= fp + 16)
+		return;
+	up->regs[6] = prev;
+	up->regs[7] = fp + 16;
+	up->set = 1u << 6 | 1u << 7;
+	up->pc = ret;
+	up->has_pc = true;
+}
+
+/* The caller's frame of st by row, as libdwfl's handle_cfi() makes it
+ * from the same row. */
+static void step_by_row(const struct perf_unwind *u, const struct fstate *st,
+			const struct cfi_row *row, struct fstate *up)
+{
+	bool has_cfa, ra_undefined = false;
+	uint64_t cfa = 0;
+
+	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
+	if (has_cfa)
+		cfa = st->regs[row->cfa_reg] + (uint64_t)row->cfa_off;
+	up->set = 0;
+	up->initial = false;
+	up->signal = row->signal;
+	for (unsigned r = 0; r < CFI_NREGS; r++) {
+		uint64_t off = (uint64_t)row->off[r], v;
+
+		switch (row->rule[r]) {
+		case CFI_UNDEFINED:
+			ra_undefined |= r == row->ra;
+			continue;
+		case CFI_SAME:
+			if (!(st->set >> r & 1))
+				continue;
+			v = st->regs[r];
+			break;
+		case CFI_AT:
+			if (!has_cfa || !read_word(u, cfa + off, &v))
+				continue;
+			break;
+		case CFI_VAL:
+			if (!has_cfa)
+				continue;
+			v = cfa + off;
+			break;
+		case CFI_REG:
+			if (!(st->set >> off & 1))
+				continue;
+			v = st->regs[off];
+			break;
+		default:
+			continue;
+		}
+		up->regs[r] = v;
+		up->set |= 1u << r;
+	}
+	up->has_pc = !ra_undefined && (up->set >> row->ra & 1) &&
+		     up->regs[row->ra];
+	up->pc = up->has_pc ? up->regs[row->ra] : 0;
+}
+
+/*
+ * The caller's frame of st, as libdwfl's __libdwfl_frame_unwind()
+ * makes it: the pc before a return address is looked up in its
+ * module's .eh_frame, then .debug_frame, then frame pointers are
+ * tried. A register whose rule cannot be followed is unknown in the
+ * caller; the stack ends where the return address is undefined,
+ * unknown or 0. False for a row that takes an expression (a PLT's):
+ * left to libdwfl.
+ */
+static bool step(struct perf_unwind *u, const struct fstate *st,
+		 struct fstate *up)
+{
+	uint64_t pc = st->pc - (st->initial || st->signal ? 0 : 1);
+	const struct umod *m = module_at(u->proc, pc);
+	const struct cfi_row *row = NULL;
+	enum cfi_found found = CFI_NO_FDE;
+
+	for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE; debug++)
+		found = perf_cfi_row(u->rows, m->object * 2 + (uint32_t)debug,
+				     file_cfi(u, m->object, debug),
+				     pc - m->bias, &row);
+	if (found == CFI_HARD)
+		return false;
+	if (found == CFI_FOUND)
+		step_by_row(u, st, row, up);
+	else
+		step_by_fp(u, st, up);
+	return true;
+}
+
+/*
+ * The sample's frames from the cached rows, as dwfl_getthread_frames()
+ * and frame() would give them: each frame's module reported before
+ * stepping from it, a frame exact when it or its caller is a signal
+ * frame's. FAST_LIBDWFL: a frame needs libdwfl (the caller starts
+ * over with it).
+ */
+static enum fast unwind_by_rows(struct perf_unwind *u)
+{
+	struct fstate a, b, *st = &a, *up = &b, *t;
+
+	for (unsigned r = 0; r < CFI_NREGS; r++)
+		a.regs[r] = u->regs[r];
+	a.set = (1u << CFI_NREGS) - 1;
+	a.pc = u->regs[X86_64_NREGS - 1];
+	a.has_pc = a.initial = true;
+	a.signal = false;
+	u->n = 0;
+	for (;;) {
+		if (report(u, st->pc) == REPORT_STALE)
+			return FAST_STALE;
+		if (!step(u, st, up))
+			return FAST_LIBDWFL;
+		u->pcs[u->n] = st->pc;
+		u->exact[u->n] = st->initial || st->signal ||
+				 (up->has_pc && up->signal);
+		if (++u->n >= u->max || !up->has_pc)
+			return FAST_DONE;
+		t = st;
+		st = up;
+		up = t;
+	}
+}
+
 /* --- samples --- */
 
 /* The registers libdwfl needs, from the sample's: false when the
@@ -542,12 +854,46 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 	return true;
 }
 
+/* libdwfl's unwinding of the sample, with the process's Dwfl: the
+ * frames found; u->stale when the Dwfl must be made again. */
+static size_t unwind_libdwfl(struct perf_unwind *u)
+{
+	struct uproc *pr = u->proc;
+
+	u->n = 0;
+	/* the architecture comes from the first module reported */
+	if (!pr->attached) {
+		if (!dwfl_attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
+				       &thread_callbacks, u))
+			return 0;
+		pr->attached = true;
+	}
+	dwfl_getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
+			      frame, u);
+	return u->n;
+}
+
+/* Whether n frames of the rows are libdwfl's n frames in u. */
+static bool same_frames(const struct perf_unwind *u, const uint64_t *pcs,
+			const bool *exact, size_t n)
+{
+	if (n != u->n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (pcs[i] != u->pcs[i] || exact[i] != u->exact[i])
+			return false;
+	return true;
+}
+
 /* One try with the process's Dwfl: the frames found; u->stale when it
  * must be made again. */
 static size_t unwind_once(struct perf_unwind *u)
 {
 	struct uproc *pr = proc_get(u, u->s->pid);
 	uint64_t ip = u->regs[X86_64_NREGS - 1];
+	uint64_t pcs[PERF_UNWIND_MAX];
+	bool exact[PERF_UNWIND_MAX];
+	size_t n;
 
 	u->n = 0;
 	u->stale = false;
@@ -564,15 +910,30 @@ static size_t unwind_once(struct perf_unwind *u)
 	default:
 		break;
 	}
-	/* the architecture comes from the first module reported */
-	if (!pr->attached) {
-		if (!dwfl_attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
-				       &thread_callbacks, u))
+	if (u->how != PERF_UNWIND_LIBDWFL) {
+		switch (unwind_by_rows(u)) {
+		case FAST_STALE:
+			u->stale = true;
 			return 0;
-		pr->attached = true;
+		case FAST_DONE:
+			u->by_rows++;
+			if (u->how != PERF_UNWIND_CHECK)
+				return u->n;
+			break;
+		case FAST_LIBDWFL:
+		default:
+			u->n = 0;
+			break;
+		}
 	}
-	dwfl_getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
-			      frame, u);
+	n = u->n;
+	memcpy(pcs, u->pcs, n * sizeof(*pcs));
+	memcpy(exact, u->exact, n * sizeof(*exact));
+	if (!n)
+		u->by_libdwfl++;
+	unwind_libdwfl(u);
+	if (n && !u->stale && !same_frames(u, pcs, exact, n))
+		u->differed++;
 	return u->n;
 }
 
@@ -621,12 +982,14 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u = xcalloc(1, sizeof(*u));
 	u->r = r;
 	u->callbacks.find_elf = find_elf;
-	u->callbacks.find_debuginfo = no_debuginfo;
+	u->callbacks.find_debuginfo = find_debuginfo;
 	u->callbacks.section_address = dwfl_offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
 	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
 	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
+	u->rows = perf_cfi_new();
+	u->how = r->opts->perf_unwinder;
 	return u;
 }
 
@@ -639,16 +1002,25 @@ void perf_unwind_free(struct perf_unwind *u)
 	/* after every Dwfl: they hold references to the files' handles */
 	for (size_t i = 0; i < u->nfiles; i++) {
 		if (u->files[i].path) {
+			if (u->files[i].cfi)
+				dwarf_cfi_end(u->files[i].cfi);
+			dwarf_end(u->files[i].dw);
+			if (u->files[i].debug_elf) {
+				elf_end(u->files[i].debug_elf);
+				close(u->files[i].debug_fd);
+			}
 			elf_end(u->files[i].elf);
 			close(u->files[i].fd);
 		}
 		free(u->files[i].path);
+		free(u->files[i].debug_path);
 		free(u->files[i].loads);
 	}
 	free(u->files);
 	free(u->bin_id);
 	free(u->bin_id_len);
 	free(u->bin_id_read);
+	perf_cfi_free(u->rows);
 	free(u);
 }
 
@@ -657,4 +1029,12 @@ void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
 {
 	*unwound = u ? u->unwound : 0;
 	*failed = u ? u->failed : 0;
+}
+
+void perf_unwind_ways(const struct perf_unwind *u, uint64_t *by_rows,
+		      uint64_t *by_libdwfl, uint64_t *differed)
+{
+	*by_rows = u ? u->by_rows : 0;
+	*by_libdwfl = u ? u->by_libdwfl : 0;
+	*differed = u ? u->differed : 0;
 }

@@ -41,4 +41,9 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
 			uint64_t *failed);
 
+/* Samples unwound by the cached CFI rows alone and with libdwfl, and
+ * (PERF_UNWIND_CHECK) those the two unwound differently. */
+void perf_unwind_ways(const struct perf_unwind *u, uint64_t *by_rows,
+		      uint64_t *by_libdwfl, uint64_t *differed);
+
 #endif

@@ -28,6 +28,13 @@ enum read_thread {
 			    * small the file and the stretches */
 };
 
+/* How perf.data's --call-graph dwarf stacks are unwound (tests). */
+enum perf_unwinder {
+	PERF_UNWIND_AUTO,	/* cached CFI rows, libdwfl for the rest */
+	PERF_UNWIND_LIBDWFL,	/* libdwfl for every sample */
+	PERF_UNWIND_CHECK,	/* both, and a warning if they differ */
+};
+
 /* What gmon.out needs of the binary: its address size and byte order. */
 struct read_target {
 	const char *binary;	/* its path, for messages */
@@ -87,6 +94,7 @@ struct read_opts {
 	const struct perf_select *perf_select;	/* NULL: every sample */
 	const struct perf_files *perf_files;	/* NULL: the recorded
 						 * paths only */
+	enum perf_unwinder perf_unwinder;
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 };

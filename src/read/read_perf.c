@@ -255,8 +255,14 @@ static void report(const struct perf_reader *r)
 		     "ip; record with -g or --call-graph dwarf for whole "
 		     "stacks", r->path, (unsigned long long)r->lbr_samples);
 	if (r->unwind) {
-		uint64_t done, failed;
+		uint64_t done, failed, by_rows, by_libdwfl, differed;
 
+		perf_unwind_ways(r->unwind, &by_rows, &by_libdwfl, &differed);
+		if (r->opts->perf_unwinder == PERF_UNWIND_CHECK)
+			note("%s: unwinding checked: %llu samples unwound by "
+			     "the cached CFI rows, %llu of them differently by "
+			     "libdwfl", r->path, (unsigned long long)by_rows,
+			     (unsigned long long)differed);
 		perf_unwind_counts(r->unwind, &done, &failed);
 		if (failed)
 			note("%s: %llu of the %llu samples with user stack "

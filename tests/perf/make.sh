@@ -20,6 +20,14 @@
 #   cxx.data    perf record -F 99 --call-graph dwarf,4096 of cxx (cxx.cc,
 #               C++ at -O2 without frame pointers: templates, inlining,
 #               std::sort), unwound from its CFI alone
+#   dbgframe.data  perf record -F 199 --call-graph dwarf,4096 of dbgframe
+#               (dbgframe.c at -O2 without unwind tables: its CFI is in
+#               .debug_frame, split off with its DWARF into
+#               debug/.build-id/NN/N...N.debug; the binary is stripped
+#               of it). perf 6.1 here unwinds with libunwind, which takes
+#               no .debug_frame: its report stops at the sampled function
+#               even with the debug file in /usr/lib/debug, so there are
+#               no perf answers for it
 #
 # fp-spinner.self: fp.data's samples of the thread named spinner alone.
 # cxx.inline: perf report --inline --children on cxx.data (inlined
@@ -43,11 +51,21 @@ gcc -O0 -fno-omit-frame-pointer -g -fPIC -shared -o libwork.so work.c
 gcc -O0 -fno-omit-frame-pointer -g -fPIE -pie -o prog prog.c -L. -lwork \
 	-Wl,-rpath,'$ORIGIN' -pthread
 g++ -O2 -g -o cxx cxx.cc
+cp "$out/dbgframe.c" .
+gcc -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables -o dbgframe \
+	dbgframe.c
+objcopy --only-keep-debug dbgframe dbgframe.debug
+strip --strip-debug dbgframe
+id=$(readelf -n dbgframe | awk '/Build ID/ { print $3 }')
+rm -rf "$out/debug"
+mkdir -p "$out/debug/.build-id/$(echo "$id" | cut -c1-2)"
+cp dbgframe.debug "$out/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
 perf record -q -F 499 -g -o fp.data ./prog
 perf record -q -F 499 -g -e cpu-clock,task-clock -o two.data ./prog
 perf record -q -F 499 -g -o - ./prog >pipe.data
 perf record -q -F 99 --call-graph dwarf,1024 -o dwarf.data ./prog
 perf record -q -F 99 --call-graph dwarf,4096 -o cxx.data ./cxx 40000000
+perf record -q -F 199 --call-graph dwarf,4096 -o dbgframe.data ./dbgframe 12000
 chmod 644 ./*.data
 
 # The kernel functions sampled or in a sample's chain, and each one's
@@ -107,5 +125,5 @@ for fn in leaf lib_spin; do
 	perf annotate -i fp.data --stdio --show-total-period -s $fn 2>/dev/null |
 		grep -E '^ +[0-9]+ +:' >fp-$fn.annotate
 done
-cp prog libwork.so cxx cxx.data cxx.inline fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
+cp prog libwork.so cxx cxx.data cxx.inline dbgframe dbgframe.data fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
 	./*.self ./*.children "$out"

@@ -1,0 +1,215 @@
+/*
+ * The CFI rows of the code's objects, each address's found once.
+ *
+ * libdwfl finds a frame's row afresh for every frame of every sample:
+ * it looks the FDE up, runs its CIE's and its own instructions up to
+ * the address, and builds an expression for each register, which it
+ * then evaluates with a stack it allocates (libdwfl/frame_unwind.c).
+ * A recording's samples fall on the same few thousand addresses again
+ * and again, so here that work is done once per address of an object
+ * file, with libdw's own dwarf_cfi_addrframe(), and what libdwfl would
+ * compute from its result is kept as a rule per register. Rows that
+ * do not fit the rules (a CFA or register given by an expression other
+ * than CFA + offset, as in a PLT) are reported as such, for the caller
+ * to leave to libdwfl.
+ *
+ * Distinct rows are few (a compiler's code saves registers in a few
+ * patterns), so rows are kept once each and addresses map to them.
+ */
+#include "perf_cfi.h"
+
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/hashmap.h"
+#include "base/xalloc.h"
+
+/* An address's entry: a row's index, or one of these. */
+#define ENTRY_NO_FDE (UINT32_MAX - 1)
+#define ENTRY_HARD (UINT32_MAX - 2)
+
+/* Addresses are kept with their file's index in the key's top bits. */
+#define ADDR_BITS 48
+
+struct perf_cfi {
+	struct u64map by_addr;	/* (file, address) -> entry */
+	struct cfi_row *rows;
+	size_t nrows, rows_alloc;
+	uint32_t *slots;	/* rows by content: index + 1, 0 empty */
+	size_t mask;
+};
+
+struct perf_cfi *perf_cfi_new(void)
+{
+	struct perf_cfi *c = xcalloc(1, sizeof(*c));
+
+	u64map_init(&c->by_addr);
+	return c;
+}
+
+void perf_cfi_free(struct perf_cfi *c)
+{
+	if (!c)
+		return;
+	u64map_release(&c->by_addr);
+	free(c->rows);
+	free(c->slots);
+	free(c);
+}
+
+/* The CFA's rule: a register plus an offset, or none (libdwfl then
+ * fails every rule that needs it). False for an expression. */
+static bool cfa_rule(Dwarf_Frame *frame, struct cfi_row *row)
+{
+	Dwarf_Op *ops;
+	size_t nops;
+	uint64_t reg;
+
+	row->cfa_reg = CFI_NREGS;
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0)
+		return true;
+	if (nops != 1)
+		return false;
+	if (ops[0].atom == DW_OP_bregx) {
+		reg = ops[0].number;
+		row->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		reg = ops[0].atom - DW_OP_breg0;
+		row->cfa_off = (int64_t)ops[0].number;
+	} else {
+		return false;
+	}
+	row->cfa_reg = reg < CFI_NREGS ? (uint8_t)reg : CFI_NREGS;
+	return true;
+}
+
+/*
+ * Register r's rule from the expression dwarf_frame_register() gives,
+ * as libdwfl's handle_cfi() and expr_eval() would take it. False for
+ * an expression not of these forms.
+ */
+static bool reg_rule(Dwarf_Frame *frame, int r, struct cfi_row *row)
+{
+	Dwarf_Op mem[3], *ops;
+	size_t nops, i = 1;
+
+	row->rule[r] = CFI_UNSET;
+	if (dwarf_frame_register(frame, r, mem, &ops, &nops) != 0)
+		return true;
+	if (nops == 0) {
+		if (ops == mem)
+			row->rule[r] = CFI_UNDEFINED;
+		else if (!ops)
+			row->rule[r] = CFI_SAME;
+		return true;
+	}
+	if (nops == 1 && ops[0].atom == DW_OP_regx) {
+		if (ops[0].number < CFI_NREGS) {
+			row->rule[r] = CFI_REG;
+			row->off[r] = (int64_t)ops[0].number;
+		}
+		return true;
+	}
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return false;
+	row->rule[r] = CFI_AT;
+	if (i < nops && ops[i].atom == DW_OP_plus_uconst)
+		row->off[r] = (int64_t)ops[i++].number;
+	if (i < nops && ops[i].atom == DW_OP_stack_value) {
+		row->rule[r] = CFI_VAL;
+		i++;
+	}
+	return i == nops;
+}
+
+static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row)
+{
+	enum cfi_found found = CFI_HARD;
+	Dwarf_Addr start, end;
+	Dwarf_Frame *frame;
+	bool signal;
+	int ra;
+
+	memset(row, 0, sizeof(*row));	/* rows compare by their bytes */
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &frame) != 0)
+		return CFI_NO_FDE;
+	ra = dwarf_frame_info(frame, &start, &end, &signal);
+	if (ra < 0 || ra >= CFI_NREGS || !cfa_rule(frame, row))
+		goto out;
+	row->ra = (uint8_t)ra;
+	row->signal = signal;
+	for (int r = 0; r < CFI_NREGS; r++)
+		if (!reg_rule(frame, r, row))
+			goto out;
+	found = CFI_FOUND;
+out:
+	free(frame);
+	return found;
+}
+
+static void grow_slots(struct perf_cfi *c)
+{
+	size_t cap = c->slots ? (c->mask + 1) * 2 : 256;
+
+	free(c->slots);
+	c->slots = xcalloc(cap, sizeof(*c->slots));
+	c->mask = cap - 1;
+	for (size_t i = 0; i < c->nrows; i++) {
+		size_t s = hash_bytes(&c->rows[i], sizeof(c->rows[i])) & c->mask;
+
+		while (c->slots[s])
+			s = (s + 1) & c->mask;
+		c->slots[s] = (uint32_t)i + 1;
+	}
+}
+
+/* The index of a row equal to row, kept if new. */
+static uint32_t intern(struct perf_cfi *c, const struct cfi_row *row)
+{
+	size_t s;
+
+	if (!c->slots || (c->nrows + 1) * 2 > c->mask + 1)
+		grow_slots(c);
+	s = hash_bytes(row, sizeof(*row)) & c->mask;
+	for (; c->slots[s]; s = (s + 1) & c->mask)
+		if (!memcmp(&c->rows[c->slots[s] - 1], row, sizeof(*row)))
+			return c->slots[s] - 1;
+	ARRAY_GROW(c->rows, c->nrows + 1, c->rows_alloc);
+	c->rows[c->nrows] = *row;
+	c->slots[s] = (uint32_t)c->nrows + 1;
+	return (uint32_t)c->nrows++;
+}
+
+enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
+			    uint64_t pc, const struct cfi_row **row)
+{
+	bool keyed = pc >> ADDR_BITS == 0 && file < (1u << (64 - ADDR_BITS));
+	uint64_t key = (uint64_t)file << ADDR_BITS | pc;
+	uint32_t e = keyed ? u64map_get(&c->by_addr, key) : U64MAP_NONE;
+	enum cfi_found found;
+	struct cfi_row new;
+
+	if (e == U64MAP_NONE) {
+		found = compute(cfi, pc, &new);
+		e = found == CFI_NO_FDE ? ENTRY_NO_FDE
+		    : found == CFI_HARD ? ENTRY_HARD
+					: intern(c, &new);
+		if (keyed)
+			u64map_put(&c->by_addr, key, e);
+	}
+	if (e == ENTRY_NO_FDE)
+		return CFI_NO_FDE;
+	if (e == ENTRY_HARD)
+		return CFI_HARD;
+	*row = &c->rows[e];
+	return CFI_FOUND;
+}
+
+void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,
+		     uint64_t *rows)
+{
+	*addrs = c ? c->by_addr.nr : 0;
+	*rows = c ? c->nrows : 0;
+}

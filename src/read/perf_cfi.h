@@ -1,0 +1,63 @@
+/*
+ * The CFI rows of the code's objects, by address, each found once: what
+ * libdw's dwarf_cfi_addrframe() says about one address of an object
+ * (where the caller's frame is, and where each register was saved),
+ * kept in a form that takes a few loads to apply. The unwinder applies
+ * it to each frame at that address (see perf_unwind.c).
+ */
+#ifndef CGA_PERF_CFI_H
+#define CGA_PERF_CFI_H
+
+#include <elfutils/libdw.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* x86_64's DWARF registers 0-16 (rax ... r15, the return address),
+ * what libdwfl's x86_64 backend keeps of a frame */
+#define CFI_NREGS 17
+
+/* How the caller's value of a register is found, as libdwfl takes the
+ * rule dwarf_frame_register() gives (frame_unwind.c's handle_cfi()). */
+enum cfi_rule {
+	CFI_UNSET,	/* not found: the caller's register is unknown */
+	CFI_UNDEFINED,	/* undefined: for the return address, the end */
+	CFI_SAME,	/* the callee's value, if it has one */
+	CFI_AT,		/* the word at CFA + off */
+	CFI_VAL,	/* CFA + off */
+	CFI_REG,	/* the callee's value of register off */
+};
+
+struct cfi_row {
+	uint8_t rule[CFI_NREGS];	/* enum cfi_rule */
+	uint8_t cfa_reg;	/* CFA = cfa_reg's value + cfa_off; */
+	uint8_t ra;		/* CFI_NREGS or more: no CFA */
+	bool signal;		/* the FDE's CIE is a signal frame's */
+	int64_t cfa_off;
+	int64_t off[CFI_NREGS];
+};
+
+/* What perf_cfi_row() found for an address. */
+enum cfi_found {
+	CFI_FOUND,
+	CFI_NO_FDE,	/* no FDE covers it (or no CFI at all) */
+	CFI_HARD,	/* a rule this form does not hold (an expression) */
+};
+
+struct perf_cfi;
+
+struct perf_cfi *perf_cfi_new(void);
+void perf_cfi_free(struct perf_cfi *c);
+
+/*
+ * The row for link-time address pc of object file `file`, whose CFI is
+ * cfi (NULL: none), found the first time and then kept: *row is set
+ * when CFI_FOUND, valid until the next call (rows grow by realloc).
+ */
+enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
+			    uint64_t pc, const struct cfi_row **row);
+
+/* Rows found (distinct addresses) and rows kept (distinct rows). */
+void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,
+		     uint64_t *rows);
+
+#endif

@@ -1,0 +1,58 @@
+# --call-graph dwarf stacks unwound both ways (CGANALYZE_UNWIND, a switch
+# for the tests): by the CFI rows kept per address (the default) and by
+# libdwfl for every sample. On the committed recordings each sample the
+# rows unwind must come out of libdwfl the same, frame for frame, and
+# the listings and --json must be the same either way.
+#
+# dbgframe.data: a program built without unwind tables, its CFI in the
+# .debug_frame of a separate debug file found by build-id under
+# --debug-dir under --sysroot (tests/perf/make.sh): with it each
+# function's caller is found (leaf <- middle <- outer <- main); without
+# it the stacks stop at the sampled function.
+bin=$1
+status=0
+fail() { echo "perf-unwind: $*"; status=1; }
+dbg="-b tests/perf/dbgframe --sysroot=tests/perf tests/perf/dbgframe.data"
+for args in "--debug-dir=/debug $dbg" \
+	"-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
+	"-b tests/perf/cxx --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/cxx.data"; do
+	# shellcheck disable=SC2086
+	said=$(CGANALYZE_UNWIND=check "$bin" -q $args 2>&1 >/dev/null |
+		grep 'unwinding checked')
+	case $said in
+	*"checked: 0 samples"*) fail "no sample unwound by the rows: $said" ;;
+	*" samples unwound by the cached CFI rows, 0 of them differently by libdwfl") ;;
+	*) fail "$args: ${said:-no word of the check}" ;;
+	esac
+	for opt in --threshold=0 --json; do
+		# shellcheck disable=SC2086
+		rows=$("$bin" -q $opt $args 2>&1)
+		# shellcheck disable=SC2086
+		dwfl=$(CGANALYZE_UNWIND=libdwfl "$bin" -q $opt $args 2>&1)
+		[ -n "$rows" ] && [ "$rows" = "$dwfl" ] ||
+			fail "$opt differs by the rows and by libdwfl: $args"
+	done
+done
+
+# The line above the function's own line in its call graph entry: its
+# caller, or <spontaneous>.
+caller_of() {
+	awk -v f="$1" '$1 ~ /^\[[0-9]+\]$/ && $0 ~ (" " f " \\[") { print prev; exit }
+		{ prev = $0 }'
+}
+# shellcheck disable=SC2086
+with=$(HOME=/nonexistent "$bin" -q --brief --debug-dir=/debug $dbg 2>&1)
+for pair in leaf:middle middle:outer outer:main; do
+	f=${pair%%:*} want=${pair#*:}
+	case $(printf '%s\n' "$with" | caller_of "$f") in
+	*" $want ["*) ;;
+	*) fail "dbgframe.data with its debug file: $f is not called by $want" ;;
+	esac
+done
+# shellcheck disable=SC2086
+without=$(HOME=/nonexistent "$bin" -q --brief --debug-dir=/nonexistent $dbg 2>&1)
+case $(printf '%s\n' "$without" | caller_of leaf) in
+*"<spontaneous>"*) ;;
+*) fail "dbgframe.data without its debug file: leaf has a caller" ;;
+esac
+exit $status
