@@ -9,8 +9,9 @@ cd "$(dirname "$0")"
 
 # What the build and the tests need, as Debian package names
 # (linux-libc-dev: <linux/perf_event.h>, the perf.data record layouts;
-# libdw-dev: elfutils' unwinder, for perf.data's --call-graph dwarf stacks).
-PACKAGES="gcc make pkg-config libc6-dev linux-libc-dev zlib1g-dev libbz2-dev libcmocka-dev binutils-dev libelf-dev libdwarf-dev libdw-dev"
+# libdw-dev: elfutils' unwinder, for perf.data's --call-graph dwarf stacks;
+# libzstd-dev: perf record -z's compressed records).
+PACKAGES="gcc make pkg-config libc6-dev linux-libc-dev zlib1g-dev libbz2-dev libcmocka-dev binutils-dev libelf-dev libdwarf-dev libdw-dev libzstd-dev"
 # The tests also run the end-to-end cases under valgrind memcheck, and the
 # disassembly listings interleave the C++ sample's libstdc++ headers
 # (/usr/include/c++/12, which comes with g++); tests/sh/ formats the

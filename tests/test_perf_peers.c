@@ -11,6 +11,8 @@
  *   NAME.children  perf report --children: each symbol's inclusive and
  *                  self share, to the hundredth of a percent perf
  *                  prints, and no function of ours that perf lacks;
+ *   (z*.data, recorded with -z, are named with z.kallsyms, of the
+ *   kernel they were recorded on)
  *   fp-FN.annotate perf annotate --show-total-period: the period at each
  *                  instruction of FN (what --disasm lists).
  *
@@ -45,6 +47,9 @@ struct run {
 
 static void load_opts(struct run *r, const char *name,
 		      const struct perf_select *sel, bool positions);
+static void load_how(struct run *r, const char *name,
+		     const struct perf_select *sel, bool positions,
+		     enum inline_mode inlined);
 
 static void load(struct run *r, const char *name,
 		 const struct perf_select *sel)
@@ -55,15 +60,29 @@ static void load(struct run *r, const char *name,
 static void load_opts(struct run *r, const char *name,
 		      const struct perf_select *sel, bool positions)
 {
+	load_how(r, name, sel, positions, INLINE_CALLER);
+}
+
+/* inlined: --inlined's choice; with INLINE_CALLEE the symbol tables
+ * give their raw names, as perf report --no-demangle --inline names
+ * inlined functions by their linkage names */
+static void load_how(struct run *r, const char *name,
+		     const struct perf_select *sel, bool positions,
+		     enum inline_mode inlined)
+{
 	static const char *const prog_bins[] = { DIR "prog", DIR "libwork.so" };
 	static const char *const cxx_bins[] = { DIR "cxx" };
 	bool cxx = !strcmp(name, "cxx");
 	const char *const *bins = cxx ? cxx_bins : prog_bins;
 	int nst = cxx ? 1 : 2;
-	struct symtab_opts so = { .demangle = true };
+	struct symtab_opts so = { .demangle = inlined != INLINE_CALLEE };
 	struct symtab *stp[2] = { &r->st[0], &r->st[1] };
-	struct resolve_opts ro = { .kallsyms = DIR "kallsyms",
-				   .want_positions = positions };
+	/* the -z recordings were made on another boot's kernel */
+	struct resolve_opts ro = { .kallsyms = name[0] == 'z'
+						      ? DIR "z.kallsyms"
+						      : DIR "kallsyms",
+				   .want_positions = positions,
+				   .inlined = inlined };
 	struct resolve_report reports[2];
 	/* the unwinder (--call-graph dwarf) takes the same binaries */
 	struct perf_files files = { .binaries = bins,
@@ -115,6 +134,7 @@ static const struct {
 	{ "_dl_start_user", "_start" },
 	{ "mprotect", "__mprotect" },
 	{ "clone3", "__clone3" },
+	{ "pthread_mutex_lock@@GLIBC_2.2.5", "__pthread_mutex_lock@GLIBC_2.2.5" },
 };
 
 static uint32_t func_named(const struct profile *p, const char *dso,
@@ -392,6 +412,180 @@ static void test_dwarf_cxx(void **state)
 	compare_tol("cxx", true, NULL, NULL, 1.0);
 }
 
+/*
+ * perf record -z: the records decompressed from the compressed ones,
+ * in a file and in pipe mode; zdwarf.data's small ring buffer (-m 4)
+ * wrapped inside samples, so records there are cut between two
+ * compressed records' data (3 of its 11) and read whole.
+ */
+static void test_compressed(void **state)
+{
+	(void)state;
+	compare("z", false);
+	compare("z", true);
+	compare("zpipe", false);
+	compare("zpipe", true);
+	compare("zdwarf", false);
+	compare_tol("zdwarf", true, NULL, NULL, 1.0);
+}
+
+/*
+ * --inlined=callee on cxx.data against perf report --inline --children
+ * --no-demangle (cxx.inline): a frame in inlined code stands for the
+ * function of its symbol and each function inlined there, so each
+ * sample counts once for each of them. Every function perf shows
+ * inlined that we have, and every symbol's, has perf's inclusive share
+ * to the hundredth; the self cost of a symbol's function is perf's less
+ * what went to the functions inlined in it (perf's --inline leaves self
+ * cost with the symbol: we charge the innermost function, as
+ * --inlined=callee does for Callgrind), and each object's self cost
+ * adds up to perf's.
+ *
+ * Where we differ, and why:
+ *  - where the name DWARF gives a symbol's function is not the symbol's
+ *    (apply for _ZL5applyPFmmEm.constprop.0, sort_some for
+ *    _ZL9sort_someRSt6vectorIjSaIjEEj, __introsort_loop without its
+ *    .isra.0, __libc_start_main_impl for __libc_start_main), perf's
+ *    stacks name the function's frames by the DWARF name, as an inlined
+ *    function: the symbol's row has only the samples at its own code
+ *    (its self), the "(inlined)" row the inclusive share. Ours is one
+ *    function, compared with the "(inlined)" row.
+ *  - mix<T> in churn<T> and step in apply: perf 6.1 asks binutils'
+ *    addr2line, which names those addresses after the function they are
+ *    in at mix's line (cxx.cc:13) without the inlined frame; our DWARF
+ *    reading and llvm-symbolizer -i find the inlined subroutine there.
+ *    Their cost is in perf's churn<T> and apply rows, as in ours.
+ *  - libc's inlined frames: objects found at their recorded paths give
+ *    names only; perf's libc rows are compared where they are libc's
+ *    symbols.
+ */
+static const struct {
+	const char *symbol, *own;
+} perf_own_names[] = {
+	{ "_ZL5applyPFmmEm.constprop.0", "apply" },
+	{ "_ZL9sort_someRSt6vectorIjSaIjEEj", "sort_some" },
+	{ "_ZSt16__introsort_loopIN9__gnu_cxx17__normal_iteratorIPjSt6vectorIjSaIjEEEElNS0_5__ops15_Iter_less_iterEEvT_S9_T0_T1_.isra.0",
+	  "_ZSt16__introsort_loopIN9__gnu_cxx17__normal_iteratorIPjSt6vectorIjSaIjEEEElNS0_5__ops15_Iter_less_iterEEvT_S9_T0_T1_" },
+	{ "__libc_start_main@@GLIBC_2.34", "__libc_start_main_impl" },
+};
+static uint64_t perf_period(const char *file, const char *sym,
+			    uint64_t *total);
+
+static const char *const only_ours[] = {
+	"mix<unsigned int>", "mix<long unsigned int>", "step",
+};
+
+#define NELEMS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* perf's row names sym by another name (perf_own_names): the symbol
+ * (own: the row is the "(inlined)" one of the DWARF name), or NULL */
+static const char *own_symbol(const char *sym, bool own)
+{
+	for (size_t i = 0; i < NELEMS(perf_own_names); i++)
+		if (!strcmp(own ? perf_own_names[i].own
+				: perf_own_names[i].symbol, sym))
+			return perf_own_names[i].symbol;
+	return NULL;
+}
+
+static bool listed(const char *const *list, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static void test_inline_cxx(void **state)
+{
+	struct run r;
+	char *text, *line, *save = NULL;
+	size_t len, matched = 0, ours = 0;
+	uint64_t perf_self = 0, our_self = 0;
+	bool *seen;
+
+	(void)state;
+	load_how(&r, "cxx", NULL, false, INLINE_CALLEE);
+	seen = calloc(r.p.nfuncs + 1, sizeof(*seen));
+	text = slurp(DIR "cxx.inline", &len);
+	assert_non_null(text);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		bool inlined = strstr(line, " (inlined)") != NULL;
+		char incl[32], self[32];
+		struct row row;
+		uint32_t f;
+
+		if (line[0] == '#' || !parse_row(line, &row) ||
+		    !strcmp(row.dso, "[unknown]") ||
+		    (system_object(row.dso) && !system_named(&r.p)))
+			continue;
+		if (inlined && own_symbol(row.sym, true))
+			f = func_for(&r.p, row.dso, own_symbol(row.sym, true));
+		else
+			f = func_for(&r.p, row.dso, row.sym);
+		if (f == NO_ID)
+			fail_msg("perf's %s%s in %s is not ours", row.sym,
+				 inlined ? " (inlined)" : "", row.dso);
+		if (!inlined && !strcmp(row.dso, "cxx")) {
+			perf_self += (uint64_t)(atof(row.b) * 100 + 0.5);
+			/* what perf leaves with the symbol we may have
+			 * given to a function inlined in it */
+			pct(self, sizeof(self), profile_self(&r.p, f)[0],
+			    r.p.totals[0]);
+			assert_true(atof(self) <= atof(row.b));
+		}
+		/* the symbol's row of a function perf names otherwise
+		 * in stacks is its self alone */
+		if (!inlined && own_symbol(row.sym, false))
+			continue;
+		seen[f] = true;
+		matched++;
+		pct(incl, sizeof(incl), profile_func_row(&r.p, r.p.func_incl, f)[0],
+		    r.p.totals[0]);
+		if (strcmp(incl, row.a))
+			fail_msg("%s: perf %s, ours %s", row.sym, row.a, incl);
+	}
+	/* every function of ours with a cost is one of perf's rows, or one
+	 * only our DWARF reading finds; their self costs add up to perf's */
+	for (uint32_t f = 0; f < r.p.nfuncs; f++) {
+		const char *name = profile_str(&r.p, r.p.funcs[f].name);
+
+		if (skipped(&r.p, f) ||
+		    !profile_func_row(&r.p, r.p.func_incl, f)[0])
+			continue;
+		ours++;
+		if (!seen[f] && !listed(only_ours, NELEMS(only_ours), name))
+			fail_msg("our %s is not perf's", name);
+		if (!strcmp(base_name(profile_str(&r.p, r.p.funcs[f].object)),
+			    "cxx"))
+			our_self += profile_self(&r.p, f)[0];
+	}
+	assert_int_equal(ours, matched + NELEMS(only_ours));
+	/* perf prints hundredths: 100 * the share, rounded */
+	assert_int_equal(perf_self,
+			 (uint64_t)(10000.0 * (double)our_self /
+				    (double)r.p.totals[0] + 0.5));
+	/* churn<unsigned int>'s samples in the mix inlined in it are
+	 * mix's self cost: the two add up to perf's symbol */
+	{
+		uint32_t churn = func_named(&r.p, "cxx", "_Z5churnIjET_S0_");
+		uint32_t mix = func_named(&r.p, "cxx", "mix<unsigned int>");
+		uint64_t total = 0;
+
+		assert_int_not_equal(churn, NO_ID);
+		assert_int_not_equal(mix, NO_ID);
+		assert_true(profile_self(&r.p, mix)[0] > 0);
+		assert_int_equal(profile_self(&r.p, churn)[0] +
+					 profile_self(&r.p, mix)[0],
+				 perf_period("cxx.self", "_Z5churnIjET_S0_",
+					     &total));
+	}
+	free(seen);
+	free(text);
+	unload(&r);
+}
+
 /* Two recordings of one program added up: each symbol's self period
  * is the sum of perf report's for the two files, and so is the total */
 static uint64_t perf_period(const char *file, const char *sym,
@@ -580,6 +774,8 @@ int main(void)
 		cmocka_unit_test(test_dwarf_self),
 		cmocka_unit_test(test_dwarf_children),
 		cmocka_unit_test(test_dwarf_cxx),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_inline_cxx),
 		cmocka_unit_test(test_sum),
 		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_build_id_cache),

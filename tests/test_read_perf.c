@@ -3,7 +3,9 @@
  * buffers built here, in both byte orders: a sample with every
  * sample_type field, the trailer, a whole file and a pipe-mode stream
  * (header, attrs, mappings, samples with call chains, features), every
- * truncation of them, and records that lie about their sizes. Each
+ * truncation of them, records that lie about their sizes, and perf
+ * record -z's compressed records (a record cut between two of them at
+ * every byte, corrupt and oversized data). Each
  * error must name the file and an offset, and nothing may be read past
  * the end (make check runs this under ASan too).
  */
@@ -12,6 +14,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "profile/perf_data.h"
 #include "read/perf_format.h"
@@ -495,7 +498,10 @@ static const uint64_t all_fields =
 	PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_AUX | PERF_SAMPLE_CGROUP |
 	PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_CODE_PAGE_SIZE;
 
-static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
+/* counters: the branch stack has a u64 of counters per entry
+ * (PERF_SAMPLE_BRANCH_COUNTERS) */
+static void build_full_sample(struct buf *b, bool be, struct perf_attr *a,
+			      bool counters)
 {
 	memset(b, 0, sizeof(*b));
 	memset(a, 0, sizeof(*a));
@@ -503,7 +509,8 @@ static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
 	a->sample_type = all_fields;
 	a->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
 			 PERF_FORMAT_LOST | PERF_FORMAT_TOTAL_TIME_ENABLED;
-	a->branch_sample_type = PERF_SAMPLE_BRANCH_HW_INDEX;
+	a->branch_sample_type = PERF_SAMPLE_BRANCH_HW_INDEX |
+				(counters ? PERF_BRANCH_COUNTERS_BIT : 0);
 	a->sample_regs_user = 0x5;	/* two registers */
 	a->sample_regs_intr = 0x7;	/* three, but abi 0: none */
 	put8(b, 42);			/* identifier */
@@ -530,6 +537,8 @@ static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
 	put8(b, 0);
 	for (int i = 0; i < 3; i++)
 		put8(b, 0);
+	if (counters)
+		put8(b, 0x55);		/* the entry's counters */
 	put8(b, 2);			/* regs user: abi 64, 2 regs */
 	put8(b, 1);
 	put8(b, 2);
@@ -553,7 +562,8 @@ static void build_full_sample(struct buf *b, bool be, struct perf_attr *a)
 static void test_sample_every_field(void **state)
 {
 	(void)state;
-	for (int be = 0; be < 2; be++) {
+	for (int v = 0; v < 4; v++) {
+		bool be = v & 1, counters = v & 2;
 		struct perf_attr a;
 		struct perf_sample s;
 		struct cursor c;
@@ -561,7 +571,7 @@ static void test_sample_every_field(void **state)
 		size_t at = 0;
 		struct buf b;
 
-		build_full_sample(&b, be, &a);
+		build_full_sample(&b, be, &a, counters);
 		cursor_init(&c, b.p, b.n);
 		c.big_endian = be;
 		if (perf_parse_sample(&a, &c, &s, &why, &at) < 0)
@@ -574,6 +584,7 @@ static void test_sample_every_field(void **state)
 		assert_int_equal(s.time, 99);
 		assert_int_equal(s.period, 777);
 		assert_int_equal(s.nchain, 2);
+		assert_int_equal(s.nbranches, 1);
 		assert_true(s.has_stack_user);
 		/* every shorter body fails inside some field, never past */
 		for (size_t len = 0; len < b.n; len++) {
@@ -652,6 +663,300 @@ static void test_maps_by_time(void **state)
 	perf_maps_release(&m);
 }
 
+/*
+ * perf record --call-graph lbr: the user stack is in the branch stack,
+ * which is not read (no LBR hardware to record a real file with): the
+ * samples are read, their stack is the ip, and a note says so once.
+ */
+static void test_lbr_note(void **state)
+{
+	const uint64_t type = TEST_SAMPLE_TYPE | PERF_SAMPLE_BRANCH_STACK;
+	struct buf b = { 0 };
+	struct res r;
+	size_t at, attr_at;
+
+	(void)state;
+	put_bytes(&b, "PERFILE2", 8);
+	put8(&b, 16);
+	at = begin_record(&b, PERF_REC_HEADER_ATTR, 0);
+	attr_at = b.n;
+	put_attr(&b);
+	b.n = attr_at + 24;
+	put8(&b, type);
+	b.n = attr_at + 72;		/* branch_sample_type */
+	put8(&b, PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_CALL_STACK);
+	b.n = attr_at + 128;
+	put8(&b, 7);
+	end_record(&b, at);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/prog", 0);
+	for (int i = 0; i < 2; i++) {
+		at = begin_record(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put8(&b, 0x400010);	/* ip, pid, tid, time, period */
+		put4(&b, 100);
+		put4(&b, 100);
+		put8(&b, 5);
+		put8(&b, 1000);
+		put8(&b, 0);		/* chain: empty (user part excluded) */
+		put8(&b, 2);		/* branch stack: 2 calls */
+		for (int k = 0; k < 6; k++)
+			put8(&b, 0x400100 + (uint64_t)k);
+		end_record(&b, at);
+	}
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	if (!strstr(r.diag, "2 samples hold LBR call stacks"))
+		fail_msg("got: %s", r.diag);
+	assert_true(has_frame(&r, "/x/prog", 0x10));
+	assert_int_equal(r.p.perf->events[0].samples, 2);
+	rd_done(&r);
+	free(b.p);
+}
+
+/* --- perf record -z: compressed records --- */
+
+/* How a -z stream is built: where its records' bytes are cut between
+ * the two compressed records, which record type holds them, and what
+ * the COMPRESSED feature says. */
+struct zspec {
+	size_t split;			/* of the records' bytes */
+	bool v2;			/* COMPRESSED2 */
+	uint32_t method, mmap_len;
+	bool second;			/* write the second compressed record */
+};
+
+/* One compressed record holding the next n bytes at src of cs's
+ * stream, flushed, as perf writes them. */
+static void put_compressed(struct buf *b, ZSTD_CStream *cs,
+			   const unsigned char *src, size_t n, bool v2)
+{
+	size_t at = begin_record(b, v2 ? PERF_REC_COMPRESSED2
+				       : PERF_REC_COMPRESSED, 0);
+	size_t size_at = b->n;
+	static unsigned char out[1 << 16];
+	ZSTD_inBuffer in = { src, n, 0 };
+	ZSTD_outBuffer o = { out, sizeof(out), 0 };
+
+	if (v2)
+		put8(b, 0);
+	while (in.pos < in.size)
+		assert_false(ZSTD_isError(ZSTD_compressStream(cs, &o, &in)));
+	while (ZSTD_flushStream(cs, &o) > 0)
+		;
+	put_bytes(b, out, o.pos);
+	if (v2) {
+		patch8(b, size_at, o.pos);
+		while ((b->n - at) % 8)
+			put(b, 0, 1);
+	}
+	end_record(b, at);
+}
+
+/* The pipe stream of build_pipe() with its records compressed (but the
+ * FINISHED_ROUND, which perf writes outside them), after a COMPRESSED
+ * feature record. Returns the offset of the first compressed record. */
+static size_t build_zpipe(struct buf *b, bool be, const struct zspec *z)
+{
+	struct buf recs = { NULL, 0, 0, be };
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	size_t at, first;
+
+	assert_non_null(cs);
+	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 1)));
+	memset(b, 0, sizeof(*b));
+	b->be = be;
+	put_bytes(b, be ? "2ELIFREP" : "PERFILE2", 8);
+	put8(b, 16);
+	at = begin_record(b, PERF_REC_HEADER_ATTR, 0);
+	put_attr(b);
+	put8(b, 7);
+	end_record(b, at);
+	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
+	put8(b, PERF_FEAT_HOSTNAME);
+	put_string(b, "testhost");
+	end_record(b, at);
+	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
+	put8(b, PERF_FEAT_COMPRESSED);
+	put4(b, 1);			/* version */
+	put4(b, z->method);
+	put4(b, 1);			/* level */
+	put4(b, 8);			/* ratio */
+	put4(b, z->mmap_len);
+	end_record(b, at);
+	put_records(&recs);
+	recs.n -= 8;			/* the FINISHED_ROUND */
+	assert_true(z->split <= recs.n);
+	first = b->n;
+	put_compressed(b, cs, recs.p, z->split, z->v2);
+	if (z->second)
+		put_compressed(b, cs, recs.p + z->split, recs.n - z->split,
+			       z->v2);
+	at = begin_record(b, PERF_REC_FINISHED_ROUND, 0);
+	end_record(b, at);
+	ZSTD_freeCStream(cs);
+	free(recs.p);
+	return first;
+}
+
+static const struct zspec zplain = { 0, false, PERF_COMP_ZSTD, 1 << 20, true };
+
+/* The records' bytes cut between the two compressed records at every
+ * byte (inside headers, fields, chains) read as the uncompressed
+ * stream is, in both byte orders and both record types */
+static void test_compressed_split(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++)
+		for (int v2 = 0; v2 < 2; v2++) {
+			struct zspec z = zplain;
+			struct buf b;
+			size_t total;
+
+			z.v2 = v2;
+			z.split = SIZE_MAX;
+			{
+				struct buf recs = { NULL, 0, 0, be };
+
+				put_records(&recs);
+				total = recs.n - 8;
+				free(recs.p);
+			}
+			for (z.split = 0; z.split <= total; z.split++) {
+				build_zpipe(&b, be, &z);
+				check_read(&b);
+				free(b.p);
+			}
+		}
+}
+
+static void expect_z_error(const struct zspec *z, const char *what,
+			   void (*spoil)(struct buf *, size_t))
+{
+	struct buf b;
+	size_t first = build_zpipe(&b, false, z);
+
+	if (spoil)
+		spoil(&b, first);
+	expect_error(&b, what);
+	free(b.p);
+}
+
+/* bytes in the first compressed record's zstd data overwritten */
+static void spoil_data(struct buf *b, size_t first)
+{
+	for (size_t i = first + 8 + 4; i < first + 8 + 12; i++)
+		b->p[i] ^= 0x5a;
+}
+
+/* a build-id record, perf's own, inside the compressed data */
+static void add_build_id_inside(struct buf *b, size_t first)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	struct buf rec = { NULL, 0, 0, false };
+	size_t at = begin_record(&rec, PERF_REC_HEADER_BUILD_ID, 0);
+
+	put4(&rec, 100);
+	for (int i = 0; i < 24; i++)
+		put(&rec, 0xab, 1);
+	put_bytes(&rec, "/x/prog", 8);
+	end_record(&rec, at);
+	ZSTD_initCStream(cs, 1);
+	b->n = first;
+	put_compressed(b, cs, rec.p, rec.n, false);
+	ZSTD_freeCStream(cs);
+	free(rec.p);
+}
+
+/* Bad -z data: each refused with a message naming the file, an offset
+ * and what is wrong; nothing read past the end, no loop */
+static void test_compressed_bad(void **state)
+{
+	struct zspec z = zplain;
+	struct buf b;
+
+	(void)state;
+	z.split = 100;
+	expect_z_error(&z, "zstd data is corrupt", spoil_data);
+	/* more output than the ring buffer the feature names */
+	z.mmap_len = 64;
+	expect_z_error(&z, "decompresses to more than 64 bytes", NULL);
+	z.mmap_len = 1 << 20;
+	/* the data stops inside a record: the second piece is missing */
+	z.second = false;
+	expect_z_error(&z, "ends inside a record", NULL);
+	z.second = true;
+	z.method = 2;
+	expect_z_error(&z, "not zstd's", NULL);
+	z.method = PERF_COMP_ZSTD;
+	expect_z_error(&z, "in compressed data, where perf puts only",
+		       add_build_id_inside);
+	/* the error inside names the compressed record and the offset in
+	 * the decompressed stream */
+	{
+		struct res r;
+		size_t first;
+
+		z.split = 0;
+		first = build_zpipe(&b, false, &z);
+		/* the second record's data: spoil a record size inside by
+		 * recompressing records whose first size is 4 */
+		{
+			struct buf recs = { NULL, 0, 0, false };
+			ZSTD_CStream *cs = ZSTD_createCStream();
+
+			put_records(&recs);
+			recs.p[6] = 4;
+			recs.p[7] = 0;
+			ZSTD_initCStream(cs, 1);
+			b.n = first;
+			put_compressed(&b, cs, recs.p, recs.n - 8, false);
+			ZSTD_freeCStream(cs);
+			free(recs.p);
+		}
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, -1);
+		if (!strstr(r.diag, "smaller than its header (at offset 0x0 "
+				    "of the data decompressed"))
+			fail_msg("got: %s", r.diag);
+		{
+			char want[64];
+
+			snprintf(want, sizeof(want), "offset 0x%zx:", first);
+			assert_non_null(strstr(r.diag, want));
+		}
+		rd_done(&r);
+		free(b.p);
+	}
+	/* a COMPRESSED2 whose data size is past its record */
+	z.v2 = true;
+	{
+		size_t first = build_zpipe(&b, false, &z);
+
+		patch8(&b, first + 8, 1 << 20);
+		expect_error(&b, "whose data would be");
+		free(b.p);
+	}
+}
+
+/* Every prefix of a -z stream: read or refused, never read past */
+static void test_compressed_truncated(void **state)
+{
+	struct zspec z = zplain;
+	struct buf b;
+
+	(void)state;
+	z.split = 77;
+	build_zpipe(&b, true, &z);
+	for (size_t len = 8; len < b.n; len++) {
+		struct res r;
+
+		rd(&r, &b, len);
+		if (r.ret < 0)
+			assert_non_null(strstr(r.diag, "profile: offset 0x"));
+		rd_done(&r);
+	}
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -664,6 +969,10 @@ int main(void)
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_trailer),
 		cmocka_unit_test(test_maps_by_time),
+		cmocka_unit_test(test_lbr_note),
+		cmocka_unit_test(test_compressed_split),
+		cmocka_unit_test(test_compressed_bad),
+		cmocka_unit_test(test_compressed_truncated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -563,7 +563,8 @@ static void print_notes(struct run *r)
 		return;
 	print_input_notes(m, &r->p);
 	if (r->p.perf)
-		resolve_perf_print_notes(m, &r->p, r->reports, (size_t)r->nbin);
+		resolve_perf_print_notes(m, &r->p, r->reports, (size_t)r->nbin,
+					 &r->rso);
 	else if (r->p.gmon)
 		resolve_gmon_print_notes(m, &r->reports[0]);
 	else if (r->nbin)

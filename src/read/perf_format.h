@@ -40,6 +40,9 @@ enum {
 	PERF_REC_HEADER_FEATURE = 80,
 	PERF_REC_COMPRESSED = 81,
 	PERF_REC_FINISHED_INIT = 82,
+	/* COMPRESSED with the data's size after the header, the record
+	 * padded to 8 bytes (perf 6.15 and later) */
+	PERF_REC_COMPRESSED2 = 83,
 };
 
 /* Feature sections (tools/perf/util/header.h), by bit number; bit 0
@@ -54,8 +57,17 @@ enum {
 	PERF_FEAT_NRCPUS = 7,
 	PERF_FEAT_CMDLINE = 11,
 	PERF_FEAT_EVENT_DESC = 12,
+	PERF_FEAT_COMPRESSED = 27,
 	PERF_FEAT_BITS = 256,
 };
+
+/* branch_sample_type's bit for a count per branch entry after the
+ * entries (kernel 6.8; PERF_SAMPLE_BRANCH_COUNTERS, not in older
+ * headers) */
+#define PERF_BRANCH_COUNTERS_BIT (1ull << 19)
+
+/* HEADER_COMPRESSED's method: zstd, the only one perf has. */
+#define PERF_COMP_ZSTD 1
 
 /* The attr's flag bits the reader needs (the u64 after read_format). */
 #define PERF_ATTR_FLAG_FREQ (1ull << 10)
@@ -93,6 +105,7 @@ struct perf_sample {
 	 * as many as were there (dyn_size) */
 	const unsigned char *stack;
 	uint64_t stack_size;
+	uint64_t nbranches;		/* BRANCH_STACK's entries */
 };
 
 /* The sample_id trailer of a non-sample record (sample_id_all). */

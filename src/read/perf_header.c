@@ -2,7 +2,7 @@
  * perf.data's description of itself: the attrs (one per event, with
  * the ids its samples carry) and the feature sections the reader uses
  * (EVENT_DESC for the events' names, BUILD_ID, HOSTNAME, OSRELEASE,
- * VERSION, ARCH, NRCPUS, CMDLINE), the same in a file's sections and in
+ * VERSION, ARCH, NRCPUS, CMDLINE, COMPRESSED), the same in a file's sections and in
  * pipe mode's HEADER_ATTR, HEADER_FEATURE and HEADER_BUILD_ID records.
  * The layouts are perf's (tools/perf/util/header.c writes them).
  */
@@ -274,6 +274,24 @@ static int read_build_ids(struct perf_reader *r, size_t off, size_t len)
 	return 0;
 }
 
+/*
+ * COMPRESSED (perf record -z): u32 version, method, level, ratio, and
+ * the ring buffer's size, which is what perf lets one compressed record
+ * decompress to (perf_inflate.c).
+ */
+static int read_compressed(struct perf_reader *r, size_t off, size_t len)
+{
+	const unsigned char *p = r->data + off;
+
+	if (len < 20)
+		return perf_fail(r, off, "the compression section has %zu "
+				 "bytes, fewer than its 20", len);
+	r->comp_type = u32_at(r, p + 4);
+	r->comp_mmap_len = u32_at(r, p + 16);
+	r->comp_known = true;
+	return 0;
+}
+
 int perf_read_feature(struct perf_reader *r, unsigned feat, size_t off,
 		      size_t len)
 {
@@ -304,6 +322,8 @@ int perf_read_feature(struct perf_reader *r, unsigned feat, size_t off,
 		return read_event_desc(r, off, len);
 	case PERF_FEAT_BUILD_ID:
 		return read_build_ids(r, off, len);
+	case PERF_FEAT_COMPRESSED:
+		return read_compressed(r, off, len);
 	default:
 		return 0;	/* not used: skipped */
 	}

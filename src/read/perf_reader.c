@@ -19,6 +19,11 @@ int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	if (r->in_inflated)
+		return error_at_offset(r->path, r->inflated_from, "%s (at "
+				       "offset 0x%zx of the data decompressed "
+				       "from the compressed records, reading "
+				       "the one here)", msg, off);
 	return error_at_offset(r->path, off, "%s", msg);
 }
 

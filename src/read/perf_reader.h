@@ -59,9 +59,23 @@ struct perf_reader {
 	struct perf_unwind *unwind;
 	bool unwind_made;
 	uint64_t dwarf_samples;		/* with a user stack dump */
+
+	/* perf record -z: the COMPRESSED feature's method and ring buffer
+	 * size (perf_inflate.c); and while the records decompressed from
+	 * a compressed record are read, that record's file offset, which
+	 * messages name (their own offsets are in the decompressed
+	 * stream) */
+	uint32_t comp_type, comp_mmap_len;
+	bool comp_known;
+	bool in_inflated;
+	size_t inflated_from;
+	/* samples with LBR call stacks (perf record --call-graph lbr),
+	 * which are not read: said once */
+	uint64_t lbr_samples;
 };
 
-/* Report an error at offset off of the file; returns -1. */
+/* Report an error at offset off of the file (of the decompressed
+ * stream, while in_inflated); returns -1. */
 int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	CGA_PRINTF(3, 4);
 

@@ -18,6 +18,7 @@
 
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "perf_inflate.h"
 #include "perf_reader.h"
 #include "perf_unwind.h"
 
@@ -467,6 +468,11 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		s.period = a->sample_period;	/* as perf report takes it */
 	if (s.has_stack_user)
 		r->d->dwarf_stacks = true;
+	/* --call-graph lbr: the user part of the stack is in the branch
+	 * stack's calls, not in the chain (see report()) */
+	if (s.nbranches &&
+	    (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
+		r->lbr_samples++;
 	if (!selected(r, &s)) {
 		r->samples_filtered++;
 		return 0;
@@ -503,7 +509,8 @@ static void count_unknown(struct perf_reader *r, const struct record *rec)
 {
 	if (!r->unknown_records++) {
 		r->first_unknown_type = rec->type;
-		r->first_unknown_off = rec->off;
+		r->first_unknown_off = r->in_inflated ? r->inflated_from
+						      : rec->off;
 	}
 }
 
@@ -568,11 +575,6 @@ static int first_pass(struct perf_reader *r, const struct record *rec)
 		return perf_read_build_id(r, rec->off, rec->size);
 	case PERF_REC_HEADER_TRACING_DATA:
 		return 0;
-	case PERF_REC_COMPRESSED:
-		return perf_fail(r, rec->off, "a compressed record (perf "
-				 "record -z): cganalyze does not read them; "
-				 "'perf inject -i FILE -o OUT' writes the "
-				 "recording uncompressed");
 	default:
 		if (!ignored(rec->type))
 			count_unknown(r, rec);
@@ -659,18 +661,113 @@ static const unsigned char *bytes_at(const struct perf_reader *r,
 	return w->buf;
 }
 
+/* The record header at p (HEADER_SIZE bytes there at least), at
+ * offset off of the file or of the decompressed data. */
+static void parse_header(const struct perf_reader *r, const unsigned char *p,
+			 size_t off, struct record *rec)
+{
+	struct cursor c;
+
+	perf_cursor(r, &c, p, HEADER_SIZE);
+	cursor_u32(&c, &rec->type);
+	cursor_u16(&c, &rec->misc);
+	cursor_u16(&c, &rec->size);
+	rec->off = off;
+	rec->body = p + HEADER_SIZE;
+	rec->len = rec->size >= HEADER_SIZE ? rec->size - HEADER_SIZE : 0;
+}
+
+static int one_record(struct perf_reader *r, const struct record *rec,
+		      int pass, struct stack *st)
+{
+	if (pass == 1)
+		return first_pass(r, rec);
+	if (rec->type == PERF_RECORD_SAMPLE)
+		return read_sample(r, rec, st);
+	return 0;
+}
+
+/*
+ * perf record -z: a COMPRESSED record's data (COMPRESSED2: a u64 of
+ * its size first, the record padded to 8 bytes) decompressed after what
+ * the ones before it left (perf_inflate.h), and the whole records there
+ * read; a record cut at the end waits for the next one's data. perf
+ * puts only what the kernel wrote in them: its own records that say
+ * something (types 64 and up: attrs, features, build-ids, data after
+ * the record, more compressed data) are refused there, as perf would
+ * not have written them; the ones that say nothing to us are passed
+ * over as anywhere.
+ */
+static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
+			   const struct record *rec, int pass,
+			   struct stack *st)
+{
+	const unsigned char *src = rec->body;
+	size_t n = rec->len, at = 0;
+	int ret = 0;
+
+	if (r->comp_known && r->comp_type != PERF_COMP_ZSTD)
+		return perf_fail(r, rec->off, "a compressed record of method "
+				 "%u (the compression feature's), not zstd's "
+				 "(%d), the one cganalyze knows", r->comp_type,
+				 PERF_COMP_ZSTD);
+	if (rec->type == PERF_REC_COMPRESSED2) {
+		struct cursor c;
+		uint64_t size = 0;
+
+		perf_cursor(r, &c, rec->body, rec->len);
+		if (cursor_u64(&c, &size) < 0 || size > rec->len - 8)
+			return perf_fail(r, rec->off, "a compressed record of "
+					 "%u bytes whose data would be %llu",
+					 rec->size, (unsigned long long)size);
+		src += 8;
+		n = (size_t)size;
+	}
+	if (perf_inflate(r, z, src, n, rec->off) < 0)
+		return -1;
+	r->in_inflated = true;
+	r->inflated_from = rec->off;
+	while (z->len - at >= HEADER_SIZE) {
+		struct record in;
+
+		parse_header(r, z->buf + at, (size_t)z->stream_off + at, &in);
+		if (in.size < HEADER_SIZE) {
+			ret = perf_fail(r, in.off, "a record of type %u whose "
+					"size, %u, is smaller than its header",
+					in.type, in.size);
+			break;
+		}
+		if (in.size > z->len - at)
+			break;		/* its end is in the next piece */
+		if (in.type >= PERF_REC_HEADER_ATTR && !ignored(in.type)) {
+			ret = perf_fail(r, in.off, "a record of type %u in "
+					"compressed data, where perf puts only "
+					"the kernel's records", in.type);
+			break;
+		}
+		ret = one_record(r, &in, pass, st);
+		if (ret < 0)
+			break;
+		at += in.size;
+	}
+	r->in_inflated = false;
+	perf_inflate_drop(z, at);
+	return ret;
+}
+
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
 	struct window win = { NULL, 0, 0 };
+	struct perf_inflate z;
+	size_t at = start, last_compressed = 0;
 	const unsigned char *p;
-	size_t at = start;
 	int ret = -1;
 
+	memset(&z, 0, sizeof(z));
 	while (at < end) {
 		struct record rec;
-		struct cursor c;
 		uint64_t extra;
 
 		if (end - at < HEADER_SIZE) {
@@ -681,11 +778,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		p = bytes_at(r, &win, at, HEADER_SIZE);
 		if (!p)
 			goto out;
-		perf_cursor(r, &c, p, HEADER_SIZE);
-		cursor_u32(&c, &rec.type);
-		cursor_u16(&c, &rec.misc);
-		cursor_u16(&c, &rec.size);
-		rec.off = at;
+		parse_header(r, p, at, &rec);
 		if (rec.size < HEADER_SIZE) {
 			perf_fail(r, at, "a record of type %u whose size, %u, "
 				  "is smaller than its header", rec.type,
@@ -701,8 +794,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		p = bytes_at(r, &win, at, rec.size);
 		if (!p)
 			goto out;
-		rec.body = p + HEADER_SIZE;
-		rec.len = rec.size - HEADER_SIZE;
+		parse_header(r, p, at, &rec);
 		if (extra_bytes(r, &rec, &extra) < 0)
 			goto out;
 		if (extra > end - at - rec.size) {
@@ -711,15 +803,26 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  (unsigned long long)extra);
 			goto out;
 		}
-		if (pass == 1 && first_pass(r, &rec) < 0)
+		if (rec.type == PERF_REC_COMPRESSED ||
+		    rec.type == PERF_REC_COMPRESSED2) {
+			if (read_compressed(r, &z, &rec, pass, &st) < 0)
+				goto out;
+			last_compressed = at;
+		} else if (one_record(r, &rec, pass, &st) < 0) {
 			goto out;
-		if (pass == 2 && rec.type == PERF_RECORD_SAMPLE &&
-		    read_sample(r, &rec, &st) < 0)
-			goto out;
+		}
 		at += rec.size + (size_t)extra;
+	}
+	if (z.len) {
+		perf_fail(r, last_compressed, "the compressed records' data "
+			  "ends inside a record: %zu bytes of it are left "
+			  "over, after the data of the compressed record "
+			  "here", z.len);
+		goto out;
 	}
 	ret = 0;
 out:
+	perf_inflate_free(&z);
 	free(st.frames);
 	free(st.exact);
 	free(st.pcs);

@@ -88,8 +88,11 @@ static int read_chain(struct sparse *sp, struct perf_sample *s)
 	return 0;
 }
 
-static int skip_branches(struct sparse *sp, uint64_t branch_type)
+static int skip_branches(struct sparse *sp, uint64_t branch_type,
+			 struct perf_sample *s)
 {
+	/* from, to, flags; and a u64 of counters each, after them all */
+	size_t entry = branch_type & PERF_BRANCH_COUNTERS_BIT ? 32 : 24;
 	uint64_t nr;
 
 	if (u64(sp, &nr, "the branch stack's length") < 0)
@@ -97,10 +100,10 @@ static int skip_branches(struct sparse *sp, uint64_t branch_type)
 	if ((branch_type & PERF_SAMPLE_BRANCH_HW_INDEX) &&
 	    skip(sp, 8, "the branch stack's hw_idx") < 0)
 		return -1;
-	/* from, to, flags */
-	if (nr > cursor_left(sp->c) / 24)
+	if (nr > cursor_left(sp->c) / entry)
 		return fail(sp, "the branch stack: longer than the record");
-	sp->c->p += nr * 24;
+	sp->c->p += nr * entry;
+	s->nbranches = nr;
 	return 0;
 }
 
@@ -181,7 +184,7 @@ static int fields(struct sparse *sp, const struct perf_attr *a,
 			return -1;
 	}
 	if ((t & PERF_SAMPLE_BRANCH_STACK) &&
-	    skip_branches(sp, a->branch_sample_type) < 0)
+	    skip_branches(sp, a->branch_sample_type, s) < 0)
 		return -1;
 	if ((t & PERF_SAMPLE_REGS_USER) &&
 	    read_regs_user(sp, a->sample_regs_user, s) < 0)

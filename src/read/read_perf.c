@@ -245,6 +245,15 @@ static void report(const struct perf_reader *r)
 		     "dwarf) of an architecture cganalyze cannot unwind "
 		     "(x86_64 only): a sample's stack is its kernel frames "
 		     "and its ip", r->path);
+	/* Not built: LBR stacks could not be recorded where cganalyze was
+	 * tested (a virtual machine without LBR), so there is no real file
+	 * to check them against perf report with */
+	if (r->lbr_samples)
+		note("%s: %llu samples hold LBR call stacks (perf record "
+		     "--call-graph lbr), which cganalyze does not read: a "
+		     "sample's stack is its call chain's kernel frames and its "
+		     "ip; record with -g or --call-graph dwarf for whole "
+		     "stacks", r->path, (unsigned long long)r->lbr_samples);
 	if (r->unwind) {
 		uint64_t done, failed, by_rows, by_libdwfl, differed;
 

@@ -116,6 +116,7 @@ int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 		 const struct resolve_opts *o, struct resolve_report *reports);
 /* The listing's note on which object each -b binary named. */
 void resolve_perf_print_notes(FILE *out, const struct profile *p,
-			      const struct resolve_report *reports, size_t n);
+			      const struct resolve_report *reports, size_t n,
+			      const struct resolve_opts *o);
 
 #endif

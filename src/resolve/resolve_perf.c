@@ -23,6 +23,17 @@
  * there (ld.so's _start calls _dl_start last: perf names the frame
  * _dl_start_user, the code the call returns to).
  *
+ * --inlined=callee: a frame whose address is in inlined code (a -b
+ * binary's DWARF says so) stands for a chain of
+ * functions, the one of its symbol, the function inlined there, and so
+ * on in: the innermost is the function the address is in, as the
+ * Callgrind input's --inlined=callee charges it. The chain is in the
+ * stack as frames of their own, joined by arcs, so the sample's period
+ * is the innermost's self cost, every function of the chain has it as
+ * inclusive cost, and the frame's caller calls the chain's outermost
+ * function. perf report --inline and perf script --inline expand a
+ * stack the same way (test_perf_peers.c compares them).
+ *
  * Costs, as for IgProf's whole stacks: a sample's period is the leaf's
  * self cost, and counts once for every distinct function (func_incl)
  * and every distinct caller -> callee arc (the arc's inclusive cost)
@@ -62,7 +73,18 @@ struct presolve {
 	bool have_ksyms;
 	uint32_t *func_exact, *func_ret;	/* per frame; NO_ID unknown */
 	uint32_t *event_of;		/* perf event -> profile event */
+	/* --inlined=callee: per frame (exact, return address), where its
+	 * chain of functions is in chain_funcs, outermost first (0: not
+	 * made yet), and how many */
+	uint32_t *chain_exact, *chain_ret;
+	uint8_t *nchain_exact, *nchain_ret;
+	uint32_t *chain_funcs;
+	size_t nchain_funcs, chain_alloc;
 };
+
+/* The inlined functions a frame may stand for, at most (symtab's
+ * frames; resolve.c's --inlined=callee has the same bound). */
+#define MAX_INLINE 64
 
 static bool same_build_id(const struct perf_object *ob,
 			  const struct symtab *st)
@@ -170,7 +192,9 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 static void bind_recorded(struct presolve *r)
 {
 	/* names only: the listings by line do not take perf.data yet, and
-	 * a system library's DWARF is large */
+	 * a system library's DWARF is large (libc6-dbg's has units of
+	 * forms symtab/ skips, each said: --inlined=callee takes inlined
+	 * frames from the -b binaries) */
 	struct symtab_opts so = { .debug_dir = r->o->debug_dir,
 				  .demangle = true,
 				  .no_dwarf = true };
@@ -381,6 +405,50 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 	return *slot;
 }
 
+/*
+ * The functions frame f stands for (ret: a return address), outermost
+ * first, in *funcs: the function of its symbol alone, or with
+ * --inlined=callee, each function inlined at its address after it.
+ * Returns how many (at least 1). The pointer is good until the next
+ * call.
+ */
+static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
+			  const uint32_t **funcs)
+{
+	uint32_t *start = ret ? r->chain_ret : r->chain_exact;
+	uint8_t *count = ret ? r->nchain_ret : r->nchain_exact;
+	struct frame frames[MAX_INLINE];
+	const struct symtab *st;
+	uint32_t outer = frame_func(r, f, ret);
+	uint64_t vaddr;
+	size_t n = 0;
+	name_id object;
+
+	if (r->o->inlined != INLINE_CALLEE) {
+		*funcs = ret ? &r->func_ret[f] : &r->func_exact[f];
+		return 1;
+	}
+	if (!count[f]) {
+		st = frame_vaddr(r, f, ret, &vaddr);
+		if (st && st->has_dwarf)
+			n = symtab_frames(st, vaddr, frames, MAX_INLINE);
+		object = r->d->objects[r->d->frames[f].object].path;
+		start[f] = (uint32_t)r->nchain_funcs;
+		ARRAY_GROW(r->chain_funcs, r->nchain_funcs + (n ? n : 1),
+			   r->chain_alloc);
+		r->chain_funcs[r->nchain_funcs++] = outer;
+		/* frames[n-1] is the function of the symbol; frames[0]
+		 * the innermost inlined one */
+		for (size_t k = n > 1 ? n - 1 : 0; k-- > 0;)
+			r->chain_funcs[r->nchain_funcs++] =
+				profile_func(r->p, object, frames[k].file,
+					     frames[k].func);
+		count[f] = (uint8_t)(n > 1 ? n : 1);
+	}
+	*funcs = r->chain_funcs + start[f];
+	return count[f];
+}
+
 /* Profile events for the perf events with samples, and for all of them
  * when none has any; perf's "dummy" side-band events never. */
 static void make_events(struct presolve *r)
@@ -461,13 +529,34 @@ static void charge_position(struct presolve *r, uint32_t frame,
 		p->has_line = true;
 }
 
-/* The samples ending at node n: self cost to its leaf, inclusive cost
- * once to each distinct function and arc up to the root. */
+/* caller calls callee in the stack being charged: the caller's
+ * inclusive cost and the arc's, once per stack each */
+static void charge_arc(struct presolve *r, struct walk *w, uint32_t caller,
+		       uint32_t callee, uint64_t samples)
+{
+	struct profile *p = r->p;
+	size_t stride = p->stride;
+	uint32_t c = profile_call(p, caller, callee);
+
+	if (mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, caller, w->gen))
+		add_row(profile_func_row(p, p->func_incl, caller), w->cost,
+			stride);
+	if (mark(&w->cstamp, &w->cstamp_alloc, p->ncalls, c, w->gen)) {
+		add_row(profile_call_incl(p, c), w->cost, stride);
+		p->calls[c].count += samples;
+	}
+}
+
+/* The samples ending at node n: self cost to its leaf (the innermost
+ * function of its chain), inclusive cost once to each distinct function
+ * and arc up to the root. */
 static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 {
 	struct profile *p = r->p;
 	size_t stride = p->stride;
-	uint32_t callee = frame_func(r, r->d->nodes[n].frame, false);
+	const uint32_t *chain;
+	size_t len = frame_chain(r, r->d->nodes[n].frame, false, &chain);
+	uint32_t callee = chain[len - 1];
 	uint64_t samples = 0;
 
 	for (size_t e = 0; e < stride; e++)
@@ -479,21 +568,19 @@ static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 	add_row(profile_func_row(p, p->func_incl, callee), w->cost, stride);
 	if (r->o->want_positions)
 		charge_position(r, r->d->nodes[n].frame, callee, w->cost);
+	for (size_t k = len - 1; k-- > 0;) {
+		charge_arc(r, w, chain[k], callee, samples);
+		callee = chain[k];
+	}
 	for (uint32_t up = r->d->nodes[n].parent; up != NO_ID;
 	     up = r->d->nodes[up].parent) {
 		const struct perf_node *nd = &r->d->nodes[up];
-		uint32_t caller = frame_func(r, nd->frame, !nd->exact);
-		uint32_t c = profile_call(p, caller, callee);
 
-		if (mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, caller,
-			 w->gen))
-			add_row(profile_func_row(p, p->func_incl, caller),
-				w->cost, stride);
-		if (mark(&w->cstamp, &w->cstamp_alloc, p->ncalls, c, w->gen)) {
-			add_row(profile_call_incl(p, c), w->cost, stride);
-			p->calls[c].count += samples;
+		len = frame_chain(r, nd->frame, !nd->exact, &chain);
+		for (size_t k = len; k-- > 0;) {
+			charge_arc(r, w, chain[k], callee, samples);
+			callee = chain[k];
 		}
-		callee = caller;
 	}
 }
 
@@ -544,10 +631,13 @@ static void keep_stacks(struct presolve *r)
 
 	for (size_t n = 0; n < d->nnodes; n++) {
 		const struct perf_node *nd = &d->nodes[n];
+		const uint32_t *chain;
+		size_t len = frame_chain(r, nd->frame, !nd->exact, &chain);
+		uint32_t s = nd->parent == NO_ID ? NO_ID : stack_of[nd->parent];
 
-		stack_of[n] = profile_stack(p, frame_func(r, nd->frame, !nd->exact),
-					    nd->parent == NO_ID ? NO_ID
-								: stack_of[nd->parent]);
+		for (size_t k = 0; k < len; k++)
+			s = profile_stack(p, chain[k], s);
+		stack_of[n] = s;
 		for (size_t e = 0; e < d->nevents; e++) {
 			uint32_t pe = r->event_of[e];
 			size_t i = n * d->nevents + e;
@@ -574,6 +664,12 @@ int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 	r.func_exact = xmalloc((r.d->nframes + 1) * sizeof(*r.func_exact));
 	r.func_ret = xmalloc((r.d->nframes + 1) * sizeof(*r.func_ret));
 	r.event_of = xcalloc(r.d->nevents + 1, sizeof(*r.event_of));
+	if (o->inlined == INLINE_CALLEE) {
+		r.chain_exact = xcalloc(r.d->nframes + 1, sizeof(*r.chain_exact));
+		r.chain_ret = xcalloc(r.d->nframes + 1, sizeof(*r.chain_ret));
+		r.nchain_exact = xcalloc(r.d->nframes + 1, 1);
+		r.nchain_ret = xcalloc(r.d->nframes + 1, 1);
+	}
 	for (size_t f = 0; f < r.d->nframes; f++)
 		r.func_exact[f] = r.func_ret[f] = NO_ID;
 	for (size_t i = 0; i < r.d->nobjects; i++)
@@ -601,14 +697,24 @@ out:
 	free(r.func_exact);
 	free(r.func_ret);
 	free(r.event_of);
+	free(r.chain_exact);
+	free(r.chain_ret);
+	free(r.nchain_exact);
+	free(r.nchain_ret);
+	free(r.chain_funcs);
 	return ret;
 }
 
 void resolve_perf_print_notes(FILE *out, const struct profile *p,
-			      const struct resolve_report *reports, size_t n)
+			      const struct resolve_report *reports, size_t n,
+			      const struct resolve_opts *o)
 {
 	for (size_t b = 0; b < n; b++)
 		fprintf(out, "Symbols from %s for %s (%s).\n",
 			reports[b].binary, profile_str(p, reports[b].object),
 			reports[b].offset_reason);
+	if (o->inlined == INLINE_CALLEE)
+		fputs("Inlined code is charged to the inlined function, "
+		      "called from the function it was inlined into "
+		      "(--inlined=callee).\n", out);
 }

@@ -30,6 +30,8 @@
 #               no perf answers for it
 #
 # fp-spinner.self: fp.data's samples of the thread named spinner alone.
+# cxx.inline: perf report --inline --children on cxx.data (inlined
+# functions as rows of their own), for --inlined=callee.
 # fp-leaf.annotate, fp-lib_spin.annotate: perf annotate --show-total-period,
 # the period at each instruction of leaf and lib_spin in fp.data.
 # For each NAME.data: NAME.header (perf report --header-only), NAME.self
@@ -113,10 +115,15 @@ done
 # thread's, so comm is made part of the sort
 report -i fp.data --comms=spinner --no-children -s comm,dso,sym \
 	-F overhead,period,sample,dso,sym >fp-spinner.self
+# cxx.data with perf's inline frames, for --inlined=callee
+perf report -i cxx.data --stdio --inline --no-demangle --children \
+	--kallsyms=kallsyms -g none \
+	-F overhead_children,overhead,sample,dso,sym 2>/dev/null |
+	grep -v '^#.*Tip:\|^$' >cxx.inline
 # the period of the samples at each instruction of the two hot functions
 for fn in leaf lib_spin; do
 	perf annotate -i fp.data --stdio --show-total-period -s $fn 2>/dev/null |
 		grep -E '^ +[0-9]+ +:' >fp-$fn.annotate
 done
-cp prog libwork.so cxx cxx.data dbgframe dbgframe.data fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
+cp prog libwork.so cxx cxx.data cxx.inline dbgframe dbgframe.data fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
 	./*.self ./*.children "$out"
