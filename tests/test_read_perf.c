@@ -222,7 +222,8 @@ static void build_file(struct buf *b, bool be)
 
 /* The same as perf record -o - writes it: the attr and the feature as
  * records of their own. */
-static void build_pipe(struct buf *b, bool be)
+/* A pipe stream's start: its header, the attr, the HOSTNAME feature. */
+static void put_pipe_start(struct buf *b, bool be)
 {
 	size_t at;
 
@@ -238,6 +239,11 @@ static void build_pipe(struct buf *b, bool be)
 	put8(b, PERF_FEAT_HOSTNAME);
 	put_string(b, "testhost");
 	end_record(b, at);
+}
+
+static void build_pipe(struct buf *b, bool be)
+{
+	put_pipe_start(b, be);
 	put_records(b);
 }
 
@@ -762,18 +768,7 @@ static size_t build_zpipe(struct buf *b, bool be, const struct zspec *z)
 
 	assert_non_null(cs);
 	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 1)));
-	memset(b, 0, sizeof(*b));
-	b->be = be;
-	put_bytes(b, be ? "2ELIFREP" : "PERFILE2", 8);
-	put8(b, 16);
-	at = begin_record(b, PERF_REC_HEADER_ATTR, 0);
-	put_attr(b);
-	put8(b, 7);
-	end_record(b, at);
-	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
-	put8(b, PERF_FEAT_HOSTNAME);
-	put_string(b, "testhost");
-	end_record(b, at);
+	put_pipe_start(b, be);
 	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
 	put8(b, PERF_FEAT_COMPRESSED);
 	put4(b, 1);			/* version */
