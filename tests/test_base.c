@@ -65,6 +65,47 @@ static void test_names_intern(void **state)
 	arena_release(&a);
 }
 
+/* Once the table is dropped, names are still found by text (searched
+ * for), and interning builds the table again with every id kept. */
+static void test_names_drop_table(void **state)
+{
+	struct arena a;
+	struct names n;
+	name_id ids[5000];
+
+	(void)state;
+	arena_init(&a);
+	names_init(&n, &a);
+	names_drop_table(&n);		/* with no names: nothing to do */
+	assert_int_equal(names_find(&n, "f", 1), NO_NAME);
+	for (int i = 0; i < 5000; i++) {
+		char buf[32];
+		int len = snprintf(buf, sizeof(buf), "fn%d", i);
+
+		ids[i] = names_intern(&n, buf, (size_t)len);
+	}
+	names_drop_table(&n);
+	assert_null(n.table);
+	assert_int_equal(names_find(&n, "fn4321", 6), ids[4321]);
+	assert_int_equal(names_find(&n, "fn43", 4), ids[43]);
+	assert_int_equal(names_find(&n, "fn", 2), NO_NAME);
+	assert_string_equal(names_str(&n, ids[17]), "fn17");
+	/* the same text: the same id, with the table built again */
+	assert_int_equal(names_intern(&n, "fn4999", 6), ids[4999]);
+	assert_non_null(n.table);
+	assert_true(n.mask + 1 >= 2 * (n.nr + 1));
+	assert_int_equal(names_find(&n, "fn0", 3), ids[0]);
+	assert_int_equal(names_intern(&n, "new", 3), 5000);
+	for (int i = 0; i < 5000; i++) {
+		char buf[32];
+		int len = snprintf(buf, sizeof(buf), "fn%d", i);
+
+		assert_int_equal(names_find(&n, buf, (size_t)len), ids[i]);
+	}
+	names_release(&n);
+	arena_release(&a);
+}
+
 static void test_u64map(void **state)
 {
 	struct u64map m;
@@ -272,6 +313,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
 		cmocka_unit_test(test_names_intern),
+		cmocka_unit_test(test_names_drop_table),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_profile_rows_widen),

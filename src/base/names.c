@@ -28,6 +28,10 @@ static void rehash(struct names *n)
 {
 	size_t cap = n->table ? (n->mask + 1) * 2 : 1024;
 
+	/* built again after names_drop_table(): room for what is there */
+	while ((n->nr + 1) * 2 > cap)
+		cap *= 2;
+
 	free(n->table);
 	n->table = xcalloc(cap, sizeof(*n->table));
 	n->mask = cap - 1;
@@ -58,12 +62,24 @@ static size_t probe(const struct names *n, const char *s, size_t len,
 	}
 }
 
+void names_drop_table(struct names *n)
+{
+	free(n->table);
+	n->table = NULL;
+	n->mask = 0;
+}
+
 name_id names_find(const struct names *n, const char *s, size_t len)
 {
 	size_t j;
 
-	if (!n->table)
+	if (!n->table) {
+		for (size_t i = 0; i < n->nr; i++)
+			if (n->entries[i].len == len &&
+			    !memcmp(n->entries[i].str, s, len))
+				return (name_id)i;
 		return NO_NAME;
+	}
 	j = probe(n, s, len, (uint32_t)hash_bytes(s, len));
 	return n->table[j] ? n->table[j] - 1 : NO_NAME;
 }

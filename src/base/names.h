@@ -27,7 +27,9 @@ struct names {
 	struct arena *arena;
 	struct name_entry *entries;	/* indexed by name_id */
 	size_t nr, alloc;
-	uint32_t *table;		/* open addressing: name_id + 1, 0 empty */
+	/* open addressing: name_id + 1, 0 empty; NULL until the first name
+	 * and after names_drop_table() */
+	uint32_t *table;
 	size_t mask;
 };
 
@@ -37,8 +39,20 @@ void names_release(struct names *n);
 /* The id of s[0..len), interning a copy on first sight. */
 name_id names_intern(struct names *n, const char *s, size_t len);
 
-/* The id of s[0..len) if it was interned before, else NO_NAME. */
+/*
+ * The id of s[0..len) if it was interned before, else NO_NAME. After
+ * names_drop_table() (until the next names_intern()), a search through
+ * every name: for the odd lookup once reading is done, not for loops.
+ */
 name_id names_find(const struct names *n, const char *s, size_t len);
+
+/*
+ * Free the table that finds names by their text: once a profile is
+ * read, the listings go from ids to text only, and on a big program the
+ * table is 8 MB of the peak. Ids and strings stay; the next
+ * names_intern() builds the table again.
+ */
+void names_drop_table(struct names *n);
 
 /* The string for id; "" for NO_NAME. Lives as long as the arena. */
 const char *names_str(const struct names *n, name_id id);

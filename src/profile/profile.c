@@ -184,9 +184,15 @@ uint32_t profile_event(struct profile *p, name_id name)
 
 uint32_t profile_find_event(const struct profile *p, const char *name)
 {
-	name_id id = names_find(&p->names, name, strlen(name));
+	/* by text, event by event: they are few, and once the profile is
+	 * read its names have no table to find them by (names_find()) */
+	size_t len = strlen(name);
 
-	return id == NO_NAME ? NO_ID : u64map_get(&p->event_index, id);
+	for (size_t e = 0; e < p->nevents; e++)
+		if (names_len(&p->names, p->events[e].name) == len &&
+		    !memcmp(profile_str(p, p->events[e].name), name, len))
+			return (uint32_t)e;
+	return NO_ID;
 }
 
 void profile_set_long_name(struct profile *p, name_id name, name_id long_name)
@@ -543,6 +549,8 @@ int profile_finish(struct profile *p)
 	/* the readers are done: what found their functions and arcs
 	 * goes (anything added later builds it again) */
 	profile_drop_indexes(p);
+	/* and the listings look names up by id only */
+	names_drop_table(&p->names);
 #ifdef __GLIBC__
 	/*
 	 * What reading freed goes back to the system now, before the
