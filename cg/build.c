@@ -99,6 +99,8 @@ void cg_release(struct cg *cg)
 	free(cg->cycle_self);
 	free(cg->cycle_child);
 	free(cg->member_incl);
+	free(cg->member_set);
+	free(cg->member_rank);
 	free(cg->est_self);
 	free(cg->est_child);
 	free(cg->est_arc_self);

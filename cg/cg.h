@@ -88,8 +88,13 @@ struct cg {
 	 * When the profile knows each function's inclusive cost exactly
 	 * (p->func_incl: IgProf), that, capped by its cycle's; then the
 	 * member's cg_node_child() is member_incl - self.
+	 * A row per cycle member only, in node order (most functions of a
+	 * big program are in no cycle): member_set has a bit per node,
+	 * member_rank[w] the members before word w of it.
 	 */
 	uint64_t *member_incl;
+	uint64_t *member_set;
+	uint32_t *member_rank;
 
 	/* estimated (cg_propagate_estimated): one number per node, or per
 	 * profile call for the arcs */

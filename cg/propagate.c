@@ -35,36 +35,70 @@ static int add_row(const struct cg *cg, uint64_t *acc, const uint64_t *row,
 	return 0;
 }
 
+/*
+ * Cycle member n's row of member_incl: its rank among the members, the
+ * members before its 64-node word and those before it in the word.
+ */
+static uint64_t *member_row(const struct cg *cg, uint32_t n)
+{
+	uint64_t below = cg->member_set[n / 64] &
+			 (((uint64_t)1 << (n % 64)) - 1);
+	size_t slot = cg->member_rank[n / 64] +
+		      (size_t)__builtin_popcountll(below);
+
+	return cg->member_incl + slot * cg->nevents;
+}
+
+/* member_set and member_rank from the nodes' cycles; the members. */
+static size_t index_members(struct cg *cg)
+{
+	size_t nwords = cg->nnodes / 64 + 1, nmembers = 0;
+
+	free(cg->member_set);
+	free(cg->member_rank);
+	cg->member_set = xcalloc(nwords, sizeof(*cg->member_set));
+	cg->member_rank = xcalloc(nwords, sizeof(*cg->member_rank));
+	for (size_t n = 0; n < cg->nnodes; n++)
+		if (cg->nodes[n].cycle != NO_ID)
+			cg->member_set[n / 64] |= (uint64_t)1 << (n % 64);
+	for (size_t w = 0; w < nwords; w++) {
+		cg->member_rank[w] = (uint32_t)nmembers;
+		nmembers += (size_t)__builtin_popcountll(cg->member_set[w]);
+	}
+	return nmembers;
+}
+
 static int member_inclusive(struct cg *cg)
 {
 	size_t ne = cg->nevents;
 	const uint64_t *exact = cg->func_incl;
+	size_t nmembers = index_members(cg);
 
 	free(cg->member_incl);
-	cg->member_incl = xcalloc(cg->nnodes * ne + 1, sizeof(uint64_t));
+	cg->member_incl = xcalloc(nmembers * ne + 1, sizeof(uint64_t));
 	/* A profile of whole stacks (IgProf) knows it exactly; capped below
 	 * only in case symbol resolution merged two nested functions. */
 	if (exact)
 		for (size_t n = 0; n < cg->nnodes; n++)
 			if (cg->nodes[n].cycle != NO_ID)
-				memcpy(cg->member_incl + n * ne, exact + n * ne,
-				       ne * sizeof(uint64_t));
+				memcpy(member_row(cg, (uint32_t)n),
+				       exact + n * ne, ne * sizeof(uint64_t));
 	for (size_t a = exact ? 0 : cg->p->ncalls; a-- > 0;) {
 		uint32_t callee = cg_arc_callee(cg, (uint32_t)a);
-		uint64_t *mi = cg->member_incl + (size_t)callee * ne;
 
 		if (cg->nodes[callee].cycle == NO_ID || !cg_is_arc(cg, a))
 			continue;
-		if (add_row(cg, mi, profile_call_incl(cg->p, (uint32_t)a),
-			    callee) < 0)
+		if (add_row(cg, member_row(cg, callee),
+			    profile_call_incl(cg->p, (uint32_t)a), callee) < 0)
 			return -1;
 	}
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		uint32_t cyc = cg->nodes[n].cycle;
-		uint64_t *mi = cg->member_incl + n * ne;
+		uint64_t *mi;
 
 		if (cyc == NO_ID)
 			continue;
+		mi = member_row(cg, (uint32_t)n);
 		for (size_t e = 0; e < ne; e++) {
 			uint64_t whole = cg->cycle_self[cyc * ne + e] +
 					 cg->cycle_child[cyc * ne + e];
@@ -81,8 +115,7 @@ void cg_inclusive_row(const struct cg *cg, uint32_t n, uint64_t *out)
 	size_t ne = cg->nevents;
 
 	if (cg->nodes[n].cycle != NO_ID) {
-		for (size_t e = 0; e < ne; e++)
-			out[e] = cg->member_incl[(size_t)n * ne + e];
+		memcpy(out, member_row(cg, n), ne * sizeof(*out));
 		return;
 	}
 	for (size_t e = 0; e < ne; e++)
@@ -239,7 +272,7 @@ double cg_node_child(const struct cg *cg, uint32_t n, uint32_t event)
 	/* exact inclusive known: a cycle member's children are the rest of
 	 * it, not only the calls that leave the cycle */
 	if (cg->func_incl && cg->nodes[n].cycle != NO_ID)
-		return (double)(cg->member_incl[(size_t)n * cg->nevents + event] -
+		return (double)(member_row(cg, n)[event] -
 				profile_self(cg->p, n)[event]);
 	return (double)cg->child[(size_t)n * cg->nevents + event];
 }

@@ -218,6 +218,78 @@ static void test_deep_chain(void **state)
 }
 
 /*
+ * Two-function cycles spread over several 64-node words, some across a
+ * word's edge, among functions in no cycle: each member's inclusive cost
+ * is its own (member rows are kept for members only, found by rank).
+ * Cycle k <-> k+1: root calls k (1000 + k inclusive), k calls k + 1
+ * (500 + k), k + 1 calls k back (10) and a leaf of self 10000 + k. The
+ * whole cycle is 10002 + k; k's calls in 1010 + k, k + 1's 500 + k.
+ */
+static void test_member_rows(void **state)
+{
+	static const uint32_t first[] = { 2, 62, 64, 126, 190, 254, 296 };
+	enum { NFUNCS = 300, NCYC = sizeof(first) / sizeof(first[0]) };
+	struct profile p;
+	struct cg cg;
+	uint32_t f[NFUNCS + NCYC];
+	uint64_t row[1];
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	for (uint32_t i = 0; i < NFUNCS + NCYC; i++) {
+		char name[32];
+		int len = snprintf(name, sizeof(name), "f%u", i);
+
+		f[i] = profile_func(&p, NO_NAME, NO_NAME,
+				    names_intern(&p.names, name, (size_t)len));
+		profile_self(&p, f[i])[0] = i < NFUNCS ? 1 : 10000 + first[i - NFUNCS];
+	}
+	for (uint32_t c = 0; c < NCYC; c++) {
+		/* from -1: the root; to 2: the cycle's leaf; plus_k:
+		 * inclusive incl + k, else incl */
+		static const struct { int from, to, incl; bool plus_k; } arcs[] = {
+			{ -1, 0, 1000, true }, { 0, 1, 500, true },
+			{ 1, 0, 10, false }, { 1, 2, 10000, true },
+		};
+		uint32_t k = first[c];
+
+		for (size_t a = 0; a < sizeof(arcs) / sizeof(arcs[0]); a++) {
+			uint32_t from = arcs[a].from < 0 ? 0 : k + (uint32_t)arcs[a].from;
+			uint32_t to = arcs[a].to == 2 ? NFUNCS + c : k + (uint32_t)arcs[a].to;
+			uint32_t call = profile_call(&p, f[from], f[to]);
+
+			p.calls[call].count = 1;
+			profile_call_incl(&p, call)[0] = (uint64_t)arcs[a].incl +
+							  (arcs[a].plus_k ? k : 0);
+		}
+	}
+	p.calls_have_incl = true;
+	profile_finish(&p);
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	assert_int_equal(cg_propagate_measured(&cg), 0);
+	assert_int_equal(cg.ncycles, NCYC);
+	for (uint32_t c = 0; c < NCYC; c++) {
+		uint32_t k = first[c];
+
+		assert_int_not_equal(cg.nodes[f[k]].cycle, NO_ID);
+		cg_inclusive_row(&cg, f[k], row);
+		assert_int_equal(row[0], 1010 + k);
+		cg_inclusive_row(&cg, f[k + 1], row);
+		assert_int_equal(row[0], 500 + k);
+		assert_int_equal(cg_cycle_self(&cg, cg.nodes[f[k]].cycle, 0) +
+				 cg_cycle_child(&cg, cg.nodes[f[k]].cycle, 0),
+				 10002 + k);
+	}
+	/* a function in no cycle: self + children */
+	cg_inclusive_row(&cg, f[NFUNCS], row);
+	assert_int_equal(row[0], 10000 + first[0]);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+/*
  * Ranking many entries (cg_rank sorts in place with its own introsort):
  * self costs in patterns that trouble quicksorts (sorted, reversed, all
  * equal, organ pipe, random with many ties); every listed function once,
@@ -378,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_two_cycles_joined),
 		cmocka_unit_test(test_disconnected_and_only_called),
 		cmocka_unit_test(test_deep_chain),
+		cmocka_unit_test(test_member_rows),
 		cmocka_unit_test(test_rank_many),
 		cmocka_unit_test(test_estimated_proportional),
 		cmocka_unit_test(test_estimated_cycle),
