@@ -42,14 +42,12 @@ static uint64_t entry_calls(const struct cg *cg, const struct cg_entry *e)
  */
 struct rank_key {
 	double total;
-	uint32_t id;		/* node, or cycle with CYCLE_BIT */
+	uint32_t id;		/* node, or cycle with CG_CYCLE_BIT */
 };
-
-#define CYCLE_BIT 0x80000000u
 
 static struct cg_entry entry_of(uint32_t id)
 {
-	return (struct cg_entry){ (id & CYCLE_BIT) != 0, id & ~CYCLE_BIT };
+	return (struct cg_entry){ (id & CG_CYCLE_BIT) != 0, id & ~CG_CYCLE_BIT };
 }
 
 /* Does a come before b? Totals down, then ids up: ids are distinct, so
@@ -161,7 +159,7 @@ struct tie_key {
 static int cmp_ties(const void *x, const void *y)
 {
 	const struct tie_key *a = x, *b = y;
-	bool ca = a->id & CYCLE_BIT, cb = b->id & CYCLE_BIT;
+	bool ca = a->id & CG_CYCLE_BIT, cb = b->id & CG_CYCLE_BIT;
 
 	if (ca != cb)
 		return ca ? -1 : 1;
@@ -175,8 +173,8 @@ static int cmp_ties(const void *x, const void *y)
 		if (r)
 			return r;
 	}
-	return (a->id & ~CYCLE_BIT) < (b->id & ~CYCLE_BIT) ? -1
-		: (a->id & ~CYCLE_BIT) > (b->id & ~CYCLE_BIT);
+	return (a->id & ~CG_CYCLE_BIT) < (b->id & ~CG_CYCLE_BIT) ? -1
+		: (a->id & ~CG_CYCLE_BIT) > (b->id & ~CG_CYCLE_BIT);
 }
 
 /* keys[0..n), all of one total, in the order's other keys. */
@@ -206,7 +204,7 @@ static struct rank_key key_of(const struct cg *cg, struct cg_entry e)
 {
 	struct rank_key k = {
 		.total = entry_total(cg, &e),
-		.id = e.id | (e.is_cycle ? CYCLE_BIT : 0),
+		.id = e.id | (e.is_cycle ? CG_CYCLE_BIT : 0),
 	};
 
 	return k;
@@ -238,7 +236,7 @@ void cg_rank(struct cg *cg)
 	size_t ties_alloc = 0;
 	unsigned depth = 0;
 
-	if (cg->nnodes >= CYCLE_BIT || cg->ncycles >= CYCLE_BIT)
+	if (cg->nnodes >= CG_CYCLE_BIT || cg->ncycles >= CG_CYCLE_BIT)
 		BUG("%zu functions and %zu cycles to rank", cg->nnodes,
 		    cg->ncycles);
 	free(cg->order);
@@ -261,30 +259,28 @@ void cg_rank(struct cg *cg)
 	}
 	free(ties);
 	/*
-	 * The order, 8 bytes an entry, written over the keys of 16 (entry
-	 * i over key i / 2, read already), then the rest given back: not
+	 * The order, 4 bytes an entry, written over the keys of 16 (entry
+	 * i over key i / 4, read already), then the rest given back: not
 	 * both arrays at once. memcpy() because the bytes change type.
 	 */
 	for (size_t i = 0; i < n; i++) {
 		struct rank_key k;
-		struct cg_entry e;
 
 		memcpy(&k, (char *)keys + i * sizeof(k), sizeof(k));
-		e = entry_of(k.id);
-		memcpy((char *)keys + i * sizeof(e), &e, sizeof(e));
+		memcpy((char *)keys + i * sizeof(k.id), &k.id, sizeof(k.id));
 	}
-	_Static_assert(sizeof(struct cg_entry) <= sizeof(struct rank_key) / 2,
+	_Static_assert(sizeof(*cg->order) <= sizeof(struct rank_key) / 2,
 		       "an entry fits in half a key");
 	cg->order = xreallocarray(keys, n + 1, sizeof(*cg->order));
 	cg->norder = n;
 	for (size_t i = 0; i < n; i++) {
-		const struct cg_entry *e = &cg->order[i];
+		struct cg_entry e = cg_order_entry(cg, i);
 
-		if (e->is_cycle) {
-			cg->cycles[e->id].index = (uint32_t)i + 1;
-			cg->cycles[e->id].number = ++number;
+		if (e.is_cycle) {
+			cg->cycles[e.id].index = (uint32_t)i + 1;
+			cg->cycles[e.id].number = ++number;
 		} else {
-			cg->nodes[e->id].index = (uint32_t)i + 1;
+			cg->nodes[e.id].index = (uint32_t)i + 1;
 		}
 	}
 }

@@ -325,14 +325,14 @@ static void check_rank(unsigned pattern, uint32_t n)
 	cg_rank(&cg);
 	assert_int_equal(cg.norder, n);
 	for (size_t i = 0; i < cg.norder; i++) {
-		uint32_t f = cg.order[i].id;
+		uint32_t f = cg_order_entry(&cg, i).id;
 
-		assert_false(cg.order[i].is_cycle);
+		assert_false(cg_order_entry(&cg, i).is_cycle);
 		assert_false(seen[f]);
 		seen[f] = true;
 		assert_int_equal(cg.nodes[f].index, i + 1);
 		if (i) {
-			uint32_t g = cg.order[i - 1].id;
+			uint32_t g = cg_order_entry(&cg, i - 1).id;
 			uint64_t a = profile_self(&p, g)[0];
 			uint64_t b = profile_self(&p, f)[0];
 

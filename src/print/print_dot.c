@@ -473,9 +473,10 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	/* functions the listings list, at least node_threshold inclusive */
 	for (size_t i = 0; i < cg->norder; i++) {
-		uint32_t n = cg->order[i].id;
+		struct cg_entry e = cg_order_entry(cg, i);
+		uint32_t n = e.id;
 
-		if (cg->order[i].is_cycle)
+		if (e.is_cycle)
 			continue;
 		nlisted++;
 		if (d.hottest == NO_ID || cmp_flat_order(&n, &d.hottest, &fo) < 0)

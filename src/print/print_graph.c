@@ -270,13 +270,13 @@ static void format_entry(void *ctx, const void *shown, size_t i,
 			 struct linebuf *lb)
 {
 	struct graph_ctx *g = ctx;
-	const struct cg_entry *e = &g->cg->order[((const uint32_t *)shown)[i]];
+	struct cg_entry e = cg_order_entry(g->cg, ((const uint32_t *)shown)[i]);
 
 	g->lb = lb;
-	if (e->is_cycle)
-		print_cycle_entry(g, e->id);
+	if (e.is_cycle)
+		print_cycle_entry(g, e.id);
 	else
-		print_node_entry(g, e->id);
+		print_node_entry(g, e.id);
 	lb_puts(lb, "-----------------------------------------------\n");
 }
 
@@ -285,11 +285,11 @@ static void format_entry(void *ctx, const void *shown, size_t i,
 static size_t entry_weight(void *ctx, const void *shown, size_t i)
 {
 	const struct cg *cg = ((struct graph_ctx *)ctx)->cg;
-	const struct cg_entry *e = &cg->order[((const uint32_t *)shown)[i]];
-	uint32_t m = e->is_cycle ? cg->cycles[e->id].first_member : e->id;
+	struct cg_entry e = cg_order_entry(cg, ((const uint32_t *)shown)[i]);
+	uint32_t m = e.is_cycle ? cg->cycles[e.id].first_member : e.id;
 	size_t w = 2;
 
-	for (; m != NO_ID; m = e->is_cycle ? cg->nodes[m].next_member : NO_ID)
+	for (; m != NO_ID; m = e.is_cycle ? cg->nodes[m].next_member : NO_ID)
 		w += 1 + (cg->out_start[m + 1] - cg->out_start[m]) +
 		     (cg->in_start[m + 1] - cg->in_start[m]);
 	return w;
@@ -326,9 +326,11 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 		"self", g.w, "children", "called", "", "name");
 	shown = xcalloc(cg->norder + 1, sizeof(*shown));
 	for (size_t i = 0; i < cg->norder; i++) {
-		if (entry_shown(cg, o, &cg->order[i], g.ev, g.total))
+		struct cg_entry e = cg_order_entry(cg, i);
+
+		if (entry_shown(cg, o, &e, g.ev, g.total))
 			shown[nshown++] = (uint32_t)i;
-		else if (entry_below(cg, o, &cg->order[i], g.ev, g.total))
+		else if (entry_below(cg, o, &e, g.ev, g.total))
 			nbelow++;
 	}
 	/* every label made once pays when most entries are printed (each

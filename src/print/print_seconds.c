@@ -387,7 +387,8 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 		profile_str(p, p->events[g.ev].name), g.total * g.unit);
 	fputs("index % time    self  children    called     name\n", out);
 	for (size_t i = 0; i < cg->norder; i++) {
-		const struct cg_entry *e = &cg->order[i];
+		struct cg_entry entry = cg_order_entry(cg, i);
+		const struct cg_entry *e = &entry;
 
 		if (!entry_shown(cg, o, e, g.ev, g.total))
 			continue;
