@@ -69,10 +69,11 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 		}
 		if (pc->caller == pc->callee) {
 			/* gprof: self-recursion is not an arc of the graph */
-			cg->nodes[pc->callee].self_calls += pc->count;
+			cg->nodes[pc->callee].self_calls +=
+				profile_call_count(p, (uint32_t)i);
 			continue;
 		}
-		cg->nodes[pc->callee].calls += pc->count;
+		cg->nodes[pc->callee].calls += profile_call_count(p, (uint32_t)i);
 		cg->arc_set[i / 64] |= (uint64_t)1 << (i % 64);
 		cg->out_start[pc->caller + 1]++;
 		cg->in_start[pc->callee + 1]++;

@@ -130,7 +130,7 @@ static inline uint32_t cg_arc_callee(const struct cg *cg, uint32_t a)
 }
 static inline uint64_t cg_arc_count(const struct cg *cg, uint32_t a)
 {
-	return cg->p->calls[a].count;
+	return profile_call_count(cg->p, a);
 }
 
 /* Is profile call c an arc of the graph? To go through every arc in

@@ -112,9 +112,10 @@ void cg_find_cycles(struct cg *cg)
 		if (cc == NO_ID || !cg_is_arc(cg, a))
 			continue;
 		if (cg->nodes[pc->caller].cycle == cc)
-			cg->cycles[cc].internal_calls += pc->count;
+			cg->cycles[cc].internal_calls +=
+				cg_arc_count(cg, (uint32_t)a);
 		else
-			cg->cycles[cc].calls += pc->count;
+			cg->cycles[cc].calls += cg_arc_count(cg, (uint32_t)a);
 	}
 	free(idx);
 	free(low);

@@ -273,10 +273,10 @@ static void test_profile_rekey_merges(void **state)
 	profile_self(&p, b)[0] = 4;
 	/* profile_call() may move p.calls: index it afterwards */
 	ab = profile_call(&p, c, a);
-	p.calls[ab].count = 1;
+	profile_call_set_count(&p, ab, 1);
 	profile_call_incl(&p, ab)[0] = 3;
 	ab = profile_call(&p, c, b);
-	p.calls[ab].count = 2;
+	profile_call_set_count(&p, ab, 2);
 	profile_call_incl(&p, ab)[0] = 4;
 	pa = profile_pos(&p, a, NO_NAME, 0, 0x1160);
 	pb = profile_pos(&p, b, NO_NAME, 0, 0x1160);
@@ -299,7 +299,7 @@ static void test_profile_rekey_merges(void **state)
 	assert_int_equal(p.ncalls, 1);
 	ab = find_call(&p, "main", "frame_dummy");
 	assert_int_not_equal(ab, NO_ID);
-	assert_int_equal(p.calls[ab].count, 3);
+	assert_int_equal(profile_call_count(&p, ab), 3);
 	assert_int_equal(profile_call_incl(&p, ab)[0], 7);
 	assert_int_equal(p.npos, 1);
 	assert_int_equal(profile_pos_cost(&p, 0)[0], 7);

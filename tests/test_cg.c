@@ -194,14 +194,14 @@ static void test_deep_chain(void **state)
 		if (prev != NO_ID) {
 			uint32_t c = profile_call(&p, prev, f);
 
-			p.calls[c].count = 1;
+			profile_call_set_count(&p, c, 1);
 			profile_call_incl(&p, c)[0] = DEPTH - i;
 		}
 		prev = f;
 	}
 	/* and close it into one huge cycle */
 	profile_call_incl(&p, profile_call(&p, prev, 0))[0] = 1;
-	p.calls[p.ncalls - 1].count = 1;
+	profile_call_set_count(&p, p.ncalls - 1, 1);
 	p.calls_have_incl = true;
 	profile_finish(&p);
 	cg_build(&cg, &p, 0);
@@ -259,7 +259,7 @@ static void test_member_rows(void **state)
 			uint32_t to = arcs[a].to == 2 ? NFUNCS + c : k + (uint32_t)arcs[a].to;
 			uint32_t call = profile_call(&p, f[from], f[to]);
 
-			p.calls[call].count = 1;
+			profile_call_set_count(&p, call, 1);
 			profile_call_incl(&p, call)[0] = (uint64_t)arcs[a].incl +
 							  (arcs[a].plus_k ? k : 0);
 		}

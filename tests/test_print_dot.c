@@ -115,7 +115,7 @@ static uint32_t add_func(struct profile *p, const char *name, size_t len,
 	if (caller != NO_ID) {
 		uint32_t c = profile_call(p, caller, f);
 
-		p->calls[c].count += count;
+		profile_call_add_count(p, c, count);
 		profile_call_incl(p, c)[0] += incl;
 		p->calls_have_incl = true;
 	}

@@ -130,7 +130,7 @@ static uint64_t incl_of(const struct profile *p, const char *caller,
 static uint64_t count_of_call(const struct profile *p, const char *caller,
 			      const char *callee)
 {
-	return p->calls[call_of(p, caller, callee)].count;
+	return profile_call_count(p, call_of(p, caller, callee));
 }
 
 /* The function with this exact identity ("" for no object/file), or NO_ID. */
@@ -1222,7 +1222,7 @@ static void test_callsites(void **state)
 	profile_rekey(&r.p, ident, NULL, map);
 	assert_int_equal(r.p.ncallsites, 2);
 	c = find_call(&r.p, "main", "g");
-	assert_int_equal(r.p.calls[c].count, 4);
+	assert_int_equal(profile_call_count(&r.p, c), 4);
 	for (size_t i = 0; i < r.p.ncallsites; i++) {
 		assert_int_equal(r.p.callsites[i].call, c);
 		if (r.p.pos[r.p.callsites[i].pos].line == 4)
@@ -1399,7 +1399,7 @@ static void check_compressed(compress_fn compress, const char *kind)
 	assert_string_equal(diag, "");
 	assert_int_equal(profile_self(&p, find_func(&p, "main"))[0], 20);
 	assert_int_equal(profile_self(&p, find_func(&p, "f"))[0], 400);
-	assert_int_equal(p.calls[find_call(&p, "main", "f")].count, 3);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "main", "f")), 3);
 	free(diag);
 	profile_release(&p);
 

@@ -95,7 +95,7 @@ static uint64_t arc_incl(const struct profile *p, const char *a, const char *b,
 
 static uint64_t arc_count(const struct profile *p, const char *a, const char *b)
 {
-	return p->calls[call(p, a, b)].count;
+	return profile_call_count(p, call(p, a, b));
 }
 
 /* ---- the header ---- */

@@ -152,7 +152,7 @@ static void test_inlined_to_callee(void **state)
 	assert_int_equal(profile_self(&fx.p, work)[0] + 4800, work_self_before);
 	arc = find_call(&fx.p, "work", "mix");
 	assert_int_not_equal(arc, NO_ID);
-	assert_int_equal(fx.p.calls[arc].count, 0);
+	assert_int_equal(profile_call_count(&fx.p, arc), 0);
 	assert_int_equal(profile_call_incl(&fx.p, arc)[0], 4800);
 	assert_true(fx.rep.inlined_moved > 0);
 	release(&fx);

@@ -257,7 +257,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	for (size_t c = 0; c < n; c++) {
 		num[3 * c] = p->calls[c].caller;
 		num[3 * c + 1] = p->calls[c].callee;
-		num[3 * c + 2] = (double)p->calls[c].count;
+		num[3 * c + 2] = (double)profile_call_count(p, (uint32_t)c);
 		for (size_t e = 0; exact && e < ne; e++)
 			incl[c * ne + e] =
 				(double)profile_call_incl(p, (uint32_t)c)[e];

@@ -355,7 +355,7 @@ static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
 			continue;
 		e[k].caller = arc->caller;
 		e[k].callee = arc->callee;
-		e[k].count = arc->count;
+		e[k].count = profile_call_count(p, a);
 		e[k].has_cost = stacks || cyc == NO_ID ||
 				cyc != cg->nodes[arc->callee].cycle;
 		e[k].measured = measured;
@@ -372,7 +372,7 @@ static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
 		if (p->calls[c].caller != p->calls[c].callee)
 			continue;
 		e[k].caller = e[k].callee = p->calls[c].caller;
-		e[k].count = p->calls[c].count;
+		e[k].count = profile_call_count(p, c);
 		e[k].has_cost = stacks;
 		e[k].measured = measured;
 		e[k].cost = measured ? (double)profile_call_incl(p, c)[d->ev] : 0;

@@ -83,7 +83,8 @@ static void arc_line(struct graph_ctx *g, const struct arc_key *k,
 	const struct cg *cg = g->cg;
 	const struct pcall *arc = &cg->p->calls[k->arc];
 	char count[2 * FMT_NUM_MAX];
-	size_t n = strlen(fmt_count(count, arc->count, g->o->digit_groups));
+	size_t n = strlen(fmt_count(count, cg_arc_count(cg, k->arc),
+				     g->o->digit_groups));
 
 	if (in_same_cycle(cg, arc->caller, arc->callee)) {
 		arc_columns(g, NULL, NULL, count, n);

@@ -261,7 +261,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 		fputs(c ? ",\n   " : "\n   ", out);
 		fprintf(out, "{\"caller\": %u, \"callee\": %u, \"count\": %llu, \"inclusive\": ",
-			pc->caller, pc->callee, (unsigned long long)pc->count);
+			pc->caller, pc->callee,
+			(unsigned long long)profile_call_count(p, (uint32_t)c));
 		if (p->calls_have_incl) {
 			json_row(out, profile_call_incl(p, (uint32_t)c), ne);
 		} else {

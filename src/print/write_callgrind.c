@@ -432,7 +432,7 @@ static void put_calls_of(struct writer *w, uint32_t c, uint64_t *left)
 	const struct profile *p = w->p;
 	const struct pfunc *caller = &p->funcs[p->calls[c].caller];
 	uint64_t fl = name_key(p, caller->file);
-	uint64_t count = p->calls[c].count;
+	uint64_t count = profile_call_count(p, c);
 	size_t stride = p->stride;
 	bool any = false;
 

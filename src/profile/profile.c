@@ -402,7 +402,7 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 	memset(profile_call_incl(p, c), 0, p->stride * sizeof(uint64_t));
 	p->calls[c].caller = caller;
 	p->calls[c].callee = callee;
-	p->calls[c].count = 0;
+	profile_call_set_count(p, c, 0);
 	p->ncalls++;
 	return c;
 }

@@ -65,7 +65,7 @@ struct pfunc {
 
 struct pcall {
 	uint32_t caller, callee;	/* indexes into funcs[] */
-	uint64_t count;
+	uint64_t count;			/* profile_call_count() */
 };
 
 /*
@@ -366,6 +366,29 @@ static inline bool cost_row_zero(const uint64_t *row, size_t n)
 static inline uint64_t *profile_self(const struct profile *p, uint32_t func)
 {
 	return p->self + (size_t)func * p->stride;
+}
+
+/*
+ * Call arc c's count. Read and changed only through these three, so
+ * the model may store it as it likes.
+ */
+static inline uint64_t profile_call_count(const struct profile *p, uint32_t c)
+{
+	return p->calls[c].count;
+}
+
+static inline void profile_call_set_count(struct profile *p, uint32_t c,
+					  uint64_t count)
+{
+	p->calls[c].count = count;
+}
+
+/* Add n to call c's count. true when the sum passed 2^64 - 1 (the count
+ * is then the sum wrapped, as __builtin_add_overflow() leaves it). */
+static inline bool profile_call_add_count(struct profile *p, uint32_t c,
+					  uint64_t n)
+{
+	return __builtin_add_overflow(p->calls[c].count, n, &p->calls[c].count);
 }
 
 static inline uint64_t *profile_call_incl(const struct profile *p,

@@ -540,7 +540,7 @@ static void pop(struct ig_reader *rd)
 			rd->acc[c][l - 1] += sum;
 	}
 	if (outer_call)
-		p->calls[v->call].count += v->count;
+		profile_call_add_count(p, v->call, v->count);
 	if (outer_call && v->site != NO_ID)
 		p->callsites[v->site].count += v->count;
 	if (l)

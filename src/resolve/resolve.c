@@ -648,12 +648,11 @@ static void move_inlined_calls(struct profile *p, uint32_t pos,
 		uint32_t now = profile_call(p, inner, p->calls[old].callee);
 		uint64_t *old_incl = profile_call_incl(p, old);
 		uint64_t *now_incl = profile_call_incl(p, now);
-		uint64_t n = site->count;
+		uint64_t n = site->count, had = profile_call_count(p, old);
 
 		/* the arc's count and cost are its call sites' sums */
-		p->calls[old].count -= n < p->calls[old].count
-					       ? n : p->calls[old].count;
-		p->calls[now].count += n;
+		profile_call_set_count(p, old, had - (n < had ? n : had));
+		profile_call_add_count(p, now, n);
 		for (size_t e = 0; e < stride; e++) {
 			old_incl[e] -= incl[e] < old_incl[e] ? incl[e]
 							     : old_incl[e];

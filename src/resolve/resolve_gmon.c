@@ -475,7 +475,7 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 			continue;	/* as gprof: no symbol for an end */
 		c = profile_call(p, pfunc_of(p, st, &t, from, object),
 				 pfunc_of(p, st, &t, self, object));
-		p->calls[c].count += g->arcs[i].count;
+		profile_call_add_count(p, c, g->arcs[i].count);
 		arc_call[i] = c;
 		arc_self[i] = g->arcs[i].self - r->load_offset;
 	}

@@ -543,7 +543,7 @@ static void charge_arc(struct presolve *r, struct walk *w, uint32_t caller,
 			stride);
 	if (mark(&w->cstamp, &w->cstamp_alloc, p->ncalls, c, w->gen)) {
 		add_row(profile_call_incl(p, c), w->cost, stride);
-		p->calls[c].count += samples;
+		profile_call_add_count(p, c, samples);
 	}
 }
 

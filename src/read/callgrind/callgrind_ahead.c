@@ -337,10 +337,11 @@ static bool add_column(uint64_t *sum, const uint64_t *rows, size_t n,
 	return true;
 }
 
-static bool add_counts(uint64_t *sum, const struct pcall *calls, size_t n)
+static bool add_counts(uint64_t *sum, const struct profile *q)
 {
-	for (size_t i = 0; i < n; i++)
-		if (__builtin_add_overflow(*sum, calls[i].count, sum))
+	for (size_t i = 0; i < q->ncalls; i++)
+		if (__builtin_add_overflow(*sum, profile_call_count(q, (uint32_t)i),
+					   sum))
 			return false;
 	return true;
 }
@@ -444,8 +445,7 @@ static bool sums_fit(const struct profile *p, const struct profile *q,
 		     __builtin_add_overflow(incl, before->sites[e], &incl)))
 			return false;
 	}
-	if (!add_counts(&count, p->calls, p->ncalls) ||
-	    !add_counts(&count, q->calls, q->ncalls))
+	if (!add_counts(&count, p) || !add_counts(&count, q))
 		return false;
 	return !q->ncallsites ||
 	       !__builtin_add_overflow(count, before->site_counts, &count);
@@ -546,7 +546,7 @@ static void merge_profile(struct merge *m)
 					   m->funcs[qc->callee]);
 
 		m->calls[c] = pc;
-		p->calls[pc].count += qc->count;
+		profile_call_add_count(p, pc, profile_call_count(q, (uint32_t)c));
 		add_rows(profile_call_incl(p, pc),
 			 profile_call_incl(q, (uint32_t)c), q->nevents);
 	}

@@ -685,13 +685,13 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 		map = NULL;
 	if (rd->want_call_cost) {
 		/* the inclusive cost of the calls= line before */
-		struct pcall *c;
+		const struct pcall *c;
 
 		rd->want_call_cost = false;
 		if (rd->call_arc == NO_ID)
 			return 0;
 		c = &rd->p->calls[rd->call_arc];
-		if (__builtin_add_overflow(c->count, rd->call_count, &c->count))
+		if (profile_call_add_count(rd->p, rd->call_arc, rd->call_count))
 			return sum_overflow(rd, "call count", c->caller,
 					    c->callee);
 		rd->p->calls_have_incl = true;
