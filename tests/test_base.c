@@ -106,6 +106,81 @@ static void test_names_drop_table(void **state)
 	arena_release(&a);
 }
 
+/*
+ * Call counts of 2^31 and more live beside the arcs (struct pcall):
+ * each reads back as set and added, across the edge either way, past
+ * 2^32, wrapping past 2^64 (reported), and through a rekey that merges
+ * two arcs of big counts into one.
+ */
+static void test_call_counts(void **state)
+{
+	static const uint64_t big = (uint64_t)1 << 31;
+	struct profile p;
+	struct pfunc *ident;
+	uint32_t f[4], c[6];
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	for (int i = 0; i < 4; i++) {
+		char name[8];
+		int len = snprintf(name, sizeof(name), "f%d", i);
+
+		f[i] = profile_func(&p, NO_NAME, NO_NAME,
+				    names_intern(&p.names, name, (size_t)len));
+	}
+	for (int i = 0; i < 6; i++)
+		c[i] = profile_call(&p, f[i / 3], f[1 + i % 3]);
+	assert_int_equal(profile_call_count(&p, c[0]), 0);
+	profile_call_set_count(&p, c[0], big - 1);
+	assert_int_equal(p.nbig_counts, 0);
+	assert_false(profile_call_add_count(&p, c[0], 1));
+	assert_int_equal(profile_call_count(&p, c[0]), big);
+	assert_int_equal(p.nbig_counts, 1);
+	profile_call_set_count(&p, c[1], UINT64_MAX - 5);
+	assert_int_equal(profile_call_count(&p, c[1]), UINT64_MAX - 5);
+	assert_false(profile_call_add_count(&p, c[1], 5));
+	assert_int_equal(profile_call_count(&p, c[1]), UINT64_MAX);
+	assert_true(profile_call_add_count(&p, c[1], 3));
+	assert_int_equal(profile_call_count(&p, c[1]), 2);	/* wrapped */
+	profile_call_set_count(&p, c[2], 7);
+	assert_false(profile_call_add_count(&p, c[2], (uint64_t)5 << 32));
+	assert_int_equal(profile_call_count(&p, c[2]), ((uint64_t)5 << 32) + 7);
+	/* back below the edge, and small ones beside the big */
+	profile_call_set_count(&p, c[0], 9);
+	assert_int_equal(profile_call_count(&p, c[0]), 9);
+	profile_call_set_count(&p, c[0], big + 9);
+	assert_int_equal(profile_call_count(&p, c[3]), 0);
+	profile_call_set_count(&p, c[3], 40);
+	profile_call_set_count(&p, c[4], big * 3);
+	assert_int_equal(p.nbig_counts, 4);
+	assert_int_equal(profile_call_count(&p, c[0]), big + 9);
+	assert_int_equal(profile_call_count(&p, c[2]), ((uint64_t)5 << 32) + 7);
+	assert_int_equal(profile_call_count(&p, c[3]), 40);
+	assert_int_equal(profile_call_count(&p, c[4]), big * 3);
+	assert_int_equal(profile_call_count(&p, c[5]), 0);
+
+	/* f2 becomes f1: f0>f1 and f0>f2 are one arc, f1>f2 a self-call
+	 * of f1's, and f1>f1 (c[3], 40) joins it; f0>f3 keeps its count
+	 * in a new arc */
+	ident = calloc(p.nfuncs, sizeof(*ident));
+	for (size_t i = 0; i < p.nfuncs; i++)
+		ident[i] = p.funcs[i];
+	ident[f[2]].name = p.funcs[f[1]].name;
+	profile_rekey(&p, ident, NULL, NULL);
+	free(ident);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "f0", "f1")),
+			 big + 9 + 2);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "f0", "f3")),
+			 ((uint64_t)5 << 32) + 7);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "f1", "f1")),
+			 big * 3 + 40);
+	/* no calls and no cost: gone */
+	assert_int_equal(find_call(&p, "f1", "f3"), NO_ID);
+	assert_int_equal(p.ncalls, 3);
+	profile_release(&p);
+}
+
 static void test_u64map(void **state)
 {
 	struct u64map m;
@@ -314,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_names_drop_table),
+		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_profile_rows_widen),

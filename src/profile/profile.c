@@ -33,6 +33,7 @@ void profile_release(struct profile *p)
 	free(p->funcs);
 	free(p->self);
 	free(p->calls);
+	free(p->big_counts);
 	free(p->call_incl);
 	free(p->totals);
 	free(p->summary);
@@ -402,9 +403,24 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 	memset(profile_call_incl(p, c), 0, p->stride * sizeof(uint64_t));
 	p->calls[c].caller = caller;
 	p->calls[c].callee = callee;
-	profile_call_set_count(p, c, 0);
+	p->calls[c].count = 0;
 	p->ncalls++;
 	return c;
+}
+
+void profile_call_set_big(struct profile *p, uint32_t c, uint64_t count)
+{
+	struct pcall *pc = &p->calls[c];
+
+	if (!(pc->count & PCALL_BIG)) {
+		/* once big, an arc's count stays in big_counts[] */
+		if (p->nbig_counts >= PCALL_BIG)
+			BUG("%zu call counts of 2^31 or more", p->nbig_counts);
+		ARRAY_GROW(p->big_counts, p->nbig_counts + 1,
+			   p->big_counts_alloc);
+		pc->count = PCALL_BIG | (uint32_t)p->nbig_counts++;
+	}
+	p->big_counts[pc->count & ~PCALL_BIG] = count;
 }
 
 void profile_add_summary(struct profile *p, const uint64_t *row)

@@ -63,10 +63,24 @@ struct pfunc {
 					 * by symbol resolution; not identity) */
 };
 
+/*
+ * 12 bytes: a big program's profile has millions of arcs, and their
+ * counts but seldom reach 2^31. A count that does lives in the
+ * profile's big_counts[], and the arc holds PCALL_BIG | its index there
+ * (pcall_count()).
+ */
 struct pcall {
 	uint32_t caller, callee;	/* indexes into funcs[] */
-	uint64_t count;			/* profile_call_count() */
+	uint32_t count;			/* profile_call_count() */
 };
+
+#define PCALL_BIG 0x80000000u
+
+/* The count of *pc, whose profile's big_counts[] is big. */
+static inline uint64_t pcall_count(const struct pcall *pc, const uint64_t *big)
+{
+	return pc->count & PCALL_BIG ? big[pc->count & ~PCALL_BIG] : pc->count;
+}
 
 /*
  * A position inside a function: the source file and line and the
@@ -180,6 +194,8 @@ struct profile {
 
 	struct pcall *calls;
 	size_t ncalls, calls_alloc;
+	uint64_t *big_counts;		/* counts of 2^31 and more (pcall) */
+	size_t nbig_counts, big_counts_alloc;
 	uint64_t *call_incl;		/* ncalls * stride */
 	size_t call_incl_alloc;		/* in rows */
 	bool calls_have_incl;		/* inclusive costs were measured */
@@ -374,13 +390,19 @@ static inline uint64_t *profile_self(const struct profile *p, uint32_t func)
  */
 static inline uint64_t profile_call_count(const struct profile *p, uint32_t c)
 {
-	return p->calls[c].count;
+	return pcall_count(&p->calls[c], p->big_counts);
 }
+
+/* profile_call_set_count() of a count kept in big_counts[]. */
+void profile_call_set_big(struct profile *p, uint32_t c, uint64_t count);
 
 static inline void profile_call_set_count(struct profile *p, uint32_t c,
 					  uint64_t count)
 {
-	p->calls[c].count = count;
+	if (count < PCALL_BIG && !(p->calls[c].count & PCALL_BIG))
+		p->calls[c].count = (uint32_t)count;
+	else
+		profile_call_set_big(p, c, count);
 }
 
 /* Add n to call c's count. true when the sum passed 2^64 - 1 (the count
@@ -388,7 +410,11 @@ static inline void profile_call_set_count(struct profile *p, uint32_t c,
 static inline bool profile_call_add_count(struct profile *p, uint32_t c,
 					  uint64_t n)
 {
-	return __builtin_add_overflow(p->calls[c].count, n, &p->calls[c].count);
+	uint64_t sum;
+	bool over = __builtin_add_overflow(profile_call_count(p, c), n, &sum);
+
+	profile_call_set_count(p, c, sum);
+	return over;
 }
 
 static inline uint64_t *profile_call_incl(const struct profile *p,

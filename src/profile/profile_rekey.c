@@ -28,6 +28,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	struct paddr_range *func_addrs = p->func_addrs;
 	size_t func_addrs_alloc = p->func_addrs_alloc;
 	struct pcall *calls = p->calls;
+	uint64_t *big_counts = p->big_counts;
 	struct ppos *pos = p->pos;
 	struct pcallsite *callsites = p->callsites;
 	struct pjump *jumps = p->jumps;
@@ -40,6 +41,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	p->funcs = NULL;
 	p->self = p->call_incl = p->pos_cost = NULL;
 	p->calls = NULL;
+	p->big_counts = NULL;
+	p->nbig_counts = p->big_counts_alloc = 0;
 	p->pos = NULL;
 	p->pos_table = NULL;
 	p->nfuncs = p->funcs_alloc = p->self_alloc = 0;
@@ -87,17 +90,18 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	for (size_t i = 0; i < p->nstacks; i++)
 		p->stacks[i].func = newid[p->stacks[i].func];
 	for (size_t c = 0; c < ncalls; c++) {
+		uint64_t count = pcall_count(&calls[c], big_counts);
 		uint32_t nc;
 
 		/* an arc of no calls and no cost says nothing (calls moved
 		 * away by --inlined=callee leave them) */
 		newcall[c] = NO_ID;
-		if (!calls[c].count && cost_row_zero(call_incl + c * stride, stride))
+		if (!count && cost_row_zero(call_incl + c * stride, stride))
 			continue;
 		nc = profile_call(p, newid[calls[c].caller],
 				  newid[calls[c].callee]);
 		newcall[c] = nc;
-		p->calls[nc].count += calls[c].count;
+		profile_call_add_count(p, nc, count);
 		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
 	}
 	for (size_t i = 0; i < npos; i++) {
@@ -142,5 +146,6 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	free(call_incl);
 	free(pos_cost);
 	free(calls);
+	free(big_counts);
 	free(pos);
 }
