@@ -48,6 +48,7 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 	cg->nnodes = p->nfuncs;
 	cg->nodes = xcalloc(p->nfuncs ? p->nfuncs : 1, sizeof(*cg->nodes));
 	for (size_t n = 0; n < cg->nnodes; n++) {
+		cg->nodes[n].self_call = NO_ID;
 		cg->nodes[n].cycle = NO_ID;
 		cg->nodes[n].next_member = NO_ID;
 	}
@@ -68,9 +69,12 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 			continue;
 		}
 		if (pc->caller == pc->callee) {
-			/* gprof: self-recursion is not an arc of the graph */
-			cg->nodes[pc->callee].self_calls +=
-				profile_call_count(p, (uint32_t)i);
+			/* gprof: self-recursion is not an arc of the graph;
+			 * the profile has one call per caller and callee */
+			if (cg->nodes[pc->callee].self_call != NO_ID)
+				BUG("function %u calls itself in calls %u and %zu",
+				    pc->callee, cg->nodes[pc->callee].self_call, i);
+			cg->nodes[pc->callee].self_call = (uint32_t)i;
 			continue;
 		}
 		cg->nodes[pc->callee].calls += profile_call_count(p, (uint32_t)i);
@@ -90,6 +94,7 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 void cg_release(struct cg *cg)
 {
 	free(cg->nodes);
+	free(cg->topo);
 	free(cg->out);
 	free(cg->in);
 	free(cg->out_start);

@@ -24,12 +24,14 @@
 
 #include "profile/profile.h"
 
+/* 24 bytes: a big program has a million functions. */
 struct cg_node {
 	uint64_t calls;		/* from other functions (self-calls not) */
-	uint64_t self_calls;	/* recursive calls to itself */
+	/* the profile call of the function to itself, or NO_ID: its count
+	 * is the recursive calls (cg_node_self_calls()) */
+	uint32_t self_call;
 	uint32_t cycle;		/* index into cycles[], or NO_ID */
 	uint32_t next_member;	/* next node of the same cycle, or NO_ID */
-	uint32_t topo;		/* callees numbered below callers */
 	uint32_t index;		/* [N] in listings, 1-based; 0 unlisted */
 };
 
@@ -59,6 +61,10 @@ struct cg {
 
 	struct cg_node *nodes;	/* one per profile function, same index */
 	size_t nnodes;
+	/* Each node's topological number, callees numbered below callers
+	 * (cg_find_cycles()), for cycles, -q/-Q and estimated propagation;
+	 * cg_rank(), which comes after them, frees it (NULL). */
+	uint32_t *topo;
 	/*
 	 * The arcs. An arc is a profile call from one function to another
 	 * (a self-call is none: see self_calls; nor is a deleted call), and
@@ -131,6 +137,14 @@ static inline uint32_t cg_arc_callee(const struct cg *cg, uint32_t a)
 static inline uint64_t cg_arc_count(const struct cg *cg, uint32_t a)
 {
 	return profile_call_count(cg->p, a);
+}
+
+/* Node n's calls to itself. */
+static inline uint64_t cg_node_self_calls(const struct cg *cg, uint32_t n)
+{
+	uint32_t c = cg->nodes[n].self_call;
+
+	return c == NO_ID ? 0 : profile_call_count(cg->p, c);
 }
 
 /* Is profile call c an arc of the graph? To go through every arc in

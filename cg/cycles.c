@@ -31,6 +31,9 @@ void cg_find_cycles(struct cg *cg)
 	uint32_t counter = 0, topo = 0;
 	size_t sp = 0, cycles_alloc = 0;
 
+	free(cg->topo);
+	cg->topo = xreallocarray(NULL, n ? n : 1, sizeof(*cg->topo));
+
 	for (size_t i = 0; i < n; i++)
 		idx[i] = UNVISITED;
 	for (uint32_t root = 0; root < n; root++) {
@@ -69,7 +72,7 @@ void cg_find_cycles(struct cg *cg)
 				do {
 					w = stack[--sp];
 					on_stack[w] = false;
-					cg->nodes[w].topo = topo;
+					cg->topo[w] = topo;
 					cg->nodes[w].next_member = first;
 					first = w;
 					members++;

@@ -195,7 +195,7 @@ static int by_topo(const void *a, const void *b, void *arg)
 {
 	const struct cg *cg = arg;
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	uint32_t tx = cg->nodes[x].topo, ty = cg->nodes[y].topo;
+	uint32_t tx = cg->topo[x], ty = cg->topo[y];
 
 	if (tx != ty)
 		return tx < ty ? -1 : 1;

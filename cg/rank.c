@@ -215,7 +215,7 @@ static bool node_listed(const struct cg *cg, uint32_t n)
 	const struct cg_node *node = &cg->nodes[n];
 	const uint64_t *self = profile_self(cg->p, n);
 
-	if (node->calls || node->self_calls || node->cycle != NO_ID ||
+	if (node->calls || cg_node_self_calls(cg, n) || node->cycle != NO_ID ||
 	    cg->out_start[n + 1] > cg->out_start[n])
 		return true;
 	if (cg->est_self && cg->est_self[n] != 0)
@@ -230,8 +230,7 @@ void cg_rank(struct cg *cg)
 {
 	size_t n = 0;
 	uint32_t number = 0;
-	struct rank_key *keys = xcalloc(cg->nnodes + cg->ncycles + 1,
-					sizeof(*keys));
+	struct rank_key *keys;
 	struct tie_key *ties = NULL;
 	size_t ties_alloc = 0;
 	unsigned depth = 0;
@@ -239,8 +238,13 @@ void cg_rank(struct cg *cg)
 	if (cg->nnodes >= CG_CYCLE_BIT || cg->ncycles >= CG_CYCLE_BIT)
 		BUG("%zu functions and %zu cycles to rank", cg->nnodes,
 		    cg->ncycles);
+	/* what needed the topological numbers is done (cg.h): their
+	 * memory goes before the keys' is taken */
+	free(cg->topo);
+	cg->topo = NULL;
 	free(cg->order);
 	cg->order = NULL;
+	keys = xcalloc(cg->nnodes + cg->ncycles + 1, sizeof(*keys));
 	for (uint32_t c = 0; c < cg->ncycles; c++)
 		keys[n++] = key_of(cg, (struct cg_entry){ true, c });
 	for (uint32_t v = 0; v < cg->nnodes; v++) {

@@ -331,7 +331,7 @@ static void test_perf_file_by_hand(void **state)
 	/* fib: 17 calls from others (14 from work, 2 from main, 1 from
 	 * worker) and 13 ticks under fib -> fib */
 	assert_int_equal(cg.nodes[fn(&r.p, "fib")].calls, 17);
-	assert_int_equal(cg.nodes[fn(&r.p, "fib")].self_calls, 13);
+	assert_int_equal(cg_node_self_calls(&cg, fn(&r.p, "fib")), 13);
 	assert_int_equal(r.p.totals[t], 41);
 	cg_release(&cg);
 	rd_done(&r);

@@ -140,7 +140,7 @@ static void put_functions(FILE *out, const struct cg *cg,
 		}
 		num[3 * f] = p->funcs[f].line;
 		num[3 * f + 1] = (double)node->calls;
-		num[3 * f + 2] = (double)node->self_calls;
+		num[3 * f + 2] = (double)cg_node_self_calls(cg, (uint32_t)f);
 		cycle[f] = node->cycle == NO_ID ? 0 : cg->cycles[node->cycle].number;
 	}
 	fputs(",\n \"functions\": {\"name\": [", out);

@@ -272,7 +272,7 @@ static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
 	dot_string(d->out, d->label[n]);
 	fprintf(d->out, "\\nincl %.2f%%  self %.2f%%", pct(d, incl),
 		pct(d, self));
-	print_calls(d->out, node->calls, node->self_calls);
+	print_calls(d->out, node->calls, cg_node_self_calls(cg, n));
 	fputs("\", tooltip=\"", d->out);
 	dot_text(d->out, name, nlen > TOOLTIP_MAX ? TOOLTIP_MAX : nlen);
 	if (p->funcs[n].file != NO_NAME) {

@@ -65,7 +65,7 @@ static void format_row(void *unused, const void *shared, size_t i,
 	lb_number(lb, fr->cum[i], 0, fr->wcost, groups);
 	lb_putc(lb, ' ');
 	lb_number(lb, self, 0, fr->wcost, groups);
-	clen = fmt_calls(calls, node->calls, node->self_calls, groups);
+	clen = fmt_calls(calls, node->calls, cg_node_self_calls(cg, n), groups);
 	lb_putc(lb, ' ');
 	lb_right(lb, calls, clen, fr->wcalls);
 	if (node->calls) {
@@ -116,7 +116,8 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 		if (o->flat_listed && !o->flat_listed[n])
 			continue;
-		if (!node->calls && !node->self_calls && !shown_nonzero(cg, o, n))
+		if (!node->calls && !cg_node_self_calls(cg, n) &&
+		    !shown_nonzero(cg, o, n))
 			continue;
 		if (total > 0 && o->threshold > 0 &&
 		    cg_node_self(cg, n, ev) * 100.0 / total < o->threshold) {
@@ -138,7 +139,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		const struct cg_node *node = &cg->nodes[rows[i]];
 
 		wcalls = max_int(wcalls, (int)fmt_calls(text, node->calls,
-							node->self_calls,
+							cg_node_self_calls(cg, rows[i]),
 							o->digit_groups));
 	}
 	/* each further event's column says which: "self D1mr" */

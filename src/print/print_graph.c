@@ -203,7 +203,7 @@ static void print_node_entry(struct graph_ctx *g, uint32_t n)
 	print_arcs(g, n, NO_ID, true);
 	print_primary(g, node->index, cg_node_self(cg, n, g->ev),
 		      cg_node_child(cg, n, g->ev), node->calls,
-		      node->self_calls);
+		      cg_node_self_calls(cg, n));
 	end_with_label(g, n);
 	print_arcs(g, n, NO_ID, false);
 }
@@ -256,9 +256,10 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c)
 		size_t n = strlen(fmt_count(called, mn->calls,
 					    g->o->digit_groups));
 
-		if (mn->self_calls) {
+		if (cg_node_self_calls(cg, m)) {
 			called[n++] = '+';
-			n += strlen(fmt_count(called + n, mn->self_calls,
+			n += strlen(fmt_count(called + n,
+					      cg_node_self_calls(cg, m),
 					      g->o->digit_groups));
 		}
 		arc_columns(g, &s, &ch, called, n);

@@ -240,7 +240,7 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		}
 		fprintf(out, ", \"calls\": %llu, \"self_calls\": %llu, \"cycle\": ",
 			(unsigned long long)node->calls,
-			(unsigned long long)node->self_calls);
+			(unsigned long long)cg_node_self_calls(cg, f));
 		if (node->cycle != NO_ID)
 			fprintf(out, "%u", cg->cycles[node->cycle].number);
 		else

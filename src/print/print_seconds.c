@@ -208,7 +208,7 @@ static uint64_t head_calls(const struct cg *cg, uint32_t v)
 static void self_arc_line(struct sgraph *g, uint32_t n)
 {
 	fprintf(g->out, "%6.6s %5.5s %7.7s %7.7s %7llu %7.7s     %s\n", "", "",
-		"", "", (unsigned long long)g->cg->nodes[n].self_calls, "",
+		"", "", (unsigned long long)cg_node_self_calls(g->cg, n), "",
 		name_of(g, n));
 }
 
@@ -235,10 +235,10 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 	if (k > 1)
 		qsort_r(*buf, k, sizeof(**buf),
 			incoming ? cmp_arc_up : cmp_arc_down, &ao);
-	if (incoming && !k && !cg->nodes[n].self_calls)
+	if (incoming && !k && !cg_node_self_calls(cg, n))
 		fprintf(g->out, "%6.6s %5.5s %7.7s %7.7s %7.7s %7.7s     <spontaneous>\n",
 			"", "", "", "", "", "");
-	if (incoming && cg->nodes[n].self_calls)
+	if (incoming && cg_node_self_calls(cg, n))
 		self_arc_line(g, n);
 	for (size_t i = 0; i < k; i++) {
 		uint32_t arc = (*buf)[i];
@@ -260,7 +260,7 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 			(unsigned long long)head_calls(cg, cg_arc_callee(cg, arc)),
 			name_of(g, other));
 	}
-	if (!incoming && cg->nodes[n].self_calls)
+	if (!incoming && cg_node_self_calls(cg, n))
 		self_arc_line(g, n);
 }
 
@@ -291,7 +291,7 @@ static void node_entry(struct sgraph *g, uint32_t n, uint32_t **buf,
 	fprintf(g->out, "%-6s %5.1f %7.2f %7.2f", idx,
 		g->total > 0 ? 100 * (self + child) / g->total : 0.0,
 		self * g->unit, child * g->unit);
-	called_column(g->out, node->calls, node->self_calls, true);
+	called_column(g->out, node->calls, cg_node_self_calls(cg, n), true);
 	fprintf(g->out, "%s\n", name_of(g, n));
 	arc_lines(g, n, false, buf, alloc);
 }
@@ -308,8 +308,8 @@ static int cmp_members(const void *x, const void *y, void *arg)
 	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
 	double ta = cg_node_self(mo->cg, a, mo->ev) + cg_node_child(mo->cg, a, mo->ev);
 	double tb = cg_node_self(mo->cg, b, mo->ev) + cg_node_child(mo->cg, b, mo->ev);
-	uint64_t ca = mo->cg->nodes[a].calls + mo->cg->nodes[a].self_calls;
-	uint64_t cb = mo->cg->nodes[b].calls + mo->cg->nodes[b].self_calls;
+	uint64_t ca = mo->cg->nodes[a].calls + cg_node_self_calls(mo->cg, a);
+	uint64_t cb = mo->cg->nodes[b].calls + cg_node_self_calls(mo->cg, b);
 
 	if (ta != tb)
 		return ta > tb ? -1 : 1;
@@ -355,8 +355,9 @@ static void cycle_entry(struct sgraph *g, uint32_t c, uint32_t **buf,
 			cg_node_self(cg, m, g->ev) * g->unit,
 			cg_node_child(cg, m, g->ev) * g->unit,
 			(unsigned long long)mn->calls);
-		if (mn->self_calls)
-			fprintf(g->out, "+%-7llu", (unsigned long long)mn->self_calls);
+		if (cg_node_self_calls(cg, m))
+			fprintf(g->out, "+%-7llu",
+				(unsigned long long)cg_node_self_calls(cg, m));
 		else
 			fprintf(g->out, " %7.7s", "");
 		fprintf(g->out, "     %s\n", name_of(g, m));
