@@ -36,7 +36,8 @@ static void rehash(struct names *n)
 	n->table = xcalloc(cap, sizeof(*n->table));
 	n->mask = cap - 1;
 	for (size_t i = 0; i < n->nr; i++) {
-		size_t j = n->entries[i].hash & n->mask;
+		const struct name_entry *e = &n->entries[i];
+		size_t j = (uint32_t)hash_bytes(e->str, e->len) & n->mask;
 
 		while (n->table[j])
 			j = (j + 1) & n->mask;
@@ -56,7 +57,7 @@ static size_t probe(const struct names *n, const char *s, size_t len,
 		if (!v)
 			return j;
 		e = &n->entries[v - 1];
-		if (e->hash == h && e->len == len && !memcmp(e->str, s, len))
+		if (e->len == len && !memcmp(e->str, s, len))
 			return j;
 		j = (j + 1) & n->mask;
 	}
@@ -103,7 +104,6 @@ name_id names_intern(struct names *n, const char *s, size_t len)
 	e = &n->entries[n->nr];
 	e->str = arena_strndup(n->arena, s, len);
 	e->len = (uint32_t)len;
-	e->hash = h;
 	n->table[j] = (uint32_t)n->nr + 1;
 	return (name_id)n->nr++;
 }

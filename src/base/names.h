@@ -15,12 +15,11 @@
 typedef uint32_t name_id;
 #define NO_NAME UINT32_MAX	/* "absent", as distinct from "" */
 
-/* 16 bytes: a big program has a million names. The hash's low 32 bits
- * are all a table of fewer than 2^32 slots uses. */
-struct name_entry {
+/* 12 bytes (packed): a big program has a million names, alive to the
+ * end. Their hashes are worked out again when the table grows. */
+struct __attribute__((packed, aligned(4))) name_entry {
 	const char *str;	/* NUL-terminated, arena-owned */
 	uint32_t len;
-	uint32_t hash;
 };
 
 struct names {
