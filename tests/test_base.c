@@ -9,6 +9,7 @@
 #include "base/hashmap.h"
 #include "base/idmap.h"
 #include "base/names.h"
+#include "base/spare_cpu.h"
 
 static void test_arena_alignment_and_big_blocks(void **state)
 {
@@ -140,6 +141,22 @@ static void test_idmap(void **state)
 	}
 	idmap_release(&m);
 	u64map_release(&ref);
+}
+
+/* /proc/loadavg's running count against the usable processors; text
+ * it cannot read leaves the second thread on */
+static void test_spare_cpu_from(void **state)
+{
+	(void)state;
+	assert_true(spare_cpu_from("0.00 0.01 0.05 1/88 483\n", 2));
+	assert_false(spare_cpu_from("1.99 1.94 1.18 2/89 516\n", 2));
+	assert_false(spare_cpu_from("3.00 2.00 1.00 3/89 541\n", 2));
+	assert_true(spare_cpu_from("7.50 7.00 6.00 3/300 12\n", 8));
+	assert_false(spare_cpu_from("0.00 0.00 0.00 1/88 483\n", 1));
+	assert_true(spare_cpu_from("0.00 0.00 0.00 x/88 483\n", 2));
+	assert_true(spare_cpu_from("", 2));
+	assert_true(spare_cpu_from("0.00 0.00 0.00 0/88 1\n", 2));
+	(void)spare_cpu();	/* whatever the machine's load: no crash */
 }
 
 static void test_profile_rows_widen(void **state)
@@ -274,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_idmap),
+		cmocka_unit_test(test_spare_cpu_from),
 		cmocka_unit_test(test_profile_rows_widen),
 		cmocka_unit_test(test_profile_derived),
 		cmocka_unit_test(test_profile_rekey_merges),
