@@ -994,6 +994,58 @@ HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
 	return 0;
 }
 
+/*
+ * Cost lines one after another in the current function, as most lines
+ * of an instruction-level profile are ("+3 * 1"), when all their costs
+ * go to the function's self row and the part's sum: no positions kept,
+ * no calls= or jump waiting for its cost line, the part read, columns
+ * in the profile's order. The row is then found once for the run, not
+ * once a line, and the lines need none of add_cost_line()'s questions.
+ * Returns where the run ends (s: no line read; the line there goes the
+ * usual way), or NULL after reporting a sum past 2^64 - 1 as
+ * add_cost_line() would.
+ */
+static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
+{
+	uint64_t *row, *sum = rd->part_sum;
+	uint64_t lines = 0;
+
+	if (rd->want_call_cost || rd->want_jump_source || rd->func == NO_ID ||
+	    !rd->identity_map || rd->opts->want_positions ||
+	    rd->opts->want_func_addrs || !callgrind_part_selected(rd))
+		return s;
+	row = profile_self(rd->p, rd->func);
+	while (s < end && is_cost_start(*s)) {
+		const uint64_t *v = rd->vals;
+		bool over_row = false, over_sum = false;
+		long n;
+		const char *next = fast_cost_numbers(rd, s, &n);
+
+		if (!next)
+			break;
+		for (long i = 0; i < n; i++) {
+			over_row |= __builtin_add_overflow(row[i], v[i], &row[i]);
+			over_sum |= __builtin_add_overflow(sum[i], v[i], &sum[i]);
+		}
+		s = (char *)next;
+		lines++;
+		if (over_row || over_sum) {
+			rd->lr->lineno += lines;
+			sum_overflow(rd, over_row ? "self cost"
+					: "sum of this part's self costs",
+				     over_row ? rd->func : NO_ID, NO_ID);
+			return NULL;
+		}
+	}
+	if (lines) {
+		rd->lr->lineno += lines;
+		rd->part_has_cost = true;
+		rd->last_is_total = false;
+		rd->in_body = true;
+	}
+	return s;
+}
+
 /* The line [s, nl) as text, through parse_line(); *nl is its "\n". */
 static int read_text_line(struct callgrind_reader *rd, char *s, char *nl)
 {
@@ -1020,6 +1072,16 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 		char c = *s, *nl;
 		int r;
 
+		if (is_cost_start(c) && rd->ncols) {
+			char *run_end = fast_cost_run(rd, s, end);
+
+			if (!run_end)
+				return -1;
+			if (run_end != s) {
+				s = run_end;
+				continue;
+			}
+		}
 		rd->lr->lineno++;
 		if (is_cost_start(c) && rd->ncols) {
 			long n;
