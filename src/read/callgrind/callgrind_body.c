@@ -782,23 +782,25 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
 	return true;
 }
 
+/* A cost line's positions as they stand after the line before. */
+struct line_pos {
+	uint64_t p[MAX_POSITIONS];
+	unsigned unknown;	/* rd->pos_unknown */
+};
+
 /*
  * The cost line at s (its first character is a digit, '+', '-' or '*';
- * a "\n" ends it) into rd->pos and rd->vals. Returns the start of the
- * next line, with the number of costs in *n, or NULL for the general
- * path.
+ * a "\n" ends it) into *lp and vals. Returns the start of the next
+ * line, with the number of costs in *n, or NULL for the general path
+ * (*lp then unchanged).
  */
-HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
-				  long *n)
+HOT const char *fast_cost_line(const char *s, unsigned npos, size_t ncols,
+			       struct line_pos *lp, uint64_t *vals, long *n)
 {
-	/* one local per position, stored back when the line is good */
-	uint64_t p0 = rd->pos[0], p1 = rd->pos[1], p2 = rd->pos[2];
-	/* locals: stores through vals[] would make the compiler load
-	 * them again at every number */
-	const unsigned npos = rd->npos;
-	const size_t ncols = rd->ncols;
-	uint64_t *vals = rd->vals;
-	unsigned unknown = rd->pos_unknown;
+	/* locals: the compiler keeps them in registers, where stores
+	 * through vals[] would make it load them again at every number */
+	uint64_t p0 = lp->p[0], p1 = lp->p[1], p2 = lp->p[2];
+	unsigned unknown = lp->unknown;
 	size_t i = 0;
 
 	if (npos > 0 && !fast_position(&s, 0, &p0, &unknown))
@@ -814,12 +816,28 @@ HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
 		if (!(s = fast_gap(s)))
 			return NULL;
 	}
-	rd->pos[0] = p0;
-	rd->pos[1] = p1;
-	rd->pos[2] = p2;
-	rd->pos_unknown = (uint8_t)unknown;
+	lp->p[0] = p0;
+	lp->p[1] = p1;
+	lp->p[2] = p2;
+	lp->unknown = unknown;
 	*n = (long)i;
 	return s + 1;
+}
+
+/* The same into rd->pos and rd->vals. */
+HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
+				  long *n)
+{
+	struct line_pos lp = { { rd->pos[0], rd->pos[1], rd->pos[2] },
+			       rd->pos_unknown };
+	const char *next = fast_cost_line(s, rd->npos, rd->ncols, &lp,
+					  rd->vals, n);
+
+	if (next) {
+		memcpy(rd->pos, lp.p, sizeof(lp.p));
+		rd->pos_unknown = (uint8_t)lp.unknown;
+	}
+	return next;
 }
 
 /*
@@ -1007,8 +1025,14 @@ HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
  */
 static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
 {
-	uint64_t *row, *sum = rd->part_sum;
+	uint64_t *row, *sum = rd->part_sum, *v = rd->vals;
+	const unsigned npos = rd->npos;
+	const size_t ncols = rd->ncols;
+	/* the positions stay in registers for the run, stored once */
+	struct line_pos lp = { { rd->pos[0], rd->pos[1], rd->pos[2] },
+			       rd->pos_unknown };
 	uint64_t lines = 0;
+	bool over_row = false, over_sum = false;
 
 	if (rd->want_call_cost || rd->want_jump_source || rd->func == NO_ID ||
 	    !rd->identity_map || rd->opts->want_positions ||
@@ -1016,10 +1040,8 @@ static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
 		return s;
 	row = profile_self(rd->p, rd->func);
 	while (s < end && is_cost_start(*s)) {
-		const uint64_t *v = rd->vals;
-		bool over_row = false, over_sum = false;
 		long n;
-		const char *next = fast_cost_numbers(rd, s, &n);
+		const char *next = fast_cost_line(s, npos, ncols, &lp, v, &n);
 
 		if (!next)
 			break;
@@ -1029,20 +1051,23 @@ static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
 		}
 		s = (char *)next;
 		lines++;
-		if (over_row || over_sum) {
-			rd->lr->lineno += lines;
-			sum_overflow(rd, over_row ? "self cost"
-					: "sum of this part's self costs",
-				     over_row ? rd->func : NO_ID, NO_ID);
-			return NULL;
-		}
+		if (over_row || over_sum)
+			break;
 	}
-	if (lines) {
-		rd->lr->lineno += lines;
-		rd->part_has_cost = true;
-		rd->last_is_total = false;
-		rd->in_body = true;
+	if (!lines)
+		return s;
+	memcpy(rd->pos, lp.p, sizeof(lp.p));
+	rd->pos_unknown = (uint8_t)lp.unknown;
+	rd->lr->lineno += lines;
+	if (over_row || over_sum) {
+		sum_overflow(rd, over_row ? "self cost"
+				: "sum of this part's self costs",
+			     over_row ? rd->func : NO_ID, NO_ID);
+		return NULL;
 	}
+	rd->part_has_cost = true;
+	rd->last_is_total = false;
+	rd->in_body = true;
 	return s;
 }
 
