@@ -118,11 +118,12 @@ unit-tests: $(TEST_BINS)
 # run-e2e three times: then with the Callgrind reader's splitting
 # thread forced on, which by itself only reads files over 4 MiB, and the
 # listings' second thread on with chunks of one entry; then with the
-# reader reading ahead in stretches however small the file
+# reader reading ahead in stretches however small the file, and the
+# heap on small pages
 e2e: cganalyze
 	@sh tests/run-e2e ./cganalyze
 	@CGANALYZE_READER_THREAD=1 CGANALYZE_PRINT_CHUNK=1 sh tests/run-e2e ./cganalyze
-	@CGANALYZE_READER_THREAD=ahead sh tests/run-e2e ./cganalyze
+	@CGANALYZE_READER_THREAD=ahead CGANALYZE_HUGE_PAGES=0 sh tests/run-e2e ./cganalyze
 	@sh tests/run-thirdparty ./cganalyze
 	@sh tests/run-sh ./cganalyze
 

@@ -2,6 +2,7 @@
  * rows (events added late widen every row). */
 #include "helpers.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "base/hashmap.h"
 #include "base/idmap.h"
 #include "base/names.h"
+#include "base/spare_cpu.h"
 
 static void test_arena_alignment_and_big_blocks(void **state)
 {
@@ -207,6 +209,39 @@ static void test_u64map(void **state)
 
 /* idmap against u64map: ids below and above 2^32, overwritten, absent,
  * enough of them that every shard grows many times */
+/* hash_bytes() spreads names that differ in a few bytes, at either end
+ * or in a tail shorter than a word, as a random function would: the
+ * buckets hit twice no more than 10% above what chance gives */
+static void test_hash_bytes_spread(void **state)
+{
+	const unsigned buckets = 1u << 18, n = 100000;
+	const char *forms[][2] = {
+		{ "f", "" },
+		{ "", "'caller'caller'std::vector<int>::push_back" },
+		{ "std::map<std::string, std::vector<int> >::operator[](key#c", ")" },
+	};
+	unsigned *hits = calloc(buckets, sizeof(*hits));
+
+	(void)state;
+	assert_non_null(hits);
+	for (size_t f = 0; f < sizeof(forms) / sizeof(forms[0]); f++) {
+		double expected = n - buckets * (1 - exp(-(double)n / buckets));
+		unsigned again = 0;
+		char name[128];
+
+		memset(hits, 0, buckets * sizeof(*hits));
+		for (unsigned i = 0; i < n; i++) {
+			int len = snprintf(name, sizeof(name), "%s%u%s",
+					   forms[f][0], i, forms[f][1]);
+
+			if (hits[hash_bytes(name, (size_t)len) & (buckets - 1)]++)
+				again++;
+		}
+		assert_true(again < expected * 1.1);
+	}
+	free(hits);
+}
+
 static void test_idmap(void **state)
 {
 	struct idmap m;
@@ -256,6 +291,22 @@ static void test_idmap(void **state)
 	}
 	idmap_release(&m);
 	u64map_release(&ref);
+}
+
+/* /proc/loadavg's running count against the usable processors; text
+ * it cannot read leaves the second thread on */
+static void test_spare_cpu_from(void **state)
+{
+	(void)state;
+	assert_true(spare_cpu_from("0.00 0.01 0.05 1/88 483\n", 2));
+	assert_false(spare_cpu_from("1.99 1.94 1.18 2/89 516\n", 2));
+	assert_false(spare_cpu_from("3.00 2.00 1.00 3/89 541\n", 2));
+	assert_true(spare_cpu_from("7.50 7.00 6.00 3/300 12\n", 8));
+	assert_false(spare_cpu_from("0.00 0.00 0.00 1/88 483\n", 1));
+	assert_true(spare_cpu_from("0.00 0.00 0.00 x/88 483\n", 2));
+	assert_true(spare_cpu_from("", 2));
+	assert_true(spare_cpu_from("0.00 0.00 0.00 0/88 1\n", 2));
+	(void)spare_cpu();	/* whatever the machine's load: no crash */
 }
 
 static void test_profile_rows_widen(void **state)
@@ -391,7 +442,9 @@ int main(void)
 		cmocka_unit_test(test_names_drop_table),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_hash_bytes_spread),
 		cmocka_unit_test(test_idmap),
+		cmocka_unit_test(test_spare_cpu_from),
 		cmocka_unit_test(test_profile_rows_widen),
 		cmocka_unit_test(test_profile_derived),
 		cmocka_unit_test(test_profile_rekey_merges),

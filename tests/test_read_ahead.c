@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "read/line_reader.h"
 
 struct res {
@@ -235,7 +236,8 @@ static void test_long_function(void **state)
 /*
  * A file large enough to be read ahead unforced (READ_THREAD_AUTO):
  * this thread tells the second one to stop when it gets to its start,
- * wherever the second one has got to.
+ * wherever the second one has got to. With no processor free, it is
+ * read by one thread.
  */
 static void test_auto(void **state)
 {
@@ -255,6 +257,7 @@ static void test_auto(void **state)
 				      i % 4999 + 1, 0x1000 + 64 * (i % 4999));
 	}
 	path = write_temp(s, n);
+	spare_cpu_assume(1);	/* whatever else runs on the machine */
 	for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); o++) {
 		struct res a, b;
 
@@ -270,6 +273,19 @@ static void test_auto(void **state)
 		profile_release(&b.p);
 	}
 	assert_true(stats.stretches_added > added);
+	/* no processor free: one thread reads it all */
+	spare_cpu_assume(0);
+	added = stats.stretches_added;
+	{
+		struct res a;
+
+		read_with(&a, path, &plain_opts, READ_THREAD_AUTO);
+		assert_int_equal(a.ret, 0);
+		free(a.diag);
+		profile_release(&a.p);
+	}
+	assert_true(stats.stretches_added == added);
+	spare_cpu_assume(-1);
 	remove_temp(path);
 	free(s);
 }

@@ -389,6 +389,15 @@ static const struct err_case {
 	  "the self cost of 'main' passes 2^64 - 1" },
 	{ "events: Ir\nfn=main\n1 18446744073709551615\nfn=g\n1 1\n", 5,
 	  "the sum of this part's self costs passes 2^64 - 1" },
+	/* numbers of 19 digits, read by the run of cost lines
+	 * (fast_cost_run()), and the same in the middle of a run */
+	{ "events: Ir\nfn=main\n1 9999999999999999999\n+1 9999999999999999999\n", 4,
+	  "the self cost of 'main' passes 2^64 - 1" },
+	{ "events: Ir\nfn=main\n1 1\n+1 9999999999999999999\n+1 1\n"
+	  "+1 9999999999999999999\n+1 1\n", 6,
+	  "the self cost of 'main' passes 2^64 - 1" },
+	{ "events: Ir\nfn=main\n1 9999999999999999999\nfn=g\n1 9999999999999999999\n", 5,
+	  "the sum of this part's self costs passes 2^64 - 1" },
 	{ "events: Ir\nfn=main\ncfn=f\ncalls=18446744073709551615 1\n1 1\n"
 	  "calls=1 1\n1 1\n", 7,
 	  "the call count of the calls from 'main' to 'f' passes 2^64 - 1" },

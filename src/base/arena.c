@@ -11,8 +11,14 @@
 
 #include "xalloc.h"
 
-/* Blocks are large so a name costs a pointer bump, not a malloc. */
-#define ARENA_BLOCK_SIZE (256 * 1024)
+/*
+ * Blocks are large so a name costs a pointer bump, not a malloc, and
+ * just under glibc's mmap threshold (128 KiB, which heap_tune() keeps
+ * fixed), so they are carved from the heap and its huge pages: a block
+ * mapped apart is faulted in 4 KiB at a time, a quarter of the page
+ * faults on a profile of long names (see base/heap_tune.h).
+ */
+#define ARENA_BLOCK_SIZE (127 * 1024)
 
 struct arena_block {
 	struct arena_block *next;

@@ -133,12 +133,21 @@ void u64map_put(struct u64map *m, uint64_t key, uint32_t value)
 uint64_t hash_bytes(const void *p, size_t len)
 {
 	const unsigned char *s = p;
-	/* FNV-1a from a secret start: its collisions depend on the start */
-	uint64_t h = 0xcbf29ce484222325ULL ^ hash_secret;
+	/*
+	 * Eight bytes a step, each step a multiply: names of 164 bytes
+	 * (valgrind --separate-callers=3) took a thousand instructions a
+	 * byte at a time. From a secret start, so which names collide
+	 * depends on it; hash_u64() mixes the end.
+	 */
+	uint64_t h = 0xcbf29ce484222325ULL ^ hash_secret, w;
 
-	for (size_t i = 0; i < len; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ULL;
+	for (; len - (size_t)(s - (const unsigned char *)p) >= 8; s += 8) {
+		memcpy(&w, s, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
 	}
+	w = 0;
+	memcpy(&w, s, len - (size_t)(s - (const unsigned char *)p));
+	h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
 	return hash_u64(h ^ len);
 }

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "heap_tune.h"
+
 static void out_of_memory(size_t nmemb, size_t size)
 {
 	fprintf(stderr, "cganalyze: out of memory (wanted %zu x %zu bytes)\n",
@@ -22,6 +24,7 @@ void *xmalloc(size_t size)
 
 	if (!p)
 		out_of_memory(1, size);
+	heap_advise(p, size);
 	return p;
 }
 
@@ -31,6 +34,7 @@ void *xcalloc(size_t nmemb, size_t size)
 
 	if (!p)
 		out_of_memory(nmemb, size);
+	heap_advise(p, nmemb * size);
 	return p;
 }
 
@@ -43,6 +47,7 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 	p = realloc(ptr, nmemb && size ? nmemb * size : 1);
 	if (!p)
 		out_of_memory(nmemb, size);
+	heap_advise(p, nmemb * size);
 	return p;
 }
 

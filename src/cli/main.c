@@ -3,7 +3,6 @@
  * exits and the only owner of stdout.
  */
 #include <errno.h>
-#include <malloc.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +12,7 @@
 
 #include "analyze.h"
 #include "base/diag.h"
+#include "base/heap_tune.h"
 #include "base/progress.h"
 #include "base/xalloc.h"
 #include "diff.h"
@@ -178,18 +178,15 @@ static int run(const struct options *o, FILE *out)
 }
 
 /*
- * The heap gets and gives back memory 4 MiB beyond what it needs
- * (M_TOP_PAD; glibc's default is 128 KiB): memory freed at its top and
- * taken again is then not returned to the kernel and faulted in anew
- * each time. A first touch of a page costs 30 to 75 us on a
- * paravirtualized machine; this takes 10% of the page faults off the
- * 16 MB cc1plus profile and 9% off larger ones, at the same peak.
+ * CGANALYZE_HUGE_PAGES=0 keeps the heap on small pages (see
+ * base/heap_tune.h): for comparing, and for a machine where huge pages
+ * are short.
  */
-static void tune_malloc(void)
+static bool huge_pages_from_env(void)
 {
-#ifdef M_TOP_PAD
-	mallopt(M_TOP_PAD, 4 << 20);
-#endif
+	const char *v = getenv("CGANALYZE_HUGE_PAGES");
+
+	return !v || strcmp(v, "0") != 0;
 }
 
 int main(int argc, char **argv)
@@ -197,7 +194,7 @@ int main(int argc, char **argv)
 	struct options o;
 	int status;
 
-	tune_malloc();
+	heap_tune(huge_pages_from_env());
 
 	switch (options_parse(&o, argc, argv, stdout)) {
 	case OPTIONS_OK:

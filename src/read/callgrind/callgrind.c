@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "callgrind_reader.h"
 #include "callgrind_split.h"
 #include "read/read.h"
@@ -73,7 +74,9 @@ bool callgrind_sniff(const char *data, size_t len)
  * 0.55 to 0.7 of the time one thread takes alone (more of it the
  * smaller the file), for up to 40% more CPU time in all (README,
  * Performance): the wall time gained when the second core is free.
- * Under 4 MiB the wait for the first block eats most of it. opts->thread forces
+ * Under 4 MiB the wait for the first block eats most of it, and with no
+ * processor free (spare_cpu()) the two threads take turns on one, for
+ * more time than one thread alone. opts->thread forces
  * it on or off, for the tests: they run the end-to-end suite both ways.
  */
 #define SPLIT_THREAD_MIN_BYTES ((uint64_t)4 << 20)
@@ -84,13 +87,14 @@ static bool use_split_thread(const struct line_reader *lr,
 	if (thread != READ_THREAD_AUTO)
 		return thread == READ_THREAD_ON;
 	/* file_size is 0 for pipes: a regular file only */
-	return lr->file_size > SPLIT_THREAD_MIN_BYTES;
+	return lr->file_size > SPLIT_THREAD_MIN_BYTES && spare_cpu();
 }
 
 /*
  * A plain file this large is read in stretches, each with the next one
  * read ahead on a second thread (callgrind_ahead.c): half the time of one
- * thread, for a few percent more CPU time in all. With positions
+ * thread, for a few percent more CPU time in all, when a processor is
+ * free for it (spare_cpu()). With positions
  * (annotated listings, -b) too: a stretch's positions, call sites and
  * jumps are added in as its functions and arcs are.
  */
@@ -102,7 +106,7 @@ static bool use_ahead(const struct line_reader *lr,
 	if (opts->thread == READ_THREAD_AHEAD)
 		return true;
 	return opts->thread == READ_THREAD_AUTO && !opts->part && lr->encoding == INPUT_PLAIN &&
-	       lr->file_size >= 2 * AHEAD_MIN_BYTES;
+	       lr->file_size >= 2 * AHEAD_MIN_BYTES && spare_cpu();
 }
 
 /*

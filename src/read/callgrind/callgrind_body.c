@@ -782,23 +782,25 @@ HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
 	return true;
 }
 
+/* A cost line's positions as they stand after the line before. */
+struct line_pos {
+	uint64_t p[MAX_POSITIONS];
+	unsigned unknown;	/* rd->pos_unknown */
+};
+
 /*
  * The cost line at s (its first character is a digit, '+', '-' or '*';
- * a "\n" ends it) into rd->pos and rd->vals. Returns the start of the
- * next line, with the number of costs in *n, or NULL for the general
- * path.
+ * a "\n" ends it) into *lp and vals. Returns the start of the next
+ * line, with the number of costs in *n, or NULL for the general path
+ * (*lp then unchanged).
  */
-HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
-				  long *n)
+HOT const char *fast_cost_line(const char *s, unsigned npos, size_t ncols,
+			       struct line_pos *lp, uint64_t *vals, long *n)
 {
-	/* one local per position, stored back when the line is good */
-	uint64_t p0 = rd->pos[0], p1 = rd->pos[1], p2 = rd->pos[2];
-	/* locals: stores through vals[] would make the compiler load
-	 * them again at every number */
-	const unsigned npos = rd->npos;
-	const size_t ncols = rd->ncols;
-	uint64_t *vals = rd->vals;
-	unsigned unknown = rd->pos_unknown;
+	/* locals: the compiler keeps them in registers, where stores
+	 * through vals[] would make it load them again at every number */
+	uint64_t p0 = lp->p[0], p1 = lp->p[1], p2 = lp->p[2];
+	unsigned unknown = lp->unknown;
 	size_t i = 0;
 
 	if (npos > 0 && !fast_position(&s, 0, &p0, &unknown))
@@ -814,12 +816,28 @@ HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
 		if (!(s = fast_gap(s)))
 			return NULL;
 	}
-	rd->pos[0] = p0;
-	rd->pos[1] = p1;
-	rd->pos[2] = p2;
-	rd->pos_unknown = (uint8_t)unknown;
+	lp->p[0] = p0;
+	lp->p[1] = p1;
+	lp->p[2] = p2;
+	lp->unknown = unknown;
 	*n = (long)i;
 	return s + 1;
+}
+
+/* The same into rd->pos and rd->vals. */
+HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
+				  long *n)
+{
+	struct line_pos lp = { { rd->pos[0], rd->pos[1], rd->pos[2] },
+			       rd->pos_unknown };
+	const char *next = fast_cost_line(s, rd->npos, rd->ncols, &lp,
+					  rd->vals, n);
+
+	if (next) {
+		memcpy(rd->pos, lp.p, sizeof(lp.p));
+		rd->pos_unknown = (uint8_t)lp.unknown;
+	}
+	return next;
 }
 
 /*
@@ -994,6 +1012,65 @@ HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
 	return 0;
 }
 
+/*
+ * Cost lines one after another in the current function, as most lines
+ * of an instruction-level profile are ("+3 * 1"), when all their costs
+ * go to the function's self row and the part's sum: no positions kept,
+ * no calls= or jump waiting for its cost line, the part read, columns
+ * in the profile's order. The row is then found once for the run, not
+ * once a line, and the lines need none of add_cost_line()'s questions.
+ * Returns where the run ends (s: no line read; the line there goes the
+ * usual way), or NULL after reporting a sum past 2^64 - 1 as
+ * add_cost_line() would.
+ */
+static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
+{
+	uint64_t *row, *sum = rd->part_sum, *v = rd->vals;
+	const unsigned npos = rd->npos;
+	const size_t ncols = rd->ncols;
+	/* the positions stay in registers for the run, stored once */
+	struct line_pos lp = { { rd->pos[0], rd->pos[1], rd->pos[2] },
+			       rd->pos_unknown };
+	uint64_t lines = 0;
+	bool over_row = false, over_sum = false;
+
+	if (rd->want_call_cost || rd->want_jump_source || rd->func == NO_ID ||
+	    !rd->identity_map || rd->opts->want_positions ||
+	    rd->opts->want_func_addrs || !callgrind_part_selected(rd))
+		return s;
+	row = profile_self(rd->p, rd->func);
+	while (s < end && is_cost_start(*s)) {
+		long n;
+		const char *next = fast_cost_line(s, npos, ncols, &lp, v, &n);
+
+		if (!next)
+			break;
+		for (long i = 0; i < n; i++) {
+			over_row |= __builtin_add_overflow(row[i], v[i], &row[i]);
+			over_sum |= __builtin_add_overflow(sum[i], v[i], &sum[i]);
+		}
+		s = (char *)next;
+		lines++;
+		if (over_row || over_sum)
+			break;
+	}
+	if (!lines)
+		return s;
+	memcpy(rd->pos, lp.p, sizeof(lp.p));
+	rd->pos_unknown = (uint8_t)lp.unknown;
+	rd->lr->lineno += lines;
+	if (over_row || over_sum) {
+		sum_overflow(rd, over_row ? "self cost"
+				: "sum of this part's self costs",
+			     over_row ? rd->func : NO_ID, NO_ID);
+		return NULL;
+	}
+	rd->part_has_cost = true;
+	rd->last_is_total = false;
+	rd->in_body = true;
+	return s;
+}
+
 /* The line [s, nl) as text, through parse_line(); *nl is its "\n". */
 static int read_text_line(struct callgrind_reader *rd, char *s, char *nl)
 {
@@ -1020,6 +1097,16 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 		char c = *s, *nl;
 		int r;
 
+		if (is_cost_start(c) && rd->ncols) {
+			char *run_end = fast_cost_run(rd, s, end);
+
+			if (!run_end)
+				return -1;
+			if (run_end != s) {
+				s = run_end;
+				continue;
+			}
+		}
 		rd->lr->lineno++;
 		if (is_cost_start(c) && rd->ncols) {
 			long n;

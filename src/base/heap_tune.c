@@ -1,0 +1,92 @@
+/*
+ * glibc's malloc set for few page faults (see heap_tune.h).
+ */
+#include "heap_tune.h"
+
+#include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#define HUGE_PAGE (2u << 20)
+#define HEAP_STEP (16u << 20)
+
+/*
+ * The end of the heap up to which it is advised; NULL: huge pages are
+ * off. Threads allocate at once, so it is read and written atomically;
+ * two threads seeing the same growth both advise it, which is harmless.
+ */
+static char *advised_end;
+
+static bool huge_pages_available(void)
+{
+#ifdef MADV_HUGEPAGE
+	return access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+#else
+	return false;
+#endif
+}
+
+void heap_tune(bool huge_pages)
+{
+#ifdef __GLIBC__
+	/*
+	 * The heap grows by this much past what is asked, and keeps as
+	 * much when its top is freed (glibc's default is 128 KiB): a 16 MB
+	 * profile grows it once, its huge pages are whole, and memory
+	 * freed at the top and taken again is not faulted in anew. Setting
+	 * it also
+	 * keeps the mmap threshold at 128 KiB (no dynamic threshold):
+	 * larger blocks are mapped apart and grow with mremap(), without
+	 * copying.
+	 */
+	mallopt(M_TOP_PAD, HEAP_STEP);
+	/*
+	 * One heap for every thread: the thread that reads ahead would
+	 * otherwise fill an arena of its own on small pages, and keep what
+	 * it freed there after its stretches are merged.
+	 */
+	mallopt(M_ARENA_MAX, 1);
+	__atomic_store_n(&advised_end,
+			 huge_pages && huge_pages_available() ?
+				 (char *)sbrk(0) : NULL,
+			 __ATOMIC_RELAXED);
+#else
+	(void)huge_pages;
+#endif
+}
+
+static void advise(void *start, void *end)
+{
+#ifdef MADV_HUGEPAGE
+	uintptr_t a = (uintptr_t)start & ~(uintptr_t)4095;
+
+	/* failure only means small pages, as without the advice */
+	(void)madvise((void *)a, (uintptr_t)end - a, MADV_HUGEPAGE);
+#else
+	(void)start;
+	(void)end;
+#endif
+}
+
+void heap_advise(void *p, size_t size)
+{
+	char *was = __atomic_load_n(&advised_end, __ATOMIC_RELAXED);
+	char *end;
+
+	if (!was)
+		return;
+	/* a block this large is mapped on its own, not in the heap */
+	if (size >= HUGE_PAGE)
+		advise(p, (char *)p + size);
+	/* glibc's sbrk(0) reads a variable: no system call */
+	end = sbrk(0);
+	if (end == was)
+		return;
+	/* the heap grew (or was trimmed): its new part is advised */
+	if (end > was)
+		advise(was, end);
+	__atomic_store_n(&advised_end, end, __ATOMIC_RELAXED);
+}

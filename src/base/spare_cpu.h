@@ -1,0 +1,26 @@
+/*
+ * Whether a second thread would have a processor to itself now.
+ */
+#ifndef CGA_SPARE_CPU_H
+#define CGA_SPARE_CPU_H
+
+#include <stdbool.h>
+
+/*
+ * True when fewer tasks are running than there are processors this
+ * process may use, counting itself: a second thread then runs beside
+ * the first. Reading ahead on a second thread takes 0.8 of one thread's
+ * time when a core is free, and 1.15 to 1.27 when another program keeps
+ * it busy (doc/PERFORMANCE.md). True when it cannot tell.
+ */
+bool spare_cpu(void);
+
+/* The tests' answer for spare_cpu(): 1 or 0, or -1 to ask the system
+ * again (the default). */
+void spare_cpu_assume(int answer);
+
+/* The same from /proc/loadavg's text and the processors usable: for
+ * the tests. */
+bool spare_cpu_from(const char *loadavg, int cpus);
+
+#endif
