@@ -72,12 +72,14 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 			/* gprof: self-recursion is not an arc of the graph;
 			 * the profile has one call per caller and callee */
 			if (cg->nodes[pc->callee].self_call != NO_ID)
-				BUG("function %u calls itself in calls %u and %zu",
-				    pc->callee, cg->nodes[pc->callee].self_call, i);
+				BUG("function %u calls itself in calls %u "
+				    "and %zu", pc->callee,
+				    cg->nodes[pc->callee].self_call, i);
 			cg->nodes[pc->callee].self_call = (uint32_t)i;
 			continue;
 		}
-		cg->nodes[pc->callee].calls += profile_call_count(p, (uint32_t)i);
+		cg->nodes[pc->callee].calls +=
+			profile_call_count(p, (uint32_t)i);
 		cg->arc_set[i / 64] |= (uint64_t)1 << (i % 64);
 		cg->out_start[pc->caller + 1]++;
 		cg->in_start[pc->callee + 1]++;

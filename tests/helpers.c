@@ -127,7 +127,8 @@ void profile_from_spec(struct profile *p, const char *spec)
 			a = spec_func(p, tok, (size_t)(gt - tok));
 			b = spec_func(p, gt + 1, (size_t)(c1 - gt - 1));
 			call = profile_call(p, a, b);
-			profile_call_add_count(p, call, strtoull(c1 + 1, NULL, 10));
+			profile_call_add_count(p, call,
+					       strtoull(c1 + 1, NULL, 10));
 			if (c2) {
 				profile_call_incl(p, call)[0] += strtoull(c2 + 1, NULL, 10);
 				p->calls_have_incl = true;
@@ -227,7 +228,8 @@ void assert_same_profile(const struct profile *a,
 	for (size_t c = 0; c < a->ncalls; c++) {
 		assert_int_equal(a->calls[c].caller, b->calls[c].caller);
 		assert_int_equal(a->calls[c].callee, b->calls[c].callee);
-		assert_int_equal(profile_call_count(a, c), profile_call_count(b, c));
+		assert_int_equal(profile_call_count(a, c),
+				 profile_call_count(b, c));
 		assert_memory_equal(profile_call_incl(a, (uint32_t)c),
 				    profile_call_incl(b, (uint32_t)c),
 				    a->nevents * sizeof(uint64_t));

@@ -76,7 +76,8 @@ static void test_self_recursion(void **state)
 
 		deleted[find_call(&fx.p, "fib", "fib")] = true;
 		cg_build_without(&without, &fx.p, 0, deleted);
-		assert_int_equal(cg_node_self_calls(&without, node(&fx, "fib")), 0);
+		assert_int_equal(cg_node_self_calls(&without,
+						    node(&fx, "fib")), 0);
 		assert_int_equal(without.nodes[node(&fx, "fib")].calls, 1);
 		cg_release(&without);
 		free(deleted);
@@ -262,25 +263,31 @@ static void test_member_rows(void **state)
 
 		f[i] = profile_func(&p, NO_NAME, NO_NAME,
 				    names_intern(&p.names, name, (size_t)len));
-		profile_self(&p, f[i])[0] = i < NFUNCS ? 1 : 10000 + first[i - NFUNCS];
+		profile_self(&p, f[i])[0] =
+			i < NFUNCS ? 1 : 10000 + first[i - NFUNCS];
 	}
 	for (uint32_t c = 0; c < NCYC; c++) {
 		/* from -1: the root; to 2: the cycle's leaf; plus_k:
 		 * inclusive incl + k, else incl */
-		static const struct { int from, to, incl; bool plus_k; } arcs[] = {
+		static const struct {
+			int from, to, incl;
+			bool plus_k;
+		} arcs[] = {
 			{ -1, 0, 1000, true }, { 0, 1, 500, true },
 			{ 1, 0, 10, false }, { 1, 2, 10000, true },
 		};
 		uint32_t k = first[c];
 
 		for (size_t a = 0; a < sizeof(arcs) / sizeof(arcs[0]); a++) {
-			uint32_t from = arcs[a].from < 0 ? 0 : k + (uint32_t)arcs[a].from;
-			uint32_t to = arcs[a].to == 2 ? NFUNCS + c : k + (uint32_t)arcs[a].to;
+			uint32_t from = arcs[a].from < 0
+					? 0 : k + (uint32_t)arcs[a].from;
+			uint32_t to = arcs[a].to == 2
+					? NFUNCS + c : k + (uint32_t)arcs[a].to;
 			uint32_t call = profile_call(&p, f[from], f[to]);
 
 			profile_call_set_count(&p, call, 1);
-			profile_call_incl(&p, call)[0] = (uint64_t)arcs[a].incl +
-							  (arcs[a].plus_k ? k : 0);
+			profile_call_incl(&p, call)[0] =
+				(uint64_t)arcs[a].incl + (arcs[a].plus_k ? k : 0);
 		}
 	}
 	p.calls_have_incl = true;

@@ -259,7 +259,8 @@ static void compare_models(const struct profile *a, const struct profile *b,
 			if (b->calls[k].caller == x && b->calls[k].callee == y)
 				d = (uint32_t)k;
 		assert_int_not_equal(d, NO_ID);
-		assert_int_equal(profile_call_count(a, c), profile_call_count(b, d));
+		assert_int_equal(profile_call_count(a, c),
+				 profile_call_count(b, d));
 		if (incl)
 			assert_memory_equal(profile_call_incl(a, (uint32_t)c),
 					    profile_call_incl(b, d),
@@ -334,8 +335,10 @@ static void test_gmon(void **state)
 				     "events: ticks\n"));
 	assert_null(strstr(text, "seconds\n"));
 	/* gprof: fib called 1 time and 7049154 times by itself */
-	assert_int_equal(profile_call_count(&b, find_call(&b, "fib", "fib")), 7049154);
-	assert_int_equal(profile_call_count(&b, find_call(&b, "work", "spin")), 20000);
+	assert_int_equal(profile_call_count(&b, find_call(&b, "fib", "fib")),
+			 7049154);
+	assert_int_equal(profile_call_count(&b, find_call(&b, "work", "spin")),
+			 20000);
 	/* gprof's estimate of work -> spin: 20000/110000 of spin's 0.60 s
 	 * (nopie.gprof: 0.11 s) */
 	assert_int_equal(profile_call_incl(&b, find_call(&b, "work", "spin"))[0], 11);

@@ -135,12 +135,12 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 				(int)strlen(hdr)), 9);
 	for (size_t i = 0; i < nrows; i++) {
 		char text[2 * FMT_NUM_MAX];
+		uint32_t n = rows[i];
 
-		const struct cg_node *node = &cg->nodes[rows[i]];
-
-		wcalls = max_int(wcalls, (int)fmt_calls(text, node->calls,
-							cg_node_self_calls(cg, rows[i]),
-							o->digit_groups));
+		wcalls = max_int(wcalls,
+				 (int)fmt_calls(text, cg->nodes[n].calls,
+						cg_node_self_calls(cg, n),
+						o->digit_groups));
 	}
 	/* each further event's column says which: "self D1mr" */
 	for (size_t i = 0; i < o->nshow; i++)

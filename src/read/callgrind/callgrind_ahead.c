@@ -340,7 +340,8 @@ static bool add_column(uint64_t *sum, const uint64_t *rows, size_t n,
 static bool add_counts(uint64_t *sum, const struct profile *q)
 {
 	for (size_t i = 0; i < q->ncalls; i++)
-		if (__builtin_add_overflow(*sum, profile_call_count(q, (uint32_t)i),
+		if (__builtin_add_overflow(*sum,
+					   profile_call_count(q, (uint32_t)i),
 					   sum))
 			return false;
 	return true;
@@ -546,7 +547,8 @@ static void merge_profile(struct merge *m)
 					   m->funcs[qc->callee]);
 
 		m->calls[c] = pc;
-		profile_call_add_count(p, pc, profile_call_count(q, (uint32_t)c));
+		profile_call_add_count(p, pc,
+				       profile_call_count(q, (uint32_t)c));
 		add_rows(profile_call_incl(p, pc),
 			 profile_call_incl(q, (uint32_t)c), q->nevents);
 	}
