@@ -995,7 +995,28 @@ static int parse_line(struct callgrind_reader *rd, const char *line, size_t len)
 	}
 }
 
-static int check_size(struct callgrind_reader *rd);
+static __attribute__((noinline, cold)) int
+size_refused(struct callgrind_reader *rd, uint64_t rows, uint64_t max)
+{
+	return callgrind_error(rd, "the profile would need more than %llu KiB for "
+			  "its costs (%llu functions, calls and positions, "
+			  "%zu events): refused",
+			  (unsigned long long)(max * 8 >> 10),
+			  (unsigned long long)rows, rd->p->nevents);
+}
+
+/* After every line that may add a row: inline, as that is most lines. */
+HOT int check_size(struct callgrind_reader *rd)
+{
+	const struct profile *p = rd->p;
+	uint64_t rows = (uint64_t)p->nfuncs + p->ncalls + p->npos;
+	uint64_t max = rd->opts->max_costs ? rd->opts->max_costs
+					   : MAX_COST_NUMBERS;
+
+	if (rows * p->nevents <= max)
+		return 0;
+	return size_refused(rd, rows, max);
+}
 
 /* A cost line the fast path read, its n costs in rd->vals. */
 HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
@@ -1311,18 +1332,3 @@ int callgrind_read_block(struct callgrind_reader *rd,
 	return 0;
 }
 
-static int check_size(struct callgrind_reader *rd)
-{
-	const struct profile *p = rd->p;
-	uint64_t rows = (uint64_t)p->nfuncs + p->ncalls + p->npos;
-	uint64_t max = rd->opts->max_costs ? rd->opts->max_costs
-					   : MAX_COST_NUMBERS;
-
-	if (rows * p->nevents <= max)
-		return 0;
-	return callgrind_error(rd, "the profile would need more than %llu KiB for "
-			  "its costs (%llu functions, calls and positions, "
-			  "%zu events): refused",
-			  (unsigned long long)(max * 8 >> 10),
-			  (unsigned long long)rows, p->nevents);
-}

@@ -85,8 +85,10 @@ HOT bool fast_number(const char **sp, uint64_t *out)
 	v = d;
 	d = (unsigned)(unsigned char)s[1] - '0';
 	if (d > 9) {
-		/* c | 0x20 == 'x' holds for 'x' and 'X' alone */
-		if ((s[1] | 0x20) == 'x' && v == 0 && hexval(s[2]) >= 0)
+		/* c | 0x20 == 'x' holds for 'x' and 'X' alone; a space
+		 * after the digit, the commonest, is not looked at again */
+		if (s[1] != ' ' && (s[1] | 0x20) == 'x' && v == 0 &&
+		    hexval(s[2]) >= 0)
 			return fast_hex(sp, out);
 		*sp = s + 1;
 		*out = v;
