@@ -31,6 +31,10 @@ struct elf_file {
 	Elf *elf;
 	GElf_Ehdr ehdr;
 	size_t shnum, shstrndx;
+	/* sections elf_section_bytes() decompressed: libelf then says
+	 * they are not compressed, and the file's bytes are not theirs */
+	size_t *inflated;
+	size_t ninflated, inflated_alloc;
 };
 
 static int elf_error(const char *path, const char *what)
@@ -232,6 +236,7 @@ void elf_file_close(struct elf_file *ef)
 		elf_end(ef->elf);
 	if (ef->fd >= 0)
 		close(ef->fd);
+	free(ef->inflated);
 	free(ef);
 }
 
@@ -273,6 +278,14 @@ static Elf_Scn *find_section(struct elf_file *ef, uint32_t type,
 	return NULL;
 }
 
+static bool was_inflated(const struct elf_file *ef, size_t ndx)
+{
+	for (size_t i = 0; i < ef->ninflated; i++)
+		if (ef->inflated[i] == ndx)
+			return true;
+	return false;
+}
+
 bool elf_section_bytes(struct elf_file *ef, const char *name,
 		       const unsigned char **data, size_t *size)
 {
@@ -293,6 +306,13 @@ bool elf_section_bytes(struct elf_file *ef, const char *name,
 	if (sh.sh_flags & SHF_COMPRESSED) {
 		if (elf_compress(scn, 0, 0) < 0)
 			return false;
+		ARRAY_GROW(ef->inflated, ef->ninflated + 1, ef->inflated_alloc);
+		ef->inflated[ef->ninflated++] = elf_ndxscn(scn);
+		d = elf_getdata(scn, NULL);
+	} else if (was_inflated(ef, elf_ndxscn(scn))) {
+		/* asked again (dwarf_check.c, then dwarf.c): the header now
+		 * has the decompressed size, but sh_offset is still where
+		 * the compressed bytes are */
 		d = elf_getdata(scn, NULL);
 	} else {
 		d = elf_getdata_rawchunk(ef->elf, (int64_t)sh.sh_offset,
