@@ -73,45 +73,42 @@ static void release(char **keep, size_t n)
 	free(keep);
 }
 
-static void test_huge_pages_advised(void **state)
+/* After heap_tune(on): a large block and the heap's new part advised
+ * (1) or not (0). */
+static void check_advice(bool on)
 {
 	char **keep, *big, *small;
 	size_t n;
 
-	(void)state;
-	if (!thp_kernel())
-		skip();
-	heap_tune(true);
+	heap_tune(on);
 	big = xmalloc(6u << 20);
-	assert_int_equal(advised(big + (3u << 20)), 1);
+	assert_int_equal(advised(big + (3u << 20)), on);
 	free(big);
 	big = xcalloc(3, 2u << 20);
 	big = xreallocarray(big, 5, 2u << 20);	/* grown by mremap */
-	assert_int_equal(advised(big + (9u << 20)), 1);
+	assert_int_equal(advised(big + (9u << 20)), on);
 	free(big);
 	small = block_in_grown_heap(&keep, &n);
 	if (small)
-		assert_int_equal(advised(small), 1);
+		assert_int_equal(advised(small), on);
 	release(keep, n);
+}
+
+static void test_huge_pages_advised(void **state)
+{
+	(void)state;
+	if (!thp_kernel())
+		skip();
+	check_advice(true);
 	heap_tune(false);
 }
 
 static void test_huge_pages_off(void **state)
 {
-	char **keep, *big, *small;
-	size_t n;
-
 	(void)state;
 	if (!thp_kernel())
 		skip();
-	heap_tune(false);
-	big = xmalloc(6u << 20);
-	assert_int_equal(advised(big + (3u << 20)), 0);
-	free(big);
-	small = block_in_grown_heap(&keep, &n);
-	if (small)
-		assert_int_equal(advised(small), 0);
-	release(keep, n);
+	check_advice(false);
 }
 
 int main(void)
