@@ -560,6 +560,32 @@ static void fit_stride(struct profile *p)
 	p->stride = stride;
 }
 
+/*
+ * Memory still in use after reading from which the freed memory goes
+ * back to the system (see give_back_freed()).
+ */
+#define TRIM_FROM_BYTES ((size_t)64 << 20)
+
+/*
+ * What reading freed (the stretches read ahead, each a profile of its
+ * own until merged, and the tables that found functions and arcs)
+ * stays in the heap, and the analysis takes its memory from there.
+ * Given back, it is faulted in again page by page as the analysis
+ * takes it: a third of a 16 MB profile's run (61 ms against 45 ms)
+ * and a fifth of a 100 MB one's, for 1 to 3 MB of peak. A big
+ * program's profile gives it back: there it is 13 to 17 MB of the
+ * peak, and the faults a few percent of the run.
+ */
+static void give_back_freed(void)
+{
+#ifdef __GLIBC__
+	struct mallinfo2 m = mallinfo2();
+
+	if (m.uordblks + m.hblkhd >= TRIM_FROM_BYTES)
+		malloc_trim(0);
+#endif
+}
+
 int profile_finish(struct profile *p)
 {
 	/* the readers are done: what found their functions and arcs
@@ -567,16 +593,7 @@ int profile_finish(struct profile *p)
 	profile_drop_indexes(p);
 	/* and the listings look names up by id only */
 	names_drop_table(&p->names);
-#ifdef __GLIBC__
-	/*
-	 * What reading freed goes back to the system now, before the
-	 * analysis allocates its own: glibc keeps freed memory of a
-	 * thread's arena (the stretches read ahead, each a profile of its
-	 * own until merged) for the next malloc there, and there is none:
-	 * 10 MB of a big program's peak.
-	 */
-	malloc_trim(0);
-#endif
+	give_back_freed();
 	compute_derived(p);
 	fit_stride(p);
 	free(p->totals);
