@@ -47,10 +47,14 @@ LIBDW_LIBS ?= $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
 # libzstd: perf record -z's compressed records (src/read/perf_inflate.c)
 ZSTD_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
 ZSTD_LIBS ?= $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
+# libbfd and libopcodes are not linked: symtab/binutils_load.c loads
+# each by its soname (binutils versions it: libbfd-2.40-system.so) when
+# -b or --disasm first needs it. Linked, libbfd costs every run 1.4 ms
+# and libopcodes 130 page faults. The unit tests that call libbfd
+# themselves link it (BFD_LIBS).
 BFD_LIBS ?= -lbfd
-# libopcodes is not linked: symtab/opcodes_load.c loads it by its soname
-# (binutils versions it: libopcodes-2.40-system.so) when --disasm first
-# needs it. Linked, its relocations cost every run 130 page faults.
+BFD_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libbfd.so)" 2>/dev/null | \
+	sed -n 's/^ *SONAME *//p')
 OPCODES_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
 
@@ -60,7 +64,7 @@ OPCODES_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) $(LIBDW_CFLAGS) \
 	$(ZSTD_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(BFD_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm -pthread
+LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm -ldl -pthread
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
@@ -104,6 +108,9 @@ $(O)/tests/%.o: tests/%.c
 
 $(O)/tests/%: $(O)/tests/%.o $(O)/tests/helpers.o $(O)/libcganalyze.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
+
+# it opens files with libbfd itself, to feed bfd_diag.c's handler
+$(O)/tests/test_bfd_diag: LIBS += $(BFD_LIBS)
 
 # the fuzz harnesses' pipeline, replayed on tests/fuzz/regress/
 $(O)/tests/test_fuzz_regress: $(O)/tests/test_fuzz_regress.o \
@@ -181,8 +188,9 @@ FUZZ_CFLAGS = $(filter-out $(CFLAGS),$(ALL_CFLAGS)) -O1 -g $(FUZZ_SAN) \
 FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
 
 # (here, below FUZZ_O: a rule's targets are expanded where it stands)
-$(O)/symtab/opcodes_load.o $(FUZZ_O)/symtab/opcodes_load.o: \
-	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"')
+$(O)/symtab/binutils_load.o $(FUZZ_O)/symtab/binutils_load.o: \
+	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"') \
+		$(if $(BFD_SONAME),-DBFD_SONAME='"$(BFD_SONAME)"')
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 FUZZ_HARNESSES = callgrind igprof symtab gmon perf

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "binutils_load.h"
 #include "symtab_int.h"
 
 #define MAX_ARGS 16
@@ -446,11 +447,15 @@ static void on_assert(const char *fmt, const char *version, const char *file,
 
 void bfd_diag_begin(const char *path)
 {
+	const struct bfd_api *b = libbfd_load();
+
 	cur_path = path;
 	cur_count = 0;
-	bfd_set_error_program_name(PROGRAM_NAME);
-	bfd_set_error_handler(on_error);
-	bfd_set_assert_handler(on_assert);
+	if (!b)
+		return;
+	b->set_error_program_name(PROGRAM_NAME);
+	b->set_error_handler(on_error);
+	b->set_assert_handler(on_assert);
 }
 
 /*

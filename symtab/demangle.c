@@ -4,12 +4,10 @@
  * (legacy and v0), and suffixes kept readable: "f(int) [clone
  * .constprop.0]", "g()@plt".
  */
-#define PACKAGE "cganalyze"
-#define PACKAGE_VERSION "0"
-#include <bfd.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "binutils_load.h"
 #include "symtab_int.h"
 
 /* from libiberty's demangle.h, which bfd.h does not pull in */
@@ -18,15 +16,17 @@
 #define DMGL_ANSI (1 << 1)
 #endif
 
+/* NULL when name is not mangled, or libbfd cannot be loaded (said) */
 char *symtab_demangle(const char *name)
 {
-	return bfd_demangle(NULL, name, DMGL_PARAMS | DMGL_ANSI);
+	const struct bfd_api *b = libbfd_load();
+
+	return b ? b->demangle(NULL, name, DMGL_PARAMS | DMGL_ANSI) : NULL;
 }
 
 name_id demangle_name(struct names *names, name_id raw)
 {
-	char *out = bfd_demangle(NULL, names_str(names, raw),
-				 DMGL_PARAMS | DMGL_ANSI);
+	char *out = symtab_demangle(names_str(names, raw));
 	name_id id;
 
 	if (!out)

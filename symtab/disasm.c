@@ -26,7 +26,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "disasm.h"
-#include "opcodes_load.h"
+#include "binutils_load.h"
 #include "symtab_int.h"
 
 /* What the callbacks write into while one instruction is decoded. */
@@ -299,9 +299,13 @@ int disasm_range(const struct symtab *st, uint64_t start, uint64_t end,
 	if (!(op = opcodes_load()))
 		return -1;
 	decode = op->disassembler(arch, st->big_endian, mach, NULL);
-	if (!decode)
+	if (!decode) {
+		const struct bfd_api *b = libbfd_load();
+
 		return error("%s: this libopcodes cannot disassemble %s code",
-			     st->path, bfd_printable_arch_mach(arch, mach));
+			     st->path, b ? b->printable_arch_mach(arch, mach)
+				      : "this machine's");
+	}
 	size = (size_t)(end - start);
 	bytes = xmalloc(size);
 	if (symtab_read_bytes(st, start, size, bytes, &got) < 0) {

@@ -7,15 +7,13 @@
  * bfd gives no sizes: a stub ends where the next symbol starts, or at
  * the end of its section (symtab_build_syms() guesses ends that way).
  */
-#define PACKAGE "cganalyze"
-#define PACKAGE_VERSION "0"
-#include <bfd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/array.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "binutils_load.h"
 #include "symtab_int.h"
 
 /* A symbol table of abfd (dynamic or not) as bfd canonicalises it; NULL
@@ -45,24 +43,27 @@ void plt_read(const char *path, struct names *names, bool demangle,
 {
 	asymbol **syms = NULL, **dynsyms = NULL, *synth = NULL;
 	long nsyms, ndyn, nsynth;
+	const struct bfd_api *b = libbfd_load();
 	bfd *abfd;
 	bool ok;
 
-	bfd_init();
+	if (!b)
+		return;
+	b->init();
 	bfd_diag_begin(path);
-	abfd = bfd_openr(path, NULL);
+	abfd = b->openr(path, NULL);
 	if (!abfd) {
 		warning("%s: no @plt symbols: %s", path,
-			bfd_errmsg(bfd_get_error()));
+			b->errmsg(b->get_error()));
 		bfd_diag_end();
 		return;
 	}
 	bfd_diag_capture_begin();
-	ok = bfd_check_format(abfd, bfd_object);
+	ok = b->check_format(abfd, bfd_object);
 	bfd_diag_capture_end();
 	if (!ok) {
 		warning("%s: no @plt symbols: %s", path,
-			bfd_errmsg(bfd_get_error()));
+			b->errmsg(b->get_error()));
 		goto out;
 	}
 	syms = read_table(abfd, false, &nsyms);
@@ -92,6 +93,6 @@ void plt_read(const char *path, struct names *names, bool demangle,
 out:
 	free(syms);
 	free(dynsyms);
-	bfd_close(abfd);
+	b->close(abfd);
 	bfd_diag_end();
 }
