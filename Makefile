@@ -38,12 +38,15 @@ LIBELF_LIBS ?= $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 LIBDWARF_CFLAGS ?= -I/usr/include/libdwarf
 LIBDWARF_LIBS ?= -ldwarf
 # elfutils' libdw, for its unwinder (libdwfl: perf.data's --call-graph
-# dwarf stacks). libdw and libdwarf export 34 functions of the same
-# names (dwarf_child, dwarf_errmsg, ...): libdwarf comes first in LIBS,
-# so the symbol table's calls (symtab/) bind to it; libdw calls its own
-# through internal aliases.
+# dwarf stacks). It is not linked: src/read/libdw_load.c loads it by its
+# soname when the first stack is unwound (linked, it cost every run
+# about 1 ms), and looks its functions up in it alone: libdw and
+# libdwarf export 34 functions of the same names (dwarf_child,
+# dwarf_errmsg, ...), and the symbol table's calls (symtab/) are
+# libdwarf's.
 LIBDW_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
-LIBDW_LIBS ?= $(shell $(PKG_CONFIG) --libs libdw 2>/dev/null || echo -ldw -lelf)
+LIBDW_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libdw.so)" 2>/dev/null | \
+	sed -n 's/^ *SONAME *//p')
 # libzstd: perf record -z's compressed records (src/read/perf_inflate.c)
 ZSTD_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
 ZSTD_LIBS ?= $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
@@ -64,7 +67,7 @@ OPCODES_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libopcodes.so)" 
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(CFLAGS) -Isrc -I. \
 	$(ZLIB_CFLAGS) $(LIBELF_CFLAGS) $(LIBDWARF_CFLAGS) $(LIBDW_CFLAGS) \
 	$(ZSTD_CFLAGS)
-LIBS = $(LIBDWARF_LIBS) $(LIBDW_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm -ldl -pthread
+LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm -ldl -pthread
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
@@ -191,6 +194,8 @@ FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
 $(O)/symtab/binutils_load.o $(FUZZ_O)/symtab/binutils_load.o: \
 	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"') \
 		$(if $(BFD_SONAME),-DBFD_SONAME='"$(BFD_SONAME)"')
+$(O)/src/read/libdw_load.o $(FUZZ_O)/src/read/libdw_load.o: \
+	ALL_CFLAGS += $(if $(LIBDW_SONAME),-DLIBDW_SONAME='"$(LIBDW_SONAME)"')
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
 FUZZ_HARNESSES = callgrind igprof symtab gmon perf

@@ -25,6 +25,7 @@
 #include "base/array.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "libdw_load.h"
 
 /* An address's entry: a row's index, or one of these. */
 #define ENTRY_NO_FDE (UINT32_MAX - 1)
@@ -68,7 +69,7 @@ static bool cfa_rule(Dwarf_Frame *frame, struct cfi_row *row)
 	uint64_t reg;
 
 	row->cfa_reg = CFI_NREGS;
-	if (dwarf_frame_cfa(frame, &ops, &nops) != 0)
+	if (libdw_load()->frame_cfa(frame, &ops, &nops) != 0)
 		return true;
 	if (nops != 1)
 		return false;
@@ -96,7 +97,7 @@ static bool reg_rule(Dwarf_Frame *frame, int r, struct cfi_row *row)
 	size_t nops, i = 1;
 
 	row->rule[r] = CFI_UNSET;
-	if (dwarf_frame_register(frame, r, mem, &ops, &nops) != 0)
+	if (libdw_load()->frame_register(frame, r, mem, &ops, &nops) != 0)
 		return true;
 	if (nops == 0) {
 		if (ops == mem)
@@ -133,9 +134,9 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row)
 	int ra;
 
 	memset(row, 0, sizeof(*row));	/* rows compare by their bytes */
-	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &frame) != 0)
+	if (!cfi || libdw_load()->cfi_addrframe(cfi, pc, &frame) != 0)
 		return CFI_NO_FDE;
-	ra = dwarf_frame_info(frame, &start, &end, &signal);
+	ra = libdw_load()->frame_info(frame, &start, &end, &signal);
 	if (ra < 0 || ra >= CFI_NREGS || !cfa_rule(frame, row))
 		goto out;
 	row->ra = (uint8_t)ra;

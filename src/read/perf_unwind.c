@@ -47,6 +47,7 @@
 
 #include "base/array.h"
 #include "base/xalloc.h"
+#include "libdw_load.h"
 #include "perf_cfi.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
@@ -132,6 +133,10 @@ struct perf_unwind {
 	uint64_t by_rows, by_libdwfl, differed;
 };
 
+/* libdw's entry points: loaded by the first perf_unwind_new(), before
+ * anything here runs */
+static const struct libdw_api *libdw;
+
 static const Dwfl_Thread_Callbacks thread_callbacks;
 
 /* --- the objects' files --- */
@@ -148,7 +153,7 @@ static size_t file_build_id(const char *path, uint8_t *id, size_t max)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf)
-		n = dwelf_elf_gnu_build_id(elf, &p);
+		n = libdw->elf_gnu_build_id(elf, &p);
 	if (n > 0) {
 		if ((size_t)n > max)
 			n = (ssize_t)max;
@@ -418,7 +423,7 @@ static bool place(const struct ufile *f, const struct perf_map *map,
 static void proc_drop(struct uproc *pr)
 {
 	if (pr->dwfl)
-		dwfl_end(pr->dwfl);
+		libdw->dwfl_end(pr->dwfl);
 	free(pr->mods);
 	memset(pr, 0, sizeof(*pr));
 }
@@ -439,7 +444,7 @@ static struct uproc *proc_get(struct perf_unwind *u, uint32_t pid)
 			old = pr;
 	}
 	proc_drop(old);
-	old->dwfl = dwfl_begin(&u->callbacks);
+	old->dwfl = libdw->dwfl_begin(&u->callbacks);
 	if (!old->dwfl)
 		return NULL;
 	old->pid = pid;
@@ -480,15 +485,15 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	}
 	/* [lo, hi) at this bias: libdwfl takes the bias from lo and the
 	 * file's first PT_LOAD, and asks find_elf() for the file */
-	mod = dwfl_report_module(pr->dwfl,
+	mod = libdw->report_module(pr->dwfl,
 				 names_str(&u->r->p->names,
 					   u->r->d->objects[m.object].path),
 				 m.lo, m.hi);
 	if (!mod)
 		return REPORT_NONE;
-	dwfl_module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
+	libdw->module_info(mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
 	*slot = (void *)f;
-	dwfl_report_end(pr->dwfl, NULL, NULL);
+	libdw->report_end(pr->dwfl, NULL, NULL);
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
 	return REPORT_OK;
@@ -600,9 +605,9 @@ static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 
 	for (size_t i = 0; i < X86_64_NREGS; i++)
 		regs[i] = u->regs[i];
-	if (!dwfl_thread_state_registers(thread, 0, X86_64_NREGS, regs))
+	if (!libdw->thread_state_registers(thread, 0, X86_64_NREGS, regs))
 		return false;
-	dwfl_thread_state_register_pc(thread, u->regs[X86_64_NREGS - 1]);
+	libdw->thread_state_register_pc(thread, u->regs[X86_64_NREGS - 1]);
 	return true;
 }
 
@@ -621,13 +626,13 @@ static int frame(Dwfl_Frame *state, void *arg)
 	Dwarf_Addr pc;
 	bool activation;
 
-	if (!dwfl_frame_pc(state, &pc, NULL))
+	if (!libdw->frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	if (report(u, pc) == REPORT_STALE) {
 		u->stale = true;
 		return DWARF_CB_ABORT;
 	}
-	if (!dwfl_frame_pc(state, &pc, &activation))
+	if (!libdw->frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	u->pcs[u->n] = pc;
 	u->exact[u->n] = activation;
@@ -665,16 +670,16 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 	struct ufile *f = &u->files[i];
 
 	if (!debug && !f->cfi_looked) {
-		f->cfi = dwarf_getcfi_elf(f->elf);
+		f->cfi = libdw->getcfi_elf(f->elf);
 		f->cfi_looked = true;
 	}
 	if (debug && !f->dcfi_looked) {
 		/* the object's own DWARF first, as libdwfl's find_dw() */
-		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+		f->dw = libdw->begin_elf(f->elf, DWARF_C_READ, NULL);
 		if (!f->dw && debug_file(f))
-			f->dw = dwarf_begin_elf(f->debug_elf, DWARF_C_READ,
+			f->dw = libdw->begin_elf(f->debug_elf, DWARF_C_READ,
 						NULL);
-		f->dcfi = f->dw ? dwarf_getcfi(f->dw) : NULL;
+		f->dcfi = f->dw ? libdw->getcfi(f->dw) : NULL;
 		f->dcfi_looked = true;
 	}
 	return debug ? f->dcfi : f->cfi;
@@ -863,12 +868,12 @@ static size_t unwind_libdwfl(struct perf_unwind *u)
 	u->n = 0;
 	/* the architecture comes from the first module reported */
 	if (!pr->attached) {
-		if (!dwfl_attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
+		if (!libdw->attach_state(pr->dwfl, NULL, (pid_t)u->s->pid,
 				       &thread_callbacks, u))
 			return 0;
 		pr->attached = true;
 	}
-	dwfl_getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
+	libdw->getthread_frames(pr->dwfl, u->s->tid ? (pid_t)u->s->tid : 1,
 			      frame, u);
 	return u->n;
 }
@@ -979,11 +984,13 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	if (!arch)
 		return NULL;
 #endif
+	if (!(libdw = libdw_load()))
+		return NULL;
 	u = xcalloc(1, sizeof(*u));
 	u->r = r;
 	u->callbacks.find_elf = find_elf;
 	u->callbacks.find_debuginfo = find_debuginfo;
-	u->callbacks.section_address = dwfl_offline_section_address;
+	u->callbacks.section_address = libdw->offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
 	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
 	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
@@ -1003,8 +1010,8 @@ void perf_unwind_free(struct perf_unwind *u)
 	for (size_t i = 0; i < u->nfiles; i++) {
 		if (u->files[i].path) {
 			if (u->files[i].cfi)
-				dwarf_cfi_end(u->files[i].cfi);
-			dwarf_end(u->files[i].dw);
+				libdw->cfi_end(u->files[i].cfi);
+			libdw->end(u->files[i].dw);
 			if (u->files[i].debug_elf) {
 				elf_end(u->files[i].debug_elf);
 				close(u->files[i].debug_fd);

@@ -1,21 +1,33 @@
-# libbfd is loaded only when a run needs it (symtab/binutils_load.c):
-# not for a listing without -b, where linking it cost every run 1.4 ms
-# of a 16 MB profile's 50; with -b on a C++ program it is loaded, and
-# names come demangled and --disasm names @plt stubs, as when it was
-# linked.
+# libbfd and libdw are loaded only when a run needs them
+# (symtab/binutils_load.c, src/read/libdw_load.c): linked, they cost
+# every run 1.4 ms and 1 ms of a 16 MB profile's 50. libbfd: not for a
+# listing without -b; with -b on a C++ program it is loaded, names come
+# demangled and --disasm names @plt stubs, as when it was linked.
+# libdw: not for a frame-pointer perf.data; for a --call-graph dwarf
+# one it is, and the user stacks are unwound as when it was linked.
 bin=$1
 here=$(cd "$(dirname "$0")/../.." && pwd)
 prof=$here/samples/cxx/callgrind.instr.out
 prog=$here/samples/cxx/prog
 status=0
-loaded() { LD_DEBUG=files "$@" 2>&1 >/dev/null | grep -c 'file=libbfd' ; }
-n=$(loaded "$bin" "$prof")
+loaded() { lib=$1; shift; LD_DEBUG=files "$@" 2>&1 >/dev/null | grep -c "file=$lib" ; }
+n=$(loaded libbfd "$bin" "$prof")
 [ "$n" = 0 ] || { echo "libbfd loaded for a listing without -b ($n)"; status=1; }
-n=$(loaded "$bin" -b "$prog" "$prof")
+n=$(loaded libbfd "$bin" -b "$prog" "$prof")
 [ "$n" -ge 1 ] || { echo "libbfd not loaded with -b"; status=1; }
 out=$("$bin" -b "$prog" --threshold=0 -p "$prof" 2>&1) || { echo "-b run failed: $out"; status=1; }
 echo "$out" | grep -q '(' || { echo "no demangled C++ name with -b"; status=1; }
 echo "$out" | grep -q '_Z' && { echo "a mangled name left with -b"; status=1; }
 out=$("$bin" -b "$prog" --disasm=main "$prof" 2>&1) || { echo "--disasm run failed: $out"; status=1; }
 echo "$out" | grep -q 'call .*<printf@plt>' || { echo "no @plt stub named by --disasm"; status=1; }
+perf=$here/tests/perf
+n=$(loaded libdw.so "$bin" "$perf/fp.data")
+[ "$n" = 0 ] || { echo "libdw loaded for a frame-pointer perf.data ($n)"; status=1; }
+n=$(loaded libdw.so "$bin" "$perf/dwarf.data")
+[ "$n" -ge 1 ] || { echo "libdw not loaded for --call-graph dwarf"; status=1; }
+# the e2e case perf-dwarf checks the stacks; here: some were unwound
+out=$("$bin" -q --brief -b "$perf/prog" -b "$perf/libwork.so" --sysroot="$perf" \
+	--kallsyms="$perf/kallsyms" "$perf/dwarf.data" 2>&1) ||
+	{ echo "dwarf run failed: $out"; status=1; }
+echo "$out" | grep -q 'main' || { echo "no unwound caller (main) in the call graph"; status=1; }
 exit $status
