@@ -73,6 +73,7 @@ static int member_inclusive(struct cg *cg)
 	size_t ne = cg->nevents;
 	const uint64_t *exact = cg->func_incl;
 	size_t nmembers = index_members(cg);
+	uint64_t *buf = xmalloc((ne + 1) * sizeof(*buf));	/* a packed row */
 
 	free(cg->member_incl);
 	cg->member_incl = xcalloc(nmembers * ne + 1, sizeof(uint64_t));
@@ -89,9 +90,13 @@ static int member_inclusive(struct cg *cg)
 		if (cg->nodes[callee].cycle == NO_ID || !cg_is_arc(cg, a))
 			continue;
 		if (add_row(cg, member_row(cg, callee),
-			    profile_call_incl(cg->p, (uint32_t)a), callee) < 0)
+			    profile_call_incl_row(cg->p, (uint32_t)a, buf),
+			    callee) < 0) {
+			free(buf);
 			return -1;
+		}
 	}
+	free(buf);
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		uint32_t cyc = cg->nodes[n].cycle;
 		uint64_t *mi;
@@ -126,6 +131,7 @@ int cg_propagate_measured(struct cg *cg)
 {
 	size_t ne = cg->nevents;
 	const struct profile *p = cg->p;
+	uint64_t *buf;
 
 	if (!cg->measured)
 		BUG("measured propagation of a profile without arc costs");
@@ -135,10 +141,11 @@ int cg_propagate_measured(struct cg *cg)
 	cg->child = xcalloc(cg->nnodes * ne + 1, sizeof(*cg->child));
 	cg->cycle_self = xcalloc(cg->ncycles * ne + 1, sizeof(uint64_t));
 	cg->cycle_child = xcalloc(cg->ncycles * ne + 1, sizeof(uint64_t));
+	buf = xmalloc((ne + 1) * sizeof(*buf));	/* a packed row */
 
 	for (size_t a = p->ncalls; a-- > 0;) {
 		const struct pcall *pc = &p->calls[a];
-		const uint64_t *incl = profile_call_incl(p, (uint32_t)a);
+		const uint64_t *incl;
 		uint64_t *child = cg->child + (size_t)pc->caller * ne;
 		uint32_t cyc = cg->nodes[pc->caller].cycle;
 
@@ -146,13 +153,15 @@ int cg_propagate_measured(struct cg *cg)
 		 * whole already holds their cost once. */
 		if (!cg_is_arc(cg, a) || same_cycle(cg, pc->caller, pc->callee))
 			continue;
+		incl = profile_call_incl_row(p, (uint32_t)a, buf);
 		if (add_row(cg, child, incl, pc->caller) < 0)
-			return -1;
+			goto damaged;
 		if (cyc != NO_ID &&
 		    add_row(cg, cg->cycle_child + (size_t)cyc * ne, incl,
 			    pc->caller) < 0)
-			return -1;
+			goto damaged;
 	}
+	free(buf);
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		uint32_t cyc = cg->nodes[n].cycle;
 		const uint64_t *self = profile_self(p, (uint32_t)n);
@@ -189,6 +198,9 @@ int cg_propagate_measured(struct cg *cg)
 					     profile_str(p, p->events[e].name));
 	}
 	return member_inclusive(cg);
+damaged:
+	free(buf);
+	return -1;
 }
 
 static int by_topo(const void *a, const void *b, void *arg)
@@ -305,7 +317,7 @@ void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		*child = cg->est_arc_child[a];
 		return;
 	}
-	incl = (double)profile_call_incl(cg->p, a)[event];
+	incl = (double)profile_call_incl_at(cg->p, a, event);
 	if (vcyc != NO_ID) {
 		tself = cg_cycle_self(cg, vcyc, event);
 		ttotal = tself + cg_cycle_child(cg, vcyc, event);

@@ -230,9 +230,9 @@ void assert_same_profile(const struct profile *a,
 		assert_int_equal(a->calls[c].callee, b->calls[c].callee);
 		assert_int_equal(profile_call_count(a, c),
 				 profile_call_count(b, c));
-		assert_memory_equal(profile_call_incl(a, (uint32_t)c),
-				    profile_call_incl(b, (uint32_t)c),
-				    a->nevents * sizeof(uint64_t));
+		for (size_t e = 0; e < a->nevents; e++)
+			assert_int_equal(profile_call_incl_at(a, (uint32_t)c, e),
+					 profile_call_incl_at(b, (uint32_t)c, e));
 	}
 	if (a->npos)
 		assert_memory_equal(a->pos_cost, b->pos_cost,

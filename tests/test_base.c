@@ -67,6 +67,39 @@ static void test_names_intern(void **state)
 	arena_release(&a);
 }
 
+/* Enough names to grow the tagged table many times (to 3/4 full each
+ * time): every one found again by its bytes, and each a new id. */
+static void test_names_many(void **state)
+{
+	struct arena a;
+	struct names n;
+	char buf[32];
+
+	(void)state;
+	arena_init(&a);
+	names_init(&n, &a);
+	for (int i = 0; i < 100000; i++) {
+		int len = snprintf(buf, sizeof(buf), "name%d", i);
+
+		assert_int_equal(names_intern(&n, buf, (size_t)len), i);
+	}
+	assert_true(n.nr * 4 <= (n.mask + 1) * 3);
+	assert_true((n.mask + 1) * 3 < n.nr * 8);	/* over 3/8: not grown early */
+	for (int i = 100000; i-- > 0;) {
+		int len = snprintf(buf, sizeof(buf), "name%d", i);
+
+		assert_int_equal(names_intern(&n, buf, (size_t)len), i);
+		assert_int_equal(names_find(&n, buf, (size_t)len), i);
+	}
+	assert_int_equal(names_find(&n, "name100000", 10), NO_NAME);
+	names_drop_table(&n);
+	assert_int_equal(names_intern(&n, "name77777", 9), 77777);
+	assert_int_equal(names_intern(&n, "new", 3), 100000);
+	assert_string_equal(names_str(&n, 100000), "new");
+	names_release(&n);
+	arena_release(&a);
+}
+
 /* Once the table is dropped, names are still found by text (searched
  * for), and interning builds the table again with every id kept. */
 static void test_names_drop_table(void **state)
@@ -439,6 +472,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
 		cmocka_unit_test(test_names_intern),
+		cmocka_unit_test(test_names_many),
 		cmocka_unit_test(test_names_drop_table),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),

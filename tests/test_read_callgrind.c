@@ -124,7 +124,7 @@ static uint32_t call_of(const struct profile *p, const char *caller,
 static uint64_t incl_of(const struct profile *p, const char *caller,
 			const char *callee, const char *ev)
 {
-	return profile_call_incl(p, call_of(p, caller, callee))[event_of(p, ev)];
+	return profile_call_incl_at(p, call_of(p, caller, callee), event_of(p, ev));
 }
 
 static uint64_t count_of_call(const struct profile *p, const char *caller,
@@ -1094,7 +1094,7 @@ static void test_call_targets_defaults(void **state)
 			want = 30;
 		else
 			want = 50;
-		assert_int_equal(profile_call_incl(&r.p, (uint32_t)c)[0], want);
+		assert_int_equal(profile_call_incl_at(&r.p, (uint32_t)c, 0), want);
 	}
 	/* jfi= does not name a call's file */
 	assert_int_not_equal(find_func3(&r.p, "/bin/t", "a.c", "other"), NO_ID);

@@ -90,7 +90,7 @@ static uint32_t call(const struct profile *p, const char *a, const char *b)
 static uint64_t arc_incl(const struct profile *p, const char *a, const char *b,
 			 const char *e)
 {
-	return profile_call_incl(p, call(p, a, b))[ev(p, e)];
+	return profile_call_incl_at(p, call(p, a, b), ev(p, e));
 }
 
 static uint64_t arc_count(const struct profile *p, const char *a, const char *b)

@@ -153,7 +153,7 @@ static void test_inlined_to_callee(void **state)
 	arc = find_call(&fx.p, "work", "mix");
 	assert_int_not_equal(arc, NO_ID);
 	assert_int_equal(profile_call_count(&fx.p, arc), 0);
-	assert_int_equal(profile_call_incl(&fx.p, arc)[0], 4800);
+	assert_int_equal(profile_call_incl_at(&fx.p, arc, 0), 4800);
 	assert_true(fx.rep.inlined_moved > 0);
 	release(&fx);
 }

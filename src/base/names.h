@@ -26,10 +26,12 @@ struct names {
 	struct arena *arena;
 	struct name_entry *entries;	/* indexed by name_id */
 	size_t nr, alloc;
-	/* open addressing: name_id + 1, 0 empty; NULL until the first name
-	 * and after names_drop_table() */
+	/* open addressing: name_id + 1 in the low id_bits, 0 empty, and
+	 * above them bits of the name's hash (names.c); NULL until the first
+	 * name and after names_drop_table() */
 	uint32_t *table;
 	size_t mask;
+	unsigned id_bits;
 };
 
 void names_init(struct names *n, struct arena *arena);

@@ -260,7 +260,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 		num[3 * c + 2] = (double)profile_call_count(p, (uint32_t)c);
 		for (size_t e = 0; exact && e < ne; e++)
 			incl[c * ne + e] =
-				(double)profile_call_incl(p, (uint32_t)c)[e];
+				(double)profile_call_incl_at(p, (uint32_t)c, e);
 	}
 	/* estimated: gprof's share of the sort event, for the graph's arcs */
 	for (size_t c = 0; !exact && c < n; c++) {

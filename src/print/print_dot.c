@@ -360,7 +360,7 @@ static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
 				cyc != cg->nodes[arc->callee].cycle;
 		e[k].measured = measured;
 		if (measured) {
-			e[k].cost = (double)profile_call_incl(p, a)[d->ev];
+			e[k].cost = (double)profile_call_incl_at(p, a, d->ev);
 		} else {
 			cg_arc_share(cg, a, d->ev, &s, &c);
 			e[k].cost = s + c;
@@ -375,7 +375,7 @@ static size_t collect_edges(const struct dot_ctx *d, struct dot_edge **out)
 		e[k].count = profile_call_count(p, c);
 		e[k].has_cost = stacks;
 		e[k].measured = measured;
-		e[k].cost = measured ? (double)profile_call_incl(p, c)[d->ev] : 0;
+		e[k].cost = measured ? (double)profile_call_incl_at(p, c, d->ev) : 0;
 		k++;
 	}
 	*out = e;

@@ -264,7 +264,7 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 			pc->caller, pc->callee,
 			(unsigned long long)profile_call_count(p, (uint32_t)c));
 		if (p->calls_have_incl) {
-			json_row(out, profile_call_incl(p, (uint32_t)c), ne);
+			json_row(out, profile_call_incl_row(p, (uint32_t)c, row), ne);
 		} else {
 			double s = 0, ch = 0;
 

@@ -339,8 +339,11 @@ static const uint64_t *call_incl(struct writer *w, uint32_t call)
 {
 	const struct cg *cg = w->cg;
 
-	if (w->p->calls_have_incl)
-		return raw_row(w, profile_call_incl(w->p, call));
+	if (w->p->calls_have_incl) {
+		for (size_t i = 0; i < w->nraw; i++)
+			w->row[i] = profile_call_incl_at(w->p, call, w->raw[i]);
+		return w->row;
+	}
 	raw_row(w, NULL);
 	if (cg->est_arc_self && cg_is_arc(cg, call)) {
 		double v = cg->est_arc_self[call] + cg->est_arc_child[call];
@@ -436,7 +439,8 @@ static void put_calls_of(struct writer *w, uint32_t c, uint64_t *left)
 	size_t stride = p->stride;
 	bool any = false;
 
-	memcpy(left, profile_call_incl(p, c), stride * sizeof(*left));
+	for (size_t e = 0; e < stride; e++)
+		left[e] = profile_call_incl_at(p, c, e);
 	for (uint32_t k = w->cscall_first[c]; k < w->cscall_first[c + 1]; k++) {
 		uint32_t cs = w->cscall_order[k];
 		const struct ppos *q = &p->pos[p->callsites[cs].pos];

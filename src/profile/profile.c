@@ -35,6 +35,8 @@ void profile_release(struct profile *p)
 	free(p->calls);
 	free(p->big_counts);
 	free(p->call_incl);
+	free(p->incl_packed);
+	free(p->big_incl);
 	free(p->totals);
 	free(p->summary);
 	free(p->inputs);
@@ -143,6 +145,7 @@ static void set_stride(struct profile *p, size_t need)
 
 	if (need <= old)
 		return;
+	profile_unpack_incl(p);
 	if (stride < need)
 		stride = need;
 	p->self = widen(p->self, p->nfuncs, p->self_alloc, old, stride);
@@ -397,6 +400,7 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 		BUG("too many calls");
 	c = (uint32_t)p->ncalls;
 	pindex_add(&p->call_index, c);
+	profile_unpack_incl(p);		/* rows to grow and add to */
 	ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
 	grow_rows(&p->call_incl, &p->call_incl_alloc, p->ncalls + 1,
 		  p->stride);
@@ -591,6 +595,7 @@ int profile_finish(struct profile *p)
 	/* the readers are done: what found their functions and arcs
 	 * goes (anything added later builds it again) */
 	profile_drop_indexes(p);
+	profile_unpack_incl(p);		/* finished before: numbers to add */
 	/* and the listings look names up by id only */
 	names_drop_table(&p->names);
 	give_back_freed();
@@ -604,5 +609,7 @@ int profile_finish(struct profile *p)
 		for (size_t e = 0; e < p->stride; e++)
 			p->totals[e] = sat_add(p->totals[e], row[e]);
 	}
+	/* the analysis and the listings only read the arcs' costs */
+	profile_pack_incl(p);
 	return 0;
 }

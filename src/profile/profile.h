@@ -196,8 +196,17 @@ struct profile {
 	size_t ncalls, calls_alloc;
 	uint64_t *big_counts;		/* counts of 2^31 and more (pcall) */
 	size_t nbig_counts, big_counts_alloc;
-	uint64_t *call_incl;		/* ncalls * stride */
+	uint64_t *call_incl;		/* ncalls * stride; NULL packed */
 	size_t call_incl_alloc;		/* in rows */
+	/*
+	 * call_incl packed by profile_finish() (profile_incl.c), 4 bytes a
+	 * number where reading needs 8 to add them up: the number, or
+	 * PCALL_BIG | its index in big_incl[]. A big program's arcs are
+	 * millions, and their costs but seldom reach 2^31. NULL unpacked.
+	 */
+	uint32_t *incl_packed;
+	uint64_t *big_incl;
+	size_t nbig_incl, big_incl_alloc;
 	bool calls_have_incl;		/* inclusive costs were measured */
 
 	/*
@@ -417,11 +426,37 @@ static inline bool profile_call_add_count(struct profile *p, uint32_t c,
 	return over;
 }
 
-static inline uint64_t *profile_call_incl(const struct profile *p,
-					  uint32_t call)
+/* Pack call_incl (profile_finish() does), and unpack it again; each
+ * does nothing when done. */
+void profile_pack_incl(struct profile *p);
+void profile_unpack_incl(struct profile *p);
+
+/* Call arc c's inclusive cost row, to read and add to (unpacked first
+ * if packed: a file read after profile_finish() adds to it). */
+static inline uint64_t *profile_call_incl(struct profile *p, uint32_t call)
 {
+	if (p->incl_packed)
+		profile_unpack_incl(p);
 	return p->call_incl + (size_t)call * p->stride;
 }
+
+/* Call arc c's inclusive cost of event e, packed or not. */
+static inline uint64_t profile_call_incl_at(const struct profile *p,
+					   uint32_t c, size_t e)
+{
+	size_t i = (size_t)c * p->stride + e;
+	uint32_t v;
+
+	if (!p->incl_packed)
+		return p->call_incl[i];
+	v = p->incl_packed[i];
+	return v & PCALL_BIG ? p->big_incl[v & ~PCALL_BIG] : v;
+}
+
+/* Call arc c's inclusive cost row, packed or not: in the profile, or
+ * copied to buf (stride numbers) and buf returned. */
+const uint64_t *profile_call_incl_row(const struct profile *p, uint32_t c,
+				      uint64_t *buf);
 
 /* The position (func, file, line, addr), created with zero cost if new. */
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,

@@ -16,10 +16,16 @@ static void add_row(uint64_t *to, const uint64_t *from, size_t n)
 		to[e] += from[e];
 }
 
+static size_t unpacked(struct profile *p)
+{
+	profile_unpack_incl(p);	/* the rows are added again, 8 bytes a number */
+	return p->stride;
+}
+
 void profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const struct ppos *newpos, uint32_t *map)
 {
-	size_t stride = p->stride, nfuncs = p->nfuncs, ncalls = p->ncalls,
+	size_t stride = unpacked(p), nfuncs = p->nfuncs, ncalls = p->ncalls,
 	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;
 	uint64_t *self = p->self, *call_incl = p->call_incl,
 		 *pos_cost = p->pos_cost, *callsite_incl = p->callsite_incl;

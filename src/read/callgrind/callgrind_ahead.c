@@ -549,8 +549,9 @@ static void merge_profile(struct merge *m)
 		m->calls[c] = pc;
 		profile_call_add_count(p, pc,
 				       profile_call_count(q, (uint32_t)c));
+		/* q, a stretch's profile, is never finished: unpacked */
 		add_rows(profile_call_incl(p, pc),
-			 profile_call_incl(q, (uint32_t)c), q->nevents);
+			 q->call_incl + (size_t)c * q->stride, q->nevents);
 	}
 	p->calls_have_incl |= q->calls_have_incl;
 	p->has_instr |= q->has_instr;
