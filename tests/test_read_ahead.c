@@ -395,12 +395,31 @@ static void test_headers(void **state)
 /* Sums past 2^64 - 1 made of costs on both sides of a stretch start. */
 static void test_overflow(void **state)
 {
+	uint64_t added, small;
+
 	(void)state;
 	sweep("\nfn=(7) seven\n0x10 1 18446744073709551000\n"
 	      "\nfn=(8) eight\n0x20 1 1000\n\nfn=(7)\n0x30 1 1000\n", NULL);
 	sweep("\nfn=(7) seven\n0x10 1 1\ncfn=(8) eight\n"
 	      "calls=18446744073709551000 0x10 1\n+1 1 1\n\nfn=(7)\n0x10 1 1\n"
 	      "cfn=(8)\ncalls=1000 0x10 1\n+1 1 1\n", NULL);
+	/* and across parts */
+	sweep("\nfn=(7) seven\n0x10 1 18446744073709551000\n\npart: 2\n"
+	      "\nob=(1)\nfl=(1)\n",
+	      "\nfn=(7) seven\n0x10 1 1000\n");
+	/* all the numbers together pass it, no column does: the one-sum
+	 * bound fails, the columns are added up, and every stretch goes in
+	 * that goes in with smaller numbers, as long */
+	added = stats.stretches_added;
+	sweep("\nfn=(7) seven\n0x10 1 12000000000000000000 1\n"
+	      "\nfn=(8) eight\n0x20 1 1 12000000000000000000\n"
+	      "\nfn=(7)\n0x30 1 1000 1000\n", NULL);
+	added = stats.stretches_added - added;
+	small = stats.stretches_added;
+	sweep("\nfn=(7) seven\n0x10 1 1200000000000000000  1\n"
+	      "\nfn=(8) eight\n0x20 1 1  1200000000000000000\n"
+	      "\nfn=(7)\n0x30 1 1000 1000\n", NULL);
+	assert_int_equal(added, stats.stretches_added - small);
 }
 
 /* An input before the file: positions and a call site of "seven" and

@@ -351,11 +351,14 @@ static bool add_counts(uint64_t *sum, const struct profile *q)
  * What inputs read before this file left in positions and call sites:
  * column sums (UINT64_MAX when past it), for sums_fit(). Earlier
  * profiles of other formats need not split their self cost exactly.
+ * And `total`, all the profile's numbers that sums_fit() adds up, in
+ * one sum (UINT64_MAX when past it), for bound_fits().
  */
 struct before {
 	size_t nevents;
 	uint64_t *pos, *sites;	/* by event */
 	uint64_t site_counts;
+	uint64_t total;
 };
 
 static uint64_t column_or_max(const uint64_t *rows, size_t n, size_t stride,
@@ -368,13 +371,23 @@ static uint64_t column_or_max(const uint64_t *rows, size_t n, size_t stride,
 
 static void sum_before(struct before *b, const struct profile *p)
 {
+	uint64_t counts = 0;
+
 	b->nevents = p->nevents;
 	b->pos = xcalloc(p->nevents + 1, sizeof(*b->pos));
 	b->sites = xcalloc(p->nevents + 1, sizeof(*b->sites));
+	b->total = add_counts(&counts, p) ? counts : UINT64_MAX;
 	for (size_t e = 0; e < p->nevents; e++) {
 		b->pos[e] = column_or_max(p->pos_cost, p->npos, p->stride, e);
 		b->sites[e] = column_or_max(p->callsite_incl, p->ncallsites,
 					    p->stride, e);
+		b->total = callgrind_add_upto_max(b->total, b->pos[e]);
+		b->total = callgrind_add_upto_max(b->total, b->sites[e]);
+		b->total = callgrind_add_upto_max(
+			b->total, column_or_max(p->self, p->nfuncs, p->stride, e));
+		b->total = callgrind_add_upto_max(
+			b->total,
+			column_or_max(p->call_incl, p->ncalls, p->stride, e));
 	}
 	b->site_counts = 0;
 	for (size_t i = 0; i < p->ncallsites; i++)
@@ -382,6 +395,7 @@ static void sum_before(struct before *b, const struct profile *p)
 					   p->callsites[i].count,
 					   &b->site_counts))
 			b->site_counts = UINT64_MAX;
+	b->total = callgrind_add_upto_max(b->total, b->site_counts);
 }
 
 struct merge {
@@ -452,6 +466,37 @@ static bool sums_fit(const struct profile *p, const struct profile *q,
 	       !__builtin_add_overflow(count, before->site_counts, &count);
 }
 
+/* All a reader added to the profile, in one sum (UINT64_MAX when past
+ * it): each cost line's costs and each call's count and inclusive
+ * costs, once. */
+static uint64_t added(const struct callgrind_reader *rd)
+{
+	uint64_t sum = callgrind_add_upto_max(rd->added_before_part,
+					      rd->added_by_calls);
+
+	for (size_t i = 0; i < rd->ncols; i++)
+		sum = callgrind_add_upto_max(sum, rd->part_sum[i]);
+	return sum;
+}
+
+/*
+ * sums_fit() without adding up the profile again at every stretch,
+ * which would make reading ahead quadratic in the file: each sum it
+ * takes is of numbers the profile held when this file started, or that
+ * this reader or the stretch's added since (positions and call sites
+ * take theirs from the same lines), so all of them together bound it.
+ * Only when that passes 2^64 - 1 are the columns added up.
+ */
+static bool bound_fits(const struct callgrind_reader *rd,
+		       const struct callgrind_reader *b,
+		       const struct before *before)
+{
+	return callgrind_add_upto_max(before->total,
+				      callgrind_add_upto_max(added(rd),
+							     added(b))) <
+	       UINT64_MAX;
+}
+
 /* The header lines this thread read since the stretch started (a new
  * part) left the lines read as they were: positions and events. */
 static bool same_header(const struct callgrind_reader *rd,
@@ -493,7 +538,7 @@ static bool can_merge(struct merge *m)
 	if (((uint64_t)p->nfuncs + q->nfuncs + p->ncalls + q->ncalls +
 	     p->npos + q->npos) * p->nevents > max)
 		return false;
-	if (!sums_fit(p, q, m->before))
+	if (!bound_fits(rd, b, m->before) && !sums_fit(p, q, m->before))
 		return false;
 	for (size_t i = 0; i < rd->ncols; i++)
 		if (rd->part_sum[i] + b->part_sum[i] < rd->part_sum[i])
@@ -629,6 +674,10 @@ static void merge_state(struct merge *m)
 			rd->pos[k] = b->pos[k];
 	for (size_t i = 0; i < rd->ncols; i++)
 		rd->part_sum[i] += b->part_sum[i];
+	rd->added_before_part = callgrind_add_upto_max(rd->added_before_part,
+						       b->added_before_part);
+	rd->added_by_calls = callgrind_add_upto_max(rd->added_by_calls,
+						    b->added_by_calls);
 	rd->part_has_cost |= b->part_has_cost;
 	if (b->in_body) {
 		rd->in_body = true;
@@ -729,8 +778,7 @@ int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
 
 	/* the header first, with the lines after it in the same block;
 	 * tests (min_bytes 0), up to the first cost line only */
-	if (rd->opts->want_positions)
-		sum_before(&before, rd->p);
+	sum_before(&before, rd->p);
 	r = line_reader_lines(lr, &lines, &len);
 	if (r <= 0)
 		goto out;

@@ -699,6 +699,11 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 		if (!add_costs(row, map, vals, n))
 			return sum_overflow(rd, "inclusive cost", c->caller,
 					    c->callee);
+		rd->added_by_calls = callgrind_add_upto_max(rd->added_by_calls,
+							    rd->call_count);
+		for (long i = 0; i < n; i++)
+			rd->added_by_calls = callgrind_add_upto_max(
+				rd->added_by_calls, vals[i]);
 		if (rd->opts->want_positions)
 			return add_callsite(rd, vals, n);
 		if (rd->opts->want_func_addrs)

@@ -14,6 +14,17 @@
 #include "callgrind_lex.h"
 #include "callgrind_reader.h"
 
+/* part_sum to zero, what it held kept in added_before_part */
+static void fold_part_sum(struct callgrind_reader *rd)
+{
+	if (!rd->part_sum)
+		return;
+	for (size_t i = 0; i < rd->ncols; i++)
+		rd->added_before_part = callgrind_add_upto_max(
+			rd->added_before_part, rd->part_sum[i]);
+	memset(rd->part_sum, 0, rd->vals_alloc * sizeof(*rd->part_sum));
+}
+
 void callgrind_start_part(struct callgrind_reader *rd)
 {
 	rd->in_body = false;
@@ -22,8 +33,7 @@ void callgrind_start_part(struct callgrind_reader *rd)
 	rd->part_ordinal++;
 	rd->part_selected = -1;
 	memset(rd->pos, 0, sizeof(rd->pos));
-	if (rd->part_sum)
-		memset(rd->part_sum, 0, rd->ncols * sizeof(*rd->part_sum));
+	fold_part_sum(rd);
 	rd->func = NO_ID;
 	rd->ob = rd->fl = rd->file = NO_NAME;
 	rd->have_fl = false;
@@ -229,6 +239,7 @@ static int parse_events(struct callgrind_reader *rd, const char *v,
 	bool listed[MAX_EVENTS] = { false };	/* by profile event */
 	size_t n = 0;
 
+	fold_part_sum(rd);
 	while ((v = skip_space(v, end)) < end) {
 		const char *w = v;
 		name_id name;
@@ -257,7 +268,6 @@ static int parse_events(struct callgrind_reader *rd, const char *v,
 	for (size_t i = 0; i < n; i++)
 		if (rd->event_map[i] != i)
 			rd->identity_map = false;
-	memset(rd->part_sum, 0, n * sizeof(*rd->part_sum));
 	apply_units(rd);
 	return 0;
 }

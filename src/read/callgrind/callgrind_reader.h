@@ -77,6 +77,11 @@ struct callgrind_reader {
 	bool identity_map;		/* event_map[i] == i for all i */
 	uint64_t *vals;			/* costs of the line being read */
 	uint64_t *part_sum;		/* sum of self cost lines, by column */
+	/* what this reader added to the profile outside part_sum: earlier
+	 * parts' self costs, and calls' counts and inclusive costs, all
+	 * columns in one number stopping at 2^64 - 1 (reading ahead's
+	 * bound on the profile's column sums, callgrind_ahead.c) */
+	uint64_t added_before_part, added_by_calls;
 	size_t vals_alloc;
 
 	/* part state */
@@ -150,6 +155,12 @@ void callgrind_warn_once(struct callgrind_reader *rd, enum once kind,
 void callgrind_report_repeats(struct callgrind_reader *rd);
 /* A short, printable quote of the line, in buf, for messages. */
 const char *callgrind_quote(const char *s, size_t len, char *buf, size_t size);
+
+/* a + b, or 2^64 - 1 when that is past it */
+static inline uint64_t callgrind_add_upto_max(uint64_t a, uint64_t b)
+{
+	return __builtin_add_overflow(a, b, &a) ? UINT64_MAX : a;
+}
 
 /* A new part: the position state and the associations start again. */
 void callgrind_start_part(struct callgrind_reader *rd);
