@@ -1,6 +1,6 @@
 /* The arcs' inclusive costs packed by profile_finish() (profile_incl.c):
- * every number read back the same, big ones too, and a profile added
- * to after it unpacked again. */
+ * every number read back the same, big ones too, a profile added to
+ * after it unpacked again, and one added to while packed. */
 #include "helpers.h"
 
 #include <stdlib.h>
@@ -82,11 +82,65 @@ static void test_added_to_after_finish(void **state)
 	assert_int_equal(profile_call_incl_at(&p, c[1], 1), 0x80000001);
 	assert_int_equal(profile_call_incl_at(&p, c[0], 1), 1);
 	assert_int_equal(profile_call_incl_at(&p, d, 1), 0);
-	/* an event added after unpacks and widens */
+	/* an event added after widens, packed again */
 	profile_event(&p, names_intern(&p.names, "Dw", 2));
-	assert_null(p.incl_packed);
+	assert_non_null(p.incl_packed);
 	assert_int_equal(profile_call_incl_at(&p, c[1], 1), 0x80000001);
 	assert_int_equal(profile_call_incl_at(&p, c[1], 2), 0);
+	profile_release(&p);
+}
+
+/* As the Callgrind reader adds: packed from the start, numbers growing
+ * past 2^31 and 2^64 - 1, arcs and events added on the way. */
+static void test_added_while_packed(void **state)
+{
+	struct profile p;
+	uint32_t f[3], c[2];
+	const uint32_t swap[2] = { 1, 0 };
+	const uint64_t small[2] = { 5, 0x7ffffffe }, one[2] = { 1, 1 };
+	const uint64_t huge[2] = { UINT64_MAX - 2000, 0 };
+
+	(void)state;
+	profile_init(&p);
+	profile_pack_incl(&p);
+	assert_non_null(p.incl_packed);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	profile_event(&p, names_intern(&p.names, "Dr", 2));
+	for (int i = 0; i < 3; i++) {
+		char name[2] = { (char)('a' + i), 0 };
+
+		f[i] = profile_func(&p, NO_NAME, NO_NAME,
+				    names_intern(&p.names, name, 1));
+	}
+	for (int i = 0; i < 2000; i++) {	/* grown past its first room */
+		c[0] = profile_call(&p, f[0], f[1]);
+		c[1] = profile_call(&p, f[1], f[2]);
+		assert_true(profile_call_incl_add(&p, c[0], NULL, small, 2));
+		assert_true(profile_call_incl_add(&p, c[1], swap, one, 2));
+	}
+	assert_non_null(p.incl_packed);
+	assert_null(p.call_incl);
+	assert_int_equal(profile_call_incl_at(&p, c[0], 0), 10000);
+	assert_true(profile_call_incl_at(&p, c[0], 1) == 2000 * 0x7ffffffeULL);
+	assert_int_equal(profile_call_incl_at(&p, c[1], 1), 2000);
+	/* 2^64 - 1 is still a number, past it is not */
+	assert_true(profile_call_incl_add(&p, c[1], NULL, huge, 2));
+	assert_true(profile_call_incl_at(&p, c[1], 0) == UINT64_MAX);
+	assert_false(profile_call_incl_add(&p, c[1], NULL, huge, 2));
+	/* a new arc starts at zero, among grown rows */
+	for (int i = 0; i < 3000; i++)
+		profile_call(&p, f[2], f[(unsigned)i % 2]);
+	assert_int_equal(profile_call_incl_at(&p, profile_call(&p, f[2], f[0]),
+					      1), 0);
+	/* an event added on the way widens, and it stays packed */
+	profile_event(&p, names_intern(&p.names, "Dw", 2));
+	assert_non_null(p.incl_packed);
+	assert_true(profile_call_incl_at(&p, c[0], 1) == 2000 * 0x7ffffffeULL);
+	assert_int_equal(profile_call_incl_at(&p, c[0], 2), 0);
+	profile_finish(&p);
+	assert_non_null(p.incl_packed);
+	assert_int_equal(profile_call_incl_at(&p, c[0], 0), 10000);
+	assert_true(profile_call_incl_at(&p, c[0], 1) == 2000 * 0x7ffffffeULL);
 	profile_release(&p);
 }
 
@@ -95,6 +149,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pack_reads_back),
 		cmocka_unit_test(test_added_to_after_finish),
+		cmocka_unit_test(test_added_while_packed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,9 +142,11 @@ static void narrow(uint64_t *rows, size_t nrows, size_t old_stride,
 static void set_stride(struct profile *p, size_t need)
 {
 	size_t old = p->stride, stride = old + old / 2;
+	bool packed;
 
 	if (need <= old)
 		return;
+	packed = p->incl_packed != NULL;
 	profile_unpack_incl(p);
 	if (stride < need)
 		stride = need;
@@ -166,6 +168,8 @@ static void set_stride(struct profile *p, size_t need)
 		p->summary = s;
 	}
 	p->stride = stride;
+	if (packed)
+		profile_pack_incl(p);
 }
 
 uint32_t profile_event(struct profile *p, name_id name)
@@ -400,11 +404,17 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 		BUG("too many calls");
 	c = (uint32_t)p->ncalls;
 	pindex_add(&p->call_index, c);
-	profile_unpack_incl(p);		/* rows to grow and add to */
 	ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
-	grow_rows(&p->call_incl, &p->call_incl_alloc, p->ncalls + 1,
-		  p->stride);
-	memset(profile_call_incl(p, c), 0, p->stride * sizeof(uint64_t));
+	if (p->incl_packed) {
+		profile_grow_packed_incl(p, p->ncalls + 1);
+		memset(p->incl_packed + (size_t)c * p->stride, 0,
+		       p->stride * sizeof(*p->incl_packed));
+	} else {
+		grow_rows(&p->call_incl, &p->call_incl_alloc, p->ncalls + 1,
+			  p->stride);
+		memset(profile_call_incl(p, c), 0,
+		       p->stride * sizeof(uint64_t));
+	}
 	p->calls[c].caller = caller;
 	p->calls[c].callee = callee;
 	p->calls[c].count = 0;
@@ -595,7 +605,9 @@ int profile_finish(struct profile *p)
 	/* the readers are done: what found their functions and arcs
 	 * goes (anything added later builds it again) */
 	profile_drop_indexes(p);
-	profile_unpack_incl(p);		/* finished before: numbers to add */
+	/* derived events add, and a narrower stride moves, 8-byte numbers */
+	if (p->nderived || p->stride > p->nevents)
+		profile_unpack_incl(p);
 	/* and the listings look names up by id only */
 	names_drop_table(&p->names);
 	give_back_freed();

@@ -205,6 +205,7 @@ struct profile {
 	 * millions, and their costs but seldom reach 2^31. NULL unpacked.
 	 */
 	uint32_t *incl_packed;
+	size_t incl_packed_alloc;	/* in rows */
 	uint64_t *big_incl;
 	size_t nbig_incl, big_incl_alloc;
 	bool calls_have_incl;		/* inclusive costs were measured */
@@ -430,6 +431,19 @@ static inline bool profile_call_add_count(struct profile *p, uint32_t c,
  * does nothing when done. */
 void profile_pack_incl(struct profile *p);
 void profile_unpack_incl(struct profile *p);
+
+/* Room in incl_packed for ncalls rows (not zeroed: the pages of rows
+ * not yet used stay untouched). */
+void profile_grow_packed_incl(struct profile *p, size_t ncalls);
+
+/*
+ * Call arc c's inclusive cost row += vals (n numbers, to events map[i],
+ * or i when map is NULL), packed or not: what a reader that packs the
+ * numbers as it goes adds with. False when a sum passes 2^64 - 1: the
+ * row is then not to be used.
+ */
+bool profile_call_incl_add(struct profile *p, uint32_t c, const uint32_t *map,
+			   const uint64_t *vals, size_t n);
 
 /* Call arc c's inclusive cost row, to read and add to (unpacked first
  * if packed: a file read after profile_finish() adds to it). */

@@ -1,7 +1,8 @@
 /*
  * The arcs' inclusive costs packed into 4 bytes a number once the
- * profile is read (see profile.h): reading adds to them in 8, the
- * analysis and the listings only read them. On a big program's profile
+ * profile is read (see profile.h), and while the Callgrind reader adds
+ * to them: other readers add in 8 bytes (profile_call_incl() unpacks),
+ * the analysis and the listings only read them. On a big program's profile
  * (2.4 million arcs) that is 9.6 MB less through the analysis, where
  * the call graph's own arrays are built on top of the profile.
  */
@@ -30,8 +31,15 @@ void profile_pack_incl(struct profile *p)
 	size_t n = p->ncalls * p->stride;
 	uint32_t *out;
 
-	if (p->incl_packed || !p->call_incl)
+	if (p->incl_packed) {
+		if (p->incl_packed_alloc > p->ncalls) {
+			p->incl_packed = xreallocarray(p->incl_packed,
+						       n ? n : 1,
+						       sizeof(*p->incl_packed));
+			p->incl_packed_alloc = p->ncalls;
+		}
 		return;
+	}
 	/*
 	 * In place, over the wide numbers: number i is read (at byte 8i)
 	 * before it is written (at 4i), and 4i <= 8i, so no number is
@@ -48,8 +56,55 @@ void profile_pack_incl(struct profile *p)
 		memcpy((char *)out + i * sizeof(w), &w, sizeof(w));
 	}
 	p->incl_packed = xreallocarray(out, n ? n : 1, sizeof(*out));
+	p->incl_packed_alloc = p->ncalls;
 	p->call_incl = NULL;
 	p->call_incl_alloc = 0;
+}
+
+void profile_grow_packed_incl(struct profile *p, size_t ncalls)
+{
+	size_t old = p->incl_packed_alloc, rows = old / 2 * 3 + 1024;
+
+	if (ncalls <= old)
+		return;
+	if (rows < ncalls)
+		rows = ncalls;
+	p->incl_packed = xreallocarray(p->incl_packed, rows * p->stride + 1,
+				       sizeof(*p->incl_packed));
+	p->incl_packed_alloc = rows;
+}
+
+bool profile_call_incl_add(struct profile *p, uint32_t c, const uint32_t *map,
+			   const uint64_t *vals, size_t n)
+{
+	uint64_t *row;
+	uint32_t *packed;
+	bool over = false;
+
+	if (!p->incl_packed) {
+		row = p->call_incl + (size_t)c * p->stride;
+		for (size_t i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[map ? map[i] : i],
+						       vals[i],
+						       &row[map ? map[i] : i]);
+		return !over;
+	}
+	packed = p->incl_packed + (size_t)c * p->stride;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t *w = &packed[map ? map[i] : i];
+		uint64_t sum;
+
+		if (*w & PCALL_BIG) {
+			over |= __builtin_add_overflow(p->big_incl[*w & ~PCALL_BIG],
+						       vals[i],
+						       &p->big_incl[*w & ~PCALL_BIG]);
+		} else if (__builtin_add_overflow(*w, vals[i], &sum)) {
+			over = true;
+		} else {
+			*w = pack(p, sum);
+		}
+	}
+	return !over;
 }
 
 void profile_unpack_incl(struct profile *p)
@@ -72,6 +127,7 @@ void profile_unpack_incl(struct profile *p)
 	p->call_incl = wide;
 	p->call_incl_alloc = p->ncalls;
 	p->incl_packed = NULL;
+	p->incl_packed_alloc = 0;
 	free(p->big_incl);
 	p->big_incl = NULL;
 	p->nbig_incl = p->big_incl_alloc = 0;

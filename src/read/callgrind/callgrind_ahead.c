@@ -337,6 +337,23 @@ static bool add_column(uint64_t *sum, const uint64_t *rows, size_t n,
 	return true;
 }
 
+/* The same for the arcs' inclusive costs, packed or not. */
+static bool add_incl_column(uint64_t *sum, const struct profile *p, size_t e)
+{
+	for (uint32_t c = 0; c < p->ncalls; c++)
+		if (__builtin_add_overflow(*sum, profile_call_incl_at(p, c, e),
+					   sum))
+			return false;
+	return true;
+}
+
+static uint64_t incl_column_or_max(const struct profile *p, size_t e)
+{
+	uint64_t sum = 0;
+
+	return add_incl_column(&sum, p, e) ? sum : UINT64_MAX;
+}
+
 static bool add_counts(uint64_t *sum, const struct profile *q)
 {
 	for (size_t i = 0; i < q->ncalls; i++)
@@ -385,9 +402,8 @@ static void sum_before(struct before *b, const struct profile *p)
 		b->total = callgrind_add_upto_max(b->total, b->sites[e]);
 		b->total = callgrind_add_upto_max(
 			b->total, column_or_max(p->self, p->nfuncs, p->stride, e));
-		b->total = callgrind_add_upto_max(
-			b->total,
-			column_or_max(p->call_incl, p->ncalls, p->stride, e));
+		b->total = callgrind_add_upto_max(b->total,
+						  incl_column_or_max(p, e));
 	}
 	b->site_counts = 0;
 	for (size_t i = 0; i < p->ncallsites; i++)
@@ -452,7 +468,7 @@ static bool sums_fit(const struct profile *p, const struct profile *q,
 
 		if (!add_column(&self, p->self, p->nfuncs, p->stride, e) ||
 		    !add_column(&self, q->self, q->nfuncs, q->stride, e) ||
-		    !add_column(&incl, p->call_incl, p->ncalls, p->stride, e) ||
+		    !add_incl_column(&incl, p, e) ||
 		    !add_column(&incl, q->call_incl, q->ncalls, q->stride, e))
 			return false;
 		if (e < before->nevents && q->npos &&
@@ -595,8 +611,9 @@ static void merge_profile(struct merge *m)
 		profile_call_add_count(p, pc,
 				       profile_call_count(q, (uint32_t)c));
 		/* q, a stretch's profile, is never finished: unpacked */
-		add_rows(profile_call_incl(p, pc),
-			 q->call_incl + (size_t)c * q->stride, q->nevents);
+		profile_call_incl_add(p, pc, NULL,
+				      q->call_incl + (size_t)c * q->stride,
+				      q->nevents);
 	}
 	p->calls_have_incl |= q->calls_have_incl;
 	p->has_instr |= q->has_instr;

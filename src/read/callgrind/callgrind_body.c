@@ -695,8 +695,8 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 			return sum_overflow(rd, "call count", c->caller,
 					    c->callee);
 		rd->p->calls_have_incl = true;
-		row = profile_call_incl(rd->p, rd->call_arc);
-		if (!add_costs(row, map, vals, n))
+		if (!profile_call_incl_add(rd->p, rd->call_arc, map, vals,
+					   (size_t)n))
 			return sum_overflow(rd, "inclusive cost", c->caller,
 					    c->callee);
 		rd->added_by_calls = callgrind_add_upto_max(rd->added_by_calls,
