@@ -20,59 +20,67 @@ struct frame {
 	uint32_t arc;		/* next out-arc to look at: into out[] */
 };
 
+/*
+ * Tarjan's numbers live in the nodes while the search runs, in fields
+ * it sets only at the end: a node's visit number in index (cg_rank()
+ * numbers the listing later) and its low link in cycle, written over
+ * with its cycle when its component is done. A node is on the stack
+ * when visited and not yet numbered topologically. On a big program
+ * that is 6 MB less at the analysis' peak than arrays of their own.
+ */
+#define VISIT(w) (cg->nodes[w].index)
+#define LOW(w) (cg->nodes[w].cycle)
+#define ON_STACK(w) (VISIT(w) != UNVISITED && !cg->topo[w])
+
 void cg_find_cycles(struct cg *cg)
 {
 	size_t n = cg->nnodes;
-	uint32_t *idx = xreallocarray(NULL, n ? n : 1, sizeof(*idx));
-	uint32_t *low = xreallocarray(NULL, n ? n : 1, sizeof(*low));
 	uint32_t *stack = xreallocarray(NULL, n ? n : 1, sizeof(*stack));
 	struct frame *frames = xreallocarray(NULL, n ? n : 1, sizeof(*frames));
-	bool *on_stack = xcalloc(n ? n : 1, sizeof(*on_stack));
 	uint32_t counter = 0, topo = 0;
 	size_t sp = 0, cycles_alloc = 0;
 
 	free(cg->topo);
-	cg->topo = xreallocarray(NULL, n ? n : 1, sizeof(*cg->topo));
+	cg->topo = xcalloc(n ? n : 1, sizeof(*cg->topo));
 
 	for (size_t i = 0; i < n; i++)
-		idx[i] = UNVISITED;
+		VISIT(i) = UNVISITED;
 	for (uint32_t root = 0; root < n; root++) {
 		size_t fp = 0;
 
-		if (idx[root] != UNVISITED)
+		if (VISIT(root) != UNVISITED)
 			continue;
 		frames[fp++] = (struct frame){ root, cg->out_start[root] };
-		idx[root] = low[root] = counter++;
+		VISIT(root) = LOW(root) = counter++;
 		stack[sp++] = root;
-		on_stack[root] = true;
 		while (fp) {
 			struct frame *f = &frames[fp - 1];
-			uint32_t v = f->node;
+			uint32_t v = f->node, low_v;
 
 			if (f->arc < cg->out_start[v + 1]) {
 				uint32_t w = cg_arc_callee(cg, cg->out[f->arc++]);
 
-				if (idx[w] == UNVISITED) {
-					idx[w] = low[w] = counter++;
+				if (VISIT(w) == UNVISITED) {
+					VISIT(w) = LOW(w) = counter++;
 					stack[sp++] = w;
-					on_stack[w] = true;
 					frames[fp++] = (struct frame){
 						w, cg->out_start[w]
 					};
-				} else if (on_stack[w] && idx[w] < low[v]) {
-					low[v] = idx[w];
+				} else if (ON_STACK(w) && VISIT(w) < LOW(v)) {
+					LOW(v) = VISIT(w);
 				}
 				continue;
 			}
 			/* all of v's callees are done */
-			if (low[v] == idx[v]) {
+			low_v = LOW(v);	/* before the cycle field is set */
+			if (low_v == VISIT(v)) {
 				uint32_t members = 0, first = NO_ID, w;
 
 				topo++;
 				do {
 					w = stack[--sp];
-					on_stack[w] = false;
 					cg->topo[w] = topo;
+					LOW(w) = NO_ID;
 					cg->nodes[w].next_member = first;
 					first = w;
 					members++;
@@ -102,11 +110,13 @@ void cg_find_cycles(struct cg *cg)
 			if (fp) {
 				uint32_t parent = frames[fp - 1].node;
 
-				if (low[v] < low[parent])
-					low[parent] = low[v];
+				if (low_v < LOW(parent))
+					LOW(parent) = low_v;
 			}
 		}
 	}
+	for (size_t i = 0; i < n; i++)
+		cg->nodes[i].index = 0;
 	/* calls into and within each cycle */
 	for (size_t a = 0; a < cg->p->ncalls; a++) {
 		const struct pcall *pc = &cg->p->calls[a];
@@ -120,9 +130,6 @@ void cg_find_cycles(struct cg *cg)
 		else
 			cg->cycles[cc].calls += cg_arc_count(cg, (uint32_t)a);
 	}
-	free(idx);
-	free(low);
 	free(stack);
 	free(frames);
-	free(on_stack);
 }

@@ -467,6 +467,87 @@ static void test_arc_share_adds_up(void **state)
 	release(&fx);
 }
 
+/*
+ * Random graphs against the definition: two functions share a cycle
+ * exactly when each reaches the other (a Warshall closure), members
+ * share a topological number, every other arc goes from a higher
+ * number to a lower one, and each cycle's member list is its members.
+ */
+static void test_cycles_random(void **state)
+{
+	enum { MAXN = 24 };
+
+	(void)state;
+	srand(7);
+	for (int round = 0; round < 300; round++) {
+		size_t n = 1 + (size_t)rand() % MAXN, narcs = (size_t)rand() % (3 * n);
+		bool reach[MAXN][MAXN] = { { false } };
+		struct profile p;
+		struct cg cg;
+		uint32_t f[MAXN];
+
+		profile_init(&p);
+		profile_event(&p, names_intern(&p.names, "Ir", 2));
+		for (size_t i = 0; i < n; i++) {
+			char name[8];
+
+			snprintf(name, sizeof(name), "f%zu", i);
+			f[i] = profile_func(&p, NO_NAME, NO_NAME,
+					    names_intern(&p.names, name,
+							 strlen(name)));
+		}
+		for (size_t a = 0; a < narcs; a++) {
+			size_t u = (size_t)rand() % n, v = (size_t)rand() % n;
+
+			profile_call_add_count(&p, profile_call(&p, f[u], f[v]), 1);
+			reach[u][v] = true;
+		}
+		for (size_t k = 0; k < n; k++)
+			for (size_t i = 0; i < n; i++)
+				for (size_t j = 0; j < n; j++)
+					reach[i][j] |= reach[i][k] && reach[k][j];
+		cg_build(&cg, &p, 0);
+		cg_find_cycles(&cg);
+		for (size_t i = 0; i < n; i++) {
+			size_t in_cycle = 0;
+
+			assert_int_equal(cg.nodes[f[i]].index, 0);
+			for (size_t j = 0; j < n; j++) {
+				bool same = i == j || (reach[i][j] && reach[j][i]);
+
+				in_cycle += same && i != j;
+				if (same)
+					assert_int_equal(cg.topo[f[i]], cg.topo[f[j]]);
+				if (i != j && cg.nodes[f[i]].cycle != NO_ID)
+					assert_int_equal(cg.nodes[f[i]].cycle ==
+								 cg.nodes[f[j]].cycle,
+							 same);
+			}
+			if (!in_cycle)
+				assert_int_equal(cg.nodes[f[i]].cycle, NO_ID);
+			else
+				assert_int_equal(cg.cycles[cg.nodes[f[i]].cycle].nmembers,
+						 in_cycle + 1);
+		}
+		for (size_t c = 0; c < p.ncalls; c++) {
+			uint32_t u = p.calls[c].caller, v = p.calls[c].callee;
+
+			if (cg.topo[u] != cg.topo[v])
+				assert_true(cg.topo[v] < cg.topo[u]);
+		}
+		for (size_t c = 0; c < cg.ncycles; c++) {
+			uint32_t k = 0;
+
+			for (uint32_t m = cg.cycles[c].first_member; m != NO_ID;
+			     m = cg.nodes[m].next_member, k++)
+				assert_int_equal(cg.nodes[m].cycle, c);
+			assert_int_equal(k, cg.cycles[c].nmembers);
+		}
+		cg_release(&cg);
+		profile_release(&p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -481,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_estimated_proportional),
 		cmocka_unit_test(test_estimated_cycle),
 		cmocka_unit_test(test_arc_share_adds_up),
+		cmocka_unit_test(test_cycles_random),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
