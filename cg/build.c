@@ -16,10 +16,9 @@ void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event)
 	cg_build_without(cg, p, sort_event, NULL);
 }
 
-/* One list per node, as counted in start[] (start[n + 1] is n's count
- * on entry): its arcs in profile order. */
-static void fill_lists(const struct cg *cg, uint32_t *list, uint32_t *start,
-		       bool by_caller)
+/* The arcs out of each node, as counted in start[] (start[n + 1] is
+ * n's count on entry): in profile order. */
+static void fill_lists(const struct cg *cg, uint32_t *list, uint32_t *start)
 {
 	const struct profile *p = cg->p;
 	uint32_t *next = xreallocarray(NULL, cg->nnodes + 1, sizeof(*next));
@@ -28,12 +27,8 @@ static void fill_lists(const struct cg *cg, uint32_t *list, uint32_t *start,
 		start[n + 1] += start[n];
 	memcpy(next, start, cg->nnodes * sizeof(*next));
 	for (size_t c = 0; c < p->ncalls; c++)
-		if (cg_is_arc(cg, c)) {
-			uint32_t n = by_caller ? p->calls[c].caller
-					       : p->calls[c].callee;
-
-			list[next[n]++] = (uint32_t)c;
-		}
+		if (cg_is_arc(cg, c))
+			list[next[p->calls[c].caller]++] = (uint32_t)c;
 	free(next);
 }
 
@@ -56,7 +51,6 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 		BUG("%zu calls: more than an arc index holds", p->ncalls);
 	cg->arc_set = xcalloc(p->ncalls / 64 + 1, sizeof(*cg->arc_set));
 	cg->out_start = xcalloc(cg->nnodes + 1, sizeof(*cg->out_start));
-	cg->in_start = xcalloc(cg->nnodes + 1, sizeof(*cg->in_start));
 	cg->func_incl = p->func_incl;
 	for (size_t i = 0; i < p->ncalls; i++) {
 		const struct pcall *pc = &p->calls[i];
@@ -82,13 +76,10 @@ void cg_build_without(struct cg *cg, const struct profile *p,
 			profile_call_count(p, (uint32_t)i);
 		cg->arc_set[i / 64] |= (uint64_t)1 << (i % 64);
 		cg->out_start[pc->caller + 1]++;
-		cg->in_start[pc->callee + 1]++;
 		cg->narcs++;
 	}
 	cg->out = xreallocarray(NULL, cg->narcs + 1, sizeof(*cg->out));
-	cg->in = xreallocarray(NULL, cg->narcs + 1, sizeof(*cg->in));
-	fill_lists(cg, cg->out, cg->out_start, true);
-	fill_lists(cg, cg->in, cg->in_start, false);
+	fill_lists(cg, cg->out, cg->out_start);
 	if (cg->ndeleted)
 		cg->func_incl = NULL;
 }
@@ -98,9 +89,7 @@ void cg_release(struct cg *cg)
 	free(cg->nodes);
 	free(cg->topo);
 	free(cg->out);
-	free(cg->in);
 	free(cg->out_start);
-	free(cg->in_start);
 	free(cg->arc_set);
 	free(cg->cycles);
 	free(cg->child);

@@ -71,11 +71,12 @@ struct cg {
 	 * is named by the call's index: the profile holds its ends, count
 	 * and cost (cg_arc_caller() ...), the graph only the lists. Node
 	 * n's arcs out are out[out_start[n]] to out[out_start[n + 1] - 1],
-	 * its arcs in likewise in in[], each list in the profile's order.
-	 * 8 bytes an arc: a big program has millions.
+	 * in the profile's order: 4 bytes an arc, and a big program has
+	 * millions. The arcs in, which only listings need, and for the
+	 * entries they print: struct cg_callers.
 	 */
-	uint32_t *out, *in;
-	uint32_t *out_start, *in_start;	/* nnodes + 1 each */
+	uint32_t *out;
+	uint32_t *out_start;		/* nnodes + 1 */
 	uint64_t *arc_set;	/* a bit per profile call: is it an arc? */
 	size_t narcs;
 	struct cg_cycle *cycles;
@@ -153,6 +154,25 @@ static inline bool cg_is_arc(const struct cg *cg, size_t c)
 {
 	return cg->arc_set[c / 64] >> (c % 64) & 1;
 }
+
+/*
+ * The arcs into chosen nodes, each node's in the profile's order, as
+ * the arcs out are in the graph. chosen: a bit per node (bit n % 64 of
+ * word n / 64), or NULL for every node.
+ */
+struct cg_callers {
+	uint32_t *node;		/* the chosen nodes, ascending; NULL all */
+	size_t nchosen;
+	uint32_t *start;	/* nchosen + 2: slot s's arcs from start[s] */
+	uint32_t *arc;
+};
+
+void cg_callers_build(struct cg_callers *cs, const struct cg *cg,
+		      const uint64_t *chosen);
+/* Node n's arcs in (n must be chosen): their number, *arcs the list. */
+size_t cg_callers_of(const struct cg_callers *cs, uint32_t n,
+		     const uint32_t **arcs);
+void cg_callers_release(struct cg_callers *cs);
 
 /* Build nodes and arcs from p (self-arcs become self_calls). */
 void cg_build(struct cg *cg, const struct profile *p, uint32_t sort_event);

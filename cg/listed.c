@@ -20,11 +20,14 @@ static int by_topo_down(const void *a, const void *b, void *arg)
 }
 
 /* Is some caller of n from outside its cycle (skip: NO_ID) listed? */
-static bool caller_listed(const struct cg *cg, uint32_t n, uint32_t skip,
-			  const bool *listed)
+static bool caller_listed(const struct cg *cg, const struct cg_callers *cs,
+			  uint32_t n, uint32_t skip, const bool *listed)
 {
-	for (uint32_t i = cg->in_start[n]; i < cg->in_start[n + 1]; i++) {
-		uint32_t caller = cg_arc_caller(cg, cg->in[i]);
+	const uint32_t *in;
+	size_t k = cg_callers_of(cs, n, &in);
+
+	for (size_t i = 0; i < k; i++) {
+		uint32_t caller = cg_arc_caller(cg, in[i]);
 
 		if (skip != NO_ID && cg->nodes[caller].cycle == skip)
 			continue;
@@ -50,6 +53,9 @@ void cg_listed(const struct cg *cg, const bool *only, const bool *not,
 	uint32_t *order = xreallocarray(NULL, cg->nnodes + 1, sizeof(*order));
 	/* a -q whose names match nothing still means "only these" */
 	bool have_only = only != NULL;
+	struct cg_callers cs;
+
+	cg_callers_build(&cs, cg, NULL);
 
 	for (size_t n = 0; n < cg->nnodes; n++) {
 		order[n] = (uint32_t)n;
@@ -63,7 +69,7 @@ void cg_listed(const struct cg *cg, const bool *only, const bool *not,
 		bool inherited = false;
 
 		if (cyc == NO_ID) {
-			inherited = caller_listed(cg, n, NO_ID, node_out);
+			inherited = caller_listed(cg, &cs, n, NO_ID, node_out);
 			node_out[n] = decide(inherited, have_only,
 					     only && only[n], not && not[n]);
 			continue;
@@ -74,7 +80,7 @@ void cg_listed(const struct cg *cg, const bool *only, const bool *not,
 			continue;
 		for (uint32_t m = cg->cycles[cyc].first_member; m != NO_ID;
 		     m = cg->nodes[m].next_member)
-			inherited = inherited || caller_listed(cg, m, cyc, node_out);
+			inherited = inherited || caller_listed(cg, &cs, m, cyc, node_out);
 		/* no -q/-Q names a cycle: listed where its callers are */
 		cycle_out[cyc] = inherited ||
 				 (!have_only && !cg->cycles[cyc].calls);
@@ -84,4 +90,5 @@ void cg_listed(const struct cg *cg, const bool *only, const bool *not,
 					     only && only[m], not && not[m]);
 	}
 	free(order);
+	cg_callers_release(&cs);
 }

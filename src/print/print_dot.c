@@ -49,6 +49,7 @@ struct dot_ctx {
 	char **label;		/* per kept node: the shown name */
 	uint32_t hottest;	/* largest self cost, or NO_ID */
 	uint64_t *row;		/* scratch: one cost row */
+	struct cg_callers callers;	/* of every node */
 };
 
 static double pct(const struct dot_ctx *d, double v)
@@ -266,6 +267,7 @@ static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
 	/* the tooltip (SVG: shown on hovering) has the whole name */
 	const char *name = profile_str(p, p->funcs[n].name);
 	size_t nlen = names_len(&p->names, p->funcs[n].name);
+	const uint32_t *in;
 
 	hsv_hex(ramp_hue(t), 0.2 + 0.7 * t, 1.0, colour);
 	fprintf(d->out, "%sf%u [label=\"", indent, n);
@@ -288,7 +290,7 @@ static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
 	fputs(", self ", d->out);
 	print_cost(d, self);
 	fprintf(d->out, "\", fillcolor=\"%s\"", colour);
-	if (d->cg->in_start[n + 1] == d->cg->in_start[n])
+	if (!cg_callers_of(&d->callers, n, &in))
 		fputs(", peripheries=2", d->out);	/* an entry */
 	if (n == d->hottest)
 		fputs(", penwidth=4", d->out);
@@ -467,6 +469,7 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
 			d.total += cg_node_self(cg, n, d.ev);
 	}
 	d.nl = name_labels_new(cg, NULL);	/* --dot shortens by itself */
+	cg_callers_build(&d.callers, cg, NULL);
 	d.kept = xcalloc(cg->nnodes + 1, sizeof(*d.kept));
 	d.label = xcalloc(cg->nnodes + 1, sizeof(*d.label));
 	d.row = xcalloc(cg->nevents + 1, sizeof(*d.row));
@@ -536,6 +539,7 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
 	free(by_number);
 	free(scratch);
 	name_labels_free(d.nl);
+	cg_callers_release(&d.callers);
 }
 
 struct dot_job {

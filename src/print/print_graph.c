@@ -14,6 +14,7 @@
 /* A thread's: the shared part is read only, the rest its scratch. */
 struct graph_ctx {
 	const struct cg *cg;
+	const struct cg_callers *callers;	/* of the entries shown */
 	const struct print_opts *o;
 	struct name_labels *nl;
 	uint32_t ev;
@@ -126,10 +127,12 @@ static size_t collect_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
 
 	for (uint32_t m = first; m != NO_ID;
 	     m = cycle != NO_ID ? cg->nodes[m].next_member : NO_ID) {
-		const uint32_t *list = incoming ? cg->in : cg->out;
-		const uint32_t *start = incoming ? cg->in_start : cg->out_start;
+		const uint32_t *list = cg->out + cg->out_start[m];
+		size_t nlist = cg->out_start[m + 1] - cg->out_start[m];
 
-		for (uint32_t i = start[m]; i < start[m + 1]; i++) {
+		if (incoming)
+			nlist = cg_callers_of(g->callers, m, &list);
+		for (size_t i = 0; i < nlist; i++) {
 			uint32_t a = list[i];
 			uint32_t other = incoming ? cg_arc_caller(cg, a)
 						  : cg_arc_callee(cg, a);
@@ -286,21 +289,45 @@ static void format_entry(void *ctx, const void *shown, size_t i,
  * members' for a cycle, inside arcs counted too) and its own. */
 static size_t entry_weight(void *ctx, const void *shown, size_t i)
 {
-	const struct cg *cg = ((struct graph_ctx *)ctx)->cg;
+	const struct graph_ctx *g = ctx;
+	const struct cg *cg = g->cg;
 	struct cg_entry e = cg_order_entry(cg, ((const uint32_t *)shown)[i]);
 	uint32_t m = e.is_cycle ? cg->cycles[e.id].first_member : e.id;
 	size_t w = 2;
 
-	for (; m != NO_ID; m = e.is_cycle ? cg->nodes[m].next_member : NO_ID)
+	for (; m != NO_ID; m = e.is_cycle ? cg->nodes[m].next_member : NO_ID) {
+		const uint32_t *in;
+
 		w += 1 + (cg->out_start[m + 1] - cg->out_start[m]) +
-		     (cg->in_start[m + 1] - cg->in_start[m]);
+		     cg_callers_of(g->callers, m, &in);
+	}
 	return w;
+}
+
+/* A bit per node printed: the functions shown and the shown cycles'
+ * members, whose callers the entries list. */
+static uint64_t *shown_nodes(const struct cg *cg, const uint32_t *shown,
+			     size_t nshown)
+{
+	uint64_t *bits = xcalloc(cg->nnodes / 64 + 1, sizeof(*bits));
+
+	for (size_t i = 0; i < nshown; i++) {
+		struct cg_entry e = cg_order_entry(cg, shown[i]);
+		uint32_t m = e.is_cycle ? cg->cycles[e.id].first_member : e.id;
+
+		for (; m != NO_ID;
+		     m = e.is_cycle ? cg->nodes[m].next_member : NO_ID)
+			bits[m / 64] |= (uint64_t)1 << (m % 64);
+	}
+	return bits;
 }
 
 void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
 	struct graph_ctx g, g2;
+	struct cg_callers callers;
+	uint64_t *chosen;
 	uint32_t *shown;
 	size_t nshown = 0, nbelow = 0;
 	char buf[FMT_NUM_MAX];
@@ -341,6 +368,10 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	 * nothing */
 	if (nshown >= cg->nnodes / 8)
 		name_labels_keep(g.nl, cg);
+	chosen = shown_nodes(cg, shown, nshown);
+	cg_callers_build(&callers, cg, chosen);
+	free(chosen);
+	g.callers = &callers;
 	g2 = g;
 	{
 		/* chunks of 64 entries, a few hundred lines each; fewer
@@ -362,6 +393,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_blurb);
 	free(shown);
+	cg_callers_release(&callers);
 	free(g.keys);
 	free(g.members);
 	free(g2.keys);

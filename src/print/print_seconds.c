@@ -143,6 +143,7 @@ void print_flat_seconds(FILE *out, const struct cg *cg,
 struct sgraph {
 	FILE *out;
 	const struct cg *cg;
+	struct cg_callers callers;
 	struct name_labels *nl;
 	uint32_t ev;
 	double unit, total;
@@ -222,10 +223,12 @@ static void arc_lines(struct sgraph *g, uint32_t n, bool incoming,
 	struct arc_order ao = { cg, g->ev };
 	size_t k = 0;
 
-	const uint32_t *list = incoming ? cg->in : cg->out;
-	const uint32_t *start = incoming ? cg->in_start : cg->out_start;
+	const uint32_t *list = cg->out + cg->out_start[n];
+	size_t nlist = cg->out_start[n + 1] - cg->out_start[n];
 
-	for (uint32_t i = start[n]; i < start[n + 1]; i++) {
+	if (incoming)
+		nlist = cg_callers_of(&g->callers, n, &list);
+	for (size_t i = 0; i < nlist; i++) {
 		if (k == *alloc) {
 			*alloc = *alloc * 2 + 16;
 			*buf = xreallocarray(*buf, *alloc, sizeof(**buf));
@@ -379,6 +382,7 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 	g.unit = unit_of(cg, g.ev);
 	g.nl = name_labels_new(cg, o);
 	name_labels_set_listed(g.nl, o->graph_listed);
+	cg_callers_build(&g.callers, cg, NULL);
 	/* gprof's percentages here are of the time functions got, which
 	 * can differ from the flat profile's total of every tick */
 	for (uint32_t n = 0; n < cg->nnodes; n++)
@@ -403,5 +407,6 @@ void print_graph_seconds(FILE *out, const struct cg *cg,
 	if (!o->brief)
 		fprintf(out, "\n%s", graph_seconds_blurb);
 	free(buf);
+	cg_callers_release(&g.callers);
 	name_labels_free(g.nl);
 }
