@@ -32,6 +32,48 @@ static void test_arena_alignment_and_big_blocks(void **state)
 	assert_null(a.head);
 }
 
+/* Strings are packed byte after byte; allocations between them are
+ * still aligned, and nothing overlaps across blocks. */
+static void test_arena_strings_packed(void **state)
+{
+	struct arena a;
+	char *prev = NULL, *s[3000];
+	size_t prev_len = 0, bytes = 0;
+
+	(void)state;
+	arena_init(&a);
+	for (int i = 0; i < 3000; i++) {
+		char text[64];
+		int len = snprintf(text, sizeof(text), "name%d#%.*s", i,
+				   i % 40, "abcdefghijklmnopqrstuvwxyzabcdefghijklmn");
+
+		s[i] = arena_strndup(&a, text, (size_t)len);
+		bytes += (size_t)len + 1;
+		/* within a block, right after the string before */
+		if (prev && s[i] > prev && s[i] - prev < 1024)
+			assert_ptr_equal(s[i], prev + prev_len + 1);
+		prev = s[i];
+		prev_len = (size_t)len;
+		if (i % 100 == 99) {
+			void *p = arena_alloc(&a, 24);
+
+			assert_int_equal((uintptr_t)p % _Alignof(max_align_t), 0);
+			memset(p, 0xcd, 24);
+			bytes += 24;
+			prev = NULL;
+		}
+	}
+	for (int i = 0; i < 3000; i++) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "name%d#%.*s", i, i % 40,
+			 "abcdefghijklmnopqrstuvwxyzabcdefghijklmn");
+		assert_string_equal(s[i], text);
+	}
+	assert_int_equal(a.total, bytes);	/* nothing rounded up */
+	arena_release(&a);
+}
+
 static void test_names_intern(void **state)
 {
 	struct arena a;
@@ -471,6 +513,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
+		cmocka_unit_test(test_arena_strings_packed),
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_names_many),
 		cmocka_unit_test(test_names_drop_table),

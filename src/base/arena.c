@@ -43,43 +43,55 @@ void arena_release(struct arena *a)
 	arena_init(a);
 }
 
-void *arena_alloc(struct arena *a, size_t size)
+/*
+ * size bytes at a multiple of align (a power of two, at most
+ * max_align_t's, which every block's data has).
+ */
+static void *carve(struct arena *a, size_t size, size_t align)
 {
-	const size_t align = alignof(max_align_t);
-	size_t rounded;
+	uintptr_t at = ((uintptr_t)a->cur + align - 1) & ~(uintptr_t)(align - 1);
 	char *p;
 
-	if (size > SIZE_MAX - align)
+	if (size > SIZE_MAX / 2)
 		return xmalloc(SIZE_MAX); /* aborts with a clear message */
-	rounded = (size + align - 1) & ~(align - 1);
-	if ((size_t)(a->end - a->cur) < rounded || !a->cur) {
-		size_t data = rounded > ARENA_BLOCK_SIZE ? rounded
-							 : ARENA_BLOCK_SIZE;
+	if (!a->cur || at > (uintptr_t)a->end ||
+	    (uintptr_t)a->end - at < size) {
+		size_t data = size > ARENA_BLOCK_SIZE ? size : ARENA_BLOCK_SIZE;
 		struct arena_block *b =
 			xmalloc(sizeof(struct arena_block) + data);
 
-		if (rounded > ARENA_BLOCK_SIZE && a->head) {
+		if (size > ARENA_BLOCK_SIZE && a->head) {
 			/* A huge object gets its own block behind the head,
 			 * so the head's free space is not wasted. */
 			b->next = a->head->next;
 			a->head->next = b;
-			a->total += rounded;
+			a->total += size;
 			return b->data;
 		}
 		b->next = a->head;
 		a->head = b;
-		a->cur = b->data;
 		a->end = b->data + data;
+		at = (uintptr_t)b->data;
 	}
-	p = a->cur;
-	a->cur += rounded;
-	a->total += rounded;
+	p = (char *)at;
+	a->cur = p + size;
+	a->total += size;
 	return p;
 }
 
+void *arena_alloc(struct arena *a, size_t size)
+{
+	return carve(a, size, alignof(max_align_t));
+}
+
+/*
+ * Byte after byte, not at multiples of 16: a big program's 700,000
+ * names average 44 bytes with their NULs, and rounding each up wasted
+ * 5 MB of its peak.
+ */
 char *arena_strndup(struct arena *a, const char *s, size_t len)
 {
-	char *p = arena_alloc(a, len + 1);
+	char *p = carve(a, len + 1, 1);
 
 	memcpy(p, s, len);
 	p[len] = '\0';
