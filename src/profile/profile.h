@@ -310,12 +310,6 @@ struct profile {
 	 * empty; checked against the arrays, so never stale). As large as
 	 * the functions a compiler's profile calls between (thousands). */
 	uint32_t func_cache[PROFILE_CACHE_SLOTS], call_cache[PROFILE_CACHE_SLOTS];
-	/* Before them, what a reader asks for again best: the function
-	 * found last by each name (by name_id; most names are one
-	 * function's), and the arc found last to each callee (by
-	 * function). The same index + 1, and just as checked. */
-	uint32_t *func_by_name, *call_by_callee;
-	size_t func_by_name_alloc, call_by_callee_alloc;
 };
 
 void profile_init(struct profile *p);

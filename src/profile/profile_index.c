@@ -162,8 +162,4 @@ void profile_drop_indexes(struct profile *p)
 	pindex_release(&p->call_index);
 	memset(p->func_cache, 0, sizeof(p->func_cache));
 	memset(p->call_cache, 0, sizeof(p->call_cache));
-	free(p->func_by_name);
-	free(p->call_by_callee);
-	p->func_by_name = p->call_by_callee = NULL;
-	p->func_by_name_alloc = p->call_by_callee_alloc = 0;
 }
