@@ -4,10 +4,10 @@
  */
 #include "binutils_load.h"
 
-#include <dlfcn.h>
 #include <stdbool.h>
 
 #include "base/diag.h"
+#include "base/lib_load.h"
 
 #ifndef BFD_SONAME
 #define BFD_SONAME "libbfd.so"
@@ -16,83 +16,77 @@
 #define OPCODES_SONAME "libopcodes.so"
 #endif
 
-/* One library: its name, what it is for (for the message), and
- * whether it is loaded or cannot be. */
-struct lib {
-	const char *soname, *use;
-	void *handle;
-	bool loaded, failed;
-};
+/* lib's function `name` into api.field */
+#define ENTRY(field, name) LIB_LOAD_ENTRY(lib, api, field, name)
 
-static struct lib bfd_lib = { .soname = BFD_SONAME,
-			      .use = "@plt stubs and demangling" };
-static struct lib opcodes_lib = { .soname = OPCODES_SONAME,
-				  .use = "the disassembly" };
+static struct lib_load bfd_lib = { .soname = BFD_SONAME };
+static struct lib_load opcodes_lib = { .soname = OPCODES_SONAME };
 
-/* Opens l; false (said once) when it cannot be. */
-static bool lib_open(struct lib *l)
+/* Opens l for `use` (said in the message if it cannot be). */
+static bool open_for(struct lib_load *l, const char *use)
 {
-	if (l->failed)
-		return false;
-	l->handle = dlopen(l->soname, RTLD_NOW | RTLD_LOCAL);
-	if (!l->handle) {
+	const char *why;
+
+	if (lib_load_open(l, &why))
+		return true;
+	if (why)
 		error("cannot load %s for %s: %s (install binutils' "
-		      "libraries, or rebuild cganalyze)", l->soname, l->use,
-		      dlerror());
-		l->failed = true;
+		      "libraries, or rebuild cganalyze)", l->soname, use, why);
+	return false;
+}
+
+/* After the look-ups: whether l opened and has every function (a
+ * missing one said once). */
+static bool all_found(struct lib_load *l, bool *said)
+{
+	if (l->missing && !*said) {
+		error("%s has no %s: not the library cganalyze was built with",
+		      l->soname, l->missing);
+		*said = true;
 	}
 	return !l->failed;
 }
 
-static void *entry(struct lib *l, const char *name)
-{
-	void *f = dlsym(l->handle, name);
-
-	if (!f) {
-		error("%s has no %s: not the library cganalyze was built with",
-		      l->soname, name);
-		l->failed = true;
-	}
-	return f;
-}
-
-#define ENTRY(l, api, field, name) \
-	((api).field = (__typeof__((api).field))entry(&(l), name))
-
 const struct bfd_api *libbfd_load(void)
 {
 	static struct bfd_api api;
+	static bool done, said;
+	struct lib_load *lib = &bfd_lib;
 
-	if (bfd_lib.loaded || bfd_lib.failed || !lib_open(&bfd_lib))
-		return bfd_lib.loaded ? &api : NULL;
-	ENTRY(bfd_lib, api, init, "bfd_init");
-	ENTRY(bfd_lib, api, openr, "bfd_openr");
-	ENTRY(bfd_lib, api, check_format, "bfd_check_format");
-	ENTRY(bfd_lib, api, close, "bfd_close");
-	ENTRY(bfd_lib, api, get_error, "bfd_get_error");
-	ENTRY(bfd_lib, api, errmsg, "bfd_errmsg");
-	ENTRY(bfd_lib, api, demangle, "bfd_demangle");
-	ENTRY(bfd_lib, api, printable_arch_mach, "bfd_printable_arch_mach");
-	ENTRY(bfd_lib, api, set_error_program_name, "bfd_set_error_program_name");
-	ENTRY(bfd_lib, api, set_error_handler, "bfd_set_error_handler");
-	ENTRY(bfd_lib, api, set_assert_handler, "bfd_set_assert_handler");
-	bfd_lib.loaded = !bfd_lib.failed;
-	return bfd_lib.loaded ? &api : NULL;
+	if (!done) {
+		done = true;
+		if (!open_for(lib, "@plt stubs and demangling"))
+			return NULL;
+		ENTRY(init, "bfd_init");
+		ENTRY(openr, "bfd_openr");
+		ENTRY(check_format, "bfd_check_format");
+		ENTRY(close, "bfd_close");
+		ENTRY(get_error, "bfd_get_error");
+		ENTRY(errmsg, "bfd_errmsg");
+		ENTRY(demangle, "bfd_demangle");
+		ENTRY(printable_arch_mach, "bfd_printable_arch_mach");
+		ENTRY(set_error_program_name, "bfd_set_error_program_name");
+		ENTRY(set_error_handler, "bfd_set_error_handler");
+		ENTRY(set_assert_handler, "bfd_set_assert_handler");
+	}
+	return all_found(lib, &said) ? &api : NULL;
 }
 
 const struct opcodes_api *opcodes_load(void)
 {
 	static struct opcodes_api api;
+	static bool done, said;
+	struct lib_load *lib = &opcodes_lib;
 
-	if (opcodes_lib.loaded || opcodes_lib.failed || !lib_open(&opcodes_lib))
-		return opcodes_lib.loaded ? &api : NULL;
-	ENTRY(opcodes_lib, api, disassembler, "disassembler");
-	ENTRY(opcodes_lib, api, init_disassemble_info, "init_disassemble_info");
-	ENTRY(opcodes_lib, api, disassemble_init_for_target,
-	      "disassemble_init_for_target");
-	ENTRY(opcodes_lib, api, disassemble_free_target,
-	      "disassemble_free_target");
-	ENTRY(opcodes_lib, api, buffer_read_memory, "buffer_read_memory");
-	opcodes_lib.loaded = !opcodes_lib.failed;
-	return opcodes_lib.loaded ? &api : NULL;
+	if (!done) {
+		done = true;
+		if (!open_for(lib, "the disassembly"))
+			return NULL;
+		ENTRY(disassembler, "disassembler");
+		ENTRY(init_disassemble_info, "init_disassemble_info");
+		ENTRY(disassemble_init_for_target, "disassemble_init_for_target");
+		ENTRY(disassemble_free_target, "disassemble_free_target");
+		ENTRY(buffer_read_memory, "buffer_read_memory");
+	}
+	return all_found(lib, &said) ? &api : NULL;
 }

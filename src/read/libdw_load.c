@@ -3,44 +3,34 @@
  */
 #include "libdw_load.h"
 
-#include <dlfcn.h>
 #include <stdbool.h>
 
 #include "base/diag.h"
+#include "base/lib_load.h"
 
 #ifndef LIBDW_SONAME
 #define LIBDW_SONAME "libdw.so.1"
 #endif
 
 static struct libdw_api api;
-static bool loaded, failed;
+static struct lib_load lib = { .soname = LIBDW_SONAME };
 
-static void *entry(void *lib, const char *name)
-{
-	void *f = dlsym(lib, name);
+#define ENTRY(field, name) LIB_LOAD_ENTRY(&lib, api, field, name)
 
-	if (!f) {
-		warning("%s has no %s: not the libdw cganalyze was built "
-			"with; user stacks are not unwound", LIBDW_SONAME, name);
-		failed = true;
-	}
-	return f;
-}
-
-#define ENTRY(field, name) (api.field = (__typeof__(api.field))entry(lib, name))
-
+/* Looked up in libdw alone (RTLD_LOCAL): its dwarf_* functions are its
+ * own, not libdwarf's of the same names, which symtab/ links. */
 const struct libdw_api *libdw_load(void)
 {
-	void *lib;
+	static bool done;
+	const char *why;
 
-	if (loaded || failed)
-		return loaded ? &api : NULL;
-	lib = dlopen(LIBDW_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
+	if (done)
+		return lib.failed ? NULL : &api;
+	done = true;
+	if (!lib_load_open(&lib, &why)) {
 		warning("cannot load %s to unwind --call-graph dwarf stacks: "
 			"%s; user stacks are not unwound (install elfutils' "
-			"libdw)", LIBDW_SONAME, dlerror());
-		failed = true;
+			"libdw)", LIBDW_SONAME, why);
 		return NULL;
 	}
 	ENTRY(begin_elf, "dwarf_begin_elf");
@@ -64,6 +54,15 @@ const struct libdw_api *libdw_load(void)
 	ENTRY(frame_pc, "dwfl_frame_pc");
 	ENTRY(thread_state_registers, "dwfl_thread_state_registers");
 	ENTRY(thread_state_register_pc, "dwfl_thread_state_register_pc");
-	loaded = !failed;
-	return loaded ? &api : NULL;
+	if (lib.failed) {
+		warning("%s has no %s: not the libdw cganalyze was built with; "
+			"user stacks are not unwound", LIBDW_SONAME, lib.missing);
+		return NULL;
+	}
+	return &api;
+}
+
+bool libdw_load_failed(void)
+{
+	return lib.tried && lib.failed;
 }

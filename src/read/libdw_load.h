@@ -10,6 +10,8 @@
 #ifndef CGA_LIBDW_LOAD_H
 #define CGA_LIBDW_LOAD_H
 
+#include <stdbool.h>
+
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
@@ -42,5 +44,8 @@ struct libdw_api {
 /* The entry points, loaded on the first call; NULL after saying (once)
  * why the library cannot be loaded. */
 const struct libdw_api *libdw_load(void);
+
+/* Whether libdw_load() was called and said why it cannot load. */
+bool libdw_load_failed(void);
 
 #endif

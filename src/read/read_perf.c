@@ -29,6 +29,7 @@
 
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "libdw_load.h"
 #include "perf_reader.h"
 #include "perf_unwind.h"
 
@@ -240,7 +241,8 @@ static void report(const struct perf_reader *r)
 	if (d->lost_samples)
 		warning("%s: perf lost %llu samples while recording", r->path,
 			(unsigned long long)d->lost_samples);
-	if (r->dwarf_samples && !r->unwind)
+	/* without libdw, libdw_load() has said so */
+	if (r->dwarf_samples && !r->unwind && !libdw_load_failed())
 		note("%s: the samples hold user stack dumps (--call-graph "
 		     "dwarf) of an architecture cganalyze cannot unwind "
 		     "(x86_64 only): a sample's stack is its kernel frames "

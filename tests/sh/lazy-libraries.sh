@@ -30,4 +30,25 @@ out=$("$bin" -q --brief -b "$perf/prog" -b "$perf/libwork.so" --sysroot="$perf" 
 	--kallsyms="$perf/kallsyms" "$perf/dwarf.data" 2>&1) ||
 	{ echo "dwarf run failed: $out"; status=1; }
 echo "$out" | grep -q 'main' || { echo "no unwound caller (main) in the call graph"; status=1; }
+# a library of the right name without the functions (another version
+# on the search path): said once, by name, and the run goes on without it
+soname() { LD_DEBUG=files "$@" 2>&1 >/dev/null |
+	sed -n 's/.*file=\([^ ]*\) .*dynamically loaded.*/\1/p' | head -n 1; }
+fake=$(mktemp -d)
+trap 'rm -rf "$fake"' EXIT
+echo 'int cganalyze_fake_library;' > "$fake/empty.c"
+dw=$(soname "$bin" "$perf/dwarf.data")
+bfd=$(soname "$bin" -b "$prog" "$prof")
+for lib in "$dw" "$bfd"; do
+	[ -n "$lib" ] || { echo "no library name from LD_DEBUG"; status=1; continue; }
+	cc -shared -fPIC -o "$fake/$lib" "$fake/empty.c" || status=1
+done
+err=$(LD_LIBRARY_PATH=$fake "$bin" "$perf/dwarf.data" 2>&1 >/dev/null)
+echo "$err" | grep -q "warning: $dw has no dwarf_begin_elf: .*user stacks are not unwound" ||
+	{ echo "no message for a libdw without its functions: $err"; status=1; }
+echo "$err" | grep -q "architecture" &&
+	{ echo "the architecture blamed for a missing libdw: $err"; status=1; }
+err=$(LD_LIBRARY_PATH=$fake "$bin" -b "$prog" "$prof" 2>&1 >/dev/null)
+[ "$(echo "$err" | grep -c "$bfd has no bfd_init")" = 1 ] ||
+	{ echo "not one message for a libbfd without its functions: $err"; status=1; }
 exit $status
