@@ -13,44 +13,37 @@
 #include "base/xalloc.h"
 #include "cg.h"
 
-static bool chosen_bit(const uint64_t *chosen, uint32_t n)
-{
-	return chosen[n / 64] >> (n % 64) & 1;
-}
-
-/* n's place among the chosen nodes, or NO_ID. */
+/* n's place among the chosen nodes (the chosen before it), or NO_ID:
+ * a look-up a caller's arc, where a big cycle's members can be most of
+ * the graph's nodes. */
 static uint32_t slot_of(const struct cg_callers *cs, uint32_t n)
 {
-	size_t lo = 0, hi = cs->nchosen;
+	uint64_t word;
 
-	if (!cs->node)
+	if (!cs->chosen)
 		return n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cs->node[mid] < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < cs->nchosen && cs->node[lo] == n ? (uint32_t)lo : NO_ID;
+	word = cs->chosen[n / 64];
+	if (!(word >> (n % 64) & 1))
+		return NO_ID;
+	return cs->rank[n / 64] +
+	       (uint32_t)__builtin_popcountll(word & (((uint64_t)1 << (n % 64)) - 1));
 }
 
 void cg_callers_build(struct cg_callers *cs, const struct cg *cg,
 		      const uint64_t *chosen)
 {
 	const struct profile *p = cg->p;
-	size_t k = 0, total;
+	size_t k = 0, total, nwords = cg->nnodes / 64 + 1;
 
 	memset(cs, 0, sizeof(*cs));
 	if (chosen) {
-		for (uint32_t n = 0; n < cg->nnodes; n++)
-			k += chosen_bit(chosen, n);
-		cs->node = xreallocarray(NULL, k + 1, sizeof(*cs->node));
-		k = 0;
-		for (uint32_t n = 0; n < cg->nnodes; n++)
-			if (chosen_bit(chosen, n))
-				cs->node[k++] = n;
+		cs->chosen = xreallocarray(NULL, nwords, sizeof(*cs->chosen));
+		memcpy(cs->chosen, chosen, nwords * sizeof(*cs->chosen));
+		cs->rank = xreallocarray(NULL, nwords, sizeof(*cs->rank));
+		for (size_t w = 0; w < nwords; w++) {
+			cs->rank[w] = (uint32_t)k;
+			k += (size_t)__builtin_popcountll(chosen[w]);
+		}
 	} else {
 		k = cg->nnodes;
 	}
@@ -60,21 +53,20 @@ void cg_callers_build(struct cg_callers *cs, const struct cg *cg,
 	 * which is where the next slot's begin */
 	cs->start = xcalloc(k + 2, sizeof(*cs->start));
 	for (size_t c = 0; c < p->ncalls; c++) {
-		uint32_t callee = p->calls[c].callee;
+		uint32_t s = slot_of(cs, p->calls[c].callee);
 
-		if (cg_is_arc(cg, c) && (!chosen || chosen_bit(chosen, callee)))
-			cs->start[slot_of(cs, callee) + 2]++;
+		if (s != NO_ID && cg_is_arc(cg, c))
+			cs->start[s + 2]++;
 	}
 	for (size_t i = 2; i < k + 2; i++)
 		cs->start[i] += cs->start[i - 1];
 	total = cs->start[k + 1];
 	cs->arc = xreallocarray(NULL, total + 1, sizeof(*cs->arc));
 	for (size_t c = 0; c < p->ncalls; c++) {
-		uint32_t callee = p->calls[c].callee;
+		uint32_t s = slot_of(cs, p->calls[c].callee);
 
-		if (cg_is_arc(cg, c) && (!chosen || chosen_bit(chosen, callee)))
-			cs->arc[cs->start[slot_of(cs, callee) + 1]++] =
-				(uint32_t)c;
+		if (s != NO_ID && cg_is_arc(cg, c))
+			cs->arc[cs->start[s + 1]++] = (uint32_t)c;
 	}
 }
 
@@ -91,7 +83,8 @@ size_t cg_callers_of(const struct cg_callers *cs, uint32_t n,
 
 void cg_callers_release(struct cg_callers *cs)
 {
-	free(cs->node);
+	free(cs->chosen);
+	free(cs->rank);
 	free(cs->start);
 	free(cs->arc);
 	memset(cs, 0, sizeof(*cs));

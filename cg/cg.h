@@ -161,7 +161,8 @@ static inline bool cg_is_arc(const struct cg *cg, size_t c)
  * word n / 64), or NULL for every node.
  */
 struct cg_callers {
-	uint32_t *node;		/* the chosen nodes, ascending; NULL all */
+	uint64_t *chosen;	/* a copy of the bits; NULL: all */
+	uint32_t *rank;		/* chosen nodes before word w of them */
 	size_t nchosen;
 	uint32_t *start;	/* nchosen + 2: slot s's arcs from start[s] */
 	uint32_t *arc;

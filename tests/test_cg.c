@@ -467,11 +467,45 @@ static void test_arc_share_adds_up(void **state)
 	release(&fx);
 }
 
+/* cg_callers against a scan of the calls: every node's, and a random
+ * half's (the others asked for by nobody), in the profile's order. */
+static void check_callers(const struct cg *cg, unsigned seed)
+{
+	uint64_t chosen[2] = { 0, 0 };
+	struct cg_callers all, some;
+
+	for (uint32_t n = 0; n < cg->nnodes; n++)
+		if ((n * 7 + seed) % 3 != 0)
+			chosen[n / 64] |= (uint64_t)1 << (n % 64);
+	cg_callers_build(&all, cg, NULL);
+	cg_callers_build(&some, cg, chosen);
+	for (uint32_t n = 0; n < cg->nnodes; n++) {
+		const uint32_t *in, *in_some;
+		size_t k = cg_callers_of(&all, n, &in), j = 0;
+
+		for (size_t c = 0; c < cg->p->ncalls; c++) {
+			if (cg->p->calls[c].callee != n || !cg_is_arc(cg, c))
+				continue;
+			assert_true(j < k);
+			assert_int_equal(in[j++], c);
+		}
+		assert_int_equal(j, k);
+		if (chosen[n / 64] >> (n % 64) & 1) {
+			assert_int_equal(cg_callers_of(&some, n, &in_some), k);
+			if (k)
+				assert_memory_equal(in_some, in, k * sizeof(*in));
+		}
+	}
+	cg_callers_release(&all);
+	cg_callers_release(&some);
+}
+
 /*
  * Random graphs against the definition: two functions share a cycle
  * exactly when each reaches the other (a Warshall closure), members
  * share a topological number, every other arc goes from a higher
- * number to a lower one, and each cycle's member list is its members.
+ * number to a lower one, and each cycle's member list is its members;
+ * and the callers of each node.
  */
 static void test_cycles_random(void **state)
 {
@@ -535,6 +569,7 @@ static void test_cycles_random(void **state)
 			if (cg.topo[u] != cg.topo[v])
 				assert_true(cg.topo[v] < cg.topo[u]);
 		}
+		check_callers(&cg, (unsigned)round);
 		for (size_t c = 0; c < cg.ncycles; c++) {
 			uint32_t k = 0;
 
