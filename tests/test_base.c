@@ -244,7 +244,7 @@ static void test_call_counts(void **state)
 	for (size_t i = 0; i < p.nfuncs; i++)
 		ident[i] = p.funcs[i];
 	ident[f[2]].name = p.funcs[f[1]].name;
-	profile_rekey(&p, ident, NULL, NULL);
+	profile_rekey(&p, ident, NULL, NULL, NULL);
 	free(ident);
 	assert_int_equal(profile_call_count(&p, find_call(&p, "f0", "f1")),
 			 big + 9 + 2);
@@ -492,7 +492,7 @@ static void test_profile_rekey_merges(void **state)
 		ident[f] = p.funcs[f];
 	merged = names_intern(&p.names, "frame_dummy", 11);
 	ident[a].name = merged;
-	profile_rekey(&p, ident, NULL, map);
+	profile_rekey(&p, ident, NULL, NULL, map);
 	free(ident);
 	assert_int_equal(p.nfuncs, 2);
 	assert_int_equal(map[a], map[b]);

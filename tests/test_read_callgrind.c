@@ -1228,7 +1228,7 @@ static void test_callsites(void **state)
 	for (size_t f = 0; f < r.p.nfuncs; f++)
 		ident[f] = r.p.funcs[f];
 	ident[find_func(&r.p, "h")] = r.p.funcs[find_func(&r.p, "g")];
-	profile_rekey(&r.p, ident, NULL, map);
+	profile_rekey(&r.p, ident, NULL, NULL, map);
 	assert_int_equal(r.p.ncallsites, 2);
 	c = find_call(&r.p, "main", "g");
 	assert_int_equal(profile_call_count(&r.p, c), 4);

@@ -780,7 +780,7 @@ static void test_rekey_merges(void **state)
 	assert_non_null(ident);
 	memcpy(ident, r.p.funcs, r.p.nfuncs * sizeof(*ident));
 	ident[b].name = ident[a].name;
-	profile_rekey(&r.p, ident, NULL, NULL);
+	profile_rekey(&r.p, ident, NULL, NULL, NULL);
 	assert_int_equal(r.p.nfuncs, 2);
 	assert_int_equal(incl_of(&r.p, "@?0x1", "T"), 3);
 	assert_int_equal(profile_func_row(&r.p, r.p.func_count, fn(&r.p, "@?0x1"))[0], 3);

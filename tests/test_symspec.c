@@ -208,7 +208,7 @@ static void make(struct profile *p)
 					   names_intern(n, f[i][1], strlen(f[i][1])),
 					   names_intern(n, f[i][2], strlen(f[i][2])));
 
-		p->funcs[id].line = (uint32_t)atoi(f[i][3]);
+		profile_set_func_line(p, id, (uint32_t)atoi(f[i][3]));
 	}
 }
 

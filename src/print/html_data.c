@@ -138,7 +138,7 @@ static void put_functions(FILE *out, const struct cg *cg,
 			incl[f * ne + o->sort_event] = s +
 				cg_node_child(cg, (uint32_t)f, o->sort_event);
 		}
-		num[3 * f] = p->funcs[f].line;
+		num[3 * f] = profile_func_line(p, (uint32_t)f);
 		num[3 * f + 1] = (double)node->calls;
 		num[3 * f + 2] = (double)cg_node_self_calls(cg, (uint32_t)f);
 		cycle[f] = node->cycle == NO_ID ? 0 : cg->cycles[node->cycle].number;

@@ -280,8 +280,8 @@ static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
 	if (p->funcs[n].file != NO_NAME) {
 		fputs("\\n", d->out);
 		dot_string(d->out, profile_str(p, p->funcs[n].file));
-		if (p->funcs[n].line)
-			fprintf(d->out, ":%u", p->funcs[n].line);
+		if (profile_func_line(p, n))
+			fprintf(d->out, ":%u", profile_func_line(p, n));
 	}
 	fputs("\\n", d->out);
 	dot_string(d->out, profile_str(p, p->events[d->ev].name));

@@ -213,8 +213,8 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 		json_name(out, p, fn->file);
 		fputs(", \"object\": ", out);
 		json_name(out, p, fn->object);
-		if (fn->line)
-			fprintf(out, ", \"line\": %u", fn->line);
+		if (profile_func_line(p, f))
+			fprintf(out, ", \"line\": %u", profile_func_line(p, f));
 		else
 			fputs(", \"line\": null", out);
 		fputs(", \"self\": ", out);

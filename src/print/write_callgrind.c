@@ -170,7 +170,7 @@ static void index_profile(struct writer *w)
 			w->line = true;
 	}
 	for (size_t f = 0; f < p->nfuncs; f++)
-		if (p->funcs[f].line)
+		if (profile_func_line(p, (uint32_t)f))
 			w->line = true;
 	w->instr |= p->has_instr;
 	w->line |= p->has_line || !w->instr;
@@ -285,7 +285,7 @@ static void call_target(const struct writer *w, uint32_t callee,
 	uint32_t e = w->entry_pos[callee];
 
 	*addr = e != NO_ID ? p->pos[e].addr : 0;
-	*line = p->funcs[callee].line ? p->funcs[callee].line
+	*line = profile_func_line(p, callee) ? profile_func_line(p, callee)
 		: e != NO_ID ? p->pos[e].line : 0;
 }
 
@@ -422,7 +422,7 @@ static void put_function(struct writer *w, uint32_t f)
 	/* what no position holds: at the function's start */
 	set_file(w, fl, fl);
 	if (!cost_row_zero(raw_row(w, rest), w->nraw))
-		put_self_line(w, 0, fn->line, rest, true);
+		put_self_line(w, 0, profile_func_line(p, f), rest, true);
 	free(rest);
 }
 
@@ -462,7 +462,8 @@ static void put_calls_of(struct writer *w, uint32_t c, uint64_t *left)
 			return;
 	}
 	set_file(w, fl, fl);
-	put_call(w, c, count, w->row, 0, caller->line);
+	put_call(w, c, count, w->row, 0,
+		 profile_func_line(p, p->calls[c].caller));
 }
 
 /*

@@ -31,6 +31,7 @@ void profile_release(struct profile *p)
 {
 	free(p->events);
 	free(p->funcs);
+	free(p->func_line);
 	free(p->self);
 	free(p->calls);
 	free(p->big_counts);
@@ -329,6 +330,21 @@ uint32_t profile_func(struct profile *p, name_id object, name_id file,
 	return hit - 1;
 }
 
+void profile_set_func_line(struct profile *p, uint32_t f, uint32_t line)
+{
+	size_t old = p->func_line_alloc;
+
+	if (f >= old) {
+		size_t n = p->nfuncs > f ? p->nfuncs : (size_t)f + 1;
+
+		p->func_line = xreallocarray(p->func_line, n,
+					     sizeof(*p->func_line));
+		memset(p->func_line + old, 0, (n - old) * sizeof(*p->func_line));
+		p->func_line_alloc = n;
+	}
+	p->func_line[f] = line;
+}
+
 static uint32_t profile_func_slow(struct profile *p, name_id object,
 				  name_id file, name_id name)
 {
@@ -347,7 +363,6 @@ static uint32_t profile_func_slow(struct profile *p, name_id object,
 	p->funcs[f].name = name;
 	p->funcs[f].file = file;
 	p->funcs[f].object = object;
-	p->funcs[f].line = 0;
 	p->nfuncs++;
 	return f;
 }

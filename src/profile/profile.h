@@ -57,10 +57,10 @@ struct pderived {
 	uint64_t lineno;
 };
 
+/* 12 bytes: a big program has a million functions. Where one starts
+ * (symbol resolution's, not identity) is in func_line[]. */
 struct pfunc {
 	name_id name, file, object;	/* object NO_NAME when unknown */
-	uint32_t line;			/* where it starts, 0 when unknown (set
-					 * by symbol resolution; not identity) */
 };
 
 /*
@@ -188,6 +188,10 @@ struct profile {
 					 * once finished, maybe more before */
 
 	struct pfunc *funcs;
+	/* the line each function starts at, 0 unknown: NULL until symbol
+	 * resolution sets one (profile_func_line()) */
+	uint32_t *func_line;
+	size_t func_line_alloc;
 	size_t nfuncs, funcs_alloc;
 	uint64_t *self;			/* nfuncs * stride */
 	size_t self_alloc;		/* in rows */
@@ -491,15 +495,26 @@ void profile_add_jump(struct profile *p, const struct pjump *j);
 /*
  * Give functions new identities (symbol resolution renames "0x1160" to
  * "frame_dummy", folding renames "fib'2" to "fib"): ident[f] is the new
- * (name, file, object) of function f. Functions that end up with the
- * same identity are merged: self costs, positions and arcs add up.
+ * (name, file, object) of function f, ident_line[f] (may be NULL: the
+ * lines kept) where it starts. Functions that end up with the same
+ * identity are merged: self costs, positions and arcs add up.
  * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
  * each old function's new index. pos (may be NULL) gives positions new
  * identities the same way (its func fields are old function indexes).
  * Call sites and jumps follow their positions.
  */
 void profile_rekey(struct profile *p, const struct pfunc *ident,
+		   const uint32_t *ident_line,
 		   const struct ppos *pos, uint32_t *map);
+
+/* Where function f starts, 0 when unknown. */
+static inline uint32_t profile_func_line(const struct profile *p, uint32_t f)
+{
+	return f < p->func_line_alloc ? p->func_line[f] : 0;
+}
+
+/* Set it (symbol resolution). */
+void profile_set_func_line(struct profile *p, uint32_t f, uint32_t line);
 
 /* Add one summary: row (stride numbers) to the profile's summary. */
 void profile_add_summary(struct profile *p, const uint64_t *row);

@@ -23,7 +23,8 @@ static size_t unpacked(struct profile *p)
 }
 
 void profile_rekey(struct profile *p, const struct pfunc *ident,
-		   const struct ppos *newpos, uint32_t *map)
+		   const uint32_t *ident_line, const struct ppos *newpos,
+		   uint32_t *map)
 {
 	size_t stride = unpacked(p), nfuncs = p->nfuncs, ncalls = p->ncalls,
 	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;
@@ -34,6 +35,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	struct paddr_range *func_addrs = p->func_addrs;
 	size_t func_addrs_alloc = p->func_addrs_alloc;
 	struct pcall *calls = p->calls;
+	uint32_t *func_line = p->func_line;
+	size_t func_line_alloc = p->func_line_alloc;
 	uint64_t *big_counts = p->big_counts;
 	struct ppos *pos = p->pos;
 	struct pcallsite *callsites = p->callsites;
@@ -45,6 +48,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	free(p->funcs);
 	free(p->pos_table);
 	p->funcs = NULL;
+	p->func_line = NULL;
+	p->func_line_alloc = 0;
 	p->self = p->call_incl = p->pos_cost = NULL;
 	p->calls = NULL;
 	p->big_counts = NULL;
@@ -72,11 +77,15 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	profile_drop_indexes(p);
 
 	for (size_t f = 0; f < nfuncs; f++) {
+		uint32_t line;
+
 		newid[f] = profile_func(p, ident[f].object, ident[f].file,
 					ident[f].name);
 		add_row(profile_self(p, newid[f]), self + f * stride, stride);
-		if (!p->funcs[newid[f]].line)
-			p->funcs[newid[f]].line = ident[f].line;
+		line = ident_line ? ident_line[f]
+			: f < func_line_alloc ? func_line[f] : 0;
+		if (line && !profile_func_line(p, newid[f]))
+			profile_set_func_line(p, newid[f], line);
 		if (f < func_addrs_alloc) {
 			profile_func_addr(p, newid[f], func_addrs[f].lo);
 			profile_func_addr(p, newid[f], func_addrs[f].hi);
@@ -152,6 +161,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	free(call_incl);
 	free(pos_cost);
 	free(calls);
+	free(func_line);
 	free(big_counts);
 	free(pos);
 }

@@ -568,7 +568,8 @@ static bool unknown_file(const struct profile *p, name_id file)
 static void rename_funcs(struct profile *p, const struct symtab *st,
 			 name_id ob, const uint64_t *low,
 			 const struct resolve_opts *o, struct pfunc *ident,
-			 struct ppos *pos, struct resolve_report *r)
+			 uint32_t *ident_line, struct ppos *pos,
+			 struct resolve_report *r)
 {
 	uint64_t off = r->load_offset;
 
@@ -609,7 +610,7 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 		}
 		/* the line it starts at, where the entry's line is in its file */
 		if (le && le->line && s && le->file == ident[f].file)
-			ident[f].line = le->line;
+			ident_line[f] = le->line;
 		r->renamed += changed;
 	}
 	for (size_t i = 0; i < p->npos; i++) {
@@ -727,6 +728,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 	for (size_t b = 0; b < nst; b++) {
 		struct resolve_report *r = &reports[b];
 		struct pfunc *ident = NULL;
+		uint32_t *ident_line;
 		struct ppos *pos = NULL;
 		uint64_t *low = NULL;
 		const struct sym **sy;
@@ -754,14 +756,19 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		}
 		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
 		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
+		ident_line = xreallocarray(NULL, p->nfuncs + 1,
+					   sizeof(*ident_line));
+		for (size_t f = 0; f < p->nfuncs; f++)
+			ident_line[f] = profile_func_line(p, (uint32_t)f);
 		pos = xreallocarray(NULL, p->npos + 1, sizeof(*pos));
 		/* p->pos is NULL when no position was kept (-b for the
 		 * listings alone): memcpy() from NULL is undefined, if of 0 */
 		if (p->npos)
 			memcpy(pos, p->pos, p->npos * sizeof(*pos));
-		rename_funcs(p, st[b], ob, low, o, ident, pos, r);
-		profile_rekey(p, ident, pos, NULL);
+		rename_funcs(p, st[b], ob, low, o, ident, ident_line, pos, r);
+		profile_rekey(p, ident, ident_line, pos, NULL);
 		free(ident);
+		free(ident_line);
 		free(pos);
 		free(low);
 	}

@@ -198,7 +198,7 @@ static uint32_t pfunc_of(struct profile *p, const struct symtab *st,
 			file = le->file;
 		g->pfunc = profile_func(p, object, file, name);
 		if (le && !le->end_sequence)
-			p->funcs[g->pfunc].line = le->line;
+			profile_set_func_line(p, g->pfunc, le->line);
 		remember_sym(p->gmon, g->pfunc, g->raw, g->local);
 	}
 	return g->pfunc;

@@ -356,7 +356,8 @@ bool symspec_match(const struct symspec *s, const struct symspec_names *sn,
 	if (!path_matches(s->file, sn->p, fn->file))
 		return false;
 	if (s->line)
-		return fn->line && fn->line <= s->line;
+		return profile_func_line(sn->p, f) &&
+		       profile_func_line(sn->p, f) <= s->line;
 	return func_matches(s, sn, f);
 }
 
@@ -386,7 +387,8 @@ size_t symspec_select(const struct symspec *s, const struct symspec_names *sn,
 		if (!symspec_match(s, sn, f))
 			continue;
 		b = u64map_get(&best, p->funcs[f].file);
-		if (b == U64MAP_NONE || p->funcs[b].line < p->funcs[f].line)
+		if (b == U64MAP_NONE ||
+		    profile_func_line(p, b) < profile_func_line(p, f))
 			u64map_put(&best, p->funcs[f].file, f);
 	}
 	for (uint32_t f = 0; f < p->nfuncs; f++) {
@@ -395,7 +397,7 @@ size_t symspec_select(const struct symspec *s, const struct symspec_names *sn,
 		if (!symspec_match(s, sn, f))
 			continue;
 		b = u64map_get(&best, p->funcs[f].file);
-		if (p->funcs[b].line == p->funcs[f].line) {
+		if (profile_func_line(p, b) == profile_func_line(p, f)) {
 			out[f] = true;
 			n++;
 		}
