@@ -234,15 +234,17 @@ static void test_long_function(void **state)
 }
 
 /*
- * A file large enough to be read ahead unforced (READ_THREAD_AUTO):
- * this thread tells the second one to stop when it gets to its start,
- * wherever the second one has got to. With no processor free, it is
- * read by one thread.
+ * A file large enough to be read ahead unforced (READ_THREAD_AUTO), in
+ * several stretches: this thread tells the second one to stop when it
+ * gets to its start, wherever the second one has got to, and its own
+ * share changes with which of the two was quicker. With no processor
+ * free, this thread reads it stretch by stretch, asking again before
+ * each, and alone.
  */
 static void test_auto(void **state)
 {
 	const struct read_opts *opts[] = { &plain_opts, &pos_opts };
-	size_t cap = (size_t)7 << 20, n = 0;
+	size_t cap = (size_t)28 << 20, n = 0;
 	char *s = malloc(cap), *path;
 	uint64_t added = stats.stretches_added;
 
@@ -277,12 +279,17 @@ static void test_auto(void **state)
 	spare_cpu_assume(0);
 	added = stats.stretches_added;
 	{
-		struct res a;
+		struct res a, b;
 
-		read_with(&a, path, &plain_opts, READ_THREAD_AUTO);
-		assert_int_equal(a.ret, 0);
+		read_with(&a, path, &plain_opts, READ_THREAD_OFF);
+		read_with(&b, path, &plain_opts, READ_THREAD_AUTO);
+		assert_int_equal(b.ret, 0);
+		assert_string_equal(a.diag, b.diag);
+		assert_identical(&a.p, &b.p);
 		free(a.diag);
+		free(b.diag);
 		profile_release(&a.p);
+		profile_release(&b.p);
 	}
 	assert_true(stats.stretches_added == added);
 	spare_cpu_assume(-1);

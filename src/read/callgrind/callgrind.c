@@ -94,7 +94,8 @@ static bool use_split_thread(const struct line_reader *lr,
  * A plain file this large is read in stretches, each with the next one
  * read ahead on a second thread (callgrind_ahead.c): half the time of one
  * thread, for a few percent more CPU time in all, when a processor is
- * free for it (spare_cpu()). With positions
+ * free for it (spare_cpu(), asked there before each stretch: with none,
+ * this thread reads the stretch alone). With positions
  * (annotated listings, -b) too: a stretch's positions, call sites and
  * jumps are added in as its functions and arcs are.
  */
@@ -106,7 +107,7 @@ static bool use_ahead(const struct line_reader *lr,
 	if (opts->thread == READ_THREAD_AHEAD)
 		return true;
 	return opts->thread == READ_THREAD_AUTO && !opts->part && lr->encoding == INPUT_PLAIN &&
-	       lr->file_size >= 2 * AHEAD_MIN_BYTES && spare_cpu();
+	       lr->file_size >= 2 * AHEAD_MIN_BYTES;
 }
 
 /*

@@ -25,18 +25,32 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "base/xalloc.h"
 #include "callgrind_reader.h"
 
 /*
- * This thread's stretch: about this much, then it tells the second
- * thread to stop where it has got to (the end of the block it is
- * reading), so neither waits long for the other; the second thread
+ * This thread's stretch: at most about this much, then it tells the
+ * second thread to stop where it has got to (the end of the block it is
+ * reading), so that this one does not wait for it; the second thread
  * reads at most twice as much. Large enough that adding in the
  * stretch's functions and arcs (a few milliseconds for a compiler's ten
  * thousand) is a small part of reading it.
+ *
+ * How much this thread reads itself is found as it goes: adding a
+ * stretch in can take as long as reading it, when most of its
+ * functions and arcs are new (a program of 700,000 functions: each
+ * costs a look-up in tables too large for the cache, where the second
+ * thread's are small), and reading as well, this thread would leave
+ * the second one waiting half the time. So when the second thread got
+ * to its end before being told to stop (it waited), this thread's
+ * share is halved, down to nothing but the lines up to where a stretch
+ * can start; when it was told to stop (this thread was the quicker),
+ * the share is doubled, up to STRETCH_BYTES. The output does not
+ * depend on where the stretches fall.
  */
 #define STRETCH_BYTES ((uint64_t)8 << 20)
+#define LEAST_SHARE ((uint64_t)256 << 10)
 /* Where a stretch may start: after a blank line, at the name lines that
  * open a function's costs, searched for this much at a time. */
 #define START_WINDOW ((size_t)64 << 10)
@@ -48,6 +62,8 @@ struct ahead {
 	uint64_t start, until;	/* where it starts, and stops after */
 	uint64_t stop;		/* where it stopped: the next line's */
 	bool at_header;		/* stopped before a header line */
+	bool went_to_end;	/* stopped at `until` or with the log full,
+				 * before `enough` */
 	int status;		/* 0 read (to stop), -1 failed */
 	atomic_bool cancel;	/* stop, and drop what was read */
 	atomic_bool enough;	/* stop after this block, and keep it */
@@ -112,6 +128,7 @@ static void *read_stretch(void *arg)
 	diag_set_thread_sink(ah->msgs);
 	ah->status = 0;
 	ah->at_header = false;
+	ah->went_to_end = false;
 	ah->stop = ah->start;
 	for (;;) {
 		char *lines;
@@ -161,11 +178,14 @@ static void *read_stretch(void *arg)
 			uint64_t read = line_reader_end_offset(lr);
 
 			ah->stop = end < read ? end : read;
+			ah->went_to_end = true;
 			break;
 		}
 		ah->stop = line_reader_offset(lr, lines + len);
-		if (log_full(&ah->p))
+		if (log_full(&ah->p)) {
+			ah->went_to_end = true;
 			break;	/* kept, as after `enough` */
+		}
 	}
 	fflush(ah->msgs);
 	diag_set_thread_sink(NULL);
@@ -235,15 +255,16 @@ static void release_ahead(struct ahead *ah)
 }
 
 /*
- * Start reading ahead after this thread's stretch from `from` (half the
- * rest, when that is less than two stretches); tests (min_bytes 0):
- * from half the rest, half as far as this thread read, so that it
+ * Start reading ahead after this thread's share from `from`, up to two
+ * stretches, or to the file's end when less than that would be left
+ * (this thread's share then at most half the rest); tests (min_bytes
+ * 0): from half the rest, half as far as this thread read, so that it
  * stops inside functions. False when there is nothing to gain or no
  * place to start.
  */
 static bool start_ahead(struct ahead *ah, const struct callgrind_reader *rd,
 			const struct line_reader *lr, uint64_t from,
-			uint64_t min_bytes)
+			uint64_t min_bytes, uint64_t share)
 {
 	uint64_t rest = from < lr->file_size ? lr->file_size - from : 0;
 	uint64_t start, until = UINT64_MAX;
@@ -253,10 +274,11 @@ static bool start_ahead(struct ahead *ah, const struct callgrind_reader *rd,
 	if (!min_bytes) {
 		start = find_start(lr, from + rest / 2);
 		until = start + (start - from) / 2;
-	} else if (rest < 2 * STRETCH_BYTES) {
-		start = find_start(lr, from + rest / 2);
+	} else if (rest < share + 2 * STRETCH_BYTES) {
+		start = find_start(lr, from + (share < rest / 2 ? share
+							      : rest / 2));
 	} else {
-		start = find_start(lr, from + STRETCH_BYTES);
+		start = find_start(lr, from + share);
 		until = start + 2 * STRETCH_BYTES;
 	}
 	if (!start || !line_reader_splittable(lr, start))
@@ -767,21 +789,55 @@ static void stop_ahead(struct ahead *ah)
 	free(ah);
 }
 
-/* A stretch read ahead after this thread's from `from`, or NULL. */
+/* A stretch read ahead after this thread's share from `from`, or NULL. */
 static struct ahead *ahead_from(const struct callgrind_reader *rd,
 				const struct line_reader *lr, uint64_t from,
-				uint64_t min_bytes)
+				uint64_t min_bytes, uint64_t share)
 {
 	struct ahead *ah;
 
 	if (!rd->ncols || rd->part_selected < 0 || rd->opts->part)
 		return NULL;
 	ah = xmalloc(sizeof(*ah));
-	if (!start_ahead(ah, rd, lr, from, min_bytes)) {
+	if (!start_ahead(ah, rd, lr, from, min_bytes, share)) {
 		free(ah);
 		return NULL;
 	}
 	return ah;
+}
+
+/*
+ * The next stretch read ahead from where this thread is, or NULL when
+ * there is none (this thread then reads to the end, or has failed: *r
+ * -1). While no processor is free for the second thread (spare_cpu()),
+ * this thread reads a stretch alone and looks again: something that
+ * ran for a moment as the file was opened does not keep the second
+ * thread off for the whole file. Tests (min_bytes 0) read ahead always.
+ * Not asked while a stretch is read ahead: the second thread would
+ * count against itself.
+ */
+static struct ahead *next_ahead(struct callgrind_reader *rd,
+				struct line_reader *lr, uint64_t min_bytes,
+				uint64_t share, int *r)
+{
+	while (min_bytes && !spare_cpu()) {
+		uint64_t from = line_reader_next_offset(lr), to;
+
+		if (from >= lr->file_size ||
+		    lr->file_size - from < 3 * STRETCH_BYTES)
+			return NULL;
+		to = find_start(lr, from + STRETCH_BYTES);
+		if (!to || !line_reader_splittable(lr, to))
+			return NULL;
+		line_reader_stop_at(lr, to);
+		if (read_to_end(rd, lr) < 0) {
+			*r = -1;
+			return NULL;
+		}
+		line_reader_go_on_at(lr, to);
+	}
+	return ahead_from(rd, lr, line_reader_next_offset(lr), min_bytes,
+			  share);
 }
 
 int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
@@ -789,6 +845,7 @@ int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
 {
 	struct ahead *ah, *next;
 	struct before before = { 0 };
+	uint64_t share = STRETCH_BYTES;
 	char *lines;
 	size_t len;
 	int r;
@@ -819,7 +876,7 @@ int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
 		}
 		line_reader_go_on_at(lr, line_reader_offset(lr, s));
 	}
-	ah = ahead_from(rd, lr, line_reader_next_offset(lr), min_bytes);
+	ah = next_ahead(rd, lr, min_bytes, share, &r);
 	while (ah) {
 		line_reader_stop_at(lr, ah->start);
 		if (read_to_end(rd, lr) < 0) {
@@ -832,14 +889,23 @@ int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
 		if (min_bytes)
 			atomic_store(&ah->enough, true);
 		pthread_join(ah->thread, NULL);
+		if (ah->went_to_end)
+			share = share / 2 >= LEAST_SHARE ? share / 2 : 0;
+		else if (!ah->status)
+			share = share < LEAST_SHARE ? LEAST_SHARE
+				: share < STRETCH_BYTES ? share * 2
+				: STRETCH_BYTES;
 		/*
 		 * The next stretch starts before this one is added in, so
 		 * that the second thread reads while this one adds; not
 		 * after one that stopped at a header line ("part:"), which
-		 * is this thread's to read first.
+		 * is this thread's to read first. This thread's reader is
+		 * at its stop, ah->start, and goes on after the stretch, or
+		 * from ah->start again: it is no longer stopped there.
 		 */
+		line_reader_stop_at(lr, UINT64_MAX);
 		next = !ah->at_header && ah->status == 0
-			? ahead_from(rd, lr, ah->stop, min_bytes) : NULL;
+			? ahead_from(rd, lr, ah->stop, min_bytes, share) : NULL;
 		if (merge_ahead(rd, ah, &before)) {
 			line_reader_go_on_at(lr, ah->stop);
 			if (rd->opts->stats)
@@ -851,11 +917,10 @@ int callgrind_read_ahead(struct callgrind_reader *rd, struct line_reader *lr,
 		}
 		release_ahead(ah);
 		free(ah);
-		ah = next ? next
-			  : ahead_from(rd, lr, line_reader_next_offset(lr),
-				       min_bytes);
+		ah = next ? next : next_ahead(rd, lr, min_bytes, share, &r);
 	}
-	r = read_to_end(rd, lr);
+	if (r >= 0)
+		r = read_to_end(rd, lr);
 out:
 	free(before.pos);
 	free(before.sites);
