@@ -142,6 +142,77 @@ static void test_names_many(void **state)
 	arena_release(&a);
 }
 
+/*
+ * names_intern_from() gives each name the id names_intern() one by one
+ * would: names already there, names new, names twice in the source,
+ * names skipped, the table growing on the way (from empty and from
+ * dropped), sources shorter and longer than its prefetch distance.
+ * Every name is then found again by its text.
+ */
+static void test_names_intern_from(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 5, 8, 9, 17, 3000 };
+	char buf[32];
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		for (int dropped = 0; dropped < 2; dropped++) {
+			struct arena a, fa, ea;
+			struct names n, from, expect;
+			size_t nr = sizes[t];
+			bool *skip = calloc(nr + 1, sizeof(*skip));
+			name_id *ids = calloc(nr + 1, sizeof(*ids));
+
+			arena_init(&a);
+			arena_init(&fa);
+			arena_init(&ea);
+			names_init(&n, &a);
+			names_init(&from, &fa);
+			names_init(&expect, &ea);
+			/* some names before: every third of the source's */
+			for (size_t i = 0; i < nr; i += 3) {
+				int len = snprintf(buf, sizeof(buf), "s%zu", i / 2);
+
+				names_intern(&n, buf, (size_t)len);
+				names_intern(&expect, buf, (size_t)len);
+			}
+			if (dropped)
+				names_drop_table(&n);
+			/* the source: i / 2 makes pairs of one text (ids
+			 * differ in `from` only when the texts do) */
+			for (size_t i = 0; i < nr; i++) {
+				int len = snprintf(buf, sizeof(buf), "s%zu", i);
+
+				assert_int_equal(names_intern(&from, buf, (size_t)len), i);
+				skip[i] = i % 7 == 3;
+				ids[i] = 12345;
+			}
+			names_intern_from(&n, &from, skip, ids);
+			for (size_t i = 0; i < nr; i++) {
+				const char *s = names_str(&from, (name_id)i);
+
+				if (skip[i]) {
+					assert_int_equal(ids[i], 12345);
+					continue;
+				}
+				assert_int_equal(ids[i],
+						 names_intern(&expect, s, strlen(s)));
+				assert_string_equal(names_str(&n, ids[i]), s);
+				assert_int_equal(names_find(&n, s, strlen(s)), ids[i]);
+			}
+			assert_int_equal(n.nr, expect.nr);
+			names_release(&n);
+			names_release(&from);
+			names_release(&expect);
+			arena_release(&a);
+			arena_release(&fa);
+			arena_release(&ea);
+			free(skip);
+			free(ids);
+		}
+	}
+}
+
 /* Once the table is dropped, names are still found by text (searched
  * for), and interning builds the table again with every id kept. */
 static void test_names_drop_table(void **state)
@@ -517,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_names_many),
 		cmocka_unit_test(test_names_drop_table),
+		cmocka_unit_test(test_names_intern_from),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_hash_bytes_spread),

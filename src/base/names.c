@@ -124,9 +124,9 @@ name_id names_find(const struct names *n, const char *s, size_t len)
 	return n->table[j] ? slot_id(n, j) : NO_NAME;
 }
 
-name_id names_intern(struct names *n, const char *s, size_t len)
+static name_id intern_hashed(struct names *n, const char *s, size_t len,
+			     uint64_t h)
 {
-	uint64_t h = hash_bytes(s, len);
 	struct name_entry *e;
 	size_t j;
 
@@ -145,6 +145,39 @@ name_id names_intern(struct names *n, const char *s, size_t len)
 	e->len = (uint32_t)len;
 	n->table[j] = tag_of(n, h) | ((uint32_t)n->nr + 1);
 	return (name_id)n->nr++;
+}
+
+name_id names_intern(struct names *n, const char *s, size_t len)
+{
+	return intern_hashed(n, s, len, hash_bytes(s, len));
+}
+
+/* How many names ahead a slot is loaded: enough misses in flight to
+ * hide one's latency behind the others' work. */
+#define PREFETCH_AHEAD 8
+
+void names_intern_from(struct names *n, const struct names *from,
+		       const bool *skip, name_id *ids)
+{
+	uint64_t h[PREFETCH_AHEAD];
+
+	/* name i is hashed and its slot loaded while name i - AHEAD,
+	 * whose hash is in the same place of h[], is interned first */
+	for (size_t i = 0; i < from->nr + PREFETCH_AHEAD; i++) {
+		size_t k = i - PREFETCH_AHEAD;
+		uint64_t *hi = &h[i % PREFETCH_AHEAD];
+
+		if (i >= PREFETCH_AHEAD && !skip[k])
+			ids[k] = intern_hashed(n, from->entries[k].str,
+					       from->entries[k].len, *hi);
+		if (i < from->nr && !skip[i]) {
+			const struct name_entry *e = &from->entries[i];
+
+			*hi = hash_bytes(e->str, e->len);
+			if (n->table)
+				__builtin_prefetch(&n->table[*hi & n->mask], 1);
+		}
+	}
 }
 
 const char *names_str(const struct names *n, name_id id)

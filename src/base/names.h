@@ -7,6 +7,7 @@
 #ifndef CGA_NAMES_H
 #define CGA_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,6 +40,16 @@ void names_release(struct names *n);
 
 /* The id of s[0..len), interning a copy on first sight. */
 name_id names_intern(struct names *n, const char *s, size_t len);
+
+/*
+ * names_intern() of each name of `from` whose skip[] is false, its id
+ * here into ids[] (the others' left as they are), in the order of their
+ * ids. For many names at once (a stretch read ahead, most of them new):
+ * the table's slots are loaded a few names ahead, so that their cache
+ * misses overlap.
+ */
+void names_intern_from(struct names *n, const struct names *from,
+		       const bool *skip, name_id *ids);
 
 /*
  * The id of s[0..len) if it was interned before, else NO_NAME. After

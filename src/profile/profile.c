@@ -367,6 +367,30 @@ static uint32_t profile_func_slow(struct profile *p, name_id object,
 	return f;
 }
 
+void profile_func_soon(const struct profile *p, name_id object, name_id file,
+		       name_id name)
+{
+	func_index_prefetch(p, object, file, name);
+}
+
+void profile_call_soon(const struct profile *p, uint32_t caller,
+		       uint32_t callee)
+{
+	call_index_prefetch(p, caller, callee);
+}
+
+uint32_t profile_func_once(struct profile *p, name_id object, name_id file,
+			   name_id name)
+{
+	return profile_func_slow(p, object, file, name);
+}
+
+uint32_t profile_call_once(struct profile *p, uint32_t caller,
+			   uint32_t callee)
+{
+	return profile_call_slow(p, caller, callee);
+}
+
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee)
 {
 	unsigned slot = cache_slot(caller, callee);

@@ -378,6 +378,25 @@ void profile_add_stack_value(struct profile *p, uint32_t stack,
 /* The arc caller -> callee, created (count 0, cost 0) if new. */
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);
 
+/*
+ * For look-ups whose keys are known a few ahead (a stretch read ahead,
+ * added in): profile_func_soon() and profile_call_soon() start loading
+ * the table slot a later profile_func_once() or profile_call_once()
+ * with the same key will read, so that the cache misses of many
+ * look-ups overlap instead of coming one after another. The _once()
+ * forms are profile_func() and profile_call() without the cache of the
+ * last ones found, which a key looked up once only misses (a cache
+ * miss of its own, to check the entry it holds).
+ */
+void profile_func_soon(const struct profile *p, name_id object, name_id file,
+		       name_id name);
+void profile_call_soon(const struct profile *p, uint32_t caller,
+		       uint32_t callee);
+uint32_t profile_func_once(struct profile *p, name_id object, name_id file,
+			   name_id name);
+uint32_t profile_call_once(struct profile *p, uint32_t caller,
+			   uint32_t callee);
+
 /* Is every number of the cost row zero? */
 static inline bool cost_row_zero(const uint64_t *row, size_t n)
 {

@@ -145,6 +145,24 @@ uint32_t call_index_find(struct profile *p, uint32_t caller, uint32_t callee)
 	return NO_ID;
 }
 
+static void prefetch_slot(const struct pindex *ix, uint64_t h)
+{
+	if (ix->slots)
+		__builtin_prefetch(&ix->slots[h & ix->mask], 1);
+}
+
+void func_index_prefetch(const struct profile *p, name_id object,
+			 name_id file, name_id name)
+{
+	prefetch_slot(&p->func_index, func_hash(object, file, name));
+}
+
+void call_index_prefetch(const struct profile *p, uint32_t caller,
+			 uint32_t callee)
+{
+	prefetch_slot(&p->call_index, call_hash(caller, callee));
+}
+
 void pindex_add(struct pindex *ix, uint32_t id)
 {
 	ix->slots[ix->pending] = ix->pending_tag | (id + 1);

@@ -20,6 +20,12 @@ uint32_t func_index_find(struct profile *p, name_id object, name_id file,
 /* The same for the call arc (caller, callee) in calls[]. */
 uint32_t call_index_find(struct profile *p, uint32_t caller, uint32_t callee);
 
+/* Start loading the slot where the look-up of that key starts. */
+void func_index_prefetch(const struct profile *p, name_id object,
+			 name_id file, name_id name);
+void call_index_prefetch(const struct profile *p, uint32_t caller,
+			 uint32_t callee);
+
 void pindex_add(struct pindex *ix, uint32_t id);
 void pindex_release(struct pindex *ix);
 

@@ -595,6 +595,11 @@ static void add_rows(uint64_t *to, const uint64_t *from, size_t n)
 		to[e] += from[e];
 }
 
+/* How many look-ups ahead their table slots are loaded (names.c has
+ * its own): most of a big program's are misses in tables of megabytes,
+ * which then overlap. */
+#define PREFETCH_AHEAD 8
+
 /* The stretch's names, functions and arcs into the profile, in the
  * order they came. */
 static void merge_profile(struct merge *m)
@@ -603,20 +608,24 @@ static void merge_profile(struct merge *m)
 	const struct profile *q = &m->ah->p;
 	const struct callgrind_reader *b = &m->ah->rd;
 
-	for (size_t i = 0; i < q->names.nr; i++)
-		if (!m->stand_in[i])
-			m->names[i] = names_intern(&p->names,
-						   profile_str(q, (name_id)i),
-						   names_len(&q->names, (name_id)i));
+	names_intern_from(&p->names, &q->names, m->stand_in, m->names);
 	for (size_t f = 0; f < q->nfuncs; f++) {
 		const struct pfunc *qf = &q->funcs[f];
 
+		if (f + PREFETCH_AHEAD < q->nfuncs) {
+			const struct pfunc *soon = &q->funcs[f + PREFETCH_AHEAD];
+
+			if (soon->name != b->ph_func)
+				profile_func_soon(p, mapped(m, soon->object),
+						  mapped(m, soon->file),
+						  mapped(m, soon->name));
+		}
 		if (qf->name == b->ph_func)
 			m->funcs[f] = m->rd->func;
 		else
-			m->funcs[f] = profile_func(p, mapped(m, qf->object),
-						   mapped(m, qf->file),
-						   mapped(m, qf->name));
+			m->funcs[f] = profile_func_once(p, mapped(m, qf->object),
+							mapped(m, qf->file),
+							mapped(m, qf->name));
 		add_rows(profile_self(p, m->funcs[f]), profile_self(q, (uint32_t)f),
 			 q->nevents);
 		if (f < q->func_addrs_alloc) {
@@ -626,8 +635,14 @@ static void merge_profile(struct merge *m)
 	}
 	for (size_t c = 0; c < q->ncalls; c++) {
 		const struct pcall *qc = &q->calls[c];
-		uint32_t pc = profile_call(p, m->funcs[qc->caller],
-					   m->funcs[qc->callee]);
+		uint32_t pc;
+
+		if (c + PREFETCH_AHEAD < q->ncalls)
+			profile_call_soon(p,
+					  m->funcs[q->calls[c + PREFETCH_AHEAD].caller],
+					  m->funcs[q->calls[c + PREFETCH_AHEAD].callee]);
+		pc = profile_call_once(p, m->funcs[qc->caller],
+				       m->funcs[qc->callee]);
 
 		m->calls[c] = pc;
 		profile_call_add_count(p, pc,
