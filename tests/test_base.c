@@ -11,6 +11,7 @@
 #include "base/idmap.h"
 #include "base/names.h"
 #include "base/spare_cpu.h"
+#include "base/xalloc.h"
 
 static void test_arena_alignment_and_big_blocks(void **state)
 {
@@ -210,6 +211,30 @@ static void test_names_intern_from(void **state)
 			free(skip);
 			free(ids);
 		}
+	}
+}
+
+/* Hash tables' memory: zeroed at every size, below TABLE_MAP_BYTES
+ * from the heap, from it on mapped apart, at a huge page's boundary
+ * from 2 MiB on; written and given back at each. */
+static void test_table_memory(void **state)
+{
+	static const size_t sizes[] = {
+		1, 4096, TABLE_MAP_BYTES - 8, TABLE_MAP_BYTES,
+		TABLE_MAP_BYTES + 4096, (size_t)2 << 20, ((size_t)5 << 20) + 12,
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		unsigned char *t = xcalloc_table(sizes[i]);
+
+		for (size_t b = 0; b < sizes[i]; b += 511)
+			assert_int_equal(t[b], 0);
+		assert_int_equal(t[sizes[i] - 1], 0);
+		if (sizes[i] >= ((size_t)2 << 20))
+			assert_int_equal((uintptr_t)t % ((size_t)2 << 20), 0);
+		memset(t, 0xab, sizes[i]);
+		xfree_table(t, sizes[i]);
 	}
 }
 
@@ -589,6 +614,7 @@ int main(void)
 		cmocka_unit_test(test_names_many),
 		cmocka_unit_test(test_names_drop_table),
 		cmocka_unit_test(test_names_intern_from),
+		cmocka_unit_test(test_table_memory),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_hash_bytes_spread),

@@ -244,7 +244,7 @@ static void test_long_function(void **state)
 static void test_auto(void **state)
 {
 	const struct read_opts *opts[] = { &plain_opts, &pos_opts };
-	size_t cap = (size_t)28 << 20, n = 0;
+	size_t cap = (size_t)16 << 20, n = 0;
 	char *s = malloc(cap), *path;
 	uint64_t added = stats.stretches_added;
 

@@ -25,10 +25,17 @@ void names_init(struct names *n, struct arena *arena)
 	n->arena = arena;
 }
 
+static void free_table(struct names *n)
+{
+	if (n->table)
+		xfree_table(n->table, (n->mask + 1) * sizeof(*n->table));
+	n->table = NULL;
+}
+
 void names_release(struct names *n)
 {
 	free(n->entries);
-	free(n->table);
+	free_table(n);
 	memset(n, 0, sizeof(*n));
 }
 
@@ -60,8 +67,8 @@ static void rehash(struct names *n)
 	for (size_t c = 1024; c < cap; c *= 2)
 		bits++;
 
-	free(n->table);
-	n->table = xcalloc(cap, sizeof(*n->table));
+	free_table(n);
+	n->table = xcalloc_table(cap * sizeof(*n->table));
 	n->mask = cap - 1;
 	n->id_bits = bits < 32 ? bits : 32;
 	for (size_t i = 0; i < n->nr; i++) {
@@ -104,8 +111,7 @@ static name_id slot_id(const struct names *n, size_t j)
 
 void names_drop_table(struct names *n)
 {
-	free(n->table);
-	n->table = NULL;
+	free_table(n);
 	n->mask = 0;
 }
 

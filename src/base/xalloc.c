@@ -80,3 +80,36 @@ void xunmap(void *p, size_t size)
 	if (p)
 		munmap(p, size ? size : 1);
 }
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *xcalloc_table(size_t size)
+{
+	char *p, *aligned;
+	size_t span;
+
+	if (size < TABLE_MAP_BYTES)
+		return xcalloc(1, size);
+	if (size < HUGE_PAGE)
+		return xmap_zeroed(size);
+	/* at a huge page's boundary, so that all of it can be on huge
+	 * pages: a huge page more is mapped, and what is not needed of it
+	 * given back */
+	span = size + HUGE_PAGE;
+	p = xmap_zeroed(span);
+	aligned = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	if (aligned > p)
+		munmap(p, (size_t)(aligned - p));
+	if (p + span > aligned + size)
+		munmap(aligned + size, (size_t)(p + span - (aligned + size)));
+	heap_advise(aligned, size);
+	return aligned;
+}
+
+void xfree_table(void *p, size_t size)
+{
+	if (size < TABLE_MAP_BYTES)
+		free(p);
+	else
+		xunmap(p, size);
+}

@@ -43,6 +43,13 @@ static uint32_t id_mask(const struct pindex *ix)
 	return ix->id_bits < 32 ? (UINT32_C(1) << ix->id_bits) - 1 : UINT32_MAX;
 }
 
+static void free_slots(struct pindex *ix)
+{
+	if (ix->slots)
+		xfree_table(ix->slots, (ix->mask + 1) * sizeof(uint32_t));
+	ix->slots = NULL;
+}
+
 /* An empty table with room for `want` entries at up to 3/8 load: ids
  * below the capacity, so id + 1 fits in log2(capacity) + 1 bits. */
 static void new_table(struct pindex *ix, size_t want)
@@ -50,12 +57,12 @@ static void new_table(struct pindex *ix, size_t want)
 	size_t cap = 64;
 	unsigned bits = 7;
 
-	free(ix->slots);
+	free_slots(ix);
 	while (cap * 3 < want * 8) {
 		cap *= 2;
 		bits++;
 	}
-	ix->slots = xcalloc(cap, sizeof(uint32_t));
+	ix->slots = xcalloc_table(cap * sizeof(uint32_t));
 	ix->mask = cap - 1;
 	ix->id_bits = bits < 32 ? bits : 32;
 }
@@ -170,7 +177,7 @@ void pindex_add(struct pindex *ix, uint32_t id)
 
 void pindex_release(struct pindex *ix)
 {
-	free(ix->slots);
+	free_slots(ix);
 	memset(ix, 0, sizeof(*ix));
 }
 
