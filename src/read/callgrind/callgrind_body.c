@@ -1045,8 +1045,11 @@ HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
  * no calls= or jump waiting for its cost line, the part read, columns
  * in the profile's order. The row is then found once for the run, not
  * once a line, and the lines need none of add_cost_line()'s questions.
- * Returns where the run ends (s: no line read; the line there goes the
- * usual way), or NULL after reporting a sum past 2^64 - 1 as
+ * With want_func_addrs (-b), the run's lowest and highest instruction
+ * address widen the function's range once, as note_func_addr() at each
+ * line would (a range is a minimum and a maximum: order does not
+ * matter). Returns where the run ends (s: no line read; the line there
+ * goes the usual way), or NULL after reporting a sum past 2^64 - 1 as
  * add_cost_line() would.
  */
 static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
@@ -1057,13 +1060,22 @@ static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
 	/* the positions stay in registers for the run, stored once */
 	struct line_pos lp = { { rd->pos[0], rd->pos[1], rd->pos[2] },
 			       rd->pos_unknown };
-	uint64_t lines = 0;
-	bool over_row = false, over_sum = false;
+	uint64_t lines = 0, lo = UINT64_MAX, hi = 0;
+	bool over_row = false, over_sum = false, line_kind = false;
+	unsigned instr = 0;	/* positions that are addresses, for -b */
 
 	if (rd->want_call_cost || rd->want_jump_source || rd->func == NO_ID ||
 	    !rd->identity_map || rd->opts->want_positions ||
-	    rd->opts->want_func_addrs || !callgrind_part_selected(rd))
+	    !callgrind_part_selected(rd))
 		return s;
+	if (rd->opts->want_func_addrs) {
+		for (unsigned k = 0; k < npos; k++) {
+			if (rd->pos_kind[k] == POS_INSTR)
+				instr |= 1u << k;
+			else if (rd->pos_kind[k] == POS_LINE)
+				line_kind = true;
+		}
+	}
 	row = profile_self(rd->p, rd->func);
 	while (s < end && is_cost_start(*s)) {
 		long n;
@@ -1075,6 +1087,12 @@ static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
 			over_row |= __builtin_add_overflow(row[i], v[i], &row[i]);
 			over_sum |= __builtin_add_overflow(sum[i], v[i], &sum[i]);
 		}
+		for (unsigned k = 0; instr >> k; k++) {
+			if ((instr >> k & 1) && lp.p[k]) {
+				lo = lp.p[k] < lo ? lp.p[k] : lo;
+				hi = lp.p[k] > hi ? lp.p[k] : hi;
+			}
+		}
 		s = (char *)next;
 		lines++;
 		if (over_row || over_sum)
@@ -1085,6 +1103,13 @@ static char *fast_cost_run(struct callgrind_reader *rd, char *s, char *end)
 	memcpy(rd->pos, lp.p, sizeof(lp.p));
 	rd->pos_unknown = (uint8_t)lp.unknown;
 	rd->lr->lineno += lines;
+	if (line_kind)
+		rd->p->has_line = true;
+	if (hi) {
+		rd->p->has_instr = true;
+		profile_func_addr(rd->p, rd->func, lo);
+		profile_func_addr(rd->p, rd->func, hi);
+	}
 	if (over_row || over_sum) {
 		sum_overflow(rd, over_row ? "self cost"
 				: "sum of this part's self costs",
