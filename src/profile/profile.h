@@ -397,6 +397,29 @@ uint32_t profile_func_once(struct profile *p, name_id object, name_id file,
 uint32_t profile_call_once(struct profile *p, uint32_t caller,
 			   uint32_t callee);
 
+/*
+ * row += vals[0..n), through map (vals[i] to row[map[i]]) unless it is
+ * NULL. False when a sum passes 2^64 - 1: wrapped around, it would print
+ * as a small number (a hostile file, or one damaged past what valgrind
+ * writes). The readers' rows and the arcs' unpacked inclusive costs.
+ */
+static inline __attribute__((always_inline)) bool
+cost_row_add(uint64_t *row, const uint32_t *map, const uint64_t *vals,
+	     size_t n)
+{
+	bool over = false;
+
+	if (!map) {
+		for (size_t i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[i], vals[i], &row[i]);
+	} else {
+		for (size_t i = 0; i < n; i++)
+			over |= __builtin_add_overflow(row[map[i]], vals[i],
+						       &row[map[i]]);
+	}
+	return !over;
+}
+
 /* Is every number of the cost row zero? */
 static inline bool cost_row_zero(const uint64_t *row, size_t n)
 {

@@ -77,18 +77,12 @@ void profile_grow_packed_incl(struct profile *p, size_t ncalls)
 bool profile_call_incl_add(struct profile *p, uint32_t c, const uint32_t *map,
 			   const uint64_t *vals, size_t n)
 {
-	uint64_t *row;
 	uint32_t *packed;
 	bool over = false;
 
-	if (!p->incl_packed) {
-		row = p->call_incl + (size_t)c * p->stride;
-		for (size_t i = 0; i < n; i++)
-			over |= __builtin_add_overflow(row[map ? map[i] : i],
-						       vals[i],
-						       &row[map ? map[i] : i]);
-		return !over;
-	}
+	if (!p->incl_packed)
+		return cost_row_add(p->call_incl + (size_t)c * p->stride, map,
+				    vals, n);
 	packed = p->incl_packed + (size_t)c * p->stride;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t *w = &packed[map ? map[i] : i];

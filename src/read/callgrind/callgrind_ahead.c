@@ -364,7 +364,8 @@ static bool add_column(uint64_t *sum, const uint64_t *rows, size_t n,
 	return true;
 }
 
-/* The same for the arcs' inclusive costs, packed or not. */
+/* The same for the arcs' inclusive costs, packed (the profile's, since
+ * reading began) or not (a stretch's). */
 static bool add_incl_column(uint64_t *sum, const struct profile *p, size_t e)
 {
 	for (uint32_t c = 0; c < p->ncalls; c++)
@@ -496,7 +497,7 @@ static bool sums_fit(const struct profile *p, const struct profile *q,
 		if (!add_column(&self, p->self, p->nfuncs, p->stride, e) ||
 		    !add_column(&self, q->self, q->nfuncs, q->stride, e) ||
 		    !add_incl_column(&incl, p, e) ||
-		    !add_column(&incl, q->call_incl, q->ncalls, q->stride, e))
+		    !add_incl_column(&incl, q, e))
 			return false;
 		if (e < before->nevents && q->npos &&
 		    (__builtin_add_overflow(self, before->pos[e], &self) ||

@@ -606,25 +606,11 @@ static long parse_cost_numbers(struct callgrind_reader *rd, const char *s,
 	return (long)n;
 }
 
-/*
- * row += the costs just read, through map unless it is NULL. False when
- * a sum passes 2^64 - 1: wrapped around, it would print as a small
- * number (a hostile file, or one damaged past what valgrind writes).
- */
+/* row += the n costs just read (cost_row_add()). */
 HOT bool add_costs(uint64_t *row, const uint32_t *map, const uint64_t *vals,
 		   long n)
 {
-	bool over = false;
-
-	if (!map) {
-		for (long i = 0; i < n; i++)
-			over |= __builtin_add_overflow(row[i], vals[i], &row[i]);
-	} else {
-		for (long i = 0; i < n; i++)
-			over |= __builtin_add_overflow(row[map[i]], vals[i],
-						       &row[map[i]]);
-	}
-	return !over;
+	return cost_row_add(row, map, vals, (size_t)n);
 }
 
 static int sum_overflow(struct callgrind_reader *rd, const char *what,
