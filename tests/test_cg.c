@@ -384,6 +384,75 @@ static void test_rank_many(void **state)
 }
 
 /*
+ * Ties broken by name as strcmp() orders names: names sharing long
+ * prefixes, names that are prefixes of others, the same name in other
+ * files (then by function index), bytes past 0x7f (which strcmp()
+ * orders above ASCII), in runs of equal cost small and large.
+ */
+static void check_rank_names(uint32_t n, unsigned costs, uint64_t seed)
+{
+	static const char *const prefixes[] = {
+		"", "std::vector<int, std::allocator<int> >::_M_realloc_insert",
+		"std::vector<int, std::allocator<int> >::_M_realloc",
+		"\xc3\xa9t\xc3\xa9", "a", "ab",
+	};
+	static const char alphabet[] = "ab#c\x7f\x80\xff";
+	struct profile p;
+	struct cg cg;
+
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	for (uint32_t i = 0; i < n; i++) {
+		char name[160];
+		size_t len;
+		uint32_t f;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		len = (size_t)snprintf(name, sizeof(name), "%s",
+				       prefixes[(seed >> 33) % 6]);
+		for (unsigned k = (unsigned)(seed >> 40) % 6; k > 0; k--) {
+			seed = seed * 6364136223846793005ULL + 1;
+			name[len++] = alphabet[(seed >> 35) % (sizeof(alphabet) - 1)];
+		}
+		name[len] = '\0';
+		/* the same name again in another file: another function */
+		f = profile_func(&p, NO_NAME,
+				 names_intern(&p.names, "x.c", (size_t)(i % 3)),
+				 names_intern(&p.names, name, len));
+		profile_self(&p, f)[0] = (seed >> 20) % costs + 1;
+	}
+	profile_finish(&p);
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	for (size_t i = 1; i < cg.norder; i++) {
+		uint32_t g = cg_order_entry(&cg, i - 1).id;
+		uint32_t f = cg_order_entry(&cg, i).id;
+		uint64_t a = profile_self(&p, g)[0], b = profile_self(&p, f)[0];
+		int r;
+
+		assert_true(a >= b);
+		if (a != b)
+			continue;
+		r = strcmp(profile_str(&p, p.funcs[g].name),
+			   profile_str(&p, p.funcs[f].name));
+		assert_true(r < 0 || (r == 0 && g < f));
+	}
+	cg_release(&cg);
+	profile_release(&p);
+}
+
+static void test_rank_names(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed < 40; seed++)
+		check_rank_names((uint32_t)(seed * 7), 3, seed);
+	check_rank_names(20000, 1, 99);
+	check_rank_names(20000, 40, 7);
+}
+
+/*
  * gprof's propagation for count-only data: a callee's time is shared
  * among callers in proportion to their calls.
  *   main -> a (3 calls), b -> a (1 call), main -> b; a has 8 s.
@@ -594,6 +663,7 @@ int main(void)
 		cmocka_unit_test(test_deep_chain),
 		cmocka_unit_test(test_member_rows),
 		cmocka_unit_test(test_rank_many),
+		cmocka_unit_test(test_rank_names),
 		cmocka_unit_test(test_estimated_proportional),
 		cmocka_unit_test(test_estimated_cycle),
 		cmocka_unit_test(test_arc_share_adds_up),
