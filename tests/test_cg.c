@@ -34,6 +34,23 @@ static void release(struct fixture *fx)
 	profile_release(&fx->p);
 }
 
+/* A profile of one event, "Ir", for functions added by the caller. */
+static void start_ir_profile(struct profile *p)
+{
+	profile_init(p);
+	profile_event(p, names_intern(&p->names, "Ir", 2));
+}
+
+/* The graph of a profile filled in by hand, analysed and ranked. */
+static void rank_profile(struct cg *cg, struct profile *p)
+{
+	profile_finish(p);
+	cg_build(cg, p, 0);
+	cg_find_cycles(cg);
+	cg_propagate_measured(cg);
+	cg_rank(cg);
+}
+
 static uint32_t node(struct fixture *fx, const char *name)
 {
 	uint32_t f = find_func(&fx->p, name);
@@ -328,8 +345,7 @@ static void check_rank(unsigned pattern, uint32_t n)
 	uint64_t seed = 12345;
 	bool *seen = xcalloc(n, sizeof(*seen));
 
-	profile_init(&p);
-	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	start_ir_profile(&p);
 	for (uint32_t i = 0; i < n; i++) {
 		char name[32];
 		uint32_t f;
@@ -344,11 +360,7 @@ static void check_rank(unsigned pattern, uint32_t n)
 		  : (seed >> 33) % 50 + 1;
 		profile_self(&p, f)[0] = v;
 	}
-	profile_finish(&p);
-	cg_build(&cg, &p, 0);
-	cg_find_cycles(&cg);
-	cg_propagate_measured(&cg);
-	cg_rank(&cg);
+	rank_profile(&cg, &p);
 	assert_int_equal(cg.norder, n);
 	for (size_t i = 0; i < cg.norder; i++) {
 		uint32_t f = cg_order_entry(&cg, i).id;
@@ -400,8 +412,7 @@ static void check_rank_names(uint32_t n, unsigned costs, uint64_t seed)
 	struct profile p;
 	struct cg cg;
 
-	profile_init(&p);
-	profile_event(&p, names_intern(&p.names, "Ir", 2));
+	start_ir_profile(&p);
 	for (uint32_t i = 0; i < n; i++) {
 		char name[160];
 		size_t len;
@@ -421,11 +432,7 @@ static void check_rank_names(uint32_t n, unsigned costs, uint64_t seed)
 				 names_intern(&p.names, name, len));
 		profile_self(&p, f)[0] = (seed >> 20) % costs + 1;
 	}
-	profile_finish(&p);
-	cg_build(&cg, &p, 0);
-	cg_find_cycles(&cg);
-	cg_propagate_measured(&cg);
-	cg_rank(&cg);
+	rank_profile(&cg, &p);
 	for (size_t i = 1; i < cg.norder; i++) {
 		uint32_t g = cg_order_entry(&cg, i - 1).id;
 		uint32_t f = cg_order_entry(&cg, i).id;
