@@ -606,12 +606,6 @@ static long parse_cost_numbers(struct callgrind_reader *rd, const char *s,
 	return (long)n;
 }
 
-/* row += the n costs just read (cost_row_add()). */
-HOT bool add_costs(uint64_t *row, const uint32_t *map, const uint64_t *vals,
-		   long n)
-{
-	return cost_row_add(row, map, vals, (size_t)n);
-}
 
 static int sum_overflow(struct callgrind_reader *rd, const char *what,
 			uint32_t func, uint32_t callee)
@@ -635,7 +629,7 @@ static int add_position(struct callgrind_reader *rd, const uint64_t *vals,
 {
 	uint64_t *row = profile_pos_cost(rd->p, last_position(rd));
 
-	if (!add_costs(row, rd->event_map, vals, n))
+	if (!cost_row_add(row, rd->event_map, vals, (size_t)n))
 		return sum_overflow(rd, "cost at this position", rd->func,
 				    NO_ID);
 	return 0;
@@ -651,7 +645,8 @@ static int add_callsite(struct callgrind_reader *rd, const uint64_t *vals,
 
 	if (__builtin_add_overflow(p->callsites[cs].count, rd->call_count,
 				   &p->callsites[cs].count) ||
-	    !add_costs(profile_callsite_incl(p, cs), rd->event_map, vals, n))
+	    !cost_row_add(profile_callsite_incl(p, cs), rd->event_map, vals,
+			  (size_t)n))
 		return sum_overflow(rd, "inclusive cost at this call site",
 				    c->caller, c->callee);
 	return 0;
@@ -699,9 +694,9 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 	if (!callgrind_part_selected(rd))
 		return 0;
 	row = profile_self(rd->p, current_func(rd));
-	if (!add_costs(row, map, vals, n))
+	if (!cost_row_add(row, map, vals, (size_t)n))
 		return sum_overflow(rd, "self cost", rd->func, NO_ID);
-	if (!add_costs(rd->part_sum, NULL, vals, n))
+	if (!cost_row_add(rd->part_sum, NULL, vals, (size_t)n))
 		return sum_overflow(rd, "sum of this part's self costs",
 				    NO_ID, NO_ID);
 	if (rd->opts->want_positions)
