@@ -214,6 +214,65 @@ static void test_names_intern_from(void **state)
 	}
 }
 
+/*
+ * Names of every length where their storage changes: the length in one
+ * byte or in five (255), a name that just fits the block being filled
+ * or just does not, names longer than a block (a block of their own,
+ * while the one being filled goes on). Bytes 0 and 255 inside names,
+ * short names between the long ones; each name read back whole, with
+ * its NUL, and found by its text.
+ */
+static void test_names_lengths(void **state)
+{
+	const size_t block = ARENA_BLOCK_BYTES;
+	const size_t lens[] = {
+		0, 1, 254, 255, 256, 4096, 65535, 65536, block - 7, block - 6,
+		block - 5, block - 1, block, block + 1, 300 * 1024, 3, 254,
+	};
+	const size_t nlens = sizeof(lens) / sizeof(lens[0]);
+	struct arena a;
+	struct names n;
+	name_id ids[2 * sizeof(lens) / sizeof(lens[0])];
+	char *buf = malloc(300 * 1024 + 1);
+
+	(void)state;
+	assert_int_equal(sizeof(*n.at), 4);
+	arena_init(&a);
+	names_init(&n, &a);
+	for (int round = 0; round < 2; round++) {
+		for (size_t i = 0; i < nlens; i++) {
+			char shorter[16];
+
+			for (size_t b = 0; b < lens[i]; b++)
+				buf[b] = (char)((b * 7 + i + (size_t)round) % 256);
+			ids[i] = names_intern(&n, buf, lens[i]);
+			/* a short name after each, in the block being filled */
+			snprintf(shorter, sizeof(shorter), "s%zu.%d", i, round);
+			ids[nlens + i] = names_intern(&n, shorter, strlen(shorter));
+		}
+		for (size_t i = 0; i < nlens; i++) {
+			const char *s = names_str(&n, ids[i]);
+			char shorter[16];
+
+			for (size_t b = 0; b < lens[i]; b++)
+				buf[b] = (char)((b * 7 + i + (size_t)round) % 256);
+			assert_int_equal(names_len(&n, ids[i]), lens[i]);
+			assert_memory_equal(s, buf, lens[i]);
+			assert_int_equal(s[lens[i]], '\0');
+			assert_int_equal(names_find(&n, buf, lens[i]), ids[i]);
+			snprintf(shorter, sizeof(shorter), "s%zu.%d", i, round);
+			assert_string_equal(names_str(&n, ids[nlens + i]), shorter);
+		}
+	}
+	assert_true(n.nblocks > 4);
+	/* the first name, found again once many blocks are in use */
+	buf[0] = 0;
+	assert_int_equal(names_find(&n, buf, 0), ids[0]);
+	names_release(&n);
+	arena_release(&a);
+	free(buf);
+}
+
 /* Hash tables' memory: zeroed at every size, below TABLE_MAP_BYTES
  * from the heap, from it on mapped apart, at a huge page's boundary
  * from 2 MiB on; written and given back at each. */
@@ -614,6 +673,7 @@ int main(void)
 		cmocka_unit_test(test_names_many),
 		cmocka_unit_test(test_names_drop_table),
 		cmocka_unit_test(test_names_intern_from),
+		cmocka_unit_test(test_names_lengths),
 		cmocka_unit_test(test_table_memory),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),

@@ -11,15 +11,6 @@
 
 #include "xalloc.h"
 
-/*
- * Blocks are large so a name costs a pointer bump, not a malloc, and
- * just under glibc's mmap threshold (128 KiB, which heap_tune() keeps
- * fixed), so they are carved from the heap and its huge pages: a block
- * mapped apart is faulted in 4 KiB at a time, a quarter of the page
- * faults on a profile of long names (see base/heap_tune.h).
- */
-#define ARENA_BLOCK_SIZE (127 * 1024)
-
 struct arena_block {
 	struct arena_block *next;
 	alignas(max_align_t) char data[];
@@ -56,11 +47,11 @@ static void *carve(struct arena *a, size_t size, size_t align)
 		return xmalloc(SIZE_MAX); /* aborts with a clear message */
 	if (!a->cur || at > (uintptr_t)a->end ||
 	    (uintptr_t)a->end - at < size) {
-		size_t data = size > ARENA_BLOCK_SIZE ? size : ARENA_BLOCK_SIZE;
+		size_t data = size > ARENA_BLOCK_BYTES ? size : ARENA_BLOCK_BYTES;
 		struct arena_block *b =
 			xmalloc(sizeof(struct arena_block) + data);
 
-		if (size > ARENA_BLOCK_SIZE && a->head) {
+		if (size > ARENA_BLOCK_BYTES && a->head) {
 			/* A huge object gets its own block behind the head,
 			 * so the head's free space is not wasted. */
 			b->next = a->head->next;

@@ -10,6 +10,16 @@
 
 struct arena_block;
 
+/*
+ * What a block holds. Blocks are large so a name costs a pointer bump,
+ * not a malloc, and just under glibc's mmap threshold (128 KiB, which
+ * heap_tune() keeps fixed), so they are carved from the heap and its
+ * huge pages: a block mapped apart is faulted in 4 KiB at a time, a
+ * quarter of the page faults on a profile of long names (see
+ * base/heap_tune.h). arena_alloc() of this much takes a block whole.
+ */
+#define ARENA_BLOCK_BYTES ((size_t)127 * 1024)
+
 struct arena {
 	struct arena_block *head;	/* newest block first */
 	char *cur, *end;		/* free space in head */

@@ -16,17 +16,20 @@
 typedef uint32_t name_id;
 #define NO_NAME UINT32_MAX	/* "absent", as distinct from "" */
 
-/* 12 bytes (packed): a big program has a million names, alive to the
- * end. Their hashes are worked out again when the table grows. */
-struct __attribute__((packed, aligned(4))) name_entry {
-	const char *str;	/* NUL-terminated, arena-owned */
-	uint32_t len;
-};
-
 struct names {
 	struct arena *arena;
-	struct name_entry *entries;	/* indexed by name_id */
+	/*
+	 * Where each name's bytes are, by name_id: 4 bytes a name where a
+	 * pointer and a length took 12, on a big program's million names.
+	 * The block (an index into blocks[]) in the top bits, the offset in
+	 * it below; the length is stored just before the bytes (names.c).
+	 */
+	uint32_t *at;
 	size_t nr, alloc;
+	char **blocks;			/* arena memory names are stored in */
+	size_t nblocks, blocks_alloc;
+	size_t cur_block;		/* the one being filled */
+	size_t used;			/* bytes of it filled */
 	/* open addressing: name_id + 1 in the low id_bits, 0 empty, and
 	 * above them bits of the name's hash (names.c); NULL until the first
 	 * name and after names_drop_table() */
