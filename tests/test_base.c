@@ -5,8 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/arena.h"
+#include "base/array.h"
+#include "base/heap_tune.h"
 #include "base/hashmap.h"
 #include "base/idmap.h"
 #include "base/names.h"
@@ -271,6 +274,56 @@ static void test_names_lengths(void **state)
 	names_release(&n);
 	arena_release(&a);
 	free(buf);
+}
+
+/*
+ * BIG_ARRAY_GROW: by half again while small; past ARRAY_MAP_FROM bytes
+ * at once to ARRAY_MAP_BYTES, then by half again; the elements kept at
+ * every step. With the heap set as a run sets it (heap_tune()), the
+ * array then lies outside the heap (above its break), mapped apart by
+ * glibc, where it grows without leaving holes: not checked under
+ * AddressSanitizer, whose malloc places blocks its own way.
+ */
+static void test_big_array_grow(void **state)
+{
+	uint32_t *a = NULL;
+	size_t alloc = 0, steps = 0, jumps = 0;
+	const size_t n = ARRAY_MAP_BYTES / sizeof(*a) + 1000;
+
+	(void)state;
+	heap_tune(false);
+	assert_int_equal(array_capacity(0, 1, 4), 16);
+	assert_int_equal(array_capacity(100, 101, 4), 166);
+	assert_int_equal(array_capacity(ARRAY_MAP_FROM / 8, ARRAY_MAP_FROM / 8 + 1, 8),
+			 ARRAY_MAP_BYTES / 8);
+	assert_int_equal(array_capacity(ARRAY_MAP_BYTES / 8, ARRAY_MAP_BYTES / 8 + 1, 8),
+			 ARRAY_MAP_BYTES / 8 / 2 * 3 + 16);
+	for (size_t i = 0; i < n; i++) {
+		size_t was = alloc;
+
+		BIG_ARRAY_GROW(a, i + 1, alloc);
+		if (alloc != was) {
+			steps++;
+			if (alloc * sizeof(*a) == ARRAY_MAP_BYTES) {
+				jumps++;
+#if !defined(__SANITIZE_ADDRESS__)
+				/* mapped apart from the first step that
+				 * could have been carved from the heap */
+				assert_true((uintptr_t)a > (uintptr_t)sbrk(0));
+#endif
+			}
+			/* nothing lost on the way */
+			for (size_t k = 0; k < i; k += 4093)
+				assert_int_equal(a[k], (uint32_t)(k * 2654435761u));
+		}
+		a[i] = (uint32_t)(i * 2654435761u);
+	}
+	assert_int_equal(jumps, 1);
+	assert_true(alloc > ARRAY_MAP_BYTES / sizeof(*a));
+	assert_true(steps < 40);
+	for (size_t k = 0; k < n; k += 997)
+		assert_int_equal(a[k], (uint32_t)(k * 2654435761u));
+	free(a);
 }
 
 /* Hash tables' memory: zeroed at every size, below TABLE_MAP_BYTES
@@ -675,6 +728,7 @@ int main(void)
 		cmocka_unit_test(test_names_intern_from),
 		cmocka_unit_test(test_names_lengths),
 		cmocka_unit_test(test_table_memory),
+		cmocka_unit_test(test_big_array_grow),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
 		cmocka_unit_test(test_hash_bytes_spread),

@@ -12,7 +12,6 @@
 #endif
 
 #define HUGE_PAGE (2u << 20)
-#define HEAP_STEP (16u << 20)
 
 /*
  * The end of the heap up to which it is advised; NULL: huge pages are
@@ -67,7 +66,7 @@ void heap_tune(bool huge_pages)
 	 * threshold): larger blocks are mapped apart and grow with
 	 * mremap(), without copying.
 	 */
-	mallopt(M_TOP_PAD, HEAP_STEP);
+	mallopt(M_TOP_PAD, (int)HEAP_STEP_BYTES);
 	/*
 	 * One heap for every thread: the thread that reads ahead would
 	 * otherwise fill an arena of its own on small pages, and keep what

@@ -22,6 +22,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* How much more than asked the heap grows by, and keeps free at its top
+ * (glibc's M_TOP_PAD). */
+#define HEAP_STEP_BYTES ((size_t)16 << 20)
+
 void heap_tune(bool huge_pages);
 void heap_advise(void *p, size_t size);
 

@@ -229,7 +229,7 @@ static name_id intern_hashed(struct names *n, const char *s, size_t len,
 		return slot_id(n, j);
 	if (n->nr >= NO_NAME - 1)
 		BUG("too many names");
-	ARRAY_GROW(n->at, n->nr + 1, n->alloc);
+	BIG_ARRAY_GROW(n->at, n->nr + 1, n->alloc);
 	n->at[n->nr] = store(n, s, len);
 	n->table[j] = tag_of(n, h) | ((uint32_t)n->nr + 1);
 	return (name_id)n->nr++;

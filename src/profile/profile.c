@@ -89,18 +89,17 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
 }
 
-/* Make room for `want` rows of `stride` numbers; *alloc counts rows. */
+/* Make room for `want` rows of `stride` numbers; *alloc counts rows.
+ * Mapped apart once big (BIG_ARRAY_GROW in base/array.h). */
 static void grow_rows(uint64_t **rows, size_t *alloc, size_t want,
 		      size_t stride)
 {
-	size_t n;
+	size_t row = (stride ? stride : 1) * sizeof(**rows), n;
 
 	if (want <= *alloc && *rows)
 		return;
-	n = *alloc / 2 * 3 + 64;
-	if (n < want)
-		n = want;
-	*rows = xreallocarray(*rows, n, (stride ? stride : 1) * sizeof(**rows));
+	n = array_capacity(*alloc, want, row);
+	*rows = xreallocarray(*rows, n, row);
 	*alloc = n;
 }
 
@@ -356,7 +355,7 @@ static uint32_t profile_func_slow(struct profile *p, name_id object,
 		BUG("too many functions");
 	f = (uint32_t)p->nfuncs;
 	pindex_add(&p->func_index, f);
-	ARRAY_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
+	BIG_ARRAY_GROW(p->funcs, p->nfuncs + 1, p->funcs_alloc);
 	grow_rows(&p->self, &p->self_alloc, p->nfuncs + 1, p->stride);
 	memset(profile_self(p, f), 0, p->stride * sizeof(uint64_t));
 	grow_extras(p, p->nfuncs + 1);	/* new rows come zeroed */
@@ -415,7 +414,7 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 		BUG("too many calls");
 	c = (uint32_t)p->ncalls;
 	pindex_add(&p->call_index, c);
-	ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
+	BIG_ARRAY_GROW(p->calls, p->ncalls + 1, p->calls_alloc);
 	if (p->incl_packed) {
 		profile_grow_packed_incl(p, p->ncalls + 1);
 		memset(p->incl_packed + (size_t)c * p->stride, 0,

@@ -63,12 +63,12 @@ void profile_pack_incl(struct profile *p)
 
 void profile_grow_packed_incl(struct profile *p, size_t ncalls)
 {
-	size_t old = p->incl_packed_alloc, rows = old / 2 * 3 + 1024;
+	size_t old = p->incl_packed_alloc, rows;
 
 	if (ncalls <= old)
 		return;
-	if (rows < ncalls)
-		rows = ncalls;
+	rows = array_capacity(old, ncalls,
+			      (p->stride ? p->stride : 1) * sizeof(*p->incl_packed));
 	p->incl_packed = xreallocarray(p->incl_packed, rows * p->stride + 1,
 				       sizeof(*p->incl_packed));
 	p->incl_packed_alloc = rows;
