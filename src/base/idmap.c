@@ -10,6 +10,34 @@
 #include "diag.h"
 #include "xalloc.h"
 
+/*
+ * A shard's slots: from SHARD_MAP_BYTES on mapped apart, not from the
+ * heap. A big program's 64 shards each double to 128 KiB and more, and
+ * the halves they left in the heap, too small for the blocks names are
+ * stored in, were 4 MB of holes at its peak.
+ */
+#define SHARD_MAP_BYTES ((size_t)64 << 10)
+
+static struct idmap_slot *new_slots(uint32_t cap)
+{
+	size_t size = (size_t)cap * sizeof(struct idmap_slot);
+
+	return size >= SHARD_MAP_BYTES ? xmap_zeroed(size)
+				       : xmalloc(size);
+}
+
+static void free_slots(struct idmap_shard *sh)
+{
+	size_t size = ((size_t)sh->mask + 1) * sizeof(*sh->slots);
+
+	if (!sh->slots)
+		return;
+	if (size >= SHARD_MAP_BYTES)
+		xunmap(sh->slots, size);
+	else
+		free(sh->slots);
+}
+
 void idmap_init(struct idmap *m)
 {
 	memset(m, 0, sizeof(*m));
@@ -18,7 +46,7 @@ void idmap_init(struct idmap *m)
 void idmap_release(struct idmap *m)
 {
 	for (int s = 0; s < IDMAP_SHARDS; s++)
-		free(m->shard[s].slots);
+		free_slots(&m->shard[s]);
 	u64map_release(&m->big);
 	idmap_init(m);
 }
@@ -59,7 +87,7 @@ static void grow(struct idmap_shard *sh)
 
 	if (!cap)
 		BUG("idmap shard of 2^32 slots");
-	now = xreallocarray(NULL, cap, sizeof(*now));
+	now = new_slots(cap);
 	for (uint32_t i = 0; i < cap; i++)
 		now[i].value = U64MAP_NONE;
 	for (uint32_t i = 0; i < old_cap; i++) {
@@ -72,7 +100,7 @@ static void grow(struct idmap_shard *sh)
 			j = (j + 1) & (cap - 1);
 		now[j] = old[i];
 	}
-	free(old);
+	free_slots(sh);
 	sh->slots = now;
 	sh->mask = cap - 1;
 }
