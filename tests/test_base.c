@@ -348,6 +348,20 @@ static void test_table_memory(void **state)
 		memset(t, 0xab, sizes[i]);
 		xfree_table(t, sizes[i]);
 	}
+	/* with a threshold of its own (idmap's shards): below it from the
+	 * heap (free() would fail on a mapping), from it on mapped */
+	for (size_t size = 16 << 10; size <= (256 << 10); size *= 2) {
+		unsigned char *t = xcalloc_table_from(size, 64 << 10);
+
+		assert_int_equal(t[0], 0);
+		assert_int_equal(t[size - 1], 0);
+#if !defined(__SANITIZE_ADDRESS__)
+		if (size >= (64 << 10))
+			assert_true((uintptr_t)t > (uintptr_t)sbrk(0));
+#endif
+		memset(t, 0xcd, size);
+		xfree_table_from(t, size, 64 << 10);
+	}
 }
 
 /* Once the table is dropped, names are still found by text (searched

@@ -18,24 +18,11 @@
  */
 #define SHARD_MAP_BYTES ((size_t)64 << 10)
 
-static struct idmap_slot *new_slots(uint32_t cap)
-{
-	size_t size = (size_t)cap * sizeof(struct idmap_slot);
-
-	return size >= SHARD_MAP_BYTES ? xmap_zeroed(size)
-				       : xmalloc(size);
-}
-
 static void free_slots(struct idmap_shard *sh)
 {
-	size_t size = ((size_t)sh->mask + 1) * sizeof(*sh->slots);
-
-	if (!sh->slots)
-		return;
-	if (size >= SHARD_MAP_BYTES)
-		xunmap(sh->slots, size);
-	else
-		free(sh->slots);
+	if (sh->slots)
+		xfree_table_from(sh->slots, ((size_t)sh->mask + 1) *
+				 sizeof(*sh->slots), SHARD_MAP_BYTES);
 }
 
 void idmap_init(struct idmap *m)
@@ -87,7 +74,8 @@ static void grow(struct idmap_shard *sh)
 
 	if (!cap)
 		BUG("idmap shard of 2^32 slots");
-	now = new_slots(cap);
+	now = xcalloc_table_from((size_t)cap * sizeof(*now),
+				 SHARD_MAP_BYTES);
 	for (uint32_t i = 0; i < cap; i++)
 		now[i].value = U64MAP_NONE;
 	for (uint32_t i = 0; i < old_cap; i++) {

@@ -85,10 +85,20 @@ void xunmap(void *p, size_t size)
 
 void *xcalloc_table(size_t size)
 {
+	return xcalloc_table_from(size, TABLE_MAP_BYTES);
+}
+
+void xfree_table(void *p, size_t size)
+{
+	xfree_table_from(p, size, TABLE_MAP_BYTES);
+}
+
+void *xcalloc_table_from(size_t size, size_t map_from)
+{
 	char *p, *aligned;
 	size_t span;
 
-	if (size < TABLE_MAP_BYTES)
+	if (size < map_from)
 		return xcalloc(1, size);
 	if (size < HUGE_PAGE)
 		return xmap_zeroed(size);
@@ -106,9 +116,9 @@ void *xcalloc_table(size_t size)
 	return aligned;
 }
 
-void xfree_table(void *p, size_t size)
+void xfree_table_from(void *p, size_t size, size_t map_from)
 {
-	if (size < TABLE_MAP_BYTES)
+	if (size < map_from)
 		free(p);
 	else
 		xunmap(p, size);

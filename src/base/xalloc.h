@@ -35,5 +35,10 @@ void xunmap(void *p, size_t size);
 #define TABLE_MAP_BYTES ((size_t)1 << 20)
 void *xcalloc_table(size_t size);
 void xfree_table(void *p, size_t size);
+/* The same, mapped apart from map_from bytes on: for tables that grow
+ * in many small parts (idmap.c's shards), whose freed halves would be
+ * holes too small for the heap's other blocks. */
+void *xcalloc_table_from(size_t size, size_t map_from);
+void xfree_table_from(void *p, size_t size, size_t map_from);
 
 #endif
