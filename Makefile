@@ -76,8 +76,14 @@ LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard s
 	$(sort $(wildcard cg/*.c symtab/*.c))
 # The HTML report's CSS, JavaScript and page (src/print/html/) are
 # compiled in as C strings, made by a sh and awk script.
+# The script is one file per view (src/print/html/js/), joined in this
+# order inside one function: the files share its scope, and each one's
+# top-level code may use what the files before it define.
+REPORT_JS = core dom indexes match vtable header top function flame \
+	source disasm route
+REPORT_JS_SRCS = $(REPORT_JS:%=src/print/html/js/%.js)
 HTML_ASSETS = src/print/html/report.html src/print/html/report.css \
-	src/print/html/report.js
+	$(O)/gen/report.js
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/html_assets.o
 
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
@@ -93,6 +99,12 @@ cganalyze: $(O)/src/cli/main.o $(O)/libcganalyze.a
 $(O)/libcganalyze.a: $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
+
+$(O)/gen/report.js: $(REPORT_JS_SRCS) Makefile
+	@mkdir -p $(dir $@)
+	{ printf "'use strict';\n(function () {\n"; \
+	  for f in $(REPORT_JS_SRCS); do cat "$$f"; echo; done; \
+	  printf '})();\n'; } >$@.tmp && mv $@.tmp $@
 
 $(O)/gen/html_assets.c: src/print/html/embed.sh $(HTML_ASSETS)
 	@mkdir -p $(dir $@)

@@ -1,43 +1,22 @@
 """The HTML report in a real browser: headless Chromium through Selenium.
 
-Run by tests/sh/browser.sh as  python3 tests/browser/test_report.py BINARY.
+Run with the other test_report*.py by tests/browser/run_report.py.
 For a Callgrind profile with -b, a gmon.out and an IgProf profile, each
 report is written by BINARY and opened from file://; what the page shows
 is held against what BINARY prints with --json, --annotate and
 --output=folded. Screenshots go to build/test-artifacts/browser/ (git
-ignores build/). Exit status: 0 passed, 1 failed, 77 no browser here.
+ignores build/).
 """
 import json
 import os
 import re
 import subprocess
-import sys
-import tempfile
-import unittest
 
-BIN = None
-ARTIFACTS = os.path.join('build', 'test-artifacts', 'browser')
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.common.by import By
 
-try:
-    from selenium import webdriver
-    from selenium.common.exceptions import NoAlertPresentException
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.common.keys import Keys
-except ImportError:
-    webdriver = None
-
-PROFILES = {
-    'callgrind': ['-b', 'samples/recursion/prog',
-                  'samples/recursion/callgrind.instr.out'],
-    'gmon': ['-b', 'tests/gmon/prog-nopie', 'tests/gmon/nopie.gmon'],
-    'igprof': ['tests/inputs/igprof/perf.txt'],
-    'events': ['samples/recursion/callgrind.cache.out'],
-    'perf': ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
-             '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms',
-             'tests/perf/fp.data'],
-}
+import report_base
+from report_base import PROFILES, Page, ReportBase, number, run, strip_cycle
 
 # A profile whose names and file are markup, a script end and a line
 # separator: the page must show them as text.
@@ -55,115 +34,8 @@ fn=<!--comment\u2028line
 """
 
 
-def run(args):
-    return subprocess.run([BIN] + args, capture_output=True, text=True,
-                          check=True).stdout
 
-
-def number(text):
-    text = text.strip().replace(',', '')
-    return float(text) if text else None
-
-
-def strip_cycle(name):
-    return re.sub(r' <cycle \d+>$', '', name)
-
-
-class Page:
-    """A report opened in the browser, with what the page holds."""
-
-    def __init__(self, driver, path):
-        self.d = driver
-        self.path = path
-        self.open('')
-
-    def open(self, hash_):
-        self.d.get('file://' + os.path.abspath(self.path) + hash_)
-        self.wait()
-
-    def go(self, hash_):
-        self.d.execute_script('location.hash = arguments[0]', hash_)
-        self.wait()
-
-    def wait(self):
-        # two animation frames: the views draw in requestAnimationFrame
-        self.d.execute_async_script(
-            'const done = arguments[0];'
-            'requestAnimationFrame(() => requestAnimationFrame(done));')
-
-    def js(self, script, *args):
-        return self.d.execute_script(script, *args)
-
-    def rows(self, table_id):
-        """The drawn rows of a table, top to bottom, as lists of cell
-        texts with the function id of the row's first link (or None)."""
-        return self.js("""
-            const rows = [...document.querySelectorAll('#' + arguments[0] + ' .row')];
-            rows.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
-            return rows.map(r => {
-                const a = r.querySelector('a[href^="#fn/"]');
-                return {cells: [...r.children].map(c => c.textContent),
-                        fn: a ? Number(a.getAttribute('href').slice(4)) : null};
-            });""", table_id)
-
-    def shot(self, name):
-        os.makedirs(ARTIFACTS, exist_ok=True)
-        self.d.save_screenshot(os.path.join(ARTIFACTS, name + '.png'))
-
-
-class ReportTest(unittest.TestCase):
-    driver = None
-
-    @classmethod
-    def setUpClass(cls):
-        opts = Options()
-        for a in ('--headless=new', '--no-sandbox', '--disable-gpu',
-                  '--disable-dev-shm-usage', '--window-size=1400,1000'):
-            opts.add_argument(a)
-        opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
-        service = Service('/usr/bin/chromedriver') \
-            if os.path.exists('/usr/bin/chromedriver') else Service()
-        cls.driver = webdriver.Chrome(service=service, options=opts)
-        cls.driver.set_script_timeout(20)
-        cls.tmp = tempfile.mkdtemp(prefix='cganalyze-browser-')
-        cls.pages = {}
-        cls.docs = {}
-        for kind, args in PROFILES.items():
-            path = os.path.join(cls.tmp, kind + '.html')
-            subprocess.run([BIN, '--output=html', '-o', path] + args,
-                           check=True, capture_output=True)
-            cls.pages[kind] = path
-            cls.docs[kind] = json.loads(run(['--json'] + args))
-
-    @classmethod
-    def tearDownClass(cls):
-        if cls.driver:
-            cls.driver.quit()
-
-    def setUp(self):
-        self.driver.get_log('browser')	# forget what came before
-
-    def tearDown(self):
-        errors = [e for e in self.driver.get_log('browser')
-                  if e['level'] in ('SEVERE', 'ERROR')]
-        self.assertEqual(errors, [], 'the browser console has errors')
-
-    def page(self, kind):
-        return Page(self.driver, self.pages[kind])
-
-    @staticmethod
-    def ev(doc):
-        return doc['events'].index(doc['sort_event'])
-
-    def close(self, shown, want, what):
-        """A cost as the page shows it: whole, or to two decimals."""
-        if want is None or shown is None:
-            self.assertEqual(shown, want, what)
-        elif float(want).is_integer():
-            self.assertEqual(shown, want, what)
-        else:
-            self.assertAlmostEqual(shown, round(want, 2), 2, what)
-
+class ReportTest(ReportBase):
     # ---- Top ----
 
     def check_top(self, kind):
@@ -507,7 +379,7 @@ class ReportTest(unittest.TestCase):
         """--short-names: the names the text listings show."""
         args = ['samples/cxx/callgrind.out']
         page = os.path.join(self.tmp, 'short.html')
-        subprocess.run([BIN, '--output=html', '--short-names', '-o', page] + args,
+        subprocess.run([report_base.BIN, '--output=html', '--short-names', '-o', page] + args,
                        check=True, capture_output=True)
         text = run(['--short-names', '--threshold=0', '-p'] + args)
         fns = json.loads(run(['--json'] + args))['functions']
@@ -533,7 +405,7 @@ class ReportTest(unittest.TestCase):
             f.write('events: Ir\nfn=main\n1 5\ncfn=_ZN2ns4workEi\n'
                     'calls=1 1\n1 10\nfn=_ZN2ns4workEi\n1 10\n')
         page = os.path.join(self.tmp, 'mangled.html')
-        subprocess.run([BIN, '--output=html', '-o', page, prof], check=True,
+        subprocess.run([report_base.BIN, '--output=html', '-o', page, prof], check=True,
                        capture_output=True)
         p = Page(self.driver, page)
         for spec in ('ns::work', 'work', '*::work', '_ZN2ns4workEi'):
@@ -610,7 +482,7 @@ class ReportTest(unittest.TestCase):
         with open(prof, 'w', encoding='utf-8') as f:
             f.write(HOSTILE)
         page = os.path.join(self.tmp, 'hostile.html')
-        subprocess.run([BIN, '--output=html', '-o', page, prof], check=True,
+        subprocess.run([report_base.BIN, '--output=html', '-o', page, prof], check=True,
                        capture_output=True)
         p = Page(self.driver, page)
         for view in ('#top', '#flame', '#fn/0'):
@@ -626,18 +498,3 @@ class ReportTest(unittest.TestCase):
         files = {r['cells'][6] for r in p.rows('top-table')}
         self.assertIn('<b>bold</b>.c', files)
         p.shot('hostile-top')
-
-
-def main():
-    global BIN
-    BIN = os.path.abspath(sys.argv[1])
-    if webdriver is None:
-        print('python3-selenium is not installed')
-        sys.exit(77)
-    suite = unittest.defaultTestLoader.loadTestsFromTestCase(ReportTest)
-    result = unittest.TextTestRunner(verbosity=1).run(suite)
-    sys.exit(0 if result.wasSuccessful() and result.testsRun else 1)
-
-
-if __name__ == '__main__':
-    main()

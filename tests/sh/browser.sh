@@ -1,7 +1,7 @@
 # The HTML report in headless Chromium through Selenium
-# (tests/browser/test_report.py): the views against --json, --annotate,
-# --disasm and --output=folded, names with markup shown as text, no error
-# in the browser's console. Screenshots in build/test-artifacts/browser/.
+# (tests/browser/test_report*.py, run by run_report.py): the views
+# against --json, --annotate, --disasm and --output=folded, names with
+# markup shown as text, no error in the browser's console. Screenshots in build/test-artifacts/browser/.
 # Needs Debian's chromium, chromium-driver and python3-selenium (sh
 # bootstrap.sh check installs them); without them the test is skipped,
 # but not in CI (CI=true), where a missing browser fails it.
@@ -19,7 +19,7 @@ if [ -n "$missing" ]; then
 fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-"$py" tests/browser/test_report.py "$bin" >"$log" 2>&1
+"$py" tests/browser/run_report.py "$bin" >"$log" 2>&1
 status=$?
 if [ $status -ne 0 ]; then
 	# chromedriver's stack traces are addresses without names: left out

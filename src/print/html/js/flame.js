@@ -1,0 +1,176 @@
+/* Flame graph and icicle */
+
+/* The tree of the event shown ("cga-flame" has one per event, as
+ * columns by node), with each node's children and the roots; for
+ * an event without one (an estimate is of --sort's alone), that. */
+function flameTree() {
+	const trees = doc('flame').trees;
+	const T = trees[ev] || trees.find(t => t);
+
+	if (!T.kids) {
+		T.kids = T.unit.map(() => []);
+		T.roots = [];
+		T.parent.forEach((p, i) => (p < 0 ? T.roots : T.kids[p]).push(i));
+	}
+	return T;
+}
+function flameName(T, i) {
+	const u = T.unit[i];
+
+	return u < 0 ? cycleName(-u) : name(u);
+}
+function flameColor(s) {
+	let h = 0;
+
+	for (let i = 0; i < s.length; i++)
+		h = (h * 31 + s.charCodeAt(i)) >>> 0;
+	return 'hsl(' + (10 + h % 45) + ', 85%, ' + (60 + (h >> 8) % 15) + '%)';
+}
+let flameSearch = '';
+/* levels drawn below the zoomed frame, and callers shown above it:
+ * a stack can be 100,000 frames deep */
+const FLAME_DEPTH = 300, FLAME_CALLERS = 40;
+
+function viewFlame(icicle, zoom) {
+	const box = el('div');
+	const FL = flameTree();
+	const search = el('input', { type: 'search', id: 'flame-search',
+		placeholder: 'search: part of a name', value: flameSearch });
+	const matched = el('span', { class: 'muted', id: 'flame-matched' });
+	const info = el('div', { id: 'flame-info', class: 'muted' });
+	const deepNote = el('div', { class: 'muted' });
+	const area = el('div', { class: 'flame', id: 'flame' });
+	const H = 17;
+
+	box.append(el('div', { class: 'controls' },
+		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
+			(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
+		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
+			'estimated from call arcs: the profile has no stacks') : null,
+		zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
+		search, matched), info, deepNote, area);
+	function draw() {
+		const W = area.clientWidth || 1000;
+		const frames = [];	/* [node or -1, x, w, depth, up] */
+		const z = zoom >= 0 && zoom < FL.unit.length ? zoom : -1;
+		const ztotal = z < 0 ? FL.total : FL.value[z];
+		const scale = ztotal > 0 ? W / ztotal : 0;
+		let depth = 0;
+
+		/* the root, then the zoomed node's callers, full width
+		 * (the nearest FLAME_CALLERS of them) */
+		frames.push([-1, 0, W, depth++, z >= 0]);
+		if (z >= 0) {
+			const chain = [];
+
+			for (let p = FL.parent[z]; p >= 0 && chain.length < FLAME_CALLERS;
+			     p = FL.parent[p])
+				chain.unshift(p);
+			for (const p of chain)
+				frames.push([p, 0, W, depth++, true]);
+		}
+		const deepest = depth + FLAME_DEPTH;
+		let cut = false;
+		/* depth first, children left to right, those a pixel wide */
+		const stack = [];
+		const start = z < 0 ? FL.roots : [z];
+		let x = 0;
+
+		for (const r of start) {
+			stack.push([r, x, depth]);
+			x += FL.value[r] * scale;
+		}
+		let maxDepth = depth;
+
+		while (stack.length) {
+			const [i, x0, d] = stack.pop();
+			const w = FL.value[i] * scale;
+
+			if (w < 0.5)
+				continue;
+			if (d >= deepest) {
+				cut = true;
+				continue;
+			}
+			frames.push([i, x0, w, d, false]);
+			if (d > maxDepth)
+				maxDepth = d;
+			let cx = x0;
+
+			for (const k of FL.kids[i]) {
+				stack.push([k, cx, d + 1]);
+				cx += FL.value[k] * scale;
+			}
+		}
+		area.textContent = '';
+		area.style.height = (maxDepth + 1) * H + 'px';
+		const needle = flameSearch.toLowerCase();
+		const frag = document.createDocumentFragment();
+
+		for (const [i, fx, w, d, up] of frames) {
+			const label = i < 0 ? 'all' : flameName(FL, i);
+			const value = i < 0 ? FL.total : FL.value[i];
+			const div = el('div', {
+				class: 'fr' + (i < 0 ? ' root' : '') + (up ? ' up' : '') +
+					(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
+				'data-node': i, 'data-value': value,
+				title: label + ': ' + fmt(value) + ' (' + pct(value, FL.total) + ')' });
+
+			div.style.left = fx.toFixed(2) + 'px';
+			div.style.width = w.toFixed(2) + 'px';
+			div.style.top = (icicle ? d : maxDepth - d) * H + 'px';
+			if (i >= 0)
+				div.style.background = flameColor(label);
+			if (w > 24)
+				div.textContent = label;
+			frag.append(div);
+		}
+		area.append(frag);
+		deepNote.textContent = cut ? 'Stacks deeper than ' + FLAME_DEPTH +
+			' frames are not drawn: click a frame to zoom in.' : '';
+		/* what the search matches, not counting a match inside one */
+		if (needle) {
+			let sum = 0;
+			const walk = [...FL.roots];
+
+			while (walk.length) {
+				const i = walk.pop();
+
+				if (flameName(FL, i).toLowerCase().includes(needle))
+					sum += FL.value[i];
+				else
+					walk.push(...FL.kids[i]);
+			}
+			matched.textContent = 'matched ' + fmt(sum) + ' (' + pct(sum, FL.total) + ')';
+		} else {
+			matched.textContent = '';
+		}
+	}
+	area.addEventListener('click', e => {
+		const t = e.target.closest('.fr');
+
+		if (!t)
+			return;
+		const i = Number(t.dataset.node);
+
+		location.hash = (icicle ? '#icicle' : '#flame') + (i >= 0 ? '/' + i : '');
+	});
+	area.addEventListener('mouseover', e => {
+		const t = e.target.closest('.fr');
+		const i = t ? Number(t.dataset.node) : -1;
+
+		info.textContent = '';
+		if (!t)
+			return;
+		info.append(t.title);
+		if (i >= 0 && FL.unit[i] >= 0)
+			info.append(' \u00b7 ', fnLink(FL.unit[i]));
+	});
+	search.addEventListener('input', () => {
+		flameSearch = search.value;
+		draw();
+	});
+	requestAnimationFrame(draw);
+	box.redraw = draw;
+	return box;
+}

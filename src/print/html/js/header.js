@@ -1,0 +1,59 @@
+/* The header */
+
+function drawHeader() {
+	const h = document.getElementById('head');
+	const inputs = el('table');
+	const events = el('table');
+
+	for (const i of D.inputs)
+		inputs.append(el('tr', null,
+			el('td', null, i.path || ''),
+			el('td', null, i.format || ''),
+			el('td', null, i.creator || ''),
+			el('td', null, i.cmd || '')));
+	D.event_info.forEach((e, k) => {
+		events.append(el('tr', null,
+			el('td', null, e.name),
+			el('td', null, e.long_name || ''),
+			el('td', { class: 'num' }, fmt(D.totals[k])),
+			el('td', { class: 'muted' }, e.unit_seconds ?
+				'1 unit = ' + e.unit_seconds + ' s' : '')));
+	});
+	h.append(el('h1', null, 'cganalyze: ' +
+		D.inputs.map(i => i.path).join(', ')));
+	h.append(el('details', { open: '' },
+		el('summary', null, 'Events and totals'), events));
+	h.append(el('details', null,
+		el('summary', null, 'Inputs (' + D.inputs.length + ')'), inputs));
+	if (D.binaries.length) {
+		const b = el('table');
+
+		for (const x of D.binaries)
+			b.append(el('tr', null,
+				el('td', null, x.path),
+				el('td', null, x.object || ''),
+				el('td', null, 'load offset ' + hex(x.load_offset)),
+				el('td', { class: 'muted' }, x.load_offset_reason)));
+		h.append(el('details', null,
+			el('summary', null, 'Binaries (' + D.binaries.length + ')'), b));
+	}
+	if (D.warnings) {
+		const n = D.warnings.split('\n').filter(x => x).length;
+
+		h.append(el('details', { id: 'warnings' },
+			el('summary', null, 'Messages of the run (' + n + ')'),
+			el('pre', null, D.warnings)));
+	}
+	/* the event every view shows */
+	const pick = el('select', { id: 'event', onchange: () => {
+		ev = Number(pick.value);
+		/* a zoomed frame is a node of the other event's tree */
+		if (/^#(flame|icicle)\/./.test(location.hash))
+			location.hash = location.hash.replace(/\/.*/, '');
+		else
+			route();
+	} });
+	EV.forEach((e, k) => pick.append(el('option', { value: k }, e)));
+	pick.value = ev;
+	document.getElementById('tabs').append(el('label', null, 'Event: ', pick));
+}

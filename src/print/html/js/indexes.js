@@ -1,0 +1,52 @@
+/* The indexes the views share, made when first needed */
+
+/* The calls (columns by call id, "cga-calls"), each function's
+ * callers and callees as call ids, the cycles by number. */
+let callsIndex;
+function calls() {
+	if (callsIndex)
+		return callsIndex;
+	const d = doc('calls');
+	const c = d.calls;
+	const deleted = new Set(d.deleted);
+	const callersOf = Array.from({ length: NF }, () => []);
+	const calleesOf = Array.from({ length: NF }, () => []);
+	const cycleByNumber = {};
+
+	for (let i = 0; i < c.n; i++) {
+		if (deleted.has(i))
+			continue;
+		calleesOf[c.caller[i]].push(i);
+		callersOf[c.callee[i]].push(i);
+	}
+	for (const y of d.cycles)
+		cycleByNumber[y.id] = y;
+	callsIndex = { caller: c.caller, callee: c.callee, count: c.count,
+		incl: c.inclusive, callersOf, calleesOf, cycleByNumber };
+	return callsIndex;
+}
+
+/* The annotated source and the disassembly ("cga-code"): the files
+ * by path, the line costs by file and line, the listing of each
+ * function. */
+let codeIndex;
+function code() {
+	if (codeIndex)
+		return codeIndex;
+	const d = doc('code');
+	const sourceByPath = {};
+	const linesByFile = {};
+	const disasmOf = {};
+
+	d.sources.forEach((s, k) => { sourceByPath[s.path] = k; });
+	for (const l of d.lines || [])
+		(linesByFile[l.file] = linesByFile[l.file] || {})[l.line] = l;
+	d.disasm.forEach((x, k) => {
+		for (const f of x.functions || [])
+			disasmOf[f] = k;
+	});
+	codeIndex = { annotated: d.annotated, sources: d.sources,
+		disasm: d.disasm, disasmSource: d.disasm_source,
+		sourceByPath, linesByFile, disasmOf };
+	return codeIndex;
+}

@@ -1,0 +1,83 @@
+/* The views by location.hash */
+
+let lastFunction, waiting = false, drawn = false;
+
+function route() {
+	const parts = (location.hash.slice(1) || 'top').split('/');
+	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
+	let tab = parts[0], node;
+
+	/* the views but Top read the documents after this script: they
+	 * wait until the browser has read the page */
+	if (['fn', 'cycle', 'flame', 'icicle', 'source', 'disasm'].includes(tab) &&
+	    document.readyState === 'loading') {
+		if (!waiting)
+			document.addEventListener('DOMContentLoaded', route);
+		waiting = true;
+		return;
+	}
+
+	switch (parts[0]) {
+	case 'fn':
+		if (arg !== undefined)
+			lastFunction = arg;
+		node = viewFunction(arg !== undefined ? arg : lastFunction);
+		break;
+	case 'cycle':
+		node = viewCycle(arg);
+		tab = 'fn';
+		break;
+	case 'flame':
+	case 'icicle':
+		node = viewFlame(parts[0] === 'icicle', arg);
+		break;
+	case 'source':
+		node = viewSource(arg, parts[2] ? Number(parts[2]) : undefined);
+		break;
+	case 'disasm':
+		node = viewDisasm(arg);
+		break;
+	default:
+		tab = 'top';
+		node = viewTop();
+	}
+	view.textContent = '';
+	view.append(node);
+	for (const a of document.querySelectorAll('#tabs a'))
+		a.classList.toggle('on', a.id === 'tab-' + tab);
+	if (node.redraw)
+		node.redraw();
+	if (!drawn)
+		firstDrawn();
+	drawn = true;
+}
+
+/* How long the first view took, for bench/html and the curious:
+ * from the script's start, and from the start of loading the page,
+ * in the animation frame that paints it. */
+function firstDrawn() {
+	performance.mark('cga-drawn');
+	requestAnimationFrame(() => {
+		document.body.dataset.drawMs = (performance.now() - t0).toFixed(0);
+		document.body.dataset.loadedMs = performance.now().toFixed(0);
+	});
+}
+
+drawHeader();
+window.addEventListener('hashchange', route);
+window.addEventListener('resize', () => {
+	const flame = view.firstChild;
+
+	if (flame && flame.redraw)
+		flame.redraw();
+});
+route();
+/* once the page is read, the other views' documents are parsed and
+ * indexed while the browser is idle, so that the first click on a
+ * view does not wait for them */
+window.addEventListener('load', () => {
+	const idle = window.requestIdleCallback || (f => setTimeout(f, 50));
+
+	for (const warm of [calls, code, flameTree])
+		idle(() => warm());
+});

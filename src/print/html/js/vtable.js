@@ -1,0 +1,51 @@
+/* A table that draws only the rows in view */
+
+/* rows: any array; draw(row, index) makes one row's element (a
+ * grid of cells). Returns the scroller, with scrollToRow(). */
+function vtable(rows, gridClass, draw) {
+	const scroller = el('div', { class: 'vscroll' });
+	const spacer = el('div', { class: 'vspacer' });
+	let drawn = '';
+
+	spacer.style.height = rows.length * ROW + 'px';
+	scroller.append(spacer);
+	function paint() {
+		const h = scroller.clientHeight || 600;
+		const first = Math.max(0, Math.floor(scroller.scrollTop / ROW) - 5);
+		const last = Math.min(rows.length, first + Math.ceil(h / ROW) + 10);
+		const key = first + ':' + last;
+
+		if (key === drawn)
+			return;
+		drawn = key;
+		spacer.textContent = '';
+		for (let i = first; i < last; i++) {
+			const r = draw(rows[i], i);
+
+			r.classList.add('row', gridClass);
+			r.style.top = i * ROW + 'px';
+			spacer.append(r);
+		}
+	}
+	scroller.addEventListener('scroll', paint);
+	scroller.paint = () => { drawn = ''; paint(); };
+	scroller.scrollToRow = i => {
+		scroller.scrollTop = Math.max(0, i * ROW - 4 * ROW);
+		scroller.paint();
+	};
+	requestAnimationFrame(paint);
+	paint();
+	return scroller;
+}
+
+function cells(...kids) {
+	return el('div', null, ...kids.map(k =>
+		k instanceof Node && k.tagName === 'SPAN' ? k : el('span', null, k)));
+}
+function numCell(v, style) {
+	const s = el('span', { class: 'num' }, fmt(v));
+
+	if (style)
+		s.style.background = style;
+	return s;
+}

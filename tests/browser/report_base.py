@@ -1,0 +1,160 @@
+"""What the report's browser tests share: the profiles of each input
+kind, their reports and --json documents (made once for every test
+class), the browser, and a Page to read what a view shows.
+
+Each tests/browser/test_report*.py holds test classes derived from
+ReportBase; tests/browser/run_report.py runs them all.
+"""
+import json
+import os
+import re
+import subprocess
+import tempfile
+import unittest
+
+# set by run_report.py: the cganalyze to test, absolute
+BIN = None
+ARTIFACTS = os.path.join('build', 'test-artifacts', 'browser')
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+except ImportError:
+    webdriver = None
+
+PROFILES = {
+    'callgrind': ['-b', 'samples/recursion/prog',
+                  'samples/recursion/callgrind.instr.out'],
+    'gmon': ['-b', 'tests/gmon/prog-nopie', 'tests/gmon/nopie.gmon'],
+    'igprof': ['tests/inputs/igprof/perf.txt'],
+    'events': ['samples/recursion/callgrind.cache.out'],
+    'perf': ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
+             '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms',
+             'tests/perf/fp.data'],
+}
+
+def run(args):
+    return subprocess.run([BIN] + args, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def number(text):
+    text = text.strip().replace(',', '')
+    return float(text) if text else None
+
+
+def strip_cycle(name):
+    return re.sub(r' <cycle \d+>$', '', name)
+
+
+class Page:
+    """A report opened in the browser, with what the page holds."""
+
+    def __init__(self, driver, path):
+        self.d = driver
+        self.path = path
+        self.open('')
+
+    def open(self, hash_):
+        self.d.get('file://' + os.path.abspath(self.path) + hash_)
+        self.wait()
+
+    def go(self, hash_):
+        self.d.execute_script('location.hash = arguments[0]', hash_)
+        self.wait()
+
+    def wait(self):
+        # two animation frames: the views draw in requestAnimationFrame
+        self.d.execute_async_script(
+            'const done = arguments[0];'
+            'requestAnimationFrame(() => requestAnimationFrame(done));')
+
+    def js(self, script, *args):
+        return self.d.execute_script(script, *args)
+
+    def rows(self, table_id):
+        """The drawn rows of a table, top to bottom, as lists of cell
+        texts with the function id of the row's first link (or None)."""
+        return self.js("""
+            const rows = [...document.querySelectorAll('#' + arguments[0] + ' .row')];
+            rows.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+            return rows.map(r => {
+                const a = r.querySelector('a[href^="#fn/"]');
+                return {cells: [...r.children].map(c => c.textContent),
+                        fn: a ? Number(a.getAttribute('href').slice(4)) : null};
+            });""", table_id)
+
+    def shot(self, name):
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.d.save_screenshot(os.path.join(ARTIFACTS, name + '.png'))
+
+
+_made = {}
+
+
+def _shared():
+    """The browser and every profile's report and --json, made once."""
+    if _made:
+        return _made
+    opts = Options()
+    for a in ('--headless=new', '--no-sandbox', '--disable-gpu',
+              '--disable-dev-shm-usage', '--window-size=1400,1000'):
+        opts.add_argument(a)
+    opts.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
+    service = Service('/usr/bin/chromedriver') \
+        if os.path.exists('/usr/bin/chromedriver') else Service()
+    driver = webdriver.Chrome(service=service, options=opts)
+    driver.set_script_timeout(20)
+    _made['driver'] = driver
+    _made['tmp'] = tempfile.mkdtemp(prefix='cganalyze-browser-')
+    _made['pages'] = {}
+    _made['docs'] = {}
+    for kind, args in PROFILES.items():
+        path = os.path.join(_made['tmp'], kind + '.html')
+        subprocess.run([BIN, '--output=html', '-o', path] + args,
+                       check=True, capture_output=True)
+        _made['pages'][kind] = path
+        _made['docs'][kind] = json.loads(run(['--json'] + args))
+    return _made
+
+
+def quit_browser():
+    if _made:
+        _made['driver'].quit()
+
+
+class ReportBase(unittest.TestCase):
+    driver = None
+
+    @classmethod
+    def setUpClass(cls):
+        made = _shared()
+        cls.driver = made['driver']
+        cls.tmp = made['tmp']
+        cls.pages = made['pages']
+        cls.docs = made['docs']
+
+    def setUp(self):
+        self.driver.get_log('browser')	# forget what came before
+
+    def tearDown(self):
+        errors = [e for e in self.driver.get_log('browser')
+                  if e['level'] in ('SEVERE', 'ERROR')]
+        self.assertEqual(errors, [], 'the browser console has errors')
+
+    def page(self, kind):
+        return Page(self.driver, self.pages[kind])
+
+    @staticmethod
+    def ev(doc):
+        return doc['events'].index(doc['sort_event'])
+
+    def close(self, shown, want, what):
+        """A cost as the page shows it: whole, or to two decimals."""
+        if want is None or shown is None:
+            self.assertEqual(shown, want, what)
+        elif float(want).is_integer():
+            self.assertEqual(shown, want, what)
+        else:
+            self.assertAlmostEqual(shown, round(want, 2), 2, what)
