@@ -1,6 +1,7 @@
 #!/bin/sh
 # Set up and build on a fresh Debian machine, then do one thing:
-#   sh bootstrap.sh demo    build, and run cganalyze on a bundled sample
+#   sh bootstrap.sh demo    build, run cganalyze on a bundled sample and
+#                           write its HTML report
 #   sh bootstrap.sh check   build, and run every test (CI runs this)
 # Debian packages that are missing are installed with apt-get (as root,
 # or through sudo); packages already there are left alone.
@@ -46,7 +47,18 @@ fi
 case "${1:-demo}" in
 demo)
 	make
-	./cganalyze samples/hello/callgrind.out
+	# the walkthrough's program (README.md): a sieve, a sort through
+	# qsort and a recursion; its profile was made in /tmp/walkthrough
+	set -- --source-map=/tmp/walkthrough=samples/walkthrough \
+		-b samples/walkthrough/prog samples/walkthrough/callgrind.out
+	./cganalyze -p --brief "$@"
+	echo
+	./cganalyze --annotate=count_primes --context=3 "$@" 2>/dev/null
+	./cganalyze --output=html -o build/demo-report.html "$@" 2>/dev/null
+	echo
+	echo "Every view of this profile is in one page: open"
+	echo "  file://$(pwd)/build/demo-report.html"
+	echo "in a browser (Top, Function, Flame graph, Source, Disassembly)."
 	;;
 check)
 	make check
