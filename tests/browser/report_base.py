@@ -34,6 +34,7 @@ PROFILES = {
              'tests/perf/fp.data'],
 }
 
+
 def run(args):
     return subprocess.run([BIN] + args, capture_output=True, text=True,
                           check=True).stdout
