@@ -952,6 +952,56 @@ static void test_compressed_truncated(void **state)
 	free(b.p);
 }
 
+/*
+ * An EVENT_DESC feature whose attr size is 0xfffffff8, as a pipe
+ * stream's feature record and as a file's feature section: an error at
+ * the section, not a division by attr_size + 8 wrapped to 0 (SIGFPE).
+ */
+static void put_event_desc(struct buf *b, uint32_t attr_size)
+{
+	put4(b, 1);			/* one event */
+	put4(b, attr_size);
+	put4(b, 0);			/* what follows: too little for it */
+	put4(b, 0);
+}
+
+static void test_event_desc_attr_size_wraps(void **state)
+{
+	(void)state;
+	for (int be = 0; be < 2; be++) {
+		struct buf b;
+		struct res r;
+		size_t at, feat_at;
+
+		/* pipe mode: a HEADER_FEATURE record */
+		put_pipe_start(&b, be);
+		at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+		put8(&b, PERF_FEAT_EVENT_DESC);
+		put_event_desc(&b, 0xfffffff8u);
+		end_record(&b, at);
+		put_records(&b);
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, -1);
+		assert_non_null(strstr(r.diag, "EVENT_DESC"));
+		assert_non_null(strstr(r.diag, "offset 0x"));
+		rd_done(&r);
+		free(b.p);
+
+		/* a file: the HOSTNAME section replaced by an EVENT_DESC one */
+		build_file(&b, be);
+		patch8(&b, 104 - 32, 1ull << PERF_FEAT_EVENT_DESC);
+		b.n -= 4 + 16;		/* the hostname string */
+		feat_at = b.n - 16;
+		put_event_desc(&b, 0xfffffff8u);
+		patch8(&b, feat_at + 8, 16);
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, -1);
+		assert_non_null(strstr(r.diag, "EVENT_DESC"));
+		rd_done(&r);
+		free(b.p);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -968,6 +1018,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_compressed_truncated),
+		cmocka_unit_test(test_event_desc_attr_size_wraps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,7 +188,9 @@ static int read_event_desc(struct perf_reader *r, size_t off, size_t len)
 		return perf_fail(r, off, "the EVENT_DESC section truncated");
 	n = u32_at(r, r->data + off);
 	attr_size = u32_at(r, r->data + off + 4);
-	if (attr_size < ATTR_SIZE_VER0 || n > len / (attr_size + 8))
+	/* each event takes at least its attr, its ids' count and a name's
+	 * length; in 64 bits: attr_size + 8 wraps to 0 in 32 (issue 32) */
+	if (attr_size < ATTR_SIZE_VER0 || n > len / ((uint64_t)attr_size + 8))
 		return perf_fail(r, off, "an EVENT_DESC section of %u events "
 				 "with attrs of %u bytes, in %zu bytes", n,
 				 attr_size, len);
