@@ -1228,6 +1228,121 @@ out:
 	free(dir);
 }
 
+/*
+ * libc's IRELATIVE PLT slots against objdump and readelf: objdump names
+ * each "*ABS*+0xADDR@plt", after the ifunc at ADDR the slot calls; we
+ * name it after that function ("mempcpy@plt"): of the names readelf
+ * lists at ADDR, a public one when there is one (mempcpy, not
+ * __mempcpy), and of those a global one (memcmp, not its weak alias
+ * bcmp).
+ */
+static bool names_at(const char *readelf_out, uint64_t addr, const char *name,
+		     bool *public_there, bool *global_public_there,
+		     bool *is_global)
+{
+	bool found = false;
+
+	*public_there = *global_public_there = *is_global = false;
+	for (const char *l = readelf_out; l && *l; l = strchr(l, '\n'),
+	     l = l ? l + 1 : NULL) {
+		unsigned long long v;
+		char sym[256], bind[16];
+		size_t n;
+		bool global;
+
+		/* "  102: 000000000009c6a0   265 IFUNC   WEAK   DEFAULT   16 mempcpy@@GLIBC_2.2.5" */
+		if (sscanf(l, " %*u: %llx %*s %*s %15s %*s %*s %255s", &v,
+			   bind, sym) != 3 || v != addr)
+			continue;
+		n = strcspn(sym, "@");
+		global = !strcmp(bind, "GLOBAL");
+		if (sym[0] != '_') {
+			*public_there = true;
+			*global_public_there |= global;
+		}
+		if (strlen(name) == n && !strncmp(sym, name, n)) {
+			found = true;
+			*is_global = global;
+		}
+	}
+	return found;
+}
+
+static char *command_output(const char *cmd)
+{
+	FILE *f = popen(cmd, "r");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	char buf[65536];
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(m);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, m);
+	pclose(f);
+	fclose(m);
+	return text;
+}
+
+static void test_irelative_plt(void **state)
+{
+	static const char libc[] = "/lib/x86_64-linux-gnu/libc.so.6";
+	struct fixture *fx = *state;
+	char cmd[512], *disasm, *syms, *msg;
+	struct symtab st;
+	size_t slots = 0;
+
+	if (access(libc, R_OK) != 0) {
+		print_message("%s: not there, skipped\n", libc);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "objdump -d --no-show-raw-insn %s | "
+		 "grep '<\\*ABS\\*+0x[0-9a-f]*@plt>:$'", libc);
+	disasm = command_output(cmd);
+	snprintf(cmd, sizeof(cmd), "readelf -Ws --dyn-syms %s", libc);
+	syms = command_output(cmd);
+	assert_int_equal(open_captured(fx, &st, libc, NULL, &msg), 0);
+	free(msg);
+	for (const char *l = disasm; l && *l; l = strchr(l, '\n'),
+	     l = l ? l + 1 : NULL) {
+		unsigned long long slot, target;
+		const struct sym *s;
+		const char *name;
+		size_t n;
+		bool public_there, global_public_there, is_global;
+
+		if (sscanf(l, "%llx <*ABS*+0x%llx@plt>:", &slot, &target) != 2)
+			continue;
+		slots++;
+		s = symtab_lookup(&st, slot);
+		assert_non_null(s);
+		assert_int_equal(s->addr, slot);
+		name = names_str(&fx->names, s->name);
+		n = strlen(name);
+		print_message("%#llx *ABS*+%#llx@plt: %s\n", slot, target, name);
+		assert_true(n > 4 && !strcmp(name + n - 4, "@plt"));
+		assert_null(strstr(name, "*ABS*"));
+		{
+			char *callee = strndup(name, n - 4);
+
+			assert_true(names_at(syms, target, callee, &public_there,
+					     &global_public_there, &is_global));
+			if (public_there)
+				assert_true(callee[0] != '_');
+			if (global_public_there)
+				assert_true(is_global);
+			free(callee);
+		}
+	}
+	if (!slots)
+		print_message("%s: no IRELATIVE slots: nothing compared\n", libc);
+	symtab_release(&st);
+	free(disasm);
+	free(syms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1249,6 +1364,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_debug_file, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_dwarf, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_irelative_plt, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_degenerate_tree, setup,
 						teardown),
