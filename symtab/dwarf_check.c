@@ -30,53 +30,14 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "bytes_cur.h"
 #include "symtab_int.h"
-
-/* Little-endian or big-endian integer of n bytes at p. */
-static uint64_t get(const unsigned char *p, unsigned n, bool big)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v = v << 8 | p[big ? i : n - 1 - i];
-	return v;
-}
 
 /* What the checks need to know of the file. */
 struct check_ctx {
 	bool big;		/* big-endian */
 	bool have_addr;		/* it has a .debug_addr */
 };
-
-struct cur {
-	const unsigned char *p, *end;
-	bool big;
-};
-
-static bool cur_skip(struct cur *c, uint64_t n)
-{
-	if (n > (uint64_t)(c->end - c->p))
-		return false;
-	c->p += n;
-	return true;
-}
-
-static bool cur_uleb(struct cur *c, uint64_t *v)
-{
-	unsigned shift = 0;
-
-	*v = 0;
-	while (c->p < c->end) {
-		unsigned char b = *c->p++;
-
-		if (shift < 64)
-			*v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			return true;
-	}
-	return false;
-}
 
 /*
  * The entries of one range list table (DWARF 5 section 7.25): kinds 1 to

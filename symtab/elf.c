@@ -325,6 +325,16 @@ bool elf_section_bytes(struct elf_file *ef, const char *name,
 	return true;
 }
 
+bool elf_section_vaddr(struct elf_file *ef, const char *name, uint64_t *addr)
+{
+	GElf_Shdr sh;
+
+	if (!find_section(ef, 0, name, &sh))
+		return false;
+	*addr = sh.sh_addr;
+	return true;
+}
+
 bool elf_has_symtab(struct elf_file *ef)
 {
 	GElf_Shdr sh;

@@ -26,6 +26,7 @@
  * spans[] records that, so symtab_lookup() is one binary search, and a
  * sym's own [addr, end) stays as the table says.
  */
+#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -340,6 +341,68 @@ void symtab_build_xsyms(struct symtab_priv *priv, struct xsym *v, size_t n)
 
 /* --- symtab_open --- */
 
+static int by_addr(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * A stripped binary's functions without a symbol, from its .eh_frame
+ * (cfi_funcs.c): each FDE that starts no symbol's code and lies in none
+ * becomes a local function named "OBJECT+0xSTART" (the binary's file
+ * name, its link-time start), so that its samples are one function's,
+ * named as objdump -d and nm place it.
+ */
+static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
+			  struct raw_syms *raw)
+{
+	struct cfi_range *v;
+	size_t n = cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
+				  st->big_endian, &v);
+	uint64_t *starts = xcalloc(2 * raw->nr + 1, sizeof(*starts));
+	const char *slash = strrchr(st->path, '/');
+	const char *base = slash ? slash + 1 : st->path;
+	size_t ns = 0, nraw = raw->nr;
+
+	/* the symbols' [start, end) (end: start + 1 when unsized), by
+	 * start: any symbol inside an FDE's code names it */
+	for (size_t i = 0; i < nraw; i++) {
+		starts[2 * ns] = raw->v[i].addr;
+		starts[2 * ns + 1] = raw->v[i].addr +
+			(raw->v[i].size ? raw->v[i].size : 1);
+		ns++;
+	}
+	qsort(starts, ns, 2 * sizeof(*starts), by_addr);
+	for (size_t i = 0; i < n; i++) {
+		size_t k = count_at_or_below(starts, ns, 2 * sizeof(*starts),
+					     v[i].hi - 1);
+		char name[4200];
+		struct raw_sym *r;
+
+		/* the last symbol starting at or below the FDE's end:
+		 * inside it, or holding its start */
+		if (k && (starts[2 * (k - 1)] >= v[i].lo ||
+			  starts[2 * (k - 1) + 1] > v[i].lo))
+			continue;
+		snprintf(name, sizeof(name), "%s+0x%llx", base,
+			 (unsigned long long)v[i].lo);
+		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
+		r = &raw->v[raw->nr++];
+		memset(r, 0, sizeof(*r));
+		r->addr = v[i].lo;
+		r->size = v[i].hi - v[i].lo;
+		r->limit = v[i].hi;
+		r->raw = r->name = names_intern(st->names, name, strlen(name));
+		r->order = UINT32_MAX - 1;
+		r->kind = SYM_FUNC;
+		r->bind = 0;	/* STB_LOCAL: a static function */
+	}
+	free(starts);
+	free(v);
+}
+
 /* The symbols: the binary's .symtab, else the debug file's, else the
  * binary's .dynsym; then the @plt stubs. */
 static int load_symbols(struct symtab *st, struct elf_file *bin,
@@ -370,6 +433,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
 	plt_read(st->path, st->names, opts->demangle, UINT32_MAX / 2, &raw);
+	if (!st->has_symtab)
+		add_cfi_funcs(st, bin, &raw);
 	symtab_build_syms(st, raw.v, raw.nr);
 	symtab_build_fsyms(priv, fs.v, fs.nr);
 	symtab_build_xsyms(priv, xs.v, xs.nr);

@@ -241,6 +241,10 @@ size_t elf_path_build_id(const char *path, uint8_t id[64]);
 bool elf_section_bytes(struct elf_file *ef, const char *name,
 		       const unsigned char **data, size_t *size);
 
+/* The address the named section is loaded at (sh_addr); false when
+ * the file has no such section. */
+bool elf_section_vaddr(struct elf_file *ef, const char *name, uint64_t *addr);
+
 bool elf_has_symtab(struct elf_file *ef);
 bool elf_has_dwarf(struct elf_file *ef);
 
@@ -271,6 +275,14 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 
 /* The synthetic name@plt symbols of path (from libbfd) into raw, with
  * order numbers from first_order on. Problems are warnings. */
+/* cfi_funcs.c: the [lo, hi) of each function .eh_frame describes, in
+ * its order, malloc'd in *out; how many. */
+struct cfi_range {
+	uint64_t lo, hi;
+};
+size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
+		      struct cfi_range **out);
+
 void plt_read(const char *path, struct names *names, bool demangle,
 	      uint32_t first_order, struct raw_syms *raw);
 

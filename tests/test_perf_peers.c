@@ -210,13 +210,18 @@ static bool system_object(const char *dso)
 }
 
 /* Whether this machine's libraries named the recording's frames in
- * them: none is left an offset ("0x..."). */
+ * them: none is left an address ("libc.so.6+0x2724a"). */
 static bool system_named(const struct profile *p)
 {
-	for (uint32_t f = 0; f < p->nfuncs; f++)
-		if (system_object(base_name(profile_str(p, p->funcs[f].object))) &&
-		    !strncmp(profile_str(p, p->funcs[f].name), "0x", 2))
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		const char *dso = base_name(profile_str(p, p->funcs[f].object));
+		const char *name = profile_str(p, p->funcs[f].name);
+		size_t n = strlen(dso);
+
+		if (system_object(dso) && !strncmp(name, dso, n) &&
+		    !strncmp(name + n, "+0x", 3))
 			return false;
+	}
 	return true;
 }
 

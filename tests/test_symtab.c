@@ -1343,6 +1343,73 @@ static void test_irelative_plt(void **state)
 	free(syms);
 }
 
+/*
+ * A stripped binary's unexported functions from its .eh_frame (cfi_funcs.c):
+ * a copy stripped with objcopy --strip-all against the binary's own
+ * symbols. Each function the strip took away and .eh_frame describes is
+ * found again at its own address with its own end, named
+ * "prog+0xADDR" by its link-time address (nm's); those without an FDE
+ * are the start-up files' assembly (_init, _start, ...), a few only.
+ */
+static void test_stripped_cfi_funcs(void **state)
+{
+	static const char *const bins[] = {
+		"tests/resolve/c-nopie/prog",	/* linked at 0x400000 */
+		"tests/resolve/cxx-O2/prog",	/* PIE, C++ */
+	};
+	struct fixture *fx = *state;
+
+	for (size_t b = 0; b < sizeof(bins) / sizeof(bins[0]); b++) {
+		char *dir = temp_dir(), stripped[4200], cmd[8500], *msg;
+		struct symtab full, bare;
+		size_t recovered = 0, missing = 0;
+
+		snprintf(stripped, sizeof(stripped), "%s/prog", dir);
+		snprintf(cmd, sizeof(cmd), "objcopy --strip-all '%s' '%s'",
+			 bins[b], stripped);
+		assert_int_equal(system(cmd), 0);
+		assert_int_equal(open_captured(fx, &full, bins[b], NULL, &msg), 0);
+		free(msg);
+		assert_int_equal(open_captured(fx, &bare, stripped, NULL, &msg), 0);
+		free(msg);
+		assert_true(full.has_symtab);
+		assert_false(bare.has_symtab);
+		for (size_t i = 0; i < full.nsyms; i++) {
+			const struct sym *s = &full.syms[i], *t;
+			char want[64];
+
+			if (s->kind != SYM_FUNC || s->end_guessed)
+				continue;
+			t = symtab_lookup(&bare, s->addr);
+			/* exported: .dynsym still names it */
+			if (t && t->addr == s->addr && t->raw == s->raw)
+				continue;
+			if (!t || t->addr != s->addr) {
+				print_message("%s: %s at %#llx: no FDE\n", bins[b],
+					      names_str(&fx->names, s->name),
+					      (unsigned long long)s->addr);
+				missing++;
+				continue;
+			}
+			snprintf(want, sizeof(want), "prog+0x%llx",
+				 (unsigned long long)s->addr);
+			assert_string_equal(names_str(&fx->names, t->name), want);
+			assert_int_equal(t->end, s->end);
+			assert_true(t->is_local);
+			recovered++;
+		}
+		print_message("%s: %zu unexported functions found again "
+			      "from .eh_frame, %zu without an FDE\n", bins[b],
+			      recovered, missing);
+		assert_true(recovered >= 3);
+		assert_true(missing <= 4);
+		symtab_release(&full);
+		symtab_release(&bare);
+		remove_tree(dir);
+		free(dir);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1364,6 +1431,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_debug_file, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_dwarf, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_stripped_cfi_funcs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_irelative_plt, setup,
 						teardown),

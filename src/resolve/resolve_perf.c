@@ -358,6 +358,29 @@ static uint32_t named(struct presolve *r, name_id object, const char *name)
 			    names_intern(&r->p->names, name, strlen(name)));
 }
 
+/*
+ * The name of code that no symbol names (nor, in a stripped binary,
+ * its CFI: symtab/cfi_funcs.c): its object's file name and the address
+ * objdump -d and nm show, "cc1+0x672e9e", so that the name says where
+ * it is. That is the link-time address when the object was read, else
+ * the offset in its file. (perf report shows "0x0000000000272e9e", the
+ * file offset, in a column of its own.)
+ */
+static const char *address_name(const struct presolve *r,
+				const struct perf_frame *fr,
+				const struct symtab *st, char *buf, size_t size)
+{
+	const char *path = profile_str(r->p, r->d->objects[fr->object].path);
+	const char *slash = path ? strrchr(path, '/') : NULL;
+	uint64_t at = fr->offset;
+
+	if (st && r->d->objects[fr->object].kind == PERF_OBJ_FILE)
+		offset_to_vaddr(st, fr->offset, &at);
+	snprintf(buf, size, "%.*s+0x%llx", 200,
+		 slash ? slash + 1 : path ? path : "?", (unsigned long long)at);
+	return buf;
+}
+
 /* The function of frame f; ret: f is a return address. */
 static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 {
@@ -366,7 +389,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 	const struct perf_object *ob = &r->d->objects[fr->object];
 	const struct symtab *st = r->bind[fr->object].st;
 	uint64_t look = fr->offset - (ret && fr->offset ? 1 : 0);
-	char hex[32];
+	char hex[256];
 
 	if (*slot != NO_ID)
 		return *slot;
@@ -399,9 +422,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 	default:
 		break;
 	}
-	/* as perf report shows code it cannot name: its offset */
-	snprintf(hex, sizeof(hex), "0x%016llx", (unsigned long long)fr->offset);
-	*slot = named(r, ob->path, hex);
+	*slot = named(r, ob->path, address_name(r, fr, st, hex, sizeof(hex)));
 	return *slot;
 }
 

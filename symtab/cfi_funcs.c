@@ -1,0 +1,228 @@
+/*
+ * Functions known only from their call frame information.
+ *
+ * A stripped binary keeps .dynsym (its exported functions) but loses
+ * .symtab, so its static functions have no names: Debian's cc1 has
+ * 11,000 of them. Every sampled address of such code used to be a
+ * "function" of its own. But .eh_frame stays, because unwinding needs
+ * it, and each of its FDEs (LSB Core, "Exception Frames") gives the
+ * start and length of one function. So each FDE that no symbol covers
+ * becomes a function named by its object and link-time start,
+ * "cc1+0x672e80": the address objdump -d and nm show for it.
+ *
+ * The layout read here, each entry:
+ *   length         4 bytes; 0xffffffff: 8 more bytes (64-bit); 0: the end
+ *   CIE id/pointer 4 bytes: 0 in a CIE; in an FDE, the distance back
+ *                  from this field to its CIE
+ *   CIE:           version, augmentation string, [eh data pointer],
+ *                  code and data alignment, return register, and with a
+ *                  'z' augmentation its data, where 'R' gives the FDEs'
+ *                  pointer encoding
+ *   FDE:           pc_begin (that encoding), pc_range (its size format)
+ * Only what finds the ranges is read; anything malformed ends the walk
+ * with what was found so far (this is a naming aid, not a reader whose
+ * errors matter: the unwinder reads CFI with libdw).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/hashmap.h"
+#include "bytes_cur.h"
+#include "symtab_int.h"
+
+/* DW_EH_PE_*: the pointer encodings of .eh_frame */
+#define PE_OMIT 0xff
+#define PE_FORMAT 0x0f
+#define PE_APPLY 0x70
+#define PE_INDIRECT 0x80
+#define PE_ABSPTR 0x00
+#define PE_ULEB128 0x01
+#define PE_UDATA2 0x02
+#define PE_UDATA4 0x03
+#define PE_UDATA8 0x04
+#define PE_SLEB128 0x09
+#define PE_SDATA2 0x0a
+#define PE_SDATA4 0x0b
+#define PE_SDATA8 0x0c
+#define PE_PCREL 0x10
+
+struct eh_section {
+	const unsigned char *data;
+	size_t size;
+	uint64_t vaddr;		/* where the section is loaded */
+	unsigned addr_size;	/* 4 or 8 */
+	bool big;
+};
+
+/* A value in encoding enc at the cursor; pcrel is taken from the
+ * field's own address. False when the encoding is one a function's
+ * start cannot be found from here (text-, data- or function-relative,
+ * indirect) or the bytes end. */
+static bool read_encoded(struct cur *c, const struct eh_section *s,
+			 unsigned enc, bool apply, uint64_t *v)
+{
+	uint64_t field = s->vaddr + (uint64_t)(c->p - s->data);
+	int64_t sv = 0;
+	bool ok;
+
+	switch (enc & PE_FORMAT) {
+	case PE_ABSPTR:
+		ok = cur_int(c, s->addr_size, v);
+		break;
+	case PE_ULEB128:
+		ok = cur_uleb(c, v);
+		break;
+	case PE_UDATA2:
+		ok = cur_int(c, 2, v);
+		break;
+	case PE_UDATA4:
+		ok = cur_int(c, 4, v);
+		break;
+	case PE_UDATA8:
+		ok = cur_int(c, 8, v);
+		break;
+	case PE_SLEB128:
+		ok = cur_sleb(c, &sv);
+		*v = (uint64_t)sv;
+		break;
+	case PE_SDATA2:
+		ok = cur_int(c, 2, v);
+		*v = (uint64_t)(int64_t)(int16_t)*v;
+		break;
+	case PE_SDATA4:
+		ok = cur_int(c, 4, v);
+		*v = (uint64_t)(int64_t)(int32_t)*v;
+		break;
+	case PE_SDATA8:
+		ok = cur_int(c, 8, v);
+		break;
+	default:
+		return false;
+	}
+	if (!ok || !apply)
+		return ok;
+	if (enc & PE_INDIRECT)
+		return false;
+	switch (enc & PE_APPLY) {
+	case 0:
+		return true;
+	case PE_PCREL:
+		*v += field;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The FDE pointer encoding of the CIE at cie (an offset in the
+ * section), PE_OMIT when it cannot be read. */
+static unsigned cie_encoding(const struct eh_section *s, uint64_t cie)
+{
+	struct cur c = { s->data + cie, s->data + s->size, s->big };
+	uint64_t len, id, v;
+	int64_t sv;
+	const char *aug;
+	const unsigned char *aug_end;
+	unsigned version, enc = PE_ABSPTR;
+
+	if (cie >= s->size || !cur_int(&c, 4, &len) || len == 0 ||
+	    len == 0xffffffff || len > (uint64_t)(c.end - c.p))
+		return PE_OMIT;
+	c.end = c.p + len;
+	if (!cur_int(&c, 4, &id) || id != 0 || !cur_int(&c, 1, &v))
+		return PE_OMIT;
+	version = (unsigned)v;
+	aug = (const char *)c.p;
+	while (c.p < c.end && *c.p)
+		c.p++;
+	if (!cur_skip(&c, 1))
+		return PE_OMIT;
+	if (strstr(aug, "eh") && !cur_skip(&c, s->addr_size))
+		return PE_OMIT;
+	if (!cur_uleb(&c, &v) || !cur_sleb(&c, &sv) ||
+	    !(version == 1 ? cur_skip(&c, 1) : cur_uleb(&c, &v)))
+		return PE_OMIT;
+	if (aug[0] != 'z')
+		return enc;
+	if (!cur_uleb(&c, &len) || len > (uint64_t)(c.end - c.p))
+		return PE_OMIT;
+	aug_end = c.p + len;
+	for (const char *a = aug + 1; *a; a++) {
+		if (*a == 'R') {
+			if (!cur_int(&c, 1, &v))
+				return PE_OMIT;
+			enc = (unsigned)v;
+		} else if (*a == 'P') {
+			/* the personality routine: skipped, its size by its
+			 * own encoding */
+			if (!cur_int(&c, 1, &v) ||
+			    !read_encoded(&c, s, (unsigned)v, false, &v))
+				return PE_OMIT;
+		} else if (*a == 'L') {
+			if (!cur_skip(&c, 1))
+				return PE_OMIT;
+		} else if (*a != 'S' && *a != 'B' && *a != 'G') {
+			break;	/* unknown: the rest is not ours to read */
+		}
+		if (c.p > aug_end)
+			return PE_OMIT;
+	}
+	return enc;
+}
+
+size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
+		      struct cfi_range **out)
+{
+	struct eh_section s = { .addr_size = addr_size, .big = big };
+	struct cfi_range *v = NULL;
+	size_t n = 0, alloc = 0;
+	struct u64map encodings;	/* CIE offset -> encoding + 1 */
+	struct cur c;
+
+	*out = NULL;
+	if (!elf_section_bytes(ef, ".eh_frame", &s.data, &s.size) ||
+	    !elf_section_vaddr(ef, ".eh_frame", &s.vaddr))
+		return 0;
+	u64map_init(&encodings);
+	c = (struct cur){ s.data, s.data + s.size, big };
+	while (c.p < c.end) {
+		const unsigned char *id_at;
+		uint64_t len, id, lo, range;
+		struct cur e;
+		uint32_t enc;
+
+		if (!cur_int(&c, 4, &len) || len == 0)
+			break;
+		if (len == 0xffffffff && !cur_int(&c, 8, &len))
+			break;
+		if (len < 4 || len > (uint64_t)(c.end - c.p))
+			break;
+		e = (struct cur){ c.p, c.p + len, big };
+		c.p += len;
+		id_at = e.p;
+		if (!cur_int(&e, 4, &id) || id == 0)
+			continue;	/* a CIE: read when an FDE needs it */
+		if (id > (uint64_t)(id_at - s.data))
+			continue;
+		enc = u64map_get(&encodings, (uint64_t)(id_at - s.data) - id);
+		if (enc == U64MAP_NONE) {
+			enc = cie_encoding(&s, (uint64_t)(id_at - s.data) - id) + 1;
+			u64map_put(&encodings, (uint64_t)(id_at - s.data) - id, enc);
+		}
+		if (enc - 1 == PE_OMIT ||
+		    !read_encoded(&e, &s, enc - 1, true, &lo) ||
+		    !read_encoded(&e, &s, (enc - 1) & PE_FORMAT, false, &range))
+			continue;
+		/* an FDE of code the linker dropped starts at 0 */
+		if (!lo || !range || lo + range < lo)
+			continue;
+		ARRAY_GROW(v, n + 1, alloc);
+		v[n].lo = lo;
+		v[n].hi = lo + range;
+		n++;
+	}
+	u64map_release(&encodings);
+	*out = v;
+	return n;
+}
