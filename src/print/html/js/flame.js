@@ -40,7 +40,11 @@ function viewFlame(icicle, zoom) {
 	const info = el('div', { id: 'flame-info', class: 'muted' });
 	const deepNote = el('div', { class: 'muted' });
 	const area = el('div', { class: 'flame', id: 'flame' });
+	/* the graph scrolls in a box of the window's height, so that the
+	 * root and the readout above stay in view at any depth */
+	const scroller = el('div', { class: 'flame-box', id: 'flame-box' }, area);
 	const H = 17;
+	let drawnOnce = false;
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
@@ -48,8 +52,14 @@ function viewFlame(icicle, zoom) {
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
 		zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
-		search, matched), info, deepNote, area);
+		search, matched), info, deepNote, scroller);
 	function draw() {
+		/* where the reader is, from the root's end: the root stays
+		 * put when a search or a resize redraws */
+		const keep = !drawnOnce ? (icicle ? 0 : scroller.clientHeight)
+			: icicle ? scroller.scrollTop
+			: scroller.scrollHeight - scroller.scrollTop;
+
 		const W = area.clientWidth || 1000;
 		const frames = [];	/* [node or -1, x, w, depth, up] */
 		const z = zoom >= 0 && zoom < FL.unit.length ? zoom : -1;
@@ -144,6 +154,18 @@ function viewFlame(icicle, zoom) {
 			matched.textContent = 'matched ' + fmt(sum) + ' (' + pct(sum, FL.total) + ')';
 		} else {
 			matched.textContent = '';
+		}
+		/* last, when the lines above have their text */
+		scroller.scrollTop = icicle ? keep : scroller.scrollHeight - keep;
+		/* the readout sticks below the tabs, which stick to the top */
+		info.style.top = document.getElementById('tabs').offsetHeight + 'px';
+		if (!drawnOnce) {
+			const root = area.querySelector('.fr.root');
+
+			/* the box ends below the fold when the header is tall */
+			if (root)
+				root.scrollIntoView({ block: 'nearest' });
+			drawnOnce = true;
 		}
 	}
 	area.addEventListener('click', e => {
