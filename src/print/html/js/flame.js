@@ -26,6 +26,22 @@ function flameColor(s) {
 		h = (h * 31 + s.charCodeAt(i)) >>> 0;
 	return 'hsl(' + (10 + h % 45) + ', 85%, ' + (60 + (h >> 8) % 15) + '%)';
 }
+/* Where the start-up code (the loader's, the C runtime's) is most of
+ * the graph, a link to the program: the heaviest node of the function
+ * the Function view opens on (start_function.h), when it is not a
+ * root already. */
+function programLink(T, icicle) {
+	const f = D.start_function;
+	let best = -1;
+
+	for (let i = 0; i < T.unit.length; i++)
+		if (T.unit[i] === f && (best < 0 || T.value[i] > T.value[best]))
+			best = i;
+	if (best < 0 || T.parent[best] < 0)
+		return null;
+	return el('a', { id: 'flame-program', href: (icicle ? '#icicle/' : '#flame/') + best },
+		'zoom to ' + name(f));
+}
 let flameSearch = '';
 /* levels drawn below the zoomed frame, and callers shown above it:
  * a stack can be 100,000 frames deep */
@@ -51,7 +67,8 @@ function viewFlame(icicle, zoom) {
 			(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
-		zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
+		zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom')
+			: programLink(FL, icicle),
 		search, matched), info, deepNote, scroller);
 	function draw() {
 		/* where the reader is, from the root's end: the root stays
