@@ -60,10 +60,19 @@ function textWidth(text, bold) {
 	probe.remove();
 	return w;
 }
+const topTemplates = {};	/* by event: a filter keeps the widths */
 function topTemplate() {
+	if (!topTemplates[ev])
+		topTemplates[ev] = measureTop();
+	return topTemplates[ev];
+}
+function measureTop() {
 	return topColumns.map(c => {
 		if (TEXT_COLUMNS[c.key])
 			return TEXT_COLUMNS[c.key];
+		/* a column of text this does not know */
+		if (NF && typeof c.v(0) !== 'number')
+			return 'minmax(4em, 1fr)';
 		let widest = '100.00%';
 
 		if (!c.key.endsWith('pct')) {
