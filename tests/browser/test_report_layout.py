@@ -202,6 +202,9 @@ class LayoutTest(ReportBase):
         summary.click()
         self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, '#events tr')),
                          len(doc['events']))
+        # the event shown is marked among them
+        self.assertEqual(p.js("""return [...document.querySelectorAll('#events tr')]
+            .findIndex(r => r.classList.contains('on'))"""), 2)
         p.shot('events-open')
         # a few events: listed open, as before
         p = self.page('callgrind')

@@ -32,6 +32,7 @@ function drawHeader() {
 	const showTotal = () => {
 		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(total()) +
 			' (' + D.event_info.length + ' events)' : '';
+		[...events.rows].forEach((r, k) => r.classList.toggle('on', k === ev));
 	};
 
 	showTotal();

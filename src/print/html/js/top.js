@@ -47,7 +47,7 @@ function sortedRows() {
 const TEXT_COLUMNS = {
 	name: 'minmax(10em, 4fr)',
 	file: 'minmax(4em, 2fr)',
-	object: 'minmax(4em, 1fr)',
+	object: 'minmax(4em, 1.3fr)',
 };
 function textWidth(text, bold) {
 	const probe = el('span', { class: 'num' }, text);
