@@ -28,7 +28,8 @@ static const char *base_name(const char *path)
  * "[unknown]": a place, not a name. */
 static bool is_address(const char *name)
 {
-	if (!name || !*name || !strcmp(name, "[unknown]") || !strcmp(name, "???"))
+	if (!name || !*name || !strcmp(name, "[unknown]") ||
+	    !strcmp(name, "???"))
 		return true;
 	if (!strncmp(name, "@?", 2))
 		name += 2;
@@ -42,8 +43,9 @@ static bool is_address(const char *name)
 static bool is_startup(const char *name)
 {
 	size_t len = strcspn(name, "@");
+	size_t n = sizeof(startup_names) / sizeof(*startup_names);
 
-	for (size_t i = 0; i < sizeof(startup_names) / sizeof(*startup_names); i++)
+	for (size_t i = 0; i < n; i++)
 		if (strlen(startup_names[i]) == len &&
 		    !strncmp(startup_names[i], name, len))
 			return true;
@@ -130,9 +132,9 @@ uint32_t start_function(const struct profile *p, const double *incl,
 			size_t stride)
 {
 	uint64_t program = program_object(p, incl, stride);
+	enum step first = program == NO_PROGRAM ? OUTSIDE_SYSTEM : IN_PROGRAM;
 
-	for (enum step step = program == NO_PROGRAM ? OUTSIDE_SYSTEM : IN_PROGRAM;
-	     step <= ANY; step++) {
+	for (enum step step = first; step <= ANY; step++) {
 		uint32_t best = NO_ID;
 
 		for (uint32_t f = 0; f < p->nfuncs; f++) {

@@ -39,8 +39,8 @@ function programLink(T, icicle) {
 			best = i;
 	if (best < 0 || T.parent[best] < 0)
 		return null;
-	return el('a', { id: 'flame-program', href: (icicle ? '#icicle/' : '#flame/') + best },
-		'zoom to ' + name(f));
+	return el('a', { id: 'flame-program',
+		href: (icicle ? '#icicle/' : '#flame/') + best }, 'zoom to ' + name(f));
 }
 let flameSearch = '';
 /* levels drawn below the zoomed frame, and callers shown above it:
@@ -58,7 +58,8 @@ function viewFlame(icicle, zoom) {
 	const area = el('div', { class: 'flame', id: 'flame' });
 	/* the graph scrolls in a box of the window's height, so that the
 	 * root and the readout above stay in view at any depth */
-	const scroller = el('div', { class: 'flame-box', id: 'flame-box' }, area);
+	const scroller = el('div', { class: 'flame-box', id: 'flame-box' },
+		area);
 	const H = 17;
 	let drawnOnce = false;
 
@@ -67,7 +68,8 @@ function viewFlame(icicle, zoom) {
 			(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
-		zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom')
+		zoom !== undefined
+			? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom')
 			: programLink(FL, icicle),
 		search, matched), info, deepNote, scroller);
 	function draw() {
@@ -173,9 +175,11 @@ function viewFlame(icicle, zoom) {
 			matched.textContent = '';
 		}
 		/* last, when the lines above have their text */
-		scroller.scrollTop = icicle ? keep : scroller.scrollHeight - keep;
+		scroller.scrollTop = icicle ? keep
+			: scroller.scrollHeight - keep;
 		/* the readout sticks below the tabs, which stick to the top */
-		info.style.top = document.getElementById('tabs').offsetHeight + 'px';
+		info.style.top =
+			document.getElementById('tabs').offsetHeight + 'px';
 		if (!drawnOnce) {
 			const root = area.querySelector('.fr.root');
 

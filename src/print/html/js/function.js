@@ -93,8 +93,8 @@ function viewFunction(f) {
 			? el('a', { href: '#source/' + k + '/' + (line || 1) }, at) : at);
 	}
 	if (fnObject(f))
-		where.append(' in ', el('span', { id: 'fn-object', title: fnObject(f) },
-			baseName(fnObject(f))));
+		where.append(' in ', el('span',
+			{ id: 'fn-object', title: fnObject(f) }, baseName(fnObject(f))));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
 	box.append(el('h2', { id: 'fn-name' }, name(f)), where, facts);

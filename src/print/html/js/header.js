@@ -32,7 +32,8 @@ function drawHeader() {
 	const showTotal = () => {
 		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(total()) +
 			' (' + D.event_info.length + ' events)' : '';
-		[...events.rows].forEach((r, k) => r.classList.toggle('on', k === ev && EV.length > 1));
+		[...events.rows].forEach((r, k) =>
+			r.classList.toggle('on', k === ev && EV.length > 1));
 	};
 
 	showTotal();

@@ -52,8 +52,8 @@ const TEXT_COLUMNS = {
 function textWidth(text, bold) {
 	const probe = el('span', { class: 'num' }, text);
 
-	probe.style.cssText = 'position: absolute; visibility: hidden; font-weight: ' +
-		(bold ? 'bold' : 'normal');
+	probe.style.cssText = 'position: absolute; visibility: hidden; ' +
+		'font-weight: ' + (bold ? 'bold' : 'normal');
 	document.body.append(probe);
 	const w = probe.getBoundingClientRect().width;
 
