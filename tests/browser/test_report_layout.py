@@ -218,8 +218,10 @@ class LayoutTest(ReportBase):
         every title of the Top table is in view and whole."""
         for width in (1400, 800):
             self.driver.set_window_size(width, 900)
-            for kind in ('callgrind', 'events', 'gmon', 'igprof', 'perf'):
-                p = self.page(kind)
+            for kind in ('callgrind', 'events', 'gmon', 'igprof', 'perf', 'cxx'):
+                # cxx: C++ names of 200 characters
+                p = self.report(kind, ['samples/cxx/callgrind.out']) \
+                    if kind == 'cxx' else self.page(kind)
                 for view in VIEWS:
                     p.go(view)
                     w = p.js("""const e = document.documentElement;
