@@ -16,6 +16,7 @@
 #include "flame_data.h"
 #include "json_write.h"
 #include "linebuf.h"
+#include "start_function.h"
 
 /* The flame graph keeps paths down to this share of the total, and at
  * most this many: a browser draws what is a pixel wide, and the file
@@ -118,6 +119,7 @@ static void put_functions(FILE *out, const struct cg *cg,
 	double *num = xcalloc(3 * n + 1, sizeof(*num));
 	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
 	uint32_t *file, *object, *cycle = xcalloc(n + 1, sizeof(*cycle));
+	uint32_t start;
 
 	put_paths(out, p, &file, &object);
 	for (size_t f = 0; f < n; f++) {
@@ -158,6 +160,10 @@ static void put_functions(FILE *out, const struct cg *cg,
 	put_event_columns(out, "self", self, n, ne, exact);
 	put_event_columns(out, "inclusive", incl, n, ne, exact);
 	fputc('}', out);
+	/* the Function view's first function: of the event shown first */
+	start = start_function(p, incl + o->sort_event, ne);
+	fprintf(out, ",\n \"start_function\": %ld",
+		start == NO_ID ? -1L : (long)start);
 	free(self);
 	free(incl);
 	free(num);

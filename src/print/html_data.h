@@ -21,6 +21,8 @@
  * "self" and "inclusive" as one column per event), "labels" (the names
  * the listings show, by function id, where they are not the profile's:
  * --short-names, two functions of one name, cycle members),
+ * "start_function" (the function the Function view opens on, by
+ * start_function() for --sort's event, or -1: none),
  * "demangled" (the demangled form of the names that are mangled), and
  * "warnings" (may be NULL: none).
  */

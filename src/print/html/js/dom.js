@@ -59,6 +59,10 @@ function fnLink(f) {
 function cycleLink(n) {
 	return el('a', { href: '#cycle/' + n }, cycleName(n));
 }
+/* a path's last component: "/usr/lib/libc.so.6" -> "libc.so.6" */
+function baseName(path) {
+	return path.slice(path.lastIndexOf('/') + 1);
+}
 function hex(v) {
 	return '0x' + Number(v).toString(16);
 }

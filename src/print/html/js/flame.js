@@ -26,6 +26,22 @@ function flameColor(s) {
 		h = (h * 31 + s.charCodeAt(i)) >>> 0;
 	return 'hsl(' + (10 + h % 45) + ', 85%, ' + (60 + (h >> 8) % 15) + '%)';
 }
+/* Where the start-up code (the loader's, the C runtime's) is most of
+ * the graph, a link to the program: the heaviest node of the function
+ * the Function view opens on (start_function.h), when it is not a
+ * root already. */
+function programLink(T, icicle) {
+	const f = D.start_function;
+	let best = -1;
+
+	for (let i = 0; i < T.unit.length; i++)
+		if (T.unit[i] === f && (best < 0 || T.value[i] > T.value[best]))
+			best = i;
+	if (best < 0 || T.parent[best] < 0)
+		return null;
+	return el('a', { id: 'flame-program',
+		href: (icicle ? '#icicle/' : '#flame/') + best }, 'zoom to ' + name(f));
+}
 let flameSearch = '';
 /* levels drawn below the zoomed frame, and callers shown above it:
  * a stack can be 100,000 frames deep */
@@ -40,16 +56,29 @@ function viewFlame(icicle, zoom) {
 	const info = el('div', { id: 'flame-info', class: 'muted' });
 	const deepNote = el('div', { class: 'muted' });
 	const area = el('div', { class: 'flame', id: 'flame' });
+	/* the graph scrolls in a box of the window's height, so that the
+	 * root and the readout above stay in view at any depth */
+	const scroller = el('div', { class: 'flame-box', id: 'flame-box' },
+		area);
 	const H = 17;
+	let drawnOnce = false;
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
 			(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
-		zoom !== undefined ? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom') : null,
-		search, matched), info, deepNote, area);
+		zoom !== undefined
+			? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom')
+			: programLink(FL, icicle),
+		search, matched), info, deepNote, scroller);
 	function draw() {
+		/* where the reader is, from the root's end: the root stays
+		 * put when a search or a resize redraws */
+		const keep = !drawnOnce ? (icicle ? 0 : scroller.clientHeight)
+			: icicle ? scroller.scrollTop
+			: scroller.scrollHeight - scroller.scrollTop;
+
 		const W = area.clientWidth || 1000;
 		const frames = [];	/* [node or -1, x, w, depth, up] */
 		const z = zoom >= 0 && zoom < FL.unit.length ? zoom : -1;
@@ -144,6 +173,20 @@ function viewFlame(icicle, zoom) {
 			matched.textContent = 'matched ' + fmt(sum) + ' (' + pct(sum, FL.total) + ')';
 		} else {
 			matched.textContent = '';
+		}
+		/* last, when the lines above have their text */
+		scroller.scrollTop = icicle ? keep
+			: scroller.scrollHeight - keep;
+		/* the readout sticks below the tabs, which stick to the top */
+		info.style.top =
+			document.getElementById('tabs').offsetHeight + 'px';
+		if (!drawnOnce) {
+			const root = area.querySelector('.fr.root');
+
+			/* the box ends below the fold when the header is tall */
+			if (root)
+				root.scrollIntoView({ block: 'nearest' });
+			drawnOnce = true;
 		}
 	}
 	area.addEventListener('click', e => {

@@ -66,12 +66,10 @@ function byCost(list) {
 
 function viewFunction(f) {
 	if (!(f >= 0 && f < NF)) {
-		/* none chosen yet: the one of the highest inclusive cost */
-		f = -1;
-		for (let i = 0; i < NF; i++)
-			if (f < 0 || fnIncl(i) > fnIncl(f))
-				f = i;
-		if (f < 0)
+		/* none chosen yet: the program's own heaviest function, not
+		 * the loader's entry (html_data.c, start_function.h) */
+		f = D.start_function;
+		if (!(f >= 0 && f < NF))
 			return el('p', null, 'The profile has no functions.');
 	}
 	const cyc = fnCycle(f);
@@ -95,7 +93,8 @@ function viewFunction(f) {
 			? el('a', { href: '#source/' + k + '/' + (line || 1) }, at) : at);
 	}
 	if (fnObject(f))
-		where.append(' in ' + fnObject(f));
+		where.append(' in ', el('span',
+			{ id: 'fn-object', title: fnObject(f) }, baseName(fnObject(f))));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
 	box.append(el('h2', { id: 'fn-name' }, name(f)), where, facts);

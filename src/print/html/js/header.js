@@ -1,5 +1,8 @@
 /* The header */
 
+/* this many events or fewer are listed open */
+const EVENTS_OPEN = 3;
+
 function drawHeader() {
 	const h = document.getElementById('head');
 	const inputs = el('table');
@@ -21,8 +24,21 @@ function drawHeader() {
 	});
 	h.append(el('h1', null, 'cganalyze: ' +
 		D.inputs.map(i => i.path).join(', ')));
-	h.append(el('details', { open: '' },
-		el('summary', null, 'Events and totals'), events));
+	/* many events (a cache simulation's 13) would push the view below
+	 * the fold: then the one shown stands in the summary, the rest
+	 * behind it */
+	const many = D.event_info.length > EVENTS_OPEN;
+	const shown = el('span', { id: 'event-total' });
+	const showTotal = () => {
+		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(total()) +
+			' (' + D.event_info.length + ' events)' : '';
+		[...events.rows].forEach((r, k) =>
+			r.classList.toggle('on', k === ev && EV.length > 1));
+	};
+
+	showTotal();
+	h.append(el('details', { id: 'events', open: many ? null : '' },
+		el('summary', null, 'Events and totals', shown), events));
 	h.append(el('details', null,
 		el('summary', null, 'Inputs (' + D.inputs.length + ')'), inputs));
 	if (D.binaries.length) {
@@ -47,6 +63,7 @@ function drawHeader() {
 	/* the event every view shows */
 	const pick = el('select', { id: 'event', onchange: () => {
 		ev = Number(pick.value);
+		showTotal();
 		/* a zoomed frame is a node of the other event's tree */
 		if (/^#(flame|icicle)\/./.test(location.hash))
 			location.hash = location.hash.replace(/\/.*/, '');

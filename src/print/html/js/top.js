@@ -39,6 +39,62 @@ function sortedRows() {
 	return idx.map(i => rows[i]);
 }
 
+/* The columns' widths: each number's as wide as its longest figure
+ * (the largest value's) or its title, so that none is cut and every
+ * title shows at 800 px; name, file and object share the rest, the
+ * name most. Measured in px: the header is
+ * bold and the rows are not, so no font-relative unit fits both. */
+const TEXT_COLUMNS = {
+	name: 'minmax(10em, 4fr)',
+	file: 'minmax(4em, 2fr)',
+	object: 'minmax(4em, 1.3fr)',
+};
+function textWidth(text, bold) {
+	const probe = el('span', { class: 'num' }, text);
+
+	probe.style.cssText = 'position: absolute; visibility: hidden; ' +
+		'font-weight: ' + (bold ? 'bold' : 'normal');
+	document.body.append(probe);
+	const w = probe.getBoundingClientRect().width;
+
+	probe.remove();
+	return w;
+}
+const topTemplates = {};	/* by event: a filter keeps the widths */
+function topTemplate() {
+	if (!topTemplates[ev])
+		topTemplates[ev] = measureTop();
+	return topTemplates[ev];
+}
+function measureTop() {
+	return topColumns.map(c => {
+		if (TEXT_COLUMNS[c.key])
+			return TEXT_COLUMNS[c.key];
+		/* a column of text this does not know */
+		if (NF && typeof c.v(0) !== 'number')
+			return 'minmax(4em, 1fr)';
+		let widest = '100.00%';
+
+		if (!c.key.endsWith('pct')) {
+			let max = 0;
+
+			for (let f = 0; f < NF; f++)
+				max = Math.max(max, c.v(f) || 0);
+			widest = fmt(max);
+		}
+		/* the title with its sort mark; the cells' padding */
+		return Math.ceil(Math.max(textWidth(widest, false),
+			textWidth(c.title + ' \u25BC', true)) + 10) + 'px';
+	}).join(' ');
+}
+
+/* The object's file name; the path on hover. */
+function objectCell(f) {
+	const path = fnObject(f) || '';
+
+	return el('span', { class: 'muted', title: path }, baseName(path));
+}
+
 function viewTop() {
 	const box = el('div');
 	const filter = el('input', { type: 'search', id: 'filter',
@@ -62,10 +118,10 @@ function viewTop() {
 			el('span', null, fnLink(f)),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
-			el('span', { class: 'muted', title: fnObject(f) || '' },
-				fnObject(f) || '')));
+			objectCell(f)));
 
 		t.id = 'top-table';
+		box.style.setProperty('--top-columns', topTemplate());
 		if (table)
 			table.replaceWith(t);
 		else

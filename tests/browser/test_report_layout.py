@@ -1,0 +1,298 @@
+"""The report's layout in a real browser: what must be in view.
+
+Run with the other test_report*.py by tests/browser/run_report.py.
+- a 1,000-deep recursion's flame graph and icicle show their root, and
+  the readout of a hovered deep frame, inside the window;
+- the Function view opens on the program's own heaviest function, not
+  the dynamic loader's entry (a Callgrind profile full of ld.so);
+- many events are folded behind a toggle above the table;
+- at 800 px wide no view scrolls the whole page sideways, and every
+  column of the Top table can be seen;
+- the object column shows a file name, with the path on hover; the
+  Function view's numbers are right-aligned.
+"""
+import json
+import os
+import subprocess
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+
+import report_base
+from report_base import PROFILES, Page, ReportBase, run
+
+DEPTH = 1000
+
+
+def deep_igprof(path):
+    """An IgProf profile (the format of tests/inputs/igprof/) of a
+    program whose main spends 1,000 ticks in work() and 5 at the bottom
+    of a recursion 1,000 calls deep: one narrow, deep stack."""
+    lines = ['P=(ID=1 N=(./deep) T=0.010000)',
+             'C1 FN0=(F0=(/lib/x86_64-linux-gnu/libc.so.6)+160330 '
+             'N=(__libc_start_call_main))+138',
+             'C2 FN1=(F1=(./deep)+4400 N=(main))+40',
+             'C3 FN2=(F1+4300 N=(work))+20 V0=(PERF_TICKS):(1000,1000,1000)',
+             'C3 FN3=(F1+4200 N=(rec))+10',
+             'C4 FN4=(F1+4210 N=(rec))+20']
+    for d in range(5, 3 + DEPTH):
+        lines.append('C%d FN4+20' % d)
+    lines.append('C%d FN5=(F1+4100 N=(leaf))+5 V0:(5,5,5)' % (3 + DEPTH))
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
+VIEWS = ('#top', '#fn', '#flame', '#icicle', '#source', '#disasm')
+
+
+class LayoutTest(ReportBase):
+    def tearDown(self):
+        super().tearDown()
+        self.driver.set_window_size(1400, 1000)
+
+    def report(self, name, args):
+        path = os.path.join(self.tmp, name + '.html')
+        if not os.path.exists(path):
+            subprocess.run([report_base.BIN, '--output=html', '-o', path] + args,
+                           check=True, capture_output=True)
+        return Page(self.driver, path)
+
+    def rect(self, p, selector):
+        return p.js("""
+            const e = document.querySelector(arguments[0]);
+            if (!e)
+                return null;
+            const r = e.getBoundingClientRect();
+            return {top: r.top, bottom: r.bottom, left: r.left, right: r.right,
+                    height: r.height, text: e.textContent,
+                    nav: document.getElementById('tabs').getBoundingClientRect().bottom,
+                    vh: innerHeight, vw: document.documentElement.clientWidth};
+            """, selector)
+
+    def assertInView(self, r, what):
+        """r is drawn inside the window, below the tabs that stick to
+        its top."""
+        self.assertIsNotNone(r, what + ' is drawn')
+        self.assertGreater(r['height'], 0, what)
+        self.assertGreaterEqual(r['top'], r['nav'] - 0.5, what + ': %r' % r)
+        self.assertLessEqual(r['bottom'], r['vh'] + 0.5, what + ': %r' % r)
+        self.assertGreaterEqual(r['left'], 0, what)
+        self.assertLessEqual(r['right'], r['vw'] + 0.5, what)
+
+    # ---- the flame graph of a deep stack ----
+
+    def check_deep(self, width, height):
+        prof = os.path.join(self.tmp, 'deep.txt')
+        deep_igprof(prof)
+        self.driver.set_window_size(width, height)
+        p = self.report('deep', [prof])
+        for view in ('#flame', '#icicle'):
+            p.open(view)	# a new page: the view's first draw
+            tall = p.js("return document.getElementById('flame').offsetHeight")
+            self.assertGreater(tall, 2 * height, 'the graph is deeper than the window')
+            self.assertInView(self.rect(p, '#flame .fr.root'), view + ' root')
+            p.shot('deep-%s-%d' % (view[1:], width))
+            # the deepest frame drawn: hovered, it and the readout are in view
+            deepest = p.js("""
+                const fr = [...document.querySelectorAll('#flame .fr')];
+                const top = d => parseFloat(d.style.top);
+                fr.sort((a, b) => top(a) - top(b));
+                return (arguments[0] ? fr[fr.length - 1] : fr[0]).dataset.node;
+                """, view == '#icicle')
+            sel = '#flame .fr[data-node="%s"]' % deepest
+            ActionChains(self.driver).move_to_element(
+                self.driver.find_element(By.CSS_SELECTOR, sel)).perform()
+            p.wait()
+            self.assertInView(self.rect(p, sel), view + ' deepest frame')
+            info = self.rect(p, '#flame-info')
+            self.assertInView(info, view + ' readout')
+            self.assertIn('rec', info['text'])
+            p.shot('deep-%s-%d-hover' % (view[1:], width))
+
+    def test_deep_flame(self):
+        self.check_deep(1400, 1000)
+
+    def test_deep_flame_small_window(self):
+        self.check_deep(800, 600)
+
+    # ---- where the report opens ----
+
+    # the C runtime's code around main and a thread's function
+    STARTUP = {'_start', '__libc_start_main', '__libc_start_call_main',
+               '(below main)', 'start_thread', 'clone', 'clone3', '_dl_start'}
+
+    def program_heaviest(self, doc):
+        """The heaviest function, by inclusive cost, of main's object
+        that is named by a symbol and not start-up code."""
+        ev = self.ev(doc)
+        fns = doc['functions']
+        program = next(f['object'] for f in fns if f['name'] == 'main')
+        mine = [f for f in fns if f['object'] == program and
+                not f['name'].replace('@?', '').startswith('0x') and
+                f['name'].split('@')[0] not in self.STARTUP]
+        top = max(f['inclusive'][ev] for f in mine)
+        heaviest = [f['name'] for f in mine if f['inclusive'][ev] == top]
+        return 'main' if 'main' in heaviest else heaviest[0]
+
+    def test_function_default(self):
+        """The Function view opened without a function: the program's
+        own heaviest, never the dynamic loader's entry, for every kind
+        of input."""
+        profiles = dict(PROFILES, hello=['samples/hello/callgrind.out'])
+        shown = {}
+        for kind, args in sorted(profiles.items()):
+            doc = self.docs.get(kind) or json.loads(run(['--json'] + args))
+            p = self.report(kind, args) if kind == 'hello' else self.page(kind)
+            p.go('#fn')
+            shown[kind] = self.driver.find_element(By.ID, 'fn-name').text
+            self.assertEqual(shown[kind], self.program_heaviest(doc), kind)
+            f = next(x for x in doc['functions'] if x['name'] == shown[kind])
+            self.assertFalse(os.path.basename(f['object'] or '').startswith('ld-'), kind)
+            p.shot('%s-function-default' % kind)
+            if kind == 'hello':
+                # the loader's entry is the heaviest function of all
+                ev = self.ev(doc)
+                heaviest = max(doc['functions'], key=lambda x: x['inclusive'][ev])
+                self.assertTrue(os.path.basename(heaviest['object'])
+                                .startswith('ld-linux'))
+        self.assertEqual(shown['hello'], 'main')
+        self.assertEqual(shown['callgrind'], 'work')	# its thread's too
+
+    def test_flame_program_link(self):
+        """A flame graph mostly of start-up code links to the program."""
+        args = ['samples/hello/callgrind.out']
+        doc = json.loads(run(['--json'] + args))
+        main = next(f['id'] for f in doc['functions'] if f['name'] == 'main')
+        p = self.report('hello', args)
+        for view in ('#flame', '#icicle'):
+            p.go(view)
+            link = self.driver.find_element(By.ID, 'flame-program')
+            self.assertEqual(link.text, 'zoom to main')
+            link.click()
+            p.wait()
+            node = int(p.js('return location.hash').split('/')[1])
+            self.assertEqual(p.js("""return JSON.parse(document.getElementById(
+                'cga-flame').textContent).trees[0].unit[arguments[0]]""", node), main)
+            p.shot('hello-%s-program' % view[1:])
+            # zoomed: the link back to the whole graph instead
+            self.assertFalse(self.driver.find_elements(By.ID, 'flame-program'))
+
+    # ---- many events ----
+
+    def test_events_collapsed(self):
+        from selenium.webdriver.support.ui import Select
+        doc = self.docs['events']
+        self.assertGreater(len(doc['events']), 3)
+        p = self.page('events')
+        self.assertIsNone(p.js("return document.getElementById('events').getAttribute('open')"))
+        summary = self.driver.find_element(By.CSS_SELECTOR, '#events summary')
+        ev = self.ev(doc)
+        self.assertEqual(summary.text, 'Events and totals: %s %s (%d events)' % (
+            doc['events'][ev], '{:,}'.format(doc['totals'][ev]), len(doc['events'])))
+        # the table's first rows are in view
+        r = self.rect(p, '#top-table .row')
+        self.assertLess(r['bottom'], r['vh'] / 2)
+        p.shot('events-collapsed')
+        # the summary follows the event chosen
+        Select(self.driver.find_element(By.ID, 'event')).select_by_index(2)
+        p.wait()
+        self.assertIn('%s %s (' % (doc['events'][2], '{:,}'.format(doc['totals'][2])),
+                      summary.text)
+        # the rest behind the toggle
+        summary.click()
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, '#events tr')),
+                         len(doc['events']))
+        # the event shown is marked among them
+        self.assertEqual(p.js("""return [...document.querySelectorAll('#events tr')]
+            .findIndex(r => r.classList.contains('on'))"""), 2)
+        p.shot('events-open')
+        # a few events: listed open, as before
+        p = self.page('callgrind')
+        self.assertEqual(p.js("return document.getElementById('events').open"), True)
+        self.assertEqual(self.driver.find_element(By.ID, 'event-total').text, '')
+
+    # ---- 800 px wide ----
+
+    def test_narrow_window(self):
+        """At 800 px nothing needs a sideways scroll of the page, and
+        every title of the Top table is in view and whole."""
+        for width in (1400, 800):
+            self.driver.set_window_size(width, 900)
+            for kind in ('callgrind', 'events', 'gmon', 'igprof', 'perf', 'cxx'):
+                # cxx: C++ names of 200 characters
+                p = self.report(kind, ['samples/cxx/callgrind.out']) \
+                    if kind == 'cxx' else self.page(kind)
+                for view in VIEWS:
+                    p.go(view)
+                    w = p.js("""const e = document.documentElement;
+                        return [e.scrollWidth, e.clientWidth];""")
+                    self.assertLessEqual(w[0], w[1], '%s %s at %d' % (kind, view, width))
+                    p.shot('%s-%s-%d' % (kind, view[1:] or 'top', width))
+                p.go('#top')
+                heads = p.js("""
+                    const vw = document.documentElement.clientWidth;
+                    return [...document.querySelectorAll('#top-head > span')].map(s => {
+                        const r = s.getBoundingClientRect();
+                        return {text: s.textContent, left: r.left, right: r.right, vw: vw,
+                                cut: s.scrollWidth > s.clientWidth + 1};
+                    });""")
+                self.assertGreaterEqual(len(heads), 8)
+                for h in heads:
+                    self.assertGreaterEqual(h['left'], 0, h)
+                    self.assertLessEqual(h['right'], h['vw'], h)
+                    self.assertFalse(h['cut'], h)
+                # the header's columns over the rows'
+                cols = p.js("""
+                    const g = e => getComputedStyle(e).gridTemplateColumns;
+                    return [g(document.getElementById('top-head')),
+                            g(document.querySelector('#top-table .row'))];""")
+                self.assertEqual(cols[0], cols[1], kind)
+
+    # ---- object column, numbers ----
+
+    def test_object_file_name(self):
+        doc = self.docs['callgrind']
+        fns = doc['functions']
+        p = self.page('callgrind')
+        rows = p.js("""
+            return [...document.querySelectorAll('#top-table .row')].map(r => {
+                const a = r.querySelector('a[href^="#fn/"]'), o = r.lastChild;
+                return {fn: Number(a.getAttribute('href').slice(4)),
+                        text: o.textContent, title: o.title};
+            });""")
+        self.assertGreater(len(rows), 5)
+        for r in rows:
+            path = fns[r['fn']]['object'] or ''
+            self.assertEqual(r['title'], path)
+            self.assertEqual(r['text'], os.path.basename(path))
+        self.assertTrue(any('/' in r['title'] for r in rows))
+        # the Function view's "in ..."
+        work = next(f for f in fns if f['name'] == 'work')
+        p.go('#fn/%d' % work['id'])
+        o = self.driver.find_element(By.ID, 'fn-object')
+        self.assertEqual(o.get_attribute('title'), work['object'])
+        self.assertEqual(o.text, os.path.basename(work['object']))
+
+    def test_function_numbers_right_aligned(self):
+        doc = self.docs['callgrind']
+        work = next(f for f in doc['functions'] if f['name'] == 'work')
+        p = self.page('callgrind')
+        p.go('#fn/%d' % work['id'])
+        cells = p.js("""
+            return [...document.querySelectorAll('table.entry tr')].map(tr =>
+                [...tr.children].slice(0, 5).map(c => {
+                    const r = document.createRange();
+                    r.selectNodeContents(c);
+                    return {align: getComputedStyle(c).textAlign,
+                            text: c.textContent,
+                            right: r.getBoundingClientRect().right};
+                }));""")
+        self.assertGreater(len(cells), 3)
+        for col in range(5):
+            shown = [row[col] for row in cells if row[col]['text']]
+            self.assertGreater(len(shown), 1, col)
+            for c in shown:
+                self.assertEqual(c['align'], 'right', c)
+            # the figures end at one edge
+            rights = {round(c['right']) for c in shown}
+            self.assertLessEqual(max(rights) - min(rights), 1, (col, shown))
