@@ -135,10 +135,14 @@ class ReportTest(ReportBase):
                                if (f['file'] or '').endswith('/prog.c') and
                                f['name'].startswith('f')})
         self.assertGreater(len(got), 0)
+        # FILE:LINE: the function starting last at or before the line
         got = {r['fn'] for r in self.filter_rows(p, 'prog.c:30')}
+        at = max(f['line'] for f in fns
+                 if (f['file'] or '').endswith('/prog.c') and
+                 f['line'] and f['line'] <= 30)
         self.assertEqual(got, {f['id'] for f in fns
                                if (f['file'] or '').endswith('/prog.c') and
-                               f['line'] and f['line'] <= 30})
+                               f['line'] == at})
         self.assertGreater(len(got), 0)
         p.shot('callgrind-filter')
         # nothing

@@ -12,15 +12,12 @@ const topColumns = [
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 ];
 
+/* the rows the filter leaves, and what it did with the text */
 function sortedRows() {
 	const col = topColumns.find(c => c.key === topState.col);
-	let rows = Array.from({ length: NF }, (x, f) => f);
+	const { rows, how } = filterRows(topState.filter);
 
-	if (topState.filter) {
-		const m = funcMatcher(topState.filter);
-
-		rows = m ? rows.filter(m) : [];
-	}
+	topState.how = how;
 	const key = rows.map(col.v);
 	const idx = rows.map((x, i) => i);
 	const dir = topState.desc ? -1 : 1;
@@ -42,9 +39,13 @@ function sortedRows() {
 function viewTop() {
 	const box = el('div');
 	const filter = el('input', { type: 'search', id: 'filter',
-		placeholder: 'filter as -p: a function, file or object, FILE:FUNC (std::*, *.c)',
+		placeholder: 'filter as -p: function, file, FILE:LINE, std::*; or part of a name',
+		title: 'As -p SPEC: a name or glob (std::*, *.c), a file or object, ' +
+			'FILE:FUNC, FILE:LINE. A word that names nothing finds the ' +
+			'names containing it.',
 		value: topState.filter });
 	const count = el('span', { class: 'muted', id: 'top-count' });
+	const how = el('div', { class: 'muted', id: 'filter-how' });
 	const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
 	let table;
 
@@ -53,6 +54,7 @@ function viewTop() {
 		const tot = total();
 
 		count.textContent = rows.length + ' of ' + NF + ' functions';
+		how.textContent = topState.how;
 		const t = vtable(rows, 'top-grid', f => cells(
 			numCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
@@ -94,7 +96,7 @@ function viewTop() {
 		topState.filter = filter.value.trim();
 		redraw();
 	});
-	box.append(el('div', { class: 'controls' }, filter, count), hdr);
+	box.append(el('div', { class: 'controls' }, filter, count), how, hdr);
 	redraw();
 	return box;
 }
