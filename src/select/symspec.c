@@ -231,6 +231,20 @@ static bool text_matches(const char *pattern, const char *s)
 	return !strcmp(pattern, s) || !fnmatch(pattern, s, 0);
 }
 
+bool symspec_name_or_demangled_matches(const char *pattern, const char *name)
+{
+	char *d;
+	bool r;
+
+	if (symspec_name_matches(pattern, name))
+		return true;
+	if (!looks_mangled(name) || !(d = symtab_demangle(name)))
+		return false;
+	r = symspec_name_matches(pattern, d);
+	free(d);
+	return r;
+}
+
 static bool func_matches(const struct symspec *s,
 			 const struct symspec_names *sn, uint32_t f)
 {

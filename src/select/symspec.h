@@ -46,6 +46,10 @@ struct symspec {
  */
 int symspec_parse(const char *text, struct symspec *s, const char **why);
 
+/* symspec_name_matches(), or for a mangled name (--no-demangle) the
+ * same on its demangled form: -p's "other form", for the options that
+ * name a function by one name at a time (--annotate=FUNC). */
+bool symspec_name_or_demangled_matches(const char *pattern, const char *name);
 void symspec_release(struct symspec *s);
 
 /*
