@@ -389,9 +389,13 @@ class ReportTest(ReportBase):
         fns = json.loads(run(['--json'] + args))['functions']
         p = Page(self.driver, page)
         rows = p.rows('top-table')
+        # the label before it is fitted to the column (names.js)
+        labels = p.js("""return Object.fromEntries([...document.querySelectorAll(
+            '#top-table .fname a')].map(a => [a.getAttribute('href').slice(4),
+                                              a.dataset.label]));""")
         shortened = 0
         for r in rows:
-            shown = r['cells'][5]
+            shown = labels[str(r['fn'])]
             self.assertIn(' ' + shown + '\n', text)
             if len(shown) < len(fns[r['fn']]['name']):
                 shortened += 1

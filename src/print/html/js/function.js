@@ -98,12 +98,13 @@ function viewFunction(f) {
 		where.append(' in ' + fnObject(f));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
-	box.append(el('h2', { id: 'fn-name' }, name(f)), where, facts);
+	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts);
 	if (cyc !== null)
 		box.append(el('p', null, 'Part of ', cycleLink(cyc),
 			': calls inside the cycle are counted, their cost is the cycle\'s.'));
 	box.append(entryTable({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
-				label: name(f), self: fnSelf(f), inclusive: fnIncl(f) },
+				label: el('span', { title: fullName(f) }, fitName(f, LINK_CHARS)),
+				self: fnSelf(f), inclusive: fnIncl(f) },
 		byCost(calls().callersOf[f]), byCost(calls().calleesOf[f]), same));
 	return box;
 }

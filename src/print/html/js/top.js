@@ -47,7 +47,20 @@ function viewTop() {
 	const count = el('span', { class: 'muted', id: 'top-count' });
 	const how = el('div', { class: 'muted', id: 'filter-how' });
 	const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
-	let table;
+	const shortBox = el('input', { type: 'checkbox', id: 'short-names' });
+	let table, nameMax = 0;	/* characters the name column shows; 0: unknown */
+
+	/* the names fit the column once it has a width, and again when
+	 * the window's changes it */
+	function fit() {
+		/* a row's cell: the header's spans the scroll bar too */
+		const m = table && charsIn(table.querySelector('.row .fname'));
+
+		if (m && m !== nameMax && table) {
+			nameMax = m;
+			table.paint();
+		}
+	}
 
 	function redraw() {
 		const rows = sortedRows();
@@ -61,7 +74,7 @@ function viewTop() {
 			numCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
 			numCell(FN.calls[f]),
-			el('span', null, fnLink(f)),
+			el('span', { class: 'fname' }, fnLinkFit(f, nameMax)),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
 			el('span', { class: 'muted', title: fnObject(f) || '' },
@@ -73,6 +86,7 @@ function viewTop() {
 		else
 			box.append(t);
 		table = t;
+		requestAnimationFrame(fit);
 		for (const s of hdr.children) {
 			s.classList.toggle('sorted', s.dataset.key === topState.col);
 			s.classList.toggle('up', !topState.desc);
@@ -96,7 +110,19 @@ function viewTop() {
 		topState.filter = filter.value.trim();
 		redraw();
 	});
-	box.append(el('div', { class: 'controls' }, filter, count), how, hdr);
+	shortBox.checked = shortNames;
+	shortBox.addEventListener('change', () => {
+		shortNames = shortBox.checked;
+		redraw();
+	});
+	window.addEventListener('resize', () => {
+		if (box.isConnected)
+			fit();
+	});
+	box.append(el('div', { class: 'controls' }, filter, count,
+		el('label', { title: 'names as --short-names shows them: ' +
+			'template arguments <...> and parameters (...)' },
+			shortBox, ' short names')), how, hdr);
 	redraw();
 	return box;
 }
