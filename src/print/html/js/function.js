@@ -23,6 +23,9 @@ function entryTable(f, arcsIn, arcsOut, sameUnit) {
 		el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
 		el('th', { class: 'num' }, 'called'), el('th', null, 'function')));
 	const C = calls();
+	/* the callers' and callees' names, told apart */
+	const shown = fitSet(arcsIn.map(a => C.caller[a]).concat(
+		arcsOut.map(a => C.callee[a])), LINK_CHARS);
 	const arcRow = (a, other, callee, dir) => {
 		const inside = sameUnit(other);
 		const u = calleeUnit(callee);
@@ -35,7 +38,7 @@ function entryTable(f, arcsIn, arcsOut, sameUnit) {
 			el('td', { class: 'num' }, inside ? '' : fmt(incl)),
 			el('td', { class: 'num' }, fmt(C.count[a]) +
 				(inside ? '' : '/' + fmt(u.calls))),
-			el('td', null, fnLink(other),
+			el('td', null, fnLinkFit(other, LINK_CHARS, shown.get(other)),
 				inside ? el('span', { class: 'muted' }, ' (within the cycle)') : null));
 	};
 

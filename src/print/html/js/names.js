@@ -9,8 +9,10 @@
  * shortened in the middle by fitName(): it keeps its start and its end
  * (the last component, the parameters' end, a clone or recursion
  * level, the file that tells two apart), and never so that two
- * functions read the same. The whole name is the element's title and
- * the Function view's heading.
+ * functions shown together read the same (fitSet(): the rows a paint
+ * draws, an entry's callers and callees; only what is shown is
+ * shortened, for a profile of 700,000 functions). The whole name is
+ * the element's title and the Function view's heading.
  */
 let shortNames = !!D.short_names;
 const ELL = '\u2026';
@@ -34,37 +36,51 @@ function labelParts(f, short) {
 	}
 	return { core, extra: extra + cycleSuffix(f) };
 }
-function fullName(f) {
-	const p = labelParts(f, false);
+/* every label of one form, made once: sorting by name asks often */
+const labelCache = {};
+function labels(short) {
+	const key = short ? 's' : 'w';
 
-	return p.core + p.extra;
+	if (!labelCache[key])
+		labelCache[key] = Array.from({ length: NF }, (x, f) => {
+			const p = labelParts(f, short);
+
+			return p.core + p.extra;
+		});
+	return labelCache[key];
+}
+function fullName(f) {
+	return labels(false)[f];
 }
 function name(f) {
-	const p = labelParts(f, shortNames);
-
-	return p.core + p.extra;
+	return labels(shortNames)[f];
 }
 
-/* s's <...> groups as [open, close], nested ones too (an operator's
- * '<' or '>' is no bracket: "operator<<", "operator->") */
+/* s's <...> groups as { a: open, b: close, kids: groups inside },
+ * the outermost ones (an operator's '<' or '>' is no bracket:
+ * "operator<<", "operator->") */
 function templateGroups(s) {
-	const groups = [];
+	const top = [];
 	const open = [];
 
 	for (let i = 0; i < s.length; i++) {
-		if (operatorAt(s, i, s.length)) {
+		if (s[i] === 'o' && operatorAt(s, i, s.length)) {
 			i += 8;
 			while (i < s.length && '<>=-'.includes(s[i]))
 				i++;
 			i--;
 			continue;
 		}
-		if (s[i] === '<')
-			open.push(i);
-		else if (s[i] === '>' && open.length)
-			groups.push([open.pop(), i]);
+		if (s[i] === '<') {
+			open.push({ a: i, b: -1, kids: [] });
+		} else if (s[i] === '>' && open.length) {
+			const g = open.pop();
+
+			g.b = i;
+			(open.length ? open[open.length - 1].kids : top).push(g);
+		}
 	}
-	return groups;
+	return top;
 }
 /* the ')' that closes the '(' at s[i] */
 function closeParen(s, i) {
@@ -98,15 +114,29 @@ function shortName(s, max, keep) {
 		t = t.slice(0, a + 1) + ELL + t.slice(b);
 	};
 
-	for (;;) {
-		const g = templateGroups(t).filter(([a, b]) =>
-			b - a > 2 && !(a < k && k < b));
+	/* the outermost groups, but for one holding k its inner ones;
+	 * the longest elided first, until the name fits */
+	const cand = [];
+	const add = g => {
+		if (g.a < k && k < g.b)
+			g.kids.forEach(add);
+		else if (g.b - g.a > 2)
+			cand.push(g);
+	};
+	let over = t.length - max;
+	const chosen = [];
 
-		if (t.length <= max || !g.length)
+	templateGroups(t).forEach(add);
+	cand.sort((x, y) => (y.b - y.a) - (x.b - x.a) || x.a - y.a);
+	for (const g of cand) {
+		if (over <= 0)
 			break;
-		g.sort((x, y) => (y[1] - y[0]) - (x[1] - x[0]) || x[0] - y[0]);
-		elide(g[0][0], g[0][1]);
+		chosen.push(g);
+		over -= g.b - g.a - 2;
 	}
+	chosen.sort((x, y) => y.a - x.a);	/* from the end: positions hold */
+	for (const g of chosen)
+		elide(g.a, g.b);
 	const p = paramsStart(t);
 
 	if (t.length > max && p < t.length) {
@@ -176,73 +206,83 @@ function commonPrefix(a, b) {
 	return i;
 }
 
-/*
- * Every function's label in at most max characters (the toggle's
- * form), no two alike unless their whole labels are: where two
- * shortened labels collide, each is cut again around where its whole
- * label differs from the others'. An array by function id, kept per
- * form and width.
- */
-const fitted = {};
-function fitNames(max) {
+/* f's label in at most max characters, alone (fitSet() tells it
+ * apart from others), made once per form and width: a profile of
+ * 700,000 functions shortens only those it shows */
+const plainFit = {};
+function fitName(f, max) {
+	if (!(max > 0))
+		return name(f);
 	const key = (shortNames ? 's' : 'w') + max;
+	const memo = plainFit[key] || (plainFit[key] = new Map());
+	let t = memo.get(f);
 
-	if (fitted[key])
-		return fitted[key];
-	const out = new Array(NF);
-	const whole = new Array(NF);
+	if (t === undefined) {
+		const whole = name(f);
 
-	for (let f = 0; f < NF; f++) {
-		const p = labelParts(f, shortNames);
+		t = whole.length <= max ? whole : fitParts(labelParts(f, shortNames), max);
+		memo.set(f, t);
+	}
+	return t;
+}
 
-		whole[f] = p.core + p.extra;
-		out[f] = whole[f].length <= max ? whole[f] : fitParts(p, max);
+/*
+ * The labels of the functions ids (the rows a table shows) in at most
+ * max characters, no two alike unless their whole labels are: where
+ * two shortened labels collide, each is shortened again keeping in
+ * view where its whole label differs from the others'. A Map by id.
+ */
+function fitSet(ids, max) {
+	const out = new Map();
+	const cut = [];
+
+	for (const f of ids) {
+		out.set(f, fitName(f, max));
+		if (max > 0 && name(f).length > max)
+			cut.push(f);	/* only a shortened one can read as another */
 	}
 	for (let round = 0; round < 3; round++) {
 		const seen = new Map();
 		let changed = false;
 
-		for (let f = 0; f < NF; f++) {
-			const list = seen.get(out[f]);
+		for (const f of cut) {
+			const list = seen.get(out.get(f));
 
 			if (list)
 				list.push(f);
 			else
-				seen.set(out[f], [f]);
+				seen.set(out.get(f), [f]);
 		}
 		for (const list of seen.values()) {
 			if (list.length < 2 ||
-			    list.every(f => whole[f] === whole[list[0]]))
+			    list.every(f => name(f) === name(list[0])))
 				continue;
 			for (const f of list) {
+				const whole = name(f);
+				const p = labelParts(f, shortNames);
 				let d = Infinity;
 
 				for (const g of list)
-					if (whole[g] !== whole[f])
-						d = Math.min(d, commonPrefix(whole[f], whole[g]));
-				const p = labelParts(f, shortNames);
+					if (name(g) !== whole)
+						d = Math.min(d, commonPrefix(whole, name(g)));
 				const t = d < p.core.length ? fitParts(p, max, d)
-					: cutAround(whole[f], max, d);
+					: cutAround(whole, max, d);
 
-				changed = changed || t !== out[f];
-				out[f] = t;
+				changed = changed || t !== out.get(f);
+				out.set(f, t);
 			}
 		}
 		if (!changed)
 			break;
 	}
-	fitted[key] = out;
 	return out;
 }
-function fitName(f, max) {
-	return max > 0 ? fitNames(max)[f] : name(f);
-}
 
-/* A link to f's view showing its name in max characters (0: whole),
- * the whole name on hover */
-function fnLinkFit(f, max) {
+/* A link to f's view showing its name in max characters (0: whole)
+ * or as text, the whole name on hover */
+function fnLinkFit(f, max, text) {
 	return el('a', { href: '#fn/' + f, title: fullName(f),
-		'data-label': name(f) }, fitName(f, max));
+		'data-label': name(f) }, text !== undefined ? text : fitName(f, max));
 }
 
 /* How many characters of the names' font fit in an element's width */

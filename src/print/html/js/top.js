@@ -49,6 +49,7 @@ function viewTop() {
 	const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
 	const shortBox = el('input', { type: 'checkbox', id: 'short-names' });
 	let table, nameMax = 0;	/* characters the name column shows; 0: unknown */
+	let fitted = new Map();	/* the rows a paint draws: their names */
 
 	/* the names fit the column once it has a width, and again when
 	 * the window's changes it */
@@ -74,11 +75,15 @@ function viewTop() {
 			numCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
 			numCell(FN.calls[f]),
-			el('span', { class: 'fname' }, fnLinkFit(f, nameMax)),
+			el('span', { class: 'fname' }, fnLinkFit(f, nameMax, fitted.get(f))),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
 			el('span', { class: 'muted', title: fnObject(f) || '' },
-				fnObject(f) || '')));
+				fnObject(f) || '')),
+			(first, last) => {
+				/* the names of the rows drawn, told apart */
+				fitted = fitSet(rows.slice(first, last), nameMax);
+			});
 
 		t.id = 'top-table';
 		if (table)
