@@ -22,7 +22,8 @@ are made up but consistent.
 
 cxx-mem.txt is a memory profile of samples/cxx/prog (offsets from `nm`),
 whose C++ functions igprof names mangled, as dladdr() gives them, with
-17 leaks from one stack and 3 from another.
+17 leaks from one stack and 3 from another, and a second thread's 2
+from the first stack.
 
     python3 tests/inputs/igprof/make-inputs.py    (from the top directory)
 """
@@ -206,7 +207,9 @@ def mem(w):
 
 def cxx_mem(w):
     """A C++ program's memory profile: the vector's growth leaks 17
-    blocks from one stack, make_points 3 from another."""
+    blocks from one stack, make_points 3 from another; a second thread
+    leaks 2 more from the first stack (the same functions, written again
+    in its own tree)."""
     w.next_ctr = 0
     w.thread()
     F = w.frame
@@ -228,6 +231,14 @@ def cxx_mem(w):
     F(5, "_Znwm", 0x1C)
     F(6, "malloc", 0x4C, m(20, 2560, 17, 1088, 1088),
       [(0x55555556B000 + 0x40 * i, 64) for i in range(17)])
+    w.thread()
+    F(1, "__libc_start_call_main", 0x8A)
+    F(2, "main", 0x4B)
+    F(3, "_ZN6sample11make_pointsEi", 0x61)
+    F(4, realloc, 0x8F)
+    F(5, "_Znwm", 0x1C)
+    F(6, "malloc", 0x4C, m(2, 256, 2, 128, 128),
+      [(0x55555556D000 + 0x40 * i, 64) for i in range(2)])
 
 
 def main():

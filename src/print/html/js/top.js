@@ -39,7 +39,7 @@ function sortedRows() {
 function viewTop() {
 	const box = el('div');
 	const filter = el('input', { type: 'search', id: 'filter',
-		placeholder: 'filter as -p: function, file, FILE:LINE, std::*; or part of a name',
+		placeholder: 'as -p (std::*, prog.c:42) or part of a name',
 		title: 'As -p SPEC: a name or glob (std::*, *.c), a file or object, ' +
 			'FILE:FUNC, FILE:LINE. A word that names nothing finds the ' +
 			'names containing it.',
