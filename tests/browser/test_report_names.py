@@ -108,7 +108,8 @@ class FilterTest(NamesBase):
         p = self.check_specs('cxx', CXX, [
             'std::*', 'prog.cpp:50', 'prog.cpp:80', 'prog.cpp:sample::*',
             'std::__introsort_loop', '_M_realloc_insert',
-            '*::~*', 'operator new', 'libstdc++.so.6.0.30'])
+            '*::~*', 'operator new', 'libstdc++.so.6.0.30', '*::*',
+            'std::_Rb_tree*', '*::_M_*', '__*', '[a-m]*'])
         count, how, rows = self.filter(p, 'std::*')
         names = [self.docs_cxx()[f]['name'] for f in rows]
         self.assertTrue(any(n.startswith('void std::') for n in names), names)
