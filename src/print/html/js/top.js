@@ -111,9 +111,15 @@ function viewTop() {
 				}
 				redraw();
 			} }, c.title));
+	/* a large profile's filter takes a second or more (-p's seven
+	 * forms of each name): it waits for a pause in the typing */
+	let typing;
 	filter.addEventListener('input', () => {
-		topState.filter = filter.value.trim();
-		redraw();
+		clearTimeout(typing);
+		typing = setTimeout(() => {
+			topState.filter = filter.value.trim();
+			redraw();
+		}, NF > 100000 ? 300 : 0);
 	});
 	shortBox.checked = shortNames;
 	shortBox.addEventListener('change', () => {
