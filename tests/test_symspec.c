@@ -236,35 +236,75 @@ static char *selected(struct profile *p, const char *spec)
 	return buf;
 }
 
-/* One rule for every option that names functions (symspec.h). */
-static const struct {
-	const char *pattern, *name;
-	bool match;
-} name_cases[] = {
-	{ "fib", "fib", true },
-	{ "fib", "fib'2", true },		/* a recursion level */
-	{ "fib'2", "fib'3", false },		/* a pattern's level is that one */
-	{ "fi*", "fib'2", true },
-	{ "add", "ns::Vec::add(int) const", true },	/* unqualified */
-	{ "*::add", "ns::Vec::add(int) const", true },
-	{ "Vec::add", "ns::Vec::add(int) const", false },	/* one level */
-	{ "ns::Vec::add", "ns::Vec::add(int) const", true },
-	{ "push_back", "std::vector<a::b, std::allocator<a::b> >::push_back(a::b const&)", true },
-	{ "accumulate_by<*>", "long s::accumulate_by<int, main::{lambda(int)#2}>(std::vector<int> const&) [clone .constprop.0]", true },
-	{ "main", "(below main)", false },
-	{ "add", "address", false },
-	{ "x", "x::y", false },
-};
-
+/*
+ * One rule for every option that names functions (name_match.h): the
+ * cases of tests/name-match.cases, which the report's browser test runs
+ * through match.js too.
+ */
 static void test_name_matches(void **state)
 {
+	size_t len, n = 0;
+	char *text = slurp("tests/name-match.cases", &len), *save = NULL;
+
 	(void)state;
-	for (size_t i = 0; i < sizeof(name_cases) / sizeof(name_cases[0]); i++)
-		if (symspec_name_matches(name_cases[i].pattern,
-					 name_cases[i].name) != name_cases[i].match)
-			fail_msg("'%s' %s '%s'", name_cases[i].pattern,
-				 name_cases[i].match ? "does not name" : "names",
-				 name_cases[i].name);
+	assert_non_null(text);
+	for (char *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *pattern, *name;
+		bool want;
+
+		if (*line == '#')
+			continue;
+		pattern = strchr(line, '\t');
+		name = pattern ? strchr(pattern + 1, '\t') : NULL;
+		if (!name)
+			fail_msg("tests/name-match.cases: no two tabs in '%s'", line);
+		*pattern++ = '\0';
+		*name++ = '\0';
+		want = !strcmp(line, "yes");
+		if (!want && strcmp(line, "no"))
+			fail_msg("tests/name-match.cases: '%s' is not yes or no", line);
+		if (symspec_name_matches(pattern, name) != want)
+			fail_msg("'%s' %s '%s'", pattern,
+				 want ? "does not name" : "names", name);
+		n++;
+	}
+	assert_true(n > 50);
+	free(text);
+}
+
+/* The parts as name_match.h draws them */
+static void test_name_parts(void **state)
+{
+	static const struct {
+		const char *name, *ret, *last, *targs, *params;
+	} cases[] = {
+		{ "void std::vector<int>::push_back<int>(int const&) const [clone .cold]",
+		  "std::vector<int>::push_back<int>(int const&) const [clone .cold]",
+		  "push_back<int>(int const&) const [clone .cold]",
+		  "<int>(int const&) const [clone .cold]",
+		  "(int const&) const [clone .cold]" },
+		{ "main", "main", "main", "", "" },
+		{ "(below main)", "(below main)", "(below main)", "", "" },
+		{ "unsigned long ns::f(int)", "ns::f(int)", "f(int)", "(int)", "(int)" },
+		{ "void* operator new(unsigned long)", "operator new(unsigned long)",
+		  "operator new(unsigned long)", "(unsigned long)", "(unsigned long)" },
+		{ "std::unique_ptr<int>::operator->() const", "std::unique_ptr<int>::operator->() const",
+		  "operator->() const", "() const", "() const" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct name_parts np;
+		const char *s = cases[i].name;
+
+		name_parts_of(s, &np);
+		assert_int_equal(np.len, strlen(s));
+		assert_string_equal(s + np.ret, cases[i].ret);
+		assert_string_equal(s + np.last, cases[i].last);
+		assert_string_equal(s + np.targs, cases[i].targs);
+		assert_string_equal(s + np.params, cases[i].params);
+	}
 }
 
 static void test_match(void **state)
@@ -394,6 +434,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_name_matches),
+		cmocka_unit_test(test_name_parts),
 		cmocka_unit_test(test_parse_arc),
 		cmocka_unit_test(test_arc_paths),
 		cmocka_unit_test(test_match),

@@ -21,6 +21,7 @@
 #include "print/write_callgrind.h"
 #include "print/write_gmon.h"
 #include "read/read.h"
+#include "resolve/demangle_names.h"
 #include "resolve/resolve.h"
 #include "select/selection.h"
 #include "symtab/symtab.h"
@@ -290,6 +291,15 @@ static int recorded_binary(struct run *r)
  * The binaries, every input read into one profile, and the profile
  * resolved against the binaries (gmon.out always is: it is addresses).
  */
+/* Was an input an IgProf profile? */
+static bool read_igprof_input(const struct profile *p)
+{
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (!strcmp(profile_str(p, p->inputs[i].format), "igprof"))
+			return true;
+	return false;
+}
+
 static int load(struct run *r)
 {
 	const struct options *o = r->o;
@@ -385,6 +395,10 @@ static int load(struct run *r)
 				   r->reports) < 0) {
 		return 1;
 	}
+	/* IgProf records the mangled names (after -b, those of the
+	 * functions no binary named) */
+	if (!o->no_demangle && read_igprof_input(p))
+		demangle_names(p);
 	if (o->part) {
 		uint32_t found = 0;
 

@@ -140,7 +140,8 @@ static int choose(struct builder *b)
 	/* WHAT names functions as -p names them */
 	b->chosen_func = xcalloc(p->nfuncs + 1, sizeof(*b->chosen_func));
 	for (size_t f = 0; f < p->nfuncs; f++) {
-		if (symspec_name_matches(what, profile_str(p, p->funcs[f].name))) {
+		if (symspec_name_or_demangled_matches(what,
+						      profile_str(p, p->funcs[f].name))) {
 			b->chosen_func[f] = true;
 			found++;
 		}

@@ -182,7 +182,8 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 			const struct disasm_pick *c;
 
 			if (!in_object(p, f, ob) || !flat_listed(o, f) ||
-			    !name_matches(&p->names, what, p->funcs[f].name))
+			    !symspec_name_or_demangled_matches(what,
+						profile_str(p, p->funcs[f].name)))
 				continue;
 			s = resolve_named_sym(p, st, f);
 			if (!s || !code_sym(s))

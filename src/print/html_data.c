@@ -173,34 +173,48 @@ static void put_functions(FILE *out, const struct cg *cg,
 	free(cycle);
 }
 
-/* Where a listing shows another name than the profile's (--short-names,
- * two functions of one name): those labels, by id. Without the
- * " <cycle N>" of a cycle member, which the page adds from "cycle": a
- * large program's cycles have thousands of members. */
-static void put_labels(FILE *out, const struct cg *cg,
-		       const struct print_opts *o)
+/* f's label in nl, without the " <cycle N>" of a cycle member, which
+ * the page adds from "cycle": a large program's cycles have thousands
+ * of members. */
+static void label_of(struct linebuf *lb, const struct name_labels *nl,
+		     const struct cg *cg, uint32_t f)
+{
+	uint32_t cycle = cg->nodes[f].cycle;
+
+	lb->len = 0;
+	lb_func_label(lb, nl, cg, f, false);
+	if (cycle != NO_ID) {
+		char suffix[32];
+		size_t n = (size_t)snprintf(suffix, sizeof(suffix), " <cycle %u>",
+					    cg->cycles[cycle].number);
+
+		if (lb->len >= n && !memcmp(lb->s + lb->len - n, suffix, n))
+			lb->len -= n;
+	}
+}
+
+/* Where nl's label differs from skip's (NULL: from the profile's
+ * name), those labels by id, as "key". */
+static void put_label_map(FILE *out, const char *key, const struct cg *cg,
+			  const struct name_labels *nl,
+			  const struct name_labels *skip)
 {
 	const struct profile *p = cg->p;
-	struct name_labels *nl = name_labels_new(cg, o);
-	struct linebuf lb = { 0 };
+	struct linebuf lb = { 0 }, other = { 0 };
 	bool first = true;
 
-	fputs(",\n \"labels\": {", out);
+	fprintf(out, ",\n \"%s\": {", key);
 	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		const char *name = profile_str(p, p->funcs[f].name);
-		uint32_t cycle = cg->nodes[f].cycle;
+		const char *same = profile_str(p, p->funcs[f].name);
+		size_t same_len = same ? strlen(same) : 0;
 
-		lb.len = 0;
-		lb_func_label(&lb, nl, cg, f, false);
-		if (cycle != NO_ID) {
-			char suffix[32];
-			size_t n = (size_t)snprintf(suffix, sizeof(suffix), " <cycle %u>",
-						    cg->cycles[cycle].number);
-
-			if (lb.len >= n && !memcmp(lb.s + lb.len - n, suffix, n))
-				lb.len -= n;
+		label_of(&lb, nl, cg, f);
+		if (skip) {
+			label_of(&other, skip, cg, f);
+			same = other.s;
+			same_len = other.len;
 		}
-		if (name && lb.len == strlen(name) && !memcmp(lb.s, name, lb.len))
+		if (same && lb.len == same_len && !memcmp(lb.s, same, lb.len))
 			continue;
 		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", f);
 		json_string(out, lb.s, lb.len);
@@ -208,7 +222,29 @@ static void put_labels(FILE *out, const struct cg *cg,
 	}
 	fputc('}', out);
 	lb_free(&lb);
-	name_labels_free(nl);
+	lb_free(&other);
+}
+
+/* The names the listings show: "labels" (a name two functions share
+ * told apart by object and file) and "short_labels", as --short-names
+ * shortens them, where they differ; "short_names", the run's choice,
+ * is the page's toggle's default. */
+static void put_labels(FILE *out, const struct cg *cg,
+		       const struct print_opts *o)
+{
+	struct print_opts whole = *o, shortened = *o;
+	struct name_labels *full, *brief;
+
+	whole.short_names = false;
+	shortened.short_names = true;
+	full = name_labels_new(cg, &whole);
+	brief = name_labels_new(cg, &shortened);
+	put_label_map(out, "labels", cg, full, NULL);
+	put_label_map(out, "short_labels", cg, brief, full);
+	fprintf(out, ",\n \"short_names\": %s",
+		o->short_names ? "true" : "false");
+	name_labels_free(brief);
+	name_labels_free(full);
 }
 
 /* The demangled form of each mangled name (--no-demangle, or a

@@ -19,8 +19,10 @@
  * "functions" as columns ("name", "file" and "object" as indexes into
  * paths or -1, "line" or 0, "calls", "self_calls", "cycle" or 0, and
  * "self" and "inclusive" as one column per event), "labels" (the names
- * the listings show, by function id, where they are not the profile's:
- * --short-names, two functions of one name, cycle members),
+ * the listings show without --short-names, by function id, where they
+ * are not the profile's: two functions of one name), "short_labels"
+ * (those --short-names shows, where they differ from "labels"),
+ * "short_names" (the run's --short-names: the page's toggle's default),
  * "start_function" (the function the Function view opens on, by
  * start_function() for --sort's event, or -1: none),
  * "demangled" (the demangled form of the names that are mangled), and

@@ -231,85 +231,17 @@ static bool text_matches(const char *pattern, const char *s)
 	return !strcmp(pattern, s) || !fnmatch(pattern, s, 0);
 }
 
-/*
- * The length of name without its C++ parameter list (and what follows
- * it: " const", " [clone .cold]"): up to the '(' that matches the last
- * ')'. 0 when it has none or nothing is before it ("(below main)").
- */
-static size_t without_params(const char *name)
+bool symspec_name_or_demangled_matches(const char *pattern, const char *name)
 {
-	const char *close = strrchr(name, ')');
-	int depth = 0;
-
-	if (!close)
-		return 0;
-	for (const char *c = close; c >= name; c--) {
-		if (*c == ')')
-			depth++;
-		else if (*c == '(' && --depth == 0)
-			return (size_t)(c - name);
-	}
-	return 0;
-}
-
-/*
- * Where the unqualified name starts in s[0..n): after the last "::"
- * outside template arguments ("ns::Vec<a::b>::add" -> "add"); 0 when
- * it has no qualifier.
- */
-static size_t unqualified(const char *s, size_t n)
-{
-	int depth = 0;
-
-	for (size_t i = n; i-- > 1;) {
-		if (s[i] == '>')
-			depth++;
-		else if (s[i] == '<' && depth)
-			depth--;
-		else if (!depth && s[i] == ':' && s[i - 1] == ':')
-			return i + 1;
-	}
-	return 0;
-}
-
-/* The name, without its parameter list, or without its qualifiers too
- * ("ns::Vec::add(int) const": also "ns::Vec::add" and "add"). */
-static bool name_or_base_matches(const char *pattern, const char *name)
-{
-	size_t n, q;
-	char buf[1024];
-
-	if (text_matches(pattern, name))
-		return true;
-	n = without_params(name);
-	if (!n)
-		n = strlen(name);
-	if (n >= sizeof(buf))
-		return false;
-	memcpy(buf, name, n);
-	buf[n] = '\0';
-	if (n != strlen(name) && text_matches(pattern, buf))
-		return true;
-	q = unqualified(buf, n);
-	return q && text_matches(pattern, buf + q);
-}
-
-bool symspec_name_matches(const char *pattern, const char *name)
-{
-	size_t len, n;
-	char *folded;
+	char *d;
 	bool r;
 
-	if (name_or_base_matches(pattern, name))
+	if (symspec_name_matches(pattern, name))
 		return true;
-	if (!strchr(name, '\''))
+	if (!looks_mangled(name) || !(d = symtab_demangle(name)))
 		return false;
-	len = strlen(name);
-	folded = xmalloc(len + 1);
-	n = fold_recursion_suffix(name, len, folded);
-	folded[n] = '\0';
-	r = n != len && name_or_base_matches(pattern, folded);
-	free(folded);
+	r = symspec_name_matches(pattern, d);
+	free(d);
 	return r;
 }
 

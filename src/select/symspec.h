@@ -14,13 +14,12 @@
  * may be glob patterns (fnmatch: * ? [...]), which C++ names want
  * ('std::*'). A file matches by its path as the profile has it, by its
  * last components ("src/a.c" names "/home/me/src/a.c") or by its base
- * name. A function matches by its name as listings show it,
- * by that name without a C++ parameter list ("f" matches "f(int)"),
- * without valgrind's recursion level ("fib" matches "fib'2" and "fib'3";
- * "fib'2" only "fib'2"), and
- * by its other form: a mangled name given (_Z...) is demangled to be
- * compared, and a mangled name shown (--no-demangle) is compared
- * demangled too.
+ * name. A function matches by name_match.h's rule (its name whole, or
+ * without its return type, parameter list, template arguments or
+ * qualifiers, or recursion level: "std::*" names "void
+ * std::vector<int>::push_back(int const&)", "push_back" too), and by its
+ * other form: a mangled name given (_Z...) is demangled to be compared,
+ * and a mangled name shown (--no-demangle) is compared demangled too.
  */
 #ifndef CGA_SYMSPEC_H
 #define CGA_SYMSPEC_H
@@ -29,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "name_match.h"
 #include "profile/profile.h"
 
 struct symspec {
@@ -46,15 +46,10 @@ struct symspec {
  */
 int symspec_parse(const char *text, struct symspec *s, const char **why);
 
-/*
- * Whether pattern (a name, or a glob as fnmatch takes it) names the
- * function name: as it is; without its C++ parameter list; without its
- * qualifiers too ("add" and "*::add" name "ns::Vec::add(int) const");
- * and each without valgrind's recursion level ("fib" names "fib'2"; a
- * pattern with a level, "fib'2", names that level alone). The one rule
- * for -p -P -q -Q -k, --annotate=FUNC and --disasm=FUNC.
- */
-bool symspec_name_matches(const char *pattern, const char *name);
+/* symspec_name_matches(), or for a mangled name (--no-demangle) the
+ * same on its demangled form: -p's "other form", for the options that
+ * name a function by one name at a time (--annotate=FUNC). */
+bool symspec_name_or_demangled_matches(const char *pattern, const char *name);
 void symspec_release(struct symspec *s);
 
 /*

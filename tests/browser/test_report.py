@@ -135,10 +135,14 @@ class ReportTest(ReportBase):
                                if (f['file'] or '').endswith('/prog.c') and
                                f['name'].startswith('f')})
         self.assertGreater(len(got), 0)
+        # FILE:LINE: the function starting last at or before the line
         got = {r['fn'] for r in self.filter_rows(p, 'prog.c:30')}
+        at = max(f['line'] for f in fns
+                 if (f['file'] or '').endswith('/prog.c') and
+                 f['line'] and f['line'] <= 30)
         self.assertEqual(got, {f['id'] for f in fns
                                if (f['file'] or '').endswith('/prog.c') and
-                               f['line'] and f['line'] <= 30})
+                               f['line'] == at})
         self.assertGreater(len(got), 0)
         p.shot('callgrind-filter')
         # nothing
@@ -385,9 +389,13 @@ class ReportTest(ReportBase):
         fns = json.loads(run(['--json'] + args))['functions']
         p = Page(self.driver, page)
         rows = p.rows('top-table')
+        # the label before it is fitted to the column (names.js)
+        labels = p.js("""return Object.fromEntries([...document.querySelectorAll(
+            '#top-table .fname a')].map(a => [a.getAttribute('href').slice(4),
+                                              a.dataset.label]));""")
         shortened = 0
         for r in rows:
-            shown = r['cells'][5]
+            shown = labels[str(r['fn'])]
             self.assertIn(' ' + shown + '\n', text)
             if len(shown) < len(fns[r['fn']]['name']):
                 shortened += 1

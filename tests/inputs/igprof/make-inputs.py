@@ -20,6 +20,11 @@ The prog addresses are those of `objdump -d samples/recursion/prog`
 (return addresses: the instruction after each call). The libc offsets
 are made up but consistent.
 
+cxx-mem.txt is a memory profile of samples/cxx/prog (offsets from `nm`),
+whose C++ functions igprof names mangled, as dladdr() gives them, with
+17 leaks from one stack and 3 from another, and a second thread's 2
+from the first stack.
+
     python3 tests/inputs/igprof/make-inputs.py    (from the top directory)
 """
 import bz2
@@ -52,13 +57,28 @@ FUNCS = {
 }
 
 
+CXX = "./cxx"
+LIBSTDCXX = "/lib/x86_64-linux-gnu/libstdc++.so.6"
+CXX_FUNCS = {
+    "__libc_start_call_main": (LIBC, 0x271C0, True),
+    "malloc": (LIBC, 0x9B6E0, True),
+    "_Znwm": (LIBSTDCXX, 0xAD0E0, True),     # operator new(unsigned long)
+    "main": (CXX, 0x11D0, True),
+    "_ZN6sample11make_pointsEi": (CXX, 0x1F00, True),
+    "_ZNSt6vectorIN6sample5PointESaIS1_EE17_M_realloc_insertIJS1_EEEvN9__gnu_cxx17"
+    "__normal_iteratorIPS1_S3_EEDpOT_": (CXX, 0x27D0, True),
+}
+
+
 def base_of(obj):
     return PROG_BASE if obj == PROG else LIBC_BASE
 
 
 class Writer:
-    def __init__(self, hexmode):
+    def __init__(self, hexmode, funcs=None, prog=PROG):
         self.hex = hexmode
+        self.funcs = funcs or FUNCS
+        self.prog = prog
         self.fn_ids = {}      # (name, address offset) -> id
         self.file_ids = {}
         self.ctr_ids = {}     # per thread buffer
@@ -71,7 +91,7 @@ class Writer:
 
     def frame(self, depth, name, at, counters=(), leaks=()):
         """at: offset of the frame's address into the function."""
-        obj, start, named = FUNCS[name]
+        obj, start, named = self.funcs[name]
         objoff = start + at
         key = (name, objoff)
         out = "C%s " % self.num(depth)
@@ -106,7 +126,7 @@ class Writer:
 
     def text(self, pid, tick):
         head = "P=(%sID=%s N=(%s) T=%f)" % ("HEX " if self.hex else "",
-                                            self.num(pid), PROG, tick)
+                                            self.num(pid), self.prog, tick)
         return "\n".join([head] + self.lines) + "\n"
 
 
@@ -185,6 +205,42 @@ def mem(w):
     F(3, "malloc", 0x4C, m(1, 1024, 1024, 1, 1024, 1024), [(0x55555555B000, 1024)])
 
 
+def cxx_mem(w):
+    """A C++ program's memory profile: the vector's growth leaks 17
+    blocks from one stack, make_points 3 from another; a second thread
+    leaks 2 more from the first stack (the same functions, written again
+    in its own tree)."""
+    w.next_ctr = 0
+    w.thread()
+    F = w.frame
+    realloc = ("_ZNSt6vectorIN6sample5PointESaIS1_EE17_M_realloc_insertIJS1_EEEvN9"
+               "__gnu_cxx17__normal_iteratorIPS1_S3_EEDpOT_")
+
+    def m(n, total, live_n, live, peak):
+        return [("MEM_TOTAL", (n, total, 0)), ("MEM_LIVE", (live_n, live, peak))]
+
+    # the reader learns that the counters are memory counters from the
+    # first definition (on malloc's line), before which an allocator
+    # frame (operator new above malloc) would not be folded
+    F(1, "__libc_start_call_main", 0x8A)
+    F(2, "main", 0x4B)
+    F(3, "_ZN6sample11make_pointsEi", 0x61)
+    F(4, "malloc", 0x4C, m(3, 96, 3, 96, 96),
+      [(0x55555556C000 + 0x20 * i, 32) for i in range(3)])
+    F(4, realloc, 0x8F)
+    F(5, "_Znwm", 0x1C)
+    F(6, "malloc", 0x4C, m(20, 2560, 17, 1088, 1088),
+      [(0x55555556B000 + 0x40 * i, 64) for i in range(17)])
+    w.thread()
+    F(1, "__libc_start_call_main", 0x8A)
+    F(2, "main", 0x4B)
+    F(3, "_ZN6sample11make_pointsEi", 0x61)
+    F(4, realloc, 0x8F)
+    F(5, "_Znwm", 0x1C)
+    F(6, "malloc", 0x4C, m(2, 256, 2, 128, 128),
+      [(0x55555556D000 + 0x40 * i, 64) for i in range(2)])
+
+
 def main():
     files = {}
     for name, fn, hexmode, pid, tick in (("perf.txt", perf, False, 4242, 0.01),
@@ -193,6 +249,9 @@ def main():
         w = Writer(hexmode)
         fn(w)
         files[name] = w.text(pid, tick)
+    w = Writer(False, CXX_FUNCS, CXX)
+    cxx_mem(w)
+    files["cxx-mem.txt"] = w.text(4245, 0.0)
     for name, text in files.items():
         with open(os.path.join(HERE, name), "w") as f:
             f.write(text)

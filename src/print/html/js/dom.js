@@ -44,17 +44,12 @@ function pct(v, total) {
 function total() {
 	return D.totals[ev] || 0;
 }
-/* the names the listings show (a cycle member's with its cycle) */
-const NAME = FN.name.map((n, f) => (D.labels[f] || n || '???') +
-	(FN.cycle[f] ? ' <cycle ' + FN.cycle[f] + '>' : ''));
-function name(f) {
-	return NAME[f];
-}
+/* a function's name: name(), fullName() and fitName() in names.js */
 function cycleName(n) {
 	return '<cycle ' + n + ' as a whole>';
 }
 function fnLink(f) {
-	return el('a', { href: '#fn/' + f }, name(f));
+	return fnLinkFit(f, LINK_CHARS);
 }
 function cycleLink(n) {
 	return el('a', { href: '#cycle/' + n }, cycleName(n));

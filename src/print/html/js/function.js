@@ -23,6 +23,9 @@ function entryTable(f, arcsIn, arcsOut, sameUnit) {
 		el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
 		el('th', { class: 'num' }, 'called'), el('th', null, 'function')));
 	const C = calls();
+	/* the callers' and callees' names, told apart */
+	const shown = fitSet(arcsIn.map(a => C.caller[a]).concat(
+		arcsOut.map(a => C.callee[a])), LINK_CHARS);
 	const arcRow = (a, other, callee, dir) => {
 		const inside = sameUnit(other);
 		const u = calleeUnit(callee);
@@ -35,7 +38,7 @@ function entryTable(f, arcsIn, arcsOut, sameUnit) {
 			el('td', { class: 'num' }, inside ? '' : fmt(incl)),
 			el('td', { class: 'num' }, fmt(C.count[a]) +
 				(inside ? '' : '/' + fmt(u.calls))),
-			el('td', null, fnLink(other),
+			el('td', null, fnLinkFit(other, LINK_CHARS, shown.get(other)),
 				inside ? el('span', { class: 'muted' }, ' (within the cycle)') : null));
 	};
 
@@ -97,12 +100,13 @@ function viewFunction(f) {
 			{ id: 'fn-object', title: fnObject(f) }, baseName(fnObject(f))));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
-	box.append(el('h2', { id: 'fn-name' }, name(f)), where, facts);
+	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts);
 	if (cyc !== null)
 		box.append(el('p', null, 'Part of ', cycleLink(cyc),
 			': calls inside the cycle are counted, their cost is the cycle\'s.'));
 	box.append(entryTable({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
-				label: name(f), self: fnSelf(f), inclusive: fnIncl(f) },
+				label: el('span', { title: fullName(f) }, fitName(f, LINK_CHARS)),
+				self: fnSelf(f), inclusive: fnIncl(f) },
 		byCost(calls().callersOf[f]), byCost(calls().calleesOf[f]), same));
 	return box;
 }

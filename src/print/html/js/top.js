@@ -12,15 +12,12 @@ const topColumns = [
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 ];
 
+/* the rows the filter leaves, and what it did with the text */
 function sortedRows() {
 	const col = topColumns.find(c => c.key === topState.col);
-	let rows = Array.from({ length: NF }, (x, f) => f);
+	const { rows, how } = filterRows(topState.filter);
 
-	if (topState.filter) {
-		const m = funcMatcher(topState.filter);
-
-		rows = m ? rows.filter(m) : [];
-	}
+	topState.how = how;
 	const key = rows.map(col.v);
 	const idx = rows.map((x, i) => i);
 	const dir = topState.desc ? -1 : 1;
@@ -98,27 +95,50 @@ function objectCell(f) {
 function viewTop() {
 	const box = el('div');
 	const filter = el('input', { type: 'search', id: 'filter',
-		placeholder: 'filter as -p: a function, file or object, FILE:FUNC (std::*, *.c)',
+		placeholder: 'as -p (std::*, prog.c:42) or part of a name',
+		title: 'As -p SPEC: a name or glob (std::*, *.c), a file or object, ' +
+			'FILE:FUNC, FILE:LINE. A word that names nothing finds the ' +
+			'names containing it.',
 		value: topState.filter });
 	const count = el('span', { class: 'muted', id: 'top-count' });
+	const how = el('div', { class: 'muted', id: 'filter-how' });
 	const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
-	let table;
+	const shortBox = el('input', { type: 'checkbox', id: 'short-names' });
+	let table, nameMax = 0;	/* characters the name column shows; 0: unknown */
+	let fitted = new Map();	/* the rows a paint draws: their names */
+
+	/* the names fit the column once it has a width, and again when
+	 * the window's changes it */
+	function fit() {
+		/* a row's cell: the header's spans the scroll bar too */
+		const m = table && charsIn(table.querySelector('.row .fname'));
+
+		if (m && m !== nameMax && table) {
+			nameMax = m;
+			table.paint();
+		}
+	}
 
 	function redraw() {
 		const rows = sortedRows();
 		const tot = total();
 
 		count.textContent = rows.length + ' of ' + NF + ' functions';
+		how.textContent = topState.how;
 		const t = vtable(rows, 'top-grid', f => cells(
 			numCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
 			numCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
 			numCell(FN.calls[f]),
-			el('span', null, fnLink(f)),
+			el('span', { class: 'fname' }, fnLinkFit(f, nameMax, fitted.get(f))),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
-			objectCell(f)));
+			objectCell(f)),
+			(first, last) => {
+				/* the names of the rows drawn, told apart */
+				fitted = fitSet(rows.slice(first, last), nameMax);
+			});
 
 		t.id = 'top-table';
 		box.style.setProperty('--top-columns', topTemplate());
@@ -127,6 +147,7 @@ function viewTop() {
 		else
 			box.append(t);
 		table = t;
+		requestAnimationFrame(fit);
 		for (const s of hdr.children) {
 			s.classList.toggle('sorted', s.dataset.key === topState.col);
 			s.classList.toggle('up', !topState.desc);
@@ -146,11 +167,29 @@ function viewTop() {
 				}
 				redraw();
 			} }, c.title));
+	/* a large profile's filter takes a second or more (-p's seven
+	 * forms of each name): it waits for a pause in the typing */
+	let typing;
 	filter.addEventListener('input', () => {
-		topState.filter = filter.value.trim();
+		clearTimeout(typing);
+		typing = setTimeout(() => {
+			topState.filter = filter.value.trim();
+			redraw();
+		}, NF > 100000 ? 300 : 0);
+	});
+	shortBox.checked = shortNames;
+	shortBox.addEventListener('change', () => {
+		shortNames = shortBox.checked;
 		redraw();
 	});
-	box.append(el('div', { class: 'controls' }, filter, count), hdr);
+	window.addEventListener('resize', () => {
+		if (box.isConnected)
+			fit();
+	});
+	box.append(el('div', { class: 'controls' }, filter, count,
+		el('label', { title: 'names as --short-names shows them: ' +
+			'template arguments <...> and parameters (...)' },
+			shortBox, ' short names')), how, hdr);
 	redraw();
 	return box;
 }

@@ -1,8 +1,10 @@
 /* A table that draws only the rows in view */
 
 /* rows: any array; draw(row, index) makes one row's element (a
- * grid of cells). Returns the scroller, with scrollToRow(). */
-function vtable(rows, gridClass, draw) {
+ * grid of cells); prepare(first, last) (optional) is told which rows
+ * a paint draws before it draws them. Returns the scroller, with
+ * scrollToRow(). */
+function vtable(rows, gridClass, draw, prepare) {
 	const scroller = el('div', { class: 'vscroll' });
 	const spacer = el('div', { class: 'vspacer' });
 	let drawn = '';
@@ -18,6 +20,8 @@ function vtable(rows, gridClass, draw) {
 		if (key === drawn)
 			return;
 		drawn = key;
+		if (prepare)
+			prepare(first, last);
 		spacer.textContent = '';
 		for (let i = first; i < last; i++) {
 			const r = draw(rows[i], i);

@@ -1,0 +1,39 @@
+/*
+ * Mangled function names demangled after reading (demangle_names.h),
+ * with the symbol table's demangler, and the profile rekeyed.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+#include "demangle_names.h"
+#include "symtab/symtab.h"
+
+uint32_t demangle_names(struct profile *p)
+{
+	struct pfunc *ident = NULL;
+	uint32_t n = 0;
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		const char *name = profile_str(p, p->funcs[f].name);
+		char *d;
+
+		/* what bfd_demangle takes: Itanium C++ and Rust v0 */
+		if (!name || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)))
+			continue;
+		d = symtab_demangle(name);
+		if (!d)
+			continue;
+		if (!ident) {
+			ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
+			memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
+		}
+		ident[f].name = names_intern(&p->names, d, strlen(d));
+		free(d);
+		n++;
+	}
+	if (ident)
+		profile_rekey(p, ident, NULL, NULL, NULL);
+	free(ident);
+	return n;
+}
