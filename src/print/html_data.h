@@ -18,7 +18,10 @@
  * print_json_head()'s keys, "paths" (every file and object name once),
  * "functions" as columns ("name", "file" and "object" as indexes into
  * paths or -1, "line" or 0, "calls", "self_calls", "cycle" or 0, and
- * "self" and "inclusive" as one column per event), "labels" (the names
+ * "self", "inclusive" and, for a sampled profile, "samples" as one
+ * column per event, and "children", the call graph's children of the
+ * few functions whose are not inclusive - self, a cycle member's
+ * (put_children())), "labels" (the names
  * the listings show, by function id, where they are not the profile's:
  * --short-names, two functions of one name, cycle members),
  * "demangled" (the demangled form of the names that are mangled), and
@@ -27,9 +30,12 @@
 void html_data_first(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const char *warnings);
 
-/* The calls, for the function view: "caller", "callee", "count" and
- * "inclusive" (one column per event) by profile call, "deleted" (the
- * calls -k left out), and print_json_cycles()'s "cycles". */
+/* The calls, for the function view: "estimated" (gmon.out's shares),
+ * "caller", "callee", "count" and "inclusive" (one column per event)
+ * by profile call, and when estimated "self_share" and "child_share"
+ * (the sort event's share, cg_arc_share()'s, in its two parts),
+ * "deleted" (the calls -k left out), and print_json_cycles()'s
+ * "cycles". */
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o);
 

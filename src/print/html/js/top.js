@@ -6,7 +6,10 @@ const topColumns = [
 	{ key: 'selfpct', title: '%', v: fnSelf },
 	{ key: 'incl', title: 'inclusive', v: fnIncl },
 	{ key: 'inclpct', title: '%', v: fnIncl },
-	{ key: 'calls', title: 'calls', v: f => FN.calls[f] },
+	/* a sampled profile (perf.data) counted no calls: its samples, as
+	 * the flat profile's column */
+	SAMPLED ? { key: 'samples', title: 'samples', v: f => FN.samples[ev][f] }
+		: { key: 'calls', title: 'calls', v: f => FN.calls[f] },
 	{ key: 'name', title: 'function', v: f => name(f) },
 	{ key: 'file', title: 'file', v: f => fnFile(f) || '' },
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
@@ -54,11 +57,11 @@ function viewTop() {
 
 		count.textContent = rows.length + ' of ' + NF + ' functions';
 		const t = vtable(rows, 'top-grid', f => cells(
-			numCell(fnSelf(f)),
+			costCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
-			numCell(fnIncl(f)),
+			costCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
-			numCell(FN.calls[f]),
+			numCell(SAMPLED ? FN.samples[ev][f] : FN.calls[f]),
 			el('span', null, fnLink(f)),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
@@ -78,8 +81,8 @@ function viewTop() {
 	}
 	for (const c of topColumns)
 		hdr.append(el('span', { 'data-key': c.key,
-			class: ['self', 'selfpct', 'incl', 'inclpct', 'calls']
-				.includes(c.key) ? 'num' : '',
+			class: ['self', 'selfpct', 'incl', 'inclpct', 'calls',
+				'samples'].includes(c.key) ? 'num' : '',
 			onclick: () => {
 				if (topState.col === c.key)
 					topState.desc = !topState.desc;
@@ -89,7 +92,8 @@ function viewTop() {
 						.includes(c.key);
 				}
 				redraw();
-			} }, c.title));
+			} }, c.title + (['self', 'incl'].includes(c.key) &&
+				unitOf() ? ' (' + unitOf() + ')' : '')));
 	filter.addEventListener('input', () => {
 		topState.filter = filter.value.trim();
 		redraw();
