@@ -85,7 +85,7 @@ def _entry(block, cols):
     me = block[at]
     self_, children = costs(me)
     return {name(me): {
-        'self': self_, 'children': children,
+        'self': self_, 'children': children, 'pct': me.split()[1],
         'callers': {name(l): costs(l) for l in block[:at]
                     if '<spontaneous>' not in l},
         'callees': {name(l): costs(l) for l in block[at + 1:]}}}
@@ -137,6 +137,11 @@ class UnitsTest(ReportBase):
         self.assertEqual((prim['cells'][1], prim['cells'][2]),
                          (entry['self'], entry['children']),
                          '%s %s: self, children' % (kind, what))
+        # the text's one decimal of the same share (gmon.out's of the
+        # time the functions got, as gprof's)
+        self.assertLessEqual(abs(float(prim['cells'][0].rstrip('%')) -
+                                 float(entry['pct'])), 0.0501,
+                             '%s %s: %% total' % (kind, what))
         for r in shown['rows']:
             if r['dir'] == 'primary':
                 continue

@@ -49,11 +49,24 @@ function fmtShare(v) {
  * text's call graph (print_graph.c says why); its samples are in the
  * line above the table.
  */
+/* What the entry's "% total" is of: the call graph's base, for
+ * gmon.out the time the functions got (print_seconds.c sums their self
+ * cost in the same order), else the event's total. */
+function graphTotal() {
+	if (!calls().estimated)
+		return total();
+	let t = 0;
+
+	for (let f = 0; f < NF; f++)
+		t += fnSelf(f);
+	return t;
+}
+
 function entryTable(f, arcsIn, arcsOut, sameUnit) {
-	const tot = total();
+	const tot = graphTotal();
 	const u = unitOf();
 	const t = el('table', { class: 'entry' }, el('tr', null,
-		el('th', { class: 'num' }, '% total'),
+		el('th', { class: 'num' }, calls().estimated ? '% time' : '% total'),
 		el('th', { class: 'num' }, u ? 'self (' + u + ')' : 'self'),
 		el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
 		SAMPLED ? null : el('th', { class: 'num' }, 'called'),
@@ -80,7 +93,9 @@ function entryTable(f, arcsIn, arcsOut, sameUnit) {
 	for (const a of arcsIn)
 		t.append(arcRow(a, C.caller[a], C.callee[a], 'caller'));
 	t.append(el('tr', { class: 'primary' },
-		el('td', { class: 'num' }, pct(f.inclusive, tot)),
+		/* as the text's %total: self + children (a cycle member's
+		 * children may leave the calls inside the cycle out) */
+		el('td', { class: 'num' }, pct(f.self + f.children, tot)),
 		el('td', { class: 'num' }, fmtCost(f.self)),
 		el('td', { class: 'num' }, fmtCost(f.children)),
 		el('td', { class: 'num' }, fmtCost(f.inclusive)),
