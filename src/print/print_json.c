@@ -256,7 +256,7 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				  cg_node_child(cg, f, o->sort_event), ne,
 				  o->sort_event);
 		}
-		if (p->sampled) {
+		if (p->sampled && p->func_count) {
 			fputs(", \"samples\": ", out);
 			json_row(out, profile_func_row(p, p->func_count, f), ne);
 		}
