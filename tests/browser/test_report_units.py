@@ -213,6 +213,11 @@ class UnitsTest(ReportBase):
         p.go('#flame')
         root = p.js('return document.querySelector(\'#flame .fr[data-node="-1"]\').title')
         self.assertEqual(root, 'all: %s ns (100.00%%)' % format(doc['totals'][ev], ','))
+        # nor any other view (the disassembly's "call" instructions are
+        # the code's)
+        for view in ('#flame', '#icicle', '#source', '#disasm'):
+            p.go(view)
+            self.assertNotRegex(self.page_text(p), r'\bcall(s|ed)\b', view)
 
     def test_sampled_fp(self):
         self.check_sampled('fp')
