@@ -293,6 +293,37 @@ void html_data_first(FILE *out, const struct cg *cg,
 	fputs("}\n", out);
 }
 
+/*
+ * "cycle_children": each cycle's children as the call graph prints
+ * them (cg_cycle_child()), by cycle number, a value per event: what the
+ * cycle's entry shows, which its "inclusive" less its "self" need not
+ * be to the last bit where they are estimates.
+ */
+static void put_cycle_children(FILE *out, const struct cg *cg,
+			       const struct print_opts *o, bool exact)
+{
+	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
+	size_t ne = cg->p->stride;
+
+	for (uint32_t c = 0; c < cg->ncycles; c++)
+		by_number[cg->cycles[c].number - 1] = c;
+	fputs(",\n \"cycle_children\": [", out);
+	for (uint32_t k = 0; k < cg->ncycles; k++) {
+		fputs(k ? ",[" : "[", out);
+		for (size_t e = 0; e < ne; e++) {
+			if (e)
+				fputc(',', out);
+			/* estimates are of the sort event only, as --json's */
+			put_cost(out, exact || e == o->sort_event
+				 ? cg_cycle_child(cg, by_number[k], (uint32_t)e)
+				 : 0, exact);
+		}
+		fputc(']', out);
+	}
+	fputc(']', out);
+	free(by_number);
+}
+
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o)
 {
@@ -343,6 +374,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 		}
 	fputs("],\n ", out);
 	print_json_cycles(out, cg, o);
+	put_cycle_children(out, cg, o, cg->child != NULL);
 	fputs("}\n", out);
 	free(incl);
 	free(num);

@@ -34,8 +34,9 @@ void html_data_first(FILE *out, const struct cg *cg,
  * "caller", "callee", "count" and "inclusive" (one column per event)
  * by profile call, and when estimated "self_share" and "child_share"
  * (the sort event's share, cg_arc_share()'s, in its two parts),
- * "deleted" (the calls -k left out), and print_json_cycles()'s
- * "cycles". */
+ * "deleted" (the calls -k left out), print_json_cycles()'s "cycles",
+ * and "cycle_children" (each cycle's children as the call graph has
+ * them, by number, a value per event). */
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o);
 

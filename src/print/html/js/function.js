@@ -201,7 +201,7 @@ function viewCycle(n) {
 		el('p', null, 'Members:'), list,
 		entryTable({ calls: c.calls, selfCalls: c.internal_calls,
 			     label: cycleName(n), self: c.self[ev],
-			     children: c.inclusive[ev] - c.self[ev],
+			     children: C.cycleChildren[n - 1][ev],
 			     inclusive: c.inclusive[ev] },
 			byCost(arcsIn), byCost(arcsOut), () => false));
 	return box;

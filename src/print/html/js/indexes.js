@@ -24,6 +24,7 @@ function calls() {
 	callsIndex = { caller: c.caller, callee: c.callee, count: c.count,
 		incl: c.inclusive, estimated: c.estimated,
 		selfShare: c.self_share, childShare: c.child_share,
+		cycleChildren: d.cycle_children,
 		callersOf, calleesOf, cycleByNumber };
 	return callsIndex;
 }
