@@ -329,6 +329,24 @@ class UnitsTest(ReportBase):
                             format(odd['inclusive'][0] - odd['self'][0], ','))
         self.check_percent_cells(p)
 
+    def test_every_entry(self):
+        """Every function's and cycle's view, of each input, as its -q
+        entry (the graph lists them all with --threshold=0)."""
+        for kind in ('igprof', 'callgrind', 'gmon', 'fp'):
+            doc = self.docs[kind]
+            graph = graph_entries(self.args(kind))
+            p = self.page(kind)
+            checked = 0
+            for f in doc['functions']:
+                label = f['name'] + (' <cycle %d>' % f['cycle']
+                                     if f['cycle'] else '')
+                if label not in graph:
+                    continue	# a name the listing tells apart otherwise
+                self.check_entry(kind, self.function_view(p, f['id']),
+                                 graph[label], label)
+                checked += 1
+            self.assertGreater(checked, len(doc['functions']) // 2, kind)
+
     def check_percent_cells(self, p):
         """Top's % columns: two decimals, as the flat profile's, and
         whole in their cells (by inclusive cost, the largest first:
