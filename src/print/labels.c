@@ -237,3 +237,21 @@ uint64_t func_samples(const struct profile *p, uint32_t f, uint32_t ev)
 		return 0;
 	return profile_func_row(p, p->func_count, f)[ev];
 }
+
+void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
+		  bool groups)
+{
+	char buf[FMT_NUM_MAX];
+	uint64_t samples = 0;
+
+	fputs(fmt_count(buf, p->totals[ev], groups), out);
+	if (p->events[ev].unit != NO_NAME)
+		fprintf(out, " %s", profile_str(p, p->events[ev].unit));
+	fputs(" in all", out);
+	if (!p->sampled)
+		return;
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		samples += func_samples(p, f, ev);
+	fprintf(out, ", %s sample%s", fmt_count(buf, samples, groups),
+		samples == 1 ? "" : "s");
+}

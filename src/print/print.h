@@ -192,6 +192,12 @@ uint64_t func_samples(const struct profile *p, uint32_t f, uint32_t ev);
  * decimals; the report shows them so too. */
 bool listed_in_seconds(const struct profile *p, uint32_t e);
 
+/* An event's total as the listings' titles give it: "408,817,632 in
+ * all", with its unit where the profile knows one ("ns in all") and a
+ * sampled profile's samples ("in all, 204 samples"). */
+void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
+		  bool groups);
+
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 

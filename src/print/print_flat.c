@@ -121,7 +121,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	bool sampled = p->sampled;
 	int wcost, wcall, wcalls = sampled ? 7 : 5;
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
-	char hdr[256], buf[FMT_NUM_MAX];
+	char hdr[256];
 
 	if (cg->est_self) {	/* gmon.out: gprof's own columns */
 		free(wextra);
@@ -174,8 +174,8 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	fputs("Flat profile of ", out);
 	fprint_event_title(out, p, ev);
-	fprintf(out, ", %s in all",
-		fmt_count(buf, p->totals[ev], o->digit_groups));
+	fputs(", ", out);
+	fprint_total(out, p, ev, o->digit_groups);
 	/* a time measured in ticks (IgProf's PERF_TICKS): say what in */
 	if (p->events[ev].unit_seconds != 0)
 		fprintf(out, " (ticks of %g s: %.2f s)",

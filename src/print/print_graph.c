@@ -367,8 +367,9 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	fputs("Call graph of ", out);
 	fprint_event_title(out, p, g.ev);
-	fprintf(out, ", %s in all:\n\n",
-		fmt_count(buf, p->totals[g.ev], o->digit_groups));
+	fputs(", ", out);
+	fprint_total(out, p, g.ev, o->digit_groups);
+	fputs(":\n\n", out);
 	if (g.sampled)
 		fprintf(out, "%-6s %6s %*s %*s  %s\n", "index", "%total", g.w,
 			"self", g.w, "children", "name");
