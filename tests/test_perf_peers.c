@@ -176,6 +176,16 @@ static uint32_t event_named(const struct profile *p, const char *name)
 	return e;
 }
 
+/* Every sample of event e: the samples that ended in each function. */
+static uint64_t event_samples(const struct profile *p, uint32_t e)
+{
+	uint64_t n = 0;
+
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		n += profile_func_row(p, p->func_count, f)[e];
+	return n;
+}
+
 static void pct(char *out, size_t n, uint64_t part, uint64_t total)
 {
 	snprintf(out, n, "%.2f%%", total ? 100.0 * (double)part / (double)total
@@ -280,8 +290,16 @@ static void compare_tol(const char *name, bool children, const char *file,
 		struct row row;
 		uint32_t f;
 
-		if (sscanf(line, "# Samples: %*s of event '%127[^']'", ev) == 1) {
+		if (sscanf(line, "# Samples: %llu of event '%127[^']'", &count,
+			   ev) == 2) {
 			e = event_named(&r.p, ev);
+			/* the listings' samples (func_samples()) add up to
+			 * perf's; a sampled profile, its clock in ns */
+			assert_true(r.p.sampled);
+			assert_string_equal(profile_str(&r.p, r.p.events[e].unit),
+					    "ns");
+			if (!sel)
+				assert_int_equal(event_samples(&r.p, e), count);
 			continue;
 		}
 		if (sscanf(line, "# Event count (approx.): %llu", &count) == 1) {

@@ -718,6 +718,49 @@ static void test_lbr_note(void **state)
 	free(b.p);
 }
 
+/* What a period counts, by the attr's type and config: the clocks'
+ * nanoseconds, the other events' counts (the listings and the report
+ * show it beside the costs). */
+static const struct {
+	uint32_t type;
+	uint64_t config;
+	const char *name, *unit;
+} unit_cases[] = {
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, "cpu-clock", "ns" },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, "task-clock", "ns" },
+	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, "page-faults", "events" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, "cycles", "events" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, "instructions", "events" },
+	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES, "cache-misses", "events" },
+	{ PERF_TYPE_TRACEPOINT, 316, "event-2:0x13c", "events" },
+};
+
+static void test_event_units(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(unit_cases) / sizeof(unit_cases[0]); i++) {
+		struct buf b;
+		struct res r;
+		size_t end;
+
+		build_file(&b, false);
+		end = b.n;
+		b.n = 104;		/* the attr: type, size, config */
+		put4(&b, unit_cases[i].type);
+		b.n = 104 + 8;
+		put8(&b, unit_cases[i].config);
+		b.n = end;
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, 0);
+		assert_string_equal(profile_str(&r.p, r.p.perf->events[0].name),
+				    unit_cases[i].name);
+		assert_string_equal(profile_str(&r.p, r.p.perf->events[0].unit),
+				    unit_cases[i].unit);
+		rd_done(&r);
+		free(b.p);
+	}
+}
+
 /* --- perf record -z: compressed records --- */
 
 /* How a -z stream is built: where its records' bytes are cut between
@@ -1015,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_trailer),
 		cmocka_unit_test(test_maps_by_time),
 		cmocka_unit_test(test_lbr_note),
+		cmocka_unit_test(test_event_units),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_compressed_truncated),

@@ -16,6 +16,22 @@ const char flat_blurb[] =
 "              index in the call graph. A name shared by several functions\n"
 "              is followed by its object and file.\n";
 
+const char flat_sampled_blurb[] =
+"Columns of the flat profile of a sampled profile (perf.data), for the\n"
+"event named in its title; a sample records where the program was, not\n"
+"calls, so there are no call counts:\n"
+" %            this function's self cost as a percentage of the total.\n"
+" cumulative   the running sum of the self column, down to this line.\n"
+" self         the periods of the samples in the function's own code\n"
+"              (cpu-clock, task-clock: nanoseconds; other events: the\n"
+"              events counted).\n"
+" samples      the samples taken in the function's own code, as perf\n"
+"              report's Samples column.\n"
+" self EV      self cost of each other event shown (--show).\n"
+" name         function; \"<cycle N>\" marks members of cycle N, [N] is its\n"
+"              index in the call graph. A name shared by several functions\n"
+"              is followed by its object and file.\n";
+
 const char graph_blurb[] =
 "How to read the call graph. Each entry is a block between dashed lines:\n"
 "its callers above, the entry itself on the line that starts with [N],\n"
@@ -78,4 +94,25 @@ const char graph_seconds_blurb[] =
 " self, children  the part of the callee's time these calls account for.\n"
 " called     calls along this arc / all calls into the callee (or its\n"
 "            cycle). Calls inside a cycle and to itself show the count only.\n"
+" <spontaneous>  no caller was recorded.\n";
+
+const char graph_sampled_blurb[] =
+"How to read the call graph of a sampled profile (perf.data). Each entry\n"
+"is a block between dashed lines: its callers above, the entry itself on\n"
+"the line that starts with [N], its callees below. Entries are ordered by\n"
+"total (self + children). Each sample's whole stack was recorded, so\n"
+"self and children are measured, not estimated. There is no \"called\"\n"
+"column: a sample counts no call (the flat profile gives each function's\n"
+"samples).\n"
+"On the [N] line:\n"
+" %total     self + children as a percentage of the whole run.\n"
+" self       the periods of the samples in the function's own code.\n"
+" children   the periods of the samples in its callees (for a member of\n"
+"            a cycle, in the other members too, as the stacks say); the\n"
+"            cycle as a whole has its own entry, \"<cycle N as a whole>\".\n"
+
+"On caller and callee lines:\n"
+" self, children  the part of the callee's cost in the stacks that go\n"
+"            through this caller and callee; the split between them\n"
+"            follows the callee's own self:children ratio.\n"
 " <spontaneous>  no caller was recorded.\n";

@@ -108,6 +108,41 @@ static void put_ids(FILE *out, const char *key, const uint32_t *v, size_t n)
 	fputc(']', out);
 }
 
+/*
+ * "children": {"F": [a value per event]} for the functions whose call
+ * graph children (child) are not inclusive - self as the page computes
+ * it in doubles, as these are: a cycle member's where the graph worked
+ * its children out from arcs (-q prints those, leaving out the calls
+ * inside the cycle), or an estimate's last bit. Few functions: a map,
+ * not a column the size of the others.
+ */
+static void put_children(FILE *out, const double *self, const double *incl,
+			 const double *child, size_t n, size_t ne, bool exact)
+{
+	bool first = true;
+
+	fputs(",\n  \"children\": {", out);
+	for (size_t f = 0; f < n; f++) {
+		const double *s = self + f * ne, *i = incl + f * ne;
+		const double *c = child + f * ne;
+		size_t e = 0;
+
+		while (e < ne && i[e] - s[e] == c[e])
+			e++;
+		if (e == ne)
+			continue;
+		fprintf(out, "%s\"%zu\": [", first ? "" : ",", f);
+		for (e = 0; e < ne; e++) {
+			if (e)
+				fputc(',', out);
+			put_cost(out, c[e], exact);
+		}
+		fputc(']', out);
+		first = false;
+	}
+	fputc('}', out);
+}
+
 static void put_functions(FILE *out, const struct cg *cg,
 			  const struct print_opts *o)
 {
@@ -116,6 +151,9 @@ static void put_functions(FILE *out, const struct cg *cg,
 	bool exact = cg->child != NULL;
 	double *self = xcalloc(n * ne + 1, sizeof(*self));
 	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
+	/* the call graph's children (cg_node_child()), for put_children() */
+	double *child = xcalloc(n * ne + 1, sizeof(*child));
+	double *samples = xcalloc(n * ne + 1, sizeof(*samples));
 	double *num = xcalloc(3 * n + 1, sizeof(*num));
 	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
 	uint32_t *file, *object, *cycle = xcalloc(n + 1, sizeof(*cycle));
@@ -130,6 +168,10 @@ static void put_functions(FILE *out, const struct cg *cg,
 			for (size_t e = 0; e < ne; e++) {
 				self[f * ne + e] = (double)profile_self(p, (uint32_t)f)[e];
 				incl[f * ne + e] = (double)row[e];
+				child[f * ne + e] = cg_node_child(cg, (uint32_t)f,
+								  (uint32_t)e);
+				samples[f * ne + e] = (double)func_samples(
+					p, (uint32_t)f, (uint32_t)e);
 			}
 		} else {
 			/* estimated for the sort event only, 0 for the rest,
@@ -137,8 +179,10 @@ static void put_functions(FILE *out, const struct cg *cg,
 			double s = cg_node_self(cg, (uint32_t)f, o->sort_event);
 
 			self[f * ne + o->sort_event] = s;
-			incl[f * ne + o->sort_event] = s +
+			child[f * ne + o->sort_event] =
 				cg_node_child(cg, (uint32_t)f, o->sort_event);
+			incl[f * ne + o->sort_event] = s +
+				child[f * ne + o->sort_event];
 		}
 		num[3 * f] = profile_func_line(p, (uint32_t)f);
 		num[3 * f + 1] = (double)node->calls;
@@ -159,6 +203,9 @@ static void put_functions(FILE *out, const struct cg *cg,
 	put_ids(out, "cycle", cycle, n);
 	put_event_columns(out, "self", self, n, ne, exact);
 	put_event_columns(out, "inclusive", incl, n, ne, exact);
+	put_children(out, self, incl, child, n, ne, exact);
+	if (p->sampled)
+		put_event_columns(out, "samples", samples, n, ne, true);
 	fputc('}', out);
 	/* the Function view's first function: of the event shown first */
 	start = start_function(p, incl + o->sort_event, ne);
@@ -166,6 +213,8 @@ static void put_functions(FILE *out, const struct cg *cg,
 		start == NO_ID ? -1L : (long)start);
 	free(self);
 	free(incl);
+	free(child);
+	free(samples);
 	free(num);
 	free(row);
 	free(file);
@@ -286,6 +335,37 @@ void html_data_first(FILE *out, const struct cg *cg,
 	fputs("}\n", out);
 }
 
+/*
+ * "cycle_children": each cycle's children as the call graph prints
+ * them (cg_cycle_child()), by cycle number, a value per event: what the
+ * cycle's entry shows, which its "inclusive" less its "self" need not
+ * be to the last bit where they are estimates.
+ */
+static void put_cycle_children(FILE *out, const struct cg *cg,
+			       const struct print_opts *o, bool exact)
+{
+	uint32_t *by_number = xcalloc(cg->ncycles + 1, sizeof(*by_number));
+	size_t ne = cg->p->stride;
+
+	for (uint32_t c = 0; c < cg->ncycles; c++)
+		by_number[cg->cycles[c].number - 1] = c;
+	fputs(",\n \"cycle_children\": [", out);
+	for (uint32_t k = 0; k < cg->ncycles; k++) {
+		fputs(k ? ",[" : "[", out);
+		for (size_t e = 0; e < ne; e++) {
+			if (e)
+				fputc(',', out);
+			/* estimates are of the sort event only, as --json's */
+			put_cost(out, exact || e == o->sort_event
+				 ? cg_cycle_child(cg, by_number[k], (uint32_t)e)
+				 : 0, exact);
+		}
+		fputc(']', out);
+	}
+	fputc(']', out);
+	free(by_number);
+}
+
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o)
 {
@@ -294,6 +374,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	bool exact = p->calls_have_incl;
 	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
 	double *num = xcalloc(3 * n + 1, sizeof(*num));
+	double *share = xcalloc(2 * n + 1, sizeof(*share));
 	bool first = true;
 
 	for (size_t c = 0; c < n; c++) {
@@ -304,20 +385,29 @@ void html_data_calls(FILE *out, const struct cg *cg,
 			incl[c * ne + e] =
 				(double)profile_call_incl_at(p, (uint32_t)c, e);
 	}
-	/* estimated: gprof's share of the sort event, for the graph's arcs */
+	/* estimated: gprof's share of the sort event, for the graph's
+	 * arcs, and its self part as the call graph prints it (the page
+	 * splits a measured arc by the callee's ratio as cg_arc_share()
+	 * does, but cannot an estimate: gprof's split is not that one) */
 	for (size_t c = 0; !exact && c < n; c++) {
 		double s = 0, ch = 0;
 
 		if (cg_is_arc(cg, c))
 			cg_arc_share(cg, (uint32_t)c, o->sort_event, &s, &ch);
 		incl[c * ne + o->sort_event] = s + ch;
+		share[2 * c] = s;
+		share[2 * c + 1] = ch;
 	}
 	fputs("{\"calls\": {\"n\": ", out);
-	fprintf(out, "%zu", n);
+	fprintf(out, "%zu, \"estimated\": %s", n, exact ? "false" : "true");
 	put_column(out, "caller", num, n, 3, true);
 	put_column(out, "callee", num + 1, n, 3, true);
 	put_column(out, "count", num + 2, n, 3, true);
 	put_event_columns(out, "inclusive", incl, n, ne, exact);
+	if (!exact) {
+		put_column(out, "self_share", share, n, 2, false);
+		put_column(out, "child_share", share + 1, n, 2, false);
+	}
 	fputs("},\n \"deleted\": [", out);
 	for (size_t c = 0; o->arc_deleted && c < n; c++)
 		if (o->arc_deleted[c]) {
@@ -326,9 +416,11 @@ void html_data_calls(FILE *out, const struct cg *cg,
 		}
 	fputs("],\n ", out);
 	print_json_cycles(out, cg, o);
+	put_cycle_children(out, cg, o, cg->child != NULL);
 	fputs("}\n", out);
 	free(incl);
 	free(num);
+	free(share);
 }
 
 /* One event's tree. Not the nodes' self costs: the page draws none, and

@@ -18,22 +18,29 @@
  * print_json_head()'s keys, "paths" (every file and object name once),
  * "functions" as columns ("name", "file" and "object" as indexes into
  * paths or -1, "line" or 0, "calls", "self_calls", "cycle" or 0, and
- * "self" and "inclusive" as one column per event), "labels" (the names
- * the listings show without --short-names, by function id, where they
- * are not the profile's: two functions of one name), "short_labels"
- * (those --short-names shows, where they differ from "labels"),
- * "short_names" (the run's --short-names: the page's toggle's default),
- * "start_function" (the function the Function view opens on, by
- * start_function() for --sort's event, or -1: none),
+ * "self", "inclusive" and, for a sampled profile, "samples" as one
+ * column per event, and "children", the call graph's children of the
+ * few functions whose are not inclusive - self, a cycle member's
+ * (put_children())), "labels" (the names the listings show without
+ * --short-names, by function id, where they are not the profile's: two
+ * functions of one name), "short_labels" (those --short-names shows,
+ * where they differ from "labels"), "short_names" (the run's
+ * --short-names: the page's toggle's default), "start_function" (the
+ * function the Function view opens on, by start_function() for
+ * --sort's event, or -1: none),
  * "demangled" (the demangled form of the names that are mangled), and
  * "warnings" (may be NULL: none).
  */
 void html_data_first(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const char *warnings);
 
-/* The calls, for the function view: "caller", "callee", "count" and
- * "inclusive" (one column per event) by profile call, "deleted" (the
- * calls -k left out), and print_json_cycles()'s "cycles". */
+/* The calls, for the function view: "estimated" (gmon.out's shares),
+ * "caller", "callee", "count" and "inclusive" (one column per event)
+ * by profile call, and when estimated "self_share" and "child_share"
+ * (the sort event's share, cg_arc_share()'s, in its two parts),
+ * "deleted" (the calls -k left out), print_json_cycles()'s "cycles",
+ * and "cycle_children" (each cycle's children as the call graph has
+ * them, by number, a value per event). */
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o);
 

@@ -209,9 +209,14 @@ bool entry_shown(const struct cg *cg, const struct print_opts *o,
 	return !o->graph_listed || o->graph_listed[e->id];
 }
 
+bool listed_in_seconds(const struct profile *p, uint32_t e)
+{
+	return p->est_self && p->events[e].unit_seconds > 0;
+}
+
 const char *event_column_name(const struct profile *p, uint32_t event)
 {
-	if (p->est_self && p->events[event].unit_seconds > 0)
+	if (listed_in_seconds(p, event))
 		return "ticks";
 	return profile_str(p, p->events[event].name);
 }
@@ -224,4 +229,29 @@ void print_left_out(FILE *out, size_t n, const char *what, double threshold)
 		"--threshold=0 lists them all)\n", n,
 		!strcmp(what, "entry") && n != 1 ? "entri" : what,
 		n == 1 ? "" : !strcmp(what, "entry") ? "es" : "s", threshold);
+}
+
+uint64_t func_samples(const struct profile *p, uint32_t f, uint32_t ev)
+{
+	if (!p->sampled || !p->func_count)
+		return 0;
+	return profile_func_row(p, p->func_count, f)[ev];
+}
+
+void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
+		  bool groups)
+{
+	char buf[FMT_NUM_MAX];
+	uint64_t samples = 0;
+
+	fputs(fmt_count(buf, p->totals[ev], groups), out);
+	if (p->events[ev].unit != NO_NAME)
+		fprintf(out, " %s", profile_str(p, p->events[ev].unit));
+	fputs(" in all", out);
+	if (!p->sampled)
+		return;
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		samples += func_samples(p, f, ev);
+	fprintf(out, ", %s sample%s", fmt_count(buf, samples, groups),
+		samples == 1 ? "" : "s");
 }

@@ -183,6 +183,21 @@ bool entry_below(const struct cg *cg, const struct print_opts *o,
 bool entry_shown(const struct cg *cg, const struct print_opts *o,
 		 const struct cg_entry *e, uint32_t ev, double total);
 
+/* A sampled profile's (profile.sampled) samples of function f in event
+ * ev: those that ended in it, perf report's Samples; 0 otherwise. */
+uint64_t func_samples(const struct profile *p, uint32_t f, uint32_t ev);
+
+/* Whether the text listings show event e's costs as seconds (gmon.out's
+ * histogram ticks: print_seconds.c), cost * unit_seconds with two
+ * decimals; the report shows them so too. */
+bool listed_in_seconds(const struct profile *p, uint32_t e);
+
+/* An event's total as the listings' titles give it: "408,817,632 in
+ * all", with its unit where the profile knows one ("ns in all") and a
+ * sampled profile's samples ("in all, 204 samples"). */
+void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
+		  bool groups);
+
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 
@@ -196,6 +211,8 @@ const char *event_column_name(const struct profile *p, uint32_t event);
 /* Explanations of the columns (blurbs.c). */
 extern const char flat_blurb[];
 extern const char graph_blurb[];
+extern const char flat_sampled_blurb[];
+extern const char graph_sampled_blurb[];
 extern const char flat_seconds_blurb[];
 extern const char graph_seconds_blurb[];
 

@@ -50,6 +50,7 @@ struct dot_ctx {
 	uint32_t hottest;	/* largest self cost, or NO_ID */
 	uint64_t *row;		/* scratch: one cost row */
 	struct cg_callers callers;	/* of every node */
+	bool sampled;		/* perf.data: samples, no calls */
 };
 
 static double pct(const struct dot_ctx *d, double v)
@@ -274,7 +275,17 @@ static void print_node(struct dot_ctx *d, uint32_t n, const char *indent)
 	dot_string(d->out, d->label[n]);
 	fprintf(d->out, "\\nincl %.2f%%  self %.2f%%", pct(d, incl),
 		pct(d, self));
-	print_calls(d->out, node->calls, cg_node_self_calls(cg, n));
+	if (d->sampled) {	/* as the flat profile's column; as calls,
+				 * nothing for none */
+		uint64_t samples = func_samples(p, n, d->ev);
+
+		if (samples)
+			fprintf(d->out, "\\n%llu sample%s",
+				(unsigned long long)samples,
+				samples == 1 ? "" : "s");
+	} else {
+		print_calls(d->out, node->calls, cg_node_self_calls(cg, n));
+	}
 	fputs("\", tooltip=\"", d->out);
 	dot_text(d->out, name, nlen > TOOLTIP_MAX ? TOOLTIP_MAX : nlen);
 	if (p->funcs[n].file != NO_NAME) {
@@ -325,7 +336,8 @@ static void print_cycle(struct dot_ctx *d, uint32_t c, uint32_t *scratch)
 	fprintf(d->out, "\tsubgraph cluster_%u {\n"
 		"\t\tlabel=\"<cycle %u as a whole>\\nincl %.2f%%  self %.2f%%",
 		cyc->number, cyc->number, pct(d, incl), pct(d, self));
-	print_calls(d->out, cyc->calls, cyc->internal_calls);
+	if (!d->sampled)
+		print_calls(d->out, cyc->calls, cyc->internal_calls);
 	fputs("\";\n\t\tstyle=\"dashed,rounded\"; color=\"#606060\";\n", d->out);
 	for (size_t i = 0; i < k; i++)
 		print_node(d, scratch[i], "\t\t");
@@ -404,16 +416,22 @@ static void print_edge(struct dot_ctx *d, const struct dot_edge *e)
 	double share = pct(d, e->cost), t = ramp(share);
 	char colour[8];
 
-	fprintf(d->out, "\tf%u -> f%u [label=\"%llu call%s", e->caller,
-		e->callee, (unsigned long long)e->count, e->count == 1 ? "" : "s");
+	/* a sampled profile's arc counts samples of every event, not
+	 * calls (print_graph.c): its edge has its cost only */
+	if (d->sampled)
+		fprintf(d->out, "\tf%u -> f%u [label=\"", e->caller, e->callee);
+	else
+		fprintf(d->out, "\tf%u -> f%u [label=\"%llu call%s", e->caller,
+			e->callee, (unsigned long long)e->count,
+			e->count == 1 ? "" : "s");
 	if (!e->has_cost) {
 		fputs("\", style=dashed];\n", d->out);
 		return;
 	}
 	hsv_hex(ramp_hue(t), 0.9, 0.75, colour);
-	fprintf(d->out, "\\n%.2f%%\", color=\"%s\", fontcolor=\"%s\", "
-		"penwidth=%.2f];\n", share, colour, colour,
-		1 + 5 * (share > 100 ? 100 : share) / 100);
+	fprintf(d->out, "%s%.2f%%\", color=\"%s\", fontcolor=\"%s\", "
+		"penwidth=%.2f];\n", d->sampled ? "" : "\\n", share, colour,
+		colour, 1 + 5 * (share > 100 ? 100 : share) / 100);
 }
 
 /* The graph's caption: what it shows, and what was left out. */
@@ -431,20 +449,29 @@ static void print_caption(struct dot_ctx *d, size_t nodes_out,
 	}
 	fputs(", ", d->out);
 	print_cost(d, d->total);
+	/* a sampled profile (perf.data) counted no call: its words are
+	 * the stacks' */
 	fprintf(d->out, " in all%s\\l"
-		"node: function, inclusive and self cost in %% of all, calls "
-		"(+ recursive calls)\\l"
-		"edge: calls, their inclusive cost in %% of all\\l%s"
-		"double border: called by no function; thick border: the "
-		"largest self cost\\l"
+		"node: function, inclusive and self cost in %% of all, %s\\l"
+		"edge: %s inclusive cost in %% of all\\l%s"
+		"double border: %s; thick border: the largest self cost\\l"
 		"left out: %zu function%s below %g%% inclusive, "
-		"%zu call arc%s below %g%% or to or from a function left out\\l\";\n",
+		"%zu %s%s below %g%% or to or from a function left out\\l\";\n",
 		d->cg->est_self ? " (percentages of the time the functions "
-		"got, as in gprof's call graph)" : "", dashed ? "dashed edge: calls inside a cycle or "
-		"recursive calls, whose cost is in the cycle's or function's\\l"
-		: "",
+		"got, as in gprof's call graph)" : "",
+		d->sampled ? "samples in its own code"
+			   : "calls (+ recursive calls)",
+		d->sampled ? "a caller in the stacks, its"
+			   : "calls, their",
+		!dashed ? ""
+		: d->sampled ? "dashed edge: inside a cycle or to itself, "
+			       "its cost in the cycle's or function's\\l"
+		: "dashed edge: calls inside a cycle or recursive calls, "
+		  "whose cost is in the cycle's or function's\\l",
+		d->sampled ? "no caller in any stack" : "called by no function",
 		nodes_out, nodes_out == 1 ? "" : "s", d->o->node_threshold,
-		edges_out, edges_out == 1 ? "" : "s", d->o->edge_threshold);
+		edges_out, d->sampled ? "arc" : "call arc",
+		edges_out == 1 ? "" : "s", d->o->edge_threshold);
 }
 
 void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
@@ -461,6 +488,7 @@ void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o)
 	bool dashed = false;
 
 	d.total = (double)p->totals[d.ev];
+	d.sampled = p->sampled;
 	/* gmon.out: percentages of the time functions got, as gprof's call
 	 * graph has them (print_seconds.c), not of every tick */
 	if (cg->est_self) {

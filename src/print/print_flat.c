@@ -1,6 +1,8 @@
 /*
  * The flat profile: one line per function, by self cost of the sort
- * event, with gprof's columns in the profile's own units.
+ * event, with gprof's columns in the profile's own units. A sampled
+ * profile (perf.data) counts no calls: its column is the function's
+ * samples (perf report's Samples), and it has no per-call columns.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,29 +44,19 @@ struct flat_rows {
 	double total;
 	int wcost, wcall, wcalls;
 	const int *wextra;
+	bool sampled;		/* samples, not calls and per call */
 };
 
-/* Row i of the flat profile. */
-static void format_row(void *unused, const void *shared, size_t i,
-		       struct linebuf *lb)
+/* gprof's calls, self/call and total/call of node n */
+static void format_calls(struct linebuf *lb, const struct flat_rows *fr,
+			 uint32_t n, double self, double child)
 {
-	const struct flat_rows *fr = shared;
 	const struct cg *cg = fr->cg;
-	const struct print_opts *o = fr->o;
-	uint32_t n = fr->rows[i], ev = fr->ev;
 	const struct cg_node *node = &cg->nodes[n];
-	double self = cg_node_self(cg, n, ev);
-	double child = cg_node_child(cg, n, ev);
-	bool groups = o->digit_groups;
+	bool groups = fr->o->digit_groups;
 	char calls[2 * FMT_NUM_MAX];
 	size_t clen;
 
-	(void)unused;
-	lb_fixed(lb, fr->total > 0 ? self * 100 / fr->total : 0.0, 2, 6);
-	lb_putc(lb, ' ');
-	lb_number(lb, fr->cum[i], 0, fr->wcost, groups);
-	lb_putc(lb, ' ');
-	lb_number(lb, self, 0, fr->wcost, groups);
 	clen = fmt_calls(calls, node->calls, cg_node_self_calls(cg, n), groups);
 	lb_putc(lb, ' ');
 	lb_right(lb, calls, clen, fr->wcalls);
@@ -77,6 +69,33 @@ static void format_row(void *unused, const void *shared, size_t i,
 		lb_per_call(lb, (self + child) / c, fr->wcall, groups);
 	} else {
 		lb_spaces(lb, 2 + 2 * (size_t)fr->wcall);
+	}
+}
+
+/* Row i of the flat profile. */
+static void format_row(void *unused, const void *shared, size_t i,
+		       struct linebuf *lb)
+{
+	const struct flat_rows *fr = shared;
+	const struct cg *cg = fr->cg;
+	const struct print_opts *o = fr->o;
+	uint32_t n = fr->rows[i], ev = fr->ev;
+	double self = cg_node_self(cg, n, ev);
+	double child = cg_node_child(cg, n, ev);
+	bool groups = o->digit_groups;
+
+	(void)unused;
+	lb_fixed(lb, fr->total > 0 ? self * 100 / fr->total : 0.0, 2, 6);
+	lb_putc(lb, ' ');
+	lb_number(lb, fr->cum[i], 0, fr->wcost, groups);
+	lb_putc(lb, ' ');
+	lb_number(lb, self, 0, fr->wcost, groups);
+	if (fr->sampled) {
+		lb_putc(lb, ' ');
+		lb_number(lb, (double)func_samples(cg->p, n, ev), 0,
+			  fr->wcalls, groups);
+	} else {
+		format_calls(lb, fr, n, self, child);
 	}
 	for (size_t k = 0; k < o->nshow; k++) {
 		if (o->show[k] == ev)
@@ -99,9 +118,10 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	size_t nrows = 0, nbelow = 0;
 	struct name_labels *nl = name_labels_new(cg, o);
 	const char *evname = profile_str(p, p->events[ev].name);
-	int wcost, wcall, wcalls = 5;
+	bool sampled = p->sampled;
+	int wcost, wcall, wcalls = sampled ? 7 : 5;
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
-	char hdr[256], buf[FMT_NUM_MAX];
+	char hdr[256];
 
 	if (cg->est_self) {	/* gmon.out: gprof's own columns */
 		free(wextra);
@@ -116,7 +136,9 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 		if (o->flat_listed && !o->flat_listed[n])
 			continue;
-		if (!node->calls && !cg_node_self_calls(cg, n) &&
+		/* sampled: the functions samples ended in, as perf report
+		 * lists them (an arc's count is no call) */
+		if ((sampled || (!node->calls && !cg_node_self_calls(cg, n))) &&
 		    !shown_nonzero(cg, o, n))
 			continue;
 		if (total > 0 && o->threshold > 0 &&
@@ -138,9 +160,11 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		uint32_t n = rows[i];
 
 		wcalls = max_int(wcalls,
-				 (int)fmt_calls(text, cg->nodes[n].calls,
-						cg_node_self_calls(cg, n),
-						o->digit_groups));
+				 sampled ? width_of((double)func_samples(p, n, ev),
+						    0, o->digit_groups)
+				 : (int)fmt_calls(text, cg->nodes[n].calls,
+						  cg_node_self_calls(cg, n),
+						  o->digit_groups));
 	}
 	/* each further event's column says which: "self D1mr" */
 	for (size_t i = 0; i < o->nshow; i++)
@@ -150,18 +174,26 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	fputs("Flat profile of ", out);
 	fprint_event_title(out, p, ev);
-	fprintf(out, ", %s in all",
-		fmt_count(buf, p->totals[ev], o->digit_groups));
+	fputs(", ", out);
+	fprint_total(out, p, ev, o->digit_groups);
 	/* a time measured in ticks (IgProf's PERF_TICKS): say what in */
 	if (p->events[ev].unit_seconds != 0)
 		fprintf(out, " (ticks of %g s: %.2f s)",
 			p->events[ev].unit_seconds,
 			(double)p->totals[ev] * p->events[ev].unit_seconds);
 	fputs(":\n\n", out);
-	fprintf(out, "  %%   %*s %*s %*s %*s %*s\n", wcost, "cumulative", wcost,
-		"self", wcalls, "", wcall, "self", wcall, "total");
-	fprintf(out, " self  %*s %*s %*s %*s %*s", wcost, evname, wcost, evname,
-		wcalls, "calls", wcall, hdr, wcall, hdr);
+	if (sampled) {
+		fprintf(out, "  %%   %*s %*s\n", wcost, "cumulative", wcost,
+			"self");
+		fprintf(out, " self  %*s %*s %*s", wcost, evname, wcost, evname,
+			wcalls, "samples");
+	} else {
+		fprintf(out, "  %%   %*s %*s %*s %*s %*s\n", wcost,
+			"cumulative", wcost, "self", wcalls, "", wcall, "self",
+			wcall, "total");
+		fprintf(out, " self  %*s %*s %*s %*s %*s", wcost, evname, wcost,
+			evname, wcalls, "calls", wcall, hdr, wcall, hdr);
+	}
 	for (size_t i = 0; i < o->nshow; i++)
 		if (o->show[i] != ev) {
 			char label[300];
@@ -178,6 +210,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 			.cum = xcalloc(nrows + 1, sizeof(double)), .ev = ev,
 			.total = total, .wcost = wcost, .wcall = wcall,
 			.wcalls = wcalls, .wextra = wextra,
+			.sampled = sampled,
 		};
 		/* rows of 256: a few tens of kilobytes each */
 		struct par_format pf = {
@@ -198,7 +231,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	}
 	print_left_out(out, nbelow, "function", o->threshold);
 	if (!o->brief)
-		fprintf(out, "\n%s", flat_blurb);
+		fprintf(out, "\n%s", sampled ? flat_sampled_blurb : flat_blurb);
 	name_labels_free(nl);
 	free(wextra);
 	free(rows);

@@ -2,6 +2,14 @@
  * The call graph listing, in gprof's layout: for each entry (a function,
  * or a cycle as a whole) its callers above it, the entry itself on the
  * [N] line, its callees below, for the sort event.
+ *
+ * A sampled profile (perf.data) counted no calls, and its listing has
+ * no "called" column. Not samples in its place: an entry's own samples
+ * are the flat profile's column (and 0 for most entries, which only
+ * call), and the samples through an arc are its stacks' count of every
+ * event together, not of the event listed; an "N/M" there would read
+ * as calls. What the stacks measured per event is in the self and
+ * children columns.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +28,7 @@ struct graph_ctx {
 	uint32_t ev;
 	double total;
 	int w;			/* width of a cost column */
+	bool sampled;		/* samples, not calls (profile.sampled) */
 	struct linebuf *lb;	/* the entry's text goes here */
 	struct arc_key *keys;	/* the arcs of an entry, to sort */
 	size_t keys_alloc;
@@ -53,8 +62,12 @@ static void arc_columns(struct graph_ctx *g, const double *s, const double *c,
 	else
 		lb_spaces(lb, (size_t)g->w);
 	lb_putc(lb, ' ');
-	lb_right(lb, count, clen, 17);
-	lb_spaces(lb, 5);
+	if (!g->sampled) {
+		lb_right(lb, count, clen, 17);
+		lb_spaces(lb, 5);
+	} else {
+		lb_spaces(lb, 3);	/* no count: the names indented */
+	}
 }
 
 static bool in_same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
@@ -168,6 +181,10 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 	lb_putc(lb, ' ');
 	lb_number(lb, child, 0, g->w, g->o->digit_groups);
 	lb_putc(lb, ' ');
+	if (g->sampled) {
+		lb_putc(lb, ' ');
+		return;
+	}
 	n = fmt_calls(called, calls, extra, g->o->digit_groups);
 	lb_right(lb, called, n, 8);
 	lb_spaces(lb, 10);
@@ -342,6 +359,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.o = o;
 	g.ev = o->sort_event;
 	g.total = (double)p->totals[g.ev];
+	g.sampled = p->sampled;
 	g.nl = name_labels_new(cg, o);
 	name_labels_set_listed(g.nl, o->graph_listed);
 	w = (int)fmt_number(buf, g.total, 0, o->digit_groups);
@@ -349,10 +367,15 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	fputs("Call graph of ", out);
 	fprint_event_title(out, p, g.ev);
-	fprintf(out, ", %s in all:\n\n",
-		fmt_count(buf, p->totals[g.ev], o->digit_groups));
-	fprintf(out, "%-6s %6s %*s %*s %8s%9s %s\n", "index", "%total", g.w,
-		"self", g.w, "children", "called", "", "name");
+	fputs(", ", out);
+	fprint_total(out, p, g.ev, o->digit_groups);
+	fputs(":\n\n", out);
+	if (g.sampled)
+		fprintf(out, "%-6s %6s %*s %*s  %s\n", "index", "%total", g.w,
+			"self", g.w, "children", "name");
+	else
+		fprintf(out, "%-6s %6s %*s %*s %8s%9s %s\n", "index", "%total",
+			g.w, "self", g.w, "children", "called", "", "name");
 	shown = xcalloc(cg->norder + 1, sizeof(*shown));
 	for (size_t i = 0; i < cg->norder; i++) {
 		struct cg_entry e = cg_order_entry(cg, i);
@@ -391,7 +414,8 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	print_left_out(out, nbelow, "entry", o->threshold);
 	print_index(out, cg, o, g.nl);
 	if (!o->brief)
-		fprintf(out, "\n%s", graph_blurb);
+		fprintf(out, "\n%s",
+			g.sampled ? graph_sampled_blurb : graph_blurb);
 	free(shown);
 	cg_callers_release(&callers);
 	free(g.keys);

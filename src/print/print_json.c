@@ -60,6 +60,16 @@ static void json_leaks(FILE *out, const struct profile *p)
 	free(order);
 }
 
+/* Every sample of event e: perf report's "Samples: N of event". */
+static uint64_t event_samples(const struct profile *p, uint32_t e)
+{
+	uint64_t n = 0;
+
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		n += func_samples(p, f, e);
+	return n;
+}
+
 void print_json_head(FILE *out, const struct cg *cg,
 		     const struct print_opts *o)
 {
@@ -82,13 +92,28 @@ void print_json_head(FILE *out, const struct cg *cg,
 			p->events[e].derived ? "true" : "false");
 		/* a time: how many seconds one unit (a cost of 1) stands for */
 		if (p->events[e].unit_seconds != 0)
-			fprintf(out, ", \"unit_seconds\": %.17g}",
+			fprintf(out, ", \"unit_seconds\": %.17g",
 				p->events[e].unit_seconds);
-		else
-			fputc('}', out);
+		/* what a cost of 1 is, where the format says ("ns") */
+		if (p->events[e].unit != NO_NAME) {
+			fputs(", \"unit\": ", out);
+			json_name(out, p, p->events[e].unit);
+		}
+		/* the text listings show gmon.out's ticks as seconds, with
+		 * two decimals (print_seconds.c), and so does the report */
+		if (listed_in_seconds(p, (uint32_t)e))
+			fputs(", \"listed_as\": \"seconds\"", out);
+		if (p->sampled)
+			fprintf(out, ", \"samples\": %llu",
+				(unsigned long long)event_samples(p, (uint32_t)e));
+		fputc('}', out);
 	}
 	fputs("],\n \"sort_event\": ", out);
 	json_name(out, p, p->events[o->sort_event].name);
+	/* perf.data: costs are samples' periods, and "calls" counts no
+	 * call (profile.sampled) */
+	if (p->sampled)
+		fputs(",\n \"sampled\": true", out);
 	fputs(",\n \"totals\": ", out);
 	json_row(out, p->totals, ne);
 	fputs(",\n \"summary\": ", out);
@@ -231,8 +256,13 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				  cg_node_child(cg, f, o->sort_event), ne,
 				  o->sort_event);
 		}
+		if (p->sampled && p->func_count) {
+			fputs(", \"samples\": ", out);
+			json_row(out, profile_func_row(p, p->func_count, f), ne);
+		}
 		if (p->func_count) {
-			/* IgProf: the counters' count and peak fields */
+			/* IgProf: the counters' count and peak fields (and
+			 * perf.data's samples again, as before "samples") */
 			fputs(", \"self_count\": ", out);
 			json_row(out, profile_func_row(p, p->func_count, f), ne);
 			fputs(", \"self_peak\": ", out);

@@ -31,7 +31,7 @@ void perf_data_set_events(struct perf_data *d, size_t nevents)
 	memset(d->events, 0, nevents * sizeof(*d->events));
 	d->nevents = nevents;
 	for (size_t e = 0; e < nevents; e++)
-		d->events[e].name = NO_NAME;
+		d->events[e].name = d->events[e].unit = NO_NAME;
 }
 
 void perf_data_free(struct perf_data *d)

@@ -68,6 +68,7 @@ struct perf_event_info {
 	name_id name;			/* "cpu-clock:ppp", as perf names it */
 	uint64_t period;		/* summed: perf report's Event count */
 	uint64_t samples;
+	name_id unit;			/* of a period: "ns", "events" */
 };
 
 struct perf_data {

@@ -183,6 +183,7 @@ uint32_t profile_event(struct profile *p, name_id name)
 	p->events[p->nevents].long_name = u64map_get(&p->long_names, name);
 	p->events[p->nevents].derived = false;
 	p->events[p->nevents].unit_seconds = 0;
+	p->events[p->nevents].unit = NO_NAME;
 	p->nevents++;
 	set_stride(p, p->nevents);
 	return e;

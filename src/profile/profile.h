@@ -46,6 +46,10 @@ struct pevent {
 	 * tick, IgProf's PERF_TICKS period T=), 0 when it is not a time.
 	 * Costs stay in units; listings may show them as seconds. */
 	double unit_seconds;
+	/* What one unit of cost is, where the format says: "ns" (perf's
+	 * cpu-clock and task-clock periods), "events" (a counter's); else
+	 * NO_NAME, the event being its own unit (Ir, ticks). */
+	name_id unit;
 };
 
 /* A derived event declared by a reader, computed by profile_finish(). */
@@ -223,9 +227,10 @@ struct profile {
 	 * both were in one stack; cg caps it at the cycle's cost.
 	 */
 	uint64_t *func_incl;
-	/* Also per function and event (IgProf, else NULL): the count field
-	 * summed over stacks ending in it (allocations, ticks), and the
-	 * largest peak field of those stacks. */
+	/* Also per function and event (IgProf, perf.data, else NULL): the
+	 * count field summed over stacks ending in it (allocations, ticks;
+	 * perf.data's samples), and the largest peak field of those
+	 * stacks. */
 	uint64_t *func_count, *func_peak;
 	size_t extras_alloc;		/* rows of the three, in rows */
 
@@ -278,6 +283,14 @@ struct profile {
 	/* perf.data as objects, offsets and stacks until resolve_perf();
 	 * owned */
 	struct perf_data *perf;
+	/*
+	 * A sampled profile (perf.data): costs are the periods of samples,
+	 * func_count holds each function's samples (its self samples, as
+	 * perf report's Samples column), and an arc's count is the number
+	 * of samples whose stack holds the arc, of every event: no call was
+	 * counted. The listings say samples, never calls.
+	 */
+	bool sampled;
 
 	struct pderived *derived;
 	size_t nderived, derived_alloc;

@@ -190,6 +190,23 @@ static name_id event_name(struct perf_reader *r, size_t i)
 }
 
 /*
+ * What a sample's period counts: the clocks' nanoseconds (perf's
+ * cpu-clock and task-clock: "sample_period" is in ns), else the events
+ * the counter counts (cycles, instructions, misses, faults,
+ * tracepoint hits).
+ */
+static name_id event_unit(struct perf_reader *r, size_t i)
+{
+	const struct perf_attr *a = &r->attrs[i];
+	const char *u = a->type == PERF_TYPE_SOFTWARE &&
+				(a->config == PERF_COUNT_SW_CPU_CLOCK ||
+				 a->config == PERF_COUNT_SW_TASK_CLOCK)
+			? "ns" : "events";
+
+	return names_intern(&r->p->names, u, strlen(u));
+}
+
+/*
  * The events: the attrs'. A recording added to one read before it
  * (several perf.data on the command line) must have only events of
  * that one, matched by name: the stack tree's costs are per event.
@@ -200,8 +217,10 @@ static int set_events(struct perf_reader *r)
 
 	if (!d->nevents) {
 		perf_data_set_events(d, r->nattrs);
-		for (size_t i = 0; i < r->nattrs; i++)
+		for (size_t i = 0; i < r->nattrs; i++) {
 			d->events[i].name = event_name(r, i);
+			d->events[i].unit = event_unit(r, i);
+		}
 		return 0;
 	}
 	for (size_t i = 0; i < r->nattrs; i++) {

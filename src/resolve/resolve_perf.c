@@ -486,7 +486,9 @@ static void make_events(struct presolve *r)
 		if (any ? !d->events[e].samples : !strncmp(name, "dummy", 5))
 			continue;
 		r->event_of[e] = profile_event(r->p, d->events[e].name);
+		r->p->events[r->event_of[e]].unit = d->events[e].unit;
 	}
+	r->p->sampled = true;
 }
 
 struct walk {

@@ -45,6 +45,16 @@ def number(text):
     return float(text) if text else None
 
 
+def listed_cost(doc, ev, v):
+    """What the text listings print for a cost v of event ev: gmon.out's
+    ticks as gprof's seconds with two decimals (the event's "listed_as"),
+    else v itself."""
+    info = doc['event_info'][ev]
+    if info.get('listed_as') == 'seconds':
+        return float('%.2f' % (v * info['unit_seconds']))
+    return v
+
+
 def strip_cycle(name):
     return re.sub(r' <cycle \d+>$', '', name)
 

@@ -16,7 +16,8 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 
 import report_base
-from report_base import PROFILES, Page, ReportBase, number, run, strip_cycle
+from report_base import (PROFILES, Page, ReportBase, listed_cost, number,
+                         run, strip_cycle)
 
 # A profile whose names and file are markup, a script end and a line
 # separator: the page must show them as text.
@@ -46,15 +47,21 @@ class ReportTest(ReportBase):
         p.shot(kind + '-top')
         rows = p.rows('top-table')
         self.assertGreater(len(rows), 0)
-        # each row: the numbers --json gives for its function
+        # each row: the numbers --json gives for its function (in the
+        # listings' unit); a sampled profile's samples, not calls
+        count = 'samples' if doc.get('sampled') else 'calls'
         for r in rows:
             f = fns[r['fn']]
-            self.close(number(r['cells'][0]), f['self'][ev], 'self')
-            self.close(number(r['cells'][2]), f['inclusive'][ev], 'inclusive')
-            self.assertEqual(number(r['cells'][4]), f['calls'])
+            self.close(number(r['cells'][0]),
+                       listed_cost(doc, ev, f['self'][ev]), 'self')
+            self.close(number(r['cells'][2]),
+                       listed_cost(doc, ev, f['inclusive'][ev]), 'inclusive')
+            self.assertEqual(number(r['cells'][4]),
+                             f['samples'][ev] if count == 'samples'
+                             else f['calls'])
         # in the order of the column: self (the default), then others
         for col, key in ((None, 'self'), ('incl', 'inclusive'),
-                         ('calls', 'calls')):
+                         (count, count)):
             if col:
                 self.driver.find_element(
                     By.CSS_SELECTOR, '#top-head [data-key="%s"]' % col).click()
@@ -67,10 +74,12 @@ class ReportTest(ReportBase):
             self.assertEqual(got, want, 'sorted by ' + key)
         # a second click turns the order
         self.driver.find_element(
-            By.CSS_SELECTOR, '#top-head [data-key="calls"]').click()
+            By.CSS_SELECTOR, '#top-head [data-key="%s"]' % count).click()
         p.wait()
-        got = [fns[r['fn']]['calls'] for r in p.rows('top-table')]
-        self.assertEqual(got, sorted(f['calls'] for f in fns)[:len(got)])
+        key = ((lambda f: f['samples'][ev]) if count == 'samples'
+               else (lambda f: f['calls']))
+        got = [key(fns[r['fn']]) for r in p.rows('top-table')]
+        self.assertEqual(got, sorted(key(f) for f in fns)[:len(got)])
 
     def test_top_callgrind(self):
         self.check_top('callgrind')
@@ -182,7 +191,8 @@ class ReportTest(ReportBase):
                     inside = a[other] == f or (
                         cycle is not None and fns[a[other]]['cycle'] == cycle)
                     want.append((direction, a[other], a['count'],
-                                 None if inside else a['inclusive'][ev]))
+                                 None if inside else
+                                 listed_cost(doc, ev, a['inclusive'][ev])))
         got = [(s['dir'], s['fn'], number(s['count']), number(s['incl']))
                for s in shown]
         # self and children split the arc's inclusive cost

@@ -23,6 +23,26 @@ function el(tag, attrs, ...kids) {
 	return e;
 }
 
+/* Numbers as the text listings print them (src/print/fmt.c): printf's
+ * "%.Nf" rounds the exact binary value to nearest, a tie to even, where
+ * toFixed() takes a tie up (0.125: "0.12" and "0.13"). A tie at N
+ * decimals is v = (2k + 1) / (2 * 10^N) exactly, which a double holds
+ * only as an odd multiple of 2^-(N+1): then |v| * 10^N is exact too. */
+function fixed(v, decimals) {
+	const a = Math.abs(v), half = 2 ** (decimals + 1);
+
+	if (!Number.isFinite(v) || a * half % 2 !== 1 || a * half > 2 ** 52)
+		return v.toFixed(decimals);
+	let n = Math.floor(a * 10 ** decimals);
+
+	if (n % 2)
+		n++;
+	const digits = String(n).padStart(decimals + 1, '0');
+	const cut = digits.length - decimals;
+
+	return (v < 0 ? '-' : '') + digits.slice(0, cut) +
+		(decimals ? '.' + digits.slice(cut) : '');
+}
 /* Costs: integers with thousands separators; estimates (gmon.out)
  * with two decimals. By hand: toLocaleString's first call in a fresh
  * browser loads the locale's data, 0.04 to 0.2 s of the first view. */
@@ -34,12 +54,39 @@ function fmt(v) {
 		return '';
 	if (Number.isInteger(v))
 		return group(String(v));
-	const [whole, frac] = v.toFixed(2).split('.');
+	const [whole, frac] = fixed(v, 2).split('.');
 
 	return group(whole) + '.' + frac;
 }
+/* Whether the listings show event e's costs as seconds: gmon.out's
+ * ticks, which the flat profile and call graph print as gprof does,
+ * ticks * unit_seconds with two decimals (print_seconds.c). */
+function inSeconds(e = ev) {
+	return D.event_info[e].listed_as === 'seconds';
+}
+/* A cost of event e as the flat profile and the call graph print it:
+ * gprof's seconds for gmon.out's ticks, else fmt()'s. (The annotated
+ * source and the disassembly print gmon.out's ticks as ticks.) */
+function fmtCost(v, e = ev) {
+	if (v === undefined || v === null)
+		return '';
+	/* "%.2f" of the product, ungrouped, as print_seconds.c */
+	return inSeconds(e) ? fixed(v * D.event_info[e].unit_seconds, 2) : fmt(v);
+}
+/* The unit fmtCost() writes event e in: "s", perf's "ns" or "events",
+ * or '' where the event is its own unit (Ir, ticks) */
+function unitOf(e = ev) {
+	return inSeconds(e) ? 's' : D.event_info[e].unit || '';
+}
+function withUnit(v, e = ev) {
+	const u = unitOf(e);
+
+	return fmtCost(v, e) + (u ? ' ' + u : '');
+}
+/* perf.data: costs are samples' periods, and counts are of samples */
+const SAMPLED = !!D.sampled;
 function pct(v, total) {
-	return total ? (100 * v / total).toFixed(2) + '%' : '';
+	return total ? fixed(100 * v / total, 2) + '%' : '';
 }
 function total() {
 	return D.totals[ev] || 0;

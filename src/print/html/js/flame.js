@@ -143,7 +143,7 @@ function viewFlame(icicle, zoom) {
 				class: 'fr' + (i < 0 ? ' root' : '') + (up ? ' up' : '') +
 					(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
 				'data-node': i, 'data-value': value,
-				title: label + ': ' + fmt(value) + ' (' + pct(value, FL.total) + ')' });
+				title: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')' });
 
 			div.style.left = fx.toFixed(2) + 'px';
 			div.style.width = w.toFixed(2) + 'px';
@@ -170,7 +170,7 @@ function viewFlame(icicle, zoom) {
 				else
 					walk.push(...FL.kids[i]);
 			}
-			matched.textContent = 'matched ' + fmt(sum) + ' (' + pct(sum, FL.total) + ')';
+			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')';
 		} else {
 			matched.textContent = '';
 		}

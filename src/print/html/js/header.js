@@ -14,13 +14,20 @@ function drawHeader() {
 			el('td', null, i.format || ''),
 			el('td', null, i.creator || ''),
 			el('td', null, i.cmd || '')));
+	/* each event's total in the unit the listings give it (gmon.out's
+	 * "0.92 in all" seconds, perf's nanoseconds), and perf's Samples */
 	D.event_info.forEach((e, k) => {
+		const note = inSeconds(k) ? fmt(D.totals[k]) + ' ticks of ' +
+			e.unit_seconds + ' s'
+			: e.unit_seconds ? '1 unit = ' + e.unit_seconds + ' s' : '';
+
 		events.append(el('tr', null,
 			el('td', null, e.name),
 			el('td', null, e.long_name || ''),
-			el('td', { class: 'num' }, fmt(D.totals[k])),
-			el('td', { class: 'muted' }, e.unit_seconds ?
-				'1 unit = ' + e.unit_seconds + ' s' : '')));
+			el('td', { class: 'num' }, withUnit(D.totals[k], k)),
+			el('td', { class: 'num' }, SAMPLED ?
+				fmt(e.samples) + ' samples' : ''),
+			el('td', { class: 'muted' }, note)));
 	});
 	h.append(el('h1', null, 'cganalyze: ' +
 		D.inputs.map(i => i.path).join(', ')));

@@ -22,7 +22,10 @@ function calls() {
 	for (const y of d.cycles)
 		cycleByNumber[y.id] = y;
 	callsIndex = { caller: c.caller, callee: c.callee, count: c.count,
-		incl: c.inclusive, callersOf, calleesOf, cycleByNumber };
+		incl: c.inclusive, estimated: c.estimated,
+		selfShare: c.self_share, childShare: c.child_share,
+		cycleChildren: d.cycle_children,
+		callersOf, calleesOf, cycleByNumber };
 	return callsIndex;
 }
 

@@ -2,15 +2,23 @@
 
 const topState = { col: 'self', desc: true, filter: '' };
 const topColumns = [
-	{ key: 'self', title: 'self', v: fnSelf },
+	{ key: 'self', title: 'self', v: fnSelf, cost: true },
 	{ key: 'selfpct', title: '%', v: fnSelf },
-	{ key: 'incl', title: 'inclusive', v: fnIncl },
+	{ key: 'incl', title: 'inclusive', v: fnIncl, cost: true },
 	{ key: 'inclpct', title: '%', v: fnIncl },
-	{ key: 'calls', title: 'calls', v: f => FN.calls[f] },
+	/* a sampled profile (perf.data) counted no calls: its samples, as
+	 * the flat profile's column */
+	SAMPLED ? { key: 'samples', title: 'samples', v: f => FN.samples[ev][f] }
+		: { key: 'calls', title: 'calls', v: f => FN.calls[f] },
 	{ key: 'name', title: 'function', v: f => name(f) },
 	{ key: 'file', title: 'file', v: f => fnFile(f) || '' },
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 ];
+
+/* A column's title, a cost's with its unit ("self (ns)"). */
+function topTitle(c) {
+	return c.title + (c.cost && unitOf() ? ' (' + unitOf() + ')' : '');
+}
 
 /* the rows the filter leaves, and what it did with the text */
 function sortedRows() {
@@ -77,11 +85,11 @@ function measureTop() {
 
 			for (let f = 0; f < NF; f++)
 				max = Math.max(max, c.v(f) || 0);
-			widest = fmt(max);
+			widest = c.cost ? fmtCost(max) : fmt(max);
 		}
 		/* the title with its sort mark; the cells' padding */
 		return Math.ceil(Math.max(textWidth(widest, false),
-			textWidth(c.title + ' \u25BC', true)) + 10) + 'px';
+			textWidth(topTitle(c) + ' \u25BC', true)) + 10) + 'px';
 	}).join(' ');
 }
 
@@ -126,11 +134,11 @@ function viewTop() {
 		count.textContent = rows.length + ' of ' + NF + ' functions';
 		how.textContent = topState.how;
 		const t = vtable(rows, 'top-grid', f => cells(
-			numCell(fnSelf(f)),
+			costCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
-			numCell(fnIncl(f)),
+			costCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
-			numCell(FN.calls[f]),
+			numCell(SAMPLED ? FN.samples[ev][f] : FN.calls[f]),
 			el('span', { class: 'fname' }, fnLinkFit(f, nameMax, fitted.get(f))),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
@@ -155,8 +163,8 @@ function viewTop() {
 	}
 	for (const c of topColumns)
 		hdr.append(el('span', { 'data-key': c.key,
-			class: ['self', 'selfpct', 'incl', 'inclpct', 'calls']
-				.includes(c.key) ? 'num' : '',
+			class: ['self', 'selfpct', 'incl', 'inclpct', 'calls',
+				'samples'].includes(c.key) ? 'num' : '',
 			onclick: () => {
 				if (topState.col === c.key)
 					topState.desc = !topState.desc;
@@ -166,7 +174,7 @@ function viewTop() {
 						.includes(c.key);
 				}
 				redraw();
-			} }, c.title));
+			} }, topTitle(c)));
 	/* a large profile's filter takes a second or more (-p's seven
 	 * forms of each name): it waits for a pause in the typing */
 	let typing;

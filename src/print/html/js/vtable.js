@@ -46,6 +46,10 @@ function cells(...kids) {
 	return el('div', null, ...kids.map(k =>
 		k instanceof Node && k.tagName === 'SPAN' ? k : el('span', null, k)));
 }
+/* a cost of the event shown, as the flat profile prints it (fmtCost()) */
+function costCell(v) {
+	return el('span', { class: 'num' }, fmtCost(v));
+}
 function numCell(v, style) {
 	const s = el('span', { class: 'num' }, fmt(v));
 

@@ -1,0 +1,376 @@
+"""Units and numbers in the report, against the text listings and the
+peers (issue 37: "units").
+
+- perf.data (frame pointers, --call-graph dwarf): a sampled profile. Top
+  has a samples column (--json's "samples", the text flat profile's,
+  perf report's Samples of tests/perf/NAME.self) and no calls column;
+  no view says "called" or "calls"; the header gives the event's unit
+  (ns) and perf's total Samples; the Function view's arcs are the text
+  call graph's.
+- gmon.out: the page's seconds are the text listings' and gprof -b's
+  (Top, Function view, header total, flame readout).
+- Callgrind with recursion: a cycle member's children are -q's, the
+  arcs' shares are rounded as the text rounds them, % reads 100.00%.
+
+Run with the other test_report*.py by tests/browser/run_report.py.
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import unittest
+
+from selenium.webdriver.common.by import By
+
+from report_base import PROFILES, ReportBase, listed_cost, number, run
+
+PERF = ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
+        '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms']
+SAMPLED = {'fp': PERF + ['tests/perf/fp.data'],
+           'dwarf': PERF + ['tests/perf/dwarf.data']}
+
+
+def strip_index(name):
+    return re.sub(r' [\[(]\d+[\])]$', '', name.strip())
+
+
+def flat_rows(args):
+    """The text flat profile (-p) as {name: [its columns but the name]},
+    split on runs of two spaces and more, the name last."""
+    rows = {}
+    for line in run(['-p', '--brief', '--threshold=0'] + args).splitlines():
+        parts = re.split(r'\s{2,}', line.strip())
+        if len(parts) > 3 and re.match(r'^\d+\.\d\d$', parts[0]):
+            rows[strip_index(parts[-1])] = parts[:-1]
+    return rows
+
+
+def graph_entries(args):
+    """The text call graph (-q) as {entry name: {'self', 'children',
+    'callers': {name: [(self, children)]}, 'callees': ...}}: the two cost
+    columns by position (their width from the header), names after the
+    last run of two spaces."""
+    text = run(['-q', '--brief', '--threshold=0'] + args)
+    lines = text.splitlines()
+    head = next(l for l in lines if l.startswith('index'))
+    seconds = '% time' in head
+    if seconds:	# gprof's "%7.2f %7.2f" after 13 columns
+        cols = ((13, 20), (21, 28))
+    else:		# "%6s %6s " then two columns of the header's width
+        w = head.index('self') + 4 - 14
+        cols = ((14, 14 + w), (15 + w, 15 + 2 * w))
+    entries = {}
+    block = []
+    for line in lines[lines.index(head) + 1:]:
+        if line.startswith('-----') or not line.strip():
+            if block:
+                entries.update(_entry(block, cols))
+            block = []
+            if not line.strip():
+                break
+            continue
+        block.append(line)
+    return entries
+
+
+def _entry(block, cols):
+    def costs(line):
+        return tuple(line[a:b].strip() for a, b in cols)
+
+    def name(line):	# a count before it may be one space away
+        last = re.split(r'\s{2,}', line.strip())[-1]
+        return strip_index(re.sub(r'^[\d,]+[+/][\d,]+ ', '', last))
+    def by_name(lines):	# a cycle's entry has an arc per member
+        arcs = {}
+        for l in lines:
+            if '<spontaneous>' not in l:
+                arcs.setdefault(name(l), []).append(costs(l))
+        return arcs
+    at = next(i for i, l in enumerate(block) if l.startswith('['))
+    me = block[at]
+    self_, children = costs(me)
+    return {name(me): {
+        'self': self_, 'children': children, 'pct': me.split()[1],
+        'callers': by_name(block[:at]), 'callees': by_name(block[at + 1:])}}
+
+
+class UnitsTest(ReportBase):
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        for kind, args in SAMPLED.items():
+            if kind in cls.pages:
+                continue
+            path = os.path.join(cls.tmp, 'units-' + kind + '.html')
+            subprocess.run([cls.bin()] + ['--output=html', '-o', path] + args,
+                           check=True, capture_output=True)
+            cls.pages[kind] = path
+            cls.docs[kind] = json.loads(run(['--json'] + args))
+
+    @staticmethod
+    def bin():
+        import report_base
+        return report_base.BIN
+
+    def args(self, kind):
+        return SAMPLED.get(kind) or PROFILES[kind]
+
+    def page_text(self, p):
+        return p.js('return document.body.innerText')
+
+    def function_view(self, p, f):
+        return self.entry_view(p, '#fn/%d' % f)
+
+    def check_cycles(self, kind, doc, graph):
+        """Each cycle's view: its entry's line and arcs as -q's
+        <cycle N as a whole>."""
+        p = self.page(kind)
+        for c in doc['cycles']:
+            what = '<cycle %d as a whole>' % c['id']
+            shown = self.entry_view(p, '#cycle/%d' % c['id'])
+            self.check_entry(kind, shown, graph[what], what)
+        self.assertGreater(len(doc['cycles']), 0)
+
+    def entry_view(self, p, hash_):
+        p.go(hash_)
+        return p.js("""
+            const cell = td => td.textContent.trim();
+            const row = tr => ({
+                dir: tr.className,
+                name: tr.querySelector('a') ? tr.querySelector('a').textContent
+                    : tr.lastElementChild.textContent,
+                cells: [...tr.children].map(cell)});
+            const facts = document.querySelector('#function > p:nth-of-type(2)');
+            return {facts: facts ? facts.textContent : '',
+                    head: [...document.querySelectorAll('table.entry th')].map(cell),
+                    rows: [...document.querySelectorAll('table.entry tr.caller, table.entry tr.primary, table.entry tr.callee')]
+                        .filter(tr => tr.querySelector('a') || tr.className === 'primary')
+                        .map(row)};""")
+
+    def check_entry(self, kind, shown, entry, what):
+        """The Function view's self and children columns, of the entry's
+        own line and of each caller and callee, as the text graph's."""
+        prim = next(r for r in shown['rows'] if r['dir'] == 'primary')
+        self.assertEqual((prim['cells'][1], prim['cells'][2]),
+                         (entry['self'], entry['children']),
+                         '%s %s: self, children' % (kind, what))
+        # the text's one decimal of the same share (gmon.out's of the
+        # time the functions got, as gprof's)
+        self.assertLessEqual(abs(float(prim['cells'][0].rstrip('%')) -
+                                 float(entry['pct'])), 0.0501,
+                             '%s %s: %% total' % (kind, what))
+        for r in shown['rows']:
+            if r['dir'] == 'primary':
+                continue
+            side = entry['callers' if r['dir'] == 'caller' else 'callees']
+            other = r['name']
+            if other not in side:
+                continue	# inside a cycle: the text shows no cost
+            want = [w for w in side[other] if w[0] or w[1]]
+            if not want:
+                continue
+            self.assertIn((r['cells'][1], r['cells'][2]), want,
+                          '%s %s: arc with %s' % (kind, what, other))
+
+    # ---- perf.data: samples, not calls ----
+
+    def check_sampled(self, kind):
+        doc = self.docs[kind]
+        ev = self.ev(doc)
+        fns = doc['functions']
+        self.assertTrue(doc.get('sampled'))
+        self.assertEqual(doc['event_info'][ev]['unit'], 'ns')
+        # perf report's answers for this recording
+        perf = open('tests/perf/%s.self' % kind).read()
+        total = int(re.search(r"# Samples: (\d+)", perf).group(1))
+        self.assertEqual(doc['event_info'][ev]['samples'], total)
+        # the text flat profile's samples column is --json's and perf's
+        flat = flat_rows(self.args(kind))
+        by_name = {f['name']: f for f in fns}
+        perf_rows = re.findall(r'^\s+\S+%\s+(\d+)\s+(\d+)\s+\S+\s+\[.\]\s+(\S+)\s*$',
+                               perf, re.M)
+        self.assertGreater(len(perf_rows), 2)
+        for period, samples, sym in perf_rows:
+            if sym not in by_name:
+                continue	# libc's names on another machine
+            self.assertEqual(by_name[sym]['samples'][ev], int(samples), sym)
+            self.assertEqual(int(flat[sym][3].replace(',', '')), int(samples),
+                             'text flat profile: ' + sym)
+        p = self.page(kind)
+        p.shot('units-%s-top' % kind)
+        head = p.js("return [...document.querySelectorAll('#top-head span')]"
+                    ".map(s => s.dataset.key)")
+        self.assertIn('samples', head)
+        self.assertNotIn('calls', head)
+        for r in p.rows('top-table'):
+            f = fns[r['fn']]
+            self.assertEqual(number(r['cells'][4]), f['samples'][ev])
+            self.assertEqual(number(r['cells'][0]), f['self'][ev])
+            if f['samples'][ev]:
+                self.assertEqual(r['cells'][4], flat[r['cells'][5]][3])
+        text = self.page_text(p)
+        self.assertIn('%s ns' % format(doc['totals'][ev], ','), text)
+        self.assertIn('%s samples' % format(total, ','), text)
+        self.assertNotRegex(text, r'\bcall(s|ed)\b')
+        # the Function view of each function with samples, and main
+        graph = graph_entries(self.args(kind))
+        names = [f['name'] for f in fns if f['samples'][ev]] + ['main']
+        for name in names:
+            f = by_name[name]
+            shown = self.function_view(p, f['id'])
+            if name in ('leaf', 'main'):
+                p.shot('units-%s-function-%s' % (kind, name))
+            self.assertIn(' in %s samples' % format(f['samples'][ev], ','),
+                          shown['facts'])
+            self.assertIn('self %s ns' % format(f['self'][ev], ','),
+                          shown['facts'])
+            self.assertNotIn('called', shown['head'])
+            self.assertNotRegex(self.page_text(p), r'\bcall(s|ed)\b|times')
+            self.check_entry(kind, shown, graph[name], name)
+        p.go('#flame')
+        root = p.js('return document.querySelector(\'#flame .fr[data-node="-1"]\').title')
+        self.assertEqual(root, 'all: %s ns (100.00%%)' % format(doc['totals'][ev], ','))
+        # nor any other view (the disassembly's "call" instructions are
+        # the code's)
+        for view in ('#flame', '#icicle', '#source', '#disasm'):
+            p.go(view)
+            self.assertNotRegex(self.page_text(p), r'\bcall(s|ed)\b', view)
+
+    def test_sampled_fp(self):
+        self.check_sampled('fp')
+
+    def test_sampled_dwarf(self):
+        self.check_sampled('dwarf')
+
+    # ---- gmon.out: gprof's seconds ----
+
+    def test_gmon_seconds(self):
+        doc = self.docs['gmon']
+        ev = self.ev(doc)
+        fns = doc['functions']
+        args = self.args('gmon')
+        flat = flat_rows(args)
+        gprof = {}
+        if shutil.which('gprof'):
+            out = subprocess.run(['gprof', '-b', '-p'] + args[1:],
+                                 capture_output=True, text=True,
+                                 check=True).stdout
+            for m in re.finditer(r'^\s*(\d+\.\d\d)\s+(\d+\.\d\d)\s+(\d+\.\d\d)'
+                                 r'.*?\s(\S+)\s*$', out, re.M):
+                gprof[m.group(4)] = m.group(3)
+            self.assertGreater(len(gprof), 3)
+        p = self.page('gmon')
+        p.shot('units-gmon-top')
+        rows = p.rows('top-table')
+        for r in rows:
+            f = fns[r['fn']]
+            label = r['cells'][5]
+            self.assertEqual(number(r['cells'][0]),
+                             listed_cost(doc, ev, f['self'][ev]))
+            if label in flat:	# the text's self seconds, and gprof's
+                self.assertEqual(r['cells'][0], flat[label][2], label)
+            if f['name'] in gprof:
+                self.assertEqual(r['cells'][0], gprof[f['name']], f['name'])
+        self.assertTrue(set(gprof) & {f['name'] for f in fns})
+        head = p.js("return [...document.querySelectorAll('#top-head span')]"
+                    ".map(s => s.textContent)")
+        self.assertIn('self (s)', head)
+        # the header's total: "0.92 in all"
+        total = re.search(r'([\d.]+) in all', run(['-p', '--brief'] + args)).group(1)
+        self.assertIn(total + ' s', self.page_text(p))
+        # the Function view of every function: the text graph's seconds
+        graph = graph_entries(args)
+        for f in fns:
+            shown = self.function_view(p, f['id'])
+            label = f['name'] + (' <cycle %d>' % f['cycle']
+                                 if f['cycle'] else '')
+            if f['name'] == 'ping':
+                p.shot('units-gmon-function-ping')
+            self.assertIn('self %.2f s' % listed_cost(doc, ev, f['self'][ev]),
+                          shown['facts'])
+            self.check_entry('gmon', shown, graph[label], label)
+        # the flame graph's readout
+        p.go('#flame')
+        root = p.js('return document.querySelector(\'#flame .fr[data-node="-1"]\').title')
+        self.assertEqual(root, 'all: %s s (100.00%%)' % total)
+        self.assertIn('100.15%', self.check_percent_cells(p))
+        self.check_cycles('gmon', doc, graph)
+
+    # ---- Callgrind: a cycle's members, rounding, 100.00% ----
+
+    def test_cycle_member_and_rounding(self):
+        doc = self.docs['callgrind']
+        fns = doc['functions']
+        args = self.args('callgrind')
+        graph = graph_entries(args)
+        p = self.page('callgrind')
+        members = [f for f in fns if f['cycle']]
+        self.assertGreater(len(members), 2)
+        checked = 0
+        for f in members + [f for f in fns if f['name'] in ('work', 'main')]:
+            label = f['name'] + (' <cycle %d>' % f['cycle'] if f['cycle'] else '')
+            if label not in graph:
+                continue
+            shown = self.function_view(p, f['id'])
+            if f['name'] == 'odd':
+                p.shot('units-callgrind-function-odd')
+            self.check_entry('callgrind', shown, graph[label], label)
+            # shares of measured costs: whole numbers, as the text's
+            for r in shown['rows']:
+                for c in r['cells'][1:4]:
+                    self.assertNotIn('.', c, '%s: %r' % (label, r))
+            checked += 1
+        self.assertGreater(checked, 3)
+        self.check_cycles('callgrind', doc, graph)
+        # a member whose children -q gives apart from its inclusive cost
+        odd = next(f for f in fns if f['name'] == 'odd' and f['cycle'])
+        self.assertNotEqual(graph['odd <cycle %d>' % odd['cycle']]['children'],
+                            format(odd['inclusive'][0] - odd['self'][0], ','))
+        self.check_percent_cells(p)
+
+    def test_every_entry(self):
+        """Every function's and cycle's view, of each input, as its -q
+        entry (the graph lists them all with --threshold=0)."""
+        for kind in ('igprof', 'callgrind', 'gmon', 'fp'):
+            doc = self.docs[kind]
+            graph = graph_entries(self.args(kind))
+            p = self.page(kind)
+            checked = 0
+            for f in doc['functions']:
+                label = f['name'] + (' <cycle %d>' % f['cycle']
+                                     if f['cycle'] else '')
+                if label not in graph:
+                    continue	# a name the listing tells apart otherwise
+                self.check_entry(kind, self.function_view(p, f['id']),
+                                 graph[label], label)
+                checked += 1
+            self.assertGreater(checked, len(doc['functions']) // 2, kind)
+
+    def check_percent_cells(self, p):
+        """Top's % columns: two decimals, as the flat profile's, and
+        whole in their cells (by inclusive cost, the largest first:
+        gmon.out's main has 100.15%)."""
+        p.go('')
+        self.driver.find_element(By.CSS_SELECTOR,
+                                 '#top-head [data-key="incl"]').click()
+        p.wait()
+        # the text's width against the cell's (an ellipsis leaves
+        # scrollWidth equal to clientWidth)
+        cells = p.js("""
+            return [...document.querySelectorAll('#top-table .row')].flatMap(r =>
+                [r.children[1], r.children[3]]).map(c => {
+                    const r = document.createRange(), cs = getComputedStyle(c);
+                    r.selectNodeContents(c);
+                    return {text: c.textContent,
+                            cut: r.getBoundingClientRect().width > c.clientWidth -
+                                parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight)};
+                });""")
+        self.assertGreater(len(cells), 4)
+        for c in cells:
+            self.assertRegex(c['text'], r'^\d+\.\d\d%$')
+            self.assertFalse(c['cut'], c['text'])
+        return [c['text'] for c in cells]
+
+if __name__ == '__main__':
+    unittest.main()
