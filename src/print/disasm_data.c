@@ -156,7 +156,9 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 				const struct disasm_pick *c = &all.v[k];
 
 				if (c->binary == b && c->cost &&
-				    (double)c->cost * 100.0 >= o->listing_threshold * total)
+				    (o->disasm_max ||
+				     (double)c->cost * 100.0 >=
+					     o->listing_threshold * total))
 					*pick_slot(&chosen, b, c->sym, true) = *c;
 			}
 			continue;
@@ -210,6 +212,8 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	if (chosen.nr > 1)
 		qsort_r(chosen.v, chosen.nr, sizeof(*chosen.v), cmp_pick,
 			(void *)o);
+	if (!what && o->disasm_max && chosen.nr > o->disasm_max)
+		chosen.nr = o->disasm_max;
 	*picks = chosen.v;
 	*n = chosen.nr;
 	return 0;

@@ -358,6 +358,26 @@ static uint32_t named(struct presolve *r, name_id object, const char *name)
 			    names_intern(&r->p->names, name, strlen(name)));
 }
 
+/*
+ * The function of symbol s of st, in object: with the file and first
+ * line of its entry where the line table has them, as resolve_gmon()
+ * and resolve_profile() give a function's (the page's file column, the
+ * function's place in the source view).
+ */
+static uint32_t symbol_func(struct presolve *r, name_id object,
+			    const struct symtab *st, const struct sym *s)
+{
+	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
+						 : NULL;
+	bool at = le && !le->end_sequence && le->file != NO_NAME;
+	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
+				  r->o->demangle ? s->name : s->raw);
+
+	if (at && le->line)
+		profile_set_func_line(r->p, f, le->line);
+	return f;
+}
+
 /* The function of frame f; ret: f is a return address. */
 static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 {
@@ -389,8 +409,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = profile_func(r->p, ob->path, NO_NAME,
-					     r->o->demangle ? s->name : s->raw);
+			*slot = symbol_func(r, ob->path, st, s);
 			return *slot;
 		}
 		break;
