@@ -299,6 +299,24 @@ static int recorded_binary(struct run *r, bool quiet)
 	return 0;
 }
 
+/* perf.data's recorded files that hold sampled code, after the -b
+ * binaries: the listings of code list theirs too. */
+static void add_recorded(struct run *r, struct perf_recorded *kept)
+{
+	size_t n = (size_t)r->nbin + kept->n;
+
+	if (!kept->n)
+		return;
+	r->st = xreallocarray(r->st, n, sizeof(*r->st));
+	r->reports = xreallocarray(r->reports, n, sizeof(*r->reports));
+	memcpy(r->st + r->nbin, kept->st, kept->n * sizeof(*kept->st));
+	memcpy(r->reports + r->nbin, kept->reports,
+	       kept->n * sizeof(*kept->reports));
+	r->nbin = (int)n;
+	free(kept->st);
+	free(kept->reports);
+}
+
 /*
  * The binaries, every input read into one profile, and the profile
  * resolved against the binaries (gmon.out always is: it is addresses).
@@ -375,17 +393,27 @@ static int load(struct run *r)
 		error("gmon.out data cannot be added to a profile of another format");
 		return 1;
 	}
-	if (p->perf && (o->annotate || o->disasm) && !o->nbinaries) {
-		error("%s on a perf.data needs the binary of the code to list: "
-		      "-b FILE (the objects found at their recorded paths give "
-		      "names only)", o->annotate ? "--annotate" : "--disasm");
-		return 2;
-	}
 	if (p->perf) {
-		/* addresses and stacks: always resolved, -b or not */
-		if (resolve_perf(p, r->st, (size_t)r->nbin, &r->rso,
-				 r->reports) < 0)
+		/* addresses and stacks: always resolved, -b or not; the
+		 * listings of code also list the recorded files' */
+		struct perf_recorded kept = { 0 };
+		bool code = o->annotate || o->disasm || o->mode == OUT_HTML;
+		int ret = resolve_perf_keeping(p, r->st, (size_t)r->nbin,
+					       &r->rso, r->reports,
+					       code ? &kept : NULL);
+
+		add_recorded(r, &kept);
+		if (ret < 0)
 			return 1;
+		if ((o->annotate || o->disasm) && !r->nbin) {
+			error("%s on a perf.data needs the binary of the code to "
+			      "list: -b FILE (no object with samples is at its "
+			      "recorded path%s)",
+			      o->annotate ? "--annotate" : "--disasm",
+			      o->sysroot ? " under --sysroot" : "; --sysroot DIR "
+			      "says where they are");
+			return 2;
+		}
 	} else if (p->gmon) {
 		if (resolve_gmon(p, r->st[0], &r->rso, &r->reports[0]) < 0)
 			return 1;

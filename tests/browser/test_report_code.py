@@ -1,6 +1,7 @@
 """The report's Source and Disassembly views for every input that has
 positions (Callgrind with -b, gmon.out with -b, IgProf with -b, perf.data
-recorded with frame pointers and with --call-graph dwarf, with -b): the
+recorded with frame pointers and with --call-graph dwarf, with -b and with
+the recorded files; Callgrind without -b, the recorded object): the
 numbers are those --json --annotate / --disasm and the text --annotate /
 --disasm print; the disassembly's % is of the function; the function
 picker finds a function by any part of its name; the source view opens
@@ -146,6 +147,10 @@ class CodeViews(ReportBase):
         self.check_source('perf')
         self.assertTrue(self.driver.find_elements(By.ID, 'source-not-found'))
 
+    def test_source_perf_recorded(self):
+        # no -b: the recorded files under --sysroot, as --annotate
+        self.check_source('perf-recorded')
+
     def test_source_perf_dwarf(self):
         self.check_source('perf-dwarf')
         self.assertFalse(self.driver.find_elements(By.ID, 'source-not-found'))
@@ -274,6 +279,9 @@ class CodeViews(ReportBase):
 
     def test_disasm_perf_fp(self):
         self.check_disasm('perf')
+
+    def test_disasm_perf_recorded(self):
+        self.check_disasm('perf-recorded')
 
     def test_disasm_perf_dwarf(self):
         self.check_disasm('perf-dwarf')
