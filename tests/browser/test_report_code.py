@@ -366,3 +366,38 @@ class CodeViews(ReportBase):
         if every[-1] not in ' '.join(got):
             self.assertTrue(missing)
             self.assertIn('--disasm=NAME', missing[0].text)
+
+    # ---- the file column ----
+
+    def check_files(self, kind):
+        """Every function's file and line is --json's, and the Top table
+        shows the hottest function's (perf.data's from the line table)."""
+        doc = self.docs[kind]
+        p = self.page(kind)
+        data = p.js("""
+            const D = JSON.parse(document.getElementById('cga-data').textContent);
+            const F = D.functions;
+            return F.name.map((n, f) => [F.file[f] < 0 ? null : D.paths[F.file[f]],
+                                         F.line[f] || null]);""")
+        want = [[f['file'], f['line']] for f in doc['functions']]
+        self.assertEqual(data, want, kind)
+        self.assertTrue(any(f for f, _ in want), kind + ': no function has a file')
+        ev = self.ev(doc)
+        hot = max((f for f in doc['functions'] if f['file']),
+                  key=lambda f: f['self'][ev])
+        row = next(r for r in p.rows('top-table') if r['fn'] == hot['id'])
+        # (its file name at least: a long path may be shortened)
+        self.assertIn('%s:%d' % (os.path.basename(hot['file']), hot['line']),
+                      ' '.join(row['cells']), kind)
+
+    def test_files_perf(self):
+        self.check_files('perf')
+
+    def test_files_perf_dwarf(self):
+        self.check_files('perf-dwarf')
+
+    def test_files_gmon(self):
+        self.check_files('gmon')
+
+    def test_files_igprof(self):
+        self.check_files('igprof-b')
