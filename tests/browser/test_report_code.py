@@ -260,6 +260,11 @@ class CodeViews(ReportBase):
                                  '%s %s %s' % (kind, name, cells[0]))
             # every instruction with a cost, as --disasm=NAME
             self.assertEqual(seen, len(text), kind + ': ' + name)
+            # then the cost at no instruction of it, without a percent
+            elsewhere = [c for c in rows if len(c) > 3 and c[3].startswith('cost ')]
+            self.assertEqual([(number(c[1]), c[2]) for c in elsewhere],
+                             [(x['cost'][ev], '') for x in want['elsewhere']
+                              if x['cost'][ev]], kind + ': ' + name)
             about = self.driver.find_element(By.ID, 'disasm-about').text
             self.assertIn('self ' + '{:,}'.format(self_cost), about)
         self.pick(p, doc['disasm'][0]['name'])

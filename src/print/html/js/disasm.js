@@ -133,13 +133,14 @@ function viewDisasm(k) {
 		if (ins.elsewhere) {
 			const x = ins.elsewhere;
 
+			/* no percent, and --disasm's words */
 			return cells(el('span', { class: 'code muted' },
 				x.address === null ? '' : hex(x.address)),
-				numCell(x.cost[ev]),
-				el('span', { class: 'num' }, pct(x.cost[ev], self)),
-				el('span', { class: 'muted' }, x.where === 'no-address'
+				numCell(x.cost[ev]), '',
+				el('span', { class: 'muted' }, 'cost ' + (x.where === 'no-address'
 					? 'at no address' : x.where === 'outside'
-					? 'outside the function\'s code' : 'inside an instruction'), '');
+					? 'outside the function\'s symbol'
+					: 'inside the function, where no instruction starts')), '');
 		}
 		const notes = el('span');
 

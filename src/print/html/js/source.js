@@ -142,8 +142,10 @@ function viewSource(k, line) {
 				el('span', null, 'source')), table),
 			el('div', { class: 'src-hot' }, el('b', null, 'Hot lines'),
 				hot.length ? hotList : el('p', { class: 'muted' }, 'none of ' + EV[ev]))));
+	/* the line, or the first listed after it (a file listed by number
+	 * has only its lines with a cost) */
 	if (line !== undefined)
 		requestAnimationFrame(() => table.scrollToRow(
-			rows.findIndex(r => r.line === line)));
+			rows.findIndex(r => r.line >= line)));
 	return box;
 }
