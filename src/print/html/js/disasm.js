@@ -59,7 +59,7 @@ function disasmPicker(K, k) {
 			menu.append(el('li', { class: 'muted', id: 'disasm-missing' },
 				K.disasmMore
 					? 'No listing in the page matches "' + input.value + '": ' +
-					  fmt(K.disasmMore) + ' more functions, of less than ' +
+					  fmt(K.disasmMore) + ' more functions, of at most ' +
 					  pct(K.disasmLeast, total()) + ' each, are left out; ' +
 					  'cganalyze --disasm=NAME (with the options of this ' +
 					  'report) lists any of them.'
@@ -159,7 +159,7 @@ function viewDisasm(k) {
 	table.id = 'disasm-table';
 	const more = K.disasmMore ? el('p', { class: 'muted', id: 'disasm-more' },
 		'The ' + fmt(list.length) + ' functions of most cost are listed here; ' +
-		fmt(K.disasmMore) + ' more, of less than ' + pct(K.disasmLeast, total()) +
+		fmt(K.disasmMore) + ' more, of at most ' + pct(K.disasmLeast, total()) +
 		' each, are left out: cganalyze --disasm=NAME lists any of them.') : null;
 	return el('div', null, el('div', { class: 'controls' }, disasmPicker(K, k),
 		el('span', { class: 'muted', id: 'disasm-about' }, d.binary +
