@@ -198,12 +198,23 @@ static void json_disasm_more(FILE *out, const struct cg *cg,
 /* The code views' document: the annotated source and the disassembly
  * as --json gives them, the files' text, the lines the disassembly
  * interleaves; whether the profile has instruction addresses at all
- * (the page says what the Disassembly needs). */
+ * (the page says what the Disassembly needs), and the events' column
+ * titles of those listings. */
 static void json_code(FILE *out, const struct cg *cg,
 		      const struct print_opts *o)
 {
-	fprintf(out, "{\"has_instr\": %s, \"annotated\": ",
+	fprintf(out, "{\"has_instr\": %s, \"columns\": [",
 		cg->p->has_instr ? "true" : "false");
+	/* each event's column title, as --annotate and --disasm print it
+	 * (gmon.out's "ticks") */
+	for (uint32_t e = 0; e < cg->p->nevents; e++) {
+		const char *name = event_column_name(cg->p, e);
+
+		if (e)
+			fputs(", ", out);
+		json_string(out, name, strlen(name));
+	}
+	fputs("],\n \"annotated\": ", out);
 	fputs(o->annotate && o->annotation ? "true" : "false", out);
 	if (o->annotate && o->annotation)
 		print_annotate_json(out, cg, o);

@@ -120,6 +120,12 @@ class CodeViews(ReportBase):
             self.assertEqual(number(h[1]), l['cost'][ev], kind)
             self.assertEqual(h[2], '%.2f%%' % (100.0 * l['cost'][ev] / total), kind)
         p.shot(kind + '-source')
+        # the event's column as --annotate titles it (gmon.out: ticks)
+        col = p.js("""return document.querySelector(
+            '#view .hdr.src-grid').children[1].textContent""")
+        self.assertTrue(any(l.split()[:2] == [col, 'line'] for l in
+                            run(['--annotate'] + args).splitlines()),
+                        '%s: column %s' % (kind, col))
         for l in lines[:8]:
             p.go('#source/%d/%d' % (k, l['line']))
             row = p.js("""
@@ -267,6 +273,11 @@ class CodeViews(ReportBase):
                               if x['cost'][ev]], kind + ': ' + name)
             about = self.driver.find_element(By.ID, 'disasm-about').text
             self.assertIn('self ' + '{:,}'.format(self_cost), about)
+            # the event's column as --disasm titles it (gmon.out: ticks)
+            col = p.js("""return document.querySelector(
+                '#view .hdr.asm-grid').children[1].textContent""")
+            self.assertRegex(run(['--disasm=' + name] + args),
+                             r'(?m)^ *' + re.escape(col) + r' +% +addr +instruction$')
         self.pick(p, doc['disasm'][0]['name'])
         p.shot(kind + '-disasm')
 

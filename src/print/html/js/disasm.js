@@ -164,11 +164,11 @@ function viewDisasm(k) {
 	return el('div', null, el('div', { class: 'controls' }, disasmPicker(K, k),
 		el('span', { class: 'muted', id: 'disasm-about' }, d.binary +
 			', load offset ' + hex(d.load_offset) + ', self ' + fmt(self) +
-			' ' + EV[ev] + ' (' + pct(self, total()) + ' of the total); ' +
+			' ' + K.columns[ev] + ' (' + pct(self, total()) + ' of the total); ' +
 			'% is of the function\'s self cost')),
 		more,
 		el('div', { class: 'hdr asm-grid' }, el('span', null, 'address'),
-			el('span', { class: 'num' }, EV[ev]), el('span', { class: 'num' }, '%'),
+			el('span', { class: 'num' }, K.columns[ev]), el('span', { class: 'num' }, '%'),
 			el('span', null, 'instruction'), el('span', null, 'jumps (taken/executed), calls')),
 		table);
 }

@@ -47,7 +47,7 @@ function code() {
 	});
 	codeIndex = { annotated: d.annotated, sources: d.sources,
 		disasm: d.disasm, disasmSource: d.disasm_source,
-		hasInstr: d.has_instr, disasmMore: d.disasm_more,
+		hasInstr: d.has_instr, columns: d.columns, disasmMore: d.disasm_more,
 		disasmLeast: d.disasm_least, sourceByPath, linesByFile, disasmOf };
 	return codeIndex;
 }

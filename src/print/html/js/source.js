@@ -133,15 +133,15 @@ function viewSource(k, line) {
 		'Source not found: its lines with a cost are listed by number ' +
 		'(-I DIR or --source-map OLD=NEW say where the file is).');
 	const box = el('div', null, el('div', { class: 'controls' }, pick,
-		el('span', { class: 'muted' }, 'cost per line of ' + EV[ev] +
+		el('span', { class: 'muted' }, 'cost per line of ' + K.columns[ev] +
 			'; calls below their line with their inclusive cost')),
 		el('div', { class: 'controls' }, find, status), note,
 		el('div', { class: 'src-split' },
 			el('div', null, el('div', { class: 'hdr src-grid' }, el('span', null, 'line'),
-				el('span', { class: 'num' }, EV[ev]), el('span', { class: 'num' }, '%'),
+				el('span', { class: 'num' }, K.columns[ev]), el('span', { class: 'num' }, '%'),
 				el('span', null, 'source')), table),
 			el('div', { class: 'src-hot' }, el('b', null, 'Hot lines'),
-				hot.length ? hotList : el('p', { class: 'muted' }, 'none of ' + EV[ev]))));
+				hot.length ? hotList : el('p', { class: 'muted' }, 'none of ' + K.columns[ev]))));
 	/* the line, or the first listed after it (a file listed by number
 	 * has only its lines with a cost) */
 	if (line !== undefined)
