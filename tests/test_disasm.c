@@ -17,6 +17,7 @@
  */
 #include "helpers.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -519,6 +520,29 @@ static void test_pick(void **state)
 		assert_string_equal(names_str(&r.p.names,
 				r.st[0]->syms[picks[1].sym].name), "cmp_uint");
 		free(picks);
+	}
+	/* the report's rule (disasm_max): every function with a cost,
+	 * whatever the threshold, the hottest first, at most that many */
+	{
+		struct disasm_pick *picks = NULL, *all = NULL;
+		size_t n = 0, nall = 0;
+
+		r.po.listing_threshold = 5;
+		r.po.disasm_max = SIZE_MAX;
+		assert_int_equal(disasm_pick(&r.cg, &r.po, &all, &nall), 0);
+		assert_true(nall > 2);
+		for (size_t k = 0; k < nall; k++) {
+			assert_true(all[k].cost > 0);
+			if (k)
+				assert_true(all[k].cost <= all[k - 1].cost);
+		}
+		r.po.disasm_max = 3;
+		assert_int_equal(disasm_pick(&r.cg, &r.po, &picks, &n), 0);
+		assert_int_equal(n, 3);
+		assert_memory_equal(picks, all, 3 * sizeof(*picks));
+		free(picks);
+		free(all);
+		r.po.disasm_max = 0;
 	}
 	run_release(&r);
 }

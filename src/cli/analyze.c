@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,7 @@
 #include "binaries.h"
 #include "cg/cg.h"
 #include "print/annotate_data.h"
+#include "print/disasm_data.h"
 #include "print/print.h"
 #include "print/write_callgrind.h"
 #include "print/write_gmon.h"
@@ -37,7 +39,8 @@
 struct run {
 	const struct options *o;
 	struct symtab **st;			/* nbin, or NULL */
-	int nbin;	/* -b's, or 1: the recorded object --disasm took */
+	int nbin;	/* -b's, or 1: the recorded object --disasm
+			 * (or the report) took */
 	struct resolve_report *reports;		/* one per binary */
 	struct resolve_opts rso;
 	struct profile p;
@@ -247,9 +250,10 @@ static void check_one_program(const struct profile *p)
  * path. The function --disasm=WHAT names (or the one of most self cost)
  * says which object; resolution then checks it matches, as for -b.
  * Returns 0 (r->st has it, r->nbin is 1), or -1 after saying what to
- * give.
+ * give. quiet (the report, which lists the code it can): -1 with
+ * nothing said when the profile records no object that is here.
  */
-static int recorded_binary(struct run *r)
+static int recorded_binary(struct run *r, bool quiet)
 {
 	const struct profile *p = &r->p;
 	const char *what = r->o->disasm_what;
@@ -271,20 +275,47 @@ static int recorded_binary(struct run *r)
 		}
 	}
 	if (best == NO_ID)
-		return error("--disasm needs the binary: -b FILE (the profile "
-			     "records no object%s)", what ? " for that function" : "");
+		return quiet ? -1
+			     : error("--disasm needs the binary: -b FILE (the "
+				     "profile records no object%s)",
+				     what ? " for that function" : "");
 	path = profile_str(p, p->funcs[best].object);
 	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return error("--disasm needs the binary: -b FILE (the profile's "
-			     "'%s' is not here)", path);
+		return quiet ? -1
+			     : error("--disasm needs the binary: -b FILE (the "
+				     "profile's '%s' is not here)", path);
 	r->st = xcalloc(1, sizeof(*r->st));
 	r->reports = xcalloc(1, sizeof(*r->reports));
-	if (open_binary(r->o, &r->p.names, path, &r->st[0]) < 0)
+	if (open_binary(r->o, &r->p.names, path, &r->st[0]) < 0) {
+		/* said; the report goes on without the view */
+		free(r->st);
+		free(r->reports);
+		r->st = NULL;
+		r->reports = NULL;
 		return -1;
+	}
 	r->nbin = 1;
 	note("no -b: '%s', the object the profile records, is the binary "
 	     "(-b FILE gives another)", path);
 	return 0;
+}
+
+/* perf.data's recorded files that hold sampled code, after the -b
+ * binaries: the listings of code list theirs too. */
+static void add_recorded(struct run *r, struct perf_recorded *kept)
+{
+	size_t n = (size_t)r->nbin + kept->n;
+
+	if (!kept->n)
+		return;
+	r->st = xreallocarray(r->st, n, sizeof(*r->st));
+	r->reports = xreallocarray(r->reports, n, sizeof(*r->reports));
+	memcpy(r->st + r->nbin, kept->st, kept->n * sizeof(*kept->st));
+	memcpy(r->reports + r->nbin, kept->reports,
+	       kept->n * sizeof(*kept->reports));
+	r->nbin = (int)n;
+	free(kept->st);
+	free(kept->reports);
 }
 
 /*
@@ -372,28 +403,44 @@ static int load(struct run *r)
 		error("gmon.out data cannot be added to a profile of another format");
 		return 1;
 	}
-	if (p->perf && (o->annotate || o->disasm) && !o->nbinaries) {
-		error("%s on a perf.data needs the binary of the code to list: "
-		      "-b FILE (the objects found at their recorded paths give "
-		      "names only)", o->annotate ? "--annotate" : "--disasm");
-		return 2;
-	}
 	if (p->perf) {
-		/* addresses and stacks: always resolved, -b or not */
-		if (resolve_perf(p, r->st, (size_t)r->nbin, &r->rso,
-				 r->reports) < 0)
+		/* addresses and stacks: always resolved, -b or not; the
+		 * listings of code also list the recorded files' */
+		struct perf_recorded kept = { 0 };
+		bool code = o->annotate || o->disasm || o->mode == OUT_HTML;
+		int ret = resolve_perf_keeping(p, r->st, (size_t)r->nbin,
+					       &r->rso, r->reports,
+					       code ? &kept : NULL);
+
+		add_recorded(r, &kept);
+		if (ret < 0)
 			return 1;
+		if ((o->annotate || o->disasm) && !r->nbin) {
+			error("%s on a perf.data needs the binary of the code to "
+			      "list: -b FILE (no object with samples is at its "
+			      "recorded path%s)",
+			      o->annotate ? "--annotate" : "--disasm",
+			      o->sysroot ? " under --sysroot" : "; --sysroot DIR "
+			      "says where they are");
+			return 2;
+		}
 	} else if (p->gmon) {
 		if (resolve_gmon(p, r->st[0], &r->rso, &r->reports[0]) < 0)
 			return 1;
 		if (o->sum && gmon_write(p->gmon, o->sum) < 0)
 			return 1;
-	} else if (!o->nbinaries && o->disasm && recorded_binary(r) < 0) {
-		return 1;
-	} else if (r->nbin &&
-		   resolve_profile(p, r->st, (size_t)r->nbin, &r->rso,
-				   r->reports) < 0) {
-		return 1;
+	} else {
+		if (!o->nbinaries && o->disasm &&
+		    recorded_binary(r, false) < 0)
+			return 1;
+		/* the report's Disassembly is --disasm's: of the recorded
+		 * object when that is here, and without it when not */
+		if (!o->nbinaries && !o->disasm && o->mode == OUT_HTML &&
+		    p->has_instr)
+			recorded_binary(r, true);
+		if (r->nbin && resolve_profile(p, r->st, (size_t)r->nbin,
+					       &r->rso, r->reports) < 0)
+			return 1;
 	}
 	/* IgProf records the mangled names (after -b, those of the
 	 * functions no binary named) */
@@ -477,35 +524,72 @@ static int choose_events(struct run *r)
 	return 0;
 }
 
+/* The report's Disassembly lists every function with a cost at its
+ * instructions, the hottest first, as long as they come to at most
+ * this many and this much machine code (each byte is some 25 bytes of
+ * the page); those --disasm lists (of listing_threshold) always. The
+ * others are said in the page: a --disasm=NAME away. */
+#define HTML_DISASM_MAX 300
+#define HTML_DISASM_CODE (64 * 1024)
+
+/* How many of the functions with a cost the report's Disassembly lists
+ * (po->disasm_max). */
+static size_t html_disasm_count(struct run *r)
+{
+	struct print_opts *po = &r->po;
+	struct disasm_pick *picks = NULL;
+	double total = (double)r->p.totals[po->sort_event];
+	size_t n = 0, k = 0;
+	uint64_t code = 0;
+
+	po->disasm_max = SIZE_MAX;
+	if (disasm_pick(&r->cg, po, &picks, &n) < 0)
+		n = 0;
+	for (; k < n; k++) {
+		const struct sym *s = &po->symtabs[picks[k].binary]->syms[picks[k].sym];
+		bool listed = (double)picks[k].cost * 100.0 >=
+			      po->listing_threshold * total;
+
+		code += s->end - s->addr;
+		if (!listed && (k >= HTML_DISASM_MAX || code > HTML_DISASM_CODE))
+			break;
+	}
+	free(picks);
+	return k ? k : 1;	/* 0 would be the text's rule */
+}
+
 /*
- * The report has every view the profile has data for: the annotated
- * source of the hot files when it has lines, the disassembly of the hot
- * functions when it has addresses and a binary.
+ * The report has every view the profile has data for, built by what
+ * --annotate and --disasm build: the annotated source of the hot files
+ * when its positions have lines (as read, or from the binary), the
+ * disassembly when it has addresses and a binary (-b, or the recorded
+ * object). A profile without them is a report without the view, not an
+ * error: the disassembly check's messages are kept out.
  */
 static int html_views(struct run *r)
 {
 	struct print_opts *po = &r->po;
-	int saved;
 
-	if (r->p.has_line && annotation_build(&r->ann, &r->cg, po) == 0) {
+	if (!r->p.npos)
+		return 0;
+	if (annotation_build(&r->ann, &r->cg, po) == 0 && r->ann.any_line) {
 		po->annotate = true;
 		po->annotation = &r->ann;
 	}
 	if (r->p.has_instr && r->nbin) {
-		/* a profile of no hot code is a report without the view,
-		 * not an error: the check's messages are kept out */
 		FILE *quiet = fopen("/dev/null", "w");
 		FILE *sink = diag_sink();
 
 		if (quiet)
 			diag_set_sink(quiet);
 		po->disasm = true;
-		saved = print_disasm_check(&r->cg, po);
+		po->disasm = print_disasm_check(&r->cg, po) == 0;
+		if (po->disasm)
+			po->disasm_max = html_disasm_count(r);
 		if (quiet) {
 			diag_set_sink(sink == stderr ? NULL : sink);
 			fclose(quiet);
 		}
-		po->disasm = saved == 0;
 	}
 	return 0;
 }
@@ -688,7 +772,10 @@ int analyze_run(const struct options *o, FILE *out)
 			 .inlined = o->inlined_callee ? INLINE_CALLEE
 						      : INLINE_CALLER,
 			 .demangle = !o->no_demangle,
-			 .want_positions = o->annotate || o->disasm,
+			 /* the report has the Source and Disassembly
+			  * views of what has positions */
+			 .want_positions = o->annotate || o->disasm ||
+					   o->mode == OUT_HTML,
 			 .want_stacks = o->mode == OUT_FOLDED ||
 					o->mode == OUT_HTML,
 			 .force_binary = o->force_binary,

@@ -156,7 +156,9 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 				const struct disasm_pick *c = &all.v[k];
 
 				if (c->binary == b && c->cost &&
-				    (double)c->cost * 100.0 >= o->listing_threshold * total)
+				    (o->disasm_max ||
+				     (double)c->cost * 100.0 >=
+					     o->listing_threshold * total))
 					*pick_slot(&chosen, b, c->sym, true) = *c;
 			}
 			continue;
@@ -211,9 +213,36 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	if (chosen.nr > 1)
 		qsort_r(chosen.v, chosen.nr, sizeof(*chosen.v), cmp_pick,
 			(void *)o);
+	if (!what && o->disasm_max && chosen.nr > o->disasm_max)
+		chosen.nr = o->disasm_max;
 	*picks = chosen.v;
 	*n = chosen.nr;
 	return 0;
+}
+
+/*
+ * Whether function f's name, but for a recursion level ("fib'2"), may
+ * be sym's: a test by bytes before resolve_named_sym()'s lookup, which
+ * for every function of a large profile (11,000 of cc1plus's) took
+ * most of the time of a report listing many functions.
+ */
+static bool may_be_named(const struct profile *p, const struct names *names,
+			 uint32_t f, const struct sym *sym)
+{
+	const char *name = profile_str(p, p->funcs[f].name);
+	name_id ids[2] = { sym->name, sym->raw };
+
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+
+		if (ids[k] == NO_NAME)
+			continue;
+		n = names_len(names, ids[k]);
+		if (!strncmp(name, names_str(names, ids[k]), n) &&
+		    (name[n] == '\0' || name[n] == '\''))
+			return true;
+	}
+	return false;
 }
 
 /* The instruction whose bytes hold a, or NULL. */
@@ -334,6 +363,7 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 	}
 	for (uint32_t f = 0; f < p->nfuncs; f++)
 		if (!member[f] && in_object(p, f, r->object) &&
+		    may_be_named(p, st->names, f, sym) &&
 		    resolve_named_sym(p, st, f) == sym)
 			member[f] = true;
 	l->self = xcalloc(l->stride + 1, sizeof(*l->self));

@@ -28,9 +28,10 @@ struct disasm_pick {
  * The functions to list, hottest first: those o->disasm_what names (a
  * symbol or profile function name, or a glob over them; an exact name
  * is listed even without cost), or when it is NULL every function of
- * the binaries with at least o->threshold percent of the total. *n may
- * be 0 (nothing above the threshold). Returns 0, or -1 after reporting
- * when WHAT names nothing.
+ * the binaries with at least o->listing_threshold percent of the total
+ * (with o->disasm_max, every one with a cost, at most that many). *n
+ * may be 0 (nothing above the threshold). Returns 0, or -1 after
+ * reporting when WHAT names nothing.
  */
 int disasm_pick(const struct cg *cg, const struct print_opts *o,
 		struct disasm_pick **picks, size_t *n);

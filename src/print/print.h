@@ -46,6 +46,10 @@ struct print_opts {
 	bool inline_calls;
 	bool disasm;
 	const char *disasm_what;	/* name or glob; NULL: hot functions */
+	size_t disasm_max;	/* without WHAT, 0: the functions of
+				 * listing_threshold or more (the text);
+				 * N: every function with a cost, the N
+				 * hottest (the report) */
 	bool leaks;		/* JSON: the leak records too */
 	bool no_demangle;	/* --no-demangle: symbols in the disassembly
 				 * as the symbol table spells them */

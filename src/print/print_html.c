@@ -13,6 +13,7 @@
  * the script and draws the flat profile while it still reads them, and
  * the script parses each only when a view needs it.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,9 @@ static void put_html_text(FILE *out, const char *s)
 	}
 }
 
-/* The text of the files the annotated source lists. */
+/* The files the annotated source lists, hottest first, with their
+ * text; "lines": null for one whose source is not found, which
+ * --annotate lists by line number. */
 static void json_sources(FILE *out, const struct cg *cg,
 			 const struct print_opts *o)
 {
@@ -90,11 +93,15 @@ static void json_sources(FILE *out, const struct cg *cg,
 	for (size_t i = 0; a && o->annotate && i < a->nfiles; i++) {
 		const struct ann_file *f = &a->files[i];
 
-		if (f->fate != ANN_LISTED || !f->src || !f->src->found)
+		if (f->fate != ANN_LISTED && f->fate != ANN_NOT_FOUND)
 			continue;
 		fputs(first ? "\n  {\"path\": " : ",\n  {\"path\": ", out);
 		first = false;
 		json_name(out, cg->p, f->name);
+		if (f->fate == ANN_NOT_FOUND || !f->src || !f->src->found) {
+			fputs(", \"lines\": null}", out);
+			continue;
+		}
 		fputs(", \"lines\": [", out);
 		for (uint32_t l = 1; l <= f->src->nlines; l++) {
 			size_t len;
@@ -163,13 +170,51 @@ static void json_disasm_source(FILE *out, const struct cg *cg,
 	free(picks);
 }
 
+/*
+ * How many functions with a cost the "disasm" array leaves out (past
+ * o->disasm_max, the hottest kept), and the least cost of one it has:
+ * the page says so and how to list the others (--disasm=NAME).
+ */
+static void json_disasm_more(FILE *out, const struct cg *cg,
+			     const struct print_opts *o)
+{
+	struct print_opts all = *o;
+	struct disasm_pick *picks = NULL;
+	size_t n = 0, more = 0;
+	uint64_t least = 0;
+
+	all.disasm_max = SIZE_MAX;
+	if (o->disasm && o->disasm_max && !o->disasm_what &&
+	    cg->p->has_instr && disasm_pick(cg, &all, &picks, &n) == 0 &&
+	    n > o->disasm_max) {
+		more = n - o->disasm_max;
+		least = picks[o->disasm_max - 1].cost;
+	}
+	fprintf(out, ",\n \"disasm_more\": %zu, \"disasm_least\": %llu",
+		more, (unsigned long long)least);
+	free(picks);
+}
+
 /* The code views' document: the annotated source and the disassembly
  * as --json gives them, the files' text, the lines the disassembly
- * interleaves. */
+ * interleaves; whether the profile has instruction addresses at all
+ * (the page says what the Disassembly needs), and the events' column
+ * titles of those listings. */
 static void json_code(FILE *out, const struct cg *cg,
 		      const struct print_opts *o)
 {
-	fputs("{\"annotated\": ", out);
+	fprintf(out, "{\"has_instr\": %s, \"columns\": [",
+		cg->p->has_instr ? "true" : "false");
+	/* each event's column title, as --annotate and --disasm print it
+	 * (gmon.out's "ticks") */
+	for (uint32_t e = 0; e < cg->p->nevents; e++) {
+		const char *name = event_column_name(cg->p, e);
+
+		if (e)
+			fputs(", ", out);
+		json_string(out, name, strlen(name));
+	}
+	fputs("],\n \"annotated\": ", out);
 	fputs(o->annotate && o->annotation ? "true" : "false", out);
 	if (o->annotate && o->annotation)
 		print_annotate_json(out, cg, o);
@@ -178,6 +223,7 @@ static void json_code(FILE *out, const struct cg *cg,
 		print_disasm_json(out, cg, o);
 	else
 		fputs("[]", out);
+	json_disasm_more(out, cg, o);
 	json_sources(out, cg, o);
 	json_disasm_source(out, cg, o);
 	fputs("}\n", out);

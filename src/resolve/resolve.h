@@ -114,6 +114,26 @@ void resolve_gmon_print_notes(FILE *out, const struct resolve_report *r);
  */
 int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 		 const struct resolve_opts *o, struct resolve_report *reports);
+
+/* The recorded files that name objects a sample's own address is in,
+ * found without -b (loaded with their DWARF), and what each is for. */
+struct perf_recorded {
+	struct symtab **st;		/* malloc'd, each symtab_release()d
+					 * and free()d by the caller */
+	struct resolve_report *reports;	/* malloc'd, as st[] */
+	size_t n;
+};
+
+/*
+ * resolve_perf(), and when kept is not NULL the symbol tables of the
+ * recorded files that hold sampled code are kept in it (zeroed by the
+ * caller) for the listings of code, as -b binaries are: --annotate,
+ * --disasm and the report without -b.
+ */
+int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
+			 size_t nst, const struct resolve_opts *o,
+			 struct resolve_report *reports,
+			 struct perf_recorded *kept);
 /* The listing's note on which object each -b binary named. */
 void resolve_perf_print_notes(FILE *out, const struct profile *p,
 			      const struct resolve_report *reports, size_t n,

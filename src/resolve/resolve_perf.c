@@ -69,6 +69,8 @@ struct presolve {
 	struct perf_data *d;
 	const struct resolve_opts *o;
 	struct binding *bind;		/* per perf object */
+	struct perf_recorded *kept;	/* NULL: the recorded files' symbol
+					 * tables are for names only */
 	struct kallsyms ksyms;
 	bool have_ksyms;
 	uint32_t *func_exact, *func_ret;	/* per frame; NO_ID unknown */
@@ -184,6 +186,40 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 	return 0;
 }
 
+/* The symbol table bound to object i, found as its candidate c, handed
+ * to r->kept with its report: the caller lists its code. */
+static void keep(struct presolve *r, uint32_t i, size_t c)
+{
+	struct perf_recorded *k = r->kept;
+	struct resolve_report *rep;
+
+	k->st = xreallocarray(k->st, k->n + 1, sizeof(*k->st));
+	k->reports = xreallocarray(k->reports, k->n + 1, sizeof(*k->reports));
+	rep = &k->reports[k->n];
+	memset(rep, 0, sizeof(*rep));
+	rep->binary = r->bind[i].owned->path;
+	rep->object = r->d->objects[i].path;
+	snprintf(rep->offset_reason, sizeof(rep->offset_reason), "%s",
+		 c == 0 ? "the recorded file" : "found by its build-id");
+	k->st[k->n++] = r->bind[i].owned;
+	r->bind[i].owned = NULL;	/* the caller's now */
+}
+
+/* Per object: whether a sample's own address (not a caller's) is in
+ * it, that is, whether it has code the listings of code would show. */
+static bool *sampled_objects(const struct perf_data *d)
+{
+	bool *sampled = xcalloc(d->nobjects + 1, sizeof(*sampled));
+
+	for (size_t n = 0; n < d->nnodes; n++)
+		for (size_t e = 0; e < d->nevents; e++)
+			if (d->node_samples[n * d->nevents + e]) {
+				sampled[d->frames[d->nodes[n].frame].object] = true;
+				break;
+			}
+	return sampled;
+}
+
 /*
  * Objects without a -b binary: the first candidate file that is there
  * and has the recorded build-id (or any, when none is recorded). A file
@@ -191,7 +227,7 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
  */
 static void bind_recorded(struct presolve *r)
 {
-	/* names only: the listings by line do not take perf.data yet, and
+	/* names only, but for the code the listings of code show (r->kept):
 	 * a system library's DWARF is large (libc6-dbg's has units of
 	 * forms symtab/ skips, each said: --inlined=callee takes inlined
 	 * frames from the -b binaries) */
@@ -200,6 +236,7 @@ static void bind_recorded(struct presolve *r)
 				  .no_dwarf = true };
 	char (*paths)[PERF_PATH_MAX] =
 		xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
+	bool *sampled = r->kept ? sampled_objects(r->d) : NULL;
 
 	for (size_t i = 0; i < r->d->nobjects; i++) {
 		const struct perf_object *ob = &r->d->objects[i];
@@ -208,6 +245,7 @@ static void bind_recorded(struct presolve *r)
 		if (r->bind[i].st || ob->kind != PERF_OBJ_FILE ||
 		    !object_has_frames(ob))
 			continue;
+		so.no_dwarf = !sampled || !sampled[i];
 		n = perf_object_paths(ob, profile_str(r->p, ob->path),
 				      r->o->sysroot, r->o->debug_dir, paths);
 		for (size_t c = 0; c < n && !r->bind[i].st; c++) {
@@ -234,9 +272,12 @@ static void bind_recorded(struct presolve *r)
 				continue;
 			}
 			r->bind[i].st = r->bind[i].owned = st;
+			if (sampled && sampled[i])
+				keep(r, (uint32_t)i, c);
 		}
 	}
 	free(paths);
+	free(sampled);
 }
 
 /*
@@ -381,6 +422,26 @@ static const char *address_name(const struct presolve *r,
 	return buf;
 }
 
+/*
+ * The function of symbol s of st, in object: with the file and first
+ * line of its entry where the line table has them, as resolve_gmon()
+ * and resolve_profile() give a function's (the page's file column, the
+ * function's place in the source view).
+ */
+static uint32_t symbol_func(struct presolve *r, name_id object,
+			    const struct symtab *st, const struct sym *s)
+{
+	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
+						 : NULL;
+	bool at = le && !le->end_sequence && le->file != NO_NAME;
+	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
+				  r->o->demangle ? s->name : s->raw);
+
+	if (at && le->line)
+		profile_set_func_line(r->p, f, le->line);
+	return f;
+}
+
 /* The function of frame f; ret: f is a return address. */
 static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 {
@@ -412,8 +473,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = profile_func(r->p, ob->path, NO_NAME,
-					     r->o->demangle ? s->name : s->raw);
+			*slot = symbol_func(r, ob->path, st, s);
 			return *slot;
 		}
 		break;
@@ -676,6 +736,14 @@ static void keep_stacks(struct presolve *r)
 int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 		 const struct resolve_opts *o, struct resolve_report *reports)
 {
+	return resolve_perf_keeping(p, st, nst, o, reports, NULL);
+}
+
+int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
+			 size_t nst, const struct resolve_opts *o,
+			 struct resolve_report *reports,
+			 struct perf_recorded *kept)
+{
 	struct presolve r;
 	int ret = -1;
 
@@ -683,6 +751,7 @@ int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 	r.p = p;
 	r.d = p->perf;
 	r.o = o;
+	r.kept = kept;
 	r.bind = xcalloc(r.d->nobjects + 1, sizeof(*r.bind));
 	r.func_exact = xmalloc((r.d->nframes + 1) * sizeof(*r.func_exact));
 	r.func_ret = xmalloc((r.d->nframes + 1) * sizeof(*r.func_ret));

@@ -32,6 +32,17 @@ PROFILES = {
     'perf': ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
              '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms',
              'tests/perf/fp.data'],
+    # --call-graph dwarf, its sources found (the code views)
+    'perf-dwarf': ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
+                   '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms',
+                   '--source-map=/tmp/cganalyze-perf=tests/perf',
+                   'tests/perf/dwarf.data'],
+    # no -b: the recorded files, found under --sysroot (the code views)
+    'perf-recorded': ['--sysroot=tests/perf/sysroot',
+                      '--kallsyms=tests/perf/kallsyms', 'tests/perf/fp.data'],
+    # IgProf's offsets resolved in the binary (the code views)
+    'igprof-b': ['-b', 'samples/recursion/prog',
+                 'tests/inputs/igprof/perf.txt'],
 }
 
 

@@ -1,15 +1,104 @@
 /* Disassembly */
 
+/* Why there is no listing: what the profile lacks, as --disasm says. */
+function disasmNone(K) {
+	return el('p', { id: 'disasm-none' }, K.hasInstr
+		? 'No disassembly: the binary of the profile\'s code is not here. ' +
+		  'Give it with -b BINARY.'
+		: 'No disassembly: the profile has no instruction addresses ' +
+		  '(record it with valgrind --tool=callgrind --dump-instr=yes; ' +
+		  'gmon.out, IgProf and perf.data have them, with the binary).');
+}
+
+/*
+ * The function picker: an input that narrows a list of every listing
+ * (by its symbol's name or a profile function's listed there, any part
+ * of it, any case) as one types; Enter or a click opens one. A name
+ * that matches no listing may be one of those left out of the page:
+ * the list says how to get it.
+ */
+function disasmPicker(K, k) {
+	const list = K.disasm;
+	const input = el('input', { type: 'search', id: 'disasm-find', value: list[k].name,
+		placeholder: 'Find a function (' + list.length + ' listed)',
+		'aria-label': 'function' });
+	const menu = el('ul', { id: 'disasm-list', hidden: '' });
+	const box = el('label', { class: 'picker' }, 'Function ', input, menu);
+	const names = list.map(x => [x.name, ...(x.functions || []).map(name)]
+		.join('\n').toLowerCase());
+	let shown = [], on = 0;
+
+	function open(i) {
+		location.hash = '#disasm/' + i;
+	}
+	function mark(n) {
+		on = n;
+		[...menu.children].forEach((li, j) => li.classList.toggle('on', j === n));
+		if (menu.children[n])
+			menu.children[n].scrollIntoView({ block: 'nearest' });
+	}
+	function fill() {
+		const q = input.value === list[k].name ? '' : input.value.toLowerCase();
+
+		shown = [];
+		list.forEach((x, i) => {
+			if (!q || names[i].includes(q))
+				shown.push(i);
+		});
+		menu.textContent = '';
+		for (const i of shown) {
+			const x = list[i];
+
+			menu.append(el('li', { 'data-k': i, onmousedown: e => {
+				e.preventDefault();
+				open(i);
+			} }, el('span', { title: x.name }, x.name),
+			el('span', { class: 'num muted' }, pct(x.self[ev], total()))));
+		}
+		if (!shown.length)
+			menu.append(el('li', { class: 'muted', id: 'disasm-missing' },
+				K.disasmMore
+					? 'No listing in the page matches "' + input.value + '": ' +
+					  fmt(K.disasmMore) + ' more functions, of at most ' +
+					  pct(K.disasmLeast, total()) + ' each, are left out; ' +
+					  'cganalyze --disasm=NAME (with the options of this ' +
+					  'report) lists any of them.'
+					: 'No function with a cost at its instructions matches "' +
+					  input.value + '".'));
+		menu.hidden = false;
+		mark(0);
+	}
+	input.addEventListener('focus', () => { input.select(); fill(); });
+	input.addEventListener('input', fill);
+	input.addEventListener('blur', () => { menu.hidden = true; });
+	input.addEventListener('keydown', e => {
+		if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+			e.preventDefault();
+			if (shown.length)
+				mark((on + (e.key === 'ArrowDown' ? 1 : shown.length - 1)) % shown.length);
+		} else if (e.key === 'Enter') {
+			e.preventDefault();
+			if (shown.length)
+				open(shown[on]);
+		} else if (e.key === 'Escape') {
+			input.value = list[k].name;
+			input.blur();
+		}
+	});
+	return box;
+}
+
+/* Listing k: each instruction with its cost and the percent of the
+ * function's self cost it is, as --disasm prints them. */
 function viewDisasm(k) {
 	const K = code();
 	const list = K.disasm;
 
 	if (!list.length)
-		return el('p', { id: 'disasm-none' }, 'No disassembly: it needs -b BINARY ' +
-			'and a profile with instruction addresses (valgrind --dump-instr=yes, ' +
-			'gmon.out, IgProf).');
+		return disasmNone(K);
 	k = k >= 0 && k < list.length ? k : 0;
 	const d = list[k];
+	const self = d.self[ev];
 	let max = 0;
 	const rows = [];
 
@@ -24,20 +113,34 @@ function viewDisasm(k) {
 			max = ins.cost[ev];
 		rows.push(ins);
 	});
-	const pick = el('select', { id: 'disasm-function', onchange: () => {
-		location.hash = '#disasm/' + pick.value;
-	} });
-	list.forEach((x, i) => pick.append(el('option', { value: i }, x.name)));
-	pick.value = k;
+	/* cost the listing could not put on an instruction, as --disasm
+	 * lists it after the code */
+	for (const x of d.elsewhere || [])
+		if (x.cost[ev])
+			rows.push({ elsewhere: x });
 	const table = vtable(rows, 'asm-grid', ins => {
 		if (ins.source) {
 			const [, file, line, text] = ins.source;
 			const where = file.split('/').pop() + ':' + line;
 			const k = K.sourceByPath[file];
 
-			return cells(el('span', { class: 'srcline' }, k !== undefined
-				? el('a', { href: '#source/' + k + '/' + line }, where) : where),
-			'', '', el('span', { class: 'code srcline' }, text === null ? '' : text.trim()), '');
+			/* file:line over the address and cost columns */
+			return cells(el('span', { class: 'srcline wide', title: file + ':' + line },
+				k !== undefined ? el('a', { href: '#source/' + k + '/' + line }, where)
+					: where),
+			el('span', { class: 'code srcline' }, text === null ? '' : text.trim()), '');
+		}
+		if (ins.elsewhere) {
+			const x = ins.elsewhere;
+
+			/* no percent, and --disasm's words */
+			return cells(el('span', { class: 'code muted' },
+				x.address === null ? '' : hex(x.address)),
+				numCell(x.cost[ev]), '',
+				el('span', { class: 'muted' }, 'cost ' + (x.where === 'no-address'
+					? 'at no address' : x.where === 'outside'
+					? 'outside the function\'s symbol'
+					: 'inside the function, where no instruction starts')), '');
 		}
 		const notes = el('span');
 
@@ -50,15 +153,22 @@ function viewDisasm(k) {
 				' (' + fmt(c.inclusive[ev]) + ') ');
 		return cells(el('span', { class: 'code muted' }, hex(ins.address)),
 			numCell(ins.cost[ev] || null, heat(ins.cost[ev], max)),
-			el('span', { class: 'num' }, ins.cost[ev] ? pct(ins.cost[ev], total()) : ''),
+			el('span', { class: 'num' }, ins.cost[ev] ? pct(ins.cost[ev], self) : ''),
 			el('span', { class: 'code' }, ins.text), notes);
 	});
 	table.id = 'disasm-table';
-	return el('div', null, el('div', { class: 'controls' }, pick,
-		el('span', { class: 'muted' }, d.binary + ', load offset ' + hex(d.load_offset) +
-			', self ' + fmt(d.self[ev]))),
+	const more = K.disasmMore ? el('p', { class: 'muted', id: 'disasm-more' },
+		'The ' + fmt(list.length) + ' functions of most cost are listed here; ' +
+		fmt(K.disasmMore) + ' more, of at most ' + pct(K.disasmLeast, total()) +
+		' each, are left out: cganalyze --disasm=NAME lists any of them.') : null;
+	return el('div', null, el('div', { class: 'controls' }, disasmPicker(K, k),
+		el('span', { class: 'muted', id: 'disasm-about' }, d.binary +
+			', load offset ' + hex(d.load_offset) + ', self ' + fmt(self) +
+			' ' + K.columns[ev] + ' (' + pct(self, total()) + ' of the total); ' +
+			'% is of the function\'s self cost')),
+		more,
 		el('div', { class: 'hdr asm-grid' }, el('span', null, 'address'),
-			el('span', { class: 'num' }, EV[ev]), el('span', { class: 'num' }, '%'),
+			el('span', { class: 'num' }, K.columns[ev]), el('span', { class: 'num' }, '%'),
 			el('span', null, 'instruction'), el('span', null, 'jumps (taken/executed), calls')),
 		table);
 }

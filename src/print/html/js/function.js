@@ -149,7 +149,7 @@ function viewFunction(f) {
 		const at = file + (line ? ':' + line : '');
 
 		where.append(k !== undefined
-			? el('a', { href: '#source/' + k + '/' + (line || 1) }, at) : at);
+			? el('a', { href: '#source/' + k + (line ? '/' + line : '') }, at) : at);
 	}
 	if (fnObject(f))
 		where.append(' in ', el('span',

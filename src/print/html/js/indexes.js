@@ -50,6 +50,7 @@ function code() {
 	});
 	codeIndex = { annotated: d.annotated, sources: d.sources,
 		disasm: d.disasm, disasmSource: d.disasm_source,
-		sourceByPath, linesByFile, disasmOf };
+		hasInstr: d.has_instr, columns: d.columns, disasmMore: d.disasm_more,
+		disasmLeast: d.disasm_least, sourceByPath, linesByFile, disasmOf };
 	return codeIndex;
 }

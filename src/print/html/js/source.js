@@ -1,5 +1,19 @@
 /* Annotated source */
 
+const HOT_LINES = 15;	/* the hot lines listed to jump to */
+
+/* The lines of one file with a cost of event ev, costliest first. */
+function hotLines(costs) {
+	return Object.values(costs).filter(l => l.cost[ev] > 0)
+		.sort((a, b) => b.cost[ev] - a.cost[ev] || a.line - b.line);
+}
+
+/*
+ * File k, scrolled to line (a function's line, from its link), or
+ * without one to the file's costliest line of the event shown. The
+ * table draws only the rows in view, so the browser's find cannot see
+ * the others: the view has its own, over the whole file.
+ */
 function viewSource(k, line) {
 	const K = code();
 	const sources = K.sources;
@@ -9,28 +23,39 @@ function viewSource(k, line) {
 			? 'No source file of the profile was found above the threshold ' +
 			  'to embed (-I DIR or --source-map OLD=NEW say where they are).'
 			: 'The profile has no source lines.');
-	k = k >= 0 && k < sources.length ? k : 0;
+	/* by default the hottest file whose source is here */
+	k = k >= 0 && k < sources.length ? k
+		: Math.max(0, sources.findIndex(s => s.lines));
 	const src = sources[k];
 	const costs = K.linesByFile[src.path] || {};
+	const hot = hotLines(costs);
 	const rows = [];
 	let max = 0;
 
-	src.lines.forEach((text, i) => {
-		const l = costs[i + 1];
+	if (line === undefined && hot.length)
+		line = hot[0].line;
+	/* a file not found is listed by line number, its lines with a
+	 * cost only, as --annotate lists it */
+	const numbers = src.lines ? src.lines.map((_, i) => i + 1)
+		: Object.keys(costs).map(Number).sort((a, b) => a - b);
+	for (const n of numbers) {
+		const l = costs[n];
 
-		rows.push({ line: i + 1, text: text, cost: l ? l.cost[ev] : null });
+		rows.push({ line: n, text: src.lines ? src.lines[n - 1] : '',
+			cost: l ? l.cost[ev] : null });
 		if (l && l.cost[ev] > max)
 			max = l.cost[ev];
 		for (const c of l ? l.calls : [])
 			rows.push({ call: c });
-	});
+	}
 	const pick = el('select', { id: 'source-file', onchange: () => {
 		location.hash = '#source/' + pick.value;
 	} });
 	sources.forEach((s, i) => pick.append(el('option', { value: i }, s.path)));
 	pick.value = k;
 	const tot = total();
-	const table = vtable(rows, 'src-grid', r => {
+	let found = -1;	/* the row the search is on */
+	const table = vtable(rows, 'src-grid', (r, i) => {
 		if (r.call)
 			return cells('', numCell(r.call.inclusive[ev]),
 				el('span', { class: 'num' }, pct(r.call.inclusive[ev], tot)),
@@ -44,17 +69,83 @@ function viewSource(k, line) {
 		row.dataset.line = r.line;
 		if (r.line === line)
 			row.classList.add('here');
+		if (i === found)
+			row.classList.add('found');
 		return row;
 	});
 	table.id = 'source-table';
+
+	const hotList = el('table', { id: 'source-hot' });
+	for (const l of hot.slice(0, HOT_LINES))
+		hotList.append(el('tr', null,
+			el('td', null, el('a', { href: '#source/' + k + '/' + l.line },
+				'line ' + l.line)),
+			el('td', { class: 'num' }, fmt(l.cost[ev])),
+			el('td', { class: 'num muted' }, pct(l.cost[ev], tot))));
+
+	/* find in the file's text (or line numbers): Enter for the next
+	 * match, Shift+Enter for the one before */
+	const status = el('span', { id: 'source-find-status', class: 'muted' },
+		'the table draws only the lines in view, so the browser\'s find ' +
+		'does not reach the others: search here');
+	const find = el('input', { type: 'search', id: 'source-find',
+		placeholder: 'Find in this file (Enter: next match)' });
+	function search(back) {
+		const q = find.value.toLowerCase();
+		const hits = [];
+
+		if (!q) {
+			found = -1;
+			table.paint();
+			return;
+		}
+		rows.forEach((r, i) => {
+			if (!r.call && (r.text.toLowerCase().includes(q) || String(r.line) === q))
+				hits.push(i);
+		});
+		if (!hits.length) {
+			found = -1;
+			status.textContent = 'not found in ' + src.path;
+			table.paint();
+			return;
+		}
+		let n = back ? hits.length - 1 : 0;
+
+		for (let j = 0; j < hits.length; j++)
+			if (back ? hits[hits.length - 1 - j] < found : hits[j] > found) {
+				n = back ? hits.length - 1 - j : j;
+				break;
+			}
+		found = hits[n];
+		status.textContent = 'match ' + (n + 1) + ' of ' + hits.length +
+			' (line ' + rows[found].line + ')';
+		table.scrollToRow(found);
+	}
+	find.addEventListener('keydown', e => {
+		if (e.key === 'Enter') {
+			e.preventDefault();
+			search(e.shiftKey);
+		}
+	});
+	find.addEventListener('input', () => { found = -1; });
+
+	const note = src.lines ? null : el('p', { class: 'note', id: 'source-not-found' },
+		'Source not found: its lines with a cost are listed by number ' +
+		'(-I DIR or --source-map OLD=NEW say where the file is).');
 	const box = el('div', null, el('div', { class: 'controls' }, pick,
-		el('span', { class: 'muted' }, 'cost per line of ' + EV[ev] +
+		el('span', { class: 'muted' }, 'cost per line of ' + K.columns[ev] +
 			'; calls below their line with their inclusive cost')),
-		el('div', { class: 'hdr src-grid' }, el('span', null, 'line'),
-			el('span', { class: 'num' }, EV[ev]), el('span', { class: 'num' }, '%'),
-			el('span', null, 'source')), table);
-	if (line)
+		el('div', { class: 'controls' }, find, status), note,
+		el('div', { class: 'src-split' },
+			el('div', null, el('div', { class: 'hdr src-grid' }, el('span', null, 'line'),
+				el('span', { class: 'num' }, K.columns[ev]), el('span', { class: 'num' }, '%'),
+				el('span', null, 'source')), table),
+			el('div', { class: 'src-hot' }, el('b', null, 'Hot lines'),
+				hot.length ? hotList : el('p', { class: 'muted' }, 'none of ' + K.columns[ev]))));
+	/* the line, or the first listed after it (a file listed by number
+	 * has only its lines with a cost) */
+	if (line !== undefined)
 		requestAnimationFrame(() => table.scrollToRow(
-			rows.findIndex(r => r.line === line)));
+			rows.findIndex(r => r.line >= line)));
 	return box;
 }
