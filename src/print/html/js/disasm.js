@@ -149,8 +149,8 @@ function viewDisasm(k) {
 				fmt(j.executed) : 'jump ' + fmt(j.executed)) +
 				(j.target !== null ? ' \u2192 ' + hex(j.target) : '') + ' ');
 		for (const c of ins.calls || [])
-			notes.append('call ', fnLink(c.callee), ' \u00d7' + fmt(c.count) +
-				' (' + fmt(c.inclusive[ev]) + ') ');
+			notes.append('call ', fnLink(c.callee), (SAMPLED ? '' :
+				' \u00d7' + fmt(c.count)) + ' (' + fmt(c.inclusive[ev]) + ') ');
 		return cells(el('span', { class: 'code muted' }, hex(ins.address)),
 			numCell(ins.cost[ev] || null, heat(ins.cost[ev], max)),
 			el('span', { class: 'num' }, ins.cost[ev] ? pct(ins.cost[ev], self) : ''),
@@ -169,6 +169,8 @@ function viewDisasm(k) {
 		more,
 		el('div', { class: 'hdr asm-grid' }, el('span', null, 'address'),
 			el('span', { class: 'num' }, K.columns[ev]), el('span', { class: 'num' }, '%'),
-			el('span', null, 'instruction'), el('span', null, 'jumps (taken/executed), calls')),
+			el('span', null, 'instruction'),
+			/* a sampled profile counts neither jumps nor calls */
+			el('span', null, SAMPLED ? '' : 'jumps (taken/executed), calls')),
 		table);
 }

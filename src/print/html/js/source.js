@@ -60,7 +60,7 @@ function viewSource(k, line) {
 			return cells('', numCell(r.call.inclusive[ev]),
 				el('span', { class: 'num' }, pct(r.call.inclusive[ev], tot)),
 				el('span', { class: 'callrow' }, '\u2192 ', fnLink(r.call.callee),
-					' \u00d7' + fmt(r.call.count)));
+					SAMPLED ? '' : ' \u00d7' + fmt(r.call.count)));
 		const row = cells(el('span', { class: 'num muted' }, r.line),
 			numCell(r.cost, r.cost ? heat(r.cost, max) : ''),
 			el('span', { class: 'num' }, r.cost ? pct(r.cost, tot) : ''),
@@ -134,7 +134,8 @@ function viewSource(k, line) {
 		'(-I DIR or --source-map OLD=NEW say where the file is).');
 	const box = el('div', null, el('div', { class: 'controls' }, pick,
 		el('span', { class: 'muted' }, 'cost per line of ' + K.columns[ev] +
-			'; calls below their line with their inclusive cost')),
+			(SAMPLED ? '' : '; calls below their line with their ' +
+			 'inclusive cost'))),
 		el('div', { class: 'controls' }, find, status), note,
 		el('div', { class: 'src-split' },
 			el('div', null, el('div', { class: 'hdr src-grid' }, el('span', null, 'line'),
