@@ -47,6 +47,21 @@ let flameSearch = '';
  * a stack can be 100,000 frames deep */
 const FLAME_DEPTH = 300, FLAME_CALLERS = 40;
 
+/* The width of a character of the frames' font, measured once. */
+let flameCharWidth = 0;
+function flameCharPx() {
+	if (!flameCharWidth) {
+		const probe = el('div', { class: 'fr' }, '0'.repeat(40));
+
+		probe.style.visibility = 'hidden';
+		probe.style.width = 'auto';
+		document.body.append(probe);
+		flameCharWidth = (probe.scrollWidth - 2) / 40 || 7;
+		probe.remove();
+	}
+	return flameCharWidth;
+}
+
 function viewFlame(icicle, zoom) {
 	const box = el('div');
 	const FL = flameTree();
@@ -150,8 +165,14 @@ function viewFlame(icicle, zoom) {
 			div.style.top = (icicle ? d : maxDepth - d) * H + 'px';
 			if (i >= 0)
 				div.style.background = flameColor(label);
-			if (w > 24)
-				div.textContent = label;
+			/* shortened in the middle as the tables' names are, so
+			 * that the end of a C++ name (the method) stays; a frame
+			 * of a few characters shows the name's start, cut */
+			if (w > 24) {
+				const fits = Math.floor((w - 3) / flameCharPx());
+
+				div.textContent = fits >= 10 ? shortName(label, fits) : label;
+			}
 			frag.append(div);
 		}
 		area.append(frag);
