@@ -138,7 +138,10 @@ function viewFunction(f) {
 		SAMPLED ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
 		', inclusive ', el('b', null, withUnit(fnIncl(f))),
 		' (' + pct(fnIncl(f), total()) + ')',
-		SAMPLED ? '' : ', called ' + fmt(FN.calls[f]) + ' times',
+		/* as the call graph's blank "called": no call was recorded
+		 * (main, a thread's start) */
+		SAMPLED ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +
+			(FN.calls[f] === 1 ? ' time' : ' times') : ', no call recorded',
 		!SAMPLED && FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
 	const where = el('p', { class: 'muted' });
 	const file = fnFile(f), line = fnLine(f);
