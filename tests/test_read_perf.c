@@ -14,6 +14,10 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "profile/perf_data.h"
@@ -670,6 +674,283 @@ static void test_maps_by_time(void **state)
 }
 
 /*
+ * The mappings shared between forked processes and the names in a
+ * tree per thread answer as a copy at each FORK and a walk of every
+ * name did (the reader's model before; kept here as the reference):
+ * random mappings, overlapping, out of time order, forks into fresh
+ * and reused pids, names set and looked up at random times. One
+ * difference on purpose: a process is not given a second copy of a
+ * mapping it holds (see perf_maps.c), which the reference does too.
+ */
+struct ref_proc {
+	struct perf_map maps[4096];
+	size_t n;
+};
+
+static const struct perf_map *ref_find(const struct ref_proc *pr,
+				       uint64_t addr, uint64_t time)
+{
+	const struct perf_map *best = NULL;
+
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct perf_map *m = &pr->maps[i];
+
+		if (m->start <= addr && addr < m->end && m->time <= time &&
+		    (!best || m->time >= best->time))
+			best = m;
+	}
+	return best;
+}
+
+static bool ref_holds(const struct ref_proc *pr, uint32_t object)
+{
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->maps[i].object == object)
+			return true;
+	return false;
+}
+
+struct ref_comm { uint64_t time; uint32_t name, tid; };
+
+static uint32_t ref_comm(const struct ref_comm *c, size_t n, uint32_t tid,
+			 uint64_t time)
+{
+	const struct ref_comm *best = NULL, *first = NULL;
+
+	for (size_t i = n; i-- > 0;) {
+		if (c[i].tid != tid)
+			continue;
+		if (!first || c[i].time <= first->time)
+			first = &c[i];
+		if (c[i].time <= time && (!best || c[i].time >= best->time))
+			best = &c[i];
+	}
+	if (!best)
+		best = first;
+	return best ? best->name : UINT32_MAX;
+}
+
+static uint32_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+static void test_maps_shared_as_copied(void **state)
+{
+	enum { PIDS = 6, OPS = 400 };
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		static struct ref_proc ref[PIDS];
+		static struct ref_comm rc[OPS];
+		size_t nrc = 0;
+		struct perf_maps m;
+		uint64_t s = seed;
+
+		memset(ref, 0, sizeof(ref));
+		perf_maps_init(&m);
+		for (int op = 0; op < OPS; op++) {
+			uint32_t pid = lcg(&s) % PIDS, other = lcg(&s) % PIDS;
+			uint64_t t = lcg(&s) % 8, a = lcg(&s) % 64;
+			uint32_t k = lcg(&s) % 10;
+
+			if (k < 4 && ref[pid].n < 200) {
+				struct perf_map mp = {
+					.start = a, .end = a + 1 + lcg(&s) % 24,
+					.time = t, .object = (uint32_t)op };
+
+				if (k == 0)	/* the huge one */
+					mp.end = UINT64_MAX;
+				perf_maps_add(&m, pid, &mp);
+				mp.seq = (uint32_t)ref[pid].n;
+				ref[pid].maps[ref[pid].n++] = mp;
+			} else if (k < 6) {
+				size_t n = ref[other].n;
+
+				if (ref[pid].n + n > 4096)
+					continue;	/* the reference's room */
+				perf_maps_fork(&m, other, pid, t);
+				if (other == pid)
+					continue;
+				for (size_t i = 0; i < n; i++)
+					if (ref[other].maps[i].time <= t &&
+					    !ref_holds(&ref[pid],
+						       ref[other].maps[i].object))
+						ref[pid].maps[ref[pid].n++] =
+							ref[other].maps[i];
+			} else if (k < 8) {
+				const struct perf_map *got =
+					perf_maps_find(&m, pid, a, t);
+				const struct perf_map *want =
+					ref_find(&ref[pid], a, t);
+
+				if (!want) {
+					assert_null(got);
+					continue;
+				}
+				assert_non_null(got);
+				assert_int_equal(got->object, want->object);
+			} else if (k == 8) {
+				uint32_t name = lcg(&s) % 1000;
+
+				perf_maps_set_comm(&m, pid, t, name);
+				rc[nrc++] = (struct ref_comm){ t, name, pid };
+			} else {
+				assert_int_equal(perf_maps_comm(&m, pid, t),
+						 ref_comm(rc, nrc, pid, t));
+			}
+		}
+		perf_maps_release(&m);
+	}
+}
+
+/*
+ * Work bounded whatever the file says: fn run in a child process with
+ * its address space capped at 256 MiB must finish, in under a second
+ * of CPU time. Under AddressSanitizer (whose shadow memory alone passes
+ * any such cap) only the time is checked, ten times as generously.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static void run_bounded(const char *what, void (*fn)(void *), void *arg)
+{
+	struct rusage ru;
+	int status = 0;
+	pid_t pid;
+	double secs, limit = UNDER_ASAN ? 10.0 : 1.0;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit as = { 256u << 20, 256u << 20 };
+		struct rlimit cpu = { 20, 20 };
+
+		if (!UNDER_ASAN)
+			setrlimit(RLIMIT_AS, &as);
+		setrlimit(RLIMIT_CPU, &cpu);
+		fn(arg);
+		_exit(0);
+	}
+	assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+	secs = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("%s: the child %s %d after %.2f s (256 MiB cap)", what,
+			 WIFEXITED(status) ? "exited" : "died of signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status)
+					   : WTERMSIG(status), secs);
+	if (secs > limit)
+		fail_msg("%s: %.2f s of CPU, over %.0f", what, secs, limit);
+}
+
+/* one mapping of 2^63 bytes among 100,000: every look-up once scanned
+ * them all */
+static void huge_mapping(void *arg)
+{
+	struct perf_maps m;
+	struct perf_map big = { .start = 0, .end = 1ull << 63, .object = 1 };
+
+	(void)arg;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 1, &big);
+	for (uint64_t i = 0; i < 100000; i++) {
+		struct perf_map small = { .start = 0x10000 + i * 0x1000,
+					  .end = 0x10000 + i * 0x1000 + 0x800,
+					  .object = 2 };
+
+		perf_maps_add(&m, 1, &small);
+	}
+	for (uint64_t i = 0; i < 100000; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 1, 0x10000 + i * 0x1000 + 0x900, 0);
+
+		if (!got || got->object != 1)
+			_exit(3);
+	}
+	perf_maps_release(&m);
+}
+
+/* 50,000 names of one thread set in reverse time order, each looked up
+ * (a FORK looks up its parent's): once a walk of them all each */
+static void many_names(void *arg)
+{
+	struct perf_maps m;
+
+	(void)arg;
+	perf_maps_init(&m);
+	for (uint32_t i = 0; i < 50000; i++) {
+		perf_maps_set_comm(&m, 7, 50000 - i, i);
+		if (perf_maps_comm(&m, 7, 50000 - i) != i)
+			_exit(3);
+	}
+	perf_maps_release(&m);
+}
+
+/* 8,000 mappings, inherited by each of 8,000 children, and two
+ * processes forking into each other 40 times: once 64 million copies,
+ * and 2^40 */
+static void many_forks(void *arg)
+{
+	struct perf_maps m;
+
+	(void)arg;
+	perf_maps_init(&m);
+	for (uint64_t i = 0; i < 8000; i++) {
+		struct perf_map map = { .start = i * 0x1000,
+					.end = i * 0x1000 + 0x1000,
+					.object = (uint32_t)i };
+
+		perf_maps_add(&m, 1, &map);
+	}
+	for (uint32_t i = 0; i < 8000; i++)
+		perf_maps_fork(&m, i ? 1000 + i - 1 : 1, 1000 + i, 5);
+	for (uint32_t i = 0; i < 40; i++)
+		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
+	perf_maps_fork(&m, 1, 2, 5);
+	for (uint32_t i = 0; i < 40; i++)
+		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
+	for (uint32_t i = 0; i < 8000; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 1000 + i, i * 0x1000 + 1, 9);
+
+		if (!got || got->object != i)
+			_exit(3);
+	}
+	if (!perf_maps_find(&m, 3, 0x1001, 9))
+		_exit(4);
+	perf_maps_release(&m);
+}
+
+static void test_maps_huge_mapping(void **state)
+{
+	(void)state;
+	run_bounded("a mapping of 2^63 bytes", huge_mapping, NULL);
+}
+
+static void test_maps_many_names(void **state)
+{
+	(void)state;
+	run_bounded("a thread named 50,000 times", many_names, NULL);
+}
+
+static void test_maps_many_forks(void **state)
+{
+	(void)state;
+	run_bounded("8,000 mappings and forks", many_forks, NULL);
+}
+
+/*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
  * samples are read, their stack is the ip, and a note says so once.
@@ -1014,6 +1295,10 @@ int main(void)
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_trailer),
 		cmocka_unit_test(test_maps_by_time),
+		cmocka_unit_test(test_maps_shared_as_copied),
+		cmocka_unit_test(test_maps_huge_mapping),
+		cmocka_unit_test(test_maps_many_names),
+		cmocka_unit_test(test_maps_many_forks),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
