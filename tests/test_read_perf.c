@@ -1213,6 +1213,52 @@ static void test_compressed_bad(void **state)
 	}
 }
 
+/*
+ * perf record -z data that decompresses to over 1000 times its size: a
+ * few KB of compressed records making 70 MiB of FINISHED_ROUNDs (each
+ * piece within the ring buffer's size) is refused at the record where
+ * it passes the cap, not read (perf itself would read on: it has no
+ * cap, but its own files compress 10 to 30 times).
+ */
+static void test_compressed_ratio_capped(void **state)
+{
+	enum { PIECE = 1 << 20, PIECES = 70 };
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	struct buf recs = { 0 }, b;
+	struct res r;
+	size_t at;
+
+	(void)state;
+	assert_non_null(cs);
+	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 1)));
+	while (recs.n < PIECE) {
+		at = begin_record(&recs, PERF_REC_FINISHED_ROUND, 0);
+		end_record(&recs, at);
+	}
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+	put8(&b, PERF_FEAT_COMPRESSED);
+	put4(&b, 1);
+	put4(&b, PERF_COMP_ZSTD);
+	put4(&b, 1);
+	put4(&b, 8);
+	put4(&b, PIECE);
+	end_record(&b, at);
+	put_records(&b);
+	for (int i = 0; i < PIECES; i++)
+		put_compressed(&b, cs, recs.p, recs.n, false);
+	assert_true(b.n < 64 << 10);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, -1);
+	if (!strstr(r.diag, "more than 1000 times their size"))
+		fail_msg("no cap: %s", r.diag);
+	assert_non_null(strstr(r.diag, "profile: offset 0x"));
+	rd_done(&r);
+	ZSTD_freeCStream(cs);
+	free(recs.p);
+	free(b.p);
+}
+
 /* Every prefix of a -z stream: read or refused, never read past */
 static void test_compressed_truncated(void **state)
 {
@@ -1303,6 +1349,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_compressed_truncated),
+		cmocka_unit_test(test_compressed_ratio_capped),
 		cmocka_unit_test(test_event_desc_attr_size_wraps),
 	};
 
