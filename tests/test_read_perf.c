@@ -22,6 +22,7 @@
 
 #include "profile/perf_data.h"
 #include "read/perf_format.h"
+#include "base/xalloc.h"
 #include "read/perf_maps.h"
 
 /* --- a byte builder in either byte order --- */
@@ -950,6 +951,70 @@ static void test_maps_many_forks(void **state)
 	run_bounded("8,000 mappings and forks", many_forks, NULL);
 }
 
+/* 4,096 events and 200,000 stack nodes, a sample of one event ending
+ * on each: once a row of every event per node (13 GB) */
+static void many_events(void *arg)
+{
+	struct perf_data *d = perf_data_new();
+	struct profile p;
+	uint32_t node = NO_ID;
+
+	(void)arg;
+	profile_init(&p);
+	perf_data_object(d, &p.names, "/x", 2, PERF_OBJ_FILE);
+	perf_data_set_events(d, 4096);
+	for (uint32_t i = 0; i < 200000; i++) {
+		node = perf_data_node(d, perf_data_frame(d, 0, i), node, true);
+		perf_data_add_sample(d, node, i % 4096, 3);
+		perf_data_add_sample(d, node, i % 4096, 4);
+	}
+	if (d->ncosts != 200000 || d->events[5].samples != 2 * 49 ||
+	    d->costs[d->nodes[5].cost].period != 7 ||
+	    d->costs[d->nodes[5].cost].next != NO_ID)
+		_exit(3);
+	perf_data_free(d);
+	profile_release(&p);
+}
+
+static void test_costs_sparse(void **state)
+{
+	(void)state;
+	run_bounded("4,096 events by 200,000 nodes", many_events, NULL);
+}
+
+/* An allocation that fails while a file is read names the file. */
+static void test_oom_names_file(void **state)
+{
+	int fds[2], status = 0;
+	char msg[256] = "";
+	ssize_t got;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit as = { 256u << 20, 256u << 20 };
+
+		dup2(fds[1], 2);
+		if (!UNDER_ASAN)
+			setrlimit(RLIMIT_AS, &as);
+		xalloc_set_context("hostile.data");
+		free(xmalloc(UNDER_ASAN ? (size_t)1 << 50 : (size_t)1 << 30));
+		_exit(0);
+	}
+	close(fds[1]);
+	got = read(fds[0], msg, sizeof(msg) - 1);
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	assert_true(got > 0);
+	assert_true(WIFSIGNALED(status));
+	if (!strstr(msg, "hostile.data: out of memory while reading it"))
+		fail_msg("got: %s", msg);
+}
+
 /*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
@@ -1345,6 +1410,8 @@ int main(void)
 		cmocka_unit_test(test_maps_huge_mapping),
 		cmocka_unit_test(test_maps_many_names),
 		cmocka_unit_test(test_maps_many_forks),
+		cmocka_unit_test(test_costs_sparse),
+		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),

@@ -375,6 +375,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	r.len = len;
 	r.fd = mapped > 0 ? lr->fd : -1;
 	r.opts = opts;
+	xalloc_set_context(r.path);
 	/* a second recording adds to the first's objects, frames and
 	 * stacks (its processes are its own: maps are per reader) */
 	r.d = p->perf ? p->perf : perf_data_new();
@@ -399,6 +400,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	p->perf = r.d;
 	ret = 0;
 out:
+	xalloc_set_context(NULL);
 	perf_unwind_free(r.unwind);
 	perf_maps_release(&r.maps);
 	u64map_release(&r.id_attr);

@@ -597,14 +597,14 @@ static void charge_stacks(struct presolve *r)
 
 		memset(w.cost, 0, stride * sizeof(*w.cost));
 		memset(w.count, 0, stride * sizeof(*w.count));
-		for (size_t e = 0; e < d->nevents; e++) {
-			uint32_t pe = r->event_of[e];
-			size_t i = n * d->nevents + e;
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
+		     c = d->costs[c].next) {
+			uint32_t pe = r->event_of[d->costs[c].event];
 
-			if (pe == NO_ID || !d->node_samples[i])
+			if (pe == NO_ID)
 				continue;
-			w.cost[pe] += d->node_period[i];
-			w.count[pe] += d->node_samples[i];
+			w.cost[pe] += d->costs[c].period;
+			w.count[pe] += d->costs[c].samples;
 			any = true;
 		}
 		if (any)
@@ -638,13 +638,12 @@ static void keep_stacks(struct presolve *r)
 		for (size_t k = 0; k < len; k++)
 			s = profile_stack(p, chain[k], s);
 		stack_of[n] = s;
-		for (size_t e = 0; e < d->nevents; e++) {
-			uint32_t pe = r->event_of[e];
-			size_t i = n * d->nevents + e;
+		for (uint32_t c = nd->cost; c != NO_ID; c = d->costs[c].next) {
+			uint32_t pe = r->event_of[d->costs[c].event];
 
-			if (pe != NO_ID && d->node_samples[i])
+			if (pe != NO_ID)
 				profile_add_stack_value(p, stack_of[n], pe,
-							d->node_period[i]);
+							d->costs[c].period);
 		}
 	}
 	free(stack_of);
