@@ -1015,6 +1015,87 @@ static void test_oom_names_file(void **state)
 		fail_msg("got: %s", msg);
 }
 
+static void put_fork(struct buf *b, uint32_t parent, uint32_t child,
+		     uint64_t time)
+{
+	size_t at = begin_record(b, PERF_RECORD_FORK, 0);
+
+	put4(b, child);
+	put4(b, parent);
+	put4(b, child);
+	put4(b, parent);
+	put8(b, time);
+	put_trailer(b, child, time);
+	end_record(b, at);
+}
+
+/* a file read in run_bounded(): it must be read, and quickly */
+static void read_ok(void *arg)
+{
+	struct res r;
+
+	rd(&r, arg, ((struct buf *)arg)->n);
+	if (r.ret != 0)
+		_exit(3);
+	rd_done(&r);
+}
+
+/*
+ * Files of 10 KB at most cannot make the reader take more than 256 MiB
+ * or a second: two processes forking into each other (each FORK once
+ * doubled their mappings), a chain of forks under a mapping of 2^63
+ * bytes with samples of deep stacks, and one thread forked into again
+ * and again (each FORK looking up the parent's every name).
+ */
+static void test_hostile_10k(void **state)
+{
+	uint64_t chain[120];
+	struct buf b;
+
+	(void)state;
+	put_pipe_start(&b, false);
+	for (uint64_t i = 0; i < 30; i++)
+		put_mmap2(&b, 1, 0x400000 + i * 0x1000, 0x1000, 0, "/x/a", 1);
+	for (uint32_t i = 0; i < 60; i++)
+		put_fork(&b, i % 2 ? 2 : 1, i % 2 ? 1 : 2, 2 + i);
+	put_records(&b);
+	assert_true(b.n <= 10240);
+	run_bounded("forks back and forth", read_ok, &b);
+	free(b.p);
+
+	put_pipe_start(&b, false);
+	put_mmap2(&b, 100, 0, 1ull << 63, 0, "/x/huge", 0);
+	for (uint64_t i = 0; i < 30; i++)
+		put_mmap2(&b, 100, 0x400000 + i * 0x1000, 0x1000, 0, "/x/a", 1);
+	for (uint32_t i = 0; i < 40; i++)
+		put_fork(&b, i ? 1000 + i - 1 : 100, 1000 + i, 2);
+	chain[0] = PERF_CONTEXT_USER;
+	for (size_t i = 1; i < 120; i++)
+		chain[i] = 0x400000 + i * 0x1000 + 8;
+	for (int i = 0; i < 3; i++)
+		put_sample(&b, PERF_RECORD_MISC_USER, 1039, 5, chain, 120, 1);
+	assert_true(b.n <= 10240);
+	run_bounded("a chain of forks under a huge mapping", read_ok, &b);
+	free(b.p);
+
+	put_pipe_start(&b, false);
+	for (uint32_t tid = 5; tid < 7; tid++) {
+		size_t at = begin_record(&b, PERF_RECORD_COMM, 0);
+
+		put4(&b, tid);
+		put4(&b, tid);
+		put_bytes(&b, "sh\0\0\0\0\0\0", 8);
+		put_trailer(&b, tid, 1000);
+		end_record(&b, at);
+	}
+	for (uint32_t i = 0; i < 190; i++)
+		put_fork(&b, 5 + (i % 2), 6 - (i % 2), 200 - i);
+	put_records(&b);
+	assert_true(b.n <= 10240);
+	run_bounded("two threads forked into each other 190 times", read_ok, &b);
+	free(b.p);
+}
+
 /*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
@@ -1412,6 +1493,7 @@ int main(void)
 		cmocka_unit_test(test_maps_many_forks),
 		cmocka_unit_test(test_costs_sparse),
 		cmocka_unit_test(test_oom_names_file),
+		cmocka_unit_test(test_hostile_10k),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
