@@ -1096,6 +1096,196 @@ static void test_hostile_10k(void **state)
 	free(b.p);
 }
 
+/* A pipe stream's start with one attr of this sample_type and user
+ * registers (and its id 7), and the HOSTNAME feature. */
+static void put_pipe_start_type(struct buf *b, bool be, uint64_t type,
+				uint64_t regs)
+{
+	size_t at, attr_at;
+
+	put_pipe_start(b, be);
+	/* the attr record is the first: rewrite its attr */
+	b->n = 16;
+	at = begin_record(b, PERF_REC_HEADER_ATTR, 0);
+	attr_at = b->n;
+	put_attr(b);
+	put8(b, 7);
+	end_record(b, at);
+	patch8(b, attr_at + 24, type);
+	patch8(b, attr_at + 80, regs);
+	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
+	put8(b, PERF_FEAT_HOSTNAME);
+	put_string(b, "testhost");
+	end_record(b, at);
+}
+
+/* a sample of TEST_SAMPLE_TYPE with REGS_USER and STACK_USER: regs of
+ * ABI abi (two of them), a stack dump of 16 bytes with this dyn_size */
+static void put_dwarf_sample(struct buf *b, uint64_t abi, uint64_t dyn)
+{
+	size_t at = begin_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	put8(b, 0x400010);		/* ip */
+	put4(b, 100);
+	put4(b, 100);
+	put8(b, 5);			/* time */
+	put8(b, 1000);			/* period */
+	put8(b, 2);			/* chain: the kernel's part only */
+	put8(b, PERF_CONTEXT_KERNEL);
+	put8(b, KADDR);
+	put8(b, abi);
+	put8(b, 0x7ff0);		/* sp, ip */
+	put8(b, 0x400010);
+	put8(b, 16);			/* the dump */
+	put8(b, 0);
+	put8(b, 0);
+	put8(b, dyn);
+	end_record(b, at);
+}
+
+static void expect_warning(struct buf *b, const char *what, int times)
+{
+	struct res r;
+	const char *at;
+
+	rd(&r, b, b->n);
+	assert_int_equal(r.ret, 0);
+	at = strstr(r.diag, what);
+	if (!at)
+		fail_msg("expected '%s' in: %s", what, r.diag);
+	/* once, with the count and the first one's offset */
+	assert_null(strstr(at + 1, what));
+	{
+		char count[64];
+
+		snprintf(count, sizeof(count), ": %d ", times);
+		assert_non_null(strstr(r.diag, count));
+	}
+	assert_non_null(strstr(at, "(the first at offset 0x"));
+	rd_done(&r);
+	free(b->p);
+}
+
+/*
+ * What the reader reads on past is said, once a kind, with a count and
+ * the first one's offset (perf report passes over most of these without
+ * a word; it clamps dyn_size too).
+ */
+static void test_quirks_said(void **state)
+{
+	const uint64_t dwarf = TEST_SAMPLE_TYPE | PERF_SAMPLE_REGS_USER |
+			       PERF_SAMPLE_STACK_USER;
+	struct buf b;
+	size_t at;
+
+	(void)state;
+	/* samples with 8 bytes after their fields */
+	build_pipe(&b, false);
+	for (int i = 0; i < 2; i++) {
+		const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010 };
+
+		at = b.n;
+		put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 2, 1);
+		put8(&b, 0);
+		b.p[at + 6] = (unsigned char)(b.n - at);	/* its size */
+	}
+	expect_warning(&b, "samples have bytes after their last field", 2);
+
+	/* a FORK whose size takes in 8 bytes more */
+	build_pipe(&b, true);
+	at = begin_record(&b, PERF_RECORD_FORK, 0);
+	put4(&b, 101);
+	put4(&b, 100);
+	put4(&b, 101);
+	put4(&b, 100);
+	put8(&b, 3);
+	put8(&b, 0);
+	put_trailer(&b, 101, 3);
+	end_record(&b, at);
+	expect_warning(&b, "records are longer than their fields", 1);
+
+	/* mappings of length 0, and one past 2^64 in the file */
+	build_pipe(&b, false);
+	put_mmap2(&b, 100, 0x500000, 0, 0, "/x/empty", 0);
+	put_mmap2(&b, 100, 0x600000, 0x2000, UINT64_MAX - 0x1000, "/x/far", 0);
+	expect_warning(&b, "mappings have a length of 0", 1);
+	build_pipe(&b, false);
+	put_mmap2(&b, 100, 0x600000, 0x2000, UINT64_MAX - 0x1000, "/x/far", 0);
+	expect_warning(&b, "mappings have a page offset that passes 2^64", 1);
+
+	/* lost counts that would wrap */
+	build_pipe(&b, false);
+	for (int i = 0; i < 3; i++) {
+		at = begin_record(&b, PERF_RECORD_LOST_SAMPLES, 0);
+		put8(&b, 1ull << 63);
+		put_trailer(&b, 100, 1);
+		end_record(&b, at);
+	}
+	expect_warning(&b, "bring the lost counts past 2^64", 2);
+
+	/* sample_type bits past the known ones */
+	put_pipe_start_type(&b, false, TEST_SAMPLE_TYPE | 1ull << 40, 0);
+	expect_warning(&b, "sample_type bits cganalyze does not know", 1);
+
+	/* a stack dump whose dyn_size is over its size */
+	put_pipe_start_type(&b, false, dwarf, 1ull << 7 | 1ull << 8);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_64, 32);
+	expect_warning(&b, "dyn_size is over the dump's size", 1);
+}
+
+/* Samples with a stack dump but no registers to unwind it from: a
+ * 32-bit process's, or a mask without the stack pointer (x86_64, with
+ * libdw: the only unwinder there is). */
+static void test_no_regs_said(void **state)
+{
+	const uint64_t dwarf = TEST_SAMPLE_TYPE | PERF_SAMPLE_REGS_USER |
+			       PERF_SAMPLE_STACK_USER;
+	struct buf b;
+
+	(void)state;
+#ifndef __x86_64__
+	skip();
+#endif
+	put_pipe_start_type(&b, false, dwarf, 1ull << 7 | 1ull << 8);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_32, 16);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_32, 16);
+	expect_warning(&b, "lack the registers to unwind it", 2);
+	/* bits 6 and 8: bp and ip, no sp */
+	put_pipe_start_type(&b, false, dwarf, 1ull << 6 | 1ull << 8);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_64, 16);
+	expect_warning(&b, "lack the registers to unwind it", 1);
+}
+
+/* Two events whose samples carry no id, or one id in both, cannot be
+ * told apart: an error (perf report: "non matching sample_type"), not
+ * every sample taken for the first event. */
+static void test_events_told_apart(void **state)
+{
+	struct buf b;
+	size_t at, attr_at;
+
+	(void)state;
+	for (int dup = 0; dup < 2; dup++) {
+		put_pipe_start(&b, false);
+		at = begin_record(&b, PERF_REC_HEADER_ATTR, 0);
+		attr_at = b.n;
+		put_attr(&b);
+		put8(&b, dup ? 7 : 8);
+		end_record(&b, at);
+		if (dup) {
+			/* both with IDENTIFIER: the first's too */
+			patch8(&b, attr_at + 24, TEST_SAMPLE_TYPE |
+						 PERF_SAMPLE_IDENTIFIER);
+			patch8(&b, 16 + 8 + 24, TEST_SAMPLE_TYPE |
+						PERF_SAMPLE_IDENTIFIER);
+		}
+		put_records(&b);
+		expect_error(&b, dup ? "is event attr 0's too"
+				     : "the samples carry no id");
+		free(b.p);
+	}
+}
+
 /*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
@@ -1494,6 +1684,9 @@ int main(void)
 		cmocka_unit_test(test_costs_sparse),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),
+		cmocka_unit_test(test_quirks_said),
+		cmocka_unit_test(test_no_regs_said),
+		cmocka_unit_test(test_events_told_apart),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),

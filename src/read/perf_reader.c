@@ -27,6 +27,12 @@ int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	return error_at_offset(r->path, off, "%s", msg);
 }
 
+void perf_quirk(struct perf_reader *r, enum perf_quirk q, size_t off)
+{
+	if (!r->quirks[q].n++)
+		r->quirks[q].first = r->in_inflated ? r->inflated_from : off;
+}
+
 void perf_cursor(const struct perf_reader *r, struct cursor *c,
 		 const unsigned char *p, size_t len)
 {

@@ -220,10 +220,40 @@ static int set_events(struct perf_reader *r)
 	return 0;
 }
 
+/* What each quirk (perf_reader.h) did, after "N records/samples". */
+static const char *const quirk_text[PERF_QUIRKS] = {
+	[PERF_Q_DYN_SIZE] = "samples have a user stack dump whose dyn_size "
+		"is over the dump's size: the dump's size was used",
+	[PERF_Q_SAMPLE_TRAILING] = "samples have bytes after their last "
+		"field, which were left unread",
+	[PERF_Q_RECORD_LONG] = "records are longer than their fields (their "
+		"size takes in bytes of what would be the next record): the "
+		"rest was passed over",
+	[PERF_Q_SAMPLE_TYPE] = "event attrs have sample_type bits cganalyze "
+		"does not know: their samples' fields after the known ones "
+		"were left unread",
+	[PERF_Q_MAP_EMPTY] = "mappings have a length of 0: they hold no "
+		"address and were left out",
+	[PERF_Q_MAP_PGOFF] = "mappings have a page offset that passes 2^64 "
+		"within them: the file offsets of their addresses wrap",
+	[PERF_Q_NO_REGS] = "samples with a user stack dump lack the "
+		"registers to unwind it (not the 64-bit ABI, or no stack "
+		"pointer or ip in the registers recorded): their user stack is "
+		"their ip",
+	[PERF_Q_LOST_WRAP] = "lost-event records bring the lost counts past "
+		"2^64: they are given as 2^64 - 1",
+};
+
 /* What the reader passed over or could not use, said once each. */
 static void report(const struct perf_reader *r)
 {
 	const struct perf_data *d = r->d;
+
+	for (int q = 0; q < PERF_QUIRKS; q++)
+		if (r->quirks[q].n)
+			warning("%s: %llu %s (the first at offset 0x%zx)",
+				r->path, (unsigned long long)r->quirks[q].n,
+				quirk_text[q], r->quirks[q].first);
 
 	if (r->unknown_records)
 		warning("%s: %llu records of types cganalyze does not know "
