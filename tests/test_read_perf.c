@@ -1287,6 +1287,41 @@ static void test_events_told_apart(void **state)
 }
 
 /*
+ * A recording perf record did not finish (killed: the header's data
+ * size still 0, no feature sections): read to the end of the file, a
+ * record cut there left out, with a warning each. perf report warns
+ * the same way ("The perf.data file's data size field is 0 which is
+ * unexpected. Was the 'perf record' command properly terminated?") and
+ * reads on (on one killed here after 1.5 s, perf 6.1 then stopped with
+ * "failed to process sample"; cganalyze read its 2 samples). It read as
+ * an empty profile.
+ */
+static void test_unfinished_recording(void **state)
+{
+	(void)state;
+	for (int cut = 0; cut < 2; cut++) {
+		struct buf b;
+		struct res r;
+
+		build_file(&b, cut);
+		patch8(&b, 48, 0);		/* data size */
+		patch8(&b, 104 - 32, 0);	/* features */
+		b.n -= 16 + 4 + 16;		/* their table and HOSTNAME */
+		if (cut)
+			b.n -= 8 + 5;	/* the FINISHED_ROUND, and into
+					 * the last sample */
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, 0);
+		assert_non_null(strstr(r.diag, "profile: offset 0x28: the "
+					       "data section's size is 0"));
+		assert_true(!cut == !strstr(r.diag, "ends inside a record"));
+		assert_int_equal(r.p.perf->events[0].samples, cut ? 2 : 3);
+		rd_done(&r);
+		free(b.p);
+	}
+}
+
+/*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
  * samples are read, their stack is the ip, and a note says so once.
@@ -1595,6 +1630,44 @@ static void test_compressed_ratio_capped(void **state)
 	free(b.p);
 }
 
+/*
+ * A compressed record whose zstd data is cut short inside a block: the
+ * records of that block never come out of the decoder. An error, where
+ * the reader kept the samples of the blocks before and said nothing
+ * (perf report reads on without them too, or stops with "Couldn't
+ * decompress data" when nothing came out).
+ */
+static void test_compressed_cut_short(void **state)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	struct buf recs = { 0 }, zb = { 0 }, b;
+	size_t at;
+
+	(void)state;
+	assert_non_null(cs);
+	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 1)));
+	put_records(&recs);
+	put_compressed(&zb, cs, recs.p, recs.n, false);
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+	put8(&b, PERF_FEAT_COMPRESSED);
+	put4(&b, 1);
+	put4(&b, PERF_COMP_ZSTD);
+	put4(&b, 1);
+	put4(&b, 8);
+	put4(&b, 1 << 20);
+	end_record(&b, at);
+	at = b.n;
+	put_bytes(&b, zb.p, zb.n - 5);		/* 5 bytes short */
+	b.p[at + 6] = (unsigned char)((zb.n - 5) & 0xff);
+	b.p[at + 7] = (unsigned char)((zb.n - 5) >> 8);
+	expect_error(&b, "ends inside a block");
+	ZSTD_freeCStream(cs);
+	free(recs.p);
+	free(zb.p);
+	free(b.p);
+}
+
 /* Every prefix of a -z stream: read or refused, never read past */
 static void test_compressed_truncated(void **state)
 {
@@ -1687,11 +1760,13 @@ int main(void)
 		cmocka_unit_test(test_quirks_said),
 		cmocka_unit_test(test_no_regs_said),
 		cmocka_unit_test(test_events_told_apart),
+		cmocka_unit_test(test_unfinished_recording),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_compressed_truncated),
 		cmocka_unit_test(test_compressed_ratio_capped),
+		cmocka_unit_test(test_compressed_cut_short),
 		cmocka_unit_test(test_event_desc_attr_size_wraps),
 	};
 

@@ -33,6 +33,10 @@
  * allows; a GiB is well past any real ring buffer). */
 #define MAX_LIMIT ((size_t)1 << 30)
 #define FIRST_ALLOC ((size_t)64 << 10)
+/* What ZSTD_decompressStream() asks for next between two blocks: the
+ * next one's header (ZSTD_blockHeaderSize, not in zstd.h's stable
+ * part) */
+#define BLOCK_HEADER_SIZE 3
 
 static size_t limit_of(const struct perf_reader *r)
 {
@@ -114,6 +118,20 @@ int perf_inflate(const struct perf_reader *r, struct perf_inflate *z,
 		 * it holds nothing more back */
 		if (in.pos == in.size && out.pos < out.size) {
 			z->in_total += n;
+			/* perf flushes zstd at the end of each record, so
+			 * the decoder then waits for a block's 3-byte
+			 * header (0: the frame ended; an empty record
+			 * leaves it as it was). More is the rest of
+			 * a block cut short, whose records are lost: perf
+			 * report reads on without them, or says "Couldn't
+			 * decompress data" when none came out */
+			if (n && ret != 0 && ret != BLOCK_HEADER_SIZE)
+				return perf_fail(r, off, "the compressed "
+						 "record's zstd data ends "
+						 "inside a block: %zu bytes "
+						 "more were expected (the "
+						 "record was cut short)",
+						 ret - BLOCK_HEADER_SIZE);
 			return 0;
 		}
 		/* no progress with room and input left should not

@@ -809,6 +809,8 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		uint64_t extra;
 
 		if (end - at < HEADER_SIZE) {
+			if (r->unfinished)
+				break;
 			perf_fail(r, at, "a record header truncated: %zu bytes "
 				  "of its 8 are there", end - at);
 			goto out;
@@ -824,6 +826,8 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			goto out;
 		}
 		if (rec.size > end - at) {
+			if (r->unfinished)
+				break;
 			perf_fail(r, at, "a record of type %u and %u bytes "
 				  "truncated: %zu bytes are left", rec.type,
 				  rec.size, end - at);
@@ -858,6 +862,12 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			  "here", z.len);
 		goto out;
 	}
+	/* a recording perf record did not finish ends where it was
+	 * killed: inside a record, perhaps (said once, in pass 1) */
+	if (at < end && pass == 1)
+		warning("%s: offset 0x%zx: the unfinished recording ends "
+			"inside a record: its last %zu bytes were left out",
+			r->path, at, end - at);
 	ret = 0;
 out:
 	perf_inflate_free(&z);

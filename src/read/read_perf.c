@@ -152,6 +152,19 @@ static int read_file_layout(struct perf_reader *r, struct section *data)
 	    section_at(r, 40, "data", data) < 0 ||
 	    read_attrs(r, entry_size, &attrs) < 0)
 		return -1;
+	if (!data->size && data->off) {
+		/* perf record writes the data size, and the feature
+		 * sections after the data, when it ends: killed before,
+		 * it left 0 and none. perf report reads such a file to
+		 * its end, with a warning; so do we */
+		warning("%s: offset 0x28: the data section's size is 0, as "
+			"perf record leaves it when it does not finish "
+			"(killed?): the recording is read to the end of the "
+			"file", r->path);
+		r->unfinished = true;
+		data->size = r->len - data->off;
+		return 0;
+	}
 	if (hsize == FILE_HEADER_SIZE &&
 	    read_features(r, r->data + 72, data) < 0)
 		return -1;
