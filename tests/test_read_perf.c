@@ -1321,6 +1321,74 @@ static void test_unfinished_recording(void **state)
 	}
 }
 
+/* Messages that name a place: samples of no event (the first one's
+ * offset), and periods adding up past 2^64 (the sample where they do:
+ * it was said later, by the call graph, with neither file nor offset) */
+static void test_messages_placed(void **state)
+{
+	const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010 };
+	struct buf b;
+	struct res r;
+	size_t at, first;
+
+	(void)state;
+	/* two attrs with IDENTIFIER; samples of id 9, which is neither's */
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_ATTR, 0);
+	put_attr(&b);
+	put8(&b, 8);
+	end_record(&b, at);
+	patch8(&b, at + 8 + 24, TEST_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER);
+	patch8(&b, 16 + 8 + 24, TEST_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/prog", 0);
+	first = b.n;
+	for (int i = 0; i < 2; i++) {
+		at = begin_record(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put8(&b, 9);
+		put8(&b, 0x400010);
+		put4(&b, 100);
+		put4(&b, 100);
+		put8(&b, 5);
+		put8(&b, 1);
+		put8(&b, 2);
+		put8(&b, chain[0]);
+		put8(&b, chain[1]);
+		end_record(&b, at);
+	}
+	rd(&r, &b, b.n);
+	{
+		char want[160];
+
+		snprintf(want, sizeof(want), "2 samples name no event of the "
+			 "file (their id is in no event attr's ids; the first "
+			 "at offset 0x%zx)", first);
+		if (!strstr(r.diag, want))
+			fail_msg("expected '%s' in: %s", want, r.diag);
+	}
+	rd_done(&r);
+	free(b.p);
+
+	build_pipe(&b, false);
+	first = b.n;
+	for (int i = 0; i < 2; i++)
+		put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 2,
+			   1ull << 63);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, -1);
+	{
+		char want[160];
+
+		/* the second brings 1750 + 2 * 2^63 past 2^64 */
+		snprintf(want, sizeof(want), "profile: offset 0x%zx: the "
+			 "periods of event 'cpu-clock' add up past 2^64",
+			 first + (b.n - first) / 2);
+		if (!strstr(r.diag, want))
+			fail_msg("expected '%s' in: %s", want, r.diag);
+	}
+	rd_done(&r);
+	free(b.p);
+}
+
 /*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
@@ -1761,6 +1829,7 @@ int main(void)
 		cmocka_unit_test(test_no_regs_said),
 		cmocka_unit_test(test_events_told_apart),
 		cmocka_unit_test(test_unfinished_recording),
+		cmocka_unit_test(test_messages_placed),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),

@@ -49,6 +49,8 @@ struct perf_object {
 	enum perf_object_kind kind;
 	uint8_t build_id[PERF_BUILD_ID_MAX];
 	uint8_t build_id_len;		/* 0: the recording gives none */
+	name_id build_id_from;		/* the recording that gave it */
+	uint64_t build_id_off;		/* and its record's offset */
 	struct u64map frames;		/* offset -> frame */
 };
 

@@ -60,5 +60,8 @@ int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
 	}
 	memcpy(o->build_id, id, n);
 	o->build_id_len = (uint8_t)n;
+	o->build_id_from = names_intern(&r->p->names, r->path,
+					strlen(r->path));
+	o->build_id_off = r->in_inflated ? r->inflated_from : off;
 	return 0;
 }

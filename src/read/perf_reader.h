@@ -66,6 +66,7 @@ struct perf_reader {
 	uint32_t first_unknown_type;
 	size_t first_unknown_off;
 	uint64_t samples_no_attr;	/* whose id names no attr */
+	size_t first_no_attr_off;	/* the first of them */
 	uint64_t samples_filtered;	/* not of the pids asked for */
 	name_id *cmdline;		/* CMDLINE's words */
 	size_t ncmdline;

@@ -484,7 +484,10 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		}
 		a = attr_by_id(r, id, idoff >= 0);
 		if (!a) {
-			r->samples_no_attr++;
+			if (!r->samples_no_attr++)
+				r->first_no_attr_off = r->in_inflated
+							       ? r->inflated_from
+							       : rec->off;
 			return 0;
 		}
 	}
@@ -535,6 +538,16 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		st->exact[0] = true;
 		n = 1;
 	}
+	/* every function's inclusive cost is at most its event's total:
+	 * past 2^64 here, they could wrap later, where no file or record
+	 * is known any more */
+	if (r->d->events[a->event].period > UINT64_MAX - s.period)
+		return perf_fail(r, rec->off, "the periods of event '%s' add "
+				 "up past 2^64 at this sample (of period "
+				 "%llu): the recording is damaged",
+				 names_str(&r->p->names,
+					   r->d->events[a->event].name),
+				 (unsigned long long)s.period);
 	while (n--)
 		node = perf_data_node(r->d, st->frames[n], node, st->exact[n]);
 	perf_data_add_sample(r->d, node, a->event, s.period);

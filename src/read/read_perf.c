@@ -274,8 +274,11 @@ static void report(const struct perf_reader *r)
 			r->path, (unsigned long long)r->unknown_records,
 			r->first_unknown_type, r->first_unknown_off);
 	if (r->samples_no_attr)
-		warning("%s: %llu samples name no event of the file: left out",
-			r->path, (unsigned long long)r->samples_no_attr);
+		warning("%s: %llu samples name no event of the file (their "
+			"id is in no event attr's ids; the first at offset "
+			"0x%zx): left out", r->path,
+			(unsigned long long)r->samples_no_attr,
+			r->first_no_attr_off);
 	if (d->lost_records)
 		warning("%s: perf lost %llu events in %llu chunks while "
 			"recording (its buffers were full)", r->path,

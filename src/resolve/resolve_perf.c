@@ -146,14 +146,18 @@ static int check_build_id(const struct presolve *r, const struct symtab *st,
 	perf_build_id_hex(st->build_id, st->build_id_len, have);
 	if (!r->o->force_binary)
 		return error("%s: not the '%s' of the recording: its build-id "
-			     "is %s, the recording's %s (--force-binary uses "
-			     "it anyway)", st->path,
-			     profile_str(r->p, ob->path),
-			     st->build_id_len ? have : "absent", want);
-	warning("%s: not the '%s' of the recording (build-id %s, recorded "
-		"%s); used anyway (--force-binary)", st->path,
-		profile_str(r->p, ob->path), st->build_id_len ? have : "absent",
-		want);
+			     "is %s, not %s, which %s records at offset "
+			     "0x%llx (--force-binary uses it anyway)",
+			     st->path, profile_str(r->p, ob->path),
+			     st->build_id_len ? have : "absent", want,
+			     profile_str(r->p, ob->build_id_from),
+			     (unsigned long long)ob->build_id_off);
+	warning("%s: not the '%s' of the recording (build-id %s, not %s, "
+		"which %s records at offset 0x%llx); used anyway "
+		"(--force-binary)", st->path, profile_str(r->p, ob->path),
+		st->build_id_len ? have : "absent", want,
+		profile_str(r->p, ob->build_id_from),
+		(unsigned long long)ob->build_id_off);
 	return 0;
 }
 
