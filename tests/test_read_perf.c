@@ -1390,6 +1390,52 @@ static void test_messages_placed(void **state)
 }
 
 /*
+ * Stacks at the recording's limit (127 frames, the kernel's default
+ * kernel.perf_event_max_stack) are counted and said: their outermost
+ * callers may be missing (perf report says nothing). --max-stack=N, as
+ * perf report's, keeps the N innermost frames: perf report
+ * --no-children -g callee --max-stack=2 on tests/perf/fp.data shows
+ * leaf's callers one deep, as we do. perf report --children instead
+ * walks the chain caller first and keeps the N outermost (with 2, main
+ * and __libc_start_call_main keep their 73.04% and hot drops out),
+ * which makes arcs no program has; we differ on purpose.
+ */
+static void test_deep_stacks(void **state)
+{
+	uint64_t chain[1 + 127];
+	struct buf b;
+	struct res r;
+	struct read_opts o = { .perf_max_stack = 2 };
+
+	(void)state;
+	chain[0] = PERF_CONTEXT_USER;
+	for (size_t i = 1; i <= 127; i++)
+		chain[i] = 0x400000 + 16 * i;
+	build_pipe(&b, false);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 127, 1);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_null(strstr(r.diag, "127 frames"));	/* 126: not said */
+	rd_done(&r);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 128, 1);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 128, 1);
+	expect_warning(&b, "samples have call chains of 127 frames, the "
+			   "recording's limit", 2);
+
+	/* --max-stack=2: the leaf and its caller only */
+	build_pipe(&b, false);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 6, 1);
+	profile_init(&r.p);
+	r.ret = read_text(&r.p, (const char *)b.p, (long)b.n, &o, &r.diag);
+	assert_int_equal(r.ret, 0);
+	/* build_pipe's 5 nodes, then 0x400010 <- 0x400020 (a return
+	 * address, a node of its own): 2 of the 5 */
+	assert_int_equal(r.p.perf->nnodes, 5 + 2);
+	rd_done(&r);
+	free(b.p);
+}
+
+/*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
  * samples are read, their stack is the ip, and a note says so once.
@@ -1830,6 +1876,7 @@ int main(void)
 		cmocka_unit_test(test_events_told_apart),
 		cmocka_unit_test(test_unfinished_recording),
 		cmocka_unit_test(test_messages_placed),
+		cmocka_unit_test(test_deep_stacks),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),

@@ -36,6 +36,7 @@ enum perf_quirk {
 	PERF_Q_NO_REGS,		/* a stack dump without the registers to
 				 * unwind it (ABI, no sp or ip) */
 	PERF_Q_LOST_WRAP,	/* lost counts past 2^64 */
+	PERF_Q_DEEP_STACK,	/* a stack at the recording's limit */
 	PERF_QUIRKS
 };
 

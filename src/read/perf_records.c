@@ -26,6 +26,10 @@
 #define CPUMODE_MASK 7u
 #define MISC_MMAP_BUILD_ID (1u << 14)
 
+/* The frames the kernel puts in a call chain at most, by default
+ * (kernel.perf_event_max_stack; markers not counted). */
+#define PERF_CHAIN_LIMIT 127
+
 /* Addresses at or above this in a call chain are context markers. */
 #define CONTEXT_MAX ((uint64_t)-4095)
 
@@ -466,7 +470,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	uint32_t node = NO_ID;
 	struct cursor c;
 	size_t at, n = 0;
-	bool user = false;
+	bool user = false, deep;
 
 	if (!r->nattrs)
 		return perf_fail(r, rec->off, "a sample before any event attr");
@@ -518,11 +522,19 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	}
 	if (s.has_chain)
 		n = sample_frames(r, rec, &s, st, &user);
+	/* the kernel stops a chain at kernel.perf_event_max_stack frames
+	 * (127 unless set), markers not counted: deeper stacks lose their
+	 * outermost callers, which perf report does not say either */
+	deep = n >= PERF_CHAIN_LIMIT;
 	/* --call-graph dwarf leaves the user part out of the chain (perf
 	 * sets exclude_callchain_user): it is unwound from the dump */
 	if (!user && s.stack_size) {
+		size_t m;
+
 		r->dwarf_samples++;
-		n += unwound_frames(r, a, &s, st, n);
+		m = unwound_frames(r, a, &s, st, n);
+		deep |= m >= PERF_UNWIND_MAX;
+		n += m;
 		if (r->unwind && !perf_unwind_regs_usable(a, &s))
 			perf_quirk(r, PERF_Q_NO_REGS, rec->off);
 	}
@@ -531,6 +543,12 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		s.has_chain = false;
 		n = sample_frames(r, rec, &s, st, &user);
 	}
+	if (deep)
+		perf_quirk(r, PERF_Q_DEEP_STACK, rec->off);
+	/* --max-stack, as perf report's: the innermost frames (leaf
+	 * first) */
+	if (r->opts->perf_max_stack && n > r->opts->perf_max_stack)
+		n = r->opts->perf_max_stack;
 	if (!n) {
 		r->d->samples_no_chain++;
 		stack_room(st, 1);

@@ -255,6 +255,10 @@ static const char *const quirk_text[PERF_QUIRKS] = {
 		"their ip",
 	[PERF_Q_LOST_WRAP] = "lost-event records bring the lost counts past "
 		"2^64: they are given as 2^64 - 1",
+	[PERF_Q_DEEP_STACK] = "samples have call chains of 127 frames, the "
+		"recording's limit: their stacks may be cut, their outermost "
+		"callers missing (perf record's kernel.perf_event_max_stack "
+		"sysctl, and --call-graph, set how deep it goes)",
 };
 
 /* What the reader passed over or could not use, said once each. */
