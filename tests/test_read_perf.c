@@ -1776,10 +1776,52 @@ static void test_compressed_cut_short(void **state)
 	b.p[at + 6] = (unsigned char)((zb.n - 5) & 0xff);
 	b.p[at + 7] = (unsigned char)((zb.n - 5) >> 8);
 	expect_error(&b, "ends inside a block");
+	free(b.p);
+
+	/* not cut: a whole zstd frame in the record (perf never ends its
+	 * frame, but a frame that ends is no cut), of 64 KiB of records,
+	 * which fill the first output buffer exactly: the decoder, called
+	 * once more, asks for a next frame's header then */
+	{
+		struct buf rounds = { 0 };
+		size_t bound, got;
+		unsigned char *frame;
+		struct res r;
+
+		while (rounds.n < 64 << 10) {
+			at = begin_record(&rounds, PERF_REC_FINISHED_ROUND, 0);
+			end_record(&rounds, at);
+		}
+		bound = ZSTD_compressBound(rounds.n);
+		frame = malloc(bound);
+		assert_non_null(frame);
+		got = ZSTD_compress(frame, bound, rounds.p, rounds.n, 3);
+		free(rounds.p);
+		assert_false(ZSTD_isError(got));
+		put_pipe_start(&b, false);
+		at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+		put8(&b, PERF_FEAT_COMPRESSED);
+		put4(&b, 1);
+		put4(&b, PERF_COMP_ZSTD);
+		put4(&b, 1);
+		put4(&b, 8);
+		put4(&b, 1 << 20);
+		end_record(&b, at);
+		at = begin_record(&b, PERF_REC_COMPRESSED, 0);
+		put_bytes(&b, frame, got);
+		end_record(&b, at);
+		put_records(&b);
+		rd(&r, &b, b.n);
+		if (r.ret != 0)
+			fail_msg("a whole frame refused: %s", r.diag);
+		assert_int_equal(r.p.perf->events[0].samples, 3);
+		rd_done(&r);
+		free(frame);
+		free(b.p);
+	}
 	ZSTD_freeCStream(cs);
 	free(recs.p);
 	free(zb.p);
-	free(b.p);
 }
 
 /* Every prefix of a -z stream: read or refused, never read past */

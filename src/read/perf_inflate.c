@@ -61,6 +61,7 @@ int perf_inflate(const struct perf_reader *r, struct perf_inflate *z,
 		 const unsigned char *src, size_t n, size_t off)
 {
 	size_t limit = limit_of(r), start = z->len;
+	size_t wants = BLOCK_HEADER_SIZE;	/* see below */
 	ZSTD_inBuffer in = { src, n, 0 };
 
 	if (!z->ds) {
@@ -94,6 +95,11 @@ int perf_inflate(const struct perf_reader *r, struct perf_inflate *z,
 					 in.pos);
 		z->len = out.pos;
 		z->out_total += out.pos - out_was;
+		/* what the decoder waits for, after the last call that
+		 * did something (one more after a frame's end asks for
+		 * the next frame's header) */
+		if (in.pos != in_was || out.pos != out_was)
+			wants = ret;
 		if (z->out_total > cap_total(z, in.pos))
 			return perf_fail(r, off, "the compressed records "
 					 "decompress to more than %u times "
@@ -125,13 +131,13 @@ int perf_inflate(const struct perf_reader *r, struct perf_inflate *z,
 			 * a block cut short, whose records are lost: perf
 			 * report reads on without them, or says "Couldn't
 			 * decompress data" when none came out */
-			if (n && ret != 0 && ret != BLOCK_HEADER_SIZE)
+			if (n && wants != 0 && wants != BLOCK_HEADER_SIZE)
 				return perf_fail(r, off, "the compressed "
 						 "record's zstd data ends "
 						 "inside a block: %zu bytes "
 						 "more were expected (the "
 						 "record was cut short)",
-						 ret - BLOCK_HEADER_SIZE);
+						 wants - BLOCK_HEADER_SIZE);
 			return 0;
 		}
 		/* no progress with room and input left should not
