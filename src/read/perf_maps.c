@@ -159,7 +159,8 @@ static void collect(const struct perf_maps *m, uint32_t pi, uint32_t n,
 			(*out)[(*nout)++] = pr->maps[i];
 		}
 		/* sorted by start after a look-up: back to file order */
-		qsort(*out + from, *nout - from, sizeof(**out), by_seq);
+		if (*nout > from)
+			qsort(*out + from, *nout - from, sizeof(**out), by_seq);
 	}
 	free(chain);
 }
@@ -262,7 +263,8 @@ static uint64_t fill_max_end(struct perf_proc *pr, size_t lo, size_t hi)
 
 static void sort_maps(struct perf_proc *pr)
 {
-	qsort(pr->maps, pr->nmaps, sizeof(*pr->maps), by_start);
+	if (pr->nmaps)	/* a process that only inherits has none */
+		qsort(pr->maps, pr->nmaps, sizeof(*pr->maps), by_start);
 	pr->max_end = xreallocarray(pr->max_end, pr->nmaps + 1,
 				    sizeof(*pr->max_end));
 	fill_max_end(pr, 0, pr->nmaps);
