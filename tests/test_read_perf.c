@@ -898,9 +898,10 @@ static void many_names(void *arg)
 	perf_maps_release(&m);
 }
 
-/* 8,000 mappings, inherited by each of 8,000 children, and two
+/* 8,000 mappings, inherited by each of 8,000 children, by 2,000
+ * processes that had a mapping of their own (pids reused), and two
  * processes forking into each other 40 times: once 64 million copies,
- * and 2^40 */
+ * 16 million, and 2^40 */
 static void many_forks(void *arg)
 {
 	struct perf_maps m;
@@ -916,6 +917,18 @@ static void many_forks(void *arg)
 	}
 	for (uint32_t i = 0; i < 8000; i++)
 		perf_maps_fork(&m, i ? 1000 + i - 1 : 1, 1000 + i, 5);
+	for (uint32_t i = 0; i < 2000; i++) {
+		struct perf_map own = { .start = 1ull << 40,
+					.end = (1ull << 40) + 0x1000,
+					.object = 100000 + i };
+
+		perf_maps_add(&m, 20000 + i, &own);
+		perf_maps_fork(&m, 1, 20000 + i, 5);
+		if (perf_maps_find(&m, 20000 + i, 0x1001, 9)->object != 1 ||
+		    perf_maps_find(&m, 20000 + i, (1ull << 40) + 1, 9)
+				    ->object != 100000 + i)
+			_exit(5);
+	}
 	for (uint32_t i = 0; i < 40; i++)
 		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
 	perf_maps_fork(&m, 1, 2, 5);

@@ -24,13 +24,14 @@
  * A child forked from a parent shares the parent's mappings instead of
  * a copy of them (8,000 mappings times 8,000 forks fit in a few KB of
  * file): it links to the parent with the parent's count of entries at
- * the fork and the fork's time, and a look-up follows the link. A
- * parent without mappings of its own passes its own link on, so a
- * chain of forks is one link deep. A process that already has entries
- * when forked into (pid reuse, or records out of order) gets a copy, as
- * it must take the parent's after its own; but not of a mapping it
- * holds already (the same record's, come back through forks the other
- * way): two processes forking into each other would double their
+ * the fork and the fork's time, as its next entry (after mappings it
+ * had already: pid reuse, or records out of order), and a look-up
+ * follows the link. A parent without mappings of its own passes its
+ * own link on, so a chain of forks is one link deep. A process gets
+ * one link: forked into again, or holding one of the parent's
+ * mappings already (the same record's, come back through forks the
+ * other way), it gets a copy; but not of a mapping it holds already:
+ * two processes forking into each other would double their
  * mappings at each FORK. The mapping then keeps its first place in the
  * file order, where a second copy would have come later: the look-ups
  * differ only where that mapping and another of the same time hold an
@@ -120,48 +121,67 @@ static int by_seq(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* The maps of level lv (see collect()) whose seq is in [lo, hi) and
+ * time at most its time, in file order, onto *out. */
+struct level { uint32_t pi, n, split; uint64_t time; };
+
+static void emit(const struct perf_maps *m, const struct level *lv,
+		 uint32_t lo, uint32_t hi, struct perf_map **out,
+		 size_t *nout, size_t *alloc)
+{
+	const struct perf_proc *pr = &m->procs[lv->pi];
+	size_t from = *nout;
+
+	for (size_t i = 0; i < pr->nmaps; i++) {
+		if (pr->maps[i].seq < lo || pr->maps[i].seq >= hi ||
+		    pr->maps[i].time > lv->time)
+			continue;
+		ARRAY_GROW(*out, *nout + 1, *alloc);
+		(*out)[(*nout)++] = pr->maps[i];
+	}
+	/* sorted by start after a look-up: back to file order */
+	if (*nout > from)
+		qsort(*out + from, *nout - from, sizeof(**out), by_seq);
+}
+
 /*
  * What process pi shows among its first n entries with a time at most
- * time, in its order (the link's first, then its own), onto *out. Walks
- * the links from the far end, the order they are shown in.
+ * time, in its order, onto *out: its own before its link, what the link
+ * shows, its own after it.
  */
 static void collect(const struct perf_maps *m, uint32_t pi, uint32_t n,
 		    uint64_t time, struct perf_map **out, size_t *nout,
 		    size_t *alloc)
 {
 	/* the chain of links, nearest first, and the n and time each
-	 * level is seen with */
-	struct level { uint32_t pi, n; uint64_t time; } *chain = NULL;
+	 * level is seen with, and where its link followed is (split;
+	 * UINT32_MAX: none) */
+	struct level *chain = NULL;
 	size_t depth = 0, chain_alloc = 0;
 
 	while (pi != NONE && n > 0) {
 		const struct perf_proc *pr = &m->procs[pi];
+		bool follow = pr->has_link && pr->link.pos < n;
 
 		ARRAY_GROW(chain, depth + 1, chain_alloc);
-		chain[depth++] = (struct level){ pi, n, time };
-		if (!pr->has_link)
+		chain[depth++] = (struct level){ pi, n,
+						 follow ? pr->link.pos : NONE,
+						 time };
+		if (!follow)
 			break;
 		if (pr->link.time < time)
 			time = pr->link.time;
 		n = pr->link.n;
 		pi = pr->link.parent;
 	}
-	while (depth--) {
-		const struct level *lv = &chain[depth];
-		const struct perf_proc *pr = &m->procs[lv->pi];
-		size_t from = *nout;
-
-		for (size_t i = 0; i < pr->nmaps; i++) {
-			if (pr->maps[i].seq >= lv->n ||
-			    pr->maps[i].time > lv->time)
-				continue;
-			ARRAY_GROW(*out, *nout + 1, *alloc);
-			(*out)[(*nout)++] = pr->maps[i];
-		}
-		/* sorted by start after a look-up: back to file order */
-		if (*nout > from)
-			qsort(*out + from, *nout - from, sizeof(**out), by_seq);
-	}
+	for (size_t i = 0; i < depth; i++)
+		emit(m, &chain[i], 0, chain[i].split < chain[i].n
+					      ? chain[i].split : chain[i].n,
+		     out, nout, alloc);
+	for (size_t i = depth; i-- > 0;)
+		if (chain[i].split != NONE)
+			emit(m, &chain[i], chain[i].split + 1, chain[i].n, out,
+			     nout, alloc);
 	free(chain);
 }
 
@@ -185,7 +205,7 @@ static bool inherits(const struct perf_maps *m, uint32_t pi,
 		if (i != U64MAP_NONE && pr->maps[i].seq < n &&
 		    pr->maps[i].time <= time)
 			return true;
-		if (!pr->has_link)
+		if (!pr->has_link || pr->link.pos >= n)
 			break;
 		if (pr->link.time < time)
 			time = pr->link.time;
@@ -210,15 +230,24 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 	if (to->nentries) {
 		struct perf_map *copy = NULL;
 		size_t n = 0, alloc = 0;
+		bool holds_one = to->has_link;
 
 		collect(m, pi, from->nentries, time, &copy, &n, &alloc);
-		for (size_t i = 0; i < n; i++)
-			if (!inherits(m, ci, &copy[i]))
-				add_to(&m->procs[ci], &copy[i]);
+		for (size_t i = 0; i < n && !holds_one; i++)
+			holds_one = u64map_get(&to->by_id, copy[i].id) !=
+				    U64MAP_NONE;
+		if (holds_one) {
+			for (size_t i = 0; i < n; i++)
+				if (!inherits(m, ci, &copy[i]))
+					add_to(&m->procs[ci], &copy[i]);
+			free(copy);
+			return;
+		}
+		/* none of them: a link after its own does what the
+		 * copies would */
 		free(copy);
-		return;
 	}
-	link = (struct perf_link){ pi, from->nentries, time };
+	link = (struct perf_link){ pi, from->nentries, time, to->nentries };
 	if (!from->nmaps && from->has_link) {
 		/* its only entry is its link: share what that shares */
 		link.parent = from->link.parent;
@@ -228,7 +257,7 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 	}
 	to->link = link;
 	to->has_link = true;
-	to->nentries = 1;
+	to->nentries++;
 }
 
 static int by_start(const void *a, const void *b)
@@ -314,22 +343,29 @@ const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 {
 	uint32_t pi = proc_index(m, pid, false);
 	const struct perf_map *best = NULL;
-	uint32_t n = UINT32_MAX;
+	uint32_t n = UINT32_MAX, best_link = 0;
 
-	/* the process, then what it inherits: a nearer level's mapping
-	 * wins between equal times (it came later in the child's order,
-	 * its link being its entry 0) */
+	/* the process, then what it inherits. Between equal times the
+	 * later entry wins: a deeper level's mapping comes, in the order
+	 * of the level best is from, at that level's link (best_link) */
 	while (pi != NONE && n > 0) {
 		struct perf_proc *pr = &m->procs[pi];
 		struct query q = { addr, time, n, NULL };
+		bool here = false;
 
 		if (!pr->sorted)
 			sort_maps(pr);
 		search(pr, 0, pr->nmaps, &q);
-		if (q.best && (!best || q.best->time > best->time))
+		if (q.best && (!best || q.best->time > best->time ||
+			       (q.best->time == best->time &&
+				best_link > best->seq))) {
 			best = q.best;
-		if (!pr->has_link)
+			here = true;
+		}
+		if (!pr->has_link || pr->link.pos >= n)
 			break;
+		if (here)
+			best_link = pr->link.pos;
 		if (pr->link.time < time)
 			time = pr->link.time;
 		n = pr->link.n;

@@ -30,13 +30,14 @@ struct perf_map {
 /*
  * A child's mappings inherited at a FORK, not copied: those of process
  * procs[parent] among its first n entries (in file order) whose time is
- * at most time. Only a process without entries of its own gets one, as
- * its entry 0.
+ * at most time, in the child's order as its entry pos. A process gets
+ * one link at most, at its first FORK (see perf_maps.c).
  */
 struct perf_link {
 	uint32_t parent;	/* into procs[] */
 	uint32_t n;
 	uint64_t time;
+	uint32_t pos;
 };
 
 struct perf_proc {
@@ -88,10 +89,10 @@ void perf_maps_add(struct perf_maps *m, uint32_t pid,
 /*
  * Process child forked from parent at time: it starts with what parent
  * had mapped then (its mappings so far in file order, of a time at most
- * time). A child without mappings yet shares them with its parent (a
- * link, through parents without mappings of their own to the one that
- * has them); one that has some gets a copy of those it does not hold
- * yet (see perf_maps.c).
+ * time). The child shares them with its parent (a link, through
+ * parents without mappings of their own to the one that has them); one
+ * forked into before, or that holds one of them already, gets a copy of
+ * those it does not hold yet (see perf_maps.c).
  */
 void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 		    uint64_t time);
