@@ -61,7 +61,6 @@ void perf_maps_release(struct perf_maps *m)
 	for (size_t i = 0; i < m->nprocs; i++) {
 		free(m->procs[i].maps);
 		free(m->procs[i].max_end);
-		u64map_release(&m->procs[i].by_id);
 	}
 	free(m->procs);
 	free(m->comms);
@@ -84,7 +83,6 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 	if (added) {
 		ARRAY_GROW(m->procs, m->nprocs + 1, m->procs_alloc);
 		memset(&m->procs[m->nprocs], 0, sizeof(m->procs[0]));
-		u64map_init(&m->procs[m->nprocs].by_id);
 		m->nprocs++;
 	}
 	return i;
@@ -92,11 +90,6 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 
 static void add_to(struct perf_proc *pr, const struct perf_map *map)
 {
-	bool added = false;
-
-	u64map_get_or_put(&pr->by_id, map->id, (uint32_t)pr->nmaps, &added);
-	if (!added)
-		return;		/* a copy of one it holds */
 	ARRAY_GROW(pr->maps, pr->nmaps + 1, pr->maps_alloc);
 	pr->maps[pr->nmaps] = *map;
 	pr->maps[pr->nmaps].seq = pr->nentries++;
@@ -185,33 +178,29 @@ static void collect(const struct perf_maps *m, uint32_t pi, uint32_t n,
 	free(chain);
 }
 
-/* Process pi shows map (the same record's) through its link. */
-static bool inherits(const struct perf_maps *m, uint32_t pi,
-		     const struct perf_map *map)
+/*
+ * The ids of what process pi shows (its own mappings, and what its link
+ * shows) into held: what a copy into it must leave out. Built for each
+ * copy rather than kept: an index kept per process took as much memory
+ * as the mappings.
+ */
+static void held_ids(const struct perf_maps *m, uint32_t pi,
+		     struct u64map *held)
 {
 	const struct perf_proc *pr = &m->procs[pi];
-	uint32_t n;
-	uint64_t time;
+	struct perf_map *seen = NULL;
+	size_t n = 0, alloc = 0;
+	bool added;
 
+	for (size_t i = 0; i < pr->nmaps; i++)
+		u64map_get_or_put(held, pr->maps[i].id, 0, &added);
 	if (!pr->has_link)
-		return false;
-	n = pr->link.n;
-	time = pr->link.time;
-	for (pi = pr->link.parent; n > 0; pi = pr->link.parent) {
-		uint32_t i;
-
-		pr = &m->procs[pi];
-		i = u64map_get(&pr->by_id, map->id);
-		if (i != U64MAP_NONE && pr->maps[i].seq < n &&
-		    pr->maps[i].time <= time)
-			return true;
-		if (!pr->has_link || pr->link.pos >= n)
-			break;
-		if (pr->link.time < time)
-			time = pr->link.time;
-		n = pr->link.n;
-	}
-	return false;
+		return;
+	collect(m, pr->link.parent, pr->link.n, pr->link.time, &seen, &n,
+		&alloc);
+	for (size_t i = 0; i < n; i++)
+		u64map_get_or_put(held, seen[i].id, 0, &added);
+	free(seen);
 }
 
 void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
@@ -230,22 +219,28 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 	if (to->nentries) {
 		struct perf_map *copy = NULL;
 		size_t n = 0, alloc = 0;
-		bool holds_one = to->has_link;
+		bool holds_one = to->has_link, added;
+		struct u64map held;
 
+		u64map_init(&held);
+		held_ids(m, ci, &held);
 		collect(m, pi, from->nentries, time, &copy, &n, &alloc);
 		for (size_t i = 0; i < n && !holds_one; i++)
-			holds_one = u64map_get(&to->by_id, copy[i].id) !=
+			holds_one = u64map_get(&held, copy[i].id) !=
 				    U64MAP_NONE;
 		if (holds_one) {
-			for (size_t i = 0; i < n; i++)
-				if (!inherits(m, ci, &copy[i]))
+			for (size_t i = 0; i < n; i++) {
+				u64map_get_or_put(&held, copy[i].id, 0, &added);
+				if (added)
 					add_to(&m->procs[ci], &copy[i]);
-			free(copy);
-			return;
+			}
 		}
+		u64map_release(&held);
+		free(copy);
+		if (holds_one)
+			return;
 		/* none of them: a link after its own does what the
 		 * copies would */
-		free(copy);
 	}
 	link = (struct perf_link){ pi, from->nentries, time, to->nentries };
 	if (!from->nmaps && from->has_link) {
@@ -297,8 +292,6 @@ static void sort_maps(struct perf_proc *pr)
 	pr->max_end = xreallocarray(pr->max_end, pr->nmaps + 1,
 				    sizeof(*pr->max_end));
 	fill_max_end(pr, 0, pr->nmaps);
-	for (size_t i = 0; i < pr->nmaps; i++)
-		u64map_put(&pr->by_id, pr->maps[i].id, (uint32_t)i);
 	pr->sorted = true;
 }
 

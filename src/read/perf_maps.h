@@ -46,7 +46,6 @@ struct perf_proc {
 	size_t nmaps, maps_alloc;
 	uint64_t *max_end;	/* sorted: the largest end of the subtree
 				 * under each map (see perf_maps.c) */
-	struct u64map by_id;	/* id -> maps[] */
 	uint32_t nentries;	/* own mappings, and the link if any */
 	bool has_link, sorted;
 	struct perf_link link;
