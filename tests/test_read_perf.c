@@ -14,10 +14,15 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "profile/perf_data.h"
 #include "read/perf_format.h"
+#include "base/xalloc.h"
 #include "read/perf_maps.h"
 
 /* --- a byte builder in either byte order --- */
@@ -670,6 +675,778 @@ static void test_maps_by_time(void **state)
 }
 
 /*
+ * The mappings shared between forked processes and the names in a
+ * tree per thread answer as a copy at each FORK and a walk of every
+ * name did (the reader's model before; kept here as the reference):
+ * random mappings, overlapping, out of time order, forks into fresh
+ * and reused pids, names set and looked up at random times. One
+ * difference on purpose: a process is not given a second copy of a
+ * mapping it holds (see perf_maps.c), which the reference does too.
+ */
+struct ref_proc {
+	struct perf_map maps[4096];
+	size_t n;
+};
+
+static const struct perf_map *ref_find(const struct ref_proc *pr,
+				       uint64_t addr, uint64_t time)
+{
+	const struct perf_map *best = NULL;
+
+	for (size_t i = 0; i < pr->n; i++) {
+		const struct perf_map *m = &pr->maps[i];
+
+		if (m->start <= addr && addr < m->end && m->time <= time &&
+		    (!best || m->time >= best->time))
+			best = m;
+	}
+	return best;
+}
+
+static bool ref_holds(const struct ref_proc *pr, uint32_t object)
+{
+	for (size_t i = 0; i < pr->n; i++)
+		if (pr->maps[i].object == object)
+			return true;
+	return false;
+}
+
+struct ref_comm { uint64_t time; uint32_t name, tid; };
+
+static uint32_t ref_comm(const struct ref_comm *c, size_t n, uint32_t tid,
+			 uint64_t time)
+{
+	const struct ref_comm *best = NULL, *first = NULL;
+
+	for (size_t i = n; i-- > 0;) {
+		if (c[i].tid != tid)
+			continue;
+		if (!first || c[i].time <= first->time)
+			first = &c[i];
+		if (c[i].time <= time && (!best || c[i].time >= best->time))
+			best = &c[i];
+	}
+	if (!best)
+		best = first;
+	return best ? best->name : UINT32_MAX;
+}
+
+static uint32_t lcg(uint64_t *s)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*s >> 33);
+}
+
+static void test_maps_shared_as_copied(void **state)
+{
+	enum { PIDS = 6, OPS = 400 };
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 300; seed++) {
+		static struct ref_proc ref[PIDS];
+		static struct ref_comm rc[OPS];
+		size_t nrc = 0;
+		struct perf_maps m;
+		uint64_t s = seed;
+
+		memset(ref, 0, sizeof(ref));
+		perf_maps_init(&m);
+		for (int op = 0; op < OPS; op++) {
+			uint32_t pid = lcg(&s) % PIDS, other = lcg(&s) % PIDS;
+			uint64_t t = lcg(&s) % 8, a = lcg(&s) % 64;
+			uint32_t k = lcg(&s) % 10;
+
+			if (k < 4 && ref[pid].n < 200) {
+				struct perf_map mp = {
+					.start = a, .end = a + 1 + lcg(&s) % 24,
+					.time = t, .object = (uint32_t)op };
+
+				if (k == 0)	/* the huge one */
+					mp.end = UINT64_MAX;
+				perf_maps_add(&m, pid, &mp);
+				mp.seq = (uint32_t)ref[pid].n;
+				ref[pid].maps[ref[pid].n++] = mp;
+			} else if (k < 6) {
+				size_t n = ref[other].n;
+
+				if (ref[pid].n + n > 4096)
+					continue;	/* the reference's room */
+				perf_maps_fork(&m, other, pid, t);
+				if (other == pid)
+					continue;
+				for (size_t i = 0; i < n; i++)
+					if (ref[other].maps[i].time <= t &&
+					    !ref_holds(&ref[pid],
+						       ref[other].maps[i].object))
+						ref[pid].maps[ref[pid].n++] =
+							ref[other].maps[i];
+			} else if (k < 8) {
+				const struct perf_map *got =
+					perf_maps_find(&m, pid, a, t);
+				const struct perf_map *want =
+					ref_find(&ref[pid], a, t);
+
+				if (!want) {
+					assert_null(got);
+					continue;
+				}
+				assert_non_null(got);
+				assert_int_equal(got->object, want->object);
+			} else if (k == 8) {
+				uint32_t name = lcg(&s) % 1000;
+
+				perf_maps_set_comm(&m, pid, t, name);
+				rc[nrc++] = (struct ref_comm){ t, name, pid };
+			} else {
+				assert_int_equal(perf_maps_comm(&m, pid, t),
+						 ref_comm(rc, nrc, pid, t));
+			}
+		}
+		perf_maps_release(&m);
+	}
+}
+
+/*
+ * Work bounded whatever the file says: fn run in a child process with
+ * its address space capped at 256 MiB must finish, in under a second
+ * of CPU time. Under AddressSanitizer (whose shadow memory alone passes
+ * any such cap) only the time is checked, ten times as generously.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static void run_bounded(const char *what, void (*fn)(void *), void *arg)
+{
+	struct rusage ru;
+	int status = 0;
+	pid_t pid;
+	double secs, limit = UNDER_ASAN ? 10.0 : 1.0;
+
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct rlimit as = { 256u << 20, 256u << 20 };
+		struct rlimit cpu = { 20, 20 };
+
+		if (!UNDER_ASAN)
+			setrlimit(RLIMIT_AS, &as);
+		setrlimit(RLIMIT_CPU, &cpu);
+		fn(arg);
+		_exit(0);
+	}
+	assert_int_equal(wait4(pid, &status, 0, &ru), pid);
+	secs = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("%s: the child %s %d after %.2f s (256 MiB cap)", what,
+			 WIFEXITED(status) ? "exited" : "died of signal",
+			 WIFEXITED(status) ? WEXITSTATUS(status)
+					   : WTERMSIG(status), secs);
+	if (secs > limit)
+		fail_msg("%s: %.2f s of CPU, over %.0f", what, secs, limit);
+}
+
+/* one mapping of 2^63 bytes among 100,000: every look-up once scanned
+ * them all */
+static void huge_mapping(void *arg)
+{
+	struct perf_maps m;
+	struct perf_map big = { .start = 0, .end = 1ull << 63, .object = 1 };
+
+	(void)arg;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 1, &big);
+	for (uint64_t i = 0; i < 100000; i++) {
+		struct perf_map small = { .start = 0x10000 + i * 0x1000,
+					  .end = 0x10000 + i * 0x1000 + 0x800,
+					  .object = 2 };
+
+		perf_maps_add(&m, 1, &small);
+	}
+	for (uint64_t i = 0; i < 100000; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 1, 0x10000 + i * 0x1000 + 0x900, 0);
+
+		if (!got || got->object != 1)
+			_exit(3);
+	}
+	perf_maps_release(&m);
+}
+
+/* 50,000 names of one thread set in reverse time order, each looked up
+ * (a FORK looks up its parent's): once a walk of them all each */
+static void many_names(void *arg)
+{
+	struct perf_maps m;
+
+	(void)arg;
+	perf_maps_init(&m);
+	for (uint32_t i = 0; i < 50000; i++) {
+		perf_maps_set_comm(&m, 7, 50000 - i, i);
+		if (perf_maps_comm(&m, 7, 50000 - i) != i)
+			_exit(3);
+	}
+	perf_maps_release(&m);
+}
+
+/* 8,000 mappings, inherited by each of 8,000 children, by 2,000
+ * processes that had a mapping of their own (pids reused), and two
+ * processes forking into each other 40 times: once 64 million copies,
+ * 16 million, and 2^40 */
+static void many_forks(void *arg)
+{
+	struct perf_maps m;
+
+	(void)arg;
+	perf_maps_init(&m);
+	for (uint64_t i = 0; i < 8000; i++) {
+		struct perf_map map = { .start = i * 0x1000,
+					.end = i * 0x1000 + 0x1000,
+					.object = (uint32_t)i };
+
+		perf_maps_add(&m, 1, &map);
+	}
+	for (uint32_t i = 0; i < 8000; i++)
+		perf_maps_fork(&m, i ? 1000 + i - 1 : 1, 1000 + i, 5);
+	for (uint32_t i = 0; i < 2000; i++) {
+		struct perf_map own = { .start = 1ull << 40,
+					.end = (1ull << 40) + 0x1000,
+					.object = 100000 + i };
+
+		perf_maps_add(&m, 20000 + i, &own);
+		perf_maps_fork(&m, 1, 20000 + i, 5);
+		if (perf_maps_find(&m, 20000 + i, 0x1001, 9)->object != 1 ||
+		    perf_maps_find(&m, 20000 + i, (1ull << 40) + 1, 9)
+				    ->object != 100000 + i)
+			_exit(5);
+	}
+	for (uint32_t i = 0; i < 40; i++)
+		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
+	perf_maps_fork(&m, 1, 2, 5);
+	for (uint32_t i = 0; i < 40; i++)
+		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
+	for (uint32_t i = 0; i < 8000; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 1000 + i, i * 0x1000 + 1, 9);
+
+		if (!got || got->object != i)
+			_exit(3);
+	}
+	if (!perf_maps_find(&m, 3, 0x1001, 9))
+		_exit(4);
+	perf_maps_release(&m);
+}
+
+static void test_maps_huge_mapping(void **state)
+{
+	(void)state;
+	run_bounded("a mapping of 2^63 bytes", huge_mapping, NULL);
+}
+
+static void test_maps_many_names(void **state)
+{
+	(void)state;
+	run_bounded("a thread named 50,000 times", many_names, NULL);
+}
+
+static void test_maps_many_forks(void **state)
+{
+	(void)state;
+	run_bounded("8,000 mappings and forks", many_forks, NULL);
+}
+
+/* 4,096 events and 200,000 stack nodes, a sample of one event ending
+ * on each: once a row of every event per node (13 GB) */
+static void many_events(void *arg)
+{
+	struct perf_data *d = perf_data_new();
+	struct profile p;
+	uint32_t node = NO_ID;
+
+	(void)arg;
+	profile_init(&p);
+	perf_data_object(d, &p.names, "/x", 2, PERF_OBJ_FILE);
+	perf_data_set_events(d, 4096);
+	for (uint32_t i = 0; i < 200000; i++) {
+		node = perf_data_node(d, perf_data_frame(d, 0, i), node, true);
+		perf_data_add_sample(d, node, i % 4096, 3);
+		perf_data_add_sample(d, node, i % 4096, 4);
+	}
+	if (d->ncosts != 200000 || d->events[5].samples != 2 * 49 ||
+	    d->costs[d->nodes[5].cost].period != 7 ||
+	    d->costs[d->nodes[5].cost].next != NO_ID)
+		_exit(3);
+	perf_data_free(d);
+	profile_release(&p);
+}
+
+static void test_costs_sparse(void **state)
+{
+	(void)state;
+	run_bounded("4,096 events by 200,000 nodes", many_events, NULL);
+}
+
+/* An allocation that fails while a file is read names the file. */
+static void test_oom_names_file(void **state)
+{
+	int fds[2], status = 0;
+	char msg[256] = "";
+	ssize_t got;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(fds), 0);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(fds[1], 2);
+		xalloc_set_context("hostile.data");
+		/* a size past SIZE_MAX: refused before malloc() (which
+		 * AddressSanitizer would answer itself) */
+		free(xreallocarray(NULL, SIZE_MAX / 2, 4));
+		_exit(0);
+	}
+	close(fds[1]);
+	got = read(fds[0], msg, sizeof(msg) - 1);
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	assert_true(got > 0);
+	assert_true(WIFSIGNALED(status));
+	if (!strstr(msg, "hostile.data: out of memory while reading it"))
+		fail_msg("got: %s", msg);
+}
+
+static void put_fork(struct buf *b, uint32_t parent, uint32_t child,
+		     uint64_t time)
+{
+	size_t at = begin_record(b, PERF_RECORD_FORK, 0);
+
+	put4(b, child);
+	put4(b, parent);
+	put4(b, child);
+	put4(b, parent);
+	put8(b, time);
+	put_trailer(b, child, time);
+	end_record(b, at);
+}
+
+/* a file read in run_bounded(): it must be read, and quickly */
+static void read_ok(void *arg)
+{
+	struct res r;
+
+	rd(&r, arg, ((struct buf *)arg)->n);
+	if (r.ret != 0)
+		_exit(3);
+	rd_done(&r);
+}
+
+/*
+ * Files of 10 KB at most cannot make the reader take more than 256 MiB
+ * or a second: two processes forking into each other (each FORK once
+ * doubled their mappings), a chain of forks under a mapping of 2^63
+ * bytes with samples of deep stacks, and one thread forked into again
+ * and again (each FORK looking up the parent's every name).
+ */
+static void test_hostile_10k(void **state)
+{
+	uint64_t chain[120];
+	struct buf b;
+
+	(void)state;
+	put_pipe_start(&b, false);
+	for (uint64_t i = 0; i < 30; i++)
+		put_mmap2(&b, 1, 0x400000 + i * 0x1000, 0x1000, 0, "/x/a", 1);
+	for (uint32_t i = 0; i < 60; i++)
+		put_fork(&b, i % 2 ? 2 : 1, i % 2 ? 1 : 2, 2 + i);
+	put_records(&b);
+	assert_true(b.n <= 10240);
+	run_bounded("forks back and forth", read_ok, &b);
+	free(b.p);
+
+	put_pipe_start(&b, false);
+	put_mmap2(&b, 100, 0, 1ull << 63, 0, "/x/huge", 0);
+	for (uint64_t i = 0; i < 30; i++)
+		put_mmap2(&b, 100, 0x400000 + i * 0x1000, 0x1000, 0, "/x/a", 1);
+	for (uint32_t i = 0; i < 40; i++)
+		put_fork(&b, i ? 1000 + i - 1 : 100, 1000 + i, 2);
+	chain[0] = PERF_CONTEXT_USER;
+	for (size_t i = 1; i < 120; i++)
+		chain[i] = 0x400000 + i * 0x1000 + 8;
+	for (int i = 0; i < 3; i++)
+		put_sample(&b, PERF_RECORD_MISC_USER, 1039, 5, chain, 120, 1);
+	assert_true(b.n <= 10240);
+	run_bounded("a chain of forks under a huge mapping", read_ok, &b);
+	free(b.p);
+
+	put_pipe_start(&b, false);
+	for (uint32_t tid = 5; tid < 7; tid++) {
+		size_t at = begin_record(&b, PERF_RECORD_COMM, 0);
+
+		put4(&b, tid);
+		put4(&b, tid);
+		put_bytes(&b, "sh\0\0\0\0\0\0", 8);
+		put_trailer(&b, tid, 1000);
+		end_record(&b, at);
+	}
+	for (uint32_t i = 0; i < 190; i++)
+		put_fork(&b, 5 + (i % 2), 6 - (i % 2), 200 - i);
+	put_records(&b);
+	assert_true(b.n <= 10240);
+	run_bounded("two threads forked into each other 190 times", read_ok, &b);
+	free(b.p);
+}
+
+/* A pipe stream's start with one attr of this sample_type and user
+ * registers (and its id 7), and the HOSTNAME feature. */
+static void put_pipe_start_type(struct buf *b, bool be, uint64_t type,
+				uint64_t regs)
+{
+	size_t at, attr_at;
+
+	put_pipe_start(b, be);
+	/* the attr record is the first: rewrite its attr */
+	b->n = 16;
+	at = begin_record(b, PERF_REC_HEADER_ATTR, 0);
+	attr_at = b->n;
+	put_attr(b);
+	put8(b, 7);
+	end_record(b, at);
+	patch8(b, attr_at + 24, type);
+	patch8(b, attr_at + 80, regs);
+	at = begin_record(b, PERF_REC_HEADER_FEATURE, 0);
+	put8(b, PERF_FEAT_HOSTNAME);
+	put_string(b, "testhost");
+	end_record(b, at);
+}
+
+/* a sample of TEST_SAMPLE_TYPE with REGS_USER and STACK_USER: regs of
+ * ABI abi (two of them), a stack dump of 16 bytes with this dyn_size */
+static void put_dwarf_sample(struct buf *b, uint64_t abi, uint64_t dyn)
+{
+	size_t at = begin_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+
+	put8(b, 0x400010);		/* ip */
+	put4(b, 100);
+	put4(b, 100);
+	put8(b, 5);			/* time */
+	put8(b, 1000);			/* period */
+	put8(b, 2);			/* chain: the kernel's part only */
+	put8(b, PERF_CONTEXT_KERNEL);
+	put8(b, KADDR);
+	put8(b, abi);
+	put8(b, 0x7ff0);		/* sp, ip */
+	put8(b, 0x400010);
+	put8(b, 16);			/* the dump */
+	put8(b, 0);
+	put8(b, 0);
+	put8(b, dyn);
+	end_record(b, at);
+}
+
+static void expect_warning(struct buf *b, const char *what, int times)
+{
+	struct res r;
+	const char *at;
+
+	rd(&r, b, b->n);
+	assert_int_equal(r.ret, 0);
+	at = strstr(r.diag, what);
+	if (!at)
+		fail_msg("expected '%s' in: %s", what, r.diag);
+	/* once, with the count and the first one's offset */
+	assert_null(strstr(at + 1, what));
+	{
+		char count[64];
+
+		snprintf(count, sizeof(count), ": %d ", times);
+		assert_non_null(strstr(r.diag, count));
+	}
+	assert_non_null(strstr(at, "(the first at offset 0x"));
+	rd_done(&r);
+	free(b->p);
+}
+
+/*
+ * What the reader reads on past is said, once a kind, with a count and
+ * the first one's offset (perf report passes over most of these without
+ * a word; it clamps dyn_size too).
+ */
+static void test_quirks_said(void **state)
+{
+	const uint64_t dwarf = TEST_SAMPLE_TYPE | PERF_SAMPLE_REGS_USER |
+			       PERF_SAMPLE_STACK_USER;
+	struct buf b;
+	size_t at;
+
+	(void)state;
+	/* samples with 8 bytes after their fields */
+	build_pipe(&b, false);
+	for (int i = 0; i < 2; i++) {
+		const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010 };
+
+		at = b.n;
+		put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 2, 1);
+		put8(&b, 0);
+		b.p[at + 6] = (unsigned char)(b.n - at);	/* its size */
+	}
+	expect_warning(&b, "samples have bytes after their last field", 2);
+
+	/* a FORK whose size takes in 8 bytes more */
+	build_pipe(&b, true);
+	at = begin_record(&b, PERF_RECORD_FORK, 0);
+	put4(&b, 101);
+	put4(&b, 100);
+	put4(&b, 101);
+	put4(&b, 100);
+	put8(&b, 3);
+	put8(&b, 0);
+	put_trailer(&b, 101, 3);
+	end_record(&b, at);
+	expect_warning(&b, "records are longer than their fields", 1);
+
+	/* mappings of length 0, and one past 2^64 in the file */
+	build_pipe(&b, false);
+	put_mmap2(&b, 100, 0x500000, 0, 0, "/x/empty", 0);
+	put_mmap2(&b, 100, 0x600000, 0x2000, UINT64_MAX - 0x1000, "/x/far", 0);
+	expect_warning(&b, "mappings have a length of 0", 1);
+	build_pipe(&b, false);
+	put_mmap2(&b, 100, 0x600000, 0x2000, UINT64_MAX - 0x1000, "/x/far", 0);
+	expect_warning(&b, "mappings have a page offset that passes 2^64", 1);
+
+	/* lost counts that would wrap */
+	build_pipe(&b, false);
+	for (int i = 0; i < 3; i++) {
+		at = begin_record(&b, PERF_RECORD_LOST_SAMPLES, 0);
+		put8(&b, 1ull << 63);
+		put_trailer(&b, 100, 1);
+		end_record(&b, at);
+	}
+	expect_warning(&b, "bring the lost counts past 2^64", 2);
+
+	/* sample_type bits past the known ones */
+	put_pipe_start_type(&b, false, TEST_SAMPLE_TYPE | 1ull << 40, 0);
+	expect_warning(&b, "sample_type bits cganalyze does not know", 1);
+
+	/* a stack dump whose dyn_size is over its size */
+	put_pipe_start_type(&b, false, dwarf, 1ull << 7 | 1ull << 8);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_64, 32);
+	expect_warning(&b, "dyn_size is over the dump's size", 1);
+}
+
+/* Samples with a stack dump but no registers to unwind it from: a
+ * 32-bit process's, or a mask without the stack pointer (x86_64, with
+ * libdw: the only unwinder there is). */
+static void test_no_regs_said(void **state)
+{
+	const uint64_t dwarf = TEST_SAMPLE_TYPE | PERF_SAMPLE_REGS_USER |
+			       PERF_SAMPLE_STACK_USER;
+	struct buf b;
+
+	(void)state;
+#ifndef __x86_64__
+	skip();
+#endif
+	put_pipe_start_type(&b, false, dwarf, 1ull << 7 | 1ull << 8);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_32, 16);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_32, 16);
+	expect_warning(&b, "lack the registers to unwind it", 2);
+	/* bits 6 and 8: bp and ip, no sp */
+	put_pipe_start_type(&b, false, dwarf, 1ull << 6 | 1ull << 8);
+	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_64, 16);
+	expect_warning(&b, "lack the registers to unwind it", 1);
+}
+
+/* Two events whose samples carry no id, or one id in both, cannot be
+ * told apart: an error (perf report: "non matching sample_type"), not
+ * every sample taken for the first event. */
+static void test_events_told_apart(void **state)
+{
+	struct buf b;
+	size_t at, attr_at;
+
+	(void)state;
+	for (int dup = 0; dup < 2; dup++) {
+		put_pipe_start(&b, false);
+		at = begin_record(&b, PERF_REC_HEADER_ATTR, 0);
+		attr_at = b.n;
+		put_attr(&b);
+		put8(&b, dup ? 7 : 8);
+		end_record(&b, at);
+		if (dup) {
+			/* both with IDENTIFIER: the first's too */
+			patch8(&b, attr_at + 24, TEST_SAMPLE_TYPE |
+						 PERF_SAMPLE_IDENTIFIER);
+			patch8(&b, 16 + 8 + 24, TEST_SAMPLE_TYPE |
+						PERF_SAMPLE_IDENTIFIER);
+		}
+		put_records(&b);
+		expect_error(&b, dup ? "is event attr 0's too"
+				     : "the samples carry no id");
+		free(b.p);
+	}
+}
+
+/*
+ * A recording perf record did not finish (killed: the header's data
+ * size still 0, no feature sections): read to the end of the file, a
+ * record cut there left out, with a warning each. perf report warns
+ * the same way ("The perf.data file's data size field is 0 which is
+ * unexpected. Was the 'perf record' command properly terminated?") and
+ * reads on (on one killed here after 1.5 s, perf 6.1 then stopped with
+ * "failed to process sample"; cganalyze read its 2 samples). It read as
+ * an empty profile.
+ */
+static void test_unfinished_recording(void **state)
+{
+	(void)state;
+	for (int cut = 0; cut < 2; cut++) {
+		struct buf b;
+		struct res r;
+
+		build_file(&b, cut);
+		patch8(&b, 48, 0);		/* data size */
+		patch8(&b, 104 - 32, 0);	/* features */
+		b.n -= 16 + 4 + 16;		/* their table and HOSTNAME */
+		if (cut)
+			b.n -= 8 + 5;	/* the FINISHED_ROUND, and into
+					 * the last sample */
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, 0);
+		assert_non_null(strstr(r.diag, "profile: offset 0x28: the "
+					       "data section's size is 0"));
+		assert_true(!cut == !strstr(r.diag, "ends inside a record"));
+		assert_int_equal(r.p.perf->events[0].samples, cut ? 2 : 3);
+		rd_done(&r);
+		free(b.p);
+	}
+}
+
+/* Messages that name a place: samples of no event (the first one's
+ * offset), and periods adding up past 2^64 (the sample where they do:
+ * it was said later, by the call graph, with neither file nor offset) */
+static void test_messages_placed(void **state)
+{
+	const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010 };
+	struct buf b;
+	struct res r;
+	size_t at, first;
+
+	(void)state;
+	/* two attrs with IDENTIFIER; samples of id 9, which is neither's */
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_ATTR, 0);
+	put_attr(&b);
+	put8(&b, 8);
+	end_record(&b, at);
+	patch8(&b, at + 8 + 24, TEST_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER);
+	patch8(&b, 16 + 8 + 24, TEST_SAMPLE_TYPE | PERF_SAMPLE_IDENTIFIER);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/prog", 0);
+	first = b.n;
+	for (int i = 0; i < 2; i++) {
+		at = begin_record(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+		put8(&b, 9);
+		put8(&b, 0x400010);
+		put4(&b, 100);
+		put4(&b, 100);
+		put8(&b, 5);
+		put8(&b, 1);
+		put8(&b, 2);
+		put8(&b, chain[0]);
+		put8(&b, chain[1]);
+		end_record(&b, at);
+	}
+	rd(&r, &b, b.n);
+	{
+		char want[160];
+
+		snprintf(want, sizeof(want), "2 samples name no event of the "
+			 "file (their id is in no event attr's ids; the first "
+			 "at offset 0x%zx)", first);
+		if (!strstr(r.diag, want))
+			fail_msg("expected '%s' in: %s", want, r.diag);
+	}
+	rd_done(&r);
+	free(b.p);
+
+	build_pipe(&b, false);
+	first = b.n;
+	for (int i = 0; i < 2; i++)
+		put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 2,
+			   1ull << 63);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, -1);
+	{
+		char want[160];
+
+		/* the second brings 1750 + 2 * 2^63 past 2^64 */
+		snprintf(want, sizeof(want), "profile: offset 0x%zx: the "
+			 "periods of event 'cpu-clock' add up past 2^64",
+			 first + (b.n - first) / 2);
+		if (!strstr(r.diag, want))
+			fail_msg("expected '%s' in: %s", want, r.diag);
+	}
+	rd_done(&r);
+	free(b.p);
+}
+
+/*
+ * Stacks at the recording's limit (127 frames, the kernel's default
+ * kernel.perf_event_max_stack) are counted and said: their outermost
+ * callers may be missing (perf report says nothing). --max-stack=N, as
+ * perf report's, keeps the N innermost frames: perf report
+ * --no-children -g callee --max-stack=2 on tests/perf/fp.data shows
+ * leaf's callers one deep, as we do. perf report --children instead
+ * walks the chain caller first and keeps the N outermost (with 2, main
+ * and __libc_start_call_main keep their 73.04% and hot drops out),
+ * which makes arcs no program has; we differ on purpose.
+ */
+static void test_deep_stacks(void **state)
+{
+	uint64_t chain[1 + 127];
+	struct buf b;
+	struct res r;
+	struct read_opts o = { .perf_max_stack = 2 };
+
+	(void)state;
+	chain[0] = PERF_CONTEXT_USER;
+	for (size_t i = 1; i <= 127; i++)
+		chain[i] = 0x400000 + 16 * i;
+	build_pipe(&b, false);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 127, 1);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_null(strstr(r.diag, "127 frames"));	/* 126: not said */
+	rd_done(&r);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 128, 1);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 128, 1);
+	expect_warning(&b, "samples have call chains of 127 frames, the "
+			   "recording's limit", 2);
+
+	/* --max-stack=2: the leaf and its caller only */
+	build_pipe(&b, false);
+	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 6, 1);
+	profile_init(&r.p);
+	r.ret = read_text(&r.p, (const char *)b.p, (long)b.n, &o, &r.diag);
+	assert_int_equal(r.ret, 0);
+	/* build_pipe's 5 nodes, then 0x400010 <- 0x400020 (a return
+	 * address, a node of its own): 2 of the 5 */
+	assert_int_equal(r.p.perf->nnodes, 5 + 2);
+	rd_done(&r);
+	free(b.p);
+}
+
+/*
  * perf record --call-graph lbr: the user stack is in the branch stack,
  * which is not read (no LBR hardware to record a real file with): the
  * samples are read, their stack is the ip, and a note says so once.
@@ -975,6 +1752,132 @@ static void test_compressed_bad(void **state)
 	}
 }
 
+/*
+ * perf record -z data that decompresses to over 1000 times its size: a
+ * few KB of compressed records making 70 MiB of FINISHED_ROUNDs (each
+ * piece within the ring buffer's size) is refused at the record where
+ * it passes the cap, not read (perf itself would read on: it has no
+ * cap, but its own files compress 10 to 30 times).
+ */
+static void test_compressed_ratio_capped(void **state)
+{
+	enum { PIECE = 1 << 20, PIECES = 70 };
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	struct buf recs = { 0 }, b;
+	struct res r;
+	size_t at;
+
+	(void)state;
+	assert_non_null(cs);
+	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 1)));
+	while (recs.n < PIECE) {
+		at = begin_record(&recs, PERF_REC_FINISHED_ROUND, 0);
+		end_record(&recs, at);
+	}
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+	put8(&b, PERF_FEAT_COMPRESSED);
+	put4(&b, 1);
+	put4(&b, PERF_COMP_ZSTD);
+	put4(&b, 1);
+	put4(&b, 8);
+	put4(&b, PIECE);
+	end_record(&b, at);
+	put_records(&b);
+	for (int i = 0; i < PIECES; i++)
+		put_compressed(&b, cs, recs.p, recs.n, false);
+	assert_true(b.n < 64 << 10);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, -1);
+	if (!strstr(r.diag, "more than 1000 times their size"))
+		fail_msg("no cap: %s", r.diag);
+	assert_non_null(strstr(r.diag, "profile: offset 0x"));
+	rd_done(&r);
+	ZSTD_freeCStream(cs);
+	free(recs.p);
+	free(b.p);
+}
+
+/*
+ * A compressed record whose zstd data is cut short inside a block: the
+ * records of that block never come out of the decoder. An error, where
+ * the reader kept the samples of the blocks before and said nothing
+ * (perf report reads on without them too, or stops with "Couldn't
+ * decompress data" when nothing came out).
+ */
+static void test_compressed_cut_short(void **state)
+{
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	struct buf recs = { 0 }, zb = { 0 }, b;
+	size_t at;
+
+	(void)state;
+	assert_non_null(cs);
+	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 1)));
+	put_records(&recs);
+	put_compressed(&zb, cs, recs.p, recs.n, false);
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+	put8(&b, PERF_FEAT_COMPRESSED);
+	put4(&b, 1);
+	put4(&b, PERF_COMP_ZSTD);
+	put4(&b, 1);
+	put4(&b, 8);
+	put4(&b, 1 << 20);
+	end_record(&b, at);
+	at = b.n;
+	put_bytes(&b, zb.p, zb.n - 5);		/* 5 bytes short */
+	b.p[at + 6] = (unsigned char)((zb.n - 5) & 0xff);
+	b.p[at + 7] = (unsigned char)((zb.n - 5) >> 8);
+	expect_error(&b, "ends inside a block");
+	free(b.p);
+
+	/* not cut: a whole zstd frame in the record (perf never ends its
+	 * frame, but a frame that ends is no cut), of 64 KiB of records,
+	 * which fill the first output buffer exactly: the decoder, called
+	 * once more, asks for a next frame's header then */
+	{
+		struct buf rounds = { 0 };
+		size_t bound, got;
+		unsigned char *frame;
+		struct res r;
+
+		while (rounds.n < 64 << 10) {
+			at = begin_record(&rounds, PERF_REC_FINISHED_ROUND, 0);
+			end_record(&rounds, at);
+		}
+		bound = ZSTD_compressBound(rounds.n);
+		frame = malloc(bound);
+		assert_non_null(frame);
+		got = ZSTD_compress(frame, bound, rounds.p, rounds.n, 3);
+		free(rounds.p);
+		assert_false(ZSTD_isError(got));
+		put_pipe_start(&b, false);
+		at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+		put8(&b, PERF_FEAT_COMPRESSED);
+		put4(&b, 1);
+		put4(&b, PERF_COMP_ZSTD);
+		put4(&b, 1);
+		put4(&b, 8);
+		put4(&b, 1 << 20);
+		end_record(&b, at);
+		at = begin_record(&b, PERF_REC_COMPRESSED, 0);
+		put_bytes(&b, frame, got);
+		end_record(&b, at);
+		put_records(&b);
+		rd(&r, &b, b.n);
+		if (r.ret != 0)
+			fail_msg("a whole frame refused: %s", r.diag);
+		assert_int_equal(r.p.perf->events[0].samples, 3);
+		rd_done(&r);
+		free(frame);
+		free(b.p);
+	}
+	ZSTD_freeCStream(cs);
+	free(recs.p);
+	free(zb.p);
+}
+
 /* Every prefix of a -z stream: read or refused, never read past */
 static void test_compressed_truncated(void **state)
 {
@@ -1057,11 +1960,26 @@ int main(void)
 		cmocka_unit_test(test_sample_every_field),
 		cmocka_unit_test(test_trailer),
 		cmocka_unit_test(test_maps_by_time),
+		cmocka_unit_test(test_maps_shared_as_copied),
+		cmocka_unit_test(test_maps_huge_mapping),
+		cmocka_unit_test(test_maps_many_names),
+		cmocka_unit_test(test_maps_many_forks),
+		cmocka_unit_test(test_costs_sparse),
+		cmocka_unit_test(test_oom_names_file),
+		cmocka_unit_test(test_hostile_10k),
+		cmocka_unit_test(test_quirks_said),
+		cmocka_unit_test(test_no_regs_said),
+		cmocka_unit_test(test_events_told_apart),
+		cmocka_unit_test(test_unfinished_recording),
+		cmocka_unit_test(test_messages_placed),
+		cmocka_unit_test(test_deep_stacks),
 		cmocka_unit_test(test_lbr_note),
 		cmocka_unit_test(test_event_units),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_compressed_truncated),
+		cmocka_unit_test(test_compressed_ratio_capped),
+		cmocka_unit_test(test_compressed_cut_short),
 		cmocka_unit_test(test_event_desc_attr_size_wraps),
 	};
 

@@ -11,10 +11,22 @@
 
 #include "heap_tune.h"
 
+/* the file this thread is reading (xalloc_set_context) */
+static _Thread_local const char *reading;
+
+void xalloc_set_context(const char *path)
+{
+	reading = path;
+}
+
 static void out_of_memory(size_t nmemb, size_t size)
 {
-	fprintf(stderr, "cganalyze: out of memory (wanted %zu x %zu bytes)\n",
-		nmemb, size);
+	if (reading)
+		fprintf(stderr, "cganalyze: %s: out of memory while reading "
+			"it (wanted %zu x %zu bytes)\n", reading, nmemb, size);
+	else
+		fprintf(stderr, "cganalyze: out of memory (wanted %zu x %zu "
+			"bytes)\n", nmemb, size);
 	abort();
 }
 

@@ -15,6 +15,14 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t len);
 
 /*
+ * The file this thread is reading from now on (NULL: none), which an
+ * out-of-memory abort names: a hostile file makes the reader ask for
+ * more than there is, and the message should say which. path must
+ * live until it is set again.
+ */
+void xalloc_set_context(const char *path);
+
+/*
  * size bytes of zeros straight from the kernel, for a large table of
  * which only some pages are ever written: the pages never written take
  * no memory and no page fault, where calloc() may clear them all.

@@ -352,7 +352,8 @@ static int load(struct run *r)
 					       o->mode == OUT_HTML,
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread,
-				.perf_unwinder = o->perf_unwinder };
+				.perf_unwinder = o->perf_unwinder,
+				.perf_max_stack = o->max_stack };
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
 				   .tids = o->tids, .ntids = o->ntids,
 				   .comms = o->comms };

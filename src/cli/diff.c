@@ -114,7 +114,8 @@ static int load_side(struct diff *d, int k, const char *path)
 				.want_positions = o->diff_lines,
 				.want_func_addrs = o->nbinaries > 0,
 				.thread = o->reader_thread,
-				.perf_unwinder = o->perf_unwinder };
+				.perf_unwinder = o->perf_unwinder,
+				.perf_max_stack = o->max_stack };
 	int b = o->nbinaries > 1 ? k : 0;
 	const char *objects[1] = { o->binary_objects ? o->binary_objects[b]
 						     : NULL };

@@ -120,6 +120,9 @@ static const char usage_text[] =
 "      --tid=TID[,TID...] perf.data: only the samples of these threads\n"
 "      --comm=NAME[,NAME...]  perf.data: only the samples of threads of\n"
 "                         this command name (as ps shows it) at the time\n"
+"      --max-stack=N      perf.data: use the N innermost frames of each\n"
+"                         sample's stack, as perf report's --max-stack\n"
+"                         (default: all, up to the recording's limit)\n"
 "      --sysroot=DIR      perf.data: look for the recorded objects under DIR\n"
 "                         (a copy of the recording machine's files)\n"
 "      --kallsyms=FILE    perf.data: the kernel's symbols, a copy of the\n"
@@ -217,6 +220,7 @@ enum {
 	OPT_PID,
 	OPT_TID,
 	OPT_COMM,
+	OPT_MAX_STACK,
 	OPT_INLINED,
 	OPT_RESOLVE,
 	OPT_INLINES,
@@ -276,6 +280,7 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
 	{ "inlines", no_argument, NULL, OPT_INLINES },
@@ -615,6 +620,20 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_COMM:
 			o->comms = optarg;
 			break;
+		case OPT_MAX_STACK: {
+			char *stop;
+			unsigned long long v;
+
+			errno = 0;
+			v = strtoull(optarg, &stop, 10);
+			if (errno || stop == optarg || *stop || optarg[0] == '-' ||
+			    v == 0 || v > UINT32_MAX)
+				return usage_error("--max-stack wants a number of "
+						   "frames from 1 on, not '%s'",
+						   optarg);
+			o->max_stack = (uint32_t)v;
+			break;
+		}
 		case OPT_INLINED:
 			if (!strcmp(optarg, "callee"))
 				o->inlined_callee = true;

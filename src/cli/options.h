@@ -68,6 +68,8 @@ struct options {
 	uint32_t *pids, *tids;	/* --pid, --tid: perf.data samples kept */
 	size_t npids, ntids;
 	const char *comms;	/* --comm: comma-separated names, or NULL */
+	uint32_t max_stack;	/* --max-stack: frames a perf sample's
+				 * stack keeps; 0: all */
 	bool inlined_callee;	/* --inlined=callee */
 	bool resolve_mode;	/* --resolve: inputs are addresses */
 	bool inlines;		/* --inlines */

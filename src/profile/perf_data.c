@@ -17,6 +17,7 @@ struct perf_data *perf_data_new(void)
 	struct perf_data *d = xcalloc(1, sizeof(*d));
 
 	u64map_init(&d->node_index);
+	u64map_init(&d->cost_index);
 	u64map_init(&d->object_index);
 	d->hostname = d->osrelease = d->arch = d->version = d->cmdline =
 		NO_NAME;
@@ -44,9 +45,9 @@ void perf_data_free(struct perf_data *d)
 	free(d->events);
 	free(d->frames);
 	free(d->nodes);
-	free(d->node_period);
-	free(d->node_samples);
+	free(d->costs);
 	u64map_release(&d->node_index);
+	u64map_release(&d->cost_index);
 	u64map_release(&d->object_index);
 	free(d);
 }
@@ -111,21 +112,7 @@ uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
 	d->nodes[d->nnodes].frame = frame;
 	d->nodes[d->nnodes].parent = parent;
 	d->nodes[d->nnodes].exact = exact;
-	if (d->nnodes + 1 > d->node_cost_alloc) {
-		size_t old = d->node_cost_alloc;
-		size_t rows = old / 2 * 3 + 64;
-		size_t w = d->nevents ? d->nevents : 1;
-
-		d->node_period = xreallocarray(d->node_period, rows * w,
-					       sizeof(uint64_t));
-		d->node_samples = xreallocarray(d->node_samples, rows * w,
-						sizeof(uint64_t));
-		memset(d->node_period + old * w, 0,
-		       (rows - old) * w * sizeof(uint64_t));
-		memset(d->node_samples + old * w, 0,
-		       (rows - old) * w * sizeof(uint64_t));
-		d->node_cost_alloc = rows;
-	}
+	d->nodes[d->nnodes].cost = NO_ID;
 	return (uint32_t)d->nnodes++;
 }
 
@@ -137,12 +124,25 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 			  uint64_t period)
 {
-	size_t i = (size_t)node * d->nevents + e;
+	bool added;
+	uint32_t c;
+	struct perf_cost *pc;
 
 	if (node >= d->nnodes || e >= d->nevents)
 		BUG("perf sample at node %u event %u", node, e);
-	d->node_period[i] = sat_add(d->node_period[i], period);
-	d->node_samples[i]++;
+	if (d->ncosts >= UINT32_MAX - 1)
+		BUG("more than 2^32 perf stack costs");
+	c = u64map_get_or_put(&d->cost_index, (uint64_t)node << 32 | e,
+			      (uint32_t)d->ncosts, &added);
+	if (added) {
+		ARRAY_GROW(d->costs, d->ncosts + 1, d->costs_alloc);
+		d->costs[c] = (struct perf_cost){ e, d->nodes[node].cost, 0, 0 };
+		d->nodes[node].cost = c;
+		d->ncosts++;
+	}
+	pc = &d->costs[c];
+	pc->period = sat_add(pc->period, period);
+	pc->samples++;
 	d->events[e].period = sat_add(d->events[e].period, period);
 	d->events[e].samples++;
 }

@@ -8,8 +8,11 @@
  * an object and an offset in that object's file (a frame), and each
  * sample's call chain, leaf first, became a path in a tree of stacks
  * (one node per distinct (frame, caller node)). A node holds the period
- * and the number of the samples whose stack ends there, per event.
- * Memory so grows with the distinct frames and stacks, not the samples.
+ * and the number of the samples whose stack ends there, for each event
+ * that has such samples (a list of costs, not a row of every event: 4,096
+ * events by 200,000 nodes were 13 GB of zeros). Memory so grows with the
+ * distinct frames and stacks and the events that end on them, not the
+ * samples.
  *
  *      node 0: main              a sample main > hot > leaf is
  *        node 1: hot             charged to node 2, a sample
@@ -46,6 +49,8 @@ struct perf_object {
 	enum perf_object_kind kind;
 	uint8_t build_id[PERF_BUILD_ID_MAX];
 	uint8_t build_id_len;		/* 0: the recording gives none */
+	name_id build_id_from;		/* the recording that gave it */
+	uint64_t build_id_off;		/* and its record's offset */
 	struct u64map frames;		/* offset -> frame */
 };
 
@@ -61,6 +66,15 @@ struct perf_node {
 	 * the user ip a kernel entry interrupted), not a return address:
 	 * resolution looks a return address up one byte before */
 	bool exact;
+	uint32_t cost;			/* its first in costs[]; NO_ID:
+					 * no sample ends here */
+};
+
+/* The samples of one event whose stack ends at a node. */
+struct perf_cost {
+	uint32_t event;
+	uint32_t next;			/* the node's next; NO_ID ends */
+	uint64_t period, samples;
 };
 
 /* One event: one attr of the recording. */
@@ -82,9 +96,9 @@ struct perf_data {
 
 	struct perf_node *nodes;
 	size_t nnodes, nodes_alloc;
-	uint64_t *node_period;		/* nnodes * nevents */
-	uint64_t *node_samples;		/* nnodes * nevents */
-	size_t node_cost_alloc;		/* in rows */
+	struct perf_cost *costs;	/* listed from their nodes */
+	size_t ncosts, costs_alloc;
+	struct u64map cost_index;	/* (node, event) -> costs[] */
 	struct u64map node_index;	/* (frame, parent) -> node */
 	struct u64map object_index;	/* path -> object */
 

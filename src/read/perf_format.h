@@ -106,7 +106,14 @@ struct perf_sample {
 	const unsigned char *stack;
 	uint64_t stack_size;
 	uint64_t nbranches;		/* BRANCH_STACK's entries */
+	bool dyn_over_size;		/* dyn_size said more than the dump */
+	size_t trailing;		/* bytes after the last field */
 };
+
+/* The sample_type bits perf_parse_sample() knows the fields of (up to
+ * PERF_SAMPLE_WEIGHT_STRUCT, bit 24); a newer kernel's fields come
+ * after them and are left unread. */
+#define PERF_SAMPLE_KNOWN ((1ull << 25) - 1)
 
 /* The sample_id trailer of a non-sample record (sample_id_all). */
 struct perf_trailer {

@@ -111,12 +111,31 @@ int perf_add_attr(struct perf_reader *r, const struct perf_attr *a,
 		return perf_fail(r, off, "an event attr whose samples carry "
 				 "their id elsewhere than the first one's: "
 				 "samples could not be told apart");
+	/* perf report refuses these too ("non matching sample_type"):
+	 * every sample would be taken for the first event's */
+	if (r->nattrs && perf_sample_id_offset(a->sample_type) < 0)
+		return perf_fail(r, off, "a second event attr, but the samples "
+				 "carry no id (sample_type has neither ID nor "
+				 "IDENTIFIER): the events' samples could not "
+				 "be told apart");
+	if (a->sample_type & ~PERF_SAMPLE_KNOWN)
+		perf_quirk(r, PERF_Q_SAMPLE_TYPE, off);
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t id = u64_at(r, ids + 8 * i);
+		bool added = false;
+		uint32_t had = u64map_get_or_put(&r->id_attr, id, idx, &added);
+
+		if (!added && had != idx)
+			return perf_fail(r, off + 8 * i, "the sample id %llu "
+					 "of event attr %u is event attr %u's "
+					 "too: their samples could not be told "
+					 "apart", (unsigned long long)id, idx,
+					 had);
+	}
 	ARRAY_GROW(r->attrs, r->nattrs + 1, r->attrs_alloc);
 	r->attrs[r->nattrs] = *a;
 	r->attrs[r->nattrs].event = idx;
 	r->nattrs++;
-	for (uint64_t i = 0; i < n; i++)
-		u64map_put(&r->id_attr, u64_at(r, ids + 8 * i), idx);
 	return 0;
 }
 

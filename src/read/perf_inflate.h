@@ -20,14 +20,27 @@ struct perf_inflate {
 	size_t len, alloc;
 	uint64_t stream_off;		/* buf[0]'s offset in the
 					 * decompressed stream */
+	uint64_t in_total, out_total;	/* bytes of every piece so far,
+					 * compressed and not */
 };
+
+/*
+ * What the decompressed records may come to, in all: PERF_INFLATE_RATIO
+ * times the compressed bytes so far, or PERF_INFLATE_FLOOR if more.
+ * zstd makes perf's records 10 to 30 times smaller; a file that says
+ * more is made to take the reader's time and memory (zstd itself
+ * allows over 30,000 times on repeated bytes).
+ */
+#define PERF_INFLATE_RATIO 1000
+#define PERF_INFLATE_FLOOR ((uint64_t)64 << 20)
 
 /*
  * Decompress the n bytes at src, the data of the compressed record at
  * file offset off, onto the end of z->buf. One record decompresses to
  * at most the recording's ring buffer size (its COMPRESSED feature),
- * as perf reads it. Returns 0, or -1 after reporting corrupt data or
- * output past that size.
+ * as perf reads it; all of them to at most PERF_INFLATE_RATIO times
+ * their size (or PERF_INFLATE_FLOOR). Returns 0, or -1 after reporting
+ * corrupt data or output past those sizes.
  */
 int perf_inflate(const struct perf_reader *r, struct perf_inflate *z,
 		 const unsigned char *src, size_t n, size_t off);

@@ -27,6 +27,12 @@ int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	return error_at_offset(r->path, off, "%s", msg);
 }
 
+void perf_quirk(struct perf_reader *r, enum perf_quirk q, size_t off)
+{
+	if (!r->quirks[q].n++)
+		r->quirks[q].first = r->in_inflated ? r->inflated_from : off;
+}
+
 void perf_cursor(const struct perf_reader *r, struct cursor *c,
 		 const unsigned char *p, size_t len)
 {
@@ -54,5 +60,8 @@ int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
 	}
 	memcpy(o->build_id, id, n);
 	o->build_id_len = (uint8_t)n;
+	o->build_id_from = names_intern(&r->p->names, r->path,
+					strlen(r->path));
+	o->build_id_off = r->in_inflated ? r->inflated_from : off;
 	return 0;
 }

@@ -21,6 +21,25 @@
 /* Attrs a recording may have: perf records one per event. */
 #define PERF_MAX_ATTRS 4096
 
+/*
+ * What the reader can read on past but must not pass over in silence:
+ * counted, with the first's offset, and said once each at the end
+ * (read_perf.c's report()).
+ */
+enum perf_quirk {
+	PERF_Q_DYN_SIZE,	/* a stack dump's dyn_size over its size */
+	PERF_Q_SAMPLE_TRAILING,	/* bytes after a sample's fields */
+	PERF_Q_RECORD_LONG,	/* a record longer than its fields */
+	PERF_Q_SAMPLE_TYPE,	/* an attr with sample_type bits unknown */
+	PERF_Q_MAP_EMPTY,	/* a mapping of length 0 */
+	PERF_Q_MAP_PGOFF,	/* a page offset past 2^64 at its end */
+	PERF_Q_NO_REGS,		/* a stack dump without the registers to
+				 * unwind it (ABI, no sp or ip) */
+	PERF_Q_LOST_WRAP,	/* lost counts past 2^64 */
+	PERF_Q_DEEP_STACK,	/* a stack at the recording's limit */
+	PERF_QUIRKS
+};
+
 struct perf_reader {
 	const char *path;
 	struct profile *p;
@@ -48,6 +67,7 @@ struct perf_reader {
 	uint32_t first_unknown_type;
 	size_t first_unknown_off;
 	uint64_t samples_no_attr;	/* whose id names no attr */
+	size_t first_no_attr_off;	/* the first of them */
 	uint64_t samples_filtered;	/* not of the pids asked for */
 	name_id *cmdline;		/* CMDLINE's words */
 	size_t ncmdline;
@@ -72,7 +92,15 @@ struct perf_reader {
 	/* samples with LBR call stacks (perf record --call-graph lbr),
 	 * which are not read: said once */
 	uint64_t lbr_samples;
+	/* the header's data size was 0: perf record did not finish */
+	bool unfinished;
+	/* what was read on past, with a word each (perf_quirk()) */
+	struct { uint64_t n; size_t first; } quirks[PERF_QUIRKS];
 };
+
+/* One more of quirk q, at offset off of the file (the compressed
+ * record's, while in_inflated). */
+void perf_quirk(struct perf_reader *r, enum perf_quirk q, size_t off);
 
 /* Report an error at offset off of the file (of the decompressed
  * stream, while in_inflated); returns -1. */

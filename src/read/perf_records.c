@@ -26,6 +26,10 @@
 #define CPUMODE_MASK 7u
 #define MISC_MMAP_BUILD_ID (1u << 14)
 
+/* The frames the kernel puts in a call chain at most, by default
+ * (kernel.perf_event_max_stack; markers not counted). */
+#define PERF_CHAIN_LIMIT 127
+
 /* Addresses at or above this in a call chain are context markers. */
 #define CONTEXT_MAX ((uint64_t)-4095)
 
@@ -81,6 +85,13 @@ static size_t trailer_size(const struct perf_reader *r)
 	return r->nattrs ? perf_trailer_size(&r->attrs[0]) : 0;
 }
 
+/* A name of n bytes, with its NUL, padded to 8 as perf and the kernel
+ * write it. */
+static size_t padded(size_t n)
+{
+	return (n + 1 + 7) / 8 * 8;
+}
+
 static enum perf_object_kind kind_of(const char *name)
 {
 	return name[0] == '/' ? PERF_OBJ_FILE : PERF_OBJ_ANON;
@@ -120,8 +131,19 @@ static int read_mmap(struct perf_reader *r, const struct record *rec)
 	trailer(r, rec, &t);
 	name = (const char *)rec->body + fixed;
 	nlen = strnlen(name, rec->len - fixed - tsize);
+	if (fixed + padded(nlen) + tsize < rec->len)
+		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
+	if (!len) {
+		/* holds no address: nothing to add */
+		perf_quirk(r, PERF_Q_MAP_EMPTY, rec->off);
+		return 0;
+	}
 	map.start = addr;
 	map.end = addr + len < addr ? UINT64_MAX : addr + len;
+	/* an offset in the file past 2^64 at the mapping's end: the
+	 * offsets of its addresses would wrap */
+	if (map.pgoff > UINT64_MAX - (map.end - map.start))
+		perf_quirk(r, PERF_Q_MAP_PGOFF, rec->off);
 	map.time = t.time;
 	map.object = perf_data_object(r->d, &r->p->names, name, nlen,
 				      nlen ? kind_of(name) : PERF_OBJ_ANON);
@@ -157,6 +179,8 @@ static int read_fork(struct perf_reader *r, const struct record *rec)
 	cursor_u32(&c, &tid);
 	cursor_u32(&c, &ptid);
 	cursor_u64(&c, &time);
+	if (rec->len > 24 + trailer_size(r))
+		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
 	if (rec->type != PERF_RECORD_FORK)
 		return 0;
 	if (pid != ppid)
@@ -176,7 +200,7 @@ static int read_fork(struct perf_reader *r, const struct record *rec)
 static int read_lost(struct perf_reader *r, const struct record *rec)
 {
 	size_t at = rec->type == PERF_RECORD_LOST ? 8 : 0;
-	uint64_t n = 0;
+	uint64_t n = 0, *sum;
 	struct cursor c;
 
 	if (rec->len < at + 8)
@@ -185,12 +209,20 @@ static int read_lost(struct perf_reader *r, const struct record *rec)
 				 rec->len + HEADER_SIZE);
 	perf_cursor(r, &c, rec->body + at, 8);
 	cursor_u64(&c, &n);
-	if (rec->type == PERF_RECORD_LOST) {
-		r->d->lost_events += n;
-		r->d->lost_records++;
+	if (rec->len > at + 8 + trailer_size(r))
+		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
+	/* counts past 2^64 stay at 2^64 - 1, with a word: not wrapped to
+	 * a small number */
+	sum = rec->type == PERF_RECORD_LOST ? &r->d->lost_events
+					    : &r->d->lost_samples;
+	if (*sum > UINT64_MAX - n) {
+		perf_quirk(r, PERF_Q_LOST_WRAP, rec->off);
+		*sum = UINT64_MAX;
 	} else {
-		r->d->lost_samples += n;
+		*sum += n;
 	}
+	if (rec->type == PERF_RECORD_LOST)
+		r->d->lost_records++;
 	return 0;
 }
 
@@ -223,7 +255,7 @@ static int read_header_attr(struct perf_reader *r, const struct record *rec)
 			    &a, &used) < 0)
 		return -1;
 	return perf_add_attr(r, &a, rec->body + used, (rec->len - used) / 8,
-			     rec->off);
+			     rec->off + HEADER_SIZE + used);
 }
 
 /* Pipe mode: HEADER_FEATURE is a u64 feature number, then its data. */
@@ -406,7 +438,7 @@ static bool selected(const struct perf_reader *r, const struct perf_sample *s)
 /* COMM: u32 pid, tid; char comm[] (then the trailer). */
 static int read_comm(struct perf_reader *r, const struct record *rec)
 {
-	size_t tsize = trailer_size(r);
+	size_t tsize = trailer_size(r), nlen;
 	struct perf_trailer t;
 	uint32_t pid, tid;
 	const char *name;
@@ -421,9 +453,11 @@ static int read_comm(struct perf_reader *r, const struct record *rec)
 	cursor_u32(&c, &tid);
 	trailer(r, rec, &t);
 	name = (const char *)rec->body + 8;
+	nlen = strnlen(name, rec->len - 8 - tsize);
+	if (8 + padded(nlen) + tsize < rec->len)
+		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
 	perf_maps_set_comm(&r->maps, tid, t.time,
-			   names_intern(&r->p->names, name,
-					strnlen(name, rec->len - 8 - tsize)));
+			   names_intern(&r->p->names, name, nlen));
 	return 0;
 }
 
@@ -436,7 +470,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	uint32_t node = NO_ID;
 	struct cursor c;
 	size_t at, n = 0;
-	bool user = false;
+	bool user = false, deep;
 
 	if (!r->nattrs)
 		return perf_fail(r, rec->off, "a sample before any event attr");
@@ -454,7 +488,10 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		}
 		a = attr_by_id(r, id, idoff >= 0);
 		if (!a) {
-			r->samples_no_attr++;
+			if (!r->samples_no_attr++)
+				r->first_no_attr_off = r->in_inflated
+							       ? r->inflated_from
+							       : rec->off;
 			return 0;
 		}
 	}
@@ -466,6 +503,12 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 				 why);
 	if (!(a->sample_type & PERF_SAMPLE_PERIOD))
 		s.period = a->sample_period;	/* as perf report takes it */
+	if (s.dyn_over_size)
+		perf_quirk(r, PERF_Q_DYN_SIZE, rec->off);
+	/* perf's own samples end at their last field; the sample_id
+	 * trailer is not after samples */
+	if (s.trailing)
+		perf_quirk(r, PERF_Q_SAMPLE_TRAILING, rec->off);
 	if (s.has_stack_user)
 		r->d->dwarf_stacks = true;
 	/* --call-graph lbr: the user part of the stack is in the branch
@@ -479,17 +522,33 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	}
 	if (s.has_chain)
 		n = sample_frames(r, rec, &s, st, &user);
+	/* the kernel stops a chain at kernel.perf_event_max_stack frames
+	 * (127 unless set), markers not counted: deeper stacks lose their
+	 * outermost callers, which perf report does not say either */
+	deep = n >= PERF_CHAIN_LIMIT;
 	/* --call-graph dwarf leaves the user part out of the chain (perf
 	 * sets exclude_callchain_user): it is unwound from the dump */
 	if (!user && s.stack_size) {
+		size_t m;
+
 		r->dwarf_samples++;
-		n += unwound_frames(r, a, &s, st, n);
+		m = unwound_frames(r, a, &s, st, n);
+		deep |= m >= PERF_UNWIND_MAX;
+		n += m;
+		if (r->unwind && !perf_unwind_regs_usable(a, &s))
+			perf_quirk(r, PERF_Q_NO_REGS, rec->off);
 	}
 	if (!n && s.has_ip) {
 		/* a sample in user code whose stack was not unwound */
 		s.has_chain = false;
 		n = sample_frames(r, rec, &s, st, &user);
 	}
+	if (deep)
+		perf_quirk(r, PERF_Q_DEEP_STACK, rec->off);
+	/* --max-stack, as perf report's: the innermost frames (leaf
+	 * first) */
+	if (r->opts->perf_max_stack && n > r->opts->perf_max_stack)
+		n = r->opts->perf_max_stack;
 	if (!n) {
 		r->d->samples_no_chain++;
 		stack_room(st, 1);
@@ -497,6 +556,16 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		st->exact[0] = true;
 		n = 1;
 	}
+	/* every function's inclusive cost is at most its event's total:
+	 * past 2^64 here, they could wrap later, where no file or record
+	 * is known any more */
+	if (r->d->events[a->event].period > UINT64_MAX - s.period)
+		return perf_fail(r, rec->off, "the periods of event '%s' add "
+				 "up past 2^64 at this sample (of period "
+				 "%llu): the recording is damaged",
+				 names_str(&r->p->names,
+					   r->d->events[a->event].name),
+				 (unsigned long long)s.period);
 	while (n--)
 		node = perf_data_node(r->d, st->frames[n], node, st->exact[n]);
 	perf_data_add_sample(r->d, node, a->event, s.period);
@@ -771,6 +840,8 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		uint64_t extra;
 
 		if (end - at < HEADER_SIZE) {
+			if (r->unfinished)
+				break;
 			perf_fail(r, at, "a record header truncated: %zu bytes "
 				  "of its 8 are there", end - at);
 			goto out;
@@ -786,6 +857,8 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			goto out;
 		}
 		if (rec.size > end - at) {
+			if (r->unfinished)
+				break;
 			perf_fail(r, at, "a record of type %u and %u bytes "
 				  "truncated: %zu bytes are left", rec.type,
 				  rec.size, end - at);
@@ -820,6 +893,12 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			  "here", z.len);
 		goto out;
 	}
+	/* a recording perf record did not finish ends where it was
+	 * killed: inside a record, perhaps (said once, in pass 1) */
+	if (at < end && pass == 1)
+		warning("%s: offset 0x%zx: the unfinished recording ends "
+			"inside a record: its last %zu bytes were left out",
+			r->path, at, end - at);
 	ret = 0;
 out:
 	perf_inflate_free(&z);

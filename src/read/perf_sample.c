@@ -140,6 +140,7 @@ static int read_stack_user(struct sparse *sp, struct perf_sample *s)
 	 * copied from the stack (perf takes dyn_size as the dump's size) */
 	s->stack = at;
 	s->stack_size = dyn < size ? dyn : size;
+	s->dyn_over_size = dyn > size;
 	return 0;
 }
 
@@ -232,6 +233,7 @@ int perf_parse_sample(const struct perf_attr *a, struct cursor *c,
 		*at = (size_t)(c->p - sp.body);
 		return -1;
 	}
+	s->trailing = cursor_left(c);
 	return 0;
 }
 

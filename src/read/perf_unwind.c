@@ -831,6 +831,17 @@ static enum fast unwind_by_rows(struct perf_unwind *u)
 
 /* --- samples --- */
 
+bool perf_unwind_regs_usable(const struct perf_attr *a,
+			     const struct perf_sample *s)
+{
+	uint64_t mask = a->sample_regs_user;
+	uint64_t need = 1ull << PERF_REG_X86_SP | 1ull << PERF_REG_X86_IP;
+
+	return s->regs_abi == PERF_SAMPLE_REGS_ABI_64 && s->regs &&
+	       (mask & need) == need &&
+	       (uint64_t)__builtin_popcountll(mask) <= s->nregs;
+}
+
 /* The registers libdwfl needs, from the sample's: false when the
  * sample lacks one of them or is not a 64-bit process's. */
 static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,

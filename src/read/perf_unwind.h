@@ -37,6 +37,12 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 			  const struct perf_sample *s, uint64_t *pcs,
 			  bool *exact, size_t max);
 
+/* The sample has the registers an unwinding starts from: x86_64's
+ * (the 64-bit ABI), with the stack pointer and the ip among them. A
+ * sample without them keeps only its ip as its user stack. */
+bool perf_unwind_regs_usable(const struct perf_attr *a,
+			     const struct perf_sample *s);
+
 /* Samples unwound, and those that had a dump but could not start. */
 void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
 			uint64_t *failed);

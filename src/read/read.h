@@ -95,6 +95,8 @@ struct read_opts {
 	const struct perf_files *perf_files;	/* NULL: the recorded
 						 * paths only */
 	enum perf_unwinder perf_unwinder;
+	uint32_t perf_max_stack;	/* frames kept of a sample's stack,
+					 * the innermost; 0: all */
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 };

@@ -152,6 +152,19 @@ static int read_file_layout(struct perf_reader *r, struct section *data)
 	    section_at(r, 40, "data", data) < 0 ||
 	    read_attrs(r, entry_size, &attrs) < 0)
 		return -1;
+	if (!data->size && data->off) {
+		/* perf record writes the data size, and the feature
+		 * sections after the data, when it ends: killed before,
+		 * it left 0 and none. perf report reads such a file to
+		 * its end, with a warning; so do we */
+		warning("%s: offset 0x28: the data section's size is 0, as "
+			"perf record leaves it when it does not finish "
+			"(killed?): the recording is read to the end of the "
+			"file", r->path);
+		r->unfinished = true;
+		data->size = r->len - data->off;
+		return 0;
+	}
 	if (hsize == FILE_HEADER_SIZE &&
 	    read_features(r, r->data + 72, data) < 0)
 		return -1;
@@ -239,10 +252,44 @@ static int set_events(struct perf_reader *r)
 	return 0;
 }
 
+/* What each quirk (perf_reader.h) did, after "N records/samples". */
+static const char *const quirk_text[PERF_QUIRKS] = {
+	[PERF_Q_DYN_SIZE] = "samples have a user stack dump whose dyn_size "
+		"is over the dump's size: the dump's size was used",
+	[PERF_Q_SAMPLE_TRAILING] = "samples have bytes after their last "
+		"field, which were left unread",
+	[PERF_Q_RECORD_LONG] = "records are longer than their fields (their "
+		"size takes in bytes of what would be the next record): the "
+		"rest was passed over",
+	[PERF_Q_SAMPLE_TYPE] = "event attrs have sample_type bits cganalyze "
+		"does not know: their samples' fields after the known ones "
+		"were left unread",
+	[PERF_Q_MAP_EMPTY] = "mappings have a length of 0: they hold no "
+		"address and were left out",
+	[PERF_Q_MAP_PGOFF] = "mappings have a page offset that passes 2^64 "
+		"within them: the file offsets of their addresses wrap",
+	[PERF_Q_NO_REGS] = "samples with a user stack dump lack the "
+		"registers to unwind it (not the 64-bit ABI, or no stack "
+		"pointer or ip in the registers recorded): their user stack is "
+		"their ip",
+	[PERF_Q_LOST_WRAP] = "lost-event records bring the lost counts past "
+		"2^64: they are given as 2^64 - 1",
+	[PERF_Q_DEEP_STACK] = "samples have call chains of 127 frames, the "
+		"recording's limit: their stacks may be cut, their outermost "
+		"callers missing (perf record's kernel.perf_event_max_stack "
+		"sysctl, and --call-graph, set how deep it goes)",
+};
+
 /* What the reader passed over or could not use, said once each. */
 static void report(const struct perf_reader *r)
 {
 	const struct perf_data *d = r->d;
+
+	for (int q = 0; q < PERF_QUIRKS; q++)
+		if (r->quirks[q].n)
+			warning("%s: %llu %s (the first at offset 0x%zx)",
+				r->path, (unsigned long long)r->quirks[q].n,
+				quirk_text[q], r->quirks[q].first);
 
 	if (r->unknown_records)
 		warning("%s: %llu records of types cganalyze does not know "
@@ -250,8 +297,11 @@ static void report(const struct perf_reader *r)
 			r->path, (unsigned long long)r->unknown_records,
 			r->first_unknown_type, r->first_unknown_off);
 	if (r->samples_no_attr)
-		warning("%s: %llu samples name no event of the file: left out",
-			r->path, (unsigned long long)r->samples_no_attr);
+		warning("%s: %llu samples name no event of the file (their "
+			"id is in no event attr's ids; the first at offset "
+			"0x%zx): left out", r->path,
+			(unsigned long long)r->samples_no_attr,
+			r->first_no_attr_off);
 	if (d->lost_records)
 		warning("%s: perf lost %llu events in %llu chunks while "
 			"recording (its buffers were full)", r->path,
@@ -394,6 +444,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	r.len = len;
 	r.fd = mapped > 0 ? lr->fd : -1;
 	r.opts = opts;
+	xalloc_set_context(r.path);
 	/* a second recording adds to the first's objects, frames and
 	 * stacks (its processes are its own: maps are per reader) */
 	r.d = p->perf ? p->perf : perf_data_new();
@@ -418,6 +469,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	p->perf = r.d;
 	ret = 0;
 out:
+	xalloc_set_context(NULL);
 	perf_unwind_free(r.unwind);
 	perf_maps_release(&r.maps);
 	u64map_release(&r.id_attr);

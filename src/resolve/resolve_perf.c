@@ -148,14 +148,18 @@ static int check_build_id(const struct presolve *r, const struct symtab *st,
 	perf_build_id_hex(st->build_id, st->build_id_len, have);
 	if (!r->o->force_binary)
 		return error("%s: not the '%s' of the recording: its build-id "
-			     "is %s, the recording's %s (--force-binary uses "
-			     "it anyway)", st->path,
-			     profile_str(r->p, ob->path),
-			     st->build_id_len ? have : "absent", want);
-	warning("%s: not the '%s' of the recording (build-id %s, recorded "
-		"%s); used anyway (--force-binary)", st->path,
-		profile_str(r->p, ob->path), st->build_id_len ? have : "absent",
-		want);
+			     "is %s, not %s, which %s records at offset "
+			     "0x%llx (--force-binary uses it anyway)",
+			     st->path, profile_str(r->p, ob->path),
+			     st->build_id_len ? have : "absent", want,
+			     profile_str(r->p, ob->build_id_from),
+			     (unsigned long long)ob->build_id_off);
+	warning("%s: not the '%s' of the recording (build-id %s, not %s, "
+		"which %s records at offset 0x%llx); used anyway "
+		"(--force-binary)", st->path, profile_str(r->p, ob->path),
+		st->build_id_len ? have : "absent", want,
+		profile_str(r->p, ob->build_id_from),
+		(unsigned long long)ob->build_id_off);
 	return 0;
 }
 
@@ -212,8 +216,8 @@ static bool *sampled_objects(const struct perf_data *d)
 	bool *sampled = xcalloc(d->nobjects + 1, sizeof(*sampled));
 
 	for (size_t n = 0; n < d->nnodes; n++)
-		for (size_t e = 0; e < d->nevents; e++)
-			if (d->node_samples[n * d->nevents + e]) {
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID; c = d->costs[c].next)
+			if (d->costs[c].samples) {
 				sampled[d->frames[d->nodes[n].frame].object] = true;
 				break;
 			}
@@ -680,14 +684,14 @@ static void charge_stacks(struct presolve *r)
 
 		memset(w.cost, 0, stride * sizeof(*w.cost));
 		memset(w.count, 0, stride * sizeof(*w.count));
-		for (size_t e = 0; e < d->nevents; e++) {
-			uint32_t pe = r->event_of[e];
-			size_t i = n * d->nevents + e;
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
+		     c = d->costs[c].next) {
+			uint32_t pe = r->event_of[d->costs[c].event];
 
-			if (pe == NO_ID || !d->node_samples[i])
+			if (pe == NO_ID)
 				continue;
-			w.cost[pe] += d->node_period[i];
-			w.count[pe] += d->node_samples[i];
+			w.cost[pe] += d->costs[c].period;
+			w.count[pe] += d->costs[c].samples;
 			any = true;
 		}
 		if (any)
@@ -721,13 +725,12 @@ static void keep_stacks(struct presolve *r)
 		for (size_t k = 0; k < len; k++)
 			s = profile_stack(p, chain[k], s);
 		stack_of[n] = s;
-		for (size_t e = 0; e < d->nevents; e++) {
-			uint32_t pe = r->event_of[e];
-			size_t i = n * d->nevents + e;
+		for (uint32_t c = nd->cost; c != NO_ID; c = d->costs[c].next) {
+			uint32_t pe = r->event_of[d->costs[c].event];
 
-			if (pe != NO_ID && d->node_samples[i])
+			if (pe != NO_ID)
 				profile_add_stack_value(p, stack_of[n], pe,
-							d->node_period[i]);
+							d->costs[c].period);
 		}
 	}
 	free(stack_of);
