@@ -24,6 +24,15 @@ char *symtab_demangle(const char *name)
 	return b ? b->demangle(NULL, name, DMGL_PARAMS | DMGL_ANSI) : NULL;
 }
 
+char *symtab_demangle_mangled(const char *name)
+{
+	/* what bfd_demangle takes: Itanium C++ and Rust v0; other names
+	 * do not load libbfd */
+	if (!name || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)))
+		return NULL;
+	return symtab_demangle(name);
+}
+
 name_id demangle_name(struct names *names, name_id raw)
 {
 	char *out = symtab_demangle(names_str(names, raw));

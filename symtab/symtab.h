@@ -122,6 +122,10 @@ const struct sym *symtab_find(const struct symtab *st, name_id name);
  * malloc'd; NULL when it is not a mangled name. */
 char *symtab_demangle(const char *name);
 
+/* As symtab_demangle(), NULL at once for a name that does not start as
+ * a mangled one does ("_Z", "_R"): libbfd is not loaded for it. */
+char *symtab_demangle_mangled(const char *name);
+
 /* The line-table row covering addr, or NULL. */
 const struct line_entry *symtab_line(const struct symtab *st, uint64_t addr);
 

@@ -308,10 +308,7 @@ static void put_demangled(FILE *out, const struct profile *p)
 		const char *name = profile_str(p, p->funcs[f].name);
 		char *d;
 
-		/* what bfd_demangle takes: Itanium C++ and Rust v0 */
-		if (!name || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)))
-			continue;
-		d = symtab_demangle(name);
+		d = symtab_demangle_mangled(name);
 		if (!d)
 			continue;
 		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", f);

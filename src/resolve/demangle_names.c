@@ -18,10 +18,7 @@ uint32_t demangle_names(struct profile *p)
 		const char *name = profile_str(p, p->funcs[f].name);
 		char *d;
 
-		/* what bfd_demangle takes: Itanium C++ and Rust v0 */
-		if (!name || (strncmp(name, "_Z", 2) && strncmp(name, "_R", 2)))
-			continue;
-		d = symtab_demangle(name);
+		d = symtab_demangle_mangled(name);
 		if (!d)
 			continue;
 		if (!ident) {
