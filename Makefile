@@ -38,7 +38,7 @@ LIBELF_LIBS ?= $(shell $(PKG_CONFIG) --libs libelf 2>/dev/null || echo -lelf)
 LIBDWARF_CFLAGS ?= -I/usr/include/libdwarf
 LIBDWARF_LIBS ?= -ldwarf
 # elfutils' libdw, for its unwinder (libdwfl: perf.data's --call-graph
-# dwarf stacks). It is not linked: src/read/libdw_load.c loads it by its
+# dwarf stacks). It is not linked: src/read/perf/libdw_load.c loads it by its
 # soname when the first stack is unwound (linked, it cost every run
 # about 1 ms), and looks its functions up in it alone: libdw and
 # libdwarf export 34 functions of the same names (dwarf_child,
@@ -47,7 +47,7 @@ LIBDWARF_LIBS ?= -ldwarf
 LIBDW_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libdw 2>/dev/null)
 LIBDW_SONAME ?= $(shell objdump -p "$$($(CC) -print-file-name=libdw.so)" 2>/dev/null | \
 	sed -n 's/^ *SONAME *//p')
-# libzstd: perf record -z's compressed records (src/read/perf_inflate.c)
+# libzstd: perf record -z's compressed records (src/read/perf/perf_inflate.c)
 ZSTD_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags libzstd 2>/dev/null)
 ZSTD_LIBS ?= $(shell $(PKG_CONFIG) --libs libzstd 2>/dev/null || echo -lzstd)
 # libbfd and libopcodes are not linked: symtab/binutils_load.c loads
@@ -71,7 +71,7 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
-STAGES = base profile read read/callgrind resolve select print cli
+STAGES = base profile read read/callgrind read/perf resolve select print cli
 LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c)))) \
 	$(sort $(wildcard cg/*.c symtab/*.c))
 # The HTML report's CSS, JavaScript and page (src/print/html/) are
@@ -206,7 +206,7 @@ FUZZ_LDFLAGS = -fsanitize=fuzzer,address,undefined
 $(O)/symtab/binutils_load.o $(FUZZ_O)/symtab/binutils_load.o: \
 	ALL_CFLAGS += $(if $(OPCODES_SONAME),-DOPCODES_SONAME='"$(OPCODES_SONAME)"') \
 		$(if $(BFD_SONAME),-DBFD_SONAME='"$(BFD_SONAME)"')
-$(O)/src/read/libdw_load.o $(FUZZ_O)/src/read/libdw_load.o: \
+$(O)/src/read/perf/libdw_load.o $(FUZZ_O)/src/read/perf/libdw_load.o: \
 	ALL_CFLAGS += $(if $(LIBDW_SONAME),-DLIBDW_SONAME='"$(LIBDW_SONAME)"')
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1

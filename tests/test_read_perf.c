@@ -1,5 +1,5 @@
 /*
- * The perf.data reader (src/read/read_perf.c and its files) on byte
+ * The perf.data reader (src/read/perf/) on byte
  * buffers built here, in both byte orders: a sample with every
  * sample_type field, the trailer, a whole file and a pipe-mode stream
  * (header, attrs, mappings, samples with call chains, features), every
@@ -21,9 +21,9 @@
 #include <zstd.h>
 
 #include "profile/perf_data.h"
-#include "read/perf_format.h"
+#include "read/perf/perf_format.h"
 #include "base/xalloc.h"
-#include "read/perf_maps.h"
+#include "read/perf/perf_maps.h"
 
 /* --- a byte builder in either byte order --- */
 

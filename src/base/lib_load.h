@@ -1,7 +1,7 @@
 /*
  * A shared library opened with dlopen() when first needed, and its
  * functions looked up by name (symtab/binutils_load.c,
- * read/libdw_load.c): libraries only some runs use cost every run
+ * read/perf/libdw_load.c): libraries only some runs use cost every run
  * their relocations when linked. Each caller says why a library is
  * wanted, and what to do without it.
  */

@@ -1,5 +1,5 @@
 # libbfd and libdw are loaded only when a run needs them
-# (symtab/binutils_load.c, src/read/libdw_load.c): linked, they cost
+# (symtab/binutils_load.c, src/read/perf/libdw_load.c): linked, they cost
 # every run 1.4 ms and 1 ms of a 16 MB profile's 50. libbfd: not for a
 # listing without -b; with -b on a C++ program it is loaded, names come
 # demangled and --disasm names @plt stubs, as when it was linked.

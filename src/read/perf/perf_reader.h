@@ -16,7 +16,7 @@
 #include "perf_maps.h"
 #include "profile/perf_data.h"
 #include "profile/profile.h"
-#include "read.h"
+#include "read/read.h"
 
 /* Attrs a recording may have: perf records one per event. */
 #define PERF_MAX_ATTRS 4096
