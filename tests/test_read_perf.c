@@ -1200,7 +1200,7 @@ static void test_quirks_said(void **state)
 		put8(&b, 0);
 		b.p[at + 6] = (unsigned char)(b.n - at);	/* its size */
 	}
-	expect_warning(&b, "samples have bytes after their last field", 2);
+	expect_warning(&b, "samples have bytes after the last field", 2);
 
 	/* a FORK whose size takes in 8 bytes more */
 	build_pipe(&b, true);
@@ -1213,16 +1213,16 @@ static void test_quirks_said(void **state)
 	put8(&b, 0);
 	put_trailer(&b, 101, 3);
 	end_record(&b, at);
-	expect_warning(&b, "records are longer than their fields", 1);
+	expect_warning(&b, "record is longer than the fields held", 1);
 
 	/* mappings of length 0, and one past 2^64 in the file */
 	build_pipe(&b, false);
 	put_mmap2(&b, 100, 0x500000, 0, 0, "/x/empty", 0);
 	put_mmap2(&b, 100, 0x600000, 0x2000, UINT64_MAX - 0x1000, "/x/far", 0);
-	expect_warning(&b, "mappings have a length of 0", 1);
+	expect_warning(&b, "mapping has a length of 0", 1);
 	build_pipe(&b, false);
 	put_mmap2(&b, 100, 0x600000, 0x2000, UINT64_MAX - 0x1000, "/x/far", 0);
-	expect_warning(&b, "mappings have a page offset that passes 2^64", 1);
+	expect_warning(&b, "mapping has a page offset that passes 2^64", 1);
 
 	/* lost counts that would wrap */
 	build_pipe(&b, false);
@@ -1264,7 +1264,7 @@ static void test_no_regs_said(void **state)
 	/* bits 6 and 8: bp and ip, no sp */
 	put_pipe_start_type(&b, false, dwarf, 1ull << 6 | 1ull << 8);
 	put_dwarf_sample(&b, PERF_SAMPLE_REGS_ABI_64, 16);
-	expect_warning(&b, "lack the registers to unwind it", 1);
+	expect_warning(&b, "lacks the registers to unwind it", 1);
 }
 
 /* Two events whose samples carry no id, or one id in both, cannot be
@@ -1430,7 +1430,7 @@ static void test_deep_stacks(void **state)
 	rd_done(&r);
 	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 128, 1);
 	put_sample(&b, PERF_RECORD_MISC_USER, 100, 5, chain, 128, 1);
-	expect_warning(&b, "samples have call chains of 127 frames, the "
+	expect_warning(&b, "samples have a call chain of 127 frames, the "
 			   "recording's limit", 2);
 
 	/* --max-stack=2: the leaf and its caller only */

@@ -252,32 +252,40 @@ static int set_events(struct perf_reader *r)
 	return 0;
 }
 
-/* What each quirk (perf_reader.h) did, after "N records/samples". */
-static const char *const quirk_text[PERF_QUIRKS] = {
-	[PERF_Q_DYN_SIZE] = "samples have a user stack dump whose dyn_size "
-		"is over the dump's size: the dump's size was used",
-	[PERF_Q_SAMPLE_TRAILING] = "samples have bytes after their last "
-		"field, which were left unread",
-	[PERF_Q_RECORD_LONG] = "records are longer than their fields (their "
-		"size takes in bytes of what would be the next record): the "
-		"rest was passed over",
-	[PERF_Q_SAMPLE_TYPE] = "event attrs have sample_type bits cganalyze "
-		"does not know: their samples' fields after the known ones "
-		"were left unread",
-	[PERF_Q_MAP_EMPTY] = "mappings have a length of 0: they hold no "
-		"address and were left out",
-	[PERF_Q_MAP_PGOFF] = "mappings have a page offset that passes 2^64 "
-		"within them: the file offsets of their addresses wrap",
-	[PERF_Q_NO_REGS] = "samples with a user stack dump lack the "
-		"registers to unwind it (not the 64-bit ABI, or no stack "
-		"pointer or ip in the registers recorded): their user stack is "
-		"their ip",
-	[PERF_Q_LOST_WRAP] = "lost-event records bring the lost counts past "
-		"2^64: they are given as 2^64 - 1",
-	[PERF_Q_DEEP_STACK] = "samples have call chains of 127 frames, the "
-		"recording's limit: their stacks may be cut, their outermost "
-		"callers missing (perf record's kernel.perf_event_max_stack "
-		"sysctl, and --call-graph, set how deep it goes)",
+/* What each quirk (perf_reader.h) did: "N" and the subject for one
+ * and for more, then what is said of them. */
+static const struct {
+	const char *one, *many, *rest;
+} quirk_text[PERF_QUIRKS] = {
+	[PERF_Q_DYN_SIZE] = { "sample has", "samples have",
+		"a user stack dump whose dyn_size is over the dump's size: "
+		"the dump's size was used" },
+	[PERF_Q_SAMPLE_TRAILING] = { "sample has", "samples have",
+		"bytes after the last field, which were left unread" },
+	[PERF_Q_RECORD_LONG] = { "record is", "records are",
+		"longer than the fields held (the size takes in bytes of what "
+		"would be the next record): the rest was passed over" },
+	[PERF_Q_SAMPLE_TYPE] = { "event attr has", "event attrs have",
+		"sample_type bits cganalyze does not know: the samples' "
+		"fields after the known ones were left unread" },
+	[PERF_Q_MAP_EMPTY] = { "mapping has", "mappings have",
+		"a length of 0, holding no address: left out" },
+	[PERF_Q_MAP_PGOFF] = { "mapping has", "mappings have",
+		"a page offset that passes 2^64 within the mapping: the file "
+		"offsets of its addresses wrap" },
+	[PERF_Q_NO_REGS] = { "sample with a user stack dump lacks",
+		"samples with a user stack dump lack",
+		"the registers to unwind it (not the 64-bit ABI, or no stack "
+		"pointer or ip in the registers recorded): the user stack is "
+		"the ip alone" },
+	[PERF_Q_LOST_WRAP] = { "lost-event record brings",
+		"lost-event records bring",
+		"the lost counts past 2^64: they are given as 2^64 - 1" },
+	[PERF_Q_DEEP_STACK] = { "sample has", "samples have",
+		"a call chain of 127 frames, the recording's limit: the stack "
+		"may be cut, its outermost callers missing (perf record's "
+		"kernel.perf_event_max_stack sysctl, and --call-graph, set how "
+		"deep it goes)" },
 };
 
 /* What the reader passed over or could not use, said once each. */
@@ -287,9 +295,11 @@ static void report(const struct perf_reader *r)
 
 	for (int q = 0; q < PERF_QUIRKS; q++)
 		if (r->quirks[q].n)
-			warning("%s: %llu %s (the first at offset 0x%zx)",
+			warning("%s: %llu %s %s (the first at offset 0x%zx)",
 				r->path, (unsigned long long)r->quirks[q].n,
-				quirk_text[q], r->quirks[q].first);
+				r->quirks[q].n == 1 ? quirk_text[q].one
+						    : quirk_text[q].many,
+				quirk_text[q].rest, r->quirks[q].first);
 
 	if (r->unknown_records)
 		warning("%s: %llu records of types cganalyze does not know "
