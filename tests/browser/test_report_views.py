@@ -4,6 +4,7 @@ a blank area), and is kept as a screenshot to look at
 (build/test-artifacts/browser/views/KIND-VIEW.png).
 """
 import os
+import re
 
 from report_base import ARTIFACTS, PROFILES, Page, ReportBase
 
@@ -30,3 +31,34 @@ class ViewsTest(ReportBase):
                     self.assertGreater(shown['height'], 20, 'a blank view')
                     self.assertEqual(shown['tab'], 'tab-' + view)
                     p.shot(os.path.join('views', kind + '-' + view))
+
+
+class CallRowsTest(ReportBase):
+    """The source view's call rows word their counts as --annotate does:
+    "(3 calls)", "(7,049,154 recursive, counted in the outer call)"."""
+
+    def test_gmon_call_counts(self):
+        from report_base import run
+        text = run(['--annotate'] + PROFILES['gmon'])
+        want = sorted(re.findall(r'=> \S.* (\([^()]*(?:calls?|outer call)\))$',
+                                 text, re.M))
+        p = Page(self.driver, self.pages['gmon'])
+        got = []
+        for k in range(p.js("return document.querySelectorAll("
+                            "'#source-file option').length") or 1):
+            p.open('#source/%d' % k)
+            got += p.js("""
+                const t = document.getElementById('source-table');
+                t.scrollTop = 0;
+                const out = [];
+                for (let y = 0; y <= t.scrollHeight; y += t.clientHeight / 2) {
+                    t.scrollTop = y;
+                    t.paint();
+                    for (const r of t.querySelectorAll('.callrow'))
+                        out.push(r.parentNode.style.top + '|' + r.textContent);
+                }
+                return [...new Set(out)].map(s => s.replace(/^[^|]*\\|/, ''));""")
+        got = sorted(re.search(r'(\([^()]*\))$', g).group(1) for g in got
+                     if re.search(r'\([^()]*\)$', g))
+        self.assertGreater(len(want), 3)
+        self.assertEqual(got, want)

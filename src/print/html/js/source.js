@@ -14,6 +14,18 @@ function hotLines(costs) {
  * table draws only the rows in view, so the browser's find cannot see
  * the others: the view has its own, over the whole file.
  */
+/* A call's counts as --annotate words them: "(3 calls, 5
+ * recursive, counted in the outer call)". */
+function callCounts(c) {
+	const parts = [];
+
+	if (c.count)
+		parts.push(fmt(c.count) + (c.count === 1 ? ' call' : ' calls'));
+	if (c.recursive)
+		parts.push(fmt(c.recursive) + ' recursive, counted in the outer call');
+	return parts.length ? ' (' + parts.join(', ') + ')' : '';
+}
+
 function viewSource(k, line) {
 	const K = code();
 	const sources = K.sources;
@@ -60,7 +72,7 @@ function viewSource(k, line) {
 			return cells('', numCell(r.call.inclusive[ev]),
 				el('span', { class: 'num' }, pct(r.call.inclusive[ev], tot)),
 				el('span', { class: 'callrow' }, '\u2192 ', fnLink(r.call.callee),
-					SAMPLED ? '' : ' \u00d7' + fmt(r.call.count)));
+					SAMPLED ? '' : callCounts(r.call)));
 		const row = cells(el('span', { class: 'num muted' }, r.line),
 			numCell(r.cost, r.cost ? heat(r.cost, max) : ''),
 			el('span', { class: 'num' }, r.cost ? pct(r.cost, tot) : ''),
