@@ -295,8 +295,48 @@ static int recorded_binary(struct run *r, bool quiet)
 		return -1;
 	}
 	r->nbin = 1;
-	note("no -b: '%s', the object the profile records, is the binary "
-	     "(-b FILE gives another)", path);
+	if (!quiet)
+		note("no -b: '%s', the object the profile records, is the "
+		     "binary (-b FILE gives another)", path);
+	return 0;
+}
+
+/*
+ * The report's own pick of the recorded object (recorded_binary(r,
+ * true)), resolved against: when it is another build than the one
+ * profiled, the report goes on without it, as without -b, and says why
+ * its Disassembly is missing; the profile is untouched then (the match
+ * is checked before anything is renamed). -1 only when resolution
+ * failed otherwise.
+ */
+static int resolve_recorded_quietly(struct run *r)
+{
+	FILE *sink = diag_sink();
+	FILE *quiet = fopen("/dev/null", "w");
+	const char *path = r->st[0]->path;
+	int ret;
+
+	if (quiet)
+		diag_set_sink(quiet);
+	ret = resolve_profile(&r->p, r->st, 1, &r->rso, r->reports);
+	if (quiet) {
+		diag_set_sink(sink == stderr ? NULL : sink);
+		fclose(quiet);
+	}
+	if (ret == 0) {
+		note("no -b: '%s', the object the profile records, is the "
+		     "binary of the report's Disassembly (-b FILE gives "
+		     "another)", path);
+		return 0;
+	}
+	warning("the report has no Disassembly: '%s', the object the profile "
+		"records, is not the build that was profiled (-b FILE gives "
+		"the one that was)", path);
+	close_binaries(r->st, r->nbin);
+	free(r->reports);
+	r->st = NULL;
+	r->reports = NULL;
+	r->nbin = 0;
 	return 0;
 }
 
@@ -437,11 +477,14 @@ static int load(struct run *r)
 		/* the report's Disassembly is --disasm's: of the recorded
 		 * object when that is here, and without it when not */
 		if (!o->nbinaries && !o->disasm && o->mode == OUT_HTML &&
-		    p->has_instr)
-			recorded_binary(r, true);
-		if (r->nbin && resolve_profile(p, r->st, (size_t)r->nbin,
-					       &r->rso, r->reports) < 0)
+		    p->has_instr && recorded_binary(r, true) == 0) {
+			if (resolve_recorded_quietly(r) < 0)
+				return 1;
+		} else if (r->nbin && resolve_profile(p, r->st,
+						      (size_t)r->nbin, &r->rso,
+						      r->reports) < 0) {
 			return 1;
+		}
 	}
 	/* IgProf records the mangled names (after -b, those of the
 	 * functions no binary named) */

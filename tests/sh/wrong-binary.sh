@@ -2,8 +2,9 @@
 # function added above the others (every function after it moves): -b
 # with it is an error that says what differs and what to do, for every
 # listing that takes -b; --force-binary goes on with a warning; the
-# binary that was profiled is taken without a word. Built and profiled
-# here, with gcc and valgrind, so the pair is real.
+# binary that was profiled is taken without a word; the report, which
+# takes the recorded object itself, goes on without it. Built and
+# profiled here, with gcc and valgrind, so the pair is real.
 bin=$1
 for tool in gcc valgrind; do
 	command -v $tool >/dev/null 2>&1 || { echo "$tool is not installed"; exit 77; }
@@ -98,4 +99,20 @@ done
 [ -s "$tmp/out" ] || fail "--force-binary printed no listing"
 grep -q "warning: .*other/prog: not the binary .*used anyway (--force-binary)" "$tmp/err" ||
 	fail "--force-binary: no warning, got: $(cat "$tmp/err")"
+# The report without -b takes the recorded object for its Disassembly;
+# when the file at that path is now another build, the report is still
+# written, without that view, and says why.
+"$bin" --output=html -o "$tmp/right.html" "$tmp/cg.out" 2>"$tmp/err" ||
+	fail "--output=html of the profiled build failed: $(cat "$tmp/err")"
+grep -q '"disasm": \[$' "$tmp/right.html" ||
+	fail "--output=html of the profiled build has no Disassembly"
+cp "$tmp/built/prog" "$tmp/built.keep"
+cp "$tmp/other/prog" "$tmp/built/prog"
+"$bin" --output=html -o "$tmp/wrong.html" "$tmp/cg.out" 2>"$tmp/err" ||
+	fail "--output=html with another build at the recorded path failed: $(cat "$tmp/err")"
+grep -q "warning: the report has no Disassembly: '$tmp/built/prog', the object the profile records, is not the build that was profiled" "$tmp/err" ||
+	fail "--output=html with another build: no warning, got: $(cat "$tmp/err")"
+grep -q '"disasm": \[\]' "$tmp/wrong.html" ||
+	fail "--output=html with another build listed its code"
+cp "$tmp/built.keep" "$tmp/built/prog"
 exit $status
