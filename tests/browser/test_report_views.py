@@ -62,3 +62,49 @@ class CallRowsTest(ReportBase):
                      if re.search(r'\([^()]*\)$', g))
         self.assertGreater(len(want), 3)
         self.assertEqual(got, want)
+
+
+class FlameLabelsTest(ReportBase):
+    """A flame graph frame too narrow for its C++ name shows it
+    shortened in the middle: the name's last component (the method), or
+    in a narrow frame the method's end, not the name's start ("void
+    std::"), with the whole name in the frame's title."""
+
+    def test_cxx_labels_keep_the_method(self):
+        import subprocess
+        import report_base
+        path = os.path.join(self.tmp, 'cxx-flame.html')
+        subprocess.run([report_base.BIN, '--output=html', '-o', path,
+                        '-b', 'tests/perf/cxx', '--sysroot=tests/perf',
+                        'tests/perf/cxx.data'], check=True,
+                       capture_output=True)
+        p = Page(self.driver, path)
+        p.open('#flame')
+        frames = p.js("""
+            return [...document.querySelectorAll('#flame .fr')]
+                .filter(d => d.textContent.includes('\\u2026'))
+                .map(d => [d.textContent, d.title]);""")
+        self.assertGreater(len(frames), 3, 'no frame was shortened')
+        checked = 0
+        for text, title in frames:
+            whole = title.rsplit(': ', 1)[0]
+            # the last component: after the last "::" outside <...>
+            # and (...), before its own template arguments or parameters
+            depth, last = 0, 0
+            for i, c in enumerate(whole):
+                if c in '<(':
+                    depth += 1
+                elif c in '>)':
+                    depth -= 1
+                elif c == ':' and depth == 0 and whole[i + 1:i + 2] == ':':
+                    last = i + 2
+            method = re.split(r'[<(]', whole[last:])[0]
+            if len(text) < 10:
+                continue    # the name's start, cut
+            # the method, or in a narrow frame its end
+            self.assertTrue(method in text or (
+                text.startswith('\u2026') and method.endswith(text[1:])),
+                (text, whole))
+            checked += 1
+        self.assertGreater(checked, 0, 'every shortened frame too narrow')
+        p.shot('cxx-flame-labels')

@@ -62,6 +62,26 @@ function flameCharPx() {
 	return flameCharWidth;
 }
 
+/*
+ * A frame's label in fits characters: whole when it fits; else without
+ * a clone's suffix (it says less than the method it would push out; the
+ * title keeps it), shortened in the middle as the tables' names are, so
+ * that the method stays; a frame too narrow for that shows the method
+ * alone, its end kept. Under ten characters, the name's start, cut.
+ */
+function flameLabel(label, fits) {
+	if (label.length <= fits || fits < 10)
+		return label;
+	const s = label.replace(/ \[clone [^\]]*\]$/, '');
+	const t = shortName(s, fits);
+	const p = nameParts(s);
+	const method = s.slice(p.last, p.targs);
+
+	if (t.length <= fits && t.includes(method))
+		return t;
+	return '\u2026' + method.slice(Math.max(0, method.length - fits + 1));
+}
+
 function viewFlame(icicle, zoom) {
 	const box = el('div');
 	const FL = flameTree();
@@ -168,11 +188,9 @@ function viewFlame(icicle, zoom) {
 			/* shortened in the middle as the tables' names are, so
 			 * that the end of a C++ name (the method) stays; a frame
 			 * of a few characters shows the name's start, cut */
-			if (w > 24) {
-				const fits = Math.floor((w - 3) / flameCharPx());
-
-				div.textContent = fits >= 10 ? shortName(label, fits) : label;
-			}
+			if (w > 24)
+				div.textContent = flameLabel(label,
+					Math.floor((w - 3) / flameCharPx()));
 			frag.append(div);
 		}
 		area.append(frag);
