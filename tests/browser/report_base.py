@@ -84,6 +84,14 @@ class Page:
 
     def go(self, hash_):
         self.d.execute_script('location.hash = arguments[0]', hash_)
+        # the view of that place drawn (route() marks it), not the one
+        # before it: on a loaded machine the hashchange can come after
+        # two animation frames
+        self.d.execute_async_script(
+            'const done = arguments[0];'
+            'const drawn = () => document.body.dataset.route === location.hash'
+            '    ? done() : setTimeout(drawn, 10);'
+            'drawn();')
         self.wait()
 
     def wait(self):

@@ -50,6 +50,9 @@ function route() {
 	if (!drawn)
 		firstDrawn();
 	drawn = true;
+	/* the place drawn, for a test (or a script) to wait for: a
+	 * hashchange is handled a task after the hash is set */
+	document.body.dataset.route = location.hash;
 }
 
 /* How long the first view took, for bench/html and the curious:
