@@ -2,6 +2,7 @@
 tests/browser/test_report*.py, in headless Chromium through Selenium.
 
 Run by tests/sh/browser.sh as  python3 tests/browser/run_report.py BINARY.
+Names after BINARY (test_report_flame, ...) run those modules alone.
 Screenshots go to build/test-artifacts/browser/ (git ignores build/).
 Exit status: 0 passed, 1 failed (or no test ran), 77 no browser here.
 """
@@ -21,7 +22,10 @@ def main():
         sys.exit(77)
     here = os.path.dirname(os.path.abspath(__file__))
     suite = unittest.TestSuite()
+    only = set(sys.argv[2:])
     for path in sorted(glob.glob(os.path.join(here, 'test_report*.py'))):
+        if only and os.path.basename(path)[:-3] not in only:
+            continue
         module = importlib.import_module(os.path.basename(path)[:-3])
         suite.addTests(unittest.defaultTestLoader.loadTestsFromModule(module))
     try:
