@@ -14,6 +14,8 @@ function el(tag, attrs, ...kids) {
 			e.className = v;
 		else if (k.startsWith('on'))
 			e.addEventListener(k.slice(2), v);
+		else if (k === 'href' && String(v)[0] === '#')
+			e.setAttribute(k, withXforms(v));	/* keep the transforms */
 		else
 			e.setAttribute(k, v);
 	}
@@ -88,8 +90,9 @@ const SAMPLED = !!D.sampled;
 function pct(v, total) {
 	return total ? fixed(100 * v / total, 2) + '%' : '';
 }
+/* the total in view: the event's, or what the transforms leave */
 function total() {
-	return D.totals[ev] || 0;
+	return xforms.length ? flameTree().total : D.totals[ev] || 0;
 }
 /* a function's name: name(), fullName() and fitName() in names.js */
 function cycleName(n) {

@@ -1,9 +1,15 @@
 /* Flame graph and icicle */
 
+/* The tree every view draws: the event shown's, transformed by the
+ * transforms in force (transform.js); what a view built on call paths
+ * reads, so that the transforms apply to it too. */
+function flameTree() {
+	return xformTree(flameBase());
+}
 /* The tree of the event shown ("cga-flame" has one per event, as
  * columns by node), with each node's children and the roots; for
  * an event without one (an estimate is of --sort's alone), that. */
-function flameTree() {
+function flameBase() {
 	const trees = doc('flame').trees;
 	const T = trees[ev] || trees.find(t => t);
 
@@ -235,7 +241,8 @@ function viewFlame(icicle, zoom) {
 			return;
 		const i = Number(t.dataset.node);
 
-		location.hash = (icicle ? '#icicle' : '#flame') + (i >= 0 ? '/' + i : '');
+		location.hash = withXforms((icicle ? '#icicle' : '#flame') +
+			(i >= 0 ? '/' + i : ''));
 	});
 	area.addEventListener('mouseover', e => {
 		const t = e.target.closest('.fr');

@@ -159,12 +159,15 @@ function viewFunction(f) {
 			{ id: 'fn-object', title: fnObject(f) }, baseName(fnObject(f))));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
-	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts);
+	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts,
+		fnXformBar(f));
 	if (cyc !== null)
 		box.append(el('p', null, 'Part of ', cycleLink(cyc), SAMPLED
 			? ': the cycle as a whole has the cost of the stacks through it.'
 			: ': calls inside the cycle are counted, their cost is the cycle\'s.'));
-	box.append(entryTable({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
+	/* under transforms, the arcs of the stacks left (xmenu.js) */
+	box.append(xforms.length ? fnXformEntry(f) : entryTable({
+				calls: FN.calls[f], selfCalls: FN.self_calls[f],
 				label: el('span', { title: fullName(f) }, fitName(f, LINK_CHARS)),
 				self: fnSelf(f), children: fnChildren(f), inclusive: fnIncl(f) },
 		byCost(calls().callersOf[f]), byCost(calls().calleesOf[f]), same));

@@ -37,7 +37,7 @@ function drawHeader() {
 	const many = D.event_info.length > EVENTS_OPEN;
 	const shown = el('span', { id: 'event-total' });
 	const showTotal = () => {
-		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(total()) +
+		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(D.totals[ev]) +
 			' (' + D.event_info.length + ' events)' : '';
 		[...events.rows].forEach((r, k) =>
 			r.classList.toggle('on', k === ev && EV.length > 1));
@@ -73,7 +73,7 @@ function drawHeader() {
 		showTotal();
 		/* a zoomed frame is a node of the other event's tree */
 		if (/^#(flame|icicle)\/./.test(location.hash))
-			location.hash = location.hash.replace(/\/.*/, '');
+			xformGo(xforms);
 		else
 			route();
 	} });

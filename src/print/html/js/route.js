@@ -3,19 +3,24 @@
 let lastFunction, waiting = false, drawn = false;
 
 function route() {
-	const parts = (location.hash.slice(1) || 'top').split('/');
+	/* the place, then the transforms in force ("&focus=main") */
+	const [place, ...xparts] = location.hash.slice(1).split('&');
+	const parts = (place || 'top').split('/');
 	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
 	let tab = parts[0], node;
 
 	/* the views but Top read the documents after this script: they
-	 * wait until the browser has read the page */
-	if (['fn', 'cycle', 'flame', 'icicle', 'source', 'disasm'].includes(tab) &&
+	 * wait until the browser has read the page; so does Top under
+	 * transforms (the flame graph's trees) */
+	if ((xparts.length || ['fn', 'cycle', 'flame', 'icicle', 'source',
+	     'disasm', 'calltree', 'bottomup'].includes(tab)) &&
 	    document.readyState === 'loading') {
 		if (!waiting)
 			document.addEventListener('DOMContentLoaded', route);
 		waiting = true;
 		return;
 	}
+	xformSet(xparts);
 
 	switch (parts[0]) {
 	case 'fn':
@@ -37,14 +42,23 @@ function route() {
 	case 'disasm':
 		node = viewDisasm(arg);
 		break;
+	case 'calltree':
+		node = viewCallTree();
+		break;
+	case 'bottomup':
+		node = viewBottomUp();
+		break;
 	default:
 		tab = 'top';
 		node = viewTop();
 	}
 	view.textContent = '';
 	view.append(node);
-	for (const a of document.querySelectorAll('#tabs a'))
+	for (const a of document.querySelectorAll('#tabs a')) {
 		a.classList.toggle('on', a.id === 'tab-' + tab);
+		a.setAttribute('href', withXforms('#' + a.id.slice(4)));
+	}
+	drawCrumbs();
 	if (node.redraw)
 		node.redraw();
 	if (!drawn)

@@ -1,0 +1,75 @@
+/* Call tree: the call paths top-down, as rows that open */
+
+/* What a tree view says above its rows: the event, whether the paths
+ * are estimated, the transforms' share (in the breadcrumbs above) */
+function treeHeading(what, T) {
+	return el('div', { class: 'controls' },
+		el('span', null, what + ' of ' + T.event +
+			(T.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
+		T.estimated ? el('span', { class: 'note tree-estimated' },
+			'estimated from call arcs: the profile has no stacks') : null,
+		el('span', { class: 'muted' }, 'total ' + withUnit(T.total)),
+		el('span', { class: 'muted' },
+			'\u2191\u2193 move, \u2192 \u2190 open and close, Enter: the function, m: transforms'));
+}
+/* The header row of a tree's grid */
+function treeHeader(gridClass, titles) {
+	const u = unitOf();
+
+	return el('div', { class: 'hdr ' + gridClass }, ...titles.map(t =>
+		el('span', { class: 'num' }, t === 'total' || t === 'self' || t === 'cost'
+			? t + (u ? ' (' + u + ')' : '') : t)),
+	el('span', null, 'function'));
+}
+/* The names of the call path to node i, outermost first: a merge's */
+function treePath(T, i) {
+	const path = [];
+
+	for (; i >= 0; i = T.parent[i])
+		path.unshift(unitName(T.unit[i]));
+	return path;
+}
+/* T's children of a node (or its roots), heaviest first */
+function heaviestFirst(T, list) {
+	return list.slice().sort((a, b) => T.value[b] - T.value[a]);
+}
+
+function viewCallTree() {
+	const t = performance.now();
+	const T = flameTree();
+	const self = treeSelf(T);
+	const titles = ['total', '%', 'of parent', 'self', 'self %'];
+	const grid = 'calltree-grid';
+	const box = el('div', { id: 'calltree-view' });
+	const table = treeTable({
+		roots: heaviestFirst(T, T.roots),
+		kids: i => heaviestFirst(T, T.kids[i]),
+		hasKids: i => T.kids[i].length > 0,
+		cells: row => {
+			const i = row.n;
+
+			return shareCells(T.value[i], T.total,
+				row.up ? T.value[row.up.n] : T.total).concat([
+				costCell(self[i]),
+				el('span', { class: 'num' }, pct(self[i], T.total))]);
+		},
+		label: row => unitLink(T.unit[row.n]),
+		enter: row => {
+			const u = T.unit[row.n];
+
+			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);
+		},
+		menu: (row, x, y) => xformMenu(x, y, { unit: T.unit[row.n],
+			path: treePath(T, row.n) }),
+	}, grid, 'calltree', true);
+
+	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
+	box.append(treeHeading('Call tree', T), treeHeader(grid, titles), table);
+	box.redraw = () => {
+		table.selectFirst();
+		table.focus({ preventScroll: true });
+		/* how long the view took to make and draw, for the tests */
+		document.body.dataset.treeMs = (performance.now() - t).toFixed(1);
+	};
+	return box;
+}

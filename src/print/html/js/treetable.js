@@ -1,0 +1,220 @@
+/* A tree of rows, opened by the reader: the call tree and bottom-up */
+
+/*
+ * src says what the tree is; its nodes are whatever it likes:
+ *   roots        the first level, heaviest first
+ *   kids(n)      n's children, heaviest first, asked for when n opens
+ *   hasKids(n)   whether n can open
+ *   cells(row)   the numbers' cells of a row ({ n, depth, up: the
+ *                parent's row or null })
+ *   label(row)   the name's element
+ *   enter(row)   what Enter does (the function's view)
+ *   menu(row, x, y)  the row's transforms menu
+ * Only the rows in view are elements, as in vtable(); a node's
+ * children are made when it opens, so a tree of 100,000 nodes opens
+ * as fast as one of ten. Keys: up and down move, right opens (or goes
+ * to the first child), left closes (or goes to the parent), Enter
+ * opens the function, the menu key (or "m") the transforms menu.
+ */
+const TREE_INDENT = 14;	/* px a level */
+const TREE_DEEPEST = 40;	/* levels indented; deeper rows say their depth */
+const TREE_OPEN_DEPTH = 500;	/* the heaviest path is opened this deep */
+
+function treeTable(src, gridClass, id, heavy) {
+	const scroller = el('div', { class: 'vscroll tree', id, tabindex: 0 });
+	const spacer = el('div', { class: 'vspacer' });
+	let rows = [];
+	let sel = 0, drawn = '', version = 0;
+
+	scroller.append(spacer);
+	/* the rows of nodes at depth under up; the first opened too down
+	 * the heaviest path when heavy */
+	function level(nodes, depth, up, out, openFirst) {
+		nodes.forEach((n, k) => {
+			const row = { n, depth, up, open: false };
+
+			out.push(row);
+			if (k === 0 && openFirst && depth < TREE_OPEN_DEPTH &&
+			    src.hasKids(n)) {
+				row.open = true;
+				level(src.kids(n), depth + 1, row, out, true);
+			}
+		});
+		return out;
+	}
+	rows = level(src.roots, 0, null, [], heavy);
+
+	function open(i) {
+		const row = rows[i];
+
+		if (!row || row.open || !src.hasKids(row.n))
+			return;
+		row.open = true;
+		const add = level(src.kids(row.n), row.depth + 1, row, [], false);
+
+		rows = rows.slice(0, i + 1).concat(add, rows.slice(i + 1));
+		if (sel > i)
+			sel += add.length;
+		changed();
+	}
+	function close(i) {
+		const row = rows[i];
+		let end = i + 1;
+
+		if (!row || !row.open)
+			return;
+		row.open = false;
+		while (end < rows.length && rows[end].depth > row.depth)
+			end++;
+		rows.splice(i + 1, end - i - 1);
+		if (sel > i)
+			sel = sel < end ? i : sel - (end - i - 1);
+		changed();
+	}
+	function changed() {
+		version++;
+		spacer.style.height = rows.length * ROW + 'px';
+		paint();
+	}
+	function select(i) {
+		sel = Math.max(0, Math.min(rows.length - 1, i));
+		const top = sel * ROW, h = scroller.clientHeight || 600;
+
+		if (top < scroller.scrollTop)
+			scroller.scrollTop = top;
+		else if (top + ROW > scroller.scrollTop + h)
+			scroller.scrollTop = top + ROW - h;
+		version++;
+		paint();
+	}
+	function nameCell(row, i) {
+		const deep = row.depth > TREE_DEEPEST;
+		const can = src.hasKids(row.n);
+		const cell = el('span', { class: 'tname' },
+			el('span', { class: 'toggle', 'data-i': i },
+				can ? row.open ? '\u25BE' : '\u25B8' : '\u00B7'),
+			deep ? el('span', { class: 'muted' }, '[' + row.depth + '] ') : null,
+			src.label(row),
+			el('button', { class: 'rowmenu', 'data-i': i,
+				title: 'transforms: focus, ignore, hide, ...' }, '\u22EF'));
+
+		cell.style.paddingLeft = Math.min(row.depth, TREE_DEEPEST) *
+			TREE_INDENT + 'px';
+		return cell;
+	}
+	function paint() {
+		const h = scroller.clientHeight || 600;
+		const first = Math.max(0, Math.floor(scroller.scrollTop / ROW) - 5);
+		const last = Math.min(rows.length, first + Math.ceil(h / ROW) + 10);
+		const key = first + ':' + last + ':' + version;
+
+		if (key === drawn)
+			return;
+		drawn = key;
+		spacer.textContent = '';
+		for (let i = first; i < last; i++) {
+			const r = el('div', { class: 'row ' + gridClass +
+				(i === sel ? ' sel' : ''), 'data-i': i },
+				...src.cells(rows[i]), nameCell(rows[i], i));
+
+			r.style.top = i * ROW + 'px';
+			spacer.append(r);
+		}
+	}
+	function menuAt(i) {
+		const r = spacer.querySelector('.row[data-i="' + i + '"]');
+		const b = r ? r.querySelector('.rowmenu').getBoundingClientRect()
+			: scroller.getBoundingClientRect();
+
+		src.menu(rows[i], b.left, b.bottom);
+	}
+	scroller.addEventListener('scroll', paint);
+	scroller.addEventListener('click', e => {
+		const r = e.target.closest('.row');
+
+		if (!r)
+			return;
+		const i = Number(r.dataset.i);
+
+		if (e.target.closest('.toggle'))
+			rows[i].open ? close(i) : open(i);
+		else if (e.target.closest('.rowmenu'))
+			src.menu(rows[i], e.clientX, e.clientY);
+		if (!e.target.closest('a')) {
+			select(i);
+			scroller.focus({ preventScroll: true });
+		}
+	});
+	scroller.addEventListener('contextmenu', e => {
+		const r = e.target.closest('.row');
+
+		if (!r)
+			return;
+		e.preventDefault();
+		select(Number(r.dataset.i));
+		src.menu(rows[sel], e.clientX, e.clientY);
+	});
+	scroller.addEventListener('keydown', e => {
+		const row = rows[sel];
+		const page = Math.max(1, Math.floor(scroller.clientHeight / ROW) - 1);
+
+		if (!row || e.altKey || e.ctrlKey || e.metaKey)
+			return;
+		switch (e.key) {
+		case 'ArrowDown': select(sel + 1); break;
+		case 'ArrowUp': select(sel - 1); break;
+		case 'PageDown': select(sel + page); break;
+		case 'PageUp': select(sel - page); break;
+		case 'Home': select(0); break;
+		case 'End': select(rows.length - 1); break;
+		case 'ArrowRight':
+			if (row.open)
+				select(sel + 1);
+			else
+				open(sel);
+			break;
+		case 'ArrowLeft':
+			if (row.open)
+				close(sel);
+			else if (row.up)
+				select(rows.lastIndexOf(row.up, sel));
+			break;
+		case 'Enter': src.enter(row); break;
+		case 'ContextMenu':
+		case 'm': menuAt(sel); break;
+		default:
+			return;
+		}
+		e.preventDefault();
+	});
+	scroller.redrawRows = () => { drawn = ''; paint(); };
+	/* the row selected first: the deepest of the heaviest path */
+	scroller.selectFirst = () => {
+		let i = 0;
+
+		while (heavy && i + 1 < rows.length && rows[i + 1].up === rows[i])
+			i++;
+		select(i);
+	};
+	scroller.rowCount = () => rows.length;
+	spacer.style.height = rows.length * ROW + 'px';
+	return scroller;
+}
+
+/* The cells of a cost, its share of the whole and of its parent */
+function shareCells(v, whole, parent) {
+	return [costCell(v), el('span', { class: 'num' }, pct(v, whole)),
+		el('span', { class: 'num muted' }, pct(v, parent))];
+}
+/* A unit's name as a link: a function's view, a cycle's */
+function unitLink(u) {
+	return u < 0 ? cycleLink(-u) : fnLinkFit(u, LINK_CHARS);
+}
+/* The grid's widths: each number as wide as the widest it shows */
+function treeColumns(maxCost, titles) {
+	const w = Math.max(fmtCost(maxCost).length, 7) + 2;
+
+	return titles.map(t => (t.endsWith('%') || t === 'of parent'
+		? Math.max(t.length, 7) + 2 : Math.max(w, t.length + 2)) + 'ch')
+		.join(' ') + ' minmax(10em, 1fr)';
+}
