@@ -76,7 +76,8 @@ function viewBottomUp() {
 	}, grid, 'bottomup', false);
 
 	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
-	box.append(treeHeading('Bottom-up (callers of each function\'s self cost)', T),
+	box.append(treeHeading('Bottom-up (callers of each function\'s self cost)', T,
+		table),
 		treeHeader(grid, titles), table);
 	box.redraw = () => {
 		table.selectFirst();

@@ -1,16 +1,21 @@
 /* Call tree: the call paths top-down, as rows that open */
 
 /* What a tree view says above its rows: the event, whether the paths
- * are estimated, the transforms' share (in the breadcrumbs above) */
-function treeHeading(what, T) {
+ * are estimated, the total in view; buttons that open or close every
+ * row of table */
+function treeHeading(what, T, table) {
 	return el('div', { class: 'controls' },
 		el('span', null, what + ' of ' + T.event +
 			(T.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
 		T.estimated ? el('span', { class: 'note tree-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
 		el('span', { class: 'muted' }, 'total ' + withUnit(T.total)),
+		el('button', { id: table.id + '-all', onclick: table.openAll,
+			title: 'the first ' + fmt(TREE_ALL) + ' rows at most' }, 'open all'),
+		el('button', { id: table.id + '-none', onclick: table.closeAll }, 'close all'),
 		el('span', { class: 'muted' },
-			'\u2191\u2193 move, \u2192 \u2190 open and close, Enter: the function, m: transforms'));
+			'\u2191\u2193 move, \u2192 \u2190 open and close, * all below, ' +
+			'Enter: the function, m: transforms'));
 }
 /* The header row of a tree's grid */
 function treeHeader(gridClass, titles) {
@@ -64,7 +69,7 @@ function viewCallTree() {
 	}, grid, 'calltree', true);
 
 	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
-	box.append(treeHeading('Call tree', T), treeHeader(grid, titles), table);
+	box.append(treeHeading('Call tree', T, table), treeHeader(grid, titles), table);
 	box.redraw = () => {
 		table.selectFirst();
 		table.focus({ preventScroll: true });

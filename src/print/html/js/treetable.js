@@ -14,11 +14,13 @@
  * children are made when it opens, so a tree of 100,000 nodes opens
  * as fast as one of ten. Keys: up and down move, right opens (or goes
  * to the first child), left closes (or goes to the parent), Enter
- * opens the function, the menu key (or "m") the transforms menu.
+ * opens the function, "*" opens every row below, the menu key (or "m")
+ * the transforms menu.
  */
 const TREE_INDENT = 14;	/* px a level */
 const TREE_DEEPEST = 40;	/* levels indented; deeper rows say their depth */
 const TREE_OPEN_DEPTH = 500;	/* the heaviest path is opened this deep */
+const TREE_ALL = 20000;	/* rows "*" opens at most */
 
 function treeTable(src, gridClass, id, heavy) {
 	const scroller = el('div', { class: 'vscroll tree', id, tabindex: 0 });
@@ -44,13 +46,37 @@ function treeTable(src, gridClass, id, heavy) {
 	}
 	rows = level(src.roots, 0, null, [], heavy);
 
-	function open(i) {
+	/* the rows of row's subtree in order, opened until there are
+	 * TREE_ALL (the children of a row opened all follow it); without
+	 * recursion, a stack can be 100,000 frames deep */
+	function subtree(row, most = TREE_ALL) {
+		const out = [], stack = [row];
+
+		while (stack.length) {
+			const r = stack.pop();
+
+			if (r !== row)
+				out.push(r);
+			if (out.length >= most || !src.hasKids(r.n))
+				continue;
+			r.open = true;
+			const kids = src.kids(r.n);
+
+			for (let k = kids.length - 1; k >= 0; k--)
+				stack.push({ n: kids[k], depth: r.depth + 1, up: r, open: false });
+		}
+		return out;
+	}
+	function open(i, all) {
 		const row = rows[i];
 
-		if (!row || row.open || !src.hasKids(row.n))
+		if (!row || !src.hasKids(row.n) || (row.open && !all))
 			return;
+		if (row.open)
+			close(i);
 		row.open = true;
-		const add = level(src.kids(row.n), row.depth + 1, row, [], false);
+		const add = all ? subtree(row)
+			: level(src.kids(row.n), row.depth + 1, row, [], false);
 
 		rows = rows.slice(0, i + 1).concat(add, rows.slice(i + 1));
 		if (sel > i)
@@ -114,7 +140,8 @@ function treeTable(src, gridClass, id, heavy) {
 		spacer.textContent = '';
 		for (let i = first; i < last; i++) {
 			const r = el('div', { class: 'row ' + gridClass +
-				(i === sel ? ' sel' : ''), 'data-i': i },
+				(i === sel ? ' sel' : ''), 'data-i': i,
+				'data-depth': rows[i].depth },
 				...src.cells(rows[i]), nameCell(rows[i], i));
 
 			r.style.top = i * ROW + 'px';
@@ -180,6 +207,7 @@ function treeTable(src, gridClass, id, heavy) {
 				select(rows.lastIndexOf(row.up, sel));
 			break;
 		case 'Enter': src.enter(row); break;
+		case '*': open(sel, true); break;
 		case 'ContextMenu':
 		case 'm': menuAt(sel); break;
 		default:
@@ -197,6 +225,25 @@ function treeTable(src, gridClass, id, heavy) {
 		select(i);
 	};
 	scroller.rowCount = () => rows.length;
+	/* every row opened (up to TREE_ALL), or none */
+	scroller.openAll = () => {
+		rows = [];
+		for (const n of src.roots) {
+			const row = { n, depth: 0, up: null, open: false };
+
+			rows.push(row);
+			rows = rows.concat(subtree(row, TREE_ALL - rows.length));
+		}
+		sel = 0;
+		scroller.scrollTop = 0;
+		changed();
+	};
+	scroller.closeAll = () => {
+		rows = level(src.roots, 0, null, [], false);
+		sel = 0;
+		scroller.scrollTop = 0;
+		changed();
+	};
 	spacer.style.height = rows.length * ROW + 'px';
 	return scroller;
 }
