@@ -56,6 +56,7 @@ function bottomUpCallers(b) {
 }
 
 function viewBottomUp() {
+	const t = performance.now();
 	const T = flameTree();
 	const titles = ['cost', '%', 'of parent'];
 	const grid = 'bottomup-grid';
@@ -79,9 +80,6 @@ function viewBottomUp() {
 	box.append(treeHeading('Bottom-up (callers of each function\'s self cost)', T,
 		table),
 		treeHeader(grid, titles), table);
-	box.redraw = () => {
-		table.selectFirst();
-		table.focus({ preventScroll: true });
-	};
+	box.redraw = () => treeShown(table, t);
 	return box;
 }

@@ -26,6 +26,16 @@ function treeHeader(gridClass, titles) {
 			? t + (u ? ' (' + u + ')' : '') : t)),
 	el('span', null, 'function'));
 }
+/* A tree view in the page: its first row selected, the keys its; how
+ * long it took from t to the frame that paints it in body's
+ * data-tree-ms (the tests print it) */
+function treeShown(table, t) {
+	table.selectFirst();
+	table.focus({ preventScroll: true });
+	requestAnimationFrame(() => {
+		document.body.dataset.treeMs = (performance.now() - t).toFixed(1);
+	});
+}
 /* The names of the call path to node i, outermost first: a merge's */
 function treePath(T, i) {
 	const path = [];
@@ -70,11 +80,6 @@ function viewCallTree() {
 
 	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
 	box.append(treeHeading('Call tree', T, table), treeHeader(grid, titles), table);
-	box.redraw = () => {
-		table.selectFirst();
-		table.focus({ preventScroll: true });
-		/* how long the view took to make and draw, for the tests */
-		document.body.dataset.treeMs = (performance.now() - t).toFixed(1);
-	};
+	box.redraw = () => treeShown(table, t);
 	return box;
 }

@@ -91,6 +91,31 @@ function unitName(u) {
 	return u < 0 ? cycleName(-u) : FN.name[u] || '???';
 }
 
+/* The texts a glob's match holds: its runs between * and ?, quotes
+ * undone; null for a glob with a [set] */
+function globTexts(p) {
+	const texts = [];
+	let cur = '';
+
+	for (let i = 0; i < p.length; i++) {
+		const c = p[i];
+
+		if (c === '\\' && i + 1 < p.length) {
+			cur += p[++i];
+		} else if (c === '*' || c === '?') {
+			if (cur)
+				texts.push(cur);
+			cur = '';
+		} else if (c === '[') {
+			return null;
+		} else {
+			cur += c;
+		}
+	}
+	if (cur)
+		texts.push(cur);
+	return texts;
+}
 /* Which units (function ids) a transform's glob selects, made once per
  * glob: a Uint8Array by function id */
 const xformSelCache = new Map();
@@ -111,8 +136,19 @@ function xformSel(op, arg) {
 	} else if (arg === '*') {
 		sel.fill(1);
 	} else {
+		/* every form the name rule tries is a part of the name (or
+		 * of it without valgrind's "'2"), so a name that lacks a text
+		 * of the glob cannot match. Parsing 11,000 C++ names into
+		 * their parts is most of the time a transform takes; a look
+		 * for the texts skips nearly all. */
+		const texts = globTexts(arg);
+		const all = s => texts.every(t => s.includes(t));
+		const holds = s => typeof s === 'string' && (all(s) ||
+			(s.includes("'") && all(foldRecursion(s))));
+
 		for (let f = 0; f < NF; f++)
-			sel[f] = fnNameMatches(arg, re, f);
+			sel[f] = (!texts || holds(FN.name[f]) ||
+				holds(D.demangled[f])) && fnNameMatches(arg, re, f);
 	}
 	xformSelCache.set(key, sel);
 	return sel;
@@ -147,7 +183,8 @@ function treeBuilder(span, low) {
 }
 
 /* The self column of a tree of values: a node's value less its
- * children's (an estimate's rounding can leave a hair below 0) */
+ * children's (an estimate's rounding can leave a hair below 0, which
+ * would print as "-0.00": none is) */
 function treeSelf(T) {
 	if (!T.self) {
 		const s = Float64Array.from(T.value);
@@ -156,7 +193,7 @@ function treeSelf(T) {
 			if (p >= 0)
 				s[p] -= T.value[i];
 		});
-		T.self = s;
+		T.self = s.map(v => Math.max(0, v));
 	}
 	return T.self;
 }
