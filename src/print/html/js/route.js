@@ -52,6 +52,13 @@ function route() {
 		tab = 'top';
 		node = viewTop();
 	}
+	/* the views of lines and instructions, and gprof's cycle entry,
+	 * are of the whole profile: the transforms are of call paths */
+	if (xforms.length && ['cycle', 'source', 'disasm'].includes(parts[0]))
+		node.prepend(el('p', { class: 'note', id: 'xform-whole' },
+			'This view is of the whole profile: the transforms in force ' +
+			'apply to the call paths (Top, Function, flame graph, call ' +
+			'tree, bottom-up).'));
 	view.textContent = '';
 	view.append(node);
 	for (const a of document.querySelectorAll('#tabs a')) {

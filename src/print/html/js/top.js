@@ -67,11 +67,14 @@ function textWidth(text, bold) {
 	probe.remove();
 	return w;
 }
-const topTemplates = {};	/* by event: a filter keeps the widths */
+/* by event and transforms: a filter keeps the widths */
+const topTemplates = {};
 function topTemplate() {
-	if (!topTemplates[ev])
-		topTemplates[ev] = measureTop();
-	return topTemplates[ev];
+	const key = ev + xformKey;
+
+	if (!topTemplates[key])
+		topTemplates[key] = measureTop();
+	return topTemplates[key];
 }
 function measureTop() {
 	return topColumns.map(c => {

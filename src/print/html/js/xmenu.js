@@ -13,6 +13,7 @@ function xformMenu(x, y, target) {
 	const nm = u < 0 ? cycleName(-u) : fitName(u, 60);
 
 	closeMenu();
+	menuFrom = document.activeElement;
 	if (u >= 0) {
 		const glob = globQuote(FN.name[u] || '');
 
@@ -45,6 +46,7 @@ function xformMenu(x, y, target) {
 	menu.style.top = Math.max(0, Math.min(y, innerHeight - r.height - 4)) + 'px';
 	menu.querySelector('button').focus();
 }
+let menuFrom = null;	/* what had the keys before the menu */
 function closeMenu() {
 	const m = document.getElementById('xmenu');
 
@@ -66,8 +68,11 @@ document.addEventListener('keydown', e => {
 	const items = [...m.querySelectorAll('button')];
 	const k = items.indexOf(document.activeElement);
 
-	if (e.key === 'Escape')
+	if (e.key === 'Escape') {
 		closeMenu();
+		if (menuFrom && menuFrom.isConnected)
+			menuFrom.focus({ preventScroll: true });
+	}
 	else if (e.key === 'ArrowDown')
 		items[(k + 1) % items.length].focus();
 	else if (e.key === 'ArrowUp')
