@@ -497,6 +497,33 @@ class TransformsTest(ExploreBase):
         self.shot(q, 'igprof-fn-transformed')
 
 
+    def test_glob_form_and_top_menu(self):
+        # a glob typed as --ignore=GLOB would take it, then a Top row's
+        # right-click menu
+        kind = 'igprof'
+        p = self.page(kind)
+        p.open('#calltree')
+        form = p.d.find_element(By.CSS_SELECTOR, '#calltree-view .xf-form')
+        form.find_element(By.CSS_SELECTOR, 'select option[value="ignore"]').click()
+        form.find_element(By.CSS_SELECTOR, 'input').send_keys('ring_*' + Keys.ENTER)
+        p.go(p.js('return location.hash'))
+        self.assertEqual(p.js('return location.hash'), '#calltree&ignore=ring_*')
+        want = sum(c for f, c in transform(folded(kind), [('ignore', 'ring_*')]))
+        self.assertEqual(self.in_view(p), want)
+        p.go('#top&ignore=ring_*')
+        row = next(e for e in p.d.find_elements(By.CSS_SELECTOR, '#top-table .row')
+                   if e.find_elements(By.CSS_SELECTOR, 'a[title="fib"]'))
+        ActionChains(p.d).context_click(row).perform()
+        p.d.find_element(By.XPATH, '//div[@id="xmenu"]/button[text()="Hide fib '
+                         '(its cost to its callers)"]').click()
+        p.go(p.js('return location.hash'))
+        self.assertEqual(p.js('return location.hash'), '#top&ignore=ring_*&hide=fib')
+        self.assertEqual(self.in_view(p), want)
+        ids = [r['fn'] for r in self.top_rows(p)]
+        self.assertNotIn(self.fn_named(kind, 'fib')['id'], ids)
+        self.shot(p, 'igprof-top-two-crumbs')
+
+
 class TransformSpeedTest(ExploreBase):
     """The issue's limits, on profiles too big to commit: the cc1plus
     profile bench/run makes ($BENCH_DIR/base.out, as bench/html) and a

@@ -13,6 +13,7 @@ function treeHeading(what, T, table) {
 		el('button', { id: table.id + '-all', onclick: table.openAll,
 			title: 'the first ' + fmt(TREE_ALL) + ' rows at most' }, 'open all'),
 		el('button', { id: table.id + '-none', onclick: table.closeAll }, 'close all'),
+		xforms.length ? null : xformForm(),
 		el('span', { class: 'muted' },
 			'\u2191\u2193 move, \u2192 \u2190 open and close, * all below, ' +
 			'Enter: the function, m: transforms'));

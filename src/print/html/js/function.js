@@ -135,14 +135,15 @@ function viewFunction(f) {
 	const box = el('div', { id: 'function' });
 	const facts = el('p', null,
 		'self ', el('b', null, withUnit(fnSelf(f))), ' (' + pct(fnSelf(f), total()) + ')',
-		SAMPLED ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
+		/* counts are of the whole profile: none under transforms */
+		SAMPLED && !xforms.length ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
 		', inclusive ', el('b', null, withUnit(fnIncl(f))),
 		' (' + pct(fnIncl(f), total()) + ')',
 		/* as the call graph's blank "called": no call was recorded
 		 * (main, a thread's start) */
-		SAMPLED ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +
+		SAMPLED || xforms.length ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +
 			(FN.calls[f] === 1 ? ' time' : ' times') : ', no call recorded',
-		!SAMPLED && FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
+		!SAMPLED && !xforms.length && FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
 	const where = el('p', { class: 'muted' });
 	const file = fnFile(f), line = fnLine(f);
 	const K = code();

@@ -82,18 +82,25 @@ document.addEventListener('keydown', e => {
 	e.preventDefault();
 	e.stopPropagation();
 }, true);
-/* a flame graph frame's menu on right-click (flame.js draws frames
- * with their tree node in data-node) */
+/* the menu on right-click of a flame graph frame (flame.js draws
+ * frames with their tree node in data-node) or of a Top table's row */
 document.addEventListener('contextmenu', e => {
 	const fr = e.target.closest('#flame .fr');
 	const i = fr ? Number(fr.dataset.node) : -1;
+	const top = e.target.closest('#top-table .row');
+	const a = top && top.querySelector('a[href^="#fn/"]');
 
-	if (i < 0)
-		return;
-	const T = flameTree();
+	if (i >= 0) {
+		const T = flameTree();
 
-	e.preventDefault();
-	xformMenu(e.clientX, e.clientY, { unit: T.unit[i], path: treePath(T, i) });
+		e.preventDefault();
+		xformMenu(e.clientX, e.clientY, { unit: T.unit[i],
+			path: treePath(T, i) });
+	} else if (a) {
+		e.preventDefault();
+		xformMenu(e.clientX, e.clientY,
+			{ unit: parseInt(a.getAttribute('href').slice(4)) });
+	}
 });
 
 /* A transform as the breadcrumbs say it */
@@ -127,6 +134,7 @@ function drawCrumbs() {
 		drop.setAttribute('href', xformPlace(xforms.filter((y, j) => j !== k)));
 		bar.append(el('span', { class: 'crumb', title: xformLabel(x) }, go, drop));
 	});
+	bar.append(xformForm());
 	const none = el('a', { id: 'crumbs-clear' }, 'clear');
 
 	none.setAttribute('href', xformPlace([]));
@@ -143,6 +151,32 @@ function drawCrumbs() {
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));
+}
+
+/* A transform by glob, as the command line's --focus=GLOB: the
+ * functions' names as -p's name rule matches them ("std::*"), or an
+ * object's or a source file's path ("libc*", "*.h") */
+function xformForm() {
+	const op = el('select', { class: 'xf-op', title: 'the transform' });
+	const text = el('input', { type: 'search', class: 'xf-glob',
+		placeholder: 'a name or glob: std::*, *.h',
+		title: 'functions by name as -p matches them; for object and ' +
+			'file, a path or its last components' });
+	const apply = () => {
+		const v = text.value.trim();
+
+		if (v)
+			xformAdd(op.value, v);
+	};
+
+	for (const k of ['focus', 'ignore', 'hide', 'fold', 'obj', 'file'])
+		op.append(el('option', { value: k }, XF_OPS[k]));
+	text.addEventListener('keydown', e => {
+		if (e.key === 'Enter')
+			apply();
+	});
+	return el('span', { class: 'xf-form' }, op, text,
+		el('button', { onclick: apply }, 'add'));
 }
 
 /* The Function view's transforms of f: buttons under its heading */
@@ -195,8 +229,9 @@ function fnXformEntry(f) {
 	}
 	box.append(el('p', { class: 'muted' }, 'Under the transforms: the ' +
 		'callers and callees in the stacks left' + (T.estimated
-			? ' (estimated from call arcs)' : '') + ', each call path counted ' +
-		'once; calls are counted in the whole profile only.'),
+			? ' (estimated from call arcs)' : '') + ', each stack counted ' +
+		'once; the profile\'s counts of calls and samples are of the whole ' +
+		'profile, not shown.'),
 	el('h3', null, 'Callers'), table('fn-xform-callers', 'caller', callers),
 	el('h3', null, 'Callees'), table('fn-xform-callees', 'callee', callees));
 	return box;
