@@ -14,7 +14,7 @@
  *   #icicle[/K]       ... upside down            (zoomed to node K)
  *   #source/K[/LINE]  annotated source file K    #disasm/K   disassembly K
  *   #calltree         the call tree, top-down    #bottomup   ... inverted
- * then the transforms in force (transform.js): #flame&focus=main
+ * then the transforms in force (transform.js): #flame?focus=main&hide=f
  */
 
 /* The page's script is the files of src/print/html/js/ joined in the

@@ -3,8 +3,9 @@
 let lastFunction, waiting = false, drawn = false;
 
 function route() {
-	/* the place, then the transforms in force ("&focus=main") */
-	const [place, ...xparts] = location.hash.slice(1).split('&');
+	/* the place, then its parameters: the transforms in force
+	 * ("#flame?focus=main&ignore=fib") */
+	const { place, params } = hashParts(location.hash);
 	const parts = (place || 'top').split('/');
 	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
 	let tab = parts[0], node;
@@ -12,7 +13,7 @@ function route() {
 	/* the views but Top read the documents after this script: they
 	 * wait until the browser has read the page; so does Top under
 	 * transforms (the flame graph's trees) */
-	if ((xparts.length || ['fn', 'cycle', 'flame', 'icicle', 'source',
+	if ((params.length || ['fn', 'cycle', 'flame', 'icicle', 'source',
 	     'disasm', 'calltree', 'bottomup'].includes(tab)) &&
 	    document.readyState === 'loading') {
 		if (!waiting)
@@ -20,7 +21,7 @@ function route() {
 		waiting = true;
 		return;
 	}
-	xformSet(xparts);
+	xformSet(params);
 
 	switch (parts[0]) {
 	case 'fn':

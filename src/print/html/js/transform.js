@@ -9,8 +9,9 @@
  * profile holds stacks (IgProf, perf.data); estimated from the call
  * arcs for Callgrind and gmon.out, as the flame graph is.
  *
- * The transforms in force are in the hash after the place, in order:
- *   #flame&focus=main&ignore=std%3A%3Asort*&merge=main/run/step
+ * The transforms in force are parameters of the hash, after the place
+ * and a '?', in order (with any other parameter of the page's):
+ *   #flame?focus=main&ignore=std%3A%3Asort*&merge=main/run/step
  * focus, ignore, hide and fold take a glob of function names as -p's
  * name rule (match.js: fnNameMatches()); "fold=*" folds every
  * function's recursion; obj and file a glob of object or source paths;
@@ -26,53 +27,75 @@ const XF_OPS = {
 let xforms = [];	/* [{ op, arg }] in the hash's order */
 let xformKey = '';	/* their text in the hash: what the caches are of */
 
-/* "&focus=main&..." for the transforms in force, or for list */
-function xformSuffix(list = xforms) {
-	return list.map(x => '&' + x.op + '=' + (x.op === 'merge'
+/* A hash as its place ("flame/12") and its parameters after '?', as
+ * [key, value as written] pairs; and back */
+function hashParts(hash) {
+	const h = hash.replace(/^#/, '');
+	const q = h.indexOf('?');
+	const params = q < 0 ? [] : h.slice(q + 1).split('&').filter(p => p)
+		.map(p => {
+			const eq = p.indexOf('=');
+
+			return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+		});
+
+	return { place: q < 0 ? h : h.slice(0, q), params };
+}
+function hashJoin(place, params) {
+	return '#' + place + (params.length
+		? '?' + params.map(([k, v]) => k + '=' + v).join('&') : '');
+}
+/* the parameters of the transforms in force, or of list */
+function xformParams(list = xforms) {
+	return list.map(x => [x.op, x.op === 'merge'
 		? x.arg.map(encodeURIComponent).join('/')
-		: encodeURIComponent(x.arg))).join('');
+		: encodeURIComponent(x.arg)]);
 }
 /* a place in the page ("#fn/3") with the transforms in force: the
  * page's links keep them (el() in dom.js adds them to a "#..." href) */
 function withXforms(hash) {
-	return hash.includes('&') ? hash : hash + xformSuffix();
+	const { place, params } = hashParts(hash);
+
+	if (!xforms.length || params.some(([k]) => XF_OPS[k]))
+		return hash;
+	return hashJoin(place, params.concat(xformParams()));
 }
-/* The transforms of the hash's "&op=arg" parts; an unknown op is
- * dropped (a hand-edited or newer link), said in the breadcrumbs. */
+/* The transforms of the hash's parameters (the others are other
+ * code's); one whose glob cannot be read (a malformed %-escape, none)
+ * is left out, as the breadcrumbs say. */
 let xformDropped = [];
-function xformSet(parts) {
-	const key = parts.join('&');
+function xformSet(params) {
+	const mine = params.filter(([k]) => XF_OPS[k]);
+	const key = mine.map(([k, v]) => k + '=' + v).join('&');
 
 	if (key === xformKey)
 		return;
 	xformKey = key;
 	xforms = [];
 	xformDropped = [];
-	for (const p of parts) {
-		const eq = p.indexOf('=');
-		const op = p.slice(0, eq);
+	for (const [op, v] of mine) {
 		let arg;
 
 		try {
-			arg = op === 'merge'
-				? p.slice(eq + 1).split('/').map(decodeURIComponent)
-				: decodeURIComponent(p.slice(eq + 1));
+			arg = op === 'merge' ? v.split('/').map(decodeURIComponent)
+				: decodeURIComponent(v);
 		} catch (e) {
 			arg = null;	/* a malformed %-escape */
 		}
-		if (eq > 0 && XF_OPS[op] && arg !== null && arg !== '')
+		if (arg !== null && arg !== '')
 			xforms.push({ op, arg });
 		else
-			xformDropped.push(p);
+			xformDropped.push(op + '=' + v);
 	}
 }
 /* The hash of the place shown with list as the transforms: a node of
  * the flame graph is a node of the tree before, so it is left */
 function xformPlace(list) {
-	const place = (location.hash.slice(1) || 'top').split('&')[0];
+	const { place, params } = hashParts(location.hash || '#top');
 	const zoomed = /^(flame|icicle)\//.test(place);
 
-	return '#' + (zoomed ? place.split('/')[0] : place) + xformSuffix(list);
+	return hashJoin(zoomed ? place.split('/')[0] : place || 'top',
+		params.filter(([k]) => !XF_OPS[k]).concat(xformParams(list)));
 }
 function xformGo(list) {
 	location.hash = xformPlace(list);
