@@ -35,7 +35,8 @@ performance.mark('cga-parsed');
 
 /* A function's fields, from the columns; its costs under transforms
  * from the transformed tree (transform.js) */
-const fnSelf = f => xforms.length ? xformFunctions().self[f] : FN.self[ev][f];
+const fnSelf = f => xforms.length ? xformFunctions().self[f]
+	: FN.self[ev][f];
 const fnIncl = f => xforms.length ? xformFunctions().incl[f]
 	: FN.inclusive[ev][f];
 const fnFile = f => FN.file[f] < 0 ? null : D.paths[FN.file[f]];

@@ -391,9 +391,17 @@ function treeWalk(T, visit) {
 	}
 }
 
-/* The per-function costs under the transforms, or null for none */
+/* The per-function costs under the transforms, or null for none;
+ * asked for once per row and comparison of a sort: kept at hand */
+let xformFnKey = null, xformFn = null;
 function xformFunctions() {
-	return xforms.length ? flameTree().fn : null;
+	if (!xforms.length)
+		return null;
+	if (xformFnKey !== ev + '|' + xformKey) {
+		xformFn = flameTree().fn;
+		xformFnKey = ev + '|' + xformKey;
+	}
+	return xformFn;
 }
 /* Whether f has a cost in the view: not ignored, not focused away */
 function inView(f) {

@@ -23,7 +23,8 @@ const TREE_OPEN_DEPTH = 500;	/* the heaviest path is opened this deep */
 const TREE_ALL = 20000;	/* rows "*" opens at most */
 
 function treeTable(src, gridClass, id, heavy) {
-	const scroller = el('div', { class: 'vscroll tree', id, tabindex: 0 });
+	const scroller = el('div', { class: 'vscroll tree', id, tabindex: 0,
+		role: 'tree' });
 	const spacer = el('div', { class: 'vspacer' });
 	let rows = [];
 	let sel = 0, drawn = '', version = 0;
@@ -141,7 +142,11 @@ function treeTable(src, gridClass, id, heavy) {
 		for (let i = first; i < last; i++) {
 			const r = el('div', { class: 'row ' + gridClass +
 				(i === sel ? ' sel' : ''), 'data-i': i,
-				'data-depth': rows[i].depth },
+				'data-depth': rows[i].depth, role: 'treeitem',
+				'aria-level': rows[i].depth + 1,
+				'aria-selected': i === sel ? 'true' : 'false',
+				'aria-expanded': src.hasKids(rows[i].n)
+					? String(rows[i].open) : null },
 				...src.cells(rows[i]), nameCell(rows[i], i));
 
 			r.style.top = i * ROW + 'px';
