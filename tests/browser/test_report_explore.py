@@ -263,6 +263,28 @@ class TreeViewsTest(ExploreBase):
                            ".textContent"), ('libc.so.6+0x2724a',))
 
 
+    def test_back_finds_the_tree_as_left(self):
+        for view in ('calltree', 'bottomup'):
+            with self.subTest(view=view):
+                p = self.page('perf-dwarf')
+                p.open('#' + view)
+                t = p.d.find_element(By.ID, view)
+                t.send_keys(Keys.END)
+                t.send_keys(Keys.ARROW_RIGHT)
+                t.send_keys(Keys.ARROW_DOWN)
+                before = self.tree_rows(p, view)
+                sel = p.js("return document.querySelector('#%s .row.sel')"
+                           ".dataset.i" % view)
+                t.send_keys(Keys.ENTER)
+                p.go(p.js('return location.hash'))
+                self.assertTrue(p.js('return location.hash').startswith('#fn/'))
+                p.d.back()
+                p.go(p.js('return location.hash'))
+                self.assertEqual(self.tree_rows(p, view), before)
+                self.assertEqual(p.js("return document.querySelector("
+                                      "'#%s .row.sel').dataset.i" % view), sel)
+
+
 class TransformsTest(ExploreBase):
 
     def every_total(self, p, kind, name):

@@ -35,15 +35,19 @@ function bottomUpGroup(pairs) {
 	return [...byUnit].map(([u, m]) => bottomUpNode(u, m))
 		.sort((a, b) => b.v - a.v);
 }
+/* the roots, made once per tree (a view gone back to keeps its rows) */
 function bottomUpRoots(T) {
 	const self = treeSelf(T);
 	const pairs = [];
 
 	bottomUpTree = T;
+	if (T.bottomUp)
+		return T.bottomUp;
 	for (let i = 0; i < T.unit.length; i++)
 		if (self[i] > 0)
 			pairs.push([i, self[i]]);
-	return bottomUpGroup(pairs);
+	T.bottomUp = bottomUpGroup(pairs);
+	return T.bottomUp;
 }
 /* a node's callers: the parents of the tree nodes it holds */
 function bottomUpCallers(b) {
@@ -74,7 +78,7 @@ function viewBottomUp() {
 			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);
 		},
 		menu: (row, x, y) => xformMenu(x, y, { unit: row.n.u }),
-	}, grid, 'bottomup', false);
+	}, grid, 'bottomup', false, T);
 
 	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
 	box.append(treeHeading('Bottom-up (callers of each function\'s self cost)', T,

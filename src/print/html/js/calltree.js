@@ -31,7 +31,7 @@ function treeHeader(gridClass, titles) {
  * long it took from t to the frame that paints it in body's
  * data-tree-ms (the tests print it) */
 function treeShown(table, t) {
-	table.selectFirst();
+	table.shown();
 	table.focus({ preventScroll: true });
 	requestAnimationFrame(() => {
 		document.body.dataset.treeMs = (performance.now() - t).toFixed(1);
@@ -77,7 +77,7 @@ function viewCallTree() {
 		},
 		menu: (row, x, y) => xformMenu(x, y, { unit: T.unit[row.n],
 			path: treePath(T, row.n) }),
-	}, grid, 'calltree', true);
+	}, grid, 'calltree', true, T);
 
 	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
 	box.append(treeHeading('Call tree', T, table), treeHeader(grid, titles), table);

@@ -22,12 +22,25 @@ const TREE_DEEPEST = 40;	/* levels indented; deeper rows say their depth */
 const TREE_OPEN_DEPTH = 500;	/* the heaviest path is opened this deep */
 const TREE_ALL = 20000;	/* rows "*" opens at most */
 
-function treeTable(src, gridClass, id, heavy) {
+/* Each tree view's rows, selection and scroll by the tree they are of
+ * (flameTree()'s, one per event and transforms): going back to a view
+ * (after Enter on a row) finds it as it was left */
+const treeKept = new WeakMap();
+
+function treeTable(src, gridClass, id, heavy, T) {
 	const scroller = el('div', { class: 'vscroll tree', id, tabindex: 0,
 		role: 'tree' });
 	const spacer = el('div', { class: 'vspacer' });
+	let kept = treeKept.get(T);
+
+	if (!kept)
+		treeKept.set(T, kept = {});
+	const was = kept[id];
 	let rows = [];
-	let sel = 0, drawn = '', version = 0;
+	let sel = was ? was.sel : 0, drawn = '', version = 0;
+	const keep = () => {
+		kept[id] = { rows, sel, top: scroller.scrollTop };
+	};
 
 	scroller.append(spacer);
 	/* the rows of nodes at depth under up; the first opened too down
@@ -45,7 +58,7 @@ function treeTable(src, gridClass, id, heavy) {
 		});
 		return out;
 	}
-	rows = level(src.roots, 0, null, [], heavy);
+	rows = was ? was.rows : level(src.roots, 0, null, [], heavy);
 
 	/* the rows of row's subtree in order, opened until there are
 	 * TREE_ALL (the children of a row opened all follow it); without
@@ -99,6 +112,7 @@ function treeTable(src, gridClass, id, heavy) {
 		changed();
 	}
 	function changed() {
+		keep();
 		version++;
 		spacer.style.height = rows.length * ROW + 'px';
 		paint();
@@ -111,6 +125,7 @@ function treeTable(src, gridClass, id, heavy) {
 			scroller.scrollTop = top;
 		else if (top + ROW > scroller.scrollTop + h)
 			scroller.scrollTop = top + ROW - h;
+		keep();
 		version++;
 		paint();
 	}
@@ -160,7 +175,10 @@ function treeTable(src, gridClass, id, heavy) {
 
 		src.menu(rows[i], b.left, b.bottom);
 	}
-	scroller.addEventListener('scroll', paint);
+	scroller.addEventListener('scroll', () => {
+		keep();
+		paint();
+	});
 	scroller.addEventListener('click', e => {
 		const r = e.target.closest('.row');
 
@@ -221,10 +239,16 @@ function treeTable(src, gridClass, id, heavy) {
 		e.preventDefault();
 	});
 	scroller.redrawRows = () => { drawn = ''; paint(); };
-	/* the row selected first: the deepest of the heaviest path */
-	scroller.selectFirst = () => {
+	/* in the page: where it was left, or the deepest row of the
+	 * heaviest path selected */
+	scroller.shown = () => {
 		let i = 0;
 
+		if (was) {
+			scroller.scrollTop = was.top;
+			select(was.sel);
+			return;
+		}
 		while (heavy && i + 1 < rows.length && rows[i + 1].up === rows[i])
 			i++;
 		select(i);
