@@ -43,15 +43,27 @@ def folded(kind):
     return out
 
 
-def transform(stacks, xforms):
+def path_matches(path, glob):
+    """A path or its last components, as -p's (match.js pathMatches)."""
+    parts = (path or '').split('/')
+    return bool(path) and any(fnmatchcase('/'.join(parts[i:]), glob)
+                              for i in range(len(parts)))
+
+
+def transform(stacks, xforms, paths=None):
     """The transforms of the issue by hand, on whole stacks: the page's
     must agree. The globs are of plain C names (no C++ parts for the
-    name rule to try), fnmatch's."""
+    name rule to try), fnmatch's; obj and file match paths[op][name]."""
     for op, glob in xforms:
         out = []
         for frames, cost in stacks:
-            hits = [i for i, f in enumerate(frames) if fnmatchcase(f, glob)]
-            if op == 'focus':
+            if op in ('obj', 'file'):
+                hits = [i for i, f in enumerate(frames)
+                        if path_matches(paths[op].get(f), glob)]
+            else:
+                hits = [i for i, f in enumerate(frames)
+                        if fnmatchcase(f, glob)]
+            if op in ('focus', 'obj', 'file'):
                 if not hits:
                     continue
                 frames = frames[hits[0]:]
@@ -393,14 +405,20 @@ class TransformsTest(ExploreBase):
             'perf-dwarf': [[('focus', 'fib')], [('ignore', 'lib_apply')],
                            [('hide', 'fib')], [('fold', 'fib')],
                            [('hide', 'main'), ('focus', 'leaf')],
-                           [('ignore', 'worker'), ('hide', 'leaf')]],
+                           [('ignore', 'worker'), ('hide', 'leaf')],
+                           [('obj', 'libwork.so')], [('file', 'work.c')],
+                           [('file', '*.c'), ('ignore', 'lib_apply')]],
         }
         for kind, lists in cases.items():
-            ids = {f['name']: f['id'] for f in self.docs[kind]['functions']}
+            fns = self.docs[kind]['functions']
+            ids = {f['name']: f['id'] for f in fns}
+            paths = {'obj': {f['name']: f['object'] for f in fns},
+                     'file': {f['name']: f['file'] for f in fns}}
             p = self.page(kind)
             for xs in lists:
                 with self.subTest(kind=kind, xforms=xs):
-                    stacks = transform(folded(kind), xs)
+                    stacks = transform(folded(kind), xs, paths)
+                    self.assertTrue(stacks)
                     want = {ids[f]: v for f, v in costs(stacks).items()}
                     p.go('#top?' + '&'.join(
                         '%s=%s' % (op, urllib.parse.quote(g, safe=''))
