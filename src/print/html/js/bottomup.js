@@ -80,7 +80,7 @@ function viewBottomUp() {
 		menu: (row, x, y) => xformMenu(x, y, { unit: row.n.u }),
 	}, grid, 'bottomup', false, T);
 
-	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
+	box.style.setProperty('--tree-columns', treeColumns(T, titles));
 	box.append(treeHeading('Bottom-up (callers of each function\'s self cost)', T,
 		table),
 		treeHeader(grid, titles), table);

@@ -79,7 +79,7 @@ function viewCallTree() {
 			path: treePath(T, row.n) }),
 	}, grid, 'calltree', true, T);
 
-	box.style.setProperty('--tree-columns', treeColumns(T.total, titles));
+	box.style.setProperty('--tree-columns', treeColumns(T, titles));
 	box.append(treeHeading('Call tree', T, table), treeHeader(grid, titles), table);
 	box.redraw = () => treeShown(table, t);
 	return box;

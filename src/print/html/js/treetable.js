@@ -286,9 +286,11 @@ function shareCells(v, whole, parent) {
 function unitLink(u) {
 	return u < 0 ? cycleLink(-u) : fnLinkFit(u, LINK_CHARS);
 }
-/* The grid's widths: each number as wide as the widest it shows */
-function treeColumns(maxCost, titles) {
-	const w = Math.max(fmtCost(maxCost).length, 7) + 2;
+/* The grid's widths: each number as wide as the widest it shows, T's
+ * total (an estimate's with two decimals) */
+function treeColumns(T, titles) {
+	const w = Math.max(fmtCost(T.total + (T.estimated ? 0.01 : 0)).length,
+		7) + 2;
 
 	return titles.map(t => (t.endsWith('%') || t === 'of parent'
 		? Math.max(t.length, 7) + 2 : Math.max(w, t.length + 2)) + 'ch')
