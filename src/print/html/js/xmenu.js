@@ -131,6 +131,9 @@ function drawCrumbs() {
 			'\u00D7');
 
 		go.setAttribute('href', xformPlace(xforms.slice(0, k + 1)));
+		/* a glob that names nothing changes nothing: say so */
+		if (x.op !== 'merge' && !xformSel(x.op, x.arg).includes(1))
+			go.append(el('span', { class: 'muted' }, ' (matches nothing)'));
 		drop.setAttribute('href', xformPlace(xforms.filter((y, j) => j !== k)));
 		bar.append(el('span', { class: 'crumb', title: xformLabel(x) }, go, drop));
 	});
