@@ -2,6 +2,25 @@
 
 let lastFunction, waiting = false, drawn = false;
 
+/* A hash as its place ("flame/12") and its parameters after '?', as
+ * [key, value as written] pairs; and back */
+function hashParts(hash) {
+	const h = hash.replace(/^#/, '');
+	const q = h.indexOf('?');
+	const params = q < 0 ? [] : h.slice(q + 1).split('&').filter(p => p)
+		.map(p => {
+			const eq = p.indexOf('=');
+
+			return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+		});
+
+	return { place: q < 0 ? h : h.slice(0, q), params };
+}
+function hashJoin(place, params) {
+	return '#' + place + (params.length
+		? '?' + params.map(([k, v]) => k + '=' + v).join('&') : '');
+}
+
 function route() {
 	/* the place, then its parameters: the transforms in force
 	 * ("#flame?focus=main&ignore=fib") */
