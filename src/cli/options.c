@@ -242,6 +242,10 @@ enum {
 	OPT_DIFF,
 	OPT_DIFF_LINES,
 	OPT_STRIP_PREFIX,
+	OPT_FOCUS,
+	OPT_IGNORE,
+	OPT_HIDE,
+	OPT_TREE,
 };
 
 static const struct option long_options[] = {
@@ -265,6 +269,10 @@ static const struct option long_options[] = {
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
+	{ "focus", required_argument, NULL, OPT_FOCUS },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "hide", required_argument, NULL, OPT_HIDE },
+	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "sum", optional_argument, NULL, OPT_SUM },
@@ -398,10 +406,22 @@ void options_release(struct options *o)
 	o->strip_prefixes = NULL;
 	free(o->pids);
 	free(o->tids);
+	free(o->transforms);
+	o->transforms = NULL;
+	o->ntransforms = 0;
 	o->pids = o->tids = NULL;
 	o->binaries = NULL;
 	o->source_dirs = NULL;
 	o->source_maps = NULL;
+}
+
+static void add_transform(struct options *o, enum transform_kind kind,
+			  const char *glob)
+{
+	o->transforms = xreallocarray(o->transforms, o->ntransforms + 1,
+				      sizeof(*o->transforms));
+	o->transforms[o->ntransforms].kind = kind;
+	o->transforms[o->ntransforms++].glob = glob;
 }
 
 /* -p/-P/-q/-Q with SPEC, or -k: the symspec, or a usage error. */
@@ -547,6 +567,21 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_FOLD:
 			o->fold_recursion = true;
+			add_transform(o, TRANSFORM_FOLD, NULL);
+			break;
+		case OPT_FOCUS:
+		case OPT_IGNORE:
+		case OPT_HIDE:
+			if (!*optarg)
+				return usage_error("--%s wants a function name or glob",
+						   c == OPT_FOCUS ? "focus"
+						   : c == OPT_IGNORE ? "ignore" : "hide");
+			add_transform(o, c == OPT_FOCUS ? TRANSFORM_FOCUS
+					 : c == OPT_IGNORE ? TRANSFORM_IGNORE
+					 : TRANSFORM_HIDE, optarg);
+			break;
+		case OPT_TREE:
+			o->tree = true;
 			break;
 		case OPT_LENIENT:
 			o->lenient = true;
@@ -758,6 +793,16 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		if (!edge_given && o->edge_threshold > o->node_threshold)
 			o->edge_threshold = o->node_threshold;
 	}
+	if (o->tree && (o->mode != OUT_TEXT || o->dot))
+		return usage_error("--tree is a text listing: it does not go with --json, --output=%s or --dot",
+				   o->mode == OUT_CALLGRIND ? "callgrind"
+				   : o->mode == OUT_FOLDED ? "folded"
+				   : o->mode == OUT_HTML ? "html" : "json");
+	for (size_t i = 0; o->diff && i < o->ntransforms; i++)
+		if (o->transforms[i].kind != TRANSFORM_FOLD)
+			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
+	if (o->diff && o->tree)
+		return usage_error("--diff prints only the differences: it does not go with --tree");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
@@ -797,7 +842,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->flat = flat_on;
 	o->graph = graph_on;
 	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks &&
-	    !o->dot && !o->svg)
+	    !o->dot && !o->svg && !o->tree)
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;

@@ -338,7 +338,7 @@ int flame_build(struct flame *fl, const struct cg *cg, uint32_t ev,
 	memset(fl, 0, sizeof(*fl));
 	fl->event = ev;
 	fl->first_root = NO_ID;
-	fl->estimated = !p->nstack_values;
+	fl->estimated = !p->nstack_values || p->stacks_estimated;
 	if (fl->estimated)
 		ret = build_from_arcs(fl, cg, ev, min_cost,
 				      max_nodes ? max_nodes : SIZE_MAX);
