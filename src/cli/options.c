@@ -70,6 +70,33 @@ static const char usage_text[] =
 "                         as far as names stay distinct (as --dot does)\n"
 "      --leaks            list IgProf's leak records (resources still held\n"
 "                         at exit), largest first; only them unless -p or -q\n"
+"      --tree             print the call tree from the roots down, one line\n"
+"                         per call path, indented under its caller, the\n"
+"                         heaviest first: total and self cost in percent of\n"
+"                         the total and as numbers (paths below --threshold\n"
+"                         are counted, not shown); only it unless -p or -q.\n"
+"                         Exact for IgProf and perf.data, estimated from\n"
+"                         the call arcs otherwise\n"
+"\n"
+"Transforms (in the order given, for every listing and output):\n"
+"      --focus=GLOB       keep only the call stacks through a function GLOB\n"
+"                         names (as -p names it), each cut to start at its\n"
+"                         outermost such frame: the total becomes its\n"
+"                         inclusive cost\n"
+"      --ignore=GLOB      drop the call stacks through a function GLOB\n"
+"                         names: the total drops by its inclusive cost\n"
+"      --hide=GLOB        take the frames of the functions GLOB names out\n"
+"                         of every stack: their cost goes to their caller,\n"
+"                         their callees become its callees\n"
+"      --fold-recursion   count recursion levels as their function: fib'2\n"
+"                         is fib (valgrind --separate-recs names), and\n"
+"                         fib > fib > fib in a stack is one fib\n"
+"      Each may be given several times. GLOB may be obj:GLOB or file:GLOB,\n"
+"      the functions of an object or of a source file. Every listing is\n"
+"      then made from the stacks left; the first line (and --json's\n"
+"      \"transforms\") says what share of the total is in view. A profile\n"
+"      without stacks (Callgrind, gmon.out) is transformed on the paths\n"
+"      the flame graph estimates from its call arcs, and says so.\n"
 "\n"
 "Costs:\n"
 "      --sort=EVENT       rank by EVENT (default: the first event)\n"
@@ -81,8 +108,9 @@ static const char usage_text[] =
 "                         by default (allocators for memory counters,\n"
 "                         IgProf's own), as igprof-analyse -nf does\n"
 "      --threshold=PCT    leave out entries below PCT percent of the total\n"
-"                         (flat profile: self cost; call graph: total;\n"
-"                         --dot, --svg: inclusive, as --node-threshold);\n"
+"                         (flat profile: self cost; call graph and\n"
+"                         --tree: total; --dot, --svg: inclusive, as\n"
+"                         --node-threshold);\n"
 "                         a line counts them. Default 0.5 in the text\n"
 "                         listings (none with a -p/-q SPEC or gmon.out);\n"
 "                         --threshold=0 lists everything\n"
@@ -90,8 +118,6 @@ static const char usage_text[] =
 "Reading:\n"
 "      --part=N           read only part N of multi-part profiles (the\n"
 "                         'part:' number; default: all parts, summed)\n"
-"      --fold-recursion   count recursion levels as their function:\n"
-"                         fib'2 is fib (valgrind --separate-recs names)\n"
 "      --sum[=FILE]       gmon.out input: also write the summed profile to\n"
 "                         FILE (default gmon.sum) in gmon.out format, as\n"
 "                         gprof -s does\n"
@@ -794,10 +820,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			o->edge_threshold = o->node_threshold;
 	}
 	if (o->tree && (o->mode != OUT_TEXT || o->dot))
-		return usage_error("--tree is a text listing: it does not go with --json, --output=%s or --dot",
-				   o->mode == OUT_CALLGRIND ? "callgrind"
-				   : o->mode == OUT_FOLDED ? "folded"
-				   : o->mode == OUT_HTML ? "html" : "json");
+		return usage_error("--tree is a text listing: it does not go with --json, --output=FORMAT or --dot");
 	for (size_t i = 0; o->diff && i < o->ntransforms; i++)
 		if (o->transforms[i].kind != TRANSFORM_FOLD)
 			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
