@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "select/stack_transform.h"
 
 static uint32_t func(struct profile *p, const char *name)
@@ -272,6 +273,46 @@ static void test_patterns(void **state)
 	profile_release(&p);
 }
 
+/* A leak goes with its stack; a position's cost is its function's self
+ * cost left, shared over its lines, which still add up to it. */
+static void test_leaks_and_lines(void **state)
+{
+	static const struct transform t[] = { { TRANSFORM_FOCUS, "b" } };
+	struct profile p;
+	uint32_t g, lo, hi;
+	struct pleak *lk;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "T", 1));
+	stack(&p, "main;a;f;g", 27, 1);
+	stack(&p, "main;b;g", 70, 1);
+	profile_want_func_extras(&p);
+	g = find_func(&p, "g");
+	lo = profile_pos(&p, g, NO_NAME, 0, 0x1000);
+	hi = profile_pos(&p, g, NO_NAME, 0, 0x1010);
+	profile_pos_cost(&p, lo)[0] = 60;
+	profile_pos_cost(&p, hi)[0] = 37;
+	profile_self(&p, g)[0] = 97;
+	ARRAY_GROW(p.leaks, 2, p.leaks_alloc);
+	p.nleaks = 2;
+	lk = p.leaks;
+	lk[0] = (struct pleak){ .addr = 1, .size = 8, .stack = 3 };	/* a;f;g */
+	lk[1] = (struct pleak){ .addr = 2, .size = 16, .stack = 6 };	/* b;g */
+	profile_finish(&p);
+	assert_int_equal(stack_transform(&p, t, 1), 0);
+	assert_int_equal(p.totals[0], 70);
+	assert_int_equal(p.nleaks, 1);
+	assert_int_equal(p.leaks[0].size, 16);
+	assert_int_equal(p.stacks[p.leaks[0].stack].func, g);
+	assert_int_equal(p.stacks[p.stacks[p.leaks[0].stack].caller].func,
+			 find_func(&p, "b"));
+	/* 60 * 70 / 97 = 43.3 and 37 * 70 / 97 = 26.7: 43 and 27 */
+	assert_int_equal(profile_pos_cost(&p, lo)[0], 43);
+	assert_int_equal(profile_pos_cost(&p, hi)[0], 27);
+	profile_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +323,7 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_order),
 		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_leaks_and_lines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -659,6 +659,12 @@ static int transform(struct run *r)
 	if (stack_transform(p, o->transforms, o->ntransforms) < 0)
 		return 1;
 	r->transforms = describe_transforms(o);
+	/* the annotated source, the disassembly, the report's views of
+	 * them: a stack records no line */
+	if (p->npos && !only_folds(o))
+		note("%s: each line's and instruction's cost is scaled to its "
+		     "function's self cost left (estimated: the stacks record "
+		     "no line)", r->transforms);
 	r->po.transforms = r->transforms;
 	r->po.totals_before = r->totals_before;
 	r->po.transforms_estimated = p->stacks_estimated;
@@ -870,7 +876,7 @@ static int print_text(struct run *r, FILE *out)
 
 	print_notes(r);
 	print_transform_header(out, r, "");
-	if (r->transforms && (o->flat || o->graph || o->tree))
+	if (r->transforms)
 		fputs("\n", out);
 	if (o->tree) {
 		print_tree(out, &r->cg, &r->po);

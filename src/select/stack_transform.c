@@ -199,7 +199,7 @@ static void transform_one(struct profile *p, const struct transform *t)
 		/* names nothing: focus keeps nothing, the others change
 		 * nothing */
 		if (t->kind == TRANSFORM_FOCUS)
-			p->nstack_values = 0;
+			p->nstack_values = p->nleaks = 0;
 		return;
 	}
 	img = xcalloc(p->nstacks + 1, sizeof(*img));
@@ -218,6 +218,20 @@ static void transform_one(struct profile *p, const struct transform *t)
 		p->stack_values[kept++] = v;
 	}
 	p->nstack_values = kept;
+	/* a leak was allocated in a stack: it goes where the stack goes */
+	kept = 0;
+	for (size_t i = 0; i < p->nleaks; i++) {
+		struct pleak lk = p->leaks[i];
+		uint32_t to = img[lk.stack];
+
+		if (to == PENDING && t->kind == TRANSFORM_HIDE)
+			to = tree_node(&out, NO_ID, top[lk.stack]);
+		if (to == PENDING || to == DROPPED)
+			continue;
+		lk.stack = to;
+		p->leaks[kept++] = lk;
+	}
+	p->nleaks = kept;
 	if (p->stack_calls)
 		move_calls(p, img, out.n);
 	free(p->stacks);
@@ -280,11 +294,45 @@ static void add_to(uint64_t *row, const uint64_t *v, size_t n)
 		row[e] = row[e] + v[e] < row[e] ? UINT64_MAX : row[e] + v[e];
 }
 
-/* The arcs made again replace p's; call sites follow their arc or go
- * with it. */
+/*
+ * Each position's cost scaled to its function's self cost left
+ * (old_self: the rows before), rounded as a running sum per function so
+ * that a function's lines still add up to its self cost.
+ */
+static void scale_positions(struct profile *p, const uint64_t *old_self)
+{
+	size_t stride = p->stride, n = p->nfuncs * stride;
+	double *sum = xcalloc(n + 1, sizeof(*sum));
+	uint64_t *given = xcalloc(n + 1, sizeof(*given));
+
+	for (size_t i = 0; i < p->npos; i++) {
+		uint32_t f = p->pos[i].func;
+		uint64_t *row = profile_pos_cost(p, (uint32_t)i);
+
+		for (size_t e = 0; e < stride; e++) {
+			size_t k = (size_t)f * stride + e;
+			uint64_t now = profile_self(p, f)[e], upto;
+
+			if (now >= old_self[k])
+				continue;	/* all left, or more (hide) */
+			sum[k] += (double)row[e] * (double)now / (double)old_self[k];
+			upto = (uint64_t)llround(sum[k]);
+			row[e] = upto > given[k] ? upto - given[k] : 0;
+			given[k] = upto > given[k] ? upto : given[k];
+		}
+	}
+	free(sum);
+	free(given);
+}
+
+/* The arcs made again replace p's; call sites follow their arc, scaled
+ * to its share left, or go with it. */
 static void replace_arcs(struct profile *p, struct arcs *a)
 {
 	size_t stride = p->stride, kept = 0;
+	/* per new arc and event, and its count: the running sums */
+	double *sum = xcalloc(a->n * (stride + 1) + 1, sizeof(*sum));
+	uint64_t *given = xcalloc(a->n * (stride + 1) + 1, sizeof(*given));
 
 	profile_unpack_incl(p);
 	for (size_t s = 0; s < p->ncallsites; s++) {
@@ -292,16 +340,41 @@ static void replace_arcs(struct profile *p, struct arcs *a)
 		uint32_t c = u64map_get(&a->index, (uint64_t)old->caller << 32 |
 							   old->callee);
 
+		uint64_t *row;
+
 		if (c == U64MAP_NONE)
 			continue;
 		p->callsites[kept] = p->callsites[s];
 		p->callsites[kept].call = c;
-		memmove(profile_callsite_incl(p, (uint32_t)kept),
-			profile_callsite_incl(p, (uint32_t)s),
+		row = profile_callsite_incl(p, (uint32_t)kept);
+		memmove(row, profile_callsite_incl(p, (uint32_t)s),
 			stride * sizeof(uint64_t));
+		/* a call site is its arc's share of what is left, rounded
+		 * as a running sum per arc so that the sites still add up
+		 * to the arc */
+		for (size_t e = 0; e <= stride; e++) {
+			size_t k = (size_t)c * (stride + 1) + e;
+			uint64_t *v = e < stride ? &row[e]
+						 : &p->callsites[kept].count;
+			uint64_t now = e < stride ? a->incl[(size_t)c * stride + e]
+						  : a->count[c];
+			uint64_t before = e < stride
+				? profile_call_incl_at(p, p->callsites[s].call, e)
+				: profile_call_count(p, p->callsites[s].call);
+			uint64_t upto;
+
+			if (now >= before)
+				continue;
+			sum[k] += (double)*v * (double)now / (double)before;
+			upto = (uint64_t)llround(sum[k]);
+			*v = upto > given[k] ? upto - given[k] : 0;
+			given[k] = upto > given[k] ? upto : given[k];
+		}
 		kept++;
 	}
 	p->ncallsites = kept;
+	free(sum);
+	free(given);
 	u64map_release(&p->callsite_index);
 	u64map_init(&p->callsite_index);
 	for (size_t s = 0; s < kept; s++)
@@ -340,6 +413,9 @@ static void recount(struct profile *p)
 	struct arcs a = { 0 };
 	uint32_t gen = 0;
 
+	uint64_t *old_self = xmalloc((nf * stride + 1) * sizeof(*old_self));
+
+	memcpy(old_self, p->self, nf * stride * sizeof(*old_self));
 	u64map_init(&a.index);
 	for (size_t i = 0; i < p->nstack_values; i++) {
 		const struct pstack_value *v = &p->stack_values[i];
@@ -407,6 +483,8 @@ static void recount(struct profile *p)
 			if (!profile_self(p, (uint32_t)f)[e])
 				profile_func_row(p, p->func_peak, (uint32_t)f)[e] = 0;
 	replace_arcs(p, &a);
+	scale_positions(p, old_self);
+	free(old_self);
 	memset(p->totals, 0, stride * sizeof(uint64_t));
 	for (size_t f = 0; f < nf; f++)
 		add_to(p->totals, profile_self(p, (uint32_t)f), stride);

@@ -43,9 +43,13 @@ const char *transform_name(enum transform_kind kind);
  * and make p's costs again from what is left: self (the stacks ending
  * in a function), inclusive (the stacks holding it, once each), the
  * arcs (the stacks where one calls the other, once each; arcs no stack
- * holds any more are gone) and the totals. Positions and call sites
- * keep what was recorded. A pattern that names no function is said in
- * a warning. Returns 0, or -1 after saying why (no stacks).
+ * holds any more are gone) and the totals. A stack records no line:
+ * each position's cost is scaled to its function's self cost left, and
+ * each call site's to its arc's (an estimate: what was taken away is
+ * taken from every line alike; a self cost that grew, under hide,
+ * leaves the lines as recorded). Leaks follow their stacks. A pattern
+ * that names no function is said in a warning. Returns 0, or -1 after
+ * saying why (no stacks).
  */
 int stack_transform(struct profile *p, const struct transform *t, size_t n);
 
