@@ -43,6 +43,8 @@ struct maker {
 	size_t narcs;
 	double *calls;		/* per stack: the calls into its last frame */
 	size_t calls_alloc;
+	struct pstack_value *values;	/* the trees' costs */
+	size_t nvalues, values_alloc;
 };
 
 static uint32_t unit_of(const struct cg *cg, uint32_t f)
@@ -148,9 +150,16 @@ static void add_tree(struct maker *m, uint32_t ev, bool calls)
 
 			sum += n->self;
 			upto = (uint64_t)llround(sum);
-			if (upto > given)
-				profile_add_stack_value(p, stack[i], ev,
-							upto - given, 0);
+			if (upto > given) {
+				/* into the profile once every tree is
+				 * made: until then it has no stacks, and
+				 * each tree is the arcs' */
+				ARRAY_GROW(m->values, m->nvalues + 1,
+					   m->values_alloc);
+				m->values[m->nvalues++] = (struct pstack_value){
+					.stack = stack[i], .event = ev,
+					.value = upto - given };
+			}
 			given = upto > given ? upto : given;
 		}
 		if (calls && n->parent != NO_ID) {
@@ -192,6 +201,10 @@ void arc_stacks_make(struct profile *p, const struct cg *cg)
 	for (uint32_t e = 0; e < p->nevents; e++)
 		if (every || e == cg->sort_event)
 			add_tree(&m, e, e == cg->sort_event);
+	for (size_t i = 0; i < m.nvalues; i++)
+		profile_add_stack_value(p, m.values[i].stack, m.values[i].event,
+					m.values[i].value, 0);
+	free(m.values);
 	free(p->stack_calls);
 	p->stack_calls = xcalloc(p->nstacks + 1, sizeof(*p->stack_calls));
 	if (m.calls)
