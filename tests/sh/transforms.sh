@@ -98,4 +98,46 @@ check fp-leaf leaf $pargs $perf/fp.data
 check dwarf-lib_apply lib_apply $pargs $perf/dwarf.data
 # shellcheck disable=SC2086
 check dwarf-leaf leaf $pargs $perf/dwarf.data
+
+# A Callgrind profile records no stacks: the transforms work on the
+# paths estimated from its arcs, rounded to whole units, and say so; the
+# focus's total is still the function's measured inclusive cost and the
+# ignore's drops by it, to the rounding (0.01% of the total), and every
+# event of the profile is transformed, not only the first.
+for spec in "samples/recursion/callgrind.instr.out:fib work main" \
+	"samples/cxx/callgrind.out:main" \
+	"samples/recursion/callgrind.cache.out:fib"; do
+	file=${spec%%:*}
+	for func in ${spec#*:}; do
+		for t in "" "--focus=$func" "--ignore=$func"; do
+			# shellcheck disable=SC2086
+			"$bin" --json $t "$file" >"$tmp/arc${t:+-${t%%=*}}.json" 2>"$tmp/arc.err" ||
+				{ echo "transforms: $file $t: --json failed"; status=1; }
+		done
+		grep -q "estimated from call arcs" "$tmp/arc.err" ||
+			{ echo "transforms: $file: no note that the transforms are estimated"; status=1; }
+		python3 - "$tmp" "$file" "$func" <<'EOF2' || status=1
+import json, sys
+tmp, name, func = sys.argv[1:]
+none, focus, ignore = (json.load(open("%s/arc%s.json" % (tmp, k)))
+                       for k in ("", "---focus", "---ignore"))
+incl = sum(f["inclusive"][0] for f in none["functions"] if f["name"] == func)
+tot = none["totals"][0]
+slack = tot * 1e-4
+bad = []
+if abs(focus["totals"][0] - incl) > slack:
+    bad.append("focus: total %d, %s's inclusive %d" % (focus["totals"][0], func, incl))
+if abs(ignore["totals"][0] - (tot - incl)) > slack:
+    bad.append("ignore: total %d, want %d" % (ignore["totals"][0], tot - incl))
+if not focus["transforms"]["estimated"]:
+    bad.append("focus: the JSON does not say estimated")
+for e in range(1, len(none["events"])):
+    if none["totals"][e] and not ignore["totals"][e]:
+        bad.append("ignore: event %s left at 0" % none["events"][e])
+for b in bad:
+    print("transforms: %s: %s" % (name, b))
+sys.exit(1 if bad else 0)
+EOF2
+	done
+done
 exit $status
