@@ -936,8 +936,10 @@ static int print_output(struct run *r, FILE *out)
 		return write_callgrind(out, o->output_file ? o->output_file
 							   : "the standard output",
 				       &r->cg) < 0;
-	if (o->dot)
+	if (o->dot) {
+		print_transform_header(out, r, "// ");
 		print_dot(out, &r->cg, &r->po);
+	}
 	else if (o->mode == OUT_JSON)
 		print_json(out, &r->cg, &r->po);
 	else if (o->mode == OUT_FOLDED) {
