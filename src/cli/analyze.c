@@ -614,6 +614,21 @@ static int estimate_stacks(struct run *r)
 	return ret;
 }
 
+/* A total as the listings give it: gmon.out's ticks in seconds. */
+static const char *total_text(char *buf, const struct run *r, uint64_t v)
+{
+	const struct profile *p = &r->p;
+	uint32_t ev = r->po.sort_event;
+	bool groups = !r->o->no_digit_groups;
+
+	if (listed_in_seconds(p, ev)) {
+		buf[fmt_number(buf, (double)v * p->events[ev].unit_seconds, 2,
+			       groups)] = '\0';
+		return buf;
+	}
+	return fmt_count(buf, v, groups);
+}
+
 /* "focus=main, hide=g" */
 static char *describe_transforms(const struct options *o)
 {
@@ -644,8 +659,7 @@ static int transform(struct run *r)
 	const struct options *o = r->o;
 	struct profile *p = &r->p;
 	uint32_t ev = r->po.sort_event;
-	char before[FMT_NUM_MAX], after[FMT_NUM_MAX];
-	bool groups = !o->no_digit_groups;
+	char before[2 * FMT_NUM_MAX], after[2 * FMT_NUM_MAX];
 	double share;
 
 	if (!o->ntransforms)
@@ -672,8 +686,8 @@ static int transform(struct run *r)
 			? 100.0 * (double)p->totals[ev] / (double)r->totals_before[ev]
 			: 0;
 	note("%s: %s of %s %s (%.1f%%) in view%s", r->transforms,
-	     fmt_count(after, p->totals[ev], groups),
-	     fmt_count(before, r->totals_before[ev], groups),
+	     total_text(after, r, p->totals[ev]),
+	     total_text(before, r, r->totals_before[ev]),
 	     profile_str(p, p->events[ev].name), share,
 	     p->stacks_estimated
 		     ? "; estimated from call arcs: the profile records no "
@@ -855,14 +869,13 @@ static void print_transform_header(FILE *out, const struct run *r,
 {
 	const struct profile *p = &r->p;
 	uint32_t ev = r->po.sort_event;
-	char before[FMT_NUM_MAX], after[FMT_NUM_MAX];
-	bool groups = !r->o->no_digit_groups;
+	char before[2 * FMT_NUM_MAX], after[2 * FMT_NUM_MAX];
 
 	if (!r->transforms)
 		return;
 	fprintf(out, "%sTransformed (%s): %s of %s %s in view (%.1f%%)%s\n",
-		prefix, r->transforms, fmt_count(after, p->totals[ev], groups),
-		fmt_count(before, r->totals_before[ev], groups),
+		prefix, r->transforms, total_text(after, r, p->totals[ev]),
+		total_text(before, r, r->totals_before[ev]),
 		profile_str(p, p->events[ev].name),
 		r->totals_before[ev] ? 100.0 * (double)p->totals[ev] /
 					       (double)r->totals_before[ev]

@@ -149,7 +149,15 @@ void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o)
 	fputs("Call tree of ", out);
 	fprint_event_title(out, p, ev);
 	fputs(", ", out);
-	fprint_total(out, p, ev, o->digit_groups);
+	/* gmon.out's ticks as the flat profile gives them, in seconds */
+	if (listed_in_seconds(p, ev)) {
+		char buf[2 * FMT_NUM_MAX];
+
+		fprintf(out, "%s in all", cost_text(buf, p, ev, total,
+						    o->digit_groups));
+	} else {
+		fprint_total(out, p, ev, o->digit_groups);
+	}
 	fputs(fl.estimated ? " (estimated from call arcs):\n\n" : ":\n\n", out);
 	fprintf(out, "%7s %7s %14s %14s  %s\n", "total%", "self%",
 		listed_in_seconds(p, ev) ? "total s" : "total",
