@@ -4,7 +4,8 @@
 # call graphs of main and worker (tests/perf/NAME.tree, made by perf
 # report with --no-inline --no-demangle under a --symfs of tests/perf/)
 # must be ours for the same call path, to 0.01 (perf rounds to two
-# decimals). With perf installed it is run here too and held to the
+# decimals); and --focus=F's share of the total is perf's Children
+# percentage for F (tests/perf/NAME.children). With perf installed it is run here too and held to the
 # same, so the check does not rest on the committed answers alone.
 #
 # Where the two differ on purpose, the comparison looks past it:
@@ -116,6 +117,25 @@ for rec in fp dwarf; do
 	our_paths "$tmp/$rec.out" >"$tmp/$rec.ours"
 	perf_paths "$perf/$rec.tree" >"$tmp/$rec.perf"
 	compare "$rec.tree" "$tmp/$rec.perf" "$tmp/$rec.ours"
+done
+
+# --focus=F keeps the stacks through F: its total's share of the whole
+# is perf report --children's Children column for F (the committed
+# answers NAME.children), to its two decimals
+for rec in fp dwarf; do
+	for func in main hot fib lib_apply worker leaf lib_spin; do
+		want=$(awk -v f="$func" '$NF == f && $(NF-1) != "[k]" { sub(/%/, "", $1); s += $1 }
+			END { if (s) printf "%.2f", s }' "$perf/$rec.children")
+		[ -n "$want" ] || { fail "$rec: perf has no $func"; continue; }
+		# shellcheck disable=SC2086
+		got=$("$bin" --focus="$func" --json $args "$perf/$rec.data" 2>/dev/null |
+			python3 -c 'import json, sys
+d = json.load(sys.stdin)
+e = d["events"].index(d["sort_event"])
+print("%.2f" % (100.0 * d["totals"][e] / d["transforms"]["totals_before"][e]))')
+		[ "$got" = "$want" ] ||
+			fail "$rec: --focus=$func leaves ${got:-?}% in view, perf's Children $want%"
+	done
 done
 
 if command -v perf >/dev/null 2>&1; then
