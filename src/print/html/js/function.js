@@ -159,6 +159,8 @@ function viewFunction(f) {
 			{ id: 'fn-object', title: fnObject(f) }, baseName(fnObject(f))));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
+	where.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + f), id: 'fn-sandwich' },
+		'sandwich'));
 	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts);
 	if (cyc !== null)
 		box.append(el('p', null, 'Part of ', cycleLink(cyc), SAMPLED
