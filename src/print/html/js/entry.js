@@ -80,7 +80,7 @@ const ARC_KEYS = {
 	children: r => r.inside ? -1 : r.sh.child,
 	incl: r => r.inside ? -1 : r.sh.incl,
 	count: r => r.count,
-	name: r => name(r.other),
+	name: r => name(r.other).toLowerCase(),
 };
 
 function sortArcRows(rows, how) {
