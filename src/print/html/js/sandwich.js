@@ -100,7 +100,9 @@ function viewSandwich(f) {
 	 * paths cut): its middle the function's inclusive cost, as the
 	 * listings and --json give it. Not after a transform: the tree's
 	 * costs are the ones in view. */
-	if (T.estimated && !T.transformed && S.up.value[0] > 0)
+	const measured = T.estimated && !T.transformed && S.up.value[0] > 0;
+
+	if (measured)
 		sandwichScale(S, u < 0 ? calls().cycleByNumber[-u].inclusive[ev]
 				 : fnIncl(u));
 	const mid = S.up.value[0];
@@ -127,11 +129,13 @@ function viewSandwich(f) {
 			cycleName(-u) + ': the tree estimated from call arcs takes ' +
 			'the cycle as one, so this is the cycle\'s sandwich.'));
 	box.append(el('p', { id: 'sandwich-facts' },
-		'Inclusive ', el('b', null, withUnit(mid)), ' (' + pct(mid, T.total) +
+		'Inclusive ', el('b', null, withUnit(mid)), ' (' +
+		pct(mid, measured ? total() : T.total) +
 		' of the total); from its callers ' + withUnit(sum(S.up)) +
 		', in stacks starting at it ' + withUnit(S.root) +
 		'; in its callees ' + withUnit(sum(S.down)) + ', in itself ' +
-		withUnit(mid - sum(S.down)) + '. Callers above it, callees ' +
+		/* an estimate's sum may pass it by a rounding error */
+		withUnit(Math.max(0, mid - sum(S.down))) + '. Callers above it, callees ' +
 		'below: each of its call paths once, merged.'), info, deepNote);
 	if (!(mid > 0)) {
 		box.append(el('p', null, label + ' has no frame in the flame ' +
