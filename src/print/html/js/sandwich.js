@@ -218,7 +218,9 @@ function viewSandwich(f) {
 	};
 	area.addEventListener('mouseover', readout);
 	area.addEventListener('focusin', readout);
-	requestAnimationFrame(draw);
+	/* route() draws it once in the page; a view made elsewhere is
+	 * drawn in the next frame */
+	requestAnimationFrame(() => drawnOnce || draw());
 	box.redraw = draw;
 	return box;
 }
