@@ -319,6 +319,35 @@ class SandwichTest(ReportBase):
         p.shot('sandwich-callgrind-cycle')
 
 
+    def test_cycles_igprof(self):
+        """A cycle as a whole, in a tree of stacks: the frames of all
+        its members merged, each stack once; its middle the cycle's
+        inclusive cost, reached from the cycle's view."""
+        doc = self.docs['igprof']
+        ev = self.ev(doc)
+        self.assertGreater(len(doc['cycles']), 0)
+        p = self.page('igprof')
+        for c in doc['cycles']:
+            p.go('#cycle/%d' % c['id'])
+            self.driver.find_element(By.ID, 'fn-sandwich').click()
+            p.wait()
+            self.assertEqual(p.js('return location.hash'),
+                             '#sandwich/-%d' % c['id'])
+            mid, frames = self.frames(p)
+            self.assertEqual(mid['value'], c['inclusive'][ev])
+            self.assertEqual(mid['name'], '<cycle %d as a whole>' % c['id'])
+            callers = self.ring(frames, mid, 'callers', 1)
+            self.assertGreater(len(callers), 0)
+            # no member above the middle: each path from its outermost;
+            # the member each enters by below it
+            self.assertFalse({f['unit'] for f in frames
+                              if f['half'] == 'callers'} & set(c['members']))
+            entered = self.ring(frames, mid, 'callees', 1)
+            self.assertLessEqual({f['unit'] for f in entered}, set(c['members']))
+            self.assertEqual(sum(f['value'] for f in entered), mid['value'])
+        p.shot('sandwich-igprof-cycle')
+
+
 class FunctionTablesTest(ReportBase):
     """The Function view's Callers and Callees tables: each arc of
     --json, its count, cost and share of the function's inclusive cost

@@ -18,15 +18,17 @@ function sandwichChild(S, p, unit) {
 
 /*
  * Unit u's frames in tree T (the flame graph's, flameTree(): after the
- * user's transforms), all its call paths merged, in two trees of the
+ * user's transforms), those of the units is() holds (u, or a cycle's
+ * members), all its call paths merged, in two trees of the
  * flame graph's shape (unit, value, kids, roots) rooted at node 0, u:
  * "up", its callers, the nearest first; "down", its callees. Of each
  * path only its outermost frame of u is taken, its callers above and
  * everything below (a recursive call of u too): each stack is counted
  * once, as u's inclusive cost counts it. "root": what of it is in
- * stacks that start at u.
+ * stacks that start at u. With entered (a cycle's members), the frame
+ * itself is the first below, so that the member entered shows.
  */
-function sandwichTrees(T, u) {
+function sandwichTrees(T, u, is, entered) {
 	const tree = () => ({ unit: [u], value: [0], kids: [[]], roots: [0],
 		at: [new Map()] });
 	const up = tree(), down = tree();
@@ -36,7 +38,7 @@ function sandwichTrees(T, u) {
 	while (walk.length) {
 		const n = walk.pop();
 
-		if (T.unit[n] !== u) {
+		if (!is(T.unit[n])) {
 			walk.push(...T.kids[n]);
 			continue;
 		}
@@ -53,7 +55,7 @@ function sandwichTrees(T, u) {
 		}
 		/* its subtree, merged into down's by unit, children in
 		 * the tree's order */
-		const below = T.kids[n].map(k => [k, 0]).reverse();
+		const below = (entered ? [n] : T.kids[n]).map(k => [k, 0]).reverse();
 
 		while (below.length) {
 			const [k, at] = below.pop();
@@ -94,7 +96,11 @@ function viewSandwich(f) {
 	if (member >= 0)
 		u = -fnCycle(u);
 	const label = u < 0 ? cycleName(-u) : fullName(u);
-	const S = sandwichTrees(T, u);
+	/* a cycle in a tree from stacks: the frames of its members */
+	const members = u < 0 && !T.estimated
+		? new Set(calls().cycleByNumber[-u].members) : null;
+	const S = sandwichTrees(T, u, members ? x => members.has(x) : x => x === u,
+		!!members);
 	/* an estimate's paths, scaled to the cost the profile measured
 	 * (the tree's roots are scaled to the total, and its smallest
 	 * paths cut): its middle the function's inclusive cost, as the
