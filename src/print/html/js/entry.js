@@ -65,9 +65,9 @@ function entryTables(e, arcsIn, arcsOut, sameUnit) {
 	});
 	const box = el('div', { class: 'entry-tables' }, own,
 		arcTable('caller', rowsOf(arcsIn, 'caller'), arcRow,
-			[...costHeads, countHead], e.name),
+			[...costHeads, countHead]),
 		arcTable('callee', rowsOf(arcsOut, 'callee'), arcRow,
-			[...costHeads, countHead], e.name));
+			[...costHeads, countHead]));
 
 	box.alignTables = () => alignColumns([...box.querySelectorAll('table.entry')]);
 	return box;
@@ -102,7 +102,7 @@ function sortArcRows(rows, how) {
 
 /* One labelled table of arcs (dir "caller" or "callee"), its headers
  * buttons that sort it: the label and the table. */
-function arcTable(dir, rows, arcRow, heads, entryName) {
+function arcTable(dir, rows, arcRow, heads) {
 	const how = entrySort[dir];
 	const body = el('tbody');
 	const cols = ['share', 'self', 'children', 'incl', 'count', 'name'];
@@ -115,10 +115,10 @@ function arcTable(dir, rows, arcRow, heads, entryName) {
 		' (' + fmt(rows.length) + ')', el('span', { class: 'muted' },
 		/* no "calls": a sampled profile counted none */
 		dir === 'caller'
-			? ': directly above ' + entryName + ' on the stack; share: ' +
-			  'what each brings of its inclusive cost'
-			: ': directly below ' + entryName + ' on the stack; share: ' +
-			  'what of its inclusive cost is spent in each'));
+			? ': directly above it on the stack; share: what each ' +
+			  'brings of its inclusive cost'
+			: ': directly below it on the stack; share: what of its ' +
+			  'inclusive cost is spent in each'));
 	const t = el('table', { class: 'entry', id: 'fn-' + dir + 's',
 		'aria-labelledby': label.id }, el('thead', null, head), body);
 	const fill = () => {
@@ -150,7 +150,10 @@ function arcTable(dir, rows, arcRow, heads, entryName) {
 			fill();
 		} }, titles[k]))));
 	fill();
-	return el('div', null, label, t);
+	/* a long table scrolls in a box of its own, so that the one
+	 * below it (a function's 7 callees under its 137 callers) is in
+	 * sight */
+	return el('div', null, label, el('div', { class: 'entry-scroll' }, t));
 }
 
 /* Tables one above the other with their first columns as wide as the

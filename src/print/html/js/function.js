@@ -103,7 +103,7 @@ function viewFunction(f) {
 			? ': the cycle as a whole has the cost of the stacks through it.'
 			: ': calls inside the cycle are counted, their cost is the cycle\'s.'));
 	const tables = entryTables({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
-			samples: fnSamples(f), name: name(f),
+			samples: fnSamples(f),
 			label: el('span', { title: fullName(f) }, fitName(f, LINK_CHARS)),
 			self: fnSelf(f), children: fnChildren(f), inclusive: fnIncl(f),
 			unitInclusive: calleeUnit(f).incl },
@@ -135,7 +135,7 @@ function viewCycle(n) {
 	const list = el('ul');
 	const tables = entryTables({ calls: c.calls, selfCalls: c.internal_calls,
 			samples: c.members.reduce((s, m) => s + fnSamples(m), 0),
-			name: cycleName(n), label: cycleName(n), self: c.self[ev],
+			label: cycleName(n), self: c.self[ev],
 			children: C.cycleChildren[n - 1][ev],
 			inclusive: c.inclusive[ev], unitInclusive: c.inclusive[ev] },
 		arcsIn, arcsOut, () => false);
