@@ -515,7 +515,7 @@ class FlameOrderTest(ReportBase):
             self.driver.find_element(By.CSS_SELECTOR,
                                      '#flame-order a[data-order="name"]').click()
             p.wait()
-            self.assertEqual(p.js('return location.hash'), '#flame?order=name')
+            self.assertEqual(p.js('return location.hash'), '#flame&order=name')
             p.shot('flame-by-name-' + kind)
             for g in self.siblings(p, 'flame'):
                 names = [k['name'] for k in g]
@@ -526,12 +526,12 @@ class FlameOrderTest(ReportBase):
                                              '#flame .fr[data-node="0"]')
             frame.click()
             p.wait()
-            self.assertEqual(p.js('return location.hash'), '#flame/0?order=name')
+            self.assertEqual(p.js('return location.hash'), '#flame/0&order=name')
             self.assertEqual(self.driver.find_element(
                 By.CSS_SELECTOR, '#flame-order b').get_attribute('data-order'),
                 'name')
             # heaviest first
-            p.go('#flame?order=weight')
+            p.go('#flame&order=weight')
             for g in self.siblings(p, 'flame'):
                 widths = [k['w'] for k in g]
                 self.assertEqual(widths, sorted(widths, reverse=True), kind)
@@ -540,7 +540,7 @@ class FlameOrderTest(ReportBase):
             p.wait()
             self.driver.back()
             p.wait()
-            self.assertEqual(p.js('return location.hash'), '#flame?order=name')
+            self.assertEqual(p.js('return location.hash'), '#flame&order=name')
             self.driver.back()
             p.wait()
             self.assertEqual(p.js('return location.hash'), '#flame')
@@ -558,7 +558,7 @@ class FlameOrderTest(ReportBase):
         doc = self.docs['perf-dwarf']
         leaf = next(x['id'] for x in doc['functions'] if x['name'] == 'leaf')
         p = self.page('perf-dwarf')
-        p.go('#sandwich/%d?order=name' % leaf)
+        p.go('#sandwich/%d&order=name' % leaf)
         groups = self.siblings(p, 'sandwich')
         self.assertGreater(len(groups), 0)
         for g in groups:
@@ -566,5 +566,27 @@ class FlameOrderTest(ReportBase):
             self.assertEqual(names, sorted(names, key=lambda s: (s.lower(), s)))
         # the tab keeps it
         self.assertTrue(self.driver.find_element(By.ID, 'tab-sandwich')
-                        .get_attribute('href').endswith('#sandwich?order=name'))
+                        .get_attribute('href').endswith('#sandwich&order=name'))
         p.shot('sandwich-perf-dwarf-leaf-by-name')
+
+    def test_event_keeps_the_order(self):
+        """Another event: the zoom (a node of the other event's tree)
+        is dropped, the order kept; the sandwich of the same function
+        in the other event's tree, its middle that event's inclusive."""
+        from selenium.webdriver.support.ui import Select
+        doc = self.docs['events']
+        p = self.page('events')
+        p.go('#flame/3&order=name')
+        Select(self.driver.find_element(By.ID, 'event')).select_by_index(2)
+        p.wait()
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#flame&order=name')
+        f = next(x for x in doc['functions'] if x['name'] == 'main')
+        p.go('#sandwich/%d&order=name' % f['id'])
+        Select(self.driver.find_element(By.ID, 'event')).select_by_index(1)
+        p.wait()
+        mid = p.js("return Number(document.querySelector("
+                   "'#sandwich .fr[data-half=\"middle\"]').dataset.value)")
+        self.assertEqual(mid, f['inclusive'][1])
+        self.assertEqual(p.js('return location.hash'),
+                         '#sandwich/%d&order=name' % f['id'])

@@ -4,7 +4,7 @@
  * The order of a frame's children: as the tree holds them (the order
  * the stacks or arcs came in: the default), heaviest first ("weight",
  * left-heavy), or by name ("name"). Set by route() from the address's
- * "?order=", so that a bookmark keeps it.
+ * "&order=", so that a bookmark keeps it.
  */
 let flameOrder = '';
 const FLAME_ORDERS = { '': 'as recorded', weight: 'heaviest first', name: 'by name' };
@@ -12,7 +12,7 @@ const FLAME_ORDERS = { '': 'as recorded', weight: 'heaviest first', name: 'by na
 /* A place in the flame graph, the icicle or the sandwich, in the order
  * shown. */
 function flameHref(place) {
-	return place + (flameOrder ? '?order=' + flameOrder : '');
+	return place + (flameOrder ? '&order=' + flameOrder : '');
 }
 function flameSorted(T, list) {
 	if (flameOrder === 'weight')
@@ -109,7 +109,7 @@ function flameOrderChooser(place) {
 	for (const o in FLAME_ORDERS)
 		box.append(o === flameOrder
 			? el('b', { 'data-order': o }, FLAME_ORDERS[o])
-			: el('a', { href: place + (o ? '?order=' + o : ''), 'data-order': o },
+			: el('a', { href: place + (o ? '&order=' + o : ''), 'data-order': o },
 				FLAME_ORDERS[o]), ' ');
 	return box;
 }

@@ -3,11 +3,10 @@
 let lastFunction, waiting = false, drawn = false;
 
 function route() {
-	/* "#place/arg?key=value": the flame graphs' order after "?" */
-	const q = location.hash.indexOf('?');
-	const params = new URLSearchParams(q < 0 ? '' : location.hash.slice(q + 1));
-	const parts = ((q < 0 ? location.hash : location.hash.slice(0, q)).slice(1) ||
-		'top').split('/');
+	/* "#place/arg&key=value": the flame graphs' order after the place */
+	const [place, ...params] = location.hash.slice(1).split('&');
+	const parts = (place || 'top').split('/');
+	const order = (params.find(p => p.startsWith('order=')) || '').slice(6);
 	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
 	let tab = parts[0], node;
 
@@ -21,7 +20,7 @@ function route() {
 		return;
 	}
 
-	flameOrder = FLAME_ORDERS[params.get('order')] ? params.get('order') : '';
+	flameOrder = FLAME_ORDERS[order] ? order : '';
 	switch (parts[0]) {
 	case 'fn':
 		if (arg !== undefined)
