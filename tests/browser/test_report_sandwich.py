@@ -214,6 +214,29 @@ class SandwichTest(ReportBase):
         want = self.check_halves('perf-dwarf', 'fib')
         self.assertTrue(want['recursive'])
 
+    def test_middle_as_perf_report_children(self):
+        """The peer: perf report --children (tests/perf/dwarf.children,
+        made by perf from the same recording) gives each symbol's share
+        of the stacks holding it, a stack counted once however deep its
+        recursion (fib's 12.50%): the sandwich's middle, as a share of
+        the total, is that for every symbol both name."""
+        import re
+        doc = self.docs['perf-dwarf']
+        by_name = {f['name']: f for f in doc['functions']}
+        rows = re.findall(r'^\s+([\d.]+)%\s+[\d.]+%\s+\d+\s+\S+\s+\[.\]\s+(\S+)\s*$',
+                          open('tests/perf/dwarf.children').read(), re.M)
+        p = self.page('perf-dwarf')
+        checked = 0
+        for children, sym in rows:
+            if sym not in by_name:
+                continue	# libc's symbols, named by offset here
+            p.go('#sandwich/%d' % by_name[sym]['id'])
+            facts = p.js("return document.getElementById("
+                         "'sandwich-facts').textContent")
+            self.assertIn('(%s%% of the total)' % children, facts, sym)
+            checked += 1
+        self.assertGreaterEqual(checked, 7)
+
     def test_halves_callgrind_estimated(self):
         """Estimated from arcs and scaled to the measured inclusive
         cost: the nearest callees are the arcs' inclusive costs, within
