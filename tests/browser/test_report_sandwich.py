@@ -324,6 +324,22 @@ class SandwichTest(ReportBase):
                                  '#flame-info a[href^="#sandwich/"]').click()
         p.wait()
         self.assertEqual(p.js('return location.hash'), '#sandwich/%d' % hot)
+        # a flame graph frame from the keys: in focus, its readout;
+        # "s", its sandwich; Enter, a zoom to it
+        p.go('#flame')
+        fr = self.driver.find_element(By.CSS_SELECTOR,
+                                      '#flame .fr[data-node="%d"]' % node)
+        p.js('arguments[0].focus()', fr)
+        self.assertIn('hot', self.driver.find_element(By.ID, 'flame-info').text)
+        fr.send_keys('s')
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#sandwich/%d' % hot)
+        self.driver.back()
+        p.wait()
+        self.driver.find_element(By.CSS_SELECTOR,
+                                 '#flame .fr[data-node="%d"]' % node).send_keys(Keys.ENTER)
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#flame/%d' % node)
 
     def test_cycle_member_callgrind(self):
         """A member of a cycle, in a tree estimated from arcs: its

@@ -209,8 +209,24 @@ function viewFlame(icicle, zoom) {
 		if (i >= 0 && FL.unit[i] >= 0)
 			info.append(' \u00b7 ', fnLink(FL.unit[i]));
 		if (i >= 0)
-			info.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]) },
-				'sandwich'));
+			info.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]),
+				title: 'key s on a frame' }, 'sandwich'));
+	});
+	/* from the keys: a frame in focus has the readout, Enter zooms
+	 * to it as a click does, "s" opens its sandwich */
+	area.addEventListener('focusin', e =>
+		e.target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+	area.addEventListener('keydown', e => {
+		const t = e.target.closest('.fr');
+		const i = t ? Number(t.dataset.node) : -1;
+
+		if (t && e.key === 'Enter')
+			t.click();
+		else if (i >= 0 && e.key === 's')
+			location.hash = flameHref('#sandwich/' + FL.unit[i]);
+		else
+			return;
+		e.preventDefault();
 	});
 	search.addEventListener('input', () => {
 		flameSearch = search.value;

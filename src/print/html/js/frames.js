@@ -87,7 +87,7 @@ function flameLayout(T, start, x, scale, d0, deepest, frames) {
  * down, of classes more (" root", " hit"...), its value and title. */
 function flameFrame(i, label, x, w, top, more, value, title) {
 	const div = el('div', { class: 'fr' + more, 'data-node': i,
-		'data-value': value, title });
+		'data-value': value, title, tabindex: 0 });
 
 	div.style.left = x.toFixed(2) + 'px';
 	div.style.width = w.toFixed(2) + 'px';

@@ -168,7 +168,6 @@ function viewSandwich(f) {
 
 			div.dataset.half = i ? half : 'middle';
 			div.dataset.unit = t.unit[i];
-			div.tabIndex = 0;
 			frag.append(div);
 		};
 
