@@ -13,7 +13,9 @@
  *   #cycle/N          cycle N as a whole         #flame[/K]  flame graph,
  *   #icicle[/K]       ... upside down            (zoomed to node K)
  *   #source/K[/LINE]  annotated source file K    #disasm/K   disassembly K
- */
+ *   #sandwich/F       function F's callers and callees as flame graphs
+ *                     (-N: cycle N as a whole)
+ * The flame graphs take "&order=weight" or "&order=name" after these. */
 
 /* The page's script is the files of src/print/html/js/ joined in the
  * Makefile's order (REPORT_JS) inside one function, so they share its

@@ -73,7 +73,7 @@ function drawHeader() {
 		showTotal();
 		/* a zoomed frame is a node of the other event's tree */
 		if (/^#(flame|icicle)\/./.test(location.hash))
-			location.hash = location.hash.replace(/\/.*/, '');
+			location.hash = location.hash.replace(/\/[^&]*/, '');
 		else
 			route();
 	} });

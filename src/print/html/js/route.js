@@ -3,13 +3,16 @@
 let lastFunction, waiting = false, drawn = false;
 
 function route() {
-	const parts = (location.hash.slice(1) || 'top').split('/');
+	/* "#place/arg&key=value": the flame graphs' order after the place */
+	const [place, ...params] = location.hash.slice(1).split('&');
+	const parts = (place || 'top').split('/');
+	const order = (params.find(p => p.startsWith('order=')) || '').slice(6);
 	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
 	let tab = parts[0], node;
 
 	/* the views but Top read the documents after this script: they
 	 * wait until the browser has read the page */
-	if (['fn', 'cycle', 'flame', 'icicle', 'source', 'disasm'].includes(tab) &&
+	if (['fn', 'cycle', 'flame', 'icicle', 'sandwich', 'source', 'disasm'].includes(tab) &&
 	    document.readyState === 'loading') {
 		if (!waiting)
 			document.addEventListener('DOMContentLoaded', route);
@@ -17,6 +20,7 @@ function route() {
 		return;
 	}
 
+	flameOrder = FLAME_ORDERS[order] ? order : '';
 	switch (parts[0]) {
 	case 'fn':
 		if (arg !== undefined)
@@ -30,6 +34,12 @@ function route() {
 	case 'flame':
 	case 'icicle':
 		node = viewFlame(parts[0] === 'icicle', arg);
+		break;
+	case 'sandwich':
+		/* a function, or -N: cycle N as a whole */
+		if (arg >= 0)
+			lastFunction = arg;
+		node = viewSandwich(arg !== undefined ? arg : lastFunction);
 		break;
 	case 'source':
 		node = viewSource(arg, parts[2] ? Number(parts[2]) : undefined);
@@ -45,6 +55,9 @@ function route() {
 	view.append(node);
 	for (const a of document.querySelectorAll('#tabs a'))
 		a.classList.toggle('on', a.id === 'tab-' + tab);
+	/* the flame graphs' tabs keep the order chosen */
+	for (const t of ['flame', 'icicle', 'sandwich'])
+		document.getElementById('tab-' + t).href = flameHref('#' + t);
 	if (node.redraw)
 		node.redraw();
 	if (!drawn)
