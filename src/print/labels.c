@@ -211,7 +211,10 @@ bool entry_shown(const struct cg *cg, const struct print_opts *o,
 
 bool listed_in_seconds(const struct profile *p, uint32_t e)
 {
-	return p->est_self && p->events[e].unit_seconds > 0;
+	/* gmon.out's, also once transformed (its estimate then in the
+	 * stacks: arc_stacks.c) */
+	return (p->est_self || p->stacks_estimated) &&
+	       p->events[e].unit_seconds > 0;
 }
 
 const char *event_column_name(const struct profile *p, uint32_t event)

@@ -123,7 +123,9 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
 	char hdr[256];
 
-	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+	/* gmon.out: gprof's own columns (also transformed: no estimate
+	 * left in cg, the ticks in the stacks) */
+	if (cg->est_self || listed_in_seconds(cg->p, o->sort_event)) {
 		free(wextra);
 		free(rows);
 		name_labels_free(nl);

@@ -350,7 +350,9 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	char buf[FMT_NUM_MAX];
 	int w;
 
-	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+	/* gmon.out: gprof's own columns (also transformed: no estimate
+	 * left in cg, the ticks in the stacks) */
+	if (cg->est_self || listed_in_seconds(cg->p, o->sort_event)) {
 		print_graph_seconds(out, cg, o);
 		return;
 	}

@@ -116,6 +116,16 @@ void print_json_head(FILE *out, const struct cg *cg,
 		fputs(",\n \"sampled\": true", out);
 	fputs(",\n \"totals\": ", out);
 	json_row(out, p->totals, ne);
+	/* the listing is of what the transforms left: which, and the
+	 * totals they were taken from */
+	if (o->transforms) {
+		fputs(",\n \"transforms\": {\"applied\": ", out);
+		json_string(out, o->transforms, strlen(o->transforms));
+		fprintf(out, ", \"estimated\": %s, \"totals_before\": ",
+			o->transforms_estimated ? "true" : "false");
+		json_row(out, o->totals_before, ne);
+		fputc('}', out);
+	}
 	fputs(",\n \"summary\": ", out);
 	if (p->summary)
 		json_row(out, p->summary, ne);

@@ -621,6 +621,10 @@ static void put_header(struct writer *w)
 		fputs("desc: Calls: the inclusive cost of a call is gprof's "
 		      "estimate (the callee's time shared by call counts), "
 		      "rounded to whole units\n", w->out);
+	if (p->stacks_estimated)
+		fputs("desc: Costs: transformed on the paths the flame graph "
+		      "estimates from the call arcs (--focus and the others), "
+		      "rounded to whole units\n", w->out);
 	fprintf(w->out, "positions:%s%s\n", w->instr ? " instr" : "",
 		w->line ? " line" : "");
 	put_event_lines(w);

@@ -58,6 +58,7 @@ void profile_release(struct profile *p)
 	free(p->stacks);
 	free(p->leaks);
 	free(p->stack_values);
+	free(p->stack_calls);
 	free(p->est_self);
 	gmon_free(p->gmon);
 	perf_data_free(p->perf);
@@ -282,7 +283,7 @@ uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller)
 }
 
 void profile_add_stack_value(struct profile *p, uint32_t stack,
-			     uint32_t event, uint64_t value)
+			     uint32_t event, uint64_t value, uint64_t count)
 {
 	struct pstack_value *v;
 
@@ -292,6 +293,7 @@ void profile_add_stack_value(struct profile *p, uint32_t stack,
 	v->stack = stack;
 	v->event = event;
 	v->value = value;
+	v->count = count;
 }
 
 static uint32_t profile_func_slow(struct profile *p, name_id object,

@@ -145,6 +145,10 @@ struct pstack_value {
 	uint32_t stack;		/* into stacks[] */
 	uint32_t event;
 	uint64_t value;
+	/* what the record counted beside its value (IgProf's count field,
+	 * perf.data's samples): transformed stacks give functions and arcs
+	 * their counts from it (select/stack_transform.c) */
+	uint64_t count;
 };
 
 /* A resource still held at the end of the run (IgProf's LK records). */
@@ -269,6 +273,20 @@ struct profile {
 	size_t nleaks, leaks_alloc;
 	struct pstack_value *stack_values;
 	size_t nstack_values, stack_values_alloc;
+	/* An arc's call count, from stacks, is the count of the stacks
+	 * holding it: of event count_event alone where counts_by_event
+	 * (IgProf's --counter), else of every event summed (perf.data's
+	 * samples). */
+	bool counts_by_event;
+	uint32_t count_event;
+	/* The stacks are not recorded but estimated from the call arcs (a
+	 * Callgrind or gmon.out profile transformed: print/arc_stacks.c):
+	 * listings made from them say so. */
+	bool stacks_estimated;
+	/* ... and then, per stack, the calls estimated into its last frame
+	 * from its caller's (its path's share of the arc's calls): arcs
+	 * made from the stacks count these. NULL otherwise. */
+	double *stack_calls;
 	/*
 	 * Estimated mode (gmon.out): each function's self cost as a fraction
 	 * of units (histogram ticks shared between functions by address
@@ -384,9 +402,10 @@ static inline void profile_func_addr(struct profile *p, uint32_t f,
 /* A new stack node: func called from the stack `caller` (or NO_ID). */
 uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller);
 
-/* Record value as stack's own cost of event (struct pstack_value). */
+/* Record value (and count) as stack's own cost of event (struct
+ * pstack_value). */
 void profile_add_stack_value(struct profile *p, uint32_t stack,
-			     uint32_t event, uint64_t value);
+			     uint32_t event, uint64_t value, uint64_t count);
 
 /* The arc caller -> callee, created (count 0, cost 0) if new. */
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);

@@ -715,7 +715,7 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 	if (col == rd->count_col)
 		rd->lv[rd->depth - 1].count += count;
 	if (rd->opts->want_stacks && total)
-		profile_add_stack_value(p, top_stack(rd), e, total);
+		profile_add_stack_value(p, top_stack(rd), e, total, count);
 	if (rd->opts->want_positions && addr > 0)
 		profile_pos_cost(p, profile_pos(p, f, NO_NAME, 0,
 						(uint64_t)addr))[e] += total;
@@ -875,6 +875,11 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		error("%s: no counter values in the profile (no 'V' record)",
 		      lr->path);
 		goto out;
+	}
+	/* the arcs' call counts are the counts of --counter's counter */
+	if (rd.count_col != NO_ID) {
+		p->counts_by_event = true;
+		p->count_event = rd.counters[rd.count_col].event;
 	}
 	ret = 0;
 out:

@@ -8,8 +8,8 @@ import re
 
 from report_base import ARTIFACTS, PROFILES, Page, ReportBase
 
-VIEWS = ('top', 'fn', 'flame', 'icicle', 'calltree', 'bottomup', 'source',
-         'disasm')
+VIEWS = ('top', 'fn', 'flame', 'icicle', 'sandwich', 'calltree', 'bottomup',
+         'source', 'disasm')
 
 
 class ViewsTest(ReportBase):

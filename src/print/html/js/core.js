@@ -13,9 +13,11 @@
  *   #cycle/N          cycle N as a whole         #flame[/K]  flame graph,
  *   #icicle[/K]       ... upside down            (zoomed to node K)
  *   #source/K[/LINE]  annotated source file K    #disasm/K   disassembly K
+ *   #sandwich/F       function F's callers and callees as flame graphs
+ *                     (-N: cycle N as a whole)
  *   #calltree         the call tree, top-down    #bottomup   ... inverted
- * then the transforms in force (transform.js): #flame?focus=main&hide=f
- */
+ * then parameters "&key=value": the flame graphs' "&order=weight" or
+ * "&order=name", the transforms in force (transform.js: "&focus=main"). */
 
 /* The page's script is the files of src/print/html/js/ joined in the
  * Makefile's order (REPORT_JS) inside one function, so they share its

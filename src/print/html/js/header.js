@@ -73,7 +73,7 @@ function drawHeader() {
 		showTotal();
 		/* a zoomed frame is a node of the other event's tree */
 		if (/^#(flame|icicle)\/./.test(location.hash))
-			xformGo(xforms);
+			location.hash = location.hash.replace(/\/[^&]*/, '');
 		else
 			route();
 	} });

@@ -2,38 +2,36 @@
 
 let lastFunction, waiting = false, drawn = false;
 
-/* A hash as its place ("flame/12") and its parameters after '?', as
- * [key, value as written] pairs; and back */
+/* A hash as its place ("flame/12") and its parameters after it, each
+ * "&key=value", as [key, value as written] pairs; and back */
 function hashParts(hash) {
-	const h = hash.replace(/^#/, '');
-	const q = h.indexOf('?');
-	const params = q < 0 ? [] : h.slice(q + 1).split('&').filter(p => p)
-		.map(p => {
-			const eq = p.indexOf('=');
+	const [place, ...rest] = hash.replace(/^#/, '').split('&');
+	const params = rest.filter(p => p).map(p => {
+		const eq = p.indexOf('=');
 
-			return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
-		});
+		return eq < 0 ? [p, ''] : [p.slice(0, eq), p.slice(eq + 1)];
+	});
 
-	return { place: q < 0 ? h : h.slice(0, q), params };
+	return { place, params };
 }
 function hashJoin(place, params) {
-	return '#' + place + (params.length
-		? '?' + params.map(([k, v]) => k + '=' + v).join('&') : '');
+	return '#' + place + params.map(([k, v]) => '&' + k + '=' + v).join('');
 }
 
 function route() {
-	/* the place, then its parameters: the transforms in force
-	 * ("#flame?focus=main&ignore=fib") */
+	/* "#place/arg&key=value": the flame graphs' order and the
+	 * transforms in force (transform.js) after the place */
 	const { place, params } = hashParts(location.hash);
 	const parts = (place || 'top').split('/');
+	const order = (params.find(([k]) => k === 'order') || ['', ''])[1];
 	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
 	let tab = parts[0], node;
 
 	/* the views but Top read the documents after this script: they
 	 * wait until the browser has read the page; so does Top under
 	 * transforms (the flame graph's trees) */
-	if ((params.length || ['fn', 'cycle', 'flame', 'icicle', 'source',
-	     'disasm', 'calltree', 'bottomup'].includes(tab)) &&
+	if ((params.length || ['fn', 'cycle', 'flame', 'icicle', 'sandwich',
+	     'source', 'disasm', 'calltree', 'bottomup'].includes(tab)) &&
 	    document.readyState === 'loading') {
 		if (!waiting)
 			document.addEventListener('DOMContentLoaded', route);
@@ -42,6 +40,7 @@ function route() {
 	}
 	xformSet(params);
 
+	flameOrder = FLAME_ORDERS[order] ? order : '';
 	switch (parts[0]) {
 	case 'fn':
 		if (arg !== undefined)
@@ -55,6 +54,12 @@ function route() {
 	case 'flame':
 	case 'icicle':
 		node = viewFlame(parts[0] === 'icicle', arg);
+		break;
+	case 'sandwich':
+		/* a function, or -N: cycle N as a whole */
+		if (arg >= 0)
+			lastFunction = arg;
+		node = viewSandwich(arg !== undefined ? arg : lastFunction);
 		break;
 	case 'source':
 		node = viewSource(arg, parts[2] ? Number(parts[2]) : undefined);
@@ -85,6 +90,10 @@ function route() {
 		a.classList.toggle('on', a.id === 'tab-' + tab);
 		a.setAttribute('href', withXforms('#' + a.id.slice(4)));
 	}
+	/* the flame graphs' tabs keep the order chosen */
+	for (const t of ['flame', 'icicle', 'sandwich'])
+		document.getElementById('tab-' + t).href =
+			withXforms(flameHref('#' + t));
 	drawCrumbs();
 	if (node.redraw)
 		node.redraw();

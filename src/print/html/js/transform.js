@@ -9,9 +9,9 @@
  * profile holds stacks (IgProf, perf.data); estimated from the call
  * arcs for Callgrind and gmon.out, as the flame graph is.
  *
- * The transforms in force are parameters of the hash, after the place
- * and a '?', in order (with any other parameter of the page's):
- *   #flame?focus=main&ignore=std%3A%3Asort*&merge=main/run/step
+ * The transforms in force are parameters of the hash after the place,
+ * in order (with any other parameter of the page's, as &order=):
+ *   #flame&focus=main&ignore=std%3A%3Asort*&merge=main/run/step
  * focus, ignore, hide and fold take a glob of function names as -p's
  * name rule (match.js: fnNameMatches()); "fold=*" folds every
  * function's recursion; obj and file a glob of object or source paths;
