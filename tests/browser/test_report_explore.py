@@ -316,6 +316,11 @@ class TransformsTest(ExploreBase):
         p.go(place('bottomup'))
         got['bottomup'] = sum(number(r['cells'][0]) for r in
                               self.tree_rows(p, 'bottomup'))
+        # the sandwich (sandwich.js, on flameTree()): its middle
+        p.go(place('sandwich/%d' % fid))
+        got['sandwich'] = p.js("""
+            return Number(document.querySelector(
+                '#sandwich .fr[data-half="middle"]').dataset.value);""")
         p.go(place('fn/%d' % fid))
         facts = p.js("return document.querySelector('#function p:nth-of-type(2)')"
                      ".textContent")
@@ -360,6 +365,10 @@ class TransformsTest(ExploreBase):
                     rows = self.tree_rows(p, view, open_all=True)
                     self.assertGreater(len(rows), 0)
                     self.assertNotIn(fid, [r['fn'] for r in rows], view)
+                p.go('#sandwich/%d' % fid + suffix)
+                self.assertFalse(p.js("return document.querySelectorAll("
+                                      "'#sandwich .fr[data-half=\"middle\"]')"
+                                      ".length"))
                 p.go('#fn/%d' % fid + suffix)
                 self.assertTrue(p.js(
                     "return !!document.getElementById('fn-not-in-view')"))
