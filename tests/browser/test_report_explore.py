@@ -511,6 +511,11 @@ class TransformsTest(ExploreBase):
         crumbs = p.js("return [...document.querySelectorAll('#crumbs .crumb')]"
                       ".map(c => c.textContent)")
         self.assertEqual(crumbs, ['focus on work\u00d7', 'ignore fib\u00d7'])
+        # laid out as report.css has it: a row of crumbs, each boxed
+        self.assertEqual(p.js("return [getComputedStyle(document.getElementById("
+                              "'crumbs')).display, getComputedStyle(document."
+                              "querySelector('.crumb')).borderTopStyle]"),
+                         ['flex', 'solid'])
         self.shot(p, 'igprof-flame-two-crumbs')
         # back and forward restore each state
         # (#calltree, its focus, the flame graph's, then its ignore)
