@@ -451,6 +451,23 @@ class TransformsTest(ExploreBase):
                for r in self.top_rows(p)}
         self.assertEqual(got, want)
 
+    def test_fold_joins_valgrinds_recursion_levels(self):
+        # Callgrind names fib's deeper levels fib'2; the name rule takes
+        # them for fib and so does folding (as --fold-recursion): fib'2
+        # leaves the view, its cost fib's
+        p = self.page('callgrind')
+        ids = {f['name']: f['id'] for f in self.docs['callgrind']['functions']}
+        fib, fib2 = ids['fib'], ids["fib'2"]
+        p.go('#top&focus=fib')
+        before = {r['fn']: number(r['cells'][0]) for r in self.top_rows(p)}
+        self.assertIn(fib2, before)
+        p.go('#top&focus=fib&fold=fib')
+        after = {r['fn']: number(r['cells'][0]) for r in self.top_rows(p)}
+        self.assertNotIn(fib2, after)
+        self.assertAlmostEqual(after[fib], before[fib] + before[fib2], places=1)
+        self.assertIn('estimated from call arcs', p.js(
+            "return document.getElementById('crumbs').textContent"))
+
     def test_merge_one_call_path(self):
         # perf-dwarf: main > hot > leaf and worker > ... > leaf; merging
         # main > hot moves hot's children under main, leaving hot

@@ -159,6 +159,33 @@ function xformSel(op, arg) {
 	return sel;
 }
 
+/* Whether two units are one function: the same, or valgrind's levels
+ * of one recursion ("fib" and "fib'2" of one file and object, which the
+ * name rule takes for one; --fold-recursion folds them so), not two
+ * static functions of one name */
+let foldedIds = null;
+function sameFunction(a, b) {
+	if (a === b)
+		return true;
+	if (a < 0 || b < 0)
+		return false;
+	if (!foldedIds) {
+		const first = new Map();
+
+		foldedIds = new Int32Array(NF);
+		for (let f = 0; f < NF; f++) {
+			const n = FN.name[f] || '';
+			const k = (n.includes("'") ? foldRecursion(n) : n) + '\0' +
+				FN.file[f] + '\0' + FN.object[f];
+
+			if (!first.has(k))
+				first.set(k, f);
+			foldedIds[f] = first.get(k);
+		}
+	}
+	return foldedIds[a] === foldedIds[b];
+}
+
 /*
  * A tree being built: nodes made on first asking for (parent, unit),
  * parents before their children, each with the self cost given it.
@@ -240,7 +267,7 @@ function xformStep(T, x, span, low) {
 			o = po === DROP || hit ? DROP : B.child(po, u);
 			break;
 		case 'fold':
-			o = po >= 0 && B.unit[po] === u && (all || hit)
+			o = po >= 0 && (all || hit) && sameFunction(B.unit[po], u)
 				? po : B.child(po, u);
 			break;
 		case 'hide':
