@@ -42,8 +42,8 @@ function treePath(T, i) {
 	const path = [];
 
 	for (; i >= 0; i = T.parent[i])
-		path.unshift(unitName(T.unit[i]));
-	return path;
+		path.push(unitName(T.unit[i]));
+	return path.reverse();
 }
 /* T's children of a node (or its roots), heaviest first */
 function heaviestFirst(T, list) {
