@@ -597,6 +597,14 @@ class TransformsTest(ExploreBase):
         ids = [r['fn'] for r in self.top_rows(p)]
         self.assertNotIn(self.fn_named(kind, 'fib')['id'], ids)
         self.shot(p, 'igprof-top-two-crumbs')
+        # a sandwich's frame: its function's menu
+        p.go('#sandwich/%d&ignore=ring_*&hide=fib' % self.fn_named(kind, 'work')['id'])
+        frame = p.d.find_element(By.CSS_SELECTOR, '#sandwich .fr[data-half="middle"]')
+        ActionChains(p.d).context_click(frame).perform()
+        p.d.find_element(By.XPATH, '//div[@id="xmenu"]/button[text()="Focus on work"]').click()
+        p.go(p.js('return location.hash'))
+        self.assertTrue(p.js('return location.hash').endswith(
+            '&ignore=ring_*&hide=fib&focus=work'))
 
 
 class TransformSpeedTest(ExploreBase):

@@ -83,14 +83,19 @@ document.addEventListener('keydown', e => {
 	e.stopPropagation();
 }, true);
 /* the menu on right-click of a flame graph frame (flame.js draws
- * frames with their tree node in data-node) or of a Top table's row */
+ * frames with their tree node in data-node), a sandwich's (with their
+ * unit in data-unit: paths merged, none to merge) or a Top table's row */
 document.addEventListener('contextmenu', e => {
 	const fr = e.target.closest('#flame .fr');
 	const i = fr ? Number(fr.dataset.node) : -1;
+	const sw = e.target.closest('#sandwich .fr[data-unit]');
 	const top = e.target.closest('#top-table .row');
 	const a = top && top.querySelector('a[href^="#fn/"]');
 
-	if (i >= 0) {
+	if (sw) {
+		e.preventDefault();
+		xformMenu(e.clientX, e.clientY, { unit: Number(sw.dataset.unit) });
+	} else if (i >= 0) {
 		const T = flameTree();
 
 		e.preventDefault();
