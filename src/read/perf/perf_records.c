@@ -183,6 +183,17 @@ static int read_fork(struct perf_reader *r, const struct record *rec)
 		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
 	if (rec->type != PERF_RECORD_FORK)
 		return 0;
+	/* Without times on the records around it (no sample_id_all),
+	 * MMAP and COMM are at time 0: so is the FORK, or the mappings
+	 * and names a child got of its own before would be older than
+	 * those it inherits, and those taken first (perf_maps.h) */
+	{
+		struct perf_trailer t;
+
+		trailer(r, rec, &t);
+		if (!t.has_time)
+			time = 0;
+	}
 	if (pid != ppid)
 		perf_maps_fork(&r->maps, ppid, pid, time);
 	/* a new thread or process is called as its parent until its own
