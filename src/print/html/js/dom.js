@@ -64,6 +64,11 @@ function fmt(v) {
 function inSeconds(e = ev) {
 	return D.event_info[e].listed_as === 'seconds';
 }
+/* Whether event e is a maximum (IgProf's MEM_MAX, --json's "maximum"):
+ * its costs are the largest values under them, never sums. */
+function isMax(e = ev) {
+	return D.event_info[e].maximum === true;
+}
 /* A cost of event e as the flat profile and the call graph print it:
  * gprof's seconds for gmon.out's ticks, else fmt()'s. (The annotated
  * source and the disassembly print gmon.out's ticks as ticks.) */

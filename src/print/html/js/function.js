@@ -28,6 +28,10 @@ function arcShare(a, callee) {
 
 	if (C.estimated)
 		return { self: C.selfShare[a], child: C.childShare[a], incl };
+	/* a maximum is not shared: the largest under the call, as
+	 * cg_arc_share() */
+	if (isMax())
+		return { self: incl, child: 0, incl };
 	const u = calleeUnit(callee);
 	const self = u.incl > 0 ? Math.min(incl, incl * (u.self / u.incl)) : 0;
 
@@ -97,8 +101,11 @@ function entryTable(f, arcsIn, arcsOut, sameUnit) {
 		t.append(arcRow(a, C.caller[a], C.callee[a], 'caller'));
 	t.append(el('tr', { class: 'primary' },
 		/* as the text's %total: self + children (a cycle member's
-		 * children may leave the calls inside the cycle out) */
-		el('td', { class: 'num' }, pct(f.self + f.children, tot)),
+		 * children may leave the calls inside the cycle out); of a
+		 * maximum, whose children are the largest of the calls, the
+		 * inclusive, the larger of the two */
+		el('td', { class: 'num' }, pct(isMax() ? f.inclusive
+						: f.self + f.children, tot)),
 		el('td', { class: 'num' }, fmtCost(f.self)),
 		el('td', { class: 'num' }, fmtCost(f.children)),
 		el('td', { class: 'num' }, fmtCost(f.inclusive)),
