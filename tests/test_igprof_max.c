@@ -17,6 +17,7 @@
 #include "base/diag.h"
 #include "cg/cg.h"
 #include "cli/analyze.h"
+#include "cli/diff.h"
 #include "cli/options.h"
 
 /*
@@ -358,6 +359,49 @@ static void test_max_json(void **state)
 	free(diag);
 }
 
+/* --diff of a maximum: the largest on each side */
+static void test_max_diff(void **state)
+{
+	char *base = write_temp(tree, sizeof(tree) - 1), *newer, *out, *diag;
+	char text[1024], a0[] = "cganalyze", a1[] = "--diff",
+	     a2[] = "--sort=MEM_MAX";
+	char *argv[6];
+	struct options o;
+	size_t n;
+	FILE *f;
+	const char *at;
+
+	(void)state;
+	/* c's allocation of 500 grows to 600 */
+	snprintf(text, sizeof(text), "%s", tree);
+	at = strstr(text, "V0:(1,500,500)");
+	assert_non_null(at);
+	memcpy(text + (at - text), "V0:(1,600,600)", 14);
+	newer = write_temp(text, strlen(text));
+	argv[0] = a0;
+	argv[1] = a1;
+	argv[2] = a2;
+	argv[3] = base;
+	argv[4] = newer;
+	argv[5] = NULL;
+	f = open_memstream(&out, &n);
+	assert_non_null(f);
+	diag_capture_begin();
+	assert_int_equal(options_parse(&o, 5, argv, f), OPTIONS_OK);
+	assert_int_equal(diff_run(&o, f), 0);
+	diag = diag_capture_end();
+	options_release(&o);
+	fclose(f);
+	/* the totals are the largest, 500 and 600 (sums: 1,150, 1,250) */
+	assert_non_null(strstr(out, "(base, the largest 500)"));
+	assert_non_null(strstr(out, "(new, the largest 600)"));
+	assert_non_null(strstr(out, "+100 (+20.00%)"));
+	free(out);
+	free(diag);
+	remove_temp(base);
+	remove_temp(newer);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -368,6 +412,7 @@ int main(void)
 		cmocka_unit_test(test_max_listings),
 		cmocka_unit_test(test_max_refused),
 		cmocka_unit_test(test_max_json),
+		cmocka_unit_test(test_max_diff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
