@@ -277,6 +277,15 @@ static void expect_line(const char *out, const char *line)
  * it (igprof-analyse's "% total" for MEM_MAX: 300 of 500 is 60%), the
  * flat profile's cumulative is the largest so far and its per-call
  * columns blank; the call graph's children the largest call.
+ *
+ * Where we differ from igprof-analyse on purpose: its caller and callee
+ * rows show the call's value and then the other function's whole
+ * cumulative value (GProfMainRowBuilder::addCaller(): CHILDREN_COUNTS is
+ * origin->CUM_KEY); ours keep gprof's columns, self and children of the
+ * call, and a maximum's call is not shared between the two: all of it
+ * is self, 0 children, which is the same number igprof-analyse puts
+ * first. Its flat profile has no cumulative column; ours is the running
+ * maximum, as a running sum would add largest values up.
  */
 static void test_max_listings(void **state)
 {
