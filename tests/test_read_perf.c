@@ -2126,6 +2126,58 @@ static void test_hostile_forks_z(void **state)
 	free(b.p);
 }
 
+/* The period of the samples whose leaf frame is in object path. */
+static uint64_t leaf_period(const struct res *r, const char *path)
+{
+	const struct perf_data *d = r->p.perf;
+	uint32_t ob = object_named(r, path);
+	uint64_t sum = 0;
+
+	for (size_t n = 0; n < d->nnodes; n++) {
+		if (d->frames[d->nodes[n].frame].object != ob)
+			continue;
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
+		     c = d->costs[c].next)
+			sum += d->costs[c].period;
+	}
+	return sum;
+}
+
+/*
+ * A sample's frames are looked up once per process and address while
+ * the mapping holding it stays (perf_records.c's cache of frame_of(),
+ * and a thread's last path): an address mapped over between two samples
+ * is the new object's after, the old one's for a sample before, however
+ * the samples come; and a second process's same address is its own.
+ */
+static void test_frames_cached_exactly(void **state)
+{
+	static const struct { uint32_t pid; uint64_t time, period; } smp[] = {
+		{ 100, 5, 1 }, { 100, 15, 2 }, { 100, 7, 4 }, { 100, 15, 8 },
+		{ 101, 15, 16 }, { 100, 9, 32 }, { 100, 10, 64 },
+	};
+	const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010, 0x400100 };
+	struct buf b;
+	struct res r;
+
+	(void)state;
+	put_pipe_start(&b, false);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/a", 1);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/b", 10);
+	put_mmap2(&b, 101, 0x400000, 0x1000, 0, "/x/c", 1);
+	for (size_t i = 0; i < sizeof(smp) / sizeof(smp[0]); i++)
+		put_sample(&b, PERF_RECORD_MISC_USER, smp[i].pid, smp[i].time,
+			   chain, 3, smp[i].period);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	/* /x/a before time 10: 1 + 4 + 32; /x/b from 10 on: 2 + 8 + 64 */
+	assert_int_equal(leaf_period(&r, "/x/a"), 37);
+	assert_int_equal(leaf_period(&r, "/x/b"), 74);
+	assert_int_equal(leaf_period(&r, "/x/c"), 16);
+	rd_done(&r);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2156,6 +2208,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
 		cmocka_unit_test(test_hostile_forks_z),
+		cmocka_unit_test(test_frames_cached_exactly),
 		cmocka_unit_test(test_compressed_truncated),
 		cmocka_unit_test(test_compressed_ratio_capped),
 		cmocka_unit_test(test_compressed_cut_short),

@@ -282,41 +282,55 @@ static bool newer(const struct perf_map *a, const struct perf_map *b)
 	return a->time != b->time ? a->time > b->time : a->seq > b->seq;
 }
 
-/* The newest mapping of the subtree at i holding addr at time into
- * *best (see the top of the file). The depth is the treap's. */
-static void search(const struct perf_maps *m, uint32_t i, uint64_t addr,
-		   uint64_t time, const struct perf_map **best)
+struct query {
+	uint64_t addr, time;
+	const struct perf_map *best;
+	uint64_t later;		/* the earliest time past q.time of a
+				 * mapping holding addr; UINT64_MAX: none */
+};
+
+/* The newest mapping of the subtree at i holding q->addr at q->time
+ * into q->best (see the top of the file). The depth is the treap's. */
+static void search(const struct perf_maps *m, uint32_t i, struct query *q)
 {
 	while (i != NONE) {
 		const struct perf_mnode *n = &m->nodes[i];
 		const struct perf_map *map = &m->maps[n->map];
 
-		if (n->max_end <= addr)
+		if (n->max_end <= q->addr)
 			return;
-		if (map->start > addr) {
+		if (map->start > q->addr) {
 			i = n->left;	/* the right ones start later */
 			continue;
 		}
-		if (addr < map->end && map->time <= time &&
-		    (!*best || newer(map, *best)))
-			*best = map;
-		search(m, n->left, addr, time, best);
+		if (q->addr < map->end) {
+			if (map->time > q->time) {
+				if (map->time < q->later)
+					q->later = map->time;
+			} else if (!q->best || newer(map, q->best)) {
+				q->best = map;
+			}
+		}
+		search(m, n->left, q);
 		i = n->right;
 	}
 }
 
-const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
-				      uint64_t addr, uint64_t time)
+const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
+					   uint64_t addr, uint64_t time,
+					   uint64_t *from, uint64_t *until)
 {
-	const struct perf_map *best = NULL;
+	struct query q = { addr, time, NULL, UINT64_MAX };
 	const struct perf_proc *pr;
 	uint32_t pi;
 	size_t lo = 0, hi;
 
 	take_noted(m);
+	*from = 0;
+	*until = UINT64_MAX;
 	pi = proc_index(m, pid, false);
 	if (pi == NONE)
-		return NULL;
+		return NULL;	/* no record will come to change that */
 	pr = &m->procs[pi];
 	/* the last epoch begun at or before time (the first begins at 0) */
 	hi = pr->nepochs;
@@ -328,8 +342,24 @@ const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 		else
 			hi = mid;
 	}
-	search(m, pr->epochs[lo].root, addr, time, &best);
-	return best;
+	search(m, pr->epochs[lo].root, &q);
+	/* the same answer from the best's time (or the epoch's start)
+	 * until a newer mapping holding addr, or the next epoch */
+	*from = pr->epochs[lo].time;
+	if (q.best && q.best->time > *from)
+		*from = q.best->time;
+	*until = q.later;
+	if (lo + 1 < pr->nepochs && pr->epochs[lo + 1].time < *until)
+		*until = pr->epochs[lo + 1].time;
+	return q.best;
+}
+
+const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
+				      uint64_t addr, uint64_t time)
+{
+	uint64_t from, until;
+
+	return perf_maps_find_span(m, pid, addr, time, &from, &until);
 }
 
 /* --- command names: a treap per thread, by time, then by seq from

@@ -129,6 +129,13 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time);
 
+/* The same, and the times [*from, *until) for which the answer is the
+ * same (for a cache of look-ups: a sample's frames are mostly the last
+ * one's). */
+const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
+					   uint64_t addr, uint64_t time,
+					   uint64_t *from, uint64_t *until);
+
 /* Thread tid is called name (a name_id) from time on. */
 void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,
 			uint32_t name);
