@@ -348,6 +348,20 @@ static void test_max_refused(void **state)
 	free(diag);
 }
 
+/* --dot: the title says the largest, not "in all" */
+static void test_max_dot(void **state)
+{
+	static const char *const args[] = { "--dot", "--sort=MEM_MAX" };
+	char *out, *diag;
+
+	(void)state;
+	assert_int_equal(run_main(args, 2, &out, &diag), 0);
+	assert_non_null(strstr(out, "label=\"Call graph of MEM_MAX, the "
+				    "largest 500\\l"));
+	free(out);
+	free(diag);
+}
+
 /* --json: "maximum" on the event, and the largest everywhere */
 static void test_max_json(void **state)
 {
@@ -421,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_max_listings),
 		cmocka_unit_test(test_max_refused),
 		cmocka_unit_test(test_max_json),
+		cmocka_unit_test(test_max_dot),
 		cmocka_unit_test(test_max_diff),
 	};
 
