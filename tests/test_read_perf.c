@@ -1052,6 +1052,67 @@ static void many_forks(void *arg)
 	perf_maps_release(&m);
 }
 
+/*
+ * 100,000 mappings whose starts are in the order of the priorities a
+ * treap seeded as perf_maps.c once was (0x9e3779b9) gives them: with
+ * that seed the treap was a chain, each insert and look-up a walk of
+ * it and a recursion as deep (perf_maps.c now seeds from the run's
+ * secret).
+ */
+static int by_prio(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x >> 32) < (*y >> 32) ? -1 : (*x >> 32) > (*y >> 32);
+}
+
+static void chosen_order(void *arg)
+{
+	enum { N = 100000 };
+	uint64_t *order = malloc(N * sizeof(*order));
+	uint32_t *start = malloc(N * sizeof(*start));
+	uint32_t x = 0x9e3779b9u;
+	struct perf_maps m;
+
+	(void)arg;
+	if (!order || !start)
+		_exit(2);
+	for (uint32_t i = 0; i < N; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		order[i] = (uint64_t)x << 32 | i;
+	}
+	qsort(order, N, sizeof(*order), by_prio);
+	for (uint32_t k = 0; k < N; k++)
+		start[(uint32_t)order[k]] = k;
+	perf_maps_init(&m);
+	for (uint32_t i = 0; i < N; i++) {
+		struct perf_map map = { .start = (uint64_t)start[i] << 12,
+					.end = ((uint64_t)start[i] << 12) + 0x800,
+					.object = i };
+
+		perf_maps_add(&m, 1, &map);
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 1, ((uint64_t)start[i] << 12) + 1, 0);
+
+		if (!got || got->object != i)
+			_exit(3);
+	}
+	perf_maps_release(&m);
+	free(order);
+	free(start);
+}
+
+static void test_maps_chosen_order(void **state)
+{
+	(void)state;
+	run_bounded("100,000 mappings in a fixed seed's priority order",
+		    chosen_order, NULL);
+}
+
 static void test_maps_huge_mapping(void **state)
 {
 	(void)state;
@@ -2194,6 +2255,7 @@ int main(void)
 		cmocka_unit_test(test_maps_huge_mapping),
 		cmocka_unit_test(test_maps_many_names),
 		cmocka_unit_test(test_maps_many_forks),
+		cmocka_unit_test(test_maps_chosen_order),
 		cmocka_unit_test(test_costs_sparse),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),

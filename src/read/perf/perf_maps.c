@@ -49,7 +49,11 @@ void perf_maps_init(struct perf_maps *m)
 	memset(m, 0, sizeof(*m));
 	u64map_init(&m->by_pid);
 	u64map_init(&m->comm_by_tid);
-	m->rand = 0x9e3779b9u;
+	/* from the run's secret (hashmap.c), never 0 (xorshift32's fixed
+	 * point): with a fixed seed, a file that knew the priorities to
+	 * come could give its mappings starts in their order, and make
+	 * the treap a chain (test_maps_chosen_order) */
+	m->rand = (uint32_t)(hash_secret ^ hash_secret >> 32) | 1;
 }
 
 void perf_maps_release(struct perf_maps *m)
@@ -67,7 +71,7 @@ void perf_maps_release(struct perf_maps *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/* xorshift32: priorities the file cannot choose */
+/* xorshift32 from a secret seed: priorities the file cannot choose */
 static uint32_t next_rand(struct perf_maps *m)
 {
 	m->rand ^= m->rand << 13;
