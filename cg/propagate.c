@@ -160,22 +160,32 @@ static void max_as_excess(struct cg *cg)
 	}
 }
 
-uint64_t cg_node_largest_call(const struct cg *cg, uint32_t n,
-			      uint32_t event)
+/* The largest of n's calls to other functions, or only of those that
+ * leave its cycle. */
+static uint64_t largest_call(const struct cg *cg, uint32_t n, uint32_t event,
+			     bool leaving)
 {
 	uint64_t most = 0;
 
 	for (uint32_t k = cg->out_start[n]; k < cg->out_start[n + 1]; k++) {
-		uint32_t a = cg->out[k];
-		uint64_t v;
+		uint32_t a = cg->out[k], v = cg_arc_callee(cg, a);
+		uint64_t incl;
 
-		if (same_cycle(cg, n, cg_arc_callee(cg, a)))
+		if (v == n || (leaving && same_cycle(cg, n, v)))
 			continue;
-		v = profile_call_incl_at(cg->p, a, event);
-		if (v > most)
-			most = v;
+		incl = profile_call_incl_at(cg->p, a, event);
+		if (incl > most)
+			most = incl;
 	}
 	return most;
+}
+
+uint64_t cg_node_largest_call(const struct cg *cg, uint32_t n,
+			      uint32_t event)
+{
+	/* exact inclusive known: a cycle member's children take in the
+	 * calls inside the cycle, as cg_node_child()'s do */
+	return largest_call(cg, n, event, !cg->func_incl);
 }
 
 uint64_t cg_cycle_largest_call(const struct cg *cg, uint32_t c,
@@ -185,7 +195,7 @@ uint64_t cg_cycle_largest_call(const struct cg *cg, uint32_t c,
 
 	for (uint32_t m = cg->cycles[c].first_member; m != NO_ID;
 	     m = cg->nodes[m].next_member) {
-		uint64_t v = cg_node_largest_call(cg, m, event);
+		uint64_t v = largest_call(cg, m, event, true);
 
 		if (v > most)
 			most = v;

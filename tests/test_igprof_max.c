@@ -173,6 +173,45 @@ static void test_max_two_records(void **state)
 	done(&r);
 }
 
+/*
+ * A cycle: a calls b, which calls a again. A member's children are the
+ * largest of its calls, those inside the cycle too (its inclusive is
+ * exact: igprof-analyse names the inner a "a'2" and shows b's 500 as
+ * a's KIDS); the cycle as a whole has no call leaving it.
+ *
+ *   main 100 -> a 300 -> b 50 -> a 500;  main -> b 200
+ */
+static void test_max_cycle(void **state)
+{
+	struct run r;
+	uint32_t a, b, cyc;
+
+	(void)state;
+	load(&r, "P=(ID=1 N=(p) T=0.0)\n"
+		 "C1 FN0=(F0=(p)+16 N=(main))+0 V0=(MEM_MAX):(1,100,100) "
+		 "V1=(MEM_TOTAL):(1,100,0)\n"
+		 "C2 FN1=(F0+32 N=(a))+0 V0:(2,300,300) V1:(2,300,0)\n"
+		 "C3 FN2=(F0+48 N=(b))+0 V0:(1,50,50) V1:(1,50,0)\n"
+		 "C4 FN1+0 V0:(1,500,500) V1:(1,500,0)\n"
+		 "C2 FN2+0 V0:(3,200,200) V1:(3,200,0)\n");
+	a = find_func(&r.p, "a");
+	b = find_func(&r.p, "b");
+	cyc = r.cg.nodes[a].cycle;
+	assert_int_not_equal(cyc, NO_ID);
+	assert_int_equal(r.cg.nodes[b].cycle, cyc);
+	assert_int_equal(self_of(&r, "a", r.max), 500);	/* summed: 800 */
+	assert_int_equal(self_of(&r, "b", r.max), 200);	/* summed: 250 */
+	assert_int_equal(incl_of(&r, "b", r.max), 500);	/* summed: 750 */
+	assert_int_equal(cg_node_largest_call(&r.cg, a, r.max), 500);
+	assert_int_equal(cg_node_largest_call(&r.cg, b, r.max), 500);
+	assert_true(cg_cycle_self(&r.cg, cyc, r.max) == 500);
+	assert_true(cg_cycle_child(&r.cg, cyc, r.max) == 0);
+	assert_int_equal(cg_cycle_largest_call(&r.cg, cyc, r.max), 0);
+	assert_true(cg_node_self(&r.cg, b, r.max) +
+		    cg_node_child(&r.cg, b, r.max) == 500);
+	done(&r);
+}
+
 /* Merged functions (symbol resolution giving two the same name) hold
  * the larger: a and b as one "ab", as igprof-analyse's mergeToNode()
  * with isMax. */
@@ -430,6 +469,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_max_costs),
 		cmocka_unit_test(test_max_two_records),
+		cmocka_unit_test(test_max_cycle),
 		cmocka_unit_test(test_max_merged),
 		cmocka_unit_test(test_max_by_name),
 		cmocka_unit_test(test_max_listings),

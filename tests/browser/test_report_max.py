@@ -13,10 +13,20 @@ import json
 import os
 import subprocess
 
-from report_base import ReportBase, number, run
+from report_base import ReportBase, number, run, strip_cycle
 import test_report_units as units
 
 ARGS = ['--sort=MEM_MAX', 'tests/inputs/igprof/mem.txt']
+
+# a cycle (a calls b, which calls a again) and MEM_MAX alone: no event
+# of it adds up, so no flame graph at all
+CYCLE = """P=(ID=1 N=(p) T=0.0)
+C1 FN0=(F0=(p)+16 N=(main))+0 V0=(MEM_MAX):(1,100,100)
+C2 FN1=(F0+32 N=(a))+0 V0:(2,300,300)
+C3 FN2=(F0+48 N=(b))+0 V0:(1,50,50)
+C4 FN1+0 V0:(1,500,500)
+C2 FN2+0 V0:(3,200,200)
+"""
 
 
 class MaxTest(ReportBase):
@@ -33,6 +43,13 @@ class MaxTest(ReportBase):
                        capture_output=True)
         cls.max_doc = json.loads(run(['--json'] + ARGS))
         cls.pages['max'] = cls.max_page
+        cls.cycle_in = os.path.join(cls.tmp, 'max-cycle.txt')
+        with open(cls.cycle_in, 'w') as f:
+            f.write(CYCLE)
+        cls.pages['max-cycle'] = os.path.join(cls.tmp, 'max-cycle.html')
+        subprocess.run([report_base.BIN, '--output=html', '-o',
+                        cls.pages['max-cycle'], cls.cycle_in], check=True,
+                       capture_output=True)
 
     def test_max_numbers(self):
         doc = self.max_doc
@@ -67,3 +84,41 @@ class MaxTest(ReportBase):
         text = p.js('return document.body.innerText')
         self.assertIn('MEM_MAX is a maximum (the largest single value, '
                       'not a sum), which a flame graph cannot show', text)
+
+    def test_max_cycle(self):
+        """Each member's view and the cycle's as -q's lines: a member's
+        children take in the calls inside the cycle (a's 500, under b),
+        the cycle's none leave it."""
+        args = [self.cycle_in]
+        doc = json.loads(run(['--json'] + args))
+
+        # entries by plain name; arcs as both name them ("b <cycle 1>")
+        graph = {strip_cycle(k): e
+                 for k, e in units.graph_entries(args).items()}
+        compared = [0]
+        check = self.check_entry
+
+        def count(kind, shown, entry, what):
+            for r in shown['rows']:
+                side = entry['callers' if r['dir'] == 'caller'
+                             else 'callees']
+                compared[0] += r['dir'] != 'primary' and r['name'] in side
+            check(kind, shown, entry, what)
+        self.check_entry = count
+        self.assertEqual((graph['b']['self'], graph['b']['children']),
+                         ('200', '500'))
+        p = self.page('max-cycle')
+        for f in doc['functions']:
+            shown = self.entry_view(p, '#fn/%d' % f['id'])
+            self.check_entry('cycle', shown, graph[f['name']], f['name'])
+        for c in doc['cycles']:
+            what = '<cycle %d as a whole>' % c['id']
+            shown = self.entry_view(p, '#cycle/%d' % c['id'])
+            p.shot('max-cycle-entry')
+            self.check_entry('cycle', shown, graph[what], what)
+        self.assertEqual(len(doc['cycles']), 1)
+        # the arcs from main and between a and b were compared
+        self.assertGreaterEqual(compared[0], 6)
+        p.go('#flame')
+        self.assertIn('no event of this profile adds up',
+                      p.js('return document.body.innerText'))
