@@ -956,6 +956,19 @@ static int print_output(struct run *r, FILE *out)
 	else if (o->mode == OUT_JSON)
 		print_json(out, &r->cg, &r->po);
 	else if (o->mode == OUT_FOLDED) {
+		const struct profile *p = r->cg.p;
+		uint32_t ev = r->po.sort_event;
+
+		/* folded stacks are added up by every reader of them
+		 * (flamegraph.pl, speedscope): a maximum's would read as a
+		 * sum of largest values */
+		if (profile_event_max(p, ev)) {
+			error("%s is a maximum (the largest single value, not "
+			      "a sum), which a flame graph cannot show: its "
+			      "widths add up; choose an event that adds up "
+			      "with --sort", profile_str(p, p->events[ev].name));
+			return 1;
+		}
 		print_transform_header(out, r, "# ");
 		print_folded(out, &r->cg, &r->po);
 	}

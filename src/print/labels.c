@@ -247,10 +247,14 @@ void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
 	char buf[FMT_NUM_MAX];
 	uint64_t samples = 0;
 
+	/* a maximum's total is the largest value, not a sum */
+	if (profile_event_max(p, ev))
+		fputs("the largest ", out);
 	fputs(fmt_count(buf, p->totals[ev], groups), out);
 	if (p->events[ev].unit != NO_NAME)
 		fprintf(out, " %s", profile_str(p, p->events[ev].unit));
-	fputs(" in all", out);
+	if (!profile_event_max(p, ev))
+		fputs(" in all", out);
 	if (!p->sampled)
 		return;
 	for (uint32_t f = 0; f < p->nfuncs; f++)

@@ -232,5 +232,6 @@ extern const char flat_sampled_blurb[];
 extern const char graph_sampled_blurb[];
 extern const char flat_seconds_blurb[];
 extern const char graph_seconds_blurb[];
+extern const char max_blurb[];
 
 #endif

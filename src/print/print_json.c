@@ -90,6 +90,10 @@ void print_json_head(FILE *out, const struct cg *cg,
 		json_name(out, p, p->events[e].long_name);
 		fprintf(out, ", \"derived\": %s",
 			p->events[e].derived ? "true" : "false");
+		/* a maximum (IgProf's MEM_MAX): every cost of it, the
+		 * totals' too, is the largest value under it, not a sum */
+		if (p->events[e].max)
+			fputs(", \"maximum\": true", out);
 		/* a time: how many seconds one unit (a cost of 1) stands for */
 		if (p->events[e].unit_seconds != 0)
 			fprintf(out, ", \"unit_seconds\": %.17g",

@@ -185,6 +185,7 @@ uint32_t profile_event(struct profile *p, name_id name)
 	p->events[p->nevents].derived = false;
 	p->events[p->nevents].unit_seconds = 0;
 	p->events[p->nevents].unit = NO_NAME;
+	p->events[p->nevents].max = false;
 	p->nevents++;
 	set_stride(p, p->nevents);
 	return e;
@@ -632,7 +633,10 @@ int profile_finish(struct profile *p)
 		const uint64_t *row = profile_self(p, (uint32_t)f);
 
 		for (size_t e = 0; e < p->stride; e++)
-			p->totals[e] = sat_add(p->totals[e], row[e]);
+			p->totals[e] = profile_event_max(p, e)
+				? (row[e] > p->totals[e] ? row[e]
+							 : p->totals[e])
+				: sat_add(p->totals[e], row[e]);
 	}
 	/* the analysis and the listings only read the arcs' costs */
 	profile_pack_incl(p);

@@ -50,6 +50,18 @@ struct pevent {
 	 * cpu-clock and task-clock periods), "events" (a counter's); else
 	 * NO_NAME, the event being its own unit (Ir, ticks). */
 	name_id unit;
+	/*
+	 * A maximum, not a sum (IgProf's MEM_MAX: the largest single
+	 * allocation). Every cost of it is the largest value under it:
+	 * a function's self is the largest of its own, its inclusive and
+	 * an arc's the largest in the stacks under them, the total the
+	 * largest of all; costs merged take the larger, never the sum
+	 * (profile_combine()). As igprof-analyse does for a counter whose
+	 * name ends in "_MAX" (src/analyse.cc: Counter::add() and
+	 * accumulate() with isMax, TreeMapBuilderFilter's
+	 * accumulateCounts()).
+	 */
+	bool max;
 };
 
 /* A derived event declared by a reader, computed by profile_finish(). */
@@ -347,6 +359,29 @@ struct profile {
 	uint32_t func_cache[PROFILE_CACHE_SLOTS], call_cache[PROFILE_CACHE_SLOTS];
 };
 
+/* Is event e a maximum (pevent.max)? False past the events (a row's
+ * room for events not yet added). */
+static inline bool profile_event_max(const struct profile *p, size_t e)
+{
+	return e < p->nevents && p->events[e].max;
+}
+
+/*
+ * *acc combined with v as event e combines them: the larger for a
+ * maximum, else the sum. False when a sum passes 2^64 - 1 (*acc then
+ * wrapped, as __builtin_add_overflow() leaves it).
+ */
+static inline bool profile_combine(const struct profile *p, size_t e,
+				   uint64_t *acc, uint64_t v)
+{
+	if (profile_event_max(p, e)) {
+		if (v > *acc)
+			*acc = v;
+		return true;
+	}
+	return !__builtin_add_overflow(*acc, v, acc);
+}
+
 void profile_init(struct profile *p);
 void profile_release(struct profile *p);
 
@@ -571,7 +606,8 @@ void profile_add_jump(struct profile *p, const struct pjump *j);
  * "frame_dummy", folding renames "fib'2" to "fib"): ident[f] is the new
  * (name, file, object) of function f, ident_line[f] (may be NULL: the
  * lines kept) where it starts. Functions that end up with the same
- * identity are merged: self costs, positions and arcs add up.
+ * identity are merged: self costs, positions and arcs add up (a
+ * maximum event's take the larger, pevent.max).
  * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
  * each old function's new index. pos (may be NULL) gives positions new
  * identities the same way (its func fields are old function indexes).

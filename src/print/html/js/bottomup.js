@@ -62,6 +62,10 @@ function bottomUpCallers(b) {
 function viewBottomUp() {
 	const t = performance.now();
 	const T = flameTree();
+
+	if (!T)	/* only maximum events: no tree adds up */
+		return el('p', { class: 'note', id: 'flame-max' },
+			flameMaxNote() + '; no event of this profile adds up.');
 	const titles = ['cost', '%', 'of parent'];
 	const grid = 'bottomup-grid';
 	const box = el('div', { id: 'bottomup-view' });

@@ -53,6 +53,10 @@ function heaviestFirst(T, list) {
 function viewCallTree() {
 	const t = performance.now();
 	const T = flameTree();
+
+	if (!T)	/* only maximum events: no tree adds up */
+		return el('p', { class: 'note', id: 'flame-max' },
+			flameMaxNote() + '; no event of this profile adds up.');
 	const self = treeSelf(T);
 	const titles = ['total', '%', 'of parent', 'self', 'self %'];
 	const grid = 'calltree-grid';

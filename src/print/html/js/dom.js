@@ -66,6 +66,11 @@ function fmt(v) {
 function inSeconds(e = ev) {
 	return D.event_info[e].listed_as === 'seconds';
 }
+/* Whether event e is a maximum (IgProf's MEM_MAX, --json's "maximum"):
+ * its costs are the largest values under them, never sums. */
+function isMax(e = ev) {
+	return D.event_info[e].maximum === true;
+}
 /* A cost of event e as the flat profile and the call graph print it:
  * gprof's seconds for gmon.out's ticks, else fmt()'s. (The annotated
  * source and the disassembly print gmon.out's ticks as ticks.) */
@@ -92,7 +97,7 @@ function pct(v, total) {
 }
 /* the total in view: the event's, or what the transforms leave */
 function total() {
-	return xforms.length ? flameTree().total : D.totals[ev] || 0;
+	return xforms.length && flameTree() ? flameTree().total : D.totals[ev] || 0;
 }
 /* a function's name: name(), fullName() and fitName() in names.js */
 function cycleName(n) {

@@ -36,8 +36,10 @@ function entryTables(e, arcsIn, arcsOut, sameUnit) {
 		el('tr', { class: 'primary' },
 			/* as the text's %total: self + children (a cycle
 			 * member's children may leave the calls inside the
-			 * cycle out) */
-			el('td', { class: 'num' }, pct(e.self + e.children, graphTotal())),
+			 * cycle out); of a maximum, whose children are the
+			 * largest of the calls, the inclusive, the larger */
+			el('td', { class: 'num' }, pct(isMax() ? e.inclusive
+				: e.self + e.children, graphTotal())),
 			el('td', { class: 'num' }, fmtCost(e.self)),
 			el('td', { class: 'num' }, fmtCost(e.children)),
 			el('td', { class: 'num' }, fmtCost(e.inclusive)),

@@ -8,11 +8,14 @@ function flameTree() {
 }
 /* The tree of the event shown ("cga-flame" has one per event, as
  * columns by node), with each node's children and the roots; for
- * an event without one (an estimate is of --sort's alone), that. */
+ * an event without one (an estimate is of --sort's alone, a maximum
+ * has none), another's; null when no event has one. */
 function flameBase() {
 	const trees = doc('flame').trees;
 	const T = trees[ev] || trees.find(t => t);
 
+	if (!T)
+		return null;
 	if (!T.kids) {
 		T.kids = T.unit.map(() => []);
 		T.roots = [];
@@ -88,9 +91,20 @@ function flameLabel(label, fits) {
 	return '\u2026' + method.slice(Math.max(0, method.length - fits + 1));
 }
 
+/* Why the graph is not of the event chosen: a maximum (MEM_MAX) cannot
+ * be widths, which add up (html_data.c, print_folded's refusal) */
+function flameMaxNote() {
+	return EV[ev] + ' is a maximum (the largest single value, not a ' +
+		'sum), which a flame graph cannot show: its widths add up';
+}
+
 function viewFlame(icicle, zoom) {
 	const box = el('div');
 	const FL = flameTree();
+
+	if (!FL)
+		return el('p', { class: 'note', id: 'flame-max' },
+			flameMaxNote() + '; no event of this profile adds up.');
 	const search = el('input', { type: 'search', id: 'flame-search',
 		placeholder: 'search: part of a name', value: flameSearch });
 	const matched = el('span', { class: 'muted', id: 'flame-matched' });
@@ -106,7 +120,9 @@ function viewFlame(icicle, zoom) {
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
-			(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
+			(FL.event === EV[ev] ? '' : isMax()
+				? ' (' + flameMaxNote() + ')'
+				: ' (estimated for the event --sort chose only)')),
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
 		zoom !== undefined

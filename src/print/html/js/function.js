@@ -28,6 +28,10 @@ function arcShare(a, callee) {
 
 	if (C.estimated)
 		return { self: C.selfShare[a], child: C.childShare[a], incl };
+	/* a maximum is not shared: the largest under the call, as
+	 * cg_arc_share() */
+	if (isMax())
+		return { self: incl, child: 0, incl };
 	const u = calleeUnit(callee);
 	const self = u.incl > 0 ? Math.min(incl, incl * (u.self / u.incl)) : 0;
 
@@ -99,7 +103,7 @@ function viewFunction(f) {
 	where.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + f), id: 'fn-sandwich' },
 		'sandwich'));
 	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts,
-		fnXformBar(f));
+		fnXformBar(f) || '');
 	if (cyc !== null)
 		box.append(el('p', null, 'Part of ', cycleLink(cyc), SAMPLED
 			? ': the cycle as a whole has the cost of the stacks through it.'

@@ -17,7 +17,10 @@ function drawHeader() {
 	/* each event's total in the unit the listings give it (gmon.out's
 	 * "0.92 in all" seconds, perf's nanoseconds), and perf's Samples */
 	D.event_info.forEach((e, k) => {
-		const note = inSeconds(k) ? fmt(D.totals[k]) + ' ticks of ' +
+		/* a maximum's total is its largest value (the text's
+		 * "the largest N") */
+		const note = isMax(k) ? 'the largest: a maximum, not a sum'
+			: inSeconds(k) ? fmt(D.totals[k]) + ' ticks of ' +
 			e.unit_seconds + ' s'
 			: e.unit_seconds ? '1 unit = ' + e.unit_seconds + ' s' : '';
 

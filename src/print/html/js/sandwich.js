@@ -83,6 +83,10 @@ function sandwichScale(S, measured) {
 
 function viewSandwich(f) {
 	const T = flameTree();
+
+	if (!T)	/* only maximum events: no tree adds up */
+		return el('p', { class: 'note', id: 'flame-max' },
+			flameMaxNote() + '; no event of this profile adds up.');
 	let u = f;
 
 	if (!(u >= 0 && u < NF) && !(u < 0 && calls().cycleByNumber[-u]))

@@ -330,7 +330,7 @@ function treeFinish(base, B) {
  * (the tests print it). */
 const xformTrees = new Map();
 function xformTree(base) {
-	if (!xforms.length)
+	if (!base || !xforms.length)
 		return base;
 	let byKey = xformTrees.get(base);
 
@@ -407,7 +407,9 @@ function xformFunctions() {
 	if (!xforms.length)
 		return null;
 	if (xformFnKey !== ev + '|' + xformKey) {
-		xformFn = flameTree().fn;
+		const T = flameTree();
+
+		xformFn = T ? T.fn : null;
 		xformFnKey = ev + '|' + xformKey;
 	}
 	return xformFn;

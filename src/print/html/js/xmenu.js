@@ -193,6 +193,8 @@ function fnXformBar(f) {
 		onclick: () => xformAdd(op, arg) }, text);
 	const glob = globQuote(FN.name[f] || '');
 
+	if (!flameBase())	/* only maximum events: no stacks to cut */
+		return null;
 	return el('p', { id: 'fn-xforms' }, el('span', { class: 'muted' }, 'Transforms: '),
 		b('focus on it', 'focus', glob), b('ignore it', 'ignore', glob),
 		b('hide it', 'hide', glob), b('fold its recursion', 'fold', glob),
