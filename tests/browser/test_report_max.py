@@ -122,3 +122,14 @@ class MaxTest(ReportBase):
         p.go('#flame')
         self.assertIn('no event of this profile adds up',
                       p.js('return document.body.innerText'))
+        # the views built on the flame graph's tree (issue 34) say the
+        # same, and the Function view offers no transforms of stacks it
+        # has none of
+        for place in ('#calltree', '#bottomup', '#sandwich/1'):
+            p.go(place)
+            self.assertIn('no event of this profile adds up',
+                          p.js('return document.body.innerText'), place)
+        p.go('#fn/1')
+        self.assertFalse(p.js('return !!document.getElementById('
+                              '"fn-xforms")'))
+        self.assertNotIn('null', p.js('return document.body.innerText'))
