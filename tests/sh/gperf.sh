@@ -20,8 +20,10 @@
 # name: a listing of C++ that joins the instances of a template hides
 # which one is hot.
 #
-# With google-perftools and google-pprof installed, a program is
-# recorded here too and our totals must equal google-pprof's on it.
+# With google-perftools installed (bootstrap.sh check does), a program
+# is recorded here too and its functions' flat and cumulative samples
+# must equal google-pprof's on it; without, that part says it is
+# skipped and the rest runs on the committed files.
 bin=$1
 status=0
 fail() { echo "gperf: $*"; status=1; }
@@ -157,7 +159,7 @@ printf 'heap profile: 1: 10 [ 1: 10] @ heap_v2/2\n 1: 18446744073709551615 [ 0: 
 bad scaled "scaled:2: .* scaled for the sampling rate of 2 bytes, are beyond 64 bits"
 
 # live: record prog here and hold our totals to google-pprof's on it
-lib=/usr/lib/x86_64-linux-gnu/libprofiler.so
+lib=/usr/lib/x86_64-linux-gnu/libprofiler.so.0
 if [ -f "$lib" ] && command -v google-pprof > /dev/null &&
    command -v cc > /dev/null; then
 	cp $g/prog.c $g/gwork.c "$tmp/"
@@ -169,7 +171,8 @@ if [ -f "$lib" ] && command -v google-pprof > /dev/null &&
 		fail "recording prog with libprofiler failed"
 	"$bin" -b "$tmp/prog" -b "$tmp/libgwork.so" --json "$tmp/live.prof" \
 		> "$tmp/live.json" 2> /dev/null || fail "live.prof not read"
-	# all rows: libc is this machine's, the one pprof read
+	# the program's rows: pprof names libc's entry __libc_start_main_impl
+	# (from its debug symbols), we by its symbol table's name
 	$check "$tmp/live.json" "$tmp/live.pprof" 0 1e6 $prog_funcs ||
 		fail "live.prof"
 else
