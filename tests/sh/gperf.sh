@@ -142,6 +142,8 @@ bad huge-count "huge-count: offset 0x28: a record counts 4611686018427387904 sam
 bad huge-depth "huge-depth: offset 0x30: a record's depth of 1152921504606846976 addresses is past the end of the file \(1 words are left\)"
 bad java "java: offset 0x10: a gperftools CPU profile of a Java program"
 bad no-period "no-period: offset 0x18: the sampling period of 0 microseconds"
+# without its mappings every address is one [unknown] (google-pprof
+# takes them for the program's: see REFERENCE.md)
 "$bin" $nosys --json "$tmp/no-trailer" > "$tmp/nt.json" 2> "$tmp/nt.err" ||
 	fail "no-trailer: $(cat "$tmp/nt.err")"
 grep -q "no-trailer: offset 0x40: the CPU profile ends without its end-of-data record" \

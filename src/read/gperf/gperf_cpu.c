@@ -166,7 +166,7 @@ static int check_records(struct cpu_reader *c)
 	warning("%s: offset 0x%zx: the CPU profile ends without its "
 		"end-of-data record and the mappings after it (the program "
 		"was stopped before the profiler was?): its addresses are "
-		"in no object, and shown as numbers", path, off);
+		"in no object, all listed as [unknown]", path, off);
 	c->records_end = c->maps_start = c->len;
 	return 0;
 }

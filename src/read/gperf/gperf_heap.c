@@ -265,7 +265,7 @@ static int read_lines(struct heap_reader *h)
 			(unsigned long long)r->maps.skipped);
 	if (!maps && h->nrecs)
 		warning("%s: the heap profile has no MAPPED_LIBRARIES section: "
-			"its addresses are in no object, and shown as numbers",
+			"its addresses are in no object, all listed as [unknown]",
 			r->path);
 	return 0;
 }
