@@ -107,6 +107,28 @@ want=$(awk 'FNR == 1 { printf "%s%s", n++ ? " " : "", $4 }' \
 awk '/ block / { gsub(/,/, ""); print $5, $6 }' "$tmp/diff" | grep -qx "$want" ||
 	fail "--diff's block is not $want: $(cat "$tmp/diff")"
 
+# another build: no build-id is recorded, but its return addresses must
+# follow calls in the binary; the C++ program given as prog is refused
+# (--force-binary: used, with a warning), and found at the recorded path
+# (--sysroot) it is not used, with a warning
+mkdir -p "$tmp/other" "$tmp/sys/tmp/cganalyze-gperf"
+cp $g/cxx "$tmp/other/prog"
+cp $g/cxx "$tmp/sys/tmp/cganalyze-gperf/prog"
+if "$bin" $nosys -b "$tmp/other/prog" $g/prog.prof > /dev/null 2> "$tmp/other.err"; then
+	fail "another build of prog was taken"
+fi
+grep -q "other/prog: not the '/tmp/cganalyze-gperf/prog' that ran: of [0-9]* return addresses of the stacks in it, [0-9]* follow a call in this file" \
+	"$tmp/other.err" || fail "another build: $(cat "$tmp/other.err")"
+"$bin" $nosys --force-binary -b "$tmp/other/prog" -p $g/prog.prof \
+	> /dev/null 2> "$tmp/force.err" || fail "--force-binary: $(cat "$tmp/force.err")"
+grep -q "not the '/tmp/cganalyze-gperf/prog' that ran (.*); used anyway" \
+	"$tmp/force.err" || fail "--force-binary's warning: $(cat "$tmp/force.err")"
+"$bin" --sysroot "$tmp/sys" -p --brief $g/prog.prof > "$tmp/sys.out" \
+	2> "$tmp/sys.err" || fail "--sysroot of another build: $(cat "$tmp/sys.err")"
+grep -q "sys/tmp/cganalyze-gperf/prog: not the file that ran" "$tmp/sys.err" ||
+	fail "--sysroot of another build: no warning: $(cat "$tmp/sys.err")"
+grep -q ' prog+0x' "$tmp/sys.out" || fail "--sysroot of another build named code"
+
 # formats that do not add up
 if "$bin" $nosys $g/prog.prof $g/heap.0003.heap > /dev/null 2> "$tmp/mix"; then
 	fail "a CPU and a heap profile were added up"
