@@ -168,6 +168,46 @@ static void test_heap_scaling(void **state)
 	}
 }
 
+/*
+ * The other section heading, a "build=" line (no mapping: said once), a
+ * comment line, and a record of no address (said, left out); the
+ * stack's addresses are all return addresses.
+ */
+static void test_heap_memory_map(void **state)
+{
+	static const char text[] =
+		"heap profile: 2: 20 [ 2: 20] @ heapprofile\n"
+		"   1:    10 [   1:    10] @ 0x1010 0x1020\n"
+		"# a comment\n"
+		"   1:    10 [   1:    10] @\n"
+		"--- Memory map: ---\n"
+		"build=/tmp/x\n"
+		"1000-2000 r-xp 00000000 00:00 1 /bin/a\n";
+	struct read_opts o = { 0 };
+	struct profile p;
+	const struct perf_data *d;
+	char *diag;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(read_text(&p, text, -1, &o, &diag), 0);
+	assert_non_null(strstr(diag, ":6: 1 lines of the mappings are not "
+			       "/proc/self/maps lines"));
+	assert_non_null(strstr(diag, ":4: 1 records have no address"));
+	d = p.perf;
+	assert_int_equal(d->nnodes, 2);
+	for (size_t n = 0; n < d->nnodes; n++) {
+		const struct perf_frame *f = &d->frames[d->nodes[n].frame];
+
+		assert_false(d->nodes[n].exact);
+		assert_string_equal(names_str(&p.names,
+					      d->objects[f->object].path), "/bin/a");
+	}
+	assert_true(event_total(&p, "inuse_space") == 10);
+	free(diag);
+	profile_release(&p);
+}
+
 /* Words in one of the four layouts. */
 struct buf {
 	unsigned char data[1024];
@@ -251,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_maps_lines),
 		cmocka_unit_test(test_maps_frames),
 		cmocka_unit_test(test_heap_scaling),
+		cmocka_unit_test(test_heap_memory_map),
 		cmocka_unit_test(test_cpu_layouts),
 	};
 
