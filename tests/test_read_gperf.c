@@ -148,10 +148,12 @@ static void test_heap_scaling(void **state)
 		struct profile p;
 		char text[512], *diag;
 
-		snprintf(text, sizeof(text), "heap profile: 1: 2 [ 3: 4] %s\n"
+		/* the header's totals are the record's, as written */
+		snprintf(text, sizeof(text), "heap profile: %s %s\n"
 			 "%s @ 0x1010 0x1020\nMAPPED_LIBRARIES:\n"
 			 "1000-2000 r-xp 00000000 00:00 1 /bin/a\n",
-			 scale_cases[i].header, scale_cases[i].record);
+			 scale_cases[i].record, scale_cases[i].header,
+			 scale_cases[i].record);
 		profile_init(&p);
 		assert_int_equal(read_text(&p, text, -1, &o, &diag), 0);
 		assert_string_equal(diag, "");
@@ -204,6 +206,28 @@ static void test_heap_memory_map(void **state)
 					      d->objects[f->object].path), "/bin/a");
 	}
 	assert_true(event_total(&p, "inuse_space") == 10);
+	free(diag);
+	profile_release(&p);
+}
+
+/* A heap profile cut short after a whole line: its header's totals are
+ * not its records' sum. */
+static void test_heap_cut(void **state)
+{
+	static const char text[] =
+		"heap profile: 2: 20 [ 3: 30] @ heapprofile\n"
+		"   1:    10 [   1:    10] @ 0x1010 0x1020\n";
+	struct read_opts o = { 0 };
+	struct profile p;
+	char *diag;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(read_text(&p, text, -1, &o, &diag), 0);
+	assert_non_null(strstr(diag, ":1: the header's totals (2: 20 [3: 30]) "
+			       "are not what the records add up to (1: 10 [1: "
+			       "10]): the file may be cut short"));
+	assert_non_null(strstr(diag, "has no MAPPED_LIBRARIES section"));
 	free(diag);
 	profile_release(&p);
 }
@@ -292,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_maps_frames),
 		cmocka_unit_test(test_heap_scaling),
 		cmocka_unit_test(test_heap_memory_map),
+		cmocka_unit_test(test_heap_cut),
 		cmocka_unit_test(test_cpu_layouts),
 	};
 

@@ -56,6 +56,9 @@ struct heap_reader {
 	struct gperf_reader *r;
 	struct line_reader *lr;
 	uint64_t rate;			/* 0: not sampled */
+	/* the header's totals, and the records' as read (not scaled):
+	 * the heap profiler writes the one as the sum of the other */
+	uint64_t totals[NVALUES], sums[NVALUES];
 	struct heap_record *recs;
 	size_t nrecs, recs_alloc;
 	uint64_t *addrs;
@@ -158,10 +161,9 @@ static int scale(struct heap_reader *h, uint64_t *objects, uint64_t *bytes)
 static int read_header(struct heap_reader *h, const char *line)
 {
 	const char *s = line + strlen("heap profile:"), *type;
-	uint64_t totals[NVALUES];
 	size_t tlen;
 
-	if (pairs(h, &s, totals) < 0)
+	if (pairs(h, &s, h->totals) < 0)
 		return -1;
 	type = s = blanks(s);
 	while (*s && *s != '/' && *s != ' ' && *s != '\t')
@@ -194,8 +196,12 @@ static int read_record(struct heap_reader *h, const char *line)
 	ARRAY_GROW(h->recs, h->nrecs + 1, h->recs_alloc);
 	rec = &h->recs[h->nrecs];
 	memset(rec, 0, sizeof(*rec));
-	if (pairs(h, &s, rec->v) < 0 ||
-	    scale(h, &rec->v[INUSE_OBJECTS], &rec->v[INUSE_SPACE]) < 0 ||
+	if (pairs(h, &s, rec->v) < 0)
+		return -1;
+	for (int i = 0; i < NVALUES; i++)
+		h->sums[i] = h->sums[i] + rec->v[i] < h->sums[i]
+				     ? UINT64_MAX : h->sums[i] + rec->v[i];
+	if (scale(h, &rec->v[INUSE_OBJECTS], &rec->v[INUSE_SPACE]) < 0 ||
 	    scale(h, &rec->v[ALLOC_OBJECTS], &rec->v[ALLOC_SPACE]) < 0)
 		return -1;
 	rec->first = h->naddrs;
@@ -263,6 +269,18 @@ static int read_lines(struct heap_reader *h)
 			"inode path): left out", r->path,
 			(unsigned long long)r->maps.first_skipped,
 			(unsigned long long)r->maps.skipped);
+	if (memcmp(h->totals, h->sums, sizeof(h->sums)))
+		warning("%s:1: the header's totals (%llu: %llu [%llu: %llu]) are "
+			"not what the records add up to (%llu: %llu [%llu: %llu]): "
+			"the file may be cut short or edited", r->path,
+			(unsigned long long)h->totals[INUSE_OBJECTS],
+			(unsigned long long)h->totals[INUSE_SPACE],
+			(unsigned long long)h->totals[ALLOC_OBJECTS],
+			(unsigned long long)h->totals[ALLOC_SPACE],
+			(unsigned long long)h->sums[INUSE_OBJECTS],
+			(unsigned long long)h->sums[INUSE_SPACE],
+			(unsigned long long)h->sums[ALLOC_OBJECTS],
+			(unsigned long long)h->sums[ALLOC_SPACE]);
 	if (!maps && h->nrecs)
 		warning("%s: the heap profile has no MAPPED_LIBRARIES section: "
 			"its addresses are in no object, all listed as [unknown]",
