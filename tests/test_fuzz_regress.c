@@ -2,7 +2,7 @@
  * Inputs that once crashed, leaked or hung the fuzz harnesses
  * (tests/fuzz/), replayed through the same pipelines in the normal
  * build: every file of tests/fuzz/regress/ is run as a profile, as a
- * gmon.out, as a perf.data and as an ELF binary. Passing means not crashing; under make check's ASan
+ * gmon.out, as a perf.data, as a gperftools profile and as an ELF binary. Passing means not crashing; under make check's ASan
  * build, also no leak and no undefined behaviour. A few inputs too big
  * to commit are made here instead.
  */
@@ -40,6 +40,7 @@ static void test_regress_files(void **state)
 		fuzz_symtab_one(data, len);
 		fuzz_gmon_one(data, len);
 		fuzz_perf_one(data, len);
+		fuzz_gperf_one(data, len);
 		free(data);
 		n++;
 	}

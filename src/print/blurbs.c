@@ -17,16 +17,17 @@ const char flat_blurb[] =
 "              is followed by its object and file.\n";
 
 const char flat_sampled_blurb[] =
-"Columns of the flat profile of a sampled profile (perf.data), for the\n"
-"event named in its title; a sample records where the program was, not\n"
-"calls, so there are no call counts:\n"
+"Columns of the flat profile of a sampled profile (perf.data, gperftools),\n"
+"for the event named in its title; a sample records where the program\n"
+"was, not calls, so there are no call counts:\n"
 " %            this function's self cost as a percentage of the total.\n"
 " cumulative   the running sum of the self column, down to this line.\n"
 " self         the periods of the samples in the function's own code\n"
-"              (cpu-clock, task-clock: nanoseconds; other events: the\n"
+"              (cpu-clock, task-clock, gperftools' cpu: nanoseconds; a\n"
+"              heap profile's: bytes or objects; other events: the\n"
 "              events counted).\n"
 " samples      the samples taken in the function's own code, as perf\n"
-"              report's Samples column.\n"
+"              report's Samples column (of a heap profile: the objects).\n"
 " self EV      self cost of each other event shown (--show).\n"
 " name         function; \"<cycle N>\" marks members of cycle N, [N] is its\n"
 "              index in the call graph. A name shared by several functions\n"
@@ -97,13 +98,13 @@ const char graph_seconds_blurb[] =
 " <spontaneous>  no caller was recorded.\n";
 
 const char graph_sampled_blurb[] =
-"How to read the call graph of a sampled profile (perf.data). Each entry\n"
-"is a block between dashed lines: its callers above, the entry itself on\n"
-"the line that starts with [N], its callees below. Entries are ordered by\n"
-"total (self + children). Each sample's whole stack was recorded, so\n"
-"self and children are measured, not estimated. There is no \"called\"\n"
-"column: a sample counts no call (the flat profile gives each function's\n"
-"samples).\n"
+"How to read the call graph of a sampled profile (perf.data or\n"
+"gperftools). Each entry is a block between dashed lines: its callers\n"
+"above, the entry itself on the line that starts with [N], its callees\n"
+"below. Entries are ordered by total (self + children). Each sample's\n"
+"whole stack was recorded, so self and children are measured, not\n"
+"estimated. There is no \"called\" column: a sample counts no call (the\n"
+"flat profile gives each function's samples).\n"
 "On the [N] line:\n"
 " %total     self + children as a percentage of the whole run.\n"
 " self       the periods of the samples in the function's own code.\n"

@@ -124,6 +124,12 @@ static uint64_t sat_add(uint64_t a, uint64_t b)
 void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 			  uint64_t period)
 {
+	perf_data_add_samples(d, node, e, period, 1);
+}
+
+void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
+			   uint64_t period, uint64_t samples)
+{
 	bool added;
 	uint32_t c;
 	struct perf_cost *pc;
@@ -142,7 +148,7 @@ void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 	}
 	pc = &d->costs[c];
 	pc->period = sat_add(pc->period, period);
-	pc->samples++;
+	pc->samples = sat_add(pc->samples, samples);
 	d->events[e].period = sat_add(d->events[e].period, period);
-	d->events[e].samples++;
+	d->events[e].samples = sat_add(d->events[e].samples, samples);
 }

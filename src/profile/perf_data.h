@@ -138,5 +138,9 @@ uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
 /* One sample of event e with this period, its stack ending at node. */
 void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 			  uint64_t period);
+/* As many samples at once, their periods summed (a gperftools record
+ * counts the samples of one stack); sums stop at UINT64_MAX. */
+void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
+			   uint64_t period, uint64_t samples);
 
 #endif

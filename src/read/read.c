@@ -21,6 +21,10 @@ static const char *article_format(const char *format)
 		return "a gmon.out";
 	if (!strcmp(format, "perf"))
 		return "a perf.data";
+	if (!strcmp(format, "gperftools-cpu"))
+		return "a gperftools CPU";
+	if (!strcmp(format, "gperftools-heap"))
+		return "a gperftools heap";
 	return format;
 }
 
@@ -28,7 +32,8 @@ static int report_unknown(const struct line_reader *lr)
 {
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
 		     "'events:' line within the first %d bytes, an IgProf "
-		     "'P=(' header, a gmon.out or a perf.data)",
+		     "'P=(' header, a gmon.out, a perf.data or a gperftools "
+		     "profile)",
 		     lr->path, SNIFF_BYTES);
 }
 
@@ -80,6 +85,11 @@ int read_profile(struct profile *p, const char *path,
 	if (perf_sniff(data, (size_t)len)) {
 		if (same_format(p, &lr, "perf") == 0)
 			ret = read_perf(p, &lr, opts);
+	} else if (gperf_sniff(data, (size_t)len)) {
+		const char *f = gperf_format(data, (size_t)len);
+
+		if (same_format(p, &lr, f) == 0)
+			ret = read_gperf(p, &lr, !strcmp(f, "gperftools-heap"));
 	} else if (callgrind_sniff(data, (size_t)len)) {
 		if (same_format(p, &lr, "callgrind") == 0)
 			ret = read_callgrind(p, &lr, opts);

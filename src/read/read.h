@@ -143,4 +143,15 @@ bool perf_sniff(const char *data, size_t len);
 int read_perf(struct profile *p, struct line_reader *lr,
 	      const struct read_opts *opts);
 
+/*
+ * gperftools: libprofiler's binary CPU profile (either word size and
+ * byte order) and the heap profiler's text, read into p->perf as
+ * perf.data is (objects from the mappings they carry, offsets, stacks).
+ * gperf_format() names the one the data starts as: "gperftools-cpu" or
+ * "gperftools-heap".
+ */
+bool gperf_sniff(const char *data, size_t len);
+const char *gperf_format(const char *data, size_t len);
+int read_gperf(struct profile *p, struct line_reader *lr, bool heap);
+
 #endif

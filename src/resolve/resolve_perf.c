@@ -50,6 +50,7 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "call_check.h"
 #include "kallsyms.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
@@ -75,6 +76,10 @@ struct presolve {
 	bool have_ksyms;
 	uint32_t *func_exact, *func_ret;	/* per frame; NO_ID unknown */
 	uint32_t *event_of;		/* perf event -> profile event */
+	/* per object, up to RET_CHECKS of its return-address frames, for
+	 * calls_match() (NULL until wanted) */
+	uint32_t *ret_frames;
+	uint8_t *nret_frames;
 	/* --inlined=callee: per frame (exact, return address), where its
 	 * chain of functions is in chain_funcs, outermost first (0: not
 	 * made yet), and how many */
@@ -136,6 +141,88 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 	return by_name;
 }
 
+#define RET_CHECKS 64
+
+static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
+			    uint64_t *vaddr);
+
+/* Each object's first RET_CHECKS distinct return-address frames. */
+static void find_ret_frames(struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	uint8_t *seen = xcalloc(d->nframes + 1, 1);
+
+	r->ret_frames = xmalloc((d->nobjects + 1) * RET_CHECKS *
+				sizeof(*r->ret_frames));
+	r->nret_frames = xcalloc(d->nobjects + 1, 1);
+	for (size_t n = 0; n < d->nnodes; n++) {
+		uint32_t f = d->nodes[n].frame;
+		uint32_t o = d->frames[f].object;
+
+		if (d->nodes[n].exact || seen[f] ||
+		    r->nret_frames[o] == RET_CHECKS)
+			continue;
+		seen[f] = 1;
+		r->ret_frames[o * RET_CHECKS + r->nret_frames[o]++] = f;
+	}
+	free(seen);
+}
+
+/*
+ * Whether st can be the build of object i that ran, where no build-id
+ * says (gperftools records none): at least half of the object's return
+ * addresses (of those st has bytes at) must follow a call in st, which
+ * they all do in the right build and seldom in another. One alone
+ * (a stack cut short may end in garbage) is a match. *calls and
+ * *checked say how many.
+ */
+static bool calls_match(struct presolve *r, uint32_t i,
+			const struct symtab *st, unsigned *calls,
+			unsigned *checked)
+{
+	*calls = *checked = 0;
+	if (!r->ret_frames)
+		find_ret_frames(r);
+	for (unsigned k = 0; k < r->nret_frames[i]; k++) {
+		const struct perf_frame *fr =
+			&r->d->frames[r->ret_frames[i * RET_CHECKS + k]];
+		uint64_t vaddr;
+		int c;
+
+		if (!offset_to_vaddr(st, fr->offset, &vaddr))
+			continue;
+		c = call_ends_at(st, vaddr);
+		if (c < 0)
+			continue;
+		(*checked)++;
+		*calls += (unsigned)c;
+	}
+	return *checked < 2 || 2 * *calls >= *checked;
+}
+
+/* A -b binary for an object without a recorded build-id must have its
+ * calls where the stacks return to. */
+static int check_calls(struct presolve *r, const struct symtab *st,
+		       uint32_t i)
+{
+	const char *obj = profile_str(r->p, r->d->objects[i].path);
+	unsigned calls, checked;
+
+	if (r->d->objects[i].build_id_len || calls_match(r, i, st, &calls,
+							   &checked))
+		return 0;
+	if (!r->o->force_binary)
+		return error("%s: not the '%s' that ran: of %u return addresses "
+			     "of the stacks in it, %u follow a call in this "
+			     "file (the profile records no build-id to tell "
+			     "builds apart; --force-binary uses it anyway)",
+			     st->path, obj, checked, calls);
+	warning("%s: not the '%s' that ran (%u of %u return addresses follow "
+		"a call in it); used anyway (--force-binary)", st->path, obj,
+		calls, checked);
+	return 0;
+}
+
 /* A binary for an object whose build-id is recorded must have it. */
 static int check_build_id(const struct presolve *r, const struct symtab *st,
 			  const struct perf_object *ob)
@@ -181,7 +268,8 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 				     "object of that name or build-id (-b "
 				     "OBJECT=FILE says which object it is)",
 				     st[b]->path);
-		if (check_build_id(r, st[b], &r->d->objects[i]) < 0)
+		if (check_build_id(r, st[b], &r->d->objects[i]) < 0 ||
+		    check_calls(r, st[b], i) < 0)
 			return -1;
 		r->bind[i].st = st[b];
 		r->bind[i].binary = (int)b;
@@ -255,6 +343,7 @@ static void bind_recorded(struct presolve *r)
 		for (size_t c = 0; c < n && !r->bind[i].st; c++) {
 			struct symtab *st;
 			struct stat sb;
+			unsigned calls, checked;
 
 			if (stat(paths[c], &sb) != 0 || !S_ISREG(sb.st_mode))
 				continue;
@@ -271,6 +360,18 @@ static void bind_recorded(struct presolve *r)
 						"perf's build-id cache has it (-b "
 						"FILE gives the right one)",
 						paths[c]);
+				symtab_release(st);
+				free(st);
+				continue;
+			}
+			if (!ob->build_id_len &&
+			    !calls_match(r, (uint32_t)i, st, &calls, &checked)) {
+				if (c == 0)
+					warning("%s: not the file that ran (of %u "
+						"return addresses in it, %u follow "
+						"a call): its code is shown as "
+						"offsets (-b FILE gives the right "
+						"one)", paths[c], checked, calls);
 				symtab_release(st);
 				free(st);
 				continue;
@@ -793,6 +894,8 @@ out:
 	free(r.func_exact);
 	free(r.func_ret);
 	free(r.event_of);
+	free(r.ret_frames);
+	free(r.nret_frames);
 	free(r.chain_exact);
 	free(r.chain_ret);
 	free(r.nchain_exact);

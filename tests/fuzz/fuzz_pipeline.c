@@ -319,3 +319,45 @@ void fuzz_perf_one(const uint8_t *data, size_t size)
 	run_perf(path, &spinner, out);
 	close(fd);
 }
+
+/*
+ * A gperftools CPU or heap profile: read, resolved against
+ * tests/gperf/'s prog and libgwork.so (the recorded objects looked for
+ * under a directory that does not exist), analysed, printed.
+ */
+void fuzz_gperf_one(const uint8_t *data, size_t size)
+{
+	static const char *const bins[] = { "tests/gperf/prog",
+					    "tests/gperf/libgwork.so" };
+	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true,
+				  .no_dwarf = true };
+	struct read_opts ro = { 0 };
+	struct resolve_opts rso = { .sysroot = "/nonexistent",
+				    .debug_dir = "/nonexistent" };
+	struct resolve_report rep[2];
+	struct symtab st[2];
+	struct symtab *stp[2] = { &st[0], &st[1] };
+	FILE *out = devnull();
+	struct profile p;
+	char path[64];
+	int fd;
+
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
+	profile_init(&p);
+	for (int b = 0; b < 2; b++)
+		if (symtab_open(&st[b], bins[b], &so, &p.names) < 0)
+			abort();	/* run from the wrong directory */
+	if (read_profile(&p, path, &ro) < 0 || !p.perf)
+		goto out;
+	if (resolve_perf(&p, stp, 2, &rso, rep) < 0 &&
+	    resolve_perf(&p, NULL, 0, &rso, rep) < 0)
+		goto out;
+	analyse_and_print(&p, 0, false, 0, out);
+out:
+	for (int b = 0; b < 2; b++)
+		symtab_release(&st[b]);
+	profile_release(&p);
+	close(fd);
+}

@@ -32,6 +32,13 @@ void fuzz_gmon_one(const uint8_t *data, size_t size);
  */
 void fuzz_perf_one(const uint8_t *data, size_t size);
 
+/*
+ * Run data as a gperftools CPU or heap profile (run from the top of the
+ * repository): read, resolved against tests/gperf/'s binaries,
+ * analysed and printed.
+ */
+void fuzz_gperf_one(const uint8_t *data, size_t size);
+
 /* Run data as an ELF binary through symtab_open() and the lookups. */
 void fuzz_symtab_one(const uint8_t *data, size_t size);
 

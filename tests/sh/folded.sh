@@ -1,7 +1,8 @@
 # --output=folded: the lines add up to the profile's total for every
 # input kind (Callgrind, with recursion levels and cycles, C++, gmon.out,
-# IgProf's ticks and memory counters, perf.data), and for the stacks of
-# IgProf and perf.data (frame pointers, --call-graph dwarf) each
+# IgProf's ticks and memory counters, perf.data, gperftools), and for the
+# stacks of IgProf, perf.data (frame pointers, --call-graph dwarf) and
+# gperftools (CPU, two summed; heap) each
 # function's paths add up to its inclusive cost (tests/folded_check.py
 # reads --json for both).
 bin=$1
@@ -23,4 +24,6 @@ exec "$py" tests/folded_check.py "$bin" \
 	"stacks:-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/fp.data" \
 	"stacks:-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/dwarf.data" \
 	"stacks:-b tests/perf/cxx --sysroot=tests/perf tests/perf/cxx.data" \
-	"stacks:--sysroot=tests/perf --kallsyms=tests/perf/kallsyms --comm=spinner tests/perf/two.data"
+	"stacks:--sysroot=tests/perf --kallsyms=tests/perf/kallsyms --comm=spinner tests/perf/two.data" \
+	"stacks:-b tests/gperf/prog -b tests/gperf/libgwork.so --sysroot=/nonexistent tests/gperf/prog.prof tests/gperf/prog-nopie.prof" \
+	"stacks:-b tests/gperf/heap --sysroot=/nonexistent --sort=alloc_space tests/gperf/heap.0003.heap"
