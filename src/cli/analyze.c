@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
+#include "hot_files.h"
 #include "print/annotate_data.h"
 #include "print/disasm_data.h"
 #include "print/print.h"
@@ -422,6 +423,8 @@ static int load(struct run *r)
 		target.big_endian = r->st[0]->big_endian;
 		ro.target = &target;
 	}
+	/* positions only for what is printed */
+	hot_files_choose(p, &ro, o);
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)

@@ -53,6 +53,22 @@ static int same_format(const struct profile *p, const struct line_reader *lr,
 	return 0;
 }
 
+bool read_is_callgrind(const char *path)
+{
+	struct line_reader lr;
+	const char *data;
+	long len;
+	bool ret;
+
+	if (line_reader_open(&lr, path) < 0)
+		return false;
+	len = line_reader_peek(&lr, SNIFF_BYTES, &data);
+	ret = len > 0 && !perf_sniff(data, (size_t)len) &&
+	      callgrind_sniff(data, (size_t)len);
+	line_reader_close(&lr);
+	return ret;
+}
+
 int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *opts)
 {
