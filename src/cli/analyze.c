@@ -258,23 +258,10 @@ static int recorded_binary(struct run *r, bool quiet)
 {
 	const struct profile *p = &r->p;
 	const char *what = r->o->disasm_what;
-	uint32_t best = NO_ID;
-	uint64_t best_cost = 0;
+	uint32_t best = recorded_object_func(p, what);
 	const char *path;
 	struct stat sb;
 
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		uint64_t cost = profile_self(p, f)[0];
-
-		if (p->funcs[f].object == NO_NAME)
-			continue;
-		if (what && fnmatch(what, profile_str(p, p->funcs[f].name), 0))
-			continue;
-		if (best == NO_ID || cost > best_cost) {
-			best = f;
-			best_cost = cost;
-		}
-	}
 	if (best == NO_ID)
 		return quiet ? -1
 			     : error("--disasm needs the binary: -b FILE (the "

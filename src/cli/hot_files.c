@@ -20,13 +20,34 @@
 
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "binaries.h"
 
-/* Listings whose positions are read by the annotated source alone. */
+/* Listings whose positions are read by the annotated source alone (the
+ * report: unless it has a Disassembly, which is known after reading). */
 static bool annotation_only(const struct options *o)
 {
-	return o->annotate && !o->disasm && o->mode != OUT_CALLGRIND &&
-	       o->mode != OUT_HTML && !o->nbinaries && !o->inline_calls &&
+	return (o->annotate || o->mode == OUT_HTML) && !o->disasm &&
+	       o->mode != OUT_CALLGRIND && !o->nbinaries && !o->inline_calls &&
 	       !o->annotate_what && !o->nspecs && !o->diff;
+}
+
+/*
+ * Whether the report will have a Disassembly: the profile has
+ * addresses, and the object it records is here (analyze.c's
+ * recorded_binary()), whose resolution and listing read every
+ * instruction's position.
+ */
+static bool report_disassembles(const struct profile *q)
+{
+	uint32_t f;
+	struct stat sb;
+
+	if (!q->has_instr)
+		return false;
+	f = recorded_object_func(q, NULL);
+	return f != NO_ID &&
+	       stat(profile_str(q, q->funcs[f].object), &sb) == 0 &&
+	       S_ISREG(sb.st_mode);
 }
 
 /* Every input a Callgrind profile in a file that can be read again. */
@@ -110,19 +131,28 @@ void hot_files_choose(struct profile *p, struct read_opts *ro,
 		      const struct options *o)
 {
 	double thr = o->threshold_given ? o->threshold : 1.0;
+	bool html = o->mode == OUT_HTML;
 	struct profile q;
 
 	if (!annotation_only(o))
 		return;
-	/* addresses are for the disassembly alone */
-	p->pos_detail = POS_LINES;
-	p->pos_all_files = true;
-	if (thr <= 0)
+	/* --annotate: every file's lines when the files cannot be told
+	 * (no threshold, or a pipe); addresses are for the disassembly */
+	if (!html && thr <= 0) {
+		p->pos_detail = POS_LINES;
+		p->pos_all_files = true;
 		return;
+	}
 	profile_init(&q);
 	if (read_file_costs(&q, ro, o)) {
-		p->pos_all_files = false;
-		keep_hot(p, &q, thr);
+		if (!html || !report_disassembles(&q)) {
+			p->pos_detail = POS_LINES;
+			p->pos_all_files = thr <= 0;
+			keep_hot(p, &q, thr);
+		}
+	} else if (!html) {
+		p->pos_detail = POS_LINES;
+		p->pos_all_files = true;
 	}
 	profile_release(&q);
 }

@@ -47,6 +47,23 @@ for prof in samples/cxx/callgrind.instr.out samples/recursion/callgrind.instr.ou
 		done
 	done
 done
+# the report (without a Disassembly: the samples' objects are not here)
+# keeps the same positions as --annotate; a pipe is read once keeping
+# every position, as before issue 33
+for prof in samples/cxx/callgrind.instr.out samples/recursion/callgrind.instr.out; do
+	gzip -c "$top/$prof" >"$tmp/p.gz"
+	touch -r "$top/$prof" "$tmp/p.gz"
+	"$bin" --output=html -o "$tmp/plain.html" "$top/$prof" 2>/dev/null
+	"$bin" --output=html -o "$tmp/gz.html" "$tmp/p.gz" 2>/dev/null
+	cat "$top/$prof" | "$bin" --output=html -o "$tmp/pipe.html" - 2>/dev/null
+	for f in plain gz pipe; do
+		sed 's/"path": "[^"]*", "format"/"path": P, "format"/; s/<title>[^<]*</<title></' \
+			"$tmp/$f.html" >"$tmp/$f.x"
+	done
+	grep -q '"sources": \[$' "$tmp/plain.x" || fail "$prof: the report has no source"
+	cmp -s "$tmp/plain.x" "$tmp/gz.x" || fail "$prof: the gzip'd report differs"
+	cmp -s "$tmp/plain.x" "$tmp/pipe.x" || fail "$prof: the piped report differs"
+done
 # the listing lists some files and leaves others below the threshold:
 # the first read had files to leave out
 "$bin" --annotate --json "$top/samples/cxx/callgrind.instr.out" >"$tmp/j"
