@@ -80,6 +80,7 @@ static bool read_file_costs(struct profile *q, const struct read_opts *ro,
 		return false;
 	fo.want_positions = true;
 	fo.no_callsites = true;
+	fo.no_calls = true;
 	fo.want_stacks = false;
 	q->pos_detail = POS_FILES;
 	diag_set_sink(quiet);

@@ -75,6 +75,9 @@ struct read_opts {
 				 * address): struct ppos */
 	bool no_callsites;	/* with want_positions: keep no call
 				 * sites (struct pcallsite) */
+	bool no_calls;		/* Callgrind: keep no call arcs (their
+				 * lines are read and checked): for the
+				 * costs of functions and positions alone */
 	bool want_func_addrs;	/* without want_positions: keep each
 				 * function's address range instead
 				 * (profile.func_addrs; Callgrind; the

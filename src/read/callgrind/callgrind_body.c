@@ -345,7 +345,7 @@ static void start_call(struct callgrind_reader *rd)
 	rd->calls_lineno = rd->lr->lineno;
 	rd->call_arc = NO_ID;
 	rd->set |= 1u << CALLGRIND_KEY_COB | 1u << CALLGRIND_KEY_CFI;
-	if (callgrind_part_selected(rd)) {
+	if (callgrind_part_selected(rd) && !rd->opts->no_calls) {
 		/* Q12: cob= defaults to the caller's object, cfi= to the
 		 * current file (an fi= file included). */
 		callee = profile_func(rd->p,
