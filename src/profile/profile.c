@@ -25,6 +25,8 @@ void profile_init(struct profile *p)
 	u64map_init(&p->callsite_index);
 	u64map_init(&p->pos_files);
 	p->pos_last_file = NO_NAME;
+	u64map_init(&p->pos_objects);
+	p->pos_last_func = NO_ID;
 	u64map_init(&p->event_index);
 	u64map_init(&p->long_names);
 }
@@ -54,6 +56,7 @@ void profile_release(struct profile *p)
 	free(p->jump_table);
 	u64map_release(&p->callsite_index);
 	u64map_release(&p->pos_files);
+	u64map_release(&p->pos_objects);
 	if (p->pos_file_names) {
 		names_release(p->pos_file_names);
 		free(p->pos_file_names);

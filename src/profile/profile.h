@@ -106,11 +106,13 @@ struct ppos {
  * of them (cli/hot_files.c chooses). Each keeps every cost, summed into
  * fewer positions:
  *   POS_ALL    (func, file, line, addr): what was read
- *   POS_LINES  (func, file, line, 0) in the files chosen by
+ *   POS_LINES  (f, file, line, 0) in the files chosen by
  *              profile_keep_lines_of() (or all, pos_all_files);
- *              (func, file, 1 or 0, 0) in the others: their cost on a
+ *              (f, file, 1 or 0, 0) in the others: their cost on a
  *              line and on none, which the listing needs of a file it
- *              does not list; no jumps
+ *              does not list; f the first function of func's object
+ *              (of a function the listing reads only its object);
+ *              no jumps
  *   POS_FILES  (0, file, 1 or 0, 0): each file's cost, to choose
  *              the files to keep; no jumps
  */
@@ -344,6 +346,11 @@ struct profile {
 	struct names *pos_file_names;
 	struct u64map pos_files;
 	bool pos_all_files;		/* POS_LINES: every file's lines */
+	/* POS_LINES: each object's function that stands for all of its
+	 * functions in positions (object -> function), and the function
+	 * asked about last with the one standing for it */
+	struct u64map pos_objects;
+	uint32_t pos_last_func, pos_last_rep;
 	name_id pos_last_file;		/* the file asked about last, and */
 	bool pos_last_kept;		/* whether its lines are kept */
 	struct u64map callsite_index;	/* (pos, call) -> callsite */

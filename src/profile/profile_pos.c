@@ -111,6 +111,18 @@ static bool lines_kept(struct profile *p, name_id file)
 	return p->pos_last_kept;
 }
 
+/* POS_LINES: the function standing for func's object. */
+static uint32_t object_func(struct profile *p, uint32_t func)
+{
+	if (func != p->pos_last_func) {
+		p->pos_last_func = func;
+		p->pos_last_rep = u64map_get_or_put(&p->pos_objects,
+						    p->funcs[func].object,
+						    func, NULL);
+	}
+	return p->pos_last_rep;
+}
+
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr)
 {
@@ -119,8 +131,7 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 
 	if (p->pos_detail != POS_ALL) {
 		addr = 0;
-		if (p->pos_detail == POS_FILES)
-			func = 0;
+		func = p->pos_detail == POS_FILES ? 0 : object_func(p, func);
 		if (line && (p->pos_detail == POS_FILES ||
 			     !lines_kept(p, file)))
 			line = 1;
