@@ -8,6 +8,8 @@
  */
 #include "html_data.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,10 +26,28 @@
 #define HTML_FLAME_MIN_SHARE 2e-5
 #define HTML_FLAME_MAX_NODES 100000
 
-/* Exact costs are whole; estimates (gmon.out) keep their digits. */
+/* Exact costs are whole; estimates (gmon.out) keep their digits. A
+ * whole number below 2^63 is written as an integer, which is what
+ * "%.0f" writes of it, in a tenth of the time: a big program's report
+ * has tens of millions of them. */
 static void put_cost(FILE *out, double v, bool exact)
 {
-	fprintf(out, exact ? "%.0f" : "%.17g", v);
+	char buf[24], *e = buf + sizeof(buf), *d = e;
+	uint64_t u;
+
+	if (!exact || v != v || v >= 0x1p63 || v <= -0x1p63 ||
+	    v != (double)(int64_t)v || (v == 0 && signbit(v))) {
+		fprintf(out, exact ? "%.0f" : "%.17g", v);
+		return;
+	}
+	u = v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)v;
+	do {
+		*--d = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--d = '-';
+	fwrite_unlocked(d, 1, (size_t)(e - d), out);
 }
 
 /* "key": [v[0], v[stride], v[2 * stride], ...] for n values */
