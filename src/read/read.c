@@ -93,6 +93,11 @@ int read_profile(struct profile *p, const char *path,
 		      "'%s-02', ...)", lr.path, lr.path, lr.path);
 		goto out;
 	}
+	/* coarse positions (cli/hot_files.c) were chosen for Callgrind
+	 * files, whose format a pipe does not tell before it is read: the
+	 * other readers keep every position, as they always did */
+	if (!callgrind_sniff(data, (size_t)len) || perf_sniff(data, (size_t)len))
+		p->pos_detail = POS_ALL;
 	if (perf_sniff(data, (size_t)len)) {
 		if (same_format(p, &lr, "perf") == 0)
 			ret = read_perf(p, &lr, opts);
