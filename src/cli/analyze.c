@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
+#include "hot_files.h"
 #include "print/annotate_data.h"
 #include "print/arc_stacks.h"
 #include "print/disasm_data.h"
@@ -264,23 +265,10 @@ static int recorded_binary(struct run *r, bool quiet)
 {
 	const struct profile *p = &r->p;
 	const char *what = r->o->disasm_what;
-	uint32_t best = NO_ID;
-	uint64_t best_cost = 0;
+	uint32_t best = recorded_object_func(p, what);
 	const char *path;
 	struct stat sb;
 
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		uint64_t cost = profile_self(p, f)[0];
-
-		if (p->funcs[f].object == NO_NAME)
-			continue;
-		if (what && fnmatch(what, profile_str(p, p->funcs[f].name), 0))
-			continue;
-		if (best == NO_ID || cost > best_cost) {
-			best = f;
-			best_cost = cost;
-		}
-	}
 	if (best == NO_ID)
 		return quiet ? -1
 			     : error("--disasm needs the binary: -b FILE (the "
@@ -436,6 +424,8 @@ static int load(struct run *r)
 		target.big_endian = r->st[0]->big_endian;
 		ro.target = &target;
 	}
+	/* positions only for what is printed */
+	hot_files_choose(p, &ro, o);
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)

@@ -4,6 +4,7 @@
  */
 #include "binaries.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,4 +50,24 @@ void close_binaries(struct symtab **st, int n)
 		free(st[b]);
 	}
 	free(st);
+}
+
+uint32_t recorded_object_func(const struct profile *p, const char *what)
+{
+	uint32_t best = NO_ID;
+	uint64_t best_cost = 0;
+
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		uint64_t cost = profile_self(p, f)[0];
+
+		if (p->funcs[f].object == NO_NAME)
+			continue;
+		if (what && fnmatch(what, profile_str(p, p->funcs[f].name), 0))
+			continue;
+		if (best == NO_ID || cost > best_cost) {
+			best = f;
+			best_cost = cost;
+		}
+	}
+	return best;
 }

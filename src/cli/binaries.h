@@ -6,6 +6,7 @@
 
 #include "base/names.h"
 #include "options.h"
+#include "profile/profile.h"
 #include "symtab/symtab.h"
 
 /*
@@ -19,6 +20,13 @@ int open_binaries(const struct options *o, struct names *names,
  * reporting (*st NULL). */
 int open_binary(const struct options *o, struct names *names,
 		const char *path, struct symtab **st);
+/*
+ * The function whose object is the binary a profile records for its
+ * code: of those with an object (and a name what matches, as a glob,
+ * unless NULL), the one of most self cost of the first event. NO_ID:
+ * none.
+ */
+uint32_t recorded_object_func(const struct profile *p, const char *what);
 /* Release the first n of st (NULL entries are skipped) and st itself. */
 void close_binaries(struct symtab **st, int n);
 

@@ -8,6 +8,8 @@
  */
 #include "html_data.h"
 
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,10 +26,28 @@
 #define HTML_FLAME_MIN_SHARE 2e-5
 #define HTML_FLAME_MAX_NODES 100000
 
-/* Exact costs are whole; estimates (gmon.out) keep their digits. */
+/* Exact costs are whole; estimates (gmon.out) keep their digits. A
+ * whole number below 2^63 is written as an integer, which is what
+ * "%.0f" writes of it, in a tenth of the time: a big program's report
+ * has tens of millions of them. */
 static void put_cost(FILE *out, double v, bool exact)
 {
-	fprintf(out, exact ? "%.0f" : "%.17g", v);
+	char buf[24], *e = buf + sizeof(buf), *d = e;
+	uint64_t u;
+
+	if (!exact || v != v || v >= 0x1p63 || v <= -0x1p63 ||
+	    v != (double)(int64_t)v || (v == 0 && signbit(v))) {
+		fprintf(out, exact ? "%.0f" : "%.17g", v);
+		return;
+	}
+	u = v < 0 ? (uint64_t)-(int64_t)v : (uint64_t)v;
+	do {
+		*--d = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--d = '-';
+	fwrite_unlocked(d, 1, (size_t)(e - d), out);
 }
 
 /* "key": [v[0], v[stride], v[2 * stride], ...] for n values */
@@ -153,8 +173,9 @@ static void put_functions(FILE *out, const struct cg *cg,
 	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
 	/* the call graph's children (cg_node_child()), for put_children() */
 	double *child = xcalloc(n * ne + 1, sizeof(*child));
-	double *samples = xcalloc(n * ne + 1, sizeof(*samples));
-	double *num = xcalloc(3 * n + 1, sizeof(*num));
+	double *samples = p->sampled ? xcalloc(n * ne + 1, sizeof(*samples))
+				     : NULL;
+	double *col = xcalloc(n + 1, sizeof(*col));
 	uint64_t *row = xcalloc(ne + 1, sizeof(*row));
 	uint32_t *file, *object, *cycle = xcalloc(n + 1, sizeof(*cycle));
 	uint32_t start;
@@ -176,8 +197,9 @@ static void put_functions(FILE *out, const struct cg *cg,
 						  cg, (uint32_t)f, (uint32_t)e)
 					: cg_node_child(cg, (uint32_t)f,
 							(uint32_t)e);
-				samples[f * ne + e] = (double)func_samples(
-					p, (uint32_t)f, (uint32_t)e);
+				if (samples)
+					samples[f * ne + e] = (double)func_samples(
+						p, (uint32_t)f, (uint32_t)e);
 			}
 		} else {
 			/* estimated for the sort event only, 0 for the rest,
@@ -190,9 +212,6 @@ static void put_functions(FILE *out, const struct cg *cg,
 			incl[f * ne + o->sort_event] = s +
 				child[f * ne + o->sort_event];
 		}
-		num[3 * f] = profile_func_line(p, (uint32_t)f);
-		num[3 * f + 1] = (double)node->calls;
-		num[3 * f + 2] = (double)cg_node_self_calls(cg, (uint32_t)f);
 		cycle[f] = node->cycle == NO_ID ? 0 : cg->cycles[node->cycle].number;
 	}
 	fputs(",\n \"functions\": {\"name\": [", out);
@@ -203,9 +222,16 @@ static void put_functions(FILE *out, const struct cg *cg,
 	fputc(']', out);
 	put_ids(out, "file", file, n);
 	put_ids(out, "object", object, n);
-	put_column(out, "line", num, n, 3, true);
-	put_column(out, "calls", num + 1, n, 3, true);
-	put_column(out, "self_calls", num + 2, n, 3, true);
+	/* one column at a time: a big program has a million functions */
+	for (size_t f = 0; f < n; f++)
+		col[f] = profile_func_line(p, (uint32_t)f);
+	put_column(out, "line", col, n, 1, true);
+	for (size_t f = 0; f < n; f++)
+		col[f] = (double)cg->nodes[f].calls;
+	put_column(out, "calls", col, n, 1, true);
+	for (size_t f = 0; f < n; f++)
+		col[f] = (double)cg_node_self_calls(cg, (uint32_t)f);
+	put_column(out, "self_calls", col, n, 1, true);
 	put_ids(out, "cycle", cycle, n);
 	put_event_columns(out, "self", self, n, ne, exact);
 	put_event_columns(out, "inclusive", incl, n, ne, exact);
@@ -221,7 +247,7 @@ static void put_functions(FILE *out, const struct cg *cg,
 	free(incl);
 	free(child);
 	free(samples);
-	free(num);
+	free(col);
 	free(row);
 	free(file);
 	free(object);
@@ -379,18 +405,17 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	size_t n = p->ncalls, ne = p->stride;
 	bool exact = p->calls_have_incl;
 	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
-	double *num = xcalloc(3 * n + 1, sizeof(*num));
-	double *share = xcalloc(2 * n + 1, sizeof(*share));
+	/* the columns one at a time, and the shares only where there are
+	 * any: a big program's millions of arcs made these 5 doubles an
+	 * arc of the report's peak (issue 33) */
+	double *col = xcalloc(n + 1, sizeof(*col));
+	double *share = exact ? NULL : xcalloc(2 * n + 1, sizeof(*share));
 	bool first = true;
 
-	for (size_t c = 0; c < n; c++) {
-		num[3 * c] = p->calls[c].caller;
-		num[3 * c + 1] = p->calls[c].callee;
-		num[3 * c + 2] = (double)profile_call_count(p, (uint32_t)c);
-		for (size_t e = 0; exact && e < ne; e++)
+	for (size_t c = 0; exact && c < n; c++)
+		for (size_t e = 0; e < ne; e++)
 			incl[c * ne + e] =
 				(double)profile_call_incl_at(p, (uint32_t)c, e);
-	}
 	/* estimated: gprof's share of the sort event, for the graph's
 	 * arcs, and its self part as the call graph prints it (the page
 	 * splits a measured arc by the callee's ratio as cg_arc_share()
@@ -406,9 +431,15 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	}
 	fputs("{\"calls\": {\"n\": ", out);
 	fprintf(out, "%zu, \"estimated\": %s", n, exact ? "false" : "true");
-	put_column(out, "caller", num, n, 3, true);
-	put_column(out, "callee", num + 1, n, 3, true);
-	put_column(out, "count", num + 2, n, 3, true);
+	for (size_t c = 0; c < n; c++)
+		col[c] = p->calls[c].caller;
+	put_column(out, "caller", col, n, 1, true);
+	for (size_t c = 0; c < n; c++)
+		col[c] = p->calls[c].callee;
+	put_column(out, "callee", col, n, 1, true);
+	for (size_t c = 0; c < n; c++)
+		col[c] = (double)profile_call_count(p, (uint32_t)c);
+	put_column(out, "count", col, n, 1, true);
 	put_event_columns(out, "inclusive", incl, n, ne, exact);
 	if (!exact) {
 		put_column(out, "self_share", share, n, 2, false);
@@ -425,7 +456,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	put_cycle_children(out, cg, o, cg->child != NULL);
 	fputs("}\n", out);
 	free(incl);
-	free(num);
+	free(col);
 	free(share);
 }
 

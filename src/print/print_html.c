@@ -38,23 +38,77 @@ extern const char html_asset_report_js[];
  * a string in JSON, so each becomes \u003c there, and the two line
  * separators \u2028 and \u2029: the same values to JSON.parse.
  */
-static void put_script_json(FILE *out, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
+struct script_json {
+	FILE *out;
+	unsigned char held[2];	/* the start of a line separator */
+	size_t nheld;
+};
 
-		if (c == '<') {
-			fputs("\\u003c", out);
-		} else if (c == 0xe2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
-			   ((unsigned char)s[i + 2] == 0xa8 ||
-			    (unsigned char)s[i + 2] == 0xa9)) {
-			fputs((unsigned char)s[i + 2] == 0xa8 ? "\\u2028" : "\\u2029",
-			      out);
-			i += 2;
-		} else {
-			fputc(c, out);
+static void script_json_byte(struct script_json *sj, unsigned char c)
+{
+	FILE *out = sj->out;
+
+	if (sj->nheld == 2) {
+		sj->nheld = 0;
+		if (c == 0xa8 || c == 0xa9) {
+			fputs(c == 0xa8 ? "\\u2028" : "\\u2029", out);
+			return;
 		}
+		fwrite_unlocked(sj->held, 1, 2, out);
+	} else if (sj->nheld == 1) {
+		sj->nheld = 0;
+		if (c == 0x80) {
+			sj->held[1] = c;
+			sj->nheld = 2;
+			return;
+		}
+		fputc_unlocked(sj->held[0], out);
 	}
+	if (c == '<') {
+		fputs("\\u003c", out);
+	} else if (c == 0xe2) {
+		sj->held[0] = c;
+		sj->nheld = 1;
+	} else {
+		fputc_unlocked(c, out);
+	}
+}
+
+static ssize_t script_json_write(void *cookie, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		script_json_byte(cookie, (unsigned char)buf[i]);
+	return (ssize_t)n;
+}
+
+static int script_json_close(void *cookie)
+{
+	struct script_json *sj = cookie;
+
+	fwrite_unlocked(sj->held, 1, sj->nheld, sj->out);
+	sj->nheld = 0;
+	return 0;
+}
+
+/*
+ * A stream whose bytes go to out escaped as above: the documents are
+ * written through it, not built whole first (a big program's are 50 MB
+ * and more, twice that in a growing buffer).
+ */
+static FILE *script_json_open(struct script_json *sj, FILE *out)
+{
+	static const cookie_io_functions_t io = {
+		.write = script_json_write,
+		.close = script_json_close,
+	};
+	FILE *f;
+
+	sj->out = out;
+	sj->nheld = 0;
+	f = fopencookie(sj, "w", io);
+	if (f)
+		setvbuf(f, NULL, _IOFBF, 64 * 1024);
+	return f;
 }
 
 /* Text into HTML (the title). */
@@ -231,19 +285,18 @@ static void json_code(FILE *out, const struct cg *cg,
 
 /*
  * The document of the page's place `at` ("@@DATA@@" and the like), as
- * put_script_json() puts it; false when `at` is no document's place.
+ * script_json_open() puts it; false when `at` is no document's place.
  */
 static bool put_document(FILE *out, const char *at, const struct cg *cg,
 			 const struct print_opts *o, const char *warnings)
 {
-	char *doc = NULL;
-	size_t len = 0;
+	struct script_json sj;
 	FILE *m;
 
 	if (strncmp(at, "@@DATA@@", 8) && strncmp(at, "@@CALLS@@", 9) &&
 	    strncmp(at, "@@FLAME@@", 9) && strncmp(at, "@@CODE@@", 8))
 		return false;
-	m = open_memstream(&doc, &len);
+	m = script_json_open(&sj, out);
 	if (!m)
 		abort();	/* no memory, as xmalloc() does */
 	if (!strncmp(at, "@@DATA@@", 8))
@@ -255,8 +308,6 @@ static bool put_document(FILE *out, const char *at, const struct cg *cg,
 	else
 		json_code(m, cg, o);
 	fclose(m);
-	put_script_json(out, doc, len);
-	free(doc);
 	return true;
 }
 

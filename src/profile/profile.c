@@ -23,6 +23,10 @@ void profile_init(struct profile *p)
 	arena_init(&p->arena);
 	names_init(&p->names, &p->arena);
 	u64map_init(&p->callsite_index);
+	u64map_init(&p->pos_files);
+	p->pos_last_file = NO_NAME;
+	u64map_init(&p->pos_objects);
+	p->pos_last_func = NO_ID;
 	u64map_init(&p->event_index);
 	u64map_init(&p->long_names);
 }
@@ -51,6 +55,12 @@ void profile_release(struct profile *p)
 	free(p->jumps);
 	free(p->jump_table);
 	u64map_release(&p->callsite_index);
+	u64map_release(&p->pos_files);
+	u64map_release(&p->pos_objects);
+	if (p->pos_file_names) {
+		names_release(p->pos_file_names);
+		free(p->pos_file_names);
+	}
 	free(p->func_incl);
 	free(p->func_addrs);
 	free(p->func_count);

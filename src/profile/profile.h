@@ -113,6 +113,24 @@ struct ppos {
 };
 
 /*
+ * How much of each position a profile keeps: every field, or only what
+ * the annotated source (--annotate, the report without a binary) reads
+ * of them (cli/hot_files.c chooses). Each keeps every cost, summed into
+ * fewer positions:
+ *   POS_ALL    (func, file, line, addr): what was read
+ *   POS_LINES  (f, file, line, 0) in the files chosen by
+ *              profile_keep_lines_of() (or all, pos_all_files);
+ *              (f, file, 1 or 0, 0) in the others: their cost on a
+ *              line and on none, which the listing needs of a file it
+ *              does not list; f the first function of func's object
+ *              (of a function the listing reads only its object);
+ *              no jumps
+ *   POS_FILES  (0, file, 1 or 0, 0): each file's cost, to choose
+ *              the files to keep; no jumps
+ */
+enum pos_detail { POS_ALL, POS_LINES, POS_FILES };
+
+/*
  * A call made from a position (the call instruction, or the line): arc
  * `call` was made `count` times from position `pos`, and its inclusive
  * cost from there is profile_callsite_incl(). Kept with positions.
@@ -349,6 +367,22 @@ struct profile {
 	 * but always new to it; the main thread finds them as it adds them
 	 * in. */
 	bool pos_log;
+	/* How much of a position profile_pos() keeps (profile_pos_detail()). */
+	enum pos_detail pos_detail;
+	/* POS_LINES: the files whose lines are kept, by their text (in a
+	 * table of their own: interning them in names would give the
+	 * profile's names other ids than reading alone does); and what
+	 * was found for each file of the profile: name -> 1 kept, 2 not */
+	struct names *pos_file_names;
+	struct u64map pos_files;
+	bool pos_all_files;		/* POS_LINES: every file's lines */
+	/* POS_LINES: each object's function that stands for all of its
+	 * functions in positions (object -> function), and the function
+	 * asked about last with the one standing for it */
+	struct u64map pos_objects;
+	uint32_t pos_last_func, pos_last_rep;
+	name_id pos_last_file;		/* the file asked about last, and */
+	bool pos_last_kept;		/* whether its lines are kept */
 	struct u64map callsite_index;	/* (pos, call) -> callsite */
 	uint32_t *jump_table;		/* open addressing: jump + 1 */
 	size_t jump_mask;
@@ -579,9 +613,25 @@ static inline uint64_t profile_call_incl_at(const struct profile *p,
 const uint64_t *profile_call_incl_row(const struct profile *p, uint32_t c,
 				      uint64_t *buf);
 
-/* The position (func, file, line, addr), created with zero cost if new. */
+/* Keep the lines of file (POS_LINES): call before reading. */
+void profile_keep_lines_of(struct profile *p, const char *file, size_t len);
+
+/* The position (func, file, line, addr), created with zero cost if new;
+ * coarser as p->pos_detail says. */
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr);
+
+/*
+ * Whether call sites at position pos are kept: not where coarse
+ * positions have no line (the annotated source lists calls by line
+ * alone, and on a program built without -g most code has none).
+ */
+static inline bool profile_pos_keeps_sites(const struct profile *p,
+					   uint32_t pos)
+{
+	return p->pos_detail == POS_ALL ||
+	       (p->pos[pos].line && p->pos[pos].file != NO_NAME);
+}
 
 static inline uint64_t *profile_pos_cost(const struct profile *p, uint32_t pos)
 {

@@ -8,6 +8,7 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "base/hashmap.h"
+#include "base/xalloc.h"
 #include "profile.h"
 
 /*
@@ -79,11 +80,62 @@ static uint32_t add_pos(struct profile *p, uint32_t func, name_id file,
 	return (uint32_t)p->npos++;
 }
 
+void profile_keep_lines_of(struct profile *p, const char *file, size_t len)
+{
+	if (!p->pos_file_names) {
+		p->pos_file_names = xmalloc(sizeof(*p->pos_file_names));
+		names_init(p->pos_file_names, &p->arena);
+	}
+	names_intern(p->pos_file_names, file, len);
+}
+
+/* Whether POS_LINES keeps file's lines. Readers stay in one file for
+ * many positions: the last answer is kept, and each file's. */
+static bool lines_kept(struct profile *p, name_id file)
+{
+	uint32_t v;
+
+	if (p->pos_all_files)
+		return true;
+	if (file == p->pos_last_file)
+		return p->pos_last_kept;
+	v = u64map_get(&p->pos_files, file);
+	if (v == U64MAP_NONE) {
+		v = p->pos_file_names &&
+		    names_find(p->pos_file_names, profile_str(p, file),
+			       names_len(&p->names, file)) != NO_NAME ? 1 : 2;
+		u64map_put(&p->pos_files, file, v);
+	}
+	p->pos_last_file = file;
+	p->pos_last_kept = v == 1;
+	return p->pos_last_kept;
+}
+
+/* POS_LINES: the function standing for func's object. */
+static uint32_t object_func(struct profile *p, uint32_t func)
+{
+	if (func != p->pos_last_func) {
+		p->pos_last_func = func;
+		p->pos_last_rep = u64map_get_or_put(&p->pos_objects,
+						    p->funcs[func].object,
+						    func, NULL);
+	}
+	return p->pos_last_rep;
+}
+
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr)
 {
 	size_t j;
 	uint32_t h = p->pos_hint;
+
+	if (p->pos_detail != POS_ALL) {
+		addr = 0;
+		func = p->pos_detail == POS_FILES ? 0 : object_func(p, func);
+		if (line && (p->pos_detail == POS_FILES ||
+			     !lines_kept(p, file)))
+			line = 1;
+	}
 
 	/* the last position again (a jump's source), or the next one */
 	if (h < p->npos && pos_is(&p->pos[h], func, file, line, addr))

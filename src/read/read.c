@@ -58,6 +58,22 @@ static int same_format(const struct profile *p, const struct line_reader *lr,
 	return 0;
 }
 
+bool read_is_callgrind(const char *path)
+{
+	struct line_reader lr;
+	const char *data;
+	long len;
+	bool ret;
+
+	if (line_reader_open(&lr, path) < 0)
+		return false;
+	len = line_reader_peek(&lr, SNIFF_BYTES, &data);
+	ret = len > 0 && !perf_sniff(data, (size_t)len) &&
+	      callgrind_sniff(data, (size_t)len);
+	line_reader_close(&lr);
+	return ret;
+}
+
 int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *opts)
 {
@@ -82,6 +98,11 @@ int read_profile(struct profile *p, const char *path,
 		      "'%s-02', ...)", lr.path, lr.path, lr.path);
 		goto out;
 	}
+	/* coarse positions (cli/hot_files.c) were chosen for Callgrind
+	 * files, whose format a pipe does not tell before it is read: the
+	 * other readers keep every position, as they always did */
+	if (!callgrind_sniff(data, (size_t)len) || perf_sniff(data, (size_t)len))
+		p->pos_detail = POS_ALL;
 	if (perf_sniff(data, (size_t)len)) {
 		if (same_format(p, &lr, "perf") == 0)
 			ret = read_perf(p, &lr, opts);

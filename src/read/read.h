@@ -73,6 +73,11 @@ struct read_opts {
 				 * on a cost line are warnings, not errors */
 	bool want_positions;	/* keep costs per (function, file, line,
 				 * address): struct ppos */
+	bool no_callsites;	/* with want_positions: keep no call
+				 * sites (struct pcallsite) */
+	bool no_calls;		/* Callgrind: keep no call arcs (their
+				 * lines are read and checked): for the
+				 * costs of functions and positions alone */
 	bool want_func_addrs;	/* without want_positions: keep each
 				 * function's address range instead
 				 * (profile.func_addrs; Callgrind; the
@@ -110,6 +115,10 @@ struct read_stats {
 /* Returns 0, or -1 after reporting an error that names the file. */
 int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *opts);
+
+/* Whether path holds a Callgrind profile (as read_profile() would
+ * take it); false also when it cannot be read (reported). */
+bool read_is_callgrind(const char *path);
 
 /* The format readers, called with an open line reader. */
 bool callgrind_sniff(const char *data, size_t len);

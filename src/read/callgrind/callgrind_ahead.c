@@ -207,6 +207,11 @@ static void init_ahead_reader(struct ahead *ah,
 
 	profile_init(p);
 	p->pos_log = true;
+	/* as coarse as the main profile's positions, so that a stretch
+	 * logs one position per line, not per instruction; the main
+	 * thread chooses the files whose lines it keeps */
+	p->pos_detail = main->p->pos_detail;
+	p->pos_all_files = true;
 	for (size_t e = 0; e < main->p->nevents; e++) {
 		name_id n = main->p->events[e].name;
 
@@ -681,8 +686,11 @@ static void merge_positions(struct merge *m)
 	}
 	for (size_t i = 0; i < q->ncallsites; i++) {
 		const struct pcallsite *qs = &q->callsites[i];
-		uint32_t cs = profile_callsite(p, m->pos[qs->pos],
-					       m->calls[qs->call]);
+		uint32_t cs;
+
+		if (!profile_pos_keeps_sites(p, m->pos[qs->pos]))
+			continue;
+		cs = profile_callsite(p, m->pos[qs->pos], m->calls[qs->call]);
 
 		p->callsites[cs].count += qs->count;
 		add_rows(profile_callsite_incl(p, cs),

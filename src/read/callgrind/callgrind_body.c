@@ -345,7 +345,7 @@ static void start_call(struct callgrind_reader *rd)
 	rd->calls_lineno = rd->lr->lineno;
 	rd->call_arc = NO_ID;
 	rd->set |= 1u << CALLGRIND_KEY_COB | 1u << CALLGRIND_KEY_CFI;
-	if (callgrind_part_selected(rd)) {
+	if (callgrind_part_selected(rd) && !rd->opts->no_calls) {
 		/* Q12: cob= defaults to the caller's object, cfi= to the
 		 * current file (an fi= file included). */
 		callee = profile_func(rd->p,
@@ -640,8 +640,12 @@ static int add_callsite(struct callgrind_reader *rd, const uint64_t *vals,
 			long n)
 {
 	struct profile *p = rd->p;
-	uint32_t cs = profile_callsite(p, last_position(rd), rd->call_arc);
+	uint32_t pos = last_position(rd), cs;
 	const struct pcall *c = &p->calls[rd->call_arc];
+
+	if (!profile_pos_keeps_sites(p, pos))
+		return 0;
+	cs = profile_callsite(p, pos, rd->call_arc);
 
 	if (__builtin_add_overflow(p->callsites[cs].count, rd->call_count,
 				   &p->callsites[cs].count) ||
@@ -685,7 +689,7 @@ HOT int add_cost_line(struct callgrind_reader *rd, const uint64_t *vals, long n)
 		for (long i = 0; i < n; i++)
 			rd->added_by_calls = callgrind_add_upto_max(
 				rd->added_by_calls, vals[i]);
-		if (rd->opts->want_positions)
+		if (rd->opts->want_positions && !rd->opts->no_callsites)
 			return add_callsite(rd, vals, n);
 		if (rd->opts->want_func_addrs)
 			note_func_addr(rd);
