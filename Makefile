@@ -71,7 +71,7 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
-STAGES = base profile read read/callgrind read/perf resolve select print cli
+STAGES = base profile read read/callgrind read/perf read/pprof resolve select print cli
 LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c)))) \
 	$(sort $(wildcard cg/*.c symtab/*.c))
 # The HTML report's CSS, JavaScript and page (src/print/html/) are

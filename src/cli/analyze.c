@@ -21,6 +21,7 @@
 #include "print/disasm_data.h"
 #include "print/print.h"
 #include "print/write_callgrind.h"
+#include "print/write_pprof.h"
 #include "print/write_gmon.h"
 #include "read/read.h"
 #include "resolve/demangle_names.h"
@@ -389,7 +390,8 @@ static int load(struct run *r)
 				.counter = o->counter,
 				.want_leaks = o->leaks,
 				.want_stacks = o->mode == OUT_FOLDED ||
-					       o->mode == OUT_HTML,
+					       o->mode == OUT_HTML ||
+					       o->mode == OUT_PPROF,
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
@@ -789,6 +791,10 @@ static int print_output(struct run *r, FILE *out)
 		return write_callgrind(out, o->output_file ? o->output_file
 							   : "the standard output",
 				       &r->cg) < 0;
+	if (o->mode == OUT_PPROF)
+		return write_pprof(out, o->output_file ? o->output_file
+						       : "the standard output",
+				   &r->cg, &r->po) < 0;
 	if (o->dot)
 		print_dot(out, &r->cg, &r->po);
 	else if (o->mode == OUT_JSON)
@@ -821,7 +827,8 @@ int analyze_run(const struct options *o, FILE *out)
 			 .want_positions = o->annotate || o->disasm ||
 					   o->mode == OUT_HTML,
 			 .want_stacks = o->mode == OUT_FOLDED ||
-					o->mode == OUT_HTML,
+					o->mode == OUT_HTML ||
+					o->mode == OUT_PPROF,
 			 .force_binary = o->force_binary,
 			 .objects = o->binary_objects,
 			 .debug_dir = o->debug_dir,

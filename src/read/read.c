@@ -21,6 +21,8 @@ static const char *article_format(const char *format)
 		return "a gmon.out";
 	if (!strcmp(format, "perf"))
 		return "a perf.data";
+	if (!strcmp(format, "pprof"))
+		return "a pprof";
 	return format;
 }
 
@@ -28,7 +30,7 @@ static int report_unknown(const struct line_reader *lr)
 {
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
 		     "'events:' line within the first %d bytes, an IgProf "
-		     "'P=(' header, a gmon.out or a perf.data)",
+		     "'P=(' header, a gmon.out, a perf.data or a pprof profile.proto)",
 		     lr->path, SNIFF_BYTES);
 }
 
@@ -93,6 +95,10 @@ int read_profile(struct profile *p, const char *path,
 			ret = read_igprof(p, &lr, &io);
 	} else if (gmon_sniff(data, (size_t)len)) {
 		ret = read_gmon(p, &lr, opts);
+	} else if (pprof_sniff(data, (size_t)len, len < SNIFF_BYTES)) {
+		/* no magic: after every format that has one */
+		if (same_format(p, &lr, "pprof") == 0)
+			ret = read_pprof(p, &lr, opts);
 	} else {
 		/* a BSD gmon.out has no magic: tried last */
 		int bsd = read_gmon_bsd_maybe(p, &lr, opts);

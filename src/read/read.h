@@ -143,4 +143,12 @@ bool perf_sniff(const char *data, size_t len);
 int read_perf(struct profile *p, struct line_reader *lr,
 	      const struct read_opts *opts);
 
+/*
+ * pprof's profile.proto (read/pprof/), gzip'd or not. No magic: the
+ * first bytes must parse as its fields (whole: they are all the input).
+ */
+bool pprof_sniff(const char *data, size_t len, bool whole);
+int read_pprof(struct profile *p, struct line_reader *lr,
+	       const struct read_opts *opts);
+
 #endif
