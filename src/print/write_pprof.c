@@ -17,9 +17,8 @@
 #include "base/xalloc.h"
 #include "flame_data.h"
 
-/* As --output=folded: paths down to this share of the total, at most
- * this many, for an estimate (a compiler's arcs unfold into millions). */
-#define PPROF_MIN_SHARE 1e-5
+/* An estimate's paths, at most (as --output=folded's): a compiler's
+ * arcs unfold into millions. */
 #define PPROF_MAX_NODES 2000000
 
 /* Field numbers: see read/pprof/pprof.h for the schema. */
@@ -186,8 +185,10 @@ static void put_tables(struct pw *w)
 		}
 		w->msg.len = 0;
 		pb_put_uint(&w->msg, 1, id);
+		/* no system_name: ours are demangled names, and pprof
+		 * demangles a system_name equal to the name again (which
+		 * empties "<cycle 1 as a whole>") */
 		pb_put_uint(&w->msg, 2, name);
-		pb_put_uint(&w->msg, 3, name);
 		if (is_func) {
 			pb_put_uint(&w->msg, 4, name_str(w, p->funcs[u].file));
 			pb_put_uint(&w->msg, 5,
@@ -245,52 +246,48 @@ static void put_stacks(struct pw *w)
 	free(rows);
 }
 
-/* The flame graph's estimated paths of event e, rounded as
- * print_folded() rounds them (a running sum, depth first). */
+/*
+ * The flame graph's estimated paths of event e. Values are whole units:
+ * each function's nodes are rounded as a running sum of their own, in
+ * node order, so that a function's samples add up to its self cost
+ * rounded (pprof's flat column is our self column; gmon.out's shares of
+ * ticks are fractions), and no path is cut by its share (only past
+ * PPROF_MAX_NODES nodes).
+ */
 static void put_estimate(struct pw *w, const struct flame *fl, size_t e)
 {
 	const struct profile *p = w->p;
-	size_t nev = p->nevents;
-	double sum = 0;
-	uint64_t written = 0;
+	size_t nunits = p->nfuncs + w->cg->ncycles;
+	double *sum = xcalloc(nunits + 1, sizeof(*sum));
+	uint64_t *written = xcalloc(nunits + 1, sizeof(*written));
 
 	for (size_t i = 0; i < fl->nnodes; i++) {
 		const struct flame_node *n = &fl->nodes[i];
-
-		w->used[n->func != NO_ID ? n->func : p->nfuncs + n->cycle] = true;
-	}
-	for (uint32_t n = fl->first_root; n != NO_ID;) {
-		const struct flame_node *fn = &fl->nodes[n];
+		size_t u = n->func != NO_ID ? n->func : p->nfuncs + n->cycle;
 		uint64_t upto;
 
-		sum += fn->self;
-		upto = fn->self > 0 ? (uint64_t)llround(sum) : written;
-		if (upto > written) {
-			w->nlocs = 0;
-			for (uint32_t up = n; up != NO_ID;
-			     up = fl->nodes[up].parent) {
-				const struct flame_node *u =
-					&fl->nodes[up];
-
-				ARRAY_GROW(w->locs, w->nlocs + 1,
-					   w->locs_alloc);
-				w->locs[w->nlocs++] =
-					unit_id(w, u->func, u->cycle);
-			}
-			memset(w->values, 0, nev * sizeof(*w->values));
-			w->values[e] = upto - written;
-			put_sample(w);
-			written = upto;
-		}
-		if (fn->first_child != NO_ID) {
-			n = fn->first_child;
+		w->used[u] = true;
+		if (n->self <= 0)
 			continue;
+		sum[u] += n->self;
+		upto = (uint64_t)llround(sum[u]);
+		if (upto <= written[u])
+			continue;
+		w->nlocs = 0;
+		for (uint32_t up = (uint32_t)i; up != NO_ID;
+		     up = fl->nodes[up].parent) {
+			const struct flame_node *a = &fl->nodes[up];
+
+			ARRAY_GROW(w->locs, w->nlocs + 1, w->locs_alloc);
+			w->locs[w->nlocs++] = unit_id(w, a->func, a->cycle);
 		}
-		while (n != NO_ID && fl->nodes[n].next_sibling == NO_ID)
-			n = fl->nodes[n].parent;
-		if (n != NO_ID)
-			n = fl->nodes[n].next_sibling;
+		memset(w->values, 0, p->nevents * sizeof(*w->values));
+		w->values[e] = upto - written[u];
+		put_sample(w);
+		written[u] = upto;
 	}
+	free(sum);
+	free(written);
 }
 
 static int gzip_out(FILE *out, const char *where, const struct pb_out *b)
@@ -349,9 +346,7 @@ int write_pprof(FILE *out, const char *where, const struct cg *cg,
 		for (size_t e = 0; e < p->nevents; e++) {
 			struct flame fl;
 
-			flame_build(&fl, cg, (uint32_t)e,
-				    (double)p->totals[e] * PPROF_MIN_SHARE,
-				    PPROF_MAX_NODES);
+			flame_build(&fl, cg, (uint32_t)e, 0, PPROF_MAX_NODES);
 			put_estimate(&w, &fl, e);
 			flame_release(&fl);
 		}

@@ -19,8 +19,8 @@
  *    exact, so pprof's flat and cumulative columns are our self and
  *    inclusive costs. Otherwise (Callgrind, gmon.out) the paths the
  *    flame graph estimates from the call arcs (flame_data.h), one set
- *    of samples per event, each holding that event's value alone and
- *    rounded to whole units as --output=folded rounds them; a comment
+ *    of samples per event, each holding that event's value alone in whole
+ *    units, a function's samples adding up to its self cost; a comment
  *    in the profile says they are estimated. A cycle taken as a whole
  *    is a function "<cycle N as a whole>".
  */
