@@ -22,8 +22,8 @@
 
 #define FRAMES_PER_BYTE 64
 #define FRAMES_BASE (16u << 20)
-#define NODES_PER_BYTE 2
-#define NODES_BASE (1u << 20)
+#define NODES_PER_BYTE 4
+#define NODES_BASE (64u << 10)
 
 static int hex_digit(char c)
 {
@@ -119,7 +119,8 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 
 		type_of[t] = (uint32_t)k;
 		d->events[k].name = names_intern(&p->names, ty->s, ty->len);
-		if (un->len)
+		/* "count": the event is its own unit (read_pprof.c) */
+		if (un->len && !(un->len == 5 && !memcmp(un->s, "count", 5)))
 			d->events[k].unit = names_intern(&p->names, un->s,
 							 un->len);
 	}

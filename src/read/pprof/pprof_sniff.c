@@ -71,10 +71,11 @@ bool pprof_sniff(const char *data, size_t len, bool whole)
 		uint64_t key, v;
 		int want;
 
-		/* past the bytes looked at: a profile when a table
-		 * before was whole and well-formed */
+		/* past the bytes looked at (or a file cut short): a
+		 * profile when a table before was whole and well-formed,
+		 * for the reader to say where it ends */
 		if (pb_varint(&p, end, &key, &why) < 0)
-			return !whole && tables;
+			return tables;
 		want = (key >> 3) <= 15 ? profile_wire((uint32_t)(key >> 3)) : -1;
 		if (want < 0 || (key & 7) != (uint64_t)want) {
 			/* a comment's indexes may come packed or not */
@@ -83,12 +84,12 @@ bool pprof_sniff(const char *data, size_t len, bool whole)
 				return false;
 		}
 		if (pb_varint(&p, end, &v, &why) < 0)
-			return !whole && tables;
+			return tables;
 		nfields++;
 		if ((key & 7) != PB_LEN)
 			continue;
 		if (v > (uint64_t)(end - p))
-			return !whole && tables;
+			return tables;
 		if ((key >> 3) == PPROF_STRING)
 			strings = true;
 		else if ((key >> 3) != PPROF_COMMENT) {

@@ -47,8 +47,8 @@
  * far more work and memory than the file's size justifies. */
 #define FRAMES_PER_BYTE 64
 #define FRAMES_BASE (16u << 20)
-#define NODES_PER_BYTE 2
-#define NODES_BASE (1u << 20)
+#define NODES_PER_BYTE 4
+#define NODES_BASE (64u << 10)
 
 struct pp_node {
 	uint32_t func, parent;
@@ -135,6 +135,17 @@ static uint32_t addr_func_of(struct pp_reader *rd, uint32_t loc)
 	return f;
 }
 
+/* An event's unit: pprof's "count" is what the model says with none
+ * (the event is its own unit: "38 samples", not "38 count"). */
+static name_id unit_name(struct pp_reader *rd, uint32_t i)
+{
+	const struct pprof_str *s = pprof_string(rd->f, i);
+
+	if (s->len == 5 && !memcmp(s->s, "count", 5))
+		return NO_NAME;
+	return intern_str(rd, i);
+}
+
 /* The events, pprof's default first; a unit must agree with the one an
  * earlier file gave the same event. */
 static int make_events(struct pp_reader *rd)
@@ -163,7 +174,7 @@ static int make_events(struct pp_reader *rd)
 	}
 	for (size_t k = 0; k < f->ntypes; k++) {
 		size_t t = k == 0 ? first : k <= first ? k - 1 : k;
-		name_id unit = intern_str(rd, f->types[t].unit);
+		name_id unit = unit_name(rd, f->types[t].unit);
 		size_t before = p->nevents;
 		uint32_t e = profile_event(p, intern_str(rd, f->types[t].type));
 
