@@ -2,7 +2,9 @@
 
 go tool pprof's answers (-top, per sample type) are committed beside the
 files (tests/pprof/make-answers.sh makes them), so this needs no Go.
-Each case is KIND|ANSWER|EVENT|ARGS:
+Each case is KIND|ANSWER|EVENT|ARGS, or KIND|ANSWER|EVENT|ARGS|ALIASES
+where ALIASES (OURS=PPROFS,...) are the names pprof gives functions we
+name otherwise:
 
   read    ARGS read a profile.proto (Go's runtime/pprof wrote it): our
           --json self and inclusive cost of EVENT per function equal
@@ -106,10 +108,13 @@ def folded_cum(binary, args, event):
     return through
 
 
-def check(binary, kind, answer, event, args, tmp):
+def check(binary, kind, answer, event, args, aliases, tmp):
     bad = []
     with open(answer) as f:
         want = parse_top(f.read())
+    for ours_name, theirs in aliases.items():
+        if theirs in want:
+            want[ours_name] = want.pop(theirs)
     if kind == 'read':
         got, shared, _ = ours(binary, args, event)
         compare(answer, want, got, bad, shared=shared)
@@ -150,8 +155,11 @@ def main():
     tmp = tempfile.mkdtemp()
     try:
         for spec in sys.argv[2:]:
-            kind, answer, event, args = spec.split('|', 3)
-            for b in check(binary, kind, answer, event, args.split(), tmp):
+            kind, answer, event, args, *rest = spec.split('|')
+            aliases = dict(a.split('=', 1) for a in rest[0].split(',')) \
+                if rest else {}
+            for b in check(binary, kind, answer, event, args.split(),
+                           aliases, tmp):
                 print('pprof %s: %s' % (kind, b))
                 ok = False
     finally:

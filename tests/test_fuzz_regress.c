@@ -40,6 +40,7 @@ static void test_regress_files(void **state)
 		fuzz_symtab_one(data, len);
 		fuzz_gmon_one(data, len);
 		fuzz_perf_one(data, len);
+		fuzz_pprof_one(data, len);
 		free(data);
 		n++;
 	}

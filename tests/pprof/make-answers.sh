@@ -44,6 +44,9 @@ done
 for t in alloc_space inuse_space; do
 	answer "$dir/heap.pb.gz" heap $t bytes
 done
+# unsymbolized: go finds the binary by the mapping's file name
+PPROF_BINARY_PATH=tests/gmon answer "$dir/nosym.pb.gz" nosym samples count
+PPROF_BINARY_PATH=tests/gmon answer "$dir/nosym.pb.gz" nosym cpu nanoseconds
 
 # our --output=pprof of each kind of input, and go's reading of it
 while read -r name event unit args; do

@@ -9,6 +9,11 @@ py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3) || { echo "python3 is not installed"; exit 77; }
 d=tests/pprof
 a=$d/answers
+# An unsymbolized profile, named from the binary: pprof names GCC's
+# partial-inlining clone by its DWARF name (helper), we by its symbol
+# (helper.part.0), as gprof and perf report do; code outside every
+# mapping is pprof's <unknown>, perf's [unknown].
+nosym='helper.part.0=helper,[unknown]=<unknown>'
 cases=
 while read -r name event unit args; do
 	kind=stacks
@@ -26,4 +31,6 @@ exec "$py" tests/pprof_check.py "$bin" \
 	"read|$a/heap.alloc_space.top|alloc_space|$d/heap.pb.gz" \
 	"read|$a/heap.inuse_objects.top|inuse_objects|$d/heap.pb.gz" \
 	"read|$a/heap.inuse_space.top|inuse_space|$d/heap.pb.gz" \
+	"read|$a/nosym.samples.top|samples|-b tests/gmon/prog-nopie $d/nosym.pb.gz|$nosym" \
+	"read|$a/nosym.cpu.top|cpu|-b tests/gmon/prog-nopie $d/nosym.pb.gz|$nosym" \
 	$cases

@@ -88,6 +88,24 @@ static uint32_t location_frame(struct profile *p, const struct pprof_file *f,
 	return perf_data_frame(d, ob, loc->address - m->start + m->offset);
 }
 
+/*
+ * A Sample's values at node: perf_data_add_sample() counts one sample;
+ * a pprof Sample stands for n, the value of its "samples" type where
+ * the profile has one (as read_pprof.c counts them).
+ */
+static void add_sample(struct perf_data *d, uint32_t node, uint32_t e,
+		       uint64_t value, uint64_t n)
+{
+	uint32_t c;
+
+	perf_data_add_sample(d, node, e, value);
+	if (n <= 1)
+		return;
+	c = u64map_get(&d->cost_index, (uint64_t)node << 32 | e);
+	d->costs[c].samples += n - 1;
+	d->events[e].samples += n - 1;
+}
+
 int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 			 const struct read_opts *opts)
 {
@@ -98,6 +116,7 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 	uint32_t *frame_of, *type_of;
 	size_t first = f->ntypes - 1, off = 0;
 	uint64_t walked = 0;
+	uint32_t samples = NO_ID;
 	struct perf_data *d;
 	int r, ret = -1;
 
@@ -118,6 +137,9 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 		const struct pprof_str *un = pprof_string(f, f->types[t].unit);
 
 		type_of[t] = (uint32_t)k;
+		if (ty->len == 7 && !memcmp(ty->s, "samples", 7) &&
+		    samples == NO_ID)
+			samples = (uint32_t)t;
 		d->events[k].name = names_intern(&p->names, ty->s, ty->len);
 		/* "count": the event is its own unit (read_pprof.c) */
 		if (un->len && !(un->len == 5 && !memcmp(un->s, "count", 5)))
@@ -149,8 +171,8 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 		}
 		for (size_t t = 0; node != NO_ID && t < f->ntypes; t++)
 			if (s.values[t])
-				perf_data_add_sample(d, node, type_of[t],
-						     s.values[t]);
+				add_sample(d, node, type_of[t], s.values[t],
+					   samples == NO_ID ? 1 : s.values[samples]);
 	}
 	if (r < 0)
 		goto out;
