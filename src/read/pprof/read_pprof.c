@@ -252,7 +252,13 @@ static int node_of(struct pp_reader *rd, uint32_t parent, uint32_t func,
 	return 0;
 }
 
-/* The leaf's position: its line, and its address. */
+/*
+ * The leaf's position: its file and line. Not its address: a pprof
+ * address is where the code was loaded in the process, and its load
+ * offset is in the mapping alone; symbol resolution (-b) would take the
+ * lowest sampled address of a function for its start and refuse the
+ * binary. So a symbolized profile has source lines and no disassembly.
+ */
 static void charge_position(struct pp_reader *rd, const struct pprof_sample *s,
 			    uint32_t func)
 {
@@ -263,6 +269,8 @@ static void charge_position(struct pp_reader *rd, const struct pprof_sample *s,
 	uint32_t line = 0, pos;
 	uint64_t *cost;
 
+	if (!rd->opts->want_positions)
+		return;
 	if (l->nlines) {
 		const struct pprof_line *ln = &f->lines[l->first_line];
 
@@ -270,15 +278,10 @@ static void charge_position(struct pp_reader *rd, const struct pprof_sample *s,
 		if (ln->line > 0 && ln->line <= UINT32_MAX)
 			line = (uint32_t)ln->line;
 	}
-	if (rd->opts->want_func_addrs)
-		profile_func_addr(p, func, l->address);
-	if (!rd->opts->want_positions)
-		return;
-	pos = profile_pos(p, func, file, line, l->address);
+	pos = profile_pos(p, func, file, line, 0);
 	cost = profile_pos_cost(p, pos);
 	for (size_t t = 0; t < f->ntypes; t++)
 		add_sat(&cost[rd->event_of[t]], s->values[t]);
-	p->has_instr |= l->address != 0;
 	p->has_line |= line != 0;
 }
 
