@@ -84,6 +84,18 @@ def main():
                        for _ in range(400))
     data = HEAD + samples + LOCS + big + FUNCS + STRS
     write('huge-stacks.pb.gz', gzip.compress(data, mtime=0))
+    # many sample types by many functions: 3,000 types and a location
+    # of 3,000 inlined functions, 9 million cost numbers from 100 KB;
+    # refused before the functions' rows are made
+    n = 3000
+    strs = ['', 'count'] + ['t%d' % i for i in range(n)]
+    types = b''.join(msg(1, u(1, 2 + i) + u(2, 1)) for i in range(n))
+    funcs = b''.join(msg(5, u(1, i + 1) + u(2, 2 + i)) for i in range(n))
+    loc = msg(4, u(1, 1) + b''.join(msg(4, u(1, i + 1)) for i in range(n)))
+    sample = msg(2, packed(1, [1]) + packed(2, [1] * n))
+    data = (types + sample + loc + funcs +
+            b''.join(msg(6, s.encode()) for s in strs))
+    write('types-by-functions.pb.gz', gzip.compress(data, mtime=0))
     # a good one, gzip'd: read like any other
     write('good.pb.gz', gzip.compress(whole, mtime=0))
 

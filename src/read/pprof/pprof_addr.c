@@ -24,6 +24,11 @@
 #define FRAMES_BASE (16u << 20)
 #define NODES_PER_BYTE 4
 #define NODES_BASE (64u << 10)
+/* as read_pprof.c: the cost numbers resolution will make, at most one
+ * per event for each function (at most a frame each) and arc (at most
+ * a stack node each) */
+#define COSTS_PER_BYTE 1
+#define COSTS_BASE (2u << 20)
 
 static int hex_digit(char c)
 {
@@ -111,6 +116,8 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 {
 	uint64_t max_frames = (uint64_t)f->len * FRAMES_PER_BYTE + FRAMES_BASE;
 	uint64_t max_nodes = (uint64_t)f->len * NODES_PER_BYTE + NODES_BASE;
+	uint64_t max_costs = opts->max_costs ? opts->max_costs
+		: (uint64_t)f->len * COSTS_PER_BYTE + COSTS_BASE;
 	name_id from = names_intern(&p->names, f->path, strlen(f->path));
 	struct pprof_sample s = { 0 };
 	uint32_t *frame_of, *type_of;
@@ -120,7 +127,6 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 	struct perf_data *d;
 	int r, ret = -1;
 
-	(void)opts;
 	if (p->perf)
 		return error("%s: only one unsymbolized pprof profile can be "
 			     "read at a time", f->path);
@@ -162,6 +168,14 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 		}
 		for (size_t i = s.nlocs; i-- > 0;)
 			node = perf_data_node(d, frame_of[s.locs[i]], node, true);
+		if ((uint64_t)(d->nframes + d->nnodes) * f->ntypes > max_costs) {
+			error_at_offset(f->path, s.off, "%zu sample types by %zu "
+					"addresses and %zu stacks would need more "
+					"memory for their costs than a file of %zu "
+					"bytes can hold: refused", f->ntypes,
+					d->nframes, d->nnodes, f->len);
+			goto out;
+		}
 		if (d->nnodes > max_nodes) {
 			error_at_offset(f->path, s.off, "more than %llu distinct "
 					"stacks, more than a file of %zu bytes "

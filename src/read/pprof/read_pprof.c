@@ -49,6 +49,12 @@
 #define FRAMES_BASE (16u << 20)
 #define NODES_PER_BYTE 4
 #define NODES_BASE (64u << 10)
+/* Cost numbers (a function's, an arc's, a position's, one per event)
+ * the profile may hold: a file of many sample types and many functions
+ * could claim their product, far more than its size (1 a byte, 2 Mi
+ * at least; read_opts.max_costs for tests). */
+#define COSTS_PER_BYTE 1
+#define COSTS_BASE (2u << 20)
 
 struct pp_node {
 	uint32_t func, parent;
@@ -72,8 +78,29 @@ struct pp_reader {
 	size_t nrows, rows_alloc;
 	uint32_t *frames;		/* of the current sample, root first */
 	size_t nframes, frames_alloc;
-	uint64_t frames_walked, max_frames, max_nodes;
+	uint64_t frames_walked, max_frames, max_nodes, max_costs;
+	size_t sample_off;		/* the sample being read */
 };
+
+/* Refuse a profile whose rows of costs would grow past max_costs with
+ * `more` rows added; off: where in the file, SIZE_MAX none. */
+static int check_size(const struct pp_reader *rd, size_t more, size_t off)
+{
+	const struct profile *p = rd->p;
+	uint64_t rows = (uint64_t)p->nfuncs + p->ncalls + p->npos + more;
+	char where[64] = "";
+
+	if (rows * p->stride <= rd->max_costs)
+		return 0;
+	if (off != SIZE_MAX)
+		snprintf(where, sizeof(where), ": offset 0x%zx", off);
+	return error("%s%s: the profile would need more than %llu KiB for its "
+		     "costs (%llu functions, arcs and positions, %zu events), "
+		     "more than a file of %zu bytes can hold: refused",
+		     rd->f->path, where,
+		     (unsigned long long)(rd->max_costs * 8 >> 10),
+		     (unsigned long long)rows, p->nevents, rd->f->len);
+}
 
 static name_id intern_str(struct pp_reader *rd, uint32_t i)
 {
@@ -99,6 +126,8 @@ static uint32_t func_of(struct pp_reader *rd, uint32_t fn, uint32_t mapping)
 
 	if (f != U64MAP_NONE)
 		return f;
+	if (check_size(rd, 1, rd->sample_off) < 0)
+		return NO_ID;
 	name = intern_str(rd, pf->name);
 	if (name == NO_NAME)
 		name = intern_str(rd, pf->system_name);
@@ -128,6 +157,8 @@ static uint32_t addr_func_of(struct pp_reader *rd, uint32_t loc)
 
 	if (f != U64MAP_NONE)
 		return f;
+	if (check_size(rd, 1, rd->sample_off) < 0)
+		return NO_ID;
 	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)l->address);
 	f = profile_func(rd->p, mapping_object(rd, l->mapping), NO_NAME,
 			 names_intern(&rd->p->names, buf, strlen(buf)));
@@ -218,13 +249,18 @@ static int unfold(struct pp_reader *rd, const struct pprof_sample *s)
 					       f->len);
 		ARRAY_GROW(rd->frames, rd->nframes + n, rd->frames_alloc);
 		if (!l->nlines) {
-			rd->frames[rd->nframes++] = addr_func_of(rd, s->locs[i]);
+			rd->frames[rd->nframes] = addr_func_of(rd, s->locs[i]);
+			if (rd->frames[rd->nframes++] == NO_ID)
+				return -1;
 			continue;
 		}
-		for (size_t k = l->nlines; k-- > 0;)
-			rd->frames[rd->nframes++] = func_of(
+		for (size_t k = l->nlines; k-- > 0;) {
+			rd->frames[rd->nframes] = func_of(
 				rd, f->lines[l->first_line + k].func,
 				l->mapping);
+			if (rd->frames[rd->nframes++] == NO_ID)
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -293,6 +329,7 @@ static int add_sample(struct pp_reader *rd, const struct pprof_sample *s)
 
 	if (!s->nlocs)
 		return 0;	/* no stack: pprof shows it nowhere either */
+	rd->sample_off = s->off;
 	if (unfold(rd, s) < 0)
 		return -1;
 	for (size_t i = 0; i < rd->nframes; i++)
@@ -310,7 +347,7 @@ static int add_sample(struct pp_reader *rd, const struct pprof_sample *s)
 	add_sat(&row[width - 1], rd->samples_type == NO_ID
 				 ? 1 : s->values[rd->samples_type]);
 	charge_position(rd, s, rd->frames[rd->nframes - 1]);
-	return 0;
+	return check_size(rd, 0, s->off);
 }
 
 /* The charging of every node with samples (see the top). */
@@ -370,12 +407,13 @@ static void charge_node(struct pp_reader *rd, struct charge *c, uint32_t n,
 	}
 }
 
-static void charge(struct pp_reader *rd)
+static int charge(struct pp_reader *rd)
 {
 	struct profile *p = rd->p;
 	size_t width = rd->f->ntypes + 1;
 	struct charge c = { 0 };
 	uint32_t *stack_of = NULL;
+	int ret = 0;
 
 	profile_want_func_extras(p);
 	p->calls_have_incl = true;
@@ -407,12 +445,18 @@ static void charge(struct pp_reader *rd)
 							rd->event_of[t], row[t]);
 		}
 		charge_node(rd, &c, (uint32_t)n, row[width - 1]);
+		/* the arcs: at most the stack nodes, each with a row */
+		if (check_size(rd, 0, SIZE_MAX) < 0) {
+			ret = -1;
+			break;
+		}
 	}
 	free(stack_of);
 	free(c.cost);
 	free(c.count);
 	free(c.fstamp);
 	free(c.cstamp);
+	return ret;
 }
 
 static void warn_left_out(const struct pprof_file *f)
@@ -436,6 +480,8 @@ static int read_symbolized(struct profile *p, struct pprof_file *f,
 	rd.max_nodes = (uint64_t)f->len * NODES_PER_BYTE + NODES_BASE;
 	if (rd.max_nodes > UINT32_MAX - 2)
 		rd.max_nodes = UINT32_MAX - 2;
+	rd.max_costs = opts->max_costs ? opts->max_costs
+		: (uint64_t)f->len * COSTS_PER_BYTE + COSTS_BASE;
 	u64map_init(&rd.func_of);
 	u64map_init(&rd.addr_func_of);
 	u64map_init(&rd.node_index);
@@ -446,7 +492,8 @@ static int read_symbolized(struct profile *p, struct pprof_file *f,
 			goto out;
 	if (r < 0)
 		goto out;
-	charge(&rd);
+	if (charge(&rd) < 0)
+		goto out;
 	warn_left_out(f);
 	ret = 0;
 out:
