@@ -8,6 +8,7 @@
  */
 #include "helpers.h"
 
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,6 +239,49 @@ static void test_sniff(void **state)
 	pb_out_release(&o);
 }
 
+/* Every committed file of the other formats (profiles, binaries, the
+ * fuzzers' corpora, bad inputs, expected outputs, sources),
+ * decompressed as the readers see it, is not taken for a pprof; the
+ * pprof ones (.pb, .pb.gz) are. */
+static size_t nsniffed, nwrong;
+
+static int sniff_one(const char *path, const struct stat *sb, int type,
+		     struct FTW *ftw)
+{
+	size_t len = strlen(path);
+	bool want = (len > 3 && !strcmp(path + len - 3, ".pb")) ||
+		    (len > 6 && !strcmp(path + len - 6, ".pb.gz"));
+	struct line_reader lr;
+	const char *data;
+	long n;
+
+	(void)sb;
+	(void)ftw;
+	if (type != FTW_F || line_reader_open(&lr, path) < 0)
+		return 0;
+	n = line_reader_peek(&lr, 2047, &data);
+	if (n > 0 && pprof_sniff(data, (size_t)n, n < 2047) != want) {
+		print_message("%s: %s\n", path, want ? "not found" : "taken");
+		nwrong++;
+	}
+	nsniffed++;
+	line_reader_close(&lr);
+	return 0;
+}
+
+static void test_sniff_committed_files(void **state)
+{
+	static const char *const dirs[] = { "samples", "tests" };
+
+	(void)state;
+	diag_capture_begin();
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		nftw(dirs[i], sniff_one, 16, FTW_PHYS);
+	free(diag_capture_end());
+	assert_true(nsniffed > 1000);
+	assert_int_equal(nwrong, 0);
+}
+
 static void test_read(void **state)
 {
 	struct read_opts ro = { .want_stacks = true };
@@ -320,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_varint_round_trip),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_sniff),
+		cmocka_unit_test(test_sniff_committed_files),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_read_errors),
 	};
