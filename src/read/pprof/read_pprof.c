@@ -177,6 +177,38 @@ static name_id unit_name(struct pp_reader *rd, uint32_t i)
 	return intern_str(rd, i);
 }
 
+/*
+ * The period: each sample stands for `period` of the period type. A
+ * time (Go's CPU profiles: cpu, 10,000,000 nanoseconds) makes the
+ * "samples" event's unit that time, as IgProf's T= does PERF_TICKS'
+ * (the flat profile's title: "ticks of 0.01 s: 0.38 s", pprof's "Total
+ * samples = 380ms"). Other periods (a heap profile's sampling rate in
+ * bytes) change no figure.
+ */
+static void set_period(struct pp_reader *rd)
+{
+	static const struct {
+		const char *unit;
+		double seconds;
+	} units[] = {
+		{ "nanoseconds", 1e-9 }, { "microseconds", 1e-6 },
+		{ "milliseconds", 1e-3 }, { "seconds", 1 },
+	};
+	const struct pprof_str *u = pprof_string(rd->f,
+						 rd->f->period_type.unit);
+	struct pevent *ev;
+
+	if (rd->f->period <= 0 || rd->samples_type == NO_ID)
+		return;
+	ev = &rd->p->events[rd->event_of[rd->samples_type]];
+	if (ev->unit != NO_NAME || ev->unit_seconds != 0)
+		return;
+	for (size_t i = 0; i < sizeof(units) / sizeof(*units); i++)
+		if (u->len == strlen(units[i].unit) &&
+		    !memcmp(u->s, units[i].unit, u->len))
+			ev->unit_seconds = (double)rd->f->period * units[i].seconds;
+}
+
 /* The events, pprof's default first; a unit must agree with the one an
  * earlier file gave the same event. */
 static int make_events(struct pp_reader *rd)
@@ -221,6 +253,7 @@ static int make_events(struct pp_reader *rd)
 				     : profile_str(p, p->events[e].unit));
 		rd->event_of[t] = e;
 	}
+	set_period(rd);
 	return 0;
 }
 
