@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "base/pbwire.h"
+#include "cg/cg.h"
+#include "print/write_pprof.h"
 #include "read/read.h"
 
 static const struct {
@@ -357,6 +359,68 @@ static void test_read_errors(void **state)
 	pb_out_release(&o);
 }
 
+/* Written with --output=pprof and read back: the same events (units
+ * too), self and inclusive costs, stacks; the bytes are gzip's. */
+static void test_write_read_back(void **state)
+{
+	struct read_opts ro = { .want_stacks = true };
+	struct print_opts po = { 0 };
+	struct pb_out o = { 0 };
+	struct profile p, q;
+	struct cg cg;
+	char *diag = NULL, *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	(void)state;
+	build_profile(&o, 0);
+	profile_init(&p);
+	assert_int_equal(read_text(&p, (const char *)o.buf, (long)o.len, &ro,
+				   &diag), 0);
+	free(diag);
+	profile_finish(&p);
+	memset(&cg, 0, sizeof(cg));
+	cg_build(&cg, &p, 1);
+	cg_find_cycles(&cg);
+	assert_int_equal(cg_propagate_measured(&cg), 0);
+	cg_rank(&cg);
+	po.sort_event = 1;
+	mem = open_memstream(&buf, &len);
+	assert_non_null(mem);
+	assert_int_equal(write_pprof(mem, "memory", &cg, &po), 0);
+	fclose(mem);
+	assert_true(len > 20);
+	assert_int_equal((unsigned char)buf[0], 0x1f);	/* gzip */
+	assert_int_equal((unsigned char)buf[1], 0x8b);
+
+	profile_init(&q);
+	assert_int_equal(read_text(&q, buf, (long)len, &ro, &diag), 0);
+	assert_string_equal(diag, "");
+	profile_finish(&q);
+	/* the --sort event is the default type now: first */
+	assert_string_equal(profile_str(&q, q.events[0].name), "cpu");
+	assert_string_equal(profile_str(&q, q.events[0].unit), "nanoseconds");
+	assert_string_equal(profile_str(&q, q.events[1].name), "samples");
+	assert_int_equal(q.nstacks, p.nstacks);
+	for (size_t f = 0; f < p.nfuncs; f++) {
+		const char *name = profile_str(&p, p.funcs[f].name);
+		uint32_t g = find_func(&q, name);
+
+		assert_int_not_equal(g, NO_ID);
+		assert_int_equal(profile_self(&q, g)[0], profile_self(&p, f)[1]);
+		assert_int_equal(profile_self(&q, g)[1], profile_self(&p, f)[0]);
+		assert_int_equal(profile_func_row(&q, q.func_incl, g)[0],
+				 profile_func_row(&p, p.func_incl, f)[1]);
+		assert_string_equal(profile_str(&q, q.funcs[g].file), "prog.c");
+	}
+	cg_release(&cg);
+	profile_release(&p);
+	profile_release(&q);
+	free(diag);
+	free(buf);
+	pb_out_release(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_sniff_committed_files),
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_write_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
