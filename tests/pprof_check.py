@@ -144,8 +144,13 @@ def check(binary, kind, answer, event, args, aliases, tmp):
         top = subprocess.run(
             [go, 'tool', 'pprof', '-top', '-nodecount=0', '-nodefraction=0',
              '-edgefraction=0', '-sample_index=' + event] + unit.get(u, [])
-            + [out], capture_output=True, text=True).stdout
-        compare(answer + ' vs go tool pprof now', want, parse_top(top), bad)
+            + [out], capture_output=True, text=True)
+        if top.returncode:
+            bad.append('%s: go tool pprof cannot read what we write: %s' %
+                       (answer, top.stderr.strip()))
+        else:
+            compare(answer + ' vs go tool pprof now', want,
+                    parse_top(top.stdout), bad)
     return bad
 
 
