@@ -233,6 +233,16 @@ double cg_cycle_child(const struct cg *cg, uint32_t c, uint32_t event);
 void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		  double *self, double *child);
 
+/* A maximum event's (pevent.max) children of node n as igprof-analyse
+ * shows them: the largest of its calls to other functions (0: none);
+ * of those out of its cycle only where the profile's exact inclusive
+ * costs are not used (cg_build_without()). */
+uint64_t cg_node_largest_call(const struct cg *cg, uint32_t n,
+			      uint32_t event);
+/* The same of cycle c: the largest of its members' calls out of it. */
+uint64_t cg_cycle_largest_call(const struct cg *cg, uint32_t c,
+			       uint32_t event);
+
 /* Exact measured values (measured mode only). */
 static inline const uint64_t *cg_self_row(const struct cg *cg, uint32_t n)
 {

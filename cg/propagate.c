@@ -25,8 +25,12 @@ static bool same_cycle(const struct cg *cg, uint32_t u, uint32_t v)
 static int add_row(const struct cg *cg, uint64_t *acc, const uint64_t *row,
 		   uint32_t func)
 {
+	/* a maximum event (pevent.max) takes the larger: a function's
+	 * children are then the largest of its calls' (igprof-analyse's
+	 * KIDS for a _MAX counter: src/analyse.cc, GProfMainRowBuilder::
+	 * build(isMax), the largest of its callees' values) */
 	for (size_t e = 0; e < cg->nevents; e++)
-		if (__builtin_add_overflow(acc[e], row[e], &acc[e]))
+		if (!profile_combine(cg->p, e, &acc[e], row[e]))
 			return error("the inclusive cost of '%s' in event %s "
 				     "adds up past 2^64: the profile's call "
 				     "costs are damaged",
@@ -127,6 +131,78 @@ void cg_inclusive_row(const struct cg *cg, uint32_t n, uint64_t *out)
 		out[e] = profile_self(cg->p, n)[e] + cg->child[(size_t)n * ne + e];
 }
 
+/*
+ * A maximum event's child and cycle_child hold the largest of the calls
+ * out (add_row()); the listings take self + child as the inclusive cost
+ * (gprof's), which for a maximum is the larger of the two: so child
+ * becomes what the largest below exceeds self by, 0 if it does not.
+ * The largest of the calls stays to be shown (cg_node_largest_call()).
+ */
+static void max_as_excess(struct cg *cg)
+{
+	size_t ne = cg->nevents;
+
+	for (size_t e = 0; e < ne; e++) {
+		if (!profile_event_max(cg->p, e))
+			continue;
+		for (size_t n = 0; n < cg->nnodes; n++) {
+			uint64_t self = profile_self(cg->p, (uint32_t)n)[e];
+			uint64_t *child = &cg->child[n * ne + e];
+
+			*child = *child > self ? *child - self : 0;
+		}
+		for (size_t c = 0; c < cg->ncycles; c++) {
+			uint64_t self = cg->cycle_self[c * ne + e];
+			uint64_t *child = &cg->cycle_child[c * ne + e];
+
+			*child = *child > self ? *child - self : 0;
+		}
+	}
+}
+
+/* The largest of n's calls to other functions, or only of those that
+ * leave its cycle. */
+static uint64_t largest_call(const struct cg *cg, uint32_t n, uint32_t event,
+			     bool leaving)
+{
+	uint64_t most = 0;
+
+	for (uint32_t k = cg->out_start[n]; k < cg->out_start[n + 1]; k++) {
+		uint32_t a = cg->out[k], v = cg_arc_callee(cg, a);
+		uint64_t incl;
+
+		if (v == n || (leaving && same_cycle(cg, n, v)))
+			continue;
+		incl = profile_call_incl_at(cg->p, a, event);
+		if (incl > most)
+			most = incl;
+	}
+	return most;
+}
+
+uint64_t cg_node_largest_call(const struct cg *cg, uint32_t n,
+			      uint32_t event)
+{
+	/* exact inclusive known: a cycle member's children take in the
+	 * calls inside the cycle, as cg_node_child()'s do */
+	return largest_call(cg, n, event, !cg->func_incl);
+}
+
+uint64_t cg_cycle_largest_call(const struct cg *cg, uint32_t c,
+			       uint32_t event)
+{
+	uint64_t most = 0;
+
+	for (uint32_t m = cg->cycles[c].first_member; m != NO_ID;
+	     m = cg->nodes[m].next_member) {
+		uint64_t v = largest_call(cg, m, event, true);
+
+		if (v > most)
+			most = v;
+	}
+	return most;
+}
+
 int cg_propagate_measured(struct cg *cg)
 {
 	size_t ne = cg->nevents;
@@ -197,6 +273,7 @@ int cg_propagate_measured(struct cg *cg)
 					     profile_str(p, p->funcs[n].name),
 					     profile_str(p, p->events[e].name));
 	}
+	max_as_excess(cg);
 	return member_inclusive(cg);
 damaged:
 	free(buf);
@@ -318,6 +395,12 @@ void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		return;
 	}
 	incl = (double)profile_call_incl_at(cg->p, a, event);
+	if (profile_event_max(cg->p, event)) {
+		/* no share of a maximum: the largest under the call, as
+		 * igprof-analyse's call rows show it */
+		*self = incl;
+		return;
+	}
 	if (vcyc != NO_ID) {
 		tself = cg_cycle_self(cg, vcyc, event);
 		ttotal = tself + cg_cycle_child(cg, vcyc, event);

@@ -647,7 +647,8 @@ static void test_trailer(void **state)
 }
 
 /* Of the mappings holding an address, the newest at the sample's time;
- * a forked child starts with its parent's. */
+ * a forked child starts with what its parent held at the FORK's time,
+ * whatever the file order (perf report sorts the records by time). */
 static void test_maps_by_time(void **state)
 {
 	struct perf_maps m;
@@ -655,11 +656,16 @@ static void test_maps_by_time(void **state)
 			      .time = 0 };
 	struct perf_map b = { .start = 0x1000, .end = 0x3000, .object = 2,
 			      .time = 50 };
+	struct perf_map c = { .start = 0x5000, .end = 0x6000, .object = 3,
+			      .time = 30 };
 	const struct perf_map *got;
 
 	(void)state;
 	perf_maps_init(&m);
 	perf_maps_add(&m, 10, &b);	/* file order is not time order */
+	perf_maps_add(&m, 12, &c);	/* pid 12's first process */
+	perf_maps_fork(&m, 10, 11, 45);
+	perf_maps_fork(&m, 10, 12, 40);	/* and its second */
 	perf_maps_add(&m, 10, &a);
 	got = perf_maps_find(&m, 10, 0x1800, 40);
 	assert_non_null(got);
@@ -667,48 +673,112 @@ static void test_maps_by_time(void **state)
 	got = perf_maps_find(&m, 10, 0x1800, 60);
 	assert_int_equal(got->object, 2);
 	assert_null(perf_maps_find(&m, 10, 0x2800, 40));
-	assert_null(perf_maps_find(&m, 11, 0x1800, 60));
-	perf_maps_fork(&m, 10, 11, 45);
+	assert_null(perf_maps_find(&m, 13, 0x1800, 60));
+	/* b came after the FORK in time, a before it in the file */
 	got = perf_maps_find(&m, 11, 0x1800, 60);
+	assert_non_null(got);
 	assert_int_equal(got->object, 1);
+	/* before the FORK into it, pid 12 is its first process */
+	got = perf_maps_find(&m, 12, 0x5800, 35);
+	assert_non_null(got);
+	assert_int_equal(got->object, 3);
+	assert_null(perf_maps_find(&m, 12, 0x5800, 41));
+	assert_int_equal(perf_maps_find(&m, 12, 0x1800, 41)->object, 1);
 	perf_maps_release(&m);
 }
 
 /*
- * The mappings shared between forked processes and the names in a
- * tree per thread answer as a copy at each FORK and a walk of every
- * name did (the reader's model before; kept here as the reference):
- * random mappings, overlapping, out of time order, forks into fresh
- * and reused pids, names set and looked up at random times. One
- * difference on purpose: a process is not given a second copy of a
- * mapping it holds (see perf_maps.c), which the reference does too.
+ * The trees shared between forked processes and the names in a tree
+ * per thread answer as a copy at each FORK and a walk of every name
+ * do (kept here as the reference): random mappings, overlapping, out
+ * of time order, forks into fresh and reused pids, names set and
+ * looked up at random times. The reference takes the records in time
+ * order (stable) as perf report does; a FORK into a pid that held
+ * mappings starts a new epoch there, a copy of the parent's.
  */
-struct ref_proc {
-	struct perf_map maps[4096];
+enum { REF_MAPS = 400, REF_EPOCHS = 200 };
+
+struct ref_epoch {
+	uint32_t pid;
+	uint64_t time;
+	struct perf_map maps[REF_MAPS];
 	size_t n;
 };
 
-static const struct perf_map *ref_find(const struct ref_proc *pr,
-				       uint64_t addr, uint64_t time)
+struct ref_op {
+	uint64_t time;
+	uint32_t order, pid, parent;	/* parent UINT32_MAX: a mapping */
+	struct perf_map map;
+};
+
+static struct ref_epoch ref_epochs[REF_EPOCHS];
+static size_t ref_nepochs;
+
+/* pid's newest epoch, a new empty one at time 0 if it has none */
+static struct ref_epoch *ref_current(uint32_t pid)
 {
+	for (size_t i = ref_nepochs; i-- > 0;)
+		if (ref_epochs[i].pid == pid)
+			return &ref_epochs[i];
+	assert_true(ref_nepochs < REF_EPOCHS);
+	ref_epochs[ref_nepochs] = (struct ref_epoch){ .pid = pid };
+	return &ref_epochs[ref_nepochs++];
+}
+
+static int ref_by_time(const void *a, const void *b)
+{
+	const struct ref_op *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static void ref_take(struct ref_op *ops, size_t n)
+{
+	uint32_t seq = 0;
+
+	qsort(ops, n, sizeof(*ops), ref_by_time);
+	for (size_t i = 0; i < n; i++) {
+		struct ref_epoch *to = ref_current(ops[i].pid), *from;
+
+		if (ops[i].parent == UINT32_MAX) {
+			to->maps[to->n] = ops[i].map;
+			to->maps[to->n++].seq = seq++;
+			continue;
+		}
+		from = ref_current(ops[i].parent);
+		to = ref_current(ops[i].pid);	/* may have been added */
+		if (to->n) {
+			assert_true(ref_nepochs < REF_EPOCHS);
+			ref_epochs[ref_nepochs] = (struct ref_epoch){
+				.pid = ops[i].pid, .time = ops[i].time };
+			to = &ref_epochs[ref_nepochs++];
+		}
+		memcpy(to->maps, from->maps, from->n * sizeof(from->maps[0]));
+		to->n = from->n;
+	}
+}
+
+static const struct perf_map *ref_find(uint32_t pid, uint64_t addr,
+				       uint64_t time)
+{
+	const struct ref_epoch *e = NULL;
 	const struct perf_map *best = NULL;
 
-	for (size_t i = 0; i < pr->n; i++) {
-		const struct perf_map *m = &pr->maps[i];
+	for (size_t i = 0; i < ref_nepochs; i++)
+		if (ref_epochs[i].pid == pid &&
+		    (!e || ref_epochs[i].time <= time))
+			e = &ref_epochs[i];
+	for (size_t i = 0; e && i < e->n; i++) {
+		const struct perf_map *m = &e->maps[i];
 
 		if (m->start <= addr && addr < m->end && m->time <= time &&
-		    (!best || m->time >= best->time))
+		    (!best || m->time > best->time ||
+		     (m->time == best->time && m->seq > best->seq)))
 			best = m;
 	}
 	return best;
-}
-
-static bool ref_holds(const struct ref_proc *pr, uint32_t object)
-{
-	for (size_t i = 0; i < pr->n; i++)
-		if (pr->maps[i].object == object)
-			return true;
-	return false;
 }
 
 struct ref_comm { uint64_t time; uint32_t name, tid; };
@@ -743,20 +813,22 @@ static void test_maps_shared_as_copied(void **state)
 
 	(void)state;
 	for (uint64_t seed = 1; seed <= 300; seed++) {
-		static struct ref_proc ref[PIDS];
+		static struct ref_op ops[OPS];
 		static struct ref_comm rc[OPS];
-		size_t nrc = 0;
+		size_t nrc = 0, nops = 0;
 		struct perf_maps m;
 		uint64_t s = seed;
 
-		memset(ref, 0, sizeof(ref));
+		ref_nepochs = 0;
 		perf_maps_init(&m);
+		/* the records, as pass 1 reads them, and names looked up
+		 * on the way as a FORK does */
 		for (int op = 0; op < OPS; op++) {
 			uint32_t pid = lcg(&s) % PIDS, other = lcg(&s) % PIDS;
 			uint64_t t = lcg(&s) % 8, a = lcg(&s) % 64;
 			uint32_t k = lcg(&s) % 10;
 
-			if (k < 4 && ref[pid].n < 200) {
+			if (k < 4) {
 				struct perf_map mp = {
 					.start = a, .end = a + 1 + lcg(&s) % 24,
 					.time = t, .object = (uint32_t)op };
@@ -764,35 +836,18 @@ static void test_maps_shared_as_copied(void **state)
 				if (k == 0)	/* the huge one */
 					mp.end = UINT64_MAX;
 				perf_maps_add(&m, pid, &mp);
-				mp.seq = (uint32_t)ref[pid].n;
-				ref[pid].maps[ref[pid].n++] = mp;
-			} else if (k < 6) {
-				size_t n = ref[other].n;
-
-				if (ref[pid].n + n > 4096)
-					continue;	/* the reference's room */
+				ops[nops] = (struct ref_op){
+					t, (uint32_t)nops, pid, UINT32_MAX, mp };
+				nops++;
+			} else if (k < 7) {
 				perf_maps_fork(&m, other, pid, t);
 				if (other == pid)
 					continue;
-				for (size_t i = 0; i < n; i++)
-					if (ref[other].maps[i].time <= t &&
-					    !ref_holds(&ref[pid],
-						       ref[other].maps[i].object))
-						ref[pid].maps[ref[pid].n++] =
-							ref[other].maps[i];
-			} else if (k < 8) {
-				const struct perf_map *got =
-					perf_maps_find(&m, pid, a, t);
-				const struct perf_map *want =
-					ref_find(&ref[pid], a, t);
-
-				if (!want) {
-					assert_null(got);
-					continue;
-				}
-				assert_non_null(got);
-				assert_int_equal(got->object, want->object);
-			} else if (k == 8) {
+				ops[nops] = (struct ref_op){
+					.time = t, .order = (uint32_t)nops,
+					.pid = pid, .parent = other };
+				nops++;
+			} else if (k < 9) {
 				uint32_t name = lcg(&s) % 1000;
 
 				perf_maps_set_comm(&m, pid, t, name);
@@ -801,6 +856,22 @@ static void test_maps_shared_as_copied(void **state)
 				assert_int_equal(perf_maps_comm(&m, pid, t),
 						 ref_comm(rc, nrc, pid, t));
 			}
+		}
+		ref_take(ops, nops);
+		/* then the samples' look-ups */
+		for (int q = 0; q < 300; q++) {
+			uint32_t pid = lcg(&s) % (PIDS + 1);
+			uint64_t t = lcg(&s) % 9, a = lcg(&s) % 90;
+			const struct perf_map *got =
+				perf_maps_find(&m, pid, a, t);
+			const struct perf_map *want = ref_find(pid, a, t);
+
+			if (!want) {
+				assert_null(got);
+				continue;
+			}
+			assert_non_null(got);
+			assert_int_equal(got->object, want->object);
 		}
 		perf_maps_release(&m);
 	}
@@ -898,10 +969,12 @@ static void many_names(void *arg)
 	perf_maps_release(&m);
 }
 
-/* 8,000 mappings, inherited by each of 8,000 children, by 2,000
- * processes that had a mapping of their own (pids reused), and two
- * processes forking into each other 40 times: once 64 million copies,
- * 16 million, and 2^40 */
+/* 8,000 mappings, inherited by each of 8,000 children in a chain, by
+ * 2,000 processes that had a mapping of their own (pids reused), each
+ * forked into twice, and two processes forking into each other 40
+ * times, each with a mapping of its own between: once 64 million
+ * copies, 16 million, and 2^40; then 32 million (a second FORK into a
+ * process copied) */
 static void many_forks(void *arg)
 {
 	struct perf_maps m;
@@ -920,20 +993,27 @@ static void many_forks(void *arg)
 	for (uint32_t i = 0; i < 2000; i++) {
 		struct perf_map own = { .start = 1ull << 40,
 					.end = (1ull << 40) + 0x1000,
-					.object = 100000 + i };
+					.object = 100000 + i, .time = 2 };
+		struct perf_map later = { .start = 1ull << 41,
+					  .end = (1ull << 41) + 0x1000,
+					  .object = 200000 + i, .time = 8 };
 
 		perf_maps_add(&m, 20000 + i, &own);
 		perf_maps_fork(&m, 1, 20000 + i, 5);
-		if (perf_maps_find(&m, 20000 + i, 0x1001, 9)->object != 1 ||
-		    perf_maps_find(&m, 20000 + i, (1ull << 40) + 1, 9)
-				    ->object != 100000 + i)
-			_exit(5);
+		perf_maps_add(&m, 20000 + i, &later);
+		perf_maps_fork(&m, 1000 + i, 20000 + i, 6);
 	}
+	for (uint32_t i = 0; i < 40; i++) {
+		struct perf_map own = { .start = 1ull << 42,
+					.end = (1ull << 42) + 0x1000,
+					.object = 300000 + i, .time = 7 };
+
+		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 7);
+		perf_maps_add(&m, i % 2 ? 3 : 2, &own);
+	}
+	perf_maps_fork(&m, 1, 2, 7);
 	for (uint32_t i = 0; i < 40; i++)
-		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
-	perf_maps_fork(&m, 1, 2, 5);
-	for (uint32_t i = 0; i < 40; i++)
-		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 5);
+		perf_maps_fork(&m, i % 2 ? 3 : 2, i % 2 ? 2 : 3, 7);
 	for (uint32_t i = 0; i < 8000; i++) {
 		const struct perf_map *got =
 			perf_maps_find(&m, 1000 + i, i * 0x1000 + 1, 9);
@@ -941,9 +1021,96 @@ static void many_forks(void *arg)
 		if (!got || got->object != i)
 			_exit(3);
 	}
-	if (!perf_maps_find(&m, 3, 0x1001, 9))
+	for (uint32_t i = 0; i < 2000; i++) {
+		const struct perf_map *own =
+			perf_maps_find(&m, 20000 + i, (1ull << 40) + 1, 3);
+		const struct perf_map *old =
+			perf_maps_find(&m, 20000 + i, 0x1001, 5);
+		const struct perf_map *now =
+			perf_maps_find(&m, 20000 + i, 0x1001, 9);
+
+		const struct perf_map *later =
+			perf_maps_find(&m, 20000 + i, (1ull << 41) + 1, 9);
+
+		/* its first process's, then pid 1's, then pid 1000+i's
+		 * (which hold the same) with its mapping of time 8,
+		 * noted before that FORK in the file, after it in time */
+		if (!own || own->object != 100000 + i || !old ||
+		    old->object != 1 || !now || now->object != 1 ||
+		    !later || later->object != 200000 + i ||
+		    perf_maps_find(&m, 20000 + i, (1ull << 40) + 1, 9) ||
+		    perf_maps_find(&m, 20000 + i, (1ull << 41) + 1, 7))
+			_exit(5);
+	}
+	if (!perf_maps_find(&m, 3, 0x1001, 9) ||
+	    !perf_maps_find(&m, 2, 0x1001, 9))
 		_exit(4);
+	/* a node a mapping, and a path's copies (a treap of 8,000 is
+	 * about 20 deep) for each of the 4,040 added to a shared tree */
+	if (m.nnodes > 8000 + 4040 * 40)
+		_exit(6);
 	perf_maps_release(&m);
+}
+
+/*
+ * 100,000 mappings whose starts are in the order of the priorities a
+ * treap seeded as perf_maps.c once was (0x9e3779b9) gives them: with
+ * that seed the treap was a chain, each insert and look-up a walk of
+ * it and a recursion as deep (perf_maps.c now seeds from the run's
+ * secret).
+ */
+static int by_prio(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return (*x >> 32) < (*y >> 32) ? -1 : (*x >> 32) > (*y >> 32);
+}
+
+static void chosen_order(void *arg)
+{
+	enum { N = 100000 };
+	uint64_t *order = malloc(N * sizeof(*order));
+	uint32_t *start = malloc(N * sizeof(*start));
+	uint32_t x = 0x9e3779b9u;
+	struct perf_maps m;
+
+	(void)arg;
+	if (!order || !start)
+		_exit(2);
+	for (uint32_t i = 0; i < N; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		order[i] = (uint64_t)x << 32 | i;
+	}
+	qsort(order, N, sizeof(*order), by_prio);
+	for (uint32_t k = 0; k < N; k++)
+		start[(uint32_t)order[k]] = k;
+	perf_maps_init(&m);
+	for (uint32_t i = 0; i < N; i++) {
+		struct perf_map map = { .start = (uint64_t)start[i] << 12,
+					.end = ((uint64_t)start[i] << 12) + 0x800,
+					.object = i };
+
+		perf_maps_add(&m, 1, &map);
+	}
+	for (uint32_t i = 0; i < N; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 1, ((uint64_t)start[i] << 12) + 1, 0);
+
+		if (!got || got->object != i)
+			_exit(3);
+	}
+	perf_maps_release(&m);
+	free(order);
+	free(start);
+}
+
+static void test_maps_chosen_order(void **state)
+{
+	(void)state;
+	run_bounded("100,000 mappings in a fixed seed's priority order",
+		    chosen_order, NULL);
 }
 
 static void test_maps_huge_mapping(void **state)
@@ -1948,6 +2115,130 @@ static void test_event_desc_attr_size_wraps(void **state)
 	}
 }
 
+/*
+ * A -z file of a few KB holding many mappings and FORKs (compressed,
+ * they take next to nothing): 8,000 mappings of one process, 1,000
+ * children each forked into twice (the second FORK once copied the
+ * parent's 8,000: 2,000 processes took 486 MB), and 3,000 FORKs back
+ * and forth between processes that hold mappings (each once cost a walk
+ * of the parent's). Read in 256 MiB and a second, with the samples of
+ * a child found in the parent's mappings.
+ */
+static void test_hostile_forks_z(void **state)
+{
+	struct buf recs = { NULL, 0, 0, false }, b;
+	ZSTD_CStream *cs = ZSTD_createCStream();
+	size_t at, half;
+
+	(void)state;
+	assert_non_null(cs);
+	assert_false(ZSTD_isError(ZSTD_initCStream(cs, 19)));
+	put_pipe_start(&b, false);
+	at = begin_record(&b, PERF_REC_HEADER_FEATURE, 0);
+	put8(&b, PERF_FEAT_COMPRESSED);
+	put4(&b, 1);			/* version */
+	put4(&b, PERF_COMP_ZSTD);
+	put4(&b, 19);			/* level */
+	put4(&b, 8);			/* ratio */
+	put4(&b, 1 << 20);		/* mmap_len */
+	end_record(&b, at);
+	for (int i = 0; i < 8000; i++)
+		put_mmap2(&recs, 1, 0x400000, 0x1000, 0, "/x/prog", 1);
+	for (uint32_t i = 0; i < 1000; i++) {
+		put_fork(&recs, 1, 5000 + i, 2);
+		put_fork(&recs, 1, 5000 + i, 3);
+	}
+	for (uint32_t i = 0; i < 1000; i++) {
+		put_fork(&recs, 1, 2, 4);
+		put_fork(&recs, 2, 3, 4);
+		put_fork(&recs, 3, 2, 4);
+	}
+	{
+		const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010 };
+
+		for (uint32_t i = 0; i < 3; i++)
+			put_sample(&recs, PERF_RECORD_MISC_USER, 5999, 5,
+				   chain, 2, 1);
+	}
+	/* two records, each within the ring buffer's 1 MiB */
+	half = 0;
+	while (half < recs.n / 2) {
+		uint16_t len = (uint16_t)(recs.p[half + 6] |
+					  recs.p[half + 7] << 8);
+
+		half += len;
+	}
+	put_compressed(&b, cs, recs.p, half, false);
+	put_compressed(&b, cs, recs.p + half, recs.n - half, false);
+	at = begin_record(&b, PERF_REC_FINISHED_ROUND, 0);
+	end_record(&b, at);
+	ZSTD_freeCStream(cs);
+	free(recs.p);
+	assert_true(b.n <= 10240);
+	run_bounded("8,000 mappings and 5,000 forks in a -z file", read_ok, &b);
+	{
+		struct res r;
+
+		rd(&r, &b, b.n);
+		assert_int_equal(r.ret, 0);
+		assert_true(has_frame(&r, "/x/prog", 0x10));
+		rd_done(&r);
+	}
+	free(b.p);
+}
+
+/* The period of the samples whose leaf frame is in object path. */
+static uint64_t leaf_period(const struct res *r, const char *path)
+{
+	const struct perf_data *d = r->p.perf;
+	uint32_t ob = object_named(r, path);
+	uint64_t sum = 0;
+
+	for (size_t n = 0; n < d->nnodes; n++) {
+		if (d->frames[d->nodes[n].frame].object != ob)
+			continue;
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
+		     c = d->costs[c].next)
+			sum += d->costs[c].period;
+	}
+	return sum;
+}
+
+/*
+ * A sample's frames are looked up once per process and address while
+ * the mapping holding it stays (perf_records.c's cache of frame_of(),
+ * and a thread's last path): an address mapped over between two samples
+ * is the new object's after, the old one's for a sample before, however
+ * the samples come; and a second process's same address is its own.
+ */
+static void test_frames_cached_exactly(void **state)
+{
+	static const struct { uint32_t pid; uint64_t time, period; } smp[] = {
+		{ 100, 5, 1 }, { 100, 15, 2 }, { 100, 7, 4 }, { 100, 15, 8 },
+		{ 101, 15, 16 }, { 100, 9, 32 }, { 100, 10, 64 },
+	};
+	const uint64_t chain[] = { PERF_CONTEXT_USER, 0x400010, 0x400100 };
+	struct buf b;
+	struct res r;
+
+	(void)state;
+	put_pipe_start(&b, false);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/a", 1);
+	put_mmap2(&b, 100, 0x400000, 0x1000, 0, "/x/b", 10);
+	put_mmap2(&b, 101, 0x400000, 0x1000, 0, "/x/c", 1);
+	for (size_t i = 0; i < sizeof(smp) / sizeof(smp[0]); i++)
+		put_sample(&b, PERF_RECORD_MISC_USER, smp[i].pid, smp[i].time,
+			   chain, 3, smp[i].period);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	/* /x/a before time 10: 1 + 4 + 32; /x/b from 10 on: 2 + 8 + 64 */
+	assert_int_equal(leaf_period(&r, "/x/a"), 37);
+	assert_int_equal(leaf_period(&r, "/x/b"), 74);
+	assert_int_equal(leaf_period(&r, "/x/c"), 16);
+	rd_done(&r);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1964,6 +2255,7 @@ int main(void)
 		cmocka_unit_test(test_maps_huge_mapping),
 		cmocka_unit_test(test_maps_many_names),
 		cmocka_unit_test(test_maps_many_forks),
+		cmocka_unit_test(test_maps_chosen_order),
 		cmocka_unit_test(test_costs_sparse),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),
@@ -1977,6 +2269,8 @@ int main(void)
 		cmocka_unit_test(test_event_units),
 		cmocka_unit_test(test_compressed_split),
 		cmocka_unit_test(test_compressed_bad),
+		cmocka_unit_test(test_hostile_forks_z),
+		cmocka_unit_test(test_frames_cached_exactly),
 		cmocka_unit_test(test_compressed_truncated),
 		cmocka_unit_test(test_compressed_ratio_capped),
 		cmocka_unit_test(test_compressed_cut_short),

@@ -238,17 +238,34 @@ static uint32_t same_func(const struct profile *a, uint32_t f,
 }
 
 /* a's functions and arcs, in b: self, counts, inclusive costs (if
- * `incl`), event for event. */
+ * `incl`), event for event, by name. A maximum event of a (MEM_MAX) is
+ * not in b: the Callgrind format cannot hold one (write_callgrind.c). */
 static void compare_models(const struct profile *a, const struct profile *b,
 			   bool incl)
 {
-	assert_int_equal(a->nevents, b->nevents);
+	uint32_t in_b[64];
+	size_t nmax = 0;
+
+	assert_true(a->nevents <= 64);
+	for (size_t e = 0; e < a->nevents; e++) {
+		in_b[e] = profile_find_event(b, profile_str(a,
+							    a->events[e].name));
+		if (a->events[e].max) {
+			assert_int_equal(in_b[e], NO_ID);
+			nmax++;
+		} else {
+			assert_int_not_equal(in_b[e], NO_ID);
+		}
+	}
+	assert_int_equal(a->nevents - nmax, b->nevents);
 	for (size_t f = 0; f < a->nfuncs; f++) {
 		uint32_t g = same_func(a, (uint32_t)f, b);
 
 		assert_int_not_equal(g, NO_ID);
-		assert_memory_equal(profile_self(a, (uint32_t)f),
-				    profile_self(b, g), a->nevents * 8);
+		for (size_t e = 0; e < a->nevents; e++)
+			if (!a->events[e].max)
+				assert_int_equal(profile_self(a, (uint32_t)f)[e],
+						 profile_self(b, g)[in_b[e]]);
 	}
 	for (size_t c = 0; c < a->ncalls; c++) {
 		uint32_t x = same_func(a, a->calls[c].caller, b);
@@ -262,11 +279,15 @@ static void compare_models(const struct profile *a, const struct profile *b,
 		assert_int_equal(profile_call_count(a, c),
 				 profile_call_count(b, d));
 		for (size_t e = 0; incl && e < a->nevents; e++)
-			assert_int_equal(profile_call_incl_at(a, (uint32_t)c, e),
-					 profile_call_incl_at(b, d, e));
+			if (!a->events[e].max)
+				assert_int_equal(
+					profile_call_incl_at(a, (uint32_t)c, e),
+					profile_call_incl_at(b, d, in_b[e]));
 	}
 	assert_int_equal(a->ncalls, b->ncalls);
-	assert_memory_equal(a->totals, b->totals, a->nevents * 8);
+	for (size_t e = 0; e < a->nevents; e++)
+		if (!a->events[e].max)
+			assert_int_equal(a->totals[e], b->totals[in_b[e]]);
 }
 
 static void load(struct profile *p, const char *path, const char *binary)
@@ -300,8 +321,9 @@ static void test_igprof(void **state)
 		compare_models(&a, &b, true);
 		/* PERF_TICKS keep their length */
 		for (size_t e = 0; e < a.nevents; e++)
-			assert_true(a.events[e].unit_seconds ==
-				    b.events[e].unit_seconds);
+			if (!a.events[e].max)
+				assert_true(a.events[e].unit_seconds ==
+					    b.events[e].unit_seconds);
 		profile_release(&a);
 		profile_release(&b);
 		unlink(path);

@@ -18,7 +18,9 @@
 #include "binaries.h"
 #include "cg/cg.h"
 #include "print/annotate_data.h"
+#include "print/arc_stacks.h"
 #include "print/disasm_data.h"
+#include "print/fmt.h"
 #include "print/print.h"
 #include "print/write_callgrind.h"
 #include "print/write_pprof.h"
@@ -27,6 +29,7 @@
 #include "resolve/demangle_names.h"
 #include "resolve/resolve.h"
 #include "select/selection.h"
+#include "select/stack_transform.h"
 #include "symtab/symtab.h"
 
 /* Percent of the total below which the text listings leave an entry
@@ -51,6 +54,10 @@ struct run {
 	struct annotation ann;
 	struct print_opts po;
 	uint32_t *show;				/* po.show's array */
+	/* --focus and the others: what is in force, and the totals before
+	 * (po.transforms, po.totals_before) */
+	char *transforms;
+	uint64_t *totals_before;
 	/* --output=html: the page's title, and the messages of the run,
 	 * which the report shows too */
 	char *title;
@@ -363,6 +370,14 @@ static void add_recorded(struct run *r, struct perf_recorded *kept)
  * The binaries, every input read into one profile, and the profile
  * resolved against the binaries (gmon.out always is: it is addresses).
  */
+/* The outputs made from whole stacks where the profile has them: the
+ * flame graphs, --tree, and the transforms. */
+static bool wants_stacks(const struct options *o)
+{
+	return o->mode == OUT_FOLDED || o->mode == OUT_HTML ||
+	       o->mode == OUT_PPROF || o->tree || o->ntransforms;
+}
+
 /* Was an input an IgProf profile? */
 static bool read_igprof_input(const struct profile *p)
 {
@@ -389,9 +404,7 @@ static int load(struct run *r)
 				.want_func_addrs = o->nbinaries > 0,
 				.counter = o->counter,
 				.want_leaks = o->leaks,
-				.want_stacks = o->mode == OUT_FOLDED ||
-					       o->mode == OUT_HTML ||
-					       o->mode == OUT_PPROF,
+				.want_stacks = wants_stacks(o),
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
@@ -570,6 +583,123 @@ static int choose_events(struct run *r)
 	return 0;
 }
 
+/* Only --fold-recursion: on a profile of arcs, the reader has folded
+ * fib'2 into fib, and the arcs' estimated paths hold no function twice
+ * in a row (a unit's calls to itself are not followed). */
+static bool only_folds(const struct options *o)
+{
+	for (size_t i = 0; i < o->ntransforms; i++)
+		if (o->transforms[i].kind != TRANSFORM_FOLD)
+			return false;
+	return true;
+}
+
+/* The stacks the flame graph estimates from the arcs, put in the
+ * profile for the transforms (a Callgrind or gmon.out profile). */
+static int estimate_stacks(struct run *r)
+{
+	struct cg cg;
+	int ret = 0;
+
+	cg_build(&cg, &r->p, r->po.sort_event);
+	cg_find_cycles(&cg);
+	if (r->p.est_self)
+		cg_propagate_estimated(&cg, r->p.est_self);
+	else if (cg_propagate_measured(&cg) < 0)
+		ret = -1;
+	if (!ret) {
+		cg_rank(&cg);	/* the cycles' numbers */
+		arc_stacks_make(&r->p, &cg);
+	}
+	cg_release(&cg);
+	return ret;
+}
+
+/* A total as the listings give it: gmon.out's ticks in seconds. */
+static const char *total_text(char *buf, const struct run *r, uint64_t v)
+{
+	const struct profile *p = &r->p;
+	uint32_t ev = r->po.sort_event;
+	bool groups = !r->o->no_digit_groups;
+
+	if (listed_in_seconds(p, ev)) {
+		buf[fmt_number(buf, (double)v * p->events[ev].unit_seconds, 2,
+			       groups)] = '\0';
+		return buf;
+	}
+	return fmt_count(buf, v, groups);
+}
+
+/* "focus=main, hide=g" */
+static char *describe_transforms(const struct options *o)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m)
+		return xstrdup("transforms");
+	for (size_t i = 0; i < o->ntransforms; i++) {
+		const struct transform *t = &o->transforms[i];
+
+		fprintf(m, "%s%s%s%s", i ? ", " : "", transform_name(t->kind),
+			t->glob ? "=" : "", t->glob ? t->glob : "");
+	}
+	fclose(m);
+	return text;
+}
+
+/*
+ * --focus, --ignore, --hide, --fold-recursion: the profile's stacks
+ * rewritten and its costs made again from them, before the analysis,
+ * so that every listing shows what they leave. A profile of arcs gets
+ * the flame graph's estimated stacks first, and says so.
+ */
+static int transform(struct run *r)
+{
+	const struct options *o = r->o;
+	struct profile *p = &r->p;
+	uint32_t ev = r->po.sort_event;
+	char before[2 * FMT_NUM_MAX], after[2 * FMT_NUM_MAX];
+	double share;
+
+	if (!o->ntransforms)
+		return 0;
+	if (!p->nstack_values && only_folds(o))
+		return 0;
+	r->totals_before = xcalloc(p->stride + 1, sizeof(*r->totals_before));
+	memcpy(r->totals_before, p->totals, p->stride * sizeof(*p->totals));
+	if (!p->nstack_values && estimate_stacks(r) < 0)
+		return 1;
+	if (stack_transform(p, o->transforms, o->ntransforms) < 0)
+		return 1;
+	r->transforms = describe_transforms(o);
+	/* the annotated source, the disassembly, the report's views of
+	 * them: a stack records no line */
+	if (p->npos && !only_folds(o))
+		note("%s: each line's and instruction's cost is scaled to its "
+		     "function's self cost left (estimated: the stacks record "
+		     "no line)", r->transforms);
+	r->po.transforms = r->transforms;
+	r->po.totals_before = r->totals_before;
+	r->po.transforms_estimated = p->stacks_estimated;
+	share = r->totals_before[ev]
+			? 100.0 * (double)p->totals[ev] / (double)r->totals_before[ev]
+			: 0;
+	note("%s: %s of %s %s (%.1f%%) in view%s", r->transforms,
+	     total_text(after, r, p->totals[ev]),
+	     total_text(before, r, r->totals_before[ev]),
+	     profile_str(p, p->events[ev].name), share,
+	     p->stacks_estimated
+		     ? "; estimated from call arcs: the profile records no "
+		       "stacks, so the transforms work on the flame graph's "
+		       "paths, each function's inclusive cost shared over its "
+		       "callers in proportion to the calls' inclusive costs, "
+		       "costs rounded to whole units"
+		     : "");
+	return 0;
+}
+
 /* The report's Disassembly lists every function with a cost at its
  * instructions, the hottest first, as long as they come to at most
  * this many and this much machine code (each byte is some 25 bytes of
@@ -733,11 +863,40 @@ static void print_notes(struct run *r)
 	free(text);
 }
 
+/* The listing's first line under transforms: which, and what share of
+ * the total is left. prefix starts it ("# " in folded stacks). */
+static void print_transform_header(FILE *out, const struct run *r,
+				   const char *prefix)
+{
+	const struct profile *p = &r->p;
+	uint32_t ev = r->po.sort_event;
+	char before[2 * FMT_NUM_MAX], after[2 * FMT_NUM_MAX];
+
+	if (!r->transforms)
+		return;
+	fprintf(out, "%sTransformed (%s): %s of %s %s in view (%.1f%%)%s\n",
+		prefix, r->transforms, total_text(after, r, p->totals[ev]),
+		total_text(before, r, r->totals_before[ev]),
+		profile_str(p, p->events[ev].name),
+		r->totals_before[ev] ? 100.0 * (double)p->totals[ev] /
+					       (double)r->totals_before[ev]
+				     : 0.0,
+		p->stacks_estimated ? ", estimated from call arcs" : "");
+}
+
 static int print_text(struct run *r, FILE *out)
 {
 	const struct options *o = r->o;
 
 	print_notes(r);
+	print_transform_header(out, r, "");
+	if (r->transforms)
+		fputs("\n", out);
+	if (o->tree) {
+		print_tree(out, &r->cg, &r->po);
+		if (o->flat || o->graph)
+			fputs("\n", out);
+	}
 	if (o->flat)
 		print_flat(out, &r->cg, &r->po);
 	if (o->flat && o->graph)
@@ -795,15 +954,33 @@ static int print_output(struct run *r, FILE *out)
 		return write_pprof(out, o->output_file ? o->output_file
 						       : "the standard output",
 				   &r->cg, &r->po) < 0;
-	if (o->dot)
+	if (o->dot) {
+		print_transform_header(out, r, "// ");
 		print_dot(out, &r->cg, &r->po);
+	}
 	else if (o->mode == OUT_JSON)
 		print_json(out, &r->cg, &r->po);
-	else if (o->mode == OUT_FOLDED)
+	else if (o->mode == OUT_FOLDED) {
+		const struct profile *p = r->cg.p;
+		uint32_t ev = r->po.sort_event;
+
+		/* folded stacks are added up by every reader of them
+		 * (flamegraph.pl, speedscope): a maximum's would read as a
+		 * sum of largest values */
+		if (profile_event_max(p, ev)) {
+			error("%s is a maximum (the largest single value, not "
+			      "a sum), which a flame graph cannot show: its "
+			      "widths add up; choose an event that adds up "
+			      "with --sort", profile_str(p, p->events[ev].name));
+			return 1;
+		}
+		print_transform_header(out, r, "# ");
 		print_folded(out, &r->cg, &r->po);
+	}
 	else if (o->mode == OUT_HTML)
 		print_html(out, &r->cg, &r->po, r->title, r->messages);
-	else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks)
+	else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks ||
+		 o->tree)
 		return print_text(r, out);
 	return 0;
 }
@@ -826,9 +1003,7 @@ int analyze_run(const struct options *o, FILE *out)
 			  * views of what has positions */
 			 .want_positions = o->annotate || o->disasm ||
 					   o->mode == OUT_HTML,
-			 .want_stacks = o->mode == OUT_FOLDED ||
-					o->mode == OUT_HTML ||
-					o->mode == OUT_PPROF,
+			 .want_stacks = wants_stacks(o),
 			 .force_binary = o->force_binary,
 			 .objects = o->binary_objects,
 			 .debug_dir = o->debug_dir,
@@ -853,6 +1028,8 @@ int analyze_run(const struct options *o, FILE *out)
 	if (!ret)
 		ret = choose_events(&r);
 	if (!ret)
+		ret = transform(&r);
+	if (!ret)
 		ret = analyse(&r);
 	if (!ret && o->mode == OUT_HTML) {
 		print_notes(&r);
@@ -870,6 +1047,8 @@ int analyze_run(const struct options *o, FILE *out)
 	}
 	free(r.title);
 	free(r.messages);
+	free(r.transforms);
+	free(r.totals_before);
 
 	free(r.show);
 	selection_release(&r.sel);

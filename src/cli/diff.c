@@ -264,10 +264,13 @@ static void match_functions(struct diff *d)
 			struct side *s = &d->s[key->side];
 
 			r->in[key->side] = true;
-			r->self[key->side] += profile_self(&s->p, key->func)[s->ev];
+			/* a maximum's (MEM_MAX) the larger, not the sum */
+			profile_combine(&s->p, s->ev, &r->self[key->side],
+					profile_self(&s->p, key->func)[s->ev]);
 			/* two functions made one are each other's callers
 			 * at most: the sum bounds it, the total caps it */
-			r->incl[key->side] += side_incl(s, key->func, incl);
+			profile_combine(&s->p, s->ev, &r->incl[key->side],
+					side_incl(s, key->func, incl));
 			if (r->incl[key->side] > s->total)
 				r->incl[key->side] = s->total;
 			r->nkeys++;
@@ -490,8 +493,10 @@ static struct line_row *row_lines(const struct diff *d, const struct row *r,
 	qsort(lines, nl, sizeof(*lines), cmp_line);
 	for (size_t i = 0; i < nl; i++) {
 		if (out && !cmp_line(&lines[out - 1], &lines[i])) {
-			lines[out - 1].cost[BASE] += lines[i].cost[BASE];
-			lines[out - 1].cost[NEW] += lines[i].cost[NEW];
+			for (int k = BASE; k <= NEW; k++)
+				profile_combine(&d->s[k].p, d->s[k].ev,
+						&lines[out - 1].cost[k],
+						lines[i].cost[k]);
 		} else {
 			lines[out++] = lines[i];
 		}
@@ -538,10 +543,19 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 	    bp->events[d->s[BASE].ev].unit_seconds != 1)
 		fprintf(out, " (in ticks of %g s)",
 			bp->events[d->s[BASE].ev].unit_seconds);
-	fprintf(out, " from %s (base, %s in all) to %s (new, %s in all): "
-		"%s (%+.2f%%)\n\n", d->s[BASE].path,
-		fmt_count(b1, totals[BASE], groups), d->s[NEW].path,
-		fmt_count(b2, totals[NEW], groups), ds, pct_delta(d, totals));
+	{
+		/* a maximum's total is its largest value (MEM_MAX) */
+		bool max = profile_event_max(bp, d->s[BASE].ev);
+
+		fprintf(out, " from %s (base, %s%s%s) to %s (new, %s%s%s): "
+			"%s (%+.2f%%)\n\n", d->s[BASE].path,
+			max ? "the largest " : "",
+			fmt_count(b1, totals[BASE], groups),
+			max ? "" : " in all", d->s[NEW].path,
+			max ? "the largest " : "",
+			fmt_count(b2, totals[NEW], groups),
+			max ? "" : " in all", ds, pct_delta(d, totals));
+	}
 	if (!listed) {
 		fputs("No function's cost changed.\n", out);
 		return;

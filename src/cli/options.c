@@ -70,6 +70,33 @@ static const char usage_text[] =
 "                         as far as names stay distinct (as --dot does)\n"
 "      --leaks            list IgProf's leak records (resources still held\n"
 "                         at exit), largest first; only them unless -p or -q\n"
+"      --tree             print the call tree from the roots down, one line\n"
+"                         per call path, indented under its caller, the\n"
+"                         heaviest first: total and self cost in percent of\n"
+"                         the total and as numbers (paths below --threshold\n"
+"                         are counted, not shown); only it unless -p or -q.\n"
+"                         Exact for IgProf and perf.data, estimated from\n"
+"                         the call arcs otherwise\n"
+"\n"
+"Transforms (in the order given, for every listing and output):\n"
+"      --focus=GLOB       keep only the call stacks through a function GLOB\n"
+"                         names (as -p names it), each cut to start at its\n"
+"                         outermost such frame: the total becomes its\n"
+"                         inclusive cost\n"
+"      --ignore=GLOB      drop the call stacks through a function GLOB\n"
+"                         names: the total drops by its inclusive cost\n"
+"      --hide=GLOB        take the frames of the functions GLOB names out\n"
+"                         of every stack: their cost goes to their caller,\n"
+"                         their callees become its callees\n"
+"      --fold-recursion   count recursion levels as their function: fib'2\n"
+"                         is fib (valgrind --separate-recs names), and\n"
+"                         fib > fib > fib in a stack is one fib\n"
+"      Each may be given several times. GLOB may be obj:GLOB or file:GLOB,\n"
+"      the functions of an object or of a source file. Every listing is\n"
+"      then made from the stacks left; the first line (and --json's\n"
+"      \"transforms\") says what share of the total is in view. A profile\n"
+"      without stacks (Callgrind, gmon.out) is transformed on the paths\n"
+"      the flame graph estimates from its call arcs, and says so.\n"
 "\n"
 "Costs:\n"
 "      --sort=EVENT       rank by EVENT (default: the first event)\n"
@@ -81,8 +108,9 @@ static const char usage_text[] =
 "                         by default (allocators for memory counters,\n"
 "                         IgProf's own), as igprof-analyse -nf does\n"
 "      --threshold=PCT    leave out entries below PCT percent of the total\n"
-"                         (flat profile: self cost; call graph: total;\n"
-"                         --dot, --svg: inclusive, as --node-threshold);\n"
+"                         (flat profile: self cost; call graph and\n"
+"                         --tree: total; --dot, --svg: inclusive, as\n"
+"                         --node-threshold);\n"
 "                         a line counts them. Default 0.5 in the text\n"
 "                         listings (none with a -p/-q SPEC or gmon.out);\n"
 "                         --threshold=0 lists everything\n"
@@ -90,8 +118,6 @@ static const char usage_text[] =
 "Reading:\n"
 "      --part=N           read only part N of multi-part profiles (the\n"
 "                         'part:' number; default: all parts, summed)\n"
-"      --fold-recursion   count recursion levels as their function:\n"
-"                         fib'2 is fib (valgrind --separate-recs names)\n"
 "      --sum[=FILE]       gmon.out input: also write the summed profile to\n"
 "                         FILE (default gmon.sum) in gmon.out format, as\n"
 "                         gprof -s does\n"
@@ -242,6 +268,10 @@ enum {
 	OPT_DIFF,
 	OPT_DIFF_LINES,
 	OPT_STRIP_PREFIX,
+	OPT_FOCUS,
+	OPT_IGNORE,
+	OPT_HIDE,
+	OPT_TREE,
 };
 
 static const struct option long_options[] = {
@@ -265,6 +295,10 @@ static const struct option long_options[] = {
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	{ "part", required_argument, NULL, OPT_PART },
 	{ "fold-recursion", no_argument, NULL, OPT_FOLD },
+	{ "focus", required_argument, NULL, OPT_FOCUS },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "hide", required_argument, NULL, OPT_HIDE },
+	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "no-progress", no_argument, NULL, OPT_NO_PROGRESS },
 	{ "sum", optional_argument, NULL, OPT_SUM },
@@ -398,10 +432,22 @@ void options_release(struct options *o)
 	o->strip_prefixes = NULL;
 	free(o->pids);
 	free(o->tids);
+	free(o->transforms);
+	o->transforms = NULL;
+	o->ntransforms = 0;
 	o->pids = o->tids = NULL;
 	o->binaries = NULL;
 	o->source_dirs = NULL;
 	o->source_maps = NULL;
+}
+
+static void add_transform(struct options *o, enum transform_kind kind,
+			  const char *glob)
+{
+	o->transforms = xreallocarray(o->transforms, o->ntransforms + 1,
+				      sizeof(*o->transforms));
+	o->transforms[o->ntransforms].kind = kind;
+	o->transforms[o->ntransforms++].glob = glob;
 }
 
 /* -p/-P/-q/-Q with SPEC, or -k: the symspec, or a usage error. */
@@ -549,6 +595,21 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			break;
 		case OPT_FOLD:
 			o->fold_recursion = true;
+			add_transform(o, TRANSFORM_FOLD, NULL);
+			break;
+		case OPT_FOCUS:
+		case OPT_IGNORE:
+		case OPT_HIDE:
+			if (!*optarg)
+				return usage_error("--%s wants a function name or glob",
+						   c == OPT_FOCUS ? "focus"
+						   : c == OPT_IGNORE ? "ignore" : "hide");
+			add_transform(o, c == OPT_FOCUS ? TRANSFORM_FOCUS
+					 : c == OPT_IGNORE ? TRANSFORM_IGNORE
+					 : TRANSFORM_HIDE, optarg);
+			break;
+		case OPT_TREE:
+			o->tree = true;
 			break;
 		case OPT_LENIENT:
 			o->lenient = true;
@@ -760,6 +821,13 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		if (!edge_given && o->edge_threshold > o->node_threshold)
 			o->edge_threshold = o->node_threshold;
 	}
+	if (o->tree && (o->mode != OUT_TEXT || o->dot))
+		return usage_error("--tree is a text listing: it does not go with --json, --output=FORMAT or --dot");
+	for (size_t i = 0; o->diff && i < o->ntransforms; i++)
+		if (o->transforms[i].kind != TRANSFORM_FOLD)
+			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
+	if (o->diff && o->tree)
+		return usage_error("--diff prints only the differences: it does not go with --tree");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
@@ -801,7 +869,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->flat = flat_on;
 	o->graph = graph_on;
 	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks &&
-	    !o->dot && !o->svg)
+	    !o->dot && !o->svg && !o->tree)
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;

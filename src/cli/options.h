@@ -9,6 +9,7 @@
 
 #include "print/source_files.h"
 #include "read/read.h"
+#include "select/stack_transform.h"
 #include "select/symspec.h"
 
 enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND, OUT_FOLDED, OUT_HTML,
@@ -23,6 +24,10 @@ struct options {
 	size_t nspecs;
 	bool brief;
 	bool fold_recursion;
+	/* --focus, --ignore, --hide, --fold-recursion in the order given */
+	struct transform *transforms;
+	size_t ntransforms;
+	bool tree;		/* --tree: the top-down call tree */
 	bool lenient;
 	bool no_progress;	/* --no-progress: no progress line on a tty */
 	size_t print_chunk;	/* CGANALYZE_PRINT_CHUNK, or 0 */

@@ -36,10 +36,13 @@ struct builder {
 				 * name matches are chosen (see file_matches) */
 };
 
-static void add_row(uint64_t *to, const uint64_t *from, size_t n)
+/* to += from; for a maximum event (pevent.max) the larger: a line's,
+ * a file's and the listing's cost of MEM_MAX is the largest under it */
+static void add_row(const struct annotation *a, uint64_t *to,
+		    const uint64_t *from, size_t n)
 {
 	for (size_t e = 0; e < n; e++)
-		to[e] += from[e];
+		profile_combine(a->p, e, &to[e], from[e]);
 }
 
 static bool unknown_file(const struct profile *p, name_id file)
@@ -201,7 +204,9 @@ static void find_no_line_object(struct annotation *a)
 		if (!unknown_file(p, q->file) && q->line)
 			lined[k] = true;
 		else
-			cost[k] += profile_pos_cost(p, (uint32_t)i)[a->sort_event];
+			profile_combine(p, a->sort_event, &cost[k],
+					profile_pos_cost(p, (uint32_t)i)
+						[a->sort_event]);
 	}
 	for (size_t k = 0; k < n; k++)
 		if (!lined[k] && cost[k] > a->no_line_object_cost) {
@@ -223,20 +228,20 @@ static void add_positions(struct builder *b)
 		const struct ppos *q = &p->pos[i];
 		const uint64_t *row = profile_pos_cost(p, (uint32_t)i);
 
-		add_row(a->total, row, a->stride);
+		add_row(a, a->total, row, a->stride);
 		if (!unknown_file(p, q->file) && q->line)
 			a->any_line = true;
 		if (!func_chosen(b, q->func)) {
-			add_row(ann_row(a->fate_cost, a, ANN_NOT_CHOSEN), row,
+			add_row(a, ann_row(a->fate_cost, a, ANN_NOT_CHOSEN), row,
 				a->stride);
 			continue;
 		}
 		if (unknown_file(p, q->file) || !q->line) {
-			add_row(ann_row(a->fate_cost, a, ANN_NO_LINE), row,
+			add_row(a, ann_row(a->fate_cost, a, ANN_NO_LINE), row,
 				a->stride);
 			continue;
 		}
-		add_row(ann_row(a->line_cost, a, line_of(b, q->file, q->line)),
+		add_row(a, ann_row(a->line_cost, a, line_of(b, q->file, q->line)),
 			row, a->stride);
 	}
 }
@@ -314,7 +319,7 @@ static void add_callsites(struct builder *b)
 			continue;
 		}
 		a->calls[c].count += cs->count;
-		add_row(ann_row(a->call_incl, a, c),
+		add_row(a, ann_row(a->call_incl, a, c),
 			profile_callsite_incl(p, (uint32_t)i), a->stride);
 	}
 	free(levels);
@@ -375,7 +380,7 @@ static void add_inlined(struct builder *b)
 			a->lines[li].first_inlined = k;
 			a->ninlined++;
 		}
-		add_row(ann_row(a->inlined_cost, a, k),
+		add_row(a, ann_row(a->inlined_cost, a, k),
 			profile_pos_cost(p, (uint32_t)i), a->stride);
 	}
 }
@@ -508,7 +513,7 @@ static void order_files(struct annotation *a)
 		shown[l] = line_has_something(a, l);
 		if (!shown[l])
 			continue;
-		add_row(cost + a->lines[l].file * stride,
+		add_row(a, cost + a->lines[l].file * stride,
 			ann_row(a->line_cost, a, l), stride);
 		a->files[a->lines[l].file].nlines++;
 	}
@@ -588,7 +593,7 @@ static void decide_fates(struct builder *b)
 				if (a->lines[f->lines[l]].line > f->src->nlines)
 					f->past_end++;
 		}
-		add_row(ann_row(a->fate_cost, a, f->fate), cost, a->stride);
+		add_row(a, ann_row(a->fate_cost, a, f->fate), cost, a->stride);
 		a->fate_files[f->fate]++;
 	}
 }

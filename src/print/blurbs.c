@@ -116,3 +116,16 @@ const char graph_sampled_blurb[] =
 "            through this caller and callee; the split between them\n"
 "            follows the callee's own self:children ratio.\n"
 " <spontaneous>  no caller was recorded.\n";
+
+/* after the flat profile's or the call graph's blurb, for an event that
+ * is a maximum (pevent.max): what its columns mean then */
+const char max_blurb[] =
+"For a maximum (IgProf's MEM_MAX, the largest single allocation) every\n"
+"number is the largest value under it, never a sum, as igprof-analyse\n"
+"shows it: self is the largest made in the function itself, children\n"
+"the largest made under one of its calls, and the function's total\n"
+"(what %total and the order take) the larger of the two. On caller and\n"
+"callee lines, self is the largest made under that call. Percentages\n"
+"are of the largest allocation of all; the flat profile's cumulative is\n"
+"the largest down to the line, and its per-call columns are blank: a\n"
+"maximum divided by calls is no cost per call.\n";

@@ -141,8 +141,11 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 				continue;
 			s = sym_at(o, b, q->addr);
 			if (s)
-				pick_slot(&all, b, (uint32_t)(s - o->symtabs[b]->syms),
-					  true)->cost += profile_pos_cost(p, (uint32_t)i)[ev];
+				/* a maximum's (MEM_MAX) largest, not a sum */
+				profile_combine(p, ev, &pick_slot(&all, b,
+					(uint32_t)(s - o->symtabs[b]->syms),
+					true)->cost,
+					profile_pos_cost(p, (uint32_t)i)[ev]);
 		}
 	}
 	for (uint32_t b = 0; b < o->nreports; b++) {
@@ -292,7 +295,7 @@ static void add_unplaced(struct disasm_listing *l, struct u64map *index,
 	}
 	row = dl_row(l->unplaced_cost, l, k);
 	for (size_t e = 0; e < l->stride; e++)
-		row[e] += cost[e];
+		profile_combine(l->p, e, &row[e], cost[e]);
 }
 
 static int cmp_unplaced(const void *x, const void *y)
@@ -374,7 +377,8 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 		ARRAY_GROW(l->funcs, l->nfuncs + 1, funcs_alloc);
 		l->funcs[l->nfuncs++] = f;
 		for (size_t e = 0; e < l->stride; e++)
-			l->self[e] += profile_self(p, f)[e];
+			profile_combine(p, e, &l->self[e],
+					profile_self(p, f)[e]);
 	}
 
 	l->demangle = !o->no_demangle;
@@ -414,8 +418,10 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 		}
 		pos_insn[i] = (uint32_t)(in - l->code.insns);
 		for (size_t e = 0; e < l->stride; e++) {
-			dl_row(l->cost, l, pos_insn[i])[e] += cost[e];
-			l->placed[e] += cost[e];
+			profile_combine(l->p, e,
+					&dl_row(l->cost, l, pos_insn[i])[e],
+					cost[e]);
+			profile_combine(l->p, e, &l->placed[e], cost[e]);
 		}
 	}
 	sort_unplaced(l);

@@ -338,8 +338,10 @@ int flame_build(struct flame *fl, const struct cg *cg, uint32_t ev,
 	memset(fl, 0, sizeof(*fl));
 	fl->event = ev;
 	fl->first_root = NO_ID;
-	fl->estimated = !p->nstack_values;
-	if (fl->estimated)
+	/* stacks estimated from the arcs (and transformed: arc_stacks.h)
+	 * are the tree to show, but still an estimate */
+	fl->estimated = !p->nstack_values || p->stacks_estimated;
+	if (!p->nstack_values)
 		ret = build_from_arcs(fl, cg, ev, min_cost,
 				      max_nodes ? max_nodes : SIZE_MAX);
 	else

@@ -168,8 +168,14 @@ static void put_functions(FILE *out, const struct cg *cg,
 			for (size_t e = 0; e < ne; e++) {
 				self[f * ne + e] = (double)profile_self(p, (uint32_t)f)[e];
 				incl[f * ne + e] = (double)row[e];
-				child[f * ne + e] = cg_node_child(cg, (uint32_t)f,
-								  (uint32_t)e);
+				/* a maximum's as the call graph prints
+				 * it: the largest of the calls */
+				child[f * ne + e] =
+					profile_event_max(p, e)
+					? (double)cg_node_largest_call(
+						  cg, (uint32_t)f, (uint32_t)e)
+					: cg_node_child(cg, (uint32_t)f,
+							(uint32_t)e);
 				samples[f * ne + e] = (double)func_samples(
 					p, (uint32_t)f, (uint32_t)e);
 			}
@@ -353,9 +359,12 @@ static void put_cycle_children(FILE *out, const struct cg *cg,
 			if (e)
 				fputc(',', out);
 			/* estimates are of the sort event only, as --json's */
-			put_cost(out, exact || e == o->sort_event
-				 ? cg_cycle_child(cg, by_number[k], (uint32_t)e)
-				 : 0, exact);
+			put_cost(out, !exact && e != o->sort_event ? 0
+				 : profile_event_max(cg->p, e)
+				 ? (double)cg_cycle_largest_call(
+					   cg, by_number[k], (uint32_t)e)
+				 : cg_cycle_child(cg, by_number[k], (uint32_t)e),
+				 exact);
 		}
 		fputc(']', out);
 	}
@@ -463,7 +472,10 @@ void html_data_flame(FILE *out, const struct cg *cg,
 	fputs("{\"trees\": [", out);
 	for (uint32_t e = 0; e < p->nevents; e++) {
 		fputs(e ? ",\n" : "\n", out);
-		if (every || e == o->sort_event)
+		/* none of a maximum (MEM_MAX): a frame's width is what the
+		 * stacks under it add up to, and the largest of them is no
+		 * width (print_folded() refuses it too) */
+		if ((every || e == o->sort_event) && !p->events[e].max)
 			put_tree(out, cg, e);
 		else
 			fputs("null", out);

@@ -211,7 +211,10 @@ bool entry_shown(const struct cg *cg, const struct print_opts *o,
 
 bool listed_in_seconds(const struct profile *p, uint32_t e)
 {
-	return p->est_self && p->events[e].unit_seconds > 0;
+	/* gmon.out's, also once transformed (its estimate then in the
+	 * stacks: arc_stacks.c) */
+	return (p->est_self || p->stacks_estimated) &&
+	       p->events[e].unit_seconds > 0;
 }
 
 const char *event_column_name(const struct profile *p, uint32_t event)
@@ -244,10 +247,14 @@ void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
 	char buf[FMT_NUM_MAX];
 	uint64_t samples = 0;
 
+	/* a maximum's total is the largest value, not a sum */
+	if (profile_event_max(p, ev))
+		fputs("the largest ", out);
 	fputs(fmt_count(buf, p->totals[ev], groups), out);
 	if (p->events[ev].unit != NO_NAME)
 		fprintf(out, " %s", profile_str(p, p->events[ev].unit));
-	fputs(" in all", out);
+	if (!profile_event_max(p, ev))
+		fputs(" in all", out);
 	if (!p->sampled)
 		return;
 	for (uint32_t f = 0; f < p->nfuncs; f++)

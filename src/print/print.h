@@ -60,6 +60,14 @@ struct print_opts {
 	const bool *cycle_listed;	/* per cycle: has a graph entry */
 	const bool *arc_deleted;	/* per profile call: -k deleted it */
 
+	/* --focus, --ignore, --hide, --fold-recursion: what is in force
+	 * ("focus=main, hide=g"), NULL when nothing; the totals before
+	 * them (stride numbers); whether the stacks they worked on were
+	 * estimated from the arcs */
+	const char *transforms;
+	const uint64_t *totals_before;
+	bool transforms_estimated;
+
 	/* the Graphviz call graph: percentages of the total below which
 	 * functions (inclusive cost) and call arcs are left out */
 	double node_threshold, edge_threshold;
@@ -91,6 +99,11 @@ void print_folded(FILE *out, const struct cg *cg, const struct print_opts *o);
  * page's; warnings (may be NULL) the run's messages, shown in it. */
 void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 		const char *title, const char *warnings);
+/* --tree: the top-down call tree as indented text (print_tree.c), one
+ * line per call path with its total and self cost, in percent of the
+ * total and as numbers; paths below o->threshold are counted, not
+ * shown. Exact from stacks, estimated from the arcs (and said so). */
+void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o);
 /* Annotated source (print_annotate.c) from o->annotation. */
 void print_annotate(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_annotate_json(FILE *out, const struct cg *cg,
@@ -219,5 +232,6 @@ extern const char flat_sampled_blurb[];
 extern const char graph_sampled_blurb[];
 extern const char flat_seconds_blurb[];
 extern const char graph_seconds_blurb[];
+extern const char max_blurb[];
 
 #endif

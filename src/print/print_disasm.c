@@ -351,7 +351,7 @@ static void put_unplaced(FILE *out, const struct layout *lay)
 
 		if (k >= MAX_UNPLACED_ROWS) {
 			for (size_t e = 0; e < l->stride; e++)
-				rest[e] += row[e];
+				profile_combine(l->p, e, &rest[e], row[e]);
 			nrest++;
 			continue;
 		}

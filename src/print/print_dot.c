@@ -448,15 +448,19 @@ static void print_caption(struct dot_ctx *d, size_t nodes_out,
 		fputc(')', d->out);
 	}
 	fputs(", ", d->out);
+	/* a maximum's total is its largest value (MEM_MAX) */
+	if (profile_event_max(p, d->ev))
+		fputs("the largest ", d->out);
 	print_cost(d, d->total);
 	/* a sampled profile (perf.data) counted no call: its words are
 	 * the stacks' */
-	fprintf(d->out, " in all%s\\l"
+	fprintf(d->out, "%s%s\\l"
 		"node: function, inclusive and self cost in %% of all, %s\\l"
 		"edge: %s inclusive cost in %% of all\\l%s"
 		"double border: %s; thick border: the largest self cost\\l"
 		"left out: %zu function%s below %g%% inclusive, "
 		"%zu %s%s below %g%% or to or from a function left out\\l\";\n",
+		profile_event_max(p, d->ev) ? "" : " in all",
 		d->cg->est_self ? " (percentages of the time the functions "
 		"got, as in gprof's call graph)" : "",
 		d->sampled ? "samples in its own code"

@@ -60,7 +60,7 @@ static void format_calls(struct linebuf *lb, const struct flat_rows *fr,
 	clen = fmt_calls(calls, node->calls, cg_node_self_calls(cg, n), groups);
 	lb_putc(lb, ' ');
 	lb_right(lb, calls, clen, fr->wcalls);
-	if (node->calls) {
+	if (node->calls && !profile_event_max(cg->p, fr->ev)) {
 		double c = (double)node->calls;
 
 		lb_putc(lb, ' ');
@@ -123,7 +123,9 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
 	char hdr[256];
 
-	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+	/* gmon.out: gprof's own columns (also transformed: no estimate
+	 * left in cg, the ticks in the stacks) */
+	if (cg->est_self || listed_in_seconds(cg->p, o->sort_event)) {
 		free(wextra);
 		free(rows);
 		name_labels_free(nl);
@@ -219,7 +221,13 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 		};
 
 		for (size_t i = 0; i < nrows; i++) {
-			cum += cg_node_self(cg, rows[i], ev);
+			double self = cg_node_self(cg, rows[i], ev);
+
+			/* a maximum's cumulative is the largest so far */
+			if (!profile_event_max(p, ev))
+				cum += self;
+			else if (self > cum)
+				cum = self;
 			fr.cum[i] = cum;
 		}
 		if (o->par_chunk) {
@@ -231,7 +239,8 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	}
 	print_left_out(out, nbelow, "function", o->threshold);
 	if (!o->brief)
-		fprintf(out, "\n%s", sampled ? flat_sampled_blurb : flat_blurb);
+		fprintf(out, "\n%s%s", sampled ? flat_sampled_blurb : flat_blurb,
+			profile_event_max(p, ev) ? max_blurb : "");
 	name_labels_free(nl);
 	free(wextra);
 	free(rows);

@@ -29,6 +29,7 @@ struct graph_ctx {
 	double total;
 	int w;			/* width of a cost column */
 	bool sampled;		/* samples, not calls (profile.sampled) */
+	bool max;		/* the event is a maximum (pevent.max) */
 	struct linebuf *lb;	/* the entry's text goes here */
 	struct arc_key *keys;	/* the arcs of an entry, to sort */
 	size_t keys_alloc;
@@ -163,8 +164,12 @@ static size_t collect_arcs(struct graph_ctx *g, uint32_t node, uint32_t cycle,
 }
 
 /* "%-6s %6.1f %*.0f %*.0f %8s%9s %s\n": an entry's own line */
+/* child is what self adds up with (the percentage); kids the children
+ * column: the same, but for a maximum event the largest of the calls
+ * (cg_node_largest_call()) */
 static void print_primary(struct graph_ctx *g, uint32_t index, double self,
-			  double child, uint64_t calls, uint64_t extra)
+			  double child, double kids, uint64_t calls,
+			  uint64_t extra)
 {
 	struct linebuf *lb = g->lb;
 	char idx[32], called[2 * FMT_NUM_MAX];
@@ -179,7 +184,7 @@ static void print_primary(struct graph_ctx *g, uint32_t index, double self,
 	lb_putc(lb, ' ');
 	lb_number(lb, self, 0, g->w, g->o->digit_groups);
 	lb_putc(lb, ' ');
-	lb_number(lb, child, 0, g->w, g->o->digit_groups);
+	lb_number(lb, kids, 0, g->w, g->o->digit_groups);
 	lb_putc(lb, ' ');
 	if (g->sampled) {
 		lb_putc(lb, ' ');
@@ -220,10 +225,13 @@ static void print_node_entry(struct graph_ctx *g, uint32_t n)
 	const struct cg *cg = g->cg;
 	const struct cg_node *node = &cg->nodes[n];
 
+	double child = cg_node_child(cg, n, g->ev);
+
 	print_arcs(g, n, NO_ID, true);
-	print_primary(g, node->index, cg_node_self(cg, n, g->ev),
-		      cg_node_child(cg, n, g->ev), node->calls,
-		      cg_node_self_calls(cg, n));
+	print_primary(g, node->index, cg_node_self(cg, n, g->ev), child,
+		      g->max ? (double)cg_node_largest_call(cg, n, g->ev)
+			     : child,
+		      node->calls, cg_node_self_calls(cg, n));
 	end_with_label(g, n);
 	print_arcs(g, n, NO_ID, false);
 }
@@ -244,10 +252,13 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c)
 	char num[20];
 	size_t k;
 
+	double child = cg_cycle_child(cg, c, g->ev);
+	double kids = g->max ? (double)cg_cycle_largest_call(cg, c, g->ev)
+			     : child;
+
 	print_arcs(g, NO_ID, c, true);
-	print_primary(g, cyc->index, cg_cycle_self(cg, c, g->ev),
-		      cg_cycle_child(cg, c, g->ev), cyc->calls,
-		      cyc->internal_calls);
+	print_primary(g, cyc->index, cg_cycle_self(cg, c, g->ev), child, kids,
+		      cyc->calls, cyc->internal_calls);
 	lb_puts(g->lb, "<cycle ");
 	lb_putn(g->lb, num, fmt_u64(num, cyc->number));
 	lb_puts(g->lb, " as a whole> [");
@@ -271,7 +282,8 @@ static void print_cycle_entry(struct graph_ctx *g, uint32_t c)
 		uint32_t m = g->members[i];
 		const struct cg_node *mn = &cg->nodes[m];
 		double s = cg_node_self(cg, m, g->ev);
-		double ch = cg_node_child(cg, m, g->ev);
+		double ch = g->max ? (double)cg_node_largest_call(cg, m, g->ev)
+				   : cg_node_child(cg, m, g->ev);
 		char called[2 * FMT_NUM_MAX];
 		size_t n = strlen(fmt_count(called, mn->calls,
 					    g->o->digit_groups));
@@ -350,7 +362,9 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	char buf[FMT_NUM_MAX];
 	int w;
 
-	if (cg->est_self) {	/* gmon.out: gprof's own columns */
+	/* gmon.out: gprof's own columns (also transformed: no estimate
+	 * left in cg, the ticks in the stacks) */
+	if (cg->est_self || listed_in_seconds(cg->p, o->sort_event)) {
 		print_graph_seconds(out, cg, o);
 		return;
 	}
@@ -360,6 +374,7 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	g.ev = o->sort_event;
 	g.total = (double)p->totals[g.ev];
 	g.sampled = p->sampled;
+	g.max = profile_event_max(p, g.ev);
 	g.nl = name_labels_new(cg, o);
 	name_labels_set_listed(g.nl, o->graph_listed);
 	w = (int)fmt_number(buf, g.total, 0, o->digit_groups);
@@ -414,8 +429,9 @@ void print_graph(FILE *out, const struct cg *cg, const struct print_opts *o)
 	print_left_out(out, nbelow, "entry", o->threshold);
 	print_index(out, cg, o, g.nl);
 	if (!o->brief)
-		fprintf(out, "\n%s",
-			g.sampled ? graph_sampled_blurb : graph_blurb);
+		fprintf(out, "\n%s%s",
+			g.sampled ? graph_sampled_blurb : graph_blurb,
+			g.max ? max_blurb : "");
 	free(shown);
 	cg_callers_release(&callers);
 	free(g.keys);

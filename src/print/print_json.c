@@ -90,6 +90,10 @@ void print_json_head(FILE *out, const struct cg *cg,
 		json_name(out, p, p->events[e].long_name);
 		fprintf(out, ", \"derived\": %s",
 			p->events[e].derived ? "true" : "false");
+		/* a maximum (IgProf's MEM_MAX): every cost of it, the
+		 * totals' too, is the largest value under it, not a sum */
+		if (p->events[e].max)
+			fputs(", \"maximum\": true", out);
 		/* a time: how many seconds one unit (a cost of 1) stands for */
 		if (p->events[e].unit_seconds != 0)
 			fprintf(out, ", \"unit_seconds\": %.17g",
@@ -116,6 +120,16 @@ void print_json_head(FILE *out, const struct cg *cg,
 		fputs(",\n \"sampled\": true", out);
 	fputs(",\n \"totals\": ", out);
 	json_row(out, p->totals, ne);
+	/* the listing is of what the transforms left: which, and the
+	 * totals they were taken from */
+	if (o->transforms) {
+		fputs(",\n \"transforms\": {\"applied\": ", out);
+		json_string(out, o->transforms, strlen(o->transforms));
+		fprintf(out, ", \"estimated\": %s, \"totals_before\": ",
+			o->transforms_estimated ? "true" : "false");
+		json_row(out, o->totals_before, ne);
+		fputc('}', out);
+	}
 	fputs(",\n \"summary\": ", out);
 	if (p->summary)
 		json_row(out, p->summary, ne);

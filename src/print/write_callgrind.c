@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 
@@ -621,6 +622,10 @@ static void put_header(struct writer *w)
 		fputs("desc: Calls: the inclusive cost of a call is gprof's "
 		      "estimate (the callee's time shared by call counts), "
 		      "rounded to whole units\n", w->out);
+	if (p->stacks_estimated)
+		fputs("desc: Costs: transformed on the paths the flame graph "
+		      "estimates from the call arcs (--focus and the others), "
+		      "rounded to whole units\n", w->out);
 	fprintf(w->out, "positions:%s%s\n", w->instr ? " instr" : "",
 		w->line ? " line" : "");
 	put_event_lines(w);
@@ -652,9 +657,25 @@ int write_callgrind(FILE *out, const char *where, const struct cg *cg)
 
 	w.ticks = find_ticks_event(p);
 	w.raw = xcalloc(p->nevents + 1, sizeof(*w.raw));
-	for (size_t e = 0; e < p->nevents; e++)
+	for (size_t e = 0; e < p->nevents; e++) {
+		/* Callgrind's readers add every cost up (callgrind_annotate,
+		 * KCachegrind, ours): a maximum written there would read as
+		 * a sum of largest values, which is no one's cost */
+		if (p->events[e].max) {
+			warning("%s: %s is a maximum (the largest value, not a "
+				"sum), which the Callgrind format cannot hold: "
+				"left out", where,
+				profile_str(p, p->events[e].name));
+			continue;
+		}
 		if (!p->events[e].derived)
 			w.raw[w.nraw++] = (uint32_t)e;
+	}
+	if (!w.nraw) {
+		free(w.raw);
+		return error("%s: no event to write in the Callgrind format",
+			     where);
+	}
 	w.row = xcalloc(w.nraw + 1, sizeof(*w.row));
 	w.totals = xcalloc(w.nraw + 1, sizeof(*w.totals));
 	summary = xcalloc(w.nraw + 1, sizeof(*summary));
@@ -687,6 +708,5 @@ int write_callgrind(FILE *out, const char *where, const struct cg *cg)
 	free(w.entry_pos);
 	/* write errors are the caller's to report, once: main() checks
 	 * the stream it opened */
-	(void)where;
 	return 0;
 }

@@ -92,7 +92,8 @@ static const char *unit_of(const struct profile *p, uint32_t e)
 	return u;
 }
 
-static void put_header(struct pw *w, uint32_t sort_event, bool estimated)
+static void put_header(struct pw *w, const struct print_opts *o,
+		       bool estimated)
 {
 	const struct profile *p = w->p;
 	char buf[160];
@@ -102,7 +103,7 @@ static void put_header(struct pw *w, uint32_t sort_event, bool estimated)
 		put_value_type(w, P_SAMPLE_TYPE, name_str(w, p->events[e].name),
 			       lit(w, unit_of(p, (uint32_t)e)));
 	pb_put_uint(&w->out, P_DEFAULT_TYPE,
-		    name_str(w, p->events[sort_event].name));
+		    name_str(w, p->events[o->sort_event].name));
 	/* the first time event's tick */
 	for (size_t e = 0; e < p->nevents; e++) {
 		if (p->events[e].unit_seconds <= 0)
@@ -127,6 +128,11 @@ static void put_header(struct pw *w, uint32_t sort_event, bool estimated)
 			"in proportion to the calls' inclusive costs, cycles "
 			"as wholes (as cganalyze's flame graph); self costs "
 			"are exact, cumulative ones an estimate"));
+	/* --focus and the others: what the profile holds is a view of it */
+	if (o->transforms) {
+		snprintf(buf, sizeof(buf), "transformed: %s", o->transforms);
+		pb_put_uint(&w->out, P_COMMENT, lit(w, buf));
+	}
 }
 
 /* The id of the location (and function) of flame unit u: a function
@@ -328,7 +334,10 @@ int write_pprof(FILE *out, const char *where, const struct cg *cg,
 {
 	const struct profile *p = cg->p;
 	struct pw w = { .p = p, .cg = cg };
-	bool exact = p->nstack_values > 0;
+	/* the profile's stacks, whole or estimated from the arcs and
+	 * transformed (arc_stacks.h), else the flame graph's estimate */
+	bool stacks = p->nstack_values > 0 || p->nstacks > 0;
+	bool estimated = !stacks || p->stacks_estimated;
 	int ret;
 
 	if (isatty(fileno(out)))
@@ -337,10 +346,10 @@ int write_pprof(FILE *out, const char *where, const struct cg *cg,
 	u64map_init(&w.name_str);
 	w.used = xcalloc(p->nfuncs + cg->ncycles + 1, sizeof(*w.used));
 	w.values = xcalloc(p->nevents + 1, sizeof(*w.values));
-	put_header(&w, o->sort_event, !exact);
+	put_header(&w, o, estimated);
 	/* the samples first, the tables of what they used after: fields
 	 * may come in any order */
-	if (exact) {
+	if (stacks) {
 		put_stacks(&w);
 	} else {
 		for (size_t e = 0; e < p->nevents; e++) {

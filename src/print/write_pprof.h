@@ -22,7 +22,9 @@
  *    of samples per event, each holding that event's value alone in whole
  *    units, a function's samples adding up to its self cost; a comment
  *    in the profile says they are estimated. A cycle taken as a whole
- *    is a function "<cycle N as a whole>".
+ *    is a function "<cycle N as a whole>". With --focus and the other
+ *    transforms, the profile's stacks as they left them (estimated
+ *    ones too, arc_stacks.h), and a comment naming the transforms.
  */
 #ifndef CGA_WRITE_PPROF_H
 #define CGA_WRITE_PPROF_H

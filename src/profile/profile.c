@@ -58,6 +58,7 @@ void profile_release(struct profile *p)
 	free(p->stacks);
 	free(p->leaks);
 	free(p->stack_values);
+	free(p->stack_calls);
 	free(p->est_self);
 	gmon_free(p->gmon);
 	perf_data_free(p->perf);
@@ -184,6 +185,7 @@ uint32_t profile_event(struct profile *p, name_id name)
 	p->events[p->nevents].derived = false;
 	p->events[p->nevents].unit_seconds = 0;
 	p->events[p->nevents].unit = NO_NAME;
+	p->events[p->nevents].max = false;
 	p->nevents++;
 	set_stride(p, p->nevents);
 	return e;
@@ -282,7 +284,7 @@ uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller)
 }
 
 void profile_add_stack_value(struct profile *p, uint32_t stack,
-			     uint32_t event, uint64_t value)
+			     uint32_t event, uint64_t value, uint64_t count)
 {
 	struct pstack_value *v;
 
@@ -292,6 +294,7 @@ void profile_add_stack_value(struct profile *p, uint32_t stack,
 	v->stack = stack;
 	v->event = event;
 	v->value = value;
+	v->count = count;
 }
 
 static uint32_t profile_func_slow(struct profile *p, name_id object,
@@ -630,7 +633,10 @@ int profile_finish(struct profile *p)
 		const uint64_t *row = profile_self(p, (uint32_t)f);
 
 		for (size_t e = 0; e < p->stride; e++)
-			p->totals[e] = sat_add(p->totals[e], row[e]);
+			p->totals[e] = profile_event_max(p, e)
+				? (row[e] > p->totals[e] ? row[e]
+							 : p->totals[e])
+				: sat_add(p->totals[e], row[e]);
 	}
 	/* the analysis and the listings only read the arcs' costs */
 	profile_pack_incl(p);

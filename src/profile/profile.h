@@ -50,6 +50,18 @@ struct pevent {
 	 * cpu-clock and task-clock periods), "events" (a counter's); else
 	 * NO_NAME, the event being its own unit (Ir, ticks). */
 	name_id unit;
+	/*
+	 * A maximum, not a sum (IgProf's MEM_MAX: the largest single
+	 * allocation). Every cost of it is the largest value under it:
+	 * a function's self is the largest of its own, its inclusive and
+	 * an arc's the largest in the stacks under them, the total the
+	 * largest of all; costs merged take the larger, never the sum
+	 * (profile_combine()). As igprof-analyse does for a counter whose
+	 * name ends in "_MAX" (src/analyse.cc: Counter::add() and
+	 * accumulate() with isMax, TreeMapBuilderFilter's
+	 * accumulateCounts()).
+	 */
+	bool max;
 };
 
 /* A derived event declared by a reader, computed by profile_finish(). */
@@ -145,6 +157,10 @@ struct pstack_value {
 	uint32_t stack;		/* into stacks[] */
 	uint32_t event;
 	uint64_t value;
+	/* what the record counted beside its value (IgProf's count field,
+	 * perf.data's samples): transformed stacks give functions and arcs
+	 * their counts from it (select/stack_transform.c) */
+	uint64_t count;
 };
 
 /* A resource still held at the end of the run (IgProf's LK records). */
@@ -269,6 +285,20 @@ struct profile {
 	size_t nleaks, leaks_alloc;
 	struct pstack_value *stack_values;
 	size_t nstack_values, stack_values_alloc;
+	/* An arc's call count, from stacks, is the count of the stacks
+	 * holding it: of event count_event alone where counts_by_event
+	 * (IgProf's --counter), else of every event summed (perf.data's
+	 * samples). */
+	bool counts_by_event;
+	uint32_t count_event;
+	/* The stacks are not recorded but estimated from the call arcs (a
+	 * Callgrind or gmon.out profile transformed: print/arc_stacks.c):
+	 * listings made from them say so. */
+	bool stacks_estimated;
+	/* ... and then, per stack, the calls estimated into its last frame
+	 * from its caller's (its path's share of the arc's calls): arcs
+	 * made from the stacks count these. NULL otherwise. */
+	double *stack_calls;
 	/*
 	 * Estimated mode (gmon.out): each function's self cost as a fraction
 	 * of units (histogram ticks shared between functions by address
@@ -329,6 +359,29 @@ struct profile {
 	uint32_t func_cache[PROFILE_CACHE_SLOTS], call_cache[PROFILE_CACHE_SLOTS];
 };
 
+/* Is event e a maximum (pevent.max)? False past the events (a row's
+ * room for events not yet added). */
+static inline bool profile_event_max(const struct profile *p, size_t e)
+{
+	return e < p->nevents && p->events[e].max;
+}
+
+/*
+ * *acc combined with v as event e combines them: the larger for a
+ * maximum, else the sum. False when a sum passes 2^64 - 1 (*acc then
+ * wrapped, as __builtin_add_overflow() leaves it).
+ */
+static inline bool profile_combine(const struct profile *p, size_t e,
+				   uint64_t *acc, uint64_t v)
+{
+	if (profile_event_max(p, e)) {
+		if (v > *acc)
+			*acc = v;
+		return true;
+	}
+	return !__builtin_add_overflow(*acc, v, acc);
+}
+
 void profile_init(struct profile *p);
 void profile_release(struct profile *p);
 
@@ -384,9 +437,10 @@ static inline void profile_func_addr(struct profile *p, uint32_t f,
 /* A new stack node: func called from the stack `caller` (or NO_ID). */
 uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller);
 
-/* Record value as stack's own cost of event (struct pstack_value). */
+/* Record value (and count) as stack's own cost of event (struct
+ * pstack_value). */
 void profile_add_stack_value(struct profile *p, uint32_t stack,
-			     uint32_t event, uint64_t value);
+			     uint32_t event, uint64_t value, uint64_t count);
 
 /* The arc caller -> callee, created (count 0, cost 0) if new. */
 uint32_t profile_call(struct profile *p, uint32_t caller, uint32_t callee);
@@ -552,7 +606,8 @@ void profile_add_jump(struct profile *p, const struct pjump *j);
  * "frame_dummy", folding renames "fib'2" to "fib"): ident[f] is the new
  * (name, file, object) of function f, ident_line[f] (may be NULL: the
  * lines kept) where it starts. Functions that end up with the same
- * identity are merged: self costs, positions and arcs add up.
+ * identity are merged: self costs, positions and arcs add up (a
+ * maximum event's take the larger, pevent.max).
  * Function indexes change; map[f] (nfuncs entries, may be NULL) receives
  * each old function's new index. pos (may be NULL) gives positions new
  * identities the same way (its func fields are old function indexes).

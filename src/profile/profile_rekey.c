@@ -10,10 +10,14 @@
 #include "base/xalloc.h"
 #include "profile.h"
 
-static void add_row(uint64_t *to, const uint64_t *from, size_t n)
+/* to += from, but the larger of the two for a maximum event: two
+ * functions merged into one hold the larger of their largest, as
+ * igprof-analyse merges nodes (mergeToNode() with isMax) */
+static void add_row(const struct profile *p, uint64_t *to,
+		    const uint64_t *from, size_t n)
 {
 	for (size_t e = 0; e < n; e++)
-		to[e] += from[e];
+		profile_combine(p, e, &to[e], from[e]);
 }
 
 static size_t unpacked(struct profile *p)
@@ -81,7 +85,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 
 		newid[f] = profile_func(p, ident[f].object, ident[f].file,
 					ident[f].name);
-		add_row(profile_self(p, newid[f]), self + f * stride, stride);
+		add_row(p, profile_self(p, newid[f]), self + f * stride, stride);
 		line = ident_line ? ident_line[f]
 			: f < func_line_alloc ? func_line[f] : 0;
 		if (line && !profile_func_line(p, newid[f]))
@@ -93,10 +97,12 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 		if (func_incl) {
 			uint64_t *peak = profile_func_row(p, p->func_peak, newid[f]);
 
-			add_row(profile_func_row(p, p->func_incl, newid[f]),
+			add_row(p, profile_func_row(p, p->func_incl, newid[f]),
 				func_incl + f * stride, stride);
-			add_row(profile_func_row(p, p->func_count, newid[f]),
-				func_count + f * stride, stride);
+			for (size_t e = 0; e < stride; e++)
+				profile_func_row(p, p->func_count,
+						 newid[f])[e] +=
+					func_count[f * stride + e];
 			for (size_t e = 0; e < stride; e++)
 				if (peak[e] < func_peak[f * stride + e])
 					peak[e] = func_peak[f * stride + e];
@@ -117,7 +123,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 				  newid[calls[c].callee]);
 		newcall[c] = nc;
 		profile_call_add_count(p, nc, count);
-		add_row(profile_call_incl(p, nc), call_incl + c * stride, stride);
+		add_row(p, profile_call_incl(p, nc), call_incl + c * stride, stride);
 	}
 	for (size_t i = 0; i < npos; i++) {
 		const struct ppos *q = newpos ? &newpos[i] : &pos[i];
@@ -125,7 +131,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 					  q->addr);
 
 		newpos_id[i] = np;
-		add_row(profile_pos_cost(p, np), pos_cost + i * stride, stride);
+		add_row(p, profile_pos_cost(p, np), pos_cost + i * stride, stride);
 	}
 	for (size_t i = 0; i < ncallsites; i++) {
 		uint32_t cs;
@@ -136,7 +142,7 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 				      newcall[callsites[i].call]);
 
 		p->callsites[cs].count += callsites[i].count;
-		add_row(profile_callsite_incl(p, cs), callsite_incl + i * stride,
+		add_row(p, profile_callsite_incl(p, cs), callsite_incl + i * stride,
 			stride);
 	}
 	for (size_t i = 0; i < njumps; i++) {

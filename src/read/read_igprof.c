@@ -530,14 +530,22 @@ static void pop(struct ig_reader *rd)
 
 		if (!sum)
 			continue;
+		/* a maximum's the largest under each (profile_combine());
+		 * a sum's cannot wrap: each is at most the file's total,
+		 * which parse_values() checked */
 		if (outer_func)
-			profile_func_row(p, p->func_incl, v->func)[e] += sum;
+			profile_combine(p, e,
+					&profile_func_row(p, p->func_incl,
+							  v->func)[e], sum);
 		if (outer_call)
-			profile_call_incl(p, v->call)[e] += sum;
+			profile_combine(p, e, &profile_call_incl(p, v->call)[e],
+					sum);
 		if (outer_call && v->site != NO_ID)
-			profile_callsite_incl(p, v->site)[e] += sum;
+			profile_combine(p, e,
+					&profile_callsite_incl(p, v->site)[e],
+					sum);
 		if (l)
-			rd->acc[c][l - 1] += sum;
+			profile_combine(p, e, &rd->acc[c][l - 1], sum);
 	}
 	if (outer_call)
 		profile_call_add_count(p, v->call, v->count);
@@ -635,6 +643,11 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 		e = profile_event(rd->p, n);
 		if (rd->memory < 0)
 			rd->memory = len > 4 && !memcmp(name, "MEM_", 4);
+		/* igprof-analyse takes a counter whose name ends in "_MAX"
+		 * as a maximum (src/analyse.cc, setKey(): m_keyMax), and
+		 * takes the larger wherever it would add */
+		if (len > 4 && !memcmp(name + len - 4, "_MAX", 4))
+			rd->p->events[e].max = true;
 		/* igprof numbers a counter again in each thread's part of
 		 * the dump: one name, one column */
 		for (c = 0; c < rd->ncounters; c++)
@@ -703,11 +716,14 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 	/* sums of 64-bit values: a hostile file could wrap them; real
 	 * counters are far from it, so wrapping is refused, not hidden */
 	row = profile_self(p, f);
-	if (row[e] + total < total ||
-	    rd->acc[col][rd->depth - 1] + total < total)
+	if (!p->events[e].max &&
+	    (row[e] + total < total ||
+	     rd->acc[col][rd->depth - 1] + total < total))
 		return error_here(rd, "counter totals add up past 2^64");
-	row[e] += total;
-	rd->acc[col][rd->depth - 1] += total;
+	/* a maximum's largest (MEM_MAX: a function's self is the largest
+	 * allocation made in it, as igprof-analyse's SELF_KEY) */
+	profile_combine(p, e, &row[e], total);
+	profile_combine(p, e, &rd->acc[col][rd->depth - 1], total);
 	profile_func_row(p, p->func_count, f)[e] += count;
 	row = profile_func_row(p, p->func_peak, f);
 	if (row[e] < peak)
@@ -715,10 +731,13 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 	if (col == rd->count_col)
 		rd->lv[rd->depth - 1].count += count;
 	if (rd->opts->want_stacks && total)
-		profile_add_stack_value(p, top_stack(rd), e, total);
+		profile_add_stack_value(p, top_stack(rd), e, total, count);
 	if (rd->opts->want_positions && addr > 0)
-		profile_pos_cost(p, profile_pos(p, f, NO_NAME, 0,
-						(uint64_t)addr))[e] += total;
+		profile_combine(p, e,
+				&profile_pos_cost(p, profile_pos(p, f, NO_NAME,
+								 0, (uint64_t)
+								 addr))[e],
+				total);
 	rd->any_value = true;
 	return 0;
 }
@@ -875,6 +894,11 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		error("%s: no counter values in the profile (no 'V' record)",
 		      lr->path);
 		goto out;
+	}
+	/* the arcs' call counts are the counts of --counter's counter */
+	if (rd.count_col != NO_ID) {
+		p->counts_by_event = true;
+		p->count_event = rd.counters[rd.count_col].event;
 	}
 	ret = 0;
 out:

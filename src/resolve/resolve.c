@@ -655,10 +655,14 @@ static void move_inlined_calls(struct profile *p, uint32_t pos,
 		profile_call_set_count(p, old, had - (n < had ? n : had));
 		profile_call_add_count(p, now, n);
 		for (size_t e = 0; e < stride; e++) {
-			old_incl[e] -= incl[e] < old_incl[e] ? incl[e]
-							     : old_incl[e];
-			now_incl[e] += incl[e];
-			moved[e] += incl[e];
+			/* a maximum (MEM_MAX) cannot be taken apart: the old
+			 * arc keeps its largest, which may be another call
+			 * site's */
+			if (!profile_event_max(p, e))
+				old_incl[e] -= incl[e] < old_incl[e]
+						       ? incl[e] : old_incl[e];
+			profile_combine(p, e, &now_incl[e], incl[e]);
+			profile_combine(p, e, &moved[e], incl[e]);
 		}
 		site->call = now;
 	}
@@ -706,12 +710,19 @@ static void charge_inlined(struct profile *p, const struct symtab *st,
 		for (size_t k = 0; k < depth; k++) {
 			uint64_t *incl = profile_call_incl(p, chain[k]);
 
-			for (size_t e = 0; e < stride; e++)
-				incl[e] += cost[e] + moved[e];
+			for (size_t e = 0; e < stride; e++) {
+				profile_combine(p, e, &incl[e], cost[e]);
+				profile_combine(p, e, &incl[e], moved[e]);
+			}
 		}
 		for (size_t e = 0; e < stride; e++) {
-			profile_self(p, outer)[e] -= cost[e];
-			profile_self(p, callee)[e] += cost[e];
+			/* the outer function keeps its largest, which may
+			 * be another position's: a maximum cannot be
+			 * taken apart */
+			if (!profile_event_max(p, e))
+				profile_self(p, outer)[e] -= cost[e];
+			profile_combine(p, e, &profile_self(p, callee)[e],
+					cost[e]);
 		}
 		p->pos[i].func = callee;
 		r->inlined_moved++;

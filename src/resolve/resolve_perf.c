@@ -730,7 +730,8 @@ static void keep_stacks(struct presolve *r)
 
 			if (pe != NO_ID)
 				profile_add_stack_value(p, stack_of[n], pe,
-							d->costs[c].period);
+							d->costs[c].period,
+							d->costs[c].samples);
 		}
 	}
 	free(stack_of);

@@ -8,7 +8,8 @@ import re
 
 from report_base import ARTIFACTS, PROFILES, Page, ReportBase
 
-VIEWS = ('top', 'fn', 'flame', 'icicle', 'source', 'disasm')
+VIEWS = ('top', 'fn', 'flame', 'icicle', 'sandwich', 'calltree', 'bottomup',
+         'source', 'disasm')
 
 
 class ViewsTest(ReportBase):

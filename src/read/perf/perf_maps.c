@@ -2,41 +2,37 @@
  * The processes of a perf recording and their mappings over time (see
  * perf_maps.h).
  *
- * A mapping is never removed: an exec or an mmap over an old range adds
- * one, and a look-up takes, of the mappings holding the address, the
- * newest at the sample's time. Records reach the file from per-CPU
- * buffers, so file order is not time order; times decide, file order
- * only between equal times.
+ * Records reach the file from per-CPU buffers, so file order is not
+ * time order. perf report sorts them by time before it takes them in;
+ * so do we, for MMAP and FORK: noted as read, sorted and taken in at
+ * the first look-up. A mapping is never removed: an exec or an mmap
+ * over an old range adds one, and a look-up takes, of the mappings
+ * holding the address, the newest at the sample's time.
  *
  * A look-up must cost the same whatever the mappings' lengths (one of
- * 2^63 bytes holds every address): a process's mappings, sorted by
- * start, are read as a balanced tree (the middle one the root, each
- * half a subtree), each with the largest end in its subtree. A subtree
- * whose largest end is at or below addr holds nothing for it, and the
- * right subtree of a map starting above addr neither: the search visits
- * the mappings holding addr and the paths to them.
+ * 2^63 bytes holds every address): a process's mappings are a treap by
+ * start (a binary search tree kept balanced by random priorities the
+ * file cannot choose), each node with the largest end in its subtree.
+ * A subtree whose largest end is at or below addr holds nothing for
+ * it, and the right subtree of a map starting above addr neither: the
+ * search visits the mappings holding addr and the paths to them.
  *
  *    maps by start   [a---------)        max_end under b: a.end
  *                       [b--)            (b the root, a and c
  *                            [c-----)    its subtrees)
  *    addr                      ^         visits b; a (holds), c (holds)
  *
- * A child forked from a parent shares the parent's mappings instead of
- * a copy of them (8,000 mappings times 8,000 forks fit in a few KB of
- * file): it links to the parent with the parent's count of entries at
- * the fork and the fork's time, as its next entry (after mappings it
- * had already: pid reuse, or records out of order), and a look-up
- * follows the link. A parent without mappings of its own passes its
- * own link on, so a chain of forks is one link deep. A process gets
- * one link: forked into again, or holding one of the parent's
- * mappings already (the same record's, come back through forks the
- * other way), it gets a copy; but not of a mapping it holds already:
- * two processes forking into each other would double their
- * mappings at each FORK. The mapping then keeps its first place in the
- * file order, where a second copy would have come later: the look-ups
- * differ only where that mapping and another of the same time hold an
- * address, the later in the file winning, and that other came between
- * the copies.
+ * A FORK must cost the same whatever the parent holds (8,000 mappings
+ * times 8,000 forks fit in a few KB of file): the child takes the
+ * parent's tree as it is, its root, and both are given new stamps. A
+ * node changes in place only for the process whose stamp it has; an
+ * insert into a tree shared copies the nodes on its path (a treap's
+ * depth, about 2 ln n) and changes the copies. So a mapping costs one
+ * node, and one more per level of its path in a tree shared since the
+ * last FORK out of it; a FORK costs an epoch.
+ *
+ * A FORK into a pid that had a process before starts a new epoch
+ * there: samples before it still find the old process's mappings.
  */
 #include "perf_maps.h"
 
@@ -53,21 +49,35 @@ void perf_maps_init(struct perf_maps *m)
 	memset(m, 0, sizeof(*m));
 	u64map_init(&m->by_pid);
 	u64map_init(&m->comm_by_tid);
-	m->rand = 0x9e3779b9u;
+	/* from the run's secret (hashmap.c), never 0 (xorshift32's fixed
+	 * point): with a fixed seed, a file that knew the priorities to
+	 * come could give its mappings starts in their order, and make
+	 * the treap a chain (test_maps_chosen_order) */
+	m->rand = (uint32_t)(hash_secret ^ hash_secret >> 32) | 1;
 }
 
 void perf_maps_release(struct perf_maps *m)
 {
-	for (size_t i = 0; i < m->nprocs; i++) {
-		free(m->procs[i].maps);
-		free(m->procs[i].max_end);
-	}
+	for (size_t i = 0; i < m->nprocs; i++)
+		free(m->procs[i].epochs);
 	free(m->procs);
+	free(m->maps);
+	free(m->nodes);
+	free(m->ops);
 	free(m->comms);
 	free(m->threads);
 	u64map_release(&m->by_pid);
 	u64map_release(&m->comm_by_tid);
 	memset(m, 0, sizeof(*m));
+}
+
+/* xorshift32 from a secret seed: priorities the file cannot choose */
+static uint32_t next_rand(struct perf_maps *m)
+{
+	m->rand ^= m->rand << 13;
+	m->rand ^= m->rand >> 17;
+	m->rand ^= m->rand << 5;
+	return m->rand;
 }
 
 static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
@@ -81,222 +91,196 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 	}
 	i = u64map_get_or_put(&m->by_pid, pid, (uint32_t)m->nprocs, &added);
 	if (added) {
+		struct perf_proc *pr;
+
 		ARRAY_GROW(m->procs, m->nprocs + 1, m->procs_alloc);
-		memset(&m->procs[m->nprocs], 0, sizeof(m->procs[0]));
-		m->nprocs++;
+		pr = &m->procs[m->nprocs++];
+		memset(pr, 0, sizeof(*pr));
+		ARRAY_GROW(pr->epochs, 1, pr->epochs_alloc);
+		pr->epochs[0] = (struct perf_epoch){ 0, NONE };
+		pr->nepochs = 1;
+		pr->stamp = ++m->nstamps;
 	}
 	return i;
 }
 
-static void add_to(struct perf_proc *pr, const struct perf_map *map)
+static void note(struct perf_maps *m, const struct perf_maps_op *op)
 {
-	ARRAY_GROW(pr->maps, pr->nmaps + 1, pr->maps_alloc);
-	pr->maps[pr->nmaps] = *map;
-	pr->maps[pr->nmaps].seq = pr->nentries++;
-	pr->nmaps++;
-	pr->sorted = false;
+	ARRAY_GROW(m->ops, m->nops + 1, m->ops_alloc);
+	m->ops[m->nops] = *op;
+	/* file order within this batch: nops stays below 2^32, one op
+	 * to a record of at least 8 bytes of a file's 2^32 records */
+	m->ops[m->nops].order = (uint32_t)m->nops;
+	m->nops++;
 }
 
 void perf_maps_add(struct perf_maps *m, uint32_t pid,
 		   const struct perf_map *map)
 {
-	uint32_t i = proc_index(m, pid, true);	/* may move procs[] */
-	struct perf_map own = *map;
-
-	own.id = m->nadded++;
-	add_to(&m->procs[i], &own);
-}
-
-static int by_seq(const void *a, const void *b)
-{
-	const struct perf_map *x = a, *y = b;
-
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* The maps of level lv (see collect()) whose seq is in [lo, hi) and
- * time at most its time, in file order, onto *out. */
-struct level { uint32_t pi, n, split; uint64_t time; };
-
-static void emit(const struct perf_maps *m, const struct level *lv,
-		 uint32_t lo, uint32_t hi, struct perf_map **out,
-		 size_t *nout, size_t *alloc)
-{
-	const struct perf_proc *pr = &m->procs[lv->pi];
-	size_t from = *nout;
-
-	for (size_t i = 0; i < pr->nmaps; i++) {
-		if (pr->maps[i].seq < lo || pr->maps[i].seq >= hi ||
-		    pr->maps[i].time > lv->time)
-			continue;
-		ARRAY_GROW(*out, *nout + 1, *alloc);
-		(*out)[(*nout)++] = pr->maps[i];
-	}
-	/* sorted by start after a look-up: back to file order */
-	if (*nout > from)
-		qsort(*out + from, *nout - from, sizeof(**out), by_seq);
-}
-
-/*
- * What process pi shows among its first n entries with a time at most
- * time, in its order, onto *out: its own before its link, what the link
- * shows, its own after it.
- */
-static void collect(const struct perf_maps *m, uint32_t pi, uint32_t n,
-		    uint64_t time, struct perf_map **out, size_t *nout,
-		    size_t *alloc)
-{
-	/* the chain of links, nearest first, and the n and time each
-	 * level is seen with, and where its link followed is (split;
-	 * UINT32_MAX: none) */
-	struct level *chain = NULL;
-	size_t depth = 0, chain_alloc = 0;
-
-	while (pi != NONE && n > 0) {
-		const struct perf_proc *pr = &m->procs[pi];
-		bool follow = pr->has_link && pr->link.pos < n;
-
-		ARRAY_GROW(chain, depth + 1, chain_alloc);
-		chain[depth++] = (struct level){ pi, n,
-						 follow ? pr->link.pos : NONE,
-						 time };
-		if (!follow)
-			break;
-		if (pr->link.time < time)
-			time = pr->link.time;
-		n = pr->link.n;
-		pi = pr->link.parent;
-	}
-	for (size_t i = 0; i < depth; i++)
-		emit(m, &chain[i], 0, chain[i].split < chain[i].n
-					      ? chain[i].split : chain[i].n,
-		     out, nout, alloc);
-	for (size_t i = depth; i-- > 0;)
-		if (chain[i].split != NONE)
-			emit(m, &chain[i], chain[i].split + 1, chain[i].n, out,
-			     nout, alloc);
-	free(chain);
-}
-
-/*
- * The ids of what process pi shows (its own mappings, and what its link
- * shows) into held: what a copy into it must leave out. Built for each
- * copy rather than kept: an index kept per process took as much memory
- * as the mappings.
- */
-static void held_ids(const struct perf_maps *m, uint32_t pi,
-		     struct u64map *held)
-{
-	const struct perf_proc *pr = &m->procs[pi];
-	struct perf_map *seen = NULL;
-	size_t n = 0, alloc = 0;
-	bool added;
-
-	for (size_t i = 0; i < pr->nmaps; i++)
-		u64map_get_or_put(held, pr->maps[i].id, 0, &added);
-	if (!pr->has_link)
-		return;
-	collect(m, pr->link.parent, pr->link.n, pr->link.time, &seen, &n,
-		&alloc);
-	for (size_t i = 0; i < n; i++)
-		u64map_get_or_put(held, seen[i].id, 0, &added);
-	free(seen);
+	ARRAY_GROW(m->maps, m->nmaps + 1, m->maps_alloc);
+	m->maps[m->nmaps] = *map;
+	note(m, &(struct perf_maps_op){ .time = map->time, .pid = pid,
+					.parent = NONE,
+					.map = (uint32_t)m->nmaps });
+	m->nmaps++;
 }
 
 void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 		    uint64_t time)
 {
-	uint32_t pi = proc_index(m, parent, false), ci;
-	const struct perf_proc *from;
-	struct perf_proc *to;
-	struct perf_link link;
-
-	if (pi == NONE || parent == child || !m->procs[pi].nentries)
+	if (parent == child)
 		return;
-	ci = proc_index(m, child, true);
-	from = &m->procs[pi];
-	to = &m->procs[ci];
-	if (to->nentries) {
-		struct perf_map *copy = NULL;
-		size_t n = 0, alloc = 0;
-		bool holds_one = to->has_link, added;
-		struct u64map held;
-
-		u64map_init(&held);
-		held_ids(m, ci, &held);
-		collect(m, pi, from->nentries, time, &copy, &n, &alloc);
-		for (size_t i = 0; i < n && !holds_one; i++)
-			holds_one = u64map_get(&held, copy[i].id) !=
-				    U64MAP_NONE;
-		if (holds_one) {
-			for (size_t i = 0; i < n; i++) {
-				u64map_get_or_put(&held, copy[i].id, 0, &added);
-				if (added)
-					add_to(&m->procs[ci], &copy[i]);
-			}
-		}
-		u64map_release(&held);
-		free(copy);
-		if (holds_one)
-			return;
-		/* none of them: a link after its own does what the
-		 * copies would */
-	}
-	link = (struct perf_link){ pi, from->nentries, time, to->nentries };
-	if (!from->nmaps && from->has_link) {
-		/* its only entry is its link: share what that shares */
-		link.parent = from->link.parent;
-		link.n = from->link.n;
-		if (from->link.time < time)
-			link.time = from->link.time;
-	}
-	to->link = link;
-	to->has_link = true;
-	to->nentries++;
+	note(m, &(struct perf_maps_op){ .time = time, .pid = child,
+					.parent = parent });
 }
 
-static int by_start(const void *a, const void *b)
+static uint64_t subtree_end(const struct perf_maps *m, uint32_t i)
 {
-	const struct perf_map *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	return i == NONE ? 0 : m->nodes[i].max_end;
 }
 
-/* The largest end in the subtree of maps[lo, hi), kept at its root
- * (the middle). */
-static uint64_t fill_max_end(struct perf_proc *pr, size_t lo, size_t hi)
+static void fix_end(struct perf_maps *m, uint32_t i)
 {
-	size_t mid;
-	uint64_t end, sub;
+	struct perf_mnode *n = &m->nodes[i];
+	uint64_t end = m->maps[n->map].end, sub;
 
-	if (lo >= hi)
-		return 0;
-	mid = lo + (hi - lo) / 2;
-	end = pr->maps[mid].end;
-	sub = fill_max_end(pr, lo, mid);
+	sub = subtree_end(m, n->left);
 	if (sub > end)
 		end = sub;
-	sub = fill_max_end(pr, mid + 1, hi);
+	sub = subtree_end(m, n->right);
 	if (sub > end)
 		end = sub;
-	pr->max_end[mid] = end;
-	return end;
+	n->max_end = end;
 }
 
-static void sort_maps(struct perf_proc *pr)
+/* Node i, or a copy of it that stamp owns (nodes[] may move). */
+static uint32_t own(struct perf_maps *m, uint32_t i, uint32_t stamp)
 {
-	if (pr->nmaps)	/* a process that only inherits has none */
-		qsort(pr->maps, pr->nmaps, sizeof(*pr->maps), by_start);
-	pr->max_end = xreallocarray(pr->max_end, pr->nmaps + 1,
-				    sizeof(*pr->max_end));
-	fill_max_end(pr, 0, pr->nmaps);
-	pr->sorted = true;
+	if (m->nodes[i].stamp == stamp)
+		return i;
+	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
+	m->nodes[m->nnodes] = m->nodes[i];
+	m->nodes[m->nnodes].stamp = stamp;
+	return (uint32_t)m->nnodes++;
 }
 
-/* a mapping at least as new: a later time, or the same and later in
- * the file */
+/* by start, then the order taken in: every key distinct */
+static bool before(const struct perf_map *a, const struct perf_map *b)
+{
+	return a->start != b->start ? a->start < b->start : a->seq < b->seq;
+}
+
+/* Node nn into the treap at root, changing only nodes stamp owns
+ * (copying the others); the new root. */
+static uint32_t insert(struct perf_maps *m, uint32_t root, uint32_t nn,
+		       uint32_t stamp)
+{
+	uint32_t sub, top;
+	bool left;
+
+	if (root == NONE)
+		return nn;
+	root = own(m, root, stamp);
+	left = before(&m->maps[m->nodes[nn].map],
+		      &m->maps[m->nodes[root].map]);
+	sub = insert(m, left ? m->nodes[root].left : m->nodes[root].right, nn,
+		     stamp);
+	if (left)
+		m->nodes[root].left = sub;
+	else
+		m->nodes[root].right = sub;
+	if (m->nodes[sub].prio <= m->nodes[root].prio) {
+		fix_end(m, root);
+		return root;
+	}
+	/* rotate sub up: both are stamp's (sub came back from insert) */
+	top = sub;
+	if (left) {
+		m->nodes[root].left = m->nodes[top].right;
+		m->nodes[top].right = root;
+	} else {
+		m->nodes[root].right = m->nodes[top].left;
+		m->nodes[top].left = root;
+	}
+	fix_end(m, root);
+	fix_end(m, top);
+	return top;
+}
+
+static struct perf_epoch *newest(struct perf_proc *pr)
+{
+	return &pr->epochs[pr->nepochs - 1];
+}
+
+static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
+		     uint32_t seq)
+{
+	uint32_t pi = proc_index(m, op->pid, true), nn;
+	struct perf_map *map = &m->maps[op->map];
+
+	map->seq = seq;
+	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
+	nn = (uint32_t)m->nnodes++;
+	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
+					    next_rand(m),
+					    m->procs[pi].stamp };
+	newest(&m->procs[pi])->root =
+		insert(m, newest(&m->procs[pi])->root, nn, m->procs[pi].stamp);
+}
+
+static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
+{
+	uint32_t pi = proc_index(m, op->parent, true);
+	uint32_t ci = proc_index(m, op->pid, true);	/* may move procs[] */
+	uint32_t root = newest(&m->procs[pi])->root;
+	struct perf_proc *to = &m->procs[ci];
+
+	if (root != NONE) {
+		/* the tree is shared: neither may change it in place */
+		m->procs[pi].stamp = ++m->nstamps;
+		to->stamp = ++m->nstamps;
+	}
+	if (newest(to)->root == NONE) {
+		/* it held nothing: the epoch can start earlier */
+		newest(to)->root = root;
+		return;
+	}
+	ARRAY_GROW(to->epochs, to->nepochs + 1, to->epochs_alloc);
+	/* epochs by time, whatever was noted after a look-up */
+	to->epochs[to->nepochs] = (struct perf_epoch){
+		op->time > newest(to)->time ? op->time : newest(to)->time,
+		root };
+	to->nepochs++;
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct perf_maps_op *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Take in what was noted, in time order (see perf_maps.h for what
+ * is noted after a look-up). */
+static void take_noted(struct perf_maps *m)
+{
+	if (!m->nops)
+		return;
+	qsort(m->ops, m->nops, sizeof(*m->ops), by_time);
+	for (size_t i = 0; i < m->nops; i++) {
+		const struct perf_maps_op *op = &m->ops[i];
+
+		if (op->parent == NONE)
+			take_map(m, op, m->ntaken++);
+		else
+			take_fork(m, op);
+	}
+	m->nops = 0;
+}
+/* a mapping at least as new: a later time, or the same and taken
+ * later */
 static bool newer(const struct perf_map *a, const struct perf_map *b)
 {
 	return a->time != b->time ? a->time > b->time : a->seq > b->seq;
@@ -304,67 +288,82 @@ static bool newer(const struct perf_map *a, const struct perf_map *b)
 
 struct query {
 	uint64_t addr, time;
-	uint32_t n;		/* entries before the n-th only */
 	const struct perf_map *best;
+	uint64_t later;		/* the earliest time past q.time of a
+				 * mapping holding addr; UINT64_MAX: none */
 };
 
-/* The newest of maps[lo, hi) holding q->addr into q->best (see the top
- * of the file). The depth is the tree's, log2 of the count. */
-static void search(const struct perf_proc *pr, size_t lo, size_t hi,
-		   struct query *q)
+/* The newest mapping of the subtree at i holding q->addr at q->time
+ * into q->best (see the top of the file). The depth is the treap's. */
+static void search(const struct perf_maps *m, uint32_t i, struct query *q)
 {
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct perf_map *map = &pr->maps[mid];
+	while (i != NONE) {
+		const struct perf_mnode *n = &m->nodes[i];
+		const struct perf_map *map = &m->maps[n->map];
 
-		if (pr->max_end[mid] <= q->addr)
+		if (n->max_end <= q->addr)
 			return;
 		if (map->start > q->addr) {
-			hi = mid;	/* the right ones start later */
+			i = n->left;	/* the right ones start later */
 			continue;
 		}
-		if (q->addr < map->end && map->time <= q->time &&
-		    map->seq < q->n && (!q->best || newer(map, q->best)))
-			q->best = map;
-		search(pr, lo, mid, q);
-		lo = mid + 1;
+		if (q->addr < map->end) {
+			if (map->time > q->time) {
+				if (map->time < q->later)
+					q->later = map->time;
+			} else if (!q->best || newer(map, q->best)) {
+				q->best = map;
+			}
+		}
+		search(m, n->left, q);
+		i = n->right;
 	}
+}
+
+const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
+					   uint64_t addr, uint64_t time,
+					   uint64_t *from, uint64_t *until)
+{
+	struct query q = { addr, time, NULL, UINT64_MAX };
+	const struct perf_proc *pr;
+	uint32_t pi;
+	size_t lo = 0, hi;
+
+	take_noted(m);
+	*from = 0;
+	*until = UINT64_MAX;
+	pi = proc_index(m, pid, false);
+	if (pi == NONE)
+		return NULL;	/* no record will come to change that */
+	pr = &m->procs[pi];
+	/* the last epoch begun at or before time (the first begins at 0) */
+	hi = pr->nepochs;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pr->epochs[mid].time <= time)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	search(m, pr->epochs[lo].root, &q);
+	/* the same answer from the best's time (or the epoch's start)
+	 * until a newer mapping holding addr, or the next epoch */
+	*from = pr->epochs[lo].time;
+	if (q.best && q.best->time > *from)
+		*from = q.best->time;
+	*until = q.later;
+	if (lo + 1 < pr->nepochs && pr->epochs[lo + 1].time < *until)
+		*until = pr->epochs[lo + 1].time;
+	return q.best;
 }
 
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time)
 {
-	uint32_t pi = proc_index(m, pid, false);
-	const struct perf_map *best = NULL;
-	uint32_t n = UINT32_MAX, best_link = 0;
+	uint64_t from, until;
 
-	/* the process, then what it inherits. Between equal times the
-	 * later entry wins: a deeper level's mapping comes, in the order
-	 * of the level best is from, at that level's link (best_link) */
-	while (pi != NONE && n > 0) {
-		struct perf_proc *pr = &m->procs[pi];
-		struct query q = { addr, time, n, NULL };
-		bool here = false;
-
-		if (!pr->sorted)
-			sort_maps(pr);
-		search(pr, 0, pr->nmaps, &q);
-		if (q.best && (!best || q.best->time > best->time ||
-			       (q.best->time == best->time &&
-				best_link > best->seq))) {
-			best = q.best;
-			here = true;
-		}
-		if (!pr->has_link || pr->link.pos >= n)
-			break;
-		if (here)
-			best_link = pr->link.pos;
-		if (pr->link.time < time)
-			time = pr->link.time;
-		n = pr->link.n;
-		pi = pr->link.parent;
-	}
-	return best;
+	return perf_maps_find_span(m, pid, addr, time, &from, &until);
 }
 
 /* --- command names: a treap per thread, by time, then by seq from
@@ -412,13 +411,9 @@ void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,
 		m->threads[m->nthreads++] = (struct perf_comms){ NONE, 0 };
 	}
 	ARRAY_GROW(m->comms, m->ncomms + 1, m->comms_alloc);
-	/* xorshift32: priorities the file cannot choose */
-	m->rand ^= m->rand << 13;
-	m->rand ^= m->rand >> 17;
-	m->rand ^= m->rand << 5;
 	c = &m->comms[m->ncomms];
 	*c = (struct perf_comm){ time, name, m->threads[t].n++, NONE, NONE,
-				 m->rand };
+				 next_rand(m) };
 	m->threads[t].root = comm_insert(m->comms, m->threads[t].root,
 					 (uint32_t)m->ncomms);
 	m->ncomms++;

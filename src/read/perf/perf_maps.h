@@ -19,36 +19,43 @@ struct perf_map {
 	uint64_t time;		/* when it was mapped (0: before the
 				 * recording, or no times recorded) */
 	uint32_t object;	/* perf_data object */
-	uint32_t seq;		/* its place in its process's entries, in
-				 * file order (set by perf_maps_add) */
-	uint32_t id;		/* the record's, kept by copies (set by
-				 * perf_maps_add) */
+	uint32_t seq;		/* its place in the order records are
+				 * taken in (by time, then file order; set
+				 * by perf_maps.c) */
 	bool file_offsets;	/* offsets are file offsets (pgoff counts);
 				 * else from the mapping's start */
 };
 
-/*
- * A child's mappings inherited at a FORK, not copied: those of process
- * procs[parent] among its first n entries (in file order) whose time is
- * at most time, in the child's order as its entry pos. A process gets
- * one link at most, at its first FORK (see perf_maps.c).
- */
-struct perf_link {
-	uint32_t parent;	/* into procs[] */
-	uint32_t n;
+/* A node of a process's tree of mappings (see perf_maps.c). */
+struct perf_mnode {
+	uint64_t max_end;	/* the largest end in its subtree */
+	uint32_t map;		/* into perf_maps.maps[] */
+	uint32_t left, right;	/* UINT32_MAX: none */
+	uint32_t prio;		/* a heap order that keeps it balanced */
+	uint32_t stamp;		/* the owner that may change it in place */
+};
+
+/* What a process had mapped from a time on: from a FORK into its pid
+ * (a new process there) to the next; the first from the start. */
+struct perf_epoch {
 	uint64_t time;
-	uint32_t pos;
+	uint32_t root;		/* into nodes[]; UINT32_MAX: none */
 };
 
 struct perf_proc {
-	struct perf_map *maps;	/* its own, in the order recorded; by
-				 * start once looked up (sorted) */
-	size_t nmaps, maps_alloc;
-	uint64_t *max_end;	/* sorted: the largest end of the subtree
-				 * under each map (see perf_maps.c) */
-	uint32_t nentries;	/* own mappings, and the link if any */
-	bool has_link, sorted;
-	struct perf_link link;
+	struct perf_epoch *epochs;	/* by time */
+	size_t nepochs, epochs_alloc;
+	uint32_t stamp;		/* its newest epoch's nodes of this stamp
+				 * are its own, to change in place */
+};
+
+/* A MMAP or FORK waiting to be taken in time order. */
+struct perf_maps_op {
+	uint64_t time;
+	uint32_t order;		/* file order */
+	uint32_t pid;
+	uint32_t parent;	/* a FORK's; UINT32_MAX: a mapping */
+	uint32_t map;		/* a mapping's, into maps[] */
 };
 
 /* A thread's command name from a time on (COMM, or its parent's at
@@ -69,45 +76,65 @@ struct perf_maps {
 	struct perf_proc *procs;
 	size_t nprocs, procs_alloc;
 	struct u64map by_pid;	/* pid -> procs[] */
+	struct perf_map *maps;	/* every mapping, once */
+	size_t nmaps, maps_alloc;
+	struct perf_mnode *nodes;
+	size_t nnodes, nodes_alloc;
+	struct perf_maps_op *ops;	/* not yet taken in */
+	size_t nops, ops_alloc;
+	uint32_t nstamps;	/* stamps handed out */
+	uint32_t ntaken;	/* mappings taken in: the next seq */
 	struct perf_comm *comms;
 	size_t ncomms, comms_alloc;
 	struct perf_comms *threads;
 	size_t nthreads, threads_alloc;
 	struct u64map comm_by_tid;	/* tid -> threads[] */
-	uint32_t nadded;	/* mappings added: the next id */
-	uint32_t rand;		/* the comms' priorities */
+	uint32_t rand;		/* the priorities of the trees' nodes */
 };
 
 void perf_maps_init(struct perf_maps *m);
 void perf_maps_release(struct perf_maps *m);
 
-/* A mapping of process pid (copied). */
+/*
+ * MMAP and FORK records are taken in time order, as perf report takes
+ * them (it sorts the records by time first), and between equal times in
+ * file order: perf_maps_add() and perf_maps_fork() note them, the first
+ * perf_maps_find() after them sorts and takes them. One noted after a
+ * look-up is taken at its own time if that is not before those taken
+ * already, else at theirs.
+ */
+
+/* A mapping of process pid (copied) from map->time on. */
 void perf_maps_add(struct perf_maps *m, uint32_t pid,
 		   const struct perf_map *map);
 
 /*
- * Process child forked from parent at time: it starts with what parent
- * had mapped then (its mappings so far in file order, of a time at most
- * time). The child shares them with its parent (a link, through
- * parents without mappings of their own to the one that has them); one
- * forked into before, or that holds one of them already, gets a copy of
- * those it does not hold yet (see perf_maps.c).
+ * Process child forked from parent at time: from then on it holds what
+ * parent held, and nothing of a process that had its pid before (as
+ * perf's machine__process_fork_event() removes the thread of that id
+ * and clones the parent's maps). Shared, not copied: either changes its
+ * tree by copying the nodes on the path it changes (see perf_maps.c).
  */
 void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 		    uint64_t time);
 
 /*
- * The mapping of process pid holding addr at time: of those holding it,
- * the one mapped last at or before time (a later one maps over it;
- * between equal times the later in the file, and a process's own over
- * an inherited one). NULL when none does. The first look-up after
- * mappings were added sorts the process's mappings by start; a look-up
- * visits the mappings that hold addr and a binary search's worth of
- * others, in the process and each it inherits from. The result lives
- * until the next perf_maps_add() or perf_maps_fork().
+ * The mapping of process pid holding addr at time: of those it held
+ * then (from the FORK into its pid before time, else its first), the
+ * newest mapped at or before time (between equal times the later
+ * taken). NULL when none does. A look-up visits the mappings that hold
+ * addr and a binary search's worth of others. The result lives until
+ * the next perf_maps_add() or perf_maps_fork().
  */
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time);
+
+/* The same, and the times [*from, *until) for which the answer is the
+ * same (for a cache of look-ups: a sample's frames are mostly the last
+ * one's). */
+const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
+					   uint64_t addr, uint64_t time,
+					   uint64_t *from, uint64_t *until);
 
 /* Thread tid is called name (a name_id) from time on. */
 void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,

@@ -40,6 +40,24 @@ enum perf_quirk {
 	PERF_QUIRKS
 };
 
+/* An address's frame in a process, the same from time `from` up to
+ * `until` (perf_maps_find_span()); kernel addresses in any process. */
+struct perf_frame_slot {
+	uint64_t addr, from, until;
+	uint32_t pid, frame;
+	bool kernel;
+};
+
+/* A thread's last sample's stack, outermost first: its frames, their
+ * exact bits and the stack node each ends. */
+#define PERF_PATHS 64
+struct perf_path {
+	uint32_t tid;
+	uint32_t *frames, *nodes;
+	bool *exact;
+	size_t n, alloc;
+};
+
 struct perf_reader {
 	const char *path;
 	struct profile *p;
@@ -59,6 +77,12 @@ struct perf_reader {
 	struct u64map id_attr;		/* sample id -> attr index */
 
 	struct perf_maps maps;
+	/* frame_of()'s answers, by (process, address): a sample's frames
+	 * are mostly the last ones' (perf_records.c); NULL until a sample */
+	struct perf_frame_slot *frame_cache;
+	/* the last sample's stack of a few threads (by tid, direct
+	 * mapped: the CPUs' buffers interleave them), read_sample() */
+	struct perf_path paths[PERF_PATHS];
 	uint32_t kernel_obj, unknown_obj;	/* perf_data objects */
 	uint32_t first_object;	/* objects before it are of recordings
 				 * read before this one (added up) */

@@ -183,6 +183,17 @@ static int read_fork(struct perf_reader *r, const struct record *rec)
 		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
 	if (rec->type != PERF_RECORD_FORK)
 		return 0;
+	/* Without times on the records around it (no sample_id_all),
+	 * MMAP and COMM are at time 0: so is the FORK, or the mappings
+	 * and names a child got of its own before would be older than
+	 * those it inherits, and those taken first (perf_maps.h) */
+	{
+		struct perf_trailer t;
+
+		trailer(r, rec, &t);
+		if (!t.has_time)
+			time = 0;
+	}
 	if (pid != ppid)
 		perf_maps_fork(&r->maps, ppid, pid, time);
 	/* a new thread or process is called as its parent until its own
@@ -276,21 +287,57 @@ static int read_header_feature(struct perf_reader *r, const struct record *rec)
 
 /* --- samples --- */
 
+/*
+ * Consecutive samples of a thread share most of their frames (all but
+ * the few innermost): the answers of frame_of() are kept by process and
+ * address, each with the times its mapping holds for, so that a frame
+ * seen before is neither looked up in the mappings nor in the frames
+ * again. Direct-mapped: a slot is the last address hashed to it. Exact:
+ * a slot answers only within its span (every mapping was taken in by
+ * pass 1, before the first sample).
+ */
+#define FRAME_CACHE_BITS 12
+
+static struct perf_frame_slot *frame_slot(struct perf_reader *r,
+					  uint32_t pid, uint64_t addr)
+{
+	uint64_t h = (addr ^ (uint64_t)pid << 40) * 0x9e3779b97f4a7c15ull;
+
+	if (!r->frame_cache)
+		r->frame_cache = xcalloc((size_t)1 << FRAME_CACHE_BITS,
+					 sizeof(*r->frame_cache));
+	return &r->frame_cache[h >> (64 - FRAME_CACHE_BITS)];
+}
+
 /* The frame of address addr in process pid at time; kernel addresses
  * are their own offsets in the kernel object. */
 static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 			 uint64_t time, bool kernel)
 {
+	struct perf_frame_slot *slot = frame_slot(r, kernel ? 0 : pid, addr);
 	const struct perf_map *map;
+	uint64_t from = 0, until = UINT64_MAX;
+	uint32_t frame;
 
-	if (kernel)
-		return perf_data_frame(r->d, r->kernel_obj, addr);
-	map = perf_maps_find(&r->maps, pid, addr, time);
-	if (!map)
-		return perf_data_frame(r->d, r->unknown_obj, addr);
-	return perf_data_frame(r->d, map->object,
-			       addr - map->start +
-				       (map->file_offsets ? map->pgoff : 0));
+	if (slot->addr == addr && slot->kernel == kernel &&
+	    (kernel || (slot->pid == pid && slot->from <= time &&
+			time < slot->until)) && slot->until)
+		return slot->frame;
+	if (kernel) {
+		frame = perf_data_frame(r->d, r->kernel_obj, addr);
+	} else {
+		map = perf_maps_find_span(&r->maps, pid, addr, time, &from,
+					  &until);
+		frame = !map ? perf_data_frame(r->d, r->unknown_obj, addr)
+			     : perf_data_frame(r->d, map->object,
+					       addr - map->start +
+						       (map->file_offsets
+								? map->pgoff
+								: 0));
+	}
+	*slot = (struct perf_frame_slot){ addr, from, until, pid, frame,
+					  kernel };
+	return frame;
 }
 
 /* A sample's stack, leaf first: frames and whether each is exact;
@@ -461,6 +508,45 @@ static int read_comm(struct perf_reader *r, const struct record *rec)
 	return 0;
 }
 
+/*
+ * The stack node of the n frames in st (leaf first) of a sample of
+ * thread tid: the path from the root, found or added a frame at a time.
+ * The outer frames the thread's last sample had too (its caller's
+ * callers: most of a stack) end in the nodes that path found: only the
+ * rest is looked up. A thread's last path is kept in the slot of its
+ * tid, which another thread may take over: then it starts again.
+ */
+static uint32_t stack_node(struct perf_reader *r, uint32_t tid,
+			   const struct stack *st, size_t n)
+{
+	struct perf_path *pa =
+		&r->paths[((tid * 0x9e3779b1u) >> 16) % PERF_PATHS];
+	uint32_t node = NO_ID;
+	size_t j = 0;
+
+	if (pa->tid != tid)
+		pa->n = 0;
+	pa->tid = tid;
+	while (j < n && j < pa->n && pa->frames[j] == st->frames[n - 1 - j] &&
+	       pa->exact[j] == st->exact[n - 1 - j])
+		node = pa->nodes[j++];
+	if (n > pa->alloc) {
+		pa->frames = xreallocarray(pa->frames, n, sizeof(*pa->frames));
+		pa->nodes = xreallocarray(pa->nodes, n, sizeof(*pa->nodes));
+		pa->exact = xreallocarray(pa->exact, n, sizeof(*pa->exact));
+		pa->alloc = n;
+	}
+	for (; j < n; j++) {
+		node = perf_data_node(r->d, st->frames[n - 1 - j], node,
+				      st->exact[n - 1 - j]);
+		pa->frames[j] = st->frames[n - 1 - j];
+		pa->exact[j] = st->exact[n - 1 - j];
+		pa->nodes[j] = node;
+	}
+	pa->n = n;
+	return node;
+}
+
 static int read_sample(struct perf_reader *r, const struct record *rec,
 		       struct stack *st)
 {
@@ -566,8 +652,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 				 names_str(&r->p->names,
 					   r->d->events[a->event].name),
 				 (unsigned long long)s.period);
-	while (n--)
-		node = perf_data_node(r->d, st->frames[n], node, st->exact[n]);
+	node = stack_node(r, s.tid, st, n);
 	perf_data_add_sample(r->d, node, a->event, s.period);
 	return 0;
 }

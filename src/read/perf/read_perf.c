@@ -482,6 +482,12 @@ out:
 	xalloc_set_context(NULL);
 	perf_unwind_free(r.unwind);
 	perf_maps_release(&r.maps);
+	free(r.frame_cache);
+	for (size_t i = 0; i < PERF_PATHS; i++) {
+		free(r.paths[i].frames);
+		free(r.paths[i].nodes);
+		free(r.paths[i].exact);
+	}
 	u64map_release(&r.id_attr);
 	free(r.attrs);
 	free(r.desc_names);

@@ -475,7 +475,8 @@ static int charge(struct pp_reader *rd)
 				c.count[rd->event_of[t]] = row[width - 1];
 			if (stack_of && row[t])
 				profile_add_stack_value(p, stack_of[n],
-							rd->event_of[t], row[t]);
+							rd->event_of[t], row[t],
+							row[width - 1]);
 		}
 		charge_node(rd, &c, (uint32_t)n, row[width - 1]);
 		/* the arcs: at most the stack nodes, each with a row */

@@ -13,7 +13,11 @@
  *   #cycle/N          cycle N as a whole         #flame[/K]  flame graph,
  *   #icicle[/K]       ... upside down            (zoomed to node K)
  *   #source/K[/LINE]  annotated source file K    #disasm/K   disassembly K
- */
+ *   #sandwich/F       function F's callers and callees as flame graphs
+ *                     (-N: cycle N as a whole)
+ *   #calltree         the call tree, top-down    #bottomup   ... inverted
+ * then parameters "&key=value": the flame graphs' "&order=weight" or
+ * "&order=name", the transforms in force (transform.js: "&focus=main"). */
 
 /* The page's script is the files of src/print/html/js/ joined in the
  * Makefile's order (REPORT_JS) inside one function, so they share its
@@ -31,9 +35,12 @@ const ROW = 20;	/* px: the height of a row of the big tables */
 
 performance.mark('cga-parsed');
 
-/* A function's fields, from the columns. */
-const fnSelf = f => FN.self[ev][f];
-const fnIncl = f => FN.inclusive[ev][f];
+/* A function's fields, from the columns; its costs under transforms
+ * from the transformed tree (transform.js) */
+const fnSelf = f => xforms.length ? xformFunctions().self[f]
+	: FN.self[ev][f];
+const fnIncl = f => xforms.length ? xformFunctions().incl[f]
+	: FN.inclusive[ev][f];
 const fnFile = f => FN.file[f] < 0 ? null : D.paths[FN.file[f]];
 const fnObject = f => FN.object[f] < 0 ? null : D.paths[FN.object[f]];
 const fnLine = f => FN.line[f] || null;

@@ -29,7 +29,7 @@ function disasmPicker(K, k) {
 	let shown = [], on = 0;
 
 	function open(i) {
-		location.hash = '#disasm/' + i;
+		location.hash = withXforms('#disasm/' + i);
 	}
 	function mark(n) {
 		on = n;

@@ -14,6 +14,8 @@ function el(tag, attrs, ...kids) {
 			e.className = v;
 		else if (k.startsWith('on'))
 			e.addEventListener(k.slice(2), v);
+		else if (k === 'href' && String(v)[0] === '#')
+			e.setAttribute(k, withXforms(v));	/* keep the transforms */
 		else
 			e.setAttribute(k, v);
 	}
@@ -64,6 +66,11 @@ function fmt(v) {
 function inSeconds(e = ev) {
 	return D.event_info[e].listed_as === 'seconds';
 }
+/* Whether event e is a maximum (IgProf's MEM_MAX, --json's "maximum"):
+ * its costs are the largest values under them, never sums. */
+function isMax(e = ev) {
+	return D.event_info[e].maximum === true;
+}
 /* A cost of event e as the flat profile and the call graph print it:
  * gprof's seconds for gmon.out's ticks, else fmt()'s. (The annotated
  * source and the disassembly print gmon.out's ticks as ticks.) */
@@ -88,8 +95,9 @@ const SAMPLED = !!D.sampled;
 function pct(v, total) {
 	return total ? fixed(100 * v / total, 2) + '%' : '';
 }
+/* the total in view: the event's, or what the transforms leave */
 function total() {
-	return D.totals[ev] || 0;
+	return xforms.length && flameTree() ? flameTree().total : D.totals[ev] || 0;
 }
 /* a function's name: name(), fullName() and fitName() in names.js */
 function cycleName(n) {

@@ -1,12 +1,21 @@
 /* Flame graph and icicle */
 
+/* The tree every view draws: the event shown's, transformed by the
+ * transforms in force (transform.js); what a view built on call paths
+ * reads, so that the transforms apply to it too. */
+function flameTree() {
+	return xformTree(flameBase());
+}
 /* The tree of the event shown ("cga-flame" has one per event, as
  * columns by node), with each node's children and the roots; for
- * an event without one (an estimate is of --sort's alone), that. */
-function flameTree() {
+ * an event without one (an estimate is of --sort's alone, a maximum
+ * has none), another's; null when no event has one. */
+function flameBase() {
 	const trees = doc('flame').trees;
 	const T = trees[ev] || trees.find(t => t);
 
+	if (!T)
+		return null;
 	if (!T.kids) {
 		T.kids = T.unit.map(() => []);
 		T.roots = [];
@@ -40,7 +49,7 @@ function programLink(T, icicle) {
 	if (best < 0 || T.parent[best] < 0)
 		return null;
 	return el('a', { id: 'flame-program',
-		href: (icicle ? '#icicle/' : '#flame/') + best }, 'zoom to ' + name(f));
+		href: flameHref((icicle ? '#icicle/' : '#flame/') + best) }, 'zoom to ' + name(f));
 }
 let flameSearch = '';
 /* levels drawn below the zoomed frame, and callers shown above it:
@@ -82,9 +91,20 @@ function flameLabel(label, fits) {
 	return '\u2026' + method.slice(Math.max(0, method.length - fits + 1));
 }
 
+/* Why the graph is not of the event chosen: a maximum (MEM_MAX) cannot
+ * be widths, which add up (html_data.c, print_folded's refusal) */
+function flameMaxNote() {
+	return EV[ev] + ' is a maximum (the largest single value, not a ' +
+		'sum), which a flame graph cannot show: its widths add up';
+}
+
 function viewFlame(icicle, zoom) {
 	const box = el('div');
 	const FL = flameTree();
+
+	if (!FL)
+		return el('p', { class: 'note', id: 'flame-max' },
+			flameMaxNote() + '; no event of this profile adds up.');
 	const search = el('input', { type: 'search', id: 'flame-search',
 		placeholder: 'search: part of a name', value: flameSearch });
 	const matched = el('span', { class: 'muted', id: 'flame-matched' });
@@ -100,13 +120,17 @@ function viewFlame(icicle, zoom) {
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
-			(FL.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
+			(FL.event === EV[ev] ? '' : isMax()
+				? ' (' + flameMaxNote() + ')'
+				: ' (estimated for the event --sort chose only)')),
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
 		zoom !== undefined
-			? el('a', { href: icicle ? '#icicle' : '#flame' }, 'reset zoom')
+			? el('a', { href: flameHref(icicle ? '#icicle' : '#flame') }, 'reset zoom')
 			: programLink(FL, icicle),
-		search, matched), info, deepNote, scroller);
+		search, matched,
+		flameOrderChooser((icicle ? '#icicle' : '#flame') +
+			(zoom !== undefined ? '/' + zoom : ''))), info, deepNote, scroller);
 	function draw() {
 		/* where the reader is, from the root's end: the root stays
 		 * put when a search or a resize redraws */
@@ -133,39 +157,10 @@ function viewFlame(icicle, zoom) {
 			for (const p of chain)
 				frames.push([p, 0, W, depth++, true]);
 		}
-		const deepest = depth + FLAME_DEPTH;
-		let cut = false;
-		/* depth first, children left to right, those a pixel wide */
-		const stack = [];
-		const start = z < 0 ? FL.roots : [z];
-		let x = 0;
+		const laid = flameLayout(FL, z < 0 ? flameRoots(FL) : [z], 0,
+			scale, depth, depth + FLAME_DEPTH, frames);
+		const maxDepth = Math.max(depth, laid.maxDepth), cut = laid.cut;
 
-		for (const r of start) {
-			stack.push([r, x, depth]);
-			x += FL.value[r] * scale;
-		}
-		let maxDepth = depth;
-
-		while (stack.length) {
-			const [i, x0, d] = stack.pop();
-			const w = FL.value[i] * scale;
-
-			if (w < 0.5)
-				continue;
-			if (d >= deepest) {
-				cut = true;
-				continue;
-			}
-			frames.push([i, x0, w, d, false]);
-			if (d > maxDepth)
-				maxDepth = d;
-			let cx = x0;
-
-			for (const k of FL.kids[i]) {
-				stack.push([k, cx, d + 1]);
-				cx += FL.value[k] * scale;
-			}
-		}
 		area.textContent = '';
 		area.style.height = (maxDepth + 1) * H + 'px';
 		const needle = flameSearch.toLowerCase();
@@ -174,24 +169,12 @@ function viewFlame(icicle, zoom) {
 		for (const [i, fx, w, d, up] of frames) {
 			const label = i < 0 ? 'all' : flameName(FL, i);
 			const value = i < 0 ? FL.total : FL.value[i];
-			const div = el('div', {
-				class: 'fr' + (i < 0 ? ' root' : '') + (up ? ' up' : '') +
-					(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
-				'data-node': i, 'data-value': value,
-				title: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')' });
 
-			div.style.left = fx.toFixed(2) + 'px';
-			div.style.width = w.toFixed(2) + 'px';
-			div.style.top = (icicle ? d : maxDepth - d) * H + 'px';
-			if (i >= 0)
-				div.style.background = flameColor(label);
-			/* shortened in the middle as the tables' names are, so
-			 * that the end of a C++ name (the method) stays; a frame
-			 * of a few characters shows the name's start, cut */
-			if (w > 24)
-				div.textContent = flameLabel(label,
-					Math.floor((w - 3) / flameCharPx()));
-			frag.append(div);
+			frag.append(flameFrame(i, label, fx, w,
+				(icicle ? d : maxDepth - d) * H,
+				(i < 0 ? ' root' : '') + (up ? ' up' : '') +
+				(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
+				value, label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
 		}
 		area.append(frag);
 		deepNote.textContent = cut ? 'Stacks deeper than ' + FLAME_DEPTH +
@@ -235,7 +218,8 @@ function viewFlame(icicle, zoom) {
 			return;
 		const i = Number(t.dataset.node);
 
-		location.hash = (icicle ? '#icicle' : '#flame') + (i >= 0 ? '/' + i : '');
+		location.hash = withXforms(flameHref((icicle ? '#icicle' : '#flame') +
+			(i >= 0 ? '/' + i : '')));
 	});
 	area.addEventListener('mouseover', e => {
 		const t = e.target.closest('.fr');
@@ -247,6 +231,25 @@ function viewFlame(icicle, zoom) {
 		info.append(t.title);
 		if (i >= 0 && FL.unit[i] >= 0)
 			info.append(' \u00b7 ', fnLink(FL.unit[i]));
+		if (i >= 0)
+			info.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]),
+				title: 'key s on a frame' }, 'sandwich'));
+	});
+	/* from the keys: a frame in focus has the readout, Enter zooms
+	 * to it as a click does, "s" opens its sandwich */
+	area.addEventListener('focusin', e =>
+		e.target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+	area.addEventListener('keydown', e => {
+		const t = e.target.closest('.fr');
+		const i = t ? Number(t.dataset.node) : -1;
+
+		if (t && e.key === 'Enter')
+			t.click();
+		else if (i >= 0 && e.key === 's')
+			location.hash = withXforms(flameHref('#sandwich/' + FL.unit[i]));
+		else
+			return;
+		e.preventDefault();
 	});
 	search.addEventListener('input', () => {
 		flameSearch = search.value;

@@ -28,6 +28,10 @@ function arcShare(a, callee) {
 
 	if (C.estimated)
 		return { self: C.selfShare[a], child: C.childShare[a], incl };
+	/* a maximum is not shared: the largest under the call, as
+	 * cg_arc_share() */
+	if (isMax())
+		return { self: incl, child: 0, incl };
 	const u = calleeUnit(callee);
 	const self = u.incl > 0 ? Math.min(incl, incl * (u.self / u.incl)) : 0;
 
@@ -40,15 +44,6 @@ function fmtShare(v) {
 	return inSeconds() ? fmtCost(v) : group(fixed(v, 0));
 }
 
-/*
- * gprof's call graph entry: callers above, the entry's own line, then
- * callees; each arc's inclusive cost split into the callee's self and
- * children (arcShare()), and "called" as count/the callee's calls. Arcs
- * inside a cycle are counted only: their cost is the cycle's. A sampled
- * profile (perf.data) counted no calls: no "called" column, as in the
- * text's call graph (print_graph.c says why); its samples are in the
- * line above the table.
- */
 /* What the entry's "% total" is of: the call graph's base, for
  * gmon.out the time the functions got (print_seconds.c sums their self
  * cost in the same order), else the event's total. */
@@ -62,64 +57,9 @@ function graphTotal() {
 	return t;
 }
 
-function entryTable(f, arcsIn, arcsOut, sameUnit) {
-	const tot = graphTotal();
-	const u = unitOf();
-	const t = el('table', { class: 'entry' }, el('tr', null,
-		el('th', { class: 'num' }, calls().estimated ? '% time' : '% total'),
-		el('th', { class: 'num' }, u ? 'self (' + u + ')' : 'self'),
-		el('th', { class: 'num' }, 'children'), el('th', { class: 'num' }, 'inclusive'),
-		SAMPLED ? null : el('th', { class: 'num' }, 'called'),
-		el('th', null, 'function')));
-	const C = calls();
-	/* the callers' and callees' names, told apart */
-	const shown = fitSet(arcsIn.map(a => C.caller[a]).concat(
-		arcsOut.map(a => C.callee[a])), LINK_CHARS);
-	const arcRow = (a, other, callee, dir) => {
-		const inside = sameUnit(other);
-		const sh = arcShare(a, callee);
-
-		return el('tr', { class: dir }, el('td'),
-			el('td', { class: 'num' }, inside ? '' : fmtShare(sh.self)),
-			el('td', { class: 'num' }, inside ? '' : fmtShare(sh.child)),
-			el('td', { class: 'num' }, inside ? '' : fmtShare(sh.incl)),
-			SAMPLED ? null : el('td', { class: 'num' }, fmt(C.count[a]) +
-				(inside ? '' : '/' + fmt(calleeUnit(callee).calls))),
-			el('td', null, fnLinkFit(other, LINK_CHARS, shown.get(other)),
-				inside ? el('span', { class: 'muted' }, ' (within the cycle)') : null));
-	};
-
-	if (!arcsIn.length)
-		t.append(el('tr', { class: 'caller' }, el('td'), el('td'), el('td'),
-			el('td'), SAMPLED ? null : el('td'),
-			el('td', { class: 'muted' }, '<spontaneous>')));
-	for (const a of arcsIn)
-		t.append(arcRow(a, C.caller[a], C.callee[a], 'caller'));
-	t.append(el('tr', { class: 'primary' },
-		/* as the text's %total: self + children (a cycle member's
-		 * children may leave the calls inside the cycle out) */
-		el('td', { class: 'num' }, pct(f.self + f.children, tot)),
-		el('td', { class: 'num' }, fmtCost(f.self)),
-		el('td', { class: 'num' }, fmtCost(f.children)),
-		el('td', { class: 'num' }, fmtCost(f.inclusive)),
-		SAMPLED ? null : el('td', { class: 'num' }, fmt(f.calls) +
-			(f.selfCalls ? '+' + fmt(f.selfCalls) : '')),
-		el('td', null, f.label)));
-	for (const a of arcsOut)
-		t.append(arcRow(a, C.callee[a], C.callee[a], 'callee'));
-	return t;
-}
-
 /* perf.data: the samples that ended in f, of the event shown */
 function fnSamples(f) {
 	return SAMPLED ? FN.samples[ev][f] : 0;
-}
-
-function byCost(list) {
-	const C = calls();
-
-	return list.slice().sort((a, b) =>
-		C.incl[ev][b] - C.incl[ev][a] || C.count[b] - C.count[a]);
 }
 
 function viewFunction(f) {
@@ -135,14 +75,15 @@ function viewFunction(f) {
 	const box = el('div', { id: 'function' });
 	const facts = el('p', null,
 		'self ', el('b', null, withUnit(fnSelf(f))), ' (' + pct(fnSelf(f), total()) + ')',
-		SAMPLED ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
+		/* counts are of the whole profile: none under transforms */
+		SAMPLED && !xforms.length ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
 		', inclusive ', el('b', null, withUnit(fnIncl(f))),
 		' (' + pct(fnIncl(f), total()) + ')',
 		/* as the call graph's blank "called": no call was recorded
 		 * (main, a thread's start) */
-		SAMPLED ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +
+		SAMPLED || xforms.length ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +
 			(FN.calls[f] === 1 ? ' time' : ' times') : ', no call recorded',
-		!SAMPLED && FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
+		!SAMPLED && !xforms.length && FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
 	const where = el('p', { class: 'muted' });
 	const file = fnFile(f), line = fnLine(f);
 	const K = code();
@@ -159,15 +100,28 @@ function viewFunction(f) {
 			{ id: 'fn-object', title: fnObject(f) }, baseName(fnObject(f))));
 	if (K.disasmOf[f] !== undefined)
 		where.append(' \u00b7 ', el('a', { href: '#disasm/' + K.disasmOf[f] }, 'disassembly'));
-	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts);
+	where.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + f), id: 'fn-sandwich' },
+		'sandwich'));
+	box.append(el('h2', { id: 'fn-name' }, fullName(f)), where, facts,
+		fnXformBar(f) || '');
 	if (cyc !== null)
 		box.append(el('p', null, 'Part of ', cycleLink(cyc), SAMPLED
 			? ': the cycle as a whole has the cost of the stacks through it.'
 			: ': calls inside the cycle are counted, their cost is the cycle\'s.'));
-	box.append(entryTable({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
-				label: el('span', { title: fullName(f) }, fitName(f, LINK_CHARS)),
-				self: fnSelf(f), children: fnChildren(f), inclusive: fnIncl(f) },
-		byCost(calls().callersOf[f]), byCost(calls().calleesOf[f]), same));
+	/* under transforms, the arcs of the stacks left (xmenu.js) */
+	if (xforms.length) {
+		box.append(fnXformEntry(f));
+		return box;
+	}
+	const tables = entryTables({ calls: FN.calls[f], selfCalls: FN.self_calls[f],
+			samples: fnSamples(f),
+			label: el('span', { title: fullName(f) }, fitName(f, LINK_CHARS)),
+			self: fnSelf(f), children: fnChildren(f), inclusive: fnIncl(f),
+			unitInclusive: calleeUnit(f).incl },
+		calls().callersOf[f], calls().calleesOf[f], same);
+
+	box.append(tables);
+	box.redraw = tables.alignTables;
 	return box;
 }
 
@@ -190,6 +144,12 @@ function viewCycle(n) {
 	}
 	const box = el('div', { id: 'function' });
 	const list = el('ul');
+	const tables = entryTables({ calls: c.calls, selfCalls: c.internal_calls,
+			samples: c.members.reduce((s, m) => s + fnSamples(m), 0),
+			label: cycleName(n), self: c.self[ev],
+			children: C.cycleChildren[n - 1][ev],
+			inclusive: c.inclusive[ev], unitInclusive: c.inclusive[ev] },
+		arcsIn, arcsOut, () => false);
 	let samples = 0;
 
 	for (const m of c.members) {
@@ -204,10 +164,9 @@ function viewCycle(n) {
 			: ', called ' + fmt(c.calls) + ' times from outside, ' +
 			  fmt(c.internal_calls) + ' times inside'),
 		el('p', null, 'Members:'), list,
-		entryTable({ calls: c.calls, selfCalls: c.internal_calls,
-			     label: cycleName(n), self: c.self[ev],
-			     children: C.cycleChildren[n - 1][ev],
-			     inclusive: c.inclusive[ev] },
-			byCost(arcsIn), byCost(arcsOut), () => false));
+		el('p', null, el('a', { href: flameHref('#sandwich/-' + n), id: 'fn-sandwich' },
+			'sandwich'), ': its callers and callees as flame graphs'),
+		tables);
+	box.redraw = tables.alignTables;
 	return box;
 }

@@ -17,7 +17,10 @@ function drawHeader() {
 	/* each event's total in the unit the listings give it (gmon.out's
 	 * "0.92 in all" seconds, perf's nanoseconds), and perf's Samples */
 	D.event_info.forEach((e, k) => {
-		const note = inSeconds(k) ? fmt(D.totals[k]) + ' ticks of ' +
+		/* a maximum's total is its largest value (the text's
+		 * "the largest N") */
+		const note = isMax(k) ? 'the largest: a maximum, not a sum'
+			: inSeconds(k) ? fmt(D.totals[k]) + ' ticks of ' +
 			e.unit_seconds + ' s'
 			: e.unit_seconds ? '1 unit = ' + e.unit_seconds + ' s' : '';
 
@@ -37,7 +40,7 @@ function drawHeader() {
 	const many = D.event_info.length > EVENTS_OPEN;
 	const shown = el('span', { id: 'event-total' });
 	const showTotal = () => {
-		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(total()) +
+		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(D.totals[ev]) +
 			' (' + D.event_info.length + ' events)' : '';
 		[...events.rows].forEach((r, k) =>
 			r.classList.toggle('on', k === ev && EV.length > 1));
@@ -73,7 +76,7 @@ function drawHeader() {
 		showTotal();
 		/* a zoomed frame is a node of the other event's tree */
 		if (/^#(flame|icicle)\/./.test(location.hash))
-			location.hash = location.hash.replace(/\/.*/, '');
+			location.hash = location.hash.replace(/\/[^&]*/, '');
 		else
 			route();
 	} });

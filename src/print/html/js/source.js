@@ -61,7 +61,7 @@ function viewSource(k, line) {
 			rows.push({ call: c });
 	}
 	const pick = el('select', { id: 'source-file', onchange: () => {
-		location.hash = '#source/' + pick.value;
+		location.hash = withXforms('#source/' + pick.value);
 	} });
 	sources.forEach((s, i) => pick.append(el('option', { value: i }, s.path)));
 	pick.value = k;

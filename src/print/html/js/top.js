@@ -23,7 +23,9 @@ function topTitle(c) {
 /* the rows the filter leaves, and what it did with the text */
 function sortedRows() {
 	const col = topColumns.find(c => c.key === topState.col);
-	const { rows, how } = filterRows(topState.filter);
+	const { rows: matched, how } = filterRows(topState.filter);
+	/* under transforms, the functions left in view (transform.js) */
+	const rows = xforms.length ? matched.filter(inView) : matched;
 
 	topState.how = how;
 	const key = rows.map(col.v);
@@ -65,11 +67,14 @@ function textWidth(text, bold) {
 	probe.remove();
 	return w;
 }
-const topTemplates = {};	/* by event: a filter keeps the widths */
+/* by event and transforms: a filter keeps the widths */
+const topTemplates = {};
 function topTemplate() {
-	if (!topTemplates[ev])
-		topTemplates[ev] = measureTop();
-	return topTemplates[ev];
+	const key = ev + xformKey;
+
+	if (!topTemplates[key])
+		topTemplates[key] = measureTop();
+	return topTemplates[key];
 }
 function measureTop() {
 	return topColumns.map(c => {
@@ -138,7 +143,9 @@ function viewTop() {
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
 			costCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
-			numCell(SAMPLED ? FN.samples[ev][f] : FN.calls[f]),
+			/* counts are of the whole profile: none under transforms */
+			numCell(xforms.length ? undefined
+				: SAMPLED ? FN.samples[ev][f] : FN.calls[f]),
 			el('span', { class: 'fname' }, fnLinkFit(f, nameMax, fitted.get(f))),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),

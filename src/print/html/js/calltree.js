@@ -1,0 +1,90 @@
+/* Call tree: the call paths top-down, as rows that open */
+
+/* What a tree view says above its rows: the event, whether the paths
+ * are estimated, the total in view; buttons that open or close every
+ * row of table */
+function treeHeading(what, T, table) {
+	return el('div', { class: 'controls' },
+		el('span', null, what + ' of ' + T.event +
+			(T.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
+		T.estimated ? el('span', { class: 'note tree-estimated' },
+			'estimated from call arcs: the profile has no stacks') : null,
+		el('span', { class: 'muted' }, 'total ' + withUnit(T.total)),
+		el('button', { id: table.id + '-all', onclick: table.openAll,
+			title: 'the first ' + fmt(TREE_ALL) + ' rows at most' }, 'open all'),
+		el('button', { id: table.id + '-none', onclick: table.closeAll }, 'close all'),
+		xforms.length ? null : xformForm(),
+		el('span', { class: 'muted' },
+			'\u2191\u2193 move, \u2192 \u2190 open and close, * all below, ' +
+			'Enter: the function, m: transforms'));
+}
+/* The header row of a tree's grid */
+function treeHeader(gridClass, titles) {
+	const u = unitOf();
+
+	return el('div', { class: 'hdr ' + gridClass }, ...titles.map(t =>
+		el('span', { class: 'num' }, t === 'total' || t === 'self' || t === 'cost'
+			? t + (u ? ' (' + u + ')' : '') : t)),
+	el('span', null, 'function'));
+}
+/* A tree view in the page: its first row selected, the keys its; how
+ * long it took from t to the frame that paints it in body's
+ * data-tree-ms (the tests print it) */
+function treeShown(table, t) {
+	table.shown();
+	table.focus({ preventScroll: true });
+	requestAnimationFrame(() => {
+		document.body.dataset.treeMs = (performance.now() - t).toFixed(1);
+	});
+}
+/* The names of the call path to node i, outermost first: a merge's */
+function treePath(T, i) {
+	const path = [];
+
+	for (; i >= 0; i = T.parent[i])
+		path.push(unitName(T.unit[i]));
+	return path.reverse();
+}
+/* T's children of a node (or its roots), heaviest first */
+function heaviestFirst(T, list) {
+	return list.slice().sort((a, b) => T.value[b] - T.value[a]);
+}
+
+function viewCallTree() {
+	const t = performance.now();
+	const T = flameTree();
+
+	if (!T)	/* only maximum events: no tree adds up */
+		return el('p', { class: 'note', id: 'flame-max' },
+			flameMaxNote() + '; no event of this profile adds up.');
+	const self = treeSelf(T);
+	const titles = ['total', '%', 'of parent', 'self', 'self %'];
+	const grid = 'calltree-grid';
+	const box = el('div', { id: 'calltree-view' });
+	const table = treeTable({
+		roots: heaviestFirst(T, T.roots),
+		kids: i => heaviestFirst(T, T.kids[i]),
+		hasKids: i => T.kids[i].length > 0,
+		cells: row => {
+			const i = row.n;
+
+			return shareCells(T.value[i], T.total,
+				row.up ? T.value[row.up.n] : T.total).concat([
+				costCell(self[i]),
+				el('span', { class: 'num' }, pct(self[i], T.total))]);
+		},
+		label: row => unitLink(T.unit[row.n]),
+		enter: row => {
+			const u = T.unit[row.n];
+
+			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);
+		},
+		menu: (row, x, y) => xformMenu(x, y, { unit: T.unit[row.n],
+			path: treePath(T, row.n) }),
+	}, grid, 'calltree', true, T);
+
+	box.style.setProperty('--tree-columns', treeColumns(T, titles));
+	box.append(treeHeading('Call tree', T, table), treeHeader(grid, titles), table);
+	box.redraw = () => treeShown(table, t);
+	return box;
+}

@@ -1,0 +1,115 @@
+/* Frames: what the flame graph, the icicle and the sandwich draw alike */
+
+/*
+ * The order of a frame's children: as the tree holds them (the order
+ * the stacks or arcs came in: the default), heaviest first ("weight",
+ * left-heavy), or by name ("name"). Set by route() from the address's
+ * "&order=", so that a bookmark keeps it.
+ */
+let flameOrder = '';
+const FLAME_ORDERS = { '': 'as recorded', weight: 'heaviest first', name: 'by name' };
+
+/* A place in the flame graph, the icicle or the sandwich, in the order
+ * shown. */
+function flameHref(place) {
+	return place + (flameOrder ? '&order=' + flameOrder : '');
+}
+function flameSorted(T, list) {
+	if (flameOrder === 'weight')
+		return list.slice().sort((a, b) => T.value[b] - T.value[a] || a - b);
+	if (flameOrder === 'name') {
+		const key = list.map(i => flameName(T, i));
+		const low = key.map(k => k.toLowerCase());
+		const at = new Map(list.map((i, k) => [i, k]));
+
+		return list.slice().sort((a, b) => {
+			const x = at.get(a), y = at.get(b);
+
+			return low[x] < low[y] ? -1 : low[x] > low[y] ? 1
+				: key[x] < key[y] ? -1 : key[x] > key[y] ? 1 : a - b;
+		});
+	}
+	return list;
+}
+/* T's roots and node i's children in the order shown, sorted once */
+function flameRoots(T) {
+	return flameSorted(T, T.roots);
+}
+function flameKids(T, i) {
+	if (!flameOrder)
+		return T.kids[i];
+	if (T.sortedBy !== flameOrder) {
+		T.sortedBy = flameOrder;
+		T.sortedKids = [];
+	}
+	return T.sortedKids[i] || (T.sortedKids[i] = flameSorted(T, T.kids[i]));
+}
+
+/*
+ * Lays out tree T (unit, value, kids) from the nodes start, side by
+ * side from x, at depth d0 on, scale px a unit of cost: pushes
+ * [node, x, width, depth] to frames, depth first, children left to
+ * right in the order shown; leaves out what is under half a pixel, and
+ * past deepest (then cut). Returns the deepest depth drawn and cut.
+ */
+function flameLayout(T, start, x, scale, d0, deepest, frames) {
+	const stack = [];
+	let maxDepth = d0, cut = false;
+
+	for (const r of start) {
+		stack.push([r, x, d0]);
+		x += T.value[r] * scale;
+	}
+	while (stack.length) {
+		const [i, x0, d] = stack.pop();
+		const w = T.value[i] * scale;
+
+		if (w < 0.5)
+			continue;
+		if (d >= deepest) {
+			cut = true;
+			continue;
+		}
+		frames.push([i, x0, w, d, false]);
+		if (d > maxDepth)
+			maxDepth = d;
+		let cx = x0;
+
+		for (const k of flameKids(T, i)) {
+			stack.push([k, cx, d + 1]);
+			cx += T.value[k] * scale;
+		}
+	}
+	return { maxDepth, cut };
+}
+
+/* A frame: node i (-1: the root) named label, at x, w px wide, top px
+ * down, of classes more (" root", " hit"...), its value and title. */
+function flameFrame(i, label, x, w, top, more, value, title) {
+	const div = el('div', { class: 'fr' + more, 'data-node': i,
+		'data-value': value, title, tabindex: 0 });
+
+	div.style.left = x.toFixed(2) + 'px';
+	div.style.width = w.toFixed(2) + 'px';
+	div.style.top = top + 'px';
+	if (i >= 0)
+		div.style.background = flameColor(label);
+	/* shortened in the middle as the tables' names are, so that the
+	 * end of a C++ name (the method) stays; a frame of a few
+	 * characters shows the name's start, cut */
+	if (w > 24)
+		div.textContent = flameLabel(label, Math.floor((w - 3) / flameCharPx()));
+	return div;
+}
+
+/* The choice of flameOrder, a link each: the place with its order */
+function flameOrderChooser(place) {
+	const box = el('span', { class: 'order', id: 'flame-order' }, 'children: ');
+
+	for (const o in FLAME_ORDERS)
+		box.append(o === flameOrder
+			? el('b', { 'data-order': o }, FLAME_ORDERS[o])
+			: el('a', { href: place + (o ? '&order=' + o : ''), 'data-order': o },
+				FLAME_ORDERS[o]), ' ');
+	return box;
+}
