@@ -71,7 +71,7 @@ LIBS = $(LIBDWARF_LIBS) $(LIBELF_LIBS) $(ZLIB_LIBS) $(BZ2_LIBS) $(ZSTD_LIBS) -lm
 
 # Every .c of the stage folders (src/*/, cg/, symtab/) but main.c goes
 # into the library the tests link with.
-STAGES = base profile read read/callgrind read/perf read/gperf resolve select print cli
+STAGES = base profile read read/callgrind read/perf read/gperf read/pprof resolve select print cli
 LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard src/$(s)/*.c)))) \
 	$(sort $(wildcard cg/*.c symtab/*.c))
 # The HTML report's CSS, JavaScript and page (src/print/html/) are
@@ -215,7 +215,7 @@ $(O)/src/read/perf/libdw_load.o $(FUZZ_O)/src/read/perf/libdw_load.o: \
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-malloc_limit_mb=256 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
-FUZZ_HARNESSES = callgrind igprof symtab gmon perf gperf
+FUZZ_HARNESSES = callgrind igprof symtab gmon perf gperf pprof
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
 FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/gen/html_assets.o \
 	$(FUZZ_O)/tests/fuzz/fuzz_pipeline.o

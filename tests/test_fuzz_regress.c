@@ -41,6 +41,7 @@ static void test_regress_files(void **state)
 		fuzz_gmon_one(data, len);
 		fuzz_perf_one(data, len);
 		fuzz_gperf_one(data, len);
+		fuzz_pprof_one(data, len);
 		free(data);
 		n++;
 	}

@@ -24,6 +24,7 @@
 #include "print/fmt.h"
 #include "print/print.h"
 #include "print/write_callgrind.h"
+#include "print/write_pprof.h"
 #include "print/write_gmon.h"
 #include "read/read.h"
 #include "resolve/demangle_names.h"
@@ -361,8 +362,8 @@ static void add_recorded(struct run *r, struct perf_recorded *kept)
  * flame graphs, --tree, and the transforms. */
 static bool wants_stacks(const struct options *o)
 {
-	return o->mode == OUT_FOLDED || o->mode == OUT_HTML || o->tree ||
-	       o->ntransforms;
+	return o->mode == OUT_FOLDED || o->mode == OUT_HTML ||
+	       o->mode == OUT_PPROF || o->tree || o->ntransforms;
 }
 
 /* Was an input an IgProf profile? */
@@ -939,6 +940,10 @@ static int print_output(struct run *r, FILE *out)
 		return write_callgrind(out, o->output_file ? o->output_file
 							   : "the standard output",
 				       &r->cg) < 0;
+	if (o->mode == OUT_PPROF)
+		return write_pprof(out, o->output_file ? o->output_file
+						       : "the standard output",
+				   &r->cg, &r->po) < 0;
 	if (o->dot) {
 		print_transform_header(out, r, "// ");
 		print_dot(out, &r->cg, &r->po);

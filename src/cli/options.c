@@ -532,8 +532,10 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 				o->mode = OUT_FOLDED;
 			else if (!strcmp(optarg, "html"))
 				o->mode = OUT_HTML;
+			else if (!strcmp(optarg, "pprof"))
+				o->mode = OUT_PPROF;
 			else
-				return usage_error("--output wants 'text', 'json', 'callgrind', 'folded' or 'html', not '%s'",
+				return usage_error("--output wants 'text', 'json', 'callgrind', 'folded', 'html' or 'pprof', not '%s'",
 						   optarg);
 			break;
 		case 'o':
@@ -831,12 +833,13 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
 		if (o->mode == OUT_CALLGRIND || o->mode == OUT_FOLDED ||
-		    o->mode == OUT_HTML || o->nbinaries > 2 || flat_on ||
+		    o->mode == OUT_HTML || o->mode == OUT_PPROF ||
+		    o->nbinaries > 2 || flat_on ||
 		    graph_on || flat_off || graph_off || o->dot || o->svg || o->annotate || o->disasm || o->leaks || o->sum ||
 		    o->part || o->counter)
 			return usage_error("--diff prints only the differences: it does not "
 					   "go with -p, -q, --annotate, --disasm, --leaks, "
-					   "--sum, --part, --counter, --output=callgrind, folded or html or "
+					   "--sum, --part, --counter, --output=callgrind, folded, html or pprof or "
 					   "more than two -b (one for both profiles, or "
 					   "BASE's then NEW's; write a summed profile with "
 					   "--output=callgrind -o FILE first)");
@@ -847,11 +850,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		o->ninputs = 2;
 		return OPTIONS_OK;
 	}
-	if (o->mode == OUT_CALLGRIND &&
+	if ((o->mode == OUT_CALLGRIND || o->mode == OUT_PPROF) &&
 	    (flat_on || graph_on || o->annotate || o->disasm || o->leaks ||
 	     o->dot || o->svg))
-		return usage_error("--output=callgrind writes the profile itself, "
-				   "without listings (-p, -q, --annotate, --disasm, --leaks, --dot, --svg)");
+		return usage_error("--output=%s writes the profile itself, "
+				   "without listings (-p, -q, --annotate, --disasm, --leaks, --dot, --svg)",
+				   o->mode == OUT_PPROF ? "pprof" : "callgrind");
 	if ((o->mode == OUT_FOLDED || o->mode == OUT_HTML) &&
 	    (flat_on || graph_on || flat_off || graph_off || o->annotate ||
 	     o->disasm || o->leaks || o->dot || o->svg))

@@ -12,7 +12,8 @@
 #include "select/stack_transform.h"
 #include "select/symspec.h"
 
-enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND, OUT_FOLDED, OUT_HTML };
+enum output_mode { OUT_TEXT, OUT_JSON, OUT_CALLGRIND, OUT_FOLDED, OUT_HTML,
+		   OUT_PPROF };
 
 struct options {
 	enum output_mode mode;

@@ -17,9 +17,9 @@ const char flat_blurb[] =
 "              is followed by its object and file.\n";
 
 const char flat_sampled_blurb[] =
-"Columns of the flat profile of a sampled profile (perf.data, gperftools),\n"
-"for the event named in its title; a sample records where the program\n"
-"was, not calls, so there are no call counts:\n"
+"Columns of the flat profile of a sampled profile (perf.data, gperftools,\n"
+"pprof), for the event named in its title; a sample records where the\n"
+"program was, not calls, so there are no call counts:\n"
 " %            this function's self cost as a percentage of the total.\n"
 " cumulative   the running sum of the self column, down to this line.\n"
 " self         the periods of the samples in the function's own code\n"
@@ -98,8 +98,8 @@ const char graph_seconds_blurb[] =
 " <spontaneous>  no caller was recorded.\n";
 
 const char graph_sampled_blurb[] =
-"How to read the call graph of a sampled profile (perf.data or\n"
-"gperftools). Each entry is a block between dashed lines: its callers\n"
+"How to read the call graph of a sampled profile (perf.data, gperftools\n"
+"or pprof). Each entry is a block between dashed lines: its callers\n"
 "above, the entry itself on the line that starts with [N], its callees\n"
 "below. Entries are ordered by total (self + children). Each sample's\n"
 "whole stack was recorded, so self and children are measured, not\n"

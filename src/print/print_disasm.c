@@ -24,6 +24,21 @@ static const char no_instr_msg[] =
 	"record it with valgrind --tool=callgrind --dump-instr=yes "
 	"(and --collect-jumps=yes for jumps)";
 
+/* A symbolized pprof profile keeps its lines, not its addresses
+ * (read/pprof/read_pprof.c): the valgrind advice would not help. */
+static int no_instr(const struct profile *p)
+{
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (!strcmp(profile_str(p, p->inputs[i].format), "pprof"))
+			return error("a symbolized pprof profile keeps source "
+				     "lines, not instruction addresses, which "
+				     "--disasm needs: its addresses are where "
+				     "the code was loaded (an unsymbolized "
+				     "profile, go tool pprof -symbolize=none, "
+				     "is read by address with -b)");
+	return error("%s", no_instr_msg);
+}
+
 int print_disasm_check(const struct cg *cg, const struct print_opts *o)
 {
 	struct disasm_pick *picks = NULL;
@@ -31,7 +46,7 @@ int print_disasm_check(const struct cg *cg, const struct print_opts *o)
 	int r;
 
 	if (!cg->p->has_instr) {
-		error("%s", no_instr_msg);
+		no_instr(cg->p);
 		return 1;
 	}
 	r = disasm_pick(cg, o, &picks, &n);
@@ -467,7 +482,7 @@ int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
 	size_t n = 0;
 
 	if (!cg->p->has_instr)
-		return error("%s", no_instr_msg);
+		return no_instr(cg->p);
 	if (disasm_pick(cg, o, &picks, &n) < 0)
 		return -1;
 	nl = name_labels_new(cg, o);

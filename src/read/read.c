@@ -25,6 +25,8 @@ static const char *article_format(const char *format)
 		return "a gperftools CPU";
 	if (!strcmp(format, "gperftools-heap"))
 		return "a gperftools heap";
+	if (!strcmp(format, "pprof"))
+		return "a pprof";
 	return format;
 }
 
@@ -32,8 +34,8 @@ static int report_unknown(const struct line_reader *lr)
 {
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
 		     "'events:' line within the first %d bytes, an IgProf "
-		     "'P=(' header, a gmon.out, a perf.data or a gperftools "
-		     "profile)",
+		     "'P=(' header, a gmon.out, a perf.data, a gperftools "
+		     "profile or a pprof profile.proto)",
 		     lr->path, SNIFF_BYTES);
 }
 
@@ -124,6 +126,10 @@ int read_profile(struct profile *p, const char *path,
 			ret = read_igprof(p, &lr, &io);
 	} else if (gmon_sniff(data, (size_t)len)) {
 		ret = read_gmon(p, &lr, opts);
+	} else if (pprof_sniff(data, (size_t)len, len < SNIFF_BYTES)) {
+		/* no magic: after every format that has one */
+		if (same_format(p, &lr, "pprof") == 0)
+			ret = read_pprof(p, &lr, opts);
 	} else {
 		/* a BSD gmon.out has no magic: tried last */
 		int bsd = read_gmon_bsd_maybe(p, &lr, opts);

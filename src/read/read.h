@@ -163,4 +163,12 @@ bool gperf_sniff(const char *data, size_t len);
 const char *gperf_format(const char *data, size_t len);
 int read_gperf(struct profile *p, struct line_reader *lr, bool heap);
 
+/*
+ * pprof's profile.proto (read/pprof/), gzip'd or not. No magic: the
+ * first bytes must parse as its fields (whole: they are all the input).
+ */
+bool pprof_sniff(const char *data, size_t len, bool whole);
+int read_pprof(struct profile *p, struct line_reader *lr,
+	       const struct read_opts *opts);
+
 #endif

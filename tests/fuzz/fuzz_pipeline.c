@@ -18,6 +18,7 @@
 #include "cg/cg.h"
 #include "print/print.h"
 #include "print/write_gmon.h"
+#include "print/write_pprof.h"
 #include "profile/profile.h"
 #include "read/read.h"
 #include "resolve/resolve.h"
@@ -358,6 +359,54 @@ void fuzz_gperf_one(const uint8_t *data, size_t size)
 out:
 	for (int b = 0; b < 2; b++)
 		symtab_release(&st[b]);
+	profile_release(&p);
+	close(fd);
+}
+
+/*
+ * A pprof profile.proto: read with positions and stacks (an
+ * unsymbolized one resolved without binaries), analysed, printed, and
+ * written again as --output=pprof (to /dev/null).
+ */
+void fuzz_pprof_one(const uint8_t *data, size_t size)
+{
+	FILE *out = devnull();
+	struct read_opts ro = { .want_positions = true, .want_stacks = true };
+	struct resolve_opts rso = { .sysroot = "/nonexistent",
+				    .debug_dir = "/nonexistent",
+				    .kallsyms = "/nonexistent",
+				    .want_stacks = true };
+	struct resolve_report rep[1];
+	struct print_opts po = { 0 };
+	struct profile p;
+	struct cg cg;
+	char path[64];
+	int fd;
+
+	memset(&cg, 0, sizeof(cg));
+	fd = to_memfd(data, size, path, sizeof(path));
+	if (fd < 0)
+		return;
+	profile_init(&p);
+	if (read_profile(&p, path, &ro) < 0)
+		goto out;
+	if (p.perf && resolve_perf(&p, NULL, 0, &rso, rep) < 0)
+		goto out;
+	profile_finish(&p);
+	if (!p.nevents)
+		goto out;
+	po.sort_event = (uint32_t)(p.nevents - 1);
+	po.indexes = true;
+	cg_build(&cg, &p, po.sort_event);
+	cg_find_cycles(&cg);
+	if (cg_propagate_measured(&cg) < 0)
+		goto out;
+	cg_rank(&cg);
+	print_json(out, &cg, &po);
+	print_flat(out, &cg, &po);
+	write_pprof(out, "/dev/null", &cg, &po);
+out:
+	cg_release(&cg);
 	profile_release(&p);
 	close(fd);
 }

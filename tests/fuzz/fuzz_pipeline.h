@@ -39,6 +39,13 @@ void fuzz_perf_one(const uint8_t *data, size_t size);
  */
 void fuzz_gperf_one(const uint8_t *data, size_t size);
 
+/*
+ * Run data as a pprof profile.proto: read with positions and stacks
+ * (an unsymbolized one resolved without binaries), analysed, printed,
+ * and written again with --output=pprof (to /dev/null).
+ */
+void fuzz_pprof_one(const uint8_t *data, size_t size);
+
 /* Run data as an ELF binary through symtab_open() and the lookups. */
 void fuzz_symtab_one(const uint8_t *data, size_t size);
 

@@ -1,0 +1,3 @@
+module pproftest
+
+go 1.19
