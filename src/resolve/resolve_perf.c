@@ -54,6 +54,7 @@
 #include "kallsyms.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
+#include "profile/stack_charge.h"
 #include "resolve.h"
 
 #define PF_X_FLAG 1u
@@ -656,28 +657,6 @@ static void make_events(struct presolve *r)
 	r->p->sampled = true;
 }
 
-struct walk {
-	uint32_t *fstamp, *cstamp;	/* per function, per arc */
-	size_t fstamp_alloc, cstamp_alloc;
-	uint32_t gen;
-	uint64_t *cost, *count;		/* per profile event */
-};
-
-static bool mark(uint32_t **stamp, size_t *alloc, size_t n, uint32_t i,
-		 uint32_t gen)
-{
-	if (i >= *alloc) {
-		size_t old = *alloc;
-
-		ARRAY_GROW(*stamp, n > i ? n : i + 1, *alloc);
-		memset(*stamp + old, 0, (*alloc - old) * sizeof(**stamp));
-	}
-	if ((*stamp)[i] == gen)
-		return false;
-	(*stamp)[i] = gen;
-	return true;
-}
-
 static void add_row(uint64_t *row, const uint64_t *v, size_t n)
 {
 	for (size_t e = 0; e < n; e++)
@@ -717,31 +696,13 @@ static void charge_position(struct presolve *r, uint32_t frame,
 		p->has_line = true;
 }
 
-/* caller calls callee in the stack being charged: the caller's
- * inclusive cost and the arc's, once per stack each */
-static void charge_arc(struct presolve *r, struct walk *w, uint32_t caller,
-		       uint32_t callee, uint64_t samples)
-{
-	struct profile *p = r->p;
-	size_t stride = p->stride;
-	uint32_t c = profile_call(p, caller, callee);
-
-	if (mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, caller, w->gen))
-		add_row(profile_func_row(p, p->func_incl, caller), w->cost,
-			stride);
-	if (mark(&w->cstamp, &w->cstamp_alloc, p->ncalls, c, w->gen)) {
-		add_row(profile_call_incl(p, c), w->cost, stride);
-		profile_call_add_count(p, c, samples);
-	}
-}
-
 /* The samples ending at node n: self cost to its leaf (the innermost
  * function of its chain), inclusive cost once to each distinct function
  * and arc up to the root. */
-static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
+static void charge_stack(struct presolve *r, struct stack_charge *w,
+			 uint32_t n)
 {
-	struct profile *p = r->p;
-	size_t stride = p->stride;
+	size_t stride = r->p->stride;
 	const uint32_t *chain;
 	size_t len = frame_chain(r, r->d->nodes[n].frame, false, &chain);
 	uint32_t callee = chain[len - 1];
@@ -749,15 +710,11 @@ static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 
 	for (size_t e = 0; e < stride; e++)
 		samples += w->count[e];
-	w->gen++;
-	add_row(profile_self(p, callee), w->cost, stride);
-	add_row(profile_func_row(p, p->func_count, callee), w->count, stride);
-	mark(&w->fstamp, &w->fstamp_alloc, p->nfuncs, callee, w->gen);
-	add_row(profile_func_row(p, p->func_incl, callee), w->cost, stride);
+	stack_charge_leaf(w, callee);
 	if (r->o->want_positions)
 		charge_position(r, r->d->nodes[n].frame, callee, w->cost);
 	for (size_t k = len - 1; k-- > 0;) {
-		charge_arc(r, w, chain[k], callee, samples);
+		stack_charge_arc(w, chain[k], callee, samples);
 		callee = chain[k];
 	}
 	for (uint32_t up = r->d->nodes[n].parent; up != NO_ID;
@@ -766,7 +723,7 @@ static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 
 		len = frame_chain(r, nd->frame, !nd->exact, &chain);
 		for (size_t k = len; k-- > 0;) {
-			charge_arc(r, w, chain[k], callee, samples);
+			stack_charge_arc(w, chain[k], callee, samples);
 			callee = chain[k];
 		}
 	}
@@ -775,16 +732,13 @@ static void charge_stack(struct presolve *r, struct walk *w, uint32_t n)
 static void charge_stacks(struct presolve *r)
 {
 	const struct perf_data *d = r->d;
-	size_t stride = r->p->stride;
-	struct walk w = { 0 };
+	struct stack_charge w;
 
-	w.cost = xcalloc(stride + 1, sizeof(*w.cost));
-	w.count = xcalloc(stride + 1, sizeof(*w.count));
+	stack_charge_init(&w, r->p);
 	for (size_t n = 0; n < d->nnodes; n++) {
 		bool any = false;
 
-		memset(w.cost, 0, stride * sizeof(*w.cost));
-		memset(w.count, 0, stride * sizeof(*w.count));
+		stack_charge_clear(&w);
 		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
 		     c = d->costs[c].next) {
 			uint32_t pe = r->event_of[d->costs[c].event];
@@ -798,10 +752,7 @@ static void charge_stacks(struct presolve *r)
 		if (any)
 			charge_stack(r, &w, (uint32_t)n);
 	}
-	free(w.cost);
-	free(w.count);
-	free(w.fstamp);
-	free(w.cstamp);
+	stack_charge_release(&w);
 }
 
 /*

@@ -39,6 +39,7 @@
 #include "base/xalloc.h"
 #include "pprof.h"
 #include "pprof_read.h"
+#include "profile/stack_charge.h"
 #include "read/read.h"
 
 /* What a file of n bytes may unfold into: frames walked and distinct
@@ -383,60 +384,19 @@ static int add_sample(struct pp_reader *rd, const struct pprof_sample *s)
 	return check_size(rd, 0, s->off);
 }
 
-/* The charging of every node with samples (see the top). */
-struct charge {
-	uint32_t *fstamp, *cstamp;
-	size_t fstamp_alloc, cstamp_alloc;
-	uint32_t gen;
-	uint64_t *cost, *count;
-};
-
-static bool mark(uint32_t **stamp, size_t *alloc, size_t n, uint32_t i,
-		 uint32_t gen)
+/* The samples of node n (their cost and count in c): self cost to its
+ * function, inclusive once to each distinct function and arc up to the
+ * root (see the top). */
+static void charge_node(struct pp_reader *rd, struct stack_charge *c,
+			uint32_t n, uint64_t samples)
 {
-	if (i >= *alloc) {
-		size_t old = *alloc;
-
-		ARRAY_GROW(*stamp, n > i ? n : i + 1, *alloc);
-		memset(*stamp + old, 0, (*alloc - old) * sizeof(**stamp));
-	}
-	if ((*stamp)[i] == gen)
-		return false;
-	(*stamp)[i] = gen;
-	return true;
-}
-
-static void add_row(uint64_t *row, const uint64_t *v, size_t n)
-{
-	for (size_t e = 0; e < n; e++)
-		add_sat(&row[e], v[e]);
-}
-
-static void charge_node(struct pp_reader *rd, struct charge *c, uint32_t n,
-			uint64_t samples)
-{
-	struct profile *p = rd->p;
-	size_t stride = p->stride;
 	uint32_t callee = rd->nodes[n].func;
 
-	c->gen++;
-	add_row(profile_self(p, callee), c->cost, stride);
-	add_row(profile_func_row(p, p->func_count, callee), c->count, stride);
-	mark(&c->fstamp, &c->fstamp_alloc, p->nfuncs, callee, c->gen);
-	add_row(profile_func_row(p, p->func_incl, callee), c->cost, stride);
+	stack_charge_leaf(c, callee);
 	for (uint32_t up = rd->nodes[n].parent; up != NO_ID;
 	     up = rd->nodes[up].parent) {
-		uint32_t caller = rd->nodes[up].func;
-		uint32_t call = profile_call(p, caller, callee);
-
-		if (mark(&c->fstamp, &c->fstamp_alloc, p->nfuncs, caller, c->gen))
-			add_row(profile_func_row(p, p->func_incl, caller),
-				c->cost, stride);
-		if (mark(&c->cstamp, &c->cstamp_alloc, p->ncalls, call, c->gen)) {
-			add_row(profile_call_incl(p, call), c->cost, stride);
-			profile_call_add_count(p, call, samples);
-		}
-		callee = caller;
+		stack_charge_arc(c, rd->nodes[up].func, callee, samples);
+		callee = rd->nodes[up].func;
 	}
 }
 
@@ -444,15 +404,14 @@ static int charge(struct pp_reader *rd)
 {
 	struct profile *p = rd->p;
 	size_t width = rd->f->ntypes + 1;
-	struct charge c = { 0 };
+	struct stack_charge c;
 	uint32_t *stack_of = NULL;
 	int ret = 0;
 
 	profile_want_func_extras(p);
 	p->calls_have_incl = true;
 	p->sampled = true;
-	c.cost = xcalloc(p->stride + 1, sizeof(*c.cost));
-	c.count = xcalloc(p->stride + 1, sizeof(*c.count));
+	stack_charge_init(&c, p);
 	if (rd->opts->want_stacks)
 		stack_of = xmalloc((rd->nnodes + 1) * sizeof(*stack_of));
 	/* parents come before their children: a node is made after the
@@ -467,8 +426,7 @@ static int charge(struct pp_reader *rd)
 		if (nd->row == NO_ID)
 			continue;
 		row = rd->rows + (size_t)nd->row * width;
-		memset(c.cost, 0, p->stride * sizeof(*c.cost));
-		memset(c.count, 0, p->stride * sizeof(*c.count));
+		stack_charge_clear(&c);
 		for (size_t t = 0; t < rd->f->ntypes; t++) {
 			c.cost[rd->event_of[t]] = row[t];
 			if (row[t])
@@ -486,10 +444,7 @@ static int charge(struct pp_reader *rd)
 		}
 	}
 	free(stack_of);
-	free(c.cost);
-	free(c.count);
-	free(c.fstamp);
-	free(c.cstamp);
+	stack_charge_release(&c);
 	return ret;
 }
 

@@ -1,0 +1,115 @@
+/*
+ * One sampled stack charged to functions and arcs
+ * (profile/stack_charge.c), against costs worked out by hand:
+ *
+ *   stack (outermost first)   cost  samples
+ *   main > f > f > g            40     4     f recursive: charged once
+ *   main > f                    10     1
+ *   main > g                     5     2
+ *
+ * self: main 0, f 10, g 45; inclusive: main 55, f 50, g 45;
+ * arcs: main>f 50 (5 samples), f>f 40 (4), f>g 40 (4), main>g 5 (2).
+ */
+#include "helpers.h"
+
+#include <string.h>
+
+#include "profile/stack_charge.h"
+
+static uint32_t func(struct profile *p, const char *name)
+{
+	return profile_func(p, NO_NAME, NO_NAME,
+			    names_intern(&p->names, name, strlen(name)));
+}
+
+/* Charge the stack of names (outermost first) with cost and samples. */
+static void charge(struct stack_charge *sc, const char *const *names,
+		   size_t n, uint64_t cost, uint64_t samples)
+{
+	struct profile *p = sc->p;
+	uint32_t callee = func(p, names[n - 1]);
+
+	stack_charge_clear(sc);
+	sc->cost[0] = cost;
+	sc->count[0] = samples;
+	stack_charge_leaf(sc, callee);
+	for (size_t k = n - 1; k-- > 0;) {
+		uint32_t caller = func(p, names[k]);
+
+		stack_charge_arc(sc, caller, callee, samples);
+		callee = caller;
+	}
+}
+
+static uint64_t incl(const struct profile *p, const char *name)
+{
+	return profile_func_row(p, p->func_incl, find_func(p, name))[0];
+}
+
+static void test_by_hand(void **state)
+{
+	static const char *const s1[] = { "main", "f", "f", "g" };
+	static const char *const s2[] = { "main", "f" };
+	static const char *const s3[] = { "main", "g" };
+	struct stack_charge sc;
+	struct profile p;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "T", 1));
+	profile_want_func_extras(&p);
+	p.calls_have_incl = true;
+	stack_charge_init(&sc, &p);
+	charge(&sc, s1, 4, 40, 4);
+	charge(&sc, s2, 2, 10, 1);
+	charge(&sc, s3, 2, 5, 2);
+	stack_charge_release(&sc);
+	profile_finish(&p);
+
+	assert_int_equal(profile_self(&p, find_func(&p, "main"))[0], 0);
+	assert_int_equal(profile_self(&p, find_func(&p, "f"))[0], 10);
+	assert_int_equal(profile_self(&p, find_func(&p, "g"))[0], 45);
+	assert_int_equal(incl(&p, "main"), 55);
+	assert_int_equal(incl(&p, "f"), 50);	/* not 90: once a stack */
+	assert_int_equal(incl(&p, "g"), 45);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "main", "f"), 0), 50);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "main", "f")), 5);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "f", "f"), 0), 40);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "f", "f")), 4);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "f", "g"), 0), 40);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "main", "g"), 0), 5);
+	assert_int_equal(profile_call_count(&p, find_call(&p, "main", "g")), 2);
+	/* the samples that ended in each function */
+	assert_int_equal(profile_func_row(&p, p.func_count, find_func(&p, "g"))[0], 6);
+	profile_release(&p);
+}
+
+/* A sum past 2^64 is held at the largest value, not wrapped. */
+static void test_saturates(void **state)
+{
+	static const char *const s[] = { "main", "f" };
+	struct stack_charge sc;
+	struct profile p;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "T", 1));
+	profile_want_func_extras(&p);
+	p.calls_have_incl = true;
+	stack_charge_init(&sc, &p);
+	charge(&sc, s, 2, UINT64_MAX - 1, 1);
+	charge(&sc, s, 2, 5, 1);
+	stack_charge_release(&sc);
+	assert_true(incl(&p, "f") == UINT64_MAX);
+	profile_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_saturates),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
