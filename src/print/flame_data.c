@@ -329,6 +329,104 @@ static int build_from_arcs(struct flame *fl, const struct cg *cg, uint32_t ev,
 	return 0;
 }
 
+/* Where a function without a node goes (flame_exact_self()): under the
+ * heaviest node of its cycle, else of its heaviest caller's unit. */
+static void attach_points(const struct flame *fl, const struct cg *cg,
+			  const double *weight, const uint32_t *best,
+			  uint32_t *parent_of)
+{
+	double *arc_best = xcalloc(cg->nnodes + 1, sizeof(*arc_best));
+
+	for (uint32_t f = 0; f < cg->nnodes; f++) {
+		uint32_t c = cg->nodes[f].cycle;
+
+		parent_of[f] = c != NO_ID ? best[cg->nnodes + c] : NO_ID;
+	}
+	for (size_t a = cg->p->ncalls; a-- > 0;) {
+		uint32_t f, u;
+		double cost;
+
+		if (!cg_is_arc(cg, a))
+			continue;
+		f = cg_arc_callee(cg, (uint32_t)a);
+		u = unit_of(cg, cg_arc_caller(cg, (uint32_t)a));
+		cost = arc_cost(cg, (uint32_t)a, fl->event);
+		if (weight[f] > 0 || best[u] == NO_ID ||
+		    cg->nodes[f].cycle != NO_ID || cost <= arc_best[f])
+			continue;
+		arc_best[f] = cost;
+		parent_of[f] = best[u];
+	}
+	free(arc_best);
+}
+
+void flame_exact_self(struct flame *fl, const struct cg *cg)
+{
+	size_t nunits = cg->nnodes + cg->ncycles;
+	double *weight = xcalloc(cg->nnodes + 1, sizeof(*weight));
+	uint32_t *best = xmalloc((nunits + 1) * sizeof(*best));
+	uint32_t *parent_of = xmalloc((cg->nnodes + 1) * sizeof(*parent_of));
+	size_t old = fl->nnodes;
+
+	if (!fl->estimated)
+		goto out;
+	for (size_t u = 0; u < nunits; u++)
+		best[u] = NO_ID;
+	for (size_t i = 0; i < old; i++) {
+		const struct flame_node *n = &fl->nodes[i];
+		uint32_t u = n->func != NO_ID
+			? (cg->nodes[n->func].cycle != NO_ID ? NO_ID : n->func)
+			: (uint32_t)cg->nnodes + n->cycle;
+
+		if (n->func != NO_ID)
+			weight[n->func] += n->total;
+		if (u != NO_ID && (best[u] == NO_ID ||
+				   n->total > fl->nodes[best[u]].total))
+			best[u] = (uint32_t)i;
+	}
+	attach_points(fl, cg, weight, best, parent_of);
+	for (size_t i = 0; i < old; i++) {
+		struct flame_node *n = &fl->nodes[i];
+		double self = n->func != NO_ID
+			? cg_node_self(cg, n->func, fl->event) : 0;
+
+		n->self = n->func != NO_ID && self > 0 && weight[n->func] > 0
+			? self * (n->total / weight[n->func]) : 0;
+	}
+	for (uint32_t f = 0; f < cg->nnodes; f++) {
+		double self = cg_node_self(cg, f, fl->event);
+		struct flame_node *n;
+
+		if (weight[f] > 0 || self <= 0)
+			continue;
+		ARRAY_GROW(fl->nodes, fl->nnodes + 1, fl->alloc);
+		n = &fl->nodes[fl->nnodes++];
+		memset(n, 0, sizeof(*n));
+		n->func = f;
+		n->cycle = NO_ID;
+		n->parent = parent_of[f];
+		n->self = self;
+	}
+	/* children come after their parents: sum from the end */
+	fl->total = 0;
+	for (size_t i = 0; i < fl->nnodes; i++)
+		fl->nodes[i].total = 0;
+	for (size_t i = fl->nnodes; i-- > 0;) {
+		struct flame_node *n = &fl->nodes[i];
+
+		n->total += n->self;
+		if (n->parent != NO_ID)
+			fl->nodes[n->parent].total += n->total;
+		else
+			fl->total += n->total;
+	}
+	flame_link(fl);
+out:
+	free(weight);
+	free(best);
+	free(parent_of);
+}
+
 int flame_build(struct flame *fl, const struct cg *cg, uint32_t ev,
 		double min_cost, size_t max_nodes)
 {

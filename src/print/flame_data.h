@@ -47,4 +47,17 @@ int flame_build(struct flame *fl, const struct cg *cg, uint32_t ev,
 		double min_cost, size_t max_nodes);
 void flame_release(struct flame *fl);
 
+/*
+ * An estimated tree made to hold each function's self cost exactly,
+ * for the outputs whose flat column must be the profile's self column
+ * (--output=pprof, the stacks the transforms cut): a function's self
+ * shared over its nodes by their totals, and one that has no node (its
+ * paths were cut) under the heaviest node of its cycle or of its
+ * heaviest caller that has one (a root when none has), instead of the
+ * cut paths' cost left as their caller's self. The totals are then the
+ * nodes' own and their children's again: still an estimate, adding up
+ * to the profile's total. Trees from stacks are left as they are.
+ */
+void flame_exact_self(struct flame *fl, const struct cg *cg);
+
 #endif
