@@ -80,6 +80,27 @@ static bool known_file(const char *file)
 	return *file && strcmp(file, "???");
 }
 
+/* Names every program has, or has by chance: main, the C runtime's
+ * around it, and places named by address (valgrind's PLT stubs, perf's
+ * [unknown], IgProf's @?0x...). Without source files, two programs
+ * sharing only these are not one program's builds. */
+static const char *const everyones[] = {
+	"main", "main.main", "_start", "_init", "_fini", "frame_dummy",
+	"register_tm_clones", "deregister_tm_clones",
+	"__do_global_dtors_aux", "__libc_csu_init", "__libc_csu_fini",
+	"(below main)", "[unknown]",
+};
+
+static bool everyones_name(const char *name)
+{
+	if (!strncmp(name, "0x", 2) || !strncmp(name, "@?", 2))
+		return true;
+	for (size_t i = 0; i < sizeof(everyones) / sizeof(*everyones); i++)
+		if (!strcmp(name, everyones[i]))
+			return true;
+	return false;
+}
+
 static int cmp_fn(const void *x, const void *y)
 {
 	const struct main_fn *a = x, *b = y;
@@ -115,7 +136,8 @@ bool diff_mains_match(struct main_fn *a, size_t na, struct main_fn *b,
 		} else {
 			const struct main_fn *same = &a[i];
 
-			if (!m->by_file || known_file(same->file))
+			if (m->by_file ? known_file(same->file)
+				       : !everyones_name(same->name))
 				m->shared++;
 			/* functions made one under this key count once */
 			while (i < na && !cmp_fn(&a[i], same))

@@ -42,8 +42,9 @@ struct mains_match {
  * Whether the main objects whose functions are a[na] and b[nb] are one
  * program's: some function of the same name and source file is in
  * both, counting only those with a known source file when either side
- * knows any (built with -g), by name alone when neither does; m says
- * which, and how many. Reorders a and b.
+ * knows any (built with -g); by name alone when neither does, not
+ * counting main, the C runtime's functions and addresses, which any
+ * two programs may share. m says which, and how many. Reorders a and b.
  */
 bool diff_mains_match(struct main_fn *a, size_t na, struct main_fn *b,
 		      size_t nb, struct mains_match *m);
