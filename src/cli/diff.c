@@ -13,6 +13,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
+#include "diff_main.h"
 #include "print/fmt.h"
 #include "print/json_write.h"
 #include "print/print.h"
@@ -61,6 +62,12 @@ struct diff {
 	size_t nkeys;
 	struct row *rows;
 	size_t nrows;
+	/* each side's main program (normalised), NULL when not known;
+	 * when they differ, whether they are compared as one object (NEW's
+	 * then goes by BASE's name) and how many functions said so */
+	const char *main_obj[2];
+	bool mains_matched;
+	struct mains_match mains;
 };
 
 static const char *strip(const struct options *o, const char *path)
@@ -229,11 +236,77 @@ static uint64_t side_incl(const struct side *s, uint32_t f, uint64_t *incl)
 	return incl[s->ev];
 }
 
+/* The functions of side k's object ob, normalised; malloc'd, *n. */
+static struct main_fn *object_fns(const struct diff *d, int k, name_id ob,
+				  size_t *n)
+{
+	const struct profile *p = &d->s[k].p;
+	struct main_fn *v = xcalloc(p->nfuncs + 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t f = 0; f < p->nfuncs; f++)
+		if (p->funcs[f].object == ob) {
+			v[*n].name = profile_str(p, p->funcs[f].name);
+			v[*n].file = strip(d->o, profile_str(p, p->funcs[f].file));
+			(*n)++;
+		}
+	return v;
+}
+
+/*
+ * Each side's main program, and whether the two, under two paths, are
+ * compared as one object (diff_main.h); said once. Returns NEW's main
+ * object to take BASE's name, or NO_NAME.
+ */
+static name_id match_mains(struct diff *d, uint64_t *const fincl[2])
+{
+	name_id ob[2];
+	struct main_fn *fns[2];
+	size_t n[2];
+
+	for (int k = 0; k < 2; k++) {
+		ob[k] = diff_main_object(&d->s[k].p, fincl[k]);
+		if (ob[k] == NO_NAME)
+			return NO_NAME;
+		d->main_obj[k] = strip(d->o, profile_str(&d->s[k].p, ob[k]));
+	}
+	if (!strcmp(d->main_obj[BASE], d->main_obj[NEW]))
+		return NO_NAME;
+	for (int k = 0; k < 2; k++)
+		fns[k] = object_fns(d, k, ob[k], &n[k]);
+	d->mains_matched = diff_mains_match(fns[BASE], n[BASE], fns[NEW],
+					    n[NEW], &d->mains);
+	free(fns[BASE]);
+	free(fns[NEW]);
+	if (d->mains_matched)
+		note("the main programs '%s' (base) and '%s' (new) are compared "
+		     "as one object: %zu function%s in both by name%s",
+		     d->main_obj[BASE], d->main_obj[NEW], d->mains.shared,
+		     d->mains.shared == 1 ? "" : "s",
+		     d->mains.by_file ? " and source file"
+				      : " (no source file known)");
+	else
+		note("the main programs '%s' (base) and '%s' (new) have no "
+		     "function in both by name%s: not compared as one object",
+		     d->main_obj[BASE], d->main_obj[NEW],
+		     d->mains.by_file ? " and source file" : "");
+	return d->mains_matched ? ob[NEW] : NO_NAME;
+}
+
 static void match_functions(struct diff *d)
 {
-	uint64_t *incl;
+	uint64_t *incl, *fincl[2];
 	size_t n = d->s[0].p.nfuncs + d->s[1].p.nfuncs;
+	name_id renamed;
 
+	incl = xcalloc(d->s[0].p.nevents + d->s[1].p.nevents + 1,
+		       sizeof(*incl));
+	for (int k = 0; k < 2; k++) {
+		fincl[k] = xcalloc(d->s[k].p.nfuncs + 1, sizeof(*fincl[k]));
+		for (size_t f = 0; f < d->s[k].p.nfuncs; f++)
+			fincl[k][f] = side_incl(&d->s[k], (uint32_t)f, incl);
+	}
+	renamed = match_mains(d, fincl);
 	d->keys = xcalloc(n + 1, sizeof(*d->keys));
 	for (int k = 0; k < 2; k++) {
 		const struct profile *p = &d->s[k].p;
@@ -244,14 +317,15 @@ static void match_functions(struct diff *d)
 			key->name = profile_str(p, p->funcs[f].name);
 			key->file = strip(d->o, profile_str(p, p->funcs[f].file));
 			key->object = strip(d->o, profile_str(p, p->funcs[f].object));
+			if (k == NEW && renamed != NO_NAME &&
+			    p->funcs[f].object == renamed)
+				key->object = d->main_obj[BASE];
 			key->side = (uint8_t)k;
 			key->func = (uint32_t)f;
 		}
 	}
 	qsort(d->keys, d->nkeys, sizeof(*d->keys), cmp_key);
 	d->rows = xcalloc(d->nkeys + 1, sizeof(*d->rows));
-	incl = xcalloc(d->s[0].p.nevents + d->s[1].p.nevents + 1,
-		       sizeof(*incl));
 	for (size_t i = 0; i < d->nkeys;) {
 		struct row *r = &d->rows[d->nrows++];
 
@@ -270,13 +344,15 @@ static void match_functions(struct diff *d)
 			/* two functions made one are each other's callers
 			 * at most: the sum bounds it, the total caps it */
 			profile_combine(&s->p, s->ev, &r->incl[key->side],
-					side_incl(s, key->func, incl));
+					fincl[key->side][key->func]);
 			if (r->incl[key->side] > s->total)
 				r->incl[key->side] = s->total;
 			r->nkeys++;
 		}
 	}
 	free(incl);
+	free(fincl[BASE]);
+	free(fincl[NEW]);
 }
 
 /*
@@ -514,12 +590,14 @@ static struct line_row *row_lines(const struct diff *d, const struct row *r,
 
 static const char diff_blurb[] =
 "Functions are matched by object, file and name (after --strip-path-prefix\n"
-"and --fold-recursion) and sorted by the size of the change of their self\n"
-"cost, then of their inclusive cost. \"% base\" is the change as a percentage\n"
-"of the base profile's total; \"% own\", the self cost's change as a\n"
-"percentage of the function's own self cost in the base (\"new\" when it had\n"
-"none). A function only one profile has is marked\n"
-"(only in base) or (only in new); functions that did not change are left out.\n";
+"and --fold-recursion; the two main programs count as one object when they\n"
+"have a function of the same name and file in common) and sorted by the\n"
+"size of the change of their self cost, then of their inclusive cost.\n"
+"\"% base\" is the change as a percentage of the base profile's total;\n"
+"\"% own\", the self cost's change as a percentage of the function's own\n"
+"self cost in the base (\"new\" when it had none). A function only one\n"
+"profile has is marked (only in base) or (only in new); functions that did\n"
+"not change are left out.\n";
 
 static void print_text(FILE *out, const struct diff *d, size_t listed)
 {
@@ -639,7 +717,22 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 		fprintf(out, ", \"total\": %llu}", (unsigned long long)totals[k]);
 	}
 	fmt_delta(buf, totals, false);
-	fprintf(out, ",\n \"delta\": %s,\n \"functions\": [", buf[0] == '+' ? buf + 1 : buf);
+	fprintf(out, ",\n \"delta\": %s", buf[0] == '+' ? buf + 1 : buf);
+	/* the two main programs under two paths: whether a "both" row's
+	 * object (BASE's path) stands for NEW's too */
+	if (d->main_obj[BASE] && d->main_obj[NEW] &&
+	    strcmp(d->main_obj[BASE], d->main_obj[NEW])) {
+		fputs(",\n \"main_programs\": {\"base\": ", out);
+		json_str(out, d->main_obj[BASE]);
+		fputs(", \"new\": ", out);
+		json_str(out, d->main_obj[NEW]);
+		fprintf(out, ", \"matched\": %s, \"by\": \"%s\", "
+			"\"functions_in_both\": %zu}",
+			d->mains_matched ? "true" : "false",
+			d->mains.by_file ? "name and file" : "name",
+			d->mains.shared);
+	}
+	fputs(",\n \"functions\": [", out);
 	for (size_t i = 0; i < listed; i++) {
 		const struct row *r = &d->rows[i];
 
