@@ -568,6 +568,30 @@ class TransformsTest(ExploreBase):
         self.shot(q, 'igprof-fn-transformed')
 
 
+    def test_frame_menu_from_the_keys(self):
+        """A flame graph frame and a sandwich frame in focus open their
+        menu with "m", as a right-click does; Escape closes it and gives
+        the focus back to the frame."""
+        kind = 'igprof'
+        p = self.page(kind)
+        p.open('#flame')
+        frame = next(e for e in p.d.find_elements(By.CSS_SELECTOR, '#flame .fr')
+                     if e.get_attribute('title').startswith('fib: '))
+        p.js('arguments[0].focus()', frame)
+        frame.send_keys('m')
+        items = [b.text for b in p.d.find_elements(By.CSS_SELECTOR, '#xmenu button')]
+        self.assertIn('Ignore fib', items)
+        p.d.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.assertFalse(p.d.find_elements(By.ID, 'xmenu'))
+        self.assertEqual(p.js('return document.activeElement.dataset.node'),
+                         frame.get_attribute('data-node'))
+        fid = self.fn_named(kind, 'fib')['id']
+        p.go('#sandwich/%d' % fid)
+        frame = p.d.find_element(By.CSS_SELECTOR, '#sandwich .fr[data-unit]')
+        p.js('arguments[0].focus()', frame)
+        frame.send_keys('m')
+        self.assertTrue(p.d.find_elements(By.CSS_SELECTOR, '#xmenu button'))
+
     def test_glob_form_and_top_menu(self):
         # a glob typed as --ignore=GLOB would take it, then a Top row's
         # right-click menu; a parameter of other code's ("order", the

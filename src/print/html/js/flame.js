@@ -236,13 +236,15 @@ function viewFlame(icicle, zoom) {
 				title: 'key s on a frame' }, 'sandwich'));
 	});
 	/* from the keys: a frame in focus has the readout, Enter zooms
-	 * to it as a click does, "s" opens its sandwich */
+	 * to it as a click does, "s" opens its sandwich, "m" its menu */
 	area.addEventListener('focusin', e =>
 		e.target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
 	area.addEventListener('keydown', e => {
 		const t = e.target.closest('.fr');
 		const i = t ? Number(t.dataset.node) : -1;
 
+		if (frameMenuKey(e, t))
+			return;
 		if (t && e.key === 'Enter')
 			t.click();
 		else if (i >= 0 && e.key === 's')

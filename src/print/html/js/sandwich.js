@@ -210,6 +210,8 @@ function viewSandwich(f) {
 	area.addEventListener('keydown', e => {
 		const t = e.target.closest('.fr');
 
+		if (frameMenuKey(e, t && t.dataset.unit !== undefined ? t : null))
+			return;
 		if (t && (e.key === 'Enter' || e.key === ' ')) {
 			e.preventDefault();
 			open(t);

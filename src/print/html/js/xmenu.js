@@ -108,6 +108,19 @@ document.addEventListener('contextmenu', e => {
 	}
 });
 
+/* The menu of a frame from the keys ("m", or the context-menu key), as
+ * a right-click on it opens it */
+function frameMenuKey(e, frame) {
+	if (!frame || (e.key !== 'm' && e.key !== 'ContextMenu'))
+		return false;
+	const r = frame.getBoundingClientRect();
+
+	frame.dispatchEvent(new MouseEvent('contextmenu', { bubbles: true,
+		cancelable: true, clientX: r.left + 4, clientY: r.bottom }));
+	e.preventDefault();
+	return true;
+}
+
 /* A transform as the breadcrumbs say it */
 function xformLabel(x) {
 	if (x.op === 'fold' && x.arg === '*')
