@@ -7,72 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
-/* The object whose base name is the word cmd[0, len)'s, or NO_NAME. */
-static name_id object_named(const struct profile *p, const char *cmd,
-			    size_t len)
-{
-	const char *prog = cmd;
-	size_t plen;
-
-	for (size_t k = 0; k < len; k++)
-		if (cmd[k] == '/')
-			prog = cmd + k + 1;
-	plen = (size_t)(cmd + len - prog);
-	if (!plen)
-		return NO_NAME;
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		name_id ob = p->funcs[f].object;
-		const char *b;
-
-		if (ob == NO_NAME)
-			continue;
-		b = base_name(profile_str(p, ob));
-		if (strlen(b) == plen && !memcmp(b, prog, plen))
-			return ob;
-	}
-	return NO_NAME;
-}
+#include "profile/program.h"
 
 name_id diff_main_object(const struct profile *p, const uint64_t *incl)
 {
 	uint32_t best = NO_ID;
 
 	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		const char *name = profile_str(p, p->funcs[f].name);
-
-		if (p->funcs[f].object == NO_NAME ||
-		    (strcmp(name, "main") && strcmp(name, "main.main")))
+		if (p->funcs[f].object == NO_NAME || !profile_is_main(p, f))
 			continue;
 		if (best == NO_ID || (incl && incl[f] > incl[best]))
 			best = f;
 	}
-	if (best != NO_ID)
-		return p->funcs[best].object;
-	/* no main (no symbols for it): the command's program; perf's line
-	 * is "perf record [options] prog ...", so every word is tried */
-	for (size_t i = 0; i < p->ninputs; i++) {
-		const char *cmd = profile_str(p, p->inputs[i].cmd);
-
-		if (p->inputs[i].cmd == NO_NAME)
-			continue;
-		while (*cmd) {
-			size_t len = strcspn(cmd, " ");
-			name_id ob = object_named(p, cmd, len);
-
-			if (ob != NO_NAME)
-				return ob;
-			cmd += len;
-			cmd += strspn(cmd, " ");
-		}
-	}
-	return NO_NAME;
+	/* no main (no symbols for it): the command's program */
+	return best != NO_ID ? p->funcs[best].object
+			     : profile_command_object(p);
 }
 
 static bool known_file(const char *file)

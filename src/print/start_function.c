@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "profile/program.h"
+
 /* The C runtime's code around main and around a thread's function:
  * each encloses the program's work, so it would always be heaviest. */
 static const char *const startup_names[] = {
@@ -62,46 +64,25 @@ static bool is_system_object(const char *path)
 	       !strncmp(b, "ld64.so", 7);
 }
 
-/* The program's object: main's, else the command's; NO_PROGRAM when
- * neither is known (NO_NAME is an object: the unknown one). */
+/* The program's object: main's (profile/program.h), else the command's;
+ * NO_PROGRAM when neither is known (NO_NAME is an object: the unknown
+ * one, of a main without -b). */
 #define NO_PROGRAM UINT64_MAX
 
 static uint64_t program_object(const struct profile *p, const double *incl,
 			       size_t stride)
 {
 	uint32_t best = NO_ID;
+	name_id ob;
 
 	for (uint32_t f = 0; f < p->nfuncs; f++)
-		if (!strcmp(profile_str(p, p->funcs[f].name), "main") &&
+		if (profile_is_main(p, f) &&
 		    (best == NO_ID || incl[f * stride] > incl[best * stride]))
 			best = f;
 	if (best != NO_ID)
 		return p->funcs[best].object;
-	for (size_t i = 0; i < p->ninputs; i++) {
-		const char *cmd = profile_str(p, p->inputs[i].cmd);
-		size_t len = strcspn(cmd, " ");
-		const char *prog;
-		size_t plen;
-
-		if (!len)
-			continue;
-		prog = cmd;
-		for (size_t k = 0; k < len; k++)
-			if (cmd[k] == '/')
-				prog = cmd + k + 1;
-		plen = (size_t)(cmd + len - prog);
-		for (uint32_t f = 0; f < p->nfuncs; f++) {
-			name_id ob = p->funcs[f].object;
-			const char *b;
-
-			if (ob == NO_NAME)
-				continue;
-			b = base_name(profile_str(p, ob));
-			if (strlen(b) == plen && !memcmp(b, prog, plen))
-				return ob;
-		}
-	}
-	return NO_PROGRAM;
+	ob = profile_command_object(p);
+	return ob != NO_NAME ? ob : NO_PROGRAM;
 }
 
 enum step { IN_PROGRAM, OUTSIDE_SYSTEM, ANY };

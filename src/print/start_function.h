@@ -14,8 +14,8 @@
  * (each function's inclusive cost of the event shown):
  *
  *  1. in the program's own object: the object of the function named
- *     "main", else the one whose file name is the profiled command's
- *     (an input's "cmd" up to its first space);
+ *     "main" (Go's "main.main"), else the one whose file name is a word
+ *     of the profiled command's (profile/program.h);
  *  2. failing that, outside the dynamic loader (ld-linux*, ld.so*) and
  *     perf's bracketed pseudo objects ([kernel.kallsyms], [vdso]);
  *  3. failing that, any function;
