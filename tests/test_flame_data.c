@@ -164,6 +164,55 @@ static void test_cut_paths_keep_cost(void **state)
 	}
 }
 
+/* Each function's self over its nodes, by name */
+static double self_in_tree(const struct fixture *fx, const char *name)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < fx->fl.nnodes; i++)
+		if (!strcmp(node_name(fx, (uint32_t)i), name))
+			sum += fx->fl.nodes[i].self;
+	return sum;
+}
+
+/*
+ * flame_exact_self(): whatever was cut, every function's self is its
+ * own again. fib's paths cut at 25 (its 40 and 20 under run and init)
+ * left their cost to run and init; fib comes back under run, its
+ * heaviest caller, with all its 60, and main's total is still 100.
+ */
+static void test_exact_self_after_cuts(void **state)
+{
+	static const char *const names[] = { "main", "run", "init", "fib" };
+	static const double selves[] = { 10, 20, 10, 60 };
+	static const struct { double min; size_t max; } cases[] = {
+		{ 25, 0 }, { 0, 2 }, { 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fixture fx;
+
+		from_spec(&fx, "main:10 run:20 init:10 fib:60 main>run:1:60 "
+			  "main>init:1:30 run>fib:3:40 init>fib:1:20",
+			  cases[i].min, cases[i].max);
+		flame_exact_self(&fx.fl, &fx.cg);
+		for (size_t k = 0; k < 4; k++)
+			assert_float_equal(self_in_tree(&fx, names[k]),
+					   selves[k], 1e-9);
+		assert_float_equal(fx.fl.total, 100, 1e-9);
+		assert_float_equal(path_total(&fx, "main"), 100, 1e-9);
+		assert_adds_up(&fx);
+		if (cases[i].min == 25)
+			assert_float_equal(path_total(&fx, "main;run;fib"),
+					   60, 1e-9);
+		if (!cases[i].min && !cases[i].max)	/* nothing cut: as built */
+			assert_float_equal(path_total(&fx, "main;init;fib"),
+					   20, 1e-9);
+		release(&fx);
+	}
+}
+
 /* IgProf: each stack's value along its path, equal paths merged. */
 static void test_exact_from_stacks(void **state)
 {
@@ -205,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_shared_by_arc_cost),
 		cmocka_unit_test(test_cycle_as_whole),
 		cmocka_unit_test(test_cut_paths_keep_cost),
+		cmocka_unit_test(test_exact_self_after_cuts),
 		cmocka_unit_test(test_exact_from_stacks),
 	};
 

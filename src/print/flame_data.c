@@ -95,6 +95,23 @@ static void flame_link(struct flame *fl)
 	free(last);
 }
 
+/* Each node's total its self and its children's, the roots' the tree's
+ * (from zero totals): children come after their parents, so from the
+ * end. */
+static void sum_totals(struct flame *fl)
+{
+	fl->total = 0;
+	for (size_t i = fl->nnodes; i-- > 0;) {
+		struct flame_node *n = &fl->nodes[i];
+
+		n->total += n->self;
+		if (n->parent != NO_ID)
+			fl->nodes[n->parent].total += n->total;
+		else
+			fl->total += n->total;
+	}
+}
+
 static int build_from_stacks(struct flame *fl, const struct profile *p,
 			     uint32_t ev)
 {
@@ -116,16 +133,7 @@ static int build_from_stacks(struct flame *fl, const struct profile *p,
 		if (p->stack_values[i].event == ev)
 			fl->nodes[node_of[p->stack_values[i].stack]].self +=
 				(double)p->stack_values[i].value;
-	/* children come after their parents: sum from the end */
-	for (size_t i = fl->nnodes; i-- > 0;) {
-		struct flame_node *n = &fl->nodes[i];
-
-		n->total += n->self;
-		if (n->parent != NO_ID)
-			fl->nodes[n->parent].total += n->total;
-		else
-			fl->total += n->total;
-	}
+	sum_totals(fl);
 	u64map_release(&children);
 	free(node_of);
 	return 0;
@@ -407,19 +415,9 @@ void flame_exact_self(struct flame *fl, const struct cg *cg)
 		n->parent = parent_of[f];
 		n->self = self;
 	}
-	/* children come after their parents: sum from the end */
-	fl->total = 0;
 	for (size_t i = 0; i < fl->nnodes; i++)
 		fl->nodes[i].total = 0;
-	for (size_t i = fl->nnodes; i-- > 0;) {
-		struct flame_node *n = &fl->nodes[i];
-
-		n->total += n->self;
-		if (n->parent != NO_ID)
-			fl->nodes[n->parent].total += n->total;
-		else
-			fl->total += n->total;
-	}
+	sum_totals(fl);
 	flame_link(fl);
 out:
 	free(weight);
