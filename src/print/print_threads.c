@@ -1,0 +1,183 @@
+/*
+ * perf.data's threads and processes with their samples and costs
+ * (--threads), and the line that says which stretch of time --time
+ * kept. A thread's figures are perf report --sort pid -n's (its pid
+ * key is the thread); a process's are its threads' sums.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/time_slice.h"
+#include "base/xalloc.h"
+#include "fmt.h"
+#include "print.h"
+
+#define NS_PER_S 1000000000ull
+
+static const struct profile *sort_p;
+static uint32_t sort_ev;
+
+/* by the sort event's cost, largest first, as perf report; then pid,
+ * tid */
+static int by_cost(const void *a, const void *b)
+{
+	const struct pthread_total *x = &sort_p->threads[*(const size_t *)a];
+	const struct pthread_total *y = &sort_p->threads[*(const size_t *)b];
+
+	if (x->cost[sort_ev] != y->cost[sort_ev])
+		return x->cost[sort_ev] > y->cost[sort_ev] ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static const char *comm_of(const struct profile *p, name_id comm)
+{
+	return comm == NO_NAME ? "[unknown]" : profile_str(p, comm);
+}
+
+/* events' columns: samples and cost of each; the share of the sort
+ * event's */
+static void heads(FILE *out, const struct profile *p, size_t ne)
+{
+	for (size_t e = 0; e < ne; e++)
+		fprintf(out, "  %9s %15s", "samples",
+			profile_str(p, p->events[e].name));
+	fputs("   share\n", out);
+}
+
+static void figures(FILE *out, const uint64_t *samples, const uint64_t *cost,
+		    const uint64_t *total, size_t ne, uint32_t ev, bool groups)
+{
+	char a[FMT_NUM_MAX], b[FMT_NUM_MAX];
+
+	for (size_t e = 0; e < ne; e++)
+		fprintf(out, "  %9s %15s", fmt_count(a, samples[e], groups),
+			fmt_count(b, cost[e], groups));
+	fprintf(out, "  %5.2f%%\n",
+		total[ev] ? 100.0 * (double)cost[ev] / (double)total[ev] : 0.0);
+}
+
+void print_threads(FILE *out, const struct profile *p,
+		   const struct print_opts *po)
+{
+	size_t ne = p->threads_nevents, np = 0;
+	uint32_t ev = po->sort_event < ne ? po->sort_event : 0;
+	size_t *order = xmalloc((p->nthreads + 1) * sizeof(*order));
+	uint64_t *sum = xcalloc(4 * ne + 1, sizeof(*sum));
+	uint64_t *total = sum + 2 * ne, *tsamples = sum + 3 * ne;
+	uint32_t *pids = xmalloc((p->nthreads + 1) * sizeof(*pids));
+
+	for (size_t i = 0; i < p->nthreads; i++) {
+		order[i] = i;
+		for (size_t e = 0; e < ne; e++) {
+			total[e] += p->threads[i].cost[e];
+			tsamples[e] += p->threads[i].samples[e];
+		}
+	}
+	sort_p = p;
+	sort_ev = ev;
+	qsort(order, p->nthreads, sizeof(*order), by_cost);
+	fprintf(out, "Threads by %s (as perf report --sort pid -n):\n\n",
+		ne ? profile_str(p, p->events[ev].name) : "samples");
+	fprintf(out, "%8s %8s  %-16s", "pid", "tid", "command");
+	heads(out, p, ne);
+	for (size_t k = 0; k < p->nthreads; k++) {
+		const struct pthread_total *t = &p->threads[order[k]];
+
+		fprintf(out, "%8u %8u  %-16s", t->pid, t->tid,
+			comm_of(p, t->comm));
+		figures(out, t->samples, t->cost, total, ne, ev,
+			po->digit_groups);
+	}
+	fprintf(out, "%8s %8s  %-16s", "", "", "all");
+	figures(out, tsamples, total, total, ne, ev, po->digit_groups);
+
+	/* the processes, in the order of their largest thread */
+	fprintf(out, "\nProcesses (their threads' sums):\n\n%8s %8s  %-16s",
+		"pid", "threads", "command");
+	heads(out, p, ne);
+	for (size_t k = 0; k < p->nthreads; k++) {
+		uint32_t pid = p->threads[order[k]].pid, n = 0;
+		name_id comm = NO_NAME;
+		bool seen = false;
+
+		for (size_t j = 0; j < np && !seen; j++)
+			seen = pids[j] == pid;
+		if (seen)
+			continue;
+		pids[np++] = pid;
+		memset(sum, 0, 2 * ne * sizeof(*sum));
+		for (size_t i = 0; i < p->nthreads; i++) {
+			const struct pthread_total *t = &p->threads[i];
+
+			if (t->pid != pid)
+				continue;
+			n++;
+			/* the process's name: its main thread's */
+			if (t->tid == pid || comm == NO_NAME)
+				comm = t->comm;
+			for (size_t e = 0; e < ne; e++) {
+				sum[e] += t->samples[e];
+				sum[ne + e] += t->cost[e];
+			}
+		}
+		fprintf(out, "%8u %8u  %-16s", pid, n, comm_of(p, comm));
+		figures(out, sum, sum + ne, total, ne, ev, po->digit_groups);
+	}
+	free(pids);
+	free(sum);
+	free(order);
+}
+
+/* ns as seconds with 6 decimals, perf script's form */
+static void secs(FILE *out, const char *sign, uint64_t ns)
+{
+	fprintf(out, "%s%llu.%06llu", sign,
+		(unsigned long long)(ns / NS_PER_S),
+		(unsigned long long)(ns % NS_PER_S / 1000));
+}
+
+void print_time_header(FILE *out, const struct profile *p, const char *prefix)
+{
+	if (!p->time_spec)
+		return;
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const struct pinput *in = &p->inputs[i];
+		struct time_range r[TIME_SLICES_MAX];
+
+		if (!in->timed)
+			continue;
+		time_spec_resolve(p->time_spec, in->time_first, in->time_last,
+				  r);
+		fprintf(out, "%sTime (--time=%s): %llu of %s's %llu samples, "
+			"recorded", prefix, p->time_spec->text,
+			(unsigned long long)in->time_kept,
+			profile_str(p, in->path),
+			(unsigned long long)in->time_all);
+		for (size_t k = 0; k < p->time_spec->n; k++) {
+			uint64_t a = r[k].start < in->time_first
+					     ? in->time_first : r[k].start;
+			uint64_t b = r[k].end > in->time_last
+					     ? in->time_last : r[k].end;
+
+			fputs(k ? "," : "", out);
+			if (a > b) {
+				fputs(" (outside the recording)", out);
+				continue;
+			}
+			fputs(" from ", out);
+			secs(out, "+", a - in->time_first);
+			fputs(" s to ", out);
+			secs(out, "+", b - in->time_first);
+			fputs(" s (", out);
+			secs(out, "", a);
+			fputs(" to ", out);
+			secs(out, "", b);
+			fputs(")", out);
+		}
+		fputs(" of +", out);
+		secs(out, "", in->time_last - in->time_first);
+		fputs(" s\n", out);
+	}
+}
