@@ -152,6 +152,12 @@ void print_threads(FILE *out, const struct profile *p,
 void print_time_header(FILE *out, const struct profile *p,
 		       const char *prefix);
 
+/* --json's parts of them: an input's "time" and the "threads" (ne
+ * events) */
+void json_input_time(FILE *out, const struct profile *p,
+		     const struct pinput *in);
+void json_threads(FILE *out, const struct profile *p, size_t ne);
+
 /* Shared by the printers (labels.c). */
 
 /*

@@ -10,6 +10,7 @@
 #include "base/time_slice.h"
 #include "base/xalloc.h"
 #include "fmt.h"
+#include "json_write.h"
 #include "print.h"
 
 #define NS_PER_S 1000000000ull
@@ -180,4 +181,61 @@ void print_time_header(FILE *out, const struct profile *p, const char *prefix)
 		secs(out, "", in->time_last - in->time_first);
 		fputs(" s\n", out);
 	}
+}
+
+/* --json: an input's "time", after its other fields */
+void json_input_time(FILE *out, const struct profile *p,
+		     const struct pinput *in)
+{
+	struct time_range r[TIME_SLICES_MAX];
+
+	if (!in->timed || !p->time_spec)
+		return;
+	time_spec_resolve(p->time_spec, in->time_first, in->time_last, r);
+	fputs(", \"time\": {\"spec\": ", out);
+	json_string(out, p->time_spec->text, strlen(p->time_spec->text));
+	fprintf(out, ", \"first_ns\": %llu, \"last_ns\": %llu, \"ranges_ns\": [",
+		(unsigned long long)in->time_first,
+		(unsigned long long)in->time_last);
+	for (size_t k = 0; k < p->time_spec->n; k++)
+		fprintf(out, "%s[%llu, %llu]", k ? ", " : "",
+			(unsigned long long)r[k].start,
+			(unsigned long long)(r[k].end < in->time_last
+						     ? r[k].end
+						     : in->time_last));
+	fprintf(out, "], \"samples\": %llu, \"kept\": %llu}",
+		(unsigned long long)in->time_all,
+		(unsigned long long)in->time_kept);
+}
+
+/* --json: "threads", each's samples and cost per event (null for an
+ * event made after them: derived) */
+void json_threads(FILE *out, const struct profile *p, size_t ne)
+{
+	if (!p->nthreads)
+		return;
+	fputs(",\n \"threads\": [", out);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		const struct pthread_total *t = &p->threads[i];
+
+		fprintf(out, "%s{\"pid\": %u, \"tid\": %u, \"comm\": ",
+			i ? ",\n   " : "", t->pid, t->tid);
+		json_name(out, p, t->comm);
+		for (int k = 0; k < 2; k++) {
+			const uint64_t *v = k ? t->cost : t->samples;
+
+			fputs(k ? ", \"cost\": [" : ", \"samples\": [", out);
+			for (size_t e = 0; e < ne; e++) {
+				fputs(e ? ", " : "", out);
+				if (e < p->threads_nevents)
+					fprintf(out, "%llu",
+						(unsigned long long)v[e]);
+				else
+					fputs("null", out);
+			}
+			fputc(']', out);
+		}
+		fputc('}', out);
+	}
+	fputc(']', out);
 }
