@@ -59,15 +59,86 @@ static void figures(FILE *out, const uint64_t *samples, const uint64_t *cost,
 		total[ev] ? 100.0 * (double)cost[ev] / (double)total[ev] : 0.0);
 }
 
+/* threads by pid, the main thread (tid == pid) first */
+static int by_pid(const void *a, const void *b)
+{
+	const struct pthread_total *x = &sort_p->threads[*(const size_t *)a];
+	const struct pthread_total *y = &sort_p->threads[*(const size_t *)b];
+	bool xm = x->tid == x->pid, ym = y->tid == y->pid;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (xm != ym)
+		return xm ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+struct process {
+	uint32_t pid, nthreads;
+	name_id comm;		/* its main thread's, else its first's */
+	uint64_t *samples, *cost;
+};
+
+static int proc_by_cost(const void *a, const void *b)
+{
+	const struct process *x = a, *y = b;
+
+	if (x->cost[sort_ev] != y->cost[sort_ev])
+		return x->cost[sort_ev] > y->cost[sort_ev] ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+/* The processes, their threads' sums, largest first; order is scratch
+ * (nthreads entries). */
+static void print_processes(FILE *out, const struct profile *p,
+			    const struct print_opts *po, size_t *order,
+			    const uint64_t *total)
+{
+	size_t ne = p->threads_nevents, np = 0;
+	struct process *procs = xcalloc(p->nthreads + 1, sizeof(*procs));
+	uint64_t *sums = xcalloc(2 * ne * p->nthreads + 1, sizeof(*sums));
+
+	qsort(order, p->nthreads, sizeof(*order), by_pid);
+	for (size_t k = 0; k < p->nthreads; k++) {
+		const struct pthread_total *t = &p->threads[order[k]];
+		struct process *pr = &procs[np ? np - 1 : 0];
+
+		if (!np || pr->pid != t->pid) {
+			pr = &procs[np];
+			pr->pid = t->pid;
+			pr->comm = t->comm;
+			pr->samples = sums + 2 * ne * np;
+			pr->cost = pr->samples + ne;
+			np++;
+		}
+		pr->nthreads++;
+		for (size_t e = 0; e < ne; e++) {
+			pr->samples[e] += t->samples[e];
+			pr->cost[e] += t->cost[e];
+		}
+	}
+	qsort(procs, np, sizeof(*procs), proc_by_cost);
+	fprintf(out, "\nProcesses (their threads' sums):\n\n%8s %8s  %-16s",
+		"pid", "threads", "command");
+	heads(out, p, ne);
+	for (size_t k = 0; k < np; k++) {
+		fprintf(out, "%8u %8u  %-16s", procs[k].pid, procs[k].nthreads,
+			comm_of(p, procs[k].comm));
+		figures(out, procs[k].samples, procs[k].cost, total, ne,
+			sort_ev, po->digit_groups);
+	}
+	free(sums);
+	free(procs);
+}
+
 void print_threads(FILE *out, const struct profile *p,
 		   const struct print_opts *po)
 {
-	size_t ne = p->threads_nevents, np = 0;
+	size_t ne = p->threads_nevents;
 	uint32_t ev = po->sort_event < ne ? po->sort_event : 0;
 	size_t *order = xmalloc((p->nthreads + 1) * sizeof(*order));
 	uint64_t *sum = xcalloc(4 * ne + 1, sizeof(*sum));
 	uint64_t *total = sum + 2 * ne, *tsamples = sum + 3 * ne;
-	uint32_t *pids = xmalloc((p->nthreads + 1) * sizeof(*pids));
 
 	for (size_t i = 0; i < p->nthreads; i++) {
 		order[i] = i;
@@ -94,39 +165,7 @@ void print_threads(FILE *out, const struct profile *p,
 	fprintf(out, "%8s %8s  %-16s", "", "", "all");
 	figures(out, tsamples, total, total, ne, ev, po->digit_groups);
 
-	/* the processes, in the order of their largest thread */
-	fprintf(out, "\nProcesses (their threads' sums):\n\n%8s %8s  %-16s",
-		"pid", "threads", "command");
-	heads(out, p, ne);
-	for (size_t k = 0; k < p->nthreads; k++) {
-		uint32_t pid = p->threads[order[k]].pid, n = 0;
-		name_id comm = NO_NAME;
-		bool seen = false;
-
-		for (size_t j = 0; j < np && !seen; j++)
-			seen = pids[j] == pid;
-		if (seen)
-			continue;
-		pids[np++] = pid;
-		memset(sum, 0, 2 * ne * sizeof(*sum));
-		for (size_t i = 0; i < p->nthreads; i++) {
-			const struct pthread_total *t = &p->threads[i];
-
-			if (t->pid != pid)
-				continue;
-			n++;
-			/* the process's name: its main thread's */
-			if (t->tid == pid || comm == NO_NAME)
-				comm = t->comm;
-			for (size_t e = 0; e < ne; e++) {
-				sum[e] += t->samples[e];
-				sum[ne + e] += t->cost[e];
-			}
-		}
-		fprintf(out, "%8u %8u  %-16s", pid, n, comm_of(p, comm));
-		figures(out, sum, sum + ne, total, ne, ev, po->digit_groups);
-	}
-	free(pids);
+	print_processes(out, p, po, order, total);
 	free(sum);
 	free(order);
 }
