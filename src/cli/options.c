@@ -882,15 +882,15 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	}
 	if ((o->mode == OUT_CALLGRIND || o->mode == OUT_PPROF) &&
 	    (flat_on || graph_on || o->annotate || o->disasm || o->leaks ||
-	     o->dot || o->svg))
+	     o->threads || o->dot || o->svg))
 		return usage_error("--output=%s writes the profile itself, "
-				   "without listings (-p, -q, --annotate, --disasm, --leaks, --dot, --svg)",
+				   "without listings (-p, -q, --annotate, --disasm, --leaks, --threads, --dot, --svg)",
 				   o->mode == OUT_PPROF ? "pprof" : "callgrind");
 	if ((o->mode == OUT_FOLDED || o->mode == OUT_HTML) &&
 	    (flat_on || graph_on || flat_off || graph_off || o->annotate ||
-	     o->disasm || o->leaks || o->dot || o->svg))
+	     o->disasm || o->leaks || o->threads || o->dot || o->svg))
 		return usage_error("--output=%s writes the %s alone, without "
-				   "-p, -q, --annotate, --disasm, --leaks, --dot or --svg",
+				   "-p, -q, --annotate, --disasm, --leaks, --threads, --dot or --svg",
 				   o->mode == OUT_FOLDED ? "folded" : "html",
 				   o->mode == OUT_FOLDED ? "stacks" : "report (which has every view)");
 	if (optind >= argc)
