@@ -44,6 +44,9 @@ static void test_timestamps(void **state)
 	resolve("+2.5,+3", r, 1);
 	assert_true(r[0].start == FIRST + 2500000000ull);
 	assert_true(r[0].end == FIRST + 3000000000ull);
+	/* past 2^64 ns: the end of time, not a wrapped small number */
+	resolve("+18446744069.7,", r, 1);
+	assert_true(r[0].start == UINT64_MAX);
 	/* several, separated by spaces (perf's "1234.567,1234.789 1235,") */
 	resolve("1001,1002  +5,", r, 2);
 	assert_true(r[1].start == FIRST + 5000000000ull);

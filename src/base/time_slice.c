@@ -176,6 +176,12 @@ int time_spec_parse(const char *arg, struct time_spec *ts, char *why,
 	return 0;
 }
 
+/* a + b, or UINT64_MAX past it */
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
 /* perf's: the first sample plus the fraction of the whole, rounded */
 static uint64_t at_fraction(double frac, uint64_t first, uint64_t last)
 {
@@ -190,12 +196,12 @@ void time_spec_resolve(const struct time_spec *ts, uint64_t first,
 		struct time_range *r = &out[i];
 
 		r->start = a->kind == TIME_ABS ? a->ns
-			   : a->kind == TIME_REL ? first + a->ns
+			   : a->kind == TIME_REL ? sat_add(first, a->ns)
 			   : a->kind == TIME_PCT ? at_fraction(a->frac, first,
 							       last)
 			   : 0;
 		r->end = b->kind == TIME_ABS ? b->ns
-			 : b->kind == TIME_REL ? first + b->ns
+			 : b->kind == TIME_REL ? sat_add(first, b->ns)
 			 : b->kind == TIME_PCT ? at_fraction(b->frac, first,
 							     last)
 			 : UINT64_MAX;

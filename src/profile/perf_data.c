@@ -21,6 +21,7 @@ struct perf_data *perf_data_new(void)
 	u64map_init(&d->object_index);
 	u64map_init(&d->thread_index);
 	u64map_init(&d->thread_cost_index);
+	d->last_thread_cost = NO_ID;
 	d->hostname = d->osrelease = d->arch = d->version = d->cmdline =
 		NO_NAME;
 	return d;
@@ -168,6 +169,14 @@ uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
 
 	if (e >= d->nevents)
 		BUG("perf thread sample of event %u", e);
+	if (d->last_thread_cost != NO_ID &&
+	    d->last_thread_key == ((uint64_t)pid << 32 | tid) &&
+	    d->last_thread_event == e) {
+		pc = &d->thread_costs[d->last_thread_cost];
+		pc->period = sat_add(pc->period, period);
+		pc->samples = sat_add(pc->samples, 1);
+		return d->last_thread;
+	}
 	if (d->nthreads >= UINT32_MAX - 1 || d->nthread_costs >= UINT32_MAX - 1)
 		BUG("more than 2^32 perf threads");
 	t = u64map_get_or_put(&d->thread_index, (uint64_t)pid << 32 | tid,
@@ -191,5 +200,9 @@ uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
 	pc = &d->thread_costs[c];
 	pc->period = sat_add(pc->period, period);
 	pc->samples = sat_add(pc->samples, 1);
+	d->last_thread_key = (uint64_t)pid << 32 | tid;
+	d->last_thread_event = e;
+	d->last_thread = t;
+	d->last_thread_cost = c;
 	return t;
 }

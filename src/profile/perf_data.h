@@ -117,6 +117,10 @@ struct perf_data {
 	size_t nthread_costs, thread_costs_alloc;
 	struct u64map thread_index;	/* pid << 32 | tid -> threads[] */
 	struct u64map thread_cost_index; /* (thread, event) -> its cost */
+	/* the last sample's thread, event and cost: a CPU's buffer holds
+	 * runs of one thread's samples */
+	uint64_t last_thread_key;
+	uint32_t last_thread_event, last_thread, last_thread_cost;
 
 	/* From the feature sections (NO_NAME when absent). */
 	name_id hostname, osrelease, arch, version, cmdline;
