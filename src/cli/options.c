@@ -859,6 +859,11 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
 	if (o->diff && o->tree)
 		return usage_error("--diff prints only the differences: it does not go with --tree");
+	/* its reading takes no selection of samples yet: said, not left
+	 * out without a word */
+	if (o->diff && (o->time || o->threads))
+		return usage_error("--diff compares two whole profiles: it does not go with %s",
+				   o->time ? "--time" : "--threads");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {

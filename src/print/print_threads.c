@@ -122,7 +122,8 @@ static void print_processes(FILE *out, const struct profile *p,
 		"pid", "threads", "command");
 	heads(out, p, ne);
 	for (size_t k = 0; k < np; k++) {
-		fprintf(out, "%8u %8u  %-16s", procs[k].pid, procs[k].nthreads,
+		fprintf(out, "%8d %8u  %-16s", (int32_t)procs[k].pid,
+			procs[k].nthreads,
 			comm_of(p, procs[k].comm));
 		figures(out, procs[k].samples, procs[k].cost, total, ne,
 			sort_ev, po->digit_groups);
@@ -157,7 +158,8 @@ void print_threads(FILE *out, const struct profile *p,
 	for (size_t k = 0; k < p->nthreads; k++) {
 		const struct pthread_total *t = &p->threads[order[k]];
 
-		fprintf(out, "%8u %8u  %-16s", t->pid, t->tid,
+		/* as perf prints them: -1 where the kernel gave no task */
+		fprintf(out, "%8d %8d  %-16s", (int32_t)t->pid, (int32_t)t->tid,
 			comm_of(p, t->comm));
 		figures(out, t->samples, t->cost, total, ne, ev,
 			po->digit_groups);
@@ -257,8 +259,8 @@ void json_threads(FILE *out, const struct profile *p, size_t ne)
 	for (size_t i = 0; i < p->nthreads; i++) {
 		const struct pthread_total *t = &p->threads[i];
 
-		fprintf(out, "%s{\"pid\": %u, \"tid\": %u, \"comm\": ",
-			i ? ",\n   " : "", t->pid, t->tid);
+		fprintf(out, "%s{\"pid\": %d, \"tid\": %d, \"comm\": ",
+			i ? ",\n   " : "", (int32_t)t->pid, (int32_t)t->tid);
 		json_name(out, p, t->comm);
 		for (int k = 0; k < 2; k++) {
 			const uint64_t *v = k ? t->cost : t->samples;
