@@ -160,13 +160,13 @@ void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 			  uint64_t period);
 /* As many samples at once, their periods summed (a gperftools record
  * counts the samples of one stack); sums stop at UINT64_MAX. */
-/* One sample of thread tid of process pid, of event e: its thread's
- * index in threads[]. */
+void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
+			   uint64_t period, uint64_t samples);
+
+/* One sample of thread tid of process pid, of event e (its period):
+ * its thread's index in threads[]. */
 uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
 				     uint32_t tid, uint32_t e,
 				     uint64_t period);
-
-void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
-			   uint64_t period, uint64_t samples);
 
 #endif

@@ -674,7 +674,8 @@ static void keep_threads(struct presolve *r)
 		t->pid = d->threads[i].pid;
 		t->tid = d->threads[i].tid;
 		t->comm = d->threads[i].comm;
-		t->samples = arena_alloc(&p->arena, 2 * ne * sizeof(uint64_t) + 1);
+		t->samples = arena_alloc(&p->arena,
+					 (2 * ne + 1) * sizeof(uint64_t));
 		memset(t->samples, 0, 2 * ne * sizeof(uint64_t));
 		t->cost = t->samples + ne;
 		for (uint32_t c = d->threads[i].cost; c != NO_ID;
