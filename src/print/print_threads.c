@@ -192,11 +192,12 @@ void print_time_header(FILE *out, const struct profile *p, const char *prefix)
 			continue;
 		time_spec_resolve(p->time_spec, in->time_first, in->time_last,
 				  r);
-		fprintf(out, "%sTime (--time=%s): %llu of %s's %llu samples, "
+		fprintf(out, "%sTime (--time=%s): %llu of %s's %llu samples%s, "
 			"recorded", prefix, p->time_spec->text,
 			(unsigned long long)in->time_kept,
 			profile_str(p, in->path),
-			(unsigned long long)in->time_all);
+			(unsigned long long)in->time_all,
+			in->time_of_chosen ? " of the threads chosen" : "");
 		for (size_t k = 0; k < p->time_spec->n; k++) {
 			uint64_t a = r[k].start < in->time_first
 					     ? in->time_first : r[k].start;

@@ -198,8 +198,9 @@ struct pinput {
 	 * memory profile), and IgProf's own */
 	uint64_t folded_alloc, folded_own;
 	/* perf.data under --time: its first and last samples' recorded
-	 * times (ns), its samples, and those kept */
-	bool timed;
+	 * times (ns), its samples (of the threads --pid, --tid, --comm
+	 * chose, when time_of_chosen), and those kept */
+	bool timed, time_of_chosen;
 	uint64_t time_first, time_last, time_all, time_kept;
 };
 

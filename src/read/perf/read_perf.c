@@ -369,6 +369,9 @@ static void add_input(struct perf_reader *r)
 		in->time_last = r->time_last;
 		in->time_all = r->time_all;
 		in->time_kept = r->time_kept;
+		in->time_of_chosen = r->opts->perf_select->npids ||
+				     r->opts->perf_select->ntids ||
+				     r->opts->perf_select->comms;
 		r->p->time_spec = r->opts->perf_select->time;
 	}
 	if (r->d->version != NO_NAME) {
