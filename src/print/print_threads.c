@@ -151,8 +151,11 @@ void print_threads(FILE *out, const struct profile *p,
 	sort_p = p;
 	sort_ev = ev;
 	qsort(order, p->nthreads, sizeof(*order), by_cost);
-	fprintf(out, "Threads by %s (as perf report --sort pid -n):\n\n",
-		ne ? profile_str(p, p->events[ev].name) : "samples");
+	/* the samples' threads are the recording's: a transform moves
+	 * costs between functions, not threads */
+	fprintf(out, "Threads by %s (as perf report --sort pid -n)%s:\n\n",
+		ne ? profile_str(p, p->events[ev].name) : "samples",
+		po->transforms ? ", before the transforms" : "");
 	fprintf(out, "%8s %8s  %-16s", "pid", "tid", "command");
 	heads(out, p, ne);
 	for (size_t k = 0; k < p->nthreads; k++) {
