@@ -635,27 +635,6 @@ static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
 	return count[f];
 }
 
-/* Profile events for the perf events with samples, and for all of them
- * when none has any; perf's "dummy" side-band events never. */
-static void make_events(struct presolve *r)
-{
-	const struct perf_data *d = r->d;
-	bool any = false;
-
-	for (size_t e = 0; e < d->nevents; e++)
-		any |= d->events[e].samples > 0;
-	for (size_t e = 0; e < d->nevents; e++) {
-		const char *name = profile_str(r->p, d->events[e].name);
-
-		r->event_of[e] = NO_ID;
-		if (any ? !d->events[e].samples : !strncmp(name, "dummy", 5))
-			continue;
-		r->event_of[e] = profile_event(r->p, d->events[e].name);
-		r->p->events[r->event_of[e]].unit = d->events[e].unit;
-	}
-	r->p->sampled = true;
-}
-
 /* The threads' totals, by profile event (--threads, --json). */
 static void keep_threads(struct presolve *r)
 {
@@ -688,6 +667,27 @@ static void keep_threads(struct presolve *r)
 			t->cost[e] += d->thread_costs[c].period;
 		}
 	}
+}
+
+/* Profile events for the perf events with samples, and for all of them
+ * when none has any; perf's "dummy" side-band events never. */
+static void make_events(struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	bool any = false;
+
+	for (size_t e = 0; e < d->nevents; e++)
+		any |= d->events[e].samples > 0;
+	for (size_t e = 0; e < d->nevents; e++) {
+		const char *name = profile_str(r->p, d->events[e].name);
+
+		r->event_of[e] = NO_ID;
+		if (any ? !d->events[e].samples : !strncmp(name, "dummy", 5))
+			continue;
+		r->event_of[e] = profile_event(r->p, d->events[e].name);
+		r->p->events[r->event_of[e]].unit = d->events[e].unit;
+	}
+	r->p->sampled = true;
 }
 
 struct walk {
