@@ -399,7 +399,7 @@ static int load(struct run *r)
 				.perf_max_stack = o->max_stack };
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
 				   .tids = o->tids, .ntids = o->ntids,
-				   .comms = o->comms };
+				   .comms = o->comms, .time = o->time };
 	struct perf_files files = {
 		.binaries = (const char *const *)o->binaries,
 		.objects = (const char *const *)o->binary_objects,
@@ -441,6 +441,18 @@ static int load(struct run *r)
 			return 1;
 	}
 	check_one_program(p);
+	if (o->time || o->threads) {
+		/* the samples' times and threads are perf.data's alone */
+		for (size_t i = 0; i < p->ninputs; i++)
+			if (strcmp(profile_str(p, p->inputs[i].format), "perf")) {
+				error("%s: %s is for perf.data, and this "
+				      "profile is not one (its format is %s)",
+				      profile_str(p, p->inputs[i].path),
+				      o->time ? "--time" : "--threads",
+				      profile_str(p, p->inputs[i].format));
+				return 2;
+			}
+	}
 	if (o->sum && !p->gmon) {
 		error("--sum writes gmon.out data, and no input is a gmon.out");
 		return 2;
@@ -853,6 +865,28 @@ static void print_notes(struct run *r)
 	free(text);
 }
 
+/* print_time_header()'s lines as note()s. */
+static void time_notes(const struct profile *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!p->time_spec || !(m = open_memstream(&text, &len)))
+		return;
+	print_time_header(m, p, "");
+	fclose(m);
+	for (char *line = text, *nl; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		note("%.*s", (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+	free(text);
+}
+
 /* The listing's first line under transforms: which, and what share of
  * the total is left. prefix starts it ("# " in folded stacks). */
 static void print_transform_header(FILE *out, const struct run *r,
@@ -879,9 +913,16 @@ static int print_text(struct run *r, FILE *out)
 	const struct options *o = r->o;
 
 	print_notes(r);
+	print_time_header(out, &r->p, "");
 	print_transform_header(out, r, "");
-	if (r->transforms)
+	if (r->transforms || r->p.time_spec)
 		fputs("\n", out);
+	if (o->threads) {
+		print_threads(out, &r->p, &r->po);
+		if (o->tree || o->flat || o->graph || o->annotate ||
+		    o->disasm || o->leaks)
+			fputs("\n", out);
+	}
 	if (o->tree) {
 		print_tree(out, &r->cg, &r->po);
 		if (o->flat || o->graph)
@@ -945,6 +986,7 @@ static int print_output(struct run *r, FILE *out)
 						       : "the standard output",
 				   &r->cg, &r->po) < 0;
 	if (o->dot) {
+		print_time_header(out, &r->p, "// ");
 		print_transform_header(out, r, "// ");
 		print_dot(out, &r->cg, &r->po);
 	}
@@ -964,13 +1006,14 @@ static int print_output(struct run *r, FILE *out)
 			      "with --sort", profile_str(p, p->events[ev].name));
 			return 1;
 		}
+		print_time_header(out, &r->p, "# ");
 		print_transform_header(out, r, "# ");
 		print_folded(out, &r->cg, &r->po);
 	}
 	else if (o->mode == OUT_HTML)
 		print_html(out, &r->cg, &r->po, r->title, r->messages);
 	else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks ||
-		 o->tree)
+		 o->tree || o->threads)
 		return print_text(r, out);
 	return 0;
 }
@@ -1023,6 +1066,9 @@ int analyze_run(const struct options *o, FILE *out)
 		ret = analyse(&r);
 	if (!ret && o->mode == OUT_HTML) {
 		print_notes(&r);
+		/* the page's numbers are of --time's range: its messages
+		 * say which, as the text listings' first line does */
+		time_notes(&r.p);
 		r.title = page_title(o);
 		if (msgs && fflush(msgs) == 0)
 			r.messages = xstrdup(msg_text);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/time_slice.h"
 #include "base/xalloc.h"
 #include "options.h"
 
@@ -147,6 +148,17 @@ static const char usage_text[] =
 "      --tid=TID[,TID...] perf.data: only the samples of these threads\n"
 "      --comm=NAME[,NAME...]  perf.data: only the samples of threads of\n"
 "                         this command name (as ps shows it) at the time\n"
+"      --time=START,END   perf.data: only the samples recorded from START to\n"
+"                         END, as perf report's --time: seconds as perf\n"
+"                         script prints the timestamps (1234.5,1235);\n"
+"                         +SECONDS counts from the first sample (+0.5,+2);\n"
+"                         either end may be empty; several ranges are\n"
+"                         separated by spaces. Also A%-B% (10%-20%) and\n"
+"                         P%/N (10%/2: the 2nd tenth) of the time from the\n"
+"                         first sample to the last, several with commas\n"
+"      --threads          perf.data: list the threads (pid, tid, command\n"
+"                         name) with their samples and costs, as perf\n"
+"                         report --sort pid -n, and each process's sum\n"
 "      --max-stack=N      perf.data: use the N innermost frames of each\n"
 "                         sample's stack, as perf report's --max-stack\n"
 "                         (default: all, up to the recording's limit)\n"
@@ -247,6 +259,8 @@ enum {
 	OPT_PID,
 	OPT_TID,
 	OPT_COMM,
+	OPT_TIME,
+	OPT_THREADS,
 	OPT_MAX_STACK,
 	OPT_INLINED,
 	OPT_RESOLVE,
@@ -315,6 +329,8 @@ static const struct option long_options[] = {
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "threads", no_argument, NULL, OPT_THREADS },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
@@ -433,10 +449,12 @@ void options_release(struct options *o)
 	o->strip_prefixes = NULL;
 	free(o->pids);
 	free(o->tids);
+	free(o->time);
 	free(o->transforms);
 	o->transforms = NULL;
 	o->ntransforms = 0;
 	o->pids = o->tids = NULL;
+	o->time = NULL;
 	o->binaries = NULL;
 	o->source_dirs = NULL;
 	o->source_maps = NULL;
@@ -684,6 +702,18 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_COMM:
 			o->comms = optarg;
 			break;
+		case OPT_TIME: {
+			char why[600];
+
+			if (!o->time)
+				o->time = xmalloc(sizeof(*o->time));
+			if (time_spec_parse(optarg, o->time, why, sizeof(why)))
+				return usage_error("%s", why);
+			break;
+		}
+		case OPT_THREADS:
+			o->threads = true;
+			break;
 		case OPT_MAX_STACK: {
 			char *stop;
 			unsigned long long v;
@@ -829,6 +859,11 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
 	if (o->diff && o->tree)
 		return usage_error("--diff prints only the differences: it does not go with --tree");
+	/* its reading takes no selection of samples yet: said, not left
+	 * out without a word */
+	if (o->diff && (o->time || o->threads))
+		return usage_error("--diff compares two whole profiles: it does not go with %s",
+				   o->time ? "--time" : "--threads");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
@@ -852,15 +887,15 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	}
 	if ((o->mode == OUT_CALLGRIND || o->mode == OUT_PPROF) &&
 	    (flat_on || graph_on || o->annotate || o->disasm || o->leaks ||
-	     o->dot || o->svg))
+	     o->threads || o->dot || o->svg))
 		return usage_error("--output=%s writes the profile itself, "
-				   "without listings (-p, -q, --annotate, --disasm, --leaks, --dot, --svg)",
+				   "without listings (-p, -q, --annotate, --disasm, --leaks, --threads, --dot, --svg)",
 				   o->mode == OUT_PPROF ? "pprof" : "callgrind");
 	if ((o->mode == OUT_FOLDED || o->mode == OUT_HTML) &&
 	    (flat_on || graph_on || flat_off || graph_off || o->annotate ||
-	     o->disasm || o->leaks || o->dot || o->svg))
+	     o->disasm || o->leaks || o->threads || o->dot || o->svg))
 		return usage_error("--output=%s writes the %s alone, without "
-				   "-p, -q, --annotate, --disasm, --leaks, --dot or --svg",
+				   "-p, -q, --annotate, --disasm, --leaks, --threads, --dot or --svg",
 				   o->mode == OUT_FOLDED ? "folded" : "html",
 				   o->mode == OUT_FOLDED ? "stacks" : "report (which has every view)");
 	if (optind >= argc)
@@ -870,7 +905,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->flat = flat_on;
 	o->graph = graph_on;
 	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks &&
-	    !o->dot && !o->svg && !o->tree)
+	    !o->dot && !o->svg && !o->tree && !o->threads)
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;

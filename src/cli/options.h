@@ -74,6 +74,9 @@ struct options {
 	uint32_t *pids, *tids;	/* --pid, --tid: perf.data samples kept */
 	size_t npids, ntids;
 	const char *comms;	/* --comm: comma-separated names, or NULL */
+	struct time_spec *time;	/* --time: perf.data's stretches kept;
+				 * NULL: all */
+	bool threads;		/* --threads: the threads' totals */
 	uint32_t max_stack;	/* --max-stack: frames a perf sample's
 				 * stack keeps; 0: all */
 	bool inlined_callee;	/* --inlined=callee */

@@ -142,6 +142,22 @@ void print_index(FILE *out, const struct cg *cg, const struct print_opts *o,
  * otherwise. */
 void print_input_notes(FILE *out, const struct profile *p);
 
+/* perf.data's threads and processes with their samples and costs
+ * (--threads; print_threads.c). */
+void print_threads(FILE *out, const struct profile *p,
+		   const struct print_opts *po);
+
+/* The line saying what --time kept of each recording, prefix first;
+ * nothing without --time. */
+void print_time_header(FILE *out, const struct profile *p,
+		       const char *prefix);
+
+/* --json's parts of them: an input's "time" and the "threads" (ne
+ * events) */
+void json_input_time(FILE *out, const struct profile *p,
+		     const struct pinput *in);
+void json_threads(FILE *out, const struct profile *p, size_t ne);
+
 /* Shared by the printers (labels.c). */
 
 /*

@@ -156,9 +156,14 @@ void print_json_head(FILE *out, const struct cg *cg,
 			fprintf(out, ", \"folded_frames\": %llu",
 				(unsigned long long)(in->folded_alloc +
 						     in->folded_own));
+		json_input_time(out, p, in);
 		fputc('}', out);
 	}
-	fputs("],\n \"binaries\": [", out);
+	fputc(']', out);
+	/* perf.data: each thread's totals, after --pid/--tid/--comm/--time
+	 * and before the transforms */
+	json_threads(out, p, ne);
+	fputs(",\n \"binaries\": [", out);
 	for (size_t b = 0; b < o->nreports; b++) {
 		const struct resolve_report *r = &o->reports[b];
 

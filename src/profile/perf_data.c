@@ -19,6 +19,9 @@ struct perf_data *perf_data_new(void)
 	u64map_init(&d->node_index);
 	u64map_init(&d->cost_index);
 	u64map_init(&d->object_index);
+	u64map_init(&d->thread_index);
+	u64map_init(&d->thread_cost_index);
+	d->last_thread_cost = NO_ID;
 	d->hostname = d->osrelease = d->arch = d->version = d->cmdline =
 		NO_NAME;
 	return d;
@@ -49,6 +52,10 @@ void perf_data_free(struct perf_data *d)
 	u64map_release(&d->node_index);
 	u64map_release(&d->cost_index);
 	u64map_release(&d->object_index);
+	free(d->threads);
+	free(d->thread_costs);
+	u64map_release(&d->thread_index);
+	u64map_release(&d->thread_cost_index);
 	free(d);
 }
 
@@ -151,4 +158,51 @@ void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 	pc->samples = sat_add(pc->samples, samples);
 	d->events[e].period = sat_add(d->events[e].period, period);
 	d->events[e].samples = sat_add(d->events[e].samples, samples);
+}
+
+uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
+				     uint32_t tid, uint32_t e, uint64_t period)
+{
+	bool added;
+	uint32_t t, c;
+	struct perf_cost *pc;
+
+	if (e >= d->nevents)
+		BUG("perf thread sample of event %u", e);
+	if (d->last_thread_cost != NO_ID &&
+	    d->last_thread_key == ((uint64_t)pid << 32 | tid) &&
+	    d->last_thread_event == e) {
+		pc = &d->thread_costs[d->last_thread_cost];
+		pc->period = sat_add(pc->period, period);
+		pc->samples = sat_add(pc->samples, 1);
+		return d->last_thread;
+	}
+	if (d->nthreads >= UINT32_MAX - 1 || d->nthread_costs >= UINT32_MAX - 1)
+		BUG("more than 2^32 perf threads");
+	t = u64map_get_or_put(&d->thread_index, (uint64_t)pid << 32 | tid,
+			      (uint32_t)d->nthreads, &added);
+	if (added) {
+		ARRAY_GROW(d->threads, d->nthreads + 1, d->threads_alloc);
+		d->threads[t] = (struct perf_thread){ pid, tid, NO_NAME,
+						      NO_ID };
+		d->nthreads++;
+	}
+	c = u64map_get_or_put(&d->thread_cost_index, (uint64_t)t << 32 | e,
+			      (uint32_t)d->nthread_costs, &added);
+	if (added) {
+		ARRAY_GROW(d->thread_costs, d->nthread_costs + 1,
+			   d->thread_costs_alloc);
+		d->thread_costs[c] = (struct perf_cost){ e, d->threads[t].cost,
+							 0, 0 };
+		d->threads[t].cost = c;
+		d->nthread_costs++;
+	}
+	pc = &d->thread_costs[c];
+	pc->period = sat_add(pc->period, period);
+	pc->samples = sat_add(pc->samples, 1);
+	d->last_thread_key = (uint64_t)pid << 32 | tid;
+	d->last_thread_event = e;
+	d->last_thread = t;
+	d->last_thread_cost = c;
+	return t;
 }

@@ -85,6 +85,15 @@ struct perf_event_info {
 	name_id unit;			/* of a period: "ns", "events" */
 };
 
+/* A thread's samples (--threads): its costs are listed from cost, as
+ * a node's are, in thread_costs[]. */
+struct perf_thread {
+	uint32_t pid, tid;
+	name_id comm;			/* its last command name, as perf
+					 * report's pid column; NO_NAME */
+	uint32_t cost;			/* NO_ID: none yet */
+};
+
 struct perf_data {
 	struct perf_event_info *events;
 	size_t nevents, events_alloc;
@@ -101,6 +110,17 @@ struct perf_data {
 	struct u64map cost_index;	/* (node, event) -> costs[] */
 	struct u64map node_index;	/* (frame, parent) -> node */
 	struct u64map object_index;	/* path -> object */
+
+	struct perf_thread *threads;	/* in the order first sampled */
+	size_t nthreads, threads_alloc;
+	struct perf_cost *thread_costs;
+	size_t nthread_costs, thread_costs_alloc;
+	struct u64map thread_index;	/* pid << 32 | tid -> threads[] */
+	struct u64map thread_cost_index; /* (thread, event) -> its cost */
+	/* the last sample's thread, event and cost: a CPU's buffer holds
+	 * runs of one thread's samples */
+	uint64_t last_thread_key;
+	uint32_t last_thread_event, last_thread, last_thread_cost;
 
 	/* From the feature sections (NO_NAME when absent). */
 	name_id hostname, osrelease, arch, version, cmdline;
@@ -142,5 +162,11 @@ void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
  * counts the samples of one stack); sums stop at UINT64_MAX. */
 void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 			   uint64_t period, uint64_t samples);
+
+/* One sample of thread tid of process pid, of event e (its period):
+ * its thread's index in threads[]. */
+uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
+				     uint32_t tid, uint32_t e,
+				     uint64_t period);
 
 #endif

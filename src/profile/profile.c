@@ -45,6 +45,7 @@ void profile_release(struct profile *p)
 	free(p->totals);
 	free(p->summary);
 	free(p->inputs);
+	free(p->threads);
 	free(p->derived);
 	free(p->terms);
 	free(p->pos);

@@ -197,6 +197,19 @@ struct pinput {
 	/* IgProf: frames folded into their callers: allocators (of a
 	 * memory profile), and IgProf's own */
 	uint64_t folded_alloc, folded_own;
+	/* perf.data under --time: its first and last samples' recorded
+	 * times (ns), its samples (of the threads --pid, --tid, --comm
+	 * chose, when time_of_chosen), and those kept */
+	bool timed, time_of_chosen;
+	uint64_t time_first, time_last, time_all, time_kept;
+};
+
+/* perf.data: a thread's samples and costs (--threads, --json), after
+ * --pid/--tid/--comm/--time; per event, nevents entries */
+struct pthread_total {
+	uint32_t pid, tid;
+	name_id comm;		/* its last command name; NO_NAME: none */
+	uint64_t *samples, *cost;
 };
 
 /*
@@ -331,6 +344,12 @@ struct profile {
 	/* perf.data as objects, offsets and stacks until resolve_perf();
 	 * owned */
 	struct perf_data *perf;
+	/* perf.data's threads (resolve_perf()), in the order first sampled;
+	 * each's arrays are nevents long as it was then, in the arena */
+	struct pthread_total *threads;
+	size_t nthreads, threads_nevents;
+	/* --time's spec (the caller's), for the listings' note; NULL */
+	const struct time_spec *time_spec;
 	/*
 	 * A sampled profile (perf.data): costs are the periods of samples,
 	 * func_count holds each function's samples (its self samples, as

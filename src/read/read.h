@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/time_slice.h"
 #include "line_reader.h"
 #include "profile/profile.h"
 
@@ -48,6 +49,7 @@ struct perf_select {
 	const uint32_t *pids, *tids;
 	size_t npids, ntids;
 	const char *comms;	/* command names separated by commas */
+	const struct time_spec *time;	/* --time; NULL: all */
 };
 
 /*

@@ -636,6 +636,40 @@ static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
 	return count[f];
 }
 
+/* The threads' totals, by profile event (--threads, --json). */
+static void keep_threads(struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	struct profile *p = r->p;
+	size_t ne = p->nevents;
+
+	if (!d->nthreads || p->threads)
+		return;
+	p->threads = xcalloc(d->nthreads, sizeof(*p->threads));
+	p->nthreads = d->nthreads;
+	p->threads_nevents = ne;
+	for (size_t i = 0; i < d->nthreads; i++) {
+		struct pthread_total *t = &p->threads[i];
+
+		t->pid = d->threads[i].pid;
+		t->tid = d->threads[i].tid;
+		t->comm = d->threads[i].comm;
+		t->samples = arena_alloc(&p->arena,
+					 (2 * ne + 1) * sizeof(uint64_t));
+		memset(t->samples, 0, 2 * ne * sizeof(uint64_t));
+		t->cost = t->samples + ne;
+		for (uint32_t c = d->threads[i].cost; c != NO_ID;
+		     c = d->thread_costs[c].next) {
+			uint32_t e = r->event_of[d->thread_costs[c].event];
+
+			if (e == NO_ID || e >= ne)
+				continue;
+			t->samples[e] += d->thread_costs[c].samples;
+			t->cost[e] += d->thread_costs[c].period;
+		}
+	}
+}
+
 /* Profile events for the perf events with samples, and for all of them
  * when none has any; perf's "dummy" side-band events never. */
 static void make_events(struct presolve *r)
@@ -828,6 +862,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	if (load_kallsyms(&r) < 0)
 		goto out;
 	make_events(&r);
+	keep_threads(&r);
 	profile_want_func_extras(p);
 	p->calls_have_incl = true;
 	charge_stacks(&r);

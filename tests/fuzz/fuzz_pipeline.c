@@ -264,9 +264,10 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 }
 
 /*
- * A perf.data: read (every sample kept, and again with --comm), resolved
- * against tests/perf/'s binaries and kallsyms (the recorded objects
- * looked for under a directory that does not exist), analysed, printed.
+ * A perf.data: read (every sample kept, and again with --comm and
+ * --time), resolved against tests/perf/'s binaries and kallsyms (the
+ * recorded objects looked for under a directory that does not exist),
+ * analysed, printed.
  */
 static void run_perf(const char *path, const struct perf_select *sel,
 		     FILE *out)
@@ -308,11 +309,18 @@ out:
 
 void fuzz_perf_one(const uint8_t *data, size_t size)
 {
-	static const struct perf_select spinner = { .comms = "spinner" };
+	/* --comm, and --time's pass over every sample's time */
+	static struct time_spec slice;
+	static struct perf_select spinner = { .comms = "spinner" };
 	FILE *out = devnull();
-	char path[64];
+	char path[64], why[600];
 	int fd;
 
+	if (!spinner.time) {
+		if (time_spec_parse("25%-75%", &slice, why, sizeof(why)) < 0)
+			abort();
+		spinner.time = &slice;
+	}
 	fd = to_memfd(data, size, path, sizeof(path));
 	if (fd < 0)
 		return;

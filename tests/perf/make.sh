@@ -29,6 +29,9 @@
 #               even with the debug file in /usr/lib/debug, so there are
 #               no perf answers for it
 #
+# procs.data and notime.data (--threads, --time) and perf's answers for
+# them are made by make-threads.sh, after this.
+#
 # fp-spinner.self: fp.data's samples of the thread named spinner alone.
 # cxx.inline: perf report --inline --children on cxx.data (inlined
 # functions as rows of their own), for --inlined=callee.

@@ -93,6 +93,12 @@ struct perf_reader {
 	uint64_t samples_no_attr;	/* whose id names no attr */
 	size_t first_no_attr_off;	/* the first of them */
 	uint64_t samples_filtered;	/* not of the pids asked for */
+	/* --time: the first and last samples' times (pass 1), the ranges
+	 * they make of its spec, the samples of the threads asked for and
+	 * those of them in the ranges (pass 2) */
+	bool timing, time_seen;
+	uint64_t time_first, time_last, time_all, time_kept;
+	struct time_range ranges[TIME_SLICES_MAX];
 	name_id *cmdline;		/* CMDLINE's words */
 	size_t ncmdline;
 	const struct read_opts *opts;

@@ -475,11 +475,26 @@ static bool selected(const struct perf_reader *r, const struct perf_sample *s)
 		return false;
 	if (sel->ntids && !in_ids(sel->tids, sel->ntids, s->tid))
 		return false;
-	if (!sel->comms)
+	if (sel->comms) {
+		comm = perf_maps_comm(&r->maps, s->tid, s->time);
+		if (comm == UINT32_MAX ||
+		    !in_list(sel->comms, names_str(&r->p->names, comm)))
+			return false;
+	}
+	return true;
+}
+
+/* --time (after --pid, --tid, --comm): counted for the note */
+static bool in_time(struct perf_reader *r, const struct perf_sample *s)
+{
+	if (!r->timing)
 		return true;
-	comm = perf_maps_comm(&r->maps, s->tid, s->time);
-	return comm != UINT32_MAX &&
-	       in_list(sel->comms, names_str(&r->p->names, comm));
+	r->time_all++;
+	if (!time_ranges_have(r->ranges, r->opts->perf_select->time->n,
+			      s->time))
+		return false;
+	r->time_kept++;
+	return true;
 }
 
 /* COMM: u32 pid, tid; char comm[] (then the trailer). */
@@ -547,17 +562,15 @@ static uint32_t stack_node(struct perf_reader *r, uint32_t tid,
 	return node;
 }
 
-static int read_sample(struct perf_reader *r, const struct record *rec,
-		       struct stack *st)
+/* The event attr of sample rec, by its id; *a NULL when no attr has
+ * its id. */
+static int sample_attr(struct perf_reader *r, const struct record *rec,
+		       const struct perf_attr **ap)
 {
 	const struct perf_attr *a;
-	struct perf_sample s;
-	const char *why;
-	uint32_t node = NO_ID;
 	struct cursor c;
-	size_t at, n = 0;
-	bool user = false, deep;
 
+	*ap = NULL;
 	if (!r->nattrs)
 		return perf_fail(r, rec->off, "a sample before any event attr");
 	a = &r->attrs[0];
@@ -573,13 +586,62 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 						 "short for its id");
 		}
 		a = attr_by_id(r, id, idoff >= 0);
-		if (!a) {
-			if (!r->samples_no_attr++)
-				r->first_no_attr_off = r->in_inflated
-							       ? r->inflated_from
-							       : rec->off;
-			return 0;
-		}
+	}
+	*ap = a;
+	return 0;
+}
+
+/*
+ * --time, pass 1: the first and last samples' times, which its
+ * relative and percentage forms count from. A sample that does not
+ * parse is left to pass 2 to report.
+ */
+static int sample_time(struct perf_reader *r, const struct record *rec)
+{
+	const struct perf_attr *a;
+	struct perf_sample s;
+	const char *why;
+	struct cursor c;
+	size_t at;
+
+	if (sample_attr(r, rec, &a) < 0)
+		return -1;
+	if (!a)
+		return 0;
+	if (!(a->sample_type & PERF_SAMPLE_TIME))
+		return perf_fail(r, rec->off, "--time needs the samples' "
+				 "times, and this sample has none (its event "
+				 "was recorded without PERF_SAMPLE_TIME, as "
+				 "perf record -e EVENT/time=0/ records it)");
+	perf_cursor(r, &c, rec->body, rec->len);
+	if (perf_parse_sample(a, &c, &s, &why, &at) < 0)
+		return 0;
+	if (!r->time_seen || s.time < r->time_first)
+		r->time_first = s.time;
+	if (!r->time_seen || s.time > r->time_last)
+		r->time_last = s.time;
+	r->time_seen = true;
+	return 0;
+}
+
+static int read_sample(struct perf_reader *r, const struct record *rec,
+		       struct stack *st)
+{
+	const struct perf_attr *a;
+	struct perf_sample s;
+	const char *why;
+	uint32_t node = NO_ID;
+	struct cursor c;
+	size_t at, n = 0;
+	bool user = false, deep;
+
+	if (sample_attr(r, rec, &a) < 0)
+		return -1;
+	if (!a) {
+		if (!r->samples_no_attr++)
+			r->first_no_attr_off = r->in_inflated ? r->inflated_from
+							      : rec->off;
+		return 0;
 	}
 	perf_cursor(r, &c, rec->body, rec->len);
 	if (perf_parse_sample(a, &c, &s, &why, &at) < 0)
@@ -602,7 +664,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	if (s.nbranches &&
 	    (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
 		r->lbr_samples++;
-	if (!selected(r, &s)) {
+	if (!selected(r, &s) || !in_time(r, &s)) {
 		r->samples_filtered++;
 		return 0;
 	}
@@ -654,6 +716,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 				 (unsigned long long)s.period);
 	node = stack_node(r, s.tid, st, n);
 	perf_data_add_sample(r->d, node, a->event, s.period);
+	perf_data_add_thread_sample(r->d, s.pid, s.tid, a->event, s.period);
 	return 0;
 }
 
@@ -707,7 +770,7 @@ static int first_pass(struct perf_reader *r, const struct record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
-		return 0;
+		return r->timing ? sample_time(r, rec) : 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return read_mmap(r, rec);

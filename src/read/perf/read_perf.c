@@ -363,6 +363,17 @@ static void add_input(struct perf_reader *r)
 	FILE *f;
 
 	in->nparts = in->nselected = 1;
+	if (r->timing) {
+		in->timed = true;
+		in->time_first = r->time_first;
+		in->time_last = r->time_last;
+		in->time_all = r->time_all;
+		in->time_kept = r->time_kept;
+		in->time_of_chosen = r->opts->perf_select->npids ||
+				     r->opts->perf_select->ntids ||
+				     r->opts->perf_select->comms;
+		r->p->time_spec = r->opts->perf_select->time;
+	}
 	if (r->d->version != NO_NAME) {
 		char buf[128];
 
@@ -416,9 +427,26 @@ static int read_all(struct perf_reader *r)
 				 "recording names no event");
 	if (set_events(r) < 0)
 		return -1;
+	if (r->timing)
+		time_spec_resolve(r->opts->perf_select->time, r->time_first,
+				  r->time_last, r->ranges);
 	if (perf_read_records(r, (size_t)data.off,
 			      (size_t)(data.off + data.size), 2) < 0)
 		return -1;
+	if (r->timing && r->time_all && !r->time_kept)
+		return error("%s: none of its %llu samples is in --time=%s: "
+			     "they were recorded from %llu.%09llu to "
+			     "%llu.%09llu (+0 to +%llu.%09llu)", r->path,
+			     (unsigned long long)r->time_all,
+			     r->opts->perf_select->time->text,
+			     (unsigned long long)(r->time_first / 1000000000),
+			     (unsigned long long)(r->time_first % 1000000000),
+			     (unsigned long long)(r->time_last / 1000000000),
+			     (unsigned long long)(r->time_last % 1000000000),
+			     (unsigned long long)((r->time_last - r->time_first)
+						  / 1000000000),
+			     (unsigned long long)((r->time_last - r->time_first)
+						  % 1000000000));
 	if (r->samples_filtered && !r->d->nnodes)
 		return error("%s: none of its %llu samples is of the processes, "
 			     "threads or commands asked for (--pid, --tid, "
@@ -433,7 +461,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	struct perf_reader r;
 	unsigned char *copy = NULL;
 	const unsigned char *data;
-	size_t len;
+	size_t len, first_thread;
 	int mapped, ret = -1;
 
 	mapped = line_reader_map(lr, &data, &len);
@@ -454,6 +482,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	r.len = len;
 	r.fd = mapped > 0 ? lr->fd : -1;
 	r.opts = opts;
+	r.timing = opts->perf_select && opts->perf_select->time;
 	xalloc_set_context(r.path);
 	/* a second recording adds to the first's objects, frames and
 	 * stacks (its processes are its own: maps are per reader) */
@@ -467,12 +496,21 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	r.unknown_obj = perf_data_object(r.d, &p->names, PERF_UNKNOWN_OBJECT,
 					 strlen(PERF_UNKNOWN_OBJECT),
 					 PERF_OBJ_UNKNOWN);
+	first_thread = r.d->nthreads;
 	if (read_all(&r) < 0) {
 		/* a recording added to another leaves it half added to:
 		 * the profile is not to be used (the caller stops) */
 		if (r.d != p->perf)
 			perf_data_free(r.d);
 		goto out;
+	}
+	/* each thread's last command name, as perf report names it */
+	for (size_t i = first_thread; i < r.d->nthreads; i++) {
+		uint32_t comm = perf_maps_comm(&r.maps, r.d->threads[i].tid,
+					       UINT64_MAX);
+
+		if (comm != UINT32_MAX)
+			r.d->threads[i].comm = comm;
 	}
 	report(&r);
 	add_input(&r);
