@@ -60,7 +60,7 @@ demo)
 	echo
 	echo "Every view of this profile is in one page: open"
 	echo "  file://$(pwd)/build/demo-report.html"
-	echo "in a browser (Top, Function, Flame graph, Source, Disassembly)."
+	echo "in a browser (Top, Function, Flame graph, Call tree, Bottom-up, Sandwich, Source, Disassembly)."
 	;;
 check)
 	make check
