@@ -73,8 +73,8 @@ function viewBottomUp() {
 		roots: bottomUpRoots(T),
 		kids: bottomUpCallers,
 		hasKids: b => b.more,
-		cells: row => shareCells(row.n.v, T.total,
-			row.up ? row.up.n.v : T.total),
+		cells: row => shareCells(row.n.v, total(),
+			row.up ? row.up.n.v : total()),
 		label: row => unitLink(row.n.u),
 		enter: row => {
 			const u = row.n.u;

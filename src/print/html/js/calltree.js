@@ -68,10 +68,13 @@ function viewCallTree() {
 		cells: row => {
 			const i = row.n;
 
-			return shareCells(T.value[i], T.total,
+			/* of the whole as the text listings have it: the
+			 * event's total (gmon.out's self costs, gprof's
+			 * estimates, may add up past it) */
+			return shareCells(T.value[i], total(),
 				row.up ? T.value[row.up.n] : T.total).concat([
 				costCell(self[i]),
-				el('span', { class: 'num' }, pct(self[i], T.total))]);
+				el('span', { class: 'num' }, pct(self[i], total()))]);
 		},
 		label: row => unitLink(T.unit[row.n]),
 		enter: row => {
