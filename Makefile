@@ -83,8 +83,14 @@ REPORT_JS = core dom names indexes match vtable header top function entry \
 	flame frames transform treetable calltree bottomup xmenu sandwich \
 	source disasm route
 REPORT_JS_SRCS = $(REPORT_JS:%=src/print/html/js/%.js)
+# The diff report's (--diff --output=html): the report's helpers and
+# views it reuses, then its own (diff*.js)
+DIFF_JS = core dom names indexes match vtable top flame frames transform \
+	treetable calltree bottomup diffmodel difftop diffflame difftree \
+	diffroute
+DIFF_JS_SRCS = $(DIFF_JS:%=src/print/html/js/%.js)
 HTML_ASSETS = src/print/html/report.html src/print/html/report.css \
-	$(O)/gen/report.js
+	$(O)/gen/report.js src/print/html/diff.html $(O)/gen/diff.js
 LIB_OBJS = $(LIB_SRCS:%.c=$(O)/%.o) $(O)/gen/html_assets.o
 
 TESTS = $(sort $(basename $(notdir $(wildcard tests/test_*.c))))
@@ -105,6 +111,12 @@ $(O)/gen/report.js: $(REPORT_JS_SRCS) Makefile
 	@mkdir -p $(dir $@)
 	{ printf "'use strict';\n(function () {\n"; \
 	  for f in $(REPORT_JS_SRCS); do cat "$$f"; echo; done; \
+	  printf '})();\n'; } >$@.tmp && mv $@.tmp $@
+
+$(O)/gen/diff.js: $(DIFF_JS_SRCS) Makefile
+	@mkdir -p $(dir $@)
+	{ printf "'use strict';\n(function () {\n"; \
+	  for f in $(DIFF_JS_SRCS); do cat "$$f"; echo; done; \
 	  printf '})();\n'; } >$@.tmp && mv $@.tmp $@
 
 $(O)/gen/html_assets.c: src/print/html/embed.sh $(HTML_ASSETS)

@@ -15,6 +15,7 @@
 #include "cg/cg.h"
 #include "diff_main.h"
 #include "print/fmt.h"
+#include "print/html_diff.h"
 #include "print/json_write.h"
 #include "print/print.h"
 #include "read/read.h"
@@ -31,6 +32,7 @@ struct side {
 	struct cg cg;
 	uint32_t ev;
 	uint64_t total;
+	uint32_t *row;	/* by function: its row (the page's) */
 };
 
 /* A function of one side, under its normalised identity. */
@@ -112,6 +114,19 @@ static int resolve_side(struct diff *d, int k, struct symtab *st)
 	return resolve_profile(&s->p, &st, 1, &rso, &report);
 }
 
+/* Whether the command line selects samples: --pid, --tid, --comm,
+ * --time; and the first such option's name, for messages. */
+static bool selects_samples(const struct options *o)
+{
+	return o->npids || o->ntids || o->comms || o->time;
+}
+
+static const char *selection_option(const struct options *o)
+{
+	return o->npids ? "--pid" : o->ntids ? "--tid"
+	       : o->comms ? "--comm" : "--time";
+}
+
 static int load_side(struct diff *d, int k, const char *path)
 {
 	const struct options *o = d->o;
@@ -120,9 +135,15 @@ static int load_side(struct diff *d, int k, const char *path)
 				.lenient = o->lenient,
 				.want_positions = o->diff_lines,
 				.want_func_addrs = o->nbinaries > 0,
+				/* the page's flame graphs: IgProf's stacks */
+				.want_stacks = o->mode == OUT_HTML,
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
 				.perf_max_stack = o->max_stack };
+	/* --pid, --tid, --comm and --time select the samples of both */
+	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
+				   .tids = o->tids, .ntids = o->ntids,
+				   .comms = o->comms, .time = o->time };
 	int b = o->nbinaries > 1 ? k : 0;
 	const char *objects[1] = { o->binary_objects ? o->binary_objects[b]
 						     : NULL };
@@ -139,6 +160,7 @@ static int load_side(struct diff *d, int k, const char *path)
 
 	s->path = path;
 	ro.perf_files = &files;
+	ro.perf_select = &sel;
 	if (o->nbinaries) {
 		if (open_binary(o, &s->p.names,
 				o->binaries[o->nbinaries > 1 ? k : 0], &st) < 0)
@@ -150,6 +172,17 @@ static int load_side(struct diff *d, int k, const char *path)
 	}
 	if (read_profile(&s->p, path, &ro) < 0)
 		goto out;
+	if (!s->p.perf && selects_samples(o)) {
+		/* not left out without a word: the two would be compared
+		 * as if selected */
+		error("%s (%s): %s selects perf.data's samples, and this "
+		      "profile is not one (its format is %s)", path,
+		      side_name[k], selection_option(o),
+		      s->p.ninputs ? profile_str(&s->p, s->p.inputs[0].format)
+				   : "unknown");
+		ret = 2;
+		goto out;
+	}
 	/* perf.data is always resolved: it holds addresses and stacks */
 	if ((st || s->p.perf) && resolve_side(d, k, st) < 0)
 		goto out;
@@ -613,6 +646,9 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 
 	if (w < 12)
 		w = 12;
+	/* --time: each side's stretch, as the listings' first line */
+	for (int k = BASE; k <= NEW; k++)
+		print_time_header(out, &d->s[k].p, "");
 	fmt_delta(ds, totals, groups);
 	fprintf(out, "Differences in ");
 	fprint_event_title(out, bp, d->s[BASE].ev);
@@ -776,17 +812,121 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 	fputs("]}\n", out);
 }
 
+/* --time: each side's stretch said in notes where the output has no
+ * text header (--json, the page, which shows the run's messages) */
+static void time_notes(const struct diff *d)
+{
+	for (int k = BASE; k <= NEW; k++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *m;
+
+		if (!d->s[k].p.time_spec || !(m = open_memstream(&text, &len)))
+			continue;
+		print_time_header(m, &d->s[k].p, "");
+		fclose(m);
+		for (char *line = text, *nl; *line; line = nl + 1) {
+			nl = strchr(line, '\n');
+			if (!nl)
+				nl = line + strlen(line);
+			note("%.*s", (int)(nl - line), line);
+			if (!*nl)
+				break;
+		}
+		free(text);
+	}
+}
+
+/* The rows listed (row_listed()) to the front, in their order, the
+ * others after them (the page's flame graphs are of every function);
+ * returns how many are listed. */
+static size_t listed_first(struct diff *d)
+{
+	struct row *sorted = xcalloc(d->nrows + 1, sizeof(*sorted));
+	size_t listed = 0, n = 0;
+
+	for (size_t i = 0; i < d->nrows; i++)
+		if (row_listed(d, &d->rows[i]))
+			sorted[n++] = d->rows[i];
+	listed = n;
+	for (size_t i = 0; i < d->nrows; i++)
+		if (!row_listed(d, &d->rows[i]))
+			sorted[n++] = d->rows[i];
+	free(d->rows);
+	d->rows = sorted;
+	return listed;
+}
+
+/* The diff report (html_diff.h): the rows, and each side's functions'
+ * rows for its flame graph. */
+static void print_page(FILE *out, struct diff *d, size_t listed,
+		       const char *messages)
+{
+	struct diff_page_row *rows = xcalloc(d->nrows + 1, sizeof(*rows));
+	struct diff_page dp = { .rows = rows, .nrows = d->nrows,
+				.listed = listed, .warnings = messages };
+	char *title;
+	size_t n;
+
+	for (int k = 0; k < 2; k++) {
+		d->s[k].row = xcalloc(d->s[k].p.nfuncs + 1, sizeof(*d->s[k].row));
+		dp.s[k] = (struct diff_page_side){ .path = d->s[k].path,
+			.cg = &d->s[k].cg, .ev = d->s[k].ev,
+			.total = d->s[k].total, .row = d->s[k].row };
+	}
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct row *r = &d->rows[i];
+
+		rows[i] = (struct diff_page_row){ r->name, r->file, r->object,
+			{ r->in[BASE], r->in[NEW] },
+			{ r->self[BASE], r->self[NEW] },
+			{ r->incl[BASE], r->incl[NEW] } };
+		for (size_t j = 0; j < r->nkeys; j++) {
+			const struct key *key = &d->keys[r->first_key + j];
+
+			d->s[key->side].row[key->func] = (uint32_t)i;
+		}
+	}
+	if (d->main_obj[BASE] && d->main_obj[NEW] &&
+	    strcmp(d->main_obj[BASE], d->main_obj[NEW])) {
+		dp.main_obj[BASE] = d->main_obj[BASE];
+		dp.main_obj[NEW] = d->main_obj[NEW];
+		dp.mains_matched = d->mains_matched;
+		dp.mains_by_file = d->mains.by_file;
+		dp.mains_shared = d->mains.shared;
+	}
+	n = strlen(d->s[BASE].path) + strlen(d->s[NEW].path) + 32;
+	title = xmalloc(n);
+	snprintf(title, n, "cganalyze --diff %s %s", d->s[BASE].path,
+		 d->s[NEW].path);
+	dp.title = title;
+	print_html_diff(out, &dp);
+	free(title);
+	free(rows);
+}
+
 int diff_run(const struct options *o, FILE *out)
 {
 	struct diff d = { .o = o };
 	size_t listed = 0;
-	int ret = 1;
+	int ret;
+	FILE *msgs = NULL;
+	char *msg_text = NULL;
+	size_t msg_len = 0;
 
+	/* the page shows the run's messages (the main programs' note):
+	 * they are kept, and printed at the end, as analyze_run() does */
+	if (o->mode == OUT_HTML) {
+		msgs = open_memstream(&msg_text, &msg_len);
+		if (msgs)
+			diag_set_sink(msgs);
+	}
 	for (int k = 0; k < 2; k++) {
 		profile_init(&d.s[k].p);
 		memset(&d.s[k].cg, 0, sizeof(d.s[k].cg));
 	}
-	if (load_side(&d, BASE, o->inputs[0]) || load_side(&d, NEW, o->inputs[1]))
+	if ((ret = load_side(&d, BASE, o->inputs[0])) ||
+	    (ret = load_side(&d, NEW, o->inputs[1])))
 		goto out;
 	if (pick_event(&d) < 0) {
 		ret = 2;
@@ -797,19 +937,31 @@ int diff_run(const struct options *o, FILE *out)
 	match_functions(&d);
 	suggest_strip(&d);
 	qsort(d.rows, d.nrows, sizeof(*d.rows), cmp_row);
-	/* the rows listed, in order, to the front */
-	for (size_t i = 0; i < d.nrows; i++)
-		if (row_listed(&d, &d.rows[i]))
-			d.rows[listed++] = d.rows[i];
-	if (o->mode == OUT_JSON)
+	listed = listed_first(&d);
+	if (o->mode != OUT_TEXT)
+		time_notes(&d);
+	if (o->mode == OUT_JSON) {
 		print_json_diff(out, &d, listed);
-	else
+	} else if (o->mode == OUT_HTML) {
+		char *text = msgs && fflush(msgs) == 0 ? xstrdup(msg_text) : NULL;
+
+		print_page(out, &d, listed, text);
+		free(text);
+	} else {
 		print_text(out, &d, listed);
+	}
 	ret = 0;
 out:
+	if (msgs) {
+		diag_set_sink(NULL);
+		fclose(msgs);
+		fputs(msg_text, stderr);
+		free(msg_text);
+	}
 	free(d.keys);
 	free(d.rows);
 	for (int k = 0; k < 2; k++) {
+		free(d.s[k].row);
 		cg_release(&d.s[k].cg);
 		profile_release(&d.s[k].p);
 	}

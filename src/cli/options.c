@@ -223,8 +223,11 @@ static const char usage_text[] =
 "                         from BASE to NEW in one event (--sort's, default\n"
 "                         BASE's first), largest change first (--json: as\n"
 "                         JSON; --threshold=PCT: changes of at least PCT\n"
-"                         percent of BASE's total). To compare sums of\n"
-"                         several files, write each sum with\n"
+"                         percent of BASE's total; --output=html -o FILE:\n"
+"                         a report of the change, with a differential\n"
+"                         flame graph). --pid, --tid, --comm and --time\n"
+"                         select both perf.data's samples. To compare sums\n"
+"                         of several files, write each sum with\n"
 "                         --output=callgrind -o FILE first\n"
 "      --diff-lines       also each source line's change, under the first\n"
 "                         10 functions (needs line positions)\n"
@@ -859,22 +862,21 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
 	if (o->diff && o->tree)
 		return usage_error("--diff prints only the differences: it does not go with --tree");
-	/* its reading takes no selection of samples yet: said, not left
-	 * out without a word */
-	if (o->diff && (o->time || o->threads))
-		return usage_error("--diff compares two whole profiles: it does not go with %s",
-				   o->time ? "--time" : "--threads");
+	/* --threads is a listing of its own; --pid, --tid, --comm and
+	 * --time select both profiles' samples (diff.c) */
+	if (o->diff && o->threads)
+		return usage_error("--diff compares two profiles: it does not go with --threads");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
 		if (o->mode == OUT_CALLGRIND || o->mode == OUT_FOLDED ||
-		    o->mode == OUT_HTML || o->mode == OUT_PPROF ||
+		    o->mode == OUT_PPROF ||
 		    o->nbinaries > 2 || flat_on ||
 		    graph_on || flat_off || graph_off || o->dot || o->svg || o->annotate || o->disasm || o->leaks || o->sum ||
 		    o->part || o->counter)
 			return usage_error("--diff prints only the differences: it does not "
 					   "go with -p, -q, --annotate, --disasm, --leaks, "
-					   "--sum, --part, --counter, --output=callgrind, folded, html or pprof or "
+					   "--sum, --part, --counter, --output=callgrind, folded or pprof or "
 					   "more than two -b (one for both profiles, or "
 					   "BASE's then NEW's; write a summed profile with "
 					   "--output=callgrind -o FILE first)");

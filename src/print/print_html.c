@@ -22,6 +22,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "html_data.h"
+#include "html_page.h"
 #include "json_write.h"
 #include "linebuf.h"
 #include "print.h"
@@ -284,37 +285,38 @@ static void json_code(FILE *out, const struct cg *cg,
 }
 
 /*
- * The document of the page's place `at` ("@@DATA@@" and the like), as
- * script_json_open() puts it; false when `at` is no document's place.
+ * The report's document of the page's place `at` ("@@DATA@@" and the
+ * like) into m; false when `at` is no document's place.
  */
-static bool put_document(FILE *out, const char *at, const struct cg *cg,
-			 const struct print_opts *o, const char *warnings)
-{
-	struct script_json sj;
-	FILE *m;
+struct report_docs {
+	const struct cg *cg;
+	const struct print_opts *o;
+	const char *warnings;
+};
 
-	if (strncmp(at, "@@DATA@@", 8) && strncmp(at, "@@CALLS@@", 9) &&
-	    strncmp(at, "@@FLAME@@", 9) && strncmp(at, "@@CODE@@", 8))
-		return false;
-	m = script_json_open(&sj, out);
-	if (!m)
-		abort();	/* no memory, as xmalloc() does */
+static bool put_document(FILE *m, const char *at, void *arg)
+{
+	const struct report_docs *r = arg;
+
 	if (!strncmp(at, "@@DATA@@", 8))
-		html_data_first(m, cg, o, warnings);
+		html_data_first(m, r->cg, r->o, r->warnings);
 	else if (!strncmp(at, "@@CALLS@@", 9))
-		html_data_calls(m, cg, o);
+		html_data_calls(m, r->cg, r->o);
 	else if (!strncmp(at, "@@FLAME@@", 9))
-		html_data_flame(m, cg, o);
+		html_data_flame(m, r->cg, r->o);
+	else if (!strncmp(at, "@@CODE@@", 8))
+		json_code(m, r->cg, r->o);
 	else
-		json_code(m, cg, o);
-	fclose(m);
+		return false;
 	return true;
 }
 
-void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
-		const char *title, const char *warnings)
+void html_page_write(FILE *out, const char *page, const char *js,
+		     const char *title,
+		     bool (*put)(FILE *json, const char *at, void *arg),
+		     void *arg)
 {
-	const char *t = html_asset_report_html;
+	const char *t = page;
 
 	/* the page with its @@NAME@@ places filled */
 	for (const char *at; (at = strstr(t, "@@"));) {
@@ -323,16 +325,35 @@ void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 		if (!end)
 			break;
 		fwrite(t, 1, (size_t)(at - t), out);
-		if (!strncmp(at, "@@TITLE@@", 9))
+		if (!strncmp(at, "@@TITLE@@", 9)) {
 			put_html_text(out, title);
-		else if (!strncmp(at, "@@CSS@@", 7))
+		} else if (!strncmp(at, "@@CSS@@", 7)) {
 			fputs(html_asset_report_css, out);
-		else if (!strncmp(at, "@@JS@@", 6))
-			fputs(html_asset_report_js, out);
-		else if (!put_document(out, at, cg, o, warnings))
-			BUG("report.html has an unknown place '%.*s'",
-			    (int)(end + 2 - at), at);
+		} else if (!strncmp(at, "@@JS@@", 6)) {
+			fputs(js, out);
+		} else {
+			struct script_json sj;
+			FILE *m = script_json_open(&sj, out);
+			bool known;
+
+			if (!m)
+				abort();	/* no memory, as xmalloc() does */
+			known = put(m, at, arg);
+			fclose(m);
+			if (!known)
+				BUG("a report page has an unknown place '%.*s'",
+				    (int)(end + 2 - at), at);
+		}
 		t = end + 2;
 	}
 	fputs(t, out);
+}
+
+void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
+		const char *title, const char *warnings)
+{
+	struct report_docs r = { cg, o, warnings };
+
+	html_page_write(out, html_asset_report_html, html_asset_report_js,
+			title, put_document, &r);
 }

@@ -1,0 +1,107 @@
+/* The diff report's header, switch and views by location.hash */
+
+/*
+ *   #top            the functions' changes     #flame[/K]  the
+ *   #calltree       the call tree              differential flame
+ *   #bottomup       ... inverted               graph (zoomed to node K)
+ * then "&shares=1": the switch, comparing each side's shares of its
+ * total. The report's route.js reads the report's hash; this page's
+ * is its own, parsed here.
+ */
+function hashParts(hash) {
+	const [place, ...rest] = hash.replace(/^#/, '').split('&');
+
+	return { place, params: rest.filter(p => p).map(p => p.split('=')) };
+}
+/* A place of this page with the switch as it is */
+function diffHref(place) {
+	return place + (shares ? '&shares=1' : '');
+}
+
+function drawDiffHeader() {
+	const h = document.getElementById('head');
+	const sides = el('table', { id: 'diff-sides' });
+	const pctOf = SIDE_TOTAL[0] ? ' (' + fmtPct(100 * (SIDE_TOTAL[1] -
+		SIDE_TOTAL[0]) / SIDE_TOTAL[0]) + ')' : '';
+	const mains = DF.main_programs;
+
+	h.append(el('h1', null, 'cganalyze --diff: ' + DF.base.path + ' \u2192 ' +
+		DF.new.path));
+	for (const [k, s] of [['base', DF.base], ['new', DF.new]])
+		sides.append(el('tr', null, el('td', null, k), el('td', null, s.path),
+			el('td', null, s.format || ''),
+			el('td', { class: 'num', id: 'total-' + k }, withUnit(s.total))));
+	sides.append(el('tr', null, el('td', null, 'change'), el('td', null, EV[0]),
+		el('td'), el('td', { class: 'num', id: 'total-change' },
+			signed(DF.delta, fmtCost(Math.abs(DF.delta))) + pctOf)));
+	h.append(sides);
+	if (mains)
+		h.append(el('p', { class: 'muted', id: 'diff-mains' }, mains.matched
+			? 'The main programs ' + mains.base + ' (base) and ' + mains.new +
+			  ' (new) are compared as one object: ' + mains.functions_in_both +
+			  ' functions in both by ' + mains.by + '.'
+			: 'The main programs ' + mains.base + ' (base) and ' + mains.new +
+			  ' (new) have no function in both: not compared as one object.'));
+	if (D.warnings) {
+		const n = D.warnings.split('\n').filter(x => x).length;
+
+		h.append(el('details', { id: 'warnings' },
+			el('summary', null, 'Messages of the run (' + n + ')'),
+			el('pre', null, D.warnings)));
+	}
+	const box = el('input', { type: 'checkbox', id: 'shares' });
+
+	box.addEventListener('change', () => {
+		const { place } = hashParts(location.hash);
+
+		shares = box.checked;
+		location.hash = diffHref('#' + (place || 'top'));
+	});
+	document.getElementById('tabs').append(el('label', {
+		title: 'compare each function\'s share of its own profile\'s ' +
+			'total: for runs of different lengths' }, box,
+		' shares of each total'));
+}
+
+function diffRoute() {
+	const { place, params } = hashParts(location.hash);
+	const parts = (place || 'top').split('/');
+	const arg = parts.length > 1 && parts[1] !== '' ? Number(parts[1]) : undefined;
+	let tab = parts[0], node;
+
+	shares = params.some(([k, v]) => k === 'shares' && v === '1');
+	document.getElementById('shares').checked = shares;
+	switch (tab) {
+	case 'flame':
+		node = viewDiffFlame(arg);
+		break;
+	case 'calltree':
+		node = viewDiffCallTree();
+		break;
+	case 'bottomup':
+		node = viewDiffBottomUp();
+		break;
+	default:
+		tab = 'top';
+		node = viewDiffTop();
+	}
+	view.textContent = '';
+	view.append(node);
+	for (const a of document.querySelectorAll('#tabs a')) {
+		a.classList.toggle('on', a.id === 'tab-' + tab);
+		a.setAttribute('href', diffHref('#' + a.id.slice(4)));
+	}
+	if (node.redraw)
+		node.redraw();
+	document.body.dataset.route = location.hash;
+}
+
+drawDiffHeader();
+window.addEventListener('hashchange', diffRoute);
+window.addEventListener('resize', () => {
+	const v = view.firstChild;
+
+	if (v && v.redraw && v.id === 'diffflame-view')
+		v.redraw();
+});
+diffRoute();
