@@ -99,6 +99,8 @@ static int resolve_side(struct diff *d, int k, struct symtab *st)
 				    .inlined = INLINE_CALLER,
 				    .demangle = !o->no_demangle,
 				    .want_positions = o->diff_lines,
+				    /* the page's flame graphs: perf.data's */
+				    .want_stacks = o->mode == OUT_HTML,
 				    .force_binary = o->force_binary,
 				    .objects = objects,
 				    .debug_dir = o->debug_dir,

@@ -71,7 +71,7 @@ function viewDiffFlame(zoom) {
 		const W = area.clientWidth || 1000;
 		const frames = [];
 		const z = zoom >= 0 && zoom < T.unit.length ? zoom : -1;
-		const ztotal = z < 0 ? T.total : T.value[z];
+		const ztotal = z < 0 ? T.span : T.value[z];
 		const scale = ztotal > 0 ? W / ztotal : 0;
 		let depth = 0;
 

@@ -73,7 +73,10 @@ function diffTree() {
 		return diffTreeMade;
 	const T = { unit: [], parent: [], value: [], vb: [], inBase: [],
 		kids: [], roots: [], cycles: [], event: EV[0],
-		total: DF.trees[1].total, baseTotal: DF.trees[0].total,
+		/* the root's: each side's total as --json's (an estimate's
+		 * tree, gmon.out's, adds up to a little more or less: span,
+		 * what NEW's tree adds up to, is the width laid out) */
+		total: SIDE_TOTAL[1], baseTotal: SIDE_TOTAL[0], span: DF.trees[1].total,
 		estimated: DF.trees[0].estimated || DF.trees[1].estimated };
 	const index = new Map(), cycleIds = new Map();
 	const unitOf = (S, u) => {

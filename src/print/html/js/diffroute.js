@@ -31,7 +31,8 @@ function drawDiffHeader() {
 		sides.append(el('tr', null, el('td', null, k), el('td', null, s.path),
 			el('td', null, s.format || ''),
 			el('td', { class: 'num', id: 'total-' + k }, withUnit(s.total))));
-	sides.append(el('tr', null, el('td', null, 'change'), el('td', null, EV[0]),
+	sides.append(el('tr', null, el('td', null, 'change'),
+		el('td', null, EV[0] + (unitOf() ? ' (' + unitOf() + ')' : '')),
 		el('td'), el('td', { class: 'num', id: 'total-change' },
 			signed(DF.delta, fmtCost(Math.abs(DF.delta))) + pctOf)));
 	h.append(sides);

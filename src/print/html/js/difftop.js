@@ -33,9 +33,14 @@ function diffCells(col, f) {
 		el('span', { class: 'num muted' }, fmtPct(changePct(b, n)))];
 }
 
+/* The columns' titles as shown: shares in %, costs in their unit */
+function diffTopTitles() {
+	return DIFF_TOP_TITLES.map(t => t.endsWith('%') ? (shares ? '% of share' : t)
+		: shares ? t + ' %' : unitOf() ? t + ' (' + unitOf() + ')' : t);
+}
 /* The columns' widths: each as wide as its widest figure or title */
 function diffTopTemplate(rows) {
-	const widest = DIFF_TOP_TITLES.map(t => textWidth(t, true));
+	const widest = diffTopTitles().map(t => textWidth(t, true));
 	const probe = rows.slice(0, 200);
 
 	for (const f of probe)
@@ -61,9 +66,7 @@ function viewDiffTop() {
 	const count = el('span', { class: 'muted', id: 'top-count' });
 	const how = el('div', { class: 'muted', id: 'filter-how' });
 	const hdr = el('div', { class: 'hdr difftop-grid', id: 'top-head' },
-		...DIFF_TOP_TITLES.map(t => el('span', { class: 'num' },
-			t.endsWith('%') ? (shares ? '% of share' : t)
-			: shares ? t + ' %' : unitOf() ? t + ' (' + unitOf() + ')' : t)),
+		...diffTopTitles().map(t => el('span', { class: 'num' }, t)),
 		el('span', null, 'function'), el('span', null, 'file'));
 	let table;
 
