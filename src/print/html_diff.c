@@ -286,6 +286,12 @@ static void put_diff(FILE *out, const struct diff_page *dp)
 		fputc(',', out);
 		put_cost_column(out, dp, incl, NEW);
 	}
+	/* none of a maximum (MEM_MAX): a path's width is what the
+	 * stacks under it add up to (html_data_flame()) */
+	if (dp->s[NEW].cg->p->events[dp->s[NEW].ev].max) {
+		fputs("],\n \"trees\": null}\n", out);
+		return;
+	}
 	fputs("],\n \"trees\": [", out);
 	put_tree(out, &dp->s[BASE]);
 	fputs(",\n", out);

@@ -265,6 +265,27 @@ class TestDiffFlame(DiffBase):
         self.assertIn('faster', legend)
 
 
+class TestDiffMaximum(DiffBase):
+    def test_maximum_has_no_paths(self):
+        """IgProf's MEM_MAX: costs are the largest values under them,
+        paths add up: the views of paths say so rather than sum them
+        (a call tree read 1,904 under a total of 1,024)."""
+        path = os.path.join(self.tmp, 'diff-max.html')
+        args = ['--sort=MEM_MAX', 'tests/inputs/igprof/mem.txt',
+                'tests/inputs/igprof/mem.txt.gz']
+        run(['--diff', '--output=html', '-o', path] + args)
+        doc = json.loads(run(['--diff', '--json'] + args))
+        p = Page(self.driver, path)
+        for place in ('#flame', '#calltree', '#bottomup'):
+            p.go(place)
+            note = p.js("const n = document.getElementById('flame-max');"
+                        "return n ? n.textContent : null")
+            self.assertIn('MEM_MAX is a maximum', note or '', place)
+        p.go('#top')
+        text = p.js("return document.getElementById('total-new').textContent")
+        self.assertEqual(number(text), doc['new']['total'])
+
+
 class TestDiffTrees(DiffBase):
     def tree_rows(self, p, table):
         return [r['cells'] for r in p.rows(table)]

@@ -49,6 +49,8 @@ function diffLegend() {
 }
 
 function viewDiffFlame(zoom) {
+	if (diffNoTree())
+		return diffNoTree();
 	const T = diffTree();
 	const box = el('div', { id: 'diffflame-view' });
 	const info = el('div', { id: 'flame-info', class: 'muted' });
@@ -56,10 +58,6 @@ function viewDiffFlame(zoom) {
 	const scroller = el('div', { class: 'flame-box', id: 'flame-box' }, area);
 	const H = 17;
 
-	if (isMax())
-		return el('p', { class: 'note', id: 'flame-max' }, EV[0] +
-			' is a maximum (the largest single value, not a sum), which ' +
-			'a flame graph cannot show: its widths add up');
 	box.append(el('div', { class: 'controls' },
 		el('span', null, 'Differential flame graph of ' + EV[0] +
 			': new\'s call paths, coloured by their change from base'),
@@ -89,8 +87,10 @@ function viewDiffFlame(zoom) {
 		const maxDepth = Math.max(depth, laid.maxDepth);
 		let most = 0;
 
-		for (const [i] of frames)
-			if (i >= 0)
+		/* of the frames zoomed to: their callers' changes would
+		 * grey them out */
+		for (const [i, , , , up] of frames)
+			if (i >= 0 && !up)
 				most = Math.max(most, Math.abs(change(T.vb[i], T.value[i])));
 		area.textContent = '';
 		area.style.height = (maxDepth + 1) * H + 'px';

@@ -124,6 +124,14 @@ function diffTree() {
 	diffTreeMade = T;
 	return T;
 }
+/* What a view of call paths shows for a maximum (IgProf's MEM_MAX),
+ * which has none: its costs are the largest values under them, and
+ * paths add up (html_diff.c writes no trees); null for any other */
+function diffNoTree() {
+	return DF.trees ? null : el('p', { class: 'note', id: 'flame-max' }, EV[0] +
+		' is a maximum (the largest single value, not a sum), which a ' +
+		'flame graph or a tree of call paths cannot show: they add up');
+}
 /* A unit's name: a row's label, or a cycle's members */
 function diffUnitName(T, u) {
 	return u >= 0 ? name(u) : '<cycle of ' + T.cycles[-u - 1].map(name).join(', ') + '>';

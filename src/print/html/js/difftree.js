@@ -49,6 +49,8 @@ function diffTreeBox(id, what, T, table) {
 }
 
 function viewDiffCallTree() {
+	if (diffNoTree())
+		return diffNoTree();
 	const t = performance.now();
 	const T = diffTree();
 	const order = list => byChange(list, i => T.vb[i], i => T.value[i]);
@@ -98,6 +100,8 @@ function diffUpGroup(T, pairs) {
 	});
 }
 function viewDiffBottomUp() {
+	if (diffNoTree())
+		return diffNoTree();
 	const t = performance.now();
 	const T = diffTree();
 	const [sb, sn] = diffSelf(T);
