@@ -14,12 +14,16 @@
   name is both "only in base" and "only in new".
 - perf.data (exact stacks): bottom-up's roots are the functions' self
   costs, --json's; the call tree's roots add up to each side's total.
+- Against perf diff (tests/perf/fp-dwarf.diff, fp.data to dwarf.data):
+  with the switch, each symbol's base share and change of share are
+  perf diff's Baseline and Delta, in its order.
 - No view leaves an error in the browser's console (ReportBase).
 
 Run with tests/browser/run_report.py BINARY test_report_diff.
 """
 import json
 import os
+import re
 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -263,6 +267,44 @@ class TestDiffFlame(DiffBase):
         legend = p.js("return document.getElementById('flame-legend').textContent")
         self.assertIn('slower', legend)
         self.assertIn('faster', legend)
+
+
+class TestDiffPerfDiff(DiffBase):
+    def test_shares_are_perf_diffs(self):
+        args = ['--sysroot=tests/perf/sysroot', '--kallsyms=tests/perf/kallsyms',
+                'tests/perf/fp.data', 'tests/perf/dwarf.data']
+        path = os.path.join(self.tmp, 'diff-perf-peer.html')
+        run(['--diff', '--output=html', '-o', path] + args)
+        peer = []
+        with open('tests/perf/fp-dwarf.diff') as f:
+            for line in f:
+                m = re.match(r'^ +([\d.]+)% +([-+][\d.]+%)? +\S+ +\[.\] (\S+)$',
+                             line)
+                if m:
+                    peer.append((m.group(3), m.group(1), m.group(2)))
+        self.assertGreaterEqual(len(peer), 4)
+        p = Page(self.driver, path)
+        p.go('#top&shares=1')
+        rows = {}
+        order = []
+        for cells in self.top_rows(p):
+            name = cells[8].rsplit(' (only', 1)[0]
+            rows[name] = cells
+            order.append(name)
+        for name, base, delta in peer:
+            self.assertEqual(rows[name][0], base + '%', name)
+            if delta:
+                self.assertEqual(rows[name][2], delta[:-1] + ' pt', name)
+            else:
+                # perf diff leaves the change of a symbol NEW has no
+                # sample of blank; it is the whole base share, which
+                # the page says
+                self.assertEqual(rows[name][1], '0.00%', name)
+                self.assertEqual(rows[name][2], '-' + base + ' pt', name)
+        # perf diff's order, by the change of share (its blank last)
+        self.assertEqual([n for n in order if n in dict((x[0], 1) for x in peer)],
+                         [x[0] for x in peer])
+        p.shot('diff-perf-peer-top-shares')
 
 
 class TestDiffMaximum(DiffBase):

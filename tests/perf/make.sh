@@ -118,6 +118,11 @@ done
 # thread's, so comm is made part of the sort
 report -i fp.data --comms=spinner --no-children -s comm,dso,sym \
 	-F overhead,period,sample,dso,sym >fp-spinner.self
+# perf diff of fp.data to dwarf.data (one program): each symbol's share
+# of the base and the change of its share, what --diff's page shows with
+# its shares switch (tests/browser/test_report_diff.py)
+perf diff --kallsyms=kallsyms fp.data dwarf.data 2>/dev/null |
+	grep -v '^#.*Tip:\|^$' >fp-dwarf.diff
 # cxx.data with perf's inline frames, for --inlined=callee
 perf report -i cxx.data --stdio --inline --no-demangle --children \
 	--kallsyms=kallsyms -g none \
@@ -129,4 +134,4 @@ for fn in leaf lib_spin; do
 		grep -E '^ +[0-9]+ +:' >fp-$fn.annotate
 done
 cp prog libwork.so cxx cxx.data cxx.inline dbgframe dbgframe.data fp-leaf.annotate fp-lib_spin.annotate fp.data two.data pipe.data dwarf.data kallsyms ./*.header \
-	./*.self ./*.children "$out"
+	./*.self ./*.children fp-dwarf.diff "$out"
