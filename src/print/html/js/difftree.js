@@ -32,7 +32,7 @@ function diffTreeBox(id, what, T, table) {
 			? ' (' + unitOf() + ')' : shares && t !== '% base' && t !== 'change'
 			? ' %' : ''));
 
-	box.style.setProperty('--tree-columns', treeColumns(T, DIFF_TREE_TITLES));
+	box.style.setProperty('--tree-columns', treeColumns(T, titles));
 	box.append(el('div', { class: 'controls' },
 		el('span', null, what + ' of ' + EV[0]),
 		T.estimated ? el('span', { class: 'note tree-estimated' },
