@@ -42,8 +42,10 @@ DIFFS = {
               'tests/gperf/prog.prof', 'tests/gperf/prog-nopie.prof'],
     # two programs' profiles: every function on one side only
     'pprof': ['tests/pprof/cpu.pb.gz', 'tests/pprof/nosym.pb.gz'],
+    # IgProf's stacks; two programs, a C one and a C++ one
+    'igprof': ['tests/inputs/igprof/mem.txt', 'tests/inputs/igprof/cxx-mem.txt'],
     # one profile written two ways: no change at all
-    'igprof': ['tests/inputs/igprof/perf.txt', 'tests/inputs/igprof/hex.txt'],
+    'igprof-same': ['tests/inputs/igprof/perf.txt', 'tests/inputs/igprof/hex.txt'],
 }
 # the two builds of one program
 BUILDS = ('callgrind', 'perf')
@@ -88,8 +90,18 @@ class DiffBase(ReportBase):
         return p, doc
 
     def top_rows(self, p):
-        """Top's drawn rows: the cells' texts, top to bottom."""
-        return [r['cells'] for r in p.rows('top-table')]
+        """Top's drawn rows: the cells' texts, top to bottom; a name
+        shortened to fit is whole in its title, and is put whole in
+        its cell's text here."""
+        rows = p.js("""
+            const rows = [...document.querySelectorAll('#top-table .row')];
+            rows.sort((a, b) => parseFloat(a.style.top) - parseFloat(b.style.top));
+            return rows.map(r => [...r.children].map(c => {
+                const n = c.querySelector('.fname') || (c.classList.contains('fname') ? c : null);
+                const only = c.querySelector('.only');
+                return n ? n.title + (only ? only.textContent : '') : c.textContent;
+            }));""")
+        return rows
 
 
 class TestDiffTop(DiffBase):
