@@ -190,7 +190,10 @@ static void put_tree(FILE *out, const struct diff_page_side *s)
 	const struct cg *cg = s->cg;
 	const struct profile *p = cg->p;
 	struct flame fl;
-	uint32_t *cyc = xcalloc(cg->ncycles + 1, sizeof(*cyc));	/* number */
+	/* the cycles met, numbered in that order: cg's index -> number,
+	 * and number - 1 -> index */
+	uint32_t *cyc = xcalloc(cg->ncycles + 1, sizeof(*cyc));
+	uint32_t *met = xcalloc(cg->ncycles + 1, sizeof(*met));
 	uint32_t ncyc = 0;
 
 	flame_build(&fl, cg, s->ev, (double)p->totals[s->ev] * DIFF_FLAME_MIN_SHARE,
@@ -206,9 +209,10 @@ static void put_tree(FILE *out, const struct diff_page_side *s)
 		if (n->func != NO_ID) {
 			u = (long)s->row[n->func];
 		} else {
-			/* cycles numbered in the order met */
-			if (!cyc[n->cycle])
+			if (!cyc[n->cycle]) {
+				met[ncyc] = n->cycle;
 				cyc[n->cycle] = ++ncyc;
+			}
 			u = -(long)cyc[n->cycle];
 		}
 		fprintf(out, i ? ",%ld" : "%ld", u);
@@ -221,13 +225,11 @@ static void put_tree(FILE *out, const struct diff_page_side *s)
 	for (size_t i = 0; i < fl.nnodes; i++)
 		fprintf(out, i ? ",%.17g" : "%.17g", fl.nodes[i].total);
 	fputs("],\n  \"cycles\": [", out);
-	for (uint32_t k = 1; k <= ncyc; k++) {
-		uint32_t c = 0;
+	for (uint32_t k = 0; k < ncyc; k++) {
+		uint32_t c = met[k];
 		bool first = true;
 
-		while (cyc[c] != k)
-			c++;
-		fputs(k > 1 ? ",[" : "[", out);
+		fputs(k ? ",[" : "[", out);
 		for (uint32_t m = cg->cycles[c].first_member; m != NO_ID;
 		     m = cg->nodes[m].next_member) {
 			fprintf(out, first ? "%u" : ",%u", s->row[m]);
@@ -237,6 +239,7 @@ static void put_tree(FILE *out, const struct diff_page_side *s)
 	}
 	fputs("]}", out);
 	free(cyc);
+	free(met);
 	flame_release(&fl);
 }
 
