@@ -868,6 +868,10 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--diff compares two profiles: it does not go with --threads");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
+	/* not left out without a word: the page has no lines */
+	if (o->diff_lines && o->mode == OUT_HTML)
+		return usage_error("--diff-lines lists lines in the text and --json; "
+				   "the diff report (--output=html) has functions only");
 	if (o->diff) {
 		if (o->mode == OUT_CALLGRIND || o->mode == OUT_FOLDED ||
 		    o->mode == OUT_PPROF ||
