@@ -74,7 +74,9 @@ function viewDiffTop() {
 		const rows = diffTopRows();
 
 		count.textContent = rows.length + ' of ' + NF + ' functions ' +
-			(shares ? 'whose share changed' : 'listed by --diff');
+			(shares ? 'whose share changed' : 'listed by --diff') +
+			/* as the text says it */
+			(!DF.listed && !shares ? ': no function\'s cost changed' : '');
 		how.textContent = diffTopState.how;
 		box.style.setProperty('--difftop-columns', diffTopTemplate(rows));
 		const t = vtable(rows, 'difftop-grid', f => {
