@@ -144,8 +144,13 @@ static const char usage_text[] =
 "                         names with the symbol table)\n"
 "      --debug-dir=DIR    look for separate debug files under DIR\n"
 "                         (default /usr/lib/debug)\n"
-"      --pid=PID[,PID...] perf.data: only the samples of these processes\n"
-"      --tid=TID[,TID...] perf.data: only the samples of these threads\n"
+"      --pid=PID[,PID...] perf.data: only the samples of these processes;\n"
+"                         Callgrind: only the parts of these (pid:);\n"
+"                         IgProf: only the profiles of these (P=(ID=))\n"
+"      --tid=TID[,TID...] perf.data: only the samples of these threads;\n"
+"                         Callgrind: only the parts of these (thread:,\n"
+"                         valgrind's thread number, 1 the main thread:\n"
+"                         run it with --separate-threads=yes)\n"
 "      --comm=NAME[,NAME...]  perf.data: only the samples of threads of\n"
 "                         this command name (as ps shows it) at the time\n"
 "      --time=START,END   perf.data: only the samples recorded from START to\n"
@@ -158,7 +163,12 @@ static const char usage_text[] =
 "                         first sample to the last, several with commas\n"
 "      --threads          perf.data: list the threads (pid, tid, command\n"
 "                         name) with their samples and costs, as perf\n"
-"                         report --sort pid -n, and each process's sum\n"
+"                         report --sort pid -n, and each process's sum;\n"
+"                         Callgrind, IgProf: each thread's and process's\n"
+"                         totals, from the parts' pid: and thread:\n"
+"      --parts            Callgrind, IgProf: list the parts read in the\n"
+"                         order dumped (process, part number, thread):\n"
+"                         basic blocks run, totals, trigger, file\n"
 "      --max-stack=N      perf.data: use the N innermost frames of each\n"
 "                         sample's stack, as perf report's --max-stack\n"
 "                         (default: all, up to the recording's limit)\n"
@@ -261,6 +271,7 @@ enum {
 	OPT_COMM,
 	OPT_TIME,
 	OPT_THREADS,
+	OPT_PARTS,
 	OPT_MAX_STACK,
 	OPT_INLINED,
 	OPT_RESOLVE,
@@ -331,6 +342,7 @@ static const struct option long_options[] = {
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "parts", no_argument, NULL, OPT_PARTS },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
@@ -714,6 +726,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_THREADS:
 			o->threads = true;
 			break;
+		case OPT_PARTS:
+			o->parts = true;
+			break;
 		case OPT_MAX_STACK: {
 			char *stop;
 			unsigned long long v;
@@ -861,9 +876,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--diff prints only the differences: it does not go with --tree");
 	/* its reading takes no selection of samples yet: said, not left
 	 * out without a word */
-	if (o->diff && (o->time || o->threads))
+	if (o->diff && (o->time || o->threads || o->parts))
 		return usage_error("--diff compares two whole profiles: it does not go with %s",
-				   o->time ? "--time" : "--threads");
+				   o->time ? "--time" : o->threads ? "--threads" : "--parts");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {
@@ -887,15 +902,15 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	}
 	if ((o->mode == OUT_CALLGRIND || o->mode == OUT_PPROF) &&
 	    (flat_on || graph_on || o->annotate || o->disasm || o->leaks ||
-	     o->threads || o->dot || o->svg))
+	     o->threads || o->parts || o->dot || o->svg))
 		return usage_error("--output=%s writes the profile itself, "
-				   "without listings (-p, -q, --annotate, --disasm, --leaks, --threads, --dot, --svg)",
+				   "without listings (-p, -q, --annotate, --disasm, --leaks, --threads, --parts, --dot, --svg)",
 				   o->mode == OUT_PPROF ? "pprof" : "callgrind");
 	if ((o->mode == OUT_FOLDED || o->mode == OUT_HTML) &&
 	    (flat_on || graph_on || flat_off || graph_off || o->annotate ||
-	     o->disasm || o->leaks || o->threads || o->dot || o->svg))
+	     o->disasm || o->leaks || o->threads || o->parts || o->dot || o->svg))
 		return usage_error("--output=%s writes the %s alone, without "
-				   "-p, -q, --annotate, --disasm, --leaks, --threads, --dot or --svg",
+				   "-p, -q, --annotate, --disasm, --leaks, --threads, --parts, --dot or --svg",
 				   o->mode == OUT_FOLDED ? "folded" : "html",
 				   o->mode == OUT_FOLDED ? "stacks" : "report (which has every view)");
 	if (optind >= argc)
@@ -905,7 +920,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->flat = flat_on;
 	o->graph = graph_on;
 	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks &&
-	    !o->dot && !o->svg && !o->tree && !o->threads)
+	    !o->dot && !o->svg && !o->tree && !o->threads && !o->parts)
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;
