@@ -238,8 +238,8 @@ static void test_callgrind_bad_headers(void **state)
 	}
 }
 
-/* IgProf: one part per file, its process from P=(ID=), totals per
- * counter; --pid leaves a file of another process unread */
+/* IgProf: a file of one buffer is one part, its process from P=(ID=),
+ * totals per counter; --pid leaves a file of another process unread */
 static void test_igprof(void **state)
 {
 	static const char text[] =
@@ -268,6 +268,45 @@ static void test_igprof(void **state)
 	assert_false(r.p.parts[0].selected);
 	assert_int_equal(r.p.nfuncs, 0);
 	assert_int_equal(r.p.inputs[0].nselected, 0);
+	rd_done(&r);
+}
+
+/* igprof's buffers (one per live thread, then the master's) number the
+ * counters again from the start: a counter defined a second time in a
+ * buffer begins the next one, whatever counter comes first in it */
+static void test_igprof_buffers(void **state)
+{
+	static const char text[] =
+		"P=(ID=7 N=(/bin/prog) T=0.000000)\n"
+		"C1 FN0=(F0=(prog)+16 N=(main))+0 V0=(MEM_TOTAL):(1,10,10) V1=(MEM_MAX):(1,10,10)\n"
+		"C2 FN1=(F0+32 N=(f))+0 V0:(2,20,15) V1:(2,15,15)\n"
+		/* the second buffer: MEM_MAX first, then MEM_TOTAL again */
+		"C1 FN0+0 V2=(MEM_MAX):(1,40,40) V3=(MEM_TOTAL):(1,40,40)\n"
+		"C2 FN1+0\n"
+		"C3 FN2=(F0+48 N=(g))+0 V3:(1,5,5)\n"
+		/* the third: MEM_TOTAL alone */
+		"C1 FN1+0 V4=(MEM_TOTAL):(1,7,7)\n";
+	struct res r;
+	static const uint64_t total[3] = { 30, 45, 7 }, max[3] = { 15, 40, 0 };
+
+	(void)state;
+	rd(&r, text, NULL);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.p.nparts, 3);
+	assert_int_equal(r.p.inputs[0].nparts, 3);
+	assert_int_equal(r.p.inputs[0].nselected, 3);
+	for (size_t k = 0; k < 3; k++) {
+		const struct ppart *pt = &r.p.parts[k];
+
+		assert_int_equal(pt->ordinal, k + 1);
+		assert_int_equal(pt->pid, 7);
+		assert_string_equal(profile_str(&r.p, pt->name), "prog");
+		if (ppart_cost(pt, 0) != total[k] ||
+		    ppart_cost(pt, 1) != max[k])
+			fail_msg("buffer %zu: %llu, %llu", k + 1,
+				 (unsigned long long)ppart_cost(pt, 0),
+				 (unsigned long long)ppart_cost(pt, 1));
+	}
 	rd_done(&r);
 }
 
@@ -328,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_callgrind_no_totals),
 		cmocka_unit_test(test_callgrind_bad_headers),
 		cmocka_unit_test(test_igprof),
+		cmocka_unit_test(test_igprof_buffers),
 		cmocka_unit_test(test_groups),
 	};
 

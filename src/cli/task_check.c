@@ -3,7 +3,7 @@
  * input's format (task_check.h). perf.data has them all but --parts;
  * Callgrind's parts carry a pid: and, with --separate-threads=yes, a
  * thread:, but neither a command per thread nor a time of day; IgProf
- * tells its process alone (profile/parts.h); the other formats none.
+ * its process alone (profile/parts.h); the other formats none.
  */
 #include <string.h>
 
@@ -29,8 +29,9 @@ static const char *why_not(unsigned need)
 {
 	switch (need) {
 	case HAS_TID:
-		return "; IgProf merges every thread's stacks into one "
-		       "profile: --pid selects its profiles";
+		return "; IgProf names no thread (its parts are igprof's "
+		       "buffers, a thread's each, unnamed): --pid selects "
+		       "its profiles";
 	case HAS_COMM:
 		return "; a Callgrind part names no command of its own: "
 		       "--pid and --tid select its parts";

@@ -93,7 +93,7 @@ static void group_table(FILE *out, const struct profile *p,
 		order[i] = i;
 		nparts += g[i].nparts;
 		for (size_t e = 0; e < ne; e++)
-			total[e] += g[i].cost[e];
+			part_cost_add(p, e, &total[e], g[i].cost[e]);
 	}
 	sort_groups = g;
 	sort_ev = ev;
@@ -137,8 +137,9 @@ void print_part_threads(FILE *out, const struct profile *p,
 	group_table(out, p, po, true, ne, ev);
 	if (!parts_have_threads(p))
 		fputs("\nThe parts name no thread: Callgrind adds up every "
-		      "thread's costs unless run\nwith --separate-threads=yes, "
-		      "and IgProf always does.\n", out);
+		      "thread's costs unless run\nwith --separate-threads=yes; "
+		      "IgProf's parts are its buffers, a thread's each,\n"
+		      "unnamed (--parts lists them).\n", out);
 	fputs("\nProcesses (their threads' sums):\n\n", out);
 	group_table(out, p, po, false, ne, ev);
 }
@@ -177,7 +178,8 @@ void print_parts(FILE *out, const struct profile *p,
 			continue;
 		order[n++] = &p->parts[i];
 		for (size_t e = 0; e < ne; e++)
-			total[e] += ppart_cost(&p->parts[i], e);
+			part_cost_add(p, e, &total[e],
+				      ppart_cost(&p->parts[i], e));
 	}
 	qsort(order, n, sizeof(*order), by_time);
 	fputs("Parts in the order dumped (by process, part number, thread), "

@@ -31,6 +31,15 @@ struct ppart *profile_add_part(struct profile *p, const struct ppart *part,
 	return pt;
 }
 
+void part_cost_add(const struct profile *p, size_t e, uint64_t *acc,
+		   uint64_t v)
+{
+	if (e < p->nevents && p->events[e].max)
+		*acc = *acc > v ? *acc : v;
+	else if (__builtin_add_overflow(*acc, v, acc))
+		*acc = UINT64_MAX;	/* costs are 64-bit (Q16) */
+}
+
 size_t part_groups(const struct profile *p, bool by_thread, size_t ne,
 		   struct part_group **out)
 {
@@ -60,14 +69,8 @@ size_t part_groups(const struct profile *p, bool by_thread, size_t ne,
 			n++;
 		}
 		g[k].nparts++;
-		for (size_t e = 0; e < ne; e++) {
-			uint64_t v = ppart_cost(pt, e);
-
-			/* costs are 64-bit (Q16): stop at the largest */
-			if (__builtin_add_overflow(g[k].cost[e], v,
-						   &g[k].cost[e]))
-				g[k].cost[e] = UINT64_MAX;
-		}
+		for (size_t e = 0; e < ne; e++)
+			part_cost_add(p, e, &g[k].cost[e], ppart_cost(pt, e));
 	}
 	u64map_release(&index);
 	*out = g;

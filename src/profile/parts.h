@@ -9,9 +9,9 @@
  * (--dump-every-bb, --dump-before, CALLGRIND_DUMP_STATS, callgrind_control
  * -d) one more part each, "part: N", with "desc: Trigger:" saying why
  * and "desc: Timerange: Basic block A - B" when, and --combine-dumps=yes
- * all of them in one file. IgProf writes one part per file: its process
- * ("P=(ID=PID N=(NAME) ...)"), every thread's stacks merged (see
- * read_igprof.c), so it has no thread to tell.
+ * all of them in one file. IgProf's parts are its buffers (a thread's
+ * each, then the ended threads' merged; read_igprof.c), in a file of one
+ * process ("P=(ID=PID N=(NAME) ...)"): no thread to tell.
  */
 #ifndef CGA_PARTS_H
 #define CGA_PARTS_H
@@ -50,6 +50,11 @@ static inline uint64_t ppart_cost(const struct ppart *pt, size_t event)
 {
 	return event < pt->ncost ? pt->cost[event] : 0;
 }
+
+/* v added to *acc for event e: the larger for a maximum (IgProf's
+ * MEM_MAX), else the sum, stopping at 2^64 - 1 */
+void part_cost_add(const struct profile *p, size_t e, uint64_t *acc,
+		   uint64_t v);
 
 /* The selected parts of one thread (or process), their costs added. */
 struct part_group {

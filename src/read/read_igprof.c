@@ -103,6 +103,11 @@ struct ig_reader {
 	size_t nfiles, files_alloc;
 	struct ig_counter counters[MAX_COUNTERS];
 	size_t ncounters;
+	/* igprof's buffers, the file's parts (add_file_part()): the one
+	 * being read (1 the first), and the one each counter was last
+	 * defined in */
+	uint32_t buffer;
+	uint32_t defined_in[MAX_COUNTERS];
 	uint32_t count_col;	/* counter whose counts are call counts */
 
 	struct ig_level *lv;	/* the current stack, depth entries */
@@ -323,11 +328,18 @@ static bool pid_wanted(const struct ig_reader *rd)
 	return false;
 }
 
-/* The file as one part: IgProf merges every thread's stacks into one
- * profile (igprof's profile.cc: a thread's buffer goes into the master
- * buffer when the thread ends, and a dump writes the live threads'
- * trees one after another with nothing between them to tell them
- * apart), so the process is all it tells. */
+/*
+ * A buffer of the file as a part. igprof (src/profile.cc, dumpAllProfiles)
+ * keeps a buffer of stacks per thread in its per-thread mode, merges a
+ * thread's into the master buffer when the thread ends, and dumps each
+ * live thread's buffer and then the master's, one tree after another:
+ * no thread id, nothing between them, but the counters' ids start again
+ * for each (dumpResetIDs()), so a counter defined a second time in a
+ * buffer begins the next. Which thread a buffer is, the file does not
+ * say: its process (P=(ID=)) is all a part tells. A buffer that uses
+ * none of the counters the one before it defined is not told apart
+ * from it.
+ */
 static void add_file_part(struct ig_reader *rd, bool selected)
 {
 	const char *name = profile_str(rd->p, rd->program);
@@ -337,7 +349,7 @@ static void add_file_part(struct ig_reader *rd, bool selected)
 			   ? rd->file_total_alloc : rd->p->nevents;
 
 	pt.input = (uint32_t)(rd->input - rd->p->inputs);
-	pt.ordinal = 1;
+	pt.ordinal = rd->buffer;
 	pt.pid = rd->pid;
 	pt.name = base ? names_intern(&rd->p->names, base + 1, strlen(base + 1))
 		       : rd->program;
@@ -345,6 +357,18 @@ static void add_file_part(struct ig_reader *rd, bool selected)
 	pt.selected = selected;
 	pt.from_totals = false;
 	profile_add_part(rd->p, &pt, rd->file_total, n);
+}
+
+/* The buffer read so far is a part; the next starts at zero. */
+static void next_buffer(struct ig_reader *rd)
+{
+	add_file_part(rd, true);
+	if (rd->file_total)
+		memset(rd->file_total, 0,
+		       rd->file_total_alloc * sizeof(*rd->file_total));
+	rd->buffer++;
+	rd->input->nparts++;
+	rd->input->nselected++;
 }
 
 /* ---- the header ---- */
@@ -718,6 +742,11 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 		for (c = 0; c < rd->ncounters; c++)
 			if (rd->counters[c].event == e)
 				break;
+		/* defined again in the buffer being read: the next buffer
+		 * has begun (its first counter value is a definition) */
+		if (c < rd->ncounters && rd->defined_in[c] == rd->buffer)
+			next_buffer(rd);
+		rd->defined_in[c] = rd->buffer;
 		if (c == rd->ncounters) {
 			if (c == MAX_COUNTERS)
 				return error_here(rd, "more than %d counters", MAX_COUNTERS);
@@ -934,6 +963,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	rd.base = 10;
 	rd.count_col = NO_ID;
 	rd.memory = -1;
+	rd.buffer = 1;
 	rd.input = profile_add_input(p, lr->path, "igprof");
 	rd.input->nparts = rd.input->nselected = 1;
 	rd.input->creator = names_intern(&p->names, "igprof", 6);
