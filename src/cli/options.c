@@ -876,9 +876,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		return usage_error("--diff prints only the differences: it does not go with --tree");
 	/* its reading takes no selection of samples yet: said, not left
 	 * out without a word */
-	if (o->diff && (o->time || o->threads || o->parts))
+	if (o->diff && (o->time || o->threads || o->parts || o->npids ||
+			o->ntids || o->comms))
 		return usage_error("--diff compares two whole profiles: it does not go with %s",
-				   o->time ? "--time" : o->threads ? "--threads" : "--parts");
+				   o->time ? "--time" : o->threads ? "--threads"
+				   : o->parts ? "--parts" : o->npids ? "--pid"
+				   : o->ntids ? "--tid" : "--comm");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	if (o->diff) {

@@ -10,7 +10,9 @@
 # callgrind_annotate cannot read (it warns that the second part's header
 # lines are malformed, and adds every part up: FORMAT-NOTES Q18): there
 # each part's row is checked against the part's own "totals:" line, and
-# --part with --tid against the same.
+# --part with --tid against the same, in our flat profile and in
+# callgrind_annotate's reading of that part written alone
+# (--output=callgrind); each thread's row against --tid's written alone.
 bin=$1
 command -v callgrind_annotate >/dev/null || { echo "callgrind_annotate is not installed"; exit 77; }
 dir=tests/callgrind-threads
@@ -96,7 +98,23 @@ while read -r p t want; do
 	got=$(flat_total --part="$p" --tid="$t" $dir/combined.out)
 	[ "$got" = "$want" ] ||
 		fail "combined.out: --part=$p --tid=$t: the flat profile's total is '$got', not $want"
+	# the part alone, written as a file of its own, for callgrind_annotate
+	"$bin" --output=callgrind -o /tmp/cgthreads.$$.part --part="$p" \
+		--tid="$t" $dir/combined.out
+	got=$(annotate_total /tmp/cgthreads.$$.part)
+	[ "$got" = "$want" ] ||
+		fail "combined.out: part $p thread $t written alone: callgrind_annotate says '$got', totals: $want"
 done </tmp/cgthreads.$$.want
+# each thread written alone, against its --threads row
+for t in 1 2 3; do
+	"$bin" --output=callgrind -o /tmp/cgthreads.$$.part --tid="$t" \
+		$dir/combined.out
+	want=$(annotate_total /tmp/cgthreads.$$.part)
+	got=$("$bin" --no-digit-groups --threads $dir/combined.out |
+		awk -v t="$t" '/^Processes/ { exit } $2 == t { print $5 }')
+	[ -n "$want" ] && [ "$got" = "$want" ] ||
+		fail "combined.out: thread $t: --threads says '$got', callgrind_annotate of --tid=$t written alone '$want'"
+done
 
 # --json: "parts" in the file's order with its totals: lines, "threads"
 # with the sums of --threads
