@@ -5,7 +5,8 @@
  *
  * valgrind 3.19 heads every part "pid:", "cmd:", "part:", "thread:" (only
  * with --separate-threads=yes), then "desc: Trigger: Program termination"
- * (or "Client Request: NAME", "--dump-every-bb=N", "--dump-before=FN")
+ * (or "Client Request: NAME", "--dump-every-bb=N", "--dump-before=FN",
+ * "--dump-after=FN")
  * and "desc: Timerange: Basic block A - B", the basic blocks run from the
  * start to the first and last of its stretch; a file of
  * --combine-dumps=yes gives pid: and cmd: once (tests/callgrind-threads).
