@@ -13,9 +13,9 @@
 #              beside them (valgrind leaves it)
 #   dumps/     threads.c dumps (one process, three phases, a
 #              CALLGRIND_DUMP_STATS_AT after the first two) under
-#              --separate-threads=yes: callgrind.out.PID.1-01 and .2-01 for
-#              the dumps (only the main thread lives then), -01 to -03 at
-#              the end
+#              --separate-threads=yes --cache-sim=yes --branch-sim=yes (13
+#              events): callgrind.out.PID.1-01 and .2-01 for the dumps
+#              (only the main thread lives then), -01 to -03 at the end
 #   combined.out  the same with --combine-dumps=yes and
 #              --dump-every-bb=100000 too: every part in one file, dumped
 #              by client request, by the basic-block count, at the end
@@ -31,8 +31,8 @@ cd "$tmp/procs"
 valgrind -q --tool=callgrind --separate-threads=yes \
 	--callgrind-out-file=callgrind.out.%p ../threads
 cd "$tmp/dumps"
-valgrind -q --tool=callgrind --separate-threads=yes \
-	--callgrind-out-file=callgrind.out.%p ../threads dumps
+valgrind -q --tool=callgrind --separate-threads=yes --cache-sim=yes \
+	--branch-sim=yes --callgrind-out-file=callgrind.out.%p ../threads dumps
 cd "$tmp"
 valgrind -q --tool=callgrind --separate-threads=yes --combine-dumps=yes \
 	--dump-every-bb=100000 --callgrind-out-file=combined.out \
