@@ -8,6 +8,7 @@
  */
 #include "helpers.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,6 +360,43 @@ static void test_groups(void **state)
 	profile_release(&p);
 }
 
+/* A file of many events and many parts holds no more than its size: a
+ * part keeps its costs up to its last non-zero one, and a part of
+ * another thread each is grouped in one pass (10,000 threads here) */
+static void test_many_parts(void **state)
+{
+	enum { NPARTS = 10000, NEVENTS = 1000 };
+	size_t alloc = 16 * NEVENTS + 40 * NPARTS, len = 0;
+	char *text = malloc(alloc);
+	struct part_group *g;
+	struct res r;
+	size_t n;
+
+	(void)state;
+	len += (size_t)sprintf(text + len, "events:");
+	for (int e = 0; e < NEVENTS; e++)
+		len += (size_t)sprintf(text + len, " E%d", e);
+	len += (size_t)sprintf(text + len, "\nfn=a\n1 3\ntotals: 3\n");
+	for (int i = 2; i <= NPARTS; i++)
+		len += (size_t)sprintf(text + len, "part: %d\nthread: %d\n"
+				       "totals: 0 %d\n", i, i, i);
+	assert_true(len < alloc);
+	rd(&r, text, NULL);
+	free(text);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.p.nparts, NPARTS);
+	assert_int_equal(r.p.parts[0].ncost, 1);
+	assert_int_equal(r.p.parts[NPARTS - 1].ncost, 2);
+	assert_int_equal(ppart_cost(&r.p.parts[NPARTS - 1], 1), NPARTS);
+	assert_int_equal(ppart_cost(&r.p.parts[NPARTS - 1], NEVENTS - 1), 0);
+	n = part_groups(&r.p, true, NEVENTS, &g);
+	assert_int_equal(n, NPARTS);
+	assert_int_equal(g[NPARTS - 1].tid, NPARTS);
+	assert_int_equal(g[NPARTS - 1].cost[1], NPARTS);
+	part_groups_free(g, n);
+	rd_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_igprof),
 		cmocka_unit_test(test_igprof_buffers),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_many_parts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
