@@ -2,9 +2,11 @@
  * Callgrind's threads, processes and parts, and IgProf's processes, from
  * the parts' headers (profile/parts.h): --threads, --parts and their
  * --json. A thread's figures are the totals of its parts, each the
- * part's "totals:" line, which callgrind_annotate prints as the file's
- * PROGRAM TOTALS for a file of one part (tests/sh/callgrind-threads.sh
- * checks them against it); a process's are its threads' sums.
+ * part's "totals:" line (the sum of its cost lines), so that they add up
+ * to the flat profile's total; callgrind_annotate prints a file's
+ * "summary:" line as its PROGRAM TOTALS, the same but a few events off
+ * with --cache-sim=yes (tests/callgrind_threads_check.py compares them);
+ * a process's are its threads' sums.
  */
 #include <stdlib.h>
 #include <string.h>
