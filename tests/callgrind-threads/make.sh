@@ -19,12 +19,19 @@
 #   combined.out  the same with --combine-dumps=yes and
 #              --dump-every-bb=100000 too: every part in one file, dumped
 #              by client request, by the basic-block count, at the end
+#
+# The program is built in /tmp/cganalyze-cgthreads (made anew), the path
+# the profiles name its source by: --source-map=/tmp/cganalyze-cgthreads=
+# tests/callgrind-threads finds it here.
 set -e
 top=$(pwd)
 out=$top/tests/callgrind-threads
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-gcc -g -O1 -pthread -o "$tmp/threads" "$out/threads.c"
+tmp=/tmp/cganalyze-cgthreads
+rm -rf "$tmp"
+mkdir -p "$tmp"
+cp "$out/threads.c" "$tmp"
+cd "$tmp"
+gcc -g -O1 -pthread -o threads threads.c
 rm -rf "$out/procs" "$out/dumps" "$out/combined.out"
 mkdir -p "$tmp/procs" "$tmp/dumps" "$out/procs" "$out/dumps"
 cd "$tmp/procs"
