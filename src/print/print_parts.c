@@ -137,7 +137,11 @@ void print_part_threads(FILE *out, const struct profile *p,
 		ne ? profile_str(p, p->events[ev].name) : "cost",
 		po->transforms ? ", before the transforms" : "");
 	group_table(out, p, po, true, ne, ev);
-	if (!parts_have_threads(p))
+	if (parts_have_threads(p))
+		fputs("\nA thread is valgrind's number for it (1 the main "
+		      "thread, given again to a\nthread started after another "
+		      "ended), not the kernel's.\n", out);
+	else
 		fputs("\nThe parts name no thread: Callgrind adds up every "
 		      "thread's costs unless run\nwith --separate-threads=yes; "
 		      "IgProf's parts are its buffers, a thread's each,\n"
