@@ -6,10 +6,10 @@
  * valgrind 3.19 heads every part "pid:", "cmd:", "part:", "thread:" (only
  * with --separate-threads=yes), then "desc: Trigger: Program termination"
  * (or "Client Request: NAME", "--dump-every-bb=N", "--dump-before=FN",
- * "--dump-after=FN")
- * and "desc: Timerange: Basic block A - B", the basic blocks run from the
- * start to the first and last of its stretch; a file of
- * --combine-dumps=yes gives pid: and cmd: once (tests/callgrind-threads).
+ * "--dump-after=FN") and "desc: Timerange: Basic block A - B", the basic
+ * blocks run from the start to the first and last of its stretch; a file
+ * of --combine-dumps=yes gives pid: and cmd: once
+ * (tests/callgrind-threads).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +36,10 @@ bool callgrind_part_wanted(const struct callgrind_reader *rd)
 		return false;
 	if (!sel)
 		return true;
-	/* a part without a thread: line holds every thread's costs
-	 * together: no --tid is its */
 	if (sel->npids && !in_ids(sel->pids, sel->npids, rd->pid))
 		return false;
+	/* a part without a thread: line (tid 0) holds every thread's
+	 * costs together: no --tid is its */
 	return !sel->ntids || in_ids(sel->tids, sel->ntids, rd->tid);
 }
 
