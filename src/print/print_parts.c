@@ -189,8 +189,8 @@ void print_parts(FILE *out, const struct profile *p,
 	}
 	qsort(order, n, sizeof(*order), by_time);
 	fputs("Parts in the order dumped (by process, part number, thread), "
-	      "with the basic blocks run\nfrom the start to the first and "
-	      "last of each, why it was dumped, and its file:\n\n", out);
+	      "with the basic\nblocks run from the start to the first and "
+	      "last of each, why it was dumped,\nand its file:\n\n", out);
 	fprintf(out, "%6s %8s %8s %12s %12s", "part", "pid", "thread",
 		"from bb", "to bb");
 	heads(out, p, ne);
