@@ -18,6 +18,7 @@
 #include "binaries.h"
 #include "cg/cg.h"
 #include "hot_files.h"
+#include "task_check.h"
 #include "print/annotate_data.h"
 #include "print/arc_stacks.h"
 #include "print/disasm_data.h"
@@ -409,6 +410,7 @@ static int load(struct run *r)
 	};
 	struct read_target target;
 	struct profile *p = &r->p;
+	int bad;
 
 	ro.perf_select = &sel;
 	ro.perf_files = &files;
@@ -441,18 +443,10 @@ static int load(struct run *r)
 			return 1;
 	}
 	check_one_program(p);
-	if (o->time || o->threads) {
-		/* the samples' times and threads are perf.data's alone */
-		for (size_t i = 0; i < p->ninputs; i++)
-			if (strcmp(profile_str(p, p->inputs[i].format), "perf")) {
-				error("%s: %s is for perf.data, and this "
-				      "profile is not one (its format is %s)",
-				      profile_str(p, p->inputs[i].path),
-				      o->time ? "--time" : "--threads",
-				      profile_str(p, p->inputs[i].format));
-				return 2;
-			}
-	}
+	/* --pid, --tid, --comm, --time, --threads, --parts: honoured or
+	 * refused for each format */
+	if ((bad = task_check(o, p)) != 0)
+		return bad;
 	if (o->sum && !p->gmon) {
 		error("--sum writes gmon.out data, and no input is a gmon.out");
 		return 2;
@@ -918,7 +912,16 @@ static int print_text(struct run *r, FILE *out)
 	if (r->transforms || r->p.time_spec)
 		fputs("\n", out);
 	if (o->threads) {
-		print_threads(out, &r->p, &r->po);
+		if (r->p.nthreads)
+			print_threads(out, &r->p, &r->po);
+		else
+			print_part_threads(out, &r->p, &r->po);
+		if (o->parts || o->tree || o->flat || o->graph ||
+		    o->annotate || o->disasm || o->leaks)
+			fputs("\n", out);
+	}
+	if (o->parts) {
+		print_parts(out, &r->p, &r->po);
 		if (o->tree || o->flat || o->graph || o->annotate ||
 		    o->disasm || o->leaks)
 			fputs("\n", out);
@@ -1013,7 +1016,7 @@ static int print_output(struct run *r, FILE *out)
 	else if (o->mode == OUT_HTML)
 		print_html(out, &r->cg, &r->po, r->title, r->messages);
 	else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks ||
-		 o->tree || o->threads)
+		 o->tree || o->threads || o->parts)
 		return print_text(r, out);
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "binaries.h"
 #include "cg/cg.h"
 #include "diff_main.h"
+#include "task_check.h"
 #include "print/fmt.h"
 #include "print/html_diff.h"
 #include "print/json_write.h"
@@ -116,19 +117,6 @@ static int resolve_side(struct diff *d, int k, struct symtab *st)
 	return resolve_profile(&s->p, &st, 1, &rso, &report);
 }
 
-/* Whether the command line selects samples: --pid, --tid, --comm,
- * --time; and the first such option's name, for messages. */
-static bool selects_samples(const struct options *o)
-{
-	return o->npids || o->ntids || o->comms || o->time;
-}
-
-static const char *selection_option(const struct options *o)
-{
-	return o->npids ? "--pid" : o->ntids ? "--tid"
-	       : o->comms ? "--comm" : "--time";
-}
-
 static int load_side(struct diff *d, int k, const char *path)
 {
 	const struct options *o = d->o;
@@ -174,17 +162,11 @@ static int load_side(struct diff *d, int k, const char *path)
 	}
 	if (read_profile(&s->p, path, &ro) < 0)
 		goto out;
-	if (!s->p.perf && selects_samples(o)) {
-		/* not left out without a word: the two would be compared
-		 * as if selected */
-		error("%s (%s): %s selects perf.data's samples, and this "
-		      "profile is not one (its format is %s)", path,
-		      side_name[k], selection_option(o),
-		      s->p.ninputs ? profile_str(&s->p, s->p.inputs[0].format)
-				   : "unknown");
-		ret = 2;
+	/* --pid, --tid, --comm, --time: honoured or refused for this
+	 * side's format, as for one profile */
+	if ((ret = task_check(o, &s->p)) != 0)
 		goto out;
-	}
+	ret = 1;
 	/* perf.data is always resolved: it holds addresses and stacks */
 	if ((st || s->p.perf) && resolve_side(d, k, st) < 0)
 		goto out;

@@ -119,7 +119,8 @@ static const char usage_text[] =
 "\n"
 "Reading:\n"
 "      --part=N           read only part N of multi-part profiles (the\n"
-"                         'part:' number; default: all parts, summed)\n"
+"                         'part:' number; default: all parts, summed;\n"
+"                         --parts lists them)\n"
 "      --sum[=FILE]       gmon.out input: also write the summed profile to\n"
 "                         FILE (default gmon.sum) in gmon.out format, as\n"
 "                         gprof -s does\n"
@@ -144,8 +145,13 @@ static const char usage_text[] =
 "                         names with the symbol table)\n"
 "      --debug-dir=DIR    look for separate debug files under DIR\n"
 "                         (default /usr/lib/debug)\n"
-"      --pid=PID[,PID...] perf.data: only the samples of these processes\n"
-"      --tid=TID[,TID...] perf.data: only the samples of these threads\n"
+"      --pid=PID[,PID...] perf.data: only the samples of these processes;\n"
+"                         Callgrind: only the parts of these (pid:);\n"
+"                         IgProf: only the profiles of these (P=(ID=))\n"
+"      --tid=TID[,TID...] perf.data: only the samples of these threads;\n"
+"                         Callgrind: only the parts of these (thread:,\n"
+"                         valgrind's thread number, 1 the main thread:\n"
+"                         run it with --separate-threads=yes)\n"
 "      --comm=NAME[,NAME...]  perf.data: only the samples of threads of\n"
 "                         this command name (as ps shows it) at the time\n"
 "      --time=START,END   perf.data: only the samples recorded from START to\n"
@@ -158,7 +164,12 @@ static const char usage_text[] =
 "                         first sample to the last, several with commas\n"
 "      --threads          perf.data: list the threads (pid, tid, command\n"
 "                         name) with their samples and costs, as perf\n"
-"                         report --sort pid -n, and each process's sum\n"
+"                         report --sort pid -n, and each process's sum;\n"
+"                         Callgrind, IgProf: each thread's and process's\n"
+"                         totals, from the parts' pid: and thread:\n"
+"      --parts            Callgrind, IgProf: list the parts read in the\n"
+"                         order dumped (process, part number, thread):\n"
+"                         basic blocks run, totals, trigger, file\n"
 "      --max-stack=N      perf.data: use the N innermost frames of each\n"
 "                         sample's stack, as perf report's --max-stack\n"
 "                         (default: all, up to the recording's limit)\n"
@@ -264,6 +275,7 @@ enum {
 	OPT_COMM,
 	OPT_TIME,
 	OPT_THREADS,
+	OPT_PARTS,
 	OPT_MAX_STACK,
 	OPT_INLINED,
 	OPT_RESOLVE,
@@ -334,6 +346,7 @@ static const struct option long_options[] = {
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "threads", no_argument, NULL, OPT_THREADS },
+	{ "parts", no_argument, NULL, OPT_PARTS },
 	{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
 	{ "inlined", required_argument, NULL, OPT_INLINED },
 	{ "resolve", no_argument, NULL, OPT_RESOLVE },
@@ -717,6 +730,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_THREADS:
 			o->threads = true;
 			break;
+		case OPT_PARTS:
+			o->parts = true;
+			break;
 		case OPT_MAX_STACK: {
 			char *stop;
 			unsigned long long v;
@@ -862,10 +878,11 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			return usage_error("--diff compares two whole profiles: it does not go with --focus, --ignore or --hide");
 	if (o->diff && o->tree)
 		return usage_error("--diff prints only the differences: it does not go with --tree");
-	/* --threads is a listing of its own; --pid, --tid, --comm and
-	 * --time select both profiles' samples (diff.c) */
-	if (o->diff && o->threads)
-		return usage_error("--diff compares two profiles: it does not go with --threads");
+	/* --threads and --parts are listings of their own; --pid, --tid,
+	 * --comm and --time select both profiles' samples or parts (diff.c) */
+	if (o->diff && (o->threads || o->parts))
+		return usage_error("--diff compares two profiles: it does not go with %s",
+				   o->threads ? "--threads" : "--parts");
 	if ((o->diff_lines || o->nstrip_prefixes) && !o->diff)
 		return usage_error("--diff-lines and --strip-path-prefix go with --diff");
 	/* not left out without a word: the page has no lines */
@@ -893,15 +910,15 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	}
 	if ((o->mode == OUT_CALLGRIND || o->mode == OUT_PPROF) &&
 	    (flat_on || graph_on || o->annotate || o->disasm || o->leaks ||
-	     o->threads || o->dot || o->svg))
+	     o->threads || o->parts || o->dot || o->svg))
 		return usage_error("--output=%s writes the profile itself, "
-				   "without listings (-p, -q, --annotate, --disasm, --leaks, --threads, --dot, --svg)",
+				   "without listings (-p, -q, --annotate, --disasm, --leaks, --threads, --parts, --dot, --svg)",
 				   o->mode == OUT_PPROF ? "pprof" : "callgrind");
 	if ((o->mode == OUT_FOLDED || o->mode == OUT_HTML) &&
 	    (flat_on || graph_on || flat_off || graph_off || o->annotate ||
-	     o->disasm || o->leaks || o->threads || o->dot || o->svg))
+	     o->disasm || o->leaks || o->threads || o->parts || o->dot || o->svg))
 		return usage_error("--output=%s writes the %s alone, without "
-				   "-p, -q, --annotate, --disasm, --leaks, --threads, --dot or --svg",
+				   "-p, -q, --annotate, --disasm, --leaks, --threads, --parts, --dot or --svg",
 				   o->mode == OUT_FOLDED ? "folded" : "html",
 				   o->mode == OUT_FOLDED ? "stacks" : "report (which has every view)");
 	if (optind >= argc)
@@ -911,7 +928,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->flat = flat_on;
 	o->graph = graph_on;
 	if (!flat_on && !graph_on && !o->annotate && !o->disasm && !o->leaks &&
-	    !o->dot && !o->svg && !o->tree && !o->threads)
+	    !o->dot && !o->svg && !o->tree && !o->threads && !o->parts)
 		o->flat = o->graph = true;
 	o->flat = o->flat && !flat_off;
 	o->graph = o->graph && !graph_off;

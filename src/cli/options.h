@@ -77,6 +77,7 @@ struct options {
 	struct time_spec *time;	/* --time: perf.data's stretches kept;
 				 * NULL: all */
 	bool threads;		/* --threads: the threads' totals */
+	bool parts;		/* --parts: Callgrind's parts in order */
 	uint32_t max_stack;	/* --max-stack: frames a perf sample's
 				 * stack keeps; 0: all */
 	bool inlined_callee;	/* --inlined=callee */

@@ -158,6 +158,17 @@ void json_input_time(FILE *out, const struct profile *p,
 		     const struct pinput *in);
 void json_threads(FILE *out, const struct profile *p, size_t ne);
 
+/* Callgrind's and IgProf's threads and processes from their parts'
+ * headers (--threads), and the parts in the order dumped (--parts);
+ * print_parts.c */
+void print_part_threads(FILE *out, const struct profile *p,
+			const struct print_opts *po);
+void print_parts(FILE *out, const struct profile *p,
+		 const struct print_opts *po);
+/* --json: "threads" of the parts when they name threads, and "parts"
+ * when there are several (ne events; null past the recorded ones) */
+void json_parts(FILE *out, const struct profile *p, size_t ne);
+
 /* Shared by the printers (labels.c). */
 
 /*

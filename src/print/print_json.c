@@ -163,6 +163,8 @@ void print_json_head(FILE *out, const struct cg *cg,
 	/* perf.data: each thread's totals, after --pid/--tid/--comm/--time
 	 * and before the transforms */
 	json_threads(out, p, ne);
+	/* Callgrind's and IgProf's, from their parts */
+	json_parts(out, p, ne);
 	fputs(",\n \"binaries\": [", out);
 	for (size_t b = 0; b < o->nreports; b++) {
 		const struct resolve_report *r = &o->reports[b];

@@ -46,6 +46,7 @@ void profile_release(struct profile *p)
 	free(p->summary);
 	free(p->inputs);
 	free(p->threads);
+	free(p->parts);
 	free(p->derived);
 	free(p->terms);
 	free(p->pos);

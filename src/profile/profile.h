@@ -348,6 +348,11 @@ struct profile {
 	 * each's arrays are nevents long as it was then, in the arena */
 	struct pthread_total *threads;
 	size_t nthreads, threads_nevents;
+	/* Callgrind's parts and IgProf's processes as their headers tell
+	 * them, in the order read (profile/parts.h); owned, their costs in
+	 * the arena */
+	struct ppart *parts;
+	size_t nparts, parts_alloc;
 	/* --time's spec (the caller's), for the listings' note; NULL */
 	const struct time_spec *time_spec;
 	/*

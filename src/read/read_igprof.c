@@ -47,6 +47,7 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "profile/parts.h"
 #include "read.h"
 
 /* IgProf has a handful of counters; hostile input gets no more. */
@@ -89,6 +90,11 @@ struct ig_reader {
 	int base;		/* 10, or 16 after "P=(HEX" */
 	double tick;		/* T= */
 	name_id program;
+	uint32_t pid;		/* P=(ID=) */
+	/* the file's totals per profile event, for its part
+	 * (profile/parts.h) */
+	uint64_t *file_total;
+	size_t file_total_alloc;
 
 	struct u64map fn_ids, file_ids, counter_ids;	/* id -> index */
 	struct ig_fn *fns;
@@ -97,6 +103,11 @@ struct ig_reader {
 	size_t nfiles, files_alloc;
 	struct ig_counter counters[MAX_COUNTERS];
 	size_t ncounters;
+	/* igprof's buffers, the file's parts (add_file_part()): the one
+	 * being read (1 the first), and the one each counter was last
+	 * defined in */
+	uint32_t buffer;
+	uint32_t defined_in[MAX_COUNTERS];
 	uint32_t count_col;	/* counter whose counts are call counts */
 
 	struct ig_level *lv;	/* the current stack, depth entries */
@@ -283,6 +294,83 @@ static int text_until(struct ig_reader *rd, const char **sp, const char *end,
 	}
 }
 
+/* ---- the file's part: its process and totals ---- */
+
+static void add_file_total(struct ig_reader *rd, uint32_t e, uint64_t v)
+{
+	uint64_t *t;
+
+	if (e >= rd->file_total_alloc) {
+		size_t old = rd->file_total_alloc;
+
+		ARRAY_GROW(rd->file_total, (size_t)e + 1, rd->file_total_alloc);
+		memset(rd->file_total + old, 0,
+		       (rd->file_total_alloc - old) * sizeof(*rd->file_total));
+	}
+	t = &rd->file_total[e];
+	/* a maximum's largest, as the functions' (MEM_MAX); a sum stops
+	 * at 2^64 - 1 (a function's sum past it is refused above) */
+	if (rd->p->events[e].max)
+		*t = *t > v ? *t : v;
+	else if (__builtin_add_overflow(*t, v, t))
+		*t = UINT64_MAX;
+}
+
+static bool pid_wanted(const struct ig_reader *rd)
+{
+	const struct perf_select *sel = rd->opts->perf_select;
+
+	if (!sel || !sel->npids)
+		return true;
+	for (size_t i = 0; i < sel->npids; i++)
+		if (sel->pids[i] == rd->pid)
+			return true;
+	return false;
+}
+
+/*
+ * A buffer of the file as a part. igprof (src/profile.cc, dumpAllProfiles)
+ * keeps a buffer of stacks per thread in its per-thread mode, merges a
+ * thread's into the master buffer when the thread ends, and dumps each
+ * live thread's buffer and then the master's, one tree after another:
+ * no thread id, nothing between them, but the counters' ids start again
+ * for each (dumpResetIDs()), so a counter defined a second time in a
+ * buffer begins the next. Which thread a buffer is, the file does not
+ * say: its process (P=(ID=)) is all a part tells. A buffer that uses
+ * none of the counters the one before it defined is not told apart
+ * from it.
+ */
+static void add_file_part(struct ig_reader *rd, bool selected)
+{
+	const char *name = profile_str(rd->p, rd->program);
+	const char *base = strrchr(name, '/');
+	struct ppart pt = { 0 };
+	size_t n = rd->file_total_alloc < rd->p->nevents
+			   ? rd->file_total_alloc : rd->p->nevents;
+
+	pt.input = (uint32_t)(rd->input - rd->p->inputs);
+	pt.ordinal = rd->buffer;
+	pt.pid = rd->pid;
+	pt.name = base ? names_intern(&rd->p->names, base + 1, strlen(base + 1))
+		       : rd->program;
+	pt.trigger = NO_NAME;
+	pt.selected = selected;
+	pt.from_totals = false;
+	profile_add_part(rd->p, &pt, rd->file_total, n);
+}
+
+/* The buffer read so far is a part; the next starts at zero. */
+static void next_buffer(struct ig_reader *rd)
+{
+	add_file_part(rd, true);
+	if (rd->file_total)
+		memset(rd->file_total, 0,
+		       rd->file_total_alloc * sizeof(*rd->file_total));
+	rd->buffer++;
+	rd->input->nparts++;
+	rd->input->nselected++;
+}
+
 /* ---- the header ---- */
 
 static int parse_header(struct ig_reader *rd, const char *s, const char *end)
@@ -318,6 +406,7 @@ static int parse_header(struct ig_reader *rd, const char *s, const char *end)
 	if (s + 1 != end)
 		return expected(rd, "the end of the line after the 'P=' record",
 				s + 1, end);
+	rd->pid = pid > UINT32_MAX ? 0 : (uint32_t)pid;
 	rd->program = names_intern(&rd->p->names, name, len);
 	rd->input->cmd = rd->program;
 	return 0;
@@ -653,6 +742,11 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 		for (c = 0; c < rd->ncounters; c++)
 			if (rd->counters[c].event == e)
 				break;
+		/* defined again in the buffer being read: the next buffer
+		 * has begun (its first counter value is a definition) */
+		if (c < rd->ncounters && rd->defined_in[c] == rd->buffer)
+			next_buffer(rd);
+		rd->defined_in[c] = rd->buffer;
 		if (c == rd->ncounters) {
 			if (c == MAX_COUNTERS)
 				return error_here(rd, "more than %d counters", MAX_COUNTERS);
@@ -724,6 +818,7 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 	 * allocation made in it, as igprof-analyse's SELF_KEY) */
 	profile_combine(p, e, &row[e], total);
 	profile_combine(p, e, &rd->acc[col][rd->depth - 1], total);
+	add_file_total(rd, e, total);
 	profile_func_row(p, p->func_count, f)[e] += count;
 	row = profile_func_row(p, p->func_peak, f);
 	if (row[e] < peak)
@@ -868,6 +963,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	rd.base = 10;
 	rd.count_col = NO_ID;
 	rd.memory = -1;
+	rd.buffer = 1;
 	rd.input = profile_add_input(p, lr->path, "igprof");
 	rd.input->nparts = rd.input->nselected = 1;
 	rd.input->creator = names_intern(&p->names, "igprof", 6);
@@ -880,6 +976,13 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	r = line_reader_next(lr, &line, &len);
 	if (r <= 0 || parse_header(&rd, line, line + len) < 0)
 		goto out;
+	if (!pid_wanted(&rd)) {
+		/* --pid: a profile of another process is not read */
+		rd.input->nselected = 0;
+		add_file_part(&rd, false);
+		ret = 0;
+		goto out;
+	}
 	while ((r = line_reader_next(lr, &line, &len)) > 0) {
 		if (!len)
 			continue;	/* a blank line, as at the end */
@@ -900,6 +1003,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		p->counts_by_event = true;
 		p->count_event = rd.counters[rd.count_col].event;
 	}
+	add_file_part(&rd, true);
 	ret = 0;
 out:
 	u64map_release(&rd.fn_ids);
@@ -913,5 +1017,6 @@ out:
 	free(rd.file_kept);
 	free(rd.func_active);
 	free(rd.call_active);
+	free(rd.file_total);
 	return ret;
 }

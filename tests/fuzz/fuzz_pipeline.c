@@ -89,6 +89,11 @@ static void analyse_and_print(struct profile *p, uint32_t sort_event,
 	print_json(out, &cg, &po);
 	if (leaks)
 		print_leaks(out, &cg, &po);
+	/* Callgrind's and IgProf's threads and parts (--threads, --parts) */
+	if (!p->nthreads) {
+		print_part_threads(out, p, &po);
+		print_parts(out, p, &po);
+	}
 	print_flat(out, &cg, &po);
 	po.brief = true;
 	po.threshold = graph_threshold;

@@ -104,9 +104,14 @@ static bool use_split_thread(const struct line_reader *lr,
 static bool use_ahead(const struct line_reader *lr,
 		      const struct read_opts *opts)
 {
+	const struct perf_select *sel = opts->perf_select;
+
 	if (opts->thread == READ_THREAD_AHEAD)
 		return true;
-	return opts->thread == READ_THREAD_AUTO && !opts->part && lr->encoding == INPUT_PLAIN &&
+	/* a stretch read ahead does not know its part's headers */
+	if (opts->part || (sel && (sel->npids || sel->ntids)))
+		return false;
+	return opts->thread == READ_THREAD_AUTO && lr->encoding == INPUT_PLAIN &&
 	       lr->file_size >= 2 * AHEAD_MIN_BYTES;
 }
 
@@ -185,6 +190,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 		error("%s: no 'events:' line: not a Callgrind profile", lr->path);
 		goto out;
 	}
+	callgrind_end_part(&rd);
 	check_last_line(&rd);
 	callgrind_report_repeats(&rd);
 	ret = 0;

@@ -27,6 +27,10 @@ static void fold_part_sum(struct callgrind_reader *rd)
 
 void callgrind_start_part(struct callgrind_reader *rd)
 {
+	if (rd->part_ordinal)
+		callgrind_end_part(rd);
+	rd->trigger = NO_NAME;
+	rd->has_range = rd->has_totals = rd->part_ended = false;
 	rd->in_body = false;
 	rd->part_has_cost = false;
 	rd->part_number = 0;
@@ -92,16 +96,34 @@ static int parse_target_id(struct callgrind_reader *rd, const char *key,
 	return 0;
 }
 
+/* a process or thread number: 32 bits, as the kernel's and valgrind's */
+static int parse_task_id(struct callgrind_reader *rd, const char *key,
+			 const char *v, const char *end, uint32_t *out)
+{
+	uint64_t n;
+
+	if (parse_target_id(rd, key, v, end, &n) < 0)
+		return -1;
+	if (n > UINT32_MAX)
+		return callgrind_error(rd, "'%s: %llu' is past the largest "
+				       "number of a %s (%u)", key,
+				       (unsigned long long)n,
+				       *key == 'p' ? "process" : "thread",
+				       UINT32_MAX);
+	*out = (uint32_t)n;
+	return 0;
+}
+
 static int parse_pid(struct callgrind_reader *rd, const char *v,
 		     const char *end)
 {
-	return parse_target_id(rd, "pid", v, end, NULL);
+	return parse_task_id(rd, "pid", v, end, &rd->pid);
 }
 
 static int parse_thread(struct callgrind_reader *rd, const char *v,
 			const char *end)
 {
-	return parse_target_id(rd, "thread", v, end, NULL);
+	return parse_task_id(rd, "thread", v, end, &rd->tid);
 }
 
 static int parse_part(struct callgrind_reader *rd, const char *v,
@@ -170,6 +192,7 @@ static int parse_desc(struct callgrind_reader *rd, const char *v,
 
 	if (end - v > 5 && !memcmp(v, "Unit:", 5))
 		parse_unit_desc(rd, skip_space(v + 5, end), end);
+	callgrind_part_desc(rd, v, end);
 	/* cachegrind's (and callgrind's) "desc: I1 cache:   32768 B, 64 B,
 	 * 8-way associative": what tells a cachegrind file (see
 	 * check_last_line()) */
@@ -220,8 +243,10 @@ static void ensure_cols(struct callgrind_reader *rd, size_t ncols)
 	if (ncols > rd->vals_alloc) {
 		free(rd->vals);
 		free(rd->part_sum);
+		free(rd->part_totals);
 		rd->vals = xcalloc(ncols, sizeof(*rd->vals));
 		rd->part_sum = xcalloc(ncols, sizeof(*rd->part_sum));
+		rd->part_totals = xcalloc(ncols, sizeof(*rd->part_totals));
 		rd->vals_alloc = ncols;
 	}
 }
@@ -401,6 +426,14 @@ static int parse_cost_list(struct callgrind_reader *rd, const char *key,
 	return 0;
 }
 
+/* the part's totals for its record (callgrind_end_part()): valgrind
+ * writes summary: and totals: alike, other writers one of them */
+static void keep_totals(struct callgrind_reader *rd)
+{
+	memcpy(rd->part_totals, rd->vals, rd->ncols * sizeof(*rd->vals));
+	rd->has_totals = true;
+}
+
 static int parse_summary(struct callgrind_reader *rd, const char *v,
 			 const char *end)
 {
@@ -409,6 +442,7 @@ static int parse_summary(struct callgrind_reader *rd, const char *v,
 	if (parse_cost_list(rd, "summary", v, end) < 0)
 		return -1;
 	rd->last_is_total = true;	/* cachegrind's last line */
+	keep_totals(rd);
 	if (!callgrind_part_selected(rd))
 		return 0;
 	row = xcalloc(rd->p->stride, sizeof(*row));
@@ -425,6 +459,8 @@ static int parse_totals(struct callgrind_reader *rd, const char *v,
 	if (parse_cost_list(rd, "totals", v, end) < 0)
 		return -1;
 	rd->last_is_total = true;
+	rd->part_ended = true;
+	keep_totals(rd);
 	if (!callgrind_part_selected(rd))
 		return 0;
 	for (size_t i = 0; i < rd->ncols; i++) {
@@ -472,7 +508,9 @@ int callgrind_header_line(struct callgrind_reader *rd, const char *key,
 
 		if (strlen(h->key) != klen || memcmp(h->key, key, klen))
 			continue;
-		if (rd->in_body && h->starts_part)
+		/* a part of no cost line (a thread idle since the last
+		 * dump) ends at its totals: all the same */
+		if ((rd->in_body || rd->part_ended) && h->starts_part)
 			callgrind_start_part(rd);
 		return h->parse(rd, v, end);
 	}

@@ -106,6 +106,7 @@ void callgrind_reader_release(struct callgrind_reader *rd)
 	free(rd->event_map);
 	free(rd->vals);
 	free(rd->part_sum);
+	free(rd->part_totals);
 	free(rd->fold_buf);
 	free(rd->ids_set);
 }

@@ -90,6 +90,16 @@ struct callgrind_reader {
 	uint64_t part_number;		/* from "part:", 0 if not given */
 	uint64_t part_ordinal;		/* 1 for the first part of the file */
 	int part_selected;		/* -1: not decided yet */
+	/* what the headers told of the part (profile/parts.h): pid: and
+	 * thread: stay until said again; the rest is the part's own */
+	uint32_t pid, tid;
+	name_id trigger;
+	bool has_range;
+	uint64_t bb_from, bb_to;
+	bool has_totals;		/* totals: or summary: was read */
+	bool part_ended;		/* totals: was read: the part's last
+					 * line in valgrind's files */
+	uint64_t *part_totals;		/* their numbers, by column */
 
 	/* position state */
 	name_id ob, fl, file;		/* file: fl= or the fi=/fe= file */
@@ -165,19 +175,28 @@ static inline uint64_t callgrind_add_upto_max(uint64_t a, uint64_t b)
 /* A new part: the position state and the associations start again. */
 void callgrind_start_part(struct callgrind_reader *rd);
 
-/* Whether --part reads the current part (decided at its first use). */
+/* Whether --part, --pid and --tid keep the part: its headers are read. */
+bool callgrind_part_wanted(const struct callgrind_reader *rd);
+
+/* Whether the current part is read (decided at its first use). */
 static inline bool callgrind_part_selected(struct callgrind_reader *rd)
 {
 	if (rd->part_selected < 0) {
-		uint64_t n = rd->part_number ? rd->part_number
-					     : rd->part_ordinal;
-
-		rd->part_selected = !rd->opts->part || rd->opts->part == n;
+		rd->part_selected = callgrind_part_wanted(rd);
 		if (rd->part_selected)
 			rd->input->nselected++;
 	}
 	return rd->part_selected;
 }
+
+/* The part read ends (a new one starts, or the file): what its headers
+ * told and its totals go to the profile's parts (callgrind_parts.c). */
+void callgrind_end_part(struct callgrind_reader *rd);
+
+/* "desc: Trigger: ..." and "desc: Timerange: ..." of the part (the
+ * value after "desc:", [v, end)). */
+void callgrind_part_desc(struct callgrind_reader *rd, const char *v,
+			 const char *end);
 
 /* A header line "key: value" (key [key, key + klen), value [v, end)):
  * 0, or -1 after reporting. */
