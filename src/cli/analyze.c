@@ -396,6 +396,8 @@ static int load(struct run *r)
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
+				/* the report's threads and timeline */
+				.perf_log_samples = o->mode == OUT_HTML,
 				.perf_max_stack = o->max_stack };
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
 				   .tids = o->tids, .ntids = o->ntids,

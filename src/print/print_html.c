@@ -22,6 +22,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "html_data.h"
+#include "html_samples.h"
 #include "json_write.h"
 #include "linebuf.h"
 #include "print.h"
@@ -294,7 +295,8 @@ static bool put_document(FILE *out, const char *at, const struct cg *cg,
 	FILE *m;
 
 	if (strncmp(at, "@@DATA@@", 8) && strncmp(at, "@@CALLS@@", 9) &&
-	    strncmp(at, "@@FLAME@@", 9) && strncmp(at, "@@CODE@@", 8))
+	    strncmp(at, "@@FLAME@@", 9) && strncmp(at, "@@CODE@@", 8) &&
+	    strncmp(at, "@@SAMPLES@@", 11))
 		return false;
 	m = script_json_open(&sj, out);
 	if (!m)
@@ -305,6 +307,8 @@ static bool put_document(FILE *out, const char *at, const struct cg *cg,
 		html_data_calls(m, cg, o);
 	else if (!strncmp(at, "@@FLAME@@", 9))
 		html_data_flame(m, cg, o);
+	else if (!strncmp(at, "@@SAMPLES@@", 11))
+		html_samples(m, cg, o);
 	else
 		json_code(m, cg, o);
 	fclose(m);

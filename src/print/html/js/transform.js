@@ -345,10 +345,14 @@ function xformTree(base) {
 		if (u < low)
 			low = u;
 	const span = NF - low + 1;
-	let T = { unit: base.unit, parent: base.parent, self: treeSelf(base) };
+	/* the threads and time chosen first (samples.js), as the
+	 * command line's --tid and --time choose the samples read */
+	let T = { unit: base.unit, parent: base.parent,
+		self: sliceSelf(base) || treeSelf(base) };
 
 	for (const x of xforms)
-		T = xformStep(T, x, span, low);
+		if (!SLICE_OPS[x.op])
+			T = xformStep(T, x, span, low);
 	T = treeFinish(base, T);
 	T.fn = treeFunctions(T);
 	byKey.set(xformKey, T);

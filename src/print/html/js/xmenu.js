@@ -125,6 +125,8 @@ function frameMenuKey(e, frame) {
 function xformLabel(x) {
 	if (x.op === 'fold' && x.arg === '*')
 		return 'fold all recursion';
+	if (SLICE_OPS[x.op])
+		return sliceLabel(x);
 	const arg = x.op === 'merge' ? x.arg.join(' \u2192 ') : x.arg;
 
 	return XF_OPS[x.op] + ' ' + shortName(arg, 70);
@@ -150,7 +152,8 @@ function drawCrumbs() {
 
 		go.setAttribute('href', xformPlace(xforms.slice(0, k + 1)));
 		/* a glob that names nothing changes nothing: say so */
-		if (x.op !== 'merge' && !xformSel(x.op, x.arg).includes(1))
+		if (x.op !== 'merge' && !SLICE_OPS[x.op] &&
+		    !xformSel(x.op, x.arg).includes(1))
 			go.append(el('span', { class: 'muted' }, ' (matches nothing)'));
 		drop.setAttribute('href', xformPlace(xforms.filter((y, j) => j !== k)));
 		bar.append(el('span', { class: 'crumb', title: xformLabel(x) }, go, drop));

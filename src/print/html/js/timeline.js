@@ -1,0 +1,345 @@
+/* Threads and time: the tracks' panel and its timeline (samples.js) */
+
+/*
+ * Under the breadcrumbs, on every view: the processes and their
+ * threads with their samples and cost (of the event shown, in the time
+ * chosen), a box each to choose them, and a strip per thread of its
+ * samples over time, the part of the function shown (Function,
+ * Sandwich) in another colour. A drag across the strips chooses a
+ * range of time. The choice goes into the hash (sliceGo()), and every
+ * view is drawn again from the samples chosen; the panel says which
+ * command line gives the same numbers.
+ */
+const STRIP_H = 22;	/* px: a strip's height */
+let tracksOpen = true;
+
+/* The hash of the place shown with the selection sl ({ tracks, a, b }
+ * as sliceNow()'s): the transforms and the place kept (the tree's
+ * nodes are the same whatever is chosen) */
+function sliceHash(sl) {
+	const S = samplesDoc();
+	const { place, params } = hashParts(location.hash || '#top');
+	const kept = params.filter(([k]) => !SLICE_OPS[k]);
+	const mine = [];
+
+	if (sl && sl.tracks && sl.tracks.includes(0))
+		mine.push(['threads', [...sl.tracks.keys()]
+			.filter(t => sl.tracks[t]).join('.') || 'none']);
+	if (sl && (sl.a > 0 || sl.b < S.buckets))
+		mine.push(['time', sl.a + '-' + sl.b]);
+	return hashJoin(place || 'top', mine.concat(kept));
+}
+function sliceGo(sl) {
+	location.hash = sliceHash(sl);
+}
+/* a crumb's words */
+function sliceLabel(x) {
+	const S = samplesDoc();
+
+	if (!S)
+		return XF_OPS[x.op] + ' ' + x.arg + ' (the profile has none)';
+	if (x.op === 'threads') {
+		const n = x.arg.split('.').filter(t => /^\d+$/.test(t) &&
+			Number(t) < S.tracks.n).length;
+
+		return 'threads: ' + n + ' of ' + S.tracks.n;
+	}
+	const sl = sliceNow();
+
+	return 'time: ' + fmtSeconds(sl.a * S.width) + ' to ' +
+		fmtSeconds(sl.b * S.width) + ' s';
+}
+/* ns from the recording's first sample as seconds */
+function fmtSeconds(ns) {
+	return (ns / 1e9).toFixed(ns < 1e7 ? 6 : 3);
+}
+
+/* The panel, made once under the breadcrumbs, its content again on
+ * each route() */
+function drawTracks() {
+	let box = document.getElementById('tracks');
+
+	if (!box) {
+		box = el('section', { id: 'tracks' });
+		document.getElementById('crumbs').after(box);
+	}
+	box.textContent = '';
+	if (!D.sampled || document.readyState === 'loading') {
+		box.hidden = true;
+		return;
+	}
+	const why = samplesWhy();
+	const S = samplesDoc();
+
+	box.hidden = false;
+	if (!S) {
+		box.append(el('p', { class: 'note', id: 'tracks-none' },
+			'No threads or timeline: ' + why + '.'));
+		return;
+	}
+	const sl = sliceNow() || { tracks: null, a: 0, b: S.buckets };
+	const head = el('div', { id: 'tracks-head' });
+	const toggle = el('button', { id: 'tracks-toggle', 'aria-expanded':
+		String(tracksOpen) }, (tracksOpen ? '\u25BE' : '\u25B8') +
+		' Threads and time');
+
+	toggle.onclick = () => {
+		tracksOpen = !tracksOpen;
+		drawTracks();
+	};
+	head.append(toggle, ' ', el('span', { id: 'tracks-sum' }, sliceSummary(S, sl)));
+	const opts = sliceOptions(sliceNow());
+
+	head.append(' ', el('span', { class: 'muted' }, 'as'), ' ',
+		el('code', { id: 'tracks-cli' }, opts.length ? opts.join(' ')
+			: '(no option: every sample)'));
+	if (sliceNow()) {
+		const all = el('a', { id: 'tracks-all' }, 'every sample');
+
+		all.setAttribute('href', sliceHash(null));
+		head.append(' ', all);
+	}
+	box.append(head);
+	if (S.why_time)
+		box.append(el('p', { class: 'note', id: 'timeline-none' },
+			'No timeline: ' + S.why_time + '.'));
+	if (tracksOpen)
+		box.append(trackTable(S, sl));
+}
+
+function sliceSummary(S, sl) {
+	const n = sl.tracks ? sl.tracks.reduce((a, b) => a + b, 0) : S.tracks.n;
+	const time = sl.a > 0 || sl.b < S.buckets
+		? fmtSeconds(sl.a * S.width) + ' s to ' + fmtSeconds(sl.b * S.width) + ' s'
+		: 'all the time';
+
+	return n + ' of ' + S.tracks.n + ' threads, ' + time + ':';
+}
+
+/* The processes, heaviest first, each with its threads */
+function trackGroups(S, sums) {
+	const T = S.tracks, procs = new Map();
+
+	for (let t = 0; t < T.n; t++) {
+		if (!procs.has(T.pid[t]))
+			procs.set(T.pid[t], { pid: T.pid[t], threads: [], cost: 0 });
+		const p = procs.get(T.pid[t]);
+
+		p.threads.push(t);
+		p.cost += sums.cost[t];
+	}
+	const list = [...procs.values()];
+
+	for (const p of list) {
+		p.threads.sort((a, b) => (T.tid[b] === p.pid) - (T.tid[a] === p.pid) ||
+			sums.cost[b] - sums.cost[a] || T.tid[a] - T.tid[b]);
+		p.name = T.name[p.threads[0]];
+	}
+	return list.sort((a, b) => b.cost - a.cost || a.pid - b.pid);
+}
+
+function trackTable(S, sl) {
+	const T = S.tracks;
+	const e = Math.max(0, doc('flame').trees.indexOf(flameBase()));
+	const sums = trackSums(e, sl.a, sl.b);
+	const on = t => !sl.tracks || sl.tracks[t] === 1;
+	let tot = 0;
+
+	for (let t = 0; t < T.n; t++)
+		if (on(t))
+			tot += sums.cost[t];
+	const table = el('table', { id: 'tracks-table' });
+	const strips = [];
+	const timed = !S.why_time;
+
+	table.append(el('tr', null, el('th'), el('th', null, 'thread'),
+		el('th', { class: 'num' }, 'samples'),
+		el('th', { class: 'num' }, EV[ev] || 'cost'),
+		el('th', { class: 'num' }, 'share'),
+		timed ? el('th', { class: 'strip-cell' }, timeAxis(S, sl)) : el('th')));
+	const choose = (ts, yes) => {
+		const next = new Uint8Array(T.n);
+
+		for (let t = 0; t < T.n; t++)
+			next[t] = on(t) ? 1 : 0;
+		for (const t of ts)
+			next[t] = yes ? 1 : 0;
+		sliceGo({ tracks: next.includes(0) ? next : null, a: sl.a, b: sl.b });
+	};
+	for (const p of trackGroups(S, sums)) {
+		const any = p.threads.some(on), every = p.threads.every(on);
+		const box = el('input', { type: 'checkbox', class: 'track-proc',
+			'data-pid': p.pid, 'aria-label': 'process ' + p.pid });
+		let s = 0, c = 0;
+
+		for (const t of p.threads) {
+			s += sums.samples[t];
+			c += sums.cost[t];
+		}
+		box.checked = every;
+		box.indeterminate = any && !every;
+		box.onchange = () => choose(p.threads, box.checked);
+		table.append(el('tr', { class: 'proc-row', 'data-pid': p.pid },
+			el('td', null, box),
+			el('td', null, p.name + ' (pid ' + p.pid + ', ' +
+				p.threads.length + (p.threads.length > 1 ? ' threads)' : ' thread)')),
+			el('td', { class: 'num' }, fmt(s)),
+			el('td', { class: 'num' }, fmtCost(c, ev)),
+			el('td', { class: 'num' }, any ? pct(sumOn(p.threads, sums, on), tot) : ''),
+			el('td')));
+		for (const t of p.threads) {
+			const tb = el('input', { type: 'checkbox', class: 'track-thread',
+				'data-track': t, 'aria-label': 'thread ' + T.tid[t] });
+			const cv = timed ? el('canvas', { class: 'strip', 'data-track': t }) : null;
+
+			tb.checked = on(t);
+			tb.onchange = () => choose([t], tb.checked);
+			table.append(el('tr', { class: 'thread-row' + (on(t) ? '' : ' off'),
+				'data-track': t },
+				el('td', null, tb),
+				el('td', { class: 'thread-name' }, T.name[t] + ' (tid ' + T.tid[t] + ')'),
+				el('td', { class: 'num' }, fmt(sums.samples[t])),
+				el('td', { class: 'num' }, fmtCost(sums.cost[t], ev)),
+				el('td', { class: 'num' }, on(t) ? pct(sums.cost[t], tot) : ''),
+				el('td', { class: 'strip-cell' }, cv)));
+			if (cv)
+				strips.push(cv);
+		}
+	}
+	if (timed)
+		requestAnimationFrame(() => drawStrips(S, sl, e, strips));
+	return el('div', { id: 'tracks-scroll' }, table);
+}
+function sumOn(ts, sums, on) {
+	let c = 0;
+
+	for (const t of ts)
+		if (on(t))
+			c += sums.cost[t];
+	return c;
+}
+
+/* The time axis: the recording's span, the range chosen */
+function timeAxis(S, sl) {
+	const span = S.buckets * S.width;
+
+	return el('span', { class: 'axis' },
+		el('span', null, '0 s'),
+		el('span', { class: 'muted' }, sl.a > 0 || sl.b < S.buckets
+			? 'drag to choose another stretch of time'
+			: 'drag across the strips to choose a stretch of time'),
+		el('span', null, fmtSeconds(span) + ' s'));
+}
+
+/* Each strip: per bucket (or per pixel, where buckets are narrower),
+ * the cost of the event shown, the part in the function shown darker;
+ * outside the range chosen, greyed */
+function drawStrips(S, sl, e, strips) {
+	if (!strips.length)
+		return;
+	const T = S.tracks;
+	const f = /^#(fn|sandwich)\//.test(location.hash) ? lastFunction : undefined;
+	const inF = f === undefined ? null : nodesOf(f);
+	const cost = new Float64Array(T.n * S.buckets);
+	const hit = new Float64Array(T.n * S.buckets);
+	let max = 0;
+
+	for (let i = 0; i < S.n; i++) {
+		if (S.event[i] !== e)
+			continue;
+		const k = S.track[i] * S.buckets + S.bucket[i];
+
+		cost[k] += S.period[i];
+		if (inF && inF[S.node[i]])
+			hit[k] += S.period[i];
+	}
+	for (const v of cost)
+		if (v > max)
+			max = v;
+	for (const cv of strips) {
+		const t = Number(cv.dataset.track);
+		const w = cv.parentNode.clientWidth || 300;
+		const dpr = window.devicePixelRatio || 1;
+		const g = cv.getContext('2d');
+
+		cv.width = Math.round(w * dpr);
+		cv.height = Math.round(STRIP_H * dpr);
+		cv.style.width = w + 'px';
+		cv.style.height = STRIP_H + 'px';
+		g.scale(dpr, dpr);
+		const xOf = k => k * w / S.buckets;
+		for (let k = 0; k < S.buckets; k++) {
+			const v = cost[t * S.buckets + k];
+
+			if (!v)
+				continue;
+			const h = Math.max(1, STRIP_H * v / max);
+			const x = xOf(k), bw = Math.max(1, xOf(k + 1) - x);
+
+			g.fillStyle = '#9aa7b8';
+			g.fillRect(x, STRIP_H - h, bw, h);
+			const hv = hit[t * S.buckets + k];
+
+			if (hv) {
+				g.fillStyle = '#d9480f';
+				g.fillRect(x, STRIP_H - h * hv / v, bw, h * hv / v);
+			}
+		}
+		g.fillStyle = 'rgba(255, 255, 255, 0.7)';
+		if (sl.a > 0)
+			g.fillRect(0, 0, xOf(sl.a), STRIP_H);
+		if (sl.b < S.buckets)
+			g.fillRect(xOf(sl.b), 0, w - xOf(sl.b), STRIP_H);
+		if (sl.tracks && !sl.tracks[t])
+			g.fillRect(0, 0, w, STRIP_H);
+		cv.onmousedown = ev0 => stripDrag(ev0, S, sl, strips);
+	}
+}
+/* Which nodes of the base tree have f in their path */
+function nodesOf(f) {
+	const B = flameBase();
+	const m = new Uint8Array(B.unit.length);
+
+	for (let i = 0; i < B.unit.length; i++)
+		m[i] = B.unit[i] === f || (B.parent[i] >= 0 && m[B.parent[i]]) ? 1 : 0;
+	return m;
+}
+
+/* A drag across the strips: its buckets shaded while it goes, the
+ * range chosen when the button is let go */
+function stripDrag(e0, S, sl, strips) {
+	const r = e0.target.getBoundingClientRect();
+	const at = x => Math.max(0, Math.min(S.buckets,
+		Math.round((x - r.left) / r.width * S.buckets)));
+	const from = at(e0.clientX);
+	const shade = el('div', { id: 'strip-shade' });
+	const table = document.getElementById('tracks-table');
+	const tr = table.getBoundingClientRect();
+	let to = from;
+
+	e0.preventDefault();
+	shade.style.top = (tr.top + scrollY) + 'px';
+	shade.style.height = tr.height + 'px';
+	document.body.append(shade);
+	const move = e => {
+		to = at(e.clientX);
+		const a = Math.min(from, to), b = Math.max(from, to);
+
+		shade.style.left = (r.left + scrollX + a * r.width / S.buckets) + 'px';
+		shade.style.width = ((b - a) * r.width / S.buckets) + 'px';
+	};
+	const up = e => {
+		move(e);
+		removeEventListener('mousemove', move);
+		removeEventListener('mouseup', up);
+		shade.remove();
+		const a = Math.min(from, to), b = Math.max(from, to);
+
+		if (b > a)
+			sliceGo({ tracks: sl.tracks, a, b });
+	};
+	addEventListener('mousemove', move);
+	addEventListener('mouseup', up);
+}
+/* the first view may be drawn before the page is read: the panel then */
+document.addEventListener('DOMContentLoaded', drawTracks);
