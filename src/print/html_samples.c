@@ -2,18 +2,24 @@
  * The report's threads and timeline (html_samples.h). The samples the
  * reader logged are grouped by (time bucket, thread, tree node,
  * event): what the page can tell apart. Each group is a record of its
- * samples and their periods summed, written as columns of unsigned
- * LEB128 numbers in base64 (a number of 1 to 3 bytes where JSON's text
- * takes 2 to 8 and a comma):
+ * samples and their periods summed, in (bucket, thread, node, event)
+ * order, written as columns of unsigned LEB128 numbers in base64 (a
+ * number of 1 to 3 bytes where JSON's text takes 2 to 8 and a comma).
+ * The records of one (bucket, thread) are a group:
  *
- *   bucket  the difference from the record before (records in bucket
- *           order), so mostly 0
- *   track   the thread (an index into "tracks")
- *   node    zigzag difference from the record before's
- *   event   the profile event (left out with one event)
- *   samples the samples
- *   period  their periods summed (left out for an event whose every
- *           sample has one period, "fixed": samples times it)
+ *   group_bucket  the group's bucket less the one before's
+ *   group_track   its thread (an index into "tracks")
+ *   group_size    its records
+ *
+ * and per record:
+ *
+ *   node     the tree node less the record before's, zigzag (0, -1, 1,
+ *            -2: 0, 1, 2, 3), times 2, plus 1 when it has more than
+ *            one sample
+ *   samples  its samples, for those with more than one
+ *   event    the profile event (left out with one event)
+ *   period   the periods summed (left out for an event whose every
+ *            sample has one period, "fixed": samples times it)
  *
  * The threads are tracks of a name and totals, so that other inputs'
  * parts (Callgrind's --separate-threads, its dumps over time) could be
@@ -205,6 +211,50 @@ static struct record *make_records(const struct profile *p, uint64_t first,
 	return rec;
 }
 
+/* The records as columns (the file's head says how); returns the
+ * number of groups. */
+static size_t put_columns(FILE *out, const struct record *rec, size_t nrec,
+			  const uint64_t *fixed, size_t ne)
+{
+	struct column col[7] = { 0 };
+	uint32_t prev_node = 0, prev_bucket = 0;
+	size_t ngroups = 0;
+
+	for (size_t i = 0, g = 0; i < nrec; i = g) {
+		for (g = i + 1; g < nrec && rec[g].bucket == rec[i].bucket &&
+				rec[g].track == rec[i].track; g++)
+			;
+		col_put(&col[0], rec[i].bucket - prev_bucket);
+		col_put(&col[1], rec[i].track);
+		col_put(&col[2], g - i);
+		prev_bucket = rec[i].bucket;
+		ngroups++;
+		for (size_t k = i; k < g; k++) {
+			const struct record *r = &rec[k];
+			int64_t dn = (int64_t)r->node - (int64_t)prev_node;
+			uint64_t zz = dn < 0 ? ((uint64_t)-dn << 1) - 1
+					     : (uint64_t)dn << 1;
+
+			col_put(&col[3], zz << 1 | (r->samples > 1));
+			if (r->samples > 1)
+				col_put(&col[4], r->samples);
+			if (ne > 1)
+				col_put(&col[5], r->event);
+			if (!fixed[r->event])
+				col_put(&col[6], r->period);
+			prev_node = r->node;
+		}
+	}
+	col_write(out, "group_bucket", &col[0]);
+	col_write(out, "group_track", &col[1]);
+	col_write(out, "group_size", &col[2]);
+	col_write(out, "node", &col[3]);
+	col_write(out, "samples", &col[4]);
+	col_write(out, "event", &col[5]);
+	col_write(out, "period", &col[6]);
+	return ngroups;
+}
+
 void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	const struct profile *p = cg->p;
@@ -214,8 +264,6 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 	uint64_t first = UINT64_MAX, last = 0, width = 0;
 	uint64_t *fixed;
 	struct record *rec;
-	struct column col[6] = { 0 };
-	uint32_t prev_node = 0, prev_bucket = 0;
 
 	if (why) {
 		fputs("{\"tracks\": null, \"why\": ", out);
@@ -267,28 +315,8 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 			(unsigned long long)(fixed[e] == UINT64_MAX ? 0
 								     : fixed[e]));
 	fputc(']', out);
-	for (size_t i = 0; i < nrec; i++) {
-		const struct record *r = &rec[i];
-		int64_t dn = (int64_t)r->node - (int64_t)prev_node;
-
-		col_put(&col[0], r->bucket - prev_bucket);
-		col_put(&col[1], r->track);
-		col_put(&col[2], dn < 0 ? ((uint64_t)-dn << 1) - 1
-					: (uint64_t)dn << 1);
-		if (ne > 1)
-			col_put(&col[3], r->event);
-		col_put(&col[4], r->samples);
-		if (!fixed[r->event])
-			col_put(&col[5], r->period);
-		prev_bucket = r->bucket;
-		prev_node = r->node;
-	}
-	col_write(out, "bucket", &col[0]);
-	col_write(out, "track", &col[1]);
-	col_write(out, "node", &col[2]);
-	col_write(out, "event", &col[3]);
-	col_write(out, "samples", &col[4]);
-	col_write(out, "period", &col[5]);
+	fprintf(out, ", \"groups\": %zu", put_columns(out, rec, nrec, fixed,
+						    ne));
 	fputs("}\n", out);
 	free(fixed);
 	free(rec);

@@ -57,30 +57,39 @@ function samplesDoc() {
 	smp = null;
 	if (!S.tracks)
 		return smp;
-	const n = S.n;
-	const bucket = lebColumn(S.bucket, n, Int32Array);
-	const node = lebColumn(S.node, n, Int32Array);
+	const n = S.n, ng = S.groups;
+	const gb = lebColumn(S.group_bucket, ng, Int32Array);
+	const gt = lebColumn(S.group_track, ng, Int32Array);
+	const gs = lebColumn(S.group_size, ng, Int32Array);
+	const zz = lebColumn(S.node, n, Float64Array);
+	const node = new Int32Array(n);
+	const bucket = new Int32Array(n), track = new Int32Array(n);
 	const event = S.events > 1 ? lebColumn(S.event, n, Int32Array)
 		: new Int32Array(n);
-	const samples = lebColumn(S.samples, n, Float64Array);
-	const period = new Float64Array(n);
+	/* the samples of the records with more than one (n at most) */
+	const many = lebColumn(S.samples, n, Float64Array);
+	const samples = new Float64Array(n), period = new Float64Array(n);
 	const per = S.period ? lebColumn(S.period, n, Float64Array) : null;
-	let b = 0, nd = 0, k = 0;
+	let b = 0, nd = 0, i = 0, m = 0, k = 0;
 
-	for (let i = 0; i < n; i++) {
-		const z = node[i];
+	for (let g = 0; g < ng; g++) {
+		b += gb[g];
+		for (const end = i + gs[g]; i < end; i++) {
+			const raw = zz[i], z = Math.floor(raw / 2);
 
-		b += bucket[i];
-		bucket[i] = b;
-		/* zigzag: 0, -1, 1, -2, ... */
-		nd += z & 1 ? -(z + 1) / 2 : z / 2;
-		node[i] = nd;
-		const fixed = S.fixed[event[i]];
+			bucket[i] = b;
+			track[i] = gt[g];
+			/* zigzag: 0, -1, 1, -2, ... */
+			nd += z % 2 ? -(z + 1) / 2 : z / 2;
+			node[i] = nd;
+			samples[i] = raw % 2 ? many[m++] : 1;
+			const fixed = S.fixed[event[i]];
 
-		period[i] = fixed ? samples[i] * fixed : per[k++];
+			period[i] = fixed ? samples[i] * fixed : per[k++];
+		}
 	}
-	smp = Object.assign({}, S, { bucket, node, event, samples, period,
-		track: lebColumn(S.track, n, Int32Array) });
+	smp = Object.assign({}, S, { bucket, track, node, event, samples,
+		period });
 	return smp;
 }
 /* Why the page has no threads, or null */
@@ -199,8 +208,9 @@ function sliceOptions(sl) {
 		for (let t = 0; t < T.n; t++)
 			if (sl.tracks[t])
 				ids.push(whole ? T.pid[t] : T.tid[t]);
-		opts.push((whole ? '--pid=' : '--tid=') +
-			([...new Set(ids)].join(',') || 'none'));
+		if (!ids.length)
+			return ['(no thread chosen)'];
+		opts.push((whole ? '--pid=' : '--tid=') + [...new Set(ids)].join(','));
 	}
 	if (sl.a > 0 || sl.b < S.buckets)
 		opts.push('--time=' + fmtStamp(bucketTime(S, sl.a)) + ',' +

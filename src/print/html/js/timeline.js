@@ -309,8 +309,10 @@ function nodesOf(f) {
  * range chosen when the button is let go */
 function stripDrag(e0, S, sl, strips) {
 	const r = e0.target.getBoundingClientRect();
-	const at = x => Math.max(0, Math.min(S.buckets,
-		Math.round((x - r.left) / r.width * S.buckets)));
+	/* a few pixels from an end is the end: a hand does not hit the
+	 * first or last pixel */
+	const at = x => x - r.left <= 3 ? 0 : r.right - x <= 3 ? S.buckets
+		: Math.round((x - r.left) / r.width * S.buckets);
 	const from = at(e0.clientX);
 	const shade = el('div', { id: 'strip-shade' });
 	const table = document.getElementById('tracks-table');
