@@ -11,7 +11,10 @@
  * command line gives the same numbers.
  */
 const STRIP_H = 22;	/* px: a strip's height */
-let tracksOpen = true;
+/* threads listed before a "show all": a recording of a build has
+ * hundreds of short processes, and the panel is drawn on every route */
+const TRACKS_SHOWN = 24;
+let tracksOpen = true, tracksAll = false;
 
 /* The hash of the place shown with the selection sl ({ tracks, a, b }
  * as sliceNow()'s): the transforms and the place kept (the tree's
@@ -56,7 +59,22 @@ function fmtSeconds(ns) {
 
 /* The panel, made once under the breadcrumbs, its content again on
  * each route() */
+let tracksKey = null;	/* what the panel shows: drawn again when it changes */
 function drawTracks() {
+	const t = performance.now();
+	const f = /^#(fn|sandwich)\//.test(location.hash) ? lastFunction : '';
+	/* the transforms but the selection's change nothing here */
+	const mine = xforms.filter(x => SLICE_OPS[x.op]).map(x => x.op + x.arg);
+	const key = [mine, ev, f, tracksAll, document.readyState].join('|');
+
+	if (key === tracksKey)
+		return;
+	tracksKey = key;
+	drawPanel();
+	/* how long it took, for bench/html_timeline.py */
+	document.body.dataset.tracksMs = (performance.now() - t).toFixed(1);
+}
+function drawPanel() {
 	let box = document.getElementById('tracks');
 
 	if (!box) {
@@ -85,7 +103,7 @@ function drawTracks() {
 
 	toggle.onclick = () => {
 		tracksOpen = !tracksOpen;
-		drawTracks();
+		drawPanel();
 	};
 	head.append(toggle, ' ', el('span', { id: 'tracks-sum' }, sliceSummary(S, sl)));
 	const opts = sliceOptions(sliceNow());
@@ -166,7 +184,14 @@ function trackTable(S, sl) {
 			next[t] = yes ? 1 : 0;
 		sliceGo({ tracks: next.includes(0) ? next : null, a: sl.a, b: sl.b });
 	};
+	let shown = 0, left = 0;
+
 	for (const p of trackGroups(S, sums)) {
+		if (shown >= TRACKS_SHOWN && !tracksAll) {
+			left += p.threads.length;
+			continue;
+		}
+		shown += p.threads.length;
 		const any = p.threads.some(on), every = p.threads.every(on);
 		const box = el('input', { type: 'checkbox', class: 'track-proc',
 			'data-pid': p.pid, 'aria-label': 'process ' + p.pid });
@@ -206,6 +231,17 @@ function trackTable(S, sl) {
 				strips.push(cv);
 		}
 	}
+	if (left) {
+		const more = el('button', { id: 'tracks-more' }, 'show all ' + T.n +
+			' threads');
+
+		more.onclick = () => {
+			tracksAll = true;
+			drawTracks();
+		};
+		table.append(el('tr', null, el('td'), el('td', { colspan: 5 },
+			left + ' more threads, lighter: ', more)));
+	}
 	if (timed)
 		requestAnimationFrame(() => drawStrips(S, sl, e, strips));
 	return el('div', { id: 'tracks-scroll' }, table);
@@ -237,29 +273,16 @@ function timeAxis(S, sl) {
 function drawStrips(S, sl, e, strips) {
 	if (!strips.length)
 		return;
-	const T = S.tracks;
 	const f = /^#(fn|sandwich)\//.test(location.hash) ? lastFunction : undefined;
-	const inF = f === undefined ? null : nodesOf(f);
-	const cost = new Float64Array(T.n * S.buckets);
-	const hit = new Float64Array(T.n * S.buckets);
-	let max = 0;
+	const { cost, max } = bucketCosts(S, e);
+	const hit = f === undefined ? null : bucketCosts(S, e, nodesOf(f)).cost;
+	/* one width for all: read once, not once a strip (each read after
+	 * a canvas is sized would lay the page out again) */
+	const w = strips[0].parentNode.clientWidth || 300;
+	const dpr = window.devicePixelRatio || 1;
 
-	for (let i = 0; i < S.n; i++) {
-		if (S.event[i] !== e)
-			continue;
-		const k = S.track[i] * S.buckets + S.bucket[i];
-
-		cost[k] += S.period[i];
-		if (inF && inF[S.node[i]])
-			hit[k] += S.period[i];
-	}
-	for (const v of cost)
-		if (v > max)
-			max = v;
 	for (const cv of strips) {
 		const t = Number(cv.dataset.track);
-		const w = cv.parentNode.clientWidth || 300;
-		const dpr = window.devicePixelRatio || 1;
 		const g = cv.getContext('2d');
 
 		cv.width = Math.round(w * dpr);
@@ -278,7 +301,7 @@ function drawStrips(S, sl, e, strips) {
 
 			g.fillStyle = '#9aa7b8';
 			g.fillRect(x, STRIP_H - h, bw, h);
-			const hv = hit[t * S.buckets + k];
+			const hv = hit ? hit[t * S.buckets + k] : 0;
 
 			if (hv) {
 				g.fillStyle = '#d9480f';
@@ -294,6 +317,25 @@ function drawStrips(S, sl, e, strips) {
 			g.fillRect(0, 0, w, STRIP_H);
 		cv.onmousedown = ev0 => stripDrag(ev0, S, sl, strips);
 	}
+}
+/* The cost of event e per track and bucket (of the samples whose node
+ * is in mask, when given), and the largest; the whole's kept per event */
+const bucketCache = new Map();
+function bucketCosts(S, e, mask) {
+	if (!mask && bucketCache.has(e))
+		return bucketCache.get(e);
+	const cost = new Float64Array(S.tracks.n * S.buckets);
+	let max = 0;
+
+	for (let i = 0; i < S.n; i++)
+		if (S.event[i] === e && (!mask || mask[S.node[i]]))
+			cost[S.track[i] * S.buckets + S.bucket[i]] += S.period[i];
+	for (const v of cost)
+		if (v > max)
+			max = v;
+	if (!mask)
+		bucketCache.set(e, { cost, max });
+	return { cost, max };
 }
 /* Which nodes of the base tree have f in their path */
 function nodesOf(f) {
@@ -345,3 +387,7 @@ function stripDrag(e0, S, sl, strips) {
 }
 /* the first view may be drawn before the page is read: the panel then */
 document.addEventListener('DOMContentLoaded', drawTracks);
+window.addEventListener('resize', () => {
+	tracksKey = null;
+	drawTracks();
+});
