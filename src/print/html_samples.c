@@ -138,14 +138,15 @@ static void put_tracks(FILE *out, const struct profile *p)
 	fputs("]}", out);
 }
 
-/* Why the page cannot sum the samples, or NULL when it can. */
+/* Why the page cannot sum the samples, or NULL when it can; "" when
+ * there is nothing to say (no threads: gperftools, pprof). */
 static const char *no_samples(const struct profile *p,
 			      const struct print_opts *o)
 {
 	const struct perf_data *d = p->perf;
 
 	if (!d || !d->logging || !p->nthreads)
-		return "the profile has no threads (they are perf.data's)";
+		return "";	/* no threads to speak of: not perf.data */
 	if (o->transforms)
 		return "the report was made with transforms on the command "
 		       "line (--focus, --ignore, ...): its stacks are no "
@@ -267,7 +268,10 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	if (why) {
 		fputs("{\"tracks\": null, \"why\": ", out);
-		json_string(out, why, strlen(why));
+		if (*why)
+			json_string(out, why, strlen(why));
+		else
+			fputs("null", out);
 		fputs("}\n", out);
 		return;
 	}

@@ -309,3 +309,27 @@ class ThreadsTest(ReportBase):
         p.open(hash_)
         self.assertEqual(self.cli_opts(p), opts)
         self.check(p, 'procs')
+
+    def test_reports_without_threads(self):
+        # the command line's transforms rewrote the stacks: said
+        path = os.path.join(self.tmp, 'threads-focus.html')
+        subprocess.run([report_base.BIN, '--output=html', '-o', path,
+                        '--focus=main', 'tests/perf/procs.data'],
+                       check=True, capture_output=True)
+        p = Page(self.driver, path)
+        note = p.js("return document.getElementById('tracks-none').textContent")
+        self.assertIn('transforms on the command line', note)
+        self.shot(p, 'cli-focus')
+        # gperftools, pprof, Callgrind: no threads, no panel
+        for name, args in (('gperf', ['-b', 'tests/gperf/prog',
+                                      'tests/gperf/prog.prof']),
+                           ('pprof', ['tests/pprof/cpu.pb.gz']),
+                           ('callgrind', report_base.PROFILES['callgrind'])):
+            path = os.path.join(self.tmp, 'threads-' + name + '.html')
+            subprocess.run([report_base.BIN, '--output=html', '-o', path] +
+                           args, check=True, capture_output=True)
+            p = Page(self.driver, path)
+            p.go('#top')
+            self.assertTrue(p.js(
+                "const t = document.getElementById('tracks');"
+                "return !t || t.hidden"), name)

@@ -82,7 +82,8 @@ function drawPanel() {
 		document.getElementById('crumbs').after(box);
 	}
 	box.textContent = '';
-	if (!D.sampled || document.readyState === 'loading') {
+	if (!D.sampled || document.readyState === 'loading' ||
+	    (!samplesDoc() && !samplesWhy())) {
 		box.hidden = true;
 		return;
 	}
