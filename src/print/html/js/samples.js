@@ -112,7 +112,7 @@ function sliceNow() {
 				if (/^\d+$/.test(t) && Number(t) < S.tracks.n)
 					tracks[Number(t)] = 1;
 			any = true;
-		} else if (x.op === 'time') {
+		} else if (x.op === 'time' && !S.why_time) {
 			const m = /^(\d+)-(\d+)$/.exec(x.arg);
 
 			if (m && Number(m[1]) < Number(m[2])) {

@@ -198,25 +198,32 @@ function trackTable(S, sl) {
 			'data-pid': p.pid, 'aria-label': 'process ' + p.pid });
 		let s = 0, c = 0;
 
+		/* of its threads chosen, as its share; of all when none is */
 		for (const t of p.threads) {
+			if (any && !on(t))
+				continue;
 			s += sums.samples[t];
 			c += sums.cost[t];
 		}
 		box.checked = every;
 		box.indeterminate = any && !every;
 		box.onchange = () => choose(p.threads, box.checked);
-		table.append(el('tr', { class: 'proc-row', 'data-pid': p.pid },
+		table.append(el('tr', { class: 'proc-row' + (any ? '' : ' off'),
+			'data-pid': p.pid },
 			el('td', null, box),
 			el('td', null, p.name + ' (pid ' + p.pid + ', ' +
 				p.threads.length + (p.threads.length > 1 ? ' threads)' : ' thread)')),
 			el('td', { class: 'num' }, fmt(s)),
 			el('td', { class: 'num' }, fmtCost(c, ev)),
-			el('td', { class: 'num' }, any ? pct(sumOn(p.threads, sums, on), tot) : ''),
+			el('td', { class: 'num' }, any ? pct(c, tot) : ''),
 			el('td')));
 		for (const t of p.threads) {
 			const tb = el('input', { type: 'checkbox', class: 'track-thread',
 				'data-track': t, 'aria-label': 'thread ' + T.tid[t] });
-			const cv = timed ? el('canvas', { class: 'strip', 'data-track': t }) : null;
+			/* its height now: the page's layout does not change
+			 * when it is drawn (a canvas is 150 px high at first) */
+			const cv = timed ? el('canvas', { class: 'strip', 'data-track': t,
+				height: STRIP_H }) : null;
 
 			tb.checked = on(t);
 			tb.onchange = () => choose([t], tb.checked);
@@ -246,14 +253,6 @@ function trackTable(S, sl) {
 	if (timed)
 		requestAnimationFrame(() => drawStrips(S, sl, e, strips));
 	return el('div', { id: 'tracks-scroll' }, table);
-}
-function sumOn(ts, sums, on) {
-	let c = 0;
-
-	for (const t of ts)
-		if (on(t))
-			c += sums.cost[t];
-	return c;
 }
 
 /* The time axis: the recording's span, the range chosen */
@@ -292,6 +291,12 @@ function drawStrips(S, sl, e, strips) {
 		cv.style.height = STRIP_H + 'px';
 		g.scale(dpr, dpr);
 		const xOf = k => k * w / S.buckets;
+
+		/* the stretch chosen, behind the samples */
+		if (sl.a > 0 || sl.b < S.buckets) {
+			g.fillStyle = 'rgba(40, 100, 220, 0.15)';
+			g.fillRect(xOf(sl.a), 0, xOf(sl.b) - xOf(sl.a), STRIP_H);
+		}
 		for (let k = 0; k < S.buckets; k++) {
 			const v = cost[t * S.buckets + k];
 
@@ -317,6 +322,13 @@ function drawStrips(S, sl, e, strips) {
 		if (sl.tracks && !sl.tracks[t])
 			g.fillRect(0, 0, w, STRIP_H);
 		cv.onmousedown = ev0 => stripDrag(ev0, S, sl, strips);
+		/* the time under the pointer */
+		cv.onmousemove = m => {
+			const r = cv.getBoundingClientRect();
+
+			cv.title = fmtSeconds((m.clientX - r.left) / r.width *
+				S.buckets * S.width) + ' s';
+		};
 	}
 }
 /* The cost of event e per track and bucket (of the samples whose node
