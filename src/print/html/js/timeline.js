@@ -54,6 +54,8 @@ function sliceLabel(x) {
 }
 /* ns from the recording's first sample as seconds */
 function fmtSeconds(ns) {
+	if (!ns)
+		return '0';
 	return (ns / 1e9).toFixed(ns < 1e7 ? 6 : 3);
 }
 
