@@ -115,6 +115,16 @@ class ThreadsTest(ReportBase):
         got['fn-self'] = number(re.search(r'self ([\d,.]+)', facts).group(1))
         got['fn-incl'] = number(re.search(r'inclusive ([\d,.]+)', facts)
                                 .group(1))
+        # its callers and callees: {page function id: cost}
+        for side in ('callers', 'callees'):
+            got[side] = {int(re.match(r'#fn/(\d+)', h).group(1)): number(c)
+                         for c, h in p.js("""
+                return [...document.querySelectorAll(
+                    '#fn-xform-' + arguments[0] + ' tr')].map(r => [
+                    r.cells[0].textContent,
+                    (r.querySelector('a[href^="#fn/"]') || {getAttribute:
+                        () => null}).getAttribute('href')])
+                  .filter(x => x[1]);""", side)}
         p.go('#top' + rest)
         return got
 
@@ -161,6 +171,19 @@ class ThreadsTest(ReportBase):
         fid = next(i for i, k in ids.items()
                    if k == (heavy['name'], heavy['object']))
         v = self.views(p, fid)
+        # the arcs, by --json's: each stack counted once (the view of
+        # the whole profile shows the call graph's, test_report_views')
+        cid = {f['id']: (f['name'], f['object']) for f in want['functions']}
+        page = {k: i for i, k in ids.items()}
+        for side, mine, other in (('callers', 'callee', 'caller'),
+                                  ('callees', 'caller', 'callee')):
+            arcs = {page[cid[a[other]]]: a['inclusive'][ev]
+                    for a in want['arcs']
+                    if cid[a[mine]] == (heavy['name'], heavy['object'])
+                    and a['inclusive'][ev]}
+            shown = v.pop(side)
+            if opts:
+                self.assertEqual(shown, arcs, '%s: %s' % (opts, side))
         self.assertEqual(v, {'flame': total, 'calltree': total,
                              'bottomup': total,
                              'sandwich': heavy['inclusive'][ev],

@@ -235,7 +235,9 @@ function fnXformEntry(f) {
 			el('th', { class: 'num' }, u ? 'cost (' + u + ')' : 'cost'),
 			el('th', { class: 'num' }, 'of its inclusive'),
 			el('th', null, title)));
-		const list = [...m].sort((a, b) => b[1] - a[1]);
+		/* none of no cost: a path the threads or time chosen
+		 * (samples.js) or the event shown have no sample on */
+		const list = [...m].filter(a => a[1] > 0).sort((a, b) => b[1] - a[1]);
 
 		for (const [k, v] of list)
 			t.append(el('tr', null, el('td', { class: 'num' }, fmtCost(v)),
