@@ -356,3 +356,19 @@ class ThreadsTest(ReportBase):
             self.assertTrue(p.js(
                 "const t = document.getElementById('tracks');"
                 "return !t || t.hidden"), name)
+
+    def test_range_by_the_keys(self):
+        p = self.open('procs')
+        span = p.js("return document.getElementById('range-to').value")
+        half = float(span) / 2
+        for a, b in ((0, half), (half, float(span))):
+            f = p.d.find_element(By.ID, 'range-from')
+            f.clear()
+            f.send_keys(str(a))
+            t = p.d.find_element(By.ID, 'range-to')
+            t.clear()
+            t.send_keys(str(b) + '\n')
+            p.go(p.js("return location.hash"))
+            self.assertTrue(self.cli_opts(p)[0].startswith('--time='))
+            self.check(p, 'procs')
+        self.shot(p, 'procs-keys')

@@ -121,11 +121,41 @@ function drawPanel() {
 		head.append(' ', all);
 	}
 	box.append(head);
+	if (!S.why_time && tracksOpen)
+		box.append(rangeForm(S, sl));
 	if (S.why_time)
 		box.append(el('p', { class: 'note', id: 'timeline-none' },
 			'No timeline: ' + S.why_time + '.'));
 	if (tracksOpen)
 		box.append(trackTable(S, sl));
+}
+
+/* The stretch of time by the keys: seconds from the first sample,
+ * taken to the buckets that hold them (the first whole, the last up
+ * to its end) */
+function rangeForm(S, sl) {
+	const secs = k => k ? fmtSeconds(k * S.width) : '0';
+	const from = el('input', { id: 'range-from', size: 8, value: secs(sl.a),
+		'aria-label': 'from, seconds' });
+	const to = el('input', { id: 'range-to', size: 8, value: secs(sl.b),
+		'aria-label': 'to, seconds' });
+	const form = el('form', { id: 'range-form' }, 'Time from ', from,
+		' s to ', to, ' s ', el('button', null, 'choose'));
+
+	form.onsubmit = e => {
+		e.preventDefault();
+		const bucket = (v, up) => {
+			const k = Number(v) * 1e9 / S.width;
+
+			return Math.max(0, Math.min(S.buckets, up ? Math.ceil(k)
+				: Math.floor(k)));
+		};
+		const a = bucket(from.value, false), b = bucket(to.value, true);
+
+		if (Number.isFinite(a) && Number.isFinite(b) && b > a)
+			sliceGo({ tracks: sl.tracks, a, b });
+	};
+	return form;
 }
 
 function sliceSummary(S, sl) {
