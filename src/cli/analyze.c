@@ -555,6 +555,11 @@ static int choose_events(struct run *r)
 	if (!r->show)
 		return 2;
 	po->show = r->show;
+	po->pids = o->pids;
+	po->npids = o->npids;
+	po->tids = o->tids;
+	po->ntids = o->ntids;
+	po->comms = o->comms;
 	/* The text listings show what a person reads: entries of 0.5% of
 	 * the total or more, and a line counting the rest, unless
 	 * --threshold or a symspec says what to list. gmon.out's listings

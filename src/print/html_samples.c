@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/time_slice.h"
 #include "base/xalloc.h"
 #include "flame_data.h"
 #include "json_write.h"
@@ -136,6 +137,35 @@ static void put_tracks(FILE *out, const struct profile *p)
 		fputc(']', out);
 	}
 	fputs("]}", out);
+}
+
+static void put_ids(FILE *out, const char *key, const uint32_t *ids, size_t n)
+{
+	fprintf(out, "\"%s\": [", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, i ? ",%d" : "%d", (int32_t)ids[i]);
+	fputs("], ", out);
+}
+
+/* The command line's choice of samples, which the page's options add
+ * to: {"pid": [], "tid": [], "comm": null, "time": null, "ranges": 0} */
+static void put_chosen(FILE *out, const struct profile *p,
+		       const struct print_opts *o)
+{
+	fputs(",\n \"chosen\": {", out);
+	put_ids(out, "pid", o->pids, o->npids);
+	put_ids(out, "tid", o->tids, o->ntids);
+	fputs("\"comm\": ", out);
+	if (o->comms)
+		json_string(out, o->comms, strlen(o->comms));
+	else
+		fputs("null", out);
+	fputs(", \"time\": ", out);
+	if (p->time_spec)
+		json_string(out, p->time_spec->text, strlen(p->time_spec->text));
+	else
+		fputs("null", out);
+	fprintf(out, ", \"ranges\": %zu}", p->time_spec ? p->time_spec->n : 0);
 }
 
 /* Why the page cannot sum the samples, or NULL when it can; "" when
@@ -300,6 +330,7 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 			*f = 0;
 	}
 	put_tracks(out, p);
+	put_chosen(out, p, o);
 	fputs(",\n \"why\": null, \"why_time\": ", out);
 	if (why_time)
 		json_string(out, why_time, strlen(why_time));

@@ -27,6 +27,8 @@ from test_report_explore import ALL_ROWS
 # procs.data: two processes of two threads each; two.data: one process
 # of two threads and two events; notime.data: no sample times
 INPUTS = ('procs', 'two', 'notime')
+# reports made of a choice of samples: the panel's options keep it
+CHOSEN = {'procs-chosen': ['--comm=spinner', '--time=10%-60%']}
 
 
 def cli(args):
@@ -42,12 +44,15 @@ class ThreadsTest(ReportBase):
     made = {}
 
     def report(self, name):
+        """The report of a recording (procs-chosen: of the samples the
+        command line chose), the recording, and the report's --json"""
         if name not in self.made:
-            data = 'tests/perf/%s.data' % name
+            data = 'tests/perf/%s.data' % name.split('-')[0]
+            args = CHOSEN.get(name, []) + [data]
             path = os.path.join(self.tmp, 'threads-' + name + '.html')
-            subprocess.run([report_base.BIN, '--output=html', '-o', path,
-                            data], check=True, capture_output=True)
-            self.made[name] = (path, data, cli([data]))
+            subprocess.run([report_base.BIN, '--output=html', '-o', path] +
+                           args, check=True, capture_output=True)
+            self.made[name] = (path, data, cli(args))
         return self.made[name]
 
     def shot(self, p, name):
@@ -152,7 +157,7 @@ class ThreadsTest(ReportBase):
                               pct(f['inclusive'][ev], total)),
                              '%s: %s shares' % (opts, key))
         self.assertEqual(set(got), set(wfn), '%s: the functions' % opts)
-        if opts:
+        if self.rest(p):
             text = p.js("return document.getElementById('in-view').textContent")
             self.assertEqual(number(re.match(r'in view: ([\d,.]+)', text)
                                     .group(1)), total)
@@ -182,7 +187,7 @@ class ThreadsTest(ReportBase):
                     if cid[a[mine]] == (heavy['name'], heavy['object'])
                     and a['inclusive'][ev]}
             shown = v.pop(side)
-            if opts:
+            if self.rest(p):
                 self.assertEqual(shown, arcs, '%s: %s' % (opts, side))
         self.assertEqual(v, {'flame': total, 'calltree': total,
                              'bottomup': total,
@@ -372,3 +377,19 @@ class ThreadsTest(ReportBase):
             self.assertTrue(self.cli_opts(p)[0].startswith('--time='))
             self.check(p, 'procs')
         self.shot(p, 'procs-keys')
+
+    def test_the_command_lines_choice_kept(self):
+        p = self.open('procs-chosen')
+        self.assertEqual(self.cli_opts(p),
+                         ['--comm=spinner', '--time=10%-60%'])
+        self.check(p, 'procs-chosen')
+        self.click(p, '.track-thread[data-track="0"]')
+        opts = self.cli_opts(p)
+        self.assertEqual(opts[1:], ['--comm=spinner', '--time=10%-60%'])
+        self.check(p, 'procs-chosen')
+        self.drag(p, 0.25, 0.75, track=1)
+        opts = self.cli_opts(p)
+        self.assertEqual(opts[1], '--comm=spinner')
+        self.assertTrue(opts[2].startswith('--time=1'), opts)
+        self.check(p, 'procs-chosen')
+        self.shot(p, 'procs-chosen')

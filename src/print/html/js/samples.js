@@ -183,16 +183,22 @@ function fmtStamp(ns) {
 	return (ns / 1000000000n) + '.' +
 		String(ns % 1000000000n).padStart(9, '0');
 }
-/* The command line's options for the selection: --pid where it is
- * whole processes, else --tid; --time with the buckets' timestamps
- * (both ends kept, as perf's) */
+/* The command line's options for the selection: the report's own
+ * (S.chosen: its --pid, --tid, --comm, --time), each replaced by the
+ * page's of its kind, whose threads and time are within the report's;
+ * --pid where whole processes are chosen, else --tid; --time with the
+ * buckets' timestamps (both ends kept, as perf's) */
 function sliceOptions(sl) {
 	const S = samplesDoc();
-	const opts = [];
+	const C = S.chosen;
+	const o = {
+		pid: C.pid.length ? '--pid=' + C.pid.join(',') : null,
+		tid: C.tid.length ? '--tid=' + C.tid.join(',') : null,
+		comm: C.comm !== null ? '--comm=' + C.comm : null,
+		time: C.time !== null ? '--time=' + C.time : null,
+	};
 
-	if (!sl)
-		return opts;
-	if (sl.tracks) {
+	if (sl && sl.tracks) {
 		const T = S.tracks, pids = new Map();
 
 		for (let t = 0; t < T.n; t++) {
@@ -210,10 +216,20 @@ function sliceOptions(sl) {
 				ids.push(whole ? T.pid[t] : T.tid[t]);
 		if (!ids.length)
 			return ['(no thread chosen)'];
-		opts.push((whole ? '--pid=' : '--tid=') + [...new Set(ids)].join(','));
+		o[whole ? 'pid' : 'tid'] = (whole ? '--pid=' : '--tid=') +
+			[...new Set(ids)].join(',');
 	}
-	if (sl.a > 0 || sl.b < S.buckets)
-		opts.push('--time=' + fmtStamp(bucketTime(S, sl.a)) + ',' +
-			fmtStamp(bucketTime(S, sl.b) - 1n));
-	return opts;
+	if (sl && (sl.a > 0 || sl.b < S.buckets))
+		o.time = '--time=' + fmtStamp(bucketTime(S, sl.a)) + ',' +
+			fmtStamp(bucketTime(S, sl.b) - 1n);
+	return [o.pid, o.tid, o.comm, o.time].filter(x => x);
+}
+/* A stretch of the page's time that the command line's --time cannot
+ * say: the report's --time had several ranges, the page's may span a
+ * gap between them */
+function sliceTimeCaveat(sl) {
+	const S = samplesDoc();
+
+	return sl && S.chosen.ranges > 1 && (sl.a > 0 || sl.b < S.buckets)
+		? '(and within the report\'s --time=' + S.chosen.time + ')' : '';
 }

@@ -113,7 +113,8 @@ function drawPanel() {
 
 	head.append(' ', el('span', { class: 'muted' }, 'as'), ' ',
 		el('code', { id: 'tracks-cli' }, opts.length ? opts.join(' ')
-			: '(no option: every sample)'));
+			: '(no option: every sample)'), ' ',
+		el('span', { class: 'muted' }, sliceTimeCaveat(sliceNow())));
 	if (sliceNow()) {
 		const all = el('a', { id: 'tracks-all' }, 'every sample');
 
