@@ -1,9 +1,9 @@
 /*
  * The report's threads and timeline (html_samples.h). The samples the
- * reader logged are grouped by (time bucket, thread, tree node,
- * event): what the page can tell apart. Each group is a record of its
- * samples and their periods summed, in (bucket, thread, node, event)
- * order, written as columns of unsigned LEB128 numbers in base64 (a
+ * reader logged that share a time bucket, thread, tree node and event
+ * (what the page can tell apart) make one record, their number and
+ * periods summed; the records, in (bucket, thread, node, event) order,
+ * are written as columns of unsigned LEB128 numbers in base64 (a
  * number of 1 to 3 bytes where JSON's text takes 2 to 8 and a comma).
  * The records of one (bucket, thread) are a group:
  *
@@ -21,9 +21,11 @@
  *   period   the periods summed (left out for an event whose every
  *            sample has one period, "fixed": samples times it)
  *
- * The threads are tracks of a name and totals, so that other inputs'
- * parts (Callgrind's --separate-threads, its dumps over time) could be
- * tracks of the same page: pid and tid are perf.data's.
+ * Beside them: the tracks (perf.data's threads: a name, pid and tid,
+ * and --threads's totals; another input's parts, Callgrind's
+ * --separate-threads files or its dumps over time, could be tracks and
+ * buckets of the same page), the buckets' width and the first sample's
+ * time, and the command line's own choice of samples ("chosen").
  */
 #include "html_samples.h"
 
