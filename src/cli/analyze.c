@@ -397,6 +397,8 @@ static int load(struct run *r)
 				.no_filter = o->no_filter,
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
+				/* the report's threads and timeline */
+				.perf_log_samples = o->mode == OUT_HTML,
 				.perf_max_stack = o->max_stack };
 	struct perf_select sel = { .pids = o->pids, .npids = o->npids,
 				   .tids = o->tids, .ntids = o->ntids,
@@ -547,6 +549,11 @@ static int choose_events(struct run *r)
 	if (!r->show)
 		return 2;
 	po->show = r->show;
+	po->pids = o->pids;
+	po->npids = o->npids;
+	po->tids = o->tids;
+	po->ntids = o->ntids;
+	po->comms = o->comms;
 	/* The text listings show what a person reads: entries of 0.5% of
 	 * the total or more, and a line counting the rest, unless
 	 * --threshold or a symspec says what to list. gmon.out's listings

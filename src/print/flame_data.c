@@ -112,10 +112,11 @@ static void sum_totals(struct flame *fl)
 	}
 }
 
-static int build_from_stacks(struct flame *fl, const struct profile *p,
-			     uint32_t ev)
+/* The nodes of a tree from stacks, each stack's in node_of (nstacks),
+ * with zero costs. */
+static void stack_nodes(struct flame *fl, const struct profile *p,
+			uint32_t *node_of)
 {
-	uint32_t *node_of = xcalloc(p->nstacks + 1, sizeof(*node_of));
 	struct u64map children;
 	bool added;
 
@@ -129,12 +130,32 @@ static int build_from_stacks(struct flame *fl, const struct profile *p,
 				      p->stacks[s].func, (uint32_t)p->nfuncs,
 				      &added);
 	}
+	u64map_release(&children);
+}
+
+size_t flame_stack_nodes(const struct profile *p, uint32_t *node_of)
+{
+	struct flame fl;
+	size_t n;
+
+	memset(&fl, 0, sizeof(fl));
+	stack_nodes(&fl, p, node_of);
+	n = fl.nnodes;
+	flame_release(&fl);
+	return n;
+}
+
+static int build_from_stacks(struct flame *fl, const struct profile *p,
+			     uint32_t ev)
+{
+	uint32_t *node_of = xcalloc(p->nstacks + 1, sizeof(*node_of));
+
+	stack_nodes(fl, p, node_of);
 	for (size_t i = 0; i < p->nstack_values; i++)
 		if (p->stack_values[i].event == ev)
 			fl->nodes[node_of[p->stack_values[i].stack]].self +=
 				(double)p->stack_values[i].value;
 	sum_totals(fl);
-	u64map_release(&children);
 	free(node_of);
 	return 0;
 }

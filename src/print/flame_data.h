@@ -48,6 +48,13 @@ int flame_build(struct flame *fl, const struct cg *cg, uint32_t ev,
 void flame_release(struct flame *fl);
 
 /*
+ * For a profile with stacks (not estimated): the node of each stack in
+ * the tree flame_build() makes of them (the same for every event), in
+ * node_of (p->nstacks entries); returns the number of nodes.
+ */
+size_t flame_stack_nodes(const struct profile *p, uint32_t *node_of);
+
+/*
  * An estimated tree made to hold each function's self cost exactly,
  * for the outputs whose flat column must be the profile's self column
  * (--output=pprof, the stacks the transforms cut): a function's self

@@ -68,6 +68,13 @@ struct print_opts {
 	const uint64_t *totals_before;
 	bool transforms_estimated;
 
+	/* perf.data: the samples the command line chose (--pid, --tid,
+	 * --comm; --time is the profile's time_spec), which the report's
+	 * panel of threads prints with its own choice */
+	const uint32_t *pids, *tids;
+	size_t npids, ntids;
+	const char *comms;
+
 	/* the Graphviz call graph: percentages of the total below which
 	 * functions (inclusive cost) and call arcs are left out */
 	double node_threshold, edge_threshold;

@@ -23,6 +23,7 @@
 #include "base/xalloc.h"
 #include "html_data.h"
 #include "html_page.h"
+#include "html_samples.h"
 #include "json_write.h"
 #include "linebuf.h"
 #include "print.h"
@@ -304,6 +305,8 @@ static bool put_document(FILE *m, const char *at, void *arg)
 		html_data_calls(m, r->cg, r->o);
 	else if (!strncmp(at, "@@FLAME@@", 9))
 		html_data_flame(m, r->cg, r->o);
+	else if (!strncmp(at, "@@SAMPLES@@", 11))
+		html_samples(m, r->cg, r->o);
 	else if (!strncmp(at, "@@CODE@@", 8))
 		json_code(m, r->cg, r->o);
 	else

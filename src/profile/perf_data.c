@@ -56,6 +56,9 @@ void perf_data_free(struct perf_data *d)
 	free(d->thread_costs);
 	u64map_release(&d->thread_index);
 	u64map_release(&d->thread_cost_index);
+	free(d->log);
+	free(d->node_stack);
+	free(d->event_profile);
 	free(d);
 }
 
@@ -205,4 +208,15 @@ uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
 	d->last_thread = t;
 	d->last_thread_cost = c;
 	return t;
+}
+
+void perf_data_log_sample(struct perf_data *d, uint32_t node, uint32_t thread,
+			  uint32_t e, uint64_t period, bool has_time,
+			  uint64_t time)
+{
+	ARRAY_GROW(d->log, d->nlog + 1, d->log_alloc);
+	d->log[d->nlog++] = (struct perf_logged_sample){
+		.time = has_time ? time : 0, .period = period,
+		.node = node, .thread = thread, .event = e };
+	d->untimed |= !has_time;
 }

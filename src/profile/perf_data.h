@@ -94,6 +94,14 @@ struct perf_thread {
 	uint32_t cost;			/* NO_ID: none yet */
 };
 
+/* One sample as read (the report's threads and timeline, when the
+ * reader is asked: perf_data.logging): its stack's node, its thread
+ * (threads[]), its event and period, and its time (0 without one). */
+struct perf_logged_sample {
+	uint64_t time, period;
+	uint32_t node, thread, event;
+};
+
 struct perf_data {
 	struct perf_event_info *events;
 	size_t nevents, events_alloc;
@@ -131,6 +139,17 @@ struct perf_data {
 	uint64_t samples_no_chain;		/* with neither ip nor chain */
 	bool dwarf_stacks;	/* REGS_USER and STACK_USER were sampled
 				 * (--call-graph dwarf): not unwound */
+
+	/* Every sample kept, in the order read, when logging (set before
+	 * reading); untimed: some had no time (PERF_SAMPLE_TIME unset). */
+	bool logging, untimed;
+	struct perf_logged_sample *log;
+	size_t nlog, log_alloc;
+	/* Set by resolve_perf(): each node's profile stack (NULL unless
+	 * the stacks are kept) and each event's profile event (NO_ID:
+	 * none), so that the logged samples can be found in the profile. */
+	uint32_t *node_stack;
+	uint32_t *event_profile;
 };
 
 /* A new, empty recording, without events yet. */
@@ -168,5 +187,10 @@ void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,
 				     uint32_t tid, uint32_t e,
 				     uint64_t period);
+
+/* Log one sample (d->logging); has_time false: the sample had no time. */
+void perf_data_log_sample(struct perf_data *d, uint32_t node, uint32_t thread,
+			  uint32_t e, uint64_t period, bool has_time,
+			  uint64_t time);
 
 #endif

@@ -102,6 +102,8 @@ struct read_opts {
 	const struct perf_files *perf_files;	/* NULL: the recorded
 						 * paths only */
 	enum perf_unwinder perf_unwinder;
+	bool perf_log_samples;	/* keep each sample (perf_data.log): the
+				 * report's threads and timeline */
 	uint32_t perf_max_stack;	/* frames kept of a sample's stack,
 					 * the innermost; 0: all */
 	struct read_stats *stats;	/* NULL, or counted into: for tests

@@ -820,7 +820,9 @@ static void keep_stacks(struct presolve *r)
 							d->costs[c].samples);
 		}
 	}
-	free(stack_of);
+	/* the logged samples' stacks (the report's threads and timeline) */
+	free(r->d->node_stack);
+	r->d->node_stack = stack_of;
 }
 
 int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
@@ -863,6 +865,11 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		goto out;
 	make_events(&r);
 	keep_threads(&r);
+	free(r.d->event_profile);
+	r.d->event_profile = xmalloc((r.d->nevents + 1) *
+				     sizeof(*r.d->event_profile));
+	memcpy(r.d->event_profile, r.event_of,
+	       r.d->nevents * sizeof(*r.event_of));
 	profile_want_func_extras(p);
 	p->calls_have_incl = true;
 	charge_stacks(&r);

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "cg/cg.h"
+#include "print/html_samples.h"
 #include "print/print.h"
 #include "print/write_gmon.h"
 #include "print/write_pprof.h"
@@ -285,10 +286,16 @@ static void run_perf(const char *path, const struct perf_select *sel,
 	struct perf_files files = { .binaries = bins, .nbinaries = 2,
 				    .sysroot = "/nonexistent",
 				    .debug_dir = "/nonexistent" };
-	struct read_opts ro = { .perf_select = sel, .perf_files = &files };
+	/* each sample logged and the stacks kept: the report's samples
+	 * (html_samples.c) are written too */
+	struct read_opts ro = { .perf_select = sel, .perf_files = &files,
+				.perf_log_samples = true };
 	struct resolve_opts rso = { .kallsyms = "tests/perf/kallsyms",
 				    .sysroot = "/nonexistent",
-				    .debug_dir = "/nonexistent" };
+				    .debug_dir = "/nonexistent",
+				    .want_stacks = true };
+	struct print_opts po = { 0 };
+	struct cg cg;
 	struct resolve_report rep[2];
 	struct symtab st[2];
 	struct symtab *stp[2] = { &st[0], &st[1] };
@@ -306,6 +313,11 @@ static void run_perf(const char *path, const struct perf_select *sel,
 	    resolve_perf(&p, NULL, 0, &rso, rep) < 0)
 		goto out;
 	analyse_and_print(&p, 0, false, 0, out);
+	if (p.nevents) {
+		cg_build(&cg, &p, 0);
+		html_samples(out, &cg, &po);
+		cg_release(&cg);
+	}
 out:
 	for (int b = 0; b < 2; b++)
 		symtab_release(&st[b]);

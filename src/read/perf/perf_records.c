@@ -630,7 +630,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	const struct perf_attr *a;
 	struct perf_sample s;
 	const char *why;
-	uint32_t node = NO_ID;
+	uint32_t node = NO_ID, thread;
 	struct cursor c;
 	size_t at, n = 0;
 	bool user = false, deep;
@@ -716,7 +716,11 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 				 (unsigned long long)s.period);
 	node = stack_node(r, s.tid, st, n);
 	perf_data_add_sample(r->d, node, a->event, s.period);
-	perf_data_add_thread_sample(r->d, s.pid, s.tid, a->event, s.period);
+	thread = perf_data_add_thread_sample(r->d, s.pid, s.tid, a->event,
+					     s.period);
+	if (r->d->logging)
+		perf_data_log_sample(r->d, node, thread, a->event, s.period,
+				     a->sample_type & PERF_SAMPLE_TIME, s.time);
 	return 0;
 }
 

@@ -488,6 +488,7 @@ int read_perf(struct profile *p, struct line_reader *lr,
 	 * stacks (its processes are its own: maps are per reader) */
 	r.d = p->perf ? p->perf : perf_data_new();
 	r.first_object = (uint32_t)r.d->nobjects;
+	r.d->logging |= opts->perf_log_samples;
 	u64map_init(&r.id_attr);
 	perf_maps_init(&r.maps);
 	r.kernel_obj = perf_data_object(r.d, &p->names, PERF_KERNEL_OBJECT,

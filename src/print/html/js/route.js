@@ -95,6 +95,7 @@ function route() {
 		document.getElementById('tab-' + t).href =
 			withXforms(flameHref('#' + t));
 	drawCrumbs();
+	drawTracks();
 	if (node.redraw)
 		node.redraw();
 	if (!drawn)

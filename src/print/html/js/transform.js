@@ -345,10 +345,14 @@ function xformTree(base) {
 		if (u < low)
 			low = u;
 	const span = NF - low + 1;
-	let T = { unit: base.unit, parent: base.parent, self: treeSelf(base) };
+	/* the threads and time chosen first (samples.js), as the
+	 * command line's --tid and --time choose the samples read */
+	let T = { unit: base.unit, parent: base.parent,
+		self: sliceSelf(base) || treeSelf(base) };
 
 	for (const x of xforms)
-		T = xformStep(T, x, span, low);
+		if (!SLICE_OPS[x.op])
+			T = xformStep(T, x, span, low);
 	T = treeFinish(base, T);
 	T.fn = treeFunctions(T);
 	byKey.set(xformKey, T);
@@ -363,22 +367,44 @@ function xformTree(base) {
  */
 function treeFunctions(T) {
 	const self = new Float64Array(NF), incl = new Float64Array(NF);
+	const outer = treeOutermost(T);
+
+	for (let i = 0; i < T.unit.length; i++) {
+		const u = T.unit[i];
+
+		if (u >= 0) {
+			self[u] += T.self[i];
+			if (outer[i])
+				incl[u] += T.value[i];
+		}
+	}
+	return { self, incl };
+}
+/* 1 for each node with no caller above it of its function: the nodes
+ * whose values are inclusive costs. Of the tree's shape alone, so made
+ * once per shape (the threads and time chosen change values only:
+ * samples.js) */
+const outerCache = new WeakMap();
+function treeOutermost(T) {
+	let outer = outerCache.get(T.unit);
+
+	if (outer)
+		return outer;
 	const onPath = new Int32Array(NF);
 
-	for (let i = 0; i < T.unit.length; i++)
-		if (T.unit[i] >= 0)
-			self[T.unit[i]] += T.self[i];
+	outer = new Uint8Array(T.unit.length);
 	treeWalk(T, (i, enter) => {
 		const u = T.unit[i];
 
 		if (u < 0)
 			return;
 		if (enter && !onPath[u]++)
-			incl[u] += T.value[i];
+			outer[i] = 1;
 		else if (!enter)
 			onPath[u]--;
 	});
-	return { self, incl };
+	outerCache.set(T.unit, outer);
+	return outer;
 }
 /* Depth first through T without recursion (a stack can be 100,000
  * frames deep): visit(i, true) on entering node i, (i, false) on

@@ -125,6 +125,8 @@ function frameMenuKey(e, frame) {
 function xformLabel(x) {
 	if (x.op === 'fold' && x.arg === '*')
 		return 'fold all recursion';
+	if (SLICE_OPS[x.op])
+		return sliceLabel(x);
 	const arg = x.op === 'merge' ? x.arg.join(' \u2192 ') : x.arg;
 
 	return XF_OPS[x.op] + ' ' + shortName(arg, 70);
@@ -150,7 +152,8 @@ function drawCrumbs() {
 
 		go.setAttribute('href', xformPlace(xforms.slice(0, k + 1)));
 		/* a glob that names nothing changes nothing: say so */
-		if (x.op !== 'merge' && !xformSel(x.op, x.arg).includes(1))
+		if (x.op !== 'merge' && !SLICE_OPS[x.op] &&
+		    !xformSel(x.op, x.arg).includes(1))
 			go.append(el('span', { class: 'muted' }, ' (matches nothing)'));
 		drop.setAttribute('href', xformPlace(xforms.filter((y, j) => j !== k)));
 		bar.append(el('span', { class: 'crumb', title: xformLabel(x) }, go, drop));
@@ -232,7 +235,9 @@ function fnXformEntry(f) {
 			el('th', { class: 'num' }, u ? 'cost (' + u + ')' : 'cost'),
 			el('th', { class: 'num' }, 'of its inclusive'),
 			el('th', null, title)));
-		const list = [...m].sort((a, b) => b[1] - a[1]);
+		/* none of no cost: a path the threads or time chosen
+		 * (samples.js) or the event shown have no sample on */
+		const list = [...m].filter(a => a[1] > 0).sort((a, b) => b[1] - a[1]);
 
 		for (const [k, v] of list)
 			t.append(el('tr', null, el('td', { class: 'num' }, fmtCost(v)),

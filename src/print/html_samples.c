@@ -1,0 +1,360 @@
+/*
+ * The report's threads and timeline (html_samples.h). The samples the
+ * reader logged that share a time bucket, thread, tree node and event
+ * (what the page can tell apart) make one record, their number and
+ * periods summed; the records, in (bucket, thread, node, event) order,
+ * are written as columns of unsigned LEB128 numbers in base64 (a
+ * number of 1 to 3 bytes where JSON's text takes 2 to 8 and a comma).
+ * The records of one (bucket, thread) are a group:
+ *
+ *   group_bucket  the group's bucket less the one before's
+ *   group_track   its thread (an index into "tracks")
+ *   group_size    its records
+ *
+ * and per record:
+ *
+ *   node     the tree node less the record before's, zigzag (0, -1, 1,
+ *            -2: 0, 1, 2, 3), times 2, plus 1 when it has more than
+ *            one sample
+ *   samples  its samples, for those with more than one
+ *   event    the profile event (left out with one event)
+ *   period   the periods summed (left out for an event whose every
+ *            sample has one period, "fixed": samples times it)
+ *
+ * Beside them: the tracks (perf.data's threads: a name, pid and tid,
+ * and --threads's totals; another input's parts, Callgrind's
+ * --separate-threads files or its dumps over time, could be tracks and
+ * buckets of the same page), the buckets' width and the first sample's
+ * time, and the command line's own choice of samples ("chosen").
+ */
+#include "html_samples.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/time_slice.h"
+#include "base/xalloc.h"
+#include "flame_data.h"
+#include "json_write.h"
+#include "profile/perf_data.h"
+
+#define NS_PER_S 1000000000ull
+
+struct record {
+	uint32_t bucket, track, node, event;
+	uint64_t samples, period;
+};
+
+static int by_place(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return x->event < y->event ? -1 : x->event > y->event;
+}
+
+/* A column of LEB128 numbers as base64 text. */
+struct column {
+	unsigned char *b;
+	size_t n, alloc;
+};
+
+static void col_put(struct column *c, uint64_t v)
+{
+	ARRAY_GROW(c->b, c->n + 10, c->alloc);
+	do {
+		unsigned char byte = v & 0x7f;
+
+		v >>= 7;
+		c->b[c->n++] = byte | (v ? 0x80 : 0);
+	} while (v);
+}
+
+static void col_write(FILE *out, const char *key, struct column *c)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	fprintf(out, ",\n \"%s\": \"", key);
+	for (size_t i = 0; i < c->n; i += 3) {
+		uint32_t w = (uint32_t)c->b[i] << 16;
+		size_t left = c->n - i;
+
+		if (left > 1)
+			w |= (uint32_t)c->b[i + 1] << 8;
+		if (left > 2)
+			w |= c->b[i + 2];
+		fputc(b64[w >> 18], out);
+		fputc(b64[w >> 12 & 63], out);
+		fputc(left > 1 ? b64[w >> 6 & 63] : '=', out);
+		fputc(left > 2 ? b64[w & 63] : '=', out);
+	}
+	fputc('"', out);
+	free(c->b);
+	memset(c, 0, sizeof(*c));
+}
+
+static void put_tracks(FILE *out, const struct profile *p)
+{
+	size_t ne = p->threads_nevents;
+
+	fprintf(out, "{\"tracks\": {\"n\": %zu, \"pid\": [", p->nthreads);
+	/* pids and tids signed, as perf prints them (-1: no task) */
+	for (size_t i = 0; i < p->nthreads; i++)
+		fprintf(out, i ? ",%d" : "%d", (int32_t)p->threads[i].pid);
+	fputs("], \"tid\": [", out);
+	for (size_t i = 0; i < p->nthreads; i++)
+		fprintf(out, i ? ",%d" : "%d", (int32_t)p->threads[i].tid);
+	fputs("],\n  \"name\": [", out);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		name_id c = p->threads[i].comm;
+
+		if (i)
+			fputc(',', out);
+		if (c == NO_NAME)
+			fputs("\"[unknown]\"", out);
+		else
+			json_name(out, p, c);
+	}
+	fputs("],\n  \"samples\": [", out);
+	for (size_t e = 0; e < ne; e++) {
+		fputs(e ? ", [" : "[", out);
+		for (size_t i = 0; i < p->nthreads; i++)
+			fprintf(out, i ? ",%llu" : "%llu",
+				(unsigned long long)p->threads[i].samples[e]);
+		fputc(']', out);
+	}
+	fputs("],\n  \"cost\": [", out);
+	for (size_t e = 0; e < ne; e++) {
+		fputs(e ? ", [" : "[", out);
+		for (size_t i = 0; i < p->nthreads; i++)
+			fprintf(out, i ? ",%llu" : "%llu",
+				(unsigned long long)p->threads[i].cost[e]);
+		fputc(']', out);
+	}
+	fputs("]}", out);
+}
+
+static void put_ids(FILE *out, const char *key, const uint32_t *ids, size_t n)
+{
+	fprintf(out, "\"%s\": [", key);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, i ? ",%d" : "%d", (int32_t)ids[i]);
+	fputs("], ", out);
+}
+
+/* The command line's choice of samples, which the page's options add
+ * to: {"pid": [], "tid": [], "comm": null, "time": null, "ranges": 0} */
+static void put_chosen(FILE *out, const struct profile *p,
+		       const struct print_opts *o)
+{
+	fputs(",\n \"chosen\": {", out);
+	put_ids(out, "pid", o->pids, o->npids);
+	put_ids(out, "tid", o->tids, o->ntids);
+	fputs("\"comm\": ", out);
+	if (o->comms)
+		json_string(out, o->comms, strlen(o->comms));
+	else
+		fputs("null", out);
+	fputs(", \"time\": ", out);
+	if (p->time_spec)
+		json_string(out, p->time_spec->text, strlen(p->time_spec->text));
+	else
+		fputs("null", out);
+	fprintf(out, ", \"ranges\": %zu}", p->time_spec ? p->time_spec->n : 0);
+}
+
+/* Why the page cannot sum the samples, or NULL when it can; "" when
+ * there is nothing to say (no threads: gperftools, pprof). */
+static const char *no_samples(const struct profile *p,
+			      const struct print_opts *o)
+{
+	const struct perf_data *d = p->perf;
+
+	if (!d || !d->logging || !p->nthreads)
+		return "";	/* no threads to speak of: not perf.data */
+	if (o->transforms)
+		return "the report was made with transforms on the command "
+		       "line (--focus, --ignore, ...): its stacks are no "
+		       "longer the samples'";
+	if (!d->node_stack || !d->event_profile || !p->nstack_values ||
+	    p->stacks_estimated)
+		return "the profile's stacks were not kept";
+	return NULL;
+}
+
+/* The samples' time, when the page can draw it; else why not. */
+static const char *no_time(const struct profile *p)
+{
+	const struct perf_data *d = p->perf;
+
+	if (d->untimed)
+		return "the recording has no sample times (perf record "
+		       "without PERF_SAMPLE_TIME)";
+	if (p->ninputs > 1)
+		return "the report is of several recordings, whose times "
+		       "are not one clock's";
+	if (!d->nlog)
+		return "the recording has no samples";
+	return NULL;
+}
+
+static struct record *make_records(const struct profile *p, uint64_t first,
+				   uint64_t width, size_t *nrec,
+				   size_t *nnodes)
+{
+	const struct perf_data *d = p->perf;
+	uint32_t *node_of = xcalloc(p->nstacks + 1, sizeof(*node_of));
+	struct record *rec = xcalloc(d->nlog + 1, sizeof(*rec));
+	size_t n = 0, m = 0;
+
+	*nnodes = flame_stack_nodes(p, node_of);
+	for (size_t i = 0; i < d->nlog; i++) {
+		const struct perf_logged_sample *s = &d->log[i];
+		uint32_t pe = d->event_profile[s->event];
+		uint32_t st = d->node_stack[s->node];
+
+		if (pe == NO_ID || st == NO_ID || st >= p->nstacks)
+			continue;
+		rec[n++] = (struct record){
+			.bucket = width ? (uint32_t)((s->time - first) / width)
+					: 0,
+			.track = s->thread, .node = node_of[st], .event = pe,
+			.samples = 1, .period = s->period };
+	}
+	free(node_of);
+	qsort(rec, n, sizeof(*rec), by_place);
+	for (size_t i = 0; i < n; i++) {
+		struct record *r = &rec[m ? m - 1 : 0];
+
+		if (m && !by_place(r, &rec[i])) {
+			r->samples += rec[i].samples;
+			r->period += rec[i].period;
+		} else {
+			rec[m++] = rec[i];
+		}
+	}
+	*nrec = m;
+	return rec;
+}
+
+/* The records as columns (the file's head says how); returns the
+ * number of groups. */
+static size_t put_columns(FILE *out, const struct record *rec, size_t nrec,
+			  const uint64_t *fixed, size_t ne)
+{
+	struct column col[7] = { 0 };
+	uint32_t prev_node = 0, prev_bucket = 0;
+	size_t ngroups = 0;
+
+	for (size_t i = 0, g = 0; i < nrec; i = g) {
+		for (g = i + 1; g < nrec && rec[g].bucket == rec[i].bucket &&
+				rec[g].track == rec[i].track; g++)
+			;
+		col_put(&col[0], rec[i].bucket - prev_bucket);
+		col_put(&col[1], rec[i].track);
+		col_put(&col[2], g - i);
+		prev_bucket = rec[i].bucket;
+		ngroups++;
+		for (size_t k = i; k < g; k++) {
+			const struct record *r = &rec[k];
+			int64_t dn = (int64_t)r->node - (int64_t)prev_node;
+			uint64_t zz = dn < 0 ? ((uint64_t)-dn << 1) - 1
+					     : (uint64_t)dn << 1;
+
+			col_put(&col[3], zz << 1 | (r->samples > 1));
+			if (r->samples > 1)
+				col_put(&col[4], r->samples);
+			if (ne > 1)
+				col_put(&col[5], r->event);
+			if (!fixed[r->event])
+				col_put(&col[6], r->period);
+			prev_node = r->node;
+		}
+	}
+	col_write(out, "group_bucket", &col[0]);
+	col_write(out, "group_track", &col[1]);
+	col_write(out, "group_size", &col[2]);
+	col_write(out, "node", &col[3]);
+	col_write(out, "samples", &col[4]);
+	col_write(out, "event", &col[5]);
+	col_write(out, "period", &col[6]);
+	return ngroups;
+}
+
+void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	const char *why = no_samples(p, o), *why_time = NULL;
+	const struct perf_data *d = p->perf;
+	size_t ne = p->nevents, nrec, nnodes;
+	uint64_t first = UINT64_MAX, last = 0, width = 0;
+	uint64_t *fixed;
+	struct record *rec;
+
+	if (why) {
+		fputs("{\"tracks\": null, \"why\": ", out);
+		if (*why)
+			json_string(out, why, strlen(why));
+		else
+			fputs("null", out);
+		fputs("}\n", out);
+		return;
+	}
+	why_time = no_time(p);
+	for (size_t i = 0; !why_time && i < d->nlog; i++) {
+		if (d->log[i].time < first)
+			first = d->log[i].time;
+		if (d->log[i].time > last)
+			last = d->log[i].time;
+	}
+	if (!why_time)
+		width = (last - first) / HTML_TIME_BUCKETS + 1;
+	rec = make_records(p, first, width, &nrec, &nnodes);
+	/* an event's period per sample, where every sample has the same
+	 * (perf record -c): 0 where not */
+	fixed = xcalloc(ne + 1, sizeof(*fixed));
+	for (size_t e = 0; e < ne; e++)
+		fixed[e] = UINT64_MAX;
+	for (size_t i = 0; i < nrec; i++) {
+		uint64_t *f = &fixed[rec[i].event];
+		uint64_t per = rec[i].period / rec[i].samples;
+
+		if (*f == UINT64_MAX && per * rec[i].samples == rec[i].period)
+			*f = per;
+		else if (*f != per || per * rec[i].samples != rec[i].period)
+			*f = 0;
+	}
+	put_tracks(out, p);
+	put_chosen(out, p, o);
+	fputs(",\n \"why\": null, \"why_time\": ", out);
+	if (why_time)
+		json_string(out, why_time, strlen(why_time));
+	else
+		fputs("null", out);
+	fprintf(out, ",\n \"first_s\": %llu, \"first_ns\": %llu, \"last_s\": "
+		"%llu, \"last_ns\": %llu, \"width\": %llu, \"buckets\": %d, "
+		"\"nodes\": %zu, \"events\": %zu, \"n\": %zu, \"fixed\": [",
+		(unsigned long long)(why_time ? 0 : first / NS_PER_S),
+		(unsigned long long)(why_time ? 0 : first % NS_PER_S),
+		(unsigned long long)(why_time ? 0 : last / NS_PER_S),
+		(unsigned long long)(why_time ? 0 : last % NS_PER_S),
+		(unsigned long long)width, why_time ? 1 : HTML_TIME_BUCKETS,
+		nnodes, ne, nrec);
+	for (size_t e = 0; e < ne; e++)
+		fprintf(out, e ? ",%llu" : "%llu",
+			(unsigned long long)(fixed[e] == UINT64_MAX ? 0
+								     : fixed[e]));
+	fputc(']', out);
+	fprintf(out, ", \"groups\": %zu", put_columns(out, rec, nrec, fixed,
+						    ne));
+	fputs("}\n", out);
+	free(fixed);
+	free(rec);
+}
