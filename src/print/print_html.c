@@ -288,7 +288,8 @@ static void json_code(FILE *out, const struct cg *cg,
  * script_json_open() puts it; false when `at` is no document's place.
  */
 static bool put_document(FILE *out, const char *at, const struct cg *cg,
-			 const struct print_opts *o, const char *warnings)
+			 const struct print_opts *o, const struct report_keep *k,
+			 const char *warnings)
 {
 	struct script_json sj;
 	FILE *m;
@@ -300,11 +301,11 @@ static bool put_document(FILE *out, const char *at, const struct cg *cg,
 	if (!m)
 		abort();	/* no memory, as xmalloc() does */
 	if (!strncmp(at, "@@DATA@@", 8))
-		html_data_first(m, cg, o, warnings);
+		html_data_first(m, cg, o, k, warnings);
 	else if (!strncmp(at, "@@CALLS@@", 9))
-		html_data_calls(m, cg, o);
+		html_data_calls(m, cg, o, k);
 	else if (!strncmp(at, "@@FLAME@@", 9))
-		html_data_flame(m, cg, o);
+		html_data_flame(m, cg, o, k);
 	else
 		json_code(m, cg, o);
 	fclose(m);
@@ -315,6 +316,10 @@ void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 		const char *title, const char *warnings)
 {
 	const char *t = html_asset_report_html;
+	struct report_keep k;
+
+	/* the functions the page has: at o->threshold (report_keep.h) */
+	report_keep_init(&k, cg, o);
 
 	/* the page with its @@NAME@@ places filled */
 	for (const char *at; (at = strstr(t, "@@"));) {
@@ -329,10 +334,11 @@ void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 			fputs(html_asset_report_css, out);
 		else if (!strncmp(at, "@@JS@@", 6))
 			fputs(html_asset_report_js, out);
-		else if (!put_document(out, at, cg, o, warnings))
+		else if (!put_document(out, at, cg, o, &k, warnings))
 			BUG("report.html has an unknown place '%.*s'",
 			    (int)(end + 2 - at), at);
 		t = end + 2;
 	}
 	fputs(t, out);
+	report_keep_release(&k);
 }

@@ -50,6 +50,9 @@ function fmtShare(v) {
 function graphTotal() {
 	if (!calls().estimated)
 		return total();
+	/* of every function, those the report leaves out too */
+	if (D.graph_total !== undefined)
+		return D.graph_total;
 	let t = 0;
 
 	for (let f = 0; f < NF; f++)
@@ -120,7 +123,10 @@ function viewFunction(f) {
 			unitInclusive: calleeUnit(f).incl },
 		calls().callersOf[f], calls().calleesOf[f], same);
 
-	box.append(tables);
+	/* the calls from and to functions the report leaves out (cut.js) */
+	box.append(cutLine(calls().cutCallers[f], ['caller', 'callers'],
+		'fn-more-callers') || '', tables, cutLine(calls().cutCallees[f],
+		['callee', 'callees'], 'fn-more-callees') || '');
 	box.redraw = tables.alignTables;
 	return box;
 }
@@ -157,6 +163,8 @@ function viewCycle(n) {
 			(SAMPLED ? ' in ' + fmt(fnSamples(m)) + ' samples' : '')));
 		samples += fnSamples(m);
 	}
+	if (c.more_members)
+		list.append(el('li', null, cutLine(c.more_members, ['member', 'members'], 'cycle-more')));
 	box.append(el('h2', null, cycleName(n)),
 		el('p', null, 'self ', el('b', null, withUnit(c.self[ev])), ', inclusive ',
 			el('b', null, withUnit(c.inclusive[ev])), SAMPLED
