@@ -27,11 +27,6 @@
 #define HTML_FLAME_MIN_SHARE 2e-5
 #define HTML_FLAME_MAX_NODES 100000
 
-/* When the report leaves functions out (report_keep.h), its flame
- * graph merges the frames narrower than a pixel of a 1200-pixel wide
- * view into one "N more" frame under their parent. */
-#define HTML_FLAME_PIXELS 1200
-
 /* Exact costs are whole; estimates (gmon.out) keep their digits. A
  * whole number below 2^63 is written as an integer, which is what
  * "%.0f" writes of it, in a tenth of the time: a big program's report
@@ -397,7 +392,7 @@ void html_data_first(FILE *out, const struct cg *cg,
 		fprintf(out, ",\n \"cut\": {\"threshold\": %.17g, "
 			"\"functions\": %zu, \"more\": %zu, \"flame_pixels\": %d}",
 			k->threshold, k->nfuncs, k->nfuncs - k->nkept,
-			HTML_FLAME_PIXELS);
+			REPORT_FLAME_PIXELS);
 	/* an estimate's call graph is of the time the functions got
 	 * (print_seconds.c), which the page can no longer add up */
 	if (!report_keeps_all(k) && !cg->child) {
@@ -557,42 +552,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	free(kept);
 }
 
-/*
- * Where the page leaves functions out: which nodes of fl it has (their
- * new index in at[], NO_ID: merged), a node being merged when it is
- * narrower than a pixel of a full-width view, of a function the page
- * leaves out, or under a merged one. Each parent's merged children are
- * counted in more_n[parent + 1] and add up to more_value[parent + 1]
- * (index 0: the roots'), one "N more" frame each in the page. Returns
- * the nodes kept.
- */
-static size_t merge_narrow(const struct flame *fl, const struct report_keep *k,
-			   uint32_t *at, uint32_t *more_n, double *more_value)
-{
-	double narrow = fl->total / HTML_FLAME_PIXELS;
-	size_t kept = 0;
-
-	for (size_t i = 0; i < fl->nnodes; i++) {
-		const struct flame_node *n = &fl->nodes[i];
-		uint32_t up = n->parent == NO_ID ? NO_ID : at[n->parent];
-
-		at[i] = NO_ID;
-		if (n->parent != NO_ID && up == NO_ID)
-			continue;	/* under a merged node */
-		if (n->total < narrow ||
-		    (n->func != NO_ID && report_page_id(k, n->func) == NO_ID)) {
-			size_t slot = up == NO_ID ? 0 : (size_t)up + 1;
-
-			more_n[slot]++;
-			more_value[slot] += n->total;
-			continue;
-		}
-		at[i] = (uint32_t)kept++;
-	}
-	return kept;
-}
-
-/* "more_parent", "more_n", "more_value": merge_narrow()'s frames, by
+/* "more_parent", "more_n", "more_value": report_keep_nodes()'s frames, by
  * the new index of their parent (-1: at the roots). */
 static void put_more(FILE *out, const uint32_t *more_n,
 		     const double *more_value, size_t nkept, bool exact)
@@ -638,7 +598,7 @@ static void put_tree(FILE *out, const struct cg *cg, uint32_t ev,
 		at = xcalloc(fl.nnodes + 1, sizeof(*at));
 		more_n = xcalloc(fl.nnodes + 1, sizeof(*more_n));
 		more_value = xcalloc(fl.nnodes + 1, sizeof(*more_value));
-		nout = merge_narrow(&fl, k, at, more_n, more_value);
+		nout = report_keep_nodes(k, &fl, at, more_n, more_value);
 	}
 	col = xcalloc(3 * nout + 1, sizeof(*col));
 	for (size_t i = 0, j = 0; i < fl.nnodes; i++) {

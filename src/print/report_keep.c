@@ -107,6 +107,32 @@ out:
 	free(keep);
 }
 
+size_t report_keep_nodes(const struct report_keep *k, const struct flame *fl,
+			 uint32_t *at, uint32_t *more_n, double *more_value)
+{
+	double narrow = fl->total / REPORT_FLAME_PIXELS;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < fl->nnodes; i++) {
+		const struct flame_node *n = &fl->nodes[i];
+		uint32_t up = n->parent == NO_ID ? NO_ID : at[n->parent];
+
+		at[i] = NO_ID;
+		if (n->parent != NO_ID && up == NO_ID)
+			continue;	/* under a merged node */
+		if (n->total < narrow ||
+		    (n->func != NO_ID && report_page_id(k, n->func) == NO_ID)) {
+			size_t slot = up == NO_ID ? 0 : (size_t)up + 1;
+
+			more_n[slot]++;
+			more_value[slot] += n->total;
+			continue;
+		}
+		at[i] = (uint32_t)kept++;
+	}
+	return kept;
+}
+
 void report_keep_release(struct report_keep *k)
 {
 	free(k->page);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "flame_data.h"
 #include "print.h"
 
 struct report_keep {
@@ -39,6 +40,25 @@ struct report_keep {
 void report_keep_init(struct report_keep *k, const struct cg *cg,
 		      const struct print_opts *o);
 void report_keep_release(struct report_keep *k);
+
+/* When the page leaves functions out, its flame graph merges the
+ * frames narrower than a pixel of a view this many pixels wide into
+ * one "N more" frame under their parent. */
+#define REPORT_FLAME_PIXELS 1200
+
+/*
+ * Where k leaves functions out: which nodes of fl the page has (their
+ * new index in at[], NO_ID: merged), a node being merged when it is
+ * narrower than a pixel of a full-width view (fl->total /
+ * REPORT_FLAME_PIXELS), of a function k leaves out, or under a merged
+ * one. Each parent's merged children are counted in more_n[parent's new
+ * index + 1] and add up to more_value[the same] (index 0: the roots'),
+ * one "N more" frame each in the page. at, more_n and more_value have
+ * fl->nnodes + 1 entries, more_n and more_value zeroed. Returns the
+ * nodes kept.
+ */
+size_t report_keep_nodes(const struct report_keep *k, const struct flame *fl,
+			 uint32_t *at, uint32_t *more_n, double *more_value);
 
 /* Whether the page has every function. */
 static inline bool report_keeps_all(const struct report_keep *k)

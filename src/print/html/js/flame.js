@@ -200,7 +200,7 @@ function viewFlame(icicle, zoom) {
 					walk.push(...FL.kids[i]);
 			}
 			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
-				(FL.more_parent ? '; the functions ' + cutBelow() +
+				(CUT ? '; the functions ' + cutBelow() +
 				 ' are not in this report (--threshold=0 embeds them)' : '');
 		} else {
 			matched.textContent = '';
