@@ -151,7 +151,10 @@ function viewCycle(n) {
 	const box = el('div', { id: 'function' });
 	const list = el('ul');
 	const tables = entryTables({ calls: c.calls, selfCalls: c.internal_calls,
-			samples: c.members.reduce((s, m) => s + fnSamples(m), 0),
+			/* none where the report left members out (cut.js): the
+			 * sum of those it has would be less */
+			samples: c.more_members ? undefined
+				: c.members.reduce((s, m) => s + fnSamples(m), 0),
 			label: cycleName(n), self: c.self[ev],
 			children: C.cycleChildren[n - 1][ev],
 			inclusive: c.inclusive[ev], unitInclusive: c.inclusive[ev] },
@@ -168,7 +171,8 @@ function viewCycle(n) {
 	box.append(el('h2', null, cycleName(n)),
 		el('p', null, 'self ', el('b', null, withUnit(c.self[ev])), ', inclusive ',
 			el('b', null, withUnit(c.inclusive[ev])), SAMPLED
-			? ', ' + fmt(samples) + ' samples in its members'
+			? ', ' + fmt(samples) + ' samples in its members' +
+			  (c.more_members ? ' in this report' : '')
 			: ', called ' + fmt(c.calls) + ' times from outside, ' +
 			  fmt(c.internal_calls) + ' times inside'),
 		el('p', null, 'Members:'), list,
