@@ -115,7 +115,8 @@ class ReportSizeTest(ReportBase):
         p.wait()
         self.assertEqual(p.rows('top-table'), [])
         more = self.driver.find_element(By.ID, 'top-more').text
-        self.assertIn('which this search cannot find', more)
+        self.assertIn('This search cannot find the %d functions below 0.5%% '
+                      'of the total' % (len(doc['functions']) - len(kept)), more)
         self.assertIn('below 0.5% of the total', more)
         self.assertIn('--threshold=0', more)
         p.shot('size-search')
@@ -199,6 +200,50 @@ class ReportSizeTest(ReportBase):
         self.assertIn('below 0.5% of the total', title)
         self.assertIn('--threshold=0', title)
         p.shot('size-flame')
+
+    def test_call_tree_self_leaves_merged_frames_out(self):
+        """The call tree's self of a node is its total less its
+        children's and less the frames merged under it, as --tree
+        prints a node's self: not the merged functions' cost."""
+        doc = self.docs[KIND]
+        ev = self.ev(doc)
+        p = self.open_cut('#calltree')
+        tree = self.data(p, 'flame')['trees'][ev]
+        more = dict(zip(tree['more_parent'], tree['more_value']))
+        kids = {}
+        for i, par in enumerate(tree['parent']):
+            kids[par] = kids.get(par, 0) + tree['value'][i]
+        # every row, opened, in the view's order: depth first,
+        # heaviest first (calltree.js)
+        self.driver.find_element(By.ID, 'calltree-all').click()
+        p.wait()
+        rows = p.js("""const t = document.getElementById('calltree');
+            const seen = new Map();
+            for (let y = 0; ; y += t.clientHeight / 2) {
+                t.scrollTop = y;
+                t.redrawRows();
+                for (const r of t.querySelectorAll('.row'))
+                    seen.set(Number(r.dataset.i), [...r.children].map(c => c.textContent));
+                if (y + t.clientHeight >= t.scrollHeight)
+                    break;
+            }
+            return [...seen.keys()].sort((a, b) => a - b).map(k => seen.get(k));""")
+        children = {}
+        for i, par in enumerate(tree['parent']):
+            children.setdefault(par, []).append(i)
+        order, stack = [], sorted(children.get(-1, []),
+                                  key=lambda i: -tree['value'][i])[::-1]
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            stack.extend(sorted(children.get(i, []),
+                                key=lambda k: -tree['value'][k])[::-1])
+        self.assertEqual(len(rows), len(order))
+        self.assertTrue(any(i in more for i in order))
+        for r, i in zip(rows, order):
+            want = max(0, tree['value'][i] - kids.get(i, 0) - more.get(i, 0))
+            self.close(number(r[3]), listed_cost(doc, ev, want), 'self')
+        p.shot('size-calltree')
 
     def test_threshold_0_has_everything(self):
         """--threshold=0: every function, and no line about any left out."""

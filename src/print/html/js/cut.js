@@ -23,6 +23,16 @@ function cutLine(n, what, id) {
 		(n === 1 ? 'it.' : 'them.'));
 }
 
+/* Under a search of the functions' names: what it cannot find. */
+function cutSearchLine(id) {
+	if (!CUT)
+		return null;
+	return el('p', { class: 'muted cut-more', id },
+		'This search cannot find the ' + fmt(CUT.more) + ' functions ' +
+		cutBelow() + ', which are not in this report: ' +
+		'cganalyze --output=html --threshold=0 embeds them.');
+}
+
 /* In place of a link to a function the page does not have (the code
  * views name functions by the profile's ids: -1 there) */
 function cutLink() {

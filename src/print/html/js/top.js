@@ -141,10 +141,9 @@ function viewTop() {
 		how.textContent = topState.how;
 		/* the functions the report leaves out (cut.js): a filter
 		 * cannot find them either */
-		more.replaceChildren(...[cutLine(CUT && CUT.more, topState.filter
-			? ['function, which this search cannot find,',
-			   'functions, which this search cannot find,']
-			: ['function', 'functions'], 'top-more')].filter(x => x));
+		more.replaceChildren(...[topState.filter ? cutSearchLine('top-more')
+			: cutLine(CUT && CUT.more, ['function', 'functions'], 'top-more')]
+			.filter(x => x));
 		const t = vtable(rows, 'top-grid', f => cells(
 			costCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
