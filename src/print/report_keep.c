@@ -30,6 +30,20 @@ static uint32_t start_of(const struct cg *cg, const struct print_opts *o,
 	return start;
 }
 
+/* Whether some event the rule looks at has a cost: the flat profile
+ * leaves nothing out of a total of 0, nor does the page. */
+static bool any_total(const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+
+	if (!cg->child)
+		return p->totals[o->sort_event] != 0;
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (p->totals[e])
+			return true;
+	return false;
+}
+
 /* Whether f reaches the threshold in some event, self or inclusive. An
  * estimate (gmon.out) has costs of the sort event only. */
 static bool is_hot(const struct cg *cg, const struct print_opts *o,
@@ -71,7 +85,7 @@ void report_keep_init(struct report_keep *k, const struct cg *cg,
 	k->nfuncs = p->nfuncs;
 	k->nkept = p->nfuncs;
 	k->threshold = o->threshold;
-	if (!(o->threshold > 0))
+	if (!(o->threshold > 0) || !any_total(cg, o))
 		return;
 	row = xcalloc(p->stride + 1, sizeof(*row));
 	hot = xcalloc(p->nfuncs + 1, sizeof(*hot));

@@ -30,7 +30,7 @@ struct report_keep {
 
 /*
  * Choose the report's functions: with o->threshold 0 (--threshold=0,
- * gmon.out, a symspec) every one; otherwise each function whose self
+ * gmon.out, a symspec) or no cost at all, every one; otherwise each function whose self
  * or inclusive cost, of some event, is o->threshold percent of that
  * event's total or more (the flat profile's rule and the call graph's),
  * with every function that calls it or that it calls, and the function

@@ -268,6 +268,22 @@ class ReportSizeTest(ReportBase):
         self.assertFalse(self.driver.find_elements(By.ID, 'top-more'))
         self.assertFalse(self.driver.find_elements(By.CSS_SELECTOR, '.fr.more'))
 
+    def test_no_cost_leaves_nothing_out(self):
+        """A profile whose total is 0: the flat profile lists every
+        function (nothing is below a share of nothing), so does the
+        page."""
+        prof = os.path.join(self.tmp, 'size-zero.out')
+        with open(prof, 'w', encoding='utf-8') as f:
+            f.write('events: Ir\nfn=main\n1 0\ncfn=f\ncalls=1 1\n1 0\n'
+                    'fn=f\n1 0\nfn=g\n1 0\n')
+        page = os.path.join(self.tmp, 'size-zero.html')
+        subprocess.run([report_base.BIN, '--output=html', '-o', page, prof],
+                       check=True, capture_output=True)
+        p = Page(self.driver, page)
+        self.assertNotIn('cut', self.data(p))
+        self.assertEqual(len(self.data(p)['functions']['name']), 3)
+        self.assertFalse(self.driver.find_elements(By.ID, 'top-more'))
+
     def test_code_views_name_functions_left_out(self):
         """The annotated source's calls: to the function --annotate
         names, or, for one the page leaves out, a note that it is below
