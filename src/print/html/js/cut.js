@@ -73,7 +73,7 @@ function cutCodeIds(d) {
 	}
 }
 
-/* The flame graph's merged frames (html_data.c, merge_narrow()): by
+/* The flame graph's merged frames (report_keep.c, report_keep_nodes()): by
  * node, [how many, their cost]; -1 for those at the roots. */
 function flameMore(T) {
 	if (!T.more) {
