@@ -244,16 +244,27 @@ class ReportSizeTest(ReportBase):
         children = {}
         for i, par in enumerate(tree['parent']):
             children.setdefault(par, []).append(i)
-        order, stack = [], sorted(children.get(-1, []),
-                                  key=lambda i: -tree['value'][i])[::-1]
+        # each node's merged frames: one row after its children
+        # ("N more"), its total their cost, no self
+        def kids_of(i):
+            return sorted(children.get(i, []), key=lambda k: -tree['value'][k]) + \
+                ([('more', i)] if i in more else [])
+        order, stack = [], kids_of(-1)[::-1]
         while stack:
             i = stack.pop()
             order.append(i)
-            stack.extend(sorted(children.get(i, []),
-                                key=lambda k: -tree['value'][k])[::-1])
+            if not isinstance(i, tuple):
+                stack.extend(kids_of(i)[::-1])
         self.assertEqual(len(rows), len(order))
-        self.assertTrue(any(i in more for i in order))
+        self.assertTrue(any(isinstance(i, tuple) for i in order))
+        n_of = dict(zip(tree['more_parent'], tree['more_n']))
         for r, i in zip(rows, order):
+            if isinstance(i, tuple):
+                self.close(number(r[0]), listed_cost(doc, ev, more[i[1]]), 'merged')
+                self.assertEqual(r[3], '')
+                self.assertIn('%d more, each under a pixel or below 0.5%%' % n_of[i[1]],
+                              r[5])
+                continue
             want = max(0, tree['value'][i] - kids.get(i, 0) - more.get(i, 0))
             self.close(number(r[3]), listed_cost(doc, ev, want), 'self')
         p.shot('size-calltree')
