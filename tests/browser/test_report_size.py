@@ -269,6 +269,26 @@ class ReportSizeTest(ReportBase):
             self.close(number(r[3]), listed_cost(doc, ev, want), 'self')
         p.shot('size-calltree')
 
+    def test_bottom_up_roots_sum_to_the_total(self):
+        """Bottom-up: the merged frames are one root of their cost, so
+        that the roots still add up to the total."""
+        doc = self.docs[KIND]
+        ev = self.ev(doc)
+        p = self.open_cut('#bottomup')
+        tree = self.data(p, 'flame')['trees'][ev]
+        rows = p.js("""return [...document.querySelectorAll('#bottomup .row')]
+            .filter(r => r.dataset.depth === '0')
+            .map(r => [...r.children].map(c => c.textContent));""")
+        more = self.driver.find_element(By.ID, 'bottomup-more')
+        self.assertIn('%d more call paths, each under a pixel or below 0.5%%'
+                      % sum(tree['more_n']), more.text)
+        self.assertIn('--threshold=0', more.get_attribute('title'))
+        shown = [r for r in rows if 'more call paths' in r[3]]
+        self.assertEqual(len(shown), 1)
+        self.close(number(shown[0][0]),
+                   listed_cost(doc, ev, sum(tree['more_value'])), 'merged')
+        p.shot('size-bottomup')
+
     def test_threshold_0_has_everything(self):
         """--threshold=0: every function, and no line about any left out."""
         doc = self.docs[KIND]
