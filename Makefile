@@ -79,8 +79,9 @@ LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard s
 # The script is one file per view (src/print/html/js/), joined in this
 # order inside one function: the files share its scope, and each one's
 # top-level code may use what the files before it define.
-REPORT_JS = core dom names indexes match vtable header top function entry \
-	flame frames transform samples timeline treetable calltree bottomup xmenu sandwich \
+REPORT_JS = core dom cut names indexes match vtable header top function entry \
+	flame frames transform samples timeline treetable calltree bottomup xmenu \
+	sandwich \
 	source disasm route
 REPORT_JS_SRCS = $(REPORT_JS:%=src/print/html/js/%.js)
 # The diff report's (--diff --output=html): the report's helpers and

@@ -558,9 +558,11 @@ static int choose_events(struct run *r)
 	 * the total or more, and a line counting the rest, unless
 	 * --threshold or a symspec says what to list. gmon.out's listings
 	 * stay gprof's (every function); JSON and the other outputs stay
-	 * complete. */
+	 * complete. The report embeds the functions of that threshold with
+	 * their callers and callees (print/report_keep.h). */
 	po->threshold = o->threshold_given ? o->threshold
-			: o->mode == OUT_TEXT && !o->dot && !p->gmon && !o->nspecs
+			: ((o->mode == OUT_TEXT && !o->dot) || o->mode == OUT_HTML) &&
+			  !p->gmon && !o->nspecs
 				? DEFAULT_LISTING_THRESHOLD
 				: 0;
 	po->par_chunk = o->print_chunk;

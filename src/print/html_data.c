@@ -18,6 +18,7 @@
 #include "flame_data.h"
 #include "json_write.h"
 #include "linebuf.h"
+#include "report_keep.h"
 #include "start_function.h"
 
 /* The flame graph keeps paths down to this share of the total, and at
@@ -83,30 +84,32 @@ static void put_event_columns(FILE *out, const char *key, const double *m,
 
 /* "paths": every file and object name of the functions once; file[f]
  * and object[f] their indexes in it, or NO_ID. */
-static void put_paths(FILE *out, const struct profile *p, uint32_t **file,
+static void put_paths(FILE *out, const struct profile *p,
+		      const struct report_keep *k, uint32_t **file,
 		      uint32_t **object)
 {
 	struct u64map seen;
-	name_id *order = xcalloc(2 * (size_t)p->nfuncs + 1, sizeof(*order));
+	name_id *order = xcalloc(2 * k->nkept + 1, sizeof(*order));
 	uint32_t n = 0;
 
 	u64map_init(&seen);
-	*file = xcalloc(p->nfuncs + 1, sizeof(**file));
-	*object = xcalloc(p->nfuncs + 1, sizeof(**object));
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
+	*file = xcalloc(k->nkept + 1, sizeof(**file));
+	*object = xcalloc(k->nkept + 1, sizeof(**object));
+	for (size_t i = 0; i < k->nkept; i++) {
+		uint32_t f = report_func(k, i);
 		name_id ids[2] = { p->funcs[f].file, p->funcs[f].object };
-		uint32_t *to[2] = { &(*file)[f], &(*object)[f] };
+		uint32_t *to[2] = { &(*file)[i], &(*object)[i] };
 
-		for (int k = 0; k < 2; k++) {
+		for (int w = 0; w < 2; w++) {
 			bool added;
 
-			if (ids[k] == NO_NAME) {
-				*to[k] = NO_ID;
+			if (ids[w] == NO_NAME) {
+				*to[w] = NO_ID;
 				continue;
 			}
-			*to[k] = u64map_get_or_put(&seen, ids[k], n, &added);
+			*to[w] = u64map_get_or_put(&seen, ids[w], n, &added);
 			if (added)
-				order[n++] = ids[k];
+				order[n++] = ids[w];
 		}
 	}
 	fputs(",\n \"paths\": [", out);
@@ -163,11 +166,21 @@ static void put_children(FILE *out, const double *self, const double *incl,
 	fputc('}', out);
 }
 
+/* Rows [report_func(k, i) * ne, + ne) of m to rows i, in place: the
+ * page's functions' (page ids keep the profile's order). */
+static void keep_rows(double *m, const struct report_keep *k, size_t ne)
+{
+	for (size_t i = 0; m && !report_keeps_all(k) && i < k->nkept; i++)
+		memmove(m + i * ne, m + (size_t)report_func(k, i) * ne,
+			ne * sizeof(*m));
+}
+
 static void put_functions(FILE *out, const struct cg *cg,
-			  const struct print_opts *o)
+			  const struct print_opts *o,
+			  const struct report_keep *k)
 {
 	const struct profile *p = cg->p;
-	size_t n = p->nfuncs, ne = p->stride;
+	size_t n = p->nfuncs, ne = p->stride, nk = k->nkept;
 	bool exact = cg->child != NULL;
 	double *self = xcalloc(n * ne + 1, sizeof(*self));
 	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
@@ -180,7 +193,7 @@ static void put_functions(FILE *out, const struct cg *cg,
 	uint32_t *file, *object, *cycle = xcalloc(n + 1, sizeof(*cycle));
 	uint32_t start;
 
-	put_paths(out, p, &file, &object);
+	put_paths(out, p, k, &file, &object);
 	for (size_t f = 0; f < n; f++) {
 		const struct cg_node *node = &cg->nodes[f];
 
@@ -214,33 +227,44 @@ static void put_functions(FILE *out, const struct cg *cg,
 		}
 		cycle[f] = node->cycle == NO_ID ? 0 : cg->cycles[node->cycle].number;
 	}
-	fputs(",\n \"functions\": {\"name\": [", out);
-	for (size_t f = 0; f < n; f++) {
-		fputs(f ? ",\n  " : "\n  ", out);
-		json_name(out, p, p->funcs[f].name);
-	}
-	fputc(']', out);
-	put_ids(out, "file", file, n);
-	put_ids(out, "object", object, n);
-	/* one column at a time: a big program has a million functions */
-	for (size_t f = 0; f < n; f++)
-		col[f] = profile_func_line(p, (uint32_t)f);
-	put_column(out, "line", col, n, 1, true);
-	for (size_t f = 0; f < n; f++)
-		col[f] = (double)cg->nodes[f].calls;
-	put_column(out, "calls", col, n, 1, true);
-	for (size_t f = 0; f < n; f++)
-		col[f] = (double)cg_node_self_calls(cg, (uint32_t)f);
-	put_column(out, "self_calls", col, n, 1, true);
-	put_ids(out, "cycle", cycle, n);
-	put_event_columns(out, "self", self, n, ne, exact);
-	put_event_columns(out, "inclusive", incl, n, ne, exact);
-	put_children(out, self, incl, child, n, ne, exact);
-	if (p->sampled)
-		put_event_columns(out, "samples", samples, n, ne, true);
-	fputc('}', out);
 	/* the Function view's first function: of the event shown first */
 	start = start_function(p, incl + o->sort_event, ne);
+	if (start != NO_ID)
+		start = report_page_id(k, start);
+	keep_rows(self, k, ne);
+	keep_rows(incl, k, ne);
+	keep_rows(child, k, ne);
+	keep_rows(samples, k, ne);
+	for (size_t i = 0; !report_keeps_all(k) && i < nk; i++)
+		cycle[i] = cycle[report_func(k, i)];
+	fputs(",\n \"functions\": {\"name\": [", out);
+	for (size_t i = 0; i < nk; i++) {
+		fputs(i ? ",\n  " : "\n  ", out);
+		json_name(out, p, p->funcs[report_func(k, i)].name);
+	}
+	fputc(']', out);
+	put_ids(out, "file", file, nk);
+	put_ids(out, "object", object, nk);
+	/* one column at a time: a big program has a million functions */
+	for (size_t i = 0; i < nk; i++)
+		col[i] = profile_func_line(p, report_func(k, i));
+	put_column(out, "line", col, nk, 1, true);
+	for (size_t i = 0; i < nk; i++)
+		col[i] = (double)cg->nodes[report_func(k, i)].calls;
+	put_column(out, "calls", col, nk, 1, true);
+	for (size_t i = 0; i < nk; i++)
+		col[i] = (double)cg_node_self_calls(cg, report_func(k, i));
+	put_column(out, "self_calls", col, nk, 1, true);
+	put_ids(out, "cycle", cycle, nk);
+	put_event_columns(out, "self", self, nk, ne, exact);
+	put_event_columns(out, "inclusive", incl, nk, ne, exact);
+	put_children(out, self, incl, child, nk, ne, exact);
+	if (p->sampled)
+		put_event_columns(out, "samples", samples, nk, ne, true);
+	/* the profile's ids, which the code views' document has */
+	if (!report_keeps_all(k))
+		put_ids(out, "id", k->func, nk);
+	fputc('}', out);
 	fprintf(out, ",\n \"start_function\": %ld",
 		start == NO_ID ? -1L : (long)start);
 	free(self);
@@ -277,6 +301,7 @@ static void label_of(struct linebuf *lb, const struct name_labels *nl,
 /* Where nl's label differs from skip's (NULL: from the profile's
  * name), those labels by id, as "key". */
 static void put_label_map(FILE *out, const char *key, const struct cg *cg,
+			  const struct report_keep *k,
 			  const struct name_labels *nl,
 			  const struct name_labels *skip)
 {
@@ -285,7 +310,8 @@ static void put_label_map(FILE *out, const char *key, const struct cg *cg,
 	bool first = true;
 
 	fprintf(out, ",\n \"%s\": {", key);
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
+	for (uint32_t i = 0; i < k->nkept; i++) {
+		uint32_t f = report_func(k, i);
 		const char *same = profile_str(p, p->funcs[f].name);
 		size_t same_len = same ? strlen(same) : 0;
 
@@ -297,7 +323,7 @@ static void put_label_map(FILE *out, const char *key, const struct cg *cg,
 		}
 		if (same && lb.len == same_len && !memcmp(lb.s, same, lb.len))
 			continue;
-		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", f);
+		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", i);
 		json_string(out, lb.s, lb.len);
 		first = false;
 	}
@@ -311,7 +337,7 @@ static void put_label_map(FILE *out, const char *key, const struct cg *cg,
  * shortens them, where they differ; "short_names", the run's choice,
  * is the page's toggle's default. */
 static void put_labels(FILE *out, const struct cg *cg,
-		       const struct print_opts *o)
+		       const struct print_opts *o, const struct report_keep *k)
 {
 	struct print_opts whole = *o, shortened = *o;
 	struct name_labels *full, *brief;
@@ -320,8 +346,8 @@ static void put_labels(FILE *out, const struct cg *cg,
 	shortened.short_names = true;
 	full = name_labels_new(cg, &whole);
 	brief = name_labels_new(cg, &shortened);
-	put_label_map(out, "labels", cg, full, NULL);
-	put_label_map(out, "short_labels", cg, brief, full);
+	put_label_map(out, "labels", cg, k, full, NULL);
+	put_label_map(out, "short_labels", cg, k, brief, full);
 	fprintf(out, ",\n \"short_names\": %s",
 		o->short_names ? "true" : "false");
 	name_labels_free(brief);
@@ -331,19 +357,20 @@ static void put_labels(FILE *out, const struct cg *cg,
 /* The demangled form of each mangled name (--no-demangle, or a
  * profile written with mangled names), which the filter matches as -p
  * does. */
-static void put_demangled(FILE *out, const struct profile *p)
+static void put_demangled(FILE *out, const struct profile *p,
+			  const struct report_keep *k)
 {
 	bool first = true;
 
 	fputs(",\n \"demangled\": {", out);
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		const char *name = profile_str(p, p->funcs[f].name);
+	for (uint32_t i = 0; i < k->nkept; i++) {
+		const char *name = profile_str(p, p->funcs[report_func(k, i)].name);
 		char *d;
 
 		d = symtab_demangle_mangled(name);
 		if (!d)
 			continue;
-		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", f);
+		fprintf(out, "%s\"%u\": ", first ? "\n  " : ",\n  ", i);
 		json_string(out, d, strlen(d));
 		first = false;
 		free(d);
@@ -352,13 +379,30 @@ static void put_demangled(FILE *out, const struct profile *p)
 }
 
 void html_data_first(FILE *out, const struct cg *cg,
-		     const struct print_opts *o, const char *warnings)
+		     const struct print_opts *o, const struct report_keep *k,
+		     const char *warnings)
 {
 	fputc('{', out);
 	print_json_head(out, cg, o);
-	put_functions(out, cg, o);
-	put_labels(out, cg, o);
-	put_demangled(out, cg->p);
+	put_functions(out, cg, o, k);
+	put_labels(out, cg, o, k);
+	put_demangled(out, cg->p, k);
+	/* what the page leaves out: it says so where a list is cut */
+	if (!report_keeps_all(k))
+		fprintf(out, ",\n \"cut\": {\"threshold\": %.17g, "
+			"\"functions\": %zu, \"more\": %zu, \"flame_pixels\": %d}",
+			k->threshold, k->nfuncs, k->nfuncs - k->nkept,
+			REPORT_FLAME_PIXELS);
+	/* an estimate's call graph is of the time the functions got
+	 * (print_seconds.c), which the page can no longer add up */
+	if (!report_keeps_all(k) && !cg->child) {
+		double got = 0;
+
+		for (uint32_t f = 0; f < cg->nnodes; f++)
+			got += cg_node_self(cg, f, o->sort_event);
+		fputs(",\n \"graph_total\": ", out);
+		put_cost(out, got, false);
+	}
 	fputs(",\n \"warnings\": ", out);
 	json_string(out, warnings ? warnings : "", warnings ? strlen(warnings) : 0);
 	fputs("}\n", out);
@@ -398,11 +442,42 @@ static void put_cycle_children(FILE *out, const struct cg *cg,
 	free(by_number);
 }
 
+/*
+ * Where the page leaves functions out: "cut_callers" and "cut_callees",
+ * by page id, how many of a function's calls from and to functions the
+ * page does not have, for the Function view's "N more" lines.
+ */
+static void put_cut_calls(FILE *out, const struct profile *p,
+			  const struct report_keep *k, const char *key,
+			  bool callers)
+{
+	uint32_t *more = xcalloc(k->nkept + 1, sizeof(*more));
+	bool first = true;
+
+	for (uint32_t c = 0; c < p->ncalls; c++) {
+		uint32_t here = callers ? p->calls[c].callee : p->calls[c].caller;
+		uint32_t there = callers ? p->calls[c].caller : p->calls[c].callee;
+
+		if (k->page[here] != NO_ID && k->page[there] == NO_ID)
+			more[k->page[here]]++;
+	}
+	fprintf(out, ",\n \"%s\": {", key);
+	for (size_t i = 0; i < k->nkept; i++)
+		if (more[i]) {
+			fprintf(out, "%s\"%zu\": %u", first ? "" : ",", i, more[i]);
+			first = false;
+		}
+	fputc('}', out);
+	free(more);
+}
+
 void html_data_calls(FILE *out, const struct cg *cg,
-		     const struct print_opts *o)
+		     const struct print_opts *o, const struct report_keep *k)
 {
 	const struct profile *p = cg->p;
-	size_t n = p->ncalls, ne = p->stride;
+	size_t n = p->ncalls, ne = p->stride, nk = 0;
+	/* the page's calls (both ends in the page), by profile call */
+	uint32_t *kept = xcalloc(n + 1, sizeof(*kept));
 	bool exact = p->calls_have_incl;
 	double *incl = xcalloc(n * ne + 1, sizeof(*incl));
 	/* the columns one at a time, and the shares only where there are
@@ -412,6 +487,10 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	double *share = exact ? NULL : xcalloc(2 * n + 1, sizeof(*share));
 	bool first = true;
 
+	for (size_t c = 0; c < n; c++)
+		if (report_page_id(k, p->calls[c].caller) != NO_ID &&
+		    report_page_id(k, p->calls[c].callee) != NO_ID)
+			kept[nk++] = (uint32_t)c;
 	for (size_t c = 0; exact && c < n; c++)
 		for (size_t e = 0; e < ne; e++)
 			incl[c * ne + e] =
@@ -429,71 +508,131 @@ void html_data_calls(FILE *out, const struct cg *cg,
 		share[2 * c] = s;
 		share[2 * c + 1] = ch;
 	}
+	/* the page's calls only, in place (kept[i] >= i) */
+	for (size_t i = 0; nk < n && i < nk; i++) {
+		memmove(incl + i * ne, incl + (size_t)kept[i] * ne,
+			ne * sizeof(*incl));
+		if (share)
+			memmove(share + 2 * i, share + 2 * (size_t)kept[i],
+				2 * sizeof(*share));
+	}
 	fputs("{\"calls\": {\"n\": ", out);
-	fprintf(out, "%zu, \"estimated\": %s", n, exact ? "false" : "true");
-	for (size_t c = 0; c < n; c++)
-		col[c] = p->calls[c].caller;
-	put_column(out, "caller", col, n, 1, true);
-	for (size_t c = 0; c < n; c++)
-		col[c] = p->calls[c].callee;
-	put_column(out, "callee", col, n, 1, true);
-	for (size_t c = 0; c < n; c++)
-		col[c] = (double)profile_call_count(p, (uint32_t)c);
-	put_column(out, "count", col, n, 1, true);
-	put_event_columns(out, "inclusive", incl, n, ne, exact);
+	fprintf(out, "%zu, \"estimated\": %s", nk, exact ? "false" : "true");
+	for (size_t i = 0; i < nk; i++)
+		col[i] = report_page_id(k, p->calls[kept[i]].caller);
+	put_column(out, "caller", col, nk, 1, true);
+	for (size_t i = 0; i < nk; i++)
+		col[i] = report_page_id(k, p->calls[kept[i]].callee);
+	put_column(out, "callee", col, nk, 1, true);
+	for (size_t i = 0; i < nk; i++)
+		col[i] = (double)profile_call_count(p, kept[i]);
+	put_column(out, "count", col, nk, 1, true);
+	put_event_columns(out, "inclusive", incl, nk, ne, exact);
 	if (!exact) {
-		put_column(out, "self_share", share, n, 2, false);
-		put_column(out, "child_share", share + 1, n, 2, false);
+		put_column(out, "self_share", share, nk, 2, false);
+		put_column(out, "child_share", share + 1, nk, 2, false);
 	}
 	fputs("},\n \"deleted\": [", out);
-	for (size_t c = 0; o->arc_deleted && c < n; c++)
-		if (o->arc_deleted[c]) {
-			fprintf(out, first ? "%zu" : ",%zu", c);
+	for (size_t i = 0; o->arc_deleted && i < nk; i++)
+		if (o->arc_deleted[kept[i]]) {
+			fprintf(out, first ? "%zu" : ",%zu", i);
 			first = false;
 		}
 	fputs("],\n ", out);
-	print_json_cycles(out, cg, o);
+	print_json_cycles_of(out, cg, o, k->page);
 	put_cycle_children(out, cg, o, cg->child != NULL);
+	if (!report_keeps_all(k)) {
+		put_cut_calls(out, p, k, "cut_callers", true);
+		put_cut_calls(out, p, k, "cut_callees", false);
+	}
 	fputs("}\n", out);
 	free(incl);
 	free(col);
 	free(share);
+	free(kept);
+}
+
+/* "more_parent", "more_n", "more_value": report_keep_nodes()'s frames, by
+ * the new index of their parent (-1: at the roots). */
+static void put_more(FILE *out, const uint32_t *more_n,
+		     const double *more_value, size_t nkept, bool exact)
+{
+	static const char *const keys[] = { "more_parent", "more_n", "more_value" };
+
+	for (int key = 0; key < 3; key++) {
+		bool first = true;
+
+		fprintf(out, ",\n  \"%s\": [", keys[key]);
+		for (size_t s = 0; s <= nkept; s++) {
+			if (!more_n[s])
+				continue;
+			if (!first)
+				fputc(',', out);
+			first = false;
+			if (key == 0)
+				fprintf(out, "%ld", (long)s - 1);
+			else if (key == 1)
+				fprintf(out, "%u", more_n[s]);
+			else
+				put_cost(out, more_value[s], exact);
+		}
+		fputc(']', out);
+	}
 }
 
 /* One event's tree. Not the nodes' self costs: the page draws none, and
  * each is its total less its children's. */
-static void put_tree(FILE *out, const struct cg *cg, uint32_t ev)
+static void put_tree(FILE *out, const struct cg *cg, uint32_t ev,
+		     const struct report_keep *k)
 {
 	const struct profile *p = cg->p;
 	struct flame fl;
-	double *col;
+	double *col, *more_value = NULL;
+	uint32_t *at = NULL, *more_n = NULL;
+	size_t nout;
 
 	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
 		    HTML_FLAME_MAX_NODES);
-	col = xcalloc(3 * fl.nnodes + 1, sizeof(*col));
-	for (size_t i = 0; i < fl.nnodes; i++) {
+	nout = fl.nnodes;
+	if (!report_keeps_all(k)) {
+		at = xcalloc(fl.nnodes + 1, sizeof(*at));
+		more_n = xcalloc(fl.nnodes + 1, sizeof(*more_n));
+		more_value = xcalloc(fl.nnodes + 1, sizeof(*more_value));
+		nout = report_keep_nodes(k, &fl, at, more_n, more_value);
+	}
+	col = xcalloc(3 * nout + 1, sizeof(*col));
+	for (size_t i = 0, j = 0; i < fl.nnodes; i++) {
 		const struct flame_node *n = &fl.nodes[i];
 
-		col[3 * i] = n->func != NO_ID ? (double)n->func
+		if (at && at[i] == NO_ID)
+			continue;
+		col[3 * j] = n->func != NO_ID ? (double)report_page_id(k, n->func)
 			: -(double)cg->cycles[n->cycle].number;
-		col[3 * i + 1] = n->parent == NO_ID ? -1 : (double)n->parent;
-		col[3 * i + 2] = n->total;
+		col[3 * j + 1] = n->parent == NO_ID ? -1
+			: (double)(at ? at[n->parent] : n->parent);
+		col[3 * j + 2] = n->total;
+		j++;
 	}
 	fputs("{\"event\": ", out);
 	json_name(out, p, p->events[ev].name);
 	fprintf(out, ", \"estimated\": %s, \"cut\": %zu, \"full\": %s, \"total\": ",
 		fl.estimated ? "true" : "false", fl.cut, fl.full ? "true" : "false");
 	put_cost(out, fl.total, !fl.estimated);
-	put_column(out, "unit", col, fl.nnodes, 3, true);
-	put_column(out, "parent", col + 1, fl.nnodes, 3, true);
-	put_column(out, "value", col + 2, fl.nnodes, 3, !fl.estimated);
+	put_column(out, "unit", col, nout, 3, true);
+	put_column(out, "parent", col + 1, nout, 3, true);
+	put_column(out, "value", col + 2, nout, 3, !fl.estimated);
+	if (at)
+		put_more(out, more_n, more_value, nout, !fl.estimated);
 	fputc('}', out);
 	free(col);
+	free(at);
+	free(more_n);
+	free(more_value);
 	flame_release(&fl);
 }
 
 void html_data_flame(FILE *out, const struct cg *cg,
-		     const struct print_opts *o)
+		     const struct print_opts *o, const struct report_keep *k)
 {
 	const struct profile *p = cg->p;
 	/* an estimate (gmon.out's) is of the sort event only; a tree from
@@ -507,7 +646,7 @@ void html_data_flame(FILE *out, const struct cg *cg,
 		 * stacks under it add up to, and the largest of them is no
 		 * width (print_folded() refuses it too) */
 		if ((every || e == o->sort_event) && !p->events[e].max)
-			put_tree(out, cg, e);
+			put_tree(out, cg, e, k);
 		else
 			fputs("null", out);
 	}

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "print.h"
+#include "report_keep.h"
 
 /*
  * What the first view (the flat profile) and the header need:
@@ -30,9 +31,17 @@
  * --sort's event, or -1: none),
  * "demangled" (the demangled form of the names that are mangled), and
  * "warnings" (may be NULL: none).
+ *
+ * Every function id is the page's (report_keep.h): where k leaves
+ * functions out, "functions" has the page's alone, "id" their profile
+ * ids, and "cut" says what is left out: "threshold" (percent),
+ * "functions" (the profile's), "more" (those left out) and
+ * "flame_pixels" (the flame graph's merged frames are narrower than
+ * one of so many across the whole).
  */
 void html_data_first(FILE *out, const struct cg *cg,
-		     const struct print_opts *o, const char *warnings);
+		     const struct print_opts *o, const struct report_keep *k,
+		     const char *warnings);
 
 /* The calls, for the function view: "estimated" (gmon.out's shares),
  * "caller", "callee", "count" and "inclusive" (one column per event)
@@ -40,9 +49,12 @@ void html_data_first(FILE *out, const struct cg *cg,
  * (the sort event's share, cg_arc_share()'s, in its two parts),
  * "deleted" (the calls -k left out), print_json_cycles()'s "cycles",
  * and "cycle_children" (each cycle's children as the call graph has
- * them, by number, a value per event). */
+ * them, by number, a value per event). Where k leaves functions out,
+ * the calls between the page's functions, and "cut_callers" and
+ * "cut_callees": by page id, the calls from and to functions it leaves
+ * out. */
 void html_data_calls(FILE *out, const struct cg *cg,
-		     const struct print_opts *o);
+		     const struct print_opts *o, const struct report_keep *k);
 
 /*
  * The flame graph's trees, one per event ("trees", null for an event
@@ -50,9 +62,12 @@ void html_data_calls(FILE *out, const struct cg *cg,
  * "estimated", "cut", "full", "total", and per node, parents first,
  * "unit" (a function id, or -N for cycle N as a whole), "parent" (-1 at
  * a root) and "value" (its total; its self cost is that less its
- * children's).
+ * children's). Where k leaves functions out, the nodes narrower than
+ * a pixel of a 1200-pixel view or of a function left out are merged:
+ * "more_parent" (a node, -1: the roots), "more_n" (how many merged
+ * under it), "more_value" (their totals' sum).
  */
 void html_data_flame(FILE *out, const struct cg *cg,
-		     const struct print_opts *o);
+		     const struct print_opts *o, const struct report_keep *k);
 
 #endif

@@ -90,6 +90,11 @@ void print_json_head(FILE *out, const struct cg *cg,
 /* Its "cycles" key and array. */
 void print_json_cycles(FILE *out, const struct cg *cg,
 		       const struct print_opts *o);
+/* The same with each member's id page[id] (the report's ids), leaving
+ * out those of NO_ID and counting them in "more_members"; page NULL:
+ * the profile's ids. */
+void print_json_cycles_of(FILE *out, const struct cg *cg,
+			  const struct print_opts *o, const uint32_t *page);
 /* The call graph in Graphviz's DOT language (print_dot.c). */
 void print_dot(FILE *out, const struct cg *cg, const struct print_opts *o);
 /* The same drawn by `dot -Tsvg` into the file `path`: 0, or -1 after

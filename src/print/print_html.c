@@ -292,6 +292,7 @@ static void json_code(FILE *out, const struct cg *cg,
 struct report_docs {
 	const struct cg *cg;
 	const struct print_opts *o;
+	const struct report_keep *k;	/* the functions the page has */
 	const char *warnings;
 };
 
@@ -300,11 +301,11 @@ static bool put_document(FILE *m, const char *at, void *arg)
 	const struct report_docs *r = arg;
 
 	if (!strncmp(at, "@@DATA@@", 8))
-		html_data_first(m, r->cg, r->o, r->warnings);
+		html_data_first(m, r->cg, r->o, r->k, r->warnings);
 	else if (!strncmp(at, "@@CALLS@@", 9))
-		html_data_calls(m, r->cg, r->o);
+		html_data_calls(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@FLAME@@", 9))
-		html_data_flame(m, r->cg, r->o);
+		html_data_flame(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@SAMPLES@@", 11))
 		html_samples(m, r->cg, r->o);
 	else if (!strncmp(at, "@@CODE@@", 8))
@@ -355,8 +356,12 @@ void html_page_write(FILE *out, const char *page, const char *js,
 void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 		const char *title, const char *warnings)
 {
-	struct report_docs r = { cg, o, warnings };
+	struct report_keep k;
+	struct report_docs r = { cg, o, &k, warnings };
 
+	/* the functions the page has: at o->threshold (report_keep.h) */
+	report_keep_init(&k, cg, o);
 	html_page_write(out, html_asset_report_html, html_asset_report_js,
 			title, put_document, &r);
+	report_keep_release(&k);
 }

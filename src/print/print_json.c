@@ -195,6 +195,12 @@ void print_json_head(FILE *out, const struct cg *cg,
 void print_json_cycles(FILE *out, const struct cg *cg,
 		       const struct print_opts *o)
 {
+	print_json_cycles_of(out, cg, o, NULL);
+}
+
+void print_json_cycles_of(FILE *out, const struct cg *cg,
+			  const struct print_opts *o, const uint32_t *page)
+{
 	size_t ne = cg->p->stride;
 	bool exact = cg->child != NULL;
 	/* cycles are listed by number, which cg_rank gave 1..ncycles */
@@ -207,11 +213,21 @@ void print_json_cycles(FILE *out, const struct cg *cg,
 		uint32_t c = by_number[num - 1];
 
 		fputs(num > 1 ? ",\n   " : "\n   ", out);
+		uint32_t more = 0;
+
 		fprintf(out, "{\"id\": %u, \"members\": [", num);
 		for (uint32_t m = cg->cycles[c].first_member, k = 0; m != NO_ID;
-		     m = cg->nodes[m].next_member, k++)
-			fprintf(out, "%s%u", k ? ", " : "", m);
-		fputs("], \"self\": ", out);
+		     m = cg->nodes[m].next_member) {
+			if (page && page[m] == NO_ID) {
+				more++;
+				continue;
+			}
+			fprintf(out, "%s%u", k++ ? ", " : "", page ? page[m] : m);
+		}
+		fputc(']', out);
+		if (more)
+			fprintf(out, ", \"more_members\": %u", more);
+		fputs(", \"self\": ", out);
 		if (exact) {
 			json_row(out, cg->cycle_self + (size_t)c * ne, ne);
 			fputs(", \"inclusive\": ", out);

@@ -393,7 +393,8 @@ class ReportTest(ReportBase):
         """--short-names: the names the text listings show."""
         args = ['samples/cxx/callgrind.out']
         page = os.path.join(self.tmp, 'short.html')
-        subprocess.run([report_base.BIN, '--output=html', '--short-names', '-o', page] + args,
+        subprocess.run([report_base.BIN, '--output=html', '--short-names',
+                        '--threshold=0', '-o', page] + args,
                        check=True, capture_output=True)
         text = run(['--short-names', '--threshold=0', '-p'] + args)
         fns = json.loads(run(['--json'] + args))['functions']

@@ -77,7 +77,8 @@ class CodeViews(ReportBase):
     # ---- source ----
 
     def check_source(self, kind):
-        args = PROFILES[kind]
+        # as the page was made: every file with a cost (report_base)
+        args = ['--threshold=0'] + PROFILES[kind]
         doc = json.loads(run(['--json', '--annotate'] + args))
         ev = self.ev(doc)
         text = annotate_text(args)

@@ -53,8 +53,9 @@ class LayoutTest(ReportBase):
     def report(self, name, args):
         path = os.path.join(self.tmp, name + '.html')
         if not os.path.exists(path):
-            subprocess.run([report_base.BIN, '--output=html', '-o', path] + args,
-                           check=True, capture_output=True)
+            # every function, ids as --json's
+            subprocess.run([report_base.BIN, '--output=html', '--threshold=0',
+                            '-o', path] + args, check=True, capture_output=True)
         return Page(self.driver, path)
 
     def rect(self, p, selector):

@@ -38,7 +38,8 @@ class MaxTest(ReportBase):
         super().setUpClass()
         import report_base
         cls.max_page = os.path.join(cls.tmp, 'max.html')
-        subprocess.run([report_base.BIN, '--output=html', '-o',
+        # every function, ids as --json's
+        subprocess.run([report_base.BIN, '--output=html', '--threshold=0', '-o',
                         cls.max_page] + ARGS, check=True,
                        capture_output=True)
         cls.max_doc = json.loads(run(['--json'] + ARGS))
@@ -47,7 +48,7 @@ class MaxTest(ReportBase):
         with open(cls.cycle_in, 'w') as f:
             f.write(CYCLE)
         cls.pages['max-cycle'] = os.path.join(cls.tmp, 'max-cycle.html')
-        subprocess.run([report_base.BIN, '--output=html', '-o',
+        subprocess.run([report_base.BIN, '--output=html', '--threshold=0', '-o',
                         cls.pages['max-cycle'], cls.cycle_in], check=True,
                        capture_output=True)
 

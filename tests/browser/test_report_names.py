@@ -37,7 +37,9 @@ class NamesBase(ReportBase):
         """A report of args, made once for the tests of this file."""
         if key not in NamesBase.made:
             path = os.path.join(self.tmp, 'names-' + key + '.html')
-            subprocess.run([report_base.BIN, '--output=html', '-o', path] + args,
+            # every function, as -p --threshold=0 lists them
+            subprocess.run([report_base.BIN, '--output=html',
+                            '--threshold=0', '-o', path] + args,
                            check=True, capture_output=True)
             NamesBase.made[key] = path
         return Page(self.driver, NamesBase.made[key])

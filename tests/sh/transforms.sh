@@ -27,8 +27,9 @@ check() {
 		# shellcheck disable=SC2086,SC2068
 		"$bin" --json $t $@ >"$tmp/$key.json" 2>/dev/null ||
 			{ echo "transforms: $name $t: --json failed"; status=1; }
+		# every function (--threshold=0), to compare with --json's
 		# shellcheck disable=SC2086,SC2068
-		"$bin" --output=html -o "$tmp/$key.html" $t $@ 2>/dev/null ||
+		"$bin" --output=html --threshold=0 -o "$tmp/$key.html" $t $@ 2>/dev/null ||
 			{ echo "transforms: $name $t: --output=html failed"; status=1; }
 	done
 	python3 - "$tmp" "$name" "$func" <<'EOF' || status=1

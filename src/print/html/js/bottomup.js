@@ -47,6 +47,17 @@ function bottomUpRoots(T) {
 		if (self[i] > 0)
 			pairs.push([i, self[i]]);
 	T.bottomUp = bottomUpGroup(pairs);
+	/* the frames the report merged (cut.js), whose functions it does
+	 * not know: one root of their cost, so that the roots still sum
+	 * to the total */
+	if (T.more_parent && T.more_parent.length) {
+		const merged = [T.more_n.reduce((s, n) => s + n, 0),
+			T.more_value.reduce((s, v) => s + v, 0)];
+
+		T.bottomUp.push({ u: null, at: new Map(), v: merged[1], more: false,
+			merged });
+		T.bottomUp.sort((a, b) => b.v - a.v);
+	}
 	return T.bottomUp;
 }
 /* a node's callers: the parents of the tree nodes it holds */
@@ -75,13 +86,22 @@ function viewBottomUp() {
 		hasKids: b => b.more,
 		cells: row => shareCells(row.n.v, total(),
 			row.up ? row.up.n.v : total()),
-		label: row => unitLink(row.n.u),
+		label: row => row.n.merged
+			? el('span', { class: 'muted cut-fn', id: 'bottomup-more',
+				title: flameMoreTitle(row.n.merged, T.total) },
+				fmt(row.n.merged[0]) + ' more call paths, each under a pixel or ' +
+				cutBelow())
+			: unitLink(row.n.u),
 		enter: row => {
 			const u = row.n.u;
 
+			if (row.n.merged)
+				return;
+
 			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);
 		},
-		menu: (row, x, y) => xformMenu(x, y, { unit: row.n.u }),
+		menu: (row, x, y) => row.n.merged ? null
+			: xformMenu(x, y, { unit: row.n.u }),
 	}, grid, 'bottomup', false, T);
 
 	box.style.setProperty('--tree-columns', treeColumns(T, titles));

@@ -50,6 +50,15 @@ function heaviestFirst(T, list) {
 	return list.slice().sort((a, b) => T.value[b] - T.value[a]);
 }
 
+/* The frames the report merged under node i (-1: at the roots), as one
+ * row after i's children (cut.js); none under transforms, whose tree
+ * has the merged cost in the parent's self. */
+function treeMoreRows(T, i) {
+	const m = T.more_parent && flameMore(T).get(i);
+
+	return m ? [{ more: m }] : [];
+}
+
 function viewCallTree() {
 	const t = performance.now();
 	const T = flameTree();
@@ -62,11 +71,16 @@ function viewCallTree() {
 	const grid = 'calltree-grid';
 	const box = el('div', { id: 'calltree-view' });
 	const table = treeTable({
-		roots: heaviestFirst(T, T.roots),
-		kids: i => heaviestFirst(T, T.kids[i]),
-		hasKids: i => T.kids[i].length > 0,
+		roots: heaviestFirst(T, T.roots).concat(treeMoreRows(T, -1)),
+		kids: i => heaviestFirst(T, T.kids[i]).concat(treeMoreRows(T, i)),
+		hasKids: i => typeof i === 'number' &&
+			(T.kids[i].length > 0 || treeMoreRows(T, i).length > 0),
 		cells: row => {
 			const i = row.n;
+
+			if (i.more)
+				return shareCells(i.more[1], total(),
+					row.up ? T.value[row.up.n] : T.total).concat([el('span', { class: 'num' }), el('span', { class: 'num' })]);
 
 			/* of the whole as the text listings have it: the
 			 * event's total (gmon.out's self costs, gprof's
@@ -76,14 +90,19 @@ function viewCallTree() {
 				costCell(self[i]),
 				el('span', { class: 'num' }, pct(self[i], total()))]);
 		},
-		label: row => unitLink(T.unit[row.n]),
+		label: row => row.n.more
+			? el('span', { class: 'muted cut-fn', title: flameMoreTitle(row.n.more, T.total) },
+				fmt(row.n.more[0]) + ' more, each under a pixel or ' + cutBelow())
+			: unitLink(T.unit[row.n]),
 		enter: row => {
+			if (row.n.more)
+				return;
 			const u = T.unit[row.n];
 
 			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);
 		},
-		menu: (row, x, y) => xformMenu(x, y, { unit: T.unit[row.n],
-			path: treePath(T, row.n) }),
+		menu: (row, x, y) => row.n.more ? null : xformMenu(x, y,
+			{ unit: T.unit[row.n], path: treePath(T, row.n) }),
 	}, grid, 'calltree', true, T);
 
 	box.style.setProperty('--tree-columns', treeColumns(T, titles));

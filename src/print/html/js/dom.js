@@ -104,6 +104,9 @@ function cycleName(n) {
 	return '<cycle ' + n + ' as a whole>';
 }
 function fnLink(f) {
+	/* the code views' call to a function the page leaves out (cut.js) */
+	if (f < 0)
+		return cutLink();
 	return fnLinkFit(f, LINK_CHARS);
 }
 function cycleLink(n) {

@@ -159,6 +159,11 @@ function viewFlame(icicle, zoom) {
 		}
 		const laid = flameLayout(FL, z < 0 ? flameRoots(FL) : [z], 0,
 			scale, depth, depth + FLAME_DEPTH, frames);
+
+		if (z < 0)
+			flameMoreFrame(FL, -1, FL.roots.reduce((x, r) =>
+				x + FL.value[r] * scale, 0), scale, depth,
+				depth + FLAME_DEPTH, frames);
 		const maxDepth = Math.max(depth, laid.maxDepth), cut = laid.cut;
 
 		area.textContent = '';
@@ -166,15 +171,17 @@ function viewFlame(icicle, zoom) {
 		const needle = flameSearch.toLowerCase();
 		const frag = document.createDocumentFragment();
 
-		for (const [i, fx, w, d, up] of frames) {
-			const label = i < 0 ? 'all' : flameName(FL, i);
-			const value = i < 0 ? FL.total : FL.value[i];
+		for (const [i, fx, w, d, up, m] of frames) {
+			const label = i === -2 ? fmt(m[0]) + ' more'
+				: i < 0 ? 'all' : flameName(FL, i);
+			const value = i === -2 ? m[1] : i < 0 ? FL.total : FL.value[i];
 
 			frag.append(flameFrame(i, label, fx, w,
 				(icicle ? d : maxDepth - d) * H,
-				(i < 0 ? ' root' : '') + (up ? ' up' : '') +
+				(i === -2 ? ' more' : i < 0 ? ' root' : '') + (up ? ' up' : '') +
 				(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
-				value, label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
+				value, i === -2 ? flameMoreTitle(m, FL.total)
+				: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
 		}
 		area.append(frag);
 		deepNote.textContent = cut ? 'Stacks deeper than ' + FLAME_DEPTH +
@@ -192,7 +199,9 @@ function viewFlame(icicle, zoom) {
 				else
 					walk.push(...FL.kids[i]);
 			}
-			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')';
+			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
+				(CUT ? '; the functions ' + cutBelow() +
+				 ' are not in this report (--threshold=0 embeds them)' : '');
 		} else {
 			matched.textContent = '';
 		}
@@ -214,7 +223,7 @@ function viewFlame(icicle, zoom) {
 	area.addEventListener('click', e => {
 		const t = e.target.closest('.fr');
 
-		if (!t)
+		if (!t || t.classList.contains('more'))
 			return;
 		const i = Number(t.dataset.node);
 

@@ -79,11 +79,22 @@ function flameLayout(T, start, x, scale, d0, deepest, frames) {
 			stack.push([k, cx, d + 1]);
 			cx += T.value[k] * scale;
 		}
+		flameMoreFrame(T, i, cx, scale, d + 1, deepest, frames);
 	}
 	return { maxDepth, cut };
 }
 
-/* A frame: node i (-1: the root) named label, at x, w px wide, top px
+/* After node i's children (i -1: the roots), at x, the frame of those
+ * merged under it (cut.js), when the tree has one there: [-2, x,
+ * width, depth, false, [how many, cost]]. */
+function flameMoreFrame(T, i, x, scale, d, deepest, frames) {
+	const m = T.more_parent && flameMore(T).get(i);
+
+	if (m && m[1] * scale >= 0.5 && d < deepest)
+		frames.push([-2, x, m[1] * scale, d, false, m]);
+}
+
+/* A frame: node i (-1: the root, -2: merged ones) named label, at x, w px wide, top px
  * down, of classes more (" root", " hit"...), its value and title. */
 function flameFrame(i, label, x, w, top, more, value, title) {
 	const div = el('div', { class: 'fr' + more, 'data-node': i,

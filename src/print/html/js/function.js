@@ -50,6 +50,9 @@ function fmtShare(v) {
 function graphTotal() {
 	if (!calls().estimated)
 		return total();
+	/* of every function, those the report leaves out too */
+	if (D.graph_total !== undefined)
+		return D.graph_total;
 	let t = 0;
 
 	for (let f = 0; f < NF; f++)
@@ -120,7 +123,10 @@ function viewFunction(f) {
 			unitInclusive: calleeUnit(f).incl },
 		calls().callersOf[f], calls().calleesOf[f], same);
 
-	box.append(tables);
+	/* the calls from and to functions the report leaves out (cut.js) */
+	box.append(cutLine(calls().cutCallers[f], ['caller', 'callers'],
+		'fn-more-callers') || '', tables, cutLine(calls().cutCallees[f],
+		['callee', 'callees'], 'fn-more-callees') || '');
 	box.redraw = tables.alignTables;
 	return box;
 }
@@ -145,7 +151,10 @@ function viewCycle(n) {
 	const box = el('div', { id: 'function' });
 	const list = el('ul');
 	const tables = entryTables({ calls: c.calls, selfCalls: c.internal_calls,
-			samples: c.members.reduce((s, m) => s + fnSamples(m), 0),
+			/* none where the report left members out (cut.js): the
+			 * sum of those it has would be less */
+			samples: c.more_members ? undefined
+				: c.members.reduce((s, m) => s + fnSamples(m), 0),
 			label: cycleName(n), self: c.self[ev],
 			children: C.cycleChildren[n - 1][ev],
 			inclusive: c.inclusive[ev], unitInclusive: c.inclusive[ev] },
@@ -157,10 +166,13 @@ function viewCycle(n) {
 			(SAMPLED ? ' in ' + fmt(fnSamples(m)) + ' samples' : '')));
 		samples += fnSamples(m);
 	}
+	if (c.more_members)
+		list.append(el('li', null, cutLine(c.more_members, ['member', 'members'], 'cycle-more')));
 	box.append(el('h2', null, cycleName(n)),
 		el('p', null, 'self ', el('b', null, withUnit(c.self[ev])), ', inclusive ',
 			el('b', null, withUnit(c.inclusive[ev])), SAMPLED
-			? ', ' + fmt(samples) + ' samples in its members'
+			? ', ' + fmt(samples) + ' samples in its members' +
+			  (c.more_members ? ' in this report' : '')
 			: ', called ' + fmt(c.calls) + ' times from outside, ' +
 			  fmt(c.internal_calls) + ' times inside'),
 		el('p', null, 'Members:'), list,

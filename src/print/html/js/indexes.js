@@ -25,6 +25,9 @@ function calls() {
 		incl: c.inclusive, estimated: c.estimated,
 		selfShare: c.self_share, childShare: c.child_share,
 		cycleChildren: d.cycle_children,
+		/* by function, calls from and to those the report leaves
+		 * out (cut.js) */
+		cutCallers: d.cut_callers || {}, cutCallees: d.cut_callees || {},
 		callersOf, calleesOf, cycleByNumber };
 	return callsIndex;
 }
@@ -38,6 +41,8 @@ function code() {
 		return codeIndex;
 	const d = doc('code');
 	const sourceByPath = {};
+
+	cutCodeIds(d);
 	const linesByFile = {};
 	const disasmOf = {};
 

@@ -115,6 +115,7 @@ function viewTop() {
 		value: topState.filter });
 	const count = el('span', { class: 'muted', id: 'top-count' });
 	const how = el('div', { class: 'muted', id: 'filter-how' });
+	const more = el('div');
 	const hdr = el('div', { class: 'hdr top-grid', id: 'top-head' });
 	const shortBox = el('input', { type: 'checkbox', id: 'short-names' });
 	let table, nameMax = 0;	/* characters the name column shows; 0: unknown */
@@ -138,6 +139,11 @@ function viewTop() {
 
 		count.textContent = rows.length + ' of ' + NF + ' functions';
 		how.textContent = topState.how;
+		/* the functions the report leaves out (cut.js): a filter
+		 * cannot find them either */
+		more.replaceChildren(...[topState.filter ? cutSearchLine('top-more')
+			: cutLine(CUT && CUT.more, ['function', 'functions'], 'top-more')]
+			.filter(x => x));
 		const t = vtable(rows, 'top-grid', f => cells(
 			costCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
@@ -204,7 +210,7 @@ function viewTop() {
 	box.append(el('div', { class: 'controls' }, filter, count,
 		el('label', { title: 'names as --short-names shows them: ' +
 			'template arguments <...> and parameters (...)' },
-			shortBox, ' short names')), how, hdr);
+			shortBox, ' short names')), how, more, hdr);
 	redraw();
 	return box;
 }

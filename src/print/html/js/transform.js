@@ -216,18 +216,27 @@ function treeBuilder(span, low) {
 
 /* The self column of a tree of values: a node's value less its
  * children's (an estimate's rounding can leave a hair below 0, which
- * would print as "-0.00": none is) */
-function treeSelf(T) {
-	if (!T.self) {
+ * would print as "-0.00": none is), and less the frames the report
+ * merged under it (cut.js), as --tree prints a node's self; with
+ * merged, their cost left in the parent's self: what the transforms
+ * start from, so that their totals stay the profile's. */
+function treeSelf(T, merged) {
+	const key = merged ? 'selfMerged' : 'self';
+
+	if (!T[key]) {
 		const s = Float64Array.from(T.value);
 
 		T.parent.forEach((p, i) => {
 			if (p >= 0)
 				s[p] -= T.value[i];
 		});
-		T.self = s.map(v => Math.max(0, v));
+		if (!merged && T.more_parent)
+			for (const [p, m] of flameMore(T))
+				if (p >= 0)
+					s[p] -= m[1];
+		T[key] = s.map(v => Math.max(0, v));
 	}
-	return T.self;
+	return T[key];
 }
 
 /*
@@ -348,7 +357,7 @@ function xformTree(base) {
 	/* the threads and time chosen first (samples.js), as the
 	 * command line's --tid and --time choose the samples read */
 	let T = { unit: base.unit, parent: base.parent,
-		self: sliceSelf(base) || treeSelf(base) };
+		self: sliceSelf(base) || treeSelf(base, true) };
 
 	for (const x of xforms)
 		if (!SLICE_OPS[x.op])

@@ -1,0 +1,93 @@
+/* What the report leaves out: at the text listings' threshold
+ * (--threshold, 0.5% by default) the page has the functions that
+ * reach it with their callers and callees (src/print/report_keep.c);
+ * "cut" in the data says how many others there are. Every list the
+ * page cuts says so, and how to have them: --threshold=0. */
+
+const CUT = D.cut || null;
+
+/* "below 0.5% of the total" */
+function cutBelow() {
+	return 'below ' + CUT.threshold + '% of the total';
+}
+
+/* A line saying n more of what (a noun, [one, many]) are left out:
+ * null when none are. */
+function cutLine(n, what, id) {
+	if (!CUT || !n)
+		return null;
+	return el('p', { class: 'muted cut-more', id },
+		fmt(n) + ' more ' + what[n === 1 ? 0 : 1] + ' ' + cutBelow() +
+		(n === 1 ? ' is' : ' are') + ' not in this report: ' +
+		'cganalyze --output=html --threshold=0 embeds ' +
+		(n === 1 ? 'it.' : 'them.'));
+}
+
+/* Under a search of the functions' names: what it cannot find. */
+function cutSearchLine(id) {
+	if (!CUT)
+		return null;
+	return el('p', { class: 'muted cut-more', id },
+		'This search cannot find the ' + fmt(CUT.more) + ' functions ' +
+		cutBelow() + ', which are not in this report: ' +
+		'cganalyze --output=html --threshold=0 embeds them.');
+}
+
+/* In place of a link to a function the page does not have (the code
+ * views name functions by the profile's ids: -1 there) */
+function cutLink() {
+	return el('span', { class: 'muted cut-fn',
+		title: 'cganalyze --output=html --threshold=0 embeds every function' },
+		'a function ' + (CUT ? cutBelow() : '') + ', not in this report');
+}
+
+/* The profile's function id p as the page's, or -1: left out. */
+let pageIds;
+function pageId(p) {
+	if (!FN.id)
+		return p;
+	if (!pageIds)
+		pageIds = new Map(FN.id.map((p0, i) => [p0, i]));
+	const i = pageIds.get(p);
+
+	return i === undefined ? -1 : i;
+}
+
+/* The code views' document in the page's ids (html_data.h): a call to
+ * a function left out becomes -1, a listing's functions those the page
+ * has. */
+function cutCodeIds(d) {
+	if (!FN.id || d.pageIds)
+		return;
+	d.pageIds = true;
+	for (const l of d.lines || [])
+		for (const c of l.calls || [])
+			c.callee = pageId(c.callee);
+	for (const x of d.disasm || []) {
+		if (x.function !== null && x.function !== undefined)
+			x.function = pageId(x.function);
+		x.functions = (x.functions || []).map(pageId).filter(f => f >= 0);
+		for (const ins of x.instructions || [])
+			for (const c of ins.calls || [])
+				c.callee = pageId(c.callee);
+	}
+}
+
+/* The flame graph's merged frames (report_keep.c, report_keep_nodes()): by
+ * node, [how many, their cost]; -1 for those at the roots. */
+function flameMore(T) {
+	if (!T.more) {
+		T.more = new Map();
+		(T.more_parent || []).forEach((p, k) =>
+			T.more.set(p, [T.more_n[k], T.more_value[k]]));
+	}
+	return T.more;
+}
+
+/* A merged frame's title */
+function flameMoreTitle(m, total) {
+	return fmt(m[0]) + ' more call path' + (m[0] === 1 ? '' : 's') +
+		', each narrower than a pixel of a ' + CUT.flame_pixels +
+		'-pixel view or of a function ' + cutBelow() + ': ' + withUnit(m[1]) +
+		' (' + pct(m[1], total) + '); cganalyze --output=html --threshold=0 embeds them';
+}

@@ -1,0 +1,156 @@
+/*
+ * The functions the HTML report embeds (report_keep.h).
+ */
+#include "report_keep.h"
+
+#include <stdlib.h>
+
+#include "base/xalloc.h"
+#include "start_function.h"
+
+/* The function the report opens on, as html_data.c chooses it: of the
+ * sort event's inclusive costs. */
+static uint32_t start_of(const struct cg *cg, const struct print_opts *o,
+			 uint64_t *row)
+{
+	const struct profile *p = cg->p;
+	uint32_t e = o->sort_event, start;
+	double *incl = xcalloc(p->nfuncs + 1, sizeof(*incl));
+
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		if (cg->child) {
+			cg_inclusive_row(cg, f, row);
+			incl[f] = (double)row[e];
+		} else {
+			incl[f] = cg_node_self(cg, f, e) + cg_node_child(cg, f, e);
+		}
+	}
+	start = start_function(p, incl, 1);
+	free(incl);
+	return start;
+}
+
+/* Whether some event the rule looks at has a cost: the flat profile
+ * leaves nothing out of a total of 0, nor does the page. */
+static bool any_total(const struct cg *cg, const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+
+	if (!cg->child)
+		return p->totals[o->sort_event] != 0;
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (p->totals[e])
+			return true;
+	return false;
+}
+
+/* Whether f reaches the threshold in some event, self or inclusive. An
+ * estimate (gmon.out) has costs of the sort event only. */
+static bool is_hot(const struct cg *cg, const struct print_opts *o,
+		   uint32_t f, uint64_t *row)
+{
+	const struct profile *p = cg->p;
+	double frac = o->threshold / 100.0;
+
+	if (!cg->child) {
+		uint32_t e = o->sort_event;
+		double bar = (double)p->totals[e] * frac;
+		double self = cg_node_self(cg, f, e);
+
+		return p->totals[e] &&
+		       (self >= bar || self + cg_node_child(cg, f, e) >= bar);
+	}
+	cg_inclusive_row(cg, f, row);
+	for (uint32_t e = 0; e < p->nevents; e++) {
+		double bar = (double)p->totals[e] * frac;
+
+		if (!p->totals[e])
+			continue;
+		if ((double)profile_self(p, f)[e] >= bar || (double)row[e] >= bar)
+			return true;
+	}
+	return false;
+}
+
+void report_keep_init(struct report_keep *k, const struct cg *cg,
+		      const struct print_opts *o)
+{
+	const struct profile *p = cg->p;
+	uint32_t start;
+	uint64_t *row;
+	bool *hot, *keep;
+
+	k->page = NULL;
+	k->func = NULL;
+	k->nfuncs = p->nfuncs;
+	k->nkept = p->nfuncs;
+	k->threshold = o->threshold;
+	if (!(o->threshold > 0) || !any_total(cg, o))
+		return;
+	row = xcalloc(p->stride + 1, sizeof(*row));
+	hot = xcalloc(p->nfuncs + 1, sizeof(*hot));
+	keep = xcalloc(p->nfuncs + 1, sizeof(*keep));
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		keep[f] = hot[f] = is_hot(cg, o, f, row);
+	for (uint32_t c = 0; c < p->ncalls; c++) {
+		const struct pcall *pc = &p->calls[c];
+
+		if (hot[pc->caller])
+			keep[pc->callee] = true;
+		if (hot[pc->callee])
+			keep[pc->caller] = true;
+	}
+	start = start_of(cg, o, row);
+	if (start != NO_ID)
+		keep[start] = true;
+	k->nkept = 0;
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		k->nkept += keep[f];
+	if (k->nkept == p->nfuncs)
+		goto out;
+	k->page = xcalloc(p->nfuncs + 1, sizeof(*k->page));
+	k->func = xcalloc(k->nkept + 1, sizeof(*k->func));
+	for (uint32_t f = 0, i = 0; f < p->nfuncs; f++) {
+		k->page[f] = keep[f] ? i : NO_ID;
+		if (keep[f])
+			k->func[i++] = f;
+	}
+out:
+	free(row);
+	free(hot);
+	free(keep);
+}
+
+size_t report_keep_nodes(const struct report_keep *k, const struct flame *fl,
+			 uint32_t *at, uint32_t *more_n, double *more_value)
+{
+	double narrow = fl->total / REPORT_FLAME_PIXELS;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < fl->nnodes; i++) {
+		const struct flame_node *n = &fl->nodes[i];
+		uint32_t up = n->parent == NO_ID ? NO_ID : at[n->parent];
+
+		at[i] = NO_ID;
+		if (n->parent != NO_ID && up == NO_ID)
+			continue;	/* under a merged node */
+		if (n->total < narrow ||
+		    (n->func != NO_ID && report_page_id(k, n->func) == NO_ID)) {
+			size_t slot = up == NO_ID ? 0 : (size_t)up + 1;
+
+			more_n[slot]++;
+			more_value[slot] += n->total;
+			continue;
+		}
+		at[i] = (uint32_t)kept++;
+	}
+	return kept;
+}
+
+void report_keep_release(struct report_keep *k)
+{
+	free(k->page);
+	free(k->func);
+	k->page = NULL;
+	k->func = NULL;
+}
