@@ -16,6 +16,7 @@
 #include "cg/cg.h"
 #include "print/flame_data.h"
 #include "print/html_samples.h"
+#include "print/report_keep.h"
 #include "profile/perf_data.h"
 #include "resolve/resolve.h"
 
@@ -150,6 +151,7 @@ static void check(const char *name, bool timed)
 	struct profile p;
 	struct cg cg;
 	struct doc d = { 0 };
+	struct report_keep k;
 	char path[256], *diag;
 	size_t len;
 	FILE *out;
@@ -163,8 +165,11 @@ static void check(const char *name, bool timed)
 	free(diag_capture_end());
 	profile_finish(&p);
 	cg_build(&cg, &p, 0);
+	report_keep_init(&k, &cg, &po);
+	assert_true(report_keeps_all(&k));	/* node ids: the whole tree's */
 	out = open_memstream(&d.text, &len);
-	html_samples(out, &cg, &po);
+	html_samples(out, &cg, &po, &k);
+	report_keep_release(&k);
 	fclose(out);
 	decode(&d);
 	assert_int_equal(!strstr(d.text, "\"why_time\": null"), !timed);

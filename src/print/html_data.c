@@ -631,6 +631,40 @@ static void put_tree(FILE *out, const struct cg *cg, uint32_t ev,
 	flame_release(&fl);
 }
 
+uint32_t *html_flame_page_nodes(const struct cg *cg, uint32_t ev,
+				const struct report_keep *k, size_t n)
+{
+	const struct profile *p = cg->p;
+	struct flame fl;
+	uint32_t *at, *more_n, *map = NULL;
+	double *more_value;
+
+	if (report_keeps_all(k))
+		return NULL;
+	/* the tree put_tree() writes, cut as it cuts it */
+	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
+		    HTML_FLAME_MAX_NODES);
+	at = xcalloc(fl.nnodes + 1, sizeof(*at));
+	more_n = xcalloc(fl.nnodes + 1, sizeof(*more_n));
+	more_value = xcalloc(fl.nnodes + 1, sizeof(*more_value));
+	report_keep_nodes(k, &fl, at, more_n, more_value);
+	map = xcalloc(n + 1, sizeof(*map));
+	/* parents come before their children */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t up = i < fl.nnodes ? fl.nodes[i].parent : NO_ID;
+
+		if (i < fl.nnodes && at[i] != NO_ID)
+			map[i] = at[i];
+		else
+			map[i] = up == NO_ID ? NO_ID : map[up];
+	}
+	free(at);
+	free(more_n);
+	free(more_value);
+	flame_release(&fl);
+	return map;
+}
+
 void html_data_flame(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const struct report_keep *k)
 {

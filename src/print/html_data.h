@@ -70,4 +70,14 @@ void html_data_calls(FILE *out, const struct cg *cg,
 void html_data_flame(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const struct report_keep *k);
 
+/*
+ * For event ev's tree from stacks (flame_stack_nodes()' numbering, n
+ * nodes), each node's node in the page's tree of that event: itself
+ * renumbered, or where k merged it into an "N more" frame, its nearest
+ * ancestor the page has (NO_ID for a merged root). Where the page keeps
+ * every node, NULL: the numbering is the page's.
+ */
+uint32_t *html_flame_page_nodes(const struct cg *cg, uint32_t ev,
+				const struct report_keep *k, size_t n);
+
 #endif

@@ -36,6 +36,7 @@
 #include "base/time_slice.h"
 #include "base/xalloc.h"
 #include "flame_data.h"
+#include "html_data.h"
 #include "json_write.h"
 #include "profile/perf_data.h"
 
@@ -205,29 +206,51 @@ static const char *no_time(const struct profile *p)
 	return NULL;
 }
 
-static struct record *make_records(const struct profile *p, uint64_t first,
+/*
+ * The samples as records of the page's trees' nodes. A page cut at the
+ * threshold (report_keep.h) merged narrow frames into "N more" frames
+ * whose cost its tree keeps in their parent's self: a sample of a
+ * merged frame is its nearest kept ancestor's, as there. *lost counts
+ * the samples of merged roots, which no node of the page holds.
+ */
+static struct record *make_records(const struct cg *cg,
+				   const struct report_keep *k, uint64_t first,
 				   uint64_t width, size_t *nrec,
-				   size_t *nnodes)
+				   size_t *nnodes, size_t *lost)
 {
+	const struct profile *p = cg->p;
 	const struct perf_data *d = p->perf;
 	uint32_t *node_of = xcalloc(p->nstacks + 1, sizeof(*node_of));
+	uint32_t **page = xcalloc(p->nevents + 1, sizeof(*page));
 	struct record *rec = xcalloc(d->nlog + 1, sizeof(*rec));
 	size_t n = 0, m = 0;
 
 	*nnodes = flame_stack_nodes(p, node_of);
+	*lost = 0;
+	for (size_t e = 0; e < p->nevents; e++)
+		page[e] = html_flame_page_nodes(cg, (uint32_t)e, k, *nnodes);
 	for (size_t i = 0; i < d->nlog; i++) {
 		const struct perf_logged_sample *s = &d->log[i];
 		uint32_t pe = d->event_profile[s->event];
 		uint32_t st = d->node_stack[s->node];
+		uint32_t node;
 
 		if (pe == NO_ID || st == NO_ID || st >= p->nstacks)
 			continue;
+		node = page[pe] ? page[pe][node_of[st]] : node_of[st];
+		if (node == NO_ID) {
+			(*lost)++;
+			continue;
+		}
 		rec[n++] = (struct record){
 			.bucket = width ? (uint32_t)((s->time - first) / width)
 					: 0,
-			.track = s->thread, .node = node_of[st], .event = pe,
+			.track = s->thread, .node = node, .event = pe,
 			.samples = 1, .period = s->period };
 	}
+	for (size_t e = 0; e < p->nevents; e++)
+		free(page[e]);
+	free(page);
 	free(node_of);
 	qsort(rec, n, sizeof(*rec), by_place);
 	for (size_t i = 0; i < n; i++) {
@@ -288,12 +311,13 @@ static size_t put_columns(FILE *out, const struct record *rec, size_t nrec,
 	return ngroups;
 }
 
-void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
+void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o,
+		  const struct report_keep *k)
 {
 	const struct profile *p = cg->p;
 	const char *why = no_samples(p, o), *why_time = NULL;
 	const struct perf_data *d = p->perf;
-	size_t ne = p->nevents, nrec, nnodes;
+	size_t ne = p->nevents, nrec, nnodes, lost;
 	uint64_t first = UINT64_MAX, last = 0, width = 0;
 	uint64_t *fixed;
 	struct record *rec;
@@ -316,7 +340,7 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 	}
 	if (!why_time)
 		width = (last - first) / HTML_TIME_BUCKETS + 1;
-	rec = make_records(p, first, width, &nrec, &nnodes);
+	rec = make_records(cg, k, first, width, &nrec, &nnodes, &lost);
 	/* an event's period per sample, where every sample has the same
 	 * (perf record -c): 0 where not */
 	fixed = xcalloc(ne + 1, sizeof(*fixed));
@@ -354,6 +378,7 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o)
 	fputc(']', out);
 	fprintf(out, ", \"groups\": %zu", put_columns(out, rec, nrec, fixed,
 						    ne));
+	fprintf(out, ", \"unplaced\": %zu", lost);
 	fputs("}\n", out);
 	free(fixed);
 	free(rec);

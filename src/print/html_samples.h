@@ -12,6 +12,7 @@
 
 #include "cg/cg.h"
 #include "print.h"
+#include "report_keep.h"
 
 /*
  * The page's time is cut into this many buckets of equal width (whole
@@ -21,6 +22,7 @@
 #define HTML_TIME_BUCKETS 2048
 
 /* The document, or {"tracks": null, "why": ...} where there is none. */
-void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o);
+void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o,
+		  const struct report_keep *k);
 
 #endif

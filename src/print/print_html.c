@@ -307,7 +307,7 @@ static bool put_document(FILE *m, const char *at, void *arg)
 	else if (!strncmp(at, "@@FLAME@@", 9))
 		html_data_flame(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@SAMPLES@@", 11))
-		html_samples(m, r->cg, r->o);
+		html_samples(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@CODE@@", 8))
 		json_code(m, r->cg, r->o);
 	else

@@ -103,6 +103,13 @@ void report_keep_init(struct report_keep *k, const struct cg *cg,
 	start = start_of(cg, o, row);
 	if (start != NO_ID)
 		keep[start] = true;
+	/* the roots of recorded stacks, which report_keep_nodes() never
+	 * merges: every sample then has a node of the page's tree to be
+	 * summed into when the page chooses threads or time (a thread's
+	 * stacks can all be narrow, html_samples.c) */
+	for (size_t s = 0; s < p->nstacks; s++)
+		if (p->stacks[s].caller == NO_ID)
+			keep[p->stacks[s].func] = true;
 	k->nkept = 0;
 	for (uint32_t f = 0; f < p->nfuncs; f++)
 		k->nkept += keep[f];
@@ -134,7 +141,7 @@ size_t report_keep_nodes(const struct report_keep *k, const struct flame *fl,
 		at[i] = NO_ID;
 		if (n->parent != NO_ID && up == NO_ID)
 			continue;	/* under a merged node */
-		if (n->total < narrow ||
+		if ((n->total < narrow && n->parent != NO_ID) ||
 		    (n->func != NO_ID && report_page_id(k, n->func) == NO_ID)) {
 			size_t slot = up == NO_ID ? 0 : (size_t)up + 1;
 

@@ -35,7 +35,8 @@ struct report_keep {
  * event's total or more (the flat profile's rule and the call graph's),
  * with every function that calls it or that it calls, and the function
  * the report opens on (start_function() of the sort event's inclusive
- * costs). Page ids keep the profile's order.
+ * costs), and the function at the root of each recorded stack. Page
+ * ids keep the profile's order.
  */
 void report_keep_init(struct report_keep *k, const struct cg *cg,
 		      const struct print_opts *o);
@@ -49,8 +50,8 @@ void report_keep_release(struct report_keep *k);
 /*
  * Where k leaves functions out: which nodes of fl the page has (their
  * new index in at[], NO_ID: merged), a node being merged when it is
- * narrower than a pixel of a full-width view (fl->total /
- * REPORT_FLAME_PIXELS), of a function k leaves out, or under a merged
+ * not a root and narrower than a pixel of a full-width view (fl->total
+ * / REPORT_FLAME_PIXELS), of a function k leaves out, or under a merged
  * one. Each parent's merged children are counted in more_n[parent's new
  * index + 1] and add up to more_value[the same] (index 0: the roots'),
  * one "N more" frame each in the page. at, more_n and more_value have

@@ -393,3 +393,32 @@ class ThreadsTest(ReportBase):
         self.assertTrue(opts[2].startswith('--time=1'), opts)
         self.check(p, 'procs-chosen')
         self.shot(p, 'procs-chosen')
+
+    def test_cut_page_threads_as_the_command_line(self):
+        """At the default threshold the page merges narrow call paths
+        (report_keep.c): fp.data's has such frames, and a thread's
+        samples still all land in its tree (the stacks' roots are never
+        merged), so the total in view is --tid's, and the page says how
+        merged paths count under a choice."""
+        path = os.path.join(self.tmp, 'threads-fp-cut.html')
+        subprocess.run([report_base.BIN, '--output=html', '-o', path,
+                        'tests/perf/fp.data'], check=True, capture_output=True)
+        with open(path) as f:
+            self.assertIn('"more_parent"', f.read())
+        doc = cli(['tests/perf/fp.data'])
+        p = Page(self.driver, path)
+        p.go('#top')
+        for t in doc['threads']:
+            p.go("#top&threads=%s" % p.js(
+                "return [...document.querySelectorAll('.thread-row')]"
+                ".find(r => r.textContent.includes('(tid %d)')).dataset.track"
+                % t['tid']))
+            self.assertEqual(self.cli_opts(p), ['--tid=%d' % t['tid']])
+            want = cli(['--tid=%d' % t['tid'], 'tests/perf/fp.data'])
+            shown = p.js("return document.getElementById('in-view').textContent")
+            self.assertEqual(number(re.match(r'in view: ([\d,]+)', shown).group(1)),
+                             want['totals'][0])
+            self.assertTrue(p.js("return !!document.getElementById('crumbs-cut')"))
+            self.assertFalse(p.js("return !!document.getElementById('tracks-unplaced')"))
+        self.shot(p, 'fp-cut-thread')
+

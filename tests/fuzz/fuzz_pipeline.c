@@ -17,6 +17,7 @@
 #include "base/names.h"
 #include "cg/cg.h"
 #include "print/html_samples.h"
+#include "print/report_keep.h"
 #include "print/print.h"
 #include "print/write_gmon.h"
 #include "print/write_pprof.h"
@@ -314,8 +315,15 @@ static void run_perf(const char *path, const struct perf_select *sel,
 		goto out;
 	analyse_and_print(&p, 0, false, 0, out);
 	if (p.nevents) {
+		struct report_keep k;
+		struct print_opts cut = po;
+
 		cg_build(&cg, &p, 0);
-		html_samples(out, &cg, &po);
+		/* at the report's default threshold: a cut page's nodes */
+		cut.threshold = 0.5;
+		report_keep_init(&k, &cg, &cut);
+		html_samples(out, &cg, &po, &k);
+		report_keep_release(&k);
 		cg_release(&cg);
 	}
 out:

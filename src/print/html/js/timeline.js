@@ -127,6 +127,12 @@ function drawPanel() {
 	if (S.why_time)
 		box.append(el('p', { class: 'note', id: 'timeline-none' },
 			'No timeline: ' + S.why_time + '.'));
+	/* samples whose whole call path the page merged (html_samples.c) */
+	if (S.unplaced && sl)
+		box.append(el('p', { class: 'note', id: 'tracks-unplaced' },
+			fmt(S.unplaced) + ' samples of call paths too narrow ' +
+			'for this page are left out of the views chosen here; ' +
+			'cganalyze --output=html --threshold=0 keeps them.'));
 	if (tracksOpen)
 		box.append(trackTable(S, sl));
 }

@@ -175,6 +175,14 @@ function drawCrumbs() {
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));
+	/* the "N more" frames have no functions to move with: their cost
+	 * stays with their caller (treeSelf(T, true)) */
+	if (CUT && base.more_parent && base.more_parent.length)
+		bar.append(el('span', { class: 'note', id: 'crumbs-cut' },
+			'this page merged call paths too narrow to draw (' +
+			cutBelow() + ' or under 1 pixel): here their cost is ' +
+			'their caller\'s self; cganalyze --output=html ' +
+			'--threshold=0 gives every function its own'));
 }
 
 /* A transform by glob, as the command line's --focus=GLOB: the
