@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/arena.h"
+#include "base/diag_keep.h"
 #include "base/array.h"
 #include "base/heap_tune.h"
 #include "base/hashmap.h"
@@ -731,10 +732,44 @@ static void test_profile_rekey_merges(void **state)
 	profile_release(&p);
 }
 
+/* The report's messages: kept while the run lasts (the page shows them),
+ * printed on stderr only at its end, every one. */
+static void test_diag_keep(void **state)
+{
+	struct diag_keep k;
+	FILE *err = tmpfile();
+	int saved = dup(2);
+	char got[256] = "";
+	char *copy;
+
+	(void)state;
+	assert_non_null(err);
+	fflush(stderr);
+	dup2(fileno(err), 2);
+	diag_keep_begin(&k);
+	warning("kept %d", 1);
+	copy = diag_keep_copy(&k);
+	fflush(stderr);
+	assert_int_equal(ftell(err), 0);	/* not printed yet */
+	diag_keep_end(&k);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_non_null(copy);
+	assert_non_null(strstr(copy, "warning: kept 1"));
+	rewind(err);
+	assert_non_null(fgets(got, sizeof(got), err));
+	assert_non_null(strstr(got, "warning: kept 1"));
+	assert_null(k.f);
+	free(copy);
+	fclose(err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
+		cmocka_unit_test(test_diag_keep),
 		cmocka_unit_test(test_arena_strings_packed),
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_names_many),

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/diag_keep.h"
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
@@ -1056,17 +1057,12 @@ int analyze_run(const struct options *o, FILE *out)
 			 .sysroot = o->sysroot },
 	};
 	int ret;
-	FILE *msgs = NULL;
-	char *msg_text = NULL;
-	size_t msg_len = 0;
+	struct diag_keep msgs = { 0 };
 
 	/* the report shows the run's messages: they are kept, and printed
 	 * at the end */
-	if (o->mode == OUT_HTML) {
-		msgs = open_memstream(&msg_text, &msg_len);
-		if (msgs)
-			diag_set_sink(msgs);
-	}
+	if (o->mode == OUT_HTML)
+		diag_keep_begin(&msgs);
 	profile_init(&r.p);
 	sources_init(&r.sources, &so);
 	ret = load(&r);
@@ -1082,17 +1078,11 @@ int analyze_run(const struct options *o, FILE *out)
 		 * say which, as the text listings' first line does */
 		time_notes(&r.p);
 		r.title = page_title(o);
-		if (msgs && fflush(msgs) == 0)
-			r.messages = xstrdup(msg_text);
+		r.messages = diag_keep_copy(&msgs);
 	}
 	if (!ret)
 		ret = print_output(&r, out);
-	if (msgs) {
-		diag_set_sink(NULL);
-		fclose(msgs);
-		fputs(msg_text, stderr);
-		free(msg_text);
-	}
+	diag_keep_end(&msgs);
 	free(r.title);
 	free(r.messages);
 	free(r.transforms);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/diag_keep.h"
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
@@ -894,17 +895,12 @@ int diff_run(const struct options *o, FILE *out)
 	struct diff d = { .o = o };
 	size_t listed = 0;
 	int ret;
-	FILE *msgs = NULL;
-	char *msg_text = NULL;
-	size_t msg_len = 0;
+	struct diag_keep msgs = { 0 };
 
 	/* the page shows the run's messages (the main programs' note):
 	 * they are kept, and printed at the end, as analyze_run() does */
-	if (o->mode == OUT_HTML) {
-		msgs = open_memstream(&msg_text, &msg_len);
-		if (msgs)
-			diag_set_sink(msgs);
-	}
+	if (o->mode == OUT_HTML)
+		diag_keep_begin(&msgs);
 	for (int k = 0; k < 2; k++) {
 		profile_init(&d.s[k].p);
 		memset(&d.s[k].cg, 0, sizeof(d.s[k].cg));
@@ -927,7 +923,7 @@ int diff_run(const struct options *o, FILE *out)
 	if (o->mode == OUT_JSON) {
 		print_json_diff(out, &d, listed);
 	} else if (o->mode == OUT_HTML) {
-		char *text = msgs && fflush(msgs) == 0 ? xstrdup(msg_text) : NULL;
+		char *text = diag_keep_copy(&msgs);
 
 		print_page(out, &d, listed, text);
 		free(text);
@@ -936,12 +932,7 @@ int diff_run(const struct options *o, FILE *out)
 	}
 	ret = 0;
 out:
-	if (msgs) {
-		diag_set_sink(NULL);
-		fclose(msgs);
-		fputs(msg_text, stderr);
-		free(msg_text);
-	}
+	diag_keep_end(&msgs);
 	free(d.keys);
 	free(d.rows);
 	for (int k = 0; k < 2; k++) {
