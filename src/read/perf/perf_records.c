@@ -316,25 +316,30 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 {
 	struct perf_frame_slot *slot = frame_slot(r, kernel ? 0 : pid, addr);
 	const struct perf_map *map;
-	uint64_t from = 0, until = UINT64_MAX;
-	uint32_t frame;
+	uint64_t from = 0, until = UINT64_MAX, off;
+	uint32_t frame, obj;
+	bool first;
 
 	if (slot->addr == addr && slot->kernel == kernel &&
 	    (kernel || (slot->pid == pid && slot->from <= time &&
 			time < slot->until)) && slot->until)
 		return slot->frame;
 	if (kernel) {
-		frame = perf_data_frame(r->d, r->kernel_obj, addr);
+		obj = r->kernel_obj;
+		off = addr;
 	} else {
 		map = perf_maps_find_span(&r->maps, pid, addr, time, &from,
 					  &until);
-		frame = !map ? perf_data_frame(r->d, r->unknown_obj, addr)
-			     : perf_data_frame(r->d, map->object,
-					       addr - map->start +
-						       (map->file_offsets
-								? map->pgoff
-								: 0));
+		obj = map ? map->object : r->unknown_obj;
+		off = !map ? addr
+			   : addr - map->start +
+				     (map->file_offsets ? map->pgoff : 0);
 	}
+	first = !r->d->objects[obj].frames.nr;
+	frame = perf_data_frame(r->d, obj, off);
+	if (first && r->opts->perf_object_seen)
+		r->opts->perf_object_seen(r->opts->perf_object_ctx,
+					  &r->p->names, r->d, obj);
 	*slot = (struct perf_frame_slot){ addr, from, until, pid, frame,
 					  kernel };
 	return frame;
