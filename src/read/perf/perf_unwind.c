@@ -97,14 +97,31 @@ struct umod {
 struct uproc {
 	uint32_t pid;
 	uint64_t used;		/* when last used, in samples */
+	uint64_t made;		/* which Dwfl this is (report_slot) */
 	Dwfl *dwfl;		/* NULL: a free slot */
 	bool attached;		/* dwfl_attach_state() done */
 	struct umod *mods;
 	size_t nmods, mods_alloc;
 };
 
+/*
+ * report()'s REPORT_OK answers, by process and pc: each frame's module
+ * is reported before it is unwound from, and most of a sample's frames
+ * were the last ones' too. An answer holds while the mapping at pc is
+ * the same ([from, until), perf_maps_find_span()) and the process's
+ * Dwfl is the one that had the module (made): a module once reported
+ * stays, and none overlapping it is added. Direct-mapped.
+ */
+struct report_slot {
+	uint64_t pc, from, until, made;
+	uint32_t pid;
+};
+#define REPORT_CACHE_BITS 12
+
 struct perf_unwind {
 	struct perf_reader *r;
+	struct report_slot *reported;	/* NULL until the first report() */
+	uint64_t dwfls_made;
 	Dwfl_Callbacks callbacks;
 	char *debuginfo_path;
 	struct ufile *files;	/* per perf_data object */
@@ -449,6 +466,7 @@ static struct uproc *proc_get(struct perf_unwind *u, uint32_t pid)
 		return NULL;
 	old->pid = pid;
 	old->used = ++u->clock;
+	old->made = ++u->dwfls_made;
 	return old;
 }
 
@@ -467,8 +485,19 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	Dwfl_Module *mod;
 	void **slot;
 	struct umod m;
+	uint64_t from = 0, until = UINT64_MAX, t = u->s->time;
+	uint64_t h = (pc ^ (uint64_t)pr->pid << 40) * 0x9e3779b97f4a7c15ull;
+	struct report_slot *rs;
 
-	map = perf_maps_find(&u->r->maps, u->s->pid, pc, u->s->time);
+	if (!u->reported)
+		u->reported = xcalloc((size_t)1 << REPORT_CACHE_BITS,
+				      sizeof(*u->reported));
+	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
+	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
+	    rs->from <= t && t < rs->until)
+		return REPORT_OK;
+	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
+				  &until);
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
 	f = object_file(u, map->object);
@@ -478,8 +507,11 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	for (size_t i = 0; i < pr->nmods; i++) {
 		const struct umod *o = &pr->mods[i];
 
-		if (o->object == m.object && o->bias == m.bias)
+		if (o->object == m.object && o->bias == m.bias) {
+			*rs = (struct report_slot){ pc, from, until, pr->made,
+						    pr->pid };
 			return REPORT_OK;
+		}
 		if (o->lo < m.hi && m.lo < o->hi)
 			return REPORT_STALE;
 	}
@@ -496,6 +528,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	libdw->report_end(pr->dwfl, NULL, NULL);
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
+	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid };
 	return REPORT_OK;
 }
 
@@ -1039,6 +1072,7 @@ void perf_unwind_free(struct perf_unwind *u)
 	free(u->bin_id_len);
 	free(u->bin_id_read);
 	perf_cfi_free(u->rows);
+	free(u->reported);
 	free(u);
 }
 
