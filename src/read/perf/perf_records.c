@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "base/xalloc.h"
+#include "perf_ahead.h"
 #include "perf_inflate.h"
 #include "perf_reader.h"
 #include "perf_unwind.h"
@@ -883,6 +885,48 @@ static const unsigned char *bytes_at(const struct perf_reader *r,
 	return w->buf;
 }
 
+/*
+ * Whether the records are read ahead on a second thread (perf_ahead.h):
+ * a plain file of some size, when a processor is free for it
+ * (spare_cpu(); CGANALYZE_READER_THREAD=1 always, 0 never).
+ */
+#define AHEAD_MIN_BYTES ((size_t)16 << 20)
+
+static struct perf_ahead *start_ahead(const struct perf_reader *r,
+				      size_t start, size_t end)
+{
+	switch (r->opts->thread) {
+	case READ_THREAD_OFF:
+		return NULL;
+	case READ_THREAD_AUTO:
+		if (end - start < AHEAD_MIN_BYTES || !spare_cpu())
+			return NULL;
+		break;
+	default:
+		break;
+	}
+	return r->fd >= 0 ? perf_ahead_start(r->fd, start, end) : NULL;
+}
+
+/* bytes_at(), from the pieces read ahead while they can be had; then
+ * (a read failed) as before, which says why. */
+static const unsigned char *record_bytes(const struct perf_reader *r,
+					 struct window *w,
+					 struct perf_ahead **ahead, size_t at,
+					 size_t n)
+{
+	const unsigned char *p;
+
+	if (*ahead) {
+		p = perf_ahead_bytes(*ahead, at, n);
+		if (p)
+			return p;
+		perf_ahead_stop(*ahead);
+		*ahead = NULL;
+	}
+	return bytes_at(r, w, at, n);
+}
+
 /* The record header at p (HEADER_SIZE bytes there at least), at
  * offset off of the file or of the decompressed data. */
 static void parse_header(const struct perf_reader *r, const unsigned char *p,
@@ -982,6 +1026,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
 	struct window win = { NULL, 0, 0 };
+	struct perf_ahead *ahead = start_ahead(r, start, end);
 	struct perf_inflate z;
 	size_t at = start, last_compressed = 0;
 	const unsigned char *p;
@@ -999,7 +1044,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  "of its 8 are there", end - at);
 			goto out;
 		}
-		p = bytes_at(r, &win, at, HEADER_SIZE);
+		p = record_bytes(r, &win, &ahead, at, HEADER_SIZE);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1017,7 +1062,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  rec.size, end - at);
 			goto out;
 		}
-		p = bytes_at(r, &win, at, rec.size);
+		p = record_bytes(r, &win, &ahead, at, rec.size);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1054,6 +1099,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			r->path, at, end - at);
 	ret = 0;
 out:
+	perf_ahead_stop(ahead);
 	perf_inflate_free(&z);
 	free(st.frames);
 	free(st.exact);
