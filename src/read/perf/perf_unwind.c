@@ -607,16 +607,20 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 static bool read_word(const struct perf_unwind *u, uint64_t addr,
 		      uint64_t *result)
 {
-	uint64_t size = u->s->stack_size, at;
-	struct cursor c;
+	uint64_t size = u->s->stack_size, at, v;
 
 	if (addr < u->sp || size < 8)
 		return false;
 	at = addr - u->sp;
 	if (at > size - 8)
 		return false;
-	perf_cursor(u->r, &c, u->s->stack + at, 8);
-	return cursor_u64(&c, result) == 0;
+	/* a word per register per frame: read whole, not byte by byte as
+	 * a cursor reads (the recording's byte order, then this one's) */
+	memcpy(&v, u->s->stack + at, 8);
+	if (u->r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap64(v);
+	*result = v;
+	return true;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
