@@ -213,12 +213,49 @@ static void test_preload_take(void **state)
 	remove_temp(junk);
 }
 
+/* At most 256 objects are loaded ahead (each load holds a names table
+ * of its own until taken): the 257th is left to the main thread. */
+static void test_preload_bounded(void **state)
+{
+	struct resolve_opts o;
+	struct perf_preload *pl;
+	struct perf_data *d = perf_data_new();
+	struct arena arena;
+	struct names names;
+	uint32_t last = 0;
+	char path[64];
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	arena_init(&arena);
+	names_init(&names, &arena);
+	pl = perf_preload_new(&o, true);
+	for (int i = 0; i < 256; i++) {
+		uint32_t ob;
+
+		snprintf(path, sizeof(path), "/nonexistent/lib%d.so", i);
+		ob = perf_data_object(d, &names, path, strlen(path),
+				      PERF_OBJ_FILE);
+		perf_preload_object(pl, &names, d, ob);
+	}
+	last = perf_data_object(d, &names, BINARY, strlen(BINARY),
+				PERF_OBJ_FILE);
+	perf_preload_object(pl, &names, d, last);
+	perf_preload_finish(pl);
+	assert_null(perf_preload_take(pl, last, BINARY, &names));
+	perf_preload_free(pl);
+	perf_data_free(d);
+	names_release(&names);
+	arena_release(&arena);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symtab_rename),
 		cmocka_unit_test(test_kallsyms_rename_order),
 		cmocka_unit_test(test_preload_take),
+		cmocka_unit_test(test_preload_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

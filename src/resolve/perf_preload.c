@@ -49,11 +49,12 @@ struct loaded {
 	size_t msg_len;
 };
 
-/* An object's candidate files (kernel: kallsyms' path alone). */
+/* An object's candidate files (kernel: kallsyms' path alone), each
+ * its own string: a recording may map many objects. */
 struct job {
 	uint32_t obj;
 	bool kernel;
-	char (*paths)[PERF_PATH_MAX];
+	char *paths[PERF_OBJECT_PATHS];
 	size_t n;
 	uint8_t build_id[PERF_BUILD_ID_MAX];
 	size_t build_id_len;
@@ -68,11 +69,19 @@ struct perf_preload {
 	pthread_cond_t more;
 	struct job *jobs;	/* under lock */
 	size_t njobs, jobs_alloc, next;
+	char (*scratch)[PERF_PATH_MAX];	/* perf_object_paths()' */
 	struct loaded *loaded;	/* the helper's alone until finished */
 	size_t nloaded, loaded_alloc;
 };
 
 #define KERNEL_OBJ UINT32_MAX
+/*
+ * Objects loaded ahead at most; the others are opened where resolve
+ * gets to them, as without the helper. Each load holds a names table of
+ * its own (a 127 KiB arena block at least) until it is taken: a
+ * recording of many small objects must not make that many of them.
+ */
+#define PRELOAD_MAX_JOBS 256
 
 struct perf_preload *perf_preload_new(const struct resolve_opts *o,
 				      bool always)
@@ -201,7 +210,7 @@ void perf_preload_object(void *ctx, const struct names *names,
 	const char *kpath = NULL;
 	struct job j;
 
-	if (pl->off || pl->closed)
+	if (pl->off || pl->closed || pl->njobs >= PRELOAD_MAX_JOBS)
 		return;
 	if (ob->kind == PERF_OBJ_KERNEL) {
 		kpath = kernel_path(pl, names, d);
@@ -221,14 +230,18 @@ void perf_preload_object(void *ctx, const struct names *names,
 	memset(&j, 0, sizeof(j));
 	j.obj = obj;
 	j.kernel = kpath != NULL;
-	j.paths = xmalloc(PERF_OBJECT_PATHS * sizeof(*j.paths));
 	if (kpath) {
-		snprintf(j.paths[0], PERF_PATH_MAX, "%s", kpath);
+		j.paths[0] = xstrdup(kpath);
 		j.n = 1;
 	} else {
+		if (!pl->scratch)
+			pl->scratch = xmalloc(PERF_OBJECT_PATHS *
+					      sizeof(*pl->scratch));
 		j.n = perf_object_paths(ob, names_str(names, ob->path),
 					pl->o->sysroot, pl->o->debug_dir,
-					j.paths);
+					pl->scratch);
+		for (size_t c = 0; c < j.n; c++)
+			j.paths[c] = xstrdup(pl->scratch[c]);
 		j.build_id_len = ob->build_id_len;
 		memcpy(j.build_id, ob->build_id, ob->build_id_len);
 	}
@@ -335,8 +348,10 @@ void perf_preload_free(struct perf_preload *pl)
 		return;
 	perf_preload_finish(pl);
 	for (size_t i = 0; i < pl->njobs; i++)
-		free(pl->jobs[i].paths);
+		for (size_t c = 0; c < pl->jobs[i].n; c++)
+			free(pl->jobs[i].paths[c]);
 	free(pl->jobs);
+	free(pl->scratch);
 	for (size_t i = 0; i < pl->nloaded; i++)
 		drop(&pl->loaded[i]);
 	free(pl->loaded);
