@@ -124,7 +124,10 @@ struct perf_unwind {
 	uint64_t dwfls_made;
 	Dwfl_Callbacks callbacks;
 	char *debuginfo_path;
-	struct ufile *files;	/* per perf_data object */
+	/* per perf_data object, each allocated alone: libdwfl's modules
+	 * keep pointers to them (report()), which growing one array of
+	 * them left dangling */
+	struct ufile **files;
 	size_t nfiles;
 	struct uproc procs[UNWIND_PROCS];
 	uint64_t clock;
@@ -296,7 +299,9 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 		ARRAY_GROW(u->files, (size_t)i + 1, u->nfiles);
 		memset(u->files + old, 0, (u->nfiles - old) * sizeof(*u->files));
 	}
-	f = &u->files[i];
+	if (!u->files[i])
+		u->files[i] = xcalloc(1, sizeof(**u->files));
+	f = u->files[i];
 	if (f->looked)
 		return f->path ? f : NULL;
 	f->looked = true;
@@ -704,7 +709,7 @@ static const struct umod *module_at(const struct uproc *pr, uint64_t a)
  * libdwfl's module has them: its own, else its separate debug file's. */
 static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 {
-	struct ufile *f = &u->files[i];
+	struct ufile *f = u->files[i];
 
 	if (!debug && !f->cfi_looked) {
 		f->cfi = libdw->getcfi_elf(f->elf);
@@ -1056,20 +1061,25 @@ void perf_unwind_free(struct perf_unwind *u)
 		proc_drop(&u->procs[i]);
 	/* after every Dwfl: they hold references to the files' handles */
 	for (size_t i = 0; i < u->nfiles; i++) {
-		if (u->files[i].path) {
-			if (u->files[i].cfi)
-				libdw->cfi_end(u->files[i].cfi);
-			libdw->end(u->files[i].dw);
-			if (u->files[i].debug_elf) {
-				elf_end(u->files[i].debug_elf);
-				close(u->files[i].debug_fd);
+		struct ufile *f = u->files[i];
+
+		if (!f)
+			continue;
+		if (f->path) {
+			if (f->cfi)
+				libdw->cfi_end(f->cfi);
+			libdw->end(f->dw);
+			if (f->debug_elf) {
+				elf_end(f->debug_elf);
+				close(f->debug_fd);
 			}
-			elf_end(u->files[i].elf);
-			close(u->files[i].fd);
+			elf_end(f->elf);
+			close(f->fd);
 		}
-		free(u->files[i].path);
-		free(u->files[i].debug_path);
-		free(u->files[i].loads);
+		free(f->path);
+		free(f->debug_path);
+		free(f->loads);
+		free(f);
 	}
 	free(u->files);
 	free(u->bin_id);
