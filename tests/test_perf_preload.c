@@ -213,41 +213,6 @@ static void test_preload_take(void **state)
 	remove_temp(junk);
 }
 
-/* names_reserve() before a merge: the same ids as without it, every
- * name found, and room for more after (the table grows again). */
-static void test_names_reserve(void **state)
-{
-	struct two t;
-	char buf[32];
-	name_id *ids;
-
-	(void)state;
-	two_init(&t);
-	for (int i = 0; i < 5000; i++) {
-		snprintf(buf, sizeof(buf), "name%d", i);
-		names_intern(&t.own, buf, strlen(buf));
-	}
-	names_intern(&t.own, "main", 4);
-	names_reserve(&t.moved, t.own.nr);
-	names_reserve(&t.moved, 10);	/* room already: nothing */
-	ids = move_names(&t);
-	for (name_id i = 0; i < t.own.nr; i++) {
-		const char *s = names_str(&t.own, i);
-		name_id want = names_intern(&t.seq, s, strlen(s));
-
-		assert_int_equal(ids[i], want);
-		assert_int_equal(names_find(&t.moved, s, strlen(s)), ids[i]);
-	}
-	for (int i = 0; i < 20000; i++) {
-		snprintf(buf, sizeof(buf), "more%d", i);
-		assert_int_equal(names_intern(&t.moved, buf, strlen(buf)),
-				 names_intern(&t.seq, buf, strlen(buf)));
-	}
-	assert_int_equal(names_find(&t.moved, "name4999", 8), ids[4999]);
-	free(ids);
-	two_release(&t);
-}
-
 /* At most 256 objects are loaded ahead (each load holds a names table
  * of its own until taken): the 257th is left to the main thread. */
 static void test_preload_bounded(void **state)
@@ -291,7 +256,6 @@ int main(void)
 		cmocka_unit_test(test_kallsyms_rename_order),
 		cmocka_unit_test(test_preload_take),
 		cmocka_unit_test(test_preload_bounded),
-		cmocka_unit_test(test_names_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

@@ -146,17 +146,13 @@ static uint32_t id_mask(const struct names *n)
 	return n->id_bits < 32 ? (UINT32_C(1) << n->id_bits) - 1 : UINT32_MAX;
 }
 
-/* The table made again, twice as large as it was and with room for
- * want names (at most 3/4 full then). */
-static void rehash_for(struct names *n, size_t want)
+static void rehash(struct names *n)
 {
 	size_t cap = n->table ? (n->mask + 1) * 2 : 1024;
 	unsigned bits = 11;	/* id + 1 <= cap: log2(cap) + 1 bits */
 
 	/* built again after names_drop_table(): room for what is there */
 	while ((n->nr + 1) * 8 > cap * 3)
-		cap *= 2;
-	while ((want + 1) * 4 > cap * 3)
 		cap *= 2;
 	for (size_t c = 1024; c < cap; c *= 2)
 		bits++;
@@ -174,20 +170,6 @@ static void rehash_for(struct names *n, size_t want)
 			j = (j + 1) & n->mask;
 		n->table[j] = tag_of(n, h) | ((uint32_t)i + 1);
 	}
-}
-
-static void rehash(struct names *n)
-{
-	rehash_for(n, 0);
-}
-
-void names_reserve(struct names *n, size_t more)
-{
-	size_t want = n->nr + more;
-
-	if (n->table && (want + 1) * 4 <= (n->mask + 1) * 3)
-		return;
-	rehash_for(n, want);
 }
 
 static size_t probe(const struct names *n, const char *s, size_t len,

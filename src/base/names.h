@@ -55,14 +55,6 @@ void names_intern_from(struct names *n, const struct names *from,
 		       const bool *skip, name_id *ids);
 
 /*
- * Room in the table for `more` names: made again once, to the size
- * interning them one by one would grow it to if all were new, rather
- * than at each doubling on the way (each hashes every name again).
- * Before names_intern_from() of a table whose names are mostly new.
- */
-void names_reserve(struct names *n, size_t more);
-
-/*
  * The id of s[0..len) if it was interned before, else NO_NAME. After
  * names_drop_table() (until the next names_intern()), a search through
  * every name: for the odd lookup once reading is done, not for loops.

@@ -299,7 +299,6 @@ static struct loaded *find(struct perf_preload *pl, uint32_t obj,
 		drop(l);
 		return NULL;
 	}
-	names_reserve(names, l->names.nr);
 	skip = xcalloc(l->names.nr + 1, sizeof(*skip));
 	*ids = xmalloc((l->names.nr + 1) * sizeof(**ids));
 	names_intern_from(names, &l->names, skip, *ids);
