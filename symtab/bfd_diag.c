@@ -469,6 +469,10 @@ static int saved_stderr = -1;
 
 void bfd_diag_capture_begin(void)
 {
+	/* fd 2 is the process's: no other thread's message may go into
+	 * the scratch file meanwhile (symtabs load on a helper thread
+	 * while a perf.data is read, resolve/perf_preload.c) */
+	diag_lock();
 	fflush(stderr);
 	capture_fd = memfd_create("bfd-messages", MFD_CLOEXEC);
 	if (capture_fd < 0)
@@ -491,12 +495,15 @@ void bfd_diag_capture_end(void)
 	FILE *f;
 	int fd;
 
-	if (capture_fd < 0)
+	if (capture_fd < 0) {
+		diag_unlock();
 		return;
+	}
 	fflush(stderr);
 	dup2(saved_stderr, STDERR_FILENO);
 	close(saved_stderr);
 	saved_stderr = -1;
+	diag_unlock();
 	fd = capture_fd;
 	capture_fd = -1;
 	if (held[0]) {

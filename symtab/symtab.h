@@ -112,6 +112,15 @@ int symtab_open(struct symtab *st, const char *path,
 		const struct symtab_opts *opts, struct names *names);
 void symtab_release(struct symtab *st);
 
+/*
+ * st, loaded with a names table of its own (symtab_open() on another
+ * thread), takes names' ids instead: ids[k] is the id in names of its
+ * table's name k (names_intern_from() gives them). Interning a table's
+ * names in the order of their ids where symtab_open() would have run
+ * leaves every id as that call would have made it.
+ */
+void symtab_rename(struct symtab *st, struct names *names, const name_id *ids);
+
 /* The symbol whose [addr, end) holds addr, or NULL in a gap. */
 const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr);
 

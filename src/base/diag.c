@@ -5,7 +5,9 @@
 #include "diag.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,18 @@ static FILE *sink;
 static _Thread_local FILE *thread_sink;
 /* Called before a message on the shared sink: the progress line's eraser. */
 static void (*before_message)(void);
+
+static pthread_mutex_t stderr_lock = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+
+void diag_lock(void)
+{
+	pthread_mutex_lock(&stderr_lock);
+}
+
+void diag_unlock(void)
+{
+	pthread_mutex_unlock(&stderr_lock);
+}
 
 void diag_set_sink(FILE *f)
 {
@@ -44,8 +58,11 @@ static void vreport(const char *kind, const char *place, const char *fmt,
 		    va_list ap)
 {
 	FILE *out = diag_sink();
+	bool shared = !thread_sink;
 
-	if (!thread_sink && before_message)	/* never inside the progress line */
+	if (shared)
+		diag_lock();
+	if (shared && before_message)	/* never inside the progress line */
 		before_message();
 	fputs("cganalyze: ", out);
 	if (place)
@@ -55,6 +72,8 @@ static void vreport(const char *kind, const char *place, const char *fmt,
 	vfprintf(out, fmt, ap);
 	fputc('\n', out);
 	fflush(out);
+	if (shared)
+		diag_unlock();
 }
 
 int error(const char *fmt, ...)

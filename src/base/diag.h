@@ -29,6 +29,17 @@ void diag_set_thread_sink(FILE *f);
  */
 void diag_set_before_message(void (*fn)(void));
 
+/*
+ * The process's standard error, held: symtab/'s libbfd calls point file
+ * descriptor 2 elsewhere for a while (bfd_diag.c), and on a helper
+ * thread (resolve/perf_preload.c) that must not swallow a message of
+ * the main thread's. Messages to the shared sink and the progress line
+ * hold it while they write. Recursive: a message said while it is held
+ * by the same thread goes through.
+ */
+void diag_lock(void);
+void diag_unlock(void);
+
 /* Each returns -1 so that `return error(...)` reads naturally. */
 int error(const char *fmt, ...) CGA_PRINTF(1, 2);
 int error_at(const char *path, uint64_t lineno, const char *fmt, ...)

@@ -149,10 +149,13 @@ static void draw(uint64_t done)
 			       dots, path, tail);
 	if (len > width)
 		len = width;
-	/* pad over what a longer line before left */
+	/* pad over what a longer line before left; stderr held, as a
+	 * message holds it (diag.h) */
+	diag_lock();
 	fprintf(pg.out, "\r%.*s%*s", (int)len, line,
 		pg.shown > len ? (int)(pg.shown - len) : 0, "");
 	fflush(pg.out);
+	diag_unlock();
 	pg.shown = len > pg.shown ? len : pg.shown;
 }
 
@@ -174,8 +177,10 @@ void progress_clear(void)
 {
 	if (!pg.shown)
 		return;
+	diag_lock();
 	fprintf(pg.out, "\r%*s\r", (int)pg.shown, "");
 	fflush(pg.out);
+	diag_unlock();
 	pg.shown = 0;
 }
 

@@ -30,6 +30,7 @@
 #include "print/write_gmon.h"
 #include "read/read.h"
 #include "resolve/demangle_names.h"
+#include "resolve/perf_preload.h"
 #include "resolve/resolve.h"
 #include "select/selection.h"
 #include "select/stack_transform.h"
@@ -432,6 +433,19 @@ static int load(struct run *r)
 	}
 	/* positions only for what is printed */
 	hot_files_choose(p, &ro, o);
+	/* a perf.data's symbol tables load on a second thread while its
+	 * samples are read: for names only (the listings of code read the
+	 * sampled objects' DWARF too), and for the recorded files (-b
+	 * binaries take objects the thread could not know of);
+	 * CGANALYZE_READER_THREAD=0 keeps it to one thread, 1 makes the
+	 * second whether a processor is free or not (main.c) */
+	if (!o->nbinaries && o->reader_thread != READ_THREAD_OFF &&
+	    !(o->annotate || o->disasm || o->mode == OUT_HTML)) {
+		r->rso.preload = perf_preload_new(&r->rso, o->reader_thread !=
+						  READ_THREAD_AUTO);
+		ro.perf_object_seen = perf_preload_object;
+		ro.perf_object_ctx = r->rso.preload;
+	}
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)
@@ -1096,6 +1110,7 @@ int analyze_run(const struct options *o, FILE *out)
 	free(r.reports);
 	annotation_release(&r.ann);
 	sources_release(&r.sources);
+	perf_preload_free(r.rso.preload);
 	profile_release(&r.p);
 	return ret;
 }

@@ -121,7 +121,9 @@ static FILE *open_output(const char *path, char **tmp)
  * CGANALYZE_READER_THREAD=1 (or 0) forces the Callgrind reader's
  * splitting thread on (or no second thread), "ahead" reading ahead in
  * small stretches, whatever the file's size: `make e2e` runs the suite
- * every way.
+ * every way. For perf.data, 1 or "ahead" reads ahead and loads the
+ * symbol tables on second threads whatever the size and the load, 0
+ * neither.
  */
 static enum read_thread reader_thread_from_env(void)
 {

@@ -106,6 +106,14 @@ struct read_opts {
 				 * report's threads and timeline */
 	uint32_t perf_max_stack;	/* frames kept of a sample's stack,
 					 * the innermost; 0: all */
+	/* perf.data: called on the reading thread when an object (an
+	 * index into d->objects, the kernel's too) gets its first frame,
+	 * with the profile's names, so that its symbols can load on
+	 * another thread while the samples are read
+	 * (resolve/perf_preload.h); NULL: nothing is */
+	void (*perf_object_seen)(void *ctx, const struct names *names,
+				 const struct perf_data *d, uint32_t obj);
+	void *perf_object_ctx;
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 };

@@ -82,6 +82,15 @@ int kallsyms_load(struct kallsyms *k, const char *path, struct names *names)
 	return 0;
 }
 
+void kallsyms_rename(struct kallsyms *k, const name_id *ids)
+{
+	for (size_t i = 0; i < k->n; i++)
+		k->syms[i].name = ids[k->syms[i].name];
+	/* symbols at one address are in the order of their ids */
+	if (k->n)
+		qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+}
+
 void kallsyms_release(struct kallsyms *k)
 {
 	free(k->syms);

@@ -30,6 +30,11 @@ struct kallsyms {
 int kallsyms_load(struct kallsyms *k, const char *path, struct names *names);
 void kallsyms_release(struct kallsyms *k);
 
+/* k, loaded with a names table of its own (on another thread), takes
+ * the ids ids[] gives its names (names_intern_from()), and its order
+ * with them, as kallsyms_load() would have left it. */
+void kallsyms_rename(struct kallsyms *k, const name_id *ids);
+
 /* The symbol at or below addr (a function reaches up to the next one),
  * or NULL below the first. */
 const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr);

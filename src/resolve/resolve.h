@@ -17,6 +17,8 @@ enum inline_mode {
 	INLINE_CALLEE,	/* it is charged to the inlined function */
 };
 
+struct perf_preload;
+
 struct resolve_opts {
 	bool have_load_offset;
 	uint64_t load_offset;	/* --load-offset: runtime - link-time */
@@ -40,6 +42,9 @@ struct resolve_opts {
 	const char *kallsyms;
 	const char *sysroot;	/* perf.data's objects under this directory
 				 * (--sysroot); NULL: at their paths */
+	/* perf.data: the symbol tables loaded while it was read
+	 * (perf_preload.h), for names only; NULL: none */
+	struct perf_preload *preload;
 };
 
 /* What was done with one binary, for the listing's header and JSON. */

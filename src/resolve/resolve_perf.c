@@ -52,6 +52,7 @@
 #include "base/xalloc.h"
 #include "call_check.h"
 #include "kallsyms.h"
+#include "perf_preload.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
 #include "profile/stack_charge.h"
@@ -348,10 +349,20 @@ static void bind_recorded(struct presolve *r)
 
 			if (stat(paths[c], &sb) != 0 || !S_ISREG(sb.st_mode))
 				continue;
-			st = xcalloc(1, sizeof(*st));
-			if (symtab_open(st, paths[c], &so, &r->p->names) < 0) {
-				free(st);
-				continue;	/* said */
+			/* loaded on the reading's second thread, as the
+			 * call below would have loaded it */
+			st = r->o->preload && so.no_dwarf
+				     ? perf_preload_take(r->o->preload,
+							 (uint32_t)i, paths[c],
+							 &r->p->names)
+				     : NULL;
+			if (!st) {
+				st = xcalloc(1, sizeof(*st));
+				if (symtab_open(st, paths[c], &so,
+						&r->p->names) < 0) {
+					free(st);
+					continue;	/* said */
+				}
 			}
 			if (ob->build_id_len && !same_build_id(ob, st)) {
 				if (c == 0)
@@ -460,7 +471,10 @@ static int load_kallsyms(struct presolve *r)
 			return 0;
 		path = "/proc/kallsyms";
 	}
-	ret = kallsyms_load(&r->ksyms, path, &r->p->names);
+	if (!r->o->preload ||
+	    !perf_preload_take_kallsyms(r->o->preload, path, &r->ksyms,
+					&r->p->names, &ret))
+		ret = kallsyms_load(&r->ksyms, path, &r->p->names);
 	if (ret < 0)
 		return r->o->kallsyms ? -1 : 0;
 	r->have_ksyms = ret == 0;
@@ -858,6 +872,8 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		r.func_exact[f] = r.func_ret[f] = NO_ID;
 	for (size_t i = 0; i < r.d->nobjects; i++)
 		r.bind[i].binary = -1;
+	if (o->preload)
+		perf_preload_finish(o->preload);
 	if (bind_binaries(&r, st, nst, reports) < 0)
 		goto out;
 	bind_recorded(&r);

@@ -34,8 +34,21 @@
 /* Addresses are kept with their file's index in the key's top bits. */
 #define ADDR_BITS 48
 
+/*
+ * The last answers, direct-mapped by key, before by_addr: a sample's
+ * outer frames are mostly the last ones' addresses, and by_addr (tens
+ * of thousands of addresses) misses the caches where this (64 KiB)
+ * mostly does not. entry + 1 (0: empty).
+ */
+#define RECENT_BITS 12
+struct recent {
+	uint64_t key;
+	uint32_t entry1;
+};
+
 struct perf_cfi {
 	struct u64map by_addr;	/* (file, address) -> entry */
+	struct recent *recent;	/* NULL until the first look-up */
 	struct cfi_row *rows;
 	size_t nrows, rows_alloc;
 	uint32_t *slots;	/* rows by content: index + 1, 0 empty */
@@ -55,6 +68,7 @@ void perf_cfi_free(struct perf_cfi *c)
 	if (!c)
 		return;
 	u64map_release(&c->by_addr);
+	free(c->recent);
 	free(c->rows);
 	free(c->slots);
 	free(c);
@@ -188,10 +202,21 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 {
 	bool keyed = pc >> ADDR_BITS == 0 && file < (1u << (64 - ADDR_BITS));
 	uint64_t key = (uint64_t)file << ADDR_BITS | pc;
-	uint32_t e = keyed ? u64map_get(&c->by_addr, key) : U64MAP_NONE;
+	struct recent *rc = NULL;
+	uint32_t e = U64MAP_NONE;
 	enum cfi_found found;
 	struct cfi_row new;
 
+	if (keyed) {
+		if (!c->recent)
+			c->recent = xcalloc((size_t)1 << RECENT_BITS,
+					    sizeof(*c->recent));
+		rc = &c->recent[(key * 0x9e3779b97f4a7c15ull) >>
+				(64 - RECENT_BITS)];
+		e = rc->entry1 && rc->key == key
+			    ? rc->entry1 - 1
+			    : u64map_get(&c->by_addr, key);
+	}
 	if (e == U64MAP_NONE) {
 		found = compute(cfi, pc, &new);
 		e = found == CFI_NO_FDE ? ENTRY_NO_FDE
@@ -199,6 +224,10 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 					: intern(c, &new);
 		if (keyed)
 			u64map_put(&c->by_addr, key, e);
+	}
+	if (rc) {
+		rc->key = key;
+		rc->entry1 = e + 1;
 	}
 	if (e == ENTRY_NO_FDE)
 		return CFI_NO_FDE;

@@ -17,7 +17,9 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "base/xalloc.h"
+#include "perf_ahead.h"
 #include "perf_inflate.h"
 #include "perf_reader.h"
 #include "perf_unwind.h"
@@ -316,25 +318,30 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 {
 	struct perf_frame_slot *slot = frame_slot(r, kernel ? 0 : pid, addr);
 	const struct perf_map *map;
-	uint64_t from = 0, until = UINT64_MAX;
-	uint32_t frame;
+	uint64_t from = 0, until = UINT64_MAX, off;
+	uint32_t frame, obj;
+	bool first;
 
 	if (slot->addr == addr && slot->kernel == kernel &&
 	    (kernel || (slot->pid == pid && slot->from <= time &&
 			time < slot->until)) && slot->until)
 		return slot->frame;
 	if (kernel) {
-		frame = perf_data_frame(r->d, r->kernel_obj, addr);
+		obj = r->kernel_obj;
+		off = addr;
 	} else {
 		map = perf_maps_find_span(&r->maps, pid, addr, time, &from,
 					  &until);
-		frame = !map ? perf_data_frame(r->d, r->unknown_obj, addr)
-			     : perf_data_frame(r->d, map->object,
-					       addr - map->start +
-						       (map->file_offsets
-								? map->pgoff
-								: 0));
+		obj = map ? map->object : r->unknown_obj;
+		off = !map ? addr
+			   : addr - map->start +
+				     (map->file_offsets ? map->pgoff : 0);
 	}
+	first = !r->d->objects[obj].frames.nr;
+	frame = perf_data_frame(r->d, obj, off);
+	if (first && r->opts->perf_object_seen)
+		r->opts->perf_object_seen(r->opts->perf_object_ctx,
+					  &r->p->names, r->d, obj);
 	*slot = (struct perf_frame_slot){ addr, from, until, pid, frame,
 					  kernel };
 	return frame;
@@ -882,6 +889,48 @@ static const unsigned char *bytes_at(const struct perf_reader *r,
 	return w->buf;
 }
 
+/*
+ * Whether the records are read ahead on a second thread (perf_ahead.h):
+ * a plain file of some size, when a processor is free for it
+ * (spare_cpu(); CGANALYZE_READER_THREAD=1 always, 0 never).
+ */
+#define AHEAD_MIN_BYTES ((size_t)16 << 20)
+
+static struct perf_ahead *start_ahead(const struct perf_reader *r,
+				      size_t start, size_t end)
+{
+	switch (r->opts->thread) {
+	case READ_THREAD_OFF:
+		return NULL;
+	case READ_THREAD_AUTO:
+		if (end - start < AHEAD_MIN_BYTES || !spare_cpu())
+			return NULL;
+		break;
+	default:
+		break;
+	}
+	return r->fd >= 0 ? perf_ahead_start(r->fd, start, end) : NULL;
+}
+
+/* bytes_at(), from the pieces read ahead while they can be had; then
+ * (a read failed) as before, which says why. */
+static const unsigned char *record_bytes(const struct perf_reader *r,
+					 struct window *w,
+					 struct perf_ahead **ahead, size_t at,
+					 size_t n)
+{
+	const unsigned char *p;
+
+	if (*ahead) {
+		p = perf_ahead_bytes(*ahead, at, n);
+		if (p)
+			return p;
+		perf_ahead_stop(*ahead);
+		*ahead = NULL;
+	}
+	return bytes_at(r, w, at, n);
+}
+
 /* The record header at p (HEADER_SIZE bytes there at least), at
  * offset off of the file or of the decompressed data. */
 static void parse_header(const struct perf_reader *r, const unsigned char *p,
@@ -981,6 +1030,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
 	struct window win = { NULL, 0, 0 };
+	struct perf_ahead *ahead = start_ahead(r, start, end);
 	struct perf_inflate z;
 	size_t at = start, last_compressed = 0;
 	const unsigned char *p;
@@ -998,7 +1048,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  "of its 8 are there", end - at);
 			goto out;
 		}
-		p = bytes_at(r, &win, at, HEADER_SIZE);
+		p = record_bytes(r, &win, &ahead, at, HEADER_SIZE);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1016,7 +1066,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  rec.size, end - at);
 			goto out;
 		}
-		p = bytes_at(r, &win, at, rec.size);
+		p = record_bytes(r, &win, &ahead, at, rec.size);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1053,6 +1103,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			r->path, at, end - at);
 	ret = 0;
 out:
+	perf_ahead_stop(ahead);
 	perf_inflate_free(&z);
 	free(st.frames);
 	free(st.exact);

@@ -97,17 +97,37 @@ struct umod {
 struct uproc {
 	uint32_t pid;
 	uint64_t used;		/* when last used, in samples */
+	uint64_t made;		/* which Dwfl this is (report_slot) */
 	Dwfl *dwfl;		/* NULL: a free slot */
 	bool attached;		/* dwfl_attach_state() done */
 	struct umod *mods;
 	size_t nmods, mods_alloc;
 };
 
+/*
+ * report()'s REPORT_OK answers, by process and pc: each frame's module
+ * is reported before it is unwound from, and most of a sample's frames
+ * were the last ones' too. An answer holds while the mapping at pc is
+ * the same ([from, until), perf_maps_find_span()) and the process's
+ * Dwfl is the one that had the module (made): a module once reported
+ * stays, and none overlapping it is added. Direct-mapped.
+ */
+struct report_slot {
+	uint64_t pc, from, until, made;
+	uint32_t pid;
+};
+#define REPORT_CACHE_BITS 12
+
 struct perf_unwind {
 	struct perf_reader *r;
+	struct report_slot *reported;	/* NULL until the first report() */
+	uint64_t dwfls_made;
 	Dwfl_Callbacks callbacks;
 	char *debuginfo_path;
-	struct ufile *files;	/* per perf_data object */
+	/* per perf_data object, each allocated alone: libdwfl's modules
+	 * keep pointers to them (report()), which growing one array of
+	 * them left dangling */
+	struct ufile **files;
 	size_t nfiles;
 	struct uproc procs[UNWIND_PROCS];
 	uint64_t clock;
@@ -279,7 +299,9 @@ static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
 		ARRAY_GROW(u->files, (size_t)i + 1, u->nfiles);
 		memset(u->files + old, 0, (u->nfiles - old) * sizeof(*u->files));
 	}
-	f = &u->files[i];
+	if (!u->files[i])
+		u->files[i] = xcalloc(1, sizeof(**u->files));
+	f = u->files[i];
 	if (f->looked)
 		return f->path ? f : NULL;
 	f->looked = true;
@@ -449,6 +471,7 @@ static struct uproc *proc_get(struct perf_unwind *u, uint32_t pid)
 		return NULL;
 	old->pid = pid;
 	old->used = ++u->clock;
+	old->made = ++u->dwfls_made;
 	return old;
 }
 
@@ -467,8 +490,19 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	Dwfl_Module *mod;
 	void **slot;
 	struct umod m;
+	uint64_t from = 0, until = UINT64_MAX, t = u->s->time;
+	uint64_t h = (pc ^ (uint64_t)pr->pid << 40) * 0x9e3779b97f4a7c15ull;
+	struct report_slot *rs;
 
-	map = perf_maps_find(&u->r->maps, u->s->pid, pc, u->s->time);
+	if (!u->reported)
+		u->reported = xcalloc((size_t)1 << REPORT_CACHE_BITS,
+				      sizeof(*u->reported));
+	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
+	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
+	    rs->from <= t && t < rs->until)
+		return REPORT_OK;
+	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
+				  &until);
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
 	f = object_file(u, map->object);
@@ -478,8 +512,11 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	for (size_t i = 0; i < pr->nmods; i++) {
 		const struct umod *o = &pr->mods[i];
 
-		if (o->object == m.object && o->bias == m.bias)
+		if (o->object == m.object && o->bias == m.bias) {
+			*rs = (struct report_slot){ pc, from, until, pr->made,
+						    pr->pid };
 			return REPORT_OK;
+		}
 		if (o->lo < m.hi && m.lo < o->hi)
 			return REPORT_STALE;
 	}
@@ -496,6 +533,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	libdw->report_end(pr->dwfl, NULL, NULL);
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
+	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid };
 	return REPORT_OK;
 }
 
@@ -574,16 +612,20 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 static bool read_word(const struct perf_unwind *u, uint64_t addr,
 		      uint64_t *result)
 {
-	uint64_t size = u->s->stack_size, at;
-	struct cursor c;
+	uint64_t size = u->s->stack_size, at, v;
 
 	if (addr < u->sp || size < 8)
 		return false;
 	at = addr - u->sp;
 	if (at > size - 8)
 		return false;
-	perf_cursor(u->r, &c, u->s->stack + at, 8);
-	return cursor_u64(&c, result) == 0;
+	/* a word per register per frame: read whole, not byte by byte as
+	 * a cursor reads (the recording's byte order, then this one's) */
+	memcpy(&v, u->s->stack + at, 8);
+	if (u->r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+		v = __builtin_bswap64(v);
+	*result = v;
+	return true;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
@@ -667,7 +709,7 @@ static const struct umod *module_at(const struct uproc *pr, uint64_t a)
  * libdwfl's module has them: its own, else its separate debug file's. */
 static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 {
-	struct ufile *f = &u->files[i];
+	struct ufile *f = u->files[i];
 
 	if (!debug && !f->cfi_looked) {
 		f->cfi = libdw->getcfi_elf(f->elf);
@@ -1019,26 +1061,32 @@ void perf_unwind_free(struct perf_unwind *u)
 		proc_drop(&u->procs[i]);
 	/* after every Dwfl: they hold references to the files' handles */
 	for (size_t i = 0; i < u->nfiles; i++) {
-		if (u->files[i].path) {
-			if (u->files[i].cfi)
-				libdw->cfi_end(u->files[i].cfi);
-			libdw->end(u->files[i].dw);
-			if (u->files[i].debug_elf) {
-				elf_end(u->files[i].debug_elf);
-				close(u->files[i].debug_fd);
+		struct ufile *f = u->files[i];
+
+		if (!f)
+			continue;
+		if (f->path) {
+			if (f->cfi)
+				libdw->cfi_end(f->cfi);
+			libdw->end(f->dw);
+			if (f->debug_elf) {
+				elf_end(f->debug_elf);
+				close(f->debug_fd);
 			}
-			elf_end(u->files[i].elf);
-			close(u->files[i].fd);
+			elf_end(f->elf);
+			close(f->fd);
 		}
-		free(u->files[i].path);
-		free(u->files[i].debug_path);
-		free(u->files[i].loads);
+		free(f->path);
+		free(f->debug_path);
+		free(f->loads);
+		free(f);
 	}
 	free(u->files);
 	free(u->bin_id);
 	free(u->bin_id_len);
 	free(u->bin_id_read);
 	perf_cfi_free(u->rows);
+	free(u->reported);
 	free(u);
 }
 

@@ -1,0 +1,35 @@
+/*
+ * A perf.data's records read ahead on a second thread (issue 33): the
+ * kernel's copy of the file into our buffers (pread(), a sixth of the
+ * reading's time on a --call-graph dwarf recording, both passes) is
+ * done there while the main thread takes the records of the piece
+ * before. The main thread asks for bytes at rising offsets, as
+ * perf_read_records() walks the records.
+ */
+#ifndef CGA_PERF_AHEAD_H
+#define CGA_PERF_AHEAD_H
+
+#include <stddef.h>
+
+struct perf_ahead;
+
+/*
+ * A thread reading [start, end) of the file fd in pieces, a few ahead
+ * of the one asked for; NULL when it cannot start (the caller reads
+ * the file itself).
+ */
+struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end);
+
+/*
+ * The n bytes at offset at (at least the last call's at, and within
+ * [start, end)), valid until the next call; NULL when they could not
+ * be read (a read error, a file shorter than it was): the caller reads
+ * them itself, and says why.
+ */
+const unsigned char *perf_ahead_bytes(struct perf_ahead *a, size_t at,
+				      size_t n);
+
+/* Stops the thread and frees everything (NULL: nothing). */
+void perf_ahead_stop(struct perf_ahead *a);
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * A perf.data's symbol tables loaded on a second thread while its
+ * samples are read (issue 33): each object's files, as resolve_perf.c's
+ * bind_recorded() would open them, from the moment the reader gives the
+ * object its first frame; and the kernel's symbols at its first kernel
+ * frame. resolve_perf.c then takes each table where it would have
+ * opened it, its names moved into the profile's there, so that every
+ * name id, and so every listing, is what one thread makes.
+ */
+#ifndef CGA_PERF_PRELOAD_H
+#define CGA_PERF_PRELOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/names.h"
+#include "kallsyms.h"
+#include "profile/perf_data.h"
+#include "resolve.h"
+#include "symtab/symtab.h"
+
+struct perf_preload;
+
+/* A preloader with o's --sysroot, debug directory and --kallsyms (o
+ * must outlive it); always: whether a processor is free for it or not
+ * (tests). Nothing runs until perf_preload_object(). */
+struct perf_preload *perf_preload_new(const struct resolve_opts *o,
+				      bool always);
+
+/*
+ * The reader's hook (read_opts' perf_object_seen, ctx the preloader):
+ * object obj of d has its first frame. Its files are queued for the
+ * helper thread, which starts with the first of them when a processor
+ * is free for it (spare_cpu()); without one nothing is loaded ahead.
+ */
+void perf_preload_object(void *ctx, const struct names *names,
+			 const struct perf_data *d, uint32_t obj);
+
+/* No more objects: waits for the helper to finish. Called before the
+ * first take. */
+void perf_preload_finish(struct perf_preload *pl);
+
+/*
+ * Object obj's file at path, as symtab_open() with resolve_perf.c's
+ * options for names only would give it, its names interned into names
+ * now: NULL when it was not loaded ahead, or its loading said something
+ * (a warning, a failure): then the caller opens it, for the message to
+ * come where it belongs. The caller owns what it gets.
+ */
+struct symtab *perf_preload_take(struct perf_preload *pl, uint32_t obj,
+				 const char *path, struct names *names);
+
+/*
+ * kallsyms_load(k, path, names) as loaded ahead: true with *ret its
+ * answer, or false when it was not (or said something).
+ */
+bool perf_preload_take_kallsyms(struct perf_preload *pl, const char *path,
+				struct kallsyms *k, struct names *names,
+				int *ret);
+
+/* Stops the helper if running; frees what was not taken. */
+void perf_preload_free(struct perf_preload *pl);
+
+#endif
