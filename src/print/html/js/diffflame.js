@@ -138,7 +138,7 @@ function viewDiffFlame(zoom) {
 			e.preventDefault();
 		}
 	});
-	requestAnimationFrame(draw);
+	/* drawn once, by diffRoute() when the box is in the page */
 	box.redraw = draw;
 	return box;
 }

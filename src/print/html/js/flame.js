@@ -117,6 +117,7 @@ function viewFlame(icicle, zoom) {
 		area);
 	const H = 17;
 	let drawnOnce = false;
+	let drawnWidth = -1;	/* the area's width when last drawn */
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
@@ -140,6 +141,8 @@ function viewFlame(icicle, zoom) {
 
 		const W = area.clientWidth || 1000;
 		const frames = [];	/* [node or -1, x, w, depth, up] */
+
+		drawnWidth = area.clientWidth;
 		const z = zoom >= 0 && zoom < FL.unit.length ? zoom : -1;
 		const ztotal = z < 0 ? FL.total : FL.value[z];
 		const scale = ztotal > 0 ? W / ztotal : 0;
@@ -266,7 +269,14 @@ function viewFlame(icicle, zoom) {
 		flameSearch = search.value;
 		draw();
 	});
-	requestAnimationFrame(draw);
+	/* drawn by route() when the box is in the page (its width known),
+	 * and again only when that width changes: a panel drawn above it
+	 * (timeline.js) or a scroll bar coming can narrow it after */
 	box.redraw = draw;
+	if (window.ResizeObserver)
+		new ResizeObserver(() => {
+			if (box.isConnected && area.clientWidth !== drawnWidth)
+				draw();
+		}).observe(area);
 	return box;
 }
