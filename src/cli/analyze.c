@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
+#include "code_positions.h"
 #include "hot_files.h"
 #include "print/annotate_data.h"
 #include "print/arc_stacks.h"
@@ -375,7 +376,7 @@ static bool read_igprof_input(const struct profile *p)
 	return false;
 }
 
-static int load(struct run *r)
+static int load_once(struct run *r, struct code_positions *cp, bool *again)
 {
 	const struct options *o = r->o;
 	struct read_opts ro = { .part = o->part,
@@ -427,6 +428,7 @@ static int load(struct run *r)
 	}
 	/* positions only for what is printed */
 	hot_files_choose(p, &ro, o);
+	code_positions_choose(cp, p, &ro, o, &r->rso);
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)
@@ -439,6 +441,10 @@ static int load(struct run *r)
 			return function_hint(o, o->inputs[i]);
 		if (read_profile(p, o->inputs[i], &ro) < 0)
 			return 1;
+	}
+	if (!code_positions_read_ok(cp, p)) {
+		*again = true;
+		return 1;
 	}
 	check_one_program(p);
 	if (o->time || o->threads) {
@@ -502,6 +508,12 @@ static int load(struct run *r)
 						      r->reports) < 0) {
 			return 1;
 		}
+		if (cp->active &&
+		    (!r->nbin || !code_positions_resolved_ok(cp, p, r->st[0],
+							     &r->reports[0], o))) {
+			*again = true;
+			return 1;
+		}
 	}
 	/* IgProf records the mangled names (after -b, those of the
 	 * functions no binary named) */
@@ -528,6 +540,34 @@ static int load(struct run *r)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * load_once(), keeping for --disasm the positions of the functions it
+ * may list alone where it can (code_positions.h); when what was kept
+ * turns out not to be enough, everything is read again with every
+ * position, the first attempt's messages dropped.
+ */
+static int load(struct run *r)
+{
+	struct code_positions cp;
+	bool again = false;
+	int ret;
+
+	code_positions_begin(&cp, r->o);
+	ret = load_once(r, &cp, &again);
+	code_positions_end(&cp, !again);
+	if (!again)
+		return ret;
+	if (r->st)
+		close_binaries(r->st, r->nbin);
+	free(r->reports);
+	r->st = NULL;
+	r->reports = NULL;
+	r->nbin = 0;
+	profile_release(&r->p);
+	profile_init(&r->p);
+	return load_once(r, &cp, &again);
 }
 
 /* The sort event, --counter's and --show's, and the rest of the print
