@@ -427,8 +427,8 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 		ro.target = &target;
 	}
 	/* positions only for what is printed */
-	hot_files_choose(p, &ro, o);
-	code_positions_choose(cp, p, &ro, o, &r->rso);
+	if (!code_positions_choose(cp, p, &ro, o, &r->rso))
+		hot_files_choose(p, &ro, o);
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)

@@ -22,17 +22,23 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "binaries.h"
+#include "hot_files.h"
 #include "profile/pos_select.h"
 #include "select/name_match.h"
 #include "select/symspec.h"
 
-/* The listings for which the disassembly alone reads positions. */
+/* The listings for which the disassembly alone reads positions: hers
+ * (--disasm), or with the annotated source, the report's; not where the
+ * listing reads them otherwise (--focus, -p SPEC, --inlined=callee, ...). */
 static bool wanted(const struct options *o)
 {
-	return o->disasm && !o->all_positions && o->mode != OUT_HTML &&
-	       o->mode != OUT_CALLGRIND && !o->annotate && !o->nspecs &&
-	       !o->diff && !o->ntransforms && !o->inline_calls &&
-	       !o->inlined_callee && o->nbinaries <= 1;
+	if (o->all_positions || o->nspecs || o->diff || o->ntransforms ||
+	    o->inline_calls || o->inlined_callee || o->nbinaries > 1 ||
+	    o->mode == OUT_CALLGRIND)
+		return false;
+	if (o->mode == OUT_HTML)
+		return !o->disasm && !o->annotate_what;
+	return o->disasm && !o->annotate;
 }
 
 /* Every input a Callgrind profile in a file that can be read again
@@ -274,6 +280,122 @@ static bool first_read(struct profile *q, const struct read_opts *ro,
 	return ok;
 }
 
+/* The report's Disassembly: as many of the functions with a cost, the
+ * hottest first, as analyze.c's html_disasm_count() lists (its limits,
+ * of count and of machine code). */
+#define HTML_DISASM_MAX 300
+#define HTML_DISASM_CODE (64 * 1024)
+
+struct sym_cost {
+	uint64_t cost, addr;
+	uint32_t sym;
+};
+
+/* disasm_pick()'s order: the cost, then the address */
+static int cmp_sym_cost(const void *x, const void *y)
+{
+	const struct sym_cost *a = x, *b = y;
+
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/* Symbols with a cost of event e (cost rows of stride), into v. */
+static size_t costly(const struct symtab *st, const uint64_t *cost,
+		     size_t stride, size_t e, struct sym_cost *v)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < st->nsyms; s++)
+		if (cost[s * stride + e])
+			v[n++] = (struct sym_cost){ cost[s * stride + e],
+						    st->syms[s].addr,
+						    (uint32_t)s };
+	return n;
+}
+
+/* The report's Disassembly for the exact costs, under every event (the
+ * sort event among them), into req[]. */
+static void html_required(const struct profile *p, const struct symtab *st,
+			  const uint64_t *cost, double thr, uint8_t *req)
+{
+	uint64_t *total = self_totals(p);
+	struct sym_cost *v = xcalloc(st->nsyms + 1, sizeof(*v));
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		size_t n = costly(st, cost, p->stride, e, v), k = 0;
+		uint64_t code = 0;
+
+		qsort(v, n, sizeof(*v), cmp_sym_cost);
+		for (; k < n; k++) {
+			const struct sym *sy = &st->syms[v[k].sym];
+			bool listed = (double)v[k].cost * 100.0 >=
+				      thr * (double)total[e];
+
+			code += sy->end - sy->addr;
+			if (!listed &&
+			    (k >= HTML_DISASM_MAX || code > HTML_DISASM_CODE))
+				break;
+		}
+		for (size_t i = 0; i < (k ? k : n ? 1 : 0); i++)
+			req[v[i].sym] = 1;
+	}
+	free(v);
+	free(total);
+}
+
+/*
+ * From bounds of each symbol's cost (lower <= true <= upper), the
+ * symbols the report may list: those that may pass the threshold, and
+ * those that may be among the hottest it lists past them. It lists at
+ * most (those past the threshold) + HTML_DISASM_MAX, each at least as
+ * costly as the that many-th lower bound.
+ */
+static void html_candidates(const struct profile *p, const struct symtab *st,
+			    const uint64_t *upper, const uint64_t *lower,
+			    double thr, uint8_t *req)
+{
+	uint64_t *total = self_totals(p);
+	struct sym_cost *v = xcalloc(st->nsyms + 1, sizeof(*v));
+	size_t stride = p->stride;
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		size_t kmax = HTML_DISASM_MAX, n;
+		uint64_t least;
+
+		for (size_t s = 0; s < st->nsyms; s++)
+			kmax += (double)upper[s * stride + e] * 100.0 >=
+				thr * (double)total[e];
+		n = costly(st, lower, stride, e, v);
+		qsort(v, n, sizeof(*v), cmp_sym_cost);
+		least = n >= kmax ? v[kmax - 1].cost : 0;
+		for (size_t s = 0; s < st->nsyms; s++) {
+			uint64_t u = upper[s * stride + e];
+
+			if (u && (u >= least ||
+				  (double)u * 100.0 >= thr * (double)total[e]))
+				req[s] = 1;
+		}
+	}
+	free(v);
+	free(total);
+}
+
+/* The regions [*k, *kh] function f's range touches (false: none). */
+static bool func_regions(const struct pos_select *ps, uint32_t f,
+			 const uint64_t *bounds, uint32_t nb, uint32_t *k,
+			 uint32_t *kh)
+{
+	uint64_t lo = ps->lo[f], hi = ps->hi[f];
+
+	if (!lo || nb < 2 || hi < bounds[0] || lo >= bounds[nb - 1])
+		return false;
+	*k = lo < bounds[0] ? 0 : region_of(bounds, nb, lo);
+	*kh = hi >= bounds[nb - 1] ? nb - 2 : region_of(bounds, nb, hi);
+	return true;
+}
+
 /*
  * From the first read q: the functions whose range touches a symbol
  * the listing may list, or named after one, and those read in two
@@ -287,71 +409,98 @@ static void choose_kept(const struct profile *q, const struct symtab *st,
 	const struct pos_select *q_ps = q->pos_select;
 	size_t stride = q->stride;
 	uint64_t *upper = xcalloc(st->nsyms * stride + 1, sizeof(*upper));
+	uint64_t *lower = xcalloc(st->nsyms * stride + 1, sizeof(*lower));
 	uint8_t *req = xcalloc(st->nsyms + 1, sizeof(*req));
+	double thr = o->threshold_given ? o->threshold : 1.0;
 
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t f = 0; f < q->nfuncs; f++) {
-			uint8_t s = pos_select_state(q_ps, f);
-			uint32_t k, kh, last = NO_ID;
-			bool keep = false;
+	/* each symbol's cost from the first read's, by 32 bytes of code:
+	 * all of them for each symbol they touch, at most; those within one
+	 * symbol, at least */
+	for (size_t i = 0; i < q->npos; i++) {
+		const struct ppos *qp = &q->pos[i];
+		uint64_t lo = qp->addr & ~(uint64_t)31, hi = lo + 31;
+		uint32_t k, kh, last = NO_ID, nsym = 0;
+		bool gap;
 
-			if (!(s & PS_POSITIONS) || !in_object(q, f, ob))
+		if (!qp->addr || !in_object(q, qp->func, ob) || nb < 2 ||
+		    hi < bounds[0] || lo >= bounds[nb - 1])
+			continue;
+		gap = lo < bounds[0] || hi >= bounds[nb - 1];
+		k = lo < bounds[0] ? 0 : region_of(bounds, nb, lo);
+		kh = hi >= bounds[nb - 1] ? nb - 2 : region_of(bounds, nb, hi);
+		for (; k <= kh; k++) {
+			uint32_t sy = sym_of[k];
+
+			if (sy == NO_ID) {
+				gap = true;
 				continue;
-			if (pass && (s & PS_REOPENED))
-				keep = true;
-			if (pass && !keep) {
-				const struct sym *sy = resolve_named_sym(q, st, f);
-
-				keep = sy && req[sy - st->syms];
 			}
-			if (q_ps->lo[f] && nb > 1 && q_ps->hi[f] >= bounds[0] &&
-			    q_ps->lo[f] < bounds[nb - 1]) {
-				/* the regions its range touches (none past
-				 * the binary's bounds) */
-				k = q_ps->lo[f] < bounds[0]
-					    ? 0
-					    : region_of(bounds, nb, q_ps->lo[f]);
-				kh = q_ps->hi[f] >= bounds[nb - 1]
-					     ? nb - 2
-					     : region_of(bounds, nb, q_ps->hi[f]);
-				for (; nb > 1 && k <= kh && !keep; k++) {
-					uint32_t sy = sym_of[k];
-
-					if (sy == NO_ID || sy == last)
-						continue;
-					last = sy;
-					if (pass)
-						keep = req[sy];
-					else
-						combine_row(q, upper + sy * stride,
-							    profile_self(q, f));
-				}
-			}
-			if (keep)
-				pos_select_keep(
-					ps,
-					q->funcs[f].object == NO_NAME
-						? ""
-						: profile_str(q, q->funcs[f].object),
-					q->funcs[f].object == NO_NAME
-						? 0
-						: names_len(&q->names,
-							    q->funcs[f].object),
-					profile_str(q, q->funcs[f].name),
-					names_len(&q->names, q->funcs[f].name));
+			if (sy == last)
+				continue;
+			last = sy;
+			nsym++;
+			combine_row(q, upper + sy * stride,
+				    profile_pos_cost(q, (uint32_t)i));
 		}
-		if (!pass)
-			mark_required(q, st, ob, upper, o, req);
+		if (nsym == 1 && !gap)
+			combine_row(q, lower + last * stride,
+				    profile_pos_cost(q, (uint32_t)i));
+	}
+	if (o->mode == OUT_HTML)
+		html_candidates(q, st, upper, lower, thr, req);
+	else
+		mark_required(q, st, ob, upper, o, req);
+	for (uint32_t f = 0; f < q->nfuncs; f++) {
+		uint8_t s = pos_select_state(q_ps, f);
+		uint32_t k, kh;
+		bool keep = s & PS_REOPENED;
+		const struct pfunc *fn = &q->funcs[f];
+
+		if (!(s & PS_POSITIONS) || !in_object(q, f, ob))
+			continue;
+		if (!keep) {
+			const struct sym *sy = resolve_named_sym(q, st, f);
+
+			keep = sy && req[sy - st->syms];
+		}
+		if (!keep && func_regions(q_ps, f, bounds, nb, &k, &kh))
+			for (; k <= kh && !keep; k++)
+				keep = sym_of[k] != NO_ID && req[sym_of[k]];
+		if (keep)
+			pos_select_keep(
+				ps,
+				fn->object == NO_NAME ? "" : profile_str(q, fn->object),
+				fn->object == NO_NAME ? 0
+						      : names_len(&q->names, fn->object),
+				profile_str(q, fn->name),
+				names_len(&q->names, fn->name));
 	}
 	free(upper);
+	free(lower);
 	free(req);
 }
 
-void code_positions_choose(struct code_positions *cp, struct profile *p,
+/* Whether the report of q would have a Disassembly of the object the
+ * profile records (analyze.c's recorded_binary()): its path, or NULL. */
+static const char *recorded_path(const struct profile *q, const char *what)
+{
+	uint32_t f = recorded_object_func(q, what);
+	const char *path;
+	struct stat sb;
+
+	if (f == NO_ID)
+		return NULL;
+	path = profile_str(q, q->funcs[f].object);
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
+}
+
+bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
 			   const struct resolve_opts *rso)
 {
+	bool html = o->mode == OUT_HTML, handled = false;
+	double thr = o->threshold_given ? o->threshold : 1.0;
 	struct profile q;
 	struct symtab *st = NULL;
 	struct pos_select *ps = NULL;
@@ -361,27 +510,30 @@ void code_positions_choose(struct code_positions *cp, struct profile *p,
 	uint32_t *sym_of = NULL, nb = 0;
 	name_id ob = NO_NAME;
 	FILE *quiet, *sink = diag_sink();
-	struct stat sb;
 
 	if (!cp->wanted || cp->active || !(quiet = fopen("/dev/null", "w")))
-		return;
+		return false;
 	diag_set_sink(quiet);
 	profile_init(&q);
-	if (!first_read(&q, ro, o) || !q.has_instr)
+	/* the report: as hot_files.c would, whatever comes next */
+	handled = html;
+	if (!first_read(&q, ro, o))
 		goto out;
-	if (o->nbinaries) {
-		path = o->binaries[0];
-	} else {
-		uint32_t f = recorded_object_func(&q, o->disasm_what);
-
-		if (f == NO_ID)
-			goto out;
-		path = profile_str(&q, q.funcs[f].object);
-		if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-			goto out;
+	path = o->nbinaries ? o->binaries[0]
+			    : recorded_path(&q, html ? NULL : o->disasm_what);
+	if (html && !o->nbinaries && (!q.has_instr || !path)) {
+		/* no Disassembly: the annotated source alone */
+		p->pos_detail = POS_LINES;
+		p->pos_all_files = thr <= 0;
+		hot_files_keep(p, &q, thr);
+		goto out;
 	}
-	if (open_binary(o, &q.names, path, &st) < 0 ||
+	if (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
 	    resolve_guess_offset(&q, st, rso, &ob, &off) < 0)
+		goto out;
+	/* the binary's lines would be given to the positions with none
+	 * (resolve.c), which the annotated source shows */
+	if (html && st->nlines)
 		goto out;
 	make_regions(st, off, &bounds, &in_seg, &sym_of, &nb);
 	ps = pos_select_new();
@@ -389,11 +541,16 @@ void code_positions_choose(struct code_positions *cp, struct profile *p,
 			   bounds, in_seg, nb);
 	if (!o->positions_again)
 		choose_kept(&q, st, ob, bounds, nb, sym_of, o, ps);
+	if (html) {
+		p->pos_all_files = thr <= 0;
+		hot_files_keep(p, &q, thr);
+	}
 	p->pos_detail = POS_SELECT;
 	p->pos_select = ps;
 	cp->active = true;
 	cp->object = ob == NO_NAME ? NULL : xstrdup(profile_str(&q, ob));
 	cp->offset = off;
+	handled = true;
 out:
 	diag_set_sink(sink == stderr ? NULL : sink);
 	fclose(quiet);
@@ -405,6 +562,7 @@ out:
 	free(in_seg);
 	free(sym_of);
 	profile_release(&q);
+	return handled;
 }
 
 bool code_positions_read_ok(struct code_positions *cp, struct profile *p)
@@ -464,7 +622,11 @@ bool code_positions_resolved_ok(struct code_positions *cp,
 			continue;
 		combine_row(p, cost + s * stride, profile_pos_cost(p, (uint32_t)i));
 	}
-	mark_required(p, st, r->object, cost, o, req);
+	if (o->mode == OUT_HTML)
+		html_required(p, st, cost,
+			      o->threshold_given ? o->threshold : 1.0, req);
+	else
+		mark_required(p, st, r->object, cost, o, req);
 	/* no listed symbol may have a position not kept whole inside it,
 	 * nor a function listed there one */
 	for (size_t i = 0; ok && i < p->npos; i++) {

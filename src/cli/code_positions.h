@@ -42,10 +42,13 @@ void code_positions_begin(struct code_positions *cp, const struct options *o);
 /*
  * Before the inputs are read into p (empty) with ro: read them a first
  * time (files only, Callgrind), choose the functions the listing may
- * list and make p keep only theirs whole (POS_SELECT). Does nothing
- * when cp is not wanted or the first read cannot be made.
+ * list and make p keep only theirs whole (POS_SELECT); for the report,
+ * also the files whose lines it keeps, as hot_files.c would (and when
+ * it will have no Disassembly, only that). Returns whether it chose
+ * what p keeps (hot_files_choose() then has nothing to do); does
+ * nothing when cp is not wanted.
  */
-void code_positions_choose(struct code_positions *cp, struct profile *p,
+bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
 			   const struct resolve_opts *rso);

@@ -167,10 +167,15 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		if (pos_select_see(p->pos_select, p, func, file, line, addr,
 				   &region))
 			return profile_pos_as_is(p, func, file, line, addr, 0);
-		/* choosing (pos_select.no_counts), the positions' costs are
-		 * not read: one position takes them all */
+		/* choosing (pos_select.no_counts): the cost of each
+		 * object's 32 bytes of code (their low bit set: never 0),
+		 * and of each file on a line and on none */
 		if (p->pos_select->no_counts)
-			return profile_pos_as_is(p, 0, NO_NAME, 0, 0, 1);
+			return profile_pos_as_is(p, object_func(p, func), file,
+						 line ? 1 : 0,
+						 addr ? (addr & ~(uint64_t)31) | 1
+						      : 0,
+						 1);
 		/* as POS_LINES, apart by region */
 		addr = 0;
 		func = object_func(p, func);

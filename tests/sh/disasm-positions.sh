@@ -75,6 +75,45 @@ for args in "--disasm" "--disasm --threshold=0.01 --json"; do
 	# shellcheck disable=SC2086
 	check "$top/samples/cxx/callgrind.instr.out" "$top/samples/cxx/prog" $args
 done
+# the report with its binary: its Disassembly and the resolution's note
+# in its messages (the annotated source as hot_files.c keeps it). A
+# binary with DWARF lines gives them to positions without one, which
+# the annotated source shows: that report keeps every position; the
+# binary without its debug sections is read selectively
+command -v objcopy >/dev/null || { echo "needs objcopy"; exit 77; }
+mkdir "$tmp/nd"
+objcopy --strip-debug "$rec/prog" "$tmp/nd/prog"
+for prof in "$rec/callgrind.instr.out" "$tmp/two.out"; do
+    for b in "$tmp/nd/prog" "$rec/prog"; do
+	gzip -c "$prof" >"$tmp/p.gz"
+	touch -r "$prof" "$tmp/p.gz"
+	for args in "" "--threshold=0" "--threshold=20"; do
+		# shellcheck disable=SC2086
+		CGANALYZE_ALL_POSITIONS=1 "$bin" -b "$b" --output=html -o "$tmp/all.html" $args "$prof" 2>/dev/null
+		# shellcheck disable=SC2086
+		CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$b" --output=html -o "$tmp/plain.html" $args "$prof" 2>"$tmp/plain.err"
+		# shellcheck disable=SC2086
+		"$bin" -b "$b" --output=html -o "$tmp/gz.html" $args "$tmp/p.gz" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$bin" -b "$b" --output=html -o "$tmp/pipe.html" $args - <"$prof" 2>/dev/null
+		# shellcheck disable=SC2086
+		CGANALYZE_ALL_POSITIONS=again "$bin" -b "$b" --output=html -o "$tmp/again.html" $args "$prof" 2>/dev/null
+		[ "$b" = "$rec/prog" ] ||
+			grep -q '^cganalyze: positions: selected' "$tmp/plain.err" ||
+			fail "$prof report $args: not read selectively"
+		for f in all plain gz pipe again; do
+			sed 's/"path": "[^"]*", "format"/"path": P, "format"/; s/<title>[^<]*</<title></' \
+				"$tmp/$f.html" >"$tmp/$f.x"
+		done
+		grep -q '"disasm": \[$' "$tmp/all.x" || grep -q '"disasm": \[.' "$tmp/all.x" ||
+			fail "$prof report $args: no Disassembly"
+		for f in plain gz pipe again; do
+			cmp -s "$tmp/all.x" "$tmp/$f.x" ||
+				fail "$prof report $args ($b): $f differs from every position's"
+		done
+	done
+    done
+done
 # a function kept whole for its second block, not for being listed
 CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/two.out" 2>&1 >/dev/null |
 	grep -q 'selected ([1-9][0-9]* of' || fail "two parts: no function kept whole"
