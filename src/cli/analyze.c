@@ -24,6 +24,7 @@
 #include "print/disasm_data.h"
 #include "print/fmt.h"
 #include "print/print.h"
+#include "print/report_disasm.h"
 #include "print/write_callgrind.h"
 #include "print/write_pprof.h"
 #include "print/write_gmon.h"
@@ -742,36 +743,30 @@ static int transform(struct run *r)
 	return 0;
 }
 
-/* The report's Disassembly lists every function with a cost at its
- * instructions, the hottest first, as long as they come to at most
- * this many and this much machine code (each byte is some 25 bytes of
- * the page); those --disasm lists (of listing_threshold) always. The
- * others are said in the page: a --disasm=NAME away. */
-#define HTML_DISASM_MAX 300
-#define HTML_DISASM_CODE (64 * 1024)
-
 /* How many of the functions with a cost the report's Disassembly lists
- * (po->disasm_max). */
+ * (po->disasm_max): report_disasm_count()'s rule. */
 static size_t html_disasm_count(struct run *r)
 {
 	struct print_opts *po = &r->po;
 	struct disasm_pick *picks = NULL;
-	double total = (double)r->p.totals[po->sort_event];
-	size_t n = 0, k = 0;
-	uint64_t code = 0;
+	size_t n = 0, k;
+	uint64_t *cost, *size;
 
 	po->disasm_max = SIZE_MAX;
 	if (disasm_pick(&r->cg, po, &picks, &n) < 0)
 		n = 0;
-	for (; k < n; k++) {
-		const struct sym *s = &po->symtabs[picks[k].binary]->syms[picks[k].sym];
-		bool listed = (double)picks[k].cost * 100.0 >=
-			      po->listing_threshold * total;
+	cost = xcalloc(n + 1, sizeof(*cost));
+	size = xcalloc(n + 1, sizeof(*size));
+	for (size_t i = 0; i < n; i++) {
+		const struct sym *s = &po->symtabs[picks[i].binary]->syms[picks[i].sym];
 
-		code += s->end - s->addr;
-		if (!listed && (k >= HTML_DISASM_MAX || code > HTML_DISASM_CODE))
-			break;
+		cost[i] = picks[i].cost;
+		size[i] = s->end - s->addr;
 	}
+	k = report_disasm_count(cost, size, n, r->p.totals[po->sort_event],
+				po->listing_threshold);
+	free(cost);
+	free(size);
 	free(picks);
 	return k ? k : 1;	/* 0 would be the text's rule */
 }

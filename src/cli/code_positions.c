@@ -23,6 +23,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "hot_files.h"
+#include "print/report_disasm.h"
 #include "profile/pos_select.h"
 #include "select/name_match.h"
 #include "select/symspec.h"
@@ -280,12 +281,7 @@ static bool first_read(struct profile *q, const struct read_opts *ro,
 	return ok;
 }
 
-/* The report's Disassembly: as many of the functions with a cost, the
- * hottest first, as analyze.c's html_disasm_count() lists (its limits,
- * of count and of machine code). */
-#define HTML_DISASM_MAX 300
-#define HTML_DISASM_CODE (64 * 1024)
-
+/* The report's Disassembly lists what report_disasm_count() says. */
 struct sym_cost {
 	uint64_t cost, addr;
 	uint32_t sym;
@@ -322,25 +318,25 @@ static void html_required(const struct profile *p, const struct symtab *st,
 {
 	uint64_t *total = self_totals(p);
 	struct sym_cost *v = xcalloc(st->nsyms + 1, sizeof(*v));
+	uint64_t *c = xcalloc(st->nsyms + 1, sizeof(*c));
+	uint64_t *size = xcalloc(st->nsyms + 1, sizeof(*size));
 
 	for (size_t e = 0; e < p->nevents; e++) {
-		size_t n = costly(st, cost, p->stride, e, v), k = 0;
-		uint64_t code = 0;
+		size_t n = costly(st, cost, p->stride, e, v), k;
 
 		qsort(v, n, sizeof(*v), cmp_sym_cost);
-		for (; k < n; k++) {
-			const struct sym *sy = &st->syms[v[k].sym];
-			bool listed = (double)v[k].cost * 100.0 >=
-				      thr * (double)total[e];
+		for (size_t i = 0; i < n; i++) {
+			const struct sym *sy = &st->syms[v[i].sym];
 
-			code += sy->end - sy->addr;
-			if (!listed &&
-			    (k >= HTML_DISASM_MAX || code > HTML_DISASM_CODE))
-				break;
+			c[i] = v[i].cost;
+			size[i] = sy->end - sy->addr;
 		}
-		for (size_t i = 0; i < (k ? k : n ? 1 : 0); i++)
+		k = report_disasm_count(c, size, n, total[e], thr);
+		for (size_t i = 0; i < k; i++)
 			req[v[i].sym] = 1;
 	}
+	free(c);
+	free(size);
 	free(v);
 	free(total);
 }
@@ -348,9 +344,12 @@ static void html_required(const struct profile *p, const struct symtab *st,
 /*
  * From bounds of each symbol's cost (lower <= true <= upper), the
  * symbols the report may list: those that may pass the threshold, and
- * those that may be among the hottest it lists past them. It lists at
- * most (those past the threshold) + HTML_DISASM_MAX, each at least as
- * costly as the that many-th lower bound.
+ * those that may be among the hottest it lists past them. By
+ * report_disasm_count()'s rule it lists at most (those past the
+ * threshold) + REPORT_DISASM_MAX, each at least as costly as the that
+ * many-th lower bound. (Were the rule to list more, the check after
+ * resolution would find a listed symbol not kept whole and read again:
+ * slower, never wrong.)
  */
 static void html_candidates(const struct profile *p, const struct symtab *st,
 			    const uint64_t *upper, const uint64_t *lower,
@@ -361,7 +360,7 @@ static void html_candidates(const struct profile *p, const struct symtab *st,
 	size_t stride = p->stride;
 
 	for (size_t e = 0; e < p->nevents; e++) {
-		size_t kmax = HTML_DISASM_MAX, n;
+		size_t kmax = REPORT_DISASM_MAX, n;
 		uint64_t least;
 
 		for (size_t s = 0; s < st->nsyms; s++)
