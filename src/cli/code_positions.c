@@ -347,7 +347,9 @@ static void html_required(const struct profile *p, const struct symtab *st,
  * those that may be among the hottest it lists past them. By
  * report_disasm_count()'s rule it lists at most (those past the
  * threshold) + REPORT_DISASM_MAX, each at least as costly as the that
- * many-th lower bound. (Were the rule to list more, the check after
+ * many-th lower bound, and at least as costly as the lower bound at
+ * which the greatest lower bounds' code passes REPORT_DISASM_CODE.
+ * (Were the rule to list more, the check after
  * resolution would find a listed symbol not kept whole and read again:
  * slower, never wrong.)
  */
@@ -369,6 +371,20 @@ static void html_candidates(const struct profile *p, const struct symtab *st,
 		n = costly(st, lower, stride, e, v);
 		qsort(v, n, sizeof(*v), cmp_sym_cost);
 		least = n >= kmax ? v[kmax - 1].cost : 0;
+		/* and its machine code: the symbols of the greatest lower
+		 * bounds, down to the m-th, are more than it lists past the
+		 * threshold; one less costly than that m-th bound would come
+		 * after all of them, past the limit */
+		for (size_t i = 0, code = 0; i < n; i++) {
+			const struct sym *sy = &st->syms[v[i].sym];
+
+			code += sy->end - sy->addr;
+			if (code > REPORT_DISASM_CODE) {
+				if (v[i].cost > least)
+					least = v[i].cost;
+				break;
+			}
+		}
 		for (size_t s = 0; s < st->nsyms; s++) {
 			uint64_t u = upper[s * stride + e];
 
