@@ -18,6 +18,7 @@
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "cg/cg.h"
+#include "code_positions.h"
 #include "hot_files.h"
 #include "task_check.h"
 #include "print/annotate_data.h"
@@ -25,6 +26,7 @@
 #include "print/disasm_data.h"
 #include "print/fmt.h"
 #include "print/print.h"
+#include "print/report_disasm.h"
 #include "print/write_callgrind.h"
 #include "print/write_pprof.h"
 #include "print/write_gmon.h"
@@ -378,7 +380,7 @@ static bool read_igprof_input(const struct profile *p)
 	return false;
 }
 
-static int load(struct run *r)
+static int load_once(struct run *r, struct code_positions *cp, bool *again)
 {
 	const struct options *o = r->o;
 	struct read_opts ro = { .part = o->part,
@@ -432,7 +434,8 @@ static int load(struct run *r)
 		ro.target = &target;
 	}
 	/* positions only for what is printed */
-	hot_files_choose(p, &ro, o);
+	if (!code_positions_choose(cp, p, &ro, o, &r->rso))
+		hot_files_choose(p, &ro, o);
 	/* a perf.data's symbol tables load on a second thread while its
 	 * samples are read: for names only (the listings of code read the
 	 * sampled objects' DWARF too), and for the recorded files (-b
@@ -458,6 +461,10 @@ static int load(struct run *r)
 			return function_hint(o, o->inputs[i]);
 		if (read_profile(p, o->inputs[i], &ro) < 0)
 			return 1;
+	}
+	if (!code_positions_read_ok(cp, p)) {
+		*again = true;
+		return 1;
 	}
 	check_one_program(p);
 	/* --pid, --tid, --comm, --time, --threads, --parts: honoured or
@@ -513,6 +520,12 @@ static int load(struct run *r)
 						      r->reports) < 0) {
 			return 1;
 		}
+		if (cp->active &&
+		    (!r->nbin || !code_positions_resolved_ok(cp, p, r->st[0],
+							     &r->reports[0], o))) {
+			*again = true;
+			return 1;
+		}
 	}
 	/* IgProf records the mangled names (after -b, those of the
 	 * functions no binary named) */
@@ -539,6 +552,34 @@ static int load(struct run *r)
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * load_once(), keeping for --disasm the positions of the functions it
+ * may list alone where it can (code_positions.h); when what was kept
+ * turns out not to be enough, everything is read again with every
+ * position, the first attempt's messages dropped.
+ */
+static int load(struct run *r)
+{
+	struct code_positions cp;
+	bool again = false;
+	int ret;
+
+	code_positions_begin(&cp, r->o);
+	ret = load_once(r, &cp, &again);
+	code_positions_end(&cp, !again);
+	if (!again)
+		return ret;
+	if (r->st)
+		close_binaries(r->st, r->nbin);
+	free(r->reports);
+	r->st = NULL;
+	r->reports = NULL;
+	r->nbin = 0;
+	profile_release(&r->p);
+	profile_init(&r->p);
+	return load_once(r, &cp, &again);
 }
 
 /* The sort event, --counter's and --show's, and the rest of the print
@@ -720,36 +761,30 @@ static int transform(struct run *r)
 	return 0;
 }
 
-/* The report's Disassembly lists every function with a cost at its
- * instructions, the hottest first, as long as they come to at most
- * this many and this much machine code (each byte is some 25 bytes of
- * the page); those --disasm lists (of listing_threshold) always. The
- * others are said in the page: a --disasm=NAME away. */
-#define HTML_DISASM_MAX 300
-#define HTML_DISASM_CODE (64 * 1024)
-
 /* How many of the functions with a cost the report's Disassembly lists
- * (po->disasm_max). */
+ * (po->disasm_max): report_disasm_count()'s rule. */
 static size_t html_disasm_count(struct run *r)
 {
 	struct print_opts *po = &r->po;
 	struct disasm_pick *picks = NULL;
-	double total = (double)r->p.totals[po->sort_event];
-	size_t n = 0, k = 0;
-	uint64_t code = 0;
+	size_t n = 0, k;
+	uint64_t *cost, *size;
 
 	po->disasm_max = SIZE_MAX;
 	if (disasm_pick(&r->cg, po, &picks, &n) < 0)
 		n = 0;
-	for (; k < n; k++) {
-		const struct sym *s = &po->symtabs[picks[k].binary]->syms[picks[k].sym];
-		bool listed = (double)picks[k].cost * 100.0 >=
-			      po->listing_threshold * total;
+	cost = xcalloc(n + 1, sizeof(*cost));
+	size = xcalloc(n + 1, sizeof(*size));
+	for (size_t i = 0; i < n; i++) {
+		const struct sym *s = &po->symtabs[picks[i].binary]->syms[picks[i].sym];
 
-		code += s->end - s->addr;
-		if (!listed && (k >= HTML_DISASM_MAX || code > HTML_DISASM_CODE))
-			break;
+		cost[i] = picks[i].cost;
+		size[i] = s->end - s->addr;
 	}
+	k = report_disasm_count(cost, size, n, r->p.totals[po->sort_event],
+				po->listing_threshold);
+	free(cost);
+	free(size);
 	free(picks);
 	return k ? k : 1;	/* 0 would be the text's rule */
 }

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "binaries.h"
 
@@ -98,37 +99,50 @@ static bool read_file_costs(struct profile *q, const struct read_opts *ro,
 	return ok;
 }
 
-/* Keep in p the lines of q's files that pass the threshold thr (in
- * percent) of some event. */
-static void keep_hot(struct profile *p, const struct profile *q, double thr)
+void hot_files_keep(struct profile *p, const struct profile *q, double thr)
 {
-	size_t stride = q->stride;
+	size_t stride = q->stride, nfiles = 0;
 	uint64_t *total = xcalloc(stride + 1, sizeof(*total));
+	/* each file's cost on lines: a file may have several positions
+	 * with a line (code_positions.c's keep them apart by address) */
+	struct u64map index;
+	uint64_t *rows = xcalloc(q->npos * stride + 1, sizeof(*rows));
+	name_id *files = xcalloc(q->npos + 1, sizeof(*files));
 
+	u64map_init(&index);
 	for (size_t i = 0; i < q->npos; i++) {
+		const struct ppos *qp = &q->pos[i];
 		const uint64_t *row = profile_pos_cost(q, (uint32_t)i);
+		uint32_t k;
 
 		for (size_t e = 0; e < stride; e++)
 			total[e] += row[e];
+		if (!qp->line || qp->file == NO_NAME)
+			continue;
+		k = u64map_get(&index, qp->file);
+		if (k == U64MAP_NONE) {
+			k = (uint32_t)nfiles++;
+			files[k] = qp->file;
+			u64map_put(&index, qp->file, k);
+		}
+		for (size_t e = 0; e < stride; e++)
+			rows[k * stride + e] += row[e];
 	}
 	for (size_t e = 0; e < stride; e++)
 		if (!total[e])
 			p->pos_all_files = true;	/* every file listed */
-	for (size_t i = 0; !p->pos_all_files && i < q->npos; i++) {
-		const struct ppos *qp = &q->pos[i];
-		const uint64_t *row = profile_pos_cost(q, (uint32_t)i);
-
-		/* POS_FILES: one position per file with a line */
-		if (!qp->line || qp->file == NO_NAME)
-			continue;
+	for (size_t k = 0; !p->pos_all_files && k < nfiles; k++)
 		for (size_t e = 0; e < stride; e++)
-			if ((double)row[e] * 100.0 / (double)total[e] >= thr) {
+			if ((double)rows[k * stride + e] * 100.0 /
+				    (double)total[e] >= thr) {
 				profile_keep_lines_of(
-					p, profile_str(q, qp->file),
-					names_len(&q->names, qp->file));
+					p, profile_str(q, files[k]),
+					names_len(&q->names, files[k]));
 				break;
 			}
-	}
+	u64map_release(&index);
+	free(rows);
+	free(files);
 	free(total);
 }
 
@@ -153,7 +167,7 @@ void hot_files_choose(struct profile *p, struct read_opts *ro,
 		if (!html || !report_disassembles(&q)) {
 			p->pos_detail = POS_LINES;
 			p->pos_all_files = thr <= 0;
-			keep_hot(p, &q, thr);
+			hot_files_keep(p, &q, thr);
 		}
 	} else if (!html) {
 		p->pos_detail = POS_LINES;

@@ -26,4 +26,12 @@
 void hot_files_choose(struct profile *p, struct read_opts *ro,
 		      const struct options *o);
 
+/*
+ * Keep in p (POS_LINES) the lines of the files of q that pass the
+ * threshold thr (in percent) of some event; q's positions are each
+ * file's cost on a line and on none (POS_FILES, or positions keyed
+ * alike: code_positions.c's first read).
+ */
+void hot_files_keep(struct profile *p, const struct profile *q, double thr);
+
 #endif

@@ -210,6 +210,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	o.reader_thread = reader_thread_from_env();
+	/* CGANALYZE_ALL_POSITIONS=1: --disasm reads every position, as
+	 * before issue 33 (the tests compare the two) */
+	o.all_positions = getenv("CGANALYZE_ALL_POSITIONS") &&
+			  !strcmp(getenv("CGANALYZE_ALL_POSITIONS"), "1");
+	o.positions_again = getenv("CGANALYZE_ALL_POSITIONS") &&
+			    !strcmp(getenv("CGANALYZE_ALL_POSITIONS"), "again");
+	o.show_positions = getenv("CGANALYZE_SHOW_POSITIONS") &&
+			   !strcmp(getenv("CGANALYZE_SHOW_POSITIONS"), "1");
 	o.perf_unwinder = perf_unwinder_from_env();
 	o.print_chunk = print_chunk_from_env();
 	if (!o.no_progress && !o.resolve_mode)

@@ -32,6 +32,14 @@ struct options {
 	bool no_progress;	/* --no-progress: no progress line on a tty */
 	size_t print_chunk;	/* CGANALYZE_PRINT_CHUNK, or 0 */
 	enum read_thread reader_thread;	/* CGANALYZE_READER_THREAD */
+	bool all_positions;	/* CGANALYZE_ALL_POSITIONS=1: --disasm
+				 * keeps every position (code_positions.c
+				 * chooses none), for the tests */
+	bool positions_again;	/* CGANALYZE_ALL_POSITIONS=again: keeps
+				 * none whole, so that what --disasm lists
+				 * is read again, for the tests */
+	bool show_positions;	/* CGANALYZE_SHOW_POSITIONS=1: say how
+				 * many functions --disasm kept whole */
 	enum perf_unwinder perf_unwinder;	/* CGANALYZE_UNWIND */
 	uint64_t part;		/* 0: all parts */
 	const char *sort_event;	/* NULL: the first event */

@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "profile/pos_select.h"
 #include "disasm_data.h"
 #include "resolve/resolve.h"
 #include "select/symspec.h"
@@ -135,11 +136,17 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 		for (size_t i = 0; i < p->npos; i++) {
 			const struct ppos *q = &p->pos[i];
 			const struct sym *s;
+			uint64_t a = q->addr;
 
-			if (!q->addr || !in_object(p, q->func, o->reports[b].object) ||
+			/* positions not kept whole (POS_SELECT): by region,
+			 * where every address has the same symbol */
+			if (!a && q->region >= 2)
+				a = pos_select_region_addr(p->pos_select,
+							   q->region);
+			if (!a || !in_object(p, q->func, o->reports[b].object) ||
 			    !flat_listed(o, q->func))
 				continue;
-			s = sym_at(o, b, q->addr);
+			s = sym_at(o, b, a);
 			if (s)
 				/* a maximum's (MEM_MAX) largest, not a sum */
 				profile_combine(p, ev, &pick_slot(&all, b,

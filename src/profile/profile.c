@@ -15,6 +15,7 @@
 #include "base/diag.h"
 #include "gmon_data.h"
 #include "perf_data.h"
+#include "pos_select.h"
 #include "profile_index.h"
 
 void profile_init(struct profile *p)
@@ -59,6 +60,7 @@ void profile_release(struct profile *p)
 	u64map_release(&p->callsite_index);
 	u64map_release(&p->pos_files);
 	u64map_release(&p->pos_objects);
+	pos_select_free(p->pos_select);
 	if (p->pos_file_names) {
 		names_release(p->pos_file_names);
 		free(p->pos_file_names);

@@ -109,6 +109,11 @@ struct ppos {
 	uint32_t func;
 	name_id file;
 	uint32_t line;
+	/* 0: a position as read. POS_SELECT's coarse positions (of the
+	 * functions not kept whole; addr 0) are 1, or 2 + k where their
+	 * addresses were in region k of pos_select.h: the disassembly's
+	 * choice of functions counts their cost by symbol */
+	uint32_t region;
 	uint64_t addr;
 };
 
@@ -127,8 +132,13 @@ struct ppos {
  *              no jumps
  *   POS_FILES  (0, file, 1 or 0, 0): each file's cost, to choose
  *              the files to keep; no jumps
+ *   POS_SELECT every field for the functions p->pos_select keeps
+ *              whole (those the disassembly lists); the others' as
+ *              POS_LINES does, apart by the region of the binary their
+ *              address was in (ppos.region), while pos_select counts
+ *              what resolution needs of their addresses (pos_select.h)
  */
-enum pos_detail { POS_ALL, POS_LINES, POS_FILES };
+enum pos_detail { POS_ALL, POS_LINES, POS_FILES, POS_SELECT };
 
 /*
  * A call made from a position (the call instruction, or the line): arc
@@ -405,6 +415,10 @@ struct profile {
 	 * asked about last with the one standing for it */
 	struct u64map pos_objects;
 	uint32_t pos_last_func, pos_last_rep;
+	/* POS_SELECT: the functions kept whole, the binary's regions and
+	 * the counts of the others' addresses (owned; NULL otherwise; its
+	 * regions stay after reading, for the disassembly's choice) */
+	struct pos_select *pos_select;
 	name_id pos_last_file;		/* the file asked about last, and */
 	bool pos_last_kept;		/* whether its lines are kept */
 	struct u64map callsite_index;	/* (pos, call) -> callsite */
@@ -644,6 +658,10 @@ void profile_keep_lines_of(struct profile *p, const char *file, size_t len);
  * coarser as p->pos_detail says. */
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr);
+/* The position (func, file, line, addr) of that region (ppos.region),
+ * as it is: for positions made already (rekeying). */
+uint32_t profile_pos_as_is(struct profile *p, uint32_t func, name_id file,
+			   uint32_t line, uint64_t addr, uint32_t region);
 
 /*
  * Whether call sites at position pos are kept: not where coarse
@@ -654,6 +672,7 @@ static inline bool profile_pos_keeps_sites(const struct profile *p,
 					   uint32_t pos)
 {
 	return p->pos_detail == POS_ALL ||
+	       (p->pos_detail == POS_SELECT && !p->pos[pos].region) ||
 	       (p->pos[pos].line && p->pos[pos].file != NO_NAME);
 }
 

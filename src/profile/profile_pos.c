@@ -9,6 +9,7 @@
 #include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "pos_select.h"
 #include "profile.h"
 
 /*
@@ -20,11 +21,12 @@
  * Instructions are 1 to 15 bytes; two in one slot are probed past.
  */
 static uint64_t pos_hash(uint32_t func, name_id file, uint32_t line,
-			 uint64_t addr)
+			 uint64_t addr, uint32_t region)
 {
 	uint64_t at = addr ? addr >> 2 : line;
 
-	return hash_u64(hash_u64((uint64_t)func << 32 | file) ^ at >> 4) +
+	return hash_u64(hash_u64((uint64_t)func << 32 | file) ^ at >> 4 ^
+			(uint64_t)region << 40) +
 	       (at & 15);
 }
 
@@ -37,7 +39,8 @@ static void pos_rehash(struct profile *p)
 	p->pos_mask = cap - 1;
 	for (size_t i = 0; i < p->npos; i++) {
 		const struct ppos *q = &p->pos[i];
-		size_t j = pos_hash(q->func, q->file, q->line, q->addr) & p->pos_mask;
+		size_t j = pos_hash(q->func, q->file, q->line, q->addr,
+				    q->region) & p->pos_mask;
 
 		while (p->pos_table[j])
 			j = (j + 1) & p->pos_mask;
@@ -46,15 +49,15 @@ static void pos_rehash(struct profile *p)
 }
 
 static inline bool pos_is(const struct ppos *q, uint32_t func, name_id file,
-			  uint32_t line, uint64_t addr)
+			  uint32_t line, uint64_t addr, uint32_t region)
 {
 	return q->addr == addr && q->func == func && q->file == file &&
-	       q->line == line;
+	       q->line == line && q->region == region;
 }
 
 /* A new position with zero cost, after the others. */
 static uint32_t add_pos(struct profile *p, uint32_t func, name_id file,
-			uint32_t line, uint64_t addr)
+			uint32_t line, uint64_t addr, uint32_t region)
 {
 	struct ppos *q;
 
@@ -74,6 +77,7 @@ static uint32_t add_pos(struct profile *p, uint32_t func, name_id file,
 	q->file = file;
 	q->line = line;
 	q->addr = addr;
+	q->region = region;
 	memset(profile_pos_cost(p, (uint32_t)p->npos), 0,
 	       p->stride * sizeof(uint64_t));
 	p->pos_hint = (uint32_t)p->npos;
@@ -123,40 +127,66 @@ static uint32_t object_func(struct profile *p, uint32_t func)
 	return p->pos_last_rep;
 }
 
-uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
-		     uint32_t line, uint64_t addr)
+uint32_t profile_pos_as_is(struct profile *p, uint32_t func, name_id file,
+			   uint32_t line, uint64_t addr, uint32_t region)
 {
 	size_t j;
 	uint32_t h = p->pos_hint;
 
-	if (p->pos_detail != POS_ALL) {
+	/* the last position again (a jump's source), or the next one */
+	if (h < p->npos && pos_is(&p->pos[h], func, file, line, addr, region))
+		return h;
+	if (p->pos_log)
+		return add_pos(p, func, file, line, addr, region);
+	if (h + 1 < p->npos &&
+	    pos_is(&p->pos[h + 1], func, file, line, addr, region))
+		return p->pos_hint = h + 1;
+	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
+		pos_rehash(p);
+	j = pos_hash(func, file, line, addr, region) & p->pos_mask;
+	for (;;) {
+		uint32_t v = p->pos_table[j];
+
+		if (!v)
+			break;
+		if (pos_is(&p->pos[v - 1], func, file, line, addr, region))
+			return p->pos_hint = v - 1;
+		j = (j + 1) & p->pos_mask;
+	}
+	h = add_pos(p, func, file, line, addr, region);
+	p->pos_table[j] = h + 1;
+	return h;
+}
+
+uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
+		     uint32_t line, uint64_t addr)
+{
+	uint32_t region = 0;
+
+	if (p->pos_detail == POS_SELECT) {
+		if (pos_select_see(p->pos_select, p, func, file, line, addr,
+				   &region))
+			return profile_pos_as_is(p, func, file, line, addr, 0);
+		/* choosing (pos_select.no_counts): the cost of each
+		 * object's 32 bytes of code (their low bit set: never 0),
+		 * and of each file on a line and on none */
+		if (p->pos_select->no_counts)
+			return profile_pos_as_is(p, object_func(p, func), file,
+						 line ? 1 : 0,
+						 addr ? (addr & ~(uint64_t)31) | 1
+						      : 0,
+						 1);
+		/* as POS_LINES, apart by region */
+		addr = 0;
+		func = object_func(p, func);
+		if (line && !lines_kept(p, file))
+			line = 1;
+	} else if (p->pos_detail != POS_ALL) {
 		addr = 0;
 		func = p->pos_detail == POS_FILES ? 0 : object_func(p, func);
 		if (line && (p->pos_detail == POS_FILES ||
 			     !lines_kept(p, file)))
 			line = 1;
 	}
-
-	/* the last position again (a jump's source), or the next one */
-	if (h < p->npos && pos_is(&p->pos[h], func, file, line, addr))
-		return h;
-	if (p->pos_log)
-		return add_pos(p, func, file, line, addr);
-	if (h + 1 < p->npos && pos_is(&p->pos[h + 1], func, file, line, addr))
-		return p->pos_hint = h + 1;
-	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
-		pos_rehash(p);
-	j = pos_hash(func, file, line, addr) & p->pos_mask;
-	for (;;) {
-		uint32_t v = p->pos_table[j];
-
-		if (!v)
-			break;
-		if (pos_is(&p->pos[v - 1], func, file, line, addr))
-			return p->pos_hint = v - 1;
-		j = (j + 1) & p->pos_mask;
-	}
-	h = add_pos(p, func, file, line, addr);
-	p->pos_table[j] = h + 1;
-	return h;
+	return profile_pos_as_is(p, func, file, line, addr, region);
 }

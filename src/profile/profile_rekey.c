@@ -127,8 +127,8 @@ void profile_rekey(struct profile *p, const struct pfunc *ident,
 	}
 	for (size_t i = 0; i < npos; i++) {
 		const struct ppos *q = newpos ? &newpos[i] : &pos[i];
-		uint32_t np = profile_pos(p, newid[q->func], q->file, q->line,
-					  q->addr);
+		uint32_t np = profile_pos_as_is(p, newid[q->func], q->file,
+						q->line, q->addr, q->region);
 
 		newpos_id[i] = np;
 		add_row(p, profile_pos_cost(p, np), pos_cost + i * stride, stride);

@@ -95,7 +95,8 @@ void profile_add_jump(struct profile *p, const struct pjump *j)
 	size_t k;
 	uint32_t h = p->jump_hint + 1;	/* as profile_pos()'s hint */
 
-	if (p->pos_detail != POS_ALL)
+	if (p->pos_detail != POS_ALL &&
+	    (p->pos_detail != POS_SELECT || p->pos[j->from].region))
 		return;		/* no listing of coarse positions shows them */
 	if (h < p->njumps && same_jump(&p->jumps[h], j)) {
 		p->jump_hint = h;

@@ -23,6 +23,7 @@
 #include "base/hashmap.h"
 #include "base/path.h"
 #include "base/xalloc.h"
+#include "profile/pos_select.h"
 #include "resolve.h"
 
 #define MAX_FRAMES 64
@@ -266,6 +267,14 @@ static uint64_t *lowest_addresses(const struct profile *p)
 		if (a && (!low[f] || a < low[f]))
 			low[f] = a;
 	}
+	/* POS_SELECT: the lowest of the positions not kept whole */
+	for (size_t f = 0; p->pos_select && f < p->nfuncs &&
+			   f < p->pos_select->nfunc; f++) {
+		uint64_t a = p->pos_select->lo[f];
+
+		if (a && (!low[f] || a < low[f]))
+			low[f] = a;
+	}
 	return low;
 }
 
@@ -498,6 +507,17 @@ static int check_match(const struct profile *p, const struct symtab *st,
 		r->addresses++;
 		if (!symtab_segment(st, q->addr - r->load_offset))
 			r->outside++;
+	}
+	/* POS_SELECT: those not kept whole were counted as they were read
+	 * (against the segments at this load offset: the caller checked) */
+	for (size_t f = 0; p->pos_select && f < p->nfuncs &&
+			   f < p->pos_select->nfunc; f++) {
+		const struct pos_select *ps = p->pos_select;
+
+		if ((ps->state[f] & PS_KEEP) || !in_object(p, (uint32_t)f, ob))
+			continue;
+		r->addresses += ps->count[f];
+		r->outside += ps->outside[f];
 	}
 	/* without positions, each function's lowest and highest address */
 	for (size_t f = 0; f < p->nfuncs && f < p->func_addrs_alloc; f++) {
@@ -733,6 +753,26 @@ static void charge_inlined(struct profile *p, const struct symtab *st,
 	free(next);
 }
 
+int resolve_guess_offset(const struct profile *p, const struct symtab *st,
+			 const struct resolve_opts *o, name_id *object,
+			 uint64_t *offset)
+{
+	struct resolve_report r = { 0 };
+	uint64_t *low;
+	const struct sym **sy;
+	uint32_t named;
+
+	if (match_object(p, st, 0, 1, o, object) < 0)
+		return -1;
+	low = lowest_addresses(p);
+	sy = named_syms(p, st, *object, &named);
+	find_offset(p, st, sy, low, o, &r);
+	*offset = r.load_offset;
+	free(sy);
+	free(low);
+	return 0;
+}
+
 int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		    const struct resolve_opts *o, struct resolve_report *reports)
 {
@@ -778,6 +818,9 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			memcpy(pos, p->pos, p->npos * sizeof(*pos));
 		rename_funcs(p, st[b], ob, low, o, ident, ident_line, pos, r);
 		profile_rekey(p, ident, ident_line, pos, NULL);
+		/* the functions are numbered anew: their counts are done */
+		if (p->pos_select)
+			pos_select_drop_counts(p->pos_select);
 		free(ident);
 		free(ident_line);
 		free(pos);

@@ -82,6 +82,18 @@ struct resolve_report {
  * reporting (a binary that matches no object, or does not match it).
  */
 /*
+ * The profile object the lone binary st applies to (*object, NO_NAME
+ * when the profile names none) and the load offset resolve_profile()
+ * would take for it, from the functions' lowest addresses as read so
+ * far: for choosing what to keep before the profile is read again
+ * (cli/code_positions.c). Returns 0, or -1 after reporting, as
+ * resolve_profile() would.
+ */
+int resolve_guess_offset(const struct profile *p, const struct symtab *st,
+			 const struct resolve_opts *o, name_id *object,
+			 uint64_t *offset);
+
+/*
  * The symbol of st profile function f is named after, or NULL: valgrind's
  * recursion and caller suffixes ("fib'2", "fib'main") are not part of it.
  */

@@ -211,6 +211,10 @@ static void init_ahead_reader(struct ahead *ah,
 	 * logs one position per line, not per instruction; the main
 	 * thread chooses the files whose lines it keeps */
 	p->pos_detail = main->p->pos_detail;
+	/* POS_SELECT counts each position as read, in the main thread:
+	 * the stretch logs them as they are */
+	if (p->pos_detail == POS_SELECT)
+		p->pos_detail = POS_ALL;
 	p->pos_all_files = true;
 	for (size_t e = 0; e < main->p->nevents; e++) {
 		name_id n = main->p->events[e].name;

@@ -1,0 +1,671 @@
+/*
+ * Which functions keep their positions whole for the disassembly
+ * (code_positions.h), and the checks that the listing reads nothing
+ * else of them.
+ *
+ * The disassembly lists code symbols: those --disasm=WHAT names, or
+ * those with --threshold's share of the cost (1% by default) at their
+ * instructions, and in each, every profile function with a position
+ * inside it or named after it. A first read keeps each function's
+ * lowest and highest address and self cost (its positions' costs add
+ * up to it); a function whose range lies in one symbol puts its cost
+ * there, one whose range spans several puts it in each (an upper
+ * bound). Every symbol whose upper bound may make it listed is kept:
+ * the functions whose range touches it or named after it, whole.
+ */
+#include "code_positions.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "binaries.h"
+#include "hot_files.h"
+#include "print/report_disasm.h"
+#include "profile/pos_select.h"
+#include "select/name_match.h"
+#include "select/symspec.h"
+
+/* The listings for which the disassembly alone reads positions: hers
+ * (--disasm), or with the annotated source, the report's; not where the
+ * listing reads them otherwise (--focus, -p SPEC, --inlined=callee, ...). */
+static bool wanted(const struct options *o)
+{
+	if (o->all_positions || o->nspecs || o->diff || o->ntransforms ||
+	    o->inline_calls || o->inlined_callee || o->nbinaries > 1 ||
+	    o->mode == OUT_CALLGRIND)
+		return false;
+	if (o->mode == OUT_HTML)
+		return !o->disasm && !o->annotate_what;
+	return o->disasm && !o->annotate;
+}
+
+/* Every input a Callgrind profile in a file that can be read again
+ * (compressed or not): a pipe is read once, keeping every position. */
+static bool readable_twice(const struct options *o)
+{
+	for (int i = 0; i < o->ninputs; i++) {
+		struct stat st;
+
+		if (!strcmp(o->inputs[i], "-") || stat(o->inputs[i], &st) < 0 ||
+		    !S_ISREG(st.st_mode) || !read_is_callgrind(o->inputs[i]))
+			return false;
+	}
+	return o->ninputs > 0;
+}
+
+void code_positions_begin(struct code_positions *cp, const struct options *o)
+{
+	memset(cp, 0, sizeof(*cp));
+	cp->show = o->show_positions;
+	cp->wanted = wanted(o) && readable_twice(o);
+	if (!cp->wanted)
+		return;
+	cp->held = open_memstream(&cp->text, &cp->len);
+	if (!cp->held) {
+		cp->wanted = false;
+		return;
+	}
+	cp->sink = diag_sink();
+	diag_set_sink(cp->held);
+}
+
+void code_positions_end(struct code_positions *cp, bool replay)
+{
+	bool show = cp->show;
+
+	if (cp->held) {
+		diag_set_sink(cp->sink == stderr ? NULL : cp->sink);
+		fclose(cp->held);
+		if (replay && cp->len)
+			fwrite(cp->text, 1, cp->len,
+			       cp->sink ? cp->sink : stderr);
+		free(cp->text);
+	}
+	if (show && cp->active)
+		fprintf(stderr, "cganalyze: positions: %s (%u of %u functions "
+			"kept whole)\n", replay ? "selected" : "read again",
+			cp->kept, cp->funcs);
+	free(cp->object);
+	memset(cp, 0, sizeof(*cp));
+	cp->show = show;
+}
+
+static bool code_sym(const struct sym *s)
+{
+	return s->kind != SYM_OBJECT && s->end > s->addr;
+}
+
+static bool in_object(const struct profile *p, uint32_t f, name_id ob)
+{
+	return ob == NO_NAME || p->funcs[f].object == ob;
+}
+
+/* The code symbol at a (the profile's address, load offset off), as
+ * the disassembly's sym_at() finds it: its index, or NO_ID. */
+static uint32_t code_sym_at(const struct symtab *st, uint64_t a,
+			    uint64_t off)
+{
+	const struct sym *s = symtab_lookup(st, a - off);
+
+	return s && code_sym(s) ? (uint32_t)(s - st->syms) : NO_ID;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+/*
+ * The binary's regions in the profile's addresses: bounds at every
+ * symbol's start and end and every segment's, so that the symbol and
+ * segment an address is in are the same all through a region.
+ * *sym_of gets each region's code symbol (NO_ID: none).
+ */
+static void make_regions(const struct symtab *st, uint64_t off,
+			 uint64_t **bounds, uint8_t **in_seg,
+			 uint32_t **sym_of, uint32_t *n)
+{
+	size_t cap = 2 * (st->nsyms + st->nsegs) + 1, k = 0, m = 0;
+	uint64_t *b = xcalloc(cap, sizeof(*b));
+
+	for (size_t i = 0; i < st->nsyms; i++) {
+		b[k++] = st->syms[i].addr + off;
+		b[k++] = st->syms[i].end + off;
+	}
+	for (size_t i = 0; i < st->nsegs; i++) {
+		b[k++] = st->segs[i].vaddr + off;
+		b[k++] = st->segs[i].vaddr + st->segs[i].memsz + off;
+	}
+	qsort(b, k, sizeof(*b), cmp_u64);
+	for (size_t i = 0; i < k; i++)
+		if (!m || b[i] != b[m - 1])
+			b[m++] = b[i];
+	*in_seg = xcalloc(m + 1, sizeof(**in_seg));
+	*sym_of = xcalloc(m + 1, sizeof(**sym_of));
+	for (size_t i = 0; i + 1 < m; i++) {
+		(*in_seg)[i] = symtab_segment(st, b[i] - off) != NULL;
+		(*sym_of)[i] = code_sym_at(st, b[i], off);
+	}
+	*bounds = b;
+	*n = (uint32_t)m;
+}
+
+/* The region of a (as pos_select's find_region()), or NO_ID. */
+static uint32_t region_of(const uint64_t *b, uint32_t n, uint64_t a)
+{
+	uint32_t lo = 0, hi = n;
+
+	if (!n || a < b[0] || a >= b[n - 1])
+		return NO_ID;
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (b[mid] <= a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void combine_row(const struct profile *p, uint64_t *to,
+			const uint64_t *from)
+{
+	for (size_t e = 0; e < p->nevents; e++)
+		profile_combine(p, e, &to[e], from[e]);
+}
+
+/* Each event's total as profile_finish() makes it: the self costs. */
+static uint64_t *self_totals(const struct profile *p)
+{
+	uint64_t *t = xcalloc(p->stride + 1, sizeof(*t));
+
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		const uint64_t *row = profile_self(p, f);
+
+		for (size_t e = 0; e < p->nevents; e++) {
+			if (profile_event_max(p, e))
+				t[e] = row[e] > t[e] ? row[e] : t[e];
+			else
+				t[e] = t[e] + row[e] < t[e] ? UINT64_MAX
+							     : t[e] + row[e];
+		}
+	}
+	return t;
+}
+
+/*
+ * The code symbols the disassembly may list (req[], by index), given
+ * each's cost (rows of p->stride; at least the true cost): those WHAT
+ * names, else those with the threshold's share of some event.
+ */
+static void mark_required(const struct profile *p, const struct symtab *st,
+			  name_id ob, const uint64_t *cost,
+			  const struct options *o, uint8_t *req)
+{
+	const char *what = o->disasm_what;
+
+	if (what) {
+		for (size_t s = 0; s < st->nsyms; s++) {
+			const struct sym *sy = &st->syms[s];
+
+			if (code_sym(sy) &&
+			    ((sy->name != NO_NAME &&
+			      symspec_name_matches(what, names_str(st->names,
+								   sy->name))) ||
+			     (sy->raw != NO_NAME &&
+			      symspec_name_matches(what, names_str(st->names,
+								   sy->raw)))))
+				req[s] = 1;
+		}
+		for (uint32_t f = 0; f < p->nfuncs; f++) {
+			const struct sym *sy;
+
+			if (!in_object(p, f, ob) ||
+			    !symspec_name_or_demangled_matches(
+				    what, profile_str(p, p->funcs[f].name)))
+				continue;
+			sy = resolve_named_sym(p, st, f);
+			if (sy && code_sym(sy))
+				req[sy - st->syms] = 1;
+		}
+		return;
+	}
+	{
+		double thr = o->threshold_given ? o->threshold : 1.0;
+		uint64_t *total = self_totals(p);
+
+		for (size_t s = 0; s < st->nsyms; s++)
+			for (size_t e = 0; e < p->nevents; e++) {
+				uint64_t c = cost[s * p->stride + e];
+
+				if (c && (double)c * 100.0 >=
+						 thr * (double)total[e]) {
+					req[s] = 1;
+					break;
+				}
+			}
+		free(total);
+	}
+}
+
+/* Read the inputs into q, each function's addresses counted; false
+ * when one cannot be read (the real read says why). */
+static bool first_read(struct profile *q, const struct read_opts *ro,
+		       const struct options *o)
+{
+	struct read_opts fo = *ro;
+	bool ok = true;
+
+	/* no call arcs: a call's line is a position, but its address has
+	 * the call instruction's own cost line too (and the second read
+	 * checks what this one guesses) */
+	fo.want_positions = true;
+	fo.no_callsites = true;
+	fo.no_calls = true;
+	fo.want_func_addrs = false;
+	fo.want_stacks = false;
+	q->pos_detail = POS_SELECT;
+	q->pos_select = pos_select_new();
+	q->pos_select->no_counts = true;
+	for (int i = 0; ok && i < o->ninputs; i++)
+		ok = read_profile(q, o->inputs[i], &fo) == 0;
+	pos_select_finish(q->pos_select);
+	if (ok)
+		profile_finish(q);
+	return ok;
+}
+
+/* The report's Disassembly lists what report_disasm_count() says. */
+struct sym_cost {
+	uint64_t cost, addr;
+	uint32_t sym;
+};
+
+/* disasm_pick()'s order: the cost, then the address */
+static int cmp_sym_cost(const void *x, const void *y)
+{
+	const struct sym_cost *a = x, *b = y;
+
+	if (a->cost != b->cost)
+		return a->cost > b->cost ? -1 : 1;
+	return (a->addr > b->addr) - (a->addr < b->addr);
+}
+
+/* Symbols with a cost of event e (cost rows of stride), into v. */
+static size_t costly(const struct symtab *st, const uint64_t *cost,
+		     size_t stride, size_t e, struct sym_cost *v)
+{
+	size_t n = 0;
+
+	for (size_t s = 0; s < st->nsyms; s++)
+		if (cost[s * stride + e])
+			v[n++] = (struct sym_cost){ cost[s * stride + e],
+						    st->syms[s].addr,
+						    (uint32_t)s };
+	return n;
+}
+
+/* The report's Disassembly for the exact costs, under every event (the
+ * sort event among them), into req[]. */
+static void html_required(const struct profile *p, const struct symtab *st,
+			  const uint64_t *cost, double thr, uint8_t *req)
+{
+	uint64_t *total = self_totals(p);
+	struct sym_cost *v = xcalloc(st->nsyms + 1, sizeof(*v));
+	uint64_t *c = xcalloc(st->nsyms + 1, sizeof(*c));
+	uint64_t *size = xcalloc(st->nsyms + 1, sizeof(*size));
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		size_t n = costly(st, cost, p->stride, e, v), k;
+
+		qsort(v, n, sizeof(*v), cmp_sym_cost);
+		for (size_t i = 0; i < n; i++) {
+			const struct sym *sy = &st->syms[v[i].sym];
+
+			c[i] = v[i].cost;
+			size[i] = sy->end - sy->addr;
+		}
+		k = report_disasm_count(c, size, n, total[e], thr);
+		for (size_t i = 0; i < k; i++)
+			req[v[i].sym] = 1;
+	}
+	free(c);
+	free(size);
+	free(v);
+	free(total);
+}
+
+/*
+ * From bounds of each symbol's cost (lower <= true <= upper), the
+ * symbols the report may list: those that may pass the threshold, and
+ * those that may be among the hottest it lists past them. By
+ * report_disasm_count()'s rule it lists at most (those past the
+ * threshold) + REPORT_DISASM_MAX, each at least as costly as the that
+ * many-th lower bound, and at least as costly as the lower bound at
+ * which the greatest lower bounds' code passes REPORT_DISASM_CODE.
+ * (Were the rule to list more, the check after
+ * resolution would find a listed symbol not kept whole and read again:
+ * slower, never wrong.)
+ */
+static void html_candidates(const struct profile *p, const struct symtab *st,
+			    const uint64_t *upper, const uint64_t *lower,
+			    double thr, uint8_t *req)
+{
+	uint64_t *total = self_totals(p);
+	struct sym_cost *v = xcalloc(st->nsyms + 1, sizeof(*v));
+	size_t stride = p->stride;
+
+	for (size_t e = 0; e < p->nevents; e++) {
+		size_t kmax = REPORT_DISASM_MAX, n;
+		uint64_t least;
+
+		for (size_t s = 0; s < st->nsyms; s++)
+			kmax += (double)upper[s * stride + e] * 100.0 >=
+				thr * (double)total[e];
+		n = costly(st, lower, stride, e, v);
+		qsort(v, n, sizeof(*v), cmp_sym_cost);
+		least = n >= kmax ? v[kmax - 1].cost : 0;
+		/* and its machine code: the symbols of the greatest lower
+		 * bounds, down to the m-th, are more than it lists past the
+		 * threshold; one less costly than that m-th bound would come
+		 * after all of them, past the limit */
+		for (size_t i = 0, code = 0; i < n; i++) {
+			const struct sym *sy = &st->syms[v[i].sym];
+
+			code += sy->end - sy->addr;
+			if (code > REPORT_DISASM_CODE) {
+				if (v[i].cost > least)
+					least = v[i].cost;
+				break;
+			}
+		}
+		for (size_t s = 0; s < st->nsyms; s++) {
+			uint64_t u = upper[s * stride + e];
+
+			if (u && (u >= least ||
+				  (double)u * 100.0 >= thr * (double)total[e]))
+				req[s] = 1;
+		}
+	}
+	free(v);
+	free(total);
+}
+
+/* The regions [*k, *kh] function f's range touches (false: none). */
+static bool func_regions(const struct pos_select *ps, uint32_t f,
+			 const uint64_t *bounds, uint32_t nb, uint32_t *k,
+			 uint32_t *kh)
+{
+	uint64_t lo = ps->lo[f], hi = ps->hi[f];
+
+	if (!lo || nb < 2 || hi < bounds[0] || lo >= bounds[nb - 1])
+		return false;
+	*k = lo < bounds[0] ? 0 : region_of(bounds, nb, lo);
+	*kh = hi >= bounds[nb - 1] ? nb - 2 : region_of(bounds, nb, hi);
+	return true;
+}
+
+/*
+ * From the first read q: the functions whose range touches a symbol
+ * the listing may list, or named after one, and those read in two
+ * blocks, kept whole in ps.
+ */
+static void choose_kept(const struct profile *q, const struct symtab *st,
+			name_id ob, const uint64_t *bounds, uint32_t nb,
+			const uint32_t *sym_of, const struct options *o,
+			struct pos_select *ps)
+{
+	const struct pos_select *q_ps = q->pos_select;
+	size_t stride = q->stride;
+	uint64_t *upper = xcalloc(st->nsyms * stride + 1, sizeof(*upper));
+	uint64_t *lower = xcalloc(st->nsyms * stride + 1, sizeof(*lower));
+	uint8_t *req = xcalloc(st->nsyms + 1, sizeof(*req));
+	double thr = o->threshold_given ? o->threshold : 1.0;
+
+	/* each symbol's cost from the first read's, by 32 bytes of code:
+	 * all of them for each symbol they touch, at most; those within one
+	 * symbol, at least */
+	for (size_t i = 0; i < q->npos; i++) {
+		const struct ppos *qp = &q->pos[i];
+		uint64_t lo = qp->addr & ~(uint64_t)31, hi = lo + 31;
+		uint32_t k, kh, last = NO_ID, nsym = 0;
+		bool gap;
+
+		if (!qp->addr || !in_object(q, qp->func, ob) || nb < 2 ||
+		    hi < bounds[0] || lo >= bounds[nb - 1])
+			continue;
+		gap = lo < bounds[0] || hi >= bounds[nb - 1];
+		k = lo < bounds[0] ? 0 : region_of(bounds, nb, lo);
+		kh = hi >= bounds[nb - 1] ? nb - 2 : region_of(bounds, nb, hi);
+		for (; k <= kh; k++) {
+			uint32_t sy = sym_of[k];
+
+			if (sy == NO_ID) {
+				gap = true;
+				continue;
+			}
+			if (sy == last)
+				continue;
+			last = sy;
+			nsym++;
+			combine_row(q, upper + sy * stride,
+				    profile_pos_cost(q, (uint32_t)i));
+		}
+		if (nsym == 1 && !gap)
+			combine_row(q, lower + last * stride,
+				    profile_pos_cost(q, (uint32_t)i));
+	}
+	if (o->mode == OUT_HTML)
+		html_candidates(q, st, upper, lower, thr, req);
+	else
+		mark_required(q, st, ob, upper, o, req);
+	for (uint32_t f = 0; f < q->nfuncs; f++) {
+		uint8_t s = pos_select_state(q_ps, f);
+		uint32_t k, kh;
+		bool keep = s & PS_REOPENED;
+		const struct pfunc *fn = &q->funcs[f];
+
+		if (!(s & PS_POSITIONS) || !in_object(q, f, ob))
+			continue;
+		if (!keep) {
+			const struct sym *sy = resolve_named_sym(q, st, f);
+
+			keep = sy && req[sy - st->syms];
+		}
+		if (!keep && func_regions(q_ps, f, bounds, nb, &k, &kh))
+			for (; k <= kh && !keep; k++)
+				keep = sym_of[k] != NO_ID && req[sym_of[k]];
+		if (keep)
+			pos_select_keep(
+				ps,
+				fn->object == NO_NAME ? "" : profile_str(q, fn->object),
+				fn->object == NO_NAME ? 0
+						      : names_len(&q->names, fn->object),
+				profile_str(q, fn->name),
+				names_len(&q->names, fn->name));
+	}
+	free(upper);
+	free(lower);
+	free(req);
+}
+
+/* Whether the report of q would have a Disassembly of the object the
+ * profile records (analyze.c's recorded_binary()): its path, or NULL. */
+static const char *recorded_path(const struct profile *q, const char *what)
+{
+	uint32_t f = recorded_object_func(q, what);
+	const char *path;
+	struct stat sb;
+
+	if (f == NO_ID)
+		return NULL;
+	path = profile_str(q, q->funcs[f].object);
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
+}
+
+bool code_positions_choose(struct code_positions *cp, struct profile *p,
+			   const struct read_opts *ro,
+			   const struct options *o,
+			   const struct resolve_opts *rso)
+{
+	bool html = o->mode == OUT_HTML, handled = false;
+	double thr = o->threshold_given ? o->threshold : 1.0;
+	struct profile q;
+	struct symtab *st = NULL;
+	struct pos_select *ps = NULL;
+	const char *path = NULL;
+	uint64_t *bounds = NULL, off = 0;
+	uint8_t *in_seg = NULL;
+	uint32_t *sym_of = NULL, nb = 0;
+	name_id ob = NO_NAME;
+	FILE *quiet, *sink = diag_sink();
+
+	if (!cp->wanted || cp->active || !(quiet = fopen("/dev/null", "w")))
+		return false;
+	diag_set_sink(quiet);
+	profile_init(&q);
+	/* the report: as hot_files.c would, whatever comes next */
+	handled = html;
+	if (!first_read(&q, ro, o))
+		goto out;
+	path = o->nbinaries ? o->binaries[0]
+			    : recorded_path(&q, html ? NULL : o->disasm_what);
+	if (html && !o->nbinaries && (!q.has_instr || !path)) {
+		/* no Disassembly: the annotated source alone */
+		p->pos_detail = POS_LINES;
+		p->pos_all_files = thr <= 0;
+		hot_files_keep(p, &q, thr);
+		goto out;
+	}
+	if (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
+	    resolve_guess_offset(&q, st, rso, &ob, &off) < 0)
+		goto out;
+	/* the binary's lines would be given to the positions with none
+	 * (resolve.c), which the annotated source shows */
+	if (html && st->nlines)
+		goto out;
+	make_regions(st, off, &bounds, &in_seg, &sym_of, &nb);
+	ps = pos_select_new();
+	pos_select_regions(ps, ob == NO_NAME ? NULL : profile_str(&q, ob),
+			   bounds, in_seg, nb);
+	if (!o->positions_again)
+		choose_kept(&q, st, ob, bounds, nb, sym_of, o, ps);
+	if (html) {
+		p->pos_all_files = thr <= 0;
+		hot_files_keep(p, &q, thr);
+	}
+	p->pos_detail = POS_SELECT;
+	p->pos_select = ps;
+	cp->active = true;
+	cp->object = ob == NO_NAME ? NULL : xstrdup(profile_str(&q, ob));
+	cp->offset = off;
+	handled = true;
+out:
+	diag_set_sink(sink == stderr ? NULL : sink);
+	fclose(quiet);
+	if (st) {
+		symtab_release(st);
+		free(st);
+	}
+	free(bounds);
+	free(in_seg);
+	free(sym_of);
+	profile_release(&q);
+	return handled;
+}
+
+bool code_positions_read_ok(struct code_positions *cp, struct profile *p)
+{
+	struct pos_select *ps = p->pos_select;
+
+	if (!cp->active)
+		return true;
+	pos_select_finish(ps);
+	/* resolution and what follows take the positions as they are */
+	p->pos_detail = POS_ALL;
+	cp->funcs = (uint32_t)p->nfuncs;
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		cp->kept += (pos_select_state(ps, f) & PS_KEEP) != 0;
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		uint8_t s = pos_select_state(ps, f);
+
+		if ((s & PS_REOPENED) && (s & PS_IN_OBJECT) && !(s & PS_KEEP))
+			return false;
+	}
+	return true;
+}
+
+bool code_positions_resolved_ok(struct code_positions *cp,
+				struct profile *p, const struct symtab *st,
+				const struct resolve_report *r,
+				const struct options *o)
+{
+	const struct pos_select *ps = p->pos_select;
+	size_t stride = p->stride;
+	uint64_t off = r->load_offset;
+	uint64_t *cost;
+	uint8_t *req, *coarse;
+	bool ok = true;
+
+	if (!cp->active)
+		return true;
+	if (off != cp->offset ||
+	    (r->object == NO_NAME) != (cp->object == NULL) ||
+	    (cp->object && strcmp(profile_str(p, r->object), cp->object)))
+		return false;
+	cost = xcalloc(st->nsyms * stride + 1, sizeof(*cost));
+	req = xcalloc(st->nsyms + 1, sizeof(*req));
+	coarse = xcalloc(p->nfuncs + 1, sizeof(*coarse));
+	/* each symbol's cost as the disassembly counts it */
+	for (size_t i = 0; i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+		uint64_t a = q->addr;
+		uint32_t s;
+
+		if (q->region)
+			coarse[q->func] = 1;
+		if (!a && q->region >= 2)
+			a = pos_select_region_addr(ps, q->region);
+		if (!a || !in_object(p, q->func, r->object) ||
+		    (s = code_sym_at(st, a, off)) == NO_ID)
+			continue;
+		combine_row(p, cost + s * stride, profile_pos_cost(p, (uint32_t)i));
+	}
+	if (o->mode == OUT_HTML)
+		html_required(p, st, cost,
+			      o->threshold_given ? o->threshold : 1.0, req);
+	else
+		mark_required(p, st, r->object, cost, o, req);
+	/* no listed symbol may have a position not kept whole inside it,
+	 * nor a function listed there one */
+	for (size_t i = 0; ok && i < p->npos; i++) {
+		const struct ppos *q = &p->pos[i];
+		uint64_t a = q->addr;
+		uint32_t s;
+
+		if (!a && q->region >= 2)
+			a = pos_select_region_addr(ps, q->region);
+		if (!a || !in_object(p, q->func, r->object) ||
+		    (s = code_sym_at(st, a, off)) == NO_ID || !req[s])
+			continue;
+		ok = !q->region && !coarse[q->func];
+	}
+	for (uint32_t f = 0; ok && f < p->nfuncs; f++) {
+		const struct sym *sy;
+
+		if (!coarse[f] || !in_object(p, f, r->object))
+			continue;
+		sy = resolve_named_sym(p, st, f);
+		ok = !sy || !code_sym(sy) || !req[sy - st->syms];
+	}
+	free(cost);
+	free(req);
+	free(coarse);
+	return ok;
+}

@@ -1,0 +1,75 @@
+/*
+ * Positions only for the functions the disassembly lists (issue 33):
+ * -b BINARY --disasm (or --disasm of the recorded object) reads a
+ * Callgrind profile once to choose the functions whose positions it
+ * keeps whole, then for real keeping the others' only as counts and
+ * costs by region (profile/pos_select.h). What the listing prints is
+ * checked against what was kept; where it could differ from reading
+ * every position (a function read in two blocks, another load offset,
+ * a listed function not kept whole), the inputs are read again with
+ * every position, the messages of the first attempt dropped.
+ */
+#ifndef CGA_CODE_POSITIONS_H
+#define CGA_CODE_POSITIONS_H
+
+#include <stdio.h>
+
+#include "options.h"
+#include "profile/profile.h"
+#include "read/read.h"
+#include "resolve/resolve.h"
+#include "symtab/symtab.h"
+
+struct code_positions {
+	bool wanted;		/* the run may keep positions selectively */
+	bool active;		/* this read does (p->pos_select) */
+	bool show;		/* CGANALYZE_SHOW_POSITIONS: say which
+				 * way it went, for the tests */
+	uint32_t kept, funcs;	/* functions kept whole, of those read */
+	char *object;		/* the binary's object, as chosen; NULL:
+				 * the profile names none */
+	uint64_t offset;	/* the load offset assumed */
+	/* the run's messages, held until the positions stand */
+	FILE *held, *sink;
+	char *text;
+	size_t len;
+};
+
+/* At the start of a run: whether o may keep positions selectively; if
+ * so, its messages are held from now (code_positions_end()). */
+void code_positions_begin(struct code_positions *cp, const struct options *o);
+
+/*
+ * Before the inputs are read into p (empty) with ro: read them a first
+ * time (files only, Callgrind), choose the functions the listing may
+ * list and make p keep only theirs whole (POS_SELECT); for the report,
+ * also the files whose lines it keeps, as hot_files.c would (and when
+ * it will have no Disassembly, only that). Returns whether it chose
+ * what p keeps (hot_files_choose() then has nothing to do); does
+ * nothing when cp is not wanted.
+ */
+bool code_positions_choose(struct code_positions *cp, struct profile *p,
+			   const struct read_opts *ro,
+			   const struct options *o,
+			   const struct resolve_opts *rso);
+
+/* After reading, before resolution: false when a function not kept
+ * whole was read in two blocks (its count of addresses is not known). */
+bool code_positions_read_ok(struct code_positions *cp, struct profile *p);
+
+/*
+ * After resolution against st with report r: false when the load
+ * offset or object is not the one assumed, or when a function the
+ * disassembly may list has positions not kept whole. p's positions are
+ * then of no use: read again with every position.
+ */
+bool code_positions_resolved_ok(struct code_positions *cp,
+				struct profile *p, const struct symtab *st,
+				const struct resolve_report *r,
+				const struct options *o);
+
+/* At the end of loading: the held messages printed (replay) or dropped,
+ * and the hold ended. */
+void code_positions_end(struct code_positions *cp, bool replay);
+
+#endif

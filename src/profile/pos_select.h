@@ -1,0 +1,133 @@
+/*
+ * Positions kept whole only for the functions a disassembly lists
+ * (POS_SELECT, issue 33). A big program's profile has tens of millions
+ * of instructions' positions; --disasm lists a few functions, but
+ * resolution checks every address against the binary ("N of N
+ * addresses inside it") and the choice of functions weighs every
+ * symbol's cost. So while a profile is read, profile_pos() keeps the
+ * positions of the functions chosen (by object and name) whole, and of
+ * every other function:
+ *   - its distinct addressed positions, counted per function, and how
+ *     many of them fall outside the binary's segments (the binary's
+ *     regions, below, with the load offset assumed);
+ *   - its lowest and highest address;
+ *   - its cost in coarse positions, apart by region: a region is a
+ *     stretch of the binary's addresses between two symbol or segment
+ *     bounds, so every address in it has the same symbol and segment.
+ *
+ * Counting distinct positions without keeping them: a Callgrind file
+ * gives each function's positions in one block (its "fn=" until the
+ * next), so a set of the current block's positions, emptied when the
+ * function changes, counts them exactly; a function whose positions
+ * come in two blocks (a second part, a recursion level folded into it)
+ * is marked reopened: its count may be too high, and the caller keeps
+ * it whole or reads again.
+ *
+ * Knows nothing of symbols: the caller (cli/code_positions.c) gives the
+ * regions as bounds in the profile's addresses.
+ */
+#ifndef CGA_POS_SELECT_H
+#define CGA_POS_SELECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "base/names.h"
+
+struct profile;
+
+/* Per function of the profile (pos_select_state()). */
+enum {
+	PS_SEEN = 1,		/* the fields below are set */
+	PS_KEEP = 2,		/* its positions are kept whole */
+	PS_IN_OBJECT = 4,	/* of the binary's object: regions apply */
+	PS_BLOCK = 8,		/* a block of its positions was read */
+	PS_REOPENED = 16,	/* ... and another after other functions' */
+	PS_ZERO_ADDR = 32,	/* a position without an address */
+	PS_POSITIONS = 64,	/* any position at all */
+};
+
+struct pos_select {
+	/* chosen before reading */
+	struct arena arena;
+	struct names keep;		/* "object\x1fname" of those kept */
+	bool keep_all;			/* every function whole (a test) */
+	bool no_counts;			/* flags and ranges alone (a first
+					 * read, choosing) */
+	char *object;			/* the binary's object's name; NULL:
+					 * no regions */
+	uint64_t *bound;		/* nbound, ascending: region k is
+					 * [bound[k], bound[k + 1]) */
+	uint32_t nbound;
+	uint8_t *in_seg;		/* per region: in a segment */
+	/* per function, grown as functions come (nfunc) */
+	uint8_t *state;
+	uint32_t *count, *outside;	/* distinct addressed positions */
+	uint64_t *lo, *hi;		/* 0: none */
+	size_t nfunc;
+	/* the block read now: its function, and its positions (file,
+	 * line, address) in an open-addressed set whose entries of an
+	 * older block (gen) are empty */
+	uint32_t cur;
+	uint32_t cur_outside;
+	uint32_t cur_n;
+	struct ps_slot {
+		uint64_t addr;
+		uint32_t file, line, gen;
+	} *set;
+	size_t set_mask;		/* of the prefix in use */
+	struct ps_slot *run;		/* or, while its addresses ascend,
+					 * in order */
+	size_t run_alloc;
+	bool in_order;
+	size_t set_alloc;		/* slots */
+	uint32_t gen;
+	uint32_t last_region;		/* the region found last */
+	char *key;			/* keep_key()'s buffer */
+	size_t key_alloc;
+};
+
+struct pos_select *pos_select_new(void);
+void pos_select_free(struct pos_select *ps);
+
+/* Keep the functions of object named name whole. */
+void pos_select_keep(struct pos_select *ps, const char *object,
+		     size_t olen, const char *name, size_t nlen);
+/* The regions: bounds (n, ascending, no two equal; copied) in the
+ * profile's addresses, of the binary for object; in_seg[k] for region
+ * k (n - 1 of them). */
+void pos_select_regions(struct pos_select *ps, const char *object,
+			const uint64_t *bounds, const uint8_t *in_seg,
+			uint32_t n);
+
+/*
+ * Called by profile_pos() under POS_SELECT with the position as read:
+ * counts it, and returns whether it is kept whole; else *region is its
+ * ppos.region (1, or 2 + its region).
+ */
+bool pos_select_see(struct pos_select *ps, struct profile *p,
+		    uint32_t func, name_id file, uint32_t line, uint64_t addr,
+		    uint32_t *region);
+/* After reading: the last block counted. */
+void pos_select_finish(struct pos_select *ps);
+
+/* Function f's PS_* flags (0: no position of it was read). */
+static inline uint8_t pos_select_state(const struct pos_select *ps,
+				       uint32_t f)
+{
+	return f < ps->nfunc ? ps->state[f] : 0;
+}
+
+/* The first address of ppos.region value r (>= 2). */
+static inline uint64_t pos_select_region_addr(const struct pos_select *ps,
+					      uint32_t r)
+{
+	return ps->bound[r - 2];
+}
+
+/* After resolution: the per-function counts dropped (the functions
+ * are renumbered), the regions kept. */
+void pos_select_drop_counts(struct pos_select *ps);
+
+#endif

@@ -1,0 +1,121 @@
+#!/bin/sh
+# --disasm with its binary keeps whole only the positions of the
+# functions it may list (issue 33, src/cli/code_positions.c): a first
+# read chooses them, the second keeps theirs and counts the others'.
+# Whatever the input, it must print what reading every position prints
+# (CGANALYZE_ALL_POSITIONS=1, as before): the plain file and a gzip'd
+# one (decompressed twice) choose; a pipe cannot be read again and keeps
+# every position; CGANALYZE_ALL_POSITIONS=again keeps none whole, so
+# that the check after resolution fails and everything is read again.
+# Each on every reading thread (the stretches read ahead log positions
+# whole and the main thread counts them), and a profile of two parts,
+# whose functions come twice (each kept whole: their second block
+# cannot be counted apart from the first).
+bin=$1
+command -v gzip >/dev/null || { echo "needs gzip"; exit 77; }
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "FAIL: $*"; status=1; }
+rec=$top/samples/recursion
+# two parts: the profile again as part 2
+{ cat "$rec/callgrind.instr.out"; echo; echo "part: 2"
+  sed -n '/^positions/,$p' "$rec/callgrind.instr.out"; } >"$tmp/two.out"
+touch -r "$rec/callgrind.instr.out" "$tmp/two.out"
+# the JSON and the notes name the input: the rest must agree
+strip() { sed 's/"path": "[^"]*", "format"/"path": P, "format"/' "$1"; }
+check() {	# profile binary args...
+	prof=$1 b=$2
+	shift 2
+	gzip -c "$prof" >"$tmp/p.gz"
+	touch -r "$prof" "$tmp/p.gz"
+	for thread in 0 1 ahead; do
+		export CGANALYZE_READER_THREAD=$thread
+		CGANALYZE_ALL_POSITIONS=1 "$bin" -b "$b" "$@" "$prof" >"$tmp/all" 2>"$tmp/all.err"
+		[ -s "$tmp/all" ] || fail "$prof $*: nothing printed"
+		"$bin" -b "$b" "$@" "$prof" >"$tmp/plain" 2>"$tmp/plain.err"
+		"$bin" -b "$b" "$@" "$tmp/p.gz" >"$tmp/gz" 2>"$tmp/gz.err"
+		"$bin" -b "$b" "$@" - <"$prof" >"$tmp/pipe" 2>"$tmp/pipe.err"
+		CGANALYZE_ALL_POSITIONS=again "$bin" -b "$b" "$@" "$prof" \
+			>"$tmp/again" 2>"$tmp/again.err"
+		strip "$tmp/all" >"$tmp/all.x"
+		for f in plain gz pipe again; do
+			strip "$tmp/$f" >"$tmp/$f.x"
+			cmp -s "$tmp/all.x" "$tmp/$f.x" ||
+				fail "$prof $* (thread $thread): $f differs from every position's"
+		done
+		cmp -s "$tmp/all.err" "$tmp/plain.err" ||
+			fail "$prof $* (thread $thread): other messages"
+		cmp -s "$tmp/all.err" "$tmp/again.err" ||
+			fail "$prof $* (thread $thread): other messages when read again"
+		[ "$(wc -l <"$tmp/all.err")" = "$(wc -l <"$tmp/pipe.err")" ] ||
+			fail "$prof $*: other messages through a pipe"
+	done
+	unset CGANALYZE_READER_THREAD
+	# which way each went
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$b" "$@" "$tmp/p.gz" 2>&1 >/dev/null |
+		grep -q '^cganalyze: positions: selected' ||
+		fail "$prof $*: the gzip'd file was not read selectively"
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$b" "$@" - <"$prof" 2>&1 >/dev/null |
+		grep -q '^cganalyze: positions:' &&
+		fail "$prof $*: a pipe cannot be read twice"
+	CGANALYZE_SHOW_POSITIONS=1 CGANALYZE_ALL_POSITIONS=again "$bin" -b "$b" "$@" "$prof" 2>&1 >/dev/null |
+		grep -q '^cganalyze: positions: read again' ||
+		fail "$prof $*: keeping none whole was not read again"
+}
+for args in "--disasm" "--disasm --json" "--disasm=main" "--disasm=fib*" \
+	    "--disasm --threshold=0" "--disasm --threshold=0 --json"; do
+	# shellcheck disable=SC2086
+	check "$rec/callgrind.instr.out" "$rec/prog" $args
+	# shellcheck disable=SC2086
+	check "$tmp/two.out" "$rec/prog" $args
+done
+for args in "--disasm" "--disasm --threshold=0.01 --json"; do
+	# shellcheck disable=SC2086
+	check "$top/samples/cxx/callgrind.instr.out" "$top/samples/cxx/prog" $args
+done
+# the report with its binary: its Disassembly and the resolution's note
+# in its messages (the annotated source as hot_files.c keeps it). A
+# binary with DWARF lines gives them to positions without one, which
+# the annotated source shows: that report keeps every position; the
+# binary without its debug sections is read selectively
+command -v objcopy >/dev/null || { echo "needs objcopy"; exit 77; }
+mkdir "$tmp/nd"
+objcopy --strip-debug "$rec/prog" "$tmp/nd/prog"
+for prof in "$rec/callgrind.instr.out" "$tmp/two.out"; do
+    for b in "$tmp/nd/prog" "$rec/prog"; do
+	gzip -c "$prof" >"$tmp/p.gz"
+	touch -r "$prof" "$tmp/p.gz"
+	for args in "" "--threshold=0" "--threshold=20"; do
+		# shellcheck disable=SC2086
+		CGANALYZE_ALL_POSITIONS=1 "$bin" -b "$b" --output=html -o "$tmp/all.html" $args "$prof" 2>/dev/null
+		# shellcheck disable=SC2086
+		CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$b" --output=html -o "$tmp/plain.html" $args "$prof" 2>"$tmp/plain.err"
+		# shellcheck disable=SC2086
+		"$bin" -b "$b" --output=html -o "$tmp/gz.html" $args "$tmp/p.gz" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$bin" -b "$b" --output=html -o "$tmp/pipe.html" $args - <"$prof" 2>/dev/null
+		# shellcheck disable=SC2086
+		CGANALYZE_ALL_POSITIONS=again "$bin" -b "$b" --output=html -o "$tmp/again.html" $args "$prof" 2>/dev/null
+		[ "$b" = "$rec/prog" ] ||
+			grep -q '^cganalyze: positions: selected' "$tmp/plain.err" ||
+			fail "$prof report $args: not read selectively"
+		for f in all plain gz pipe again; do
+			sed 's/"path": "[^"]*", "format"/"path": P, "format"/; s/<title>[^<]*</<title></' \
+				"$tmp/$f.html" >"$tmp/$f.x"
+		done
+		grep -q '"disasm": \[$' "$tmp/all.x" || grep -q '"disasm": \[.' "$tmp/all.x" ||
+			fail "$prof report $args: no Disassembly"
+		for f in plain gz pipe again; do
+			cmp -s "$tmp/all.x" "$tmp/$f.x" ||
+				fail "$prof report $args ($b): $f differs from every position's"
+		done
+	done
+    done
+done
+# a function kept whole for its second block, not for being listed
+CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/two.out" 2>&1 >/dev/null |
+	grep -q 'selected ([1-9][0-9]* of' || fail "two parts: no function kept whole"
+[ $status -eq 0 ] && echo "disasm-positions: ok"
+exit $status

@@ -1,0 +1,155 @@
+/* POS_SELECT (profile/pos_select.c): the functions chosen keep their
+ * positions whole; the others' distinct addressed positions are counted
+ * per block (a call's line again, an address out of order, the same
+ * address on another line), those outside the segments apart, their
+ * costs kept by region, and a function read in two blocks is marked. */
+#include "helpers.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/pos_select.h"
+#include "profile/profile.h"
+
+static uint32_t func(struct profile *p, const char *ob, const char *name)
+{
+	return profile_func(p, names_intern(&p->names, ob, strlen(ob)),
+			    NO_NAME, names_intern(&p->names, name, strlen(name)));
+}
+
+/* bounds 0x1000 0x1100 0x1200 0x2000: regions 0 and 1 in a segment,
+ * region 2 not */
+static void setup(struct profile *p, bool keep_b)
+{
+	static const uint64_t bounds[] = { 0x1000, 0x1100, 0x1200, 0x2000 };
+	static const uint8_t in_seg[] = { 1, 1, 0 };
+	struct pos_select *ps = pos_select_new();
+
+	profile_init(p);
+	profile_event(p, names_intern(&p->names, "Ir", 2));
+	pos_select_regions(ps, "prog", bounds, in_seg, 4);
+	if (keep_b)
+		pos_select_keep(ps, "prog", 4, "b", 1);
+	p->pos_select = ps;
+	p->pos_detail = POS_SELECT;
+}
+
+static void add(struct profile *p, uint32_t f, uint32_t line, uint64_t addr,
+		uint64_t cost)
+{
+	profile_pos_cost(p, profile_pos(p, f, NO_NAME, line, addr))[0] += cost;
+}
+
+static void test_counts_distinct_per_block(void **state)
+{
+	struct profile p;
+	uint32_t a, b;
+	const struct pos_select *ps;
+
+	(void)state;
+	setup(&p, true);
+	a = func(&p, "prog", "a");
+	b = func(&p, "prog", "b");
+	add(&p, a, 0, 0x1010, 1);
+	add(&p, a, 0, 0x1014, 1);
+	add(&p, a, 0, 0x1014, 0);	/* a call's line: the same again */
+	add(&p, a, 0, 0x1018, 1);
+	add(&p, a, 0, 0x1010, 1);	/* out of order, seen */
+	add(&p, a, 0, 0x100c, 1);	/* out of order, new */
+	add(&p, a, 7, 0x1018, 1);	/* the same address, another line */
+	add(&p, a, 0, 0x1300, 1);	/* outside the segments */
+	add(&p, a, 0, 0x3000, 1);	/* past every bound */
+	add(&p, b, 0, 0x1110, 5);
+	add(&p, b, 0, 0x1110, 5);
+	pos_select_finish(p.pos_select);
+	ps = p.pos_select;
+	assert_int_equal(ps->count[a], 7);
+	assert_int_equal(ps->outside[a], 2);
+	assert_int_equal(ps->lo[a], 0x100c);
+	assert_int_equal(ps->hi[a], 0x3000);
+	assert_false(pos_select_state(ps, a) & PS_KEEP);
+	assert_true(pos_select_state(ps, b) & PS_KEEP);
+	assert_false(pos_select_state(ps, a) & PS_REOPENED);
+	/* b's positions whole (one, its costs added), a's by region:
+	 * 0x1000-0x1100 (6), 0x1200-0x2000 (1), none (1) */
+	{
+		uint64_t r0 = 0, r2 = 0, none = 0, whole = 0;
+
+		for (size_t i = 0; i < p.npos; i++) {
+			uint64_t c = profile_pos_cost(&p, (uint32_t)i)[0];
+
+			if (!p.pos[i].region) {
+				assert_int_equal(p.pos[i].func, b);
+				assert_int_equal(p.pos[i].addr, 0x1110);
+				whole += c;
+			} else if (p.pos[i].region == 2) {
+				r0 += c;
+			} else if (p.pos[i].region == 4) {
+				r2 += c;
+			} else {
+				assert_int_equal(p.pos[i].region, 1);
+				none += c;
+			}
+		}
+		assert_int_equal(whole, 10);
+		assert_int_equal(r0, 6);
+		assert_int_equal(r2, 1);
+		assert_int_equal(none, 1);
+		assert_int_equal(pos_select_region_addr(ps, 4), 0x1200);
+	}
+	profile_release(&p);
+}
+
+static void test_second_block_marks_reopened(void **state)
+{
+	struct profile p;
+	uint32_t a, c;
+
+	(void)state;
+	setup(&p, false);
+	a = func(&p, "prog", "a");
+	c = func(&p, "lib", "c");
+	add(&p, a, 0, 0x1010, 1);
+	add(&p, c, 0, 0x1010, 1);
+	add(&p, a, 0, 0x1010, 1);	/* counted again: it cannot tell */
+	pos_select_finish(p.pos_select);
+	assert_true(pos_select_state(p.pos_select, a) & PS_REOPENED);
+	assert_false(pos_select_state(p.pos_select, c) & PS_REOPENED);
+	assert_true(pos_select_state(p.pos_select, a) & PS_IN_OBJECT);
+	assert_false(pos_select_state(p.pos_select, c) & PS_IN_OBJECT);
+	assert_int_equal(p.pos_select->count[a], 2);
+	profile_release(&p);
+}
+
+/* A block past the size of the first tables: in order, then hashed
+ * once an address comes back, every position counted once. */
+static void test_big_block(void **state)
+{
+	struct profile p;
+	uint32_t a;
+
+	(void)state;
+	setup(&p, false);
+	a = func(&p, "prog", "a");
+	for (uint64_t i = 0; i < 5000; i++)
+		add(&p, a, 0, 0x1000 + i, 1);
+	add(&p, a, 0, 0xfff, 1);	/* new, out of order: hashed */
+	for (uint64_t i = 0; i < 5000; i += 3)
+		add(&p, a, 0, 0x1000 + i, 1);
+	for (uint64_t i = 5000; i < 6000; i++)
+		add(&p, a, 0, 0x1000 + i, 1);
+	pos_select_finish(p.pos_select);
+	assert_int_equal(p.pos_select->count[a], 6001);
+	profile_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts_distinct_per_block),
+		cmocka_unit_test(test_second_block_marks_reopened),
+		cmocka_unit_test(test_big_block),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
