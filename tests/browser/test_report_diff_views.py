@@ -168,7 +168,15 @@ class TestDiffTopSort(diff.DiffBase):
                 sb, sn = 100.0 * b / B, 100.0 * n / N
                 self.assertEqual(c[k + 2], diff.signed(sn - sb, '%.2f' % abs(sn - sb)) + ' pt',
                                  c[8])
+                # how much the share grew; from none "new", none on
+                # either side no change (main's self: "new" before)
+                self.assertEqual(c[k + 3], pct_text(100.0 * (sn - sb) / sb) if sb
+                                 else 'new' if sn else '0.00%', c[8] + ' ' + key)
             checked += 1
+        titles = p.js("return [...document.querySelectorAll('#top-head span')]"
+                      ".map(s => s.textContent)")
+        self.assertEqual(titles[3], '% of share')
+        self.assertEqual(titles[7], '% of share')
         self.assertGreaterEqual(checked, 3)
         p.shot('diff-perf-top-shares-sort')
 

@@ -69,7 +69,7 @@ function diffCells(col, f) {
 
 /* The columns' titles as shown: shares in %, costs in their unit */
 function diffTopTitles() {
-	return DIFF_TOP_TITLES.map(t => t.endsWith('%') ? (shares ? '% of share' : t)
+	return DIFF_TOP_TITLES.map(t => t.startsWith('%') ? (shares ? '% of share' : t)
 		: shares ? t + ' %' : unitOf() ? t + ' (' + unitOf() + ')' : t);
 }
 /* The columns' widths: each as wide as its widest figure or title;
