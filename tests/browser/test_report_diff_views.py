@@ -11,8 +11,10 @@
   the text (any case) are marked, no other; what it matched on each
   side is --json's inclusive cost of the function for perf.data (exact
   stacks: each sample whose stack holds it, once), with its share of
-  each side's total and the change; the hash keeps the search across a
-  reload, a zoom and the zoom's reset.
+  each side's total and the change (for Callgrind's estimate too where
+  it is exact); the search reads names, not the object a label adds to
+  tell two apart; the hash keeps the search, escaped, across a reload,
+  a zoom and the zoom's reset.
 - Item 3 of the brief (a Function view of one function, callers and
   callees on both sides) is not here: --diff --json carries no arcs,
   so the page has no numbers of its own to check it against.
@@ -229,6 +231,25 @@ class TestDiffFlameSearch(diff.DiffBase):
         self.assertEqual(s['hits'], [])
         self.assertEqual(s['hash'], '#flame&search=no%20such%20name')
 
+    def test_search_reads_names_not_objects(self):
+        # Callgrind's two "(below main)" are told apart by their objects,
+        # one the build's fib: a search for fib is of names, and finds
+        # fib and fib'2, not that one
+        p, doc = self.open('callgrind', '#flame')
+        self.type_search(p, 'fib')
+        s = self.state(p)
+        self.assertTrue(s['hits'])
+        self.assertEqual(set(h.split(' (')[0] for h in s['hits']), {'fib', "fib'2"})
+        below = [n for n in s['names'] if n.startswith('(below main)') and 'fib' in n]
+        self.assertTrue(below, s['names'])
+        # fib's frames hold fib'2's: what matched is fib's inclusive
+        # cost, --json's (the tree is an estimate from arcs, exact here:
+        # fib has one caller, main); (below main)'s whole cost before
+        fib = [f for f in doc['functions'] if f['name'] == 'fib']
+        self.assertEqual(len(fib), 1)
+        self.assertEqual(s['matched'], self.matched_text(doc, fib[0]))
+        p.shot('diff-callgrind-flame-search')
+
     def test_hash_keeps_the_search(self):
         p, doc = self.open('perf', '#flame')
         fns = {f['name']: f for f in doc['functions']}
@@ -267,16 +288,19 @@ class TestDiffFlameSearch(diff.DiffBase):
         p.shot('diff-perf-flame-search-shares')
 
     def test_escaped_search(self):
-        # a name with characters the hash escapes: C++'s
-        p, doc = self.open('igprof', '#flame')
-        names = self.state(p)['names']
-        odd = [n for n in names if any(c in n for c in '&=:<> ')]
-        self.assertTrue(odd, names[:10])
-        text = odd[0][:12]
-        self.type_search(p, text)
-        hits = self.state(p)['hits']
-        p.open(p.js('return location.hash'))
-        s = self.state(p)
-        self.assertEqual(s['box'], text)
-        self.assertEqual(s['hits'], hits)
-        self.assertTrue(hits)
+        # characters the hash escapes: a space and parentheses that
+        # match ("(below main)"), and "&", "=", "%" that would end or
+        # break a parameter
+        p, doc = self.open('callgrind', '#flame')
+        for text in ('(below m', 'a&b=c %zz'):
+            with self.subTest(text=text):
+                self.type_search(p, text)
+                before = self.state(p)
+                self.assertNotIn(' ', before['hash'])
+                self.assertEqual(before['hash'].count('&'), 1, before['hash'])
+                p.open(before['hash'])
+                s = self.state(p)
+                self.assertEqual(s['box'], text)
+                self.assertEqual((s['hits'], s['matched']),
+                                 (before['hits'], before['matched']))
+                self.assertEqual(bool(s['hits']), text.startswith('(below'))

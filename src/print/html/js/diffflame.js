@@ -22,12 +22,26 @@ function diffColor(d, most) {
  * the others faded, so that a frame keeps the colour of its change;
  * kept in the hash ("&search=") by diffroute.js */
 let diffFlameSearch = '';
+/* What the search reads of a frame: its name, without what a label
+ * adds to tell two functions of one name apart (" (object: file)"):
+ * "fib" finds fib, not "(below main) (/build/fib)" */
+function diffSearchName(T, u) {
+	const core = f => labelParts(f, shortNames).core;
+
+	/* made once a unit: a search walks the whole tree at each key */
+	if (!T.searchNames)
+		T.searchNames = new Map();
+	if (!T.searchNames.has(u))
+		T.searchNames.set(u, (u >= 0 ? core(u)
+			: T.cycles[-u - 1].map(core).join(', ')).toLowerCase());
+	return T.searchNames.get(u);
+}
 /* What the search matched on each side, each path once (a match inside
  * a match is in it): its cost and share of the side's total and the
  * change, as a frame's */
 function diffMatchedText(T, needle) {
 	const nodes = flameOutermost(T, i =>
-		diffUnitName(T, T.unit[i]).toLowerCase().includes(needle));
+		diffSearchName(T, T.unit[i]).includes(needle));
 	const b = nodes.reduce((s, i) => s + T.vb[i], 0);
 	const n = nodes.reduce((s, i) => s + T.value[i], 0);
 	const of = (v, t) => shares ? '' : ' (' + pct(v, t) + ')';
@@ -130,7 +144,7 @@ function viewDiffFlame(zoom) {
 			const div = flameFrame(i, label, fx, w, (maxDepth - d) * H,
 				(i < 0 ? ' root' : '') + (up ? ' up' : '') +
 				(i >= 0 && !T.inBase[i] ? ' newpath' : '') +
-				(i >= 0 && needle && label.toLowerCase().includes(needle)
+				(i >= 0 && needle && diffSearchName(T, T.unit[i]).includes(needle)
 					? ' match' : ''),
 				value, diffNodeText(T, i));
 
