@@ -18,6 +18,40 @@ function diffColor(d, most) {
 	return 'hsl(' + (d > 0 ? 0 : 215) + ', ' + (20 + 70 * t).toFixed(0) +
 		'%, ' + (88 - 30 * t).toFixed(0) + '%)';
 }
+/* The search: frames whose name holds it (any case) are outlined and
+ * the others faded, so that a frame keeps the colour of its change;
+ * kept in the hash ("&search=") by diffroute.js */
+let diffFlameSearch = '';
+/* What the search reads of a frame: its name, without what a label
+ * adds to tell two functions of one name apart (" (object: file)"):
+ * "fib" finds fib, not "(below main) (/build/fib)" */
+function diffSearchName(T, u) {
+	const core = f => labelParts(f, shortNames).core;
+
+	/* made once a unit: a search walks the whole tree at each key */
+	if (!T.searchNames)
+		T.searchNames = new Map();
+	if (!T.searchNames.has(u))
+		T.searchNames.set(u, (u >= 0 ? core(u)
+			: T.cycles[-u - 1].map(core).join(', ')).toLowerCase());
+	return T.searchNames.get(u);
+}
+/* What the search matched on each side, each path once (a match inside
+ * a match is in it): its cost and share of the side's total and the
+ * change, as a frame's */
+function diffMatchedText(T, needle) {
+	const nodes = flameOutermost(T, i =>
+		diffSearchName(T, T.unit[i]).includes(needle));
+	const b = nodes.reduce((s, i) => s + T.vb[i], 0);
+	const n = nodes.reduce((s, i) => s + T.value[i], 0);
+	const of = (v, t) => shares ? '' : ' (' + pct(v, t) + ')';
+
+	if (!nodes.length)
+		return 'no frame matches';
+	return 'matched: base ' + fmtSide(sideValue(b, 0)) + of(b, T.baseTotal) +
+		', new ' + fmtSide(sideValue(n, 1)) + of(n, T.total) + ', change ' +
+		fmtChange(change(b, n)) + ' (' + fmtPct(changePct(b, n)) + ')';
+}
 /* What a node (or the root, -1) is on each side, in words */
 function diffNodeText(T, i) {
 	const b = i < 0 ? T.baseTotal : T.vb[i], n = i < 0 ? T.total : T.value[i];
@@ -56,6 +90,11 @@ function viewDiffFlame(zoom) {
 	const info = el('div', { id: 'flame-info', class: 'muted' });
 	const area = el('div', { class: 'flame', id: 'flame' });
 	const scroller = el('div', { class: 'flame-box', id: 'flame-box' }, area);
+	const search = el('input', { type: 'search', id: 'flame-search',
+		placeholder: 'search: part of a name', value: diffFlameSearch });
+	const matched = el('span', { class: 'muted', id: 'flame-matched' });
+	const reset = zoom !== undefined ? el('a', { href: diffHref('#flame'),
+		id: 'flame-reset' }, 'reset zoom') : null;
 	const H = 17;
 
 	box.append(el('div', { class: 'controls' },
@@ -63,7 +102,7 @@ function viewDiffFlame(zoom) {
 			': new\'s call paths, coloured by their change from base'),
 		T.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profiles have no stacks') : null,
-		zoom !== undefined ? el('a', { href: diffHref('#flame') }, 'reset zoom') : null),
+		reset, search, matched),
 		diffLegend(), info, scroller);
 	function draw() {
 		const W = area.clientWidth || 1000;
@@ -94,14 +133,19 @@ function viewDiffFlame(zoom) {
 				most = Math.max(most, Math.abs(change(T.vb[i], T.value[i])));
 		area.textContent = '';
 		area.style.height = (maxDepth + 1) * H + 'px';
+		const needle = diffFlameSearch.toLowerCase();
 		const frag = document.createDocumentFragment();
 
+		area.classList.toggle('searching', !!needle);
+		matched.textContent = needle ? diffMatchedText(T, needle) : '';
 		for (const [i, fx, w, d, up] of frames) {
 			const label = i < 0 ? 'all' : diffUnitName(T, T.unit[i]);
 			const value = i < 0 ? T.total : T.value[i];
 			const div = flameFrame(i, label, fx, w, (maxDepth - d) * H,
 				(i < 0 ? ' root' : '') + (up ? ' up' : '') +
-				(i >= 0 && !T.inBase[i] ? ' newpath' : ''),
+				(i >= 0 && !T.inBase[i] ? ' newpath' : '') +
+				(i >= 0 && needle && diffSearchName(T, T.unit[i]).includes(needle)
+					? ' match' : ''),
 				value, diffNodeText(T, i));
 
 			if (i >= 0) {
@@ -137,6 +181,18 @@ function viewDiffFlame(zoom) {
 			t.click();
 			e.preventDefault();
 		}
+	});
+	/* the hash says the search as typed: replaced, not a step of
+	 * the history for each key */
+	search.addEventListener('input', () => {
+		diffFlameSearch = search.value;
+		history.replaceState(null, '', diffHref('#flame' +
+			(zoom !== undefined ? '/' + zoom : '')));
+		if (reset)
+			reset.setAttribute('href', diffHref('#flame'));
+		diffTabLinks('flame');
+		document.body.dataset.route = location.hash;
+		draw();
 	});
 	/* drawn once, by diffRoute() when the box is in the page */
 	box.redraw = draw;

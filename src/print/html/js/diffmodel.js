@@ -34,7 +34,8 @@ function changePct(b, n) {
 		return SIDE_TOTAL[0] ? 100 * (n - b) / SIDE_TOTAL[0] : 0;
 	const sb = sideValue(b, 0);
 
-	return sb ? 100 * (sideValue(n, 1) - sb) / sb : null;
+	/* none on either side: no change, not "new" */
+	return sb ? 100 * (sideValue(n, 1) - sb) / sb : sideValue(n, 1) ? null : 0;
 }
 
 /* Figures as the page shows them: costs as the listings (fmtCost()),

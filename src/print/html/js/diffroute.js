@@ -4,18 +4,59 @@
  *   #top            the functions' changes     #flame[/K]  the
  *   #calltree       the call tree              differential flame
  *   #bottomup       ... inverted               graph (zoomed to node K)
- * then "&shares=1": the switch, comparing each side's shares of its
- * total. The report's route.js reads the report's hash; this page's
- * is its own, parsed here.
+ * then the view's own: Top's "&sort=KEY,desc" (or ",asc"), the flame
+ * graph's "&search=TEXT" (URI-encoded); then "&shares=1": the switch,
+ * comparing each side's shares of its total. The report's route.js
+ * reads the report's hash; this page's is its own, parsed here.
  */
 function hashParts(hash) {
 	const [place, ...rest] = hash.replace(/^#/, '').split('&');
+	const params = rest.filter(p => p).map(p => {
+		const eq = p.indexOf('=');
+		let v = eq < 0 ? '' : p.slice(eq + 1);
 
-	return { place, params: rest.filter(p => p).map(p => p.split('=')) };
+		try {
+			v = decodeURIComponent(v);
+		} catch (e) {
+			/* a "%" not of an escape: as written */
+		}
+		return [eq < 0 ? p : p.slice(0, eq), v];
+	});
+
+	return { place, params };
 }
-/* A place of this page with the switch as it is */
+/* A place of this page ("#flame/3") with its view's state (Top's
+ * sort, the flame graph's search) and the switch as they are */
 function diffHref(place) {
-	return place + (shares ? '&shares=1' : '');
+	let own = '';
+
+	if (place.startsWith('#top') && diffTopState.col)
+		own = '&sort=' + diffTopState.col + (diffTopState.desc ? ',desc' : ',asc');
+	else if (place.startsWith('#flame') && diffFlameSearch)
+		own = '&search=' + encodeURIComponent(diffFlameSearch);
+	return place + own + (shares ? '&shares=1' : '');
+}
+/* The tabs' links, each to its view as last seen */
+function diffTabLinks(tab) {
+	for (const a of document.querySelectorAll('#tabs a')) {
+		a.classList.toggle('on', a.id === 'tab-' + tab);
+		a.setAttribute('href', diffHref('#' + a.id.slice(4)));
+	}
+}
+/* The view's own parameters from the hash: Top's sort, the default
+ * for none or one this page does not have; the search */
+function diffViewState(tab, params) {
+	const get = k => (params.find(([key]) => key === k) || [])[1];
+
+	if (tab === 'top') {
+		const [col, way] = (get('sort') || '').split(',');
+		const known = DIFF_TOP_KEYS.includes(col);
+
+		diffTopState.col = known ? col : null;
+		diffTopState.desc = !known || way !== 'asc';
+	} else if (tab === 'flame') {
+		diffFlameSearch = get('search') || '';
+	}
 }
 
 function drawDiffHeader() {
@@ -72,6 +113,8 @@ function diffRoute() {
 
 	shares = params.some(([k, v]) => k === 'shares' && v === '1');
 	document.getElementById('shares').checked = shares;
+	diffViewState(['flame', 'calltree', 'bottomup'].includes(tab) ? tab : 'top',
+		params);
 	switch (tab) {
 	case 'flame':
 		node = viewDiffFlame(arg);
@@ -88,10 +131,7 @@ function diffRoute() {
 	}
 	view.textContent = '';
 	view.append(node);
-	for (const a of document.querySelectorAll('#tabs a')) {
-		a.classList.toggle('on', a.id === 'tab-' + tab);
-		a.setAttribute('href', diffHref('#' + a.id.slice(4)));
-	}
+	diffTabLinks(tab);
 	if (node.redraw)
 		node.redraw();
 	document.body.dataset.route = location.hash;

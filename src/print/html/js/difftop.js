@@ -1,14 +1,30 @@
 /* The diff report's Top: each function's self and inclusive cost in
  * BASE and NEW and the change, largest change first */
 
-const diffTopState = { filter: '' };
+/* col: the column sorted by (a key of DIFF_TOP_KEYS, desc the way),
+ * null for the default, the largest change first; kept in the hash
+ * ("&sort=KEY,desc" or ",asc") by diffroute.js */
+const diffTopState = { filter: '', col: null, desc: true };
 const DIFF_TOP_TITLES = ['self base', 'self new', 'self change', '% base',
 	'incl. base', 'incl. new', 'incl. change', '% base'];
+const DIFF_TOP_KEYS = ['selfbase', 'selfnew', 'selfchange', 'selfpct',
+	'inclbase', 'inclnew', 'inclchange', 'inclpct', 'name', 'file'];
 
 /* The rows listed: --json's (rows [0, listed), in its order: largest
  * change of self cost, then of inclusive cost) for costs; for shares
- * every row whose share changed, in that order of the shares' change */
+ * every row whose share changed, in that order of the shares' change;
+ * then sorted by the column chosen, ties in that order */
 function diffTopRows() {
+	const rows = diffTopListed();
+
+	if (!diffTopState.col)
+		return rows;
+	const at = new Map(rows.map((f, i) => [f, i]));
+
+	return sortRows(rows, diffTopValue(DIFF_TOP_KEYS.indexOf(diffTopState.col)),
+		diffTopState.desc, (a, b) => at.get(a) - at.get(b));
+}
+function diffTopListed() {
 	const { rows: matched, how } = filterRows(diffTopState.filter);
 
 	diffTopState.how = how;
@@ -19,6 +35,24 @@ function diffTopRows() {
 
 	return matched.filter(f => ds(f) || di(f)).sort((a, b) =>
 		ds(b) - ds(a) || di(b) - di(a) || a - b);
+}
+/* What column c sorts by, as shown: each side's cost or share, the
+ * change (signed: the largest growth first, or the largest fall), its
+ * percentage (a share from none, "new", the largest), name and file */
+function diffTopValue(c) {
+	if (c === 8)
+		return f => name(f);
+	if (c === 9)
+		return f => fnFile(f) || '';
+	const col = c < 4 ? DF.self : DF.inclusive;
+
+	return [f => sideValue(col[0][f], 0), f => sideValue(col[1][f], 1),
+		f => change(col[0][f], col[1][f]),
+		f => {
+			const p = changePct(col[0][f], col[1][f]);
+
+			return p === null ? Infinity : p;
+		}][c % 4];
 }
 
 /* A row's figures for one cost (DF.self or DF.inclusive): base, new,
@@ -35,7 +69,7 @@ function diffCells(col, f) {
 
 /* The columns' titles as shown: shares in %, costs in their unit */
 function diffTopTitles() {
-	return DIFF_TOP_TITLES.map(t => t.endsWith('%') ? (shares ? '% of share' : t)
+	return DIFF_TOP_TITLES.map(t => t.startsWith('%') ? (shares ? '% of share' : t)
 		: shares ? t + ' %' : unitOf() ? t + ' (' + unitOf() + ')' : t);
 }
 /* The columns' widths: each as wide as its widest figure or title;
@@ -55,8 +89,9 @@ function diffTopTemplate(rows) {
 					longest[4 * c + k] = t;
 			});
 		});
+	/* a title with its sort mark */
 	return diffTopTitles().map((t, k) => Math.ceil(Math.max(
-		textWidth(t, true), textWidth(longest[k], false)) + 10) + 'px')
+		textWidth(t + ' \u25BC', true), textWidth(longest[k], false)) + 10) + 'px')
 		.join(' ') + ' minmax(10em, 4fr) minmax(4em, 1.5fr)';
 }
 
@@ -67,10 +102,36 @@ function viewDiffTop() {
 		value: diffTopState.filter });
 	const count = el('span', { class: 'muted', id: 'top-count' });
 	const how = el('div', { class: 'muted', id: 'filter-how' });
+	const titles = [...diffTopTitles(), 'function', 'file'];
 	const hdr = el('div', { class: 'hdr difftop-grid', id: 'top-head' },
-		...diffTopTitles().map(t => el('span', { class: 'num' }, t)),
-		el('span', null, 'function'), el('span', null, 'file'));
+		...titles.map((t, c) => el('span', { 'data-key': DIFF_TOP_KEYS[c],
+			class: (c < 8 ? 'num' : '') + (diffTopState.col === DIFF_TOP_KEYS[c]
+				? ' sorted' + (diffTopState.desc ? '' : ' up') : ''),
+			title: 'sort by ' + t + (c < 8 ? ': largest first, click ' +
+				'again for smallest' : '') }, t)));
+	/* the order, and the way back to the default */
+	const order = el('span', { class: 'muted', id: 'top-order' },
+		diffTopState.col ? el('a', { href: '#', id: 'top-order-reset' },
+			'back to the largest change first')
+			: 'largest change first; click a title to sort by it');
 	let table;
+
+	hdr.addEventListener('click', e => {
+		const t = e.target.closest('[data-key]');
+
+		if (!t)
+			return;
+		sortClick(diffTopState, t.dataset.key, !t.classList.contains('num'));
+		location.hash = diffHref('#top');
+	});
+	order.addEventListener('click', e => {
+		if (!e.target.closest('a'))
+			return;
+		e.preventDefault();
+		diffTopState.col = null;
+		diffTopState.desc = true;
+		location.hash = diffHref('#top');
+	});
 
 	function redraw() {
 		const rows = diffTopRows();
@@ -107,7 +168,7 @@ function viewDiffTop() {
 			redraw();
 		}, NF > 100000 ? 300 : 0);
 	});
-	box.append(el('div', { class: 'controls' }, filter, count), how, hdr);
+	box.append(el('div', { class: 'controls' }, filter, count, order), how, hdr);
 	redraw();
 	return box;
 }

@@ -52,6 +52,22 @@ function programLink(T, icicle) {
 		href: flameHref((icicle ? '#icicle/' : '#flame/') + best) }, 'zoom to ' + name(f));
 }
 let flameSearch = '';
+/* The nodes of T that hit(node) takes and none of whose callers it
+ * does: what a search matched, each path counted once; also the diff
+ * page's (diffflame.js) */
+function flameOutermost(T, hit) {
+	const out = [], walk = [...T.roots];
+
+	while (walk.length) {
+		const i = walk.pop();
+
+		if (hit(i))
+			out.push(i);
+		else
+			walk.push(...T.kids[i]);
+	}
+	return out;
+}
 /* levels drawn below the zoomed frame, and callers shown above it:
  * a stack can be 100,000 frames deep */
 const FLAME_DEPTH = 300, FLAME_CALLERS = 40;
@@ -191,17 +207,10 @@ function viewFlame(icicle, zoom) {
 			' frames are not drawn: click a frame to zoom in.' : '';
 		/* what the search matches, not counting a match inside one */
 		if (needle) {
-			let sum = 0;
-			const walk = [...FL.roots];
+			const sum = flameOutermost(FL, i => flameName(FL, i)
+				.toLowerCase().includes(needle))
+				.reduce((s, i) => s + FL.value[i], 0);
 
-			while (walk.length) {
-				const i = walk.pop();
-
-				if (flameName(FL, i).toLowerCase().includes(needle))
-					sum += FL.value[i];
-				else
-					walk.push(...FL.kids[i]);
-			}
 			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
 				(CUT ? '; the functions ' + cutBelow() +
 				 ' are not in this report (--threshold=0 embeds them)' : '');

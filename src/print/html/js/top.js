@@ -28,9 +28,16 @@ function sortedRows() {
 	const rows = xforms.length ? matched.filter(inView) : matched;
 
 	topState.how = how;
-	const key = rows.map(col.v);
+	/* ties as the flat profile: self cost, then name */
+	return sortRows(rows, col.v, topState.desc, (a, b) =>
+		fnSelf(b) - fnSelf(a) || (name(a) < name(b) ? -1 : 1));
+}
+/* rows by v(row) (each computed once), largest first when desc, ties
+ * by tie(row, row); also the diff page's Top (difftop.js) */
+function sortRows(rows, v, desc, tie) {
+	const key = rows.map(v);
 	const idx = rows.map((x, i) => i);
-	const dir = topState.desc ? -1 : 1;
+	const dir = desc ? -1 : 1;
 
 	idx.sort((a, b) => {
 		const x = key[a], y = key[b];
@@ -39,11 +46,19 @@ function sortedRows() {
 			return -dir;
 		if (x > y)
 			return dir;
-		/* ties as the flat profile: self cost, then name */
-		return fnSelf(rows[b]) - fnSelf(rows[a]) ||
-			(name(rows[a]) < name(rows[b]) ? -1 : 1);
+		return tie(rows[a], rows[b]);
 	});
 	return idx.map(i => rows[i]);
+}
+/* A click on column key's title: the other way when it is the column
+ * sorted by, else by it, numbers largest first and text from A */
+function sortClick(state, key, text) {
+	if (state.col === key) {
+		state.desc = !state.desc;
+	} else {
+		state.col = key;
+		state.desc = !text;
+	}
 }
 
 /* The columns' widths: each number's as wide as its longest figure
@@ -179,13 +194,8 @@ function viewTop() {
 			class: ['self', 'selfpct', 'incl', 'inclpct', 'calls',
 				'samples'].includes(c.key) ? 'num' : '',
 			onclick: () => {
-				if (topState.col === c.key)
-					topState.desc = !topState.desc;
-				else {
-					topState.col = c.key;
-					topState.desc = !['name', 'file', 'object']
-						.includes(c.key);
-				}
+				sortClick(topState, c.key,
+					['name', 'file', 'object'].includes(c.key));
 				redraw();
 			} }, topTitle(c)));
 	/* a large profile's filter takes a second or more (-p's seven
