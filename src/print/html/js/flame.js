@@ -28,6 +28,22 @@ function flameName(T, i) {
 
 	return u < 0 ? cycleName(-u) : name(u);
 }
+/* What the flame graph's search reads of a frame: its name, without
+ * what a label adds to tell two functions of one name apart
+ * (" (object: file)"): "fib" finds fib, not "(below main) (/build/fib)" */
+function flameSearchName(T, i) {
+	const u = T.unit[i];
+	/* made once a unit and naming (short names or not): a search
+	 * walks the whole tree at each key */
+	const key = shortNames ? 'searchShort' : 'searchNames';
+
+	if (!T[key])
+		T[key] = new Map();
+	if (!T[key].has(u))
+		T[key].set(u, (u < 0 ? cycleName(-u)
+			: labelParts(u, shortNames).core).toLowerCase());
+	return T[key].get(u);
+}
 function flameColor(s) {
 	let h = 0;
 
@@ -198,7 +214,7 @@ function viewFlame(icicle, zoom) {
 			frag.append(flameFrame(i, label, fx, w,
 				(icicle ? d : maxDepth - d) * H,
 				(i === -2 ? ' more' : i < 0 ? ' root' : '') + (up ? ' up' : '') +
-				(i >= 0 && needle && label.toLowerCase().includes(needle) ? ' hit' : ''),
+				(i >= 0 && needle && flameSearchName(FL, i).includes(needle) ? ' hit' : ''),
 				value, i === -2 ? flameMoreTitle(m, FL.total)
 				: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
 		}
@@ -207,8 +223,8 @@ function viewFlame(icicle, zoom) {
 			' frames are not drawn: click a frame to zoom in.' : '';
 		/* what the search matches, not counting a match inside one */
 		if (needle) {
-			const sum = flameOutermost(FL, i => flameName(FL, i)
-				.toLowerCase().includes(needle))
+			const sum = flameOutermost(FL, i =>
+				flameSearchName(FL, i).includes(needle))
 				.reduce((s, i) => s + FL.value[i], 0);
 
 			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
