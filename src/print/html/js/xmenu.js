@@ -179,10 +179,11 @@ function drawCrumbs() {
 	 * stays with their caller (treeSelf(T, true)) */
 	if (CUT && base.more_parent && base.more_parent.length)
 		bar.append(el('span', { class: 'note', id: 'crumbs-cut' },
-			'this page merged call paths too narrow to draw (' +
-			cutBelow() + ' or under 1 pixel): here their cost is ' +
-			'their caller\'s self; cganalyze --output=html ' +
-			'--threshold=0 gives every function its own'));
+			'this page merged the call paths of functions ' + cutBelow() +
+			' and those under a pixel wide into "N more" frames: here ' +
+			'their cost stays with the frame they were merged under, ' +
+			'so a function\'s figures leave out its merged paths; ' +
+			'cganalyze --output=html --threshold=0 keeps every path'));
 }
 
 /* A transform by glob, as the command line's --focus=GLOB: the
