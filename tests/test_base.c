@@ -8,8 +8,9 @@
 #include <unistd.h>
 
 #include "base/arena.h"
-#include "base/diag_keep.h"
 #include "base/array.h"
+#include "base/diag.h"
+#include "base/diag_keep.h"
 #include "base/heap_tune.h"
 #include "base/hashmap.h"
 #include "base/idmap.h"

@@ -221,9 +221,9 @@ static void check(const char *name, bool timed)
 			bool found = false;
 
 			assert_true(b < d.buckets);
-			for (size_t k = 0; k < d.n && !found; k++)
-				found = d.bucket[k] == b &&
-					d.track[k] == pd->log[i].thread;
+			for (size_t r = 0; r < d.n && !found; r++)
+				found = d.bucket[r] == b &&
+					d.track[r] == pd->log[i].thread;
 			assert_true(found);
 		}
 	}
