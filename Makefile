@@ -88,7 +88,7 @@ REPORT_JS_SRCS = $(REPORT_JS:%=src/print/html/js/%.js)
 # views it reuses, then its own (diff*.js)
 DIFF_JS = core dom names indexes match vtable top flame frames transform \
 	treetable calltree bottomup diffmodel difftop diffflame difftree \
-	diffroute
+	difffn diffroute
 DIFF_JS_SRCS = $(DIFF_JS:%=src/print/html/js/%.js)
 HTML_ASSETS = src/print/html/report.html src/print/html/report.css \
 	$(O)/gen/report.js src/print/html/diff.html $(O)/gen/diff.js

@@ -140,7 +140,10 @@ static void test_rows_are_jsons(void **state)
 
 		pair_make(&pr, cases[c].n, (const char **)cases[c].args);
 		nrows = array_after(pr.diff, "in", in, MAX_ROWS);
-		for (at = pr.json; (at = strstr(at, "\"in\": \"")); at++) {
+		/* the functions' "in", not their callers' and callees'
+		 * (indented further: "\n    {") */
+		for (at = pr.json; (at = strstr(at, "\n  {\"name\": ")) &&
+		     (at = strstr(at, "\"in\": \"")); at++) {
 			const char *side = at + 7;
 			long long want = !strncmp(side, "both", 4) ? 3
 				: !strncmp(side, "base", 4) ? 1 : 2;

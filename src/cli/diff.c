@@ -16,6 +16,7 @@
 #include "cg/cg.h"
 #include "diff_main.h"
 #include "task_check.h"
+#include "print/diff_arcs.h"
 #include "print/fmt.h"
 #include "print/html_diff.h"
 #include "print/json_write.h"
@@ -72,6 +73,9 @@ struct diff {
 	const char *main_obj[2];
 	bool mains_matched;
 	struct mains_match mains;
+	/* the calls between rows (--json's and the page's callers and
+	 * callees), made once the rows are in their order */
+	struct diff_arcs arcs;
 };
 
 static const char *strip(const struct options *o, const char *path)
@@ -724,6 +728,71 @@ static void json_file(FILE *out, const char *s)
 		fputs("null", out);
 }
 
+/* Largest change of cost first, then by row (rows are in --diff's
+ * order): a function's callers or callees as --json lists them */
+static int cmp_arc_change(const void *x, const void *y, void *arg)
+{
+	const struct diff_arc *arcs = arg;
+	const struct diff_arc *a = &arcs[*(const uint32_t *)x];
+	const struct diff_arc *b = &arcs[*(const uint32_t *)y];
+	uint64_t da = abs_delta(a->cost), db = abs_delta(b->cost);
+	uint32_t ra = a->caller, rb = b->caller;
+
+	if (da != db)
+		return da > db ? -1 : 1;
+	/* the two lists: each names the other end; one of the ends is
+	 * the function's own, the same in both */
+	if (ra == rb) {
+		ra = a->callee;
+		rb = b->callee;
+	}
+	return ra < rb ? -1 : ra > rb;
+}
+
+static const char *in_name(const bool in[2])
+{
+	return in[BASE] && in[NEW] ? "both" : in[BASE] ? "base" : "new";
+}
+
+/* ",\n   \"callers\": [...]" of row r, or its callees: each the other
+ * function (as "functions" names one), the calls' cost on each side
+ * and its change, their counts, and which side has such calls */
+static void json_arcs(FILE *out, const struct diff *d, size_t r, bool callers)
+{
+	const struct diff_arcs *da = &d->arcs;
+	size_t from = callers ? da->in_start[r] : da->out_start[r];
+	size_t n = (callers ? da->in_start[r + 1] : da->out_start[r + 1]) - from;
+	uint32_t *order = xcalloc(n + 1, sizeof(*order));
+	char buf[FMT_NUM_MAX];
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = callers ? da->by_callee[from + i] : (uint32_t)(from + i);
+	qsort_r(order, n, sizeof(*order), cmp_arc_change, da->arcs);
+	fprintf(out, ",\n   \"%s\": [", callers ? "callers" : "callees");
+	for (size_t i = 0; i < n; i++) {
+		const struct diff_arc *a = &da->arcs[order[i]];
+		const struct row *o = &d->rows[callers ? a->caller : a->callee];
+
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		json_str(out, o->name);
+		fputs(", \"file\": ", out);
+		json_file(out, o->file);
+		fputs(", \"object\": ", out);
+		json_file(out, o->object);
+		fmt_delta(buf, a->cost, false);
+		fprintf(out, ", \"in\": \"%s\", \"calls_in\": \"%s\", "
+			"\"cost\": [%llu, %llu], \"cost_delta\": %s, "
+			"\"count\": [%llu, %llu]}", in_name(o->in), in_name(a->in),
+			(unsigned long long)a->cost[BASE],
+			(unsigned long long)a->cost[NEW],
+			buf[0] == '+' ? buf + 1 : buf,
+			(unsigned long long)a->calls[BASE],
+			(unsigned long long)a->calls[NEW]);
+	}
+	fputc(']', out);
+	free(order);
+}
+
 static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 {
 	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
@@ -763,9 +832,7 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 		json_file(out, r->file);
 		fputs(", \"object\": ", out);
 		json_file(out, r->object);
-		fprintf(out, ", \"in\": \"%s\"",
-			r->in[BASE] && r->in[NEW] ? "both"
-			: r->in[BASE] ? "base" : "new");
+		fprintf(out, ", \"in\": \"%s\"", in_name(r->in));
 		json_cost_pair(out, d, "self", r->self);
 		json_cost_pair(out, d, "inclusive", r->incl);
 		if (r->self[BASE])
@@ -774,6 +841,8 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 					100.0 / (double)r->self[BASE]);
 		else
 			fputs(", \"self_change_own_pct\": null", out);
+		json_arcs(out, d, i, true);
+		json_arcs(out, d, i, false);
 		if (d->o->diff_lines) {
 			size_t nl;
 			struct line_row *lines = row_lines(d, r, &nl);
@@ -842,6 +911,30 @@ static size_t listed_first(struct diff *d)
 	return listed;
 }
 
+/* Each side's functions' rows, in the rows' final order, and the calls
+ * between the rows (diff_arcs.h). */
+static void map_rows(struct diff *d)
+{
+	const struct cg *cg[2] = { &d->s[BASE].cg, &d->s[NEW].cg };
+	const uint32_t ev[2] = { d->s[BASE].ev, d->s[NEW].ev };
+	const uint32_t *row[2];
+
+	for (int k = 0; k < 2; k++) {
+		d->s[k].row = xcalloc(d->s[k].p.nfuncs + 1, sizeof(*d->s[k].row));
+		row[k] = d->s[k].row;
+	}
+	for (size_t i = 0; i < d->nrows; i++) {
+		const struct row *r = &d->rows[i];
+
+		for (size_t j = 0; j < r->nkeys; j++) {
+			const struct key *key = &d->keys[r->first_key + j];
+
+			d->s[key->side].row[key->func] = (uint32_t)i;
+		}
+	}
+	diff_arcs_build(&d->arcs, cg, ev, row, d->nrows);
+}
+
 /* The diff report (html_diff.h): the rows, and each side's functions'
  * rows for its flame graph. */
 static void print_page(FILE *out, struct diff *d, size_t listed,
@@ -853,8 +946,8 @@ static void print_page(FILE *out, struct diff *d, size_t listed,
 	char *title;
 	size_t n;
 
+	dp.arcs = &d->arcs;
 	for (int k = 0; k < 2; k++) {
-		d->s[k].row = xcalloc(d->s[k].p.nfuncs + 1, sizeof(*d->s[k].row));
 		dp.s[k] = (struct diff_page_side){ .path = d->s[k].path,
 			.cg = &d->s[k].cg, .ev = d->s[k].ev,
 			.total = d->s[k].total, .row = d->s[k].row };
@@ -866,11 +959,6 @@ static void print_page(FILE *out, struct diff *d, size_t listed,
 			{ r->in[BASE], r->in[NEW] },
 			{ r->self[BASE], r->self[NEW] },
 			{ r->incl[BASE], r->incl[NEW] } };
-		for (size_t j = 0; j < r->nkeys; j++) {
-			const struct key *key = &d->keys[r->first_key + j];
-
-			d->s[key->side].row[key->func] = (uint32_t)i;
-		}
 	}
 	if (d->main_obj[BASE] && d->main_obj[NEW] &&
 	    strcmp(d->main_obj[BASE], d->main_obj[NEW])) {
@@ -919,6 +1007,8 @@ int diff_run(const struct options *o, FILE *out)
 	qsort(d.rows, d.nrows, sizeof(*d.rows), cmp_row);
 	listed = listed_first(&d);
 	if (o->mode != OUT_TEXT)
+		map_rows(&d);
+	if (o->mode != OUT_TEXT)
 		time_notes(&d);
 	if (o->mode == OUT_JSON) {
 		print_json_diff(out, &d, listed);
@@ -935,6 +1025,7 @@ out:
 	diag_keep_end(&msgs);
 	free(d.keys);
 	free(d.rows);
+	diff_arcs_release(&d.arcs);
 	for (int k = 0; k < 2; k++) {
 		free(d.s[k].row);
 		cg_release(&d.s[k].cg);

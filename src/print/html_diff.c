@@ -254,6 +254,34 @@ static void put_side(FILE *out, const struct diff_page_side *s)
 	fprintf(out, ", \"total\": %llu}", (unsigned long long)s->total);
 }
 
+/* "arcs": the calls between rows as columns (html_diff.h) */
+static void put_arcs(FILE *out, const struct diff_arcs *da)
+{
+	fputs(",\n \"arcs\": {\"caller\": [", out);
+	for (size_t i = 0; i < da->n; i++)
+		fprintf(out, i ? ",%u" : "%u", da->arcs[i].caller);
+	fputs("],\n  \"callee\": [", out);
+	for (size_t i = 0; i < da->n; i++)
+		fprintf(out, i ? ",%u" : "%u", da->arcs[i].callee);
+	fputs("],\n  \"in\": [", out);
+	for (size_t i = 0; i < da->n; i++)
+		fprintf(out, i ? ",%d" : "%d",
+			da->arcs[i].in[BASE] | da->arcs[i].in[NEW] << 1);
+	for (int count = 0; count < 2; count++) {
+		fprintf(out, "],\n  \"%s\": [", count ? "count" : "cost");
+		for (int k = 0; k < 2; k++) {
+			fputs(k ? ",[" : "[", out);
+			for (size_t i = 0; i < da->n; i++)
+				fprintf(out, i ? ",%llu" : "%llu",
+					(unsigned long long)(count
+						? da->arcs[i].calls[k]
+						: da->arcs[i].cost[k]));
+			fputc(']', out);
+		}
+	}
+	fputs("]}", out);
+}
+
 static void put_diff(FILE *out, const struct diff_page *dp)
 {
 	uint64_t t[2] = { dp->s[BASE].total, dp->s[NEW].total };
@@ -289,13 +317,15 @@ static void put_diff(FILE *out, const struct diff_page *dp)
 		fputc(',', out);
 		put_cost_column(out, dp, incl, NEW);
 	}
+	fputc(']', out);
+	put_arcs(out, dp->arcs);
 	/* none of a maximum (MEM_MAX): a path's width is what the
 	 * stacks under it add up to (html_data_flame()) */
 	if (dp->s[NEW].cg->p->events[dp->s[NEW].ev].max) {
-		fputs("],\n \"trees\": null}\n", out);
+		fputs(",\n \"trees\": null}\n", out);
 		return;
 	}
-	fputs("],\n \"trees\": [", out);
+	fputs(",\n \"trees\": [", out);
 	put_tree(out, &dp->s[BASE]);
 	fputs(",\n", out);
 	put_tree(out, &dp->s[NEW]);

@@ -14,7 +14,10 @@
  * "main_programs" (as --json's, or null), "listed" (the rows --json
  * lists, which come first, in its order), "in" (per row: 1 only in
  * BASE, 2 only in NEW, 3 both), "self" and "inclusive" ([BASE's column,
- * NEW's column]), and "trees": [BASE's, NEW's] flame graph trees, as
+ * NEW's column]), "arcs": the calls between rows (diff_arcs.h) as
+ * columns: "caller", "callee" (rows), "in" (1 BASE has such calls, 2
+ * NEW, 3 both), "cost" and "count" ([BASE's column, NEW's column]), in
+ * the order of callers; and "trees": [BASE's, NEW's] flame graph trees, as
  * the report's (html_data_flame()) but with a row for "unit" (a cycle
  * as a whole: -N, its members' rows in "cycles"[N - 1]).
  */
@@ -27,6 +30,7 @@
 #include <stdio.h>
 
 #include "cg/cg.h"
+#include "diff_arcs.h"
 
 /* One function of the comparison, as --diff lists it. */
 struct diff_page_row {
@@ -53,6 +57,7 @@ struct diff_page {
 	const char *main_obj[2];
 	bool mains_matched, mains_by_file;
 	size_t mains_shared;
+	const struct diff_arcs *arcs;	/* the calls between rows */
 	const char *title, *warnings;	/* warnings: the run's messages */
 };
 

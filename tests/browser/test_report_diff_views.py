@@ -15,9 +15,9 @@
   it is exact); the search reads names, not the object a label adds to
   tell two apart; the hash keeps the search, escaped, across a reload,
   a zoom and the zoom's reset.
-- Item 3 of the brief (a Function view of one function, callers and
-  callees on both sides) is not here: --diff --json carries no arcs,
-  so the page has no numbers of its own to check it against.
+- The Function view (#fn/N: one function's callers and callees on both
+  sides, --diff --json's "callers" and "callees") is
+  test_report_diff_fn's.
 
 Run with tests/browser/run_report.py BINARY test_report_diff_views.
 """

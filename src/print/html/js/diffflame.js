@@ -95,6 +95,10 @@ function viewDiffFlame(zoom) {
 	const matched = el('span', { class: 'muted', id: 'flame-matched' });
 	const reset = zoom !== undefined ? el('a', { href: diffHref('#flame'),
 		id: 'flame-reset' }, 'reset zoom') : null;
+	/* a click zooms to a frame; its function's view is then a link */
+	const zu = zoom >= 0 && zoom < T.unit.length ? T.unit[zoom] : -1;
+	const fnLink = zu >= 0 ? el('a', { href: diffHref('#fn/' + zu),
+		id: 'flame-fn' }, 'function view of ' + fitName(zu, 60)) : null;
 	const H = 17;
 
 	box.append(el('div', { class: 'controls' },
@@ -102,7 +106,7 @@ function viewDiffFlame(zoom) {
 			': new\'s call paths, coloured by their change from base'),
 		T.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profiles have no stacks') : null,
-		reset, search, matched),
+		reset, fnLink, search, matched),
 		diffLegend(), info, scroller);
 	function draw() {
 		const W = area.clientWidth || 1000;

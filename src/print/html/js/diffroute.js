@@ -4,6 +4,7 @@
  *   #top            the functions' changes     #flame[/K]  the
  *   #calltree       the call tree              differential flame
  *   #bottomup       ... inverted               graph (zoomed to node K)
+ *   #fn/N           row N's costs, callers and callees (difffn.js)
  * then the view's own: Top's "&sort=KEY,desc" (or ",asc"), the flame
  * graph's "&search=TEXT" (URI-encoded); then "&shares=1": the switch,
  * comparing each side's shares of its total. The report's route.js
@@ -124,6 +125,9 @@ function diffRoute() {
 		break;
 	case 'bottomup':
 		node = viewDiffBottomUp();
+		break;
+	case 'fn':
+		node = viewDiffFunction(arg);
 		break;
 	default:
 		tab = 'top';

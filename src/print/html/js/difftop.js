@@ -147,7 +147,7 @@ function viewDiffTop() {
 
 			return cells(...diffCells(DF.self, f), ...diffCells(DF.inclusive, f),
 				el('span', { class: 'fname', title: fullName(f) },
-					fitName(f, LINK_CHARS),
+					el('a', { href: diffHref('#fn/' + f) }, fitName(f, LINK_CHARS)),
 					only ? el('span', { class: 'only' }, ' (' + only + ')') : null),
 				el('span', { class: 'muted', title: fnFile(f) || '' },
 					fnFile(f) || ''));

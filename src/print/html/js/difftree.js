@@ -21,7 +21,9 @@ function diffUnitLabel(T, u, newPath) {
 	const only = u >= 0 ? onlyIn(u) : '';
 
 	return el('span', { class: 'fname', title: diffUnitName(T, u) },
-		u >= 0 ? fitName(u, LINK_CHARS) : diffUnitName(T, u),
+		/* a row's Function view (difffn.js); a cycle has none */
+		u >= 0 ? el('a', { href: diffHref('#fn/' + u) }, fitName(u, LINK_CHARS))
+			: diffUnitName(T, u),
 		only ? el('span', { class: 'only' }, ' (' + only + ')')
 		: newPath ? el('span', { class: 'only' }, ' (new path)') : null);
 }
