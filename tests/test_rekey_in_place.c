@@ -58,6 +58,8 @@ static void build(struct profile *p, bool packed)
 		profile_self(p, f)[0] = 10 + f;
 	profile_set_func_line(p, C, 7);
 	pa = profile_pos(p, A, NO_NAME, 0, 0x1160);
+	/* the same instruction, on a line: as crt.c:9 */
+	profile_pos_cost(p, profile_pos(p, A, intern(p, "crt.c"), 9, 0x1160))[0] = 1;
 	pc = profile_pos(p, C, intern(p, "a.c"), 8, 0x1200);
 	pd = profile_pos(p, D, intern(p, "b.c"), 3, 0x1300);
 	profile_pos_cost(p, pa)[0] = 10;
@@ -136,19 +138,28 @@ static void assert_same(const struct profile *p, const struct profile *q)
  * identities (and lines) both get. */
 static void check_as_rebuilt(bool packed,
 			     void (*rename)(struct profile *, struct pfunc *,
-					    uint32_t *))
+					    uint32_t *, struct ppos *))
 {
 	struct profile p, q;
 	struct pfunc *ident;
+	struct ppos *pos;
 	uint32_t *line, map[4], qmap[4];
 
 	build(&p, packed);
 	build(&q, packed);
 	ident = idents(&p);
 	line = lines(&p);
-	rename(&p, ident, line);
-	assert_true(profile_rekey_in_place(&p, ident, line, p.pos, map));
-	profile_rekey_rebuild(&q, ident, line, q.pos, qmap);
+	pos = calloc(p.npos, sizeof(*pos));
+	memcpy(pos, p.pos, p.npos * sizeof(*pos));
+	rename(&p, ident, line, pos);
+	assert_true(profile_rekey_in_place(&p, ident, line, pos, map));
+	profile_rekey_rebuild(&q, ident, line, pos, qmap);
+	/* the positions' table built again finds them where they are */
+	for (uint32_t i = 0; i < p.npos; i++)
+		assert_int_equal(profile_pos_as_is(&p, p.pos[i].func, p.pos[i].file,
+						   p.pos[i].line, p.pos[i].addr,
+						   p.pos[i].region), i);
+	free(pos);
 	assert_same(&p, &q);
 	assert_memory_equal(map, qmap, sizeof(map));
 	free(ident);
@@ -158,16 +169,21 @@ static void check_as_rebuilt(bool packed,
 }
 
 static void rename_nothing(struct profile *p, struct pfunc *ident,
-			   uint32_t *line)
+			   uint32_t *line, struct ppos *pos)
 {
 	(void)p;
 	(void)ident;
 	(void)line;
+	(void)pos;
 }
 
-/* what -b does: 0x1160 named, a file and a line given */
-static void rename_some(struct profile *p, struct pfunc *ident, uint32_t *line)
+/* what -b does: 0x1160 named, a file and a line given, and to its
+ * position read without them another line of crt.c */
+static void rename_some(struct profile *p, struct pfunc *ident, uint32_t *line,
+			struct ppos *pos)
 {
+	pos[0].file = intern(p, "crt.c");
+	pos[0].line = 8;
 	ident[A].name = intern(p, "_init");
 	ident[A].file = intern(p, "crt.c");
 	line[A] = 3;
@@ -175,9 +191,11 @@ static void rename_some(struct profile *p, struct pfunc *ident, uint32_t *line)
 }
 
 /* every name changed, none the same as another: as demangling does */
-static void rename_all(struct profile *p, struct pfunc *ident, uint32_t *line)
+static void rename_all(struct profile *p, struct pfunc *ident, uint32_t *line,
+		       struct ppos *pos)
 {
 	(void)line;
+	(void)pos;
 	/* main's identity, which main leaves for another */
 	ident[A].name = p->funcs[C].name;
 	ident[A].file = p->funcs[C].file;
@@ -275,9 +293,10 @@ static void test_merge_left_to_rebuild(void **state)
 	profile_release(&p);
 }
 
-/* A position given a file and line might become another of its
- * function's: left to the rebuild. */
-static void test_new_position_left_to_rebuild(void **state)
+/* A position given the file and line another position of its function
+ * and address has becomes that one: left to the rebuild, which merges
+ * the two. Two given the same, alike. */
+static void test_position_merge_left_to_rebuild(void **state)
 {
 	struct profile p;
 	struct pfunc *ident;
@@ -288,13 +307,34 @@ static void test_new_position_left_to_rebuild(void **state)
 	ident = idents(&p);
 	pos = calloc(p.npos, sizeof(*pos));
 	memcpy(pos, p.pos, p.npos * sizeof(*pos));
-	pos[0].file = intern(&p, "crt.c");
-	pos[0].line = 5;
+	assert_int_equal(p.npos, 4);
+	pos[0].file = pos[1].file;
+	pos[0].line = pos[1].line;
 	assert_false(profile_rekey_in_place(&p, ident, NULL, pos, NULL));
 	assert_int_equal(p.ncalls, 5);
+	assert_int_equal(p.pos[0].line, 0);
 	profile_rekey(&p, ident, NULL, pos, NULL);
-	assert_int_equal(p.pos[0].line, 5);
+	assert_int_equal(p.npos, 3);
+	assert_int_equal(p.pos[0].line, 9);
+	assert_int_equal(profile_pos_cost(&p, 0)[0], 10 + 1);
 	assert_int_equal(p.ncalls, 3);
+	free(pos);
+	free(ident);
+	profile_release(&p);
+
+	/* one moved to another function; two given one line */
+	build(&p, false);
+	pos = calloc(p.npos, sizeof(*pos));
+	memcpy(pos, p.pos, p.npos * sizeof(*pos));
+	ident = idents(&p);
+	pos[2].func = pos[3].func;
+	assert_false(profile_rekey_in_place(&p, ident, NULL, pos, NULL));
+	pos[2].func = p.pos[2].func;
+	assert_true(p.pos[0].addr == p.pos[1].addr);
+	pos[0].line = pos[1].line = 7;
+	pos[0].file = pos[1].file;
+	assert_false(profile_rekey_in_place(&p, ident, NULL, pos, NULL));
+	assert_int_equal(p.pos[1].line, 9);
 	free(pos);
 	free(ident);
 	profile_release(&p);
@@ -308,7 +348,7 @@ int main(void)
 		cmocka_unit_test(test_all_renamed),
 		cmocka_unit_test(test_empty_arcs_dropped),
 		cmocka_unit_test(test_merge_left_to_rebuild),
-		cmocka_unit_test(test_new_position_left_to_rebuild),
+		cmocka_unit_test(test_position_merge_left_to_rebuild),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

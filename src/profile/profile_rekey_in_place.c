@@ -8,7 +8,9 @@
  * than the listing without -b, and twice its memory. Here each function
  * keeps its index, only the changed ones are written, and what the
  * rebuild also did is done alone: arcs of no calls and no cost are
- * dropped (with their call sites), lines are set.
+ * dropped (with their call sites), lines are set. Positions given files
+ * and lines (from the binary's DWARF) are written where they are too,
+ * unless two would become one.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -154,19 +156,89 @@ static void drop_empty_calls(struct profile *p)
 	free(newcall);
 }
 
+static bool pos_place_differs(const struct ppos *a, const struct ppos *b)
+{
+	return a->func != b->func || a->addr != b->addr ||
+	       a->region != b->region;
+}
+
+static bool pos_line_differs(const struct ppos *a, const struct ppos *b)
+{
+	return a->file != b->file || a->line != b->line;
+}
+
+static int cmp_pos(const void *x, const void *y)
+{
+	const struct ppos *a = x, *b = y;
+
+	if (a->func != b->func)
+		return a->func < b->func ? -1 : 1;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->region != b->region)
+		return a->region < b->region ? -1 : 1;
+	if (a->file != b->file)
+		return a->file < b->file ? -1 : 1;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return 0;
+}
+
+/*
+ * Whether the positions stay apart given newpos's files and lines (what
+ * resolution gives positions read without them), as idents_apart() for
+ * functions: a changed one may not become one that keeps its fields
+ * (found in the positions' table) nor another changed one. *changed:
+ * whether any changes. A position moved to another function or address
+ * is left to the rebuild.
+ */
+static bool positions_apart(struct profile *p, const struct ppos *newpos,
+			    bool *changed)
+{
+	struct ppos *moved = NULL;
+	size_t n = 0;
+	bool apart = true;
+
+	*changed = false;
+	for (size_t i = 0; newpos && i < p->npos; i++) {
+		if (pos_place_differs(&newpos[i], &p->pos[i]))
+			return false;
+		n += pos_line_differs(&newpos[i], &p->pos[i]);
+	}
+	if (!n)
+		return true;
+	*changed = true;
+	moved = xreallocarray(NULL, n, sizeof(*moved));
+	n = 0;
+	for (size_t i = 0; i < p->npos && apart; i++) {
+		const struct ppos *q = &newpos[i];
+		uint32_t h;
+
+		if (!pos_line_differs(q, &p->pos[i]))
+			continue;
+		moved[n++] = *q;
+		h = profile_pos_find(p, q->func, q->file, q->line, q->addr,
+				     q->region);
+		if (h != NO_ID && !pos_line_differs(&newpos[h], &p->pos[h]))
+			apart = false;
+	}
+	if (apart) {
+		qsort(moved, n, sizeof(*moved), cmp_pos);
+		for (size_t i = 1; i < n && apart; i++)
+			apart = cmp_pos(&moved[i - 1], &moved[i]) != 0;
+	}
+	free(moved);
+	return apart;
+}
+
 bool profile_rekey_in_place(struct profile *p, const struct pfunc *ident,
 			    const uint32_t *ident_line,
 			    const struct ppos *newpos, uint32_t *map)
 {
-	/* a position given a new file or line might become another one
-	 * of its function: the rebuild finds out */
-	for (size_t i = 0; newpos && i < p->npos; i++)
-		if (newpos[i].file != p->pos[i].file ||
-		    newpos[i].line != p->pos[i].line ||
-		    newpos[i].func != p->pos[i].func ||
-		    newpos[i].addr != p->pos[i].addr ||
-		    newpos[i].region != p->pos[i].region)
-			return false;
+	bool pos_changed;
+
+	if (!positions_apart(p, newpos, &pos_changed))
+		return false;
 	if (!idents_apart(p, ident)) {
 		profile_drop_indexes(p);
 		return false;
@@ -177,6 +249,13 @@ bool profile_rekey_in_place(struct profile *p, const struct pfunc *ident,
 			profile_set_func_line(p, (uint32_t)f, ident_line[f]);
 		if (map)
 			map[f] = (uint32_t)f;
+	}
+	if (pos_changed) {
+		for (size_t i = 0; i < p->npos; i++) {
+			p->pos[i].file = newpos[i].file;
+			p->pos[i].line = newpos[i].line;
+		}
+		profile_drop_pos_table(p);
 	}
 	/* the identities changed and the arcs may be numbered anew: the
 	 * indexes are built again by the next look-up */
