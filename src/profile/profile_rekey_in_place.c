@@ -4,8 +4,9 @@
  * big program's profile renames few or none of its functions (0 of
  * many.60's 712,000 with cc1plus: its functions had their names
  * already), and a rebuild adds every function, arc and position again
- * into new tables beside the old ones: on many.60 a third more time
- * than the listing without -b, and twice its memory. Here each function
+ * into new tables beside the old ones: on many.60 about half of what
+ * -b added to the listing's time, and its peak 251 MiB where the
+ * listing without -b takes 130 (doc/PERFORMANCE.md). Here each function
  * keeps its index, only the changed ones are written, and what the
  * rebuild also did is done alone: arcs of no calls and no cost are
  * dropped (with their call sites), lines are set. Positions given files
@@ -95,8 +96,9 @@ static bool empty_call(const struct profile *p, uint32_t c)
  * Arcs of no calls and no cost say nothing (calls moved away by
  * --inlined=callee leave them): dropped, as the rebuild drops them,
  * the others keeping their order, and the call sites of the dropped
- * ones with them. A count in big_counts[] or a cost in big_incl[]
- * stays where it is; an empty arc had none.
+ * ones with them. Counts in big_counts[] and costs in big_incl[] stay
+ * where they are (those of a dropped arc whose count went back to 0,
+ * unused).
  */
 static void drop_empty_calls(struct profile *p)
 {
