@@ -39,13 +39,14 @@ static void add_call(struct profile *p, uint32_t from, uint32_t to,
 
 /*
  * Four functions with costs, lines, positions, call sites and a jump;
- * arcs with a count past 2^31, and two of no calls and no cost (one
- * with a call site), which the rekeying drops; packed as
+ * arcs with a count past 2^31, and three of no calls and no cost (one
+ * with a call site, one whose count was past 2^31), which the
+ * rekeying drops; packed as
  * profile_finish() leaves them, or not, as a reader leaves them.
  */
 static void build(struct profile *p, bool packed)
 {
-	uint32_t pa, pc, pd;
+	uint32_t pa, pc, pd, big;
 	struct pjump j = { 0 };
 
 	profile_init(p);
@@ -70,6 +71,10 @@ static void build(struct profile *p, bool packed)
 	add_call(p, C, D, (uint64_t)1 << 33, 13, pc);
 	add_call(p, D, B, 0, 0, NO_ID);		/* empty */
 	add_call(p, A, D, 0, 5, pa);		/* no calls, a cost: kept */
+	/* empty too, its count in big_counts[] */
+	big = profile_call(p, D, A);
+	profile_call_set_count(p, big, (uint64_t)1 << 32);
+	profile_call_set_count(p, big, 0);
 	j.from = pd;
 	j.to_file = intern(p, "b.c");
 	j.to_line = 4;
@@ -234,7 +239,7 @@ static void test_empty_arcs_dropped(void **state)
 
 	(void)state;
 	build(&p, true);
-	assert_int_equal(p.ncalls, 5);
+	assert_int_equal(p.ncalls, 6);
 	assert_int_equal(p.ncallsites, 4);
 	ident = idents(&p);
 	assert_true(profile_rekey_in_place(&p, ident, NULL, NULL, NULL));
@@ -272,7 +277,7 @@ static void test_merge_left_to_rebuild(void **state)
 	ident[A].file = p.funcs[B].file;
 	assert_false(profile_rekey_in_place(&p, ident, NULL, NULL, NULL));
 	assert_int_equal(p.nfuncs, 4);
-	assert_int_equal(p.ncalls, 5);
+	assert_int_equal(p.ncalls, 6);
 	assert_int_equal(p.funcs[A].name, intern(&p, "0x1160"));
 	/* the merge itself, by profile_rekey() */
 	profile_rekey(&p, ident, NULL, NULL, NULL);
@@ -311,7 +316,7 @@ static void test_position_merge_left_to_rebuild(void **state)
 	pos[0].file = pos[1].file;
 	pos[0].line = pos[1].line;
 	assert_false(profile_rekey_in_place(&p, ident, NULL, pos, NULL));
-	assert_int_equal(p.ncalls, 5);
+	assert_int_equal(p.ncalls, 6);
 	assert_int_equal(p.pos[0].line, 0);
 	profile_rekey(&p, ident, NULL, pos, NULL);
 	assert_int_equal(p.npos, 3);
