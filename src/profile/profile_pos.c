@@ -11,6 +11,7 @@
 #include "base/xalloc.h"
 #include "pos_select.h"
 #include "profile.h"
+#include "profile_rekey.h"
 
 /*
  * Where a position's search starts. Readers come to a function's
@@ -33,6 +34,11 @@ static uint64_t pos_hash(uint32_t func, name_id file, uint32_t line,
 static void pos_rehash(struct profile *p)
 {
 	size_t cap = p->pos_table ? (p->pos_mask + 1) * 2 : 1024;
+
+	/* a table dropped (profile_drop_pos_table()) is built again for
+	 * every position there is, at under half full */
+	while (cap < (p->npos + 1) * 2)
+		cap *= 2;
 
 	free(p->pos_table);
 	p->pos_table = xcalloc(cap, sizeof(*p->pos_table));
@@ -189,4 +195,30 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 			line = 1;
 	}
 	return profile_pos_as_is(p, func, file, line, addr, region);
+}
+
+uint32_t profile_pos_find(struct profile *p, uint32_t func, name_id file,
+			  uint32_t line, uint64_t addr, uint32_t region)
+{
+	size_t j;
+
+	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
+		pos_rehash(p);
+	j = pos_hash(func, file, line, addr, region) & p->pos_mask;
+	for (;;) {
+		uint32_t v = p->pos_table[j];
+
+		if (!v)
+			return NO_ID;
+		if (pos_is(&p->pos[v - 1], func, file, line, addr, region))
+			return v - 1;
+		j = (j + 1) & p->pos_mask;
+	}
+}
+
+void profile_drop_pos_table(struct profile *p)
+{
+	free(p->pos_table);
+	p->pos_table = NULL;
+	p->pos_mask = 0;
 }

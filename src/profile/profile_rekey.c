@@ -1,14 +1,16 @@
 /*
  * Renaming and merging functions after reading (see profile_rekey() in
- * profile.h): the tables are rebuilt by adding every old function, arc
- * and position again under its new identity, so merging is the same
- * code as reading.
+ * profile.h): in place where nothing merges (profile_rekey_in_place.c),
+ * else the tables are rebuilt by adding every old function, arc and
+ * position again under its new identity, so merging is the same code
+ * as reading.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/xalloc.h"
 #include "profile.h"
+#include "profile_rekey.h"
 
 /* to += from, but the larger of the two for a maximum event: two
  * functions merged into one hold the larger of their largest, as
@@ -29,6 +31,14 @@ static size_t unpacked(struct profile *p)
 void profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const uint32_t *ident_line, const struct ppos *newpos,
 		   uint32_t *map)
+{
+	if (!profile_rekey_in_place(p, ident, ident_line, newpos, map))
+		profile_rekey_rebuild(p, ident, ident_line, newpos, map);
+}
+
+void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
+			   const uint32_t *ident_line,
+			   const struct ppos *newpos, uint32_t *map)
 {
 	size_t stride = unpacked(p), nfuncs = p->nfuncs, ncalls = p->ncalls,
 	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;

@@ -584,9 +584,15 @@ static bool unknown_file(const struct profile *p, name_id file)
 	return file == NO_NAME || !strcmp(profile_str(p, file), "???");
 }
 
-/* Names, files and lines for one binary's functions and positions. */
+/*
+ * Names, files and lines for one binary's functions and positions. sy
+ * is named_syms()'s, for the first nsy functions (those there were
+ * before --inlined=callee added any): a big program has hundreds of
+ * thousands of names to look up, once is enough.
+ */
 static void rename_funcs(struct profile *p, const struct symtab *st,
 			 name_id ob, const uint64_t *low,
+			 const struct sym *const *sy, size_t nsy,
 			 const struct resolve_opts *o, struct pfunc *ident,
 			 uint32_t *ident_line, struct ppos *pos,
 			 struct resolve_report *r)
@@ -610,7 +616,10 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 				changed = true;
 			}
 		} else {
-			s = resolve_named_sym(p, st, (uint32_t)f);
+			/* named_syms() looked up the names not made up */
+			s = f < nsy && !made_up_name(name)
+				    ? sy[f]
+				    : resolve_named_sym(p, st, (uint32_t)f);
 			/* the profile may carry either spelling: show the
 			 * one asked for (the name as a whole must match, so
 			 * "fib'2" keeps its suffix) */
@@ -783,6 +792,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		struct ppos *pos = NULL;
 		uint64_t *low = NULL;
 		const struct sym **sy;
+		size_t nsy;
 		uint32_t named;
 		name_id ob;
 
@@ -793,13 +803,13 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		r->object = ob;
 		low = lowest_addresses(p);
 		sy = named_syms(p, st[b], ob, &named);
+		nsy = p->nfuncs;
 		find_offset(p, st[b], sy, low, o, r);
 		if (check_match(p, st[b], ob, sy, named, low, o, r) < 0) {
 			free(sy);
 			free(low);
 			return -1;
 		}
-		free(sy);
 		if (o->inlined == INLINE_CALLEE) {
 			charge_inlined(p, st[b], ob, r);
 			free(low);
@@ -816,7 +826,9 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		 * listings alone): memcpy() from NULL is undefined, if of 0 */
 		if (p->npos)
 			memcpy(pos, p->pos, p->npos * sizeof(*pos));
-		rename_funcs(p, st[b], ob, low, o, ident, ident_line, pos, r);
+		rename_funcs(p, st[b], ob, low, sy, nsy, o, ident, ident_line,
+			     pos, r);
+		free(sy);
 		profile_rekey(p, ident, ident_line, pos, NULL);
 		/* the functions are numbered anew: their counts are done */
 		if (p->pos_select)
