@@ -918,28 +918,6 @@ static void print_notes(struct run *r)
 	free(text);
 }
 
-/* print_time_header()'s lines as note()s. */
-static void time_notes(const struct profile *p)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *m;
-
-	if (!p->time_spec || !(m = open_memstream(&text, &len)))
-		return;
-	print_time_header(m, p, "");
-	fclose(m);
-	for (char *line = text, *nl; line && *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			nl = line + strlen(line);
-		note("%.*s", (int)(nl - line), line);
-		if (!*nl)
-			break;
-	}
-	free(text);
-}
-
 /* The listing's first line under transforms: which, and what share of
  * the total is left. prefix starts it ("# " in folded stacks). */
 static void print_transform_header(FILE *out, const struct run *r,
@@ -1125,7 +1103,7 @@ int analyze_run(const struct options *o, FILE *out)
 		print_notes(&r);
 		/* the page's numbers are of --time's range: its messages
 		 * say which, as the text listings' first line does */
-		time_notes(&r.p);
+		print_time_notes(&r.p);
 		r.title = page_title(o);
 		r.messages = diag_keep_copy(&msgs);
 	}

@@ -42,25 +42,11 @@ static bool wanted(const struct options *o)
 	return o->disasm && !o->annotate;
 }
 
-/* Every input a Callgrind profile in a file that can be read again
- * (compressed or not): a pipe is read once, keeping every position. */
-static bool readable_twice(const struct options *o)
-{
-	for (int i = 0; i < o->ninputs; i++) {
-		struct stat st;
-
-		if (!strcmp(o->inputs[i], "-") || stat(o->inputs[i], &st) < 0 ||
-		    !S_ISREG(st.st_mode) || !read_is_callgrind(o->inputs[i]))
-			return false;
-	}
-	return o->ninputs > 0;
-}
-
 void code_positions_begin(struct code_positions *cp, const struct options *o)
 {
 	memset(cp, 0, sizeof(*cp));
 	cp->show = o->show_positions;
-	cp->wanted = wanted(o) && readable_twice(o);
+	cp->wanted = wanted(o) && hot_files_rereadable(o);
 	if (!cp->wanted)
 		return;
 	cp->held = open_memstream(&cp->text, &cp->len);

@@ -870,25 +870,8 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
  * text header (--json, the page, which shows the run's messages) */
 static void time_notes(const struct diff *d)
 {
-	for (int k = BASE; k <= NEW; k++) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *m;
-
-		if (!d->s[k].p.time_spec || !(m = open_memstream(&text, &len)))
-			continue;
-		print_time_header(m, &d->s[k].p, "");
-		fclose(m);
-		for (char *line = text, *nl; *line; line = nl + 1) {
-			nl = strchr(line, '\n');
-			if (!nl)
-				nl = line + strlen(line);
-			note("%.*s", (int)(nl - line), line);
-			if (!*nl)
-				break;
-		}
-		free(text);
-	}
+	for (int k = BASE; k <= NEW; k++)
+		print_time_notes(&d->s[k].p);
 }
 
 /* The rows listed (row_listed()) to the front, in their order, the

@@ -55,8 +55,7 @@ static bool report_disassembles(const struct profile *q)
 	       S_ISREG(sb.st_mode);
 }
 
-/* Every input a Callgrind profile in a file that can be read again. */
-static bool readable_twice(const struct options *o)
+bool hot_files_rereadable(const struct options *o)
 {
 	for (int i = 0; i < o->ninputs; i++) {
 		struct stat st;
@@ -89,7 +88,7 @@ static bool read_file_costs(struct profile *q, const struct read_opts *ro,
 	fo.want_stacks = false;
 	q->pos_detail = POS_FILES;
 	diag_set_sink(quiet);
-	ok = readable_twice(o);
+	ok = hot_files_rereadable(o);
 	for (int i = 0; ok && i < o->ninputs; i++)
 		ok = read_profile(q, o->inputs[i], &fo) == 0;
 	diag_set_sink(sink == stderr ? NULL : sink);

@@ -32,6 +32,9 @@ void hot_files_choose(struct profile *p, struct read_opts *ro,
  * file's cost on a line and on none (POS_FILES, or positions keyed
  * alike: code_positions.c's first read).
  */
+/* Whether every input is a Callgrind profile in a file that can be read
+ * again (compressed or not; a pipe cannot) */
+bool hot_files_rereadable(const struct options *o);
 void hot_files_keep(struct profile *p, const struct profile *q, double thr);
 
 #endif

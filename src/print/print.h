@@ -163,6 +163,9 @@ void print_threads(FILE *out, const struct profile *p,
  * nothing without --time. */
 void print_time_header(FILE *out, const struct profile *p,
 		       const char *prefix);
+/* The same lines as note()s, for outputs with no text header (--json,
+ * the page, which shows the run's messages) */
+void print_time_notes(const struct profile *p);
 
 /* --json's parts of them: an input's "time" and the "threads" (ne
  * events) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/time_slice.h"
 #include "base/xalloc.h"
 #include "fmt.h"
@@ -283,4 +284,25 @@ void json_threads(FILE *out, const struct profile *p, size_t ne)
 		fputc('}', out);
 	}
 	fputc(']', out);
+}
+
+void print_time_notes(const struct profile *p)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	if (!p->time_spec || !(m = open_memstream(&text, &len)))
+		return;
+	print_time_header(m, p, "");
+	fclose(m);
+	for (char *line = text, *nl; line && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line);
+		note("%.*s", (int)(nl - line), line);
+		if (!*nl)
+			break;
+	}
+	free(text);
 }
