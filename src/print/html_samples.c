@@ -101,6 +101,23 @@ static void col_write(FILE *out, const char *key, struct column *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* Each event's figure of each thread, [[event 0's], ...]: the threads'
+ * costs, or their numbers of samples */
+static void put_per_thread(FILE *out, const struct profile *p, size_t ne,
+			   bool cost)
+{
+	fputc('[', out);
+	for (size_t e = 0; e < ne; e++) {
+		fputs(e ? ", [" : "[", out);
+		for (size_t i = 0; i < p->nthreads; i++)
+			fprintf(out, i ? ",%llu" : "%llu", (unsigned long long)
+				(cost ? p->threads[i].cost[e]
+				      : p->threads[i].samples[e]));
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
 static void put_tracks(FILE *out, const struct profile *p)
 {
 	size_t ne = p->threads_nevents;
@@ -123,23 +140,11 @@ static void put_tracks(FILE *out, const struct profile *p)
 		else
 			json_name(out, p, c);
 	}
-	fputs("],\n  \"samples\": [", out);
-	for (size_t e = 0; e < ne; e++) {
-		fputs(e ? ", [" : "[", out);
-		for (size_t i = 0; i < p->nthreads; i++)
-			fprintf(out, i ? ",%llu" : "%llu",
-				(unsigned long long)p->threads[i].samples[e]);
-		fputc(']', out);
-	}
-	fputs("],\n  \"cost\": [", out);
-	for (size_t e = 0; e < ne; e++) {
-		fputs(e ? ", [" : "[", out);
-		for (size_t i = 0; i < p->nthreads; i++)
-			fprintf(out, i ? ",%llu" : "%llu",
-				(unsigned long long)p->threads[i].cost[e]);
-		fputc(']', out);
-	}
-	fputs("]}", out);
+	fputs("],\n  \"samples\": ", out);
+	put_per_thread(out, p, ne, false);
+	fputs(",\n  \"cost\": ", out);
+	put_per_thread(out, p, ne, true);
+	fputc('}', out);
 }
 
 static void put_ids(FILE *out, const char *key, const uint32_t *ids, size_t n)
