@@ -228,3 +228,106 @@ class TestDiffFunction(diff.DiffBase):
                 shown = p.js("return document.getElementById('fn-name').title")
                 self.assertTrue(label.startswith(shown.split(' (')[0]), (label, shown))
                 p.shot('difffn-' + kind + '-from-flame')
+
+    def sorted_calls(self, f, which, key, desc):
+        """f's callers or callees sorted as the page sorts them by key,
+        ties in --json's order"""
+        v = {'base': lambda g: g['cost'][0], 'new': lambda g: g['cost'][1],
+             'change': lambda g: g['cost_delta']}[key]
+        at = {id(g): k for k, g in enumerate(f[which])}
+
+        def cmp(x, y):
+            a, b = v(x), v(y)
+            if a != b:
+                return (-1 if a > b else 1) if desc else (-1 if a < b else 1)
+            return at[id(x)] - at[id(y)]
+        return [[group(g['cost'][0]), group(g['cost'][1]), change_text(g['cost_delta'])]
+                for g in sorted(f[which], key=functools.cmp_to_key(cmp))]
+
+    def check_sorts(self, p, f, sorts, what):
+        """Both tables as sorts says ({which: (key, desc)}, absent for
+        --json's order), rows and titles' marks"""
+        for which in ('callers', 'callees'):
+            rows = [r[:3] for r in self.calls(p, which)]
+            marked = p.js("""return [...document.querySelectorAll(
+                '#fn-' + arguments[0] + ' th.sorted')].map(t => [t.dataset.key,
+                t.classList.contains('up')])""", which)
+            if which in sorts:
+                key, desc = sorts[which]
+                self.assertEqual(rows, self.sorted_calls(f, which, key, desc),
+                                 (what, which))
+                self.assertEqual(marked, [[key, not desc]], (what, which))
+            else:
+                self.assertEqual(rows, [[group(g['cost'][0]), group(g['cost'][1]),
+                                         change_text(g['cost_delta'])] for g in f[which]],
+                                 (what, which))
+                self.assertEqual(marked, [], (what, which))
+
+    def click(self, p, css):
+        p.d.find_element(By.CSS_SELECTOR, css).click()
+        p.go(p.js('return location.hash'))
+
+    def test_tab_and_sorts_in_the_hash(self):
+        p, doc = self.open_fn('callgrind', '#top')
+        tab = p.d.find_element(By.ID, 'tab-fn')
+        self.assertEqual(tab.text, 'Function')
+        # no function seen yet: the tab says where to pick one
+        self.click(p, '#tab-fn')
+        self.assertEqual(p.js('return location.hash'), '#fn')
+        self.assertTrue(p.js("return document.getElementById('fn-none').textContent")
+                        .startswith('No function chosen yet'))
+        self.assertIn('on', p.js("return document.getElementById('tab-fn').className"))
+        # the function with the most callers and callees
+        F = doc['functions']
+        i = max(range(len(F)), key=lambda i: min(len(F[i]['callees']),
+                                                  len(F[i]['callers'])) * 100 +
+                len(F[i]['callees']))
+        f = F[i]
+        self.assertGreater(len(f['callees']), 2)
+        p.go('#fn/%d' % i)
+        self.assertIn('on', p.js("return document.getElementById('tab-fn').className"))
+        self.check_sorts(p, f, {}, 'default')
+        self.click(p, '#fn-callees th[data-key="base"]')
+        self.assertEqual(p.js('return location.hash'), '#fn/%d&callees=base,desc' % i)
+        self.click(p, '#fn-callees th[data-key="base"]')
+        self.assertEqual(p.js('return location.hash'), '#fn/%d&callees=base,asc' % i)
+        self.click(p, '#fn-callers th[data-key="change"]')
+        want_hash = '#fn/%d&callers=change,desc&callees=base,asc' % i
+        self.assertEqual(p.js('return location.hash'), want_hash)
+        both = {'callers': ('change', True), 'callees': ('base', False)}
+        self.check_sorts(p, f, both, 'clicked')
+        p.shot('difffn-callgrind-sorts-in-hash')
+        # away by a tab and back by the Function tab: that function,
+        # those sorts
+        self.click(p, '#tab-flame')
+        self.assertEqual(p.d.find_element(By.ID, 'tab-fn').get_attribute('href')
+                         .split('#', 1)[1], want_hash[1:])
+        self.click(p, '#tab-fn')
+        self.assertEqual(p.js('return location.hash'), want_hash)
+        self.check_sorts(p, f, both, 'by the tab')
+        # back: the flame graph, back again: the sorts before the last
+        # click, forward: as clicked
+        p.d.back()
+        p.go(p.js('return location.hash'))
+        self.assertEqual(p.js('return location.hash').split('&')[0], '#flame')
+        p.d.back()
+        p.go(p.js('return location.hash'))
+        self.assertEqual(p.js('return location.hash'), want_hash)
+        p.d.back()
+        p.go(p.js('return location.hash'))
+        self.assertEqual(p.js('return location.hash'), '#fn/%d&callees=base,asc' % i)
+        self.check_sorts(p, f, {'callees': ('base', False)}, 'back')
+        p.d.forward()
+        p.go(p.js('return location.hash'))
+        self.check_sorts(p, f, both, 'forward')
+        # a reload of the address
+        p.d.refresh()
+        p.wait()
+        p.go(p.js('return location.hash'))
+        self.assertEqual(p.js('return location.hash'), want_hash)
+        self.check_sorts(p, f, both, 'reloaded')
+        # the switch keeps them; a key this page has not: the default
+        self.click(p, '#shares')
+        self.assertEqual(p.js('return location.hash'), want_hash + '&shares=1')
+        p.go('#fn/%d&callers=calls,desc' % i)
+        self.check_sorts(p, f, {}, 'unknown key')

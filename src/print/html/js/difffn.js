@@ -4,7 +4,9 @@
  * "callers" and "callees" (diff_arcs.h) */
 
 /* Each table's sort: a key of DIFF_FN_KEYS and the way, null for the
- * default (--json's order: the largest change of the calls' cost) */
+ * default (--json's order: the largest change of the calls' cost);
+ * kept in the hash ("&callers=KEY,desc", "&callees=KEY,asc") by
+ * diffroute.js */
 const diffFnState = { callers: { col: null, desc: true },
 	callees: { col: null, desc: true } };
 const DIFF_FN_KEYS = ['base', 'new', 'change', 'pct', 'name'];
@@ -64,7 +66,8 @@ function diffCallsTable(f, callers) {
 		if (!t)
 			return;
 		sortClick(state, t.dataset.key, !t.classList.contains('num'));
-		table.replaceWith(diffCallsTable(f, callers));
+		/* drawn again by diffRoute(), as back and reload draw it */
+		location.hash = diffHref('#fn/' + f);
 	});
 	for (const [a, g] of rows) {
 		const only = onlyIn(g);
@@ -95,6 +98,10 @@ function diffCallsTable(f, callers) {
 }
 
 function viewDiffFunction(f) {
+	if (f === undefined)
+		return el('p', { class: 'note', id: 'fn-none' },
+			'No function chosen yet: pick one in Top, the flame graph ' +
+			'or a tree');
 	if (!(f >= 0 && f < NF))
 		return el('p', { class: 'note', id: 'fn-none' }, 'No function ' + f +
 			' in this comparison: pick one in Top');

@@ -4,12 +4,16 @@
  *   #top            the functions' changes     #flame[/K]  the
  *   #calltree       the call tree              differential flame
  *   #bottomup       ... inverted               graph (zoomed to node K)
- *   #fn/N           row N's costs, callers and callees (difffn.js)
- * then the view's own: Top's "&sort=KEY,desc" (or ",asc"), the flame
- * graph's "&search=TEXT" (URI-encoded); then "&shares=1": the switch,
+ *   #fn[/N]         row N's costs, callers and callees (difffn.js);
+ *                   without N the last one shown
+ * then the view's own: Top's "&sort=KEY,desc" (or ",asc"), the
+ * Function view's "&callers=KEY,desc&callees=KEY,asc" (each table's
+ * sort, absent for --json's order), the flame graph's "&search=TEXT"
+ * (URI-encoded); then "&shares=1": the switch,
  * comparing each side's shares of its total. The report's route.js
  * reads the report's hash; this page's is its own, parsed here.
  */
+let lastDiffFunction;
 function hashParts(hash) {
 	const [place, ...rest] = hash.replace(/^#/, '').split('&');
 	const params = rest.filter(p => p).map(p => {
@@ -27,34 +31,50 @@ function hashParts(hash) {
 	return { place, params };
 }
 /* A place of this page ("#flame/3") with its view's state (Top's
- * sort, the flame graph's search) and the switch as they are */
+ * sort, the Function view's tables' sorts, the flame graph's search)
+ * and the switch as they are */
 function diffHref(place) {
+	const sort = s => s.col + (s.desc ? ',desc' : ',asc');
 	let own = '';
 
 	if (place.startsWith('#top') && diffTopState.col)
-		own = '&sort=' + diffTopState.col + (diffTopState.desc ? ',desc' : ',asc');
+		own = '&sort=' + sort(diffTopState);
+	else if (place.startsWith('#fn'))
+		own = ['callers', 'callees'].filter(w => diffFnState[w].col)
+			.map(w => '&' + w + '=' + sort(diffFnState[w])).join('');
 	else if (place.startsWith('#flame') && diffFlameSearch)
 		own = '&search=' + encodeURIComponent(diffFlameSearch);
 	return place + own + (shares ? '&shares=1' : '');
 }
-/* The tabs' links, each to its view as last seen */
+/* The tabs' links, each to its view as last seen: the Function tab to
+ * the function last shown */
 function diffTabLinks(tab) {
 	for (const a of document.querySelectorAll('#tabs a')) {
+		const place = '#' + a.id.slice(4);
+
 		a.classList.toggle('on', a.id === 'tab-' + tab);
-		a.setAttribute('href', diffHref('#' + a.id.slice(4)));
+		a.setAttribute('href', diffHref(place === '#fn' && lastDiffFunction !==
+			undefined ? place + '/' + lastDiffFunction : place));
 	}
 }
-/* The view's own parameters from the hash: Top's sort, the default
- * for none or one this page does not have; the search */
+/* The view's own parameters from the hash: Top's and the Function
+ * view's sorts, the default for none or a key this page does not
+ * have; the search */
 function diffViewState(tab, params) {
 	const get = k => (params.find(([key]) => key === k) || [])[1];
+	const sort = (state, value, keys) => {
+		const [col, way] = (value || '').split(',');
+		const known = keys.includes(col);
+
+		state.col = known ? col : null;
+		state.desc = !known || way !== 'asc';
+	};
 
 	if (tab === 'top') {
-		const [col, way] = (get('sort') || '').split(',');
-		const known = DIFF_TOP_KEYS.includes(col);
-
-		diffTopState.col = known ? col : null;
-		diffTopState.desc = !known || way !== 'asc';
+		sort(diffTopState, get('sort'), DIFF_TOP_KEYS);
+	} else if (tab === 'fn') {
+		for (const w of ['callers', 'callees'])
+			sort(diffFnState[w], get(w), DIFF_FN_KEYS);
 	} else if (tab === 'flame') {
 		diffFlameSearch = get('search') || '';
 	}
@@ -114,8 +134,8 @@ function diffRoute() {
 
 	shares = params.some(([k, v]) => k === 'shares' && v === '1');
 	document.getElementById('shares').checked = shares;
-	diffViewState(['flame', 'calltree', 'bottomup'].includes(tab) ? tab : 'top',
-		params);
+	diffViewState(['fn', 'flame', 'calltree', 'bottomup'].includes(tab) ? tab
+		: 'top', params);
 	switch (tab) {
 	case 'flame':
 		node = viewDiffFlame(arg);
@@ -127,7 +147,9 @@ function diffRoute() {
 		node = viewDiffBottomUp();
 		break;
 	case 'fn':
-		node = viewDiffFunction(arg);
+		if (arg !== undefined)
+			lastDiffFunction = arg;
+		node = viewDiffFunction(arg !== undefined ? arg : lastDiffFunction);
 		break;
 	default:
 		tab = 'top';
