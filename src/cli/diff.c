@@ -621,6 +621,13 @@ static const char diff_blurb[] =
 "profile has is marked (only in base) or (only in new); functions that did\n"
 "not change are left out.\n";
 
+/* Whether event ev's costs are ticks of unit_seconds (gmon.out's
+ * "seconds"), which --diff compares as ticks, not as seconds */
+static bool in_ticks(const struct profile *p, uint32_t ev)
+{
+	return p->events[ev].unit_seconds > 0 && p->events[ev].unit_seconds != 1;
+}
+
 static void print_text(FILE *out, const struct diff *d, size_t listed)
 {
 	const struct profile *bp = &d->s[BASE].p;
@@ -642,8 +649,7 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 	fprintf(out, "Differences in ");
 	fprint_event_title(out, bp, d->s[BASE].ev);
 	/* gmon.out's "seconds" are counted in ticks: say so */
-	if (bp->events[d->s[BASE].ev].unit_seconds > 0 &&
-	    bp->events[d->s[BASE].ev].unit_seconds != 1)
+	if (in_ticks(bp, d->s[BASE].ev))
 		fprintf(out, " (in ticks of %g s)",
 			bp->events[d->s[BASE].ev].unit_seconds);
 	{
@@ -801,6 +807,11 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 	fputs("{\"event\": ", out);
 	json_str(out, profile_str(&d->s[BASE].p,
 				  d->s[BASE].p.events[d->s[BASE].ev].name));
+	/* gmon.out's "seconds" are counted in ticks: say how long one is,
+	 * as the text's title and --json's "unit_seconds" do */
+	if (in_ticks(&d->s[BASE].p, d->s[BASE].ev))
+		fprintf(out, ",\n \"unit_seconds\": %.17g",
+			d->s[BASE].p.events[d->s[BASE].ev].unit_seconds);
 	for (int k = 0; k < 2; k++) {
 		fprintf(out, ",\n \"%s\": {\"path\": ", side_name[k]);
 		json_str(out, d->s[k].path);

@@ -64,8 +64,10 @@ static void put_event_info(FILE *out, const struct diff_page_side *s)
 	json_name(out, p, e->long_name);
 	if (e->max)
 		fputs(", \"maximum\": true", out);
+	/* and how long a tick is, which --diff's title and --json say */
 	if (listed_in_seconds(p, s->ev))
-		fputs(", \"unit\": \"ticks\"", out);
+		fprintf(out, ", \"unit\": \"ticks\", \"unit_seconds\": %.17g",
+			e->unit_seconds);
 	else if (e->unit != NO_NAME) {
 		fputs(", \"unit\": ", out);
 		json_name(out, p, e->unit);

@@ -331,3 +331,38 @@ class TestDiffFunction(diff.DiffBase):
         self.assertEqual(p.js('return location.hash'), want_hash + '&shares=1')
         p.go('#fn/%d&callers=calls,desc' % i)
         self.check_sorts(p, f, {}, 'unknown key')
+
+    def test_gmon_figures_say_ticks(self):
+        """gmon.out's event is "seconds" but --diff compares its ticks:
+        the text's title says "seconds (in ticks of 0.01 s)" and --json
+        "unit_seconds": 0.01 beside figures in ticks. Every caption of
+        the page says so too, and every title says "(ticks)": none says
+        "cost of seconds" over a column of ticks."""
+        p, doc = self.open_fn('gmon', '#fn/0')
+        self.assertEqual(doc['event'], 'seconds')
+        self.assertEqual(doc['unit_seconds'], 0.01)
+        text = run(['--diff'] + PAIRS['gmon'])
+        self.assertIn('Differences in seconds (in ticks of 0.01 s) from', text)
+        said = 'seconds (in ticks of 0.01 s)'
+        how = p.js("return document.getElementById('fn-calls-how').textContent")
+        self.assertIn('inclusive cost of ' + said + ' on each side', how)
+        for table in ('fn-costs', 'fn-callers', 'fn-callees'):
+            titles = p.js("""return [...document.querySelectorAll(
+                '#' + arguments[0] + ' th')].map(t => t.textContent)""", table)
+            self.assertEqual([t for t in titles if t.split(' ')[0] in
+                              ('base', 'new', 'change')],
+                             ['base (ticks)', 'new (ticks)', 'change (ticks)'], table)
+        self.assertEqual(p.js("return document.querySelector('#diff-sides tr:last-child"
+                              " td:nth-child(2)').textContent"), said)
+        for place, css in (('#flame', '#diffflame-view .controls span'),
+                           ('#calltree', '#calltree-view .controls span'),
+                           ('#bottomup', '#bottomup-view .controls span')):
+            p.go(place)
+            self.assertTrue(p.js("return document.querySelector(arguments[0]).textContent",
+                                 css).endswith(said) or said + ':' in p.js(
+                "return document.querySelector(arguments[0]).textContent", css), place)
+        # Callgrind's Ir is its own unit: no unit said
+        p, doc = self.open_fn('callgrind', '#fn/0')
+        self.assertNotIn('unit_seconds', doc)
+        self.assertIn('inclusive cost of Ir on each side',
+                      p.js("return document.getElementById('fn-calls-how').textContent"))

@@ -102,7 +102,7 @@ function viewDiffFlame(zoom) {
 	const H = 17;
 
 	box.append(el('div', { class: 'controls' },
-		el('span', null, 'Differential flame graph of ' + EV[0] +
+		el('span', null, 'Differential flame graph of ' + diffEvent() +
 			': new\'s call paths, coloured by their change from base'),
 		T.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profiles have no stacks') : null,

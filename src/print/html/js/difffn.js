@@ -123,7 +123,8 @@ function viewDiffFunction(f) {
 		.filter(x => x).join(' \u2014 ')),
 	costs,
 	el('h3', null, 'Callers'),
-	el('p', { class: 'muted' }, 'the calls\' inclusive cost of ' + EV[0] +
+	el('p', { class: 'muted', id: 'fn-calls-how' }, 'the calls\' inclusive ' +
+		'cost of ' + diffEvent() +
 		' on each side, largest change first; click a title to sort'),
 	diffCallsTable(f, true),
 	el('h3', null, 'Callees'),

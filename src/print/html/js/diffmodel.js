@@ -54,6 +54,16 @@ function fmtChange(d) {
 function fmtPct(p) {
 	return p === null ? 'new' : signed(p, fixed(Math.abs(p), 2) + '%');
 }
+/* The event compared and the unit of its figures, as --diff's title
+ * says it: "seconds (in ticks of 0.01 s)" for gmon.out (its figures
+ * are ticks, as --diff --json's), "cycles (ns)", "Ir" */
+function diffEvent() {
+	const info = D.event_info[0];
+
+	if (info.unit_seconds)
+		return EV[0] + ' (in ticks of ' + info.unit_seconds + ' s)';
+	return EV[0] + (unitOf() ? ' (' + unitOf() + ')' : '');
+}
 /* what side a row is on, for its mark */
 function onlyIn(f) {
 	return DF.in[f] === 1 ? 'only in base' : DF.in[f] === 2 ? 'only in new' : '';

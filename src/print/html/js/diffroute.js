@@ -94,7 +94,7 @@ function drawDiffHeader() {
 			el('td', null, s.format || ''),
 			el('td', { class: 'num', id: 'total-' + k }, withUnit(s.total))));
 	sides.append(el('tr', null, el('td', null, 'change'),
-		el('td', null, EV[0] + (unitOf() ? ' (' + unitOf() + ')' : '')),
+		el('td', null, diffEvent()),
 		el('td'), el('td', { class: 'num', id: 'total-change' },
 			signed(DF.delta, fmtCost(Math.abs(DF.delta))) + pctOf)));
 	h.append(sides);

@@ -36,7 +36,7 @@ function diffTreeBox(id, what, T, table) {
 
 	box.style.setProperty('--tree-columns', treeColumns(T, titles));
 	box.append(el('div', { class: 'controls' },
-		el('span', null, what + ' of ' + EV[0]),
+		el('span', null, what + ' of ' + diffEvent()),
 		T.estimated ? el('span', { class: 'note tree-estimated' },
 			'estimated from call arcs: the profiles have no stacks') : null,
 		el('span', { class: 'muted' }, 'largest change first'),
