@@ -108,16 +108,22 @@ static int find_counter(const struct profile *p, const char *name,
 		     list, n >= sizeof(list) ? "..." : "");
 }
 
-/* Events for --show: the list given, or all of them. */
+/* Events for --show: the list given, or all of them but a count of
+ * the samples (pprof's "samples"), which the samples column of a
+ * sampled profile shows already (go tool pprof -top shows one sample
+ * type, and its samples as "Total samples"), unless it is the event
+ * sorted by. */
 static uint32_t *parse_show(const struct profile *p, const char *show,
-			    size_t *n)
+			    uint32_t sort_event, size_t *n)
 {
 	uint32_t *ev = xcalloc(p->nevents + 1, sizeof(*ev));
 
 	*n = 0;
 	if (!show) {
 		for (size_t e = 0; e < p->nevents; e++)
-			ev[(*n)++] = (uint32_t)e;
+			if (!(p->sampled && p->events[e].sample_count &&
+			      e != sort_event))
+				ev[(*n)++] = (uint32_t)e;
 		return ev;
 	}
 	while (*show) {
@@ -601,7 +607,7 @@ static int choose_events(struct run *r)
 		if (!o->sort_event)
 			po->sort_event = e;
 	}
-	r->show = parse_show(p, o->show, &po->nshow);
+	r->show = parse_show(p, o->show, po->sort_event, &po->nshow);
 	if (!r->show)
 		return 2;
 	po->show = r->show;

@@ -110,6 +110,9 @@ void print_json_head(FILE *out, const struct cg *cg,
 		if (p->sampled)
 			fprintf(out, ", \"samples\": %llu",
 				(unsigned long long)event_samples(p, (uint32_t)e));
+		/* its costs are the samples' count ("samples" above) */
+		if (p->sampled && p->events[e].sample_count)
+			fputs(", \"sample_count\": true", out);
 		fputc('}', out);
 	}
 	fputs("],\n \"sort_event\": ", out);

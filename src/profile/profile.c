@@ -200,6 +200,7 @@ uint32_t profile_event(struct profile *p, name_id name)
 	p->events[p->nevents].unit_seconds = 0;
 	p->events[p->nevents].unit = NO_NAME;
 	p->events[p->nevents].max = false;
+	p->events[p->nevents].sample_count = false;
 	p->nevents++;
 	set_stride(p, p->nevents);
 	return e;

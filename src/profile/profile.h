@@ -62,6 +62,14 @@ struct pevent {
 	 * accumulateCounts()).
 	 */
 	bool max;
+	/*
+	 * Its costs are the samples' count (pprof's "samples" sample
+	 * type, which each Sample carries beside its "cpu" period): equal
+	 * by construction to the samples column of a sampled profile, so
+	 * the listings show it once, as that column, unless asked for by
+	 * --show or --sort (go tool pprof's -sample_index=samples).
+	 */
+	bool sample_count;
 };
 
 /* A derived event declared by a reader, computed by profile_finish(). */

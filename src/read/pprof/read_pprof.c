@@ -253,7 +253,18 @@ static int make_events(struct pp_reader *rd)
 				     p->events[e].unit == NO_NAME ? "no unit"
 				     : profile_str(p, p->events[e].unit));
 		rd->event_of[t] = e;
+		/* the count stays the samples' only while every file's
+		 * "samples" type is what counts them (charge_sample()) */
+		if (e == before)
+			p->events[e].sample_count = t == rd->samples_type;
+		else if (t != rd->samples_type)
+			p->events[e].sample_count = false;
 	}
+	/* a file without one counts each Sample once, which no event of
+	 * the earlier files' counted */
+	if (rd->samples_type == NO_ID)
+		for (size_t e = 0; e < p->nevents; e++)
+			p->events[e].sample_count = false;
 	set_period(rd);
 	return 0;
 }

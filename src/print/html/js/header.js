@@ -19,7 +19,11 @@ function drawHeader() {
 	D.event_info.forEach((e, k) => {
 		/* a maximum's total is its largest value (the text's
 		 * "the largest N") */
-		const note = isMax(k) ? 'the largest: a maximum, not a sum'
+		/* pprof's "samples": its total is the samples' count, said
+		 * once (--json's "sample_count") */
+		const note = e.sample_count ? 'the samples counted' +
+			(e.unit_seconds ? ', each ' + e.unit_seconds + ' s' : '')
+			: isMax(k) ? 'the largest: a maximum, not a sum'
 			: inSeconds(k) ? fmt(D.totals[k]) + ' ticks of ' +
 			e.unit_seconds + ' s'
 			: e.unit_seconds ? '1 unit = ' + e.unit_seconds + ' s' : '';
@@ -28,7 +32,7 @@ function drawHeader() {
 			el('td', null, e.name),
 			el('td', null, e.long_name || ''),
 			el('td', { class: 'num' }, withUnit(D.totals[k], k)),
-			el('td', { class: 'num' }, SAMPLED ?
+			el('td', { class: 'num' }, SAMPLED && !e.sample_count ?
 				fmt(e.samples) + ' samples' : ''),
 			el('td', { class: 'muted' }, note)));
 	});
