@@ -115,6 +115,7 @@ void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o)
 	uint32_t ev = o->sort_event;
 	double total = (double)p->totals[ev];
 	double bar = total * o->threshold / 100.0;
+	double of = total;	/* what the percentages are of */
 	struct flame fl;
 	struct tree_sort ts;
 	char **names;
@@ -155,10 +156,27 @@ void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 		fprintf(out, "%s in all", cost_text(buf, p, ev, total,
 						    o->digit_groups));
+		/*
+		 * gprof shares a histogram bin in whole 2-byte units of a
+		 * width that need not be whole (resolve_gmon.c): on
+		 * tests/gmon/nopie.gmon its functions got 1.0015 times the
+		 * 92 ticks, and main, which holds every one, came to
+		 * 100.15% of them. gprof's call graph, and ours, give
+		 * shares of the time the functions got (main 100.0%),
+		 * which is right: a share of the run is at most all of it.
+		 * The tree is a call graph: it does the same, total% and
+		 * self% alike (a self% of the ticks, the flat profile's,
+		 * would come out above its own line's total%).
+		 */
+		of = 0;
+		for (uint32_t n = 0; n < cg->nnodes; n++)
+			of += cg_node_self(cg, n, ev);
 	} else {
 		fprint_total(out, p, ev, o->digit_groups);
 	}
-	fputs(fl.estimated ? " (estimated from call arcs):\n\n" : ":\n\n", out);
+	fputs(!fl.estimated ? ":\n\n" : of != total ? " (estimated from call arcs; "
+	      "percentages of the time the functions got):\n\n"
+	      : " (estimated from call arcs):\n\n", out);
 	fprintf(out, "%7s %7s %14s %14s  %s\n", "total%", "self%",
 		listed_in_seconds(p, ev) ? "total s" : "total",
 		listed_in_seconds(p, ev) ? "self s" : "self", "function");
@@ -171,7 +189,7 @@ void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 		depth[n] = fn->parent == NO_ID ? 0 : depth[fn->parent] + 1;
 		if (shown)
-			print_line(out, cg, o, &fl, n, names[n], depth[n], total);
+			print_line(out, cg, o, &fl, n, names[n], depth[n], of);
 		else
 			left_out++;
 		if (shown && child != NO_ID) {

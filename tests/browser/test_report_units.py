@@ -297,7 +297,9 @@ class UnitsTest(ReportBase):
         p.go('#flame')
         root = p.js('return document.querySelector(\'#flame .fr[data-node="-1"]\').title')
         self.assertEqual(root, 'all: %s s (100.00%%)' % total)
-        self.assertIn('100.15%', self.check_percent_cells(p))
+        # main's inclusive: of the time the functions got, as gprof's
+        # call graph (test_gmon_shares_of_the_time_got), once 100.15%
+        self.assertIn('100.00%', self.check_percent_cells(p))
         self.check_cycles('gmon', doc, graph)
 
     # ---- Callgrind: a cycle's members, rounding, 100.00% ----
@@ -353,7 +355,7 @@ class UnitsTest(ReportBase):
     def check_percent_cells(self, p):
         """Top's % columns: two decimals, as the flat profile's, and
         whole in their cells (by inclusive cost, the largest first:
-        gmon.out's main has 100.15%)."""
+        gmon.out's main has 100.00%, once 100.15%)."""
         p.go('')
         self.driver.find_element(By.CSS_SELECTOR,
                                  '#top-head [data-key="incl"]').click()
@@ -374,6 +376,51 @@ class UnitsTest(ReportBase):
             self.assertRegex(c['text'], r'^\d+\.\d\d%$')
             self.assertFalse(c['cut'], c['text'])
         return [c['text'] for c in cells]
+
+    def test_gmon_shares_of_the_time_got(self):
+        """gprof shares a histogram bin in whole 2-byte units of a width
+        that need not be whole (resolve_gmon.c): nopie.gmon's functions
+        got 1.0015 times its 92 ticks. gprof's flat profile gives self
+        shares of the ticks (they add up to 100.16%), its call graph
+        shares of the time the functions got: main, which holds every
+        tick, 100.0%. The call graph is right (a share of the run is
+        at most all of it), and our call graph, --tree, the page's call
+        tree and Top's inclusive % follow it (main showed 100.15% in Top,
+        the call tree and --tree); Top's self % and bottom-up stay the
+        flat profile's, gprof's (test_report_explore), so that spin's
+        self % (65.32) tops its inclusive % (65.22) as gprof's flat
+        profile tops its call graph (65.2).
+        Bottom-up has a root per function with a self cost: no
+        "<cycle 1 as a whole>" of 0.00 (a residue of the subtraction)."""
+        args = self.args('gmon')
+        gprof = subprocess.run(['gprof', '-b', '-q', 'tests/gmon/prog-nopie',
+                                'tests/gmon/nopie.gmon'], capture_output=True,
+                               text=True, check=True).stdout
+        self.assertRegex(gprof, r'\[1\]\s+100\.0\s+0\.00\s+0\.92\s+main')
+        tree = {}
+        for line in run(['--tree', '--threshold=0'] + args).splitlines():
+            m = re.match(r'^\s*([\d.]+)\s+([\d.]+)\s+[\d.]+\s+[\d.]+  (\S.*)$', line)
+            if m and m.group(3) == m.group(3).lstrip():
+                tree[m.group(3)] = m.group(1)
+        self.assertEqual(tree['main'], '100.00')
+        p = self.page('gmon')
+        p.go('#top')
+        rows = {r['cells'][5]: r['cells'] for r in p.rows('top-table')}
+        self.assertEqual(rows['main'][3], '100.00%')
+        self.assertEqual(rows['spin'][1], '65.32%')	# gprof's flat
+        self.assertEqual(rows['spin'][3], '65.22%')	# its call graph's 65.2
+        self.assertEqual(rows['work'][3], '35.77%')	# gprof's 35.8, --tree's
+        p.go('#calltree')
+        top = p.js("""return [...document.querySelectorAll('#calltree .row')]
+            .map(r => [...r.children].map(c => c.textContent))""")
+        self.assertEqual([c for c in top[0] if c.endswith('%')][0], '100.00%')
+        p.go('#bottomup')
+        names = p.js("""return [...document.querySelectorAll('#bottomup-view .row')]
+            .map(r => r.lastElementChild.textContent)""")
+        self.assertFalse([n for n in names if 'as a whole' in n], names)
+        self.assertEqual(len(names), 6, names)
+        p.shot('units-gmon-bottomup')
+
 
 if __name__ == '__main__':
     unittest.main()

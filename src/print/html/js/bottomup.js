@@ -43,8 +43,11 @@ function bottomUpRoots(T) {
 	bottomUpTree = T;
 	if (T.bottomUp)
 		return T.bottomUp;
+	/* a self under 1e-9 of its node's value is what the subtraction
+	 * of its children's values left (gmon.out's <cycle 1 as a whole>
+	 * came out as a root of 0.00), not a cost */
 	for (let i = 0; i < T.unit.length; i++)
-		if (self[i] > 0)
+		if (self[i] > T.value[i] * 1e-9)
 			pairs.push([i, self[i]]);
 	T.bottomUp = bottomUpGroup(pairs);
 	/* the frames the report merged (cut.js), whose functions it does

@@ -79,16 +79,15 @@ function viewCallTree() {
 			const i = row.n;
 
 			if (i.more)
-				return shareCells(i.more[1], total(),
+				return shareCells(i.more[1], pathTotal(),
 					row.up ? T.value[row.up.n] : T.total).concat([el('span', { class: 'num' }), el('span', { class: 'num' })]);
 
-			/* of the whole as the text listings have it: the
-			 * event's total (gmon.out's self costs, gprof's
-			 * estimates, may add up past it) */
-			return shareCells(T.value[i], total(),
+			/* of the whole as --tree has it: gmon.out's of the
+			 * time the functions got (pathTotal()) */
+			return shareCells(T.value[i], pathTotal(),
 				row.up ? T.value[row.up.n] : T.total).concat([
 				costCell(self[i]),
-				el('span', { class: 'num' }, pct(self[i], total()))]);
+				el('span', { class: 'num' }, pct(self[i], pathTotal()))]);
 		},
 		label: row => row.n.more
 			? el('span', { class: 'muted cut-fn', title: flameMoreTitle(row.n.more, T.total) },

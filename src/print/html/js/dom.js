@@ -95,6 +95,34 @@ const SAMPLED = !!D.sampled;
 function pct(v, total) {
 	return total ? fixed(100 * v / total, 2) + '%' : '';
 }
+/* What shares of call paths (inclusive costs, the trees) are of: for
+ * gmon.out the time the functions got, as the call graph and --tree
+ * give them (gprof's bins can give the functions more than the ticks,
+ * and main, which holds every one, would be 100.15% of them: gprof's
+ * call graph says 100.0); else the total in view */
+function pathTotal() {
+	return inSeconds() && !xforms.length ? timeGot() : total();
+}
+/* The time the functions got: their self costs summed (print_seconds.c
+ * sums them in the same order), of every function, those the report
+ * leaves out too; once an event and set of transforms, as the trees
+ * ask a row at a time */
+const timeGotSum = { key: null, t: 0 };
+function timeGot() {
+	const key = ev + ' ' + xformKey;
+
+	if (D.graph_total !== undefined)
+		return D.graph_total;
+	if (timeGotSum.key !== key) {
+		let t = 0;
+
+		for (let f = 0; f < NF; f++)
+			t += fnSelf(f);
+		timeGotSum.key = key;
+		timeGotSum.t = t;
+	}
+	return timeGotSum.t;
+}
 /* the total in view: the event's, or what the transforms leave */
 function total() {
 	return xforms.length && flameTree() ? flameTree().total : D.totals[ev] || 0;

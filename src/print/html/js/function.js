@@ -50,14 +50,7 @@ function fmtShare(v) {
 function graphTotal() {
 	if (!calls().estimated)
 		return total();
-	/* of every function, those the report leaves out too */
-	if (D.graph_total !== undefined)
-		return D.graph_total;
-	let t = 0;
-
-	for (let f = 0; f < NF; f++)
-		t += fnSelf(f);
-	return t;
+	return timeGot();
 }
 
 /* perf.data: the samples that ended in f, of the event shown */
@@ -81,7 +74,7 @@ function viewFunction(f) {
 		/* counts are of the whole profile: none under transforms */
 		SAMPLED && !xforms.length ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
 		', inclusive ', el('b', null, withUnit(fnIncl(f))),
-		' (' + pct(fnIncl(f), total()) + ')',
+		' (' + pct(fnIncl(f), pathTotal()) + ')',
 		/* as the call graph's blank "called": no call was recorded
 		 * (main, a thread's start) */
 		SAMPLED || xforms.length ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +

@@ -150,7 +150,7 @@ function viewTop() {
 
 	function redraw() {
 		const rows = sortedRows();
-		const tot = total();
+		const tot = total(), pathTot = pathTotal();
 
 		count.textContent = rows.length + ' of ' + NF + ' functions';
 		how.textContent = topState.how;
@@ -163,7 +163,7 @@ function viewTop() {
 			costCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
 			costCell(fnIncl(f)),
-			el('span', { class: 'num' }, pct(fnIncl(f), tot)),
+			el('span', { class: 'num' }, pct(fnIncl(f), pathTot)),
 			/* counts are of the whole profile: none under transforms */
 			numCell(xforms.length ? undefined
 				: SAMPLED ? FN.samples[ev][f] : FN.calls[f]),
