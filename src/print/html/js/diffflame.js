@@ -161,6 +161,7 @@ function viewDiffFlame(zoom) {
 			frag.append(div);
 		}
 		area.append(frag);
+		framesTabStop(area);
 		scroller.scrollTop = scroller.scrollHeight;
 		info.style.top = document.getElementById('tabs').offsetHeight + 'px';
 	}
@@ -178,6 +179,7 @@ function viewDiffFlame(zoom) {
 	});
 	area.addEventListener('focusin', e =>
 		e.target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+	framesKeys(area);
 	area.addEventListener('keydown', e => {
 		const t = e.target.closest('.fr');
 

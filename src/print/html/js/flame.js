@@ -219,6 +219,7 @@ function viewFlame(icicle, zoom) {
 				: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
 		}
 		area.append(frag);
+		framesTabStop(area);
 		deepNote.textContent = cut ? 'Stacks deeper than ' + FLAME_DEPTH +
 			' frames are not drawn: click a frame to zoom in.' : '';
 		/* what the search matches, not counting a match inside one */
@@ -276,6 +277,7 @@ function viewFlame(icicle, zoom) {
 	 * to it as a click does, "s" opens its sandwich, "m" its menu */
 	area.addEventListener('focusin', e =>
 		e.target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));
+	framesKeys(area);
 	area.addEventListener('keydown', e => {
 		const t = e.target.closest('.fr');
 		const i = t ? Number(t.dataset.node) : -1;

@@ -98,7 +98,7 @@ function flameMoreFrame(T, i, x, scale, d, deepest, frames) {
  * down, of classes more (" root", " hit"...), its value and title. */
 function flameFrame(i, label, x, w, top, more, value, title) {
 	const div = el('div', { class: 'fr' + more, 'data-node': i,
-		'data-value': value, title, tabindex: 0 });
+		'data-value': value, title, tabindex: -1 });
 
 	div.style.left = x.toFixed(2) + 'px';
 	div.style.width = w.toFixed(2) + 'px';
@@ -111,6 +111,100 @@ function flameFrame(i, label, x, w, top, more, value, title) {
 	if (w > 24)
 		div.textContent = flameLabel(label, Math.floor((w - 3) / flameCharPx()));
 	return div;
+}
+
+/*
+ * The keyboard in a drawing of frames (flame graph, icicle, sandwich,
+ * the diff's): one Tab stop, not one a frame (a big graph's thousands
+ * made Tab walk thousands), and the arrows inside it. Frames are made
+ * with tabindex -1; framesKeys(area) once, then framesTabStop(area)
+ * after each drawing, give 0 to one frame: the last focused if drawn
+ * again (by node), else the root, the middle or the first. Left and
+ * Right go to the next frame on the row, Up and Down to the row above
+ * or below, to the frame over the middle of this one or the nearest;
+ * Home to the root.
+ */
+function framesTabStop(area) {
+	const last = area.dataset.focusNode;
+	const stop = (last !== undefined &&
+		area.querySelector('.fr[data-node="' + last + '"]')) ||
+		area.querySelector('.fr.root, .fr.mid') || area.querySelector('.fr');
+
+	if (stop)
+		stop.tabIndex = 0;
+}
+function framesKeys(area) {
+	area.addEventListener('focusin', e => {
+		const t = e.target.closest('.fr');
+
+		if (!t)
+			return;
+		for (const f of area.querySelectorAll('.fr[tabindex="0"]'))
+			if (f !== t)
+				f.tabIndex = -1;
+		t.tabIndex = 0;
+		area.dataset.focusNode = t.dataset.node;
+	});
+	area.addEventListener('keydown', e => {
+		const t = e.target.closest('.fr');
+		const to = t && !e.altKey && !e.ctrlKey && !e.metaKey &&
+			framesNext(area, t, e.key);
+
+		if (to === undefined || to === false)
+			return;
+		e.preventDefault();
+		if (to) {
+			to.focus();
+			to.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+		}
+	});
+}
+/* The frame key k moves to from frame t: null for none that way,
+ * undefined for a key that is not a move */
+function framesNext(area, t, k) {
+	const box = f => [parseFloat(f.style.left), parseFloat(f.style.width),
+		parseFloat(f.style.top)];
+	const [x, w, y] = box(t);
+	const mid = x + w / 2;
+	let best = null, bestD = Infinity;
+
+	if (k === 'Home')
+		return area.querySelector('.fr.root, .fr.mid');
+	if (!['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'].includes(k))
+		return undefined;
+	const frames = [...area.querySelectorAll('.fr')].map(f => [f, ...box(f)]);
+
+	if (k === 'ArrowLeft' || k === 'ArrowRight') {
+		for (const [f, fx, , fy] of frames) {
+			const d = k === 'ArrowRight' ? fx - x : x - fx;
+
+			if (fy === y && f !== t && d > 0 && d < bestD) {
+				best = f;
+				bestD = d;
+			}
+		}
+		return best;
+	}
+	/* the nearest row that way, then its frame nearest the middle */
+	let row = null;
+
+	for (const [, , , fy] of frames) {
+		const d = k === 'ArrowDown' ? fy - y : y - fy;
+
+		if (d > 0 && (row === null || d < Math.abs(row - y)))
+			row = fy;
+	}
+	for (const [f, fx, fw, fy] of frames) {
+		if (fy !== row)
+			continue;
+		const d = mid < fx ? fx - mid : mid > fx + fw ? mid - fx - fw : 0;
+
+		if (d < bestD) {
+			best = f;
+			bestD = d;
+		}
+	}
+	return best;
 }
 
 /* The choice of flameOrder, a link each: the place with its order */

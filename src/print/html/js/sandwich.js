@@ -183,6 +183,7 @@ function viewSandwich(f) {
 		area.textContent = '';
 		area.style.height = (top + b.maxDepth + 1) * H + 'px';
 		area.append(frag);
+		framesTabStop(area);
 		deepNote.textContent = a.cut || b.cut ? 'Paths longer than ' +
 			FLAME_DEPTH + ' frames are not drawn.' : '';
 		info.style.top = document.getElementById('tabs').offsetHeight + 'px';
@@ -207,6 +208,7 @@ function viewSandwich(f) {
 		if (t)
 			open(t);
 	});
+	framesKeys(area);
 	area.addEventListener('keydown', e => {
 		const t = e.target.closest('.fr');
 
