@@ -253,9 +253,12 @@ void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
 	fputs(fmt_count(buf, p->totals[ev], groups), out);
 	if (p->events[ev].unit != NO_NAME)
 		fprintf(out, " %s", profile_str(p, p->events[ev].unit));
+	/* pprof's "samples": the total is their count, said once */
+	else if (p->sampled && p->events[ev].sample_count)
+		fputs(p->totals[ev] == 1 ? " sample" : " samples", out);
 	if (!profile_event_max(p, ev))
 		fputs(" in all", out);
-	if (!p->sampled)
+	if (!p->sampled || p->events[ev].sample_count)
 		return;
 	for (uint32_t f = 0; f < p->nfuncs; f++)
 		samples += func_samples(p, f, ev);

@@ -253,7 +253,8 @@ bool listed_in_seconds(const struct profile *p, uint32_t e);
 
 /* An event's total as the listings' titles give it: "408,817,632 in
  * all", with its unit where the profile knows one ("ns in all") and a
- * sampled profile's samples ("in all, 204 samples"). */
+ * sampled profile's samples ("in all, 204 samples"); of an event that
+ * counts them (pprof's "samples"), "38 samples in all". */
 void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
 		  bool groups);
 

@@ -45,6 +45,8 @@ struct flat_rows {
 	int wcost, wcall, wcalls;
 	const int *wextra;
 	bool sampled;		/* samples, not calls and per call */
+	bool count_col;		/* sampled: a samples column (none when the
+				 * event is their count: self says it) */
 };
 
 /* gprof's calls, self/call and total/call of node n */
@@ -90,11 +92,11 @@ static void format_row(void *unused, const void *shared, size_t i,
 	lb_number(lb, fr->cum[i], 0, fr->wcost, groups);
 	lb_putc(lb, ' ');
 	lb_number(lb, self, 0, fr->wcost, groups);
-	if (fr->sampled) {
+	if (fr->count_col) {
 		lb_putc(lb, ' ');
 		lb_number(lb, (double)func_samples(cg->p, n, ev), 0,
 			  fr->wcalls, groups);
-	} else {
+	} else if (!fr->sampled) {
 		format_calls(lb, fr, n, self, child);
 	}
 	for (size_t k = 0; k < o->nshow; k++) {
@@ -119,6 +121,9 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	struct name_labels *nl = name_labels_new(cg, o);
 	const char *evname = profile_str(p, p->events[ev].name);
 	bool sampled = p->sampled;
+	/* pprof's "samples" sorted by (--sort=samples, go tool pprof's
+	 * -sample_index=samples): its self column is the samples' */
+	bool count_col = sampled && !p->events[ev].sample_count;
 	int wcost, wcall, wcalls = sampled ? 7 : 5;
 	int *wextra = xcalloc(o->nshow + 1, sizeof(*wextra));
 	char hdr[256];
@@ -187,8 +192,9 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 	if (sampled) {
 		fprintf(out, "  %%   %*s %*s\n", wcost, "cumulative", wcost,
 			"self");
-		fprintf(out, " self  %*s %*s %*s", wcost, evname, wcost, evname,
-			wcalls, "samples");
+		fprintf(out, " self  %*s %*s", wcost, evname, wcost, evname);
+		if (count_col)
+			fprintf(out, " %*s", wcalls, "samples");
 	} else {
 		fprintf(out, "  %%   %*s %*s %*s %*s %*s\n", wcost,
 			"cumulative", wcost, "self", wcalls, "", wcall, "self",
@@ -212,7 +218,7 @@ void print_flat(FILE *out, const struct cg *cg, const struct print_opts *o)
 			.cum = xcalloc(nrows + 1, sizeof(double)), .ev = ev,
 			.total = total, .wcost = wcost, .wcall = wcall,
 			.wcalls = wcalls, .wextra = wextra,
-			.sampled = sampled,
+			.sampled = sampled, .count_col = count_col,
 		};
 		/* rows of 256: a few tens of kilobytes each */
 		struct par_format pf = {
