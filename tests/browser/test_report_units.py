@@ -23,7 +23,7 @@ import unittest
 
 from selenium.webdriver.common.by import By
 
-from report_base import PROFILES, ReportBase, listed_cost, number, run
+from report_base import PROFILES, Page, ReportBase, listed_cost, number, run
 
 PERF = ['-b', 'tests/perf/prog', '-b', 'tests/perf/libwork.so',
         '--sysroot=tests/perf', '--kallsyms=tests/perf/kallsyms']
@@ -420,6 +420,43 @@ class UnitsTest(ReportBase):
         self.assertFalse([n for n in names if 'as a whole' in n], names)
         self.assertEqual(len(names), 6, names)
         p.shot('units-gmon-bottomup')
+
+
+    def test_pprof_samples_once(self):
+        """A Go CPU profile's "samples" sample type is the samples'
+        count, which the samples column gives (go tool pprof -top shows
+        one type, its samples in the title): the header says its total
+        once, Top has no samples column beside it when it is the event
+        shown (--sort=samples' flat profile neither), and keeps one
+        beside "cpu", as the text flat profile does."""
+        path = os.path.join(self.tmp, 'pprof-samples.html')
+        run(['--output=html', '-o', path, 'tests/pprof/cpu.pb.gz'])
+        doc = json.loads(run(['--json', 'tests/pprof/cpu.pb.gz']))
+        self.assertEqual([e.get('sample_count', False) for e in doc['event_info']],
+                         [False, True])
+        text = run(['tests/pprof/cpu.pb.gz'])
+        self.assertNotIn('self samples', text)
+        self.assertIn(' samples  name', text)
+        by_count = run(['--sort=samples', 'tests/pprof/cpu.pb.gz'])
+        self.assertIn('Flat profile of samples, 38 samples in all', by_count)
+        self.assertNotIn('samples samples', by_count)
+        p = Page(self.driver, path)
+        rows = p.js("""return [...document.querySelectorAll('#events tr')]
+            .map(r => [...r.children].map(c => c.textContent))""")
+        self.assertEqual(rows[0][3], '38 samples')
+        self.assertEqual(rows[1][2:4], ['38', ''])
+        self.assertIn('the samples counted', rows[1][4])
+        heads = "return [...document.querySelectorAll('#top-head span')].map(s => s.dataset.key)"
+        self.assertIn('samples', p.js(heads))
+        p.js("const s = document.getElementById('event'); s.value = 1;"
+             "s.dispatchEvent(new Event('change'))")
+        p.wait()
+        self.assertNotIn('samples', p.js(heads))
+        want = [l.split()[2] for l in by_count.splitlines()
+                if re.match(r'^\s*\d+\.\d\d\s', l)]
+        shown = [r['cells'][0] for r in p.rows('top-table')][:len(want)]
+        self.assertEqual(shown, want)
+        p.shot('units-pprof-samples')
 
 
 if __name__ == '__main__':

@@ -15,6 +15,14 @@ const topColumns = [
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 ];
 
+/* The columns shown: a sampled profile's samples, but not beside an
+ * event that is their count (pprof's "samples": its self says it, as
+ * the flat profile leaves the column out) */
+function topShown() {
+	return D.event_info[ev].sample_count
+		? topColumns.filter(c => c.key !== 'samples') : topColumns;
+}
+
 /* A column's title, a cost's with its unit ("self (ns)"). */
 function topTitle(c) {
 	return c.title + (c.cost && unitOf() ? ' (' + unitOf() + ')' : '');
@@ -22,7 +30,7 @@ function topTitle(c) {
 
 /* the rows the filter leaves, and what it did with the text */
 function sortedRows() {
-	const col = topColumns.find(c => c.key === topState.col);
+	const col = topShown().find(c => c.key === topState.col) || topColumns[0];
 	const { rows: matched, how } = filterRows(topState.filter);
 	/* under transforms, the functions left in view (transform.js) */
 	const rows = xforms.length ? matched.filter(inView) : matched;
@@ -92,7 +100,7 @@ function topTemplate() {
 	return topTemplates[key];
 }
 function measureTop() {
-	return topColumns.map(c => {
+	return topShown().map(c => {
 		if (TEXT_COLUMNS[c.key])
 			return TEXT_COLUMNS[c.key];
 		/* a column of text this does not know */
@@ -159,14 +167,16 @@ function viewTop() {
 		more.replaceChildren(...[topState.filter ? cutSearchLine('top-more')
 			: cutLine(CUT && CUT.more, ['function', 'functions'], 'top-more')]
 			.filter(x => x));
+		const counts = topShown().some(c => c.key === 'samples' ||
+			c.key === 'calls');
 		const t = vtable(rows, 'top-grid', f => cells(
 			costCell(fnSelf(f)),
 			el('span', { class: 'num' }, pct(fnSelf(f), tot)),
 			costCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), pathTot)),
 			/* counts are of the whole profile: none under transforms */
-			numCell(xforms.length ? undefined
-				: SAMPLED ? FN.samples[ev][f] : FN.calls[f]),
+			...(counts ? [numCell(xforms.length ? undefined
+				: SAMPLED ? FN.samples[ev][f] : FN.calls[f])] : []),
 			el('span', { class: 'fname' }, fnLinkFit(f, nameMax, fitted.get(f))),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),
@@ -189,7 +199,7 @@ function viewTop() {
 			s.classList.toggle('up', !topState.desc);
 		}
 	}
-	for (const c of topColumns)
+	for (const c of topShown())
 		hdr.append(el('span', { 'data-key': c.key,
 			class: ['self', 'selfpct', 'incl', 'inclpct', 'calls',
 				'samples'].includes(c.key) ? 'num' : '',
