@@ -356,8 +356,8 @@ function xformTree(base) {
 	const span = NF - low + 1;
 	/* the threads and time chosen first (samples.js), as the
 	 * command line's --tid and --time choose the samples read */
-	let T = { unit: base.unit, parent: base.parent,
-		self: sliceSelf(base) || treeSelf(base, true) };
+	let T = sliceTree(base) || { unit: base.unit, parent: base.parent,
+		self: treeSelf(base, true) };
 
 	for (const x of xforms)
 		if (!SLICE_OPS[x.op])

@@ -1,0 +1,125 @@
+/*
+ * Each selected part of a Callgrind profile read again alone, for the
+ * report's threads and dumps (part_reads.h): as --part=N --pid=P
+ * --tid=T read it, with the whole run's reading options, its messages
+ * dropped (the whole read said them once).
+ */
+#include "part_reads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "profile/parts.h"
+#include "read/read.h"
+
+static bool all_callgrind(const struct profile *p)
+{
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (strcmp(profile_str(p, p->inputs[i].format), "callgrind"))
+			return false;
+	return p->ninputs > 0;
+}
+
+static int read_part(struct html_part *hp, const struct options *o,
+		     const struct profile *whole, uint32_t sort_event)
+{
+	const struct ppart *pt = hp->part;
+	uint32_t pid = pt->pid, tid = pt->tid;
+	struct perf_select sel = { .pids = &pid, .npids = pid ? 1 : 0,
+				   .tids = &tid, .ntids = tid ? 1 : 0 };
+	struct read_opts ro = { .part = pt->number ? pt->number : pt->ordinal,
+				.fold_recursion = o->fold_recursion,
+				.lenient = o->lenient,
+				.thread = o->reader_thread,
+				.perf_select = &sel };
+	const char *sort = profile_str(whole, whole->events[sort_event].name);
+	uint32_t ev = 0;
+
+	profile_init(&hp->p);
+	if (read_profile(&hp->p, profile_str(whole,
+					     whole->inputs[pt->input].path),
+			 &ro) < 0 ||
+	    profile_finish(&hp->p) < 0 || !hp->p.nevents)
+		return -1;
+	for (uint32_t e = 0; e < hp->p.nevents; e++)
+		if (!strcmp(profile_str(&hp->p, hp->p.events[e].name), sort))
+			ev = e;
+	cg_build(&hp->cg, &hp->p, ev);
+	cg_find_cycles(&hp->cg);
+	if (cg_propagate_measured(&hp->cg) < 0)
+		return -1;
+	cg_rank(&hp->cg);
+	return 0;
+}
+
+/* why the report draws no threads or dumps of p, or NULL */
+static const char *why_not(const struct options *o, const struct profile *p,
+			   size_t nsel)
+{
+	if (!all_callgrind(p))
+		return "";	/* IgProf's buffers: not drawn */
+	if (nsel < 2)
+		return "";	/* one part: nothing to choose */
+	if (o->ntransforms)
+		return "the report was made with transforms on the command "
+		       "line (--focus, --ignore, ...): the parts' costs are "
+		       "of the profile before them";
+	if (nsel > PART_READS_MAX)
+		return "the profile has more than 256 parts (each is read "
+		       "again alone for the page): --part, --pid or --tid "
+		       "choose fewer";
+	return NULL;
+}
+
+void part_reads_load(struct part_reads *pr, const struct options *o,
+		     const struct profile *whole, uint32_t sort_event)
+{
+	size_t nsel = 0, n = 0;
+	FILE *quiet, *sink;
+
+	memset(pr, 0, sizeof(*pr));
+	for (size_t i = 0; i < whole->nparts; i++)
+		nsel += whole->parts[i].selected;
+	pr->why = why_not(o, whole, nsel);
+	if (pr->why)
+		return;
+	quiet = fopen("/dev/null", "w");
+	sink = diag_sink();
+	if (quiet)
+		diag_set_sink(quiet);
+	/* whole, never grown: each cg points at its profile */
+	pr->parts = xcalloc(nsel, sizeof(*pr->parts));
+	for (size_t i = 0; i < whole->nparts && !pr->why; i++) {
+		struct html_part *hp = &pr->parts[n];
+
+		if (!whole->parts[i].selected)
+			continue;
+		hp->part = &whole->parts[i];
+		n++;
+		if (read_part(hp, o, whole, sort_event) < 0)
+			pr->why = "a part could not be read again alone";
+	}
+	pr->nparts = n;
+	if (quiet) {
+		diag_set_sink(sink == stderr ? NULL : sink);
+		fclose(quiet);
+	}
+	if (pr->why)
+		part_reads_release(pr);
+}
+
+void part_reads_release(struct part_reads *pr)
+{
+	const char *why = pr->why;
+
+	for (size_t i = 0; i < pr->nparts; i++) {
+		cg_release(&pr->parts[i].cg);
+		profile_release(&pr->parts[i].p);
+	}
+	free(pr->parts);
+	memset(pr, 0, sizeof(*pr));
+	pr->why = why;
+}

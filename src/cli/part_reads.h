@@ -1,0 +1,34 @@
+/*
+ * The report's threads and dumps of a Callgrind profile: each selected
+ * part read again alone and analysed, for print/html_parts.c to map
+ * onto the whole profile's tree (doc/DESIGN.md, "Where the threads
+ * are").
+ */
+#ifndef CGA_PART_READS_H
+#define CGA_PART_READS_H
+
+#include "options.h"
+#include "print/html_parts.h"
+#include "profile/profile.h"
+
+/* Parts read again for a report at most: a file of a thousand dumps
+ * would be read a thousand times (its size each time). */
+#define PART_READS_MAX 256
+
+struct part_reads {
+	struct html_part *parts;	/* nparts, in the whole's order */
+	size_t nparts;
+	const char *why;	/* why there are none, or NULL; static */
+};
+
+/*
+ * For --output=html on Callgrind inputs of two or more selected parts:
+ * read each alone (as --part, --pid and --tid would), quietly, and
+ * build its graph. Sets pr->why where it does not (another format, one
+ * part, transforms, too many parts, a part that reads differently).
+ */
+void part_reads_load(struct part_reads *pr, const struct options *o,
+		     const struct profile *whole, uint32_t sort_event);
+void part_reads_release(struct part_reads *pr);
+
+#endif
