@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
@@ -55,6 +56,23 @@ static int read_part(struct html_part *hp, const struct options *o,
 	return 0;
 }
 
+/* The bytes read again for the parts: each part's file once */
+static bool too_much(const struct profile *p)
+{
+	uint64_t in = 0, again = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (!stat(profile_str(p, p->inputs[i].path), &st))
+			in += (uint64_t)st.st_size;
+	for (size_t i = 0; i < p->nparts; i++)
+		if (p->parts[i].selected &&
+		    !stat(profile_str(p, p->inputs[p->parts[i].input].path),
+			  &st))
+			again += (uint64_t)st.st_size;
+	return again > PART_READS_FACTOR * in && again > PART_READS_BYTES;
+}
+
 /* why the report draws no threads or dumps of p, or NULL */
 static const char *why_not(const struct options *o, const struct profile *p,
 			   size_t nsel)
@@ -67,10 +85,11 @@ static const char *why_not(const struct options *o, const struct profile *p,
 		return "the report was made with transforms on the command "
 		       "line (--focus, --ignore, ...): the parts' costs are "
 		       "of the profile before them";
-	if (nsel > PART_READS_MAX)
-		return "the profile has more than 256 parts (each is read "
-		       "again alone for the page): --part, --pid or --tid "
-		       "choose fewer";
+	if (nsel > PART_READS_MAX || too_much(p))
+		return "each part is read again alone for the page, and "
+		       "this profile's would be read more than 16 times over "
+		       "and past 256 MiB (a file of many dumps), or are more "
+		       "than 256: --pid or --tid choose fewer";
 	return NULL;
 }
 

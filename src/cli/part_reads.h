@@ -11,9 +11,14 @@
 #include "print/html_parts.h"
 #include "profile/profile.h"
 
-/* Parts read again for a report at most: a file of a thousand dumps
- * would be read a thousand times (its size each time). */
+/* Parts read again for a report at most, and the bytes read again at
+ * most, times the inputs' sizes unless under PART_READS_BYTES: a part
+ * is read as --part reads it, through its whole file, and a file of a
+ * thousand dumps would be read a thousand times. The files of
+ * --separate-threads=yes are one part each: read twice in all. */
 #define PART_READS_MAX 256
+#define PART_READS_FACTOR 16
+#define PART_READS_BYTES (256ull << 20)
 
 struct part_reads {
 	struct html_part *parts;	/* nparts, in the whole's order */
