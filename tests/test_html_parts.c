@@ -3,7 +3,7 @@
  * with cli/part_reads.c reading each part again), on the valgrind files
  * of tests/callgrind-threads: dumps/ (three dumps, three threads, 13
  * events), combined.out (17 parts in one file) and procs/ (two
- * processes). On a page of every function: each part's records at the
+ * processes), and IgProf's buffers (two, of whole stacks). On a page of every function: each part's records at the
  * nodes of a function add up to that function's self cost in the part
  * read alone (exact, in whole numbers), for every event; every record is
  * on a node of the page's tree or one added to it, an added node's
@@ -38,7 +38,7 @@ struct run {
 
 static void load(struct run *r, const char *pattern)
 {
-	struct read_opts ro = { 0 };
+	struct read_opts ro = { .want_stacks = true };	/* IgProf's */
 	glob_t g;
 	char *diag;
 
@@ -241,7 +241,14 @@ static void test_cut_page(void **state)
 	unload(&r);
 }
 
-/* One part, IgProf's buffers: nothing read again, and nothing said */
+/* IgProf's buffers, of whole stacks: every path the whole tree's */
+static void test_igprof(void **state)
+{
+	(void)state;
+	check_exact("tests/inputs/igprof/perf.txt");
+}
+
+/* One part: nothing read again, and nothing said */
 static void test_none(void **state)
 {
 	struct part_reads pr;
@@ -251,14 +258,6 @@ static void test_none(void **state)
 	char *diag;
 
 	(void)state;
-	profile_init(&p);
-	assert_int_equal(read_path(&p, "tests/inputs/igprof/perf.txt", &ro,
-				   &diag), 0);
-	free(diag);
-	part_reads_load(&pr, &o, &p, 0);
-	assert_string_equal(pr.why, "");
-	assert_int_equal(pr.nparts, 0);
-	profile_release(&p);
 	profile_init(&p);
 	assert_int_equal(read_path(&p, DIR "dumps/callgrind.out.11037.1-01",
 				   &ro, &diag), 0);
@@ -274,6 +273,17 @@ static void test_none(void **state)
 	part_reads_load(&pr, &o, &p, 0);
 	assert_non_null(strstr(pr.why, "transforms"));
 	profile_release(&p);
+	/* IgProf with -b: the binary's names, not a buffer's */
+	profile_init(&p);
+	assert_int_equal(read_path(&p, "tests/inputs/igprof/perf.txt", &ro,
+				   &diag), 0);
+	free(diag);
+	o.ntransforms = 0;
+	o.nbinaries = 1;
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "-b"));
+	assert_int_equal(pr.nparts, 0);
+	profile_release(&p);
 }
 
 int main(void)
@@ -282,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_dumps),
 		cmocka_unit_test(test_combined),
 		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_igprof),
 		cmocka_unit_test(test_cut_page),
 		cmocka_unit_test(test_none),
 	};

@@ -15,11 +15,12 @@
 #include "base/xalloc.h"
 #include "profile/parts.h"
 #include "read/read.h"
+#include "resolve/demangle_names.h"
 
-static bool all_callgrind(const struct profile *p)
+static bool format_is(const struct profile *p, const char *format)
 {
 	for (size_t i = 0; i < p->ninputs; i++)
-		if (strcmp(profile_str(p, p->inputs[i].format), "callgrind"))
+		if (strcmp(profile_str(p, p->inputs[i].format), format))
 			return false;
 	return p->ninputs > 0;
 }
@@ -35,15 +36,25 @@ static int read_part(struct html_part *hp, const struct options *o,
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
 				.thread = o->reader_thread,
+				/* IgProf's: its stacks, as the whole's */
+				.want_stacks = true,
+				.counter = o->counter,
+				.no_filter = o->no_filter,
 				.perf_select = &sel };
+	bool igprof = !strcmp(profile_str(whole, whole->inputs[pt->input]
+					  .format), "igprof");
 	const char *sort = profile_str(whole, whole->events[sort_event].name);
 	uint32_t ev = 0;
 
 	profile_init(&hp->p);
 	if (read_profile(&hp->p, profile_str(whole,
 					     whole->inputs[pt->input].path),
-			 &ro) < 0 ||
-	    profile_finish(&hp->p) < 0 || !hp->p.nevents)
+			 &ro) < 0)
+		return -1;
+	/* the names the whole profile has (analyze.c's load) */
+	if (igprof && !o->no_demangle)
+		demangle_names(&hp->p);
+	if (profile_finish(&hp->p) < 0 || !hp->p.nevents)
 		return -1;
 	for (uint32_t e = 0; e < hp->p.nevents; e++)
 		if (!strcmp(profile_str(&hp->p, hp->p.events[e].name), sort))
@@ -77,10 +88,23 @@ static bool too_much(const struct profile *p)
 static const char *why_not(const struct options *o, const struct profile *p,
 			   size_t nsel)
 {
-	if (!all_callgrind(p))
-		return "";	/* IgProf's buffers: not drawn */
+	bool igprof = format_is(p, "igprof");
+
+	if (!format_is(p, "callgrind") && !igprof)
+		return "";	/* no parts, or of two formats */
 	if (nsel < 2)
 		return "";	/* one part: nothing to choose */
+	/* the whole profile's names are the binary's, a part's would
+	 * be the file's */
+	if (o->nbinaries && (igprof || o->inlined_callee))
+		return igprof ? "an IgProf profile read with -b names its "
+				"functions from the binary, each buffer "
+				"alone would not: make the report without -b "
+				"for its buffers"
+			      : "with --inlined=callee the functions are "
+				"the binary's inlined ones, which a part "
+				"read alone has not: make the report "
+				"without it for the threads and dumps";
 	if (o->ntransforms)
 		return "the report was made with transforms on the command "
 		       "line (--focus, --ignore, ...): the parts' costs are "

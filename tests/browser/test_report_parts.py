@@ -42,6 +42,8 @@ INPUTS = {
     'procs': sorted(glob.glob(DIR + '/procs/callgrind.out.*-0*')),
     'dumps': sorted(glob.glob(DIR + '/dumps/callgrind.out.*-0*')),
     'combined': [DIR + '/combined.out'],
+    # IgProf's buffers: two, of whole stacks, in one process
+    'igprof': ['tests/inputs/igprof/perf.txt'],
 }
 
 
@@ -164,10 +166,18 @@ class PartsTest(ReportBase):
         wself = {key(f): f['self'][ev]
                  for f in want['functions'] if f['self'][ev]}
         got = {}
-        for fid, (self_, incl) in self.top(p).items():
+        top = self.top(p)
+        for fid, (self_, incl) in top.items():
             if self_:
                 got[ids[fid]] = self_
         self.assertEqual(got, wself, '%s: Top\'s self column' % opts)
+        if self.sdoc(p)['exact']:
+            # IgProf's buffers: their stacks, every figure exact
+            self.assertEqual({ids[f]: i for f, (s, i) in top.items() if i},
+                             {key(f): f['inclusive'][ev]
+                              for f in want['functions']
+                              if f['inclusive'][ev]},
+                             '%s: Top\'s inclusive column' % opts)
         if self.rest(p):
             text = p.js("return document.getElementById('in-view')"
                         ".textContent")
@@ -183,8 +193,17 @@ class PartsTest(ReportBase):
         return got
 
     def threads_json(self, args, ev=0):
-        return {(t['pid'], t['tid']): t['cost'][ev]
-                for t in cli(['--threads'] + args)['threads']}
+        """--threads's rows, {(pid, thread): cost}; IgProf's, which
+        names no thread, its processes' (the sums of its --parts)"""
+        doc = cli(['--threads'] + args)
+        if 'threads' in doc:
+            return {(t['pid'], t['tid']): t['cost'][ev]
+                    for t in doc['threads']}
+        out = {}
+        for q in doc['parts']:
+            k = (q['pid'], q['tid'] or 0)
+            out[k] = out.get(k, 0) + q['cost'][ev]
+        return out
 
     def test_panel_totals_are_threads_and_annotate(self):
         for name in INPUTS:
@@ -259,7 +278,7 @@ class PartsTest(ReportBase):
             "return document.getElementById('tracks-cli').textContent"))
 
     def test_dumps_as_the_command_line(self):
-        for name in ('dumps', 'combined'):
+        for name in ('dumps', 'combined', 'igprof'):
             p = self.open(name)
             whole = self.check(p, name)
             S = self.sdoc(p)

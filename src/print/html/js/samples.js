@@ -318,8 +318,8 @@ function partOptions(S, sl) {
 	if (sl && sl.b - sl.a === 1 && S.buckets > 1)
 		o.push('--part=' + S.dumps[sl.a]);
 	else if (sl && (sl.a > 0 || sl.b < S.buckets))
-		o.push('(dumps ' + S.dumps[sl.a] + ' to ' + S.dumps[sl.b - 1] +
-			': --part=N reads one)');
+		o.push('(' + S.word + 's ' + S.dumps[sl.a] + ' to ' +
+			S.dumps[sl.b - 1] + ': --part=N reads one)');
 	return o;
 }
 /* A stretch of the page's time that the command line's --time cannot

@@ -51,15 +51,15 @@ function sliceLabel(x) {
 	const sl = sliceNow();
 
 	if (samplesParts())
-		return 'dumps: ' + dumpSpan(S, sl);
+		return dumpSpan(S, sl);
 
 	return 'time: ' + fmtSeconds(sl.a * S.width) + ' to ' +
 		fmtSeconds(sl.b * S.width) + ' s';
 }
-/* buckets a to b - 1 of parts as their dumps' numbers */
+/* buckets a to b - 1 of parts as their dumps' (buffers') numbers */
 function dumpSpan(S, sl) {
-	return sl.b - sl.a === 1 ? String(S.dumps[sl.a])
-		: S.dumps[sl.a] + ' to ' + S.dumps[sl.b - 1];
+	return sl.b - sl.a === 1 ? S.word + ' ' + S.dumps[sl.a]
+		: S.word + 's ' + S.dumps[sl.a] + ' to ' + S.dumps[sl.b - 1];
 }
 /* A track's name: perf.data's thread and its tid, a Callgrind part's
  * program and valgrind's number of the thread */
@@ -140,18 +140,22 @@ function drawPanel() {
 	box.append(head);
 	if (samplesParts())
 		box.append(el('p', { class: 'note', id: 'tracks-estimated' },
-			'Each thread\'s and dump\'s cost and each function\'s ' +
-			'self cost in those chosen are the parts\' own, exact ' +
-			'(--threads\'s and --pid/--tid/--part\'s); inclusive ' +
-			'costs, the call paths of the flame graph, call tree and ' +
-			'bottom-up, and callers and callees under a choice are ' +
-			'estimated from each part\'s calls, as the whole ' +
-			'profile\'s tree is.'));
+			S.exact ? 'Each ' + S.word + ' is a part of the profile, ' +
+			'read alone with its stacks: every figure under a choice ' +
+			'is --pid/--part\'s.'
+			: 'Each thread\'s and ' + S.word + '\'s cost and each ' +
+			'function\'s self cost in those chosen are the parts\' ' +
+			'own, exact (--threads\'s and --pid/--tid/--part\'s); ' +
+			'inclusive costs, the call paths of the flame graph, ' +
+			'call tree and bottom-up, and callers and callees under ' +
+			'a choice are estimated from each part\'s calls, as the ' +
+			'whole profile\'s tree is.'));
 	if (!S.why_time && tracksOpen && !samplesParts())
 		box.append(rangeForm(S, sl));
 	if (S.why_time)
 		box.append(el('p', { class: 'note', id: 'timeline-none' },
-			(samplesParts() ? 'No dumps to draw: ' : 'No timeline: ') +
+			(samplesParts() ? 'No ' + S.word + 's to draw: '
+			: 'No timeline: ') +
 			S.why_time + '.'));
 	/* samples whose whole call path the page merged (html_samples.c),
 	 * parts' costs of functions the page leaves out */
@@ -200,7 +204,7 @@ function sliceSummary(S, sl) {
 	const n = sl.tracks ? sl.tracks.reduce((a, b) => a + b, 0) : S.tracks.n;
 	const part = sl.a > 0 || sl.b < S.buckets;
 	const time = samplesParts()
-		? (part ? 'dumps ' + dumpSpan(S, sl) : 'every dump')
+		? (part ? dumpSpan(S, sl) : 'every ' + S.word)
 		: part ? fmtSeconds(sl.a * S.width) + ' s to ' +
 		fmtSeconds(sl.b * S.width) + ' s' : 'all the time';
 
@@ -333,11 +337,11 @@ function timeAxis(S, sl) {
 
 	if (samplesParts())
 		return el('span', { class: 'axis' },
-			el('span', null, 'dump ' + S.dumps[0]),
-			el('span', { class: 'muted' }, 'dumps, not time: ' +
+			el('span', null, S.word + ' ' + S.dumps[0]),
+			el('span', { class: 'muted' }, S.word + 's, not time: ' +
 				(sl.a > 0 || sl.b < S.buckets ? 'drag to choose others'
 				: 'drag across the strips to choose some')),
-			el('span', null, 'dump ' + S.dumps[S.buckets - 1]));
+			el('span', null, S.word + ' ' + S.dumps[S.buckets - 1]));
 	return el('span', { class: 'axis' },
 		el('span', null, '0 s'),
 		el('span', { class: 'muted' }, sl.a > 0 || sl.b < S.buckets
@@ -408,7 +412,7 @@ function drawStrips(S, sl, e, strips) {
 			const at = (m.clientX - r.left) / r.width * S.buckets;
 			const k = Math.min(S.buckets - 1, Math.floor(at));
 
-			cv.title = samplesParts() ? 'dump ' + S.dumps[k] +
+			cv.title = samplesParts() ? S.word + ' ' + S.dumps[k] +
 				(S.triggers[k] ? ': ' + S.triggers[k] : '')
 				: fmtSeconds(at * S.width) + ' s';
 		};
