@@ -3,17 +3,18 @@
  *
  * A part read alone has its own functions and arcs; its tree is
  * estimated from them (flame_build()) and made to hold each function's
- * self cost exactly (flame_exact_self()). Its nodes are walked parents
- * first and each placed on a node of the whole profile's tree:
+ * self cost exactly (flame_exact_self()); IgProf's buffers have their
+ * stacks, and their trees are exact. A part's nodes are walked parents
+ * first and each placed on the node of the whole profile's tree that
+ * has the same path of functions, added to it where it has none:
  *
  *   part:  main > run > fib          whole:  main > run > fib
- *          main > init > fib                 main > run > step
- *          main > init > setup                main > init > fib
+ *          main > init > setup               main > init > fib
  *
- *   main>run>fib and main>init>fib: the same paths; main>init>setup:
- *   no such path, so the whole tree's heaviest setup node; a function
- *   the whole tree has no node of: its caller's node (its self then
- *   shows as that function's: counted as moved).
+ *   main>run>fib: the whole tree's node; main>init>setup: a node added
+ *   under the whole tree's main>init, setup's self there. A function
+ *   the page leaves out (under its threshold) has its costs at its
+ *   caller's node (counted as moved), as the page's tree has them.
  *
  * A cycle's node of the part is passed through: its members are looked
  * for under its parent's place, directly or under a cycle's node there.

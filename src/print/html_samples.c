@@ -22,10 +22,16 @@
  *            sample has one period, "fixed": samples times it)
  *
  * Beside them: the tracks (perf.data's threads: a name, pid and tid,
- * and --threads's totals; another input's parts, Callgrind's
- * --separate-threads files or its dumps over time, could be tracks and
- * buckets of the same page), the buckets' width and the first sample's
+ * and --threads's totals), the buckets' width and the first sample's
  * time, and the command line's own choice of samples ("chosen").
+ *
+ * A Callgrind profile's parts (--separate-threads=yes files, dumps
+ * over time) and IgProf's buffers make the same columns ("kind":
+ * "parts", html_parts.h): the tracks their threads, the buckets their
+ * dumps ("dumps": the part numbers, "triggers"), a record a part's cost
+ * at a node ("samples" 1), with "part_cost" (each part's bucket, track
+ * and totals, --threads's) and "added" (per event, the nodes the
+ * parts' paths add to the page's tree).
  */
 #include "html_samples.h"
 
