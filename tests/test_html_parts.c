@@ -284,6 +284,16 @@ static void test_none(void **state)
 	assert_non_null(strstr(pr.why, "-b"));
 	assert_int_equal(pr.nparts, 0);
 	profile_release(&p);
+	/* two parts numbered 1 (Xdebug's): --part reads both at once */
+	o.nbinaries = 0;
+	profile_init(&p);
+	assert_int_equal(read_path(&p, "tests/inputs/same-part-number.cg",
+				   &ro, &diag), 0);
+	free(diag);
+	assert_int_equal(p.nparts, 2);
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "the same number"));
+	profile_release(&p);
 }
 
 int main(void)

@@ -84,6 +84,28 @@ static bool too_much(const struct profile *p)
 	return again > PART_READS_FACTOR * in && again > PART_READS_BYTES;
 }
 
+/* Whether two selected parts of one file have one number, process and
+ * thread (Xdebug numbers every part 1): --part cannot read them apart */
+static bool parts_alike(const struct profile *p)
+{
+	const struct ppart *sel[PART_READS_MAX];
+	size_t n = 0;
+
+	/* called with PART_READS_MAX selected at most */
+	for (size_t i = 0; i < p->nparts && n < PART_READS_MAX; i++)
+		if (p->parts[i].selected)
+			sel[n++] = &p->parts[i];
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++)
+			if (sel[i]->input == sel[j]->input &&
+			    (sel[i]->number ? sel[i]->number : sel[i]->ordinal) ==
+			    (sel[j]->number ? sel[j]->number : sel[j]->ordinal) &&
+			    sel[i]->pid == sel[j]->pid &&
+			    sel[i]->tid == sel[j]->tid)
+				return true;
+	return false;
+}
+
 /* why the report draws no threads or dumps of p, or NULL */
 static const char *why_not(const struct options *o, const struct profile *p,
 			   size_t nsel)
@@ -114,6 +136,9 @@ static const char *why_not(const struct options *o, const struct profile *p,
 		       "this profile's would be read more than 16 times over "
 		       "and past 256 MiB (a file of many dumps), or are more "
 		       "than 256: --pid or --tid choose fewer";
+	if (parts_alike(p))
+		return "two parts of one file have the same number, process "
+		       "and thread, which --part cannot read apart";
 	return NULL;
 }
 
