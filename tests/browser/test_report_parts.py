@@ -312,7 +312,10 @@ class PartsTest(ReportBase):
                              (len(rows), sum(q['cost'][0] for q in rows)),
                              'thread %d, dumps %s' % (tid, nums))
         self.shot(p, 'combined-stretch')
-        p.go('#fn/0' + self.rest(p))
+        # the function shown in its own colour along the strips
+        spin = next(f['id'] for f in self.report('combined')[1]['functions']
+                    if f['name'] == 'spin')
+        p.go('#fn/%d%s' % (spin, self.rest(p)))
         self.shot(p, 'combined-stretch-fn')
 
     def test_page_size(self):

@@ -118,7 +118,8 @@ function drawPanel() {
 	const head = el('div', { id: 'tracks-head' });
 	const toggle = el('button', { id: 'tracks-toggle', 'aria-expanded':
 		String(tracksOpen) }, (tracksOpen ? '\u25BE' : '\u25B8') +
-		' Threads and time');
+		(samplesParts() ? ' Threads and ' + S.word + 's'
+		: ' Threads and time'));
 
 	toggle.onclick = () => {
 		tracksOpen = !tracksOpen;
