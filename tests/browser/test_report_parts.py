@@ -9,7 +9,9 @@ the panel prints:
 - the panel's per-thread totals are --threads --json's, with nothing
   chosen and with a stretch of dumps chosen (then the sum of those
   dumps' --parts rows); each part's cost is callgrind_annotate's
-  PROGRAM TOTALS of its file (dumps/: a file per part);
+  PROGRAM TOTALS of its file (procs/, dumps/: a file per part), or of
+  the part written alone (combined.out: --part, --tid,
+  --output=callgrind);
 - Top's self column, row by row, is --json's self with the panel's
   --pid, --tid or --part (each function's self in a part is exact);
   Top's inclusive column and the trees are estimates under a choice,
@@ -244,6 +246,22 @@ class PartsTest(ReportBase):
                 want = ann if name == 'procs' else head('totals')
                 self.assertEqual(row[2:2 + len(ann)], want,
                                  '%s: the part\'s costs' % f)
+        # combined.out, which callgrind_annotate cannot read (it adds
+        # every part up): each part written alone with --part and --tid
+        # (--output=callgrind), as tests/callgrind_threads_check.py does
+        path, doc = self.report('combined')
+        S = self.sdoc(Page(self.driver, path))
+        for k, t, *cost in S['part_cost']:
+            if not cost[0]:
+                continue  # no cost line: callgrind_annotate says nothing
+            one = os.path.join(self.tmp, 'part.out')
+            report_base.run(['--part=%d' % S['dumps'][k],
+                             '--tid=%d' % S['tracks']['tid'][t],
+                             '--output=callgrind', '-o', one] +
+                            INPUTS['combined'])
+            self.assertEqual(cost[:1], annotate_totals(one)[:1],
+                             'combined.out part %d thread %d'
+                             % (S['dumps'][k], S['tracks']['tid'][t]))
 
     def test_threads_and_processes_as_the_command_line(self):
         p = self.open('procs')
