@@ -9,7 +9,7 @@
  * on a node of the page's tree or one added to it, an added node's
  * parent before it; the records of all parts add up to the whole
  * profile's totals; each part is its track's (pid, thread) and its
- * dump's. On the default page (cut at 0.5%) the records still add up
+ * dump's; each part's inclusive costs are its graph's. On the default page (cut at 0.5%) the records still add up
  * to each part's total, less what lands at no node (counted).
  */
 #include "helpers.h"
@@ -175,6 +175,41 @@ static void check_exact(const char *pattern)
 		}
 		free(self);
 		flame_release(&fl);
+	}
+	free(rec);
+	/* each part's inclusive costs: the part's own measured ones */
+	rec = html_parts_inclusive(&r.cg, r.pr.parts, r.pr.nparts, &ax, true,
+				   0, &k, &nrec);
+	assert_true(nrec > 0);
+	for (size_t i = 0; i < nrec; i++) {
+		const struct html_record *x = &rec[i];
+		size_t part;
+		uint32_t g;
+		uint64_t *row;
+
+		for (part = 0; part < r.pr.nparts; part++)
+			if (ax.track[part] == x->track &&
+			    ax.bucket[part] == x->bucket)
+				break;
+		assert_true(part < r.pr.nparts);
+		g = part_func(&r.pr.parts[part].p, &r.p, x->node);
+		assert_true(g != NO_ID);
+		row = calloc(r.pr.parts[part].p.nevents + 1, sizeof(*row));
+		cg_inclusive_row(&r.pr.parts[part].cg, g, row);
+		assert_int_equal(x->period,
+				 row[part_event(&r.pr.parts[part].p, &r.p,
+						x->event)]);
+		assert_true(x->period > 0);
+		/* sorted by (event, bucket, track, function), one each */
+		if (i)
+			assert_true(x->event > x[-1].event ||
+				    (x->event == x[-1].event &&
+				     (x->bucket > x[-1].bucket ||
+				      (x->bucket == x[-1].bucket &&
+				       (x->track > x[-1].track ||
+					(x->track == x[-1].track &&
+					 x->node > x[-1].node))))));
+		free(row);
 	}
 	free(rec);
 	html_part_added_release(added, r.p.nevents);

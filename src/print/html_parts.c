@@ -78,6 +78,14 @@ static uint32_t *func_map(const struct profile *whole,
 	return map;
 }
 
+/* The whole profile's functions by func_key(), the first of a key kept */
+static void whole_index(const struct profile *p, struct u64map *index)
+{
+	u64map_init(index);
+	for (size_t f = p->nfuncs; f-- > 0;)
+		u64map_put(index, func_key(p, (uint32_t)f), (uint32_t)f);
+}
+
 static uint32_t event_named(const struct profile *p, const struct profile *in,
 			    uint32_t e)
 {
@@ -392,9 +400,7 @@ struct html_record *html_parts_records(const struct cg *cg,
 	struct u64map index;
 	uint32_t **fmap = xcalloc(nparts + 1, sizeof(*fmap));
 
-	u64map_init(&index);
-	for (size_t f = p->nfuncs; f-- > 0;)	/* the first kept */
-		u64map_put(&index, func_key(p, (uint32_t)f), (uint32_t)f);
+	whole_index(p, &index);
 	for (size_t i = 0; i < nparts; i++)
 		fmap[i] = func_map(p, &index, &parts[i].p);
 	u64map_release(&index);
@@ -435,4 +441,66 @@ void html_part_added_release(struct html_part_added *a, size_t n)
 		free(a[i].parent);
 	}
 	free(a);
+}
+
+static int by_incl_place(const void *a, const void *b)
+{
+	const struct html_record *x = a, *y = b;
+
+	if (x->event != y->event)
+		return x->event < y->event ? -1 : 1;
+	if (x->bucket != y->bucket)
+		return x->bucket < y->bucket ? -1 : 1;
+	if (x->track != y->track)
+		return x->track < y->track ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+struct html_record *html_parts_inclusive(const struct cg *cg,
+					 const struct html_part *parts,
+					 size_t nparts,
+					 const struct html_part_axes *ax,
+					 bool every_event, uint32_t sort_event,
+					 const struct report_keep *k,
+					 size_t *nrec)
+{
+	const struct profile *p = cg->p;
+	struct emit x = { 0 };
+	struct u64map index;
+	uint32_t *ev = xmalloc((p->nevents + 1) * sizeof(*ev));
+
+	whole_index(p, &index);
+	for (size_t i = 0; i < nparts; i++) {
+		const struct profile *pp = &parts[i].p;
+		uint64_t *row = xcalloc(pp->nevents + 1, sizeof(*row));
+		uint32_t *fmap = func_map(p, &index, pp);
+
+		for (uint32_t e = 0; e < p->nevents; e++)
+			ev[e] = (!every_event && e != sort_event) ||
+				p->events[e].max ? NO_ID
+						 : event_named(pp, p, e);
+		x.bucket = ax->bucket[i];
+		x.track = ax->track[i];
+		for (uint32_t g = 0; g < pp->nfuncs; g++) {
+			uint32_t f = fmap[g];
+
+			if (ax->track[i] == U64MAP_NONE || f == NO_ID ||
+			    report_page_id(k, f) == NO_ID)
+				continue;
+			cg_inclusive_row(&parts[i].cg, g, row);
+			for (uint32_t e = 0; e < p->nevents; e++) {
+				if (ev[e] == NO_ID)
+					continue;
+				x.event = e;
+				emit(&x, report_page_id(k, f), row[ev[e]], false);
+			}
+		}
+		free(fmap);
+		free(row);
+	}
+	u64map_release(&index);
+	free(ev);
+	qsort(x.rec, x.n, sizeof(*x.rec), by_incl_place);
+	*nrec = x.n;
+	return x.rec;
 }

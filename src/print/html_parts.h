@@ -79,4 +79,19 @@ struct html_record *html_parts_records(const struct cg *cg,
 				       size_t *unplaced);
 void html_part_added_release(struct html_part_added *a, size_t n);
 
+/*
+ * Each part's inclusive cost of each function the page has, as the
+ * part read alone measures it (cg_inclusive_row(): --tid's and
+ * --part's), for the events html_data_flame() draws: records with node
+ * the function's page id, sorted by (event, bucket, track, node), those
+ * of no cost left out. The caller frees them.
+ */
+struct html_record *html_parts_inclusive(const struct cg *cg,
+					 const struct html_part *parts,
+					 size_t nparts,
+					 const struct html_part_axes *ax,
+					 bool every_event, uint32_t sort_event,
+					 const struct report_keep *k,
+					 size_t *nrec);
+
 #endif

@@ -30,8 +30,9 @@
  * "parts", html_parts.h): the tracks their threads, the buckets their
  * dumps ("dumps": the part numbers, "triggers"), a record a part's cost
  * at a node ("samples" 1), with "part_cost" (each part's bucket, track
- * and totals, --threads's) and "added" (per event, the nodes the
- * parts' paths add to the page's tree).
+ * and totals, --threads's), "added" (per event, the nodes the parts'
+ * paths add to the page's tree) and "incl_*" (each part's measured
+ * inclusive cost of each function: put_inclusive()).
  */
 #include "html_samples.h"
 
@@ -456,6 +457,38 @@ static void put_added(FILE *out, const struct html_part_added *a, size_t ne)
 	fputc(']', out);
 }
 
+/* The parts' inclusive costs (html_parts_inclusive()): "incl_n" and
+ * columns, per (event, bucket, track) group its event, bucket, track
+ * and size, per record its function (the page's id, less the one
+ * before in the group) and cost */
+static void put_inclusive(FILE *out, const struct html_record *rec, size_t n)
+{
+	struct column col[6] = { 0 };
+	static const char *const keys[] = { "incl_event", "incl_bucket",
+		"incl_track", "incl_size", "incl_fn", "incl_value" };
+
+	for (size_t i = 0, g; i < n; i = g) {
+		uint32_t prev = 0;
+
+		for (g = i + 1; g < n && rec[g].event == rec[i].event &&
+				rec[g].bucket == rec[i].bucket &&
+				rec[g].track == rec[i].track; g++)
+			;
+		col_put(&col[0], rec[i].event);
+		col_put(&col[1], rec[i].bucket);
+		col_put(&col[2], rec[i].track);
+		col_put(&col[3], g - i);
+		for (size_t j = i; j < g; j++) {
+			col_put(&col[4], rec[j].node - prev);
+			col_put(&col[5], rec[j].period);
+			prev = rec[j].node;
+		}
+	}
+	fprintf(out, ",\n \"incl_n\": %zu", n);
+	for (int c = 0; c < 6; c++)
+		col_write(out, keys[c], &col[c]);
+}
+
 /* A Callgrind profile's parts as tracks (threads) and dumps */
 static void html_samples_parts(FILE *out, const struct cg *cg,
 			       const struct print_opts *o,
@@ -466,6 +499,8 @@ static void html_samples_parts(FILE *out, const struct cg *cg,
 	size_t nrec, moved, lost;
 	struct html_record *rec;
 	struct html_part_added *added;
+	struct html_record *incl;
+	size_t nincl;
 
 	html_part_axes_init(&ax, p, o->parts, o->nparts);
 	added = xcalloc(p->nevents + 1, sizeof(*added));
@@ -498,6 +533,10 @@ static void html_samples_parts(FILE *out, const struct cg *cg,
 		ax.ndumps, p->nevents);
 	put_records(out, rec, nrec, p->nevents);
 	put_added(out, added, p->nevents);
+	incl = html_parts_inclusive(cg, o->parts, o->nparts, &ax,
+				    cg->child != NULL, o->sort_event, k, &nincl);
+	put_inclusive(out, incl, nincl);
+	free(incl);
 	fprintf(out, ", \"unplaced\": %zu, \"moved\": %zu}\n", lost, moved);
 	html_part_added_release(added, p->nevents);
 	free(rec);

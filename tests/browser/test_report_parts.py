@@ -12,11 +12,12 @@ the panel prints:
   PROGRAM TOTALS of its file (procs/, dumps/: a file per part), or of
   the part written alone (combined.out: --part, --tid,
   --output=callgrind);
-- Top's self column, row by row, is --json's self with the panel's
-  --pid, --tid or --part (each function's self in a part is exact);
-  Top's inclusive column and the trees are estimates under a choice,
-  which the panel says, and are not compared; the total in view and
-  the flame graph's root are the chosen parts' total;
+- Top's self and inclusive columns, row by row, are --json's with the
+  panel's --pid, --tid or --part (each function's self in a part is
+  exact, its inclusive the part's measured one); the trees' call paths
+  are estimates under a choice, which the panel says, and are not
+  compared; the total in view and the flame graph's root are the
+  chosen parts' total;
 - the dumps chosen one by one add up to the whole, function by
   function.
 
@@ -173,8 +174,9 @@ class PartsTest(ReportBase):
             if self_:
                 got[ids[fid]] = self_
         self.assertEqual(got, wself, '%s: Top\'s self column' % opts)
-        if self.sdoc(p)['exact']:
-            # IgProf's buffers: their stacks, every figure exact
+        if self.rest(p):
+            # each part's measured inclusive costs (IgProf's: of its
+            # stacks), summed over the parts chosen
             self.assertEqual({ids[f]: i for f, (s, i) in top.items() if i},
                              {key(f): f['inclusive'][ev]
                               for f in want['functions']

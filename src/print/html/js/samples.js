@@ -185,6 +185,52 @@ function sliceSelf(base) {
 			self[S.node[i]] += S.period[i];
 	return self;
 }
+/* The parts' measured inclusive costs, decoded once: { n, event,
+ * bucket, track, fn, value } */
+let inclDecoded = null;
+function inclDoc(S) {
+	if (inclDecoded)
+		return inclDecoded;
+	const n = S.incl_n;
+	const ge = lebColumn(S.incl_event, n, Int32Array);
+	const gb = lebColumn(S.incl_bucket, n, Int32Array);
+	const gt = lebColumn(S.incl_track, n, Int32Array);
+	const gs = lebColumn(S.incl_size, n, Int32Array);
+	const dfn = lebColumn(S.incl_fn, n, Int32Array);
+	const I = { n, event: new Int32Array(n), bucket: new Int32Array(n),
+		track: new Int32Array(n), fn: new Int32Array(n),
+		value: lebColumn(S.incl_value, n, Float64Array) };
+
+	for (let g = 0, i = 0; i < n; g++)
+		for (let end = i + gs[g], f = 0; i < end; i++) {
+			f += dfn[i];
+			I.event[i] = ge[g];
+			I.bucket[i] = gb[g];
+			I.track[i] = gt[g];
+			I.fn[i] = f;
+		}
+	return inclDecoded = I;
+}
+/* Each function's inclusive cost of the event of tree base in the
+ * parts chosen, as each part read alone measures it (--tid's and
+ * --part's), where the selection is the only transform; else null
+ * (the transformed tree's are the figures then) */
+function sliceIncl(base) {
+	const S = samplesDoc();
+	const sl = sliceNow();
+
+	if (!sl || !S.incl_n || xforms.some(x => !SLICE_OPS[x.op]))
+		return null;
+	const I = inclDoc(S);
+	const e = doc('flame').trees.indexOf(base);
+	const out = new Float64Array(NF);
+
+	for (let i = 0; i < I.n; i++)
+		if (I.event[i] === e && I.bucket[i] >= sl.a && I.bucket[i] < sl.b &&
+		    (!sl.tracks || sl.tracks[I.track[i]]))
+			out[I.fn[i]] += I.value[i];
+	return out;
+}
 /* The base tree of the selection in force, { unit, parent, self } with
  * the nodes the parts add (transform.js: xformTree()); null for none */
 function sliceTree(base) {

@@ -144,13 +144,13 @@ function drawPanel() {
 			S.exact ? 'Each ' + S.word + ' is a part of the profile, ' +
 			'read alone with its stacks: every figure under a choice ' +
 			'is --pid/--part\'s.'
-			: 'Each thread\'s and ' + S.word + '\'s cost and each ' +
-			'function\'s self cost in those chosen are the parts\' ' +
-			'own, exact (--threads\'s and --pid/--tid/--part\'s); ' +
-			'inclusive costs, the call paths of the flame graph, ' +
-			'call tree and bottom-up, and callers and callees under ' +
-			'a choice are estimated from each part\'s calls, as the ' +
-			'whole profile\'s tree is.'));
+			: 'Each thread\'s and ' + S.word + '\'s cost, and each ' +
+			'function\'s self and inclusive cost in Top and its ' +
+			'view, are the parts\' own, exact (--threads\'s and ' +
+			'--pid/--tid/--part\'s); under a choice the call paths ' +
+			'(flame graph, call tree, bottom-up, sandwich, callers ' +
+			'and callees) are estimated from each part\'s calls, as ' +
+			'the whole profile\'s tree is.'));
 	if (!S.why_time && tracksOpen && !samplesParts())
 		box.append(rangeForm(S, sl));
 	if (S.why_time)

@@ -364,6 +364,8 @@ function xformTree(base) {
 			T = xformStep(T, x, span, low);
 	T = treeFinish(base, T);
 	T.fn = treeFunctions(T);
+	/* a Callgrind part's measured inclusive costs (samples.js) */
+	T.fn.incl = sliceIncl(base) || T.fn.incl;
 	byKey.set(xformKey, T);
 	document.body.dataset.xformMs = (performance.now() - t).toFixed(1);
 	return T;
