@@ -1,8 +1,8 @@
 /*
- * Each selected part of a Callgrind profile read again alone, for the
- * report's threads and dumps (part_reads.h): as --part=N --pid=P
- * --tid=T read it, with the whole run's reading options, its messages
- * dropped (the whole read said them once).
+ * Each selected part of a Callgrind profile (or IgProf's buffer) read
+ * again alone, for the report's threads and dumps (part_reads.h): as
+ * --part=N --pid=P --tid=T read it, with the whole run's reading
+ * options, its messages dropped (the whole read said them once).
  */
 #include "part_reads.h"
 

@@ -1,8 +1,8 @@
 /*
- * The report's threads and dumps of a Callgrind profile: each selected
- * part read again alone and analysed, for print/html_parts.c to map
- * onto the whole profile's tree (doc/DESIGN.md, "Where the threads
- * are").
+ * The report's threads and dumps of a Callgrind profile (IgProf's
+ * buffers): each selected part read again alone and analysed, for
+ * print/html_parts.c to place on the whole profile's tree (doc/DESIGN.md,
+ * "The flame graph and the HTML report").
  */
 #ifndef CGA_PART_READS_H
 #define CGA_PART_READS_H
@@ -27,10 +27,12 @@ struct part_reads {
 };
 
 /*
- * For --output=html on Callgrind inputs of two or more selected parts:
- * read each alone (as --part, --pid and --tid would), quietly, and
- * build its graph. Sets pr->why where it does not (another format, one
- * part, transforms, too many parts, a part that reads differently).
+ * For --output=html on Callgrind or IgProf inputs of two or more
+ * selected parts: read each alone (as --part, --pid and --tid would),
+ * quietly, and build its graph. Sets pr->why where it does not: "" for
+ * nothing to say (another format, one part), else a sentence for the
+ * page (transforms, -b with IgProf, --inlined=callee, too many parts,
+ * two parts of one number, a part that would not read again).
  */
 void part_reads_load(struct part_reads *pr, const struct options *o,
 		     const struct profile *whole, uint32_t sort_event);

@@ -227,7 +227,10 @@ function trackGroups(S, sums) {
 	const list = [...procs.values()];
 
 	for (const p of list) {
-		p.threads.sort((a, b) => (T.tid[b] === p.pid) - (T.tid[a] === p.pid) ||
+		/* its main thread first: perf's tid = pid, valgrind's 1 */
+		const main = samplesParts() ? 1 : p.pid;
+
+		p.threads.sort((a, b) => (T.tid[b] === main) - (T.tid[a] === main) ||
 			sums.cost[b] - sums.cost[a] || T.tid[a] - T.tid[b]);
 		p.name = T.name[p.threads[0]];
 	}
