@@ -48,6 +48,8 @@ INPUTS = {
     # IgProf's buffers: two, of whole stacks, in one process
     'igprof': ['tests/inputs/igprof/perf.txt'],
 }
+# a report of thread 3 of each process: the panel keeps its --tid
+INPUTS['procs-tid3'] = ['--tid=3'] + INPUTS['procs']
 
 
 def cli(args):
@@ -296,6 +298,14 @@ class PartsTest(ReportBase):
         self.click(p, '.track-thread[data-track="%d"]' % T['tid'].index(2))
         self.assertIn('no --pid and --tid', p.js(
             "return document.getElementById('tracks-cli').textContent"))
+        # a report made with --tid=3: one process's thread 3 is
+        # --pid and that --tid, not the process's every thread
+        p = self.open('procs-tid3')
+        self.assertEqual(self.cli_opts(p), ['--tid=3'])
+        self.check(p, 'procs-tid3')
+        self.click(p, '.track-proc[data-pid="%d"]' % pids[0])
+        self.assertEqual(self.cli_opts(p), ['--pid=%d' % pids[1], '--tid=3'])
+        self.check(p, 'procs-tid3')
 
     def test_dumps_as_the_command_line(self):
         for name in ('dumps', 'combined', 'igprof'):

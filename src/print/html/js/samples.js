@@ -351,9 +351,11 @@ function partOptions(S, sl) {
 			return ['(threads that no --pid and --tid choose alone: ' +
 				'they choose every thread number given in every ' +
 				'process given)'];
-		if (pids.size < all.size)
+		/* the report's own --pid and --tid stay: its tracks are
+		 * only theirs */
+		if (pids.size < all.size || C.pid.length)
 			o.push('--pid=' + [...pids].join(','));
-		if (!whole)
+		if (!whole || C.tid.length)
 			o.push('--tid=' + [...tids].join(','));
 	} else {
 		if (C.pid.length)
