@@ -612,6 +612,7 @@ static int choose_events(struct run *r)
 	po->tids = o->tids;
 	po->ntids = o->ntids;
 	po->comms = o->comms;
+	po->part = o->part;
 	/* The text listings show what a person reads: entries of 0.5% of
 	 * the total or more, and a line counting the rest, unless
 	 * --threshold or a symspec says what to list. gmon.out's listings

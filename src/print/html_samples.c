@@ -515,13 +515,18 @@ static void html_samples_parts(FILE *out, const struct cg *cg,
 	fputs(",\n \"chosen\": {", out);
 	put_ids(out, "pid", o->pids, o->npids);
 	put_ids(out, "tid", o->tids, o->ntids);
-	fputs("\"comm\": null, \"time\": null, \"ranges\": 0}", out);
+	fprintf(out, "\"comm\": null, \"time\": null, \"ranges\": 0, "
+		"\"part\": %llu}", (unsigned long long)o->part);
 	/* IgProf's parts are its buffers, of whole stacks: exact paths */
 	fprintf(out, ",\n \"kind\": \"parts\", \"word\": \"%s\", "
 		"\"exact\": %s, \"why\": null, \"why_time\": ",
 		p->nstack_values ? "buffer" : "dump",
 		p->nstack_values && !p->stacks_estimated ? "true" : "false");
-	if (ax.ndumps < 2)
+	if (ax.ndumps < 2 && o->part)
+		fprintf(out, "\"the report is of one %s, --part=%llu's\"",
+			p->nstack_values ? "buffer" : "dump",
+			(unsigned long long)o->part);
+	else if (ax.ndumps < 2)
 		fputs("\"the profile has one dump (each thread one part): "
 		      "valgrind's --dump-every-bb, --dump-before or "
 		      "CALLGRIND_DUMP_STATS make more\"", out);

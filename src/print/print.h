@@ -81,6 +81,7 @@ struct print_opts {
 	const struct html_part *parts;
 	size_t nparts;
 	const char *why_parts;
+	uint64_t part;		/* --part's, or 0 */
 
 	/* the Graphviz call graph: percentages of the total below which
 	 * functions (inclusive cost) and call arcs are left out */

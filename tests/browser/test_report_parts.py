@@ -50,6 +50,8 @@ INPUTS = {
 }
 # a report of thread 3 of each process: the panel keeps its --tid
 INPUTS['procs-tid3'] = ['--tid=3'] + INPUTS['procs']
+# a report of one dump of three threads: the panel keeps its --part
+INPUTS['combined-part2'] = ['--part=2'] + INPUTS['combined']
 
 
 def cli(args):
@@ -306,6 +308,16 @@ class PartsTest(ReportBase):
         self.click(p, '.track-proc[data-pid="%d"]' % pids[0])
         self.assertEqual(self.cli_opts(p), ['--pid=%d' % pids[1], '--tid=3'])
         self.check(p, 'procs-tid3')
+        # a report made with --part=2: its threads, --part kept
+        p = self.open('combined-part2')
+        self.assertEqual(self.cli_opts(p), ['--part=2'])
+        self.assertIn('--part=2', p.js(
+            "return document.getElementById('timeline-none').textContent"))
+        self.click(p, '.track-thread[data-track="%d"]'
+                   % self.track(p, self.sdoc(p)['tracks']['pid'][0], 1))
+        self.assertEqual(self.cli_opts(p), ['--tid=2,3', '--part=2'])
+        self.check(p, 'combined-part2')
+        self.shot(p, 'combined-part2-threads')
 
     def test_dumps_as_the_command_line(self):
         for name in ('dumps', 'combined', 'igprof'):

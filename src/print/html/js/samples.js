@@ -363,7 +363,9 @@ function partOptions(S, sl) {
 		if (C.tid.length)
 			o.push('--tid=' + C.tid.join(','));
 	}
-	if (sl && sl.b - sl.a === 1 && S.buckets > 1)
+	if (C.part)	/* the report's: one dump */
+		o.push('--part=' + C.part);
+	else if (sl && sl.b - sl.a === 1 && S.buckets > 1)
 		o.push('--part=' + S.dumps[sl.a]);
 	else if (sl && (sl.a > 0 || sl.b < S.buckets))
 		o.push('(' + S.word + 's ' + S.dumps[sl.a] + ' to ' +
