@@ -20,6 +20,7 @@
 #include "cg/cg.h"
 #include "code_positions.h"
 #include "hot_files.h"
+#include "part_reads.h"
 #include "task_check.h"
 #include "print/annotate_data.h"
 #include "print/arc_stacks.h"
@@ -58,6 +59,7 @@ struct run {
 	struct selection sel;
 	struct cg cg;
 	struct annotation ann;
+	struct part_reads parts;	/* the report's threads and dumps */
 	struct print_opts po;
 	uint32_t *show;				/* po.show's array */
 	/* --focus and the others: what is in force, and the totals before
@@ -616,6 +618,7 @@ static int choose_events(struct run *r)
 	po->tids = o->tids;
 	po->ntids = o->ntids;
 	po->comms = o->comms;
+	po->part = o->part;
 	/* The text listings show what a person reads: entries of 0.5% of
 	 * the total or more, and a line counting the rest, unless
 	 * --threshold or a symspec says what to list. gmon.out's listings
@@ -858,8 +861,13 @@ static int analyse(struct run *r)
 	else if (cg_propagate_measured(&r->cg) < 0)
 		return 1;
 	cg_rank(&r->cg);
-	if (o->mode == OUT_HTML)
+	if (o->mode == OUT_HTML) {
+		part_reads_load(&r->parts, o, &r->p, po->sort_event);
+		po->parts = r->parts.parts;
+		po->nparts = r->parts.nparts;
+		po->why_parts = r->parts.why;
 		return html_views(r);
+	}
 	if (o->annotate) {
 		if (annotation_build(&r->ann, &r->cg, po) < 0)
 			return 2;	/* WHAT names nothing, like --sort */
@@ -1128,6 +1136,7 @@ int analyze_run(const struct options *o, FILE *out)
 		close_binaries(r.st, r.nbin);
 	free(r.reports);
 	annotation_release(&r.ann);
+	part_reads_release(&r.parts);
 	sources_release(&r.sources);
 	perf_preload_free(r.rso.preload);
 	profile_release(&r.p);

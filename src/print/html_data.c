@@ -21,12 +21,6 @@
 #include "report_keep.h"
 #include "start_function.h"
 
-/* The flame graph keeps paths down to this share of the total, and at
- * most this many: a browser draws what is a pixel wide, and the file
- * stays small. */
-#define HTML_FLAME_MIN_SHARE 2e-5
-#define HTML_FLAME_MAX_NODES 100000
-
 /* Exact costs are whole; estimates (gmon.out) keep their digits. A
  * whole number below 2^63 is written as an integer, which is what
  * "%.0f" writes of it, in a tenth of the time: a big program's report

@@ -56,6 +56,12 @@ void html_data_first(FILE *out, const struct cg *cg,
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const struct report_keep *k);
 
+/* The flame graph keeps paths down to this share of the total, and at
+ * most this many: a browser draws what is a pixel wide, and the file
+ * stays small. */
+#define HTML_FLAME_MIN_SHARE 2e-5
+#define HTML_FLAME_MAX_NODES 100000
+
 /*
  * The flame graph's trees, one per event ("trees", null for an event
  * whose costs the analysis estimated only for --sort's): "event",

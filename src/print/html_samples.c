@@ -22,10 +22,17 @@
  *            sample has one period, "fixed": samples times it)
  *
  * Beside them: the tracks (perf.data's threads: a name, pid and tid,
- * and --threads's totals; another input's parts, Callgrind's
- * --separate-threads files or its dumps over time, could be tracks and
- * buckets of the same page), the buckets' width and the first sample's
+ * and --threads's totals), the buckets' width and the first sample's
  * time, and the command line's own choice of samples ("chosen").
+ *
+ * A Callgrind profile's parts (--separate-threads=yes files, dumps
+ * over time) and IgProf's buffers make the same columns ("kind":
+ * "parts", html_parts.h): the tracks their threads, the buckets their
+ * dumps ("dumps": the part numbers, "triggers"), a record a part's cost
+ * at a node ("samples" 1), with "part_cost" (each part's bucket, track
+ * and totals, --threads's), "added" (per event, the nodes the parts'
+ * paths add to the page's tree) and "incl_*" (each part's measured
+ * inclusive cost of each function: put_inclusive()).
  */
 #include "html_samples.h"
 
@@ -37,19 +44,15 @@
 #include "base/xalloc.h"
 #include "flame_data.h"
 #include "html_data.h"
+#include "html_parts.h"
 #include "json_write.h"
 #include "profile/perf_data.h"
 
 #define NS_PER_S 1000000000ull
 
-struct record {
-	uint32_t bucket, track, node, event;
-	uint64_t samples, period;
-};
-
 static int by_place(const void *a, const void *b)
 {
-	const struct record *x = a, *y = b;
+	const struct html_record *x = a, *y = b;
 
 	if (x->bucket != y->bucket)
 		return x->bucket < y->bucket ? -1 : 1;
@@ -211,6 +214,26 @@ static const char *no_time(const struct profile *p)
 	return NULL;
 }
 
+/* The records sorted by place, those of one place made one; returns
+ * how many are left. */
+static size_t merge_records(struct html_record *rec, size_t n)
+{
+	size_t m = 0;
+
+	qsort(rec, n, sizeof(*rec), by_place);
+	for (size_t i = 0; i < n; i++) {
+		struct html_record *r = &rec[m ? m - 1 : 0];
+
+		if (m && !by_place(r, &rec[i])) {
+			r->samples += rec[i].samples;
+			r->period += rec[i].period;
+		} else {
+			rec[m++] = rec[i];
+		}
+	}
+	return m;
+}
+
 /*
  * The samples as records of the page's trees' nodes. A page cut at the
  * threshold (report_keep.h) merged narrow frames into "N more" frames
@@ -218,7 +241,7 @@ static const char *no_time(const struct profile *p)
  * merged frame is its nearest kept ancestor's, as there. *lost counts
  * the samples of merged roots, which no node of the page holds.
  */
-static struct record *make_records(const struct cg *cg,
+static struct html_record *make_records(const struct cg *cg,
 				   const struct report_keep *k, uint64_t first,
 				   uint64_t width, size_t *nrec,
 				   size_t *nnodes, size_t *lost)
@@ -227,8 +250,8 @@ static struct record *make_records(const struct cg *cg,
 	const struct perf_data *d = p->perf;
 	uint32_t *node_of = xcalloc(p->nstacks + 1, sizeof(*node_of));
 	uint32_t **page = xcalloc(p->nevents + 1, sizeof(*page));
-	struct record *rec = xcalloc(d->nlog + 1, sizeof(*rec));
-	size_t n = 0, m = 0;
+	struct html_record *rec = xcalloc(d->nlog + 1, sizeof(*rec));
+	size_t n = 0;
 
 	*nnodes = flame_stack_nodes(p, node_of);
 	*lost = 0;
@@ -247,7 +270,7 @@ static struct record *make_records(const struct cg *cg,
 			(*lost)++;
 			continue;
 		}
-		rec[n++] = (struct record){
+		rec[n++] = (struct html_record){
 			.bucket = width ? (uint32_t)((s->time - first) / width)
 					: 0,
 			.track = s->thread, .node = node, .event = pe,
@@ -257,24 +280,13 @@ static struct record *make_records(const struct cg *cg,
 		free(page[e]);
 	free(page);
 	free(node_of);
-	qsort(rec, n, sizeof(*rec), by_place);
-	for (size_t i = 0; i < n; i++) {
-		struct record *r = &rec[m ? m - 1 : 0];
-
-		if (m && !by_place(r, &rec[i])) {
-			r->samples += rec[i].samples;
-			r->period += rec[i].period;
-		} else {
-			rec[m++] = rec[i];
-		}
-	}
-	*nrec = m;
+	*nrec = merge_records(rec, n);
 	return rec;
 }
 
 /* The records as columns (the file's head says how); returns the
  * number of groups. */
-static size_t put_columns(FILE *out, const struct record *rec, size_t nrec,
+static size_t put_columns(FILE *out, const struct html_record *rec, size_t nrec,
 			  const uint64_t *fixed, size_t ne)
 {
 	struct column col[7] = { 0 };
@@ -291,7 +303,7 @@ static size_t put_columns(FILE *out, const struct record *rec, size_t nrec,
 		prev_bucket = rec[i].bucket;
 		ngroups++;
 		for (size_t k = i; k < g; k++) {
-			const struct record *r = &rec[k];
+			const struct html_record *r = &rec[k];
 			int64_t dn = (int64_t)r->node - (int64_t)prev_node;
 			uint64_t zz = dn < 0 ? ((uint64_t)-dn << 1) - 1
 					     : (uint64_t)dn << 1;
@@ -316,6 +328,226 @@ static size_t put_columns(FILE *out, const struct record *rec, size_t nrec,
 	return ngroups;
 }
 
+/* "n", "fixed" (each event's period per record where every record
+ * has the same: perf record -c; 0 where not), the columns, "groups" */
+static void put_records(FILE *out, const struct html_record *rec, size_t nrec,
+			size_t ne)
+{
+	uint64_t *fixed = xcalloc(ne + 1, sizeof(*fixed));
+
+	for (size_t e = 0; e < ne; e++)
+		fixed[e] = UINT64_MAX;
+	for (size_t i = 0; i < nrec; i++) {
+		uint64_t *f = &fixed[rec[i].event];
+		uint64_t per = rec[i].period / rec[i].samples;
+
+		if (*f == UINT64_MAX && per * rec[i].samples == rec[i].period)
+			*f = per;
+		else if (*f != per || per * rec[i].samples != rec[i].period)
+			*f = 0;
+	}
+	fprintf(out, "\"n\": %zu, \"fixed\": [", nrec);
+	for (size_t e = 0; e < ne; e++)
+		fprintf(out, e ? ",%llu" : "%llu",
+			(unsigned long long)(fixed[e] == UINT64_MAX ? 0
+								     : fixed[e]));
+	fputc(']', out);
+	fprintf(out, ", \"groups\": %zu", put_columns(out, rec, nrec, fixed,
+						    ne));
+	free(fixed);
+}
+
+/* The parts' tracks: the threads, --threads's, with their totals */
+static void put_part_tracks(FILE *out, const struct profile *p,
+			    const struct html_part_axes *ax)
+{
+	fprintf(out, "{\"tracks\": {\"n\": %zu, \"pid\": [", ax->ngroups);
+	for (size_t i = 0; i < ax->ngroups; i++)
+		fprintf(out, i ? ",%u" : "%u", ax->groups[i].pid);
+	fputs("], \"tid\": [", out);
+	for (size_t i = 0; i < ax->ngroups; i++)
+		fprintf(out, i ? ",%u" : "%u", ax->groups[i].tid);
+	fputs("],\n  \"name\": [", out);
+	for (size_t i = 0; i < ax->ngroups; i++) {
+		fputs(i ? "," : "", out);
+		if (ax->groups[i].name == NO_NAME)
+			fputs("\"[unknown]\"", out);
+		else
+			json_name(out, p, ax->groups[i].name);
+	}
+	fputs("],\n  \"parts\": [", out);
+	for (size_t i = 0; i < ax->ngroups; i++)
+		fprintf(out, i ? ",%u" : "%u", ax->groups[i].nparts);
+	fputs("], \"samples\": null}", out);
+}
+
+/* The dumps: each part number, and the first trigger given for it */
+static void put_dumps(FILE *out, const struct profile *p,
+		      const struct html_part *parts, size_t nparts,
+		      const struct html_part_axes *ax)
+{
+	fputs(",\n \"dumps\": [", out);
+	for (size_t d = 0; d < ax->ndumps; d++)
+		fprintf(out, d ? ",%llu" : "%llu",
+			(unsigned long long)ax->dumps[d]);
+	fputs("], \"triggers\": [", out);
+	for (size_t d = 0; d < ax->ndumps; d++) {
+		name_id t = NO_NAME;
+
+		for (size_t i = 0; i < nparts && t == NO_NAME; i++)
+			if (ax->bucket[i] == d)
+				t = parts[i].part->trigger;
+		fputs(d ? "," : "", out);
+		json_name(out, p, t);
+	}
+	fputc(']', out);
+}
+
+/* "part_cost": per part, [its dump (bucket), its track, its cost of
+ * each event]: its "totals:" line's, as --threads and --parts add
+ * them up (a derived event's, of the part read alone) */
+static void put_part_costs(FILE *out, const struct profile *p,
+			   const struct html_part *parts, size_t nparts,
+			   const struct html_part_axes *ax)
+{
+	fputs(",\n \"part_cost\": [", out);
+	for (size_t i = 0; i < nparts; i++) {
+		const struct html_part *hp = &parts[i];
+
+		if (ax->track[i] == UINT32_MAX)
+			continue;
+		fprintf(out, "%s[%u,%u", i ? ",\n  " : "", ax->bucket[i],
+			ax->track[i]);
+		for (size_t e = 0; e < p->nevents; e++) {
+			uint64_t c = ppart_cost(hp->part, e);
+
+			if (p->events[e].derived)
+				for (size_t f = 0; f < hp->p.nevents; f++)
+					if (!strcmp(profile_str(&hp->p,
+							hp->p.events[f].name),
+						    profile_str(p,
+							p->events[e].name)))
+						c = hp->p.totals[f];
+			fprintf(out, ",%llu", (unsigned long long)c);
+		}
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
+/* "added": per event, null or the nodes its tree gets after its own
+ * ("unit": page ids, "parent": -1 at the roots) */
+static void put_added(FILE *out, const struct html_part_added *a, size_t ne)
+{
+	fputs(",\n \"added\": [", out);
+	for (size_t e = 0; e < ne; e++) {
+		fputs(e ? ", " : "", out);
+		if (!a[e].n) {
+			fputs("null", out);
+			continue;
+		}
+		fputs("{\"unit\": [", out);
+		for (size_t i = 0; i < a[e].n; i++)
+			fprintf(out, i ? ",%u" : "%u", a[e].unit[i]);
+		fputs("], \"parent\": [", out);
+		for (size_t i = 0; i < a[e].n; i++)
+			fprintf(out, i ? ",%d" : "%d", (int32_t)a[e].parent[i]);
+		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
+/* The parts' inclusive costs (html_parts_inclusive()): "incl_n" and
+ * columns, per (event, bucket, track) group its event, bucket, track
+ * and size, per record its function (the page's id, less the one
+ * before in the group) and cost */
+static void put_inclusive(FILE *out, const struct html_record *rec, size_t n)
+{
+	struct column col[6] = { 0 };
+	static const char *const keys[] = { "incl_event", "incl_bucket",
+		"incl_track", "incl_size", "incl_fn", "incl_value" };
+
+	for (size_t i = 0, g; i < n; i = g) {
+		uint32_t prev = 0;
+
+		for (g = i + 1; g < n && rec[g].event == rec[i].event &&
+				rec[g].bucket == rec[i].bucket &&
+				rec[g].track == rec[i].track; g++)
+			;
+		col_put(&col[0], rec[i].event);
+		col_put(&col[1], rec[i].bucket);
+		col_put(&col[2], rec[i].track);
+		col_put(&col[3], g - i);
+		for (size_t j = i; j < g; j++) {
+			col_put(&col[4], rec[j].node - prev);
+			col_put(&col[5], rec[j].period);
+			prev = rec[j].node;
+		}
+	}
+	fprintf(out, ",\n \"incl_n\": %zu", n);
+	for (int c = 0; c < 6; c++)
+		col_write(out, keys[c], &col[c]);
+}
+
+/* A Callgrind profile's parts as tracks (threads) and dumps */
+static void html_samples_parts(FILE *out, const struct cg *cg,
+			       const struct print_opts *o,
+			       const struct report_keep *k)
+{
+	const struct profile *p = cg->p;
+	struct html_part_axes ax;
+	size_t nrec, moved, lost;
+	struct html_record *rec;
+	struct html_part_added *added;
+	struct html_record *incl;
+	size_t nincl;
+
+	html_part_axes_init(&ax, p, o->parts, o->nparts);
+	added = xcalloc(p->nevents + 1, sizeof(*added));
+	rec = html_parts_records(cg, o->parts, o->nparts, &ax,
+				 cg->child != NULL, o->sort_event, k, added,
+				 &nrec, &moved, &lost);
+	nrec = merge_records(rec, nrec);
+	/* a record is a part's cost at a node, not a count of samples */
+	for (size_t i = 0; i < nrec; i++)
+		rec[i].samples = 1;
+	put_part_tracks(out, p, &ax);
+	fputs(",\n \"chosen\": {", out);
+	put_ids(out, "pid", o->pids, o->npids);
+	put_ids(out, "tid", o->tids, o->ntids);
+	fprintf(out, "\"comm\": null, \"time\": null, \"ranges\": 0, "
+		"\"part\": %llu}", (unsigned long long)o->part);
+	/* IgProf's parts are its buffers, of whole stacks: exact paths */
+	fprintf(out, ",\n \"kind\": \"parts\", \"word\": \"%s\", "
+		"\"exact\": %s, \"why\": null, \"why_time\": ",
+		p->nstack_values ? "buffer" : "dump",
+		p->nstack_values && !p->stacks_estimated ? "true" : "false");
+	if (ax.ndumps < 2 && o->part)
+		fprintf(out, "\"the report is of one %s, --part=%llu's\"",
+			p->nstack_values ? "buffer" : "dump",
+			(unsigned long long)o->part);
+	else if (ax.ndumps < 2)
+		fputs("\"the profile has one dump (each thread one part): "
+		      "valgrind's --dump-every-bb, --dump-before or "
+		      "CALLGRIND_DUMP_STATS make more\"", out);
+	else
+		fputs("null", out);
+	put_dumps(out, p, o->parts, o->nparts, &ax);
+	put_part_costs(out, p, o->parts, o->nparts, &ax);
+	fprintf(out, ", \"width\": 0, \"buckets\": %zu, \"events\": %zu, ",
+		ax.ndumps, p->nevents);
+	put_records(out, rec, nrec, p->nevents);
+	put_added(out, added, p->nevents);
+	incl = html_parts_inclusive(cg, o->parts, o->nparts, &ax,
+				    cg->child != NULL, o->sort_event, k, &nincl);
+	put_inclusive(out, incl, nincl);
+	free(incl);
+	fprintf(out, ", \"unplaced\": %zu, \"moved\": %zu}\n", lost, moved);
+	html_part_added_release(added, p->nevents);
+	free(rec);
+	html_part_axes_release(&ax);
+}
+
 void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o,
 		  const struct report_keep *k)
 {
@@ -324,9 +556,14 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o,
 	const struct perf_data *d = p->perf;
 	size_t ne = p->nevents, nrec, nnodes, lost;
 	uint64_t first = UINT64_MAX, last = 0, width = 0;
-	uint64_t *fixed;
-	struct record *rec;
+	struct html_record *rec;
 
+	if (!p->perf && o->nparts) {
+		html_samples_parts(out, cg, o, k);
+		return;
+	}
+	if (!p->perf && o->why_parts)
+		why = o->why_parts;
 	if (why) {
 		fputs("{\"tracks\": null, \"why\": ", out);
 		if (*why)
@@ -346,20 +583,6 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o,
 	if (!why_time)
 		width = (last - first) / HTML_TIME_BUCKETS + 1;
 	rec = make_records(cg, k, first, width, &nrec, &nnodes, &lost);
-	/* an event's period per sample, where every sample has the same
-	 * (perf record -c): 0 where not */
-	fixed = xcalloc(ne + 1, sizeof(*fixed));
-	for (size_t e = 0; e < ne; e++)
-		fixed[e] = UINT64_MAX;
-	for (size_t i = 0; i < nrec; i++) {
-		uint64_t *f = &fixed[rec[i].event];
-		uint64_t per = rec[i].period / rec[i].samples;
-
-		if (*f == UINT64_MAX && per * rec[i].samples == rec[i].period)
-			*f = per;
-		else if (*f != per || per * rec[i].samples != rec[i].period)
-			*f = 0;
-	}
 	put_tracks(out, p);
 	put_chosen(out, p, o);
 	fputs(",\n \"why\": null, \"why_time\": ", out);
@@ -369,22 +592,15 @@ void html_samples(FILE *out, const struct cg *cg, const struct print_opts *o,
 		fputs("null", out);
 	fprintf(out, ",\n \"first_s\": %llu, \"first_ns\": %llu, \"last_s\": "
 		"%llu, \"last_ns\": %llu, \"width\": %llu, \"buckets\": %d, "
-		"\"nodes\": %zu, \"events\": %zu, \"n\": %zu, \"fixed\": [",
+		"\"nodes\": %zu, \"events\": %zu, ",
 		(unsigned long long)(why_time ? 0 : first / NS_PER_S),
 		(unsigned long long)(why_time ? 0 : first % NS_PER_S),
 		(unsigned long long)(why_time ? 0 : last / NS_PER_S),
 		(unsigned long long)(why_time ? 0 : last % NS_PER_S),
 		(unsigned long long)width, why_time ? 1 : HTML_TIME_BUCKETS,
-		nnodes, ne, nrec);
-	for (size_t e = 0; e < ne; e++)
-		fprintf(out, e ? ",%llu" : "%llu",
-			(unsigned long long)(fixed[e] == UINT64_MAX ? 0
-								     : fixed[e]));
-	fputc(']', out);
-	fprintf(out, ", \"groups\": %zu", put_columns(out, rec, nrec, fixed,
-						    ne));
+		nnodes, ne);
+	put_records(out, rec, nrec, ne);
 	fprintf(out, ", \"unplaced\": %zu", lost);
 	fputs("}\n", out);
-	free(fixed);
 	free(rec);
 }

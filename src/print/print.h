@@ -15,6 +15,7 @@
 #include "symtab/symtab.h"
 
 struct annotation;
+struct html_part;
 
 struct print_opts {
 	uint32_t sort_event;	/* flat profile and graph rank by this */
@@ -74,6 +75,13 @@ struct print_opts {
 	const uint32_t *pids, *tids;
 	size_t npids, ntids;
 	const char *comms;
+	/* Callgrind: the selected parts each read alone, for the report's
+	 * threads and dumps (html_parts.h); NULL with why_parts saying why
+	 * not (NULL: nothing to say) */
+	const struct html_part *parts;
+	size_t nparts;
+	const char *why_parts;
+	uint64_t part;		/* --part's, or 0 */
 
 	/* the Graphviz call graph: percentages of the total below which
 	 * functions (inclusive cost) and call arcs are left out */

@@ -80,6 +80,8 @@ struct ig_level {
 	bool at_start;		/* ... which is where its function starts */
 	uint32_t stack;		/* leak stack node; NO_ID until a leak needs it */
 	uint64_t count;		/* count field of count_col, whole subtree */
+	bool call_pending;	/* call made at its first value (--part:
+				 * pushed in a buffer left out) */
 };
 
 struct ig_reader {
@@ -316,6 +318,12 @@ static void add_file_total(struct ig_reader *rd, uint32_t e, uint64_t v)
 		*t = UINT64_MAX;
 }
 
+/* --part: igprof's buffers are the file's parts, numbered from 1 */
+static bool buffer_wanted(const struct ig_reader *rd)
+{
+	return !rd->opts->part || rd->buffer == rd->opts->part;
+}
+
 static bool pid_wanted(const struct ig_reader *rd)
 {
 	const struct perf_select *sel = rd->opts->perf_select;
@@ -362,13 +370,13 @@ static void add_file_part(struct ig_reader *rd, bool selected)
 /* The buffer read so far is a part; the next starts at zero. */
 static void next_buffer(struct ig_reader *rd)
 {
-	add_file_part(rd, true);
+	add_file_part(rd, buffer_wanted(rd));
 	if (rd->file_total)
 		memset(rd->file_total, 0,
 		       rd->file_total_alloc * sizeof(*rd->file_total));
 	rd->buffer++;
 	rd->input->nparts++;
-	rd->input->nselected++;
+	rd->input->nselected += buffer_wanted(rd);
 }
 
 /* ---- the header ---- */
@@ -664,7 +672,12 @@ static void push(struct ig_reader *rd, uint32_t func)
 	}
 	v = &rd->lv[l];
 	v->func = func;
-	v->call = l ? profile_call(rd->p, rd->lv[l - 1].func, func) : NO_ID;
+	/* a buffer --part leaves out has no arcs (they would have no
+	 * cost); its frames may be the next buffer's first, whose values
+	 * make them (wanted_calls()) */
+	v->call = l && buffer_wanted(rd)
+		  ? profile_call(rd->p, rd->lv[l - 1].func, func) : NO_ID;
+	v->call_pending = l && !buffer_wanted(rd);
 	v->site = NO_ID;
 	v->addr = -1;
 	v->at_start = false;
@@ -680,6 +693,25 @@ static void push(struct ig_reader *rd, uint32_t func)
 		rd->call_active[v->call]++;
 	}
 	rd->depth++;
+}
+
+/* The calls of the frames pushed before the buffer being read began
+ * (call_pending), outermost first, as push() makes them. */
+static void wanted_calls(struct ig_reader *rd)
+{
+	size_t l = rd->depth;
+
+	while (l > 0 && rd->lv[l - 1].call_pending)
+		l--;
+	for (; l < rd->depth; l++) {
+		struct ig_level *v = &rd->lv[l];
+
+		v->call = profile_call(rd->p, rd->lv[l - 1].func, v->func);
+		v->call_pending = false;
+		grow_active(&rd->call_active, &rd->call_active_alloc,
+			    rd->p->ncalls);
+		rd->call_active[v->call]++;
+	}
 }
 
 /* The leak stack node of the current top frame, made on first need. */
@@ -807,6 +839,13 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 	    number(rd, sp, end, "the counter's peak", &peak) < 0 ||
 	    want(rd, sp, end, ")") < 0)
 		return -1;
+	rd->any_value = true;
+	/* another buffer than --part's: its total for --parts alone */
+	if (!buffer_wanted(rd)) {
+		add_file_total(rd, e, total);
+		return 0;
+	}
+	wanted_calls(rd);
 	/* sums of 64-bit values: a hostile file could wrap them; real
 	 * counters are far from it, so wrapping is refused, not hidden */
 	row = profile_self(p, f);
@@ -851,7 +890,7 @@ static int parse_leak(struct ig_reader *rd, const char **sp, const char *end)
 		return -1;
 	if (rd->last_counter < 0)
 		return error_here(rd, "a leak record 'LK=' must follow a counter 'V'");
-	if (!rd->opts->want_leaks)
+	if (!rd->opts->want_leaks || !buffer_wanted(rd))
 		return 0;
 	ARRAY_GROW(rd->p->leaks, rd->p->nleaks + 1, rd->p->leaks_alloc);
 	lk = &rd->p->leaks[rd->p->nleaks++];
@@ -965,7 +1004,8 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	rd.memory = -1;
 	rd.buffer = 1;
 	rd.input = profile_add_input(p, lr->path, "igprof");
-	rd.input->nparts = rd.input->nselected = 1;
+	rd.input->nparts = 1;
+	rd.input->nselected = buffer_wanted(&rd);
 	rd.input->creator = names_intern(&p->names, "igprof", 6);
 	u64map_init(&rd.fn_ids);
 	u64map_init(&rd.file_ids);
@@ -1003,7 +1043,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		p->counts_by_event = true;
 		p->count_event = rd.counters[rd.count_col].event;
 	}
-	add_file_part(&rd, true);
+	add_file_part(&rd, buffer_wanted(&rd));
 	ret = 0;
 out:
 	u64map_release(&rd.fn_ids);

@@ -16,9 +16,16 @@
  * the periods of the samples selected that end there, then the
  * transforms in force apply, and every view (Top, Function, the flame
  * graphs, call tree, bottom-up, sandwich) is drawn from that tree as
- * from any transformed one. A Callgrind part (a thread, a dump over
- * time) could be one more track: a name and totals, its costs ending
- * at the tree's nodes as samples do, its dumps as buckets.
+ * from any transformed one.
+ *
+ * A Callgrind profile of several parts ("kind": "parts": threads of
+ * --separate-threads=yes, dumps over time) has the same shape: its
+ * threads are the tracks, its dumps the buckets (no time: the strips'
+ * axis is of dumps), each part's self cost per function a record at
+ * the nodes of the function on the part's call paths. Those paths are
+ * estimated from the part's calls, and a path the page's tree lacks is
+ * a node "added" to it (samplesShape()). "part_cost" holds each part's
+ * totals, which the panel shows: --threads's.
  */
 XF_OPS.threads = 'threads';
 XF_OPS.time = 'time';
@@ -92,6 +99,27 @@ function samplesDoc() {
 		period });
 	return smp;
 }
+/* Whether the tracks are a Callgrind profile's parts */
+function samplesParts() {
+	const S = samplesDoc();
+
+	return !!S && S.kind === 'parts';
+}
+/* The shape of tree base with the nodes the parts' paths add to it
+ * ({ unit, parent }, made once per tree); base's own without them */
+const shapeCache = new WeakMap();
+function samplesShape(base) {
+	const S = samplesDoc();
+	const e = doc('flame').trees.indexOf(base);
+	const A = S && S.added ? S.added[e] : null;
+
+	if (!A)
+		return { unit: base.unit, parent: base.parent };
+	if (!shapeCache.has(base))
+		shapeCache.set(base, { unit: Array.from(base.unit).concat(A.unit),
+			parent: Array.from(base.parent).concat(A.parent) });
+	return shapeCache.get(base);
+}
 /* Why the page has no threads, or null */
 function samplesWhy() {
 	return doc('samples').tracks ? null : doc('samples').why;
@@ -149,7 +177,7 @@ function sliceSelf(base) {
 		return null;
 	const S = samplesDoc();
 	const e = doc('flame').trees.indexOf(base);
-	const self = new Float64Array(base.unit.length);
+	const self = new Float64Array(samplesShape(base).unit.length);
 	const end = recordAt(S, sl.b);
 
 	for (let i = recordAt(S, sl.a); i < end; i++)
@@ -157,13 +185,76 @@ function sliceSelf(base) {
 			self[S.node[i]] += S.period[i];
 	return self;
 }
+/* The parts' measured inclusive costs, decoded once: { n, event,
+ * bucket, track, fn, value } */
+let inclDecoded = null;
+function inclDoc(S) {
+	if (inclDecoded)
+		return inclDecoded;
+	const n = S.incl_n;
+	const ge = lebColumn(S.incl_event, n, Int32Array);
+	const gb = lebColumn(S.incl_bucket, n, Int32Array);
+	const gt = lebColumn(S.incl_track, n, Int32Array);
+	const gs = lebColumn(S.incl_size, n, Int32Array);
+	const dfn = lebColumn(S.incl_fn, n, Int32Array);
+	const I = { n, event: new Int32Array(n), bucket: new Int32Array(n),
+		track: new Int32Array(n), fn: new Int32Array(n),
+		value: lebColumn(S.incl_value, n, Float64Array) };
 
-/* Each track's samples and cost of event e in buckets a to b - 1 */
+	for (let g = 0, i = 0; i < n; g++)
+		for (let end = i + gs[g], f = 0; i < end; i++) {
+			f += dfn[i];
+			I.event[i] = ge[g];
+			I.bucket[i] = gb[g];
+			I.track[i] = gt[g];
+			I.fn[i] = f;
+		}
+	return inclDecoded = I;
+}
+/* Each function's inclusive cost of the event of tree base in the
+ * parts chosen, as each part read alone measures it (--tid's and
+ * --part's), where the selection is the only transform; else null
+ * (the transformed tree's are the figures then) */
+function sliceIncl(base) {
+	const S = samplesDoc();
+	const sl = sliceNow();
+
+	if (!sl || !S.incl_n || xforms.some(x => !SLICE_OPS[x.op]))
+		return null;
+	const I = inclDoc(S);
+	const e = doc('flame').trees.indexOf(base);
+	const out = new Float64Array(NF);
+
+	for (let i = 0; i < I.n; i++)
+		if (I.event[i] === e && I.bucket[i] >= sl.a && I.bucket[i] < sl.b &&
+		    (!sl.tracks || sl.tracks[I.track[i]]))
+			out[I.fn[i]] += I.value[i];
+	return out;
+}
+/* The base tree of the selection in force, { unit, parent, self } with
+ * the nodes the parts add (transform.js: xformTree()); null for none */
+function sliceTree(base) {
+	const self = sliceSelf(base);
+
+	return self ? Object.assign({ self }, samplesShape(base)) : null;
+}
+
+/* Each track's samples and cost of event e in buckets a to b - 1; of
+ * parts, their number and totals */
 function trackSums(e, a, b) {
 	const S = samplesDoc();
 	const samples = new Float64Array(S.tracks.n);
 	const cost = new Float64Array(S.tracks.n);
 	const end = recordAt(S, b);
+
+	if (samplesParts()) {
+		for (const [k, t, ...c] of S.part_cost)
+			if (k >= a && k < b) {
+				samples[t]++;
+				cost[t] += c[e];
+			}
+		return { samples, cost };
+	}
 
 	for (let i = recordAt(S, a); i < end; i++)
 		if (S.event[i] === e) {
@@ -190,6 +281,9 @@ function fmtStamp(ns) {
  * buckets' timestamps (both ends kept, as perf's) */
 function sliceOptions(sl) {
 	const S = samplesDoc();
+
+	if (samplesParts())
+		return partOptions(S, sl);
 	const C = S.chosen;
 	const o = {
 		pid: C.pid.length ? '--pid=' + C.pid.join(',') : null,
@@ -223,6 +317,60 @@ function sliceOptions(sl) {
 		o.time = '--time=' + fmtStamp(bucketTime(S, sl.a)) + ',' +
 			fmtStamp(bucketTime(S, sl.b) - 1n);
 	return [o.pid, o.tid, o.comm, o.time].filter(x => x);
+}
+/* The same of parts: --pid and --tid choose every part of the pids
+ * and thread numbers given (valgrind numbers each process's threads
+ * from 1), --part one dump; what they cannot say, said */
+function partOptions(S, sl) {
+	const T = S.tracks, C = S.chosen;
+	const on = t => !sl || !sl.tracks || sl.tracks[t];
+	const pids = new Set(), tids = new Set(), all = new Set();
+	const o = [];
+
+	for (let t = 0; t < T.n; t++) {
+		all.add(T.pid[t]);
+		if (on(t)) {
+			pids.add(T.pid[t]);
+			tids.add(T.tid[t]);
+		}
+	}
+	if (!pids.size)
+		return ['(no thread chosen)'];
+	if (sl && sl.tracks) {
+		/* the pairs that --pid and --tid would choose */
+		let pairs = 0, chosen = 0, whole = true;
+
+		for (let t = 0; t < T.n; t++) {
+			chosen += on(t) ? 1 : 0;
+			if (pids.has(T.pid[t]) && tids.has(T.tid[t]))
+				pairs++;
+			if (pids.has(T.pid[t]) && !on(t))
+				whole = false;
+		}
+		if (pairs !== chosen)
+			return ['(threads that no --pid and --tid choose alone: ' +
+				'they choose every thread number given in every ' +
+				'process given)'];
+		/* the report's own --pid and --tid stay: its tracks are
+		 * only theirs */
+		if (pids.size < all.size || C.pid.length)
+			o.push('--pid=' + [...pids].join(','));
+		if (!whole || C.tid.length)
+			o.push('--tid=' + [...tids].join(','));
+	} else {
+		if (C.pid.length)
+			o.push('--pid=' + C.pid.join(','));
+		if (C.tid.length)
+			o.push('--tid=' + C.tid.join(','));
+	}
+	if (C.part)	/* the report's: one dump */
+		o.push('--part=' + C.part);
+	else if (sl && sl.b - sl.a === 1 && S.buckets > 1)
+		o.push('--part=' + S.dumps[sl.a]);
+	else if (sl && (sl.a > 0 || sl.b < S.buckets))
+		o.push('(' + S.word + 's ' + S.dumps[sl.a] + ' to ' +
+			S.dumps[sl.b - 1] + ': --part=N reads one)');
+	return o;
 }
 /* A stretch of the page's time that the command line's --time cannot
  * say: the report's --time had several ranges, the page's may span a

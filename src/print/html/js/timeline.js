@@ -8,7 +8,8 @@
  * Sandwich) in another colour. A drag across the strips chooses a
  * range of time. The choice goes into the hash (sliceGo()), and every
  * view is drawn again from the samples chosen; the panel says which
- * command line gives the same numbers.
+ * command line gives the same numbers. A Callgrind profile's parts:
+ * its threads the same, its dumps along the strips in place of time.
  */
 const STRIP_H = 22;	/* px: a strip's height */
 /* threads listed before a "show all": a recording of a build has
@@ -49,8 +50,23 @@ function sliceLabel(x) {
 	}
 	const sl = sliceNow();
 
+	if (samplesParts())
+		return dumpSpan(S, sl);
+
 	return 'time: ' + fmtSeconds(sl.a * S.width) + ' to ' +
 		fmtSeconds(sl.b * S.width) + ' s';
+}
+/* buckets a to b - 1 of parts as their dumps' (buffers') numbers */
+function dumpSpan(S, sl) {
+	return sl.b - sl.a === 1 ? S.word + ' ' + S.dumps[sl.a]
+		: S.word + 's ' + S.dumps[sl.a] + ' to ' + S.dumps[sl.b - 1];
+}
+/* A track's name: perf.data's thread and its tid, a Callgrind part's
+ * program and valgrind's number of the thread */
+function trackName(T, t) {
+	if (!samplesParts())
+		return T.name[t] + ' (tid ' + T.tid[t] + ')';
+	return T.tid[t] ? 'thread ' + T.tid[t] : 'every thread';
 }
 /* ns from the recording's first sample as seconds */
 function fmtSeconds(ns) {
@@ -84,7 +100,7 @@ function drawPanel() {
 		document.getElementById('crumbs').after(box);
 	}
 	box.textContent = '';
-	if (!D.sampled || document.readyState === 'loading' ||
+	if (document.readyState === 'loading' ||
 	    (!samplesDoc() && !samplesWhy())) {
 		box.hidden = true;
 		return;
@@ -102,7 +118,8 @@ function drawPanel() {
 	const head = el('div', { id: 'tracks-head' });
 	const toggle = el('button', { id: 'tracks-toggle', 'aria-expanded':
 		String(tracksOpen) }, (tracksOpen ? '\u25BE' : '\u25B8') +
-		' Threads and time');
+		(samplesParts() ? ' Threads and ' + S.word + 's'
+		: ' Threads and time'));
 
 	toggle.onclick = () => {
 		tracksOpen = !tracksOpen;
@@ -122,17 +139,36 @@ function drawPanel() {
 		head.append(' ', all);
 	}
 	box.append(head);
-	if (!S.why_time && tracksOpen)
+	if (samplesParts())
+		box.append(el('p', { class: 'note', id: 'tracks-estimated' },
+			S.exact ? 'Each ' + S.word + ' is a part of the profile, ' +
+			'read alone with its stacks: every figure under a choice ' +
+			'is --pid/--part\'s.'
+			: 'Each thread\'s and ' + S.word + '\'s cost, and each ' +
+			'function\'s self and inclusive cost in Top and its ' +
+			'view, are the parts\' own, exact (--threads\'s and ' +
+			'--pid/--tid/--part\'s); under a choice the call paths ' +
+			'(flame graph, call tree, bottom-up, sandwich, callers ' +
+			'and callees) are estimated from each part\'s calls, as ' +
+			'the whole profile\'s tree is.'));
+	if (!S.why_time && tracksOpen && !samplesParts())
 		box.append(rangeForm(S, sl));
 	if (S.why_time)
 		box.append(el('p', { class: 'note', id: 'timeline-none' },
-			'No timeline: ' + S.why_time + '.'));
-	/* samples whose whole call path the page merged (html_samples.c) */
-	if (S.unplaced && sl)
+			(samplesParts() ? 'No ' + S.word + 's to draw: '
+			: 'No timeline: ') +
+			S.why_time + '.'));
+	/* samples whose whole call path the page merged (html_samples.c),
+	 * parts' costs of functions the page leaves out */
+	if ((S.unplaced || S.moved) && sl && sliceNow())
 		box.append(el('p', { class: 'note', id: 'tracks-unplaced' },
-			fmt(S.unplaced) + ' samples of call paths too narrow ' +
-			'for this page are left out of the views chosen here; ' +
-			'cganalyze --output=html --threshold=0 keeps them.'));
+			samplesParts() ? 'This page leaves out the functions ' +
+			'under its threshold: their costs in the parts chosen ' +
+			'count as their callers\' self or, at the roots, are left ' +
+			'out of the views; cganalyze --output=html --threshold=0 ' +
+			'keeps them.' : fmt(S.unplaced) + ' samples of call paths ' +
+			'too narrow for this page are left out of the views chosen ' +
+			'here; cganalyze --output=html --threshold=0 keeps them.'));
 	if (tracksOpen)
 		box.append(trackTable(S, sl));
 }
@@ -167,9 +203,11 @@ function rangeForm(S, sl) {
 
 function sliceSummary(S, sl) {
 	const n = sl.tracks ? sl.tracks.reduce((a, b) => a + b, 0) : S.tracks.n;
-	const time = sl.a > 0 || sl.b < S.buckets
-		? fmtSeconds(sl.a * S.width) + ' s to ' + fmtSeconds(sl.b * S.width) + ' s'
-		: 'all the time';
+	const part = sl.a > 0 || sl.b < S.buckets;
+	const time = samplesParts()
+		? (part ? dumpSpan(S, sl) : 'every ' + S.word)
+		: part ? fmtSeconds(sl.a * S.width) + ' s to ' +
+		fmtSeconds(sl.b * S.width) + ' s' : 'all the time';
 
 	return n + ' of ' + S.tracks.n + ' threads, ' + time + ':';
 }
@@ -189,7 +227,10 @@ function trackGroups(S, sums) {
 	const list = [...procs.values()];
 
 	for (const p of list) {
-		p.threads.sort((a, b) => (T.tid[b] === p.pid) - (T.tid[a] === p.pid) ||
+		/* its main thread first: perf's tid = pid, valgrind's 1 */
+		const main = samplesParts() ? 1 : p.pid;
+
+		p.threads.sort((a, b) => (T.tid[b] === main) - (T.tid[a] === main) ||
 			sums.cost[b] - sums.cost[a] || T.tid[a] - T.tid[b]);
 		p.name = T.name[p.threads[0]];
 	}
@@ -211,7 +252,7 @@ function trackTable(S, sl) {
 	const timed = !S.why_time;
 
 	table.append(el('tr', null, el('th'), el('th', null, 'thread'),
-		el('th', { class: 'num' }, 'samples'),
+		el('th', { class: 'num' }, samplesParts() ? 'parts' : 'samples'),
 		el('th', { class: 'num' }, EV[ev] || 'cost'),
 		el('th', { class: 'num' }, 'share'),
 		timed ? el('th', { class: 'strip-cell' }, timeAxis(S, sl)) : el('th')));
@@ -250,7 +291,7 @@ function trackTable(S, sl) {
 		table.append(el('tr', { class: 'proc-row' + (any ? '' : ' off'),
 			'data-pid': p.pid },
 			el('td', null, box),
-			el('td', null, p.name + ' (pid ' + p.pid + ', ' +
+			el('td', null, p.name + ' (pid ' + (p.pid || '-') + ', ' +
 				p.threads.length + (p.threads.length > 1 ? ' threads)' : ' thread)')),
 			el('td', { class: 'num' }, fmt(s)),
 			el('td', { class: 'num' }, fmtCost(c, ev)),
@@ -269,7 +310,7 @@ function trackTable(S, sl) {
 			table.append(el('tr', { class: 'thread-row' + (on(t) ? '' : ' off'),
 				'data-track': t },
 				el('td', null, tb),
-				el('td', { class: 'thread-name' }, T.name[t] + ' (tid ' + T.tid[t] + ')'),
+				el('td', { class: 'thread-name' }, trackName(T, t)),
 				el('td', { class: 'num' }, fmt(sums.samples[t])),
 				el('td', { class: 'num' }, fmtCost(sums.cost[t], ev)),
 				el('td', { class: 'num' }, on(t) ? pct(sums.cost[t], tot) : ''),
@@ -298,6 +339,13 @@ function trackTable(S, sl) {
 function timeAxis(S, sl) {
 	const span = S.buckets * S.width;
 
+	if (samplesParts())
+		return el('span', { class: 'axis' },
+			el('span', null, S.word + ' ' + S.dumps[0]),
+			el('span', { class: 'muted' }, S.word + 's, not time: ' +
+				(sl.a > 0 || sl.b < S.buckets ? 'drag to choose others'
+				: 'drag across the strips to choose some')),
+			el('span', null, S.word + ' ' + S.dumps[S.buckets - 1]));
 	return el('span', { class: 'axis' },
 		el('span', null, '0 s'),
 		el('span', { class: 'muted' }, sl.a > 0 || sl.b < S.buckets
@@ -365,8 +413,12 @@ function drawStrips(S, sl, e, strips) {
 		cv.onmousemove = m => {
 			const r = cv.getBoundingClientRect();
 
-			cv.title = fmtSeconds((m.clientX - r.left) / r.width *
-				S.buckets * S.width) + ' s';
+			const at = (m.clientX - r.left) / r.width * S.buckets;
+			const k = Math.min(S.buckets - 1, Math.floor(at));
+
+			cv.title = samplesParts() ? S.word + ' ' + S.dumps[k] +
+				(S.triggers[k] ? ': ' + S.triggers[k] : '')
+				: fmtSeconds(at * S.width) + ' s';
 		};
 	}
 }
@@ -379,9 +431,13 @@ function bucketCosts(S, e, mask) {
 	const cost = new Float64Array(S.tracks.n * S.buckets);
 	let max = 0;
 
-	for (let i = 0; i < S.n; i++)
-		if (S.event[i] === e && (!mask || mask[S.node[i]]))
-			cost[S.track[i] * S.buckets + S.bucket[i]] += S.period[i];
+	if (samplesParts() && !mask)	/* the parts' totals */
+		for (const [k, t, ...c] of S.part_cost)
+			cost[t * S.buckets + k] += c[e];
+	else
+		for (let i = 0; i < S.n; i++)
+			if (S.event[i] === e && (!mask || mask[S.node[i]]))
+				cost[S.track[i] * S.buckets + S.bucket[i]] += S.period[i];
 	for (const v of cost)
 		if (v > max)
 			max = v;
@@ -391,7 +447,7 @@ function bucketCosts(S, e, mask) {
 }
 /* Which nodes of the base tree have f in their path */
 function nodesOf(f) {
-	const B = flameBase();
+	const B = samplesShape(flameBase());
 	const m = new Uint8Array(B.unit.length);
 
 	for (let i = 0; i < B.unit.length; i++)
@@ -407,7 +463,16 @@ function stripDrag(e0, S, sl, strips) {
 	 * first or last pixel */
 	const at = x => x - r.left <= 3 ? 0 : r.right - x <= 3 ? S.buckets
 		: Math.round((x - r.left) / r.width * S.buckets);
-	const from = at(e0.clientX);
+	/* dumps are few and wide: every dump the drag touches, one for a
+	 * click */
+	const dumps = samplesParts();
+	const pos = x => Math.max(0, Math.min(S.buckets, (x - r.left) /
+		r.width * S.buckets));
+	const span = (x0, x1) => dumps ? [Math.min(S.buckets - 1,
+		Math.floor(pos(Math.min(x0, x1)))), Math.max(1,
+		Math.ceil(pos(Math.max(x0, x1))))]
+		: [Math.min(at(x0), at(x1)), Math.max(at(x0), at(x1))];
+	const from = e0.clientX;
 	const shade = el('div', { id: 'strip-shade' });
 	const table = document.getElementById('tracks-table');
 	const tr = table.getBoundingClientRect();
@@ -418,9 +483,11 @@ function stripDrag(e0, S, sl, strips) {
 	shade.style.height = tr.height + 'px';
 	document.body.append(shade);
 	const move = e => {
-		to = at(e.clientX);
-		const a = Math.min(from, to), b = Math.max(from, to);
+		to = e.clientX;
+		let [a, b] = span(from, to);
 
+		if (dumps && b <= a)
+			b = a + 1;
 		shade.style.left = (r.left + scrollX + a * r.width / S.buckets) + 'px';
 		shade.style.width = ((b - a) * r.width / S.buckets) + 'px';
 	};
@@ -429,8 +496,10 @@ function stripDrag(e0, S, sl, strips) {
 		removeEventListener('mousemove', move);
 		removeEventListener('mouseup', up);
 		shade.remove();
-		const a = Math.min(from, to), b = Math.max(from, to);
+		let [a, b] = span(from, to);
 
+		if (dumps && b <= a)
+			b = a + 1;
 		if (b > a)
 			sliceGo({ tracks: sl.tracks, a, b });
 	};

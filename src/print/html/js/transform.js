@@ -356,14 +356,16 @@ function xformTree(base) {
 	const span = NF - low + 1;
 	/* the threads and time chosen first (samples.js), as the
 	 * command line's --tid and --time choose the samples read */
-	let T = { unit: base.unit, parent: base.parent,
-		self: sliceSelf(base) || treeSelf(base, true) };
+	let T = sliceTree(base) || { unit: base.unit, parent: base.parent,
+		self: treeSelf(base, true) };
 
 	for (const x of xforms)
 		if (!SLICE_OPS[x.op])
 			T = xformStep(T, x, span, low);
 	T = treeFinish(base, T);
 	T.fn = treeFunctions(T);
+	/* a Callgrind part's measured inclusive costs (samples.js) */
+	T.fn.incl = sliceIncl(base) || T.fn.incl;
 	byKey.set(xformKey, T);
 	document.body.dataset.xformMs = (performance.now() - t).toFixed(1);
 	return T;

@@ -1,0 +1,346 @@
+/*
+ * A Callgrind profile's parts on the report's trees (print/html_parts.c,
+ * with cli/part_reads.c reading each part again), on the valgrind files
+ * of tests/callgrind-threads: dumps/ (three dumps, three threads, 13
+ * events), combined.out (17 parts in one file) and procs/ (two
+ * processes), and IgProf's buffers (two, of whole stacks). On a page of every function: each part's records at the
+ * nodes of a function add up to that function's self cost in the part
+ * read alone (exact, in whole numbers), for every event; every record is
+ * on a node of the page's tree or one added to it, an added node's
+ * parent before it; the records of all parts add up to the whole
+ * profile's totals; each part is its track's (pid, thread) and its
+ * dump's; each part's inclusive costs are its graph's. On the default page (cut at 0.5%) the records still add up
+ * to each part's total, less what lands at no node (counted).
+ */
+#include "helpers.h"
+
+#include <glob.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cg/cg.h"
+#include "cli/options.h"
+#include "cli/part_reads.h"
+#include "print/flame_data.h"
+#include "print/html_data.h"
+#include "print/html_parts.h"
+#include "print/report_keep.h"
+
+#define DIR "tests/callgrind-threads/"
+
+struct run {
+	struct profile p;
+	struct cg cg;
+	struct part_reads pr;
+	struct options o;
+};
+
+static void load(struct run *r, const char *pattern)
+{
+	struct read_opts ro = { .want_stacks = true };	/* IgProf's */
+	glob_t g;
+	char *diag;
+
+	memset(r, 0, sizeof(*r));
+	profile_init(&r->p);
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		assert_int_equal(read_path(&r->p, g.gl_pathv[i], &ro, &diag), 0);
+		free(diag);
+	}
+	globfree(&g);
+	assert_int_equal(profile_finish(&r->p), 0);
+	cg_build(&r->cg, &r->p, 0);
+	cg_find_cycles(&r->cg);
+	assert_int_equal(cg_propagate_measured(&r->cg), 0);
+	cg_rank(&r->cg);
+	part_reads_load(&r->pr, &r->o, &r->p, 0);
+	assert_null(r->pr.why);
+	assert_true(r->pr.nparts >= 2);
+}
+
+static void unload(struct run *r)
+{
+	part_reads_release(&r->pr);
+	cg_release(&r->cg);
+	profile_release(&r->p);
+}
+
+static uint32_t part_event(const struct profile *pp, const struct profile *p,
+			   uint32_t e)
+{
+	for (uint32_t f = 0; f < pp->nevents; f++)
+		if (!strcmp(profile_str(pp, pp->events[f].name),
+			    profile_str(p, p->events[e].name)))
+			return f;
+	fail();
+	return 0;
+}
+
+/* A function of the part by its names in the whole profile, or NO_ID */
+static uint32_t part_func(const struct profile *pp, const struct profile *p,
+			  uint32_t f)
+{
+	for (uint32_t g = 0; g < pp->nfuncs; g++)
+		if (!strcmp(profile_str(pp, pp->funcs[g].name),
+			    profile_str(p, p->funcs[f].name)) &&
+		    !strcmp(profile_str(pp, pp->funcs[g].file),
+			    profile_str(p, p->funcs[f].file)) &&
+		    !strcmp(profile_str(pp, pp->funcs[g].object),
+			    profile_str(p, p->funcs[f].object)))
+			return g;
+	return NO_ID;
+}
+
+/* Every function's self in every part and event, from the records */
+static void check_exact(const char *pattern)
+{
+	struct run r;
+	struct print_opts po = { 0 };	/* threshold 0: every function */
+	struct report_keep k;
+	struct html_part_axes ax;
+	struct html_part_added *added;
+	size_t nrec, moved, lost;
+	struct html_record *rec;
+
+	load(&r, pattern);
+	report_keep_init(&k, &r.cg, &po);
+	assert_true(report_keeps_all(&k));
+	html_part_axes_init(&ax, &r.p, r.pr.parts, r.pr.nparts);
+	added = calloc(r.p.nevents + 1, sizeof(*added));
+	rec = html_parts_records(&r.cg, r.pr.parts, r.pr.nparts, &ax, true, 0,
+				 &k, added, &nrec, &moved, &lost);
+	assert_int_equal(moved, 0);
+	assert_int_equal(lost, 0);
+	for (size_t i = 0; i < r.pr.nparts; i++) {
+		const struct ppart *pt = r.pr.parts[i].part;
+		const struct part_group *g = &ax.groups[ax.track[i]];
+
+		/* its track is its thread, its bucket its dump */
+		assert_int_equal(g->pid, pt->pid);
+		assert_int_equal(g->tid, pt->tid);
+		assert_int_equal(ax.dumps[ax.bucket[i]],
+				 pt->number ? pt->number : pt->ordinal);
+	}
+	for (uint32_t e = 0; e < r.p.nevents; e++) {
+		struct flame fl;
+		uint64_t all = 0;
+		uint64_t *self = calloc(r.pr.nparts * r.p.nfuncs + 1,
+					sizeof(*self));
+
+		flame_build(&fl, &r.cg, e,
+			    (double)r.p.totals[e] * HTML_FLAME_MIN_SHARE,
+			    HTML_FLAME_MAX_NODES);
+		for (size_t j = 0; j < added[e].n; j++) {
+			uint32_t up = added[e].parent[j];
+
+			assert_true(up == NO_ID || up < fl.nnodes + j);
+			assert_true(added[e].unit[j] < r.p.nfuncs);
+		}
+		for (size_t i = 0; i < nrec; i++) {
+			const struct html_record *x = &rec[i];
+			uint32_t f;
+			size_t part;
+
+			if (x->event != e)
+				continue;
+			assert_true(x->node < fl.nnodes + added[e].n);
+			f = x->node < fl.nnodes ? fl.nodes[x->node].func
+				: added[e].unit[x->node - fl.nnodes];
+			assert_true(f != NO_ID);	/* never a cycle's */
+			for (part = 0; part < r.pr.nparts; part++)
+				if (ax.track[part] == x->track &&
+				    ax.bucket[part] == x->bucket)
+					break;
+			assert_true(part < r.pr.nparts);
+			self[part * r.p.nfuncs + f] += x->period;
+			all += x->period;
+		}
+		/* the parts' sum: the whole profile's total */
+		assert_int_equal(all, r.p.totals[e]);
+		for (size_t part = 0; part < r.pr.nparts; part++) {
+			const struct html_part *hp = &r.pr.parts[part];
+			uint32_t pe = part_event(&hp->p, &r.p, e);
+
+			for (uint32_t f = 0; f < r.p.nfuncs; f++) {
+				uint32_t g = part_func(&hp->p, &r.p, f);
+				uint64_t want = g == NO_ID ? 0
+					: (uint64_t)llround(cg_node_self(
+						&hp->cg, g, pe));
+
+				assert_int_equal(self[part * r.p.nfuncs + f],
+						 want);
+			}
+		}
+		free(self);
+		flame_release(&fl);
+	}
+	free(rec);
+	/* each part's inclusive costs: the part's own measured ones */
+	rec = html_parts_inclusive(&r.cg, r.pr.parts, r.pr.nparts, &ax, true,
+				   0, &k, &nrec);
+	assert_true(nrec > 0);
+	for (size_t i = 0; i < nrec; i++) {
+		const struct html_record *x = &rec[i];
+		size_t part;
+		uint32_t g;
+		uint64_t *row;
+
+		for (part = 0; part < r.pr.nparts; part++)
+			if (ax.track[part] == x->track &&
+			    ax.bucket[part] == x->bucket)
+				break;
+		assert_true(part < r.pr.nparts);
+		g = part_func(&r.pr.parts[part].p, &r.p, x->node);
+		assert_true(g != NO_ID);
+		row = calloc(r.pr.parts[part].p.nevents + 1, sizeof(*row));
+		cg_inclusive_row(&r.pr.parts[part].cg, g, row);
+		assert_int_equal(x->period,
+				 row[part_event(&r.pr.parts[part].p, &r.p,
+						x->event)]);
+		assert_true(x->period > 0);
+		/* sorted by (event, bucket, track, function), one each */
+		if (i)
+			assert_true(x->event > x[-1].event ||
+				    (x->event == x[-1].event &&
+				     (x->bucket > x[-1].bucket ||
+				      (x->bucket == x[-1].bucket &&
+				       (x->track > x[-1].track ||
+					(x->track == x[-1].track &&
+					 x->node > x[-1].node))))));
+		free(row);
+	}
+	free(rec);
+	html_part_added_release(added, r.p.nevents);
+	html_part_axes_release(&ax);
+	report_keep_release(&k);
+	unload(&r);
+}
+
+static void test_dumps(void **state)
+{
+	(void)state;
+	check_exact(DIR "dumps/callgrind.out.*-0*");
+}
+
+static void test_combined(void **state)
+{
+	(void)state;
+	check_exact(DIR "combined.out");
+}
+
+static void test_procs(void **state)
+{
+	(void)state;
+	check_exact(DIR "procs/callgrind.out.*-0*");
+}
+
+/* The default page, cut at 0.5%: what lands nowhere is counted, the
+ * rest adds up to each part's total; a function the page leaves out
+ * has its cost at its caller's node (moved) */
+static void test_cut_page(void **state)
+{
+	struct run r;
+	struct print_opts po = { .threshold = 0.5 };
+	struct report_keep k;
+	struct html_part_axes ax;
+	struct html_part_added *added;
+	size_t nrec, moved, lost;
+	struct html_record *rec;
+	uint64_t sum = 0, want = 0;
+
+	(void)state;
+	load(&r, DIR "combined.out");
+	report_keep_init(&k, &r.cg, &po);
+	assert_false(report_keeps_all(&k));
+	html_part_axes_init(&ax, &r.p, r.pr.parts, r.pr.nparts);
+	added = calloc(r.p.nevents + 1, sizeof(*added));
+	rec = html_parts_records(&r.cg, r.pr.parts, r.pr.nparts, &ax, true, 0,
+				 &k, added, &nrec, &moved, &lost);
+	assert_true(moved > 0);
+	for (size_t i = 0; i < nrec; i++) {
+		sum += rec[i].period;
+		for (size_t j = 0; j < added[0].n; j++)
+			assert_true(report_func(&k, added[0].unit[j]) != NO_ID);
+	}
+	for (size_t i = 0; i < r.pr.nparts; i++)
+		want += ppart_cost(r.pr.parts[i].part, 0);
+	/* whole numbers: the records and what lands nowhere */
+	assert_true(sum <= want);
+	assert_true(sum == want || lost > 0);
+	free(rec);
+	html_part_added_release(added, r.p.nevents);
+	html_part_axes_release(&ax);
+	report_keep_release(&k);
+	unload(&r);
+}
+
+/* IgProf's buffers, of whole stacks: every path the whole tree's */
+static void test_igprof(void **state)
+{
+	(void)state;
+	check_exact("tests/inputs/igprof/perf.txt");
+}
+
+/* One part: nothing read again, and nothing said */
+static void test_none(void **state)
+{
+	struct part_reads pr;
+	struct options o = { 0 };
+	struct read_opts ro = { 0 };
+	struct profile p;
+	char *diag;
+
+	(void)state;
+	profile_init(&p);
+	assert_int_equal(read_path(&p, DIR "dumps/callgrind.out.11037.1-01",
+				   &ro, &diag), 0);
+	free(diag);
+	part_reads_load(&pr, &o, &p, 0);
+	assert_string_equal(pr.why, "");
+	profile_release(&p);
+	/* transforms: the parts are of the profile before them */
+	profile_init(&p);
+	assert_int_equal(read_path(&p, DIR "combined.out", &ro, &diag), 0);
+	free(diag);
+	o.ntransforms = 1;
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "transforms"));
+	profile_release(&p);
+	/* IgProf with -b: the binary's names, not a buffer's */
+	profile_init(&p);
+	assert_int_equal(read_path(&p, "tests/inputs/igprof/perf.txt", &ro,
+				   &diag), 0);
+	free(diag);
+	o.ntransforms = 0;
+	o.nbinaries = 1;
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "-b"));
+	assert_int_equal(pr.nparts, 0);
+	profile_release(&p);
+	/* two parts numbered 1 (Xdebug's): --part reads both at once */
+	o.nbinaries = 0;
+	profile_init(&p);
+	assert_int_equal(read_path(&p, "tests/inputs/same-part-number.cg",
+				   &ro, &diag), 0);
+	free(diag);
+	assert_int_equal(p.nparts, 2);
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "the same number"));
+	profile_release(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_dumps),
+		cmocka_unit_test(test_combined),
+		cmocka_unit_test(test_procs),
+		cmocka_unit_test(test_igprof),
+		cmocka_unit_test(test_cut_page),
+		cmocka_unit_test(test_none),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
