@@ -1162,6 +1162,65 @@ static void test_costs_sparse(void **state)
 	run_bounded("4,096 events by 200,000 nodes", many_events, NULL);
 }
 
+/*
+ * perf_data_path() finds and makes the nodes perf_data_node() would, a
+ * frame at a time, in the same order: the index it uses is placed by
+ * the path's hash, not the key's, and fetched ahead. Paths of shared
+ * prefixes, exact bits that differ, a path continued from a node found
+ * before, an empty one, and enough nodes to grow the index many times.
+ */
+static void test_path_as_nodes(void **state)
+{
+	struct perf_data *a = perf_data_new(), *b = perf_data_new();
+	struct profile p;
+	uint32_t frames[40], nodes[40], seed = 12345;
+	bool exact[40];
+
+	(void)state;
+	profile_init(&p);
+	perf_data_object(a, &p.names, "/x", 2, PERF_OBJ_FILE);
+	perf_data_object(b, &p.names, "/x", 2, PERF_OBJ_FILE);
+	for (int k = 0; k < 20000; k++) {
+		size_t n, split;
+		uint32_t na = NO_ID, nb = NO_ID;
+
+		seed = seed * 1103515245u + 12345u;
+		n = (seed >> 8) % 40;
+		split = n ? (seed >> 16) % n : 0;
+		for (size_t i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* few frames near the root, more further in */
+			frames[i] = (seed >> 8) % (2 + 3 * (uint32_t)i);
+			exact[i] = !((seed >> 20) % 7);
+		}
+		for (size_t i = 0; i < n; i++) {
+			perf_data_frame(a, 0, frames[i]);
+			perf_data_frame(b, 0, frames[i]);
+			na = perf_data_node(a, frames[i], na, exact[i]);
+			if (i < split) {
+				nb = perf_data_node(b, frames[i], nb, exact[i]);
+				assert_int_equal(na, nb);
+			}
+		}
+		nb = perf_data_path(b, frames + split, exact + split, n - split,
+				    nb, nodes);
+		assert_int_equal(na, nb);
+		if (n > split)
+			assert_int_equal(nodes[n - split - 1], nb);
+	}
+	assert_true(a->nnodes > 100000);
+	assert_int_equal(a->nnodes, b->nnodes);
+	for (size_t i = 0; i < a->nnodes; i++) {
+		assert_int_equal(a->nodes[i].frame, b->nodes[i].frame);
+		assert_int_equal(a->nodes[i].parent, b->nodes[i].parent);
+		assert_int_equal(a->nodes[i].exact, b->nodes[i].exact);
+	}
+	assert_int_equal(perf_data_path(b, frames, exact, 0, 7, nodes), 7);
+	perf_data_free(a);
+	perf_data_free(b);
+	profile_release(&p);
+}
+
 /* An allocation that fails while a file is read names the file. */
 static void test_oom_names_file(void **state)
 {
@@ -2257,6 +2316,7 @@ int main(void)
 		cmocka_unit_test(test_maps_many_forks),
 		cmocka_unit_test(test_maps_chosen_order),
 		cmocka_unit_test(test_costs_sparse),
+		cmocka_unit_test(test_path_as_nodes),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),
 		cmocka_unit_test(test_quirks_said),

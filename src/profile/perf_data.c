@@ -16,7 +16,7 @@ struct perf_data *perf_data_new(void)
 {
 	struct perf_data *d = xcalloc(1, sizeof(*d));
 
-	u64map_init(&d->node_index);
+	perf_node_index_init(&d->node_index);
 	u64map_init(&d->cost_index);
 	u64map_init(&d->object_index);
 	u64map_init(&d->thread_index);
@@ -49,7 +49,7 @@ void perf_data_free(struct perf_data *d)
 	free(d->frames);
 	free(d->nodes);
 	free(d->costs);
-	u64map_release(&d->node_index);
+	perf_node_index_release(&d->node_index);
 	u64map_release(&d->cost_index);
 	u64map_release(&d->object_index);
 	free(d->threads);
@@ -101,29 +101,89 @@ uint32_t perf_data_frame(struct perf_data *d, uint32_t object,
 	return (uint32_t)d->nframes++;
 }
 
-uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
-			bool exact)
+/* Node id n, new, of frame fx (exact in its top bit) under parent. */
+static void add_node(struct perf_data *d, uint32_t n, uint32_t fx,
+		     uint32_t parent)
 {
-	uint64_t key, top = (uint64_t)1 << 31;
-	bool added;
-	uint32_t n;
-
-	/* frame, its exact bit, parent: 31 + 1 + 32 bits */
-	if (frame >= top)
-		BUG("more than 2^31 perf frames");
-	key = ((uint64_t)frame | (exact ? top : 0)) << 32 | parent;
-	n = u64map_get_or_put(&d->node_index, key, (uint32_t)d->nnodes,
-			      &added);
-	if (!added)
-		return n;
 	if (d->nnodes >= UINT32_MAX - 1)
 		BUG("more than 2^32 perf stack nodes");
 	ARRAY_GROW(d->nodes, d->nnodes + 1, d->nodes_alloc);
-	d->nodes[d->nnodes].frame = frame;
-	d->nodes[d->nnodes].parent = parent;
-	d->nodes[d->nnodes].exact = exact;
-	d->nodes[d->nnodes].cost = NO_ID;
-	return (uint32_t)d->nnodes++;
+	d->nodes[n].frame = fx & ~PERF_NODE_EXACT;
+	d->nodes[n].parent = parent;
+	d->nodes[n].exact = fx & PERF_NODE_EXACT;
+	d->nodes[n].cost = NO_ID;
+	d->nnodes++;
+}
+
+/* frame, its exact bit: 31 + 1 bits */
+static uint32_t node_fx(uint32_t frame, bool exact)
+{
+	if (frame & PERF_NODE_EXACT)
+		BUG("more than 2^31 perf frames");
+	return frame | (exact ? PERF_NODE_EXACT : 0);
+}
+
+static uint32_t parent_hash(const struct perf_data *d, uint32_t parent)
+{
+	return parent == NO_ID ? 0
+			       : perf_node_index_hash(&d->node_index, parent);
+}
+
+uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
+			bool exact)
+{
+	uint32_t fx = node_fx(frame, exact), n;
+	bool added;
+
+	perf_node_index_reserve(&d->node_index, 1);
+	n = perf_node_index_get_or_put(&d->node_index, fx, parent,
+				       perf_node_path_hash(parent,
+							   parent_hash(d, parent),
+							   fx),
+				       (uint32_t)d->nnodes, &added);
+	if (added)
+		add_node(d, n, fx, parent);
+	return n;
+}
+
+/* How many levels ahead the walk below has asked for its slots. */
+#define PATH_PREFETCH 16
+
+uint32_t perf_data_path(struct perf_data *d, const uint32_t *frames,
+			const bool *exact, size_t n, uint32_t parent,
+			uint32_t *nodes)
+{
+	uint32_t h = parent_hash(d, parent), up = parent;
+	bool added = false;
+
+	if (!n)
+		return parent;
+	perf_node_index_reserve(&d->node_index, n);
+	/* every level's path hash first (into nodes[], which the walk
+	 * overwrites with the node): no level's waits for a look-up */
+	for (size_t i = 0; i < n; i++) {
+		h = perf_node_path_hash(up, h, node_fx(frames[i], exact[i]));
+		up = 0;		/* any id but NO_ID: not the root */
+		nodes[i] = h;
+		if (i < PATH_PREFETCH)
+			perf_node_index_prefetch(&d->node_index, h);
+	}
+	for (size_t i = 0; i < n; i++) {
+		uint32_t fx = node_fx(frames[i], exact[i]);
+
+		h = nodes[i];
+		if (i + PATH_PREFETCH < n)
+			perf_node_index_prefetch(&d->node_index,
+						 nodes[i + PATH_PREFETCH]);
+		nodes[i] = perf_node_index_get_or_put(&d->node_index, fx,
+						      parent, h,
+						      (uint32_t)d->nnodes,
+						      &added);
+		if (added)
+			add_node(d, nodes[i], fx, parent);
+		parent = nodes[i];
+	}
+	return parent;
 }
 
 static uint64_t sat_add(uint64_t a, uint64_t b)

@@ -31,6 +31,7 @@
 
 #include "base/hashmap.h"
 #include "base/names.h"
+#include "perf_node_index.h"
 
 #define PERF_KERNEL_OBJECT "[kernel.kallsyms]"
 #define PERF_UNKNOWN_OBJECT "[unknown]"
@@ -58,6 +59,9 @@ struct perf_frame {
 	uint32_t object;		/* into objects[] */
 	uint64_t offset;
 };
+
+/* The exact bit beside a frame in struct perf_node_slot's fx. */
+#define PERF_NODE_EXACT ((uint32_t)1 << 31)
 
 struct perf_node {
 	uint32_t frame;
@@ -116,7 +120,7 @@ struct perf_data {
 	struct perf_cost *costs;	/* listed from their nodes */
 	size_t ncosts, costs_alloc;
 	struct u64map cost_index;	/* (node, event) -> costs[] */
-	struct u64map node_index;	/* (frame, parent) -> node */
+	struct perf_node_index node_index; /* (frame, parent) -> node */
 	struct u64map object_index;	/* path -> object */
 
 	struct perf_thread *threads;	/* in the order first sampled */
@@ -173,6 +177,17 @@ uint32_t perf_data_frame(struct perf_data *d, uint32_t object,
  * created with zero cost if new; exact as in struct perf_node. */
 uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
 			bool exact);
+
+/*
+ * The nodes of a path below parent (NO_ID: from the root): frames[i]
+ * called from frames[i - 1], frames[0] from parent, each with its exact
+ * bit, created if new, into nodes[i]. Returns the last (parent when n
+ * is 0). As perf_data_node() a frame at a time, with the index's slots
+ * of all of them fetched at once.
+ */
+uint32_t perf_data_path(struct perf_data *d, const uint32_t *frames,
+			const bool *exact, size_t n, uint32_t parent,
+			uint32_t *nodes);
 
 /* One sample of event e with this period, its stack ending at node. */
 void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,

@@ -158,6 +158,9 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row)
 	for (int r = 0; r < CFI_NREGS; r++)
 		if (!reg_rule(frame, r, row))
 			goto out;
+	for (int r = 0; r < CFI_NREGS; r++)
+		if (row->rule[r] != CFI_UNSET)
+			row->ruled[row->nruled++] = (uint8_t)r;
 	found = CFI_FOUND;
 out:
 	free(frame);

@@ -32,6 +32,10 @@ struct cfi_row {
 	uint8_t cfa_reg;	/* CFA = cfa_reg's value + cfa_off; */
 	uint8_t ra;		/* CFI_NREGS or more: no CFA */
 	bool signal;		/* the FDE's CIE is a signal frame's */
+	/* the registers whose rule is not CFI_UNSET, rising: all a step
+	 * reads (an x86_64 row rules 8 to 10 of the 17) */
+	uint8_t nruled;
+	uint8_t ruled[CFI_NREGS];
 	int64_t cfa_off;
 	int64_t off[CFI_NREGS];
 };

@@ -558,15 +558,13 @@ static uint32_t stack_node(struct perf_reader *r, uint32_t tid,
 		pa->exact = xreallocarray(pa->exact, n, sizeof(*pa->exact));
 		pa->alloc = n;
 	}
-	for (; j < n; j++) {
-		node = perf_data_node(r->d, st->frames[n - 1 - j], node,
-				      st->exact[n - 1 - j]);
-		pa->frames[j] = st->frames[n - 1 - j];
-		pa->exact[j] = st->exact[n - 1 - j];
-		pa->nodes[j] = node;
+	for (size_t i = j; i < n; i++) {
+		pa->frames[i] = st->frames[n - 1 - i];
+		pa->exact[i] = st->exact[n - 1 - i];
 	}
 	pa->n = n;
-	return node;
+	return perf_data_path(r->d, pa->frames + j, pa->exact + j, n - j, node,
+			      pa->nodes + j);
 }
 
 /* The event attr of sample rec, by its id; *a NULL when no attr has

@@ -770,7 +770,8 @@ static void step_by_row(const struct perf_unwind *u, const struct fstate *st,
 	up->set = 0;
 	up->initial = false;
 	up->signal = row->signal;
-	for (unsigned r = 0; r < CFI_NREGS; r++) {
+	for (unsigned k = 0; k < row->nruled; k++) {
+		unsigned r = row->ruled[k];
 		uint64_t off = (uint64_t)row->off[r], v;
 
 		switch (row->rule[r]) {

@@ -1,0 +1,87 @@
+/*
+ * The index of a perf_data's stack nodes, by path hash (see
+ * perf_node_index.h). Linear probing, power-of-two capacity, load kept
+ * under 1/2, as u64map.
+ */
+#include "perf_node_index.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
+
+#define EMPTY UINT32_MAX
+
+void perf_node_index_init(struct perf_node_index *ix)
+{
+	memset(ix, 0, sizeof(*ix));
+}
+
+void perf_node_index_release(struct perf_node_index *ix)
+{
+	free(ix->slots);
+	free(ix->path_hash);
+	perf_node_index_init(ix);
+}
+
+static void grow(struct perf_node_index *ix, size_t cap)
+{
+	size_t old_cap = ix->slots ? ix->mask + 1 : 0;
+	struct perf_node_slot *old = ix->slots;
+
+	ix->slots = xreallocarray(NULL, cap, sizeof(*ix->slots));
+	for (size_t i = 0; i < cap; i++)
+		ix->slots[i].node = EMPTY;
+	ix->mask = cap - 1;
+	for (size_t i = 0; i < old_cap; i++) {
+		size_t j;
+
+		if (old[i].node == EMPTY)
+			continue;
+		j = ix->path_hash[old[i].node] & ix->mask;
+		while (ix->slots[j].node != EMPTY)
+			j = (j + 1) & ix->mask;
+		ix->slots[j] = old[i];
+	}
+	free(old);
+}
+
+void perf_node_index_reserve(struct perf_node_index *ix, size_t n)
+{
+	size_t cap = ix->slots ? ix->mask + 1 : 64;
+
+	while ((ix->nr + n) * 2 > cap)
+		cap *= 2;
+	if (!ix->slots || cap != ix->mask + 1)
+		grow(ix, cap);
+	ARRAY_GROW(ix->path_hash, ix->nr + n, ix->path_hash_alloc);
+}
+
+uint32_t perf_node_index_get_or_put(struct perf_node_index *ix, uint32_t fx,
+				    uint32_t parent, uint32_t h,
+				    uint32_t node, bool *added)
+{
+	size_t j = h & ix->mask;
+
+	if (node != ix->nr || (ix->nr + 1) * 2 > ix->mask + 1 ||
+	    ix->nr + 1 > ix->path_hash_alloc)
+		BUG("perf node %u put into an index of %zu without room", node,
+		    ix->nr);
+	for (;; j = (j + 1) & ix->mask) {
+		struct perf_node_slot *s = &ix->slots[j];
+
+		if (s->node == EMPTY)
+			break;
+		if (s->fx == fx && s->parent == parent) {
+			*added = false;
+			return s->node;
+		}
+	}
+	ix->slots[j] = (struct perf_node_slot){ fx, parent, node };
+	ix->path_hash[node] = h;
+	ix->nr++;
+	*added = true;
+	return node;
+}
