@@ -95,7 +95,7 @@ function viewBottomUp() {
 		enter: row => {
 			const u = row.n.u;
 
-			if (row.n.merged)
+			if (row.n.merged || u === NF)
 				return;
 
 			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);

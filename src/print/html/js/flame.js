@@ -213,7 +213,8 @@ function viewFlame(icicle, zoom) {
 
 			frag.append(flameFrame(i, label, fx, w,
 				(icicle ? d : maxDepth - d) * H,
-				(i === -2 ? ' more' : i < 0 ? ' root' : '') + (up ? ' up' : '') +
+				(i === -2 || FL.unit[i] === NF ? ' more' : i < 0 ? ' root' : '') +
+				(up ? ' up' : '') +
 				(i >= 0 && needle && flameSearchName(FL, i).includes(needle) ? ' hit' : ''),
 				value, i === -2 ? flameMoreTitle(m, FL.total)
 				: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
@@ -266,9 +267,9 @@ function viewFlame(icicle, zoom) {
 		if (!t)
 			return;
 		info.append(t.title);
-		if (i >= 0 && FL.unit[i] >= 0)
+		if (i >= 0 && isPageFn(FL.unit[i]))
 			info.append(' \u00b7 ', fnLink(FL.unit[i]));
-		if (i >= 0)
+		if (i >= 0 && FL.unit[i] !== NF)
 			info.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]),
 				title: 'key s on a frame' }, 'sandwich'));
 	});
@@ -284,7 +285,7 @@ function viewFlame(icicle, zoom) {
 			return;
 		if (t && e.key === 'Enter')
 			t.click();
-		else if (i >= 0 && e.key === 's')
+		else if (i >= 0 && FL.unit[i] !== NF && e.key === 's')
 			location.hash = withXforms(flameHref('#sandwich/' + FL.unit[i]));
 		else
 			return;

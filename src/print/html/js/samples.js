@@ -149,7 +149,8 @@ function sliceSelf(base) {
 		return null;
 	const S = samplesDoc();
 	const e = doc('flame').trees.indexOf(base);
-	const self = new Float64Array(base.unit.length);
+	/* with the nodes a cut page merged (cut.js) */
+	const self = new Float64Array(cutNodes(base));
 	const end = recordAt(S, sl.b);
 
 	for (let i = recordAt(S, sl.a); i < end; i++)

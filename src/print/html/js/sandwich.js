@@ -197,6 +197,8 @@ function viewSandwich(f) {
 	const open = t => {
 		const v = Number(t.dataset.unit);
 
+		if (v === NF)	/* the functions a cut page left out */
+			return;
 		location.hash = withXforms(t.dataset.half === 'middle'
 			? (v < 0 ? '#cycle/' + -v : '#fn/' + v)
 			: flameHref('#sandwich/' + v));
@@ -225,7 +227,7 @@ function viewSandwich(f) {
 			return;
 		const v = Number(t.dataset.unit);
 
-		info.append(t.title, ' \u00b7 ', v < 0 ? cycleLink(-v) : fnLink(v));
+		info.append(t.title, ' \u00b7 ', v < 0 ? cycleLink(-v) : unitLink(v));
 	};
 	area.addEventListener('mouseover', readout);
 	area.addEventListener('focusin', readout);

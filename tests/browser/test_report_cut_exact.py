@@ -1,0 +1,192 @@
+"""The cut page's figures (issue 33, src/print/report_keep.c): at the
+default threshold the report embeds the functions that reach it with
+their callers and callees, and merges narrow call paths and those of the
+functions it leaves out into "N more" frames. It keeps those paths for
+its figures (report_keep.h: the hidden nodes), so that under a choice
+of threads or processes, a range of time, and the transforms, every
+function it lists has the command line's figures: Top's self and
+inclusive costs, bottom-up's roots, the call tree's total, against
+--json with the panel's --pid/--tid/--time or the transform's
+--focus/--ignore/--hide.
+
+On fp.data (committed) and on a recording made here of a real program
+with many functions (gcc -O2 -c of three of our sources: gcc, cc1 and
+as, 2,000 functions of which the page leaves half out), so that the page
+is really cut.
+
+Screenshots: build/test-artifacts/browser/cut-exact/ (look at them).
+"""
+import json
+import os
+import subprocess
+import unittest
+
+import report_base
+import test_report_threads as threads
+from report_base import ARTIFACTS, PROFILES, Page, ReportBase, number
+from test_report_explore import ALL_ROWS
+
+# the sources gcc compiles for the big recording
+SOURCES = ['src/print/html_data.c', 'src/print/print_json.c',
+           'src/print/flame_data.c']
+
+
+def cli(args):
+    return json.loads(report_base.run(['--json'] + args))
+
+
+class CutExactTest(ReportBase):
+    made = {}
+    top = threads.ThreadsTest.top
+    cli_opts = threads.ThreadsTest.cli_opts
+    rest = threads.ThreadsTest.rest
+
+    def recording(self, name):
+        """The arguments of a recording: fp.data's, or a perf record
+        of gcc made once here (None where perf cannot record)"""
+        if name == 'fp':
+            return PROFILES['perf']
+        data = os.path.join(self.tmp, 'cut-gcc.data')
+        if not os.path.exists(data):
+            obj = os.path.join(self.tmp, 'cut-obj')
+            os.makedirs(obj, exist_ok=True)
+            top = os.getcwd()
+            r = subprocess.run(
+                ['perf', 'record', '-q', '-F', '1999', '--call-graph',
+                 'dwarf,8192', '-o', data, '--', 'gcc', '-O2', '-c',
+                 '-I' + os.path.join(top, 'src'), '-I' + top] +
+                [os.path.join(top, s) for s in SOURCES],
+                cwd=obj, capture_output=True)
+            if r.returncode:
+                return None
+        return [data]
+
+    def report(self, name):
+        """(the page, the recording's arguments, its --json, and the
+        page's functions as (name, object) by page id)"""
+        if name not in self.made:
+            args = self.recording(name)
+            if args is None:
+                raise unittest.SkipTest('perf record cannot record here')
+            path = os.path.join(self.tmp, 'cut-' + name + '.html')
+            subprocess.run([report_base.BIN, '--output=html', '-o', path] +
+                           args, check=True, capture_output=True)
+            whole = cli(args)
+            p = Page(self.driver, path)
+            ids = p.js("return JSON.parse(document.getElementById("
+                       "'cga-data').textContent).functions.id")
+            self.assertTrue(ids, name + ': the page is not cut')
+            byid = {f['id']: (f['name'], f['object'])
+                    for f in whole['functions']}
+            self.made[name] = (path, args, whole, [byid[i] for i in ids])
+        return self.made[name]
+
+    def figures(self, p, name, opts, what):
+        """Every number Top, bottom-up and the call tree show against
+        --json of opts (the panel's, or a transform's options)"""
+        path, args, whole, keys = self.report(name)
+        want = cli(opts + args)
+        total = want['totals'][0]
+        wfn = {(f['name'], f['object']): f for f in want['functions']}
+        page = set(keys)
+        shown = {}
+        for fid, cells in self.top(p):
+            shown[keys[fid]] = (number(cells[0]), number(cells[2]))
+        for key in page:
+            f = wfn.get(key)
+            cost = (f['self'][0], f['inclusive'][0]) if f else (0, 0)
+            if cost == (0, 0):
+                self.assertNotIn(key, shown, '%s: %s' % (what, key))
+            else:
+                self.assertEqual(shown.get(key), cost, '%s: %s in Top'
+                                 % (what, key))
+        rest = self.rest(p)
+        p.go('#bottomup' + rest)
+        roots = [r for r in p.js(ALL_ROWS, 'bottomup') if r['depth'] == 0]
+        self.assertEqual(sum(number(r['cells'][0]) for r in roots), total,
+                         what + ': bottom-up')
+        for r in roots:
+            if r['fn'] is not None:
+                self.assertEqual(number(r['cells'][0]),
+                                 wfn[keys[r['fn']]]['self'][0],
+                                 '%s: %s in bottom-up' % (what, keys[r['fn']]))
+        p.go('#calltree' + rest)
+        self.assertEqual(sum(number(r['cells'][0]) for r in
+                             p.js(ALL_ROWS, 'calltree') if r['depth'] == 0),
+                         total, what + ': the call tree')
+        p.go('#top' + rest)
+        return want
+
+    def shot(self, p, name):
+        os.makedirs(os.path.join(ARTIFACTS, 'cut-exact'), exist_ok=True)
+        p.shot(os.path.join('cut-exact', name))
+
+    def threads_and_time(self, name):
+        path = self.report(name)[0]
+        p = Page(self.driver, path)
+        p.go('#top')
+        tracks = p.js("return [...document.querySelectorAll('.thread-row')]"
+                      ".map(r => r.dataset.track)")
+        self.assertTrue(tracks)
+        for t in tracks[:4]:
+            p.go('#top&threads=' + t)
+            opts = self.cli_opts(p)
+            self.assertTrue(opts[0].startswith(('--tid=', '--pid=')), opts)
+            self.figures(p, name, opts, 'thread %s' % t)
+        for a, b in ((0, 1024), (1024, 2048), (300, 700)):
+            p.go('#top&time=%d-%d' % (a, b))
+            opts = self.cli_opts(p)
+            self.assertTrue(opts[0].startswith('--time='), opts)
+            self.figures(p, name, opts, 'time %d-%d' % (a, b))
+        # both at once
+        p.go('#top&threads=%s&time=0-1024' % tracks[0])
+        self.figures(p, name, self.cli_opts(p), 'thread and time')
+        self.assertFalse(p.js(
+            "return !!document.getElementById('crumbs-cut')"))
+        self.shot(p, name + '-slice')
+        p.go('#flame&threads=%s' % tracks[0])
+        self.shot(p, name + '-slice-flame')
+
+    def test_fp_threads_and_time(self):
+        """fp.data: each thread, halves and a middle of the time"""
+        self.threads_and_time('fp')
+
+    def test_gcc_threads_and_time(self):
+        """gcc's recording: its processes' threads and the time"""
+        self.threads_and_time('gcc')
+
+    def transforms(self, name, n):
+        """Focus on, ignore and hide the n heaviest functions of the
+        page that are not roots, one at a time, as the command line's
+        --focus, --ignore and --hide"""
+        path, args, whole, keys = self.report(name)
+        p = Page(self.driver, path)
+        incl = {(f['name'], f['object']): f['inclusive'][0]
+                for f in whole['functions']}
+        order = sorted(range(len(keys)), key=lambda f: -incl[keys[f]])
+        picked = [f for f in order if incl[keys[f]] < whole['totals'][0]][:n]
+        for f in picked:
+            fname = keys[f][0]
+            glob = p.js("return arguments[0].replace(/[*?[\\\\]/g, '\\\\$&')",
+                        fname)
+            for op in ('focus', 'ignore', 'hide'):
+                p.go('#top&%s=%s' % (op, p.js(
+                    "return encodeURIComponent(arguments[0])", glob)))
+                self.figures(p, name, ['--%s=%s' % (op, glob)],
+                             '%s=%s' % (op, fname))
+                # the note: the globs match the page's functions only
+                note = p.js("const n = document.getElementById("
+                            "'crumbs-cut'); return n ? n.textContent : ''")
+                self.assertIn('not in this report', note)
+                self.assertIn('--threshold=0', note)
+        self.shot(p, name + '-transform')
+
+    def test_fp_transforms(self):
+        self.transforms('fp', 4)
+
+    def test_gcc_transforms(self):
+        self.transforms('gcc', 3)
+
+
+if __name__ == '__main__':
+    unittest.main()
