@@ -177,7 +177,7 @@ class CutExactTest(ReportBase):
                 # the note: the globs match the page's functions only
                 note = p.js("const n = document.getElementById("
                             "'crumbs-cut'); return n ? n.textContent : ''")
-                self.assertIn('not in this report', note)
+                self.assertIn('functions of this page, not the', note)
                 self.assertIn('--threshold=0', note)
         self.shot(p, name + '-transform')
 
