@@ -155,17 +155,50 @@ class CutExactTest(ReportBase):
         """gcc's recording: its processes' threads and the time"""
         self.threads_and_time('gcc')
 
+    def heavy(self, name, n):
+        """The page ids of its n heaviest functions that are not on
+        every stack"""
+        path, args, whole, keys = self.report(name)
+        incl = {(f['name'], f['object']): f['inclusive'][0]
+                for f in whole['functions']}
+        order = sorted(range(len(keys)), key=lambda f: -incl[keys[f]])
+        return [f for f in order if incl[keys[f]] < whole['totals'][0]][:n]
+
+    def test_gcc_strips(self):
+        """The part of each thread's strip that is the function shown
+        (timeline.js, darker) is its --tid inclusive cost, merged
+        paths and all"""
+        path, args, whole, keys = self.report('gcc')
+        p = Page(self.driver, path)
+        p.go('#top')
+        tids = p.js(r"""return Object.fromEntries([...document
+            .querySelectorAll('.thread-row')].map(r => [r.dataset.track,
+            Number(r.textContent.match(/\(tid (-?\d+)\)/)[1])]))""")
+        docs = {}
+        for f in self.heavy('gcc', 4):
+            p.go('#fn/%d' % f)
+            strips = p.js("return [...document.querySelectorAll("
+                          "'canvas.strip')].map(c => [c.dataset.track, "
+                          "Number(c.dataset.hit)])")
+            self.assertEqual(len(strips), len(tids))
+            for t, hit in strips:
+                tid = tids[t]
+                if tid not in docs:
+                    docs[tid] = {(g['name'], g['object']): g
+                                 for g in cli(['--tid=%d' % tid] + args)
+                                 ['functions']}
+                g = docs[tid].get(keys[f])
+                self.assertEqual(hit, g['inclusive'][0] if g else 0,
+                                 '%s in thread %d' % (keys[f], tid))
+        self.shot(p, 'gcc-strips')
+
     def transforms(self, name, n):
         """Focus on, ignore and hide the n heaviest functions of the
         page that are not roots, one at a time, as the command line's
         --focus, --ignore and --hide"""
         path, args, whole, keys = self.report(name)
         p = Page(self.driver, path)
-        incl = {(f['name'], f['object']): f['inclusive'][0]
-                for f in whole['functions']}
-        order = sorted(range(len(keys)), key=lambda f: -incl[keys[f]])
-        picked = [f for f in order if incl[keys[f]] < whole['totals'][0]][:n]
-        for f in picked:
+        for f in self.heavy(name, n):
             fname = keys[f][0]
             glob = p.js("return arguments[0].replace(/[*?[\\\\]/g, '\\\\$&')",
                         fname)
