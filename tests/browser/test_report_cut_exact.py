@@ -210,8 +210,15 @@ class CutExactTest(ReportBase):
                 # the note: the globs match the page's functions only
                 note = p.js("const n = document.getElementById("
                             "'crumbs-cut'); return n ? n.textContent : ''")
+                self.assertIn('%s=%s: its glob matches the ' % (op, glob),
+                              note)
                 self.assertIn('functions of this page, not the', note)
                 self.assertIn('--threshold=0', note)
+        # fold: no function's figures change, nor does the page say
+        # they may
+        p.go('#top&fold=*')
+        self.figures(p, name, ['--fold-recursion'], 'fold=*')
+        self.assertFalse(p.js("return !!document.getElementById('crumbs-cut')"))
         self.shot(p, name + '-transform')
 
     def test_fp_transforms(self):

@@ -135,12 +135,17 @@ function cutWhole(T) {
 /*
  * What the transforms bar says of a cut page's figures under the
  * choices in force (xmenu.js), or null: exact. With the merged paths
- * kept (cutWhole()), a choice of threads or time is exact, and so is a
- * transform whose glob the page's functions alone match; but a glob
- * cannot match a function left out, which the command line's can.
- * Without them (more than the page keeps: "hidden_max"), a merged
- * path's cost stays with the frame it was merged under.
+ * kept (cutWhole()), a choice of threads or time is exact, and so are
+ * merge and fold (which change no function's figures); a glob of
+ * focus, ignore, hide, obj or file matches only the page's functions,
+ * where the command line's can match some of those left out, whose
+ * names, objects and files the page does not have: the note names the
+ * transforms in force that have one. Without them (more than the page
+ * keeps: "hidden_max"), a merged path's cost stays with the frame it
+ * was merged under.
  */
+const CUT_GLOB_OPS = { focus: true, ignore: true, hide: true, obj: true,
+	file: true };
 function cutXformNote(base) {
 	if (!CUT || !base.more_parent || !base.more_parent.length)
 		return null;
@@ -151,12 +156,16 @@ function cutXformNote(base) {
 			'their cost stays with the frame they were merged under, so ' +
 			'a function\'s figures leave out its merged paths; ' +
 			'cganalyze --output=html --threshold=0 keeps every path';
-	if (!xforms.some(x => !SLICE_OPS[x.op] && x.op !== 'merge') ||
-	    !base.hidden_unit.includes(CUT_OTHER))
+	const globs = xforms.filter(x => CUT_GLOB_OPS[x.op]);
+
+	if (!globs.length || !base.hidden_unit.includes(CUT_OTHER))
 		return null;
-	return 'a glob here matches the ' + fmt(NF) + ' functions of this ' +
-		'page, not the ' + fmt(CUT.more) + ' ' + cutBelow() + ' that it ' +
-		'leaves out and shows as one, which the command line\'s ' +
+	return globs.map(x => x.op + '=' + x.arg).join(', ') + ': ' +
+		(globs.length === 1 ? 'its glob matches' : 'their globs match') +
+		' the ' + fmt(NF) + ' functions of this page, not the ' +
+		fmt(CUT.more) + ' ' + cutBelow() + ' that it leaves out and ' +
+		'shows as one, ' + cutOtherName() + ', whose names, objects ' +
+		'and files it does not have, and which the command line\'s ' +
 		'--focus, --ignore and --hide can match; ' +
 		'cganalyze --output=html --threshold=0 embeds them';
 }
