@@ -221,6 +221,40 @@ class CutExactTest(ReportBase):
         self.assertFalse(p.js("return !!document.getElementById('crumbs-cut')"))
         self.shot(p, name + '-transform')
 
+    def test_estimated_transforms_as_the_whole_page(self):
+        """Callgrind's tree is estimated from the arcs, as the page and
+        --json each estimate it (test_report_cli_transforms.py), so the
+        cut page is held to the page of every function
+        (--threshold=0): under each transform, each function it lists
+        has the whole page's figures"""
+        args = PROFILES['callgrind']
+        whole = cli(args)
+        byid = {f['id']: (f['name'], f['object']) for f in whole['functions']}
+        pages = {}
+        for th in ('0.5', '0'):
+            path = os.path.join(self.tmp, 'cut-cg-%s.html' % th)
+            subprocess.run([report_base.BIN, '--output=html',
+                            '--threshold=' + th, '-o', path] + args,
+                           check=True, capture_output=True)
+            p = Page(self.driver, path)
+            ids = p.js("return JSON.parse(document.getElementById("
+                       "'cga-data').textContent).functions.id")
+            pages[th] = (p, [byid[i] for i in ids] if ids
+                         else [byid[i] for i in range(len(byid))])
+        self.assertLess(len(pages['0.5'][1]), len(pages['0'][1]))
+        for x in ('focus=fib', 'hide=main', 'ignore=fib', 'hide=work'):
+            shown = {}
+            for th, (p, keys) in pages.items():
+                p.open('#top&' + x)
+                shown[th] = {keys[f]: cells[:4] for f, cells in self.top(p)}
+            self.assertTrue(shown['0.5'])
+            for key, cells in shown['0.5'].items():
+                self.assertEqual(cells, shown['0'].get(key),
+                                 '%s: %s' % (x, key))
+            for key, cells in shown['0'].items():
+                if key in set(pages['0.5'][1]):
+                    self.assertIn(key, shown['0.5'], '%s: %s' % (x, key))
+
     def test_fp_transforms(self):
         self.transforms('fp', 4)
 
