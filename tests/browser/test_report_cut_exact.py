@@ -5,14 +5,17 @@ functions it leaves out into "N more" frames. It keeps those paths for
 its figures (report_keep.h: the hidden nodes), so that under a choice
 of threads or processes, a range of time, and the transforms, every
 function it lists has the command line's figures: Top's self and
-inclusive costs, bottom-up's roots, the call tree's total, against
---json with the panel's --pid/--tid/--time or the transform's
---focus/--ignore/--hide.
+inclusive costs, bottom-up's roots, the call tree's total and the
+function's part of each thread's strip, against --json with the panel's
+--pid/--tid/--time or the transform's --focus/--ignore/--hide/
+--fold-recursion; where the page cannot be exact (a glob cannot match
+the functions it leaves out), the transforms bar says so.
 
 On fp.data (committed) and on a recording made here of a real program
 with many functions (gcc -O2 -c of three of our sources: gcc, cc1 and
-as, 2,000 functions of which the page leaves half out), so that the page
-is really cut.
+as, about 2,000 functions of which the page leaves 40 to 45% out), so
+that the page is really cut; and Callgrind's estimated tree, the cut
+page against the page of every function.
 
 Screenshots: build/test-artifacts/browser/cut-exact/ (look at them).
 """
