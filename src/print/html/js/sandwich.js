@@ -167,7 +167,8 @@ function viewSandwich(f) {
 			const v = t.value[i];
 			const div = flameFrame(i, lab, x, w,
 				(half === 'callers' ? top - d : top + d) * H,
-				i ? '' : ' mid', v, lab + ': ' + withUnit(v) + ' (' +
+				i ? (t.unit[i] === NF ? ' more' : '') : ' mid', v,
+				lab + ': ' + withUnit(v) + ' (' +
 				pct(v, mid) + ' of ' + label + '\'s)');
 
 			div.dataset.half = i ? half : 'middle';
