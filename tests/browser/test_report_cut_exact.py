@@ -167,6 +167,21 @@ class CutExactTest(ReportBase):
         order = sorted(range(len(keys)), key=lambda f: -incl[keys[f]])
         return [f for f in order if incl[keys[f]] < whole['totals'][0]][:n]
 
+    def test_gcc_sandwich(self):
+        """The sandwich of a function sums its frames: on the cut page
+        with no choice made, those it merged too (transform.js:
+        flameWhole()), so its middle is --json's inclusive cost"""
+        path, args, whole, keys = self.report('gcc')
+        p = Page(self.driver, path)
+        incl = {(f['name'], f['object']): f['inclusive'][0]
+                for f in whole['functions']}
+        for f in self.heavy('gcc', 6):
+            p.go('#sandwich/%d' % f)
+            self.assertEqual(p.js("""return Number(document.querySelector(
+                '#sandwich .fr[data-half="middle"]').dataset.value)"""),
+                incl[keys[f]], keys[f])
+        self.shot(p, 'gcc-sandwich')
+
     def test_gcc_strips(self):
         """The part of each thread's strip that is the function shown
         (timeline.js, darker) is its --tid inclusive cost, merged

@@ -40,7 +40,7 @@ function flameSearchName(T, i) {
 	if (!T[key])
 		T[key] = new Map();
 	if (!T[key].has(u))
-		T[key].set(u, (u < 0 ? cycleName(-u)
+		T[key].set(u, (u < 0 ? cycleName(-u) : u === NF ? name(u)
 			: labelParts(u, shortNames).core).toLowerCase());
 	return T[key].get(u);
 }
@@ -224,9 +224,11 @@ function viewFlame(icicle, zoom) {
 			' frames are not drawn: click a frame to zoom in.' : '';
 		/* what the search matches, not counting a match inside one */
 		if (needle) {
-			const sum = flameOutermost(FL, i =>
-				flameSearchName(FL, i).includes(needle))
-				.reduce((s, i) => s + FL.value[i], 0);
+			/* on a cut page, with the paths it merged */
+			const W = flameWhole();
+			const sum = flameOutermost(W, i => W.unit[i] !== NF &&
+				flameSearchName(W, i).includes(needle))
+				.reduce((s, i) => s + W.value[i], 0);
 
 			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
 				(CUT ? '; the functions ' + cutBelow() +

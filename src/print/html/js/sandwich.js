@@ -82,7 +82,8 @@ function sandwichScale(S, measured) {
 }
 
 function viewSandwich(f) {
-	const T = flameTree();
+	/* on a cut page, with the paths it merged */
+	const T = flameWhole();
 
 	if (!T)	/* only maximum events: no tree adds up */
 		return el('p', { class: 'note', id: 'flame-max' },

@@ -337,6 +337,24 @@ function treeFinish(base, B) {
 		value, self: B.self, kids, roots, transformed: true };
 }
 
+/* The tree shown, with a cut page's merged paths (cut.js) where no
+ * transform or choice of threads and time is in force (which start
+ * from them): what a view summing a function's frames (the sandwich,
+ * the flame graph's search) needs for its figures to be the
+ * function's. Not transformed: its costs are the profile's. */
+function flameWhole() {
+	const base = flameBase();
+	const whole = base && !xforms.length ? cutWhole(base) : null;
+
+	if (!whole)
+		return flameTree();
+	if (!base.wholeTree) {
+		base.wholeTree = treeFinish(base, whole);
+		base.wholeTree.transformed = false;
+	}
+	return base.wholeTree;
+}
+
 /* The transformed tree of base, for the transforms in force, made once
  * per tree and transforms; how long it took in body's data-xform-ms
  * (the tests print it). */
