@@ -131,6 +131,8 @@ class CutExactTest(ReportBase):
         tracks = p.js("return [...document.querySelectorAll('.thread-row')]"
                       ".map(r => r.dataset.track)")
         self.assertTrue(tracks)
+        # no choice: bottom-up's roots too (with the merged paths)
+        self.figures(p, name, [], 'no choice')
         for t in tracks[:4]:
             p.go('#top&threads=' + t)
             opts = self.cli_opts(p)

@@ -72,7 +72,9 @@ function bottomUpCallers(b) {
 
 function viewBottomUp() {
 	const t = performance.now();
-	const T = flameTree();
+	/* on a cut page, with the paths it merged: each function's root
+	 * its self cost, and one of the functions left out */
+	const T = flameWhole();
 
 	if (!T)	/* only maximum events: no tree adds up */
 		return el('p', { class: 'note', id: 'flame-max' },
