@@ -178,6 +178,123 @@ static void test_narrow_nodes(void **state)
 	release(&fx);
 }
 
+/*
+ * The merged nodes kept for the figures (report_keep_hidden()): over
+ * the page's nodes and them, each function the page has has its self
+ * cost of the whole tree, and the functions left out theirs as one
+ * unit. A node's self is its total less its children's. fx's tree is
+ * cut at 1%; returns the number of hidden nodes.
+ */
+static size_t check_hidden(struct fixture *fx, size_t max, int want_ret)
+{
+	struct flame fl;
+	struct report_hidden h;
+	uint32_t *at, *more_n;
+	double *more_value, *node_self, *whole, *page;
+	size_t nk, n, nf = fx->k.nkept + 1;
+	int ret;
+
+	flame_build(&fl, &fx->cg, 0, 0, 1000);
+	at = calloc(fl.nnodes + 1, sizeof(*at));
+	more_n = calloc(fl.nnodes + 1, sizeof(*more_n));
+	more_value = calloc(fl.nnodes + 1, sizeof(*more_value));
+	nk = report_keep_nodes(&fx->k, &fl, at, more_n, more_value);
+	ret = report_keep_hidden(&fx->k, &fl, at, nk, max, &h);
+	assert_int_equal(ret, want_ret);
+	n = h.n;
+	if (ret < 0) {
+		assert_int_equal(h.n, 0);
+		goto out;
+	}
+	/* a unit's self: per page function, the last entry "other" */
+	whole = calloc(nf, sizeof(*whole));
+	page = calloc(nf, sizeof(*page));
+	node_self = calloc(nk + h.n + 1, sizeof(*node_self));
+	for (size_t i = 0; i < fl.nnodes; i++) {
+		const struct flame_node *x = &fl.nodes[i];
+		uint32_t pid = report_page_id(&fx->k, x->func);
+		double self = x->total;
+
+		for (uint32_t c = x->first_child; c != NO_ID;
+		     c = fl.nodes[c].next_sibling)
+			self -= fl.nodes[c].total;
+		whole[pid == NO_ID ? nf - 1 : pid] += self;
+		/* every node has a page node; kept ones their own */
+		assert_int_not_equal(h.node[i], NO_ID);
+		if (at[i] != NO_ID) {
+			assert_int_equal(h.node[i], at[i]);
+			node_self[at[i]] += x->total;
+			if (x->parent != NO_ID)
+				node_self[at[x->parent]] -= x->total;
+		}
+	}
+	for (size_t x = 0; x < h.n; x++) {
+		const struct flame_node *f = &fl.nodes[h.first[x]];
+		uint32_t pid = report_page_id(&fx->k, f->func);
+
+		assert_int_equal(h.other[x], pid == NO_ID);
+		/* parents before their children */
+		assert_true(h.parent[x] == NO_ID || h.parent[x] < nk + x);
+		node_self[nk + x] += h.value[x];
+		if (h.parent[x] != NO_ID)
+			node_self[h.parent[x]] -= h.value[x];
+	}
+	for (size_t i = 0; i < fl.nnodes; i++)
+		if (at[i] != NO_ID)
+			page[report_page_id(&fx->k, fl.nodes[i].func)] +=
+				node_self[at[i]];
+	for (size_t x = 0; x < h.n; x++)
+		page[h.other[x] ? nf - 1 : report_page_id(&fx->k,
+			fl.nodes[h.first[x]].func)] += node_self[nk + x];
+	for (size_t f = 0; f < nf; f++)
+		assert_float_equal(page[f], whole[f], 1e-9);
+	free(whole);
+	free(page);
+	free(node_self);
+out:
+	report_hidden_release(&h);
+	free(at);
+	free(more_n);
+	free(more_value);
+	flame_release(&fl);
+	return n;
+}
+
+/* CHAIN: n and o, left out, are one "other" node under m */
+static void test_hidden_run_of_functions_left_out(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx, CHAIN, 1.0);
+	assert_int_equal(check_hidden(&fx, 100, 0), 1);
+	release(&fx);
+}
+
+/*
+ * x and y, left out (m, which calls them, is kept as main's callee but
+ * is under 1%), both call b (a's callee, kept): one "other" node under
+ * m with one b under it; a > b, narrower than a pixel, a b node of its
+ * own; and a node budget of 2 too small for the three.
+ */
+#define SIBLINGS "main:0 a:2000 b:2 m:0 x:1 y:1 main>a:1:2001 " \
+		 "a>b:1:1 main>m:1:4 m>x:1:2 m>y:1:2 x>b:1:1 y>b:1:1"
+
+static void test_hidden_siblings_and_budget(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	setup(&fx, SIBLINGS, 1.0);
+	assert_true(kept(&fx, "b"));
+	assert_false(kept(&fx, "x"));
+	assert_false(kept(&fx, "y"));
+	assert_true(kept(&fx, "m"));
+	assert_int_equal(check_hidden(&fx, 100, 0), 3);
+	assert_int_equal(check_hidden(&fx, 2, -1), 0);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +303,8 @@ int main(void)
 		cmocka_unit_test(test_no_cost),
 		cmocka_unit_test(test_nodes_of_functions_left_out),
 		cmocka_unit_test(test_narrow_nodes),
+		cmocka_unit_test(test_hidden_run_of_functions_left_out),
+		cmocka_unit_test(test_hidden_siblings_and_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -574,88 +574,144 @@ static void put_more(FILE *out, const uint32_t *more_n,
 	}
 }
 
+/* An event's tree as the page has it: where k leaves functions out,
+ * which nodes it draws (at[], NULL: every one), the "N more" frames,
+ * and the merged nodes kept for the figures (h, when hidden). */
+struct page_tree {
+	struct flame fl;
+	uint32_t *at, *more_n;
+	double *more_value;
+	size_t nout;
+	struct report_hidden h;
+	bool hidden;
+};
+
+static void page_tree_build(struct page_tree *t, const struct cg *cg,
+			    uint32_t ev, const struct report_keep *k)
+{
+	const struct profile *p = cg->p;
+
+	memset(t, 0, sizeof(*t));
+	flame_build(&t->fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
+		    HTML_FLAME_MAX_NODES);
+	t->nout = t->fl.nnodes;
+	if (report_keeps_all(k))
+		return;
+	t->at = xcalloc(t->fl.nnodes + 1, sizeof(*t->at));
+	t->more_n = xcalloc(t->fl.nnodes + 1, sizeof(*t->more_n));
+	t->more_value = xcalloc(t->fl.nnodes + 1, sizeof(*t->more_value));
+	t->nout = report_keep_nodes(k, &t->fl, t->at, t->more_n, t->more_value);
+	t->hidden = report_keep_hidden(k, &t->fl, t->at, t->nout,
+				       REPORT_HIDDEN_MAX, &t->h) == 0;
+}
+
+static void page_tree_release(struct page_tree *t)
+{
+	free(t->at);
+	free(t->more_n);
+	free(t->more_value);
+	report_hidden_release(&t->h);
+	flame_release(&t->fl);
+}
+
+/* A node's unit: a page function id, or -N for cycle N as a whole */
+static double node_unit(const struct cg *cg, const struct report_keep *k,
+			const struct flame_node *n)
+{
+	return n->func != NO_ID ? (double)report_page_id(k, n->func)
+		: -(double)cg->cycles[n->cycle].number;
+}
+
+/* "hidden_unit", "hidden_parent", "hidden_value": the merged nodes as
+ * report_keep_hidden() keeps them, numbered after the drawn ones (the
+ * unit of the functions the page leaves out: one past its last
+ * function); or "hidden_max" where there would be more of them. */
+static void put_hidden(FILE *out, const struct cg *cg,
+		       const struct report_keep *k, const struct page_tree *t)
+{
+	const struct report_hidden *h = &t->h;
+	double *col;
+
+	if (!t->hidden) {
+		fprintf(out, ",\n  \"hidden_max\": %d", REPORT_HIDDEN_MAX);
+		return;
+	}
+	col = xcalloc(3 * h->n + 1, sizeof(*col));
+	for (size_t x = 0; x < h->n; x++) {
+		col[3 * x] = h->other[x] ? (double)k->nkept
+			: node_unit(cg, k, &t->fl.nodes[h->first[x]]);
+		col[3 * x + 1] = h->parent[x] == NO_ID ? -1 : (double)h->parent[x];
+		col[3 * x + 2] = h->value[x];
+	}
+	put_column(out, "hidden_unit", col, h->n, 3, true);
+	put_column(out, "hidden_parent", col + 1, h->n, 3, true);
+	put_column(out, "hidden_value", col + 2, h->n, 3, !t->fl.estimated);
+	free(col);
+}
+
 /* One event's tree. Not the nodes' self costs: the page draws none, and
  * each is its total less its children's. */
 static void put_tree(FILE *out, const struct cg *cg, uint32_t ev,
 		     const struct report_keep *k)
 {
 	const struct profile *p = cg->p;
-	struct flame fl;
-	double *col, *more_value = NULL;
-	uint32_t *at = NULL, *more_n = NULL;
-	size_t nout;
+	struct page_tree t;
+	const struct flame *fl = &t.fl;
+	double *col;
 
-	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
-		    HTML_FLAME_MAX_NODES);
-	nout = fl.nnodes;
-	if (!report_keeps_all(k)) {
-		at = xcalloc(fl.nnodes + 1, sizeof(*at));
-		more_n = xcalloc(fl.nnodes + 1, sizeof(*more_n));
-		more_value = xcalloc(fl.nnodes + 1, sizeof(*more_value));
-		nout = report_keep_nodes(k, &fl, at, more_n, more_value);
-	}
-	col = xcalloc(3 * nout + 1, sizeof(*col));
-	for (size_t i = 0, j = 0; i < fl.nnodes; i++) {
-		const struct flame_node *n = &fl.nodes[i];
+	page_tree_build(&t, cg, ev, k);
+	col = xcalloc(3 * t.nout + 1, sizeof(*col));
+	for (size_t i = 0, j = 0; i < fl->nnodes; i++) {
+		const struct flame_node *n = &fl->nodes[i];
 
-		if (at && at[i] == NO_ID)
+		if (t.at && t.at[i] == NO_ID)
 			continue;
-		col[3 * j] = n->func != NO_ID ? (double)report_page_id(k, n->func)
-			: -(double)cg->cycles[n->cycle].number;
+		col[3 * j] = node_unit(cg, k, n);
 		col[3 * j + 1] = n->parent == NO_ID ? -1
-			: (double)(at ? at[n->parent] : n->parent);
+			: (double)(t.at ? t.at[n->parent] : n->parent);
 		col[3 * j + 2] = n->total;
 		j++;
 	}
 	fputs("{\"event\": ", out);
 	json_name(out, p, p->events[ev].name);
 	fprintf(out, ", \"estimated\": %s, \"cut\": %zu, \"full\": %s, \"total\": ",
-		fl.estimated ? "true" : "false", fl.cut, fl.full ? "true" : "false");
-	put_cost(out, fl.total, !fl.estimated);
-	put_column(out, "unit", col, nout, 3, true);
-	put_column(out, "parent", col + 1, nout, 3, true);
-	put_column(out, "value", col + 2, nout, 3, !fl.estimated);
-	if (at)
-		put_more(out, more_n, more_value, nout, !fl.estimated);
+		fl->estimated ? "true" : "false", fl->cut, fl->full ? "true" : "false");
+	put_cost(out, fl->total, !fl->estimated);
+	put_column(out, "unit", col, t.nout, 3, true);
+	put_column(out, "parent", col + 1, t.nout, 3, true);
+	put_column(out, "value", col + 2, t.nout, 3, !fl->estimated);
+	if (t.at) {
+		put_more(out, t.more_n, t.more_value, t.nout, !fl->estimated);
+		put_hidden(out, cg, k, &t);
+	}
 	fputc('}', out);
 	free(col);
-	free(at);
-	free(more_n);
-	free(more_value);
-	flame_release(&fl);
+	page_tree_release(&t);
 }
 
 uint32_t *html_flame_page_nodes(const struct cg *cg, uint32_t ev,
 				const struct report_keep *k, size_t n)
 {
-	const struct profile *p = cg->p;
-	struct flame fl;
-	uint32_t *at, *more_n, *map = NULL;
-	double *more_value;
+	struct page_tree t;
+	uint32_t *map;
 
 	if (report_keeps_all(k))
 		return NULL;
 	/* the tree put_tree() writes, cut as it cuts it */
-	flame_build(&fl, cg, ev, (double)p->totals[ev] * HTML_FLAME_MIN_SHARE,
-		    HTML_FLAME_MAX_NODES);
-	at = xcalloc(fl.nnodes + 1, sizeof(*at));
-	more_n = xcalloc(fl.nnodes + 1, sizeof(*more_n));
-	more_value = xcalloc(fl.nnodes + 1, sizeof(*more_value));
-	report_keep_nodes(k, &fl, at, more_n, more_value);
+	page_tree_build(&t, cg, ev, k);
 	map = xcalloc(n + 1, sizeof(*map));
 	/* parents come before their children */
 	for (size_t i = 0; i < n; i++) {
-		uint32_t up = i < fl.nnodes ? fl.nodes[i].parent : NO_ID;
+		uint32_t up = i < t.fl.nnodes ? t.fl.nodes[i].parent : NO_ID;
 
-		if (i < fl.nnodes && at[i] != NO_ID)
-			map[i] = at[i];
+		if (i < t.fl.nnodes && t.hidden)
+			map[i] = t.h.node[i];
+		else if (i < t.fl.nnodes && t.at[i] != NO_ID)
+			map[i] = t.at[i];
 		else
 			map[i] = up == NO_ID ? NO_ID : map[up];
 	}
-	free(at);
-	free(more_n);
-	free(more_value);
-	flame_release(&fl);
+	page_tree_release(&t);
 	return map;
 }
 

@@ -71,7 +71,11 @@ void html_data_calls(FILE *out, const struct cg *cg,
  * children's). Where k leaves functions out, the nodes narrower than
  * a pixel of a 1200-pixel view or of a function left out are merged:
  * "more_parent" (a node, -1: the roots), "more_n" (how many merged
- * under it), "more_value" (their totals' sum).
+ * under it), "more_value" (their totals' sum); and kept, not drawn, for
+ * the figures (report_keep_hidden()): "hidden_unit" (a page function,
+ * -N for a cycle, or the number of page functions: those left out),
+ * "hidden_parent" (a node, numbered after the drawn ones; -1 at a
+ * root) and "hidden_value", or past REPORT_HIDDEN_MAX "hidden_max".
  */
 void html_data_flame(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const struct report_keep *k);
@@ -79,9 +83,10 @@ void html_data_flame(FILE *out, const struct cg *cg,
 /*
  * For event ev's tree from stacks (flame_stack_nodes()' numbering, n
  * nodes), each node's node in the page's tree of that event: itself
- * renumbered, or where k merged it into an "N more" frame, its nearest
- * ancestor the page has (NO_ID for a merged root). Where the page keeps
- * every node, NULL: the numbering is the page's.
+ * renumbered, or where k merged it into an "N more" frame, its hidden
+ * node (numbered after the drawn ones), or past REPORT_HIDDEN_MAX its
+ * nearest ancestor the page draws (NO_ID for a merged root). Where the
+ * page keeps every node, NULL: the numbering is the page's.
  */
 uint32_t *html_flame_page_nodes(const struct cg *cg, uint32_t ev,
 				const struct report_keep *k, size_t n);

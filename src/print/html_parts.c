@@ -13,8 +13,9 @@
  *
  *   main>run>fib: the whole tree's node; main>init>setup: a node added
  *   under the whole tree's main>init, setup's self there. A function
- *   the page leaves out (under its threshold) has its costs at its
- *   caller's node (counted as moved), as the page's tree has them.
+ *   the page leaves out (under its threshold) is on the page's node of
+ *   those (a cut page keeps its merged paths: report_keep.h), or on an
+ *   added node of that unit where the page has no such path.
  *
  * A cycle's node of the part is passed through: its members are looked
  * for under its parent's place, directly or under a cycle's node there.
@@ -277,15 +278,14 @@ static void part_event(struct emit *x, struct whole_tree *w,
  * The records of one event, rec[from..to), from the whole tree's nodes
  * (and those added) to the page's: an added node whose function the
  * page has becomes one of the page's added nodes (out), numbered from
- * the page's count; one of a function left out of the page, its
- * parent's place.
+ * the page's count; one of a function left out of the page, a node of
+ * the unit of those (a run of them one node).
  */
 static void to_page(struct emit *x, size_t from, const struct whole_tree *w,
 		    const struct report_keep *k, struct html_part_added *out)
 {
 	size_t nw = w->fl.nnodes;
 	uint32_t *place = xmalloc((w->nadd + 1) * sizeof(*place));
-	bool *gone = xcalloc(w->nadd + 1, sizeof(*gone));
 
 	memset(out, 0, sizeof(*out));
 	for (size_t j = 0; j < w->nadd; j++) {
@@ -294,10 +294,16 @@ static void to_page(struct emit *x, size_t from, const struct whole_tree *w,
 
 		up = up == NO_ID ? NO_ID : up < nw ? (w->page ? w->page[up] : up)
 						   : place[up - nw];
+		/* a function the page leaves out: the unit of those
+		 * (cut.js's CUT_OTHER, one past the page's functions), a
+		 * run of them one node, as the page's merged nodes are */
 		if (pu == NO_ID) {
-			place[j] = up;
-			gone[j] = true;
-			continue;
+			if (up != NO_ID && up >= w->npage &&
+			    out->unit[up - w->npage] == (uint32_t)k->nkept) {
+				place[j] = up;
+				continue;
+			}
+			pu = (uint32_t)k->nkept;
 		}
 		ARRAY_GROW(out->unit, out->n + 1, out->unit_alloc);
 		ARRAY_GROW(out->parent, out->n + 1, out->parent_alloc);
@@ -312,10 +318,8 @@ static void to_page(struct emit *x, size_t from, const struct whole_tree *w,
 			;
 		else if (r->node < nw)
 			r->node = w->page ? w->page[r->node] : r->node;
-		else {
-			x->moved += gone[r->node - nw];
+		else
 			r->node = place[r->node - nw];
-		}
 	}
 	/* a merged root's, or of a function no node of the page has and
 	 * called from none: on no node */
@@ -325,7 +329,6 @@ static void to_page(struct emit *x, size_t from, const struct whole_tree *w,
 			x->rec[i--] = x->rec[--x->n];
 		}
 	free(place);
-	free(gone);
 }
 
 static uint64_t dump_of(const struct ppart *pt)

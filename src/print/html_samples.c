@@ -236,10 +236,11 @@ static size_t merge_records(struct html_record *rec, size_t n)
 
 /*
  * The samples as records of the page's trees' nodes. A page cut at the
- * threshold (report_keep.h) merged narrow frames into "N more" frames
- * whose cost its tree keeps in their parent's self: a sample of a
- * merged frame is its nearest kept ancestor's, as there. *lost counts
- * the samples of merged roots, which no node of the page holds.
+ * threshold (report_keep.h) keeps its merged frames as hidden nodes,
+ * numbered after the drawn ones (html_flame_page_nodes()), and a
+ * sample of one is that node's; past REPORT_HIDDEN_MAX, its nearest
+ * kept ancestor's, whose self the page then says holds it. *lost
+ * counts the samples of merged roots, which no node of the page holds.
  */
 static struct html_record *make_records(const struct cg *cg,
 				   const struct report_keep *k, uint64_t first,

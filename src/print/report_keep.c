@@ -4,7 +4,10 @@
 #include "report_keep.h"
 
 #include <stdlib.h>
+#include <string.h>
 
+#include "base/array.h"
+#include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "start_function.h"
 
@@ -152,6 +155,91 @@ size_t report_keep_nodes(const struct report_keep *k, const struct flame *fl,
 		at[i] = (uint32_t)kept++;
 	}
 	return kept;
+}
+
+/* A hidden node's unit as 32 bits of a key: a page function, "other",
+ * or a cycle (high bit) */
+#define UNIT_OTHER 0x7fffffffu
+static uint32_t unit_key(const struct report_keep *k,
+			 const struct flame_node *n)
+{
+	if (n->func == NO_ID)
+		return 0x80000000u | n->cycle;
+	return report_page_id(k, n->func) == NO_ID ? UNIT_OTHER
+		: report_page_id(k, n->func);
+}
+
+int report_keep_hidden(const struct report_keep *k, const struct flame *fl,
+		       const uint32_t *at, size_t nkept, size_t max,
+		       struct report_hidden *h)
+{
+	struct u64map by_key;
+	size_t alloc = 0;
+	int ret = -1;
+
+	memset(h, 0, sizeof(*h));
+	h->node = xcalloc(fl->nnodes + 1, sizeof(*h->node));
+	u64map_init(&by_key);
+	for (size_t i = 0; i < fl->nnodes; i++) {
+		const struct flame_node *n = &fl->nodes[i];
+		uint32_t up = n->parent == NO_ID ? NO_ID : h->node[n->parent];
+		uint32_t u = unit_key(k, n), x;
+		uint64_t key;
+		bool added;
+
+		if (at[i] != NO_ID) {
+			h->node[i] = at[i];
+			continue;
+		}
+		/* a run of functions left out is one node: its cost is
+		 * the first's, which holds the rest */
+		if (u == UNIT_OTHER && up != NO_ID && up >= nkept &&
+		    h->other[up - nkept]) {
+			h->node[i] = up;
+			continue;
+		}
+		key = (uint64_t)(up == NO_ID ? 0 : up + 1) << 32 | u;
+		x = u64map_get_or_put(&by_key, key, (uint32_t)h->n, &added);
+		if (added) {
+			if (h->n == max)
+				goto out;
+			if (h->n == alloc) {
+				ARRAY_GROW(h->first, h->n + 1, alloc);
+				h->other = xreallocarray(h->other, alloc,
+							 sizeof(*h->other));
+				h->parent = xreallocarray(h->parent, alloc,
+							  sizeof(*h->parent));
+				h->value = xreallocarray(h->value, alloc,
+							 sizeof(*h->value));
+			}
+			h->first[x] = (uint32_t)i;
+			h->other[x] = u == UNIT_OTHER;
+			h->parent[x] = up;
+			h->value[x] = 0;
+			h->n++;
+		}
+		/* siblings of one unit: no one holds another (their page
+		 * parent is one node, above each), so their costs add */
+		h->value[x] += n->total;
+		h->node[i] = (uint32_t)(nkept + x);
+	}
+	ret = 0;
+out:
+	u64map_release(&by_key);
+	if (ret < 0) {
+		report_hidden_release(h);
+		memset(h, 0, sizeof(*h));
+	}
+	return ret;
+}
+
+void report_hidden_release(struct report_hidden *h)
+{
+	free(h->node);
+	free(h->first);
+	free(h->other);
+	free(h->parent);
+	free(h->value);
 }
 
 void report_keep_release(struct report_keep *k)

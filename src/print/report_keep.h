@@ -61,6 +61,44 @@ void report_keep_release(struct report_keep *k);
 size_t report_keep_nodes(const struct report_keep *k, const struct flame *fl,
 			 uint32_t *at, uint32_t *more_n, double *more_value);
 
+/*
+ * The merged nodes of a cut tree as the page keeps them for its
+ * figures (not drawn: report_keep_nodes()' "N more" frames are): each
+ * merged node of a function the page has keeps that function, and the
+ * functions it leaves out are one unit, "other", whose runs are one
+ * node (a path f > g > h > f2 with g and h left out is f > other >
+ * f2), siblings of one unit one node. A page function's self and
+ * inclusive cost over the page's nodes and these is then its cost in
+ * the whole tree, under any choice of stacks (threads, time) and any
+ * transform of the page's functions, which cannot tell g from h.
+ * Page node numbers: the kept nodes' (at[]), then nkept + a hidden
+ * node's index, parents before their children.
+ */
+struct report_hidden {
+	uint32_t *node;		/* per node of fl, its page node number */
+	uint32_t *first;	/* per hidden node, a node of fl it holds */
+	bool *other;		/* ... whether its unit is "other" */
+	uint32_t *parent;	/* ... its parent's page number, NO_ID: root */
+	double *value;		/* ... the cost of the stacks through it */
+	size_t n;
+};
+
+/* At most this many hidden nodes a tree: beyond, the page keeps
+ * merged paths' cost in the frame they were merged under, and says so
+ * (a page stays a few MB: issue 33's 30 MB for a big program's) */
+#define REPORT_HIDDEN_MAX 300000
+
+/*
+ * Number fl's merged nodes (at[i] NO_ID, of report_keep_nodes(), which
+ * kept nkept) as hidden nodes, at most max. Returns 0, or -1 when more
+ * would be needed (h then holds nothing). report_hidden_release()
+ * frees what h holds either way.
+ */
+int report_keep_hidden(const struct report_keep *k, const struct flame *fl,
+		       const uint32_t *at, size_t nkept, size_t max,
+		       struct report_hidden *h);
+void report_hidden_release(struct report_hidden *h);
+
 /* Whether the page has every function. */
 static inline bool report_keeps_all(const struct report_keep *k)
 {

@@ -75,7 +75,9 @@ function bottomUpCallers(b) {
 
 function viewBottomUp() {
 	const t = performance.now();
-	const T = flameTree();
+	/* on a cut page, with the paths it merged: each function's root
+	 * its self cost, and one of the functions left out */
+	const T = flameWhole();
 
 	if (!T)	/* only maximum events: no tree adds up */
 		return el('p', { class: 'note', id: 'flame-max' },
@@ -98,7 +100,7 @@ function viewBottomUp() {
 		enter: row => {
 			const u = row.n.u;
 
-			if (row.n.merged)
+			if (row.n.merged || u === NF)
 				return;
 
 			location.hash = withXforms(u < 0 ? '#cycle/' + -u : '#fn/' + u);

@@ -94,7 +94,7 @@ function viewCallTree() {
 				fmt(row.n.more[0]) + ' more, each under a pixel or ' + cutBelow())
 			: unitLink(T.unit[row.n]),
 		enter: row => {
-			if (row.n.more)
+			if (row.n.more || T.unit[row.n] === NF)
 				return;
 			const u = T.unit[row.n];
 

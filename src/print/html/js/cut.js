@@ -91,3 +91,81 @@ function flameMoreTitle(m, total) {
 		'-pixel view or of a function ' + cutBelow() + ': ' + withUnit(m[1]) +
 		' (' + pct(m[1], total) + '); cganalyze --output=html --threshold=0 embeds them';
 }
+
+/*
+ * The nodes the page merged, kept for its figures (report_keep.h:
+ * "hidden_unit", "hidden_parent", "hidden_value", numbered after the
+ * drawn ones): a function the page has keeps its nodes, and the
+ * functions it leaves out are one unit, CUT_OTHER, whose runs are one
+ * node. Under a choice of threads or time and under the transforms
+ * (transform.js: xformTree()) the views are of this whole tree, so a
+ * function's figures hold its merged paths too.
+ */
+const CUT_OTHER = NF;
+function cutOtherName() {
+	return '(functions ' + (CUT ? cutBelow() : '') + ', not in this report)';
+}
+/* Whether u is a function the page has (not a cycle, nor CUT_OTHER) */
+function isPageFn(u) {
+	return u >= 0 && u < NF;
+}
+/* T's nodes with the merged ones */
+function cutNodes(T) {
+	return T.unit.length + (T.hidden_unit ? T.hidden_unit.length : 0);
+}
+/* The whole tree of T as { unit, parent, self } (self: a node's value
+ * less its children's), or null where the page kept no merged nodes */
+function cutWhole(T) {
+	if (!T.hidden_unit)
+		return null;
+	if (!T.whole) {
+		const n = T.unit.length, all = cutNodes(T);
+		const unit = Int32Array.from(T.unit.concat(T.hidden_unit));
+		const parent = Int32Array.from(T.parent.concat(T.hidden_parent));
+		const self = Float64Array.from(T.value.concat(T.hidden_value));
+
+		for (let i = 0; i < all; i++)
+			if (parent[i] >= 0)
+				self[parent[i]] -= i < n ? T.value[i] : T.hidden_value[i - n];
+		T.whole = { unit, parent, self: self.map(v => Math.max(0, v)) };
+	}
+	return T.whole;
+}
+
+/*
+ * What the transforms bar says of a cut page's figures under the
+ * choices in force (xmenu.js), or null: exact. With the merged paths
+ * kept (cutWhole()), a choice of threads or time is exact, and so are
+ * merge and fold (which change no function's figures); a glob of
+ * focus, ignore, hide, obj or file matches only the page's functions,
+ * where the command line's can match some of those left out, whose
+ * names, objects and files the page does not have: the note names the
+ * transforms in force that have one. Without them (more than the page
+ * keeps: "hidden_max"), a merged path's cost stays with the frame it
+ * was merged under.
+ */
+const CUT_GLOB_OPS = { focus: true, ignore: true, hide: true, obj: true,
+	file: true };
+function cutXformNote(base) {
+	if (!CUT || !base.more_parent || !base.more_parent.length)
+		return null;
+	if (!base.hidden_unit)
+		return 'this page merged the call paths of functions ' +
+			cutBelow() + ' and those under a pixel wide into "N more" ' +
+			'frames, more than ' + fmt(base.hidden_max) + ' of them: here ' +
+			'their cost stays with the frame they were merged under, so ' +
+			'a function\'s figures leave out its merged paths; ' +
+			'cganalyze --output=html --threshold=0 keeps every path';
+	const globs = xforms.filter(x => CUT_GLOB_OPS[x.op]);
+
+	if (!globs.length || !base.hidden_unit.includes(CUT_OTHER))
+		return null;
+	return globs.map(x => x.op + '=' + x.arg).join(', ') + ': ' +
+		(globs.length === 1 ? 'its glob matches' : 'their globs match') +
+		' the ' + fmt(NF) + ' functions of this page, not the ' +
+		fmt(CUT.more) + ' ' + cutBelow() + ' that it leaves out and ' +
+		'shows as one, ' + cutOtherName() + ', whose names, objects ' +
+		'and files it does not have, and which the command line\'s ' +
+		'--focus, --ignore and --hide can match; ' +
+		'cganalyze --output=html --threshold=0 embeds them';
+}

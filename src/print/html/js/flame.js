@@ -40,7 +40,7 @@ function flameSearchName(T, i) {
 	if (!T[key])
 		T[key] = new Map();
 	if (!T[key].has(u))
-		T[key].set(u, (u < 0 ? cycleName(-u)
+		T[key].set(u, (u < 0 ? cycleName(-u) : u === NF ? name(u)
 			: labelParts(u, shortNames).core).toLowerCase());
 	return T[key].get(u);
 }
@@ -213,7 +213,8 @@ function viewFlame(icicle, zoom) {
 
 			frag.append(flameFrame(i, label, fx, w,
 				(icicle ? d : maxDepth - d) * H,
-				(i === -2 ? ' more' : i < 0 ? ' root' : '') + (up ? ' up' : '') +
+				(i === -2 || FL.unit[i] === NF ? ' more' : i < 0 ? ' root' : '') +
+				(up ? ' up' : '') +
 				(i >= 0 && needle && flameSearchName(FL, i).includes(needle) ? ' hit' : ''),
 				value, i === -2 ? flameMoreTitle(m, FL.total)
 				: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
@@ -224,9 +225,11 @@ function viewFlame(icicle, zoom) {
 			' frames are not drawn: click a frame to zoom in.' : '';
 		/* what the search matches, not counting a match inside one */
 		if (needle) {
-			const sum = flameOutermost(FL, i =>
-				flameSearchName(FL, i).includes(needle))
-				.reduce((s, i) => s + FL.value[i], 0);
+			/* on a cut page, with the paths it merged */
+			const W = flameWhole();
+			const sum = flameOutermost(W, i => W.unit[i] !== NF &&
+				flameSearchName(W, i).includes(needle))
+				.reduce((s, i) => s + W.value[i], 0);
 
 			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
 				(CUT ? '; the functions ' + cutBelow() +
@@ -267,9 +270,9 @@ function viewFlame(icicle, zoom) {
 		if (!t)
 			return;
 		info.append(t.title);
-		if (i >= 0 && FL.unit[i] >= 0)
+		if (i >= 0 && isPageFn(FL.unit[i]))
 			info.append(' \u00b7 ', fnLink(FL.unit[i]));
-		if (i >= 0)
+		if (i >= 0 && FL.unit[i] !== NF)
 			info.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]),
 				title: 'key s on a frame' }, 'sandwich'));
 	});
@@ -286,7 +289,7 @@ function viewFlame(icicle, zoom) {
 			return;
 		if (t && e.key === 'Enter')
 			t.click();
-		else if (i >= 0 && e.key === 's')
+		else if (i >= 0 && FL.unit[i] !== NF && e.key === 's')
 			location.hash = withXforms(flameHref('#sandwich/' + FL.unit[i]));
 		else
 			return;

@@ -103,7 +103,9 @@ function flameFrame(i, label, x, w, top, more, value, title) {
 	div.style.left = x.toFixed(2) + 'px';
 	div.style.width = w.toFixed(2) + 'px';
 	div.style.top = top + 'px';
-	if (i >= 0)
+	/* (a frame of the functions a cut page left out is hatched as
+	 * the merged ones are: cut.js) */
+	if (i >= 0 && !more.startsWith(' more'))
 		div.style.background = flameColor(label);
 	/* shortened in the middle as the tables' names are, so that the
 	 * end of a C++ name (the method) stays; a frame of a few

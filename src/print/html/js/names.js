@@ -49,11 +49,12 @@ function labels(short) {
 		});
 	return labelCache[key];
 }
+/* (and of the functions a cut page leaves out: cut.js's CUT_OTHER) */
 function fullName(f) {
-	return labels(false)[f];
+	return f === NF ? cutOtherName() : labels(false)[f];
 }
 function name(f) {
-	return labels(shortNames)[f];
+	return f === NF ? cutOtherName() : labels(shortNames)[f];
 }
 
 /* s's <...> groups as { a: open, b: close, kids: groups inside },
@@ -211,7 +212,7 @@ function commonPrefix(a, b) {
  * 700,000 functions shortens only those it shows */
 const plainFit = {};
 function fitName(f, max) {
-	if (!(max > 0))
+	if (!(max > 0) || f === NF)
 		return name(f);
 	const key = (shortNames ? 's' : 'w') + max;
 	const memo = plainFit[key] || (plainFit[key] = new Map());

@@ -105,19 +105,22 @@ function samplesParts() {
 
 	return !!S && S.kind === 'parts';
 }
-/* The shape of tree base with the nodes the parts' paths add to it
- * ({ unit, parent }, made once per tree); base's own without them */
+/* The shape of tree base where the samples land ({ unit, parent }, made
+ * once per tree): with a cut page's merged nodes (cut.js: cutWhole()),
+ * numbered after the drawn ones, then the nodes the parts' paths add
+ * (html_parts.c numbers them after both) */
 const shapeCache = new WeakMap();
 function samplesShape(base) {
 	const S = samplesDoc();
 	const e = doc('flame').trees.indexOf(base);
 	const A = S && S.added ? S.added[e] : null;
+	const W = cutWhole(base) || base;
 
 	if (!A)
-		return { unit: base.unit, parent: base.parent };
+		return { unit: W.unit, parent: W.parent };
 	if (!shapeCache.has(base))
-		shapeCache.set(base, { unit: Array.from(base.unit).concat(A.unit),
-			parent: Array.from(base.parent).concat(A.parent) });
+		shapeCache.set(base, { unit: Array.from(W.unit).concat(A.unit),
+			parent: Array.from(W.parent).concat(A.parent) });
 	return shapeCache.get(base);
 }
 /* Why the page has no threads, or null */
@@ -177,6 +180,7 @@ function sliceSelf(base) {
 		return null;
 	const S = samplesDoc();
 	const e = doc('flame').trees.indexOf(base);
+	/* with the nodes a cut page merged (cut.js) and those the parts add */
 	const self = new Float64Array(samplesShape(base).unit.length);
 	const end = recordAt(S, sl.b);
 

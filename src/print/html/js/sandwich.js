@@ -82,7 +82,8 @@ function sandwichScale(S, measured) {
 }
 
 function viewSandwich(f) {
-	const T = flameTree();
+	/* on a cut page, with the paths it merged */
+	const T = flameWhole();
 
 	if (!T)	/* only maximum events: no tree adds up */
 		return el('p', { class: 'note', id: 'flame-max' },
@@ -167,7 +168,8 @@ function viewSandwich(f) {
 			const v = t.value[i];
 			const div = flameFrame(i, lab, x, w,
 				(half === 'callers' ? top - d : top + d) * H,
-				i ? '' : ' mid', v, lab + ': ' + withUnit(v) + ' (' +
+				i ? (t.unit[i] === NF ? ' more' : '') : ' mid', v,
+				lab + ': ' + withUnit(v) + ' (' +
 				pct(v, mid) + ' of ' + label + '\'s)');
 
 			div.dataset.half = i ? half : 'middle';
@@ -198,6 +200,8 @@ function viewSandwich(f) {
 	const open = t => {
 		const v = Number(t.dataset.unit);
 
+		if (v === NF)	/* the functions a cut page left out */
+			return;
 		location.hash = withXforms(t.dataset.half === 'middle'
 			? (v < 0 ? '#cycle/' + -v : '#fn/' + v)
 			: flameHref('#sandwich/' + v));
@@ -227,7 +231,7 @@ function viewSandwich(f) {
 			return;
 		const v = Number(t.dataset.unit);
 
-		info.append(t.title, ' \u00b7 ', v < 0 ? cycleLink(-v) : fnLink(v));
+		info.append(t.title, ' \u00b7 ', v < 0 ? cycleLink(-v) : unitLink(v));
 	};
 	area.addEventListener('mouseover', readout);
 	area.addEventListener('focusin', readout);

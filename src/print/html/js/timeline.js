@@ -158,13 +158,13 @@ function drawPanel() {
 			(samplesParts() ? 'No ' + S.word + 's to draw: '
 			: 'No timeline: ') +
 			S.why_time + '.'));
-	/* samples whose whole call path the page merged (html_samples.c),
-	 * parts' costs of functions the page leaves out */
+	/* samples or parts' costs the page could not place on a node
+	 * (html_samples.c, html_parts.c): none where the page keeps its
+	 * merged paths (report_keep.h) */
 	if ((S.unplaced || S.moved) && sl && sliceNow())
 		box.append(el('p', { class: 'note', id: 'tracks-unplaced' },
-			samplesParts() ? 'This page leaves out the functions ' +
-			'under its threshold: their costs in the parts chosen ' +
-			'count as their callers\' self or, at the roots, are left ' +
+			samplesParts() ? 'Some of the chosen parts\' costs are ' +
+			'on call paths this page could not place and are left ' +
 			'out of the views; cganalyze --output=html --threshold=0 ' +
 			'keeps them.' : fmt(S.unplaced) + ' samples of call paths ' +
 			'too narrow for this page are left out of the views chosen ' +
@@ -384,6 +384,8 @@ function drawStrips(S, sl, e, strips) {
 			g.fillStyle = 'rgba(40, 100, 220, 0.15)';
 			g.fillRect(xOf(sl.a), 0, xOf(sl.b) - xOf(sl.a), STRIP_H);
 		}
+		let hitAll = 0;	/* the function's cost in the strip */
+
 		for (let k = 0; k < S.buckets; k++) {
 			const v = cost[t * S.buckets + k];
 
@@ -396,11 +398,14 @@ function drawStrips(S, sl, e, strips) {
 			g.fillRect(x, STRIP_H - h, bw, h);
 			const hv = hit ? hit[t * S.buckets + k] : 0;
 
+			hitAll += hv;
 			if (hv) {
 				g.fillStyle = '#d9480f';
 				g.fillRect(x, STRIP_H - h * hv / v, bw, h * hv / v);
 			}
 		}
+		/* (the tests read it: --tid's inclusive cost of the function) */
+		cv.dataset.hit = hitAll;
 		g.fillStyle = 'rgba(255, 255, 255, 0.7)';
 		if (sl.a > 0)
 			g.fillRect(0, 0, xOf(sl.a), STRIP_H);
@@ -445,7 +450,8 @@ function bucketCosts(S, e, mask) {
 		bucketCache.set(e, { cost, max });
 	return { cost, max };
 }
-/* Which nodes of the base tree have f in their path */
+/* Which nodes of the base tree have f in their path (with a cut
+ * page's merged ones, where its samples land: cut.js) */
 function nodesOf(f) {
 	const B = samplesShape(flameBase());
 	const m = new Uint8Array(B.unit.length);

@@ -93,6 +93,8 @@ function globQuote(s) {
 /* the name a tree's unit goes by in a merge path: the profile's
  * name of a function, "<cycle N as a whole>" of a cycle */
 function unitName(u) {
+	if (u === NF)	/* the functions a cut page left out (cut.js) */
+		return cutOtherName();
 	return u < 0 ? cycleName(-u) : FN.name[u] || '???';
 }
 
@@ -314,7 +316,8 @@ function xformStep(T, x, span, low) {
 function treeFinish(base, B) {
 	const n = B.unit.length;
 	const value = Float64Array.from(B.self);
-	const kids = B.unit.map(() => []);
+	/* (unit: an array, or a cut page's Int32Array: cut.js) */
+	const kids = Array.from({ length: n }, () => []);
 	const roots = [];
 	let tot = 0;
 
@@ -334,6 +337,24 @@ function treeFinish(base, B) {
 		value, self: B.self, kids, roots, transformed: true };
 }
 
+/* The tree shown, with a cut page's merged paths (cut.js) where no
+ * transform or choice of threads and time is in force (which start
+ * from them): what a view summing a function's frames (the sandwich,
+ * the flame graph's search) needs for its figures to be the
+ * function's. Not transformed: its costs are the profile's. */
+function flameWhole() {
+	const base = flameBase();
+	const whole = base && !xforms.length ? cutWhole(base) : null;
+
+	if (!whole)
+		return flameTree();
+	if (!base.wholeTree) {
+		base.wholeTree = treeFinish(base, whole);
+		base.wholeTree.transformed = false;
+	}
+	return base.wholeTree;
+}
+
 /* The transformed tree of base, for the transforms in force, made once
  * per tree and transforms; how long it took in body's data-xform-ms
  * (the tests print it). */
@@ -348,16 +369,23 @@ function xformTree(base) {
 	if (byKey.has(xformKey))
 		return byKey.get(xformKey);
 	const t = performance.now();
+	/* on a cut page, the tree with the paths it merged (cut.js), so
+	 * that a function's figures hold them: their cost no longer
+	 * stays with the frame they were merged under */
+	const whole = cutWhole(base);
 	let low = 0;
 
-	for (const u of base.unit)
+	for (const u of (whole || base).unit)
 		if (u < low)
 			low = u;
-	const span = NF - low + 1;
+	/* units up to NF: the functions a cut page leaves out, CUT_OTHER */
+	const span = NF - low + 2;
 	/* the threads and time chosen first (samples.js), as the
 	 * command line's --tid and --time choose the samples read */
-	let T = sliceTree(base) || { unit: base.unit, parent: base.parent,
-		self: treeSelf(base, true) };
+	let T = sliceTree(base) || (whole ? { unit: whole.unit,
+		parent: whole.parent, self: whole.self }
+		: { unit: base.unit, parent: base.parent,
+			self: treeSelf(base, true) });
 
 	for (const x of xforms)
 		if (!SLICE_OPS[x.op])
@@ -377,7 +405,8 @@ function xformTree(base) {
  * (a node counts when no caller above it is the same function).
  */
 function treeFunctions(T) {
-	const self = new Float64Array(NF), incl = new Float64Array(NF);
+	/* and CUT_OTHER's (cut.js), at NF */
+	const self = new Float64Array(NF + 1), incl = new Float64Array(NF + 1);
 	const outer = treeOutermost(T);
 
 	for (let i = 0; i < T.unit.length; i++) {
@@ -401,7 +430,7 @@ function treeOutermost(T) {
 
 	if (outer)
 		return outer;
-	const onPath = new Int32Array(NF);
+	const onPath = new Int32Array(NF + 1);
 
 	outer = new Uint8Array(T.unit.length);
 	treeWalk(T, (i, enter) => {

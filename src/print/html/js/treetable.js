@@ -284,6 +284,9 @@ function shareCells(v, whole, parent) {
 }
 /* A unit's name as a link: a function's view, a cycle's */
 function unitLink(u) {
+	if (u === NF)	/* the functions a cut page left out (cut.js) */
+		return el('span', { class: 'muted cut-fn', title: 'cganalyze ' +
+			'--output=html --threshold=0 embeds every function' }, name(u));
 	return u < 0 ? cycleLink(-u) : fnLinkFit(u, LINK_CHARS);
 }
 /* The grid's widths: each number as wide as the widest it shows, T's

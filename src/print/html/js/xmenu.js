@@ -7,6 +7,10 @@
  */
 function xformMenu(x, y, target) {
 	const u = target.unit;
+
+	/* the functions a cut page left out (cut.js): no name to give */
+	if (u === NF)
+		return;
 	const menu = el('div', { id: 'xmenu', role: 'menu' });
 	const item = (text, act) => menu.append(el('button',
 		{ role: 'menuitem', onclick: () => { closeMenu(); act(); } }, text));
@@ -175,15 +179,10 @@ function drawCrumbs() {
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));
-	/* the "N more" frames have no functions to move with: their cost
-	 * stays with their caller (treeSelf(T, true)) */
-	if (CUT && base.more_parent && base.more_parent.length)
-		bar.append(el('span', { class: 'note', id: 'crumbs-cut' },
-			'this page merged the call paths of functions ' + cutBelow() +
-			' and those under a pixel wide into "N more" frames: here ' +
-			'their cost stays with the frame they were merged under, ' +
-			'so a function\'s figures leave out its merged paths; ' +
-			'cganalyze --output=html --threshold=0 keeps every path'));
+	const note = cutXformNote(base);
+
+	if (note)
+		bar.append(el('span', { class: 'note', id: 'crumbs-cut' }, note));
 }
 
 /* A transform by glob, as the command line's --focus=GLOB: the
