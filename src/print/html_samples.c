@@ -220,6 +220,9 @@ static size_t merge_records(struct html_record *rec, size_t n)
 {
 	size_t m = 0;
 
+	/* parts with no cost give no records, and rec is NULL */
+	if (!n)
+		return 0;
 	qsort(rec, n, sizeof(*rec), by_place);
 	for (size_t i = 0; i < n; i++) {
 		struct html_record *r = &rec[m ? m - 1 : 0];

@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "cg/cg.h"
+#include "cli/part_reads.h"
 #include "print/html_samples.h"
 #include "print/report_keep.h"
 #include "print/print.h"
@@ -117,6 +118,49 @@ out:
 	profile_release(&p);
 }
 
+/*
+ * The report's threads and dumps (--output=html): each selected part
+ * read again alone (cli/part_reads.c), placed on the whole's tree and
+ * written with the samples (html_parts.c, html_samples.c), whole and
+ * at the report's default threshold.
+ */
+static void run_report_parts(const char *path, const struct read_opts *ro,
+			     FILE *out)
+{
+	struct options o = { .fold_recursion = ro->fold_recursion,
+			     .lenient = ro->lenient,
+			     .counter = ro->counter };
+	struct print_opts po = { 0 };
+	struct part_reads pr;
+	struct report_keep k;
+	struct profile p;
+	struct cg cg;
+
+	profile_init(&p);
+	if (read_profile(&p, path, ro) < 0 || profile_finish(&p) < 0 ||
+	    !p.nevents || p.nparts < 2)
+		goto out;
+	po.sort_event = p.nevents - 1;
+	cg_build(&cg, &p, po.sort_event);
+	cg_find_cycles(&cg);
+	if (cg_propagate_measured(&cg) < 0)
+		goto out_cg;
+	cg_rank(&cg);
+	part_reads_load(&pr, &o, &p, po.sort_event);
+	po.parts = pr.parts;
+	po.nparts = pr.nparts;
+	po.why_parts = pr.why;
+	po.threshold = 0.5;
+	report_keep_init(&k, &cg, &po);
+	html_samples(out, &cg, &po, &k);
+	report_keep_release(&k);
+	part_reads_release(&pr);
+out_cg:
+	cg_release(&cg);
+out:
+	profile_release(&p);
+}
+
 void fuzz_callgrind_one(const uint8_t *data, size_t size)
 {
 	FILE *out = devnull();
@@ -136,6 +180,9 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size)
 	run_profile(path, &ro, out);
 	ro.want_positions = true;
 	run_profile(path, &ro, out);
+	ro.want_positions = false;
+	ro.part = 0;
+	run_report_parts(path, &ro, out);
 	close(fd);
 }
 
@@ -152,6 +199,10 @@ void fuzz_igprof_one(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return;
 	run_profile(path, &ro, out);
+	ro.want_leaks = false;
+	ro.want_positions = false;
+	ro.want_stacks = true;
+	run_report_parts(path, &ro, out);
 	close(fd);
 }
 
@@ -319,6 +370,14 @@ static void run_perf(const char *path, const struct perf_select *sel,
 		struct print_opts cut = po;
 
 		cg_build(&cg, &p, 0);
+		/* propagated, as analyze.c does before any report: the cut
+		 * page's choice reads the inclusive costs */
+		cg_find_cycles(&cg);
+		if (cg_propagate_measured(&cg) < 0) {
+			cg_release(&cg);
+			goto out;
+		}
+		cg_rank(&cg);
 		/* at the report's default threshold: a cut page's nodes */
 		cut.threshold = 0.5;
 		report_keep_init(&k, &cg, &cut);
