@@ -18,6 +18,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cg/cg.h"
 #include "cli/options.h"
@@ -331,6 +334,53 @@ static void test_none(void **state)
 	profile_release(&p);
 }
 
+/* A named pipe: its second open would wait for a writer forever (the
+ * report hung on one), so the parts are not read again, and the page
+ * says why */
+static void test_pipe(void **state)
+{
+	char dir[] = "/tmp/cga-parts-XXXXXX", fifo[64];
+	struct part_reads pr;
+	struct options o = { 0 };
+	struct read_opts ro = { 0 };
+	struct profile p;
+	char *diag;
+	pid_t child;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		/* the writer: combined.out's bytes, then the end */
+		FILE *in = fopen(DIR "combined.out", "rb");
+		FILE *out = fopen(fifo, "wb");
+		char buf[4096];
+		size_t n;
+
+		if (!in || !out)
+			_exit(1);
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, out);
+		_exit(fclose(out) ? 1 : 0);
+	}
+	profile_init(&p);
+	assert_int_equal(read_path(&p, fifo, &ro, &diag), 0);
+	free(diag);
+	assert_true(waitpid(child, &status, 0) == child);
+	assert_int_equal(status, 0);
+	assert_true(p.nparts >= 2);
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "standard input or a pipe"));
+	assert_int_equal(pr.nparts, 0);
+	profile_release(&p);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_igprof),
 		cmocka_unit_test(test_cut_page),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_pipe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

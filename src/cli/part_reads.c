@@ -106,6 +106,20 @@ static bool parts_alike(const struct profile *p)
 	return false;
 }
 
+/* Whether every input is a regular file, which can be read again: a
+ * named pipe's second open waits for a writer that will not come, and
+ * standard input was read to its end */
+static bool all_files(const struct profile *p)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (stat(profile_str(p, p->inputs[i].path), &st) ||
+		    !S_ISREG(st.st_mode))
+			return false;
+	return true;
+}
+
 /* why the report draws no threads or dumps of p, or NULL */
 static const char *why_not(const struct options *o, const struct profile *p,
 			   size_t nsel)
@@ -127,6 +141,10 @@ static const char *why_not(const struct options *o, const struct profile *p,
 				"the binary's inlined ones, which a part "
 				"read alone has not: make the report "
 				"without it for the threads and dumps";
+	if (!all_files(p))
+		return "the profile was read from standard input or a pipe, "
+		       "which cannot be read again for each part: give it "
+		       "as a file for its threads and dumps";
 	if (o->ntransforms)
 		return "the report was made with transforms on the command "
 		       "line (--focus, --ignore, ...): the parts' costs are "

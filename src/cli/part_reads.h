@@ -31,8 +31,9 @@ struct part_reads {
  * selected parts: read each alone (as --part, --pid and --tid would),
  * quietly, and build its graph. Sets pr->why where it does not: "" for
  * nothing to say (another format, one part), else a sentence for the
- * page (transforms, -b with IgProf, --inlined=callee, too many parts,
- * two parts of one number, a part that would not read again).
+ * page (transforms, -b with IgProf, --inlined=callee, standard input
+ * or a pipe, too many parts, two parts of one number, a part that would
+ * not read again).
  */
 void part_reads_load(struct part_reads *pr, const struct options *o,
 		     const struct profile *whole, uint32_t sort_event);
