@@ -12,8 +12,9 @@
 #include "profile/profile.h"
 
 /* Parts read again for a report at most, and the bytes read again at
- * most, times the inputs' sizes unless under PART_READS_BYTES: a part
- * is read as --part reads it, through its whole file, and a file of a
+ * most, times the inputs' text (decompressed) unless under
+ * PART_READS_BYTES: a part is read as --part reads it, through its
+ * whole file, and a file of a
  * thousand dumps would be read a thousand times. The files of
  * --separate-threads=yes are one part each: read twice in all. */
 #define PART_READS_MAX 256
