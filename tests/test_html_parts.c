@@ -29,6 +29,7 @@
 #include "print/flame_data.h"
 #include "print/html_data.h"
 #include "print/html_parts.h"
+#include "print/html_samples.h"
 #include "print/report_keep.h"
 
 #define DIR "tests/callgrind-threads/"
@@ -422,6 +423,34 @@ static void test_compressed(void **state)
 	rmdir(dir);
 }
 
+/* Part numbers past 2^53 are strings on the page, which prints them in
+ * --part=N: as numbers JavaScript rounded 18446744073709551615 to
+ * 18446744073709552000 */
+static void test_huge_part_numbers(void **state)
+{
+	struct print_opts po = { 0 };
+	struct report_keep k;
+	struct run r;
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	load(&r, "tests/inputs/huge-part-numbers.cg");
+	po.parts = r.pr.parts;
+	po.nparts = r.pr.nparts;
+	report_keep_init(&k, &r.cg, &po);
+	out = open_memstream(&doc, &len);
+	assert_non_null(out);
+	html_samples(out, &r.cg, &po, &k);
+	assert_int_equal(fclose(out), 0);
+	assert_non_null(strstr(doc, "\"dumps\": [1,\"9007199254740993\","
+				    "\"18446744073709551615\"]"));
+	free(doc);
+	report_keep_release(&k);
+	unload(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_huge_part_numbers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
