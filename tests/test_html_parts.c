@@ -451,6 +451,21 @@ static void test_huge_part_numbers(void **state)
 	unload(&r);
 }
 
+/* Parts of one number, one of no thread (or process): each read again
+ * is its own part's cost, not both's */
+static void test_part_of_no_thread(void **state)
+{
+	struct run r;
+
+	(void)state;
+	load(&r, "tests/inputs/part-no-thread.cg");
+	assert_int_equal(r.pr.nparts, 2);
+	for (size_t i = 0; i < r.pr.nparts; i++)
+		assert_int_equal(r.pr.parts[i].p.totals[0],
+				 r.pr.parts[i].part->cost[0]);
+	unload(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +478,7 @@ int main(void)
 		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_huge_part_numbers),
+		cmocka_unit_test(test_part_of_no_thread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,8 +31,11 @@ static int read_part(struct html_part *hp, const struct options *o,
 {
 	const struct ppart *pt = hp->part;
 	uint32_t pid = pt->pid, tid = pt->tid;
-	struct perf_select sel = { .pids = &pid, .npids = pid ? 1 : 0,
-				   .tids = &tid, .ntids = tid ? 1 : 0 };
+	/* 0 too (--pid=0, --tid=0: the parts that name none): a part of
+	 * no thread: line read with --part alone took in the thread's of
+	 * the same number */
+	struct perf_select sel = { .pids = &pid, .npids = 1,
+				   .tids = &tid, .ntids = 1 };
 	struct read_opts ro = { .part = pt->number ? pt->number : pt->ordinal,
 				.fold_recursion = o->fold_recursion,
 				.lenient = o->lenient,
