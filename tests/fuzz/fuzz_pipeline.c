@@ -119,10 +119,10 @@ out:
 }
 
 /*
- * The report's threads and dumps (--output=html): each selected part
- * read again alone (cli/part_reads.c), placed on the whole's tree and
- * written with the samples (html_parts.c, html_samples.c), whole and
- * at the report's default threshold.
+ * The report (--output=html) of a profile of parts, at its default
+ * threshold: each selected part read again alone (cli/part_reads.c),
+ * placed on the whole's tree (html_parts.c) and written with the rest
+ * of the page (print_html.c, html_samples.c).
  */
 static void run_report_parts(const char *path, const struct read_opts *ro,
 			     FILE *out)
@@ -132,14 +132,18 @@ static void run_report_parts(const char *path, const struct read_opts *ro,
 			     .counter = ro->counter };
 	struct print_opts po = { 0 };
 	struct part_reads pr;
-	struct report_keep k;
 	struct profile p;
 	struct cg cg;
+	uint32_t show[4];
 
 	profile_init(&p);
 	if (read_profile(&p, path, ro) < 0 || profile_finish(&p) < 0 ||
 	    !p.nevents || p.nparts < 2)
 		goto out;
+	po.nshow = p.nevents < 4 ? p.nevents : 4;
+	for (size_t e = 0; e < po.nshow; e++)
+		show[e] = (uint32_t)e;
+	po.show = show;
 	po.sort_event = p.nevents - 1;
 	cg_build(&cg, &p, po.sort_event);
 	cg_find_cycles(&cg);
@@ -151,9 +155,7 @@ static void run_report_parts(const char *path, const struct read_opts *ro,
 	po.nparts = pr.nparts;
 	po.why_parts = pr.why;
 	po.threshold = 0.5;
-	report_keep_init(&k, &cg, &po);
-	html_samples(out, &cg, &po, &k);
-	report_keep_release(&k);
+	print_html(out, &cg, &po, "fuzz", NULL);
 	part_reads_release(&pr);
 out_cg:
 	cg_release(&cg);
