@@ -101,7 +101,18 @@ static bool too_much(const struct profile *p)
 {
 	uint64_t in = 0, again = 0;
 	uint64_t *text = xcalloc(p->ninputs + 1, sizeof(*text));
+	bool many = false;
 
+	/* no file read more than 16 times: not 16 times the inputs, and
+	 * no compressed file decompressed to count its text */
+	for (size_t i = 0; i < p->nparts; i++)
+		if (p->parts[i].selected &&
+		    ++text[p->parts[i].input] > PART_READS_FACTOR)
+			many = true;
+	if (!many) {
+		free(text);
+		return false;
+	}
 	for (size_t i = 0; i < p->ninputs; i++) {
 		text[i] = text_bytes(profile_str(p, p->inputs[i].path));
 		in += text[i];
