@@ -18,6 +18,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include "cg/cg.h"
 #include "cli/options.h"
@@ -25,6 +29,7 @@
 #include "print/flame_data.h"
 #include "print/html_data.h"
 #include "print/html_parts.h"
+#include "print/html_samples.h"
 #include "print/report_keep.h"
 
 #define DIR "tests/callgrind-threads/"
@@ -340,6 +345,136 @@ static void test_none(void **state)
 	profile_release(&p);
 }
 
+/* A named pipe: its second open would wait for a writer forever (the
+ * report hung on one), so the parts are not read again, and the page
+ * says why */
+static void test_pipe(void **state)
+{
+	char dir[] = "/tmp/cga-parts-XXXXXX", fifo[64];
+	struct part_reads pr;
+	struct options o = { 0 };
+	struct read_opts ro = { 0 };
+	struct profile p;
+	char *diag;
+	pid_t child;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	child = fork();
+	assert_true(child >= 0);
+	if (!child) {
+		/* the writer: combined.out's bytes, then the end */
+		FILE *in = fopen(DIR "combined.out", "rb");
+		FILE *out = fopen(fifo, "wb");
+		char buf[4096];
+		size_t n;
+
+		if (!in || !out)
+			_exit(1);
+		while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+			fwrite(buf, 1, n, out);
+		_exit(fclose(out) ? 1 : 0);
+	}
+	profile_init(&p);
+	assert_int_equal(read_path(&p, fifo, &ro, &diag), 0);
+	free(diag);
+	assert_true(waitpid(child, &status, 0) == child);
+	assert_int_equal(status, 0);
+	assert_true(p.nparts >= 2);
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(strstr(pr.why, "standard input or a pipe"));
+	assert_int_equal(pr.nparts, 0);
+	profile_release(&p);
+	unlink(fifo);
+	rmdir(dir);
+}
+
+/* A gzip'd file of many dumps: its text, not its compressed bytes, is
+ * what each part's read goes through (a 148 KB file of 100 dumps held
+ * 100 MB of text: the report read 10 GB in 78 s) */
+static void test_compressed(void **state)
+{
+	char dir[] = "/tmp/cga-parts-XXXXXX", path[64];
+	struct part_reads pr;
+	struct options o = { 0 };
+	struct read_opts ro = { 0 };
+	struct profile p;
+	char *diag;
+	gzFile gz;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/dumps.cg.gz", dir);
+	gz = gzopen(path, "wb9");
+	assert_non_null(gz);
+	/* 20 dumps of 1 MB: 400 MB read again, 20 times the text */
+	gzprintf(gz, "version: 1\ncreator: test\nevents: Ir\n");
+	for (int d = 1; d <= 20; d++) {
+		gzprintf(gz, "part: %d\nfn=f\n1 3\n", d);
+		for (int l = 0; l < 200000; l++)
+			gzputs(gz, "+1 3\n");
+		gzprintf(gz, "totals: 600003\n");
+	}
+	assert_int_equal(gzclose(gz), Z_OK);
+	profile_init(&p);
+	assert_int_equal(read_path(&p, path, &ro, &diag), 0);
+	free(diag);
+	assert_int_equal(p.nparts, 20);
+	part_reads_load(&pr, &o, &p, 0);
+	assert_non_null(pr.why);
+	assert_non_null(strstr(pr.why, "16 times over"));
+	assert_int_equal(pr.nparts, 0);
+	profile_release(&p);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Part numbers past 2^53 are strings on the page, which prints them in
+ * --part=N: as numbers JavaScript rounded 18446744073709551615 to
+ * 18446744073709552000 */
+static void test_huge_part_numbers(void **state)
+{
+	struct print_opts po = { 0 };
+	struct report_keep k;
+	struct run r;
+	char *doc = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	(void)state;
+	load(&r, "tests/inputs/huge-part-numbers.cg");
+	po.parts = r.pr.parts;
+	po.nparts = r.pr.nparts;
+	report_keep_init(&k, &r.cg, &po);
+	out = open_memstream(&doc, &len);
+	assert_non_null(out);
+	html_samples(out, &r.cg, &po, &k);
+	assert_int_equal(fclose(out), 0);
+	assert_non_null(strstr(doc, "\"dumps\": [1,\"9007199254740993\","
+				    "\"18446744073709551615\"]"));
+	free(doc);
+	report_keep_release(&k);
+	unload(&r);
+}
+
+/* Parts of one number, one of no thread (or process): each read again
+ * is its own part's cost, not both's */
+static void test_part_of_no_thread(void **state)
+{
+	struct run r;
+
+	(void)state;
+	load(&r, "tests/inputs/part-no-thread.cg");
+	assert_int_equal(r.pr.nparts, 2);
+	for (size_t i = 0; i < r.pr.nparts; i++)
+		assert_int_equal(r.pr.parts[i].p.totals[0],
+				 r.pr.parts[i].part->cost[0]);
+	unload(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -349,6 +484,10 @@ int main(void)
 		cmocka_unit_test(test_igprof),
 		cmocka_unit_test(test_cut_page),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_pipe),
+		cmocka_unit_test(test_compressed),
+		cmocka_unit_test(test_huge_part_numbers),
+		cmocka_unit_test(test_part_of_no_thread),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,8 +12,9 @@
 #include "profile/profile.h"
 
 /* Parts read again for a report at most, and the bytes read again at
- * most, times the inputs' sizes unless under PART_READS_BYTES: a part
- * is read as --part reads it, through its whole file, and a file of a
+ * most, times the inputs' text (decompressed) unless under
+ * PART_READS_BYTES: a part is read as --part reads it, through its
+ * whole file, and a file of a
  * thousand dumps would be read a thousand times. The files of
  * --separate-threads=yes are one part each: read twice in all. */
 #define PART_READS_MAX 256
@@ -31,8 +32,9 @@ struct part_reads {
  * selected parts: read each alone (as --part, --pid and --tid would),
  * quietly, and build its graph. Sets pr->why where it does not: "" for
  * nothing to say (another format, one part), else a sentence for the
- * page (transforms, -b with IgProf, --inlined=callee, too many parts,
- * two parts of one number, a part that would not read again).
+ * page (transforms, -b with IgProf, --inlined=callee, standard input
+ * or a pipe, too many parts, two parts of one number, a part that would
+ * not read again).
  */
 void part_reads_load(struct part_reads *pr, const struct options *o,
 		     const struct profile *whole, uint32_t sort_event);

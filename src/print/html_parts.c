@@ -503,7 +503,8 @@ struct html_record *html_parts_inclusive(const struct cg *cg,
 	}
 	u64map_release(&index);
 	free(ev);
-	qsort(x.rec, x.n, sizeof(*x.rec), by_incl_place);
+	if (x.n)	/* parts with no cost give none, and x.rec is NULL */
+		qsort(x.rec, x.n, sizeof(*x.rec), by_incl_place);
 	*nrec = x.n;
 	return x.rec;
 }

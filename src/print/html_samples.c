@@ -220,6 +220,9 @@ static size_t merge_records(struct html_record *rec, size_t n)
 {
 	size_t m = 0;
 
+	/* parts with no cost give no records, and rec is NULL */
+	if (!n)
+		return 0;
 	qsort(rec, n, sizeof(*rec), by_place);
 	for (size_t i = 0; i < n; i++) {
 		struct html_record *r = &rec[m ? m - 1 : 0];
@@ -382,15 +385,26 @@ static void put_part_tracks(FILE *out, const struct profile *p,
 	fputs("], \"samples\": null}", out);
 }
 
+/* A part number for the page, which prints it in --part=N: as a string
+ * past 2^53 - 1, which a JavaScript number would round (a file's
+ * 'part: 18446744073709551615' became --part=18446744073709552000) */
+static void put_part_number(FILE *out, uint64_t v)
+{
+	fprintf(out, v > (1ull << 53) - 1 ? "\"%llu\"" : "%llu",
+		(unsigned long long)v);
+}
+
 /* The dumps: each part number, and the first trigger given for it */
 static void put_dumps(FILE *out, const struct profile *p,
 		      const struct html_part *parts, size_t nparts,
 		      const struct html_part_axes *ax)
 {
 	fputs(",\n \"dumps\": [", out);
-	for (size_t d = 0; d < ax->ndumps; d++)
-		fprintf(out, d ? ",%llu" : "%llu",
-			(unsigned long long)ax->dumps[d]);
+	for (size_t d = 0; d < ax->ndumps; d++) {
+		if (d)
+			fputc(',', out);
+		put_part_number(out, ax->dumps[d]);
+	}
 	fputs("], \"triggers\": [", out);
 	for (size_t d = 0; d < ax->ndumps; d++) {
 		name_id t = NO_NAME;
@@ -516,8 +530,10 @@ static void html_samples_parts(FILE *out, const struct cg *cg,
 	fputs(",\n \"chosen\": {", out);
 	put_ids(out, "pid", o->pids, o->npids);
 	put_ids(out, "tid", o->tids, o->ntids);
-	fprintf(out, "\"comm\": null, \"time\": null, \"ranges\": 0, "
-		"\"part\": %llu}", (unsigned long long)o->part);
+	fputs("\"comm\": null, \"time\": null, \"ranges\": 0, \"part\": ",
+	      out);
+	put_part_number(out, o->part);
+	fputc('}', out);
 	/* IgProf's parts are its buffers, of whole stacks: exact paths */
 	fprintf(out, ",\n \"kind\": \"parts\", \"word\": \"%s\", "
 		"\"exact\": %s, \"why\": null, \"why_time\": ",

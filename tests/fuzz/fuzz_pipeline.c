@@ -16,6 +16,7 @@
 #include "base/diag.h"
 #include "base/names.h"
 #include "cg/cg.h"
+#include "cli/part_reads.h"
 #include "print/html_samples.h"
 #include "print/report_keep.h"
 #include "print/print.h"
@@ -117,6 +118,51 @@ out:
 	profile_release(&p);
 }
 
+/*
+ * The report (--output=html) of a profile of parts, at its default
+ * threshold: each selected part read again alone (cli/part_reads.c),
+ * placed on the whole's tree (html_parts.c) and written with the rest
+ * of the page (print_html.c, html_samples.c).
+ */
+static void run_report_parts(const char *path, const struct read_opts *ro,
+			     FILE *out)
+{
+	struct options o = { .fold_recursion = ro->fold_recursion,
+			     .lenient = ro->lenient,
+			     .counter = ro->counter };
+	struct print_opts po = { 0 };
+	struct part_reads pr;
+	struct profile p;
+	struct cg cg;
+	uint32_t show[4];
+
+	profile_init(&p);
+	if (read_profile(&p, path, ro) < 0 || profile_finish(&p) < 0 ||
+	    !p.nevents || p.nparts < 2)
+		goto out;
+	po.nshow = p.nevents < 4 ? p.nevents : 4;
+	for (size_t e = 0; e < po.nshow; e++)
+		show[e] = (uint32_t)e;
+	po.show = show;
+	po.sort_event = p.nevents - 1;
+	cg_build(&cg, &p, po.sort_event);
+	cg_find_cycles(&cg);
+	if (cg_propagate_measured(&cg) < 0)
+		goto out_cg;
+	cg_rank(&cg);
+	part_reads_load(&pr, &o, &p, po.sort_event);
+	po.parts = pr.parts;
+	po.nparts = pr.nparts;
+	po.why_parts = pr.why;
+	po.threshold = 0.5;
+	print_html(out, &cg, &po, "fuzz", NULL);
+	part_reads_release(&pr);
+out_cg:
+	cg_release(&cg);
+out:
+	profile_release(&p);
+}
+
 void fuzz_callgrind_one(const uint8_t *data, size_t size)
 {
 	FILE *out = devnull();
@@ -136,6 +182,9 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size)
 	run_profile(path, &ro, out);
 	ro.want_positions = true;
 	run_profile(path, &ro, out);
+	ro.want_positions = false;
+	ro.part = 0;
+	run_report_parts(path, &ro, out);
 	close(fd);
 }
 
@@ -152,6 +201,10 @@ void fuzz_igprof_one(const uint8_t *data, size_t size)
 	if (fd < 0)
 		return;
 	run_profile(path, &ro, out);
+	ro.want_leaks = false;
+	ro.want_positions = false;
+	ro.want_stacks = true;
+	run_report_parts(path, &ro, out);
 	close(fd);
 }
 
@@ -319,6 +372,14 @@ static void run_perf(const char *path, const struct perf_select *sel,
 		struct print_opts cut = po;
 
 		cg_build(&cg, &p, 0);
+		/* propagated, as analyze.c does before any report: the cut
+		 * page's choice reads the inclusive costs */
+		cg_find_cycles(&cg);
+		if (cg_propagate_measured(&cg) < 0) {
+			cg_release(&cg);
+			goto out;
+		}
+		cg_rank(&cg);
 		/* at the report's default threshold: a cut page's nodes */
 		cut.threshold = 0.5;
 		report_keep_init(&k, &cg, &cut);
