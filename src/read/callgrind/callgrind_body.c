@@ -423,7 +423,8 @@ static void begin_jump(struct callgrind_reader *rd, bool conditional,
 
 	rd->jfi = rd->jfn = NO_NAME;
 	rd->set |= 1u << CALLGRIND_KEY_JFI | 1u << CALLGRIND_KEY_JFN;
-	if (!rd->opts->want_positions || !callgrind_part_selected(rd))
+	if (!rd->opts->want_positions || rd->opts->no_jumps ||
+	    !callgrind_part_selected(rd))
 		return;
 	rd->want_jump_source = true;
 	memset(&rd->jump, 0, sizeof(rd->jump));
