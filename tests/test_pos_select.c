@@ -143,12 +143,86 @@ static void test_big_block(void **state)
 	profile_release(&p);
 }
 
+/* The spans the reader's fast path takes lines into at once
+ * (pos_select_span()): the region's bounds, the space past the last
+ * bound, every address of another object's function, none for a
+ * function kept whole; and lines counted there as profile_pos() would
+ * count them. */
+static void test_spans(void **state)
+{
+	struct profile p, q;
+	uint32_t a, b, c, qa;
+	struct ps_span sp;
+	uint32_t pos;
+	static const uint64_t run[] = { 0x1014, 0x1018, 0x1018, 0x1020 };
+
+	(void)state;
+	setup(&p, true);
+	a = func(&p, "prog", "a");
+	b = func(&p, "prog", "b");
+	c = func(&p, "lib", "c");
+	pos = profile_pos(&p, a, NO_NAME, 0, 0x1010);
+	pos_select_span(p.pos_select, a, p.pos[pos].region, 0x1010, &sp);
+	assert_int_equal(sp.lo, 0x1000);
+	assert_int_equal(sp.hi, 0x1100);
+	assert_true(sp.count && sp.in_seg);
+	pos = profile_pos(&p, a, NO_NAME, 0, 0x1300);
+	pos_select_span(p.pos_select, a, p.pos[pos].region, 0x1300, &sp);
+	assert_int_equal(sp.lo, 0x1200);
+	assert_int_equal(sp.hi, 0x2000);
+	assert_false(sp.in_seg);
+	pos = profile_pos(&p, a, NO_NAME, 0, 0x3000);
+	pos_select_span(p.pos_select, a, p.pos[pos].region, 0x3000, &sp);
+	assert_int_equal(sp.lo, 0x2000);
+	assert_int_equal(sp.hi, UINT64_MAX);
+	pos = profile_pos(&p, c, NO_NAME, 0, 0x1010);
+	pos_select_span(p.pos_select, c, p.pos[pos].region, 0x1010, &sp);
+	assert_int_equal(sp.lo, 1);
+	assert_int_equal(sp.hi, UINT64_MAX);
+	assert_false(sp.in_seg);
+	pos = profile_pos(&p, b, NO_NAME, 0, 0x1110);
+	pos_select_span(p.pos_select, b, p.pos[pos].region, 0x1110, &sp);
+	assert_true(sp.lo > sp.hi);	/* whole: no span */
+	p.pos_select->no_counts = true;
+	pos_select_span(p.pos_select, a, 1, 0x1234, &sp);
+	assert_int_equal(sp.lo, 0x1220);
+	assert_int_equal(sp.hi, 0x1240);
+	assert_false(sp.count);
+	profile_release(&p);
+
+	/* a run taken at once counts as the lines one by one */
+	setup(&p, false);
+	setup(&q, false);
+	a = func(&p, "prog", "a");
+	qa = func(&q, "prog", "a");
+	add(&p, a, 0, 0x1010, 1);
+	pos = profile_pos(&q, qa, NO_NAME, 0, 0x1010);
+	pos_select_span(q.pos_select, qa, q.pos[pos].region, 0x1010, &sp);
+	for (size_t i = 0; i < sizeof(run) / sizeof(*run); i++) {
+		add(&p, a, 0, run[i], 1);
+		assert_true(run[i] >= sp.lo && run[i] < sp.hi);
+		pos_select_count_next(q.pos_select, NO_NAME, 0, run[i],
+				      sp.in_seg);
+	}
+	pos_select_widen(q.pos_select, qa, 0x1014, 0x1020);
+	pos_select_finish(p.pos_select);
+	pos_select_finish(q.pos_select);
+	assert_int_equal(q.pos_select->count[qa], 4);
+	assert_int_equal(p.pos_select->count[a], q.pos_select->count[qa]);
+	assert_int_equal(p.pos_select->outside[a], q.pos_select->outside[qa]);
+	assert_int_equal(p.pos_select->lo[a], q.pos_select->lo[qa]);
+	assert_int_equal(p.pos_select->hi[a], q.pos_select->hi[qa]);
+	profile_release(&p);
+	profile_release(&q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_distinct_per_block),
 		cmocka_unit_test(test_second_block_marks_reopened),
 		cmocka_unit_test(test_big_block),
+		cmocka_unit_test(test_spans),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

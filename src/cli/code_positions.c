@@ -254,6 +254,8 @@ static bool first_read(struct profile *q, const struct read_opts *ro,
 	fo.want_positions = true;
 	fo.no_callsites = true;
 	fo.no_calls = true;
+	/* no jumps: kept only where positions are whole, none here */
+	fo.no_jumps = true;
 	fo.want_func_addrs = false;
 	fo.want_stacks = false;
 	q->pos_detail = POS_SELECT;

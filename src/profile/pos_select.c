@@ -377,3 +377,61 @@ void pos_select_finish(struct pos_select *ps)
 {
 	end_block(ps);
 }
+
+void pos_select_span(const struct pos_select *ps, uint32_t func,
+		     uint32_t region, uint64_t addr, struct ps_span *sp)
+{
+	sp->lo = 1;
+	sp->hi = 0;
+	sp->count = !ps->no_counts;
+	sp->in_seg = false;
+	if (!addr || !region)
+		return;
+	if (ps->no_counts) {
+		/* profile_pos()'s 32 bytes of code */
+		if (addr <= UINT64_MAX - 32) {
+			sp->lo = addr & ~(uint64_t)31;
+			sp->hi = sp->lo + 32;
+		}
+		return;
+	}
+	if (region >= 2) {
+		sp->lo = ps->bound[region - 2];
+		sp->hi = ps->bound[region - 1];
+		sp->in_seg = ps->in_seg[region - 2];
+		return;
+	}
+	/* no region: a function of another object, or an address outside
+	 * every bound (find_region()) */
+	sp->lo = 1;
+	sp->hi = UINT64_MAX;
+	if (!(ps->state[func] & PS_IN_OBJECT) || !ps->nbound)
+		return;
+	if (addr < ps->bound[0])
+		sp->hi = ps->bound[0];
+	else if (addr >= ps->bound[ps->nbound - 1])
+		sp->lo = ps->bound[ps->nbound - 1];
+	else
+		sp->hi = 0;	/* not 1, yet inside: no span */
+}
+
+void pos_select_count(struct pos_select *ps, name_id file, uint32_t line,
+		      uint64_t addr, bool in_seg)
+{
+	if (set_add(ps, file, line, addr)) {
+		ps->cur_n++;
+		if (!in_seg)
+			ps->cur_outside++;
+	}
+}
+
+void pos_select_widen(struct pos_select *ps, uint32_t func, uint64_t lo,
+		      uint64_t hi)
+{
+	if (!lo)
+		return;
+	if (!ps->lo[func] || lo < ps->lo[func])
+		ps->lo[func] = lo;
+	if (hi > ps->hi[func])
+		ps->hi[func] = hi;
+}

@@ -112,6 +112,51 @@ bool pos_select_see(struct pos_select *ps, struct profile *p,
 /* After reading: the last block counted. */
 void pos_select_finish(struct pos_select *ps);
 
+/*
+ * The reader's fast path (a run of cost lines of one function in one
+ * block, its file and function unchanged): the addresses [lo, hi)
+ * whose positions profile_pos() sums into the same coarse row as that
+ * of address addr it just gave (ppos.region of it: region), at a line
+ * the same as its or, where !line_exact, any line but 0. For each
+ * further line with such a position, the caller adds its costs to that
+ * row, calls pos_select_count() when count, and gives the run's lowest
+ * and highest address to pos_select_widen() at its end: as
+ * profile_pos() would for each. An empty span (lo > hi: a position
+ * kept whole, or no address) shares its row with no other.
+ */
+struct ps_span {
+	uint64_t lo, hi;
+	bool count;		/* the block's distinct positions counted */
+	bool in_seg;		/* in the binary's segments */
+};
+void pos_select_span(const struct pos_select *ps, uint32_t func,
+		     uint32_t region, uint64_t addr, struct ps_span *sp);
+/* The distinct addressed position (file, line, addr) of the block read
+ * now counted, as pos_select_see() does. */
+void pos_select_count(struct pos_select *ps, name_id file, uint32_t line,
+		      uint64_t addr, bool in_seg);
+
+/* The same, inline where the block's addresses still ascend past all
+ * before (most lines): a new position, appended to run[]. */
+static inline void pos_select_count_next(struct pos_select *ps,
+					 name_id file, uint32_t line,
+					 uint64_t addr, bool in_seg)
+{
+	uint32_t n = ps->cur_n;
+
+	if (ps->in_order && n && n < ps->run_alloc &&
+	    addr > ps->run[n - 1].addr) {
+		ps->run[n] = (struct ps_slot){ addr, file, line, 0 };
+		ps->cur_n = n + 1;
+		ps->cur_outside += !in_seg;
+		return;
+	}
+	pos_select_count(ps, file, line, addr, in_seg);
+}
+/* Function func's range widened to [lo, hi] (lo 0: nothing). */
+void pos_select_widen(struct pos_select *ps, uint32_t func, uint64_t lo,
+		      uint64_t hi);
+
 /* Function f's PS_* flags (0: no position of it was read). */
 static inline uint8_t pos_select_state(const struct pos_select *ps,
 				       uint32_t f)

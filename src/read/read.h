@@ -80,6 +80,9 @@ struct read_opts {
 	bool no_calls;		/* Callgrind: keep no call arcs (their
 				 * lines are read and checked): for the
 				 * costs of functions and positions alone */
+	bool no_jumps;		/* Callgrind: keep no jumps (their lines
+				 * are read and checked), nor give their
+				 * sources positions */
 	bool want_func_addrs;	/* without want_positions: keep each
 				 * function's address range instead
 				 * (profile.func_addrs; Callgrind; the

@@ -672,6 +672,51 @@ static void merge_profile(struct merge *m)
 	p->has_line |= q->has_line;
 }
 
+/*
+ * The stretch's position i (func f, file) into p: profile_pos(), but
+ * under POS_SELECT, as fast_select_run() reads, a position in the span
+ * of the one before (the same coarse row) only counted there.
+ */
+struct merge_span {
+	struct ps_span sp;
+	uint32_t func, line, pos;
+	name_id file;
+	bool line_exact;
+	uint64_t lo, hi;	/* the addresses taken in the span */
+};
+
+static uint32_t merge_pos(struct profile *p, struct merge_span *ms,
+			  uint32_t f, name_id file, const struct ppos *qp)
+{
+	struct pos_select *ps = p->pos_select;
+	uint64_t a = qp->addr;
+	uint32_t pos;
+
+	if (p->pos_detail != POS_SELECT)
+		return profile_pos(p, f, file, qp->line, a);
+	if (f == ms->func && file == ms->file && a >= ms->sp.lo &&
+	    a < ms->sp.hi &&
+	    (ms->line_exact ? qp->line == ms->line : qp->line != 0)) {
+		if (ms->sp.count)
+			pos_select_count_next(ps, file, qp->line, a,
+					      ms->sp.in_seg);
+		ms->lo = !ms->lo || a < ms->lo ? a : ms->lo;
+		ms->hi = a > ms->hi ? a : ms->hi;
+		return ms->pos;
+	}
+	if (ms->lo)
+		pos_select_widen(ps, ms->func, ms->lo, ms->hi);
+	pos = profile_pos(p, f, file, qp->line, a);
+	pos_select_span(ps, f, p->pos[pos].region, a, &ms->sp);
+	ms->func = f;
+	ms->file = file;
+	ms->line = qp->line;
+	ms->line_exact = !qp->line || p->pos[pos].line == qp->line;
+	ms->pos = pos;
+	ms->lo = ms->hi = 0;
+	return pos;
+}
+
 /* Its positions, call sites and jumps, in the order they came, as
  * reading in order adds them (each position first, in finish_jump() or
  * add_position()). */
@@ -679,15 +724,19 @@ static void merge_positions(struct merge *m)
 {
 	struct profile *p = m->rd->p;
 	const struct profile *q = &m->ah->p;
+	struct merge_span ms = { .sp = { 1, 0, false, false },
+				 .func = NO_ID };
 
 	for (size_t i = 0; i < q->npos; i++) {
 		const struct ppos *qp = &q->pos[i];
 
-		m->pos[i] = profile_pos(p, m->funcs[qp->func],
-					mapped(m, qp->file), qp->line, qp->addr);
+		m->pos[i] = merge_pos(p, &ms, m->funcs[qp->func],
+				      mapped(m, qp->file), qp);
 		add_rows(profile_pos_cost(p, m->pos[i]),
 			 profile_pos_cost(q, (uint32_t)i), q->nevents);
 	}
+	if (ms.lo)
+		pos_select_widen(p->pos_select, ms.func, ms.lo, ms.hi);
 	for (size_t i = 0; i < q->ncallsites; i++) {
 		const struct pcallsite *qs = &q->callsites[i];
 		uint32_t cs;

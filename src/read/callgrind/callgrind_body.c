@@ -19,6 +19,7 @@
 #include "base/diag.h"
 #include "callgrind_lex.h"
 #include "callgrind_reader.h"
+#include "callgrind_fast.h"
 #include "callgrind_split.h"
 
 static const char *id_space_name(enum id_space s)
@@ -422,7 +423,8 @@ static void begin_jump(struct callgrind_reader *rd, bool conditional,
 
 	rd->jfi = rd->jfn = NO_NAME;
 	rd->set |= 1u << CALLGRIND_KEY_JFI | 1u << CALLGRIND_KEY_JFN;
-	if (!rd->opts->want_positions || !callgrind_part_selected(rd))
+	if (!rd->opts->want_positions || rd->opts->no_jumps ||
+	    !callgrind_part_selected(rd))
 		return;
 	rd->want_jump_source = true;
 	memset(&rd->jump, 0, sizeof(rd->jump));
@@ -733,87 +735,6 @@ static int parse_cost_line(struct callgrind_reader *rd, const char *s,
  * what to say about it; nothing is changed until the line is known good.
  */
 
-/*
- * Position k of a cost line at *sp into *pos (its value on the line
- * before in, the new one out): false for the general path.
- */
-HOT bool fast_position(const char **sp, unsigned k, uint64_t *pos,
-		       unsigned *unknown)
-{
-	const char *s = *sp;
-	uint64_t v;
-
-	if (fast_number(&s, &v)) {
-		*pos = v;
-		*unknown &= ~(1u << k);
-	} else if (*unknown >> k & 1) {
-		return false;	/* reading ahead: relative to before the stretch */
-	} else if (*s == '*') {
-		s++;
-	} else if (*s == '+' || *s == '-') {
-		char sign = *s++;
-
-		if (!fast_number(&s, &v))
-			return false;
-		if (sign == '+') {
-			if (__builtin_add_overflow(*pos, v, pos))
-				return false;
-		} else {
-			if (v > *pos)
-				return false;
-			*pos -= v;
-		}
-	} else {
-		return false;
-	}
-	if (!(s = fast_gap(s)))
-		return false;
-	*sp = s;
-	return true;
-}
-
-/* A cost line's positions as they stand after the line before. */
-struct line_pos {
-	uint64_t p[MAX_POSITIONS];
-	unsigned unknown;	/* rd->pos_unknown */
-};
-
-/*
- * The cost line at s (its first character is a digit, '+', '-' or '*';
- * a "\n" ends it) into *lp and vals. Returns the start of the next
- * line, with the number of costs in *n, or NULL for the general path
- * (*lp then unchanged).
- */
-HOT const char *fast_cost_line(const char *s, unsigned npos, size_t ncols,
-			       struct line_pos *lp, uint64_t *vals, long *n)
-{
-	/* locals: the compiler keeps them in registers, where stores
-	 * through vals[] would make it load them again at every number */
-	uint64_t p0 = lp->p[0], p1 = lp->p[1], p2 = lp->p[2];
-	unsigned unknown = lp->unknown;
-	size_t i = 0;
-
-	if (npos > 0 && !fast_position(&s, 0, &p0, &unknown))
-		return NULL;
-	if (npos > 1 && !fast_position(&s, 1, &p1, &unknown))
-		return NULL;
-	if (npos > 2 && !fast_position(&s, 2, &p2, &unknown))
-		return NULL;
-	while (*s != '\n') {
-		if (i == ncols || !fast_number(&s, &vals[i]))
-			return NULL;
-		i++;
-		if (!(s = fast_gap(s)))
-			return NULL;
-	}
-	lp->p[0] = p0;
-	lp->p[1] = p1;
-	lp->p[2] = p2;
-	lp->unknown = unknown;
-	*n = (long)i;
-	return s + 1;
-}
-
 /* The same into rd->pos and rd->vals. */
 HOT const char *fast_cost_numbers(struct callgrind_reader *rd, const char *s,
 				  long *n)
@@ -1008,6 +929,27 @@ HOT int check_size(struct callgrind_reader *rd)
 	return size_refused(rd, rows, max);
 }
 
+/* What stopped callgrind_select_run() said, as the lines one by one
+ * would have: -1 after an error. */
+static int select_stopped(struct callgrind_reader *rd, enum select_stop why)
+{
+	switch (why) {
+	case SELECT_GREW:
+		return check_size(rd);
+	case SELECT_OVER_SELF:
+		return sum_overflow(rd, "self cost", rd->func, NO_ID);
+	case SELECT_OVER_SUM:
+		return sum_overflow(rd, "sum of this part's self costs", NO_ID,
+				    NO_ID);
+	case SELECT_OVER_POS:
+		return sum_overflow(rd, "cost at this position", rd->func,
+				    NO_ID);
+	case SELECT_ON:
+		break;
+	}
+	return 0;
+}
+
 /* A cost line the fast path read, its n costs in rd->vals. */
 HOT int add_fast_cost_line(struct callgrind_reader *rd, const uint64_t *vals,
 			   long n)
@@ -1136,6 +1078,18 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 		if (is_cost_start(c) && rd->ncols) {
 			char *run_end = fast_cost_run(rd, s, end);
 
+			if (run_end == s && rd->p->pos_detail == POS_SELECT &&
+			    !rd->want_call_cost) {
+				enum select_stop why = SELECT_ON;
+
+				/* the jump's source is the line before: the
+				 * cost line, coming next, would give it */
+				if (rd->want_jump_source)
+					callgrind_finish_jump(rd);
+				run_end = callgrind_select_run(rd, s, end, &why);
+				if (select_stopped(rd, why) < 0)
+					return -1;
+			}
 			if (!run_end)
 				return -1;
 			if (run_end != s) {

@@ -13,6 +13,7 @@
 #include "base/hashmap.h"
 #include "base/idmap.h"
 #include "callgrind_lex.h"
+#include "profile/pos_select.h"
 #include "profile/profile.h"
 #include "read/line_reader.h"
 #include "read/read.h"
@@ -120,6 +121,15 @@ struct callgrind_reader {
 	 * source (Q14); kept only with positions */
 	bool want_jump_source;
 	struct pjump jump;
+
+	/* POS_SELECT's fast path (fast_select_run()): the coarse row
+	 * (position sel_pos) the last position of function sel_func in
+	 * file sel_file went to, and the span of those that go there too;
+	 * kept from run to run (a jump or call ends one): zeroed, empty */
+	struct ps_span sel_span;
+	uint32_t sel_pos, sel_func, sel_line;
+	name_id sel_file;
+	bool sel_line_exact;
 	bool last_is_total;		/* the last line read was totals: or
 					 * summary: */
 	bool cache_descs;		/* desc: lines of cachegrind's caches */
@@ -210,6 +220,22 @@ int callgrind_read_block(struct callgrind_reader *rd,
 
 /* A jump=/jcnd= whose source line never came: at the last position. */
 void callgrind_finish_jump(struct callgrind_reader *rd);
+/*
+ * The cost lines from s on (up to end) of a run in the current
+ * function, under POS_SELECT (callgrind_select.c): where the run ends
+ * (s: none read, for the usual way), the line that stopped it read,
+ * with why it stopped in *why, for the caller to say (an error) or
+ * check (the profile's size) as after that line.
+ */
+enum select_stop {
+	SELECT_ON,		/* at a line it leaves, or the end */
+	SELECT_GREW,		/* a new position */
+	SELECT_OVER_SELF,	/* a sum past 2^64 - 1: the self cost */
+	SELECT_OVER_SUM,	/* the part's sum */
+	SELECT_OVER_POS,	/* the position's */
+};
+char *callgrind_select_run(struct callgrind_reader *rd, char *s, char *end,
+			   enum select_stop *why);
 
 /* The lines [s, end) of a block, each ended by "\n": 0, -1 after
  * reporting, or (reading ahead) 1 at a header line, in rd->stop. */
