@@ -16,6 +16,24 @@ import unittest
 BIN = None
 ARTIFACTS = os.path.join('build', 'test-artifacts', 'browser')
 
+# Top's rows, [[page function id, [cell texts]]]: the table draws only
+# the rows in sight, so it is scrolled through
+TOP_ROWS = """
+            const t = document.getElementById('top-table');
+            const seen = new Map();
+            for (let y = 0; ; y += t.clientHeight / 2) {
+                t.scrollTop = y;
+                t.paint();
+                for (const r of t.querySelectorAll('.row')) {
+                    const a = r.querySelector('a[href^="#fn/"]');
+                    seen.set(parseInt(a.getAttribute('href').slice(4)),
+                             [...r.children].map(c => c.textContent));
+                }
+                if (y + t.clientHeight >= t.scrollHeight)
+                    break;
+            }
+            return [...seen.entries()];"""
+
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options

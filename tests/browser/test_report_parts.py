@@ -38,7 +38,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 import report_base
-from report_base import ARTIFACTS, Page, ReportBase, number
+from report_base import ARTIFACTS, TOP_ROWS, Page, ReportBase, number
 
 DIR = 'tests/callgrind-threads'
 INPUTS = {
@@ -143,21 +143,7 @@ class PartsTest(ReportBase):
 
     def top(self, p):
         """Top's rows: {page function id: (self, inclusive)}"""
-        rows = p.js("""
-            const t = document.getElementById('top-table');
-            const seen = new Map();
-            for (let y = 0; ; y += t.clientHeight / 2) {
-                t.scrollTop = y;
-                t.paint();
-                for (const r of t.querySelectorAll('.row')) {
-                    const a = r.querySelector('a[href^="#fn/"]');
-                    seen.set(parseInt(a.getAttribute('href').slice(4)),
-                             [...r.children].map(c => c.textContent));
-                }
-                if (y + t.clientHeight >= t.scrollHeight)
-                    break;
-            }
-            return [...seen.entries()];""")
+        rows = p.js(TOP_ROWS)
         return {fid: (number(c[0]), number(c[2])) for fid, c in rows}
 
     def check(self, p, name, ev=0):

@@ -21,7 +21,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 import report_base
-from report_base import ARTIFACTS, Page, ReportBase, number
+from report_base import ARTIFACTS, TOP_ROWS, Page, ReportBase, number
 from test_report_explore import ALL_ROWS
 
 # procs.data: two processes of two threads each; two.data: one process
@@ -65,21 +65,7 @@ class ThreadsTest(ReportBase):
         return [] if text.startswith('(') else text.split(' ')
 
     def top(self, p):
-        return p.js("""
-            const t = document.getElementById('top-table');
-            const seen = new Map();
-            for (let y = 0; ; y += t.clientHeight / 2) {
-                t.scrollTop = y;
-                t.paint();
-                for (const r of t.querySelectorAll('.row')) {
-                    const a = r.querySelector('a[href^="#fn/"]');
-                    seen.set(parseInt(a.getAttribute('href').slice(4)),
-                             [...r.children].map(c => c.textContent));
-                }
-                if (y + t.clientHeight >= t.scrollHeight)
-                    break;
-            }
-            return [...seen.entries()];""")
+        return p.js(TOP_ROWS)
 
     def panel(self, p):
         """The panel's thread rows: {tid: (samples, cost, share)}"""
