@@ -588,15 +588,20 @@ static bool unknown_file(const struct profile *p, name_id file)
  * Names, files and lines for one binary's functions and positions. sy
  * is named_syms()'s, for the first nsy functions (those there were
  * before --inlined=callee added any): a big program has hundreds of
- * thousands of names to look up, once is enough.
+ * thousands of names to look up, once is enough. *newpos is a copy of
+ * the positions made at the first one given a file and line, and stays
+ * NULL when none is (a binary without DWARF lines): a big program's
+ * report keeps a million and a half positions, 50 MB a copy, the
+ * largest part of its peak (profile_rekey() takes NULL as "unchanged").
  */
 static void rename_funcs(struct profile *p, const struct symtab *st,
 			 name_id ob, const uint64_t *low,
 			 const struct sym *const *sy, size_t nsy,
 			 const struct resolve_opts *o, struct pfunc *ident,
-			 uint32_t *ident_line, struct ppos *pos,
+			 uint32_t *ident_line, struct ppos **newpos,
 			 struct resolve_report *r)
 {
+	struct ppos *pos = NULL;
 	uint64_t off = r->load_offset;
 
 	for (size_t f = 0; f < p->nfuncs; f++) {
@@ -645,16 +650,21 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 	for (size_t i = 0; i < p->npos; i++) {
 		const struct line_entry *le;
 
-		if (!pos[i].addr || !in_object(p, pos[i].func, ob))
+		if (!p->pos[i].addr || !in_object(p, p->pos[i].func, ob))
 			continue;
-		if (!unknown_file(p, pos[i].file) && pos[i].line)
+		if (!unknown_file(p, p->pos[i].file) && p->pos[i].line)
 			continue;
-		le = symtab_line(st, pos[i].addr - off);
+		le = symtab_line(st, p->pos[i].addr - off);
 		if (le && le->file != NO_NAME) {
+			if (!pos) {
+				pos = xreallocarray(NULL, p->npos, sizeof(*pos));
+				memcpy(pos, p->pos, p->npos * sizeof(*pos));
+			}
 			pos[i].file = le->file;
 			pos[i].line = le->line;
 		}
 	}
+	*newpos = pos;
 }
 
 /*
@@ -821,13 +831,8 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 					   sizeof(*ident_line));
 		for (size_t f = 0; f < p->nfuncs; f++)
 			ident_line[f] = profile_func_line(p, (uint32_t)f);
-		pos = xreallocarray(NULL, p->npos + 1, sizeof(*pos));
-		/* p->pos is NULL when no position was kept (-b for the
-		 * listings alone): memcpy() from NULL is undefined, if of 0 */
-		if (p->npos)
-			memcpy(pos, p->pos, p->npos * sizeof(*pos));
 		rename_funcs(p, st[b], ob, low, sy, nsy, o, ident, ident_line,
-			     pos, r);
+			     &pos, r);
 		free(sy);
 		profile_rekey(p, ident, ident_line, pos, NULL);
 		/* the functions are numbered anew: their counts are done */
