@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "print/linebuf.h"
 #include "print/short_names.h"
 
 static void check(const char *name, int level, const char *want)
@@ -75,11 +76,59 @@ static void test_unique(void **state)
 		free(label[i]);
 }
 
+/* Labels by node and level, some with a "\0" inside (read up to it). */
+struct text {
+	const char *s;
+	size_t len;
+};
+#define T(x) { x, sizeof(x) - 1 }
+static const struct text texts[5][3] = {
+	{ T("a"), T("b"), T("c") },
+	{ T("a"), T("x"), T("y") },
+	/* its first level is node 0's second */
+	{ T("b"), T("z"), T("w") },
+	/* alike as C strings at every level */
+	{ T("q\0one"), T("same"), T("s2") },
+	{ T("q\0two"), T("same"), T("s2\0!") },
+};
+
+static int calls[5][3];
+
+static void text(void *ctx, uint32_t n, int level, struct linebuf *lb)
+{
+	(void)ctx;
+	calls[n][level]++;
+	lb_putn(lb, texts[n][level].s, texts[n][level].len);
+}
+
+static void test_levels_only(void **state)
+{
+	uint32_t nodes[] = { 4, 2, 0, 3, 1 };
+	uint8_t level[6] = { 9, 9, 9, 9, 9, 9 };
+
+	(void)state;
+	unique_short_levels(level, nodes, 5, 2, text, NULL, 6);
+	/* 0 and 1 alike at 0; then 0 at 1 is 2 at 0; 3 and 4 stop at the
+	 * last level allowed, still alike */
+	assert_int_equal(level[0], 2);
+	assert_int_equal(level[1], 1);
+	assert_int_equal(level[2], 1);
+	assert_int_equal(level[3], 2);
+	assert_int_equal(level[4], 2);
+	/* not a node: untouched */
+	assert_int_equal(level[5], 9);
+	/* the texts are made again, never kept: a few times each */
+	for (int n = 0; n < 5; n++)
+		for (int l = 0; l < 3; l++)
+			assert_true(calls[n][l] <= 4);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_levels),
 		cmocka_unit_test(test_unique),
+		cmocka_unit_test(test_levels_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

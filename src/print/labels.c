@@ -19,49 +19,46 @@ struct name_labels {
 	 * (name_labels_keep()), or NULL */
 	char *text;
 	size_t *start;		/* of function f's; start[nfuncs] the end */
-	char **short_name;	/* per function (--short-names), or NULL */
+	/* per function (--short-names): the level its name is shortened
+	 * at (short_names.h), or NULL */
+	uint8_t *short_level;
 };
 
-struct shorten_ctx {
-	const struct profile *p;
-};
-
-/* Shortened where it is made, then kept in as many bytes as it has: a
- * compiler's C++ names shorten to a fraction of their length, and a
- * report keeps one for each of its functions (700,000 in a big
- * program's profile, tens of MB of its peak at the whole name's
- * length). */
-static char *short_name_at(void *ctx, uint32_t f, int level)
+/* Function f's name shortened at `level`, appended to lb as a C string
+ * (up to a "\0", as the labels were when they were kept as strings). */
+static void put_short_name(struct linebuf *lb, const struct profile *p,
+			   uint32_t f, int level)
 {
-	const struct profile *p = ((struct shorten_ctx *)ctx)->p;
 	name_id name = p->funcs[f].name;
-	size_t len = names_len(&p->names, name), n;
-	char buf[256];
-	char *work = len < sizeof(buf) ? buf : xmalloc(len + 1);
-	char *s;
+	size_t len = names_len(&p->names, name);
+	char *dst = lb_room(lb, len + 1);
+	size_t n = shorten_name(profile_str(p, name), len, level, dst);
 
-	n = shorten_name(profile_str(p, name), len, level, work);
-	s = xmalloc(n + 1);
-	memcpy(s, work, n);
-	s[n] = '\0';
-	if (work != buf)
-		free(work);
-	return s;
+	lb->len += strnlen(dst, n);
+}
+
+static void short_name_text(void *ctx, uint32_t f, int level,
+			    struct linebuf *lb)
+{
+	put_short_name(lb, ctx, f, level);
 }
 
 /* Every function's name as short as it can be without looking like
  * another function's (but for functions of one name, which the label's
- * file tells apart). */
+ * file tells apart). Only each one's level is kept, and the name is
+ * shortened again where it is written: a report labels every function
+ * (674,580 in many.60, whose 60 copies of each name take every label
+ * up to the whole name), and their strings were tens of MB of its
+ * peak. */
 static void shorten_all(struct name_labels *nl, const struct profile *p)
 {
-	struct shorten_ctx ctx = { p };
 	uint32_t *all = xcalloc(p->nfuncs + 1, sizeof(*all));
 
 	for (size_t f = 0; f < p->nfuncs; f++)
 		all[f] = (uint32_t)f;
-	nl->short_name = xcalloc(p->nfuncs + 1, sizeof(*nl->short_name));
-	unique_short_labels(nl->short_name, all, p->nfuncs, SHORT_NONE,
-			    short_name_at, &ctx, p->nfuncs);
+	nl->short_level = xcalloc(p->nfuncs + 1, sizeof(*nl->short_level));
+	unique_short_levels(nl->short_level, all, p->nfuncs, SHORT_NONE,
+			    short_name_text, (void *)p, p->nfuncs);
 	free(all);
 }
 
@@ -118,10 +115,7 @@ void name_labels_free(struct name_labels *nl)
 {
 	if (!nl)
 		return;
-	if (nl->short_name)
-		for (size_t f = 0; nl->short_name[f]; f++)
-			free(nl->short_name[f]);
-	free(nl->short_name);
+	free(nl->short_level);
 	free(nl->text);
 	free(nl->start);
 	free(nl->shared);
@@ -141,8 +135,8 @@ void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 			nl->start[func + 1] - nl->start[func]);
 		return;
 	}
-	if (nl->short_name)
-		lb_puts(lb, nl->short_name[func]);
+	if (nl->short_level)
+		put_short_name(lb, p, func, nl->short_level[func]);
 	else
 		lb_putn(lb, profile_str(p, f->name),
 			names_len(&p->names, f->name));

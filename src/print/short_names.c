@@ -11,6 +11,7 @@
 
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "linebuf.h"
 
 /* "operator<", "operator()" ...: the symbol after "operator" at s[i],
  * whose brackets are no template or parameter list. Its length, or 0. */
@@ -131,70 +132,184 @@ size_t shorten_name(const char *name, size_t len, int level, char *buf)
 }
 
 /* Labels in an order that puts equal ones side by side: by a hash of
- * the text first, which settles all but equal texts without strcmp() (a
- * big program's report sorted a million labels by text, 8% of its
+ * the text, which settles all but equal texts without making them again
+ * (a big program's report sorted a million labels by text, 8% of its
  * run); only which labels are equal is used, never the order. */
-struct label_order {
-	char **label;
-	const uint64_t *hash;	/* by node */
+static int cmp_hashes(const void *x, const void *y, void *arg)
+{
+	const uint64_t *hash = arg;
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+
+	if (hash[a] != hash[b])
+		return hash[a] < hash[b] ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+struct levels {
+	uint8_t *level;
+	uint64_t *hash;		/* by node: of its label at its level */
+	int max_level;
+	void (*text)(void *ctx, uint32_t n, int level, struct linebuf *lb);
+	void *ctx;
+	struct linebuf a, b;
+	bool changed;
 };
 
-static int cmp_labels(const void *x, const void *y, void *arg)
+/* Node n's label into lb (emptied first); its length as a C string. */
+static size_t label_text(struct levels *lv, uint32_t n, struct linebuf *lb)
 {
-	const struct label_order *lo = arg;
-	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
-	int r;
+	lb->len = 0;
+	lv->text(lv->ctx, n, lv->level[n], lb);
+	return lb->len ? strnlen(lb->s, lb->len) : 0;
+}
 
-	if (lo->hash[a] != lo->hash[b])
-		return lo->hash[a] < lo->hash[b] ? -1 : 1;
-	r = strcmp(lo->label[a], lo->label[b]);
-	return r ? r : (a < b ? -1 : a > b);
+static void label_hash(struct levels *lv, uint32_t n)
+{
+	size_t len = label_text(lv, n, &lv->a);
+
+	lv->hash[n] = hash_bytes(len ? lv->a.s : "", len);
+}
+
+/* Nodes whose labels are alike go up a level. */
+static void go_up(struct levels *lv, const uint32_t *nodes, size_t r)
+{
+	for (size_t m = 0; m < r; m++) {
+		uint32_t n = nodes[m];
+
+		if (lv->level[n] >= lv->max_level)
+			continue;
+		lv->level[n]++;
+		label_hash(lv, n);
+		lv->changed = true;
+	}
+}
+
+static int cmp_texts(const void *x, const void *y)
+{
+	const char *const *a = x, *const *b = y;
+	int r = strcmp(a[0], b[0]);
+
+	return r ? r : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* r > 1 nodes of one hash whose labels are not all alike (64 bits that
+ * collide: it may never happen): their texts made, sorted, and those
+ * alike go up. */
+static void split_run(struct levels *lv, const uint32_t *nodes, size_t r)
+{
+	/* (text, node as a pointer-sized number) pairs */
+	const char **pair = xcalloc(2 * r, sizeof(*pair));
+	uint32_t *alike = xcalloc(r, sizeof(*alike));
+
+	for (size_t m = 0; m < r; m++) {
+		size_t len = label_text(lv, nodes[m], &lv->a);
+		char *s = xmalloc(len + 1);
+
+		memcpy(s, lv->a.s ? lv->a.s : "", len);
+		s[len] = '\0';
+		pair[2 * m] = s;
+		pair[2 * m + 1] = (const char *)(uintptr_t)nodes[m];
+	}
+	qsort(pair, r, 2 * sizeof(*pair), cmp_texts);
+	for (size_t m = 0; m < r;) {
+		size_t j = m + 1;
+
+		while (j < r && !strcmp(pair[2 * m], pair[2 * j]))
+			j++;
+		for (size_t q = m; q < j; q++)
+			alike[q - m] = (uint32_t)(uintptr_t)pair[2 * q + 1];
+		if (j - m > 1)
+			go_up(lv, alike, j - m);
+		m = j;
+	}
+	for (size_t m = 0; m < r; m++)
+		free((char *)pair[2 * m]);
+	free(pair);
+	free(alike);
+}
+
+/* r > 1 nodes of one hash: alike (nearly always) or not. */
+static void settle_run(struct levels *lv, const uint32_t *nodes, size_t r)
+{
+	size_t len = label_text(lv, nodes[0], &lv->a);
+
+	for (size_t m = 1; m < r; m++) {
+		size_t lm = label_text(lv, nodes[m], &lv->b);
+
+		if (lm != len || (len && memcmp(lv->a.s, lv->b.s, len))) {
+			split_run(lv, nodes, r);
+			return;
+		}
+	}
+	go_up(lv, nodes, r);
 }
 
 /*
  * Labels whose texts collide go up a level together, until none do or
  * they reach max_level (--dot's last level has the function's id, which
- * no other label ends with, so it stops there).
+ * no other label ends with, so it stops there). A round compares each
+ * label with the first of its hash, made again: two texts at a time
+ * are all it holds.
  */
+void unique_short_levels(uint8_t *level, const uint32_t *nodes, size_t k,
+			 int max_level,
+			 void (*text)(void *ctx, uint32_t n, int level,
+				      struct linebuf *lb),
+			 void *ctx, size_t nnodes)
+{
+	uint32_t *sorted = xcalloc(k + 1, sizeof(*sorted));
+	struct levels lv = { level, xcalloc(nnodes + 1, sizeof(uint64_t)),
+			     max_level, text, ctx, { 0 }, { 0 }, true };
+
+	for (size_t i = 0; i < k; i++) {
+		level[nodes[i]] = 0;
+		label_hash(&lv, nodes[i]);
+	}
+	while (lv.changed) {
+		lv.changed = false;
+		memcpy(sorted, nodes, k * sizeof(*sorted));
+		qsort_r(sorted, k, sizeof(*sorted), cmp_hashes, lv.hash);
+		for (size_t i = 0; i < k;) {
+			size_t j = i + 1;
+
+			while (j < k && lv.hash[sorted[j]] == lv.hash[sorted[i]])
+				j++;
+			if (j - i > 1)
+				settle_run(&lv, sorted + i, j - i);
+			i = j;
+		}
+	}
+	free(lv.a.s);
+	free(lv.b.s);
+	free(lv.hash);
+	free(sorted);
+}
+
+struct make_ctx {
+	char *(*make)(void *ctx, uint32_t n, int level);
+	void *ctx;
+};
+
+static void made_text(void *ctx, uint32_t n, int level, struct linebuf *lb)
+{
+	struct make_ctx *mc = ctx;
+	char *s = mc->make(mc->ctx, n, level);
+
+	lb_puts(lb, s);
+	free(s);
+}
+
 void unique_short_labels(char **label, const uint32_t *nodes, size_t k,
 			 int max_level,
 			 char *(*make)(void *ctx, uint32_t n, int level),
 			 void *ctx, size_t nnodes)
 {
-	int *level = xcalloc(nnodes + 1, sizeof(*level));
-	uint32_t *sorted = xcalloc(k + 1, sizeof(*sorted));
-	uint64_t *hash = xcalloc(nnodes + 1, sizeof(*hash));
-	struct label_order lo = { label, hash };
-	bool changed = true;
+	uint8_t *level = xcalloc(nnodes + 1, sizeof(*level));
+	struct make_ctx mc = { make, ctx };
 
+	unique_short_levels(level, nodes, k, max_level, made_text, &mc,
+			    nnodes);
 	for (size_t i = 0; i < k; i++)
-		label[nodes[i]] = make(ctx, nodes[i], 0);
-	while (changed) {
-		changed = false;
-		for (size_t i = 0; i < k; i++)
-			hash[nodes[i]] = hash_bytes(label[nodes[i]],
-						    strlen(label[nodes[i]]));
-		memcpy(sorted, nodes, k * sizeof(*sorted));
-		qsort_r(sorted, k, sizeof(*sorted), cmp_labels, &lo);
-		for (size_t i = 0; i < k;) {
-			size_t j = i + 1;
-
-			while (j < k && !strcmp(label[sorted[i]], label[sorted[j]]))
-				j++;
-			for (size_t m = i; j - i > 1 && m < j; m++) {
-				uint32_t n = sorted[m];
-
-				if (level[n] >= max_level)
-					continue;
-				level[n]++;
-				free(label[n]);
-				label[n] = make(ctx, n, level[n]);
-				changed = true;
-			}
-			i = j;
-		}
-	}
-	free(sorted);
-	free(hash);
+		label[nodes[i]] = make(ctx, nodes[i], level[nodes[i]]);
 	free(level);
 }

@@ -28,11 +28,27 @@ enum {
  */
 size_t shorten_name(const char *name, size_t len, int level, char *buf);
 
+struct linebuf;
+
 /*
- * label[n] for each n of nodes[0..k): make(ctx, n, level) (malloc'd),
- * each at the lowest level where no other of them looks the same, and
- * at most max_level. label[] has nnodes entries; the caller frees the
- * labels.
+ * level[n] for each n of nodes[0..k): the lowest level at which node n's
+ * label, text(ctx, n, level, lb) (appended to lb; read as a C string, up
+ * to a "\0"), looks like no other of them, and at most max_level.
+ * level[] has nnodes entries. Only the levels are kept, never the
+ * labels: a caller makes the text again when it writes it (a report
+ * labels 700,000 functions, and kept strings were tens of MB of its
+ * peak).
+ */
+void unique_short_levels(uint8_t *level, const uint32_t *nodes, size_t k,
+			 int max_level,
+			 void (*text)(void *ctx, uint32_t n, int level,
+				      struct linebuf *lb),
+			 void *ctx, size_t nnodes);
+
+/*
+ * label[n] for each n of nodes[0..k): make(ctx, n, level) (malloc'd)
+ * at the level unique_short_levels() finds. label[] has nnodes
+ * entries; the caller frees the labels.
  */
 void unique_short_labels(char **label, const uint32_t *nodes, size_t k,
 			 int max_level,
