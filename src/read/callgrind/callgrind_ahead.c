@@ -114,9 +114,14 @@ static uint64_t find_start(const struct line_reader *lr, uint64_t from)
 /*
  * Positions are kept as a log (profile.h), about one a cost line, each
  * with its row of costs: a stretch stops after the block that takes it
- * past this much, however many events there are.
+ * past this much, however many events there are. Two stretches' logs
+ * are alive at once (the one added in, the next one read), and they
+ * are what reading ahead holds over reading on one thread: at 64 MiB
+ * a cc1plus profile's 8 MiB stretch logged 22 MB, and the read of
+ * many.60 peaked 30 MiB over one thread's; at 8 MiB, 16 MiB over it,
+ * no slower (doc/PERFORMANCE.md).
  */
-#define LOG_BYTES ((size_t)64 << 20)
+#define LOG_BYTES ((size_t)8 << 20)
 
 static bool log_full(const struct profile *q)
 {
