@@ -133,6 +133,26 @@ static uint32_t object_func(struct profile *p, uint32_t func)
 	return p->pos_last_rep;
 }
 
+/* The table's slot of the position, or the empty slot where it would
+ * go (the table grown first if a new one would fill it past half) */
+static inline size_t pos_slot(struct profile *p, uint32_t func, name_id file,
+			      uint32_t line, uint64_t addr, uint32_t region)
+{
+	size_t j;
+
+	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
+		pos_rehash(p);
+	j = pos_hash(func, file, line, addr, region) & p->pos_mask;
+	for (;;) {
+		uint32_t v = p->pos_table[j];
+
+		if (!v || pos_is(&p->pos[v - 1], func, file, line, addr,
+				 region))
+			return j;
+		j = (j + 1) & p->pos_mask;
+	}
+}
+
 uint32_t profile_pos_as_is(struct profile *p, uint32_t func, name_id file,
 			   uint32_t line, uint64_t addr, uint32_t region)
 {
@@ -147,18 +167,9 @@ uint32_t profile_pos_as_is(struct profile *p, uint32_t func, name_id file,
 	if (h + 1 < p->npos &&
 	    pos_is(&p->pos[h + 1], func, file, line, addr, region))
 		return p->pos_hint = h + 1;
-	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
-		pos_rehash(p);
-	j = pos_hash(func, file, line, addr, region) & p->pos_mask;
-	for (;;) {
-		uint32_t v = p->pos_table[j];
-
-		if (!v)
-			break;
-		if (pos_is(&p->pos[v - 1], func, file, line, addr, region))
-			return p->pos_hint = v - 1;
-		j = (j + 1) & p->pos_mask;
-	}
+	j = pos_slot(p, func, file, line, addr, region);
+	if (p->pos_table[j])
+		return p->pos_hint = p->pos_table[j] - 1;
 	h = add_pos(p, func, file, line, addr, region);
 	p->pos_table[j] = h + 1;
 	return h;
@@ -200,20 +211,9 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 uint32_t profile_pos_find(struct profile *p, uint32_t func, name_id file,
 			  uint32_t line, uint64_t addr, uint32_t region)
 {
-	size_t j;
+	size_t j = pos_slot(p, func, file, line, addr, region);
 
-	if (!p->pos_table || (p->npos + 1) * 2 > p->pos_mask + 1)
-		pos_rehash(p);
-	j = pos_hash(func, file, line, addr, region) & p->pos_mask;
-	for (;;) {
-		uint32_t v = p->pos_table[j];
-
-		if (!v)
-			return NO_ID;
-		if (pos_is(&p->pos[v - 1], func, file, line, addr, region))
-			return v - 1;
-		j = (j + 1) & p->pos_mask;
-	}
+	return p->pos_table[j] ? p->pos_table[j] - 1 : NO_ID;
 }
 
 void profile_drop_pos_table(struct profile *p)
