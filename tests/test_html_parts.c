@@ -1,6 +1,7 @@
 /*
  * A Callgrind profile's parts on the report's trees (print/html_parts.c,
- * with cli/part_reads.c reading each part again), on the valgrind files
+ * with cli/part_reads.c reading every part of a file in one pass), on
+ * the valgrind files
  * of tests/callgrind-threads: dumps/ (three dumps, three threads, 13
  * events), combined.out (17 parts in one file) and procs/ (two
  * processes), and IgProf's buffers (two, of whole stacks). On a page of every function: each part's records at the
@@ -31,6 +32,8 @@
 #include "print/html_parts.h"
 #include "print/html_samples.h"
 #include "print/report_keep.h"
+#include "read/read.h"
+#include "resolve/demangle_names.h"
 
 #define DIR "tests/callgrind-threads/"
 
@@ -60,9 +63,39 @@ static void load(struct run *r, const char *pattern)
 	cg_find_cycles(&r->cg);
 	assert_int_equal(cg_propagate_measured(&r->cg), 0);
 	cg_rank(&r->cg);
-	part_reads_load(&r->pr, &r->o, &r->p, 0);
+	part_reads_load(&r->pr, &r->o, &r->cg, 0);
 	assert_null(r->pr.why);
-	assert_true(r->pr.nparts >= 2);
+	assert_true(r->pr.parts.nparts >= 2);
+}
+
+/* Part i of the run read alone, as --part=N --pid=P --tid=T reads it
+ * (IgProf's buffer as --part=N): what the one pass must equal */
+static void alone(const struct run *r, size_t i, struct profile *pp,
+		  struct cg *pcg)
+{
+	const struct ppart *pt = r->pr.parts.parts[i].part;
+	uint32_t pid = pt->pid, tid = pt->tid;
+	struct perf_select sel = { .pids = &pid, .npids = 1,
+				   .tids = &tid, .ntids = 1 };
+	bool igprof = !strcmp(profile_str(&r->p, r->p.inputs[pt->input]
+					  .format), "igprof");
+	struct read_opts ro = { .part = igprof || !pt->number ? pt->ordinal
+							      : pt->number,
+				.want_stacks = true,
+				.perf_select = igprof ? NULL : &sel };
+	char *diag;
+
+	profile_init(pp);
+	assert_int_equal(read_path(pp, profile_str(&r->p, r->p.inputs[
+					   pt->input].path), &ro, &diag), 0);
+	free(diag);
+	if (igprof)
+		demangle_names(pp);
+	assert_int_equal(profile_finish(pp), 0);
+	cg_build(pcg, pp, 0);
+	cg_find_cycles(pcg);
+	assert_int_equal(cg_propagate_measured(pcg), 0);
+	cg_rank(pcg);
 }
 
 static void unload(struct run *r)
@@ -106,20 +139,27 @@ static void check_exact(const char *pattern)
 	struct report_keep k;
 	struct html_part_axes ax;
 	struct html_part_added *added;
-	size_t nrec, moved, lost;
+	size_t nrec, moved, lost, nparts;
 	struct html_record *rec;
+	struct profile *pp;
+	struct cg *pcg;
 
 	load(&r, pattern);
 	report_keep_init(&k, &r.cg, &po);
 	assert_true(report_keeps_all(&k));
-	html_part_axes_init(&ax, &r.p, r.pr.parts, r.pr.nparts);
+	html_part_axes_init(&ax, &r.p, &r.pr.parts);
 	added = calloc(r.p.nevents + 1, sizeof(*added));
-	rec = html_parts_records(&r.cg, r.pr.parts, r.pr.nparts, &ax, true, 0,
-				 &k, added, &nrec, &moved, &lost);
+	rec = html_parts_records(&r.cg, &r.pr.parts, &ax, &k, added, &nrec,
+				 &moved, &lost);
 	assert_int_equal(moved, 0);
 	assert_int_equal(lost, 0);
-	for (size_t i = 0; i < r.pr.nparts; i++) {
-		const struct ppart *pt = r.pr.parts[i].part;
+	nparts = r.pr.parts.nparts;
+	pp = calloc(nparts, sizeof(*pp));
+	pcg = calloc(nparts, sizeof(*pcg));
+	for (size_t i = 0; i < nparts; i++)
+		alone(&r, i, &pp[i], &pcg[i]);
+	for (size_t i = 0; i < nparts; i++) {
+		const struct ppart *pt = r.pr.parts.parts[i].part;
 		const struct part_group *g = &ax.groups[ax.track[i]];
 
 		/* its track is its thread, its bucket its dump */
@@ -131,7 +171,7 @@ static void check_exact(const char *pattern)
 	for (uint32_t e = 0; e < r.p.nevents; e++) {
 		struct flame fl;
 		uint64_t all = 0;
-		uint64_t *self = calloc(r.pr.nparts * r.p.nfuncs + 1,
+		uint64_t *self = calloc(nparts * r.p.nfuncs + 1,
 					sizeof(*self));
 
 		flame_build(&fl, &r.cg, e,
@@ -154,25 +194,24 @@ static void check_exact(const char *pattern)
 			f = x->node < fl.nnodes ? fl.nodes[x->node].func
 				: added[e].unit[x->node - fl.nnodes];
 			assert_true(f != NO_ID);	/* never a cycle's */
-			for (part = 0; part < r.pr.nparts; part++)
+			for (part = 0; part < nparts; part++)
 				if (ax.track[part] == x->track &&
 				    ax.bucket[part] == x->bucket)
 					break;
-			assert_true(part < r.pr.nparts);
+			assert_true(part < nparts);
 			self[part * r.p.nfuncs + f] += x->period;
 			all += x->period;
 		}
 		/* the parts' sum: the whole profile's total */
 		assert_int_equal(all, r.p.totals[e]);
-		for (size_t part = 0; part < r.pr.nparts; part++) {
-			const struct html_part *hp = &r.pr.parts[part];
-			uint32_t pe = part_event(&hp->p, &r.p, e);
+		for (size_t part = 0; part < nparts; part++) {
+			uint32_t pe = part_event(&pp[part], &r.p, e);
 
 			for (uint32_t f = 0; f < r.p.nfuncs; f++) {
-				uint32_t g = part_func(&hp->p, &r.p, f);
+				uint32_t g = part_func(&pp[part], &r.p, f);
 				uint64_t want = g == NO_ID ? 0
 					: (uint64_t)llround(cg_node_self(
-						&hp->cg, g, pe));
+						&pcg[part], g, pe));
 
 				assert_int_equal(self[part * r.p.nfuncs + f],
 						 want);
@@ -183,8 +222,7 @@ static void check_exact(const char *pattern)
 	}
 	free(rec);
 	/* each part's inclusive costs: the part's own measured ones */
-	rec = html_parts_inclusive(&r.cg, r.pr.parts, r.pr.nparts, &ax, true,
-				   0, &k, &nrec);
+	rec = html_parts_inclusive(&r.pr.parts, &ax, &k, &nrec);
 	assert_true(nrec > 0);
 	for (size_t i = 0; i < nrec; i++) {
 		const struct html_record *x = &rec[i];
@@ -192,18 +230,17 @@ static void check_exact(const char *pattern)
 		uint32_t g;
 		uint64_t *row;
 
-		for (part = 0; part < r.pr.nparts; part++)
+		for (part = 0; part < nparts; part++)
 			if (ax.track[part] == x->track &&
 			    ax.bucket[part] == x->bucket)
 				break;
-		assert_true(part < r.pr.nparts);
-		g = part_func(&r.pr.parts[part].p, &r.p, x->node);
+		assert_true(part < nparts);
+		g = part_func(&pp[part], &r.p, x->node);
 		assert_true(g != NO_ID);
-		row = calloc(r.pr.parts[part].p.nevents + 1, sizeof(*row));
-		cg_inclusive_row(&r.pr.parts[part].cg, g, row);
+		row = calloc(pp[part].nevents + 1, sizeof(*row));
+		cg_inclusive_row(&pcg[part], g, row);
 		assert_int_equal(x->period,
-				 row[part_event(&r.pr.parts[part].p, &r.p,
-						x->event)]);
+				 row[part_event(&pp[part], &r.p, x->event)]);
 		assert_true(x->period > 0);
 		/* sorted by (event, bucket, track, function), one each */
 		if (i)
@@ -217,6 +254,12 @@ static void check_exact(const char *pattern)
 		free(row);
 	}
 	free(rec);
+	for (size_t i = 0; i < nparts; i++) {
+		cg_release(&pcg[i]);
+		profile_release(&pp[i]);
+	}
+	free(pcg);
+	free(pp);
 	html_part_added_release(added, r.p.nevents);
 	html_part_axes_release(&ax);
 	report_keep_release(&k);
@@ -261,10 +304,10 @@ static void test_cut_page(void **state)
 	load(&r, DIR "combined.out");
 	report_keep_init(&k, &r.cg, &po);
 	assert_false(report_keeps_all(&k));
-	html_part_axes_init(&ax, &r.p, r.pr.parts, r.pr.nparts);
+	html_part_axes_init(&ax, &r.p, &r.pr.parts);
 	added = calloc(r.p.nevents + 1, sizeof(*added));
-	rec = html_parts_records(&r.cg, r.pr.parts, r.pr.nparts, &ax, true, 0,
-				 &k, added, &nrec, &moved, &lost);
+	rec = html_parts_records(&r.cg, &r.pr.parts, &ax, &k, added, &nrec,
+				 &moved, &lost);
 	assert_int_equal(moved, 0);
 	for (size_t i = 0; i < nrec; i++)
 		sum += rec[i].period;
@@ -276,8 +319,8 @@ static void test_cut_page(void **state)
 		else
 			assert_true(report_func(&k, u) != NO_ID);
 	}
-	for (size_t i = 0; i < r.pr.nparts; i++)
-		want += ppart_cost(r.pr.parts[i].part, 0);
+	for (size_t i = 0; i < r.pr.parts.nparts; i++)
+		want += ppart_cost(r.pr.parts.parts[i].part, 0);
 	/* combined.out's parts call functions under the threshold on
 	 * paths the whole tree has not */
 	assert_true(others > 0);
@@ -297,6 +340,21 @@ static void test_igprof(void **state)
 	check_exact("tests/inputs/igprof/perf.txt");
 }
 
+/* The parts of p (read, not finished) for a report of its graph */
+static void parts_of(struct part_reads *pr, const struct options *o,
+		     struct profile *p)
+{
+	struct cg cg;
+
+	assert_int_equal(profile_finish(p), 0);
+	cg_build(&cg, p, 0);
+	cg_find_cycles(&cg);
+	assert_int_equal(cg_propagate_measured(&cg), 0);
+	cg_rank(&cg);
+	part_reads_load(pr, o, &cg, 0);
+	cg_release(&cg);
+}
+
 /* One part: nothing read again, and nothing said */
 static void test_none(void **state)
 {
@@ -311,7 +369,7 @@ static void test_none(void **state)
 	assert_int_equal(read_path(&p, DIR "dumps/callgrind.out.11037.1-01",
 				   &ro, &diag), 0);
 	free(diag);
-	part_reads_load(&pr, &o, &p, 0);
+	parts_of(&pr, &o, &p);
 	assert_string_equal(pr.why, "");
 	profile_release(&p);
 	/* transforms: the parts are of the profile before them */
@@ -319,7 +377,7 @@ static void test_none(void **state)
 	assert_int_equal(read_path(&p, DIR "combined.out", &ro, &diag), 0);
 	free(diag);
 	o.ntransforms = 1;
-	part_reads_load(&pr, &o, &p, 0);
+	parts_of(&pr, &o, &p);
 	assert_non_null(strstr(pr.why, "transforms"));
 	profile_release(&p);
 	/* IgProf with -b: the binary's names, not a buffer's */
@@ -329,19 +387,24 @@ static void test_none(void **state)
 	free(diag);
 	o.ntransforms = 0;
 	o.nbinaries = 1;
-	part_reads_load(&pr, &o, &p, 0);
+	parts_of(&pr, &o, &p);
 	assert_non_null(strstr(pr.why, "-b"));
-	assert_int_equal(pr.nparts, 0);
+	assert_int_equal(pr.parts.nparts, 0);
 	profile_release(&p);
-	/* two parts numbered 1 (Xdebug's): --part reads both at once */
+	/* two parts numbered 1 (Xdebug's): --part reads both at once, and
+	 * the page's dump 1 is both; read in one pass, each is its own
+	 * part (the page used to leave them out: --part could not read
+	 * them apart) */
 	o.nbinaries = 0;
 	profile_init(&p);
 	assert_int_equal(read_path(&p, "tests/inputs/same-part-number.cg",
 				   &ro, &diag), 0);
 	free(diag);
 	assert_int_equal(p.nparts, 2);
-	part_reads_load(&pr, &o, &p, 0);
-	assert_non_null(strstr(pr.why, "the same number"));
+	parts_of(&pr, &o, &p);
+	assert_null(pr.why);
+	assert_int_equal(pr.parts.nparts, 2);
+	part_reads_release(&pr);
 	profile_release(&p);
 }
 
@@ -384,17 +447,19 @@ static void test_pipe(void **state)
 	assert_true(waitpid(child, &status, 0) == child);
 	assert_int_equal(status, 0);
 	assert_true(p.nparts >= 2);
-	part_reads_load(&pr, &o, &p, 0);
+	parts_of(&pr, &o, &p);
 	assert_non_null(strstr(pr.why, "standard input or a pipe"));
-	assert_int_equal(pr.nparts, 0);
+	assert_int_equal(pr.parts.nparts, 0);
 	profile_release(&p);
 	unlink(fifo);
 	rmdir(dir);
 }
 
-/* A gzip'd file of many dumps: its text, not its compressed bytes, is
- * what each part's read goes through (a 148 KB file of 100 dumps held
- * 100 MB of text: the report read 10 GB in 78 s) */
+/* A gzip'd file of many dumps (a 148 KB file of 100 dumps held 100 MB
+ * of text): each part read again alone went through all of it, and the
+ * report read 10 GB in 78 s before a limit left the panel out. Read in
+ * one pass, the file is gone through once more for all its parts, and
+ * the page has them: each dump's cost its own */
 static void test_compressed(void **state)
 {
 	char dir[] = "/tmp/cga-parts-XXXXXX", path[64];
@@ -423,10 +488,19 @@ static void test_compressed(void **state)
 	assert_int_equal(read_path(&p, path, &ro, &diag), 0);
 	free(diag);
 	assert_int_equal(p.nparts, 20);
-	part_reads_load(&pr, &o, &p, 0);
-	assert_non_null(pr.why);
-	assert_non_null(strstr(pr.why, "16 times over"));
-	assert_int_equal(pr.nparts, 0);
+	parts_of(&pr, &o, &p);
+	assert_null(pr.why);
+	assert_int_equal(pr.parts.nparts, 20);
+	for (size_t i = 0; i < 20; i++) {
+		const struct html_part *hp = &pr.parts.parts[i];
+		uint64_t sum = 0;
+
+		assert_int_equal(hp->part->ordinal, i + 1);
+		for (size_t j = hp->share_at[0]; j < hp->share_at[1]; j++)
+			sum += pr.parts.shares[j].cost;
+		assert_int_equal(sum, 600003);
+	}
+	part_reads_release(&pr);
 	profile_release(&p);
 	unlink(path);
 	rmdir(dir);
@@ -446,8 +520,8 @@ static void test_huge_part_numbers(void **state)
 
 	(void)state;
 	load(&r, "tests/inputs/huge-part-numbers.cg");
-	po.parts = r.pr.parts;
-	po.nparts = r.pr.nparts;
+	po.parts = &r.pr.parts;
+	po.nparts = r.pr.parts.nparts;
 	report_keep_init(&k, &r.cg, &po);
 	out = open_memstream(&doc, &len);
 	assert_non_null(out);
@@ -468,11 +542,106 @@ static void test_part_of_no_thread(void **state)
 
 	(void)state;
 	load(&r, "tests/inputs/part-no-thread.cg");
-	assert_int_equal(r.pr.nparts, 2);
-	for (size_t i = 0; i < r.pr.nparts; i++)
-		assert_int_equal(r.pr.parts[i].p.totals[0],
-				 r.pr.parts[i].part->cost[0]);
+	assert_int_equal(r.pr.parts.nparts, 2);
+	for (size_t i = 0; i < r.pr.parts.nparts; i++) {
+		const struct html_part *hp = &r.pr.parts.parts[i];
+		struct profile pp;
+		struct cg pcg;
+		uint64_t sum = 0;
+
+		alone(&r, i, &pp, &pcg);
+		assert_int_equal(pp.totals[0], hp->part->cost[0]);
+		for (size_t j = hp->share_at[0]; j < hp->share_at[1]; j++)
+			sum += r.pr.parts.shares[j].cost;
+		assert_int_equal(sum, hp->part->cost[0]);
+		cg_release(&pcg);
+		profile_release(&pp);
+	}
 	unload(&r);
+}
+
+/* A file of more parts than a panel takes, each a line or two (a
+ * hostile or damaged file: 30,000 parts in 600 KB): the panel is left
+ * out with the reason, before anything is read again */
+static void test_many_tiny_parts(void **state)
+{
+	char path[] = "/tmp/cga-parts-XXXXXX";
+	struct part_reads pr;
+	struct options o = { 0 };
+	struct read_opts ro = { 0 };
+	struct profile p;
+	char *diag;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "events: Ir\n");
+	for (int d = 1; d <= PART_READS_MAX + 10000; d++)
+		fprintf(f, "part: %d\nfn=f%d\n1 1\n", d, d % 7);
+	assert_int_equal(fclose(f), 0);
+	profile_init(&p);
+	assert_int_equal(read_path(&p, path, &ro, &diag), 0);
+	free(diag);
+	assert_int_equal(p.nparts, PART_READS_MAX + 10000);
+	parts_of(&pr, &o, &p);
+	assert_non_null(strstr(pr.why, "more than 20000 parts"));
+	assert_int_equal(pr.parts.nparts, 0);
+	part_reads_release(&pr);
+	profile_release(&p);
+	unlink(path);
+}
+
+/* Parts whose trees are far bigger than they are: each a ladder of two
+ * functions a level calling both of the next, 2^15 paths in 34 lines.
+ * The pass stops keeping them past PART_READS_ENTRIES, and says so */
+static void test_trees_past_budget(void **state)
+{
+	char path[] = "/tmp/cga-parts-XXXXXX";
+	struct part_reads pr;
+	struct options o = { 0 };
+	struct read_opts ro = { 0 };
+	struct profile p;
+	char *diag;
+	FILE *f;
+	int fd, nparts = 0;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fprintf(f, "events: Ir\n");
+	/* enough parts to pass the budget, as their trees go */
+	for (int d = 1; d <= 600; d++, nparts++) {
+		fprintf(f, "part: %d\n", d);
+		for (int l = 0; l < 16; l++)
+			for (int s = 0; s < 2; s++) {
+				fprintf(f, "fn=l%d%c\n1 1\n", l,
+					"ab"[s]);
+				if (l == 15)
+					continue;
+				for (int t = 0; t < 2; t++)
+					fprintf(f, "cfn=l%d%c\ncalls=1 1\n"
+						"1 %d\n", l + 1, "ab"[t],
+						1 << (15 - l));
+			}
+	}
+	assert_int_equal(fclose(f), 0);
+	profile_init(&p);
+	assert_int_equal(read_path(&p, path, &ro, &diag), 0);
+	free(diag);
+	assert_int_equal(p.nparts, nparts);
+	parts_of(&pr, &o, &p);
+	assert_non_null(pr.why);
+	assert_non_null(strstr(pr.why, "16 million entries"));
+	assert_int_equal(pr.parts.nparts, 0);
+	part_reads_release(&pr);
+	profile_release(&p);
+	unlink(path);
 }
 
 int main(void)
@@ -488,6 +657,8 @@ int main(void)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_huge_part_numbers),
 		cmocka_unit_test(test_part_of_no_thread),
+		cmocka_unit_test(test_many_tiny_parts),
+		cmocka_unit_test(test_trees_past_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

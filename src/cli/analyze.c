@@ -862,9 +862,9 @@ static int analyse(struct run *r)
 		return 1;
 	cg_rank(&r->cg);
 	if (o->mode == OUT_HTML) {
-		part_reads_load(&r->parts, o, &r->p, po->sort_event);
-		po->parts = r->parts.parts;
-		po->nparts = r->parts.nparts;
+		part_reads_load(&r->parts, o, &r->cg, po->sort_event);
+		po->parts = &r->parts.parts;
+		po->nparts = r->parts.parts.nparts;
 		po->why_parts = r->parts.why;
 		return html_views(r);
 	}

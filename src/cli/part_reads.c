@@ -26,49 +26,141 @@ static bool format_is(const struct profile *p, const char *format)
 	return p->ninputs > 0;
 }
 
-static int read_part(struct html_part *hp, const struct options *o,
-		     const struct profile *whole, uint32_t sort_event)
+/* A part as read alone, finished, analysed and reduced for the page */
+static int reduce_part(struct html_parts *hp, const struct ppart *pt,
+		       struct profile *pp, const char *sort)
 {
-	const struct ppart *pt = hp->part;
-	uint32_t pid = pt->pid, tid = pt->tid;
-	/* 0 too (--pid=0, --tid=0: the parts that name none): a part of
-	 * no thread: line read with --part alone took in the thread's of
-	 * the same number */
-	struct perf_select sel = { .pids = &pid, .npids = 1,
-				   .tids = &tid, .ntids = 1 };
-	struct read_opts ro = { .part = pt->number ? pt->number : pt->ordinal,
-				.fold_recursion = o->fold_recursion,
-				.lenient = o->lenient,
-				.thread = o->reader_thread,
-				/* IgProf's: its stacks, as the whole's */
-				.want_stacks = true,
-				.counter = o->counter,
-				.no_filter = o->no_filter,
-				.perf_select = &sel };
-	bool igprof = !strcmp(profile_str(whole, whole->inputs[pt->input]
-					  .format), "igprof");
-	const char *sort = profile_str(whole, whole->events[sort_event].name);
+	struct cg pcg;
 	uint32_t ev = 0;
+	int ret = -1;
 
-	profile_init(&hp->p);
-	if (read_profile(&hp->p, profile_str(whole,
-					     whole->inputs[pt->input].path),
-			 &ro) < 0)
+	if (profile_finish(pp) < 0 || !pp->nevents)
 		return -1;
-	/* the names the whole profile has (analyze.c's load) */
-	if (igprof && !o->no_demangle)
-		demangle_names(&hp->p);
-	if (profile_finish(&hp->p) < 0 || !hp->p.nevents)
-		return -1;
-	for (uint32_t e = 0; e < hp->p.nevents; e++)
-		if (!strcmp(profile_str(&hp->p, hp->p.events[e].name), sort))
+	for (uint32_t e = 0; e < pp->nevents; e++)
+		if (!strcmp(profile_str(pp, pp->events[e].name), sort))
 			ev = e;
-	cg_build(&hp->cg, &hp->p, ev);
-	cg_find_cycles(&hp->cg);
-	if (cg_propagate_measured(&hp->cg) < 0)
-		return -1;
-	cg_rank(&hp->cg);
-	return 0;
+	cg_build(&pcg, pp, ev);
+	cg_find_cycles(&pcg);
+	if (cg_propagate_measured(&pcg) == 0) {
+		cg_rank(&pcg);
+		html_parts_add(hp, pt, pp, &pcg);
+		ret = 0;
+	}
+	cg_release(&pcg);
+	return ret;
+}
+
+/* The reading options of the whole run, for reading its inputs again */
+static struct read_opts again_opts(const struct options *o)
+{
+	return (struct read_opts){ .part = o->part,
+				   .fold_recursion = o->fold_recursion,
+				   .lenient = o->lenient,
+				   .thread = o->reader_thread,
+				   /* IgProf's: its stacks, as the whole's */
+				   .want_stacks = true,
+				   .counter = o->counter,
+				   .no_filter = o->no_filter };
+}
+
+/* An IgProf buffer read again alone, as --part=N reads it, and reduced */
+static int read_buffer(struct html_parts *hp, const struct ppart *pt,
+		       const struct options *o, const struct profile *whole,
+		       const char *sort)
+{
+	struct read_opts ro = again_opts(o);
+	struct profile pp;
+	int ret = -1;
+
+	ro.part = pt->ordinal;
+	profile_init(&pp);
+	if (read_profile(&pp, profile_str(whole,
+					  whole->inputs[pt->input].path),
+			 &ro) == 0) {
+		/* the names the whole profile has (analyze.c's load) */
+		if (!o->no_demangle)
+			demangle_names(&pp);
+		ret = reduce_part(hp, pt, &pp, sort);
+	}
+	profile_release(&pp);
+	return ret;
+}
+
+/* One pass over a Callgrind file: its parts as they end (part_done()) */
+struct pass {
+	struct html_parts *hp;
+	const struct profile *whole;
+	uint32_t input;		/* the whole's */
+	size_t next;		/* the whole's part looked at next */
+	const char *sort;
+	const char *why;	/* NULL while all is well */
+};
+
+static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
+{
+	struct pass *ps = ctx;
+	const struct profile *w = ps->whole;
+
+	if (ps->why)
+		return;		/* the pass reads on, and keeps nothing */
+	/* the whole read the same file with the same choice: its parts
+	 * come in the same order */
+	while (ps->next < w->nparts &&
+	       (w->parts[ps->next].input != ps->input ||
+		!w->parts[ps->next].selected))
+		ps->next++;
+	if (ps->next == w->nparts ||
+	    w->parts[ps->next].ordinal != pt->ordinal) {
+		ps->why = "a part read again was not the one read first "
+			  "(did the file change?)";
+		return;
+	}
+	if (reduce_part(ps->hp, &w->parts[ps->next++], part, ps->sort) < 0)
+		ps->why = "a part could not be read again alone";
+	else if (html_parts_size(ps->hp) > PART_READS_ENTRIES)
+		ps->why = "the parts' call trees would hold more than "
+			  "16 million entries (a file of many dumps, each "
+			  "with a tree of its own): --pid, --tid or --part "
+			  "choose fewer";
+}
+
+/* Whether a part of input i is selected: else it is not read again */
+static bool input_chosen(const struct profile *p, uint32_t i)
+{
+	for (size_t j = 0; j < p->nparts; j++)
+		if (p->parts[j].input == i && p->parts[j].selected)
+			return true;
+	return false;
+}
+
+/* Each selected part of Callgrind file `input`, read in one pass */
+static const char *read_parts_once(struct html_parts *hp,
+				   const struct options *o,
+				   const struct profile *whole, uint32_t input,
+				   const char *sort)
+{
+	const uint32_t *pids = o->pids, *tids = o->tids;
+	struct perf_select sel = { .pids = pids, .npids = o->npids,
+				   .tids = tids, .ntids = o->ntids };
+	struct read_opts ro = again_opts(o);
+	struct pass ps = { .hp = hp, .whole = whole, .input = input,
+			   .sort = sort };
+	struct profile reading;
+
+	/* reading ahead cannot hand parts on: one thread, or the
+	 * splitting one */
+	if (ro.thread == READ_THREAD_AHEAD)
+		ro.thread = READ_THREAD_OFF;
+	ro.perf_select = &sel;
+	ro.part_done = part_done;
+	ro.part_ctx = &ps;
+	profile_init(&reading);
+	if (read_profile(&reading, profile_str(whole,
+					       whole->inputs[input].path),
+			 &ro) < 0 && !ps.why)
+		ps.why = "a part could not be read again alone";
+	profile_release(&reading);
+	return ps.why;
 }
 
 /* The bytes of text in a file: its size, or a compressed file's
@@ -124,28 +216,6 @@ static bool too_much(const struct profile *p)
 	return again > PART_READS_FACTOR * in && again > PART_READS_BYTES;
 }
 
-/* Whether two selected parts of one file have one number, process and
- * thread (Xdebug numbers every part 1): --part cannot read them apart */
-static bool parts_alike(const struct profile *p)
-{
-	const struct ppart *sel[PART_READS_MAX];
-	size_t n = 0;
-
-	/* called with PART_READS_MAX selected at most */
-	for (size_t i = 0; i < p->nparts && n < PART_READS_MAX; i++)
-		if (p->parts[i].selected)
-			sel[n++] = &p->parts[i];
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++)
-			if (sel[i]->input == sel[j]->input &&
-			    (sel[i]->number ? sel[i]->number : sel[i]->ordinal) ==
-			    (sel[j]->number ? sel[j]->number : sel[j]->ordinal) &&
-			    sel[i]->pid == sel[j]->pid &&
-			    sel[i]->tid == sel[j]->tid)
-				return true;
-	return false;
-}
-
 /* Whether every input is a regular file, which can be read again: a
  * named pipe's second open waits for a writer that will not come, and
  * standard input was read to its end */
@@ -189,21 +259,23 @@ static const char *why_not(const struct options *o, const struct profile *p,
 		return "the report was made with transforms on the command "
 		       "line (--focus, --ignore, ...): the parts' costs are "
 		       "of the profile before them";
-	if (nsel > PART_READS_MAX || too_much(p))
-		return "each part is read again alone for the page, and "
-		       "this profile's would be read more than 16 times over "
-		       "and past 256 MiB (a file of many dumps), or are more "
-		       "than 256: --pid or --tid choose fewer";
-	if (parts_alike(p))
-		return "two parts of one file have the same number, process "
-		       "and thread, which --part cannot read apart";
+	if (nsel > PART_READS_MAX)
+		return "the profile has more than 20000 parts (a file of "
+		       "many dumps): --pid, --tid or --part choose fewer";
+	if (igprof && (nsel > IGPROF_READS_MAX || too_much(p)))
+		return "each IgProf buffer is read again alone for the page, "
+		       "and this profile's would be read more than 16 times "
+		       "over and past 256 MiB, or are more than 256: --part "
+		       "chooses one";
 	return NULL;
 }
 
 void part_reads_load(struct part_reads *pr, const struct options *o,
-		     const struct profile *whole, uint32_t sort_event)
+		     const struct cg *cg, uint32_t sort_event)
 {
-	size_t nsel = 0, n = 0;
+	const struct profile *whole = cg->p;
+	const char *sort = profile_str(whole, whole->events[sort_event].name);
+	size_t nsel = 0;
 	FILE *quiet, *sink;
 
 	memset(pr, 0, sizeof(*pr));
@@ -215,37 +287,39 @@ void part_reads_load(struct part_reads *pr, const struct options *o,
 		diag_set_sink(quiet);
 	/* quiet too: too_much() reads compressed files through */
 	pr->why = why_not(o, whole, nsel);
-	/* whole, never grown: each cg points at its profile */
 	if (!pr->why)
-		pr->parts = xcalloc(nsel, sizeof(*pr->parts));
-	for (size_t i = 0; i < whole->nparts && !pr->why; i++) {
-		struct html_part *hp = &pr->parts[n];
-
-		if (!whole->parts[i].selected)
-			continue;
-		hp->part = &whole->parts[i];
-		n++;
-		if (read_part(hp, o, whole, sort_event) < 0)
-			pr->why = "a part could not be read again alone";
+		html_parts_init(&pr->parts, cg, cg->child != NULL, sort_event);
+	if (!pr->why && format_is(whole, "igprof")) {
+		for (size_t i = 0; i < whole->nparts && !pr->why; i++)
+			if (whole->parts[i].selected &&
+			    read_buffer(&pr->parts, &whole->parts[i], o, whole,
+					sort) < 0)
+				pr->why = "a part could not be read again "
+					  "alone";
+	} else {
+		for (uint32_t i = 0; i < whole->ninputs && !pr->why; i++)
+			if (input_chosen(whole, i))
+				pr->why = read_parts_once(&pr->parts, o, whole,
+							  i, sort);
 	}
-	pr->nparts = n;
+	if (!pr->why && pr->parts.nparts != nsel)
+		pr->why = "a part read again was not the one read first "
+			  "(did the file change?)";
 	if (quiet) {
 		diag_set_sink(sink == stderr ? NULL : sink);
 		fclose(quiet);
 	}
 	if (pr->why)
 		part_reads_release(pr);
+	else
+		html_parts_done(&pr->parts);
 }
 
 void part_reads_release(struct part_reads *pr)
 {
 	const char *why = pr->why;
 
-	for (size_t i = 0; i < pr->nparts; i++) {
-		cg_release(&pr->parts[i].cg);
-		profile_release(&pr->parts[i].p);
-	}
-	free(pr->parts);
+	html_parts_release(&pr->parts);
 	memset(pr, 0, sizeof(*pr));
 	pr->why = why;
 }

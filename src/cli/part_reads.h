@@ -11,33 +11,43 @@
 #include "print/html_parts.h"
 #include "profile/profile.h"
 
-/* Parts read again for a report at most, and the bytes read again at
- * most, times the inputs' text (decompressed) unless under
- * PART_READS_BYTES: a part is read as --part reads it, through its
- * whole file, and a file of a
- * thousand dumps would be read a thousand times. The files of
- * --separate-threads=yes are one part each: read twice in all. */
-#define PART_READS_MAX 256
+/*
+ * Parts a report takes at most. A Callgrind file is read once more for
+ * all of its parts (read_opts.part_done), each reduced to what the page
+ * writes of it as it ends (html_parts_add()): time and memory grow with
+ * the file, and with the parts' trees, each up to HTML_FLAME_MAX_NODES
+ * nodes of an event however small the part. A file of many tiny parts
+ * is refused a panel past PART_READS_MAX, and the trees past
+ * PART_READS_ENTRIES entries in all (the page would write as many).
+ */
+#define PART_READS_MAX 20000
+#define PART_READS_ENTRIES ((size_t)16 << 20)
+
+/* IgProf's buffers are read again each alone, through the whole file:
+ * at most IGPROF_READS_MAX, and the bytes read again at most
+ * PART_READS_FACTOR times the file's text unless under
+ * PART_READS_BYTES. */
+#define IGPROF_READS_MAX 256
 #define PART_READS_FACTOR 16
 #define PART_READS_BYTES (256ull << 20)
 
 struct part_reads {
-	struct html_part *parts;	/* nparts, in the whole's order */
-	size_t nparts;
+	struct html_parts parts;	/* parts.nparts, in the whole's order */
 	const char *why;	/* why there are none, or NULL; static */
 };
 
 /*
  * For --output=html on Callgrind or IgProf inputs of two or more
  * selected parts: read each alone (as --part, --pid and --tid would),
- * quietly, and build its graph. Sets pr->why where it does not: "" for
+ * quietly, and reduce it (html_parts.h) for the page of cg (the whole
+ * profile's, propagated). Sets pr->why where it does not: "" for
  * nothing to say (another format, one part), else a sentence for the
  * page (transforms, -b with IgProf, --inlined=callee, standard input
  * or a pipe, too many parts, two parts of one number, a part that would
  * not read again).
  */
 void part_reads_load(struct part_reads *pr, const struct options *o,
-		     const struct profile *whole, uint32_t sort_event);
+		     const struct cg *cg, uint32_t sort_event);
 void part_reads_release(struct part_reads *pr);
 
 #endif

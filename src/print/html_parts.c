@@ -201,16 +201,22 @@ static void emit(struct emit *x, uint32_t node, uint64_t cost, bool moved)
 	x->moved += moved;
 }
 
-static void part_event(struct emit *x, struct whole_tree *w,
-		       const struct html_part *hp, uint32_t pe,
-		       const uint32_t *fmap)
+/*
+ * One part's tree of event pe (the whole's e), kept as its function
+ * nodes in the whole's functions, parents first, and its functions'
+ * self costs shared over them: what part_place() puts on the whole
+ * tree. A cycle's node, and a function the whole lacks (it cannot: the
+ * whole is the parts' sum), are passed through to the node above.
+ */
+static void reduce_event(struct html_parts *hp, const struct profile *pp,
+			 const struct cg *pcg, uint32_t pe,
+			 const uint32_t *fmap)
 {
-	const struct cg *pcg = &hp->cg;
-	const struct profile *pp = &hp->p;
 	struct flame pf;
 	uint32_t *at, *next_of;
 	uint32_t *first = xmalloc((pp->nfuncs + 1) * sizeof(*first));
 	double *weight = xcalloc(pp->nfuncs + 1, sizeof(*weight));
+	size_t base = hp->nnodes;
 	bool *moved;
 
 	flame_build(&pf, pcg, pe, (double)pp->totals[pe] * HTML_FLAME_MIN_SHARE,
@@ -232,10 +238,15 @@ static void part_event(struct emit *x, struct whole_tree *w,
 			at[i] = up;	/* a cycle: passed through */
 			continue;
 		}
-		/* a function the whole profile has not (it cannot be: the
-		 * whole is the parts' sum): its caller's */
-		at[i] = f == NO_ID ? up : whole_child(w, up, f);
 		moved[i] = f == NO_ID;
+		if (f == NO_ID) {
+			at[i] = up;
+		} else {
+			ARRAY_GROW(hp->nodes, hp->nnodes + 1, hp->nodes_alloc);
+			hp->nodes[hp->nnodes].func = f;
+			hp->nodes[hp->nnodes].parent = up;
+			at[i] = (uint32_t)(hp->nnodes++ - base);
+		}
 		/* the nodes of each function, for its self's shares */
 		next_of[i] = first[n->func];
 		first[n->func] = (uint32_t)i;
@@ -262,7 +273,15 @@ static void part_event(struct emit *x, struct whole_tree *w,
 				upto = self;
 			if (upto < given)
 				upto = given;
-			emit(x, at[i], upto - given, moved[i]);
+			if (upto > given) {
+				ARRAY_GROW(hp->shares, hp->nshares + 1,
+					   hp->shares_alloc);
+				hp->shares[hp->nshares++] =
+					(struct html_part_share){
+						.node = at[i],
+						.moved = moved[i],
+						.cost = upto - given };
+			}
 			given = upto;
 		}
 	}
@@ -272,6 +291,138 @@ static void part_event(struct emit *x, struct whole_tree *w,
 	free(next_of);
 	free(first);
 	free(weight);
+}
+
+/* The part's inclusive cost of each of its functions the whole has,
+ * for the events drawn, those of no cost left out */
+static void reduce_inclusive(struct html_parts *hp, const struct profile *pp,
+			     const struct cg *pcg, const uint32_t *fmap,
+			     const uint32_t *ev)
+{
+	const struct profile *p = hp->cg->p;
+	uint64_t *row = xcalloc(pp->nevents + 1, sizeof(*row));
+
+	for (uint32_t g = 0; g < pp->nfuncs; g++) {
+		if (fmap[g] == NO_ID)
+			continue;
+		cg_inclusive_row(pcg, g, row);
+		for (uint32_t e = 0; e < p->nevents; e++) {
+			if (ev[e] == NO_ID || !row[ev[e]])
+				continue;
+			ARRAY_GROW(hp->incl, hp->nincl + 1, hp->incl_alloc);
+			hp->incl[hp->nincl++] = (struct html_part_incl){
+				.func = fmap[g], .event = e,
+				.cost = row[ev[e]] };
+		}
+	}
+	free(row);
+}
+
+/* Whether the page draws a tree of event e */
+static bool drawn(const struct html_parts *hp, const struct profile *p,
+		  uint32_t e)
+{
+	return (hp->every_event || e == hp->sort_event) && !p->events[e].max;
+}
+
+void html_parts_init(struct html_parts *hp, const struct cg *cg,
+		     bool every_event, uint32_t sort_event)
+{
+	memset(hp, 0, sizeof(*hp));
+	hp->cg = cg;
+	hp->every_event = every_event;
+	hp->sort_event = sort_event;
+	whole_index(cg->p, &hp->index);
+}
+
+void html_parts_add(struct html_parts *hp, const struct ppart *pt,
+		    const struct profile *pp, const struct cg *pcg)
+{
+	const struct profile *p = hp->cg->p;
+	size_t ne = p->nevents;
+	uint32_t *fmap = func_map(p, &hp->index, pp);
+	uint32_t *ev = xmalloc((ne + 1) * sizeof(*ev));
+	struct html_part *part;
+	bool any_derived = false;
+
+	ARRAY_GROW(hp->parts, hp->nparts + 1, hp->parts_alloc);
+	part = &hp->parts[hp->nparts++];
+	memset(part, 0, sizeof(*part));
+	part->part = pt;
+	part->node_at = xcalloc(2 * (ne + 1), sizeof(*part->node_at));
+	part->share_at = part->node_at + ne + 1;
+	for (uint32_t e = 0; e < ne; e++) {
+		ev[e] = drawn(hp, p, e) ? event_named(pp, p, e) : NO_ID;
+		any_derived |= p->events[e].derived;
+	}
+	for (uint32_t e = 0; e < ne; e++) {
+		part->node_at[e] = hp->nnodes;
+		part->share_at[e] = hp->nshares;
+		if (ev[e] != NO_ID)
+			reduce_event(hp, pp, pcg, ev[e], fmap);
+	}
+	part->node_at[ne] = hp->nnodes;
+	part->share_at[ne] = hp->nshares;
+	part->incl_from = hp->nincl;
+	reduce_inclusive(hp, pp, pcg, fmap, ev);
+	part->incl_to = hp->nincl;
+	if (any_derived) {
+		part->derived = xcalloc(ne + 1, sizeof(*part->derived));
+		for (uint32_t e = 0; e < ne; e++) {
+			uint32_t pe = p->events[e].derived
+				? event_named(pp, p, e) : NO_ID;
+
+			if (pe != NO_ID)
+				part->derived[e] = pp->totals[pe];
+		}
+	}
+	free(ev);
+	free(fmap);
+}
+
+void html_parts_done(struct html_parts *hp)
+{
+	u64map_release(&hp->index);
+	u64map_init(&hp->index);
+}
+
+void html_parts_release(struct html_parts *hp)
+{
+	for (size_t i = 0; i < hp->nparts; i++) {
+		free(hp->parts[i].node_at);
+		free(hp->parts[i].derived);
+	}
+	free(hp->parts);
+	free(hp->nodes);
+	free(hp->shares);
+	free(hp->incl);
+	u64map_release(&hp->index);
+	memset(hp, 0, sizeof(*hp));
+}
+
+/* A part's tree of event e (its nodes and shares from html_parts_add())
+ * on the whole tree, nodes added where it has none of that path */
+static void part_place(struct emit *x, struct whole_tree *w,
+		       const struct html_parts *hp, const struct html_part *pt,
+		       uint32_t e)
+{
+	size_t from = pt->node_at[e], n = pt->node_at[e + 1] - from;
+	uint32_t *place = xmalloc((n + 1) * sizeof(*place));
+
+	for (size_t j = 0; j < n; j++) {
+		const struct html_part_node *pn = &hp->nodes[from + j];
+
+		place[j] = whole_child(w, pn->parent == NO_ID
+						  ? NO_ID : place[pn->parent],
+				       pn->func);
+	}
+	for (size_t j = pt->share_at[e]; j < pt->share_at[e + 1]; j++) {
+		const struct html_part_share *sh = &hp->shares[j];
+
+		emit(x, sh->node == NO_ID ? NO_ID : place[sh->node], sh->cost,
+		     sh->moved);
+	}
+	free(place);
 }
 
 /*
@@ -344,8 +495,10 @@ static int by_u64(const void *a, const void *b)
 }
 
 void html_part_axes_init(struct html_part_axes *ax, const struct profile *p,
-			 const struct html_part *parts, size_t nparts)
+			 const struct html_parts *hp)
 {
+	const struct html_part *parts = hp->parts;
+	size_t nparts = hp->nparts;
 	struct u64map by_id;
 	size_t m = 0;
 
@@ -388,11 +541,8 @@ void html_part_axes_release(struct html_part_axes *ax)
 }
 
 struct html_record *html_parts_records(const struct cg *cg,
-				       const struct html_part *parts,
-				       size_t nparts,
+				       const struct html_parts *hp,
 				       const struct html_part_axes *ax,
-				       bool every_event,
-				       uint32_t sort_event,
 				       const struct report_keep *k,
 				       struct html_part_added *added,
 				       size_t *nrec, size_t *moved,
@@ -400,37 +550,26 @@ struct html_record *html_parts_records(const struct cg *cg,
 {
 	const struct profile *p = cg->p;
 	struct emit x = { 0 };
-	struct u64map index;
-	uint32_t **fmap = xcalloc(nparts + 1, sizeof(*fmap));
 
-	whole_index(p, &index);
-	for (size_t i = 0; i < nparts; i++)
-		fmap[i] = func_map(p, &index, &parts[i].p);
-	u64map_release(&index);
 	for (uint32_t e = 0; e < p->nevents; e++) {
 		struct whole_tree w;
 		size_t from = x.n;
 
 		/* the events html_data_flame() draws a tree of */
-		if ((!every_event && e != sort_event) || p->events[e].max)
+		if (!drawn(hp, p, e))
 			continue;
 		whole_init(&w, cg, e, k);
 		x.event = e;
-		for (size_t i = 0; i < nparts; i++) {
-			uint32_t pe = event_named(&parts[i].p, p, e);
-
-			if (pe == NO_ID || ax->track[i] == U64MAP_NONE)
+		for (size_t i = 0; i < hp->nparts; i++) {
+			if (ax->track[i] == U64MAP_NONE)
 				continue;
 			x.bucket = ax->bucket[i];
 			x.track = ax->track[i];
-			part_event(&x, &w, &parts[i], pe, fmap[i]);
+			part_place(&x, &w, hp, &hp->parts[i], e);
 		}
 		to_page(&x, from, &w, k, &added[e]);
 		whole_release(&w);
 	}
-	for (size_t i = 0; i < nparts; i++)
-		free(fmap[i]);
-	free(fmap);
 	*nrec = x.n;
 	*moved = x.moved;
 	*unplaced = x.unplaced;
@@ -459,50 +598,29 @@ static int by_incl_place(const void *a, const void *b)
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
-struct html_record *html_parts_inclusive(const struct cg *cg,
-					 const struct html_part *parts,
-					 size_t nparts,
+struct html_record *html_parts_inclusive(const struct html_parts *hp,
 					 const struct html_part_axes *ax,
-					 bool every_event, uint32_t sort_event,
 					 const struct report_keep *k,
 					 size_t *nrec)
 {
-	const struct profile *p = cg->p;
 	struct emit x = { 0 };
-	struct u64map index;
-	uint32_t *ev = xmalloc((p->nevents + 1) * sizeof(*ev));
 
-	whole_index(p, &index);
-	for (size_t i = 0; i < nparts; i++) {
-		const struct profile *pp = &parts[i].p;
-		uint64_t *row = xcalloc(pp->nevents + 1, sizeof(*row));
-		uint32_t *fmap = func_map(p, &index, pp);
+	for (size_t i = 0; i < hp->nparts; i++) {
+		const struct html_part *pt = &hp->parts[i];
 
-		for (uint32_t e = 0; e < p->nevents; e++)
-			ev[e] = (!every_event && e != sort_event) ||
-				p->events[e].max ? NO_ID
-						 : event_named(pp, p, e);
+		if (ax->track[i] == U64MAP_NONE)
+			continue;
 		x.bucket = ax->bucket[i];
 		x.track = ax->track[i];
-		for (uint32_t g = 0; g < pp->nfuncs; g++) {
-			uint32_t f = fmap[g];
+		for (size_t j = pt->incl_from; j < pt->incl_to; j++) {
+			uint32_t id = report_page_id(k, hp->incl[j].func);
 
-			if (ax->track[i] == U64MAP_NONE || f == NO_ID ||
-			    report_page_id(k, f) == NO_ID)
+			if (id == NO_ID)
 				continue;
-			cg_inclusive_row(&parts[i].cg, g, row);
-			for (uint32_t e = 0; e < p->nevents; e++) {
-				if (ev[e] == NO_ID)
-					continue;
-				x.event = e;
-				emit(&x, report_page_id(k, f), row[ev[e]], false);
-			}
+			x.event = hp->incl[j].event;
+			emit(&x, id, hp->incl[j].cost, false);
 		}
-		free(fmap);
-		free(row);
 	}
-	u64map_release(&index);
-	free(ev);
 	if (x.n)	/* parts with no cost give none, and x.rec is NULL */
 		qsort(x.rec, x.n, sizeof(*x.rec), by_incl_place);
 	*nrec = x.n;

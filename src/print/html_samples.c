@@ -396,9 +396,17 @@ static void put_part_number(FILE *out, uint64_t v)
 
 /* The dumps: each part number, and the first trigger given for it */
 static void put_dumps(FILE *out, const struct profile *p,
-		      const struct html_part *parts, size_t nparts,
+		      const struct html_parts *hp,
 		      const struct html_part_axes *ax)
 {
+	name_id *trigger = xmalloc((ax->ndumps + 1) * sizeof(*trigger));
+
+	/* in one walk of the parts: a file of thousands of dumps */
+	for (size_t d = 0; d < ax->ndumps; d++)
+		trigger[d] = NO_NAME;
+	for (size_t i = 0; i < hp->nparts; i++)
+		if (trigger[ax->bucket[i]] == NO_NAME)
+			trigger[ax->bucket[i]] = hp->parts[i].part->trigger;
 	fputs(",\n \"dumps\": [", out);
 	for (size_t d = 0; d < ax->ndumps; d++) {
 		if (d)
@@ -407,42 +415,33 @@ static void put_dumps(FILE *out, const struct profile *p,
 	}
 	fputs("], \"triggers\": [", out);
 	for (size_t d = 0; d < ax->ndumps; d++) {
-		name_id t = NO_NAME;
-
-		for (size_t i = 0; i < nparts && t == NO_NAME; i++)
-			if (ax->bucket[i] == d)
-				t = parts[i].part->trigger;
 		fputs(d ? "," : "", out);
-		json_name(out, p, t);
+		json_name(out, p, trigger[d]);
 	}
 	fputc(']', out);
+	free(trigger);
 }
 
 /* "part_cost": per part, [its dump (bucket), its track, its cost of
  * each event]: its "totals:" line's, as --threads and --parts add
  * them up (a derived event's, of the part read alone) */
 static void put_part_costs(FILE *out, const struct profile *p,
-			   const struct html_part *parts, size_t nparts,
+			   const struct html_parts *hp,
 			   const struct html_part_axes *ax)
 {
 	fputs(",\n \"part_cost\": [", out);
-	for (size_t i = 0; i < nparts; i++) {
-		const struct html_part *hp = &parts[i];
+	for (size_t i = 0; i < hp->nparts; i++) {
+		const struct html_part *pt = &hp->parts[i];
 
 		if (ax->track[i] == UINT32_MAX)
 			continue;
 		fprintf(out, "%s[%u,%u", i ? ",\n  " : "", ax->bucket[i],
 			ax->track[i]);
 		for (size_t e = 0; e < p->nevents; e++) {
-			uint64_t c = ppart_cost(hp->part, e);
+			uint64_t c = ppart_cost(pt->part, e);
 
-			if (p->events[e].derived)
-				for (size_t f = 0; f < hp->p.nevents; f++)
-					if (!strcmp(profile_str(&hp->p,
-							hp->p.events[f].name),
-						    profile_str(p,
-							p->events[e].name)))
-						c = hp->p.totals[f];
+			if (p->events[e].derived && pt->derived)
+				c = pt->derived[e];
 			fprintf(out, ",%llu", (unsigned long long)c);
 		}
 		fputc(']', out);
@@ -517,11 +516,10 @@ static void html_samples_parts(FILE *out, const struct cg *cg,
 	struct html_record *incl;
 	size_t nincl;
 
-	html_part_axes_init(&ax, p, o->parts, o->nparts);
+	html_part_axes_init(&ax, p, o->parts);
 	added = xcalloc(p->nevents + 1, sizeof(*added));
-	rec = html_parts_records(cg, o->parts, o->nparts, &ax,
-				 cg->child != NULL, o->sort_event, k, added,
-				 &nrec, &moved, &lost);
+	rec = html_parts_records(cg, o->parts, &ax, k, added, &nrec, &moved,
+				 &lost);
 	nrec = merge_records(rec, nrec);
 	/* a record is a part's cost at a node, not a count of samples */
 	for (size_t i = 0; i < nrec; i++)
@@ -549,14 +547,13 @@ static void html_samples_parts(FILE *out, const struct cg *cg,
 		      "CALLGRIND_DUMP_STATS make more\"", out);
 	else
 		fputs("null", out);
-	put_dumps(out, p, o->parts, o->nparts, &ax);
-	put_part_costs(out, p, o->parts, o->nparts, &ax);
+	put_dumps(out, p, o->parts, &ax);
+	put_part_costs(out, p, o->parts, &ax);
 	fprintf(out, ", \"width\": 0, \"buckets\": %zu, \"events\": %zu, ",
 		ax.ndumps, p->nevents);
 	put_records(out, rec, nrec, p->nevents);
 	put_added(out, added, p->nevents);
-	incl = html_parts_inclusive(cg, o->parts, o->nparts, &ax,
-				    cg->child != NULL, o->sort_event, k, &nincl);
+	incl = html_parts_inclusive(o->parts, &ax, k, &nincl);
 	put_inclusive(out, incl, nincl);
 	free(incl);
 	fprintf(out, ", \"unplaced\": %zu, \"moved\": %zu}\n", lost, moved);

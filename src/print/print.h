@@ -15,7 +15,7 @@
 #include "symtab/symtab.h"
 
 struct annotation;
-struct html_part;
+struct html_parts;
 
 struct print_opts {
 	uint32_t sort_event;	/* flat profile and graph rank by this */
@@ -78,7 +78,7 @@ struct print_opts {
 	/* Callgrind: the selected parts each read alone, for the report's
 	 * threads and dumps (html_parts.h); NULL with why_parts saying why
 	 * not (NULL: nothing to say) */
-	const struct html_part *parts;
+	const struct html_parts *parts;
 	size_t nparts;
 	const char *why_parts;
 	uint64_t part;		/* --part's, or 0 */

@@ -9,6 +9,7 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "parts.h"
+#include "profile_index.h"
 
 struct ppart *profile_add_part(struct profile *p, const struct ppart *part,
 			       const uint64_t *cost, size_t ncost)
@@ -90,4 +91,105 @@ bool parts_have_threads(const struct profile *p)
 		if (p->parts[i].tid)
 			return true;
 	return false;
+}
+
+/* name of `from` in `to` */
+static name_id name_in(struct profile *to, const struct profile *from,
+		       name_id n)
+{
+	return n == NO_NAME ? NO_NAME
+			    : names_intern(&to->names, profile_str(from, n),
+					   names_len(&from->names, n));
+}
+
+static void copy_events(struct profile *to, const struct profile *from)
+{
+	struct pterm *terms = NULL;
+	size_t terms_alloc = 0;
+
+	for (size_t e = 0; e < from->nevents; e++) {
+		const struct pevent *fe = &from->events[e];
+		uint32_t te = profile_event(to, name_in(to, from, fe->name));
+
+		to->events[te].long_name = name_in(to, from, fe->long_name);
+		to->events[te].unit_seconds = fe->unit_seconds;
+		to->events[te].unit = name_in(to, from, fe->unit);
+		to->events[te].max = fe->max;
+		to->events[te].sample_count = fe->sample_count;
+	}
+	for (size_t d = 0; d < from->nderived; d++) {
+		const struct pderived *fd = &from->derived[d];
+		name_id name = name_in(to, from, fd->name);
+
+		ARRAY_GROW(terms, fd->nterms + 1, terms_alloc);
+		for (size_t t = 0; t < fd->nterms; t++) {
+			terms[t] = from->terms[fd->first_term + t];
+			terms[t].event = name_in(to, from, terms[t].event);
+		}
+		profile_define_derived(to, name, terms, fd->nterms, fd->path,
+				       fd->lineno);
+		if (fd->long_name != NO_NAME)
+			profile_set_long_name(to, name,
+					      name_in(to, from, fd->long_name));
+	}
+	free(terms);
+}
+
+void profile_part_copy(struct profile *to, const struct profile *from,
+		       uint32_t input)
+{
+	const struct pinput *fi = &from->inputs[input];
+	struct pinput *ti = profile_add_input(to, profile_str(from, fi->path),
+					      profile_str(from, fi->format));
+	size_t ne = from->nevents, width;
+	uint64_t *row;
+
+	ti->creator = name_in(to, from, fi->creator);
+	ti->cmd = name_in(to, from, fi->cmd);
+	ti->nparts = ti->nselected = 1;
+	copy_events(to, from);
+	width = (from->stride > to->stride ? from->stride : to->stride) + 1;
+	row = xcalloc(width, sizeof(*row));
+	/* the functions come back in their order: each is new to `to` */
+	for (size_t f = 0; f < from->nfuncs; f++) {
+		const struct pfunc *pf = &from->funcs[f];
+		uint32_t g = profile_func(to, name_in(to, from, pf->object),
+					  name_in(to, from, pf->file),
+					  name_in(to, from, pf->name));
+
+		memcpy(profile_self(to, g), profile_self(from, (uint32_t)f),
+		       ne * sizeof(*row));
+	}
+	for (size_t c = 0; c < from->ncalls; c++) {
+		const struct pcall *pc = &from->calls[c];
+		uint32_t tc = profile_call(to, pc->caller, pc->callee);
+
+		profile_call_set_count(to, tc, pcall_count(pc,
+							   from->big_counts));
+		profile_call_incl_add(to, tc, NULL,
+				      profile_call_incl_row(from, (uint32_t)c,
+							    row), ne);
+	}
+	to->calls_have_incl = from->calls_have_incl;
+	if (from->summary) {
+		memset(row, 0, width * sizeof(*row));
+		memcpy(row, from->summary, ne * sizeof(*row));
+		profile_add_summary(to, row);
+	}
+	free(row);
+}
+
+void profile_part_clear(struct profile *p)
+{
+	/* rows are zeroed as functions and arcs are added again; the
+	 * caches before the tables are checked against the arrays */
+	p->nfuncs = 0;
+	p->ncalls = 0;
+	p->nbig_counts = 0;
+	p->nbig_incl = 0;
+	p->calls_have_incl = false;
+	free(p->summary);
+	p->summary = NULL;
+	pindex_release(&p->func_index);
+	pindex_release(&p->call_index);
 }

@@ -78,4 +78,24 @@ void part_groups_free(struct part_group *g, size_t n);
 /* Whether any part was told a thread ("thread:" line). */
 bool parts_have_threads(const struct profile *p);
 
+/*
+ * A reader's profile at the end of a part, when it holds that part
+ * alone (read_opts.part_done: the report reads every part of a file in
+ * one pass) copied into `to` (profile_init()ed, its own names): the
+ * events as read so far with the derived ones declared, input `input`,
+ * the functions in their order with their self costs, the arcs with
+ * their counts and inclusive costs, the summary. What reading the part
+ * alone (--part=N --pid=P --tid=T) gives, but for events declared after
+ * it, which have no cost in it.
+ */
+void profile_part_copy(struct profile *to, const struct profile *from,
+		       uint32_t input);
+
+/*
+ * Forget p's functions, arcs and their costs, keeping its names, events,
+ * inputs and parts: the next part starts from none, in time and memory
+ * of the part before (the tables that found them go too).
+ */
+void profile_part_clear(struct profile *p);
+
 #endif

@@ -14,6 +14,8 @@
 #include "line_reader.h"
 #include "profile/profile.h"
 
+struct ppart;
+
 /*
  * How the Callgrind reader uses a second thread: AUTO, where it pays,
  * reads a large plain file in stretches, one read ahead (callgrind_ahead.c),
@@ -119,6 +121,19 @@ struct read_opts {
 	void *perf_object_ctx;
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
+	/*
+	 * Callgrind: called at the end of each part read (chosen by part
+	 * and perf_select), with a profile of that part alone
+	 * (profile_part_copy(): as --part=N --pid=P --tid=T reads it) to
+	 * finish, analyse and leave (the reader releases it), and the
+	 * part's record; the reader then forgets the part's functions and
+	 * arcs, so that the report reads every part of a file in one pass
+	 * and the memory of one part (cli/part_reads.c). Reading ahead is
+	 * off with it. NULL: none.
+	 */
+	void (*part_done)(void *ctx, struct profile *part,
+			  const struct ppart *pt);
+	void *part_ctx;
 };
 
 /* How a Callgrind file was read on two threads (reading ahead). */

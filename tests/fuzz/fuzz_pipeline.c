@@ -150,9 +150,9 @@ static void run_report_parts(const char *path, const struct read_opts *ro,
 	if (cg_propagate_measured(&cg) < 0)
 		goto out_cg;
 	cg_rank(&cg);
-	part_reads_load(&pr, &o, &p, po.sort_event);
-	po.parts = pr.parts;
-	po.nparts = pr.nparts;
+	part_reads_load(&pr, &o, &cg, po.sort_event);
+	po.parts = &pr.parts;
+	po.nparts = pr.parts.nparts;
 	po.why_parts = pr.why;
 	po.threshold = 0.5;
 	print_html(out, &cg, &po, "fuzz", NULL);

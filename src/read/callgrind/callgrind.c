@@ -106,6 +106,9 @@ static bool use_ahead(const struct line_reader *lr,
 {
 	const struct perf_select *sel = opts->perf_select;
 
+	/* each part handed on at its end (part_done) needs it read */
+	if (opts->part_done)
+		return false;
 	if (opts->thread == READ_THREAD_AHEAD)
 		return true;
 	/* a stretch read ahead does not know its part's headers */

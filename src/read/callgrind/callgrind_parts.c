@@ -104,6 +104,20 @@ static name_id program_name(struct callgrind_reader *rd)
 		     : NO_NAME;
 }
 
+/* The part just ended, alone in the profile (read_opts.part_done: a
+ * part left out adds no function or arc), to the caller; then gone */
+static void hand_on(struct callgrind_reader *rd)
+{
+	struct profile part;
+
+	profile_init(&part);
+	profile_part_copy(&part, rd->p, (uint32_t)(rd->input - rd->p->inputs));
+	rd->opts->part_done(rd->opts->part_ctx, &part,
+			    &rd->p->parts[rd->p->nparts - 1]);
+	profile_release(&part);
+	profile_part_clear(rd->p);
+}
+
 void callgrind_end_part(struct callgrind_reader *rd)
 {
 	struct ppart pt = { 0 };
@@ -133,4 +147,6 @@ void callgrind_end_part(struct callgrind_reader *rd)
 			cost[rd->event_map[i]] = col[i];
 	profile_add_part(rd->p, &pt, cost, rd->p->nevents);
 	free(cost);
+	if (pt.selected && rd->opts->part_done)
+		hand_on(rd);
 }
