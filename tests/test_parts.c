@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "profile/parts.h"
+#include "read/read.h"
 
 /* --combine-dumps=yes --separate-threads=yes: pid: once, then each
  * part's "part:" and "thread:"; the last part of thread 2 has no cost
@@ -397,6 +398,134 @@ static void test_many_parts(void **state)
 	rd_done(&r);
 }
 
+/* Two parts with a derived event and calls whose inclusive costs pass
+ * 2^31 (kept apart in the profile), names compressed in the first and
+ * used in the second: each handed on as read alone */
+static const char derived_parts[] =
+	"version: 1\n"
+	"creator: test\n"
+	"events: Ir Dr\n"
+	"event: Sum = Ir + 2 Dr\n"
+	"part: 1\n"
+	"fl=(1) a.c\n"
+	"fn=(1) main\n"
+	"1 5 1\n"
+	"cfn=(2) work\n"
+	"calls=3000000000 1\n"
+	"2 4000000000 7\n"
+	"fn=(2)\n"
+	"3 4000000000 7\n"
+	"totals: 4000000005 8\n"
+	"part: 2\n"
+	"fn=(2)\n"
+	"3 9 2\n"
+	"fn=(3) idle\n"
+	"4 1 0\n"
+	"totals: 10 2\n";
+
+struct handed {
+	const char *path;
+	size_t n;
+};
+
+/* p and q alike: events, functions, self costs, arcs and their costs */
+static void same_profile(const struct profile *p, const struct profile *q)
+{
+	assert_int_equal(p->nevents, q->nevents);
+	for (size_t e = 0; e < p->nevents; e++) {
+		assert_string_equal(profile_str(p, p->events[e].name),
+				    profile_str(q, q->events[e].name));
+		assert_int_equal(p->events[e].derived, q->events[e].derived);
+		assert_int_equal(p->totals[e], q->totals[e]);
+	}
+	assert_int_equal(p->nfuncs, q->nfuncs);
+	for (uint32_t f = 0; f < p->nfuncs; f++) {
+		assert_string_equal(profile_str(p, p->funcs[f].name),
+				    profile_str(q, q->funcs[f].name));
+		assert_string_equal(profile_str(p, p->funcs[f].file),
+				    profile_str(q, q->funcs[f].file));
+		assert_string_equal(profile_str(p, p->funcs[f].object),
+				    profile_str(q, q->funcs[f].object));
+		assert_memory_equal(profile_self(p, f), profile_self(q, f),
+				    p->nevents * sizeof(uint64_t));
+	}
+	assert_int_equal(p->ncalls, q->ncalls);
+	assert_int_equal(p->calls_have_incl, q->calls_have_incl);
+	for (uint32_t c = 0; c < p->ncalls; c++) {
+		assert_int_equal(p->calls[c].caller, q->calls[c].caller);
+		assert_int_equal(p->calls[c].callee, q->calls[c].callee);
+		assert_int_equal(profile_call_count(p, c),
+				 profile_call_count(q, c));
+		for (size_t e = 0; e < p->nevents; e++)
+			assert_int_equal(profile_call_incl_at(p, c, e),
+					 profile_call_incl_at(q, c, e));
+	}
+}
+
+static void check_handed(void *ctx, struct profile *part,
+			 const struct ppart *pt)
+{
+	struct handed *h = ctx;
+	uint32_t pid = pt->pid, tid = pt->tid;
+	struct perf_select sel = { .pids = &pid, .npids = 1,
+				   .tids = &tid, .ntids = 1 };
+	struct read_opts ro = { .part = pt->number ? pt->number : pt->ordinal,
+				.perf_select = &sel };
+	struct profile alone;
+
+	h->n++;
+	assert_int_equal(pt->ordinal, h->n);
+	profile_init(&alone);
+	/* not read_path(): its capture of messages is the outer read's */
+	assert_int_equal(read_profile(&alone, h->path, &ro), 0);
+	assert_int_equal(profile_finish(&alone), 0);
+	assert_int_equal(profile_finish(part), 0);
+	same_profile(part, &alone);
+	profile_release(&alone);
+}
+
+/* read_opts.part_done: each part of a file handed on at its end, in
+ * one read, as reading it alone (--part=N --pid=P --tid=T) gives it:
+ * valgrind's 17 parts of 2 threads and names compressed across parts,
+ * and a derived event with costs past 2^31 */
+static void test_part_done(void **state)
+{
+	static const char *const threads = "tests/callgrind-threads/"
+					   "combined.out";
+	struct handed h = { 0 };
+	struct read_opts ro = { .part_done = check_handed, .part_ctx = &h,
+				.thread = READ_THREAD_OFF };
+	struct profile p;
+	char *diag, *path;
+
+	(void)state;
+	for (int way = 0; way < 2; way++) {
+		h.path = threads;
+		h.n = 0;
+		/* the splitting thread hands them on the same */
+		ro.thread = way ? READ_THREAD_ON : READ_THREAD_OFF;
+		profile_init(&p);
+		assert_int_equal(read_path(&p, threads, &ro, &diag), 0);
+		free(diag);
+		assert_int_equal(h.n, p.nparts);
+		assert_true(h.n >= 17);
+		/* what is left is the last part's functions: none */
+		assert_int_equal(p.nfuncs, 0);
+		assert_int_equal(p.ncalls, 0);
+		profile_release(&p);
+	}
+	path = write_temp(derived_parts, sizeof(derived_parts) - 1);
+	h.path = path;
+	h.n = 0;
+	ro.thread = READ_THREAD_OFF;
+	profile_init(&p);
+	assert_int_equal(read_path(&p, path, &ro, &diag), 0);
+	free(diag);
+	assert_int_equal(h.n, 2);
+	profile_release(&p);
+	remove_temp(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -408,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_igprof_buffers),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_many_parts),
+		cmocka_unit_test(test_part_done),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

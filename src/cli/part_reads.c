@@ -93,6 +93,7 @@ struct pass {
 	uint32_t input;		/* the whole's */
 	size_t next;		/* the whole's part looked at next */
 	const char *sort;
+	size_t budget;		/* entries kept at most (part_reads.h) */
 	const char *why;	/* NULL while all is well */
 };
 
@@ -117,11 +118,11 @@ static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
 	}
 	if (reduce_part(ps->hp, &w->parts[ps->next++], part, ps->sort) < 0)
 		ps->why = "a part could not be read again alone";
-	else if (html_parts_size(ps->hp) > PART_READS_ENTRIES)
-		ps->why = "the parts' call trees would hold more than "
-			  "16 million entries (a file of many dumps, each "
-			  "with a tree of its own): --pid, --tid or --part "
-			  "choose fewer";
+	else if (html_parts_size(ps->hp) > ps->budget)
+		ps->why = "the parts' call trees would hold more entries "
+			  "than the file has bytes (parts of a few lines "
+			  "whose calls make many paths): --pid, --tid or "
+			  "--part choose fewer";
 }
 
 /* Whether a part of input i is selected: else it is not read again */
@@ -133,18 +134,33 @@ static bool input_chosen(const struct profile *p, uint32_t i)
 	return false;
 }
 
+/* The parts' entries kept at most: the inputs' bytes on disk (a
+ * compressed file's, fewer than its text's), PART_READS_ENTRIES_MIN at
+ * least */
+static size_t entries_max(const struct profile *p)
+{
+	uint64_t bytes = 0;
+	struct stat st;
+
+	for (size_t i = 0; i < p->ninputs; i++)
+		if (!stat(profile_str(p, p->inputs[i].path), &st))
+			bytes += (uint64_t)st.st_size;
+	return bytes > PART_READS_ENTRIES_MIN ? (size_t)bytes
+					      : PART_READS_ENTRIES_MIN;
+}
+
 /* Each selected part of Callgrind file `input`, read in one pass */
 static const char *read_parts_once(struct html_parts *hp,
 				   const struct options *o,
 				   const struct profile *whole, uint32_t input,
-				   const char *sort)
+				   const char *sort, size_t budget)
 {
 	const uint32_t *pids = o->pids, *tids = o->tids;
 	struct perf_select sel = { .pids = pids, .npids = o->npids,
 				   .tids = tids, .ntids = o->ntids };
 	struct read_opts ro = again_opts(o);
 	struct pass ps = { .hp = hp, .whole = whole, .input = input,
-			   .sort = sort };
+			   .sort = sort, .budget = budget };
 	struct profile reading;
 
 	/* reading ahead cannot hand parts on: one thread, or the
@@ -152,6 +168,7 @@ static const char *read_parts_once(struct html_parts *hp,
 	if (ro.thread == READ_THREAD_AHEAD)
 		ro.thread = READ_THREAD_OFF;
 	ro.perf_select = &sel;
+	hp->budget = budget;
 	ro.part_done = part_done;
 	ro.part_ctx = &ps;
 	profile_init(&reading);
@@ -300,7 +317,8 @@ void part_reads_load(struct part_reads *pr, const struct options *o,
 		for (uint32_t i = 0; i < whole->ninputs && !pr->why; i++)
 			if (input_chosen(whole, i))
 				pr->why = read_parts_once(&pr->parts, o, whole,
-							  i, sort);
+							  i, sort,
+							  entries_max(whole));
 	}
 	if (!pr->why && pr->parts.nparts != nsel)
 		pr->why = "a part read again was not the one read first "

@@ -16,12 +16,14 @@
  * all of its parts (read_opts.part_done), each reduced to what the page
  * writes of it as it ends (html_parts_add()): time and memory grow with
  * the file, and with the parts' trees, each up to HTML_FLAME_MAX_NODES
- * nodes of an event however small the part. A file of many tiny parts
- * is refused a panel past PART_READS_MAX, and the trees past
- * PART_READS_ENTRIES entries in all (the page would write as many).
+ * nodes of an event however small the part (a few lines of calls can
+ * make tens of thousands of paths). Real files keep an entry for 60 to
+ * 500 bytes of text (valgrind's dumps, doc/PERFORMANCE.md): the panel is
+ * left out past PART_READS_MAX parts, and once the entries kept pass the
+ * inputs' bytes on disk (at least PART_READS_ENTRIES_MIN).
  */
 #define PART_READS_MAX 20000
-#define PART_READS_ENTRIES ((size_t)16 << 20)
+#define PART_READS_ENTRIES_MIN ((size_t)1 << 20)
 
 /* IgProf's buffers are read again each alone, through the whole file:
  * at most IGPROF_READS_MAX, and the bytes read again at most

@@ -358,7 +358,10 @@ void html_parts_add(struct html_parts *hp, const struct ppart *pt,
 	for (uint32_t e = 0; e < ne; e++) {
 		part->node_at[e] = hp->nnodes;
 		part->share_at[e] = hp->nshares;
-		if (ev[e] != NO_ID)
+		/* a part of many events each of a tree far larger than
+		 * the part stops at the budget, not at the last event */
+		if (ev[e] != NO_ID &&
+		    (!hp->budget || html_parts_size(hp) <= hp->budget))
 			reduce_event(hp, pp, pcg, ev[e], fmap);
 	}
 	part->node_at[ne] = hp->nnodes;

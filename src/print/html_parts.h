@@ -71,6 +71,9 @@ struct html_parts {
 	struct u64map index;
 	bool every_event;
 	uint32_t sort_event;
+	/* entries (html_parts_size()) past which a part's later events
+	 * are not reduced (the caller leaves the parts out); 0: none */
+	size_t budget;
 };
 
 /* Ready to add parts of cg's profile, for the events the page draws

@@ -119,7 +119,7 @@ static void copy_events(struct profile *to, const struct profile *from)
 	}
 	for (size_t d = 0; d < from->nderived; d++) {
 		const struct pderived *fd = &from->derived[d];
-		name_id name = name_in(to, from, fd->name);
+		name_id name = name_in(to, from, fd->name), long_name;
 
 		ARRAY_GROW(terms, fd->nterms + 1, terms_alloc);
 		for (size_t t = 0; t < fd->nterms; t++) {
@@ -128,9 +128,12 @@ static void copy_events(struct profile *to, const struct profile *from)
 		}
 		profile_define_derived(to, name, terms, fd->nterms, fd->path,
 				       fd->lineno);
-		if (fd->long_name != NO_NAME)
+		/* a derived event's long name waits in long_names (its
+		 * pderived.long_name is not set) */
+		long_name = u64map_get(&from->long_names, fd->name);
+		if (long_name != U64MAP_NONE)
 			profile_set_long_name(to, name,
-					      name_in(to, from, fd->long_name));
+					      name_in(to, from, long_name));
 	}
 	free(terms);
 }
