@@ -1,8 +1,11 @@
 /*
- * Each selected part of a Callgrind profile (or IgProf's buffer) read
- * again alone, for the report's threads and dumps (part_reads.h): as
+ * Each selected part of a Callgrind profile (or IgProf's buffer) as
+ * read alone, for the report's threads and dumps (part_reads.h): as
  * --part=N --pid=P --tid=T read it, with the whole run's reading
- * options, its messages dropped (the whole read said them once).
+ * options, its messages dropped (the whole read said them once). A
+ * Callgrind file is read once more for all its parts, each handed on
+ * at its end (read_opts.part_done) and reduced there; an IgProf file
+ * once per buffer (its reader hands nothing on).
  */
 #include "part_reads.h"
 

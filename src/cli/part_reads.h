@@ -1,6 +1,7 @@
 /*
  * The report's threads and dumps of a Callgrind profile (IgProf's
- * buffers): each selected part read again alone and analysed, for
+ * buffers): the selected parts read again (a Callgrind file once for all
+ * of them), each analysed and reduced as it is read, for
  * print/html_parts.c to place on the whole profile's tree (doc/DESIGN.md,
  * "The flame graph and the HTML report").
  */
@@ -40,13 +41,13 @@ struct part_reads {
 
 /*
  * For --output=html on Callgrind or IgProf inputs of two or more
- * selected parts: read each alone (as --part, --pid and --tid would),
- * quietly, and reduce it (html_parts.h) for the page of cg (the whole
+ * selected parts: each as read alone (as --part, --pid and --tid
+ * would), quietly, reduced (html_parts.h) for the page of cg (the whole
  * profile's, propagated). Sets pr->why where it does not: "" for
  * nothing to say (another format, one part), else a sentence for the
  * page (transforms, -b with IgProf, --inlined=callee, standard input
- * or a pipe, too many parts, two parts of one number, a part that would
- * not read again).
+ * or a pipe, too many parts, trees too large for the file, a part that
+ * would not read again).
  */
 void part_reads_load(struct part_reads *pr, const struct options *o,
 		     const struct cg *cg, uint32_t sort_event);
