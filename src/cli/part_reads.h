@@ -18,8 +18,8 @@
  * writes of it as it ends (html_parts_add()): time and memory grow with
  * the file, and with the parts' trees, each up to HTML_FLAME_MAX_NODES
  * nodes of an event however small the part (a few lines of calls can
- * make tens of thousands of paths). Real files keep an entry for 60 to
- * 500 bytes of text (valgrind's dumps, doc/PERFORMANCE.md): the panel is
+ * make tens of thousands of paths). Real files keep an entry for 50 to
+ * 180 bytes of text (valgrind's dumps, doc/PERFORMANCE.md): the panel is
  * left out past PART_READS_MAX parts, and once the entries kept pass the
  * inputs' bytes on disk (at least PART_READS_ENTRIES_MIN).
  */
