@@ -4,9 +4,12 @@
  * A part read alone has its own functions and arcs; its tree is
  * estimated from them (flame_build()) and made to hold each function's
  * self cost exactly (flame_exact_self()); IgProf's buffers have their
- * stacks, and their trees are exact. A part's nodes are walked parents
- * first and each placed on the node of the whole profile's tree that
- * has the same path of functions, added to it where it has none:
+ * stacks, and their trees are exact. As each part is read, its tree is
+ * kept as its function nodes (in the whole's functions, parents first)
+ * and the self shares on them (reduce_event()), and the part's profile
+ * goes. On the page, a part's kept nodes are walked parents first and
+ * each placed on the node of the whole profile's tree that has the same
+ * path of functions, added to it where it has none (part_place()):
  *
  *   part:  main > run > fib          whole:  main > run > fib
  *          main > init > setup               main > init > fib
