@@ -346,6 +346,45 @@ class PartsTest(ReportBase):
         p.go('#fn/%d%s' % (spin, self.rest(p)))
         self.shot(p, 'combined-stretch-fn')
 
+    def test_many_dumps(self):
+        """300 dumps, past the 256 parts the page took while it read
+        each part again alone (session 21 reads them in one pass): the
+        panel is there, its thread is --threads's, and a dump chosen
+        (by the hash: 300 dumps are a pixel or two each) is --part=N's
+        figures, its tree estimated from its own calls"""
+        name = 'many-dumps'
+        path = os.path.join(self.tmp, name + '.out')
+        with open(path, 'w') as f:
+            f.write('# callgrind format\nversion: 1\ncreator: test\n'
+                    'pid: 7\ncmd: ./many\npositions: line\n'
+                    'events: Ir\n')
+            for d in range(1, 301):
+                w, leaf = 'work%d' % (d % 5), 'leaf%d' % (d % 3)
+                own, sub, low = d % 7 + 1, 10 + d % 11, 3 + d % 4
+                f.write('part: %d\nfl=many.c\nfn=main\n1 %d\n'
+                        'cfn=%s\ncalls=%d 10\n2 %d\n'
+                        'fn=%s\n10 %d\ncfn=%s\ncalls=1 20\n11 %d\n'
+                        'fn=%s\n20 %d\ntotals: %d\n'
+                        % (d, own, w, d % 4 + 1, sub + low, w, sub, leaf,
+                           low, leaf, low, own + sub + low))
+        INPUTS[name] = [path]
+        try:
+            p = self.open(name)
+            S = self.sdoc(p)
+            self.assertEqual(S['buckets'], 300)
+            self.assertEqual({k: v[1] for k, v in self.panel(p).items()},
+                             self.threads_json(INPUTS[name]))
+            self.check(p, name)
+            for k in (0, 137, 299):
+                p = self.open(name)
+                p.go('#top&time=%d-%d' % (k, k + 1))
+                self.assertEqual(self.cli_opts(p)[-1],
+                                 '--part=%d' % S['dumps'][k])
+                self.check(p, name)
+            self.shot(p, name)
+        finally:
+            del INPUTS[name]
+
     def test_page_size(self):
         """The parts' records against the same page without them (one
         part read, --part: no panel) of the same functions"""
