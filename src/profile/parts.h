@@ -86,7 +86,9 @@ bool parts_have_threads(const struct profile *p);
  * the functions in their order with their self costs, the arcs with
  * their counts and inclusive costs, the summary. What reading the part
  * alone (--part=N --pid=P --tid=T) gives, but for events declared after
- * it, which have no cost in it.
+ * it: a recorded one has no cost in it, but a derived one ("event: S =
+ * A + B" in a later part's header, which no writer we know puts there)
+ * would have had, and is missing.
  */
 void profile_part_copy(struct profile *to, const struct profile *from,
 		       uint32_t input);
