@@ -126,8 +126,46 @@ for prof in "$rec/callgrind.instr.out" "$tmp/two.out"; do
 	done
     done
 done
-# a function kept whole for its second block, not for being listed
+# a function kept whole for its second block, not for being listed;
+# --disasm=WHAT tries one read first, whose counts cannot take the
+# second block (the same addresses again): the two reads follow
 CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/two.out" 2>&1 >/dev/null |
 	grep -q 'selected ([1-9][0-9]* of' || fail "two parts: no function kept whole"
+# --disasm=WHAT with its binary: one read, its object and load offset
+# guessed. Where the guess is wrong the two reads follow, and where
+# those cannot, every position: the binary under another name (the
+# object is found by its symbols), another load offset given
+# (resolution refuses it, as with every position), an object named
+# with -b OBJECT=FILE
+CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$rec/callgrind.instr.out" 2>&1 >/dev/null |
+	grep -q '^cganalyze: positions: selected in one read' ||
+	fail "--disasm=main: not read once"
+cp "$rec/prog" "$tmp/renamed"
+for args in "-b $tmp/renamed --disasm=main" "-b $tmp/renamed --disasm=fib*" \
+	    "-b $rec/prog --load-offset=0x1000 --disasm=main" \
+	    "-b $rec/prog --load-offset=0x200000 --force-binary --disasm=main" \
+	    "-b prog=$rec/prog --disasm=main" "-b nosuch=$rec/prog --disasm=main"; do
+	for thread in 0 ahead; do
+		# shellcheck disable=SC2086
+		CGANALYZE_READER_THREAD=$thread CGANALYZE_ALL_POSITIONS=1 "$bin" $args \
+			"$rec/callgrind.instr.out" >"$tmp/all" 2>"$tmp/all.err"
+		echo "status $?" >>"$tmp/all"
+		# shellcheck disable=SC2086
+		CGANALYZE_READER_THREAD=$thread "$bin" $args "$rec/callgrind.instr.out" \
+			>"$tmp/plain" 2>"$tmp/plain.err"
+		echo "status $?" >>"$tmp/plain"
+		cmp -s "$tmp/all" "$tmp/plain" && cmp -s "$tmp/all.err" "$tmp/plain.err" ||
+			fail "$args (thread $thread): differs from every position's"
+	done
+	# shellcheck disable=SC2086
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" $args "$rec/callgrind.instr.out" 2>&1 >/dev/null |
+		grep '^cganalyze: positions:' >"$tmp/way"
+	case $args in
+	*renamed*) grep -q 'selected (' "$tmp/way" ||
+		fail "$args: the object under another name did not take the two reads" ;;
+	*prog=*) grep -q 'selected in one read' "$tmp/way" ||
+		fail "$args: not read once" ;;
+	esac
+done
 [ $status -eq 0 ] && echo "disasm-positions: ok"
 exit $status
