@@ -55,6 +55,10 @@ struct guess {
 	const struct symtab *st;
 	const char *what;
 	uint8_t *req;			/* per symbol: listed */
+	uint64_t lo, hi;		/* [lo, hi): the listed symbols' code
+					 * in the profile's addresses, all
+					 * within (lo > hi: none) */
+	uint64_t off;
 	uint64_t *bounds;		/* the regions (make_regions()) */
 	uint8_t *in_seg;
 	uint32_t *sym_of, nb;
@@ -566,6 +570,18 @@ static const char *recorded_path(const struct profile *q, const char *what)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
 }
 
+/* Symbol s listed: req[] and the envelope of the listed. */
+static void guess_list(struct guess *g, const struct sym *sy)
+{
+	uint64_t lo = sy->addr + g->off, hi = sy->end + g->off;
+
+	g->req[sy - g->st->syms] = 1;
+	if (g->lo > g->hi || lo < g->lo)
+		g->lo = lo;
+	if (g->lo > g->hi || hi > g->hi)
+		g->hi = hi;
+}
+
 /*
  * pos_select's keep_first for the one read: function f of the object
  * at its first position (address addr) is kept whole when
@@ -589,12 +605,14 @@ static bool guess_keep(void *ctx, const struct profile *p, uint32_t f,
 	if (symspec_name_or_demangled_matches(g->what,
 					      profile_str(p, p->funcs[f].name))) {
 		if (sy && code_sym(sy))
-			g->req[sy - st->syms] = 1;
+			guess_list(g, sy);
 		return true;
 	}
 	if (sy && g->req[sy - st->syms])
 		return true;
-	return addr && (k = region_of(g->bounds, g->nb, addr)) != NO_ID &&
+	/* most functions are far from the few symbols listed */
+	return addr >= g->lo && addr < g->hi &&
+	       (k = region_of(g->bounds, g->nb, addr)) != NO_ID &&
 	       g->sym_of[k] != NO_ID && g->req[g->sym_of[k]];
 }
 
@@ -617,6 +635,12 @@ static bool guess(struct code_positions *cp, struct profile *p,
 	g->req = xcalloc(st->nsyms + 1, sizeof(*g->req));
 	mark_named(st, g->what, g->req);
 	cp->offset = rso->have_load_offset ? rso->load_offset : 0;
+	g->off = cp->offset;
+	g->lo = 1;
+	g->hi = 0;
+	for (size_t i = 0; i < st->nsyms; i++)
+		if (g->req[i])
+			guess_list(g, &st->syms[i]);
 	make_regions(st, cp->offset, &g->bounds, &g->in_seg, &g->sym_of,
 		     &g->nb);
 	ps = pos_select_new();
