@@ -33,6 +33,7 @@
 #include "hot_files.h"
 #include "print/report_disasm.h"
 #include "profile/pos_select.h"
+#include "read/read.h"
 #include "select/name_match.h"
 #include "select/symspec.h"
 
@@ -53,6 +54,7 @@ static bool wanted(const struct options *o)
 /* What the one read keeps whole (guess_keep()), alive while it reads. */
 struct guess {
 	const struct symtab *st;
+	struct symtab *own;		/* st, when this opened it */
 	const char *what;
 	uint8_t *req;			/* per symbol: listed */
 	uint64_t lo, hi;		/* [lo, hi): the listed symbols' code
@@ -68,6 +70,10 @@ static void guess_free(struct guess *g)
 {
 	if (!g)
 		return;
+	if (g->own) {
+		symtab_release(g->own);
+		free(g->own);
+	}
 	free(g->req);
 	free(g->bounds);
 	free(g->in_seg);
@@ -616,21 +622,54 @@ static bool guess_keep(void *ctx, const struct profile *p, uint32_t f,
 	       g->sym_of[k] != NO_ID && g->req[g->sym_of[k]];
 }
 
-/* --disasm=WHAT with its binary st: make p keep whole, in one read,
- * what guess_keep() says (false: not this way). */
+/*
+ * Without -b, the binary of the program the profile's header names
+ * (cmd:), opened into p's names with its messages dropped: the object
+ * the disassembly finds after reading (that of the costliest function
+ * WHAT names) is checked against it then. NULL: none here.
+ */
+static struct symtab *header_binary(struct profile *p, const struct options *o)
+{
+	char *prog;
+	struct symtab *st = NULL;
+	struct stat sb;
+	FILE *quiet, *sink = diag_sink();
+
+	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+		return NULL;
+	if (stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (quiet = fopen("/dev/null", "w"))) {
+		diag_set_sink(quiet);
+		if (open_binary(o, &p->names, prog, &st) < 0)
+			st = NULL;
+		diag_set_sink(sink == stderr ? NULL : sink);
+		fclose(quiet);
+	}
+	free(prog);
+	return st;
+}
+
+/* --disasm=WHAT with its binary (bin: -b's, or NULL: the header's):
+ * make p keep whole, in one read, what guess_keep() says (false: not
+ * this way). */
 static bool guess(struct code_positions *cp, struct profile *p,
-		  const struct symtab *st, const struct options *o,
+		  const struct symtab *bin, const struct options *o,
 		  const struct resolve_opts *rso)
 {
 	struct guess *g;
 	struct pos_select *ps;
+	struct symtab *own = NULL;
+	const struct symtab *st = bin;
 	const char *base;
 
-	if (o->mode == OUT_HTML || !o->disasm_what || o->nbinaries != 1 ||
-	    !st || o->positions_again || cp->no_guess)
+	if (o->mode == OUT_HTML || !o->disasm_what || o->nbinaries > 1 ||
+	    (o->nbinaries && !bin) || o->positions_again || cp->no_guess)
+		return false;
+	if (!st && !(st = own = header_binary(p, o)))
 		return false;
 	g = xcalloc(1, sizeof(*g));
 	g->st = st;
+	g->own = own;
 	g->what = o->disasm_what;
 	g->req = xcalloc(st->nsyms + 1, sizeof(*g->req));
 	mark_named(st, g->what, g->req);
@@ -645,9 +684,11 @@ static bool guess(struct code_positions *cp, struct profile *p,
 		     &g->nb);
 	ps = pos_select_new();
 	pos_select_regions(ps, NULL, g->bounds, g->in_seg, g->nb);
-	/* as resolution's match_object() finds it, but for a link's name */
-	base = rso->objects && rso->objects[0] ? rso->objects[0]
-					       : path_base(st->path);
+	/* as resolution's match_object() finds it, but for a link's name;
+	 * without -b, the recorded object's whole name */
+	base = own ? own->path
+		   : rso->objects && rso->objects[0] ? rso->objects[0]
+						     : path_base(st->path);
 	pos_select_object_base(ps, base);
 	ps->keep_first = guess_keep;
 	ps->keep_ctx = g;

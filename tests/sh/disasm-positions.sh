@@ -197,6 +197,28 @@ for tail in "0x1f000 12 3|+2 13 4=283" "0x1f000 12 3|0x11b6 30 1=282"; do
 		esac
 	done
 done
+# Without -b, the one read opens the program the header's cmd: names
+# (the sample's, made absolute, and its object with it); where the
+# object found after reading is another (a library function's), the
+# two reads follow
+sed "s|^cmd: .*|cmd:  $rec/prog 7|; s|^ob=(5) .*|ob=(5) $rec/prog|" \
+	"$rec/callgrind.instr.out" >"$tmp/cmd.out"
+touch -r "$rec/callgrind.instr.out" "$tmp/cmd.out"
+for w in main "fib*" "_dl_*"; do
+	CGANALYZE_ALL_POSITIONS=1 "$bin" --disasm="$w" "$tmp/cmd.out" >"$tmp/all" 2>"$tmp/all.err"
+	echo "status $?" >>"$tmp/all"
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" --disasm="$w" "$tmp/cmd.out" >"$tmp/plain" 2>"$tmp/plain.err"
+	echo "status $?" >>"$tmp/plain"
+	grep -v '^cganalyze: positions:' "$tmp/plain.err" >"$tmp/plain.e"
+	cmp -s "$tmp/all" "$tmp/plain" && cmp -s "$tmp/all.err" "$tmp/plain.e" ||
+		fail "no -b, --disasm=$w: differs from every position's"
+	case $w in
+	_dl_*) grep -q 'selected (' "$tmp/plain.err" ||
+		fail "no -b, --disasm=$w: another object, not the two reads" ;;
+	*) grep -q 'selected in one read' "$tmp/plain.err" ||
+		fail "no -b, --disasm=$w: not read once" ;;
+	esac
+done
 head -c 20000 "$rec/callgrind.instr.out" >"$tmp/cut.out"
 touch -r "$rec/callgrind.instr.out" "$tmp/cut.out"
 CGANALYZE_ALL_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/cut.out" >"$tmp/all" 2>"$tmp/all.err"
