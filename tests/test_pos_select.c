@@ -133,6 +133,7 @@ static void test_reopened_apart_or_overlapping(void **state)
 
 	(void)state;
 	setup(&p, false);
+	p.pos_select->stop_when_refused = true;
 	a = func(&p, "prog", "a");
 	b = func(&p, "prog", "b");
 	c = func(&p, "prog", "c");
@@ -144,10 +145,14 @@ static void test_reopened_apart_or_overlapping(void **state)
 	add(&p, c, 0, 0x1500, 1);
 	add(&p, a, 0, 0x1030, 1);	/* apart: past the range before */
 	add(&p, a, 0, 0x1008, 1);
+	assert_false(p.pos_select->gave_up);
 	add(&p, b, 0, 0x1130, 1);
 	add(&p, b, 0, 0x1100, 1);	/* out of order: hashed */
 	add(&p, b, 0, 0x1118, 1);	/* within 0x1110-0x1120 */
+	/* b's block, overlapping, ends here: the one read gives up */
+	assert_false(p.pos_select->gave_up);
 	add(&p, c, 0, 0x1500, 1);	/* the same position again */
+	assert_true(p.pos_select->gave_up);
 	add(&p, d, 0, 0, 1);		/* no address: apart from all */
 	add(&p, a, 0, 0x1040, 1);	/* a third block, past 0x1008-0x1030 */
 	add(&p, d, 0, 0x1700, 1);
@@ -199,6 +204,7 @@ static void test_object_and_keep_guessed(void **state)
 	free(ps->object);
 	ps->object = NULL;
 	pos_select_object_base(ps, "prog");
+	ps->stop_when_refused = true;
 	ps->keep_first = keep_odd_addr;
 	ps->keep_ctx = &asked;
 	none = profile_func(&p, NO_NAME, NO_NAME,
@@ -216,6 +222,7 @@ static void test_object_and_keep_guessed(void **state)
 	pos_select_finish(ps);
 	assert_string_equal(ps->object, "/usr/bin/prog");
 	assert_true(ps->noname_in);
+	assert_true(ps->gave_up);	/* "n" was taken for prog's */
 	assert_true(pos_select_state(ps, none) & PS_IN_OBJECT);
 	assert_false(pos_select_state(ps, lib) & PS_IN_OBJECT);
 	assert_true(pos_select_state(ps, a) & PS_IN_OBJECT);

@@ -461,8 +461,10 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)
-		if (!missing_operand(o, i) && read_profile(p, o->inputs[i], &ro) < 0)
+		if (!missing_operand(o, i) && read_profile(p, o->inputs[i], &ro) < 0) {
+			*again = code_positions_gave_up(cp, p);
 			return 1;
+		}
 	for (int i = 0; i < o->ninputs; i++) {
 		if (!missing_operand(o, i))
 			continue;

@@ -692,6 +692,7 @@ static bool guess(struct code_positions *cp, struct profile *p,
 	pos_select_object_base(ps, base);
 	ps->keep_first = guess_keep;
 	ps->keep_ctx = g;
+	ps->stop_when_refused = true;
 	p->pos_detail = POS_SELECT;
 	p->pos_select = ps;
 	cp->guess = g;
@@ -774,6 +775,13 @@ out:
 	free(sym_of);
 	profile_release(&q);
 	return handled;
+}
+
+bool code_positions_gave_up(const struct code_positions *cp,
+			    const struct profile *p)
+{
+	return cp->active && cp->guessed && p->pos_select &&
+	       p->pos_select->gave_up;
 }
 
 bool code_positions_read_ok(struct code_positions *cp, struct profile *p)

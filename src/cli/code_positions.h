@@ -62,6 +62,11 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct resolve_opts *rso,
 			   const struct symtab *bin);
 
+/* After a read that failed: whether the one read stopped itself, its
+ * positions no use (then load again: code_positions_retry()). */
+bool code_positions_gave_up(const struct code_positions *cp,
+			    const struct profile *p);
+
 /* After reading, before resolution: false when a function not kept
  * whole was read in two blocks (its count of addresses is not known). */
 bool code_positions_read_ok(struct code_positions *cp, struct profile *p);

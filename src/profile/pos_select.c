@@ -173,6 +173,8 @@ static bool of_object(struct pos_select *ps, const char *ob, size_t olen)
 	if (strcmp(name, want))
 		return false;
 	ps->object = xstrdup(ob);
+	if (ps->noname_in && ps->stop_when_refused)
+		ps->gave_up = true;
 	return true;
 }
 
@@ -245,8 +247,13 @@ static void end_block(struct pos_select *ps)
 {
 	if (ps->cur == NO_ID)
 		return;
-	if (ps->prev_lo && block_overlaps(ps))
-		ps->state[ps->cur] |= PS_OVERLAP;
+	if (ps->prev_lo && block_overlaps(ps)) {
+		uint8_t s = ps->state[ps->cur] |= PS_OVERLAP;
+
+		if (ps->stop_when_refused && (s & PS_IN_OBJECT) &&
+		    !(s & PS_KEEP))
+			ps->gave_up = true;
+	}
 	ps->prev_lo = ps->prev_hi = 0;
 	ps->count[ps->cur] += ps->cur_n;
 	ps->outside[ps->cur] += ps->cur_outside;

@@ -72,6 +72,12 @@ struct pos_select {
 	 * wrong (the caller reads again). */
 	char *object_base;
 	bool noname_in;
+	/* And with stop_when_refused, gave_up once what is read can no
+	 * longer pass the caller's check: a function of the object not
+	 * kept whole with PS_OVERLAP, or one of no object taken for the
+	 * object found after it. The Callgrind reader then stops at the
+	 * next function (an error the caller drops, reading again). */
+	bool stop_when_refused, gave_up;
 	/* And whether function f, of the object or not, at its first
 	 * position (address addr, 0: none), is kept whole, when the names
 	 * kept do not say so; NULL: by them alone. */
