@@ -121,6 +121,127 @@ static void test_second_block_marks_reopened(void **state)
 	profile_release(&p);
 }
 
+/* A function's second block with its addresses apart from the first's
+ * adds its count (the one read of code_positions.c takes it); one with
+ * an address in the range before is marked PS_OVERLAP, also when it
+ * came out of order (hashed). */
+static void test_reopened_apart_or_overlapping(void **state)
+{
+	struct profile p;
+	uint32_t a, b, c, d;
+	const struct pos_select *ps;
+
+	(void)state;
+	setup(&p, false);
+	p.pos_select->stop_when_refused = true;
+	a = func(&p, "prog", "a");
+	b = func(&p, "prog", "b");
+	c = func(&p, "prog", "c");
+	d = func(&p, "prog", "d");
+	add(&p, a, 0, 0x1010, 1);
+	add(&p, a, 0, 0x1020, 1);
+	add(&p, b, 0, 0x1110, 1);
+	add(&p, b, 0, 0x1120, 1);
+	add(&p, c, 0, 0x1500, 1);
+	add(&p, a, 0, 0x1030, 1);	/* apart: past the range before */
+	add(&p, a, 0, 0x1008, 1);
+	assert_false(p.pos_select->gave_up);
+	add(&p, b, 0, 0x1130, 1);
+	add(&p, b, 0, 0x1100, 1);	/* out of order: hashed */
+	add(&p, b, 0, 0x1118, 1);	/* within 0x1110-0x1120 */
+	/* b's block, overlapping, ends here: the one read gives up */
+	assert_false(p.pos_select->gave_up);
+	add(&p, c, 0, 0x1500, 1);	/* the same position again */
+	assert_true(p.pos_select->gave_up);
+	add(&p, d, 0, 0, 1);		/* no address: apart from all */
+	add(&p, a, 0, 0x1040, 1);	/* a third block, past 0x1008-0x1030 */
+	add(&p, d, 0, 0x1700, 1);
+	pos_select_finish(p.pos_select);
+	ps = p.pos_select;
+	assert_true(pos_select_state(ps, a) & PS_REOPENED);
+	assert_false(pos_select_state(ps, a) & PS_OVERLAP);
+	assert_int_equal(ps->count[a], 5);
+	assert_true(pos_select_state(ps, b) & PS_OVERLAP);
+	assert_true(pos_select_state(ps, c) & PS_OVERLAP);
+	assert_true(pos_select_state(ps, d) & PS_REOPENED);
+	assert_false(pos_select_state(ps, d) & PS_OVERLAP);
+	assert_int_equal(ps->count[d], 1);
+	profile_release(&p);
+}
+
+/* The one read's guesses: the object by its file name, found on the
+ * first function of it (a function of no object before it taken for
+ * it, and said), and keep_first asked once per function, at its first
+ * position, with its address and whether it is of the object. */
+struct asked {
+	uint32_t n, f[8];
+	uint64_t addr[8];
+	bool in[8];
+};
+
+static bool keep_odd_addr(void *ctx, const struct profile *p, uint32_t f,
+			  uint64_t addr, bool in_object)
+{
+	struct asked *a = ctx;
+
+	(void)p;
+	a->f[a->n] = f;
+	a->addr[a->n] = addr;
+	a->in[a->n++] = in_object;
+	return addr & 1;
+}
+
+static void test_object_and_keep_guessed(void **state)
+{
+	struct profile p;
+	uint32_t none, lib, a, b, other;
+	struct asked asked = { 0 };
+	struct pos_select *ps;
+
+	(void)state;
+	setup(&p, false);
+	ps = p.pos_select;
+	free(ps->object);
+	ps->object = NULL;
+	pos_select_object_base(ps, "prog");
+	ps->stop_when_refused = true;
+	ps->keep_first = keep_odd_addr;
+	ps->keep_ctx = &asked;
+	none = profile_func(&p, NO_NAME, NO_NAME,
+			    names_intern(&p.names, "n", 1));
+	lib = func(&p, "/lib/libprog.so", "l");
+	a = func(&p, "/usr/bin/prog", "a");
+	b = func(&p, "/usr/bin/prog", "b");
+	other = func(&p, "/opt/prog", "o");	/* the same file name */
+	add(&p, none, 0, 0x1010, 1);
+	add(&p, lib, 0, 0x1010, 1);
+	add(&p, a, 0, 0x1011, 1);
+	add(&p, a, 0, 0x1012, 1);
+	add(&p, b, 0, 0x1020, 1);
+	add(&p, other, 0, 0x1031, 1);
+	pos_select_finish(ps);
+	assert_string_equal(ps->object, "/usr/bin/prog");
+	assert_true(ps->noname_in);
+	assert_true(ps->gave_up);	/* "n" was taken for prog's */
+	assert_true(pos_select_state(ps, none) & PS_IN_OBJECT);
+	assert_false(pos_select_state(ps, lib) & PS_IN_OBJECT);
+	assert_true(pos_select_state(ps, a) & PS_IN_OBJECT);
+	assert_true(pos_select_state(ps, b) & PS_IN_OBJECT);
+	assert_false(pos_select_state(ps, other) & PS_IN_OBJECT);
+	assert_int_equal(asked.n, 5);
+	assert_int_equal(asked.f[2], a);
+	assert_int_equal(asked.addr[2], 0x1011);
+	assert_true(asked.in[2]);
+	assert_false(asked.in[1]);
+	assert_false(asked.in[4]);
+	assert_true(pos_select_state(ps, a) & PS_KEEP);
+	assert_false(pos_select_state(ps, b) & PS_KEEP);
+	assert_true(pos_select_state(ps, other) & PS_KEEP);
+	/* a's whole, b's coarse and counted */
+	assert_int_equal(ps->count[b], 1);
+	profile_release(&p);
+}
+
 /* A block past the size of the first tables: in order, then hashed
  * once an address comes back, every position counted once. */
 static void test_big_block(void **state)
@@ -221,6 +342,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_counts_distinct_per_block),
 		cmocka_unit_test(test_second_block_marks_reopened),
+		cmocka_unit_test(test_reopened_apart_or_overlapping),
+		cmocka_unit_test(test_object_and_keep_guessed),
 		cmocka_unit_test(test_big_block),
 		cmocka_unit_test(test_spans),
 	};

@@ -1773,10 +1773,40 @@ static void test_cost_limit(void **state)
 	}
 }
 
+/* The program of the header's cmd: line (code_positions.c's one read
+ * without -b opens it before reading): its first word; none after the
+ * body has begun, nor from a line the bytes cut. */
+static void test_cmd_program(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "# callgrind format\nversion: 1\ncmd:  /usr/bin/prog -O2 x.c\npart: 1\n",
+		  "/usr/bin/prog" },
+		{ "version: 1\ncmd:\t./prog\r\nevents: Ir\n", "./prog" },
+		{ "version: 1\ncmd: \nevents: Ir\n", NULL },
+		{ "events: Ir\nfn=main\ncmd: /bin/late\n", NULL },
+		{ "events: Ir\n16 3\ncmd: /bin/late\n", NULL },
+		{ "version: 1\ncmd: /usr/bin/pr", NULL },
+		{ "version: 1\ncommand: /usr/bin/prog\n", NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		char *got = callgrind_cmd_program(cases[i][0],
+						  strlen(cases[i][0]));
+
+		if (cases[i][1])
+			assert_string_equal(got, cases[i][1]);
+		else
+			assert_null(got);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_cmd_program),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_warnings),
 		cmocka_unit_test(test_events_added_part_by_part),

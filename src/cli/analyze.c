@@ -442,7 +442,8 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 		ro.target = &target;
 	}
 	/* positions only for what is printed */
-	if (!code_positions_choose(cp, p, &ro, o, &r->rso))
+	if (!code_positions_choose(cp, p, &ro, o, &r->rso,
+				   r->nbin ? r->st[0] : NULL))
 		hot_files_choose(p, &ro, o);
 	/* a perf.data's symbol tables load on a second thread while its
 	 * samples are read: for names only (the listings of code read the
@@ -460,8 +461,10 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 	/* an operand that is no file may be a function name meant for a
 	 * bare -p or --annotate: read the files first, then see */
 	for (int i = 0; i < o->ninputs; i++)
-		if (!missing_operand(o, i) && read_profile(p, o->inputs[i], &ro) < 0)
+		if (!missing_operand(o, i) && read_profile(p, o->inputs[i], &ro) < 0) {
+			*again = code_positions_gave_up(cp, p);
 			return 1;
+		}
 	for (int i = 0; i < o->ninputs; i++) {
 		if (!missing_operand(o, i))
 			continue;
@@ -526,6 +529,9 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 		} else if (r->nbin && resolve_profile(p, r->st,
 						      (size_t)r->nbin, &r->rso,
 						      r->reports) < 0) {
+			/* the one read's counts were against a guessed
+			 * load offset and object: the two reads say */
+			*again = cp->active && cp->guessed;
 			return 1;
 		}
 		if (cp->active &&
@@ -562,6 +568,19 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 	return 0;
 }
 
+/* What load_once() read and opened, dropped for another load. */
+static void unload(struct run *r)
+{
+	if (r->st)
+		close_binaries(r->st, r->nbin);
+	free(r->reports);
+	r->st = NULL;
+	r->reports = NULL;
+	r->nbin = 0;
+	profile_release(&r->p);
+	profile_init(&r->p);
+}
+
 /*
  * load_once(), keeping for --disasm the positions of the functions it
  * may list alone where it can (code_positions.h); when what was kept
@@ -576,17 +595,16 @@ static int load(struct run *r)
 
 	code_positions_begin(&cp, r->o);
 	ret = load_once(r, &cp, &again);
+	/* --disasm=WHAT's one read, then its two */
+	while (again && code_positions_retry(&cp)) {
+		unload(r);
+		again = false;
+		ret = load_once(r, &cp, &again);
+	}
 	code_positions_end(&cp, !again);
 	if (!again)
 		return ret;
-	if (r->st)
-		close_binaries(r->st, r->nbin);
-	free(r->reports);
-	r->st = NULL;
-	r->reports = NULL;
-	r->nbin = 0;
-	profile_release(&r->p);
-	profile_init(&r->p);
+	unload(r);
 	return load_once(r, &cp, &again);
 }
 

@@ -12,6 +12,13 @@
  * there, one whose range spans several puts it in each (an upper
  * bound). Every symbol whose upper bound may make it listed is kept:
  * the functions whose range touches it or named after it, whole.
+ *
+ * --disasm=WHAT with its binary given lists the symbols WHAT names,
+ * which needs no cost: it is first tried in one read (guess_keep()),
+ * each function kept whole or not at its first position, the object
+ * and load offset guessed (Callgrind gives an object's addresses as
+ * its file's own: 0); the checks after reading and resolving say
+ * whether that was enough, and if not the two reads follow.
  */
 #include "code_positions.h"
 
@@ -20,11 +27,13 @@
 #include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/path.h"
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "hot_files.h"
 #include "print/report_disasm.h"
 #include "profile/pos_select.h"
+#include "read/read.h"
 #include "select/name_match.h"
 #include "select/symspec.h"
 
@@ -42,6 +51,46 @@ static bool wanted(const struct options *o)
 	return o->disasm && !o->annotate;
 }
 
+/* What the one read keeps whole (guess_keep()), alive while it reads. */
+struct guess {
+	const struct symtab *st;
+	struct symtab *own;		/* st, when this opened it */
+	const char *what;
+	uint8_t *req;			/* per symbol: listed */
+	uint64_t lo, hi;		/* [lo, hi): the listed symbols' code
+					 * in the profile's addresses, all
+					 * within (lo > hi: none) */
+	uint64_t off;
+	uint64_t *bounds;		/* the regions (make_regions()) */
+	uint8_t *in_seg;
+	uint32_t *sym_of, nb;
+};
+
+static void guess_free(struct guess *g)
+{
+	if (!g)
+		return;
+	if (g->own) {
+		symtab_release(g->own);
+		free(g->own);
+	}
+	free(g->req);
+	free(g->bounds);
+	free(g->in_seg);
+	free(g->sym_of);
+	free(g);
+}
+
+/* Hold the run's messages from now, in a new memstream. */
+static bool hold(struct code_positions *cp)
+{
+	cp->held = open_memstream(&cp->text, &cp->len);
+	if (!cp->held)
+		return false;
+	diag_set_sink(cp->held);
+	return true;
+}
+
 void code_positions_begin(struct code_positions *cp, const struct options *o)
 {
 	memset(cp, 0, sizeof(*cp));
@@ -49,13 +98,33 @@ void code_positions_begin(struct code_positions *cp, const struct options *o)
 	cp->wanted = wanted(o) && hot_files_rereadable(o);
 	if (!cp->wanted)
 		return;
-	cp->held = open_memstream(&cp->text, &cp->len);
-	if (!cp->held) {
-		cp->wanted = false;
-		return;
-	}
 	cp->sink = diag_sink();
-	diag_set_sink(cp->held);
+	if (!hold(cp))
+		cp->wanted = false;
+}
+
+bool code_positions_retry(struct code_positions *cp)
+{
+	if (!cp->guessed || !cp->held)
+		return false;
+	fclose(cp->held);
+	free(cp->text);
+	cp->held = NULL;
+	cp->text = NULL;
+	cp->len = 0;
+	if (!hold(cp)) {
+		diag_set_sink(cp->sink == stderr ? NULL : cp->sink);
+		return false;
+	}
+	guess_free(cp->guess);
+	cp->guess = NULL;
+	free(cp->object);
+	cp->object = NULL;
+	cp->guessed = false;
+	cp->no_guess = true;
+	cp->active = false;
+	cp->kept = cp->funcs = 0;
+	return true;
 }
 
 void code_positions_end(struct code_positions *cp, bool replay)
@@ -72,8 +141,11 @@ void code_positions_end(struct code_positions *cp, bool replay)
 	}
 	if (show && cp->active)
 		fprintf(stderr, "cganalyze: positions: %s (%u of %u functions "
-			"kept whole)\n", replay ? "selected" : "read again",
+			"kept whole)\n",
+			!replay ? "read again" :
+			cp->guessed ? "selected in one read" : "selected",
 			cp->kept, cp->funcs);
+	guess_free(cp->guess);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
 	cp->show = show;
@@ -185,6 +257,24 @@ static uint64_t *self_totals(const struct profile *p)
 	return t;
 }
 
+/* The code symbols WHAT names, into req[]. */
+static void mark_named(const struct symtab *st, const char *what,
+		       uint8_t *req)
+{
+	for (size_t s = 0; s < st->nsyms; s++) {
+		const struct sym *sy = &st->syms[s];
+
+		if (code_sym(sy) &&
+		    ((sy->name != NO_NAME &&
+		      symspec_name_matches(what, names_str(st->names,
+							   sy->name))) ||
+		     (sy->raw != NO_NAME &&
+		      symspec_name_matches(what, names_str(st->names,
+							   sy->raw)))))
+			req[s] = 1;
+	}
+}
+
 /*
  * The code symbols the disassembly may list (req[], by index), given
  * each's cost (rows of p->stride; at least the true cost): those WHAT
@@ -197,18 +287,7 @@ static void mark_required(const struct profile *p, const struct symtab *st,
 	const char *what = o->disasm_what;
 
 	if (what) {
-		for (size_t s = 0; s < st->nsyms; s++) {
-			const struct sym *sy = &st->syms[s];
-
-			if (code_sym(sy) &&
-			    ((sy->name != NO_NAME &&
-			      symspec_name_matches(what, names_str(st->names,
-								   sy->name))) ||
-			     (sy->raw != NO_NAME &&
-			      symspec_name_matches(what, names_str(st->names,
-								   sy->raw)))))
-				req[s] = 1;
-		}
+		mark_named(st, what, req);
 		for (uint32_t f = 0; f < p->nfuncs; f++) {
 			const struct sym *sy;
 
@@ -497,10 +576,136 @@ static const char *recorded_path(const struct profile *q, const char *what)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
 }
 
+/* Symbol s listed: req[] and the envelope of the listed. */
+static void guess_list(struct guess *g, const struct sym *sy)
+{
+	uint64_t lo = sy->addr + g->off, hi = sy->end + g->off;
+
+	g->req[sy - g->st->syms] = 1;
+	if (g->lo > g->hi || lo < g->lo)
+		g->lo = lo;
+	if (g->lo > g->hi || hi > g->hi)
+		g->hi = hi;
+}
+
+/*
+ * pos_select's keep_first for the one read: function f of the object
+ * at its first position (address addr) is kept whole when
+ * choose_kept() would keep it, as far as its name and first address
+ * say: WHAT names it (its symbol is then listed: mark_required()), or
+ * it is named after a listed symbol, or its first address is in one.
+ * A function with a position in a listed symbol elsewhere is not kept
+ * whole, which the check after resolution finds.
+ */
+static bool guess_keep(void *ctx, const struct profile *p, uint32_t f,
+		       uint64_t addr, bool in_object)
+{
+	struct guess *g = ctx;
+	const struct symtab *st = g->st;
+	const struct sym *sy;
+	uint32_t k;
+
+	if (!in_object)
+		return false;
+	sy = resolve_named_sym(p, st, f);
+	if (symspec_name_or_demangled_matches(g->what,
+					      profile_str(p, p->funcs[f].name))) {
+		if (sy && code_sym(sy))
+			guess_list(g, sy);
+		return true;
+	}
+	if (sy && g->req[sy - st->syms])
+		return true;
+	/* most functions are far from the few symbols listed */
+	return addr >= g->lo && addr < g->hi &&
+	       (k = region_of(g->bounds, g->nb, addr)) != NO_ID &&
+	       g->sym_of[k] != NO_ID && g->req[g->sym_of[k]];
+}
+
+/*
+ * Without -b, the binary of the program the profile's header names
+ * (cmd:), opened into p's names with its messages dropped: the object
+ * the disassembly finds after reading (that of the costliest function
+ * WHAT names) is checked against it then. NULL: none here.
+ */
+static struct symtab *header_binary(struct profile *p, const struct options *o)
+{
+	char *prog;
+	struct symtab *st = NULL;
+	struct stat sb;
+	FILE *quiet, *sink = diag_sink();
+
+	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+		return NULL;
+	if (stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    (quiet = fopen("/dev/null", "w"))) {
+		diag_set_sink(quiet);
+		if (open_binary(o, &p->names, prog, &st) < 0)
+			st = NULL;
+		diag_set_sink(sink == stderr ? NULL : sink);
+		fclose(quiet);
+	}
+	free(prog);
+	return st;
+}
+
+/* --disasm=WHAT with its binary (bin: -b's, or NULL: the header's):
+ * make p keep whole, in one read, what guess_keep() says (false: not
+ * this way). */
+static bool guess(struct code_positions *cp, struct profile *p,
+		  const struct symtab *bin, const struct options *o,
+		  const struct resolve_opts *rso)
+{
+	struct guess *g;
+	struct pos_select *ps;
+	struct symtab *own = NULL;
+	const struct symtab *st = bin;
+	const char *base;
+
+	if (o->mode == OUT_HTML || !o->disasm_what || o->nbinaries > 1 ||
+	    (o->nbinaries && !bin) || o->positions_again || cp->no_guess)
+		return false;
+	if (!st && !(st = own = header_binary(p, o)))
+		return false;
+	g = xcalloc(1, sizeof(*g));
+	g->st = st;
+	g->own = own;
+	g->what = o->disasm_what;
+	g->req = xcalloc(st->nsyms + 1, sizeof(*g->req));
+	mark_named(st, g->what, g->req);
+	cp->offset = rso->have_load_offset ? rso->load_offset : 0;
+	g->off = cp->offset;
+	g->lo = 1;
+	g->hi = 0;
+	for (size_t i = 0; i < st->nsyms; i++)
+		if (g->req[i])
+			guess_list(g, &st->syms[i]);
+	make_regions(st, cp->offset, &g->bounds, &g->in_seg, &g->sym_of,
+		     &g->nb);
+	ps = pos_select_new();
+	pos_select_regions(ps, NULL, g->bounds, g->in_seg, g->nb);
+	/* as resolution's match_object() finds it, but for a link's name;
+	 * without -b, the recorded object's whole name */
+	base = own ? own->path
+		   : rso->objects && rso->objects[0] ? rso->objects[0]
+						     : path_base(st->path);
+	pos_select_object_base(ps, base);
+	ps->keep_first = guess_keep;
+	ps->keep_ctx = g;
+	ps->stop_when_refused = true;
+	p->pos_detail = POS_SELECT;
+	p->pos_select = ps;
+	cp->guess = g;
+	cp->guessed = true;
+	cp->active = true;
+	return true;
+}
+
 bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
-			   const struct resolve_opts *rso)
+			   const struct resolve_opts *rso,
+			   const struct symtab *bin)
 {
 	bool html = o->mode == OUT_HTML, handled = false;
 	double thr = o->threshold_given ? o->threshold : 1.0;
@@ -514,7 +719,11 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	name_id ob = NO_NAME;
 	FILE *quiet, *sink = diag_sink();
 
-	if (!cp->wanted || cp->active || !(quiet = fopen("/dev/null", "w")))
+	if (!cp->wanted || cp->active)
+		return false;
+	if (guess(cp, p, bin, o, rso))
+		return true;
+	if (!(quiet = fopen("/dev/null", "w")))
 		return false;
 	diag_set_sink(quiet);
 	profile_init(&q);
@@ -568,6 +777,13 @@ out:
 	return handled;
 }
 
+bool code_positions_gave_up(const struct code_positions *cp,
+			    const struct profile *p)
+{
+	return cp->active && cp->guessed && p->pos_select &&
+	       p->pos_select->gave_up;
+}
+
 bool code_positions_read_ok(struct code_positions *cp, struct profile *p)
 {
 	struct pos_select *ps = p->pos_select;
@@ -577,13 +793,24 @@ bool code_positions_read_ok(struct code_positions *cp, struct profile *p)
 	pos_select_finish(ps);
 	/* resolution and what follows take the positions as they are */
 	p->pos_detail = POS_ALL;
+	ps->keep_first = NULL;
+	if (cp->guessed) {
+		cp->object = ps->object ? xstrdup(ps->object) : NULL;
+		/* a function of no object taken for the binary's, which
+		 * another object turned out to be; no address to place a
+		 * function by: as the two reads, every position */
+		if ((ps->object && ps->noname_in) || !p->has_instr)
+			return false;
+	}
 	cp->funcs = (uint32_t)p->nfuncs;
 	for (uint32_t f = 0; f < p->nfuncs; f++)
 		cp->kept += (pos_select_state(ps, f) & PS_KEEP) != 0;
 	for (uint32_t f = 0; f < p->nfuncs; f++) {
 		uint8_t s = pos_select_state(ps, f);
 
-		if ((s & PS_REOPENED) && (s & PS_IN_OBJECT) && !(s & PS_KEEP))
+		/* the one read: blocks of addresses apart add up */
+		if ((s & PS_REOPENED) && (s & PS_IN_OBJECT) && !(s & PS_KEEP) &&
+		    (!cp->guessed || (s & PS_OVERLAP)))
 			return false;
 	}
 	return true;

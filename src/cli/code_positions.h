@@ -20,6 +20,8 @@
 #include "resolve/resolve.h"
 #include "symtab/symtab.h"
 
+struct guess;
+
 struct code_positions {
 	bool wanted;		/* the run may keep positions selectively */
 	bool active;		/* this read does (p->pos_select) */
@@ -29,6 +31,10 @@ struct code_positions {
 	char *object;		/* the binary's object, as chosen; NULL:
 				 * the profile names none */
 	uint64_t offset;	/* the load offset assumed */
+	bool guessed;		/* this read is the one read of
+				 * --disasm=WHAT (code_positions.c) */
+	bool no_guess;		/* which failed: the two reads now */
+	struct guess *guess;	/* what it keeps, while it reads */
 	/* the run's messages, held until the positions stand */
 	FILE *held, *sink;
 	char *text;
@@ -46,12 +52,20 @@ void code_positions_begin(struct code_positions *cp, const struct options *o);
  * also the files whose lines it keeps, as hot_files.c would (and when
  * it will have no Disassembly, only that). Returns whether it chose
  * what p keeps (hot_files_choose() then has nothing to do); does
- * nothing when cp is not wanted.
+ * nothing when cp is not wanted. bin: the binary -b gave (its names
+ * p's), or NULL; with --disasm=WHAT the functions are chosen while p
+ * is read, in one read (code_positions_retry() when that fails).
  */
 bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
-			   const struct resolve_opts *rso);
+			   const struct resolve_opts *rso,
+			   const struct symtab *bin);
+
+/* After a read that failed: whether the one read stopped itself, its
+ * positions no use (then load again: code_positions_retry()). */
+bool code_positions_gave_up(const struct code_positions *cp,
+			    const struct profile *p);
 
 /* After reading, before resolution: false when a function not kept
  * whole was read in two blocks (its count of addresses is not known). */
@@ -67,6 +81,11 @@ bool code_positions_resolved_ok(struct code_positions *cp,
 				struct profile *p, const struct symtab *st,
 				const struct resolve_report *r,
 				const struct options *o);
+
+/* After a read that failed a check: when it was the one read of
+ * --disasm=WHAT, its messages dropped and true: load again, now with
+ * the two reads (cp still holds the messages); else false. */
+bool code_positions_retry(struct code_positions *cp);
 
 /* At the end of loading: the held messages printed (replay) or dropped,
  * and the hold ended. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/hashmap.h"
+#include "base/path.h"
 #include "base/xalloc.h"
 #include "profile.h"
 
@@ -54,6 +55,7 @@ void pos_select_free(struct pos_select *ps)
 	names_release(&ps->keep);
 	arena_release(&ps->arena);
 	free(ps->object);
+	free(ps->object_base);
 	free(ps->bound);
 	free(ps->in_seg);
 	free(ps->key);
@@ -85,6 +87,12 @@ void pos_select_keep(struct pos_select *ps, const char *object, size_t olen,
 
 	names_intern(&ps->keep, buf, n);
 	free(buf);
+}
+
+void pos_select_object_base(struct pos_select *ps, const char *base)
+{
+	free(ps->object_base);
+	ps->object_base = xstrdup(base);
 }
 
 void pos_select_regions(struct pos_select *ps, const char *object,
@@ -146,9 +154,33 @@ static void grow_funcs(struct pos_select *ps, size_t need)
 	ps->nfunc = n;
 }
 
-/* Function f's flags, found on its first position. */
+/* Whether a function of object ob (olen bytes; "" none) is of the
+ * binary's, the object guessed on the first of it (object_base). */
+static bool of_object(struct pos_select *ps, const char *ob, size_t olen)
+{
+	const char *want = ps->object_base, *name;
+
+	if (ps->object)
+		return olen == strlen(ps->object) && !memcmp(ob, ps->object, olen);
+	if (!want)
+		return true;
+	if (!olen) {
+		ps->noname_in = true;
+		return true;
+	}
+	/* names are NUL-terminated in the profile's table */
+	name = strchr(want, '/') ? ob : path_base(ob);
+	if (strcmp(name, want))
+		return false;
+	ps->object = xstrdup(ob);
+	if (ps->noname_in && ps->stop_when_refused)
+		ps->gave_up = true;
+	return true;
+}
+
+/* Function f's flags, found on its first position (address addr). */
 static uint8_t func_state(struct pos_select *ps, struct profile *p,
-			  uint32_t f)
+			  uint32_t f, uint64_t addr)
 {
 	const struct pfunc *fn;
 	const char *ob = "";
@@ -171,9 +203,11 @@ static uint8_t func_state(struct pos_select *ps, struct profile *p,
 						  names_len(&p->names, fn->name))) !=
 		    NO_NAME)
 		s |= PS_KEEP;
-	if (!ps->object ||
-	    (olen == strlen(ps->object) && !memcmp(ob, ps->object, olen)))
+	if (of_object(ps, ob, olen))
 		s |= PS_IN_OBJECT;
+	if (!(s & PS_KEEP) && ps->keep_first &&
+	    ps->keep_first(ps->keep_ctx, p, f, addr, s & PS_IN_OBJECT))
+		s |= PS_KEEP;
 	ps->state[f] |= s;
 	return ps->state[f];
 }
@@ -189,11 +223,38 @@ static void new_gen(struct pos_select *ps)
 	}
 }
 
+/* Whether an address of the block read now (its set) falls in
+ * [prev_lo, prev_hi]. */
+static bool block_overlaps(const struct pos_select *ps)
+{
+	if (ps->in_order) {
+		for (size_t k = 0; k < ps->cur_n; k++)
+			if (ps->run[k].addr >= ps->prev_lo &&
+			    ps->run[k].addr <= ps->prev_hi)
+				return true;
+		return false;
+	}
+	for (size_t k = 0; ps->set && k <= ps->set_mask; k++)
+		if (ps->set[k].gen == ps->gen &&
+		    ps->set[k].addr >= ps->prev_lo &&
+		    ps->set[k].addr <= ps->prev_hi)
+			return true;
+	return false;
+}
+
 /* The block of the function read now is over: its count added in. */
 static void end_block(struct pos_select *ps)
 {
 	if (ps->cur == NO_ID)
 		return;
+	if (ps->prev_lo && block_overlaps(ps)) {
+		uint8_t s = ps->state[ps->cur] |= PS_OVERLAP;
+
+		if (ps->stop_when_refused && (s & PS_IN_OBJECT) &&
+		    !(s & PS_KEEP))
+			ps->gave_up = true;
+	}
+	ps->prev_lo = ps->prev_hi = 0;
 	ps->count[ps->cur] += ps->cur_n;
 	ps->outside[ps->cur] += ps->cur_outside;
 	ps->cur = NO_ID;
@@ -206,15 +267,18 @@ static void end_block(struct pos_select *ps)
 }
 
 static void start_block(struct pos_select *ps, struct profile *p,
-			uint32_t f)
+			uint32_t f, uint64_t addr)
 {
 	end_block(ps);
 	if (!ps->gen)
 		ps->gen = 1;
 	ps->cur = f;
 	ps->in_order = true;
-	if (func_state(ps, p, f) & PS_BLOCK)
+	if (func_state(ps, p, f, addr) & PS_BLOCK) {
 		ps->state[f] |= PS_REOPENED;
+		ps->prev_lo = ps->lo[f];
+		ps->prev_hi = ps->hi[f];
+	}
 	ps->state[f] |= PS_BLOCK;
 }
 
@@ -347,7 +411,7 @@ bool pos_select_see(struct pos_select *ps, struct profile *p, uint32_t func,
 	uint32_t k = NO_REGION;
 
 	if (func != ps->cur)
-		start_block(ps, p, func);
+		start_block(ps, p, func, addr);
 	s = ps->state[func] |= PS_POSITIONS;
 	if (!addr) {
 		ps->state[func] |= PS_ZERO_ADDR;

@@ -21,7 +21,9 @@
  * function changes, counts them exactly; a function whose positions
  * come in two blocks (a second part, a recursion level folded into it)
  * is marked reopened: its count may be too high, and the caller keeps
- * it whole or reads again.
+ * it whole or reads again. Where no address of a later block falls in
+ * the range of the blocks before (a function's code in two objects),
+ * the counts add up; where one does it is marked PS_OVERLAP.
  *
  * Knows nothing of symbols: the caller (cli/code_positions.c) gives the
  * regions as bounds in the profile's addresses.
@@ -46,6 +48,10 @@ enum {
 	PS_REOPENED = 16,	/* ... and another after other functions' */
 	PS_ZERO_ADDR = 32,	/* a position without an address */
 	PS_POSITIONS = 64,	/* any position at all */
+	PS_OVERLAP = 128,	/* reopened, a block counted with an
+				 * address within the range of those
+				 * before: its count may be too high
+				 * (without, the blocks' counts add up) */
 };
 
 struct pos_select {
@@ -57,6 +63,27 @@ struct pos_select {
 					 * read, choosing) */
 	char *object;			/* the binary's object's name; NULL:
 					 * no regions */
+	/* One read (code_positions.c's guess, before any function is
+	 * known): the object is the first whose file name (path_base())
+	 * is object_base, or whose whole name is, when object_base has a
+	 * '/'; object is set then. Until it is, a function of no object
+	 * is taken to be of it (a profile naming no objects), and
+	 * noname_in says one was: with an object found after, that was
+	 * wrong (the caller reads again). */
+	char *object_base;
+	bool noname_in;
+	/* And with stop_when_refused, gave_up once what is read can no
+	 * longer pass the caller's check: a function of the object not
+	 * kept whole with PS_OVERLAP, or one of no object taken for the
+	 * object found after it. The Callgrind reader then stops at the
+	 * next function (an error the caller drops, reading again). */
+	bool stop_when_refused, gave_up;
+	/* And whether function f, of the object or not, at its first
+	 * position (address addr, 0: none), is kept whole, when the names
+	 * kept do not say so; NULL: by them alone. */
+	bool (*keep_first)(void *ctx, const struct profile *p, uint32_t f,
+			   uint64_t addr, bool in_object);
+	void *keep_ctx;
 	uint64_t *bound;		/* nbound, ascending: region k is
 					 * [bound[k], bound[k + 1]) */
 	uint32_t nbound;
@@ -70,6 +97,8 @@ struct pos_select {
 	 * line, address) in an open-addressed set whose entries of an
 	 * older block (gen) are empty */
 	uint32_t cur;
+	uint64_t prev_lo, prev_hi;	/* a reopened block's: the range
+					 * before it (prev_lo 0: none) */
 	uint32_t cur_outside;
 	uint32_t cur_n;
 	struct ps_slot {
@@ -90,6 +119,9 @@ struct pos_select {
 
 struct pos_select *pos_select_new(void);
 void pos_select_free(struct pos_select *ps);
+
+/* Guess the object from its file name base (object_base above). */
+void pos_select_object_base(struct pos_select *ps, const char *base);
 
 /* Keep the functions of object named name whole. */
 void pos_select_keep(struct pos_select *ps, const char *object,

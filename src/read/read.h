@@ -150,6 +150,15 @@ int read_profile(struct profile *p, const char *path,
  * take it); false also when it cannot be read (reported). */
 bool read_is_callgrind(const char *path);
 
+/*
+ * The program a Callgrind profile's header names ("cmd: PROGRAM args"),
+ * from the first bytes of its text: malloc'd, or NULL when the header
+ * has no cmd: line before its body or it is not in those bytes. And the
+ * same from a file (NULL also when it cannot be read: nothing said).
+ */
+char *callgrind_cmd_program(const char *data, size_t len);
+char *callgrind_file_program(const char *path);
+
 /* The format readers, called with an open line reader. */
 bool callgrind_sniff(const char *data, size_t len);
 int read_callgrind(struct profile *p, struct line_reader *lr,

@@ -20,6 +20,7 @@
 
 #include "base/diag.h"
 #include "base/spare_cpu.h"
+#include "base/xalloc.h"
 #include "callgrind_reader.h"
 #include "callgrind_split.h"
 #include "read/read.h"
@@ -200,4 +201,65 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 out:
 	callgrind_reader_release(&rd);
 	return ret;
+}
+
+/* A line of the body: a name definition or a cost line. */
+static bool body_line(const char *s, size_t n)
+{
+	static const char *const names[] = { "ob=", "fl=", "fi=", "fe=",
+					     "fn=" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (n >= 3 && !memcmp(s, names[i], 3))
+			return true;
+	return n && (s[0] == '+' || s[0] == '-' || s[0] == '*' ||
+		     (s[0] >= '0' && s[0] <= '9'));
+}
+
+char *callgrind_cmd_program(const char *data, size_t len)
+{
+	const char *s = data, *end = data + len;
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s)), *w;
+		size_t n;
+
+		if (!nl)
+			return NULL;	/* cut: not known */
+		n = (size_t)(nl - s);
+		if (body_line(s, n))
+			return NULL;
+		if (n > 4 && !memcmp(s, "cmd:", 4)) {
+			for (s += 4; s < nl && (*s == ' ' || *s == '\t'); s++)
+				;
+			for (w = s; w < nl && *w != ' ' && *w != '\t' &&
+				    *w != '\r'; w++)
+				;
+			return w > s ? xstrndup(s, (size_t)(w - s)) : NULL;
+		}
+		s = nl + 1;
+	}
+	return NULL;
+}
+
+char *callgrind_file_program(const char *path)
+{
+	struct line_reader lr;
+	const char *data;
+	long len;
+	char *prog = NULL;
+	FILE *quiet = fopen("/dev/null", "w"), *sink = diag_sink();
+
+	if (!quiet)
+		return NULL;
+	diag_set_sink(quiet);
+	if (line_reader_open(&lr, path) == 0) {
+		len = line_reader_peek(&lr, 4096, &data);
+		if (len > 0 && callgrind_sniff(data, (size_t)len))
+			prog = callgrind_cmd_program(data, (size_t)len);
+		line_reader_close(&lr);
+	}
+	diag_set_sink(sink == stderr ? NULL : sink);
+	fclose(quiet);
+	return prog;
 }

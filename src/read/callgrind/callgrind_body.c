@@ -210,10 +210,23 @@ static void set_name(struct callgrind_reader *rd, enum callgrind_key key,
 	}
 }
 
+/* Whether the positions kept so far can no longer be taken (the
+ * disassembly's one read: pos_select.h's gave_up): the read stops at
+ * the next function, where its caller reads again. */
+static bool select_gave_up(const struct callgrind_reader *rd)
+{
+	return rd->p->pos_detail == POS_SELECT && rd->p->pos_select->gave_up;
+}
+
 static int parse_name_line(struct callgrind_reader *rd, enum callgrind_key key,
 			   const char *v, const char *end)
 {
 	name_id name = NO_NAME;
+
+	if (key == CALLGRIND_KEY_FN && select_gave_up(rd))
+		return error_at(rd->lr->path, rd->lr->lineno,
+				"stopped: a function's positions were "
+				"counted twice (they are read again)");
 
 	if (parse_name(rd, name_keys[key].space, name_keys[key].key, v, end,
 		       &name) < 0)
@@ -842,6 +855,10 @@ static const char *fast_spec_line(struct callgrind_reader *rd, const char *s)
 		return nl + 1;
 	case CALLGRIND_KEY_NONE:
 		return NULL;
+	case CALLGRIND_KEY_FN:
+		if (select_gave_up(rd))
+			return NULL;	/* parse_name_line() says */
+		/* fallthrough */
 	default:
 		name = fast_name_ref(rd, name_keys[key].space, s, &nl);
 		if (name == NO_NAME)
@@ -1223,7 +1240,8 @@ static int apply_spec_token(struct callgrind_reader *rd,
 	name_id name = NO_NAME;
 
 	/* first what may fail, with nothing changed */
-	if (rd->want_call_cost)
+	if (rd->want_call_cost ||
+	    (key == CALLGRIND_KEY_FN && select_gave_up(rd)))
 		return 0;
 	if (t->kind == CALLGRIND_TOK_NAME) {
 		if (t->form == CALLGRIND_NAME_REF &&
