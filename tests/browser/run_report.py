@@ -23,6 +23,12 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     suite = unittest.TestSuite()
     only = set(sys.argv[2:])
+    known = {os.path.basename(p)[:-3]
+             for p in glob.glob(os.path.join(here, 'test_report*.py'))}
+    if only - known:
+        print('no such browser test module: ' + ', '.join(sorted(only - known)),
+              file=sys.stderr)
+        sys.exit(1)
     for path in sorted(glob.glob(os.path.join(here, 'test_report*.py'))):
         if only and os.path.basename(path)[:-3] not in only:
             continue
