@@ -100,8 +100,35 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 		pr->epochs[0] = (struct perf_epoch){ 0, NONE };
 		pr->nepochs = 1;
 		pr->stamp = ++m->nstamps;
+		pr->gen = ++m->ngens;
 	}
 	return i;
+}
+
+/*
+ * One pass (perf_maps_sample()): an op of proc pi at time t taken in
+ * now, after those taken before. Taking every op first orders the ops
+ * of a process by time (then file order, which taking in batches
+ * keeps); and a look-up of a sample of it at or after t would have
+ * seen it. changes: whether the op changes pi's answers (not a FORK
+ * out of it).
+ */
+static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
+		     bool changes)
+{
+	struct perf_proc *pr = &m->procs[pi];
+
+	if (t < pr->last_op || (changes && pr->sampled &&
+				t <= pr->last_sample))
+		m->disordered = true;
+	if (t > pr->last_op)
+		pr->last_op = t;
+	if (changes)
+		pr->gen = ++m->ngens;
+	/* the gens would come round again: a cache could answer from an
+	 * old one */
+	if (m->ngens == UINT32_MAX)
+		m->disordered = true;
 }
 
 static void note(struct perf_maps *m, const struct perf_maps_op *op)
@@ -219,6 +246,7 @@ static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 	struct perf_map *map = &m->maps[op->map];
 
 	map->seq = seq;
+	check_op(m, pi, op->time, true);
 	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
 	nn = (uint32_t)m->nnodes++;
 	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
@@ -235,6 +263,14 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 	uint32_t root = newest(&m->procs[pi])->root;
 	struct perf_proc *to = &m->procs[ci];
 
+	/* the child takes the parent's tree as it is now: an op of the
+	 * parent's from before the FORK taken after it would be missed */
+	check_op(m, pi, op->time, false);
+	check_op(m, ci, op->time, true);
+	/* a first tree for a process whose samples found nothing: they
+	 * would have found it (the first epoch is from time 0) */
+	if (newest(to)->root == NONE && to->sampled)
+		m->disordered = true;
 	if (root != NONE) {
 		/* the tree is shared: neither may change it in place */
 		m->procs[pi].stamp = ++m->nstamps;
@@ -279,6 +315,25 @@ static void take_noted(struct perf_maps *m)
 	}
 	m->nops = 0;
 }
+uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
+{
+	struct perf_proc *pr;
+	uint32_t pi;
+
+	take_noted(m);
+	pi = proc_index(m, pid, true);	/* may move procs[] */
+	pr = &m->procs[pi];
+	if (!pr->sampled || time > pr->last_sample)
+		pr->last_sample = time;
+	pr->sampled = true;
+	return pr->gen;
+}
+
+void perf_maps_settle(struct perf_maps *m)
+{
+	take_noted(m);
+}
+
 /* a mapping at least as new: a later time, or the same and taken
  * later */
 static bool newer(const struct perf_map *a, const struct perf_map *b)
