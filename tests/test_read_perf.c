@@ -2519,6 +2519,56 @@ static void test_maps_one_pass_checked(void **state)
 	perf_maps_release(&m);
 }
 
+/* 3,000 samples of 2 KB (6 MB: the reader's window of 1 MiB moves
+ * while a round's samples are held and asked for again), 60 processes
+ * each mapped in the round of its first samples, after some of them. */
+static void many_rounds(struct buf *b)
+{
+	uint64_t chain[256];
+
+	chain[0] = PERF_CONTEXT_USER;
+	for (size_t i = 0; i < 3000; i++) {
+		uint32_t pid = 1000 + (uint32_t)(i / 50);
+
+		for (size_t k = 1; k < 256; k++)
+			chain[k] = 0x400000 + ((i * 13 + k * 7) % 0x1000);
+		put_sample(b, PERF_RECORD_MISC_USER, pid, 100 + i, chain, 256,
+			   1 + i % 7);
+		if (i % 50 == 10)
+			put_mmap2(b, pid, 0x400000, 0x1000, 0x1000 * (i / 50),
+				  "/x/prog", 100 + i - 10);
+		if (i % 100 == 99)
+			put_round(b);
+	}
+}
+
+static void test_one_pass_window_moves(void **state)
+{
+	struct res one, two;
+	const struct perf_data *d1, *d2;
+
+	(void)state;
+	read_file_of(&one, many_rounds, false);
+	read_file_of(&two, many_rounds, true);
+	assert_int_equal(one.ret, 0);
+	assert_int_equal(two.ret, 0);
+	d1 = one.p.perf;
+	d2 = two.p.perf;
+	assert_int_equal(d1->events[0].samples, 3000);
+	assert_int_equal(d1->events[0].period, d2->events[0].period);
+	assert_int_equal(d1->nframes, d2->nframes);
+	assert_int_equal(d1->nnodes, d2->nnodes);
+	for (size_t f = 0; f < d1->nframes; f++) {
+		assert_int_equal(d1->frames[f].object, d2->frames[f].object);
+		assert_int_equal(d1->frames[f].offset, d2->frames[f].offset);
+	}
+	/* the last sample's ip, (2999 * 13 + 7) % 0x1000 into the last
+	 * process's mapping, made after its first samples */
+	assert_true(has_frame(&one, "/x/prog", 0x3b000 + 0x852));
+	rd_done(&one);
+	rd_done(&two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2559,6 +2609,7 @@ int main(void)
 		cmocka_unit_test(test_one_pass_as_two),
 		cmocka_unit_test(test_one_pass_errors_as_two),
 		cmocka_unit_test(test_maps_one_pass_checked),
+		cmocka_unit_test(test_one_pass_window_moves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

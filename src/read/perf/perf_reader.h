@@ -60,6 +60,8 @@ struct perf_path {
 	size_t n, alloc;
 };
 
+struct perf_source;
+
 struct perf_reader {
 	const char *path;
 	struct profile *p;
@@ -138,6 +140,7 @@ struct perf_reader {
 	 * the end of the next */
 	struct perf_pending held;
 	uint64_t max_time, round_limit;
+	struct perf_source *source;	/* the records' bytes, while read */
 	/* what was read on past, with a word each (perf_quirk()) */
 	struct { uint64_t n; size_t first; } quirks[PERF_QUIRKS];
 };

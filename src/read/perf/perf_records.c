@@ -21,9 +21,9 @@
 #include "base/diag.h"
 #include "base/spare_cpu.h"
 #include "base/xalloc.h"
-#include "perf_ahead.h"
 #include "perf_inflate.h"
 #include "perf_reader.h"
+#include "perf_source.h"
 #include "perf_unwind.h"
 
 #define HEADER_SIZE 8
@@ -849,99 +849,6 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 	return 0;
 }
 
-/*
- * Where the records are read from. A plain file is mapped (the feature
- * sections and pipe mode's feature and build-id records are read there,
- * by offset), but its records are read with pread() into a window that
- * moves along: touching the mapping page by page cost a fault for each
- * stretch of pages, which on a virtual machine is a trap to the
- * hypervisor (a third of a --call-graph dwarf recording's reading time,
- * with two passes over GBs of stack dumps), and its pages stayed in the
- * reader's memory. The window holds the largest record (its size is a
- * u16); what a record needs afterwards is copied out of it.
- */
-#define WINDOW_SIZE ((size_t)1 << 20)
-
-struct window {
-	unsigned char *buf;
-	size_t off, len;	/* the file's bytes [off, off + len) */
-};
-
-/* The n bytes at file offset at (which the file holds), or NULL after
- * reporting a read error. */
-static const unsigned char *bytes_at(const struct perf_reader *r,
-				     struct window *w, size_t at, size_t n)
-{
-	size_t want;
-
-	if (r->fd < 0)
-		return r->data + at;
-	if (at >= w->off && n <= w->len && at - w->off <= w->len - n)
-		return w->buf + (at - w->off);
-	if (!w->buf)
-		w->buf = xmalloc(WINDOW_SIZE);
-	want = r->len - at < WINDOW_SIZE ? r->len - at : WINDOW_SIZE;
-	w->off = at;
-	w->len = 0;
-	while (w->len < want) {
-		ssize_t got = pread(r->fd, w->buf + w->len, want - w->len,
-				    (off_t)(at + w->len));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			perf_fail(r, at + w->len, "cannot read the file: %s",
-				  got < 0 ? strerror(errno)
-					  : "it is shorter than when opened");
-			return NULL;
-		}
-		w->len += (size_t)got;
-	}
-	return w->buf;
-}
-
-/*
- * Whether the records are read ahead on a second thread (perf_ahead.h):
- * a plain file of some size, when a processor is free for it
- * (spare_cpu(); CGANALYZE_READER_THREAD=1 always, 0 never).
- */
-#define AHEAD_MIN_BYTES ((size_t)16 << 20)
-
-static struct perf_ahead *start_ahead(const struct perf_reader *r,
-				      size_t start, size_t end)
-{
-	switch (r->opts->thread) {
-	case READ_THREAD_OFF:
-		return NULL;
-	case READ_THREAD_AUTO:
-		if (end - start < AHEAD_MIN_BYTES || !spare_cpu())
-			return NULL;
-		break;
-	default:
-		break;
-	}
-	return r->fd >= 0 ? perf_ahead_start(r->fd, start, end) : NULL;
-}
-
-/* bytes_at(), from the pieces read ahead while they can be had; then
- * (a read failed) as before, which says why. */
-static const unsigned char *record_bytes(const struct perf_reader *r,
-					 struct window *w,
-					 struct perf_ahead **ahead, size_t at,
-					 size_t n)
-{
-	const unsigned char *p;
-
-	if (*ahead) {
-		p = perf_ahead_bytes(*ahead, at, n);
-		if (p)
-			return p;
-		perf_ahead_stop(*ahead);
-		*ahead = NULL;
-	}
-	return bytes_at(r, w, at, n);
-}
-
 /* The record header at p (HEADER_SIZE bytes there at least), at
  * offset off of the file or of the decompressed data. */
 static void parse_header(const struct perf_reader *r, const unsigned char *p,
@@ -976,8 +883,11 @@ static void parse_header(const struct perf_reader *r, const unsigned char *p,
 static int hold_sample(struct perf_reader *r, const struct record *rec)
 {
 	const struct perf_attr *a;
+	/* the file's own bytes are asked for again (perf_source.h); a
+	 * compressed record's decompressed ones are copied */
 	struct perf_held h = { rec->off, r->inflated_from, 0, r->in_inflated,
-			       rec->size, rec->body - HEADER_SIZE };
+			       rec->size,
+			       r->in_inflated ? rec->body - HEADER_SIZE : NULL };
 	long at;
 
 	if (sample_attr(r, rec, &a) < 0)
@@ -1008,6 +918,14 @@ static int read_held(struct perf_reader *r, uint64_t limit, struct stack *st)
 	while (perf_pending_front(&r->held, &h) && h.time <= limit) {
 		struct record rec;
 
+		if (!h.bytes) {
+			h.bytes = perf_source_bytes(r->source, h.off, h.size,
+						    h.off);
+			if (!h.bytes) {
+				ret = -1;
+				break;
+			}
+		}
 		parse_header(r, h.bytes, h.off, &rec);
 		r->in_inflated = h.inflated;
 		r->inflated_from = h.inflated_from;
@@ -1111,17 +1029,20 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
-	struct window win = { NULL, 0, 0 };
-	struct perf_ahead *ahead = start_ahead(r, start, end);
+	struct perf_source src;
 	struct perf_inflate z;
 	size_t at = start, last_compressed = 0;
 	const unsigned char *p;
 	int ret = -1;
 
 	memset(&z, 0, sizeof(z));
+	perf_source_init(&src, r, start, end);
+	r->source = &src;
+	perf_pending_init(&r->held);
 	while (at < end) {
 		struct record rec;
 		uint64_t extra;
+		size_t keep = at;
 
 		if (end - at < HEADER_SIZE) {
 			if (r->unfinished)
@@ -1130,7 +1051,12 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  "of its 8 are there", end - at);
 			goto out;
 		}
-		p = record_bytes(r, &win, &ahead, at, HEADER_SIZE);
+		/* one pass: the held samples' bytes stay to be had */
+		if (pass == 0 && perf_pending_first_uncopied(&r->held, &keep) &&
+		    keep > at)
+			BUG("a held sample at 0x%zx after the record at 0x%zx",
+			    keep, at);
+		p = perf_source_bytes(&src, at, HEADER_SIZE, keep);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1148,7 +1074,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  rec.size, end - at);
 			goto out;
 		}
-		p = record_bytes(r, &win, &ahead, at, rec.size);
+		p = perf_source_bytes(&src, at, rec.size, keep);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1195,12 +1121,12 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 	ret = 0;
 out:
 	perf_pending_release(&r->held);
-	perf_ahead_stop(ahead);
+	perf_source_release(&src);
+	r->source = NULL;
 	perf_inflate_free(&z);
 	free(st.frames);
 	free(st.exact);
 	free(st.pcs);
 	free(st.pcs_exact);
-	free(win.buf);
 	return ret;
 }
