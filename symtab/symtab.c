@@ -47,6 +47,7 @@ void symtab_release(struct symtab *st)
 {
 	if (st->priv) {
 		u64map_release(&st->priv->by_name);
+		free(st->priv->named);
 		free(st->priv->spans);
 		free(st->priv->fsyms);
 		free(st->priv->secs);
@@ -112,12 +113,24 @@ static int raw_cmp(const void *a, const void *b, void *names)
 	return strcmp(names_str(names, x->raw), names_str(names, y->raw));
 }
 
+/* For by_name, at the first symtab_find(): the first sym named so
+ * keeps the name. */
 static void name_add(struct symtab_priv *priv, name_id name, uint32_t sym)
 {
-	bool added;
+	if (name == NO_NAME)
+		return;
+	ARRAY_GROW(priv->named, priv->nnamed + 1, priv->named_alloc);
+	priv->named[priv->nnamed++] = (struct sym_named){ name, sym };
+}
 
-	if (name != NO_NAME)
-		u64map_get_or_put(&priv->by_name, name, sym, &added);
+static void index_names(struct symtab_priv *priv)
+{
+	for (size_t i = 0; i < priv->nnamed; i++)
+		u64map_get_or_put(&priv->by_name, priv->named[i].name,
+				  priv->named[i].sym, NULL);
+	free(priv->named);
+	priv->named = NULL;
+	priv->nnamed = priv->named_alloc = 0;
 }
 
 /* Append a span, merging with the last one. */
@@ -257,6 +270,8 @@ const struct sym *symtab_find(const struct symtab *st, name_id name)
 
 	if (!st->priv || name == NO_NAME)
 		return NULL;
+	if (st->priv->named)
+		index_names(st->priv);
 	i = u64map_get(&st->priv->by_name, name);
 	return i == U64MAP_NONE ? NULL : &st->syms[i];
 }
