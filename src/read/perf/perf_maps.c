@@ -49,6 +49,7 @@ void perf_maps_init(struct perf_maps *m)
 	memset(m, 0, sizeof(*m));
 	u64map_init(&m->by_pid);
 	u64map_init(&m->comm_by_tid);
+	u64map_init(&m->absent_by_pid);
 	/* from the run's secret (hashmap.c), never 0 (xorshift32's fixed
 	 * point): with a fixed seed, a file that knew the priorities to
 	 * come could give its mappings starts in their order, and make
@@ -68,6 +69,8 @@ void perf_maps_release(struct perf_maps *m)
 	free(m->threads);
 	u64map_release(&m->by_pid);
 	u64map_release(&m->comm_by_tid);
+	u64map_release(&m->absent_by_pid);
+	free(m->absent_times);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -101,6 +104,14 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 		pr->nepochs = 1;
 		pr->stamp = ++m->nstamps;
 		pr->gen = ++m->ngens;
+		if (m->nabsent) {
+			uint32_t a = u64map_get(&m->absent_by_pid, pid);
+
+			if (a != U64MAP_NONE) {
+				pr->sampled = true;
+				pr->last_sample = m->absent_times[a];
+			}
+		}
 	}
 	return i;
 }
@@ -321,7 +332,22 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 	uint32_t pi;
 
 	take_noted(m);
-	pi = proc_index(m, pid, true);	/* may move procs[] */
+	pi = proc_index(m, pid, false);
+	if (pi == NONE) {
+		/* nothing found, gen 0: a proc made later has another */
+		bool added = false;
+		uint32_t a = u64map_get_or_put(&m->absent_by_pid, pid,
+					       (uint32_t)m->nabsent, &added);
+
+		if (added) {
+			ARRAY_GROW(m->absent_times, m->nabsent + 1,
+				   m->absent_alloc);
+			m->absent_times[m->nabsent++] = time;
+		} else if (time > m->absent_times[a]) {
+			m->absent_times[a] = time;
+		}
+		return 0;
+	}
 	pr = &m->procs[pi];
 	if (!pr->sampled || time > pr->last_sample)
 		pr->last_sample = time;

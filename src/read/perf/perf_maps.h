@@ -98,6 +98,12 @@ struct perf_maps {
 	struct u64map comm_by_tid;	/* tid -> threads[] */
 	uint32_t rand;		/* the priorities of the trees' nodes */
 	uint32_t ngens;		/* procs' gens handed out */
+	/* one pass: the latest sample time of each process sampled before
+	 * it had a mapping or FORK (a proc is made at its first: a sample
+	 * costs 8 bytes here, not a proc's hundreds) */
+	struct u64map absent_by_pid;	/* pid -> absent_times[] */
+	uint64_t *absent_times;
+	size_t nabsent, absent_alloc;
 	/* one pass: an op was taken in that a look-up already made, or
 	 * the order ops were taken in, would have seen otherwise than
 	 * if every op had been taken before the first look-up */
