@@ -39,6 +39,8 @@ void symtab_rename(struct symtab *st, struct names *names, const name_id *ids)
 	if (!pv)
 		return;
 	rename_index(&pv->by_name, ids);
+	for (size_t i = 0; i < pv->nnamed; i++)
+		pv->named[i].name = re(ids, pv->named[i].name);
 	for (size_t i = 0; i < pv->nfsyms; i++) {
 		pv->fsyms[i].name = re(ids, pv->fsyms[i].name);
 		pv->fsyms[i].file = re(ids, pv->fsyms[i].file);

@@ -47,6 +47,7 @@ void symtab_release(struct symtab *st)
 {
 	if (st->priv) {
 		u64map_release(&st->priv->by_name);
+		free(st->priv->named);
 		free(st->priv->spans);
 		free(st->priv->fsyms);
 		free(st->priv->secs);
@@ -112,12 +113,24 @@ static int raw_cmp(const void *a, const void *b, void *names)
 	return strcmp(names_str(names, x->raw), names_str(names, y->raw));
 }
 
+/* For by_name, at the first symtab_find(): the first sym named so
+ * keeps the name. */
 static void name_add(struct symtab_priv *priv, name_id name, uint32_t sym)
 {
-	bool added;
+	if (name == NO_NAME)
+		return;
+	ARRAY_GROW(priv->named, priv->nnamed + 1, priv->named_alloc);
+	priv->named[priv->nnamed++] = (struct sym_named){ name, sym };
+}
 
-	if (name != NO_NAME)
-		u64map_get_or_put(&priv->by_name, name, sym, &added);
+static void index_names(struct symtab_priv *priv)
+{
+	for (size_t i = 0; i < priv->nnamed; i++)
+		u64map_get_or_put(&priv->by_name, priv->named[i].name,
+				  priv->named[i].sym, NULL);
+	free(priv->named);
+	priv->named = NULL;
+	priv->nnamed = priv->named_alloc = 0;
 }
 
 /* Append a span, merging with the last one. */
@@ -257,6 +270,8 @@ const struct sym *symtab_find(const struct symtab *st, name_id name)
 
 	if (!st->priv || name == NO_NAME)
 		return NULL;
+	if (st->priv->named)
+		index_names(st->priv);
 	i = u64map_get(&st->priv->by_name, name);
 	return i == U64MAP_NONE ? NULL : &st->syms[i];
 }
@@ -355,6 +370,39 @@ static int by_addr(const void *a, const void *b)
  * name, its link-time start), so that its samples are one function's,
  * named as objdump -d and nm place it.
  */
+/*
+ * The n functions at v named by their object and start, "cc1+0x672e80",
+ * interned in their order all at once (names_intern_many()): Debian's
+ * cc1 has some 35,000, whose names' slots, each a cache miss, were a
+ * seventh of loading the symbol tables of a recording of gcc.
+ */
+static void name_cfi_funcs(struct symtab *st, const char *base,
+			   struct raw_sym *v, size_t n)
+{
+	size_t blen = strlen(base), at = 0;
+	size_t *off = xmalloc((n + 1) * sizeof(*off));
+	size_t *len = xmalloc((n + 1) * sizeof(*len));
+	name_id *ids = xmalloc((n + 1) * sizeof(*ids));
+	/* "+0x" and 16 hex digits after the base */
+	char *buf = xmalloc(n * (blen + 20) + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		int w = sprintf(buf + at, "%s+0x%llx", base,
+				(unsigned long long)v[i].addr);
+
+		off[i] = at;
+		len[i] = (size_t)w;
+		at += (size_t)w;
+	}
+	names_intern_many(st->names, buf, off, len, n, ids);
+	for (size_t i = 0; i < n; i++)
+		v[i].raw = v[i].name = ids[i];
+	free(buf);
+	free(ids);
+	free(len);
+	free(off);
+}
+
 static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 			  struct raw_syms *raw)
 {
@@ -378,7 +426,6 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	for (size_t i = 0; i < n; i++) {
 		size_t k = count_at_or_below(starts, ns, 2 * sizeof(*starts),
 					     v[i].hi - 1);
-		char name[4200];
 		struct raw_sym *r;
 
 		/* the last symbol starting at or below the FDE's end:
@@ -386,19 +433,17 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 		if (k && (starts[2 * (k - 1)] >= v[i].lo ||
 			  starts[2 * (k - 1) + 1] > v[i].lo))
 			continue;
-		snprintf(name, sizeof(name), "%s+0x%llx", base,
-			 (unsigned long long)v[i].lo);
 		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
 		r = &raw->v[raw->nr++];
 		memset(r, 0, sizeof(*r));
 		r->addr = v[i].lo;
 		r->size = v[i].hi - v[i].lo;
 		r->limit = v[i].hi;
-		r->raw = r->name = names_intern(st->names, name, strlen(name));
 		r->order = UINT32_MAX - 1;
 		r->kind = SYM_FUNC;
 		r->bind = 0;	/* STB_LOCAL: a static function */
 	}
+	name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
 	free(starts);
 	free(v);
 }

@@ -187,7 +187,14 @@ struct symtab_range {
 struct symtab_priv {
 	struct sym_span *spans;	/* syms[] by address, overlaps resolved */
 	size_t nspans;
-	struct u64map by_name;	/* name_id -> index in syms[] */
+	/* name_id -> index in syms[], every name of each (aliases too):
+	 * made from named[] at the first symtab_find() (a perf.data's
+	 * objects are looked up by address only, and hashing the names of
+	 * every symbol of cc1, libc and the rest took a fifth of loading
+	 * them), then named[] is freed */
+	struct u64map by_name;
+	struct sym_named { name_id name; uint32_t sym; } *named;
+	size_t nnamed, named_alloc;
 	struct fsym *fsyms;	/* sorted by (sec, addr) */
 	size_t nfsyms;
 	struct sec *secs;

@@ -220,6 +220,63 @@ static void test_names_intern_from(void **state)
 }
 
 /*
+ * names_intern_many() gives each name the id names_intern() one by one
+ * would: names there before, new ones, one text twice in the batch,
+ * the table growing on the way, batches shorter and longer than the
+ * prefetch distance.
+ */
+static void test_names_intern_many(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 7, 8, 9, 3000 };
+
+	(void)state;
+	for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		size_t nr = sizes[t], at = 0;
+		struct arena a, ea;
+		struct names n, expect;
+		char *buf = malloc(nr * 16 + 1);
+		size_t *off = calloc(nr + 1, sizeof(*off));
+		size_t *len = calloc(nr + 1, sizeof(*len));
+		name_id *ids = calloc(nr + 1, sizeof(*ids));
+
+		arena_init(&a);
+		arena_init(&ea);
+		names_init(&n, &a);
+		names_init(&expect, &ea);
+		for (size_t i = 0; i < nr; i += 3) {
+			char one[32];
+			int l = snprintf(one, sizeof(one), "cc1+0x%zx", i / 2);
+
+			names_intern(&n, one, (size_t)l);
+			names_intern(&expect, one, (size_t)l);
+		}
+		/* i / 2: each text twice in a row */
+		for (size_t i = 0; i < nr; i++) {
+			off[i] = at;
+			len[i] = (size_t)sprintf(buf + at, "cc1+0x%zx", i / 2);
+			at += len[i];
+		}
+		names_intern_many(&n, buf, off, len, nr, ids);
+		for (size_t i = 0; i < nr; i++) {
+			assert_int_equal(ids[i], names_intern(&expect, buf + off[i],
+							      len[i]));
+			assert_int_equal(names_len(&n, ids[i]), len[i]);
+			assert_memory_equal(names_str(&n, ids[i]), buf + off[i],
+					    len[i]);
+		}
+		assert_int_equal(n.nr, expect.nr);
+		names_release(&n);
+		names_release(&expect);
+		arena_release(&a);
+		arena_release(&ea);
+		free(buf);
+		free(off);
+		free(len);
+		free(ids);
+	}
+}
+
+/*
  * Names of every length where their storage changes: the length in one
  * byte or in five (255), a name that just fits the block being filled
  * or just does not, names longer than a block (a block of their own,
@@ -776,6 +833,7 @@ int main(void)
 		cmocka_unit_test(test_names_many),
 		cmocka_unit_test(test_names_drop_table),
 		cmocka_unit_test(test_names_intern_from),
+		cmocka_unit_test(test_names_intern_many),
 		cmocka_unit_test(test_names_lengths),
 		cmocka_unit_test(test_table_memory),
 		cmocka_unit_test(test_big_array_grow),

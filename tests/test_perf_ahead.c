@@ -90,11 +90,51 @@ static void test_ahead_short_file(void **state)
 	free(data);
 }
 
+/*
+ * A reader in one pass keeps the records it holds (a round or two of
+ * perf's) and asks for them again later: the bytes from keep on are
+ * still there however far on it has read, within what the pieces hold
+ * (5 MiB past keep's); past that NULL, for the caller to read itself.
+ */
+static void test_ahead_kept(void **state)
+{
+	size_t len = 12 * MIB, start = 64;
+	unsigned char *data = pattern(len);
+	char *path = write_temp(data, len);
+	int fd = open(path, O_RDONLY);
+	struct perf_ahead *a;
+	size_t keep = start;
+
+	(void)state;
+	assert_true(fd >= 0);
+	a = perf_ahead_start(fd, start, len);
+	assert_non_null(a);
+	/* read on 8 KB at a time, keeping what is 1.5 MiB behind */
+	for (size_t at = start; at + 8192 <= 10 * MIB; at += 8192) {
+		if (at - keep > 3 * MIB / 2)
+			keep += 8192;
+		assert_memory_equal(perf_ahead_bytes_kept(a, at, 8192, keep),
+				    data + at, 8192);
+		/* the kept record, asked for again */
+		assert_memory_equal(perf_ahead_bytes_kept(a, keep, 8192, keep),
+				    data + keep, 8192);
+	}
+	/* kept further back than before: not kept */
+	assert_null(perf_ahead_bytes_kept(a, keep, 8, keep - MIB));
+	/* more kept than the pieces hold */
+	assert_null(perf_ahead_bytes_kept(a, keep + 7 * MIB, 8, keep));
+	perf_ahead_stop(a);
+	close(fd);
+	remove_temp(path);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ahead_bytes),
 		cmocka_unit_test(test_ahead_short_file),
+		cmocka_unit_test(test_ahead_kept),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

@@ -189,9 +189,10 @@ static void put_string(struct buf *b, const char *s)
 		put(b, 0, 1);
 }
 
-/* A PERFILE2 file: header, one attr with its id, the records, and one
- * feature section (HOSTNAME). */
-static void build_file(struct buf *b, bool be)
+/* A PERFILE2 file: header, one attr with its id, the records
+ * records() puts, and one feature section (HOSTNAME). */
+static void build_file_of(struct buf *b, bool be,
+			  void (*records)(struct buf *))
 {
 	size_t attrs_at = 104, ids_at, data_at, feat_at;
 
@@ -216,13 +217,18 @@ static void build_file(struct buf *b, bool be)
 	put8(b, 8);
 	put8(b, 7);			/* the attr's id */
 	data_at = b->n;
-	put_records(b);
+	records(b);
 	patch8(b, 40, data_at);
 	patch8(b, 48, b->n - data_at);
 	feat_at = b->n + 16;
 	put8(b, feat_at);
 	put8(b, 4 + 16);
 	put_string(b, "testhost");
+}
+
+static void build_file(struct buf *b, bool be)
+{
+	build_file_of(b, be, put_records);
 }
 
 /* The same as perf record -o - writes it: the attr and the feature as
@@ -2298,6 +2304,271 @@ static void test_frames_cached_exactly(void **state)
 	free(b.p);
 }
 
+/* --- one pass (read_perf.c's one_pass_ok(), perf_records.c) --- */
+
+static void put_round(struct buf *b)
+{
+	end_record(b, begin_record(b, PERF_REC_FINISHED_ROUND, 0));
+}
+
+static const uint64_t one_user[] = { PERF_CONTEXT_USER, 0x400010 };
+
+/*
+ * A sample read before an older mapping of its process, in the same
+ * round: perf's CPUs' buffers are written one after the other, and a
+ * process that moved to a CPU written first has its samples before
+ * its mappings. The sample is held until the rounds end: found in the
+ * mapping.
+ */
+static void sample_then_mapping(struct buf *b)
+{
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 50, one_user, 2, 1000);
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x2000, "/x/prog", 40);
+	put_round(b);
+}
+
+/* The same mapping rounds late, which perf's rule says cannot come
+ * (perf report itself would take it after the sample, out of order,
+ * with a warning): the one pass has read the sample by then, sees
+ * that it would have found the mapping, and the file is read again in
+ * two passes. */
+static void mapping_rounds_late(struct buf *b)
+{
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 50, one_user, 2, 1000);
+	put_round(b);
+	put_round(b);
+	put_round(b);
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x2000, "/x/prog", 40);
+	put_round(b);
+}
+
+/* A FORK giving the sampled child its parent's mapping, late. */
+static void fork_rounds_late(struct buf *b)
+{
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x2000, "/x/prog", 1);
+	put_round(b);
+	put_sample(b, PERF_RECORD_MISC_USER, 200, 50, one_user, 2, 1000);
+	put_round(b);
+	put_round(b);
+	put_round(b);
+	put_fork(b, 100, 200, 20);
+	put_round(b);
+}
+
+/* A mapping after the sample, newer than it: it changes nothing the
+ * sample found, and the later sample finds it. */
+static void newer_mapping_later(struct buf *b)
+{
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x2000, "/x/prog", 1);
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 50, one_user, 2, 1000);
+	put_round(b);
+	put_round(b);
+	put_round(b);
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x3000, "/x/other", 60);
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 70, one_user, 2, 1000);
+	put_round(b);
+}
+
+static void read_file_of(struct res *r, void (*records)(struct buf *),
+			 bool two_passes)
+{
+	struct buf b;
+
+	build_file_of(&b, false, records);
+	if (two_passes)
+		setenv("CGANALYZE_PERF_PASSES", "2", 1);
+	rd(r, &b, b.n);
+	unsetenv("CGANALYZE_PERF_PASSES");
+	free(b.p);
+}
+
+static void test_one_pass_as_two(void **state)
+{
+	void (*files[])(struct buf *) = { sample_then_mapping,
+					  mapping_rounds_late,
+					  fork_rounds_late,
+					  newer_mapping_later };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct res one, two;
+		const struct perf_data *d1, *d2;
+
+		read_file_of(&one, files[i], false);
+		read_file_of(&two, files[i], true);
+		assert_int_equal(one.ret, 0);
+		assert_int_equal(two.ret, 0);
+		assert_string_equal(one.diag, two.diag);
+		/* the first sample in /x/prog's mapping at 0x2000 */
+		assert_true(has_frame(&one, "/x/prog", 0x2010));
+		d1 = one.p.perf;
+		d2 = two.p.perf;
+		assert_int_equal(d1->nframes, d2->nframes);
+		assert_int_equal(d1->nnodes, d2->nnodes);
+		for (size_t f = 0; f < d1->nframes; f++) {
+			assert_int_equal(d1->frames[f].object,
+					 d2->frames[f].object);
+			assert_int_equal(d1->frames[f].offset,
+					 d2->frames[f].offset);
+		}
+		if (files[i] == newer_mapping_later)
+			assert_true(has_frame(&one, "/x/other", 0x3010));
+		rd_done(&one);
+		rd_done(&two);
+	}
+}
+
+/* A damaged record after a damaged sample: two passes report the
+ * record (the first pass reads it before any sample), and so does a
+ * file tried in one pass, which says nothing of its own and is read
+ * again in two. */
+static void bad_sample_then_bad_mapping(struct buf *b)
+{
+	size_t at;
+
+	put_mmap2(b, 100, 0x400000, 0x1000, 0x2000, "/x/prog", 1);
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 50, one_user, 2, 1000);
+	at = begin_record(b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
+	put8(b, 0x400010);		/* its ip, then nothing */
+	end_record(b, at);
+	put_round(b);
+	put_round(b);
+	put_round(b);
+	at = begin_record(b, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER);
+	put8(b, 100);
+	end_record(b, at);
+}
+
+static void test_one_pass_errors_as_two(void **state)
+{
+	struct res one, two;
+
+	(void)state;
+	read_file_of(&one, bad_sample_then_bad_mapping, false);
+	read_file_of(&two, bad_sample_then_bad_mapping, true);
+	assert_int_equal(one.ret, -1);
+	assert_int_equal(two.ret, -1);
+	if (!strstr(two.diag, "a mapping record of 16 bytes"))
+		fail_msg("got: %s", two.diag);
+	/* the same message, of files at other temporary paths */
+	assert_string_equal(strstr(one.diag, "profile: "),
+			    strstr(two.diag, "profile: "));
+	rd_done(&one);
+	rd_done(&two);
+}
+
+/* perf_maps_sample(): what a look-up in one pass may not have seen. */
+static void test_maps_one_pass_checked(void **state)
+{
+	struct perf_map map = { 0x400000, 0x401000, 0, 10, 0, 0, true };
+	struct perf_maps m;
+	uint32_t gen;
+
+	(void)state;
+	/* a mapping newer than the samples looked up: fine, and the
+	 * process's answers change with it (its gen) */
+	perf_maps_init(&m);
+	perf_maps_add(&m, 100, &map);
+	gen = perf_maps_sample(&m, 100, 50);
+	assert_non_null(perf_maps_find(&m, 100, 0x400010, 50));
+	map.time = 60;
+	perf_maps_add(&m, 100, &map);
+	assert_int_not_equal(perf_maps_sample(&m, 100, 70), gen);
+	assert_false(m.disordered);
+	/* an older one of another process: fine */
+	map.time = 5;
+	perf_maps_add(&m, 101, &map);
+	perf_maps_settle(&m);
+	assert_false(m.disordered);
+	/* one as old as a sample of its process looked up: not */
+	map.time = 70;
+	perf_maps_add(&m, 100, &map);
+	perf_maps_settle(&m);
+	assert_true(m.disordered);
+	perf_maps_release(&m);
+
+	/* ops of one process out of their time order */
+	perf_maps_init(&m);
+	map.time = 30;
+	perf_maps_add(&m, 100, &map);
+	perf_maps_settle(&m);
+	perf_maps_fork(&m, 1, 100, 20);
+	perf_maps_settle(&m);
+	assert_true(m.disordered);
+	perf_maps_release(&m);
+
+	/* a parent's mapping older than a FORK out of it taken before */
+	perf_maps_init(&m);
+	perf_maps_fork(&m, 100, 200, 20);
+	perf_maps_settle(&m);
+	map.time = 10;
+	perf_maps_add(&m, 100, &map);
+	perf_maps_settle(&m);
+	assert_true(m.disordered);
+	perf_maps_release(&m);
+
+	/* a first FORK into a process whose samples found nothing: they
+	 * would have found what it brings */
+	perf_maps_init(&m);
+	map.time = 1;
+	perf_maps_add(&m, 100, &map);
+	perf_maps_sample(&m, 200, 5);
+	perf_maps_fork(&m, 100, 200, 20);
+	perf_maps_settle(&m);
+	assert_true(m.disordered);
+	perf_maps_release(&m);
+}
+
+/* 3,000 samples of 2 KB (6 MB: the reader's window of 1 MiB moves
+ * while a round's samples are held and asked for again), 60 processes
+ * each mapped in the round of its first samples, after some of them. */
+static void many_rounds(struct buf *b)
+{
+	uint64_t chain[256];
+
+	chain[0] = PERF_CONTEXT_USER;
+	for (size_t i = 0; i < 3000; i++) {
+		uint32_t pid = 1000 + (uint32_t)(i / 50);
+
+		for (size_t k = 1; k < 256; k++)
+			chain[k] = 0x400000 + ((i * 13 + k * 7) % 0x1000);
+		put_sample(b, PERF_RECORD_MISC_USER, pid, 100 + i, chain, 256,
+			   1 + i % 7);
+		if (i % 50 == 10)
+			put_mmap2(b, pid, 0x400000, 0x1000, 0x1000 * (i / 50),
+				  "/x/prog", 100 + i - 10);
+		if (i % 100 == 99)
+			put_round(b);
+	}
+}
+
+static void test_one_pass_window_moves(void **state)
+{
+	struct res one, two;
+	const struct perf_data *d1, *d2;
+
+	(void)state;
+	read_file_of(&one, many_rounds, false);
+	read_file_of(&two, many_rounds, true);
+	assert_int_equal(one.ret, 0);
+	assert_int_equal(two.ret, 0);
+	d1 = one.p.perf;
+	d2 = two.p.perf;
+	assert_int_equal(d1->events[0].samples, 3000);
+	assert_int_equal(d1->events[0].period, d2->events[0].period);
+	assert_int_equal(d1->nframes, d2->nframes);
+	assert_int_equal(d1->nnodes, d2->nnodes);
+	for (size_t f = 0; f < d1->nframes; f++) {
+		assert_int_equal(d1->frames[f].object, d2->frames[f].object);
+		assert_int_equal(d1->frames[f].offset, d2->frames[f].offset);
+	}
+	/* the last sample's ip, (2999 * 13 + 7) % 0x1000 into the last
+	 * process's mapping, made after its first samples */
+	assert_true(has_frame(&one, "/x/prog", 0x3b000 + 0x852));
+	rd_done(&one);
+	rd_done(&two);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -2335,6 +2606,10 @@ int main(void)
 		cmocka_unit_test(test_compressed_ratio_capped),
 		cmocka_unit_test(test_compressed_cut_short),
 		cmocka_unit_test(test_event_desc_attr_size_wraps),
+		cmocka_unit_test(test_one_pass_as_two),
+		cmocka_unit_test(test_one_pass_errors_as_two),
+		cmocka_unit_test(test_maps_one_pass_checked),
+		cmocka_unit_test(test_one_pass_window_moves),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

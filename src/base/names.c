@@ -244,6 +244,25 @@ name_id names_intern(struct names *n, const char *s, size_t len)
  * hide one's latency behind the others' work. */
 #define PREFETCH_AHEAD 8
 
+void names_intern_many(struct names *n, const char *buf, const size_t *off,
+		       const size_t *len, size_t count, name_id *ids)
+{
+	uint64_t h[PREFETCH_AHEAD];
+
+	for (size_t i = 0; i < count + PREFETCH_AHEAD; i++) {
+		size_t k = i - PREFETCH_AHEAD;
+		uint64_t *hi = &h[i % PREFETCH_AHEAD];
+
+		if (i >= PREFETCH_AHEAD)
+			ids[k] = intern_hashed(n, buf + off[k], len[k], *hi);
+		if (i < count) {
+			*hi = hash_bytes(buf + off[i], len[i]);
+			if (n->table)
+				__builtin_prefetch(&n->table[*hi & n->mask], 1);
+		}
+	}
+}
+
 void names_intern_from(struct names *n, const struct names *from,
 		       const bool *skip, name_id *ids)
 {

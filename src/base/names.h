@@ -51,6 +51,14 @@ name_id names_intern(struct names *n, const char *s, size_t len);
  * the table's slots are loaded a few names ahead, so that their cache
  * misses overlap.
  */
+/*
+ * names_intern() of count names, the i-th len[i] bytes at buf + off[i],
+ * in that order, ids[i] its id: as names_intern_from(), the slots
+ * loaded ahead (a symbol table's names made up at once).
+ */
+void names_intern_many(struct names *n, const char *buf, const size_t *off,
+		       const size_t *len, size_t count, name_id *ids);
+
 void names_intern_from(struct names *n, const struct names *from,
 		       const bool *skip, name_id *ids);
 

@@ -4,9 +4,11 @@
  * The file's [start, end) is read in pieces of PIECE bytes, piece k
  * into buffer k % PIECES, by one thread, while the main thread takes
  * the records out of the pieces read before. The main thread holds the
- * piece of the offset it last asked for and the next (a record may
- * cross into it: the two parts are joined in a buffer of its own); the
- * thread reads at most PIECES - 1 pieces past the first one held.
+ * piece of the offset it last asked to keep (perf_ahead_bytes_kept();
+ * else of the offset asked for) and those after it up to the one asked
+ * for and the next (a record may cross into it: the two parts are
+ * joined in a buffer of its own); the thread reads at most PIECES - 1
+ * pieces past the first one held.
  */
 #include "perf_ahead.h"
 
@@ -21,7 +23,9 @@
 #include "base/xalloc.h"
 
 #define PIECE ((size_t)1 << 20)
-#define PIECES 4
+/* Up to 5 MiB kept behind a record: a reader in one pass keeps the
+ * samples of a round or two of perf record's (a few hundred KB). */
+#define PIECES 6
 /* A record's size is a u16: one crosses at most into the next piece. */
 #define RECORD_MAX 65536
 _Static_assert(RECORD_MAX <= PIECE, "a record spans at most two pieces");
@@ -133,21 +137,30 @@ static const struct piece *wait_piece(struct perf_ahead *a, size_t k)
 const unsigned char *perf_ahead_bytes(struct perf_ahead *a, size_t at,
 				      size_t n)
 {
-	size_t k, last, in;
+	return perf_ahead_bytes_kept(a, at, n, at);
+}
+
+const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
+					   size_t n, size_t keep)
+{
+	size_t k, last, in, kept;
 	const struct piece *p, *q = NULL;
 
-	if (at < a->start || n > RECORD_MAX || at + n > a->end || !n)
+	if (keep < a->start || keep > at || n > RECORD_MAX ||
+	    at + n > a->end || !n)
 		return NULL;
 	k = (at - a->start) / PIECE;
 	last = (at + n - 1 - a->start) / PIECE;
+	kept = (keep - a->start) / PIECE;
 	in = at - (a->start + k * PIECE);
 	pthread_mutex_lock(&a->lock);
-	if (k < a->held) {
+	if (kept < a->held || last >= kept + PIECES) {
 		pthread_mutex_unlock(&a->lock);
-		return NULL;		/* not asked in rising order */
+		return NULL;		/* not asked in rising order, or
+					 * more kept than the pieces hold */
 	}
-	if (k > a->held) {
-		a->held = k;
+	if (kept > a->held) {
+		a->held = kept;
 		pthread_cond_broadcast(&a->changed);
 	}
 	p = wait_piece(a, k);

@@ -29,6 +29,15 @@ struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end);
 const unsigned char *perf_ahead_bytes(struct perf_ahead *a, size_t at,
 				      size_t n);
 
+/*
+ * The same, and the bytes from keep on (keep at most at, and at least
+ * the last call's keep) stay to be asked for again: the pieces from
+ * keep's are not read over. NULL too when [keep, at + n) spans more
+ * pieces than there are.
+ */
+const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
+					   size_t n, size_t keep);
+
 /* Stops the thread and frees everything (NULL: nothing). */
 void perf_ahead_stop(struct perf_ahead *a);
 

@@ -142,5 +142,7 @@ int perf_parse_trailer(const struct perf_attr *a, const unsigned char *body,
 /* Where the id is in a sample's body (its byte offset), or -1 when
  * sample_type has neither IDENTIFIER nor ID. */
 long perf_sample_id_offset(uint64_t sample_type);
+/* Where a sample of sample_type has its time, or -1 when none. */
+long perf_sample_time_offset(uint64_t sample_type);
 
 #endif

@@ -49,6 +49,7 @@ void perf_maps_init(struct perf_maps *m)
 	memset(m, 0, sizeof(*m));
 	u64map_init(&m->by_pid);
 	u64map_init(&m->comm_by_tid);
+	u64map_init(&m->absent_by_pid);
 	/* from the run's secret (hashmap.c), never 0 (xorshift32's fixed
 	 * point): with a fixed seed, a file that knew the priorities to
 	 * come could give its mappings starts in their order, and make
@@ -68,6 +69,8 @@ void perf_maps_release(struct perf_maps *m)
 	free(m->threads);
 	u64map_release(&m->by_pid);
 	u64map_release(&m->comm_by_tid);
+	u64map_release(&m->absent_by_pid);
+	free(m->absent_times);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -100,8 +103,43 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 		pr->epochs[0] = (struct perf_epoch){ 0, NONE };
 		pr->nepochs = 1;
 		pr->stamp = ++m->nstamps;
+		pr->gen = ++m->ngens;
+		if (m->nabsent) {
+			uint32_t a = u64map_get(&m->absent_by_pid, pid);
+
+			if (a != U64MAP_NONE) {
+				pr->sampled = true;
+				pr->last_sample = m->absent_times[a];
+			}
+		}
 	}
 	return i;
+}
+
+/*
+ * One pass (perf_maps_sample()): an op of proc pi at time t taken in
+ * now, after those taken before. Taking every op first orders the ops
+ * of a process by time (then file order, which taking in batches
+ * keeps); and a look-up of a sample of it at or after t would have
+ * seen it. changes: whether the op changes pi's answers (not a FORK
+ * out of it).
+ */
+static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
+		     bool changes)
+{
+	struct perf_proc *pr = &m->procs[pi];
+
+	if (t < pr->last_op || (changes && pr->sampled &&
+				t <= pr->last_sample))
+		m->disordered = true;
+	if (t > pr->last_op)
+		pr->last_op = t;
+	if (changes)
+		pr->gen = ++m->ngens;
+	/* the gens would come round again: a cache could answer from an
+	 * old one */
+	if (m->ngens == UINT32_MAX)
+		m->disordered = true;
 }
 
 static void note(struct perf_maps *m, const struct perf_maps_op *op)
@@ -219,6 +257,7 @@ static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 	struct perf_map *map = &m->maps[op->map];
 
 	map->seq = seq;
+	check_op(m, pi, op->time, true);
 	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
 	nn = (uint32_t)m->nnodes++;
 	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
@@ -235,6 +274,14 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 	uint32_t root = newest(&m->procs[pi])->root;
 	struct perf_proc *to = &m->procs[ci];
 
+	/* the child takes the parent's tree as it is now: an op of the
+	 * parent's from before the FORK taken after it would be missed */
+	check_op(m, pi, op->time, false);
+	check_op(m, ci, op->time, true);
+	/* a first tree for a process whose samples found nothing: they
+	 * would have found it (the first epoch is from time 0) */
+	if (newest(to)->root == NONE && to->sampled)
+		m->disordered = true;
 	if (root != NONE) {
 		/* the tree is shared: neither may change it in place */
 		m->procs[pi].stamp = ++m->nstamps;
@@ -279,6 +326,40 @@ static void take_noted(struct perf_maps *m)
 	}
 	m->nops = 0;
 }
+uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
+{
+	struct perf_proc *pr;
+	uint32_t pi;
+
+	take_noted(m);
+	pi = proc_index(m, pid, false);
+	if (pi == NONE) {
+		/* nothing found, gen 0: a proc made later has another */
+		bool added = false;
+		uint32_t a = u64map_get_or_put(&m->absent_by_pid, pid,
+					       (uint32_t)m->nabsent, &added);
+
+		if (added) {
+			ARRAY_GROW(m->absent_times, m->nabsent + 1,
+				   m->absent_alloc);
+			m->absent_times[m->nabsent++] = time;
+		} else if (time > m->absent_times[a]) {
+			m->absent_times[a] = time;
+		}
+		return 0;
+	}
+	pr = &m->procs[pi];
+	if (!pr->sampled || time > pr->last_sample)
+		pr->last_sample = time;
+	pr->sampled = true;
+	return pr->gen;
+}
+
+void perf_maps_settle(struct perf_maps *m)
+{
+	take_noted(m);
+}
+
 /* a mapping at least as new: a later time, or the same and taken
  * later */
 static bool newer(const struct perf_map *a, const struct perf_map *b)

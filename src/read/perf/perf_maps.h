@@ -47,6 +47,13 @@ struct perf_proc {
 	size_t nepochs, epochs_alloc;
 	uint32_t stamp;		/* its newest epoch's nodes of this stamp
 				 * are its own, to change in place */
+	uint32_t gen;		/* changes when its answers may (a
+				 * mapping or FORK into it taken in) */
+	/* one pass (perf_maps_sample()): the latest time of the ops
+	 * taken on it (into it, or a FORK out of it), and of its samples
+	 * looked up (sampled: any) */
+	uint64_t last_op, last_sample;
+	bool sampled;
 };
 
 /* A MMAP or FORK waiting to be taken in time order. */
@@ -90,6 +97,17 @@ struct perf_maps {
 	size_t nthreads, threads_alloc;
 	struct u64map comm_by_tid;	/* tid -> threads[] */
 	uint32_t rand;		/* the priorities of the trees' nodes */
+	uint32_t ngens;		/* procs' gens handed out */
+	/* one pass: the latest sample time of each process sampled before
+	 * it had a mapping or FORK (a proc is made at its first: a sample
+	 * costs 8 bytes here, not a proc's hundreds) */
+	struct u64map absent_by_pid;	/* pid -> absent_times[] */
+	uint64_t *absent_times;
+	size_t nabsent, absent_alloc;
+	/* one pass: an op was taken in that a look-up already made, or
+	 * the order ops were taken in, would have seen otherwise than
+	 * if every op had been taken before the first look-up */
+	bool disordered;
 };
 
 void perf_maps_init(struct perf_maps *m);
@@ -135,6 +153,24 @@ const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
 					   uint64_t addr, uint64_t time,
 					   uint64_t *from, uint64_t *until);
+
+/*
+ * Read in one pass (samples looked up as they come, the mappings known
+ * so far): call this before each sample's look-ups, of process pid at
+ * time. It takes in what was noted; if an op then taken could change
+ * an answer given before (a mapping or FORK of pid's at or before a
+ * sample of it looked up already), or comes in an order between ops of
+ * one process that taking all first would not have, m->disordered is
+ * set and stays: the answers are no longer those of two passes. Else
+ * every look-up since the last call gives what it would with every
+ * record taken in first. Returns pid's gen, which changes whenever an
+ * answer for pid may: a cache of look-ups keyed by it stays right.
+ */
+uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time);
+
+/* One pass, at the end: takes in what is left, for the last check of
+ * m->disordered. */
+void perf_maps_settle(struct perf_maps *m);
 
 /* Thread tid is called name (a name_id) from time on. */
 void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,

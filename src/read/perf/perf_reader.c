@@ -16,6 +16,9 @@ int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 	char msg[1024];
 	va_list ap;
 
+	/* read again in two passes, which say it where they find it */
+	if (r->one_pass)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
@@ -58,6 +61,12 @@ int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
 				 "other builds are not added up",
 				 names_str(&r->p->names, o->path), has, had);
 	}
+	/* one pass: the object's frames were made, and its files perhaps
+	 * found (the unwinder, the symbol tables loaded ahead), by the
+	 * build-id it had then */
+	if (r->one_pass && o->frames.nr &&
+	    (o->build_id_len != n || memcmp(o->build_id, id, n)))
+		return -1;
 	memcpy(o->build_id, id, n);
 	o->build_id_len = (uint8_t)n;
 	o->build_id_from = names_intern(&r->p->names, r->path,

@@ -14,6 +14,7 @@
 #include "base/hashmap.h"
 #include "perf_format.h"
 #include "perf_maps.h"
+#include "perf_pending.h"
 #include "profile/perf_data.h"
 #include "profile/profile.h"
 #include "read/read.h"
@@ -45,6 +46,7 @@ enum perf_quirk {
 struct perf_frame_slot {
 	uint64_t addr, from, until;
 	uint32_t pid, frame;
+	uint32_t gen;		/* the process's (perf_maps_sample()) */
 	bool kernel;
 };
 
@@ -57,6 +59,8 @@ struct perf_path {
 	bool *exact;
 	size_t n, alloc;
 };
+
+struct perf_source;
 
 struct perf_reader {
 	const char *path;
@@ -124,6 +128,19 @@ struct perf_reader {
 	uint64_t lbr_samples;
 	/* the header's data size was 0: perf record did not finish */
 	bool unfinished;
+	/* the records read in one pass (read_perf.c's read_all()): the
+	 * samples looked up with the mappings known so far; perf_fail()
+	 * says nothing, as a failure then is read again in two passes;
+	 * maps_gen the sample's process's (perf_maps_sample()) */
+	bool one_pass;
+	uint32_t maps_gen;
+	/* one pass: the samples read, held until the rounds after them
+	 * (perf_records.c); the latest sample time read, and the latest
+	 * when the last round ended, which those held up to are read at
+	 * the end of the next */
+	struct perf_pending held;
+	uint64_t max_time, round_limit;
+	struct perf_source *source;	/* the records' bytes, while read */
 	/* what was read on past, with a word each (perf_quirk()) */
 	struct { uint64_t n; size_t first; } quirks[PERF_QUIRKS];
 };
@@ -172,8 +189,12 @@ int perf_read_build_id(struct perf_reader *r, size_t off, size_t size);
 /*
  * The records in [start, end) of the file. Pass 1 reads everything but
  * the samples (attrs and features in pipe mode, mappings, processes,
- * losses); pass 2 only the samples, with every mapping known.
- * Returns 0, or -1 after reporting.
+ * losses); pass 2 only the samples, with every mapping known. Pass 0
+ * (r->one_pass) reads both at once, and fails without a word where
+ * its answers could differ from two passes' (perf_maps_sample()), or
+ * where a record needs what the samples before it were read without
+ * (attrs, features, a build-id of an object with frames).
+ * Returns 0, or -1 after reporting (in one pass, without).
  */
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass);

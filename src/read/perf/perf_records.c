@@ -8,8 +8,10 @@
  * The kernel's records (<linux/perf_event.h>, struct perf_event_type)
  * may end with the sample_id trailer (attr.sample_id_all), which says
  * when they happened: mappings are looked up by time. Samples are read
- * in a second pass, once every mapping is known, as perf report sorts
- * its events by time before it uses them.
+ * with every mapping they could find known, as perf report sorts its
+ * events by time before it uses them: in a second pass, or in one pass
+ * where the file's rounds allow (held until the rounds after them have
+ * been read, and checked; see hold_sample()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +21,9 @@
 #include "base/diag.h"
 #include "base/spare_cpu.h"
 #include "base/xalloc.h"
-#include "perf_ahead.h"
 #include "perf_inflate.h"
 #include "perf_reader.h"
+#include "perf_source.h"
 #include "perf_unwind.h"
 
 #define HEADER_SIZE 8
@@ -295,8 +297,9 @@ static int read_header_feature(struct perf_reader *r, const struct record *rec)
  * address, each with the times its mapping holds for, so that a frame
  * seen before is neither looked up in the mappings nor in the frames
  * again. Direct-mapped: a slot is the last address hashed to it. Exact:
- * a slot answers only within its span (every mapping was taken in by
- * pass 1, before the first sample).
+ * a slot answers only within its span, and only while the process's
+ * mappings are the same (r->maps_gen: in one pass, they are added to
+ * between samples).
  */
 #define FRAME_CACHE_BITS 12
 
@@ -323,8 +326,9 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 	bool first;
 
 	if (slot->addr == addr && slot->kernel == kernel &&
-	    (kernel || (slot->pid == pid && slot->from <= time &&
-			time < slot->until)) && slot->until)
+	    (kernel || (slot->pid == pid && slot->gen == r->maps_gen &&
+			slot->from <= time && time < slot->until)) &&
+	    slot->until)
 		return slot->frame;
 	if (kernel) {
 		obj = r->kernel_obj;
@@ -343,7 +347,7 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 		r->opts->perf_object_seen(r->opts->perf_object_ctx,
 					  &r->p->names, r->d, obj);
 	*slot = (struct perf_frame_slot){ addr, from, until, pid, frame,
-					  kernel };
+					  r->maps_gen, kernel };
 	return frame;
 }
 
@@ -673,6 +677,14 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 		r->samples_filtered++;
 		return 0;
 	}
+	if (r->one_pass) {
+		/* the mappings noted since the last sample taken in: if
+		 * one would change what a sample before found, the file is
+		 * read again in two passes (read_perf.c) */
+		r->maps_gen = perf_maps_sample(&r->maps, s.pid, s.time);
+		if (r->maps.disordered)
+			return -1;
+	}
 	if (s.has_chain)
 		n = sample_frames(r, rec, &s, st, &user);
 	/* the kernel stops a chain at kernel.perf_event_max_stack frames
@@ -794,9 +806,10 @@ static int first_pass(struct perf_reader *r, const struct record *rec)
 	case PERF_REC_ID_INDEX:
 		return read_id_index(r, rec);
 	case PERF_REC_HEADER_ATTR:
-		return read_header_attr(r, rec);
+		/* one pass: the events were set before the first record */
+		return r->one_pass ? -1 : read_header_attr(r, rec);
 	case PERF_REC_HEADER_FEATURE:
-		return read_header_feature(r, rec);
+		return r->one_pass ? -1 : read_header_feature(r, rec);
 	case PERF_REC_HEADER_BUILD_ID:
 		return perf_read_build_id(r, rec->off, rec->size);
 	case PERF_REC_HEADER_TRACING_DATA:
@@ -836,99 +849,6 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 	return 0;
 }
 
-/*
- * Where the records are read from. A plain file is mapped (the feature
- * sections and pipe mode's feature and build-id records are read there,
- * by offset), but its records are read with pread() into a window that
- * moves along: touching the mapping page by page cost a fault for each
- * stretch of pages, which on a virtual machine is a trap to the
- * hypervisor (a third of a --call-graph dwarf recording's reading time,
- * with two passes over GBs of stack dumps), and its pages stayed in the
- * reader's memory. The window holds the largest record (its size is a
- * u16); what a record needs afterwards is copied out of it.
- */
-#define WINDOW_SIZE ((size_t)1 << 20)
-
-struct window {
-	unsigned char *buf;
-	size_t off, len;	/* the file's bytes [off, off + len) */
-};
-
-/* The n bytes at file offset at (which the file holds), or NULL after
- * reporting a read error. */
-static const unsigned char *bytes_at(const struct perf_reader *r,
-				     struct window *w, size_t at, size_t n)
-{
-	size_t want;
-
-	if (r->fd < 0)
-		return r->data + at;
-	if (at >= w->off && n <= w->len && at - w->off <= w->len - n)
-		return w->buf + (at - w->off);
-	if (!w->buf)
-		w->buf = xmalloc(WINDOW_SIZE);
-	want = r->len - at < WINDOW_SIZE ? r->len - at : WINDOW_SIZE;
-	w->off = at;
-	w->len = 0;
-	while (w->len < want) {
-		ssize_t got = pread(r->fd, w->buf + w->len, want - w->len,
-				    (off_t)(at + w->len));
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			perf_fail(r, at + w->len, "cannot read the file: %s",
-				  got < 0 ? strerror(errno)
-					  : "it is shorter than when opened");
-			return NULL;
-		}
-		w->len += (size_t)got;
-	}
-	return w->buf;
-}
-
-/*
- * Whether the records are read ahead on a second thread (perf_ahead.h):
- * a plain file of some size, when a processor is free for it
- * (spare_cpu(); CGANALYZE_READER_THREAD=1 always, 0 never).
- */
-#define AHEAD_MIN_BYTES ((size_t)16 << 20)
-
-static struct perf_ahead *start_ahead(const struct perf_reader *r,
-				      size_t start, size_t end)
-{
-	switch (r->opts->thread) {
-	case READ_THREAD_OFF:
-		return NULL;
-	case READ_THREAD_AUTO:
-		if (end - start < AHEAD_MIN_BYTES || !spare_cpu())
-			return NULL;
-		break;
-	default:
-		break;
-	}
-	return r->fd >= 0 ? perf_ahead_start(r->fd, start, end) : NULL;
-}
-
-/* bytes_at(), from the pieces read ahead while they can be had; then
- * (a read failed) as before, which says why. */
-static const unsigned char *record_bytes(const struct perf_reader *r,
-					 struct window *w,
-					 struct perf_ahead **ahead, size_t at,
-					 size_t n)
-{
-	const unsigned char *p;
-
-	if (*ahead) {
-		p = perf_ahead_bytes(*ahead, at, n);
-		if (p)
-			return p;
-		perf_ahead_stop(*ahead);
-		*ahead = NULL;
-	}
-	return bytes_at(r, w, at, n);
-}
-
 /* The record header at p (HEADER_SIZE bytes there at least), at
  * offset off of the file or of the decompressed data. */
 static void parse_header(const struct perf_reader *r, const unsigned char *p,
@@ -945,14 +865,96 @@ static void parse_header(const struct perf_reader *r, const unsigned char *p,
 	rec->len = rec->size >= HEADER_SIZE ? rec->size - HEADER_SIZE : 0;
 }
 
+/*
+ * One pass: what a held sample may wait for. perf record writes the
+ * kernel's buffers a round at a time, every CPU's in turn, each round
+ * ended by a FINISHED_ROUND; a record of one CPU may come after a
+ * later one of another in its round, but perf report takes a round's
+ * end to mean that nothing older than the previous round's latest
+ * event is still to come, and sorts no further back (its ordered
+ * events). The samples are held in file order and read, the oldest
+ * first, once a round has ended after the round ending past their
+ * time; perf_maps_sample() checks that no record then comes that
+ * would have changed them (else the file is read in two passes), so a
+ * recording that breaks perf's rule is read right all the same.
+ */
+#define HELD_MAX_BYTES ((size_t)64 << 20)
+
+static int hold_sample(struct perf_reader *r, const struct record *rec)
+{
+	const struct perf_attr *a;
+	/* the file's own bytes are asked for again (perf_source.h); a
+	 * compressed record's decompressed ones are copied */
+	struct perf_held h = { rec->off, r->inflated_from, 0, r->in_inflated,
+			       rec->size,
+			       r->in_inflated ? rec->body - HEADER_SIZE : NULL };
+	long at;
+
+	if (sample_attr(r, rec, &a) < 0)
+		return -1;
+	/* a sample of no event waits only for its turn */
+	at = a ? perf_sample_time_offset(a->sample_type) : -1;
+	if (at >= 0 && (size_t)at + 8 <= rec->len) {
+		struct cursor c;
+
+		perf_cursor(r, &c, rec->body + at, 8);
+		cursor_u64(&c, &h.time);
+	}
+	if (h.time > r->max_time)
+		r->max_time = h.time;
+	perf_pending_push(&r->held, &h);
+	/* no rounds, or rounds that do not end: two passes hold nothing */
+	return perf_pending_bytes(&r->held) > HELD_MAX_BYTES ? -1 : 0;
+}
+
+/* The held samples up to time limit, from the oldest held. */
+static int read_held(struct perf_reader *r, uint64_t limit, struct stack *st)
+{
+	bool in_inflated = r->in_inflated;
+	size_t inflated_from = r->inflated_from;
+	struct perf_held h;
+	int ret = 0;
+
+	while (perf_pending_front(&r->held, &h) && h.time <= limit) {
+		struct record rec;
+
+		if (!h.bytes) {
+			h.bytes = perf_source_bytes(r->source, h.off, h.size,
+						    h.off);
+			if (!h.bytes) {
+				ret = -1;
+				break;
+			}
+		}
+		parse_header(r, h.bytes, h.off, &rec);
+		r->in_inflated = h.inflated;
+		r->inflated_from = h.inflated_from;
+		ret = read_sample(r, &rec, st);
+		if (ret < 0)
+			break;
+		perf_pending_pop(&r->held);
+	}
+	r->in_inflated = in_inflated;
+	r->inflated_from = inflated_from;
+	return ret;
+}
+
 static int one_record(struct perf_reader *r, const struct record *rec,
 		      int pass, struct stack *st)
 {
-	if (pass == 1)
-		return first_pass(r, rec);
-	if (rec->type == PERF_RECORD_SAMPLE)
-		return read_sample(r, rec, st);
-	return 0;
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		if (pass == 0)
+			return hold_sample(r, rec);
+		return pass == 1 ? first_pass(r, rec)
+				 : read_sample(r, rec, st);
+	}
+	if (pass == 0 && rec->type == PERF_REC_FINISHED_ROUND) {
+		uint64_t limit = r->round_limit;
+
+		r->round_limit = r->max_time;
+		return read_held(r, limit, st);
+	}
+	return pass == 2 ? 0 : first_pass(r, rec);
 }
 
 /*
@@ -1027,17 +1029,20 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
 	struct stack st = { NULL, NULL, 0, NULL, NULL };
-	struct window win = { NULL, 0, 0 };
-	struct perf_ahead *ahead = start_ahead(r, start, end);
+	struct perf_source src;
 	struct perf_inflate z;
 	size_t at = start, last_compressed = 0;
 	const unsigned char *p;
 	int ret = -1;
 
 	memset(&z, 0, sizeof(z));
+	perf_source_init(&src, r, start, end);
+	r->source = &src;
+	perf_pending_init(&r->held);
 	while (at < end) {
 		struct record rec;
 		uint64_t extra;
+		size_t keep = at;
 
 		if (end - at < HEADER_SIZE) {
 			if (r->unfinished)
@@ -1046,7 +1051,12 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  "of its 8 are there", end - at);
 			goto out;
 		}
-		p = record_bytes(r, &win, &ahead, at, HEADER_SIZE);
+		/* one pass: the held samples' bytes stay to be had */
+		if (pass == 0 && perf_pending_first_uncopied(&r->held, &keep) &&
+		    keep > at)
+			BUG("a held sample at 0x%zx after the record at 0x%zx",
+			    keep, at);
+		p = perf_source_bytes(&src, at, HEADER_SIZE, keep);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1064,7 +1074,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 				  rec.size, end - at);
 			goto out;
 		}
-		p = record_bytes(r, &win, &ahead, at, rec.size);
+		p = perf_source_bytes(&src, at, rec.size, keep);
 		if (!p)
 			goto out;
 		parse_header(r, p, at, &rec);
@@ -1086,6 +1096,15 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		}
 		at += rec.size + (size_t)extra;
 	}
+	/* one pass: the mappings after the last sample may be older than
+	 * it */
+	if (pass == 0) {
+		if (read_held(r, UINT64_MAX, &st) < 0)
+			goto out;
+		perf_maps_settle(&r->maps);
+		if (r->maps.disordered)
+			goto out;
+	}
 	if (z.len) {
 		perf_fail(r, last_compressed, "the compressed records' data "
 			  "ends inside a record: %zu bytes of it are left "
@@ -1101,12 +1120,13 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			r->path, at, end - at);
 	ret = 0;
 out:
-	perf_ahead_stop(ahead);
+	perf_pending_release(&r->held);
+	perf_source_release(&src);
+	r->source = NULL;
 	perf_inflate_free(&z);
 	free(st.frames);
 	free(st.exact);
 	free(st.pcs);
 	free(st.pcs_exact);
-	free(win.buf);
 	return ret;
 }

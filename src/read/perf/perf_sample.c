@@ -305,3 +305,15 @@ long perf_sample_id_offset(uint64_t sample_type)
 	off += (sample_type & PERF_SAMPLE_ADDR) ? 8 : 0;
 	return off;
 }
+
+long perf_sample_time_offset(uint64_t sample_type)
+{
+	long off = 0;
+
+	if (!(sample_type & PERF_SAMPLE_TIME))
+		return -1;
+	off += (sample_type & PERF_SAMPLE_IDENTIFIER) ? 8 : 0;
+	off += (sample_type & PERF_SAMPLE_IP) ? 8 : 0;
+	off += (sample_type & PERF_SAMPLE_TID) ? 8 : 0;
+	return off;
+}

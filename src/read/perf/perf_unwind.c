@@ -108,13 +108,14 @@ struct uproc {
  * report()'s REPORT_OK answers, by process and pc: each frame's module
  * is reported before it is unwound from, and most of a sample's frames
  * were the last ones' too. An answer holds while the mapping at pc is
- * the same ([from, until), perf_maps_find_span()) and the process's
- * Dwfl is the one that had the module (made): a module once reported
- * stays, and none overlapping it is added. Direct-mapped.
+ * the same ([from, until), perf_maps_find_span(), while the process's
+ * mappings are: gen, the reader's maps_gen) and the process's Dwfl is
+ * the one that had the module (made): a module once reported stays,
+ * and none overlapping it is added. Direct-mapped.
  */
 struct report_slot {
 	uint64_t pc, from, until, made;
-	uint32_t pid;
+	uint32_t pid, gen;
 };
 #define REPORT_CACHE_BITS 12
 
@@ -499,7 +500,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 				      sizeof(*u->reported));
 	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->from <= t && t < rs->until)
+	    rs->gen == u->r->maps_gen && rs->from <= t && t < rs->until)
 		return REPORT_OK;
 	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
 				  &until);
@@ -514,7 +515,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 
 		if (o->object == m.object && o->bias == m.bias) {
 			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid };
+						    pr->pid, u->r->maps_gen };
 			return REPORT_OK;
 		}
 		if (o->lo < m.hi && m.lo < o->hi)
@@ -533,7 +534,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	libdw->report_end(pr->dwfl, NULL, NULL);
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
-	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid };
+	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
+				    u->r->maps_gen };
 	return REPORT_OK;
 }
 

@@ -396,7 +396,40 @@ static void add_input(struct perf_reader *r)
 	free(cmd);
 }
 
-static int read_all(struct perf_reader *r)
+/*
+ * Whether the records can be read in one pass: the samples looked up
+ * with the mappings, processes and build-ids read so far. perf writes
+ * a process's MMAP, COMM and FORK before its samples but from per-CPU
+ * buffers, so a sample can come before an older mapping of its process
+ * (it moved to a CPU whose buffer was written first): the pass then
+ * stops where that could have changed a look-up (perf_maps_sample()),
+ * and the file is read again in two. Not tried where the first pass
+ * gives the second more than the mappings: the first and last samples'
+ * times (--time), the command names of every thread (--comm), pipe
+ * mode's attrs, features and build-ids (records among the samples), a
+ * recording added to one read before (its frames and stacks are
+ * shared), or an unfinished one's last record (said after pass 1); nor
+ * where records have no times (a mapping would be before every
+ * sample). CGANALYZE_PERF_PASSES=2 reads in two passes always.
+ */
+static bool one_pass_ok(const struct perf_reader *r)
+{
+	const struct perf_select *sel = r->opts->perf_select;
+	const char *env = getenv("CGANALYZE_PERF_PASSES");
+
+	if (env && !strcmp(env, "2"))
+		return false;
+	if (r->pipe || r->timing || r->unfinished || r->p->perf ||
+	    (sel && sel->comms))
+		return false;
+	for (size_t i = 0; i < r->nattrs; i++)
+		if (!(r->attrs[i].sample_type & PERF_SAMPLE_TIME) ||
+		    !(r->attrs[i].flags & PERF_ATTR_FLAG_SAMPLE_ID_ALL))
+			return false;
+	return true;
+}
+
+static int read_all(struct perf_reader *r, bool try_one_pass)
 {
 	struct section data = { 0, 0 };
 
@@ -419,6 +452,18 @@ static int read_all(struct perf_reader *r)
 	} else if (read_file_layout(r, &data) < 0) {
 		return -1;
 	}
+	if (try_one_pass && one_pass_ok(r)) {
+		/* the events before the first sample: the file's attrs are
+		 * all in its header */
+		if (set_events(r) < 0)
+			return -1;
+		r->one_pass = true;
+		if (perf_read_records(r, (size_t)data.off,
+				      (size_t)(data.off + data.size), 0) < 0)
+			return 1;
+		r->one_pass = false;
+		goto read;
+	}
 	if (perf_read_records(r, (size_t)data.off,
 			      (size_t)(data.off + data.size), 1) < 0)
 		return -1;
@@ -433,6 +478,7 @@ static int read_all(struct perf_reader *r)
 	if (perf_read_records(r, (size_t)data.off,
 			      (size_t)(data.off + data.size), 2) < 0)
 		return -1;
+read:
 	if (r->timing && r->time_all && !r->time_kept)
 		return error("%s: none of its %llu samples is in --time=%s: "
 			     "they were recorded from %llu.%09llu to "
@@ -455,32 +501,23 @@ static int read_all(struct perf_reader *r)
 	return 0;
 }
 
-int read_perf(struct profile *p, struct line_reader *lr,
-	      const struct read_opts *opts)
+/* The file's data [data, +len) (fd its descriptor, or -1), read into
+ * p: 0, -1 after reporting, or 1 when the one pass tried failed and
+ * the file is to be read again in two (the profile as before). */
+static int read_data(struct profile *p, const char *path,
+		     const unsigned char *data, size_t len, int fd,
+		     const struct read_opts *opts, bool try_one_pass)
 {
 	struct perf_reader r;
-	unsigned char *copy = NULL;
-	const unsigned char *data;
-	size_t len, first_thread;
-	int mapped, ret = -1;
+	size_t first_thread;
+	int ret = -1, got;
 
-	mapped = line_reader_map(lr, &data, &len);
-	if (mapped < 0)
-		return -1;
-	if (!mapped) {
-		long n = line_reader_slurp(lr, PERF_MAX_BYTES, &copy);
-
-		if (n < 0)
-			return -1;
-		data = copy;
-		len = (size_t)n;
-	}
 	memset(&r, 0, sizeof(r));
-	r.path = lr->path;
+	r.path = path;
 	r.p = p;
 	r.data = data;
 	r.len = len;
-	r.fd = mapped > 0 ? lr->fd : -1;
+	r.fd = fd;
 	r.opts = opts;
 	r.timing = opts->perf_select && opts->perf_select->time;
 	xalloc_set_context(r.path);
@@ -498,11 +535,15 @@ int read_perf(struct profile *p, struct line_reader *lr,
 					 strlen(PERF_UNKNOWN_OBJECT),
 					 PERF_OBJ_UNKNOWN);
 	first_thread = r.d->nthreads;
-	if (read_all(&r) < 0) {
+	got = read_all(&r, try_one_pass);
+	if (got) {
 		/* a recording added to another leaves it half added to:
-		 * the profile is not to be used (the caller stops) */
+		 * the profile is not to be used (the caller stops); the
+		 * one pass tried is never on one */
 		if (r.d != p->perf)
 			perf_data_free(r.d);
+		if (got > 0)
+			ret = 1;
 		goto out;
 	}
 	/* each thread's last command name, as perf report names it */
@@ -531,6 +572,33 @@ out:
 	free(r.attrs);
 	free(r.desc_names);
 	free(r.cmdline);
+	return ret;
+}
+
+int read_perf(struct profile *p, struct line_reader *lr,
+	      const struct read_opts *opts)
+{
+	unsigned char *copy = NULL;
+	const unsigned char *data;
+	size_t len;
+	int mapped, ret;
+
+	mapped = line_reader_map(lr, &data, &len);
+	if (mapped < 0)
+		return -1;
+	if (!mapped) {
+		long n = line_reader_slurp(lr, PERF_MAX_BYTES, &copy);
+
+		if (n < 0)
+			return -1;
+		data = copy;
+		len = (size_t)n;
+	}
+	ret = read_data(p, lr->path, data, len, mapped > 0 ? lr->fd : -1,
+			opts, true);
+	if (ret > 0)
+		ret = read_data(p, lr->path, data, len,
+				mapped > 0 ? lr->fd : -1, opts, false);
 	if (mapped)
 		munmap((void *)data, len);
 	free(copy);

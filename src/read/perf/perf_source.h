@@ -1,0 +1,42 @@
+/*
+ * Where perf_records.c takes the records' bytes from: the mapped data
+ * of a copy, or a plain file's pread() into a window that moves along,
+ * or pieces read ahead on a second thread (perf_ahead.h). A caller
+ * reading in one pass also keeps the bytes of the samples it holds
+ * (perf_pending.h) from an offset on, and asks for them again later.
+ */
+#ifndef CGA_PERF_SOURCE_H
+#define CGA_PERF_SOURCE_H
+
+#include <stddef.h>
+
+struct perf_ahead;
+struct perf_reader;
+
+struct perf_source {
+	const struct perf_reader *r;
+	struct perf_ahead *ahead;	/* NULL: none, or stopped */
+	unsigned char *buf;		/* the window */
+	size_t off, len, cap;		/* the file's [off, off + len) */
+};
+
+/* For the records in [start, end) of r's file; reads ahead when a
+ * processor is free for it (spare_cpu(); CGANALYZE_READER_THREAD=1
+ * always, 0 never). */
+void perf_source_init(struct perf_source *s, const struct perf_reader *r,
+		      size_t start, size_t end);
+void perf_source_release(struct perf_source *s);
+
+/*
+ * The n bytes at file offset at (which the file holds), valid until
+ * the next call; keep (at most at) is the lowest offset the caller
+ * will ask for again: the bytes from it on stay to be had. NULL after
+ * perf_fail() (a read error; or more than PERF_SOURCE_KEEP_MAX bytes
+ * to keep).
+ */
+const unsigned char *perf_source_bytes(struct perf_source *s, size_t at,
+				       size_t n, size_t keep);
+
+#define PERF_SOURCE_KEEP_MAX ((size_t)64 << 20)
+
+#endif
