@@ -186,6 +186,18 @@ static void read_maps(struct cpu_reader *c)
 				    (uint64_t)(s - (const char *)c->data));
 		s = nl ? nl + 1 : end;
 	}
+	/* libprofiler copies /proc/self/maps, whose lines all end */
+	if (c->maps_start < c->len && c->data[c->len - 1] != '\n') {
+		const char *last = (const char *)c->data + c->len;
+
+		while (last > (const char *)c->data + c->maps_start &&
+		       last[-1] != '\n')
+			last--;
+		warning("%s: offset 0x%zx: the mappings' last line ends "
+			"without a newline: the file is cut short, and objects "
+			"mapped after the cut are missing", r->path,
+			(size_t)(last - (const char *)c->data));
+	}
 	gperf_maps_sort(&r->maps);
 	if (r->maps.skipped)
 		warning("%s: offset 0x%llx: %llu lines of the mappings are "
@@ -229,6 +241,7 @@ static void add_records(struct cpu_reader *c)
 			"address: their samples are left out", r->path,
 			(unsigned long long)r->first_empty,
 			(unsigned long long)r->empty_stacks);
+	gperf_warn_unmapped(r);
 }
 
 int gperf_read_cpu(struct gperf_reader *r, const unsigned char *data,

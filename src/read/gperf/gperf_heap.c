@@ -321,6 +321,7 @@ static void add_records(struct heap_reader *h)
 			"are left out", r->path,
 			(unsigned long long)r->first_empty,
 			(unsigned long long)r->empty_stacks);
+	gperf_warn_unmapped(r);
 }
 
 int gperf_read_heap(struct gperf_reader *r, struct line_reader *lr)
