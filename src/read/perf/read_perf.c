@@ -345,6 +345,16 @@ static void report(const struct perf_reader *r)
 			     "libdwfl", r->path, (unsigned long long)by_rows,
 			     (unsigned long long)differed);
 		perf_unwind_counts(r->unwind, &done, &failed);
+		if (perf_unwind_cut(r->unwind))
+			warning("%s: %llu of the %llu samples with user stack "
+				"dumps (--call-graph dwarf) are cut short: "
+				"their callers go on above the dump, so their "
+				"outermost frames are missing and the callers' "
+				"inclusive costs are low (a larger dump, "
+				"--call-graph dwarf,SIZE up to 65528, takes in "
+				"more)", r->path,
+				(unsigned long long)perf_unwind_cut(r->unwind),
+				(unsigned long long)(done + failed));
 		if (failed)
 			note("%s: %llu of the %llu samples with user stack "
 			     "dumps (--call-graph dwarf) could not be unwound "
