@@ -109,6 +109,8 @@ struct perf_reader {
 	struct perf_unwind *unwind;
 	bool unwind_made;
 	uint64_t dwarf_samples;		/* with a user stack dump */
+	uint64_t chain_samples;		/* with a call chain and no dump:
+					 * perf record -g's frame pointers */
 
 	/* perf record -z: the COMPRESSED feature's method and ring buffer
 	 * size (perf_inflate.c); and while the records decompressed from

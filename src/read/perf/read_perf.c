@@ -288,6 +288,35 @@ static const struct {
 		"deep it goes)" },
 };
 
+/*
+ * Frame-pointer call chains (perf record -g) cut short: through code
+ * built without frame pointers (-O2, glibc) the kernel's walk follows
+ * whatever the register held, to an address in no mapping, or stops at
+ * the sampled function. On a C++ program at -O2 1466 of 1466 samples
+ * ended so, main's inclusive cost 2.25% where --call-graph dwarf finds
+ * 72%. Said from 5% of the samples and 10 of them: with frame
+ * pointers a few are usual (3 of tests/perf/z.data's 228: a sample in
+ * a function's prologue, or in libc).
+ */
+static void cut_chains(const struct perf_reader *r)
+{
+	uint64_t cut, all;
+
+	if (!r->chain_samples || r->dwarf_samples || r->lbr_samples)
+		return;
+	perf_data_cut_stacks(r->d, true, &cut, &all);
+	if (cut < 10 || cut < all / 20)
+		return;
+	warning("%s: %llu of the %llu samples (%.1f%%) have call chains "
+		"cut short: their user stack is the sampled function alone "
+		"or ends at an address in no mapping, so their callers' "
+		"inclusive costs are low (perf record -g follows frame "
+		"pointers, which code built without them, -O2 or glibc, does "
+		"not keep: -fno-omit-frame-pointer, or --call-graph dwarf, "
+		"gives whole stacks)", r->path, (unsigned long long)cut,
+		(unsigned long long)all, 100.0 * (double)cut / (double)all);
+}
+
 /* What the reader passed over or could not use, said once each. */
 static void report(const struct perf_reader *r)
 {
@@ -312,6 +341,7 @@ static void report(const struct perf_reader *r)
 			"0x%zx): left out", r->path,
 			(unsigned long long)r->samples_no_attr,
 			r->first_no_attr_off);
+	cut_chains(r);
 	if (d->lost_records)
 		warning("%s: perf lost %llu events in %llu chunks while "
 			"recording (its buffers were full)", r->path,
