@@ -41,4 +41,22 @@ head -n 1 "$tmp/prof.out" | grep -q '^# callgrind format' ||
 [ $? -eq 1 ] || fail "-o into a missing directory: not exit 1"
 grep -q "^cganalyze: cannot create '$tmp/no-such-dir/x': the directory '$tmp/no-such-dir' does not exist$" "$tmp/err" ||
 	fail "-o into a missing directory: $(cat "$tmp/err")"
+# a full device: every output format fails with exit 1 and says so, to
+# -o and to standard output (pprof's gzip'd data is written in blocks
+# of 64 KiB, the first of which failed with nothing said: exit 0)
+if [ -w /dev/full ]; then
+	for out in text json callgrind folded pprof html; do
+		"$bin" --output=$out -o /dev/full samples/cxx/callgrind.out \
+			>/dev/null 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 1 ] || fail "--output=$out -o /dev/full: exit $rc, not 1"
+		grep -q "No space left on device" "$tmp/err" ||
+			fail "--output=$out -o /dev/full: $(cat "$tmp/err")"
+		[ "$out" = html ] && continue	# -o only
+		"$bin" --output=$out samples/cxx/callgrind.out >/dev/full \
+			2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 1 ] || fail "--output=$out >/dev/full: exit $rc, not 1"
+	done
+fi
 exit $status
