@@ -65,6 +65,7 @@ static const char usage_text[] =
 "                         IgProf), or html: one self-contained report to\n"
 "                         open in a browser (with -o FILE)\n"
 "  -o, --output-file=FILE write the output to FILE instead of standard output\n"
+"                         (-o - is standard output)\n"
 "      --brief            leave out the explanations under the listings\n"
 "      --no-digit-groups  print counts as 8800280, not 8,800,280 (for scripts)\n"
 "      --short-names      shorten long C++ names in the text listings: template\n"
@@ -576,7 +577,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case 'o':
 			if (!*optarg)
 				return usage_error("-o wants a file name");
-			o->output_file = optarg;
+			/* "-" is standard output, as an input "-" is standard
+			 * input (a file named so: -o ./-) */
+			o->output_file = strcmp(optarg, "-") ? optarg : NULL;
 			break;
 		case OPT_DIFF:
 			o->diff = true;
