@@ -202,6 +202,43 @@ static bool calls_match(struct presolve *r, uint32_t i,
 	return *checked < 2 || 2 * *calls >= *checked;
 }
 
+/*
+ * Whether the file at path was changed after every recording read was
+ * (their files' modification times): rebuilt since, perhaps. For an
+ * object that neither a build-id nor its return addresses can check
+ * (perf record -z writes no build-ids; frame-pointer chains through
+ * code without frame pointers leave few return addresses). False when
+ * a time is not known (an input read from a pipe).
+ */
+static bool newer_than_inputs(const struct presolve *r, const char *path)
+{
+	struct stat sb, in;
+
+	if (!r->p->ninputs || stat(path, &sb) != 0)
+		return false;
+	for (size_t k = 0; k < r->p->ninputs; k++) {
+		const char *ip = profile_str(r->p, r->p->inputs[k].path);
+
+		if (stat(ip, &in) != 0 || !S_ISREG(in.st_mode) ||
+		    sb.st_mtime <= in.st_mtime)
+			return false;
+	}
+	return true;
+}
+
+/* Said when an unchecked file is newer than the recordings. */
+static void warn_unchecked(const struct presolve *r, const char *path,
+			   const char *obj, unsigned checked)
+{
+	if (checked < 2 && newer_than_inputs(r, path))
+		warning("%s: changed after the recording, which holds no "
+			"build-id of '%s' and %s: if it was rebuilt since, "
+			"the names of its code are another build's (-b FILE "
+			"gives the build that ran)", path, obj,
+			checked ? "only one return address in it to check"
+				: "no return address in it to check");
+}
+
 /* A -b binary for an object without a recorded build-id must have its
  * calls where the stacks return to. */
 static int check_calls(struct presolve *r, const struct symtab *st,
@@ -210,9 +247,12 @@ static int check_calls(struct presolve *r, const struct symtab *st,
 	const char *obj = profile_str(r->p, r->d->objects[i].path);
 	unsigned calls, checked;
 
-	if (r->d->objects[i].build_id_len || calls_match(r, i, st, &calls,
-							   &checked))
+	if (r->d->objects[i].build_id_len)
 		return 0;
+	if (calls_match(r, i, st, &calls, &checked)) {
+		warn_unchecked(r, st->path, obj, checked);
+		return 0;
+	}
 	if (!r->o->force_binary)
 		return error("%s: not the '%s' that ran: of %u return addresses "
 			     "of the stacks in it, %u follow a call in this "
@@ -388,6 +428,10 @@ static void bind_recorded(struct presolve *r)
 				free(st);
 				continue;
 			}
+			if (!ob->build_id_len)
+				warn_unchecked(r, paths[c],
+					       profile_str(r->p, ob->path),
+					       checked);
 			r->bind[i].st = r->bind[i].owned = st;
 			if (sampled && sampled[i])
 				keep(r, (uint32_t)i, c);

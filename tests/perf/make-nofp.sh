@@ -4,9 +4,13 @@
 #   sh tests/perf/make-nofp.sh
 #
 #   nofp       nofp.c built -O2: no frame pointers (gcc's default there)
-#   nofp.data  perf record -F 499 -g: frame-pointer call chains through
+#   nofp.data  perf record -z -F 499 -g: frame-pointer call chains through
 #              code that keeps none, so most end at an address in no
-#              mapping (the e2e case perf-nofp: the warning that says so)
+#              mapping (the e2e case perf-nofp: the warning that says so);
+#              -z, so that it records no build-ids (perf turns their
+#              collection off when compressing), and with most stacks a
+#              sampled function alone, no return address tells another
+#              build of nofp from this one (tests/sh/perf-rebuilt.sh)
 set -e
 top=$(pwd)
 out=$top/tests/perf
@@ -15,6 +19,6 @@ mkdir -p "$dir"
 cd "$dir"
 cp "$out/nofp.c" .
 gcc -O2 -g -o nofp nofp.c
-perf record -q -F 499 -g -o nofp.data ./nofp 2000 >/dev/null
+perf record -q -z -F 499 -g -o nofp.data ./nofp 2000 >/dev/null
 chmod 644 nofp.data
 cp nofp nofp.data "$out"
