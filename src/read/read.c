@@ -30,6 +30,33 @@ static const char *article_format(const char *format)
 	return format;
 }
 
+/*
+ * Compressions cganalyze does not decode, by their magic numbers: a
+ * Callgrind file compressed with lz4 was read as Callgrind (its
+ * literals hold 'events:') and refused at line 1 with a cost line of
+ * binary bytes; xz and zstd were "not a profile". None of these can
+ * start a profile of a format read (binary ones start with their magic;
+ * 0x28 and 0x04 are no pprof field key; no text starts so). NULL: none.
+ */
+static const char *foreign_compression(const char *data, size_t len)
+{
+	static const struct {
+		const char *name;
+		const char *magic;
+		size_t len;
+	} kinds[] = {
+		{ "xz", "\xfd" "7zXZ\0", 6 },
+		{ "zstd", "\x28\xb5\x2f\xfd", 4 },
+		{ "lz4", "\x04\x22\x4d\x18", 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (len >= kinds[i].len &&
+		    !memcmp(data, kinds[i].magic, kinds[i].len))
+			return kinds[i].name;
+	return NULL;
+}
+
 static int report_unknown(const struct line_reader *lr)
 {
 	return error("%s: not a profile cganalyze can read (expected a Callgrind "
@@ -80,7 +107,7 @@ int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *opts)
 {
 	struct line_reader lr;
-	const char *data;
+	const char *data, *packer;
 	long len;
 	int ret = -1;
 
@@ -98,6 +125,14 @@ int read_profile(struct profile *p, const char *path,
 		error("%s: the file is empty (if valgrind wrote it with "
 		      "--separate-threads=yes, the profiles are in '%s-01', "
 		      "'%s-02', ...)", lr.path, lr.path, lr.path);
+		goto out;
+	}
+	if (lr.encoding == INPUT_PLAIN &&
+	    (packer = foreign_compression(data, (size_t)len))) {
+		error("%s: offset 0: %s-compressed data, which cganalyze does "
+		      "not decompress (gzip and bzip2 it does): decompress it "
+		      "first ('%s -dc FILE | cganalyze ... -' reads it from a "
+		      "pipe)", lr.path, packer, packer);
 		goto out;
 	}
 	/* coarse positions (cli/hot_files.c) were chosen for Callgrind
