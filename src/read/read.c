@@ -4,9 +4,12 @@
  */
 #include "read.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/xalloc.h"
 
 /* KCachegrind looks this far for an "events:" line; so do we. */
 #define SNIFF_BYTES 2047
@@ -55,6 +58,20 @@ static const char *foreign_compression(const char *data, size_t len)
 		    !memcmp(data, kinds[i].magic, kinds[i].len))
 			return kinds[i].name;
 	return NULL;
+}
+
+static bool thread_files_beside(const char *path)
+{
+	size_t len = strlen(path);
+	char *first = xmalloc(len + 4);
+	struct stat sb;
+	bool there;
+
+	memcpy(first, path, len);
+	memcpy(first + len, "-01", 4);
+	there = stat(first, &sb) == 0 && S_ISREG(sb.st_mode);
+	free(first);
+	return there;
 }
 
 static int report_unknown(const struct line_reader *lr)
@@ -122,9 +139,16 @@ int read_profile(struct profile *p, const char *path,
 		goto out;
 	}
 	if (len == 0) {
-		error("%s: the file is empty (if valgrind wrote it with "
-		      "--separate-threads=yes, the profiles are in '%s-01', "
-		      "'%s-02', ...)", lr.path, lr.path, lr.path);
+		/* valgrind --separate-threads=yes leaves the file it was
+		 * given empty beside FILE-01, FILE-02, ...: said when they
+		 * are there (not for /dev/null or a pipe) */
+		if (thread_files_beside(lr.path))
+			error("%s: the file is empty (valgrind wrote it with "
+			      "--separate-threads=yes: the profiles are in "
+			      "'%s-01', '%s-02', ...)", lr.path, lr.path,
+			      lr.path);
+		else
+			error("%s: the file is empty", lr.path);
 		goto out;
 	}
 	if (lr.encoding == INPUT_PLAIN &&
