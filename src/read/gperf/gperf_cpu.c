@@ -231,6 +231,8 @@ static void add_records(struct cpu_reader *c)
 		}
 		if (count && !n && !r->empty_stacks++)
 			r->first_empty = off;
+		if (count && depth >= GPERF_CPU_MAX_DEPTH && !r->deep++)
+			r->first_deep = off;
 		if (count && n)
 			perf_data_add_samples(r->d, gperf_stack_node(r, n, true),
 					      0, count * c->period_ns, count);
@@ -241,6 +243,15 @@ static void add_records(struct cpu_reader *c)
 			"address: their samples are left out", r->path,
 			(unsigned long long)r->first_empty,
 			(unsigned long long)r->empty_stacks);
+	if (r->deep)
+		warning("%s: offset 0x%llx: %llu %s a stack of %d addresses "
+			"or more, the CPU profiler's limit: its outermost "
+			"callers may be missing, and those callers' inclusive "
+			"costs are low", r->path,
+			(unsigned long long)r->first_deep,
+			(unsigned long long)r->deep,
+			r->deep == 1 ? "record has" : "records have",
+			GPERF_CPU_MAX_DEPTH);
 	gperf_warn_unmapped(r);
 }
 

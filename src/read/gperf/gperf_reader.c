@@ -55,10 +55,11 @@ uint32_t gperf_stack_node(struct gperf_reader *r, size_t n, bool leaf_exact)
 void gperf_warn_unmapped(const struct gperf_reader *r)
 {
 	if (r->unmapped && r->maps.n)
-		warning("%s: %llu records have addresses in none of the file's "
-			"%zu executable mappings (the first 0x%llx): those "
-			"frames are [unknown] (is the file cut short inside its "
+		warning("%s: %llu %s addresses in none of the file's %zu "
+			"executable mappings (the first 0x%llx): those frames "
+			"are [unknown] (is the file cut short inside its "
 			"mappings?)", r->path, (unsigned long long)r->unmapped,
+			r->unmapped == 1 ? "record has" : "records have",
 			r->maps.n,
 			(unsigned long long)r->first_unmapped);
 }

@@ -37,7 +37,19 @@ struct gperf_reader {
 	uint64_t unmapped;		/* stacks with an address in no
 					 * mapping (gperf_stack_node()) */
 	uint64_t first_unmapped;	/* the first one's address */
+	uint64_t deep;			/* stacks at the profiler's depth
+					 * limit: maybe cut */
+	uint64_t first_deep;		/* the first one's offset or line */
 };
+
+/*
+ * The most addresses gperftools keeps of a stack, the outermost callers
+ * past it dropped: the CPU profiler's kMaxStackDepth (profiledata.h,
+ * 254, of which 253 reached the file with gperftools 2.10 on Debian 12)
+ * and the heap profiler's (HeapProfileBucket::kMaxStackDepth, 32).
+ */
+#define GPERF_CPU_MAX_DEPTH 253
+#define GPERF_HEAP_MAX_DEPTH 32
 
 /*
  * The events every stack's costs are of, with their units. The first
