@@ -503,6 +503,49 @@ static bool recorded_here(const struct presolve *r)
 	return !n || (n <= k->build_id_len && !memcmp(id, k->build_id, n));
 }
 
+/*
+ * A recording made on another kernel (another machine's, a reboot into
+ * another build) without --kallsyms: its kernel code is one function,
+ * [kernel.kallsyms]. Said once when it has kernel samples, with what
+ * names them.
+ */
+static void note_kernel_unnamed(const struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	const char *where = NULL;
+	struct utsname u;
+	bool kernel = false;
+
+	for (size_t f = 0; f < d->nframes && !kernel; f++)
+		kernel = d->objects[d->frames[f].object].kind ==
+			 PERF_OBJ_KERNEL;
+	if (!kernel)
+		return;
+	for (size_t i = 0; i < r->p->ninputs && !where; i++)
+		if (!strcmp(profile_str(r->p, r->p->inputs[i].format), "perf"))
+			where = profile_str(r->p, r->p->inputs[i].path);
+	if (uname(&u) != 0)
+		strcpy(u.release, "?");
+	if (d->osrelease != NO_NAME &&
+	    !strcmp(profile_str(r->p, d->osrelease), u.release))
+		note("%s: its kernel code is one function, [kernel.kallsyms]: "
+		     "it was recorded on another build of kernel %s (the "
+		     "recorded build-id is not the running kernel's; "
+		     "--kallsyms=FILE, a copy of that kernel's /proc/kallsyms, "
+		     "names its functions)", where ? where : "the recording",
+		     u.release);
+	/* the running release is not in the other message: the tests'
+	 * expected output must not depend on the machine */
+	else
+		note("%s: its kernel code is one function, [kernel.kallsyms]: "
+		     "it was recorded on kernel %s, which is not the running "
+		     "one (--kallsyms=FILE, a copy of that kernel's "
+		     "/proc/kallsyms, names its functions)",
+		     where ? where : "the recording",
+		     d->osrelease != NO_NAME ? profile_str(r->p, d->osrelease)
+					     : "(not recorded)");
+}
+
 /* The kernel's symbols: --kallsyms, or this kernel's when it made the
  * recording. */
 static int load_kallsyms(struct presolve *r)
@@ -511,8 +554,10 @@ static int load_kallsyms(struct presolve *r)
 	int ret;
 
 	if (!path) {
-		if (!recorded_here(r))
+		if (!recorded_here(r)) {
+			note_kernel_unnamed(r);
 			return 0;
+		}
 		path = "/proc/kallsyms";
 	}
 	if (!r->o->preload ||
