@@ -82,6 +82,8 @@ struct presolve {
 	 * calls_match() (NULL until wanted) */
 	uint32_t *ret_frames;
 	uint8_t *nret_frames;
+	uint8_t *ret_inside;		/* per object: its frames are callers'
+					 * exact addresses (pprof) */
 	/* --inlined=callee: per frame (exact, return address), where its
 	 * chain of functions is in chain_funcs, outermost first (0: not
 	 * made yet), and how many */
@@ -148,7 +150,14 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
 			    uint64_t *vaddr);
 
-/* Each object's first RET_CHECKS distinct return-address frames. */
+/*
+ * Each object's first RET_CHECKS distinct return-address frames. An
+ * object whose frames are all exact (an unsymbolized pprof profile's:
+ * pprof takes every location's address as it is) has its callers' frames
+ * instead, those with a callee outside the kernel: a caller's address
+ * is the return address or one byte into the call (Go's runtime/pprof),
+ * which calls_match() both take (r->ret_inside).
+ */
 static void find_ret_frames(struct presolve *r)
 {
 	const struct perf_data *d = r->d;
@@ -157,6 +166,7 @@ static void find_ret_frames(struct presolve *r)
 	r->ret_frames = xmalloc((d->nobjects + 1) * RET_CHECKS *
 				sizeof(*r->ret_frames));
 	r->nret_frames = xcalloc(d->nobjects + 1, 1);
+	r->ret_inside = xcalloc(d->nobjects + 1, 1);
 	for (size_t n = 0; n < d->nnodes; n++) {
 		uint32_t f = d->nodes[n].frame;
 		uint32_t o = d->frames[f].object;
@@ -165,6 +175,23 @@ static void find_ret_frames(struct presolve *r)
 		    r->nret_frames[o] == RET_CHECKS)
 			continue;
 		seen[f] = 1;
+		r->ret_frames[o * RET_CHECKS + r->nret_frames[o]++] = f;
+	}
+	for (size_t n = 0; n < d->nnodes; n++) {
+		uint32_t up = d->nodes[n].parent, f, o;
+
+		if (up == NO_ID || d->objects[d->frames[d->nodes[n].frame]
+						      .object].kind ==
+					   PERF_OBJ_KERNEL)
+			continue;
+		f = d->nodes[up].frame;
+		o = d->frames[f].object;
+		if (!d->nodes[up].exact || seen[f] ||
+		    (r->nret_frames[o] && !r->ret_inside[o]) ||
+		    r->nret_frames[o] == RET_CHECKS)
+			continue;
+		seen[f] = 1;
+		r->ret_inside[o] = 1;
 		r->ret_frames[o * RET_CHECKS + r->nret_frames[o]++] = f;
 	}
 	free(seen);
@@ -194,6 +221,11 @@ static bool calls_match(struct presolve *r, uint32_t i,
 		if (!offset_to_vaddr(st, fr->offset, &vaddr))
 			continue;
 		c = call_ends_at(st, vaddr);
+		if (c != 1 && r->ret_inside[i]) {
+			int in = call_ends_at(st, vaddr + 1);
+
+			c = in == 1 ? 1 : c < 0 ? in : c;
+		}
 		if (c < 0)
 			continue;
 		(*checked)++;
@@ -994,6 +1026,7 @@ out:
 	free(r.event_of);
 	free(r.ret_frames);
 	free(r.nret_frames);
+	free(r.ret_inside);
 	free(r.chain_exact);
 	free(r.chain_ret);
 	free(r.nchain_exact);
