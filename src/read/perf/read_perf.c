@@ -305,6 +305,10 @@ static void cut_chains(const struct perf_reader *r)
 	if (!r->chain_samples || r->dwarf_samples || r->lbr_samples)
 		return;
 	perf_data_cut_stacks(r->d, true, &cut, &all);
+	/* this file's samples: a recording read after another adds to
+	 * its tree */
+	cut -= r->cut_before;
+	all -= r->all_before;
 	if (cut < 10 || cut < all / 20)
 		return;
 	warning("%s: %llu of the %llu samples (%.1f%%) have call chains "
@@ -538,6 +542,8 @@ int read_perf(struct profile *p, struct line_reader *lr,
 					 strlen(PERF_UNKNOWN_OBJECT),
 					 PERF_OBJ_UNKNOWN);
 	first_thread = r.d->nthreads;
+	if (r.d == p->perf)
+		perf_data_cut_stacks(r.d, true, &r.cut_before, &r.all_before);
 	if (read_all(&r) < 0) {
 		/* a recording added to another leaves it half added to:
 		 * the profile is not to be used (the caller stops) */
