@@ -140,5 +140,11 @@ char *debugfile_find(const char *path, const char *debug_dir,
 		found = by_build_id(debug_dir, build_id, build_id_len);
 	if (!found && debuglink)
 		found = by_debuglink(path, debug_dir, debuglink, crc);
+	/* --debug-dir adds a directory: the system's debug files (libc6-dbg's,
+	 * for libc's static functions) are still found after it; a file
+	 * found there matches by build-id or CRC as any other */
+	if (!found && strcmp(debug_dir, DEFAULT_DEBUG_DIR))
+		found = debugfile_find(path, DEFAULT_DEBUG_DIR, build_id,
+				       build_id_len, debuglink, crc);
 	return found;
 }

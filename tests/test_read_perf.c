@@ -1169,6 +1169,52 @@ static void test_costs_sparse(void **state)
 }
 
 /*
+ * perf_data_cut_stacks(): which samples' stacks look cut. Stacks, the
+ * outermost frame first (K: kernel, U: no mapping, F: a file; an
+ * exact frame is marked '):
+ *   F main, F work, F' leaf    whole                      2 samples
+ *   U 0x7, F' leaf             ends in no mapping         3 samples
+ *   F' leaf                    the sampled function alone 5 samples
+ *   K' idle                    a kernel thread: whole     7 samples
+ */
+static void test_cut_stacks(void **state)
+{
+	struct perf_data *d = perf_data_new();
+	struct profile p;
+	uint32_t f, u, k, whole, under_u, lone, kern;
+	uint64_t cut, all;
+
+	(void)state;
+	profile_init(&p);
+	f = perf_data_object(d, &p.names, "/bin/x", 6, PERF_OBJ_FILE);
+	u = perf_data_object(d, &p.names, "[unknown]", 9, PERF_OBJ_UNKNOWN);
+	k = perf_data_object(d, &p.names, "[k]", 3, PERF_OBJ_KERNEL);
+	perf_data_set_events(d, 1);
+	whole = perf_data_node(d, perf_data_frame(d, f, 0x10), NO_ID, false);
+	whole = perf_data_node(d, perf_data_frame(d, f, 0x20), whole, false);
+	whole = perf_data_node(d, perf_data_frame(d, f, 0x30), whole, true);
+	under_u = perf_data_node(d, perf_data_frame(d, u, 0x7), NO_ID, false);
+	under_u = perf_data_node(d, perf_data_frame(d, f, 0x30), under_u,
+				 true);
+	lone = perf_data_node(d, perf_data_frame(d, f, 0x30), NO_ID, true);
+	kern = perf_data_node(d, perf_data_frame(d, k, 0x99), NO_ID, true);
+	perf_data_add_samples(d, whole, 0, 20, 2);
+	perf_data_add_samples(d, under_u, 0, 30, 3);
+	perf_data_add_samples(d, lone, 0, 50, 5);
+	perf_data_add_samples(d, kern, 0, 70, 7);
+
+	perf_data_cut_stacks(d, true, &cut, &all);
+	assert_int_equal(all, 17);
+	assert_int_equal(cut, 3 + 5);
+	/* an unwinder's outermost frame is exact: only no mapping counts */
+	perf_data_cut_stacks(d, false, &cut, &all);
+	assert_int_equal(all, 17);
+	assert_int_equal(cut, 3);
+	perf_data_free(d);
+	profile_release(&p);
+}
+
+/*
  * perf_data_path() finds and makes the nodes perf_data_node() would, a
  * frame at a time, in the same order: the index it uses is placed by
  * the path's hash, not the key's, and fetched ahead. Paths of shared
@@ -2587,6 +2633,7 @@ int main(void)
 		cmocka_unit_test(test_maps_many_forks),
 		cmocka_unit_test(test_maps_chosen_order),
 		cmocka_unit_test(test_costs_sparse),
+		cmocka_unit_test(test_cut_stacks),
 		cmocka_unit_test(test_path_as_nodes),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),

@@ -194,6 +194,37 @@ out:
 	return 0;
 }
 
+/*
+ * The two sides' costs of the event must be of one unit: a gmon.out
+ * sampled at 1000 Hz against one at 100 Hz, or IgProf ticks of 1 ms
+ * against ticks of 10 ms, were compared tick for tick ("+0, no
+ * function's cost changed" for a run ten times shorter).
+ */
+static int same_units(const struct diff *d, const char *name)
+{
+	const struct pevent *b = &d->s[BASE].p.events[d->s[BASE].ev];
+	const struct pevent *n = &d->s[NEW].p.events[d->s[NEW].ev];
+	const char *bu = b->unit == NO_NAME ? NULL
+				: profile_str(&d->s[BASE].p, b->unit);
+	const char *nu = n->unit == NO_NAME ? NULL
+				: profile_str(&d->s[NEW].p, n->unit);
+
+	if (b->unit_seconds != n->unit_seconds)
+		return error("%s (%s) counts '%s' in ticks of %g s and %s (%s) "
+			     "in ticks of %g s: their numbers are not of one "
+			     "unit and cannot be compared", d->s[NEW].path,
+			     side_name[NEW], name, n->unit_seconds,
+			     d->s[BASE].path, side_name[BASE],
+			     b->unit_seconds);
+	if ((bu || nu) && (!bu || !nu || strcmp(bu, nu)))
+		return error("%s (%s) counts '%s' in %s and %s (%s) in %s: "
+			     "their numbers are not of one unit and cannot be "
+			     "compared", d->s[NEW].path, side_name[NEW], name,
+			     nu ? nu : "units of its own", d->s[BASE].path,
+			     side_name[BASE], bu ? bu : "units of its own");
+	return 0;
+}
+
 /* The event compared: --sort's, or BASE's first; both must have it. */
 static int pick_event(struct diff *d)
 {
@@ -212,7 +243,7 @@ static int pick_event(struct diff *d)
 		d->s[k].ev = e;
 		d->s[k].total = d->s[k].p.totals[e];
 	}
-	return 0;
+	return same_units(d, name);
 }
 
 static void analyse_side(struct side *s)

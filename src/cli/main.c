@@ -238,6 +238,13 @@ int main(int argc, char **argv)
 		}
 		if (!tmp) {
 			status = run(&o, f);
+			/* a write that failed may have emptied the buffer, so
+			 * that fclose() flushes nothing and succeeds: the
+			 * error flag says it */
+			if ((fflush(f) != 0 || ferror(f)) && !status) {
+				error_errno("cannot write '%s'", o.output_file);
+				status = 1;
+			}
 			if (fclose(f) != 0 && !status) {
 				error_errno("cannot write '%s'", o.output_file);
 				status = 1;

@@ -65,6 +65,7 @@ static const char usage_text[] =
 "                         IgProf), or html: one self-contained report to\n"
 "                         open in a browser (with -o FILE)\n"
 "  -o, --output-file=FILE write the output to FILE instead of standard output\n"
+"                         (-o - is standard output)\n"
 "      --brief            leave out the explanations under the listings\n"
 "      --no-digit-groups  print counts as 8800280, not 8,800,280 (for scripts)\n"
 "      --short-names      shorten long C++ names in the text listings: template\n"
@@ -144,8 +145,9 @@ static const char usage_text[] =
 "      --load-offset=ADDR the object was loaded ADDR above its link-time\n"
 "                         address (default: found by matching function\n"
 "                         names with the symbol table)\n"
-"      --debug-dir=DIR    look for separate debug files under DIR\n"
-"                         (default /usr/lib/debug)\n"
+"      --debug-dir=DIR    look for separate debug files under DIR (default\n"
+"                         /usr/lib/debug, where symbols are looked for after\n"
+"                         DIR too)\n"
 "      --pid=PID[,PID...] perf.data: only the samples of these processes;\n"
 "                         Callgrind: only the parts of these (pid:);\n"
 "                         IgProf: only the profiles of these (P=(ID=))\n"
@@ -576,7 +578,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case 'o':
 			if (!*optarg)
 				return usage_error("-o wants a file name");
-			o->output_file = optarg;
+			/* "-" is standard output, as an input "-" is standard
+			 * input (a file named so: -o ./-) */
+			o->output_file = strcmp(optarg, "-") ? optarg : NULL;
 			break;
 		case OPT_DIFF:
 			o->diff = true;

@@ -137,6 +137,15 @@ struct gmon_hist *gmon_hist_for(struct gmon_data *g,
 			 h->dimen, g->hists[0].dimen);
 		return NULL;
 	}
+	/* a tick is 1/rate seconds: ticks of two rates added up would all
+	 * be counted at the first's (gprof 2.40 does so for GNU files; it
+	 * refuses BSD ones, as we refuse both) */
+	if (g->nhists && g->hists[0].rate != h->rate) {
+		snprintf(why, whysize,
+			 "histogram of %u ticks a second (ticks of two rates are not the same time: they cannot be added up), where the first one has %u",
+			 h->rate, g->hists[0].rate);
+		return NULL;
+	}
 	for (size_t i = 0; i < g->nhists; i++) {
 		struct gmon_hist *o = &g->hists[i];
 

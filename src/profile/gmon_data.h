@@ -105,8 +105,10 @@ void gmon_add_bb(struct gmon_data *g, uint64_t addr, uint64_t count);
  * from h). NULL, with the reason in why, when the range overlaps another
  * without matching it, when nbins differ for the same range, or when the
  * dimension differs from the first histogram's: the cases gprof refuses
- * too; or when there would be more than GMON_MAX_HISTS. (gprof keeps
- * the first rate when later ones differ; so do we.)
+ * too; when the rate differs from the first's (gprof refuses it in BSD
+ * files and keeps the first rate in GNU ones, counting the others' ticks
+ * at it: we refuse both); or when there would be more than
+ * GMON_MAX_HISTS.
  */
 struct gmon_hist *gmon_hist_for(struct gmon_data *g,
 				const struct gmon_hist *h, char *why,

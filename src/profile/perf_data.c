@@ -280,3 +280,49 @@ void perf_data_log_sample(struct perf_data *d, uint32_t node, uint32_t thread,
 		.node = node, .thread = thread, .event = e };
 	d->untimed |= !has_time;
 }
+
+void perf_data_cut_stacks(const struct perf_data *d, bool lone_leaf,
+			  uint64_t *cut, uint64_t *all)
+{
+	/* 0: not known yet, 1: under a whole stack's root, 2: under a cut
+	 * one; a node's callers are found up its parents, each once */
+	uint8_t *root = xcalloc(d->nnodes ? d->nnodes : 1, 1);
+	uint32_t *up = NULL;
+	size_t nup = 0, up_alloc = 0;
+
+	*cut = *all = 0;
+	for (size_t i = 0; i < d->nnodes; i++) {
+		uint32_t n = (uint32_t)i;
+		uint8_t r;
+
+		nup = 0;
+		while (!root[n] && d->nodes[n].parent != NO_ID) {
+			ARRAY_GROW(up, nup + 1, up_alloc);
+			up[nup++] = n;
+			n = d->nodes[n].parent;
+		}
+		if (!root[n]) {
+			const struct perf_frame *f = &d->frames[d->nodes[n].frame];
+
+			enum perf_object_kind k = d->objects[f->object].kind;
+
+			root[n] = k == PERF_OBJ_UNKNOWN ||
+						  (lone_leaf &&
+						   d->nodes[n].exact &&
+						   k != PERF_OBJ_KERNEL)
+					  ? 2
+					  : 1;
+		}
+		r = root[n];
+		while (nup)
+			root[up[--nup]] = r;
+		for (uint32_t c = d->nodes[i].cost; c != NO_ID;
+		     c = d->costs[c].next) {
+			*all += d->costs[c].samples;
+			if (r == 2)
+				*cut += d->costs[c].samples;
+		}
+	}
+	free(up);
+	free(root);
+}

@@ -156,6 +156,19 @@ struct perf_data {
 	uint32_t *event_profile;
 };
 
+/*
+ * The samples (of every event) whose stack looks cut: its outermost
+ * frame is an address in no mapping (an object of kind
+ * PERF_OBJ_UNKNOWN), or, with lone_leaf, the stack's only user frame
+ * is the sampled one (an exact root outside the kernel). A call chain
+ * walked by frame pointers through code built without them ends at
+ * whatever the frame pointer register held, or at once. lone_leaf only
+ * for call chains: an unwinder marks its outermost frame exact, and a
+ * recording without -g has the leaf alone. *all: every sample.
+ */
+void perf_data_cut_stacks(const struct perf_data *d, bool lone_leaf,
+			  uint64_t *cut, uint64_t *all);
+
 /* A new, empty recording, without events yet. */
 struct perf_data *perf_data_new(void);
 void perf_data_free(struct perf_data *d);

@@ -4,9 +4,12 @@
  */
 #include "read.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
+#include "base/xalloc.h"
 
 /* KCachegrind looks this far for an "events:" line; so do we. */
 #define SNIFF_BYTES 2047
@@ -28,6 +31,47 @@ static const char *article_format(const char *format)
 	if (!strcmp(format, "pprof"))
 		return "a pprof";
 	return format;
+}
+
+/*
+ * Compressions cganalyze does not decode, by their magic numbers: a
+ * Callgrind file compressed with lz4 was read as Callgrind (its
+ * literals hold 'events:') and refused at line 1 with a cost line of
+ * binary bytes; xz and zstd were "not a profile". None of these can
+ * start a profile of a format read (binary ones start with their magic;
+ * 0x28 and 0x04 are no pprof field key; no text starts so). NULL: none.
+ */
+static const char *foreign_compression(const char *data, size_t len)
+{
+	static const struct {
+		const char *name;
+		const char *magic;
+		size_t len;
+	} kinds[] = {
+		{ "xz", "\xfd" "7zXZ\0", 6 },
+		{ "zstd", "\x28\xb5\x2f\xfd", 4 },
+		{ "lz4", "\x04\x22\x4d\x18", 4 },
+	};
+
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (len >= kinds[i].len &&
+		    !memcmp(data, kinds[i].magic, kinds[i].len))
+			return kinds[i].name;
+	return NULL;
+}
+
+static bool thread_files_beside(const char *path)
+{
+	size_t len = strlen(path);
+	char *first = xmalloc(len + 4);
+	struct stat sb;
+	bool there;
+
+	memcpy(first, path, len);
+	memcpy(first + len, "-01", 4);
+	there = stat(first, &sb) == 0 && S_ISREG(sb.st_mode);
+	free(first);
+	return there;
 }
 
 static int report_unknown(const struct line_reader *lr)
@@ -80,7 +124,7 @@ int read_profile(struct profile *p, const char *path,
 		 const struct read_opts *opts)
 {
 	struct line_reader lr;
-	const char *data;
+	const char *data, *packer;
 	long len;
 	int ret = -1;
 
@@ -95,9 +139,24 @@ int read_profile(struct profile *p, const char *path,
 		goto out;
 	}
 	if (len == 0) {
-		error("%s: the file is empty (if valgrind wrote it with "
-		      "--separate-threads=yes, the profiles are in '%s-01', "
-		      "'%s-02', ...)", lr.path, lr.path, lr.path);
+		/* valgrind --separate-threads=yes leaves the file it was
+		 * given empty beside FILE-01, FILE-02, ...: said when they
+		 * are there (not for /dev/null or a pipe) */
+		if (thread_files_beside(lr.path))
+			error("%s: the file is empty (valgrind wrote it with "
+			      "--separate-threads=yes: the profiles are in "
+			      "'%s-01', '%s-02', ...)", lr.path, lr.path,
+			      lr.path);
+		else
+			error("%s: the file is empty", lr.path);
+		goto out;
+	}
+	if (lr.encoding == INPUT_PLAIN &&
+	    (packer = foreign_compression(data, (size_t)len))) {
+		error("%s: offset 0: %s-compressed data, which cganalyze does "
+		      "not decompress (gzip and bzip2 it does): decompress it "
+		      "first ('%s -dc FILE | cganalyze ... -' reads it from a "
+		      "pipe)", lr.path, packer, packer);
 		goto out;
 	}
 	/* coarse positions (cli/hot_files.c) were chosen for Callgrind

@@ -731,7 +731,7 @@ static uint32_t top_stack(struct ig_reader *rd)
 
 /* ---- counters and leaks ---- */
 
-static void set_tick(struct ig_reader *rd, uint32_t e);
+static int set_tick(struct ig_reader *rd, uint32_t e);
 
 /* "V<id>" or "V<id>=(<name>)": the counter's column. */
 static int parse_counter_id(struct ig_reader *rd, const char **sp,
@@ -790,8 +790,9 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 			    (!rd->opts->counter ||
 			     !strcmp(rd->opts->counter, profile_str(rd->p, n))))
 				rd->count_col = (uint32_t)c;
-			if (len == 10 && !memcmp(name, "PERF_TICKS", 10))
-				set_tick(rd, e);
+			if (len == 10 && !memcmp(name, "PERF_TICKS", 10) &&
+			    set_tick(rd, e) < 0)
+				return -1;
 		}
 		u64map_put(&rd->counter_ids, id, (uint32_t)c);
 		*col = (uint32_t)c;
@@ -805,20 +806,27 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 	return 0;
 }
 
-/* PERF_TICKS are ticks of T= seconds: listings may show them as time. */
-static void set_tick(struct ig_reader *rd, uint32_t e)
+/*
+ * PERF_TICKS are ticks of T= seconds: listings may show them as time.
+ * Ticks of two periods do not add up: they were counted at the first's
+ * (a warning said so, and a 1 ms profile's time came out ten times too
+ * long beside a 10 ms one); they are refused, as gmon.out's two rates
+ * are.
+ */
+static int set_tick(struct ig_reader *rd, uint32_t e)
 {
 	struct pevent *ev = &rd->p->events[e];
 
 	if (rd->tick <= 0)
-		return;
+		return 0;
 	if (ev->unit_seconds && ev->unit_seconds != rd->tick)
-		warning_at(rd->lr->path, 1,
-			   "the tick period T=%g differs from an earlier profile's %g; "
-			   "ticks are shown as %g seconds", rd->tick,
-			   ev->unit_seconds, ev->unit_seconds);
-	else
-		ev->unit_seconds = rd->tick;
+		return error_at(rd->lr->path, 1,
+				"the tick period T=%g differs from an earlier "
+				"profile's %g: ticks of two periods are not the "
+				"same time and cannot be added up", rd->tick,
+				ev->unit_seconds);
+	ev->unit_seconds = rd->tick;
+	return 0;
 }
 
 /* ":(count,total,peak)" of the counter in column col. */

@@ -82,6 +82,8 @@ struct presolve {
 	 * calls_match() (NULL until wanted) */
 	uint32_t *ret_frames;
 	uint8_t *nret_frames;
+	uint8_t *ret_inside;		/* per object: its frames are callers'
+					 * exact addresses (pprof) */
 	/* --inlined=callee: per frame (exact, return address), where its
 	 * chain of functions is in chain_funcs, outermost first (0: not
 	 * made yet), and how many */
@@ -148,7 +150,14 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
 			    uint64_t *vaddr);
 
-/* Each object's first RET_CHECKS distinct return-address frames. */
+/*
+ * Each object's first RET_CHECKS distinct return-address frames. An
+ * object whose frames are all exact (an unsymbolized pprof profile's:
+ * pprof takes every location's address as it is) has its callers' frames
+ * instead, those with a callee outside the kernel: a caller's address
+ * is the return address or one byte into the call (Go's runtime/pprof),
+ * which calls_match() both take (r->ret_inside).
+ */
 static void find_ret_frames(struct presolve *r)
 {
 	const struct perf_data *d = r->d;
@@ -157,6 +166,7 @@ static void find_ret_frames(struct presolve *r)
 	r->ret_frames = xmalloc((d->nobjects + 1) * RET_CHECKS *
 				sizeof(*r->ret_frames));
 	r->nret_frames = xcalloc(d->nobjects + 1, 1);
+	r->ret_inside = xcalloc(d->nobjects + 1, 1);
 	for (size_t n = 0; n < d->nnodes; n++) {
 		uint32_t f = d->nodes[n].frame;
 		uint32_t o = d->frames[f].object;
@@ -165,6 +175,23 @@ static void find_ret_frames(struct presolve *r)
 		    r->nret_frames[o] == RET_CHECKS)
 			continue;
 		seen[f] = 1;
+		r->ret_frames[o * RET_CHECKS + r->nret_frames[o]++] = f;
+	}
+	for (size_t n = 0; n < d->nnodes; n++) {
+		uint32_t up = d->nodes[n].parent, f, o;
+
+		if (up == NO_ID || d->objects[d->frames[d->nodes[n].frame]
+						      .object].kind ==
+					   PERF_OBJ_KERNEL)
+			continue;
+		f = d->nodes[up].frame;
+		o = d->frames[f].object;
+		if (!d->nodes[up].exact || seen[f] ||
+		    (r->nret_frames[o] && !r->ret_inside[o]) ||
+		    r->nret_frames[o] == RET_CHECKS)
+			continue;
+		seen[f] = 1;
+		r->ret_inside[o] = 1;
 		r->ret_frames[o * RET_CHECKS + r->nret_frames[o]++] = f;
 	}
 	free(seen);
@@ -194,12 +221,54 @@ static bool calls_match(struct presolve *r, uint32_t i,
 		if (!offset_to_vaddr(st, fr->offset, &vaddr))
 			continue;
 		c = call_ends_at(st, vaddr);
+		if (c != 1 && r->ret_inside[i]) {
+			int in = call_ends_at(st, vaddr + 1);
+
+			c = in == 1 ? 1 : c < 0 ? in : c;
+		}
 		if (c < 0)
 			continue;
 		(*checked)++;
 		*calls += (unsigned)c;
 	}
 	return *checked < 2 || 2 * *calls >= *checked;
+}
+
+/*
+ * Whether the file at path was changed after every recording read was
+ * (their files' modification times): rebuilt since, perhaps. For an
+ * object that neither a build-id nor its return addresses can check
+ * (perf record -z writes no build-ids; frame-pointer chains through
+ * code without frame pointers leave few return addresses). False when
+ * a time is not known (an input read from a pipe).
+ */
+static bool newer_than_inputs(const struct presolve *r, const char *path)
+{
+	struct stat sb, in;
+
+	if (!r->p->ninputs || stat(path, &sb) != 0)
+		return false;
+	for (size_t k = 0; k < r->p->ninputs; k++) {
+		const char *ip = profile_str(r->p, r->p->inputs[k].path);
+
+		if (stat(ip, &in) != 0 || !S_ISREG(in.st_mode) ||
+		    sb.st_mtime <= in.st_mtime)
+			return false;
+	}
+	return true;
+}
+
+/* Said when an unchecked file is newer than the recordings. */
+static void warn_unchecked(const struct presolve *r, const char *path,
+			   const char *obj, unsigned checked)
+{
+	if (checked < 2 && newer_than_inputs(r, path))
+		warning("%s: changed after the recording, which holds no "
+			"build-id of '%s' and %s: if it was rebuilt since, "
+			"the names of its code are another build's (-b FILE "
+			"gives the build that ran)", path, obj,
+			checked ? "only one return address in it to check"
+				: "no return address in it to check");
 }
 
 /* A -b binary for an object without a recorded build-id must have its
@@ -210,9 +279,12 @@ static int check_calls(struct presolve *r, const struct symtab *st,
 	const char *obj = profile_str(r->p, r->d->objects[i].path);
 	unsigned calls, checked;
 
-	if (r->d->objects[i].build_id_len || calls_match(r, i, st, &calls,
-							   &checked))
+	if (r->d->objects[i].build_id_len)
 		return 0;
+	if (calls_match(r, i, st, &calls, &checked)) {
+		warn_unchecked(r, st->path, obj, checked);
+		return 0;
+	}
 	if (!r->o->force_binary)
 		return error("%s: not the '%s' that ran: of %u return addresses "
 			     "of the stacks in it, %u follow a call in this "
@@ -388,6 +460,10 @@ static void bind_recorded(struct presolve *r)
 				free(st);
 				continue;
 			}
+			if (!ob->build_id_len)
+				warn_unchecked(r, paths[c],
+					       profile_str(r->p, ob->path),
+					       checked);
 			r->bind[i].st = r->bind[i].owned = st;
 			if (sampled && sampled[i])
 				keep(r, (uint32_t)i, c);
@@ -459,6 +535,49 @@ static bool recorded_here(const struct presolve *r)
 	return !n || (n <= k->build_id_len && !memcmp(id, k->build_id, n));
 }
 
+/*
+ * A recording made on another kernel (another machine's, a reboot into
+ * another build) without --kallsyms: its kernel code is one function,
+ * [kernel.kallsyms]. Said once when it has kernel samples, with what
+ * names them.
+ */
+static void note_kernel_unnamed(const struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	const char *where = NULL;
+	struct utsname u;
+	bool kernel = false;
+
+	for (size_t f = 0; f < d->nframes && !kernel; f++)
+		kernel = d->objects[d->frames[f].object].kind ==
+			 PERF_OBJ_KERNEL;
+	if (!kernel)
+		return;
+	for (size_t i = 0; i < r->p->ninputs && !where; i++)
+		if (!strcmp(profile_str(r->p, r->p->inputs[i].format), "perf"))
+			where = profile_str(r->p, r->p->inputs[i].path);
+	if (uname(&u) != 0)
+		strcpy(u.release, "?");
+	if (d->osrelease != NO_NAME &&
+	    !strcmp(profile_str(r->p, d->osrelease), u.release))
+		note("%s: its kernel code is one function, [kernel.kallsyms]: "
+		     "it was recorded on another build of kernel %s (the "
+		     "recorded build-id is not the running kernel's; "
+		     "--kallsyms=FILE, a copy of that kernel's /proc/kallsyms, "
+		     "names its functions)", where ? where : "the recording",
+		     u.release);
+	/* the running release is not in the other message: the tests'
+	 * expected output must not depend on the machine */
+	else
+		note("%s: its kernel code is one function, [kernel.kallsyms]: "
+		     "it was recorded on kernel %s, which is not the running "
+		     "one (--kallsyms=FILE, a copy of that kernel's "
+		     "/proc/kallsyms, names its functions)",
+		     where ? where : "the recording",
+		     d->osrelease != NO_NAME ? profile_str(r->p, d->osrelease)
+					     : "(not recorded)");
+}
+
 /* The kernel's symbols: --kallsyms, or this kernel's when it made the
  * recording. */
 static int load_kallsyms(struct presolve *r)
@@ -467,8 +586,10 @@ static int load_kallsyms(struct presolve *r)
 	int ret;
 
 	if (!path) {
-		if (!recorded_here(r))
+		if (!recorded_here(r)) {
+			note_kernel_unnamed(r);
 			return 0;
+		}
 		path = "/proc/kallsyms";
 	}
 	if (!r->o->preload ||
@@ -905,6 +1026,7 @@ out:
 	free(r.event_of);
 	free(r.ret_frames);
 	free(r.nret_frames);
+	free(r.ret_inside);
 	free(r.chain_exact);
 	free(r.chain_ret);
 	free(r.nchain_exact);

@@ -41,4 +41,30 @@ head -n 1 "$tmp/prof.out" | grep -q '^# callgrind format' ||
 [ $? -eq 1 ] || fail "-o into a missing directory: not exit 1"
 grep -q "^cganalyze: cannot create '$tmp/no-such-dir/x': the directory '$tmp/no-such-dir' does not exist$" "$tmp/err" ||
 	fail "-o into a missing directory: $(cat "$tmp/err")"
+# -o - is standard output, as an input - is standard input (it wrote a
+# file named '-' in the working directory)
+abs_bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+(cd "$tmp" && "$abs_bin" --json -o - prof.out >stdout.json 2>/dev/null) ||
+	fail "-o -: failed"
+[ -e "$tmp/-" ] && fail "-o - wrote a file named '-'"
+head -c 1 "$tmp/stdout.json" | grep -q '{' || fail "-o -: no JSON on stdout"
+
+# a full device: every output format fails with exit 1 and says so, to
+# -o and to standard output (pprof's gzip'd data is written in blocks
+# of 64 KiB, the first of which failed with nothing said: exit 0)
+if [ -w /dev/full ]; then
+	for out in text json callgrind folded pprof html; do
+		"$bin" --output=$out -o /dev/full samples/cxx/callgrind.out \
+			>/dev/null 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 1 ] || fail "--output=$out -o /dev/full: exit $rc, not 1"
+		grep -q "No space left on device" "$tmp/err" ||
+			fail "--output=$out -o /dev/full: $(cat "$tmp/err")"
+		[ "$out" = html ] && continue	# -o only
+		"$bin" --output=$out samples/cxx/callgrind.out >/dev/full \
+			2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 1 ] || fail "--output=$out >/dev/full: exit $rc, not 1"
+	done
+fi
 exit $status

@@ -186,6 +186,18 @@ static void read_maps(struct cpu_reader *c)
 				    (uint64_t)(s - (const char *)c->data));
 		s = nl ? nl + 1 : end;
 	}
+	/* libprofiler copies /proc/self/maps, whose lines all end */
+	if (c->maps_start < c->len && c->data[c->len - 1] != '\n') {
+		const char *last = (const char *)c->data + c->len;
+
+		while (last > (const char *)c->data + c->maps_start &&
+		       last[-1] != '\n')
+			last--;
+		warning("%s: offset 0x%zx: the mappings' last line ends "
+			"without a newline: the file is cut short, and objects "
+			"mapped after the cut are missing", r->path,
+			(size_t)(last - (const char *)c->data));
+	}
 	gperf_maps_sort(&r->maps);
 	if (r->maps.skipped)
 		warning("%s: offset 0x%llx: %llu lines of the mappings are "
@@ -219,6 +231,8 @@ static void add_records(struct cpu_reader *c)
 		}
 		if (count && !n && !r->empty_stacks++)
 			r->first_empty = off;
+		if (count && depth >= GPERF_CPU_MAX_DEPTH && !r->deep++)
+			r->first_deep = off;
 		if (count && n)
 			perf_data_add_samples(r->d, gperf_stack_node(r, n, true),
 					      0, count * c->period_ns, count);
@@ -229,6 +243,16 @@ static void add_records(struct cpu_reader *c)
 			"address: their samples are left out", r->path,
 			(unsigned long long)r->first_empty,
 			(unsigned long long)r->empty_stacks);
+	if (r->deep)
+		warning("%s: offset 0x%llx: %llu %s a stack of %d addresses "
+			"or more, the CPU profiler's limit: its outermost "
+			"callers may be missing, and those callers' inclusive "
+			"costs are low", r->path,
+			(unsigned long long)r->first_deep,
+			(unsigned long long)r->deep,
+			r->deep == 1 ? "record has" : "records have",
+			GPERF_CPU_MAX_DEPTH);
+	gperf_warn_unmapped(r);
 }
 
 int gperf_read_cpu(struct gperf_reader *r, const unsigned char *data,

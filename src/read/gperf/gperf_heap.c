@@ -301,6 +301,8 @@ static void add_records(struct heap_reader *h)
 				r->first_empty = rec->lineno;
 			continue;
 		}
+		if (rec->n >= GPERF_HEAP_MAX_DEPTH && !r->deep++)
+			r->first_deep = rec->lineno;
 		gperf_reserve_pcs(r, rec->n);
 		memcpy(r->pcs, h->addrs + rec->first,
 		       rec->n * sizeof(*r->pcs));
@@ -321,6 +323,15 @@ static void add_records(struct heap_reader *h)
 			"are left out", r->path,
 			(unsigned long long)r->first_empty,
 			(unsigned long long)r->empty_stacks);
+	if (r->deep)
+		warning("%s:%llu: %llu %s a stack of %d addresses, the heap "
+			"profiler's limit: its outermost callers may be "
+			"missing, and those callers' inclusive costs are low",
+			r->path, (unsigned long long)r->first_deep,
+			(unsigned long long)r->deep,
+			r->deep == 1 ? "record has" : "records have",
+			GPERF_HEAP_MAX_DEPTH);
+	gperf_warn_unmapped(r);
 }
 
 int gperf_read_heap(struct gperf_reader *r, struct line_reader *lr)

@@ -33,6 +33,7 @@ void gperf_reserve_pcs(struct gperf_reader *r, size_t n)
 uint32_t gperf_stack_node(struct gperf_reader *r, size_t n, bool leaf_exact)
 {
 	uint32_t node = NO_ID;
+	bool unmapped = false;
 
 	if (n == 0)
 		BUG("gperftools stack of no address");
@@ -41,9 +42,26 @@ uint32_t gperf_stack_node(struct gperf_reader *r, size_t n, bool leaf_exact)
 		uint32_t f = gperf_maps_frame(&r->maps, r->d, r->unknown,
 					      r->pcs[i]);
 
+		if (r->d->frames[f].object == r->unknown && !unmapped) {
+			unmapped = true;
+			if (!r->unmapped++)
+				r->first_unmapped = r->pcs[i];
+		}
 		node = perf_data_node(r->d, f, node, i == 0 && leaf_exact);
 	}
 	return node;
+}
+
+void gperf_warn_unmapped(const struct gperf_reader *r)
+{
+	if (r->unmapped && r->maps.n)
+		warning("%s: %llu %s addresses in none of the file's %zu "
+			"executable mappings (the first 0x%llx): those frames "
+			"are [unknown] (is the file cut short inside its "
+			"mappings?)", r->path, (unsigned long long)r->unmapped,
+			r->unmapped == 1 ? "record has" : "records have",
+			r->maps.n,
+			(unsigned long long)r->first_unmapped);
 }
 
 void gperf_add_input(struct gperf_reader *r, const char *format)

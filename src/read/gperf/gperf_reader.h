@@ -34,7 +34,22 @@ struct gperf_reader {
 	size_t pcs_alloc;
 	uint64_t empty_stacks;		/* records without an address */
 	uint64_t first_empty;		/* the first one's offset or line */
+	uint64_t unmapped;		/* stacks with an address in no
+					 * mapping (gperf_stack_node()) */
+	uint64_t first_unmapped;	/* the first one's address */
+	uint64_t deep;			/* stacks at the profiler's depth
+					 * limit: maybe cut */
+	uint64_t first_deep;		/* the first one's offset or line */
 };
+
+/*
+ * The most addresses gperftools keeps of a stack, the outermost callers
+ * past it dropped: the CPU profiler's kMaxStackDepth (profiledata.h,
+ * 254, of which 253 reached the file with gperftools 2.10 on Debian 12)
+ * and the heap profiler's (HeapProfileBucket::kMaxStackDepth, 32).
+ */
+#define GPERF_CPU_MAX_DEPTH 253
+#define GPERF_HEAP_MAX_DEPTH 32
 
 /*
  * The events every stack's costs are of, with their units. The first
@@ -49,9 +64,18 @@ void gperf_set_events(struct gperf_reader *r, const char *const *names,
  * of them), each through the mappings to a frame. leaf_exact: the first
  * is where the code was (a CPU sample's PC), not a return address; the
  * others always are, and resolve_perf() looks them up one byte before,
- * in the call, as pprof does. n is at least 1.
+ * in the call, as pprof does. n is at least 1. A stack with an address
+ * in no mapping is counted in r->unmapped.
  */
 uint32_t gperf_stack_node(struct gperf_reader *r, size_t n, bool leaf_exact);
+
+/*
+ * After the stacks: when the file lists mappings and some stacks have
+ * addresses in none of them, say how many, as [unknown] would otherwise
+ * pass for code of no object (a file cut inside its mappings loses the
+ * objects listed after the cut).
+ */
+void gperf_warn_unmapped(const struct gperf_reader *r);
 
 /* Room for n addresses in r->pcs. */
 void gperf_reserve_pcs(struct gperf_reader *r, size_t n);

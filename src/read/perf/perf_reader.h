@@ -113,6 +113,10 @@ struct perf_reader {
 	struct perf_unwind *unwind;
 	bool unwind_made;
 	uint64_t dwarf_samples;		/* with a user stack dump */
+	uint64_t chain_samples;		/* with a call chain and no dump:
+					 * perf record -g's frame pointers */
+	uint64_t cut_before, all_before; /* perf_data_cut_stacks() of the
+					 * recordings read before this one */
 
 	/* perf record -z: the COMPRESSED feature's method and ring buffer
 	 * size (perf_inflate.c); and while the records decompressed from

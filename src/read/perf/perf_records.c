@@ -687,6 +687,7 @@ static int read_sample(struct perf_reader *r, const struct record *rec,
 	}
 	if (s.has_chain)
 		n = sample_frames(r, rec, &s, st, &user);
+	r->chain_samples += s.has_chain && !s.stack_size;
 	/* the kernel stops a chain at kernel.perf_event_max_stack frames
 	 * (127 unless set), markers not counted: deeper stacks lose their
 	 * outermost callers, which perf report does not say either */

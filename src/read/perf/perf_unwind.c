@@ -151,6 +151,9 @@ struct perf_unwind {
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
 	enum perf_unwinder how;
 	uint64_t unwound, failed;
+	uint64_t cut;		/* unwound to the end of the stack dump */
+	bool past_dump;		/* the step from the last frame read
+				 * above the dump */
 	uint64_t by_rows, by_libdwfl, differed;
 };
 
@@ -611,16 +614,19 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
  * above the dump, 658 in no mapping and 4 in anonymous memory, none in
  * an object's file, so that is not done here.
  */
-static bool read_word(const struct perf_unwind *u, uint64_t addr,
+static bool read_word(struct perf_unwind *u, uint64_t addr,
 		      uint64_t *result)
 {
 	uint64_t size = u->s->stack_size, at, v;
 
-	if (addr < u->sp || size < 8)
+	if (addr < u->sp)
 		return false;
 	at = addr - u->sp;
-	if (at > size - 8)
+	if (size < 8 || at > size - 8) {
+		/* the stack goes on above the dump: cut by its size */
+		u->past_dump = true;
 		return false;
+	}
 	/* a word per register per frame: read whole, not byte by byte as
 	 * a cursor reads (the recording's byte order, then this one's) */
 	memcpy(&v, u->s->stack + at, 8);
@@ -676,6 +682,9 @@ static int frame(Dwfl_Frame *state, void *arg)
 		u->stale = true;
 		return DWARF_CB_ABORT;
 	}
+	/* of the step from the last frame only: telling an activation
+	 * makes libdwfl unwind from this frame */
+	u->past_dump = false;
 	if (!libdw->frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
 	u->pcs[u->n] = pc;
@@ -735,7 +744,7 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
  * caller's rbp and return address above it. Without them the stack
  * ends here (up->has_pc false).
  */
-static void step_by_fp(const struct perf_unwind *u, const struct fstate *st,
+static void step_by_fp(struct perf_unwind *u, const struct fstate *st,
 		       struct fstate *up)
 {
 	uint64_t fp = st->regs[6], sp = 0, prev = 0, ret;
@@ -760,7 +769,7 @@ static void step_by_fp(const struct perf_unwind *u, const struct fstate *st,
 
 /* The caller's frame of st by row, as libdwfl's handle_cfi() makes it
  * from the same row. */
-static void step_by_row(const struct perf_unwind *u, const struct fstate *st,
+static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 			const struct cfi_row *row, struct fstate *up)
 {
 	bool has_cfa, ra_undefined = false;
@@ -861,6 +870,7 @@ static enum fast unwind_by_rows(struct perf_unwind *u)
 	for (;;) {
 		if (report(u, st->pc) == REPORT_STALE)
 			return FAST_STALE;
+		u->past_dump = false;	/* of the last step only */
 		if (!step(u, st, up))
 			return FAST_LIBDWFL;
 		u->pcs[u->n] = st->pc;
@@ -1010,6 +1020,7 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 	u->pcs = pcs;
 	u->exact = exact;
 	u->max = max;
+	u->past_dump = false;
 	n = unwind_once(u);
 	if (u->stale) {
 		/* the process is not what its Dwfl holds: start over */
@@ -1020,6 +1031,10 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 		u->unwound++;
 	else
 		u->failed++;
+	/* the frames stopped where a read fell past the dump (not at the
+	 * recording's frame limit, where nothing more was read) */
+	if (n && n < max && u->past_dump)
+		u->cut++;
 	return n;
 }
 
@@ -1098,6 +1113,11 @@ void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
 {
 	*unwound = u ? u->unwound : 0;
 	*failed = u ? u->failed : 0;
+}
+
+uint64_t perf_unwind_cut(const struct perf_unwind *u)
+{
+	return u ? u->cut : 0;
 }
 
 void perf_unwind_ways(const struct perf_unwind *u, uint64_t *by_rows,

@@ -47,6 +47,14 @@ bool perf_unwind_regs_usable(const struct perf_attr *a,
 void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
 			uint64_t *failed);
 
+/*
+ * Samples whose unwinding stopped because the caller's frame is above
+ * the stack dump (perf record --call-graph dwarf,SIZE: the dump holds
+ * SIZE bytes from the stack pointer up): their outermost callers are
+ * missing.
+ */
+uint64_t perf_unwind_cut(const struct perf_unwind *u);
+
 /* Samples unwound by the cached CFI rows alone and with libdwfl, and
  * (PERF_UNWIND_CHECK) those the two unwound differently. */
 void perf_unwind_ways(const struct perf_unwind *u, uint64_t *by_rows,

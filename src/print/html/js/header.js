@@ -68,11 +68,22 @@ function drawHeader() {
 			el('summary', null, 'Binaries (' + D.binaries.length + ')'), b));
 	}
 	if (D.warnings) {
-		const n = D.warnings.split('\n').filter(x => x).length;
+		const lines = D.warnings.split('\n').filter(x => x);
+		const n = lines.length;
+		/* a warning says the numbers may not be what they seem (a
+		 * cut file, stacks cut short): shown open, not folded away
+		 * among the notes */
+		const w = lines.filter(x => /^cganalyze: (\S+: )?warning: /
+					   .test(x)).length;
+		const d = el('details', { id: 'warnings' },
+			el('summary', null, 'Messages of the run (' + n +
+			   (w ? ', ' + w + (w > 1 ? ' warnings' : ' warning')
+			      : '') + ')'),
+			el('pre', null, D.warnings));
 
-		h.append(el('details', { id: 'warnings' },
-			el('summary', null, 'Messages of the run (' + n + ')'),
-			el('pre', null, D.warnings)));
+		if (w)
+			d.open = true;
+		h.append(d);
 	}
 	/* the event every view shows */
 	const pick = el('select', { id: 'event', onchange: () => {
