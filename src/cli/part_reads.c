@@ -210,7 +210,8 @@ static const char *why_not(const struct options *o, const struct profile *p,
 		       "of the profile before them";
 	if (nsel > PART_READS_MAX)
 		return "the profile has more than 20000 parts (a file of "
-		       "many dumps): --pid, --tid or --part choose fewer";
+		       "many dumps or IgProf buffers): --pid, --tid or "
+		       "--part choose fewer";
 	return NULL;
 }
 

@@ -646,8 +646,12 @@ static void pop(struct ig_reader *rd)
 	bool outer_func = --rd->func_active[v->func] == 0;
 	bool outer_call = v->call != NO_ID && --rd->call_active[v->call] == 0;
 
-	if (outer_func)
-		costed(rd, v->func);
+	if (outer_func && rd->opts->part_done)
+		for (size_t c = 0; c < rd->ncounters; c++)
+			if (rd->acc[c][l]) {
+				costed(rd, v->func);
+				break;
+			}
 	for (size_t c = 0; c < rd->ncounters; c++) {
 		uint64_t sum = rd->acc[c][l];
 		uint32_t e = rd->counters[c].event;
