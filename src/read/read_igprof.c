@@ -37,6 +37,12 @@
  * the file's first) summed the same way: for PERF_TICKS the ticks under
  * the call, for MEM_TOTAL the allocations made under it. IgProf has no
  * call counts of its own.
+ *
+ * With read_opts.part_done (the report's threads panel), each buffer is
+ * handed on at its end as --part=N reads it, and the next starts from
+ * no costs with the stack as it is (flush_open(), hand_on(),
+ * restart()): one pass for all the buffers. Positions and leaks are
+ * not handed on (the report reads its parts without them).
  */
 #include <errno.h>
 #include <math.h>
