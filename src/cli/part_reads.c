@@ -73,12 +73,14 @@ struct pass {
 	const char *sort;
 	size_t budget;		/* entries kept at most (part_reads.h) */
 	bool demangle;		/* IgProf's, as analyze.c's load */
+	struct read_stats stats;	/* IgProf's stack levels walked */
+	bool stop;		/* read_opts.part_stop: why is set */
 	const char *why;	/* NULL while all is well */
 };
 
-static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
+static void take_part(struct pass *ps, struct profile *part,
+		      const struct ppart *pt)
 {
-	struct pass *ps = ctx;
 	const struct profile *w = ps->whole;
 
 	if (ps->why)
@@ -104,6 +106,20 @@ static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
 			  "than the file has bytes (parts of a few lines "
 			  "whose calls make many paths): --pid, --tid or "
 			  "--part choose fewer";
+	else if (ps->stats.part_levels > PART_READS_LEVELS * ps->budget)
+		ps->why = "each IgProf buffer is read with the stack under "
+			  "it, and this file's buffers sit under stacks too "
+			  "deep for their number: --part chooses one";
+}
+
+static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
+{
+	struct pass *ps = ctx;
+
+	take_part(ps, part, pt);
+	/* IgProf's reader stops at the next buffer's end (Callgrind's
+	 * reads on: its time is its parts' in any case) */
+	ps->stop = ps->why != NULL;
 }
 
 /* Whether a part of input i is selected: else it is not read again */
@@ -156,6 +172,8 @@ static const char *read_parts_once(struct html_parts *hp,
 	hp->budget = budget;
 	ro.part_done = part_done;
 	ro.part_ctx = &ps;
+	ro.part_stop = &ps.stop;
+	ro.stats = &ps.stats;
 	profile_init(&reading);
 	if (read_profile(&reading, profile_str(whole,
 					       whole->inputs[input].path),

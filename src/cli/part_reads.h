@@ -26,6 +26,17 @@
 #define PART_READS_MAX 20000
 #define PART_READS_ENTRIES_MIN ((size_t)1 << 20)
 
+/*
+ * An IgProf buffer is handed on with the stack under it (a buffer can
+ * begin below the frames the one before left): its end walks that
+ * stack, whose depth need not show in what the page keeps (arcs of no
+ * cost, a recursion's frames of a few functions). A file of a deep
+ * stack under thousands of one-line buffers would walk it thousands of
+ * times; the levels walked stay under PART_READS_LEVELS times the
+ * entries' bound (real files: a few levels a buffer).
+ */
+#define PART_READS_LEVELS 8
+
 struct part_reads {
 	struct html_parts parts;	/* parts.nparts, in the whole's order */
 	const char *why;	/* why there are none, or NULL; static */

@@ -135,12 +135,19 @@ struct read_opts {
 	void (*part_done)(void *ctx, struct profile *part,
 			  const struct ppart *pt);
 	void *part_ctx;
+	/* IgProf: set by the caller (part_done) when it wants no more
+	 * parts: the reader stops with an error at the next buffer's
+	 * end. NULL: never. */
+	const bool *part_stop;
 };
 
 /* How a Callgrind file was read on two threads (reading ahead). */
 struct read_stats {
 	uint64_t stretches_added;	/* read ahead, then added in */
 	uint64_t stretches_dropped;	/* read ahead, then read again */
+	/* IgProf with part_done: the stack levels under the buffers'
+	 * ends, each walked to hand a buffer on with its stack */
+	uint64_t part_levels;
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */

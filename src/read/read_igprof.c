@@ -382,10 +382,14 @@ static void hand_on(struct ig_reader *rd);
 static void restart(struct ig_reader *rd);
 
 /* The buffer read so far is a part; the next starts at zero. */
-static void next_buffer(struct ig_reader *rd)
+static int next_buffer(struct ig_reader *rd)
 {
 	bool handed = rd->opts->part_done && buffer_wanted(rd);
 
+	if (handed && rd->opts->part_stop && *rd->opts->part_stop)
+		return error_here(rd, "no more buffers are wanted");
+	if (handed && rd->opts->stats)
+		rd->opts->stats->part_levels += rd->depth;
 	if (handed)
 		flush_open(rd);
 	add_file_part(rd, buffer_wanted(rd));
@@ -399,6 +403,7 @@ static void next_buffer(struct ig_reader *rd)
 	rd->buffer++;
 	rd->input->nparts++;
 	rd->input->nselected += buffer_wanted(rd);
+	return 0;
 }
 
 /* ---- the header ---- */
@@ -875,8 +880,9 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 				break;
 		/* defined again in the buffer being read: the next buffer
 		 * has begun (its first counter value is a definition) */
-		if (c < rd->ncounters && rd->defined_in[c] == rd->buffer)
-			next_buffer(rd);
+		if (c < rd->ncounters && rd->defined_in[c] == rd->buffer &&
+		    next_buffer(rd) < 0)
+			return -1;
 		rd->defined_in[c] = rd->buffer;
 		if (c == rd->ncounters) {
 			if (c == MAX_COUNTERS)
