@@ -2,10 +2,9 @@
  * Each selected part of a Callgrind profile (or IgProf's buffer) as
  * read alone, for the report's threads and dumps (part_reads.h): as
  * --part=N --pid=P --tid=T read it, with the whole run's reading
- * options, its messages dropped (the whole read said them once). A
- * Callgrind file is read once more for all its parts, each handed on
- * at its end (read_opts.part_done) and reduced there; an IgProf file
- * once per buffer (its reader hands nothing on).
+ * options, its messages dropped (the whole read said them once). Each
+ * file is read once more for all its parts, each handed on at its end
+ * (read_opts.part_done) and reduced there.
  */
 #include "part_reads.h"
 
@@ -17,7 +16,6 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "profile/parts.h"
-#include "read/line_reader.h"
 #include "read/read.h"
 #include "resolve/demangle_names.h"
 
@@ -66,30 +64,7 @@ static struct read_opts again_opts(const struct options *o)
 				   .no_filter = o->no_filter };
 }
 
-/* An IgProf buffer read again alone, as --part=N reads it, and reduced */
-static int read_buffer(struct html_parts *hp, const struct ppart *pt,
-		       const struct options *o, const struct profile *whole,
-		       const char *sort)
-{
-	struct read_opts ro = again_opts(o);
-	struct profile pp;
-	int ret = -1;
-
-	ro.part = pt->ordinal;
-	profile_init(&pp);
-	if (read_profile(&pp, profile_str(whole,
-					  whole->inputs[pt->input].path),
-			 &ro) == 0) {
-		/* the names the whole profile has (analyze.c's load) */
-		if (!o->no_demangle)
-			demangle_names(&pp);
-		ret = reduce_part(hp, pt, &pp, sort);
-	}
-	profile_release(&pp);
-	return ret;
-}
-
-/* One pass over a Callgrind file: its parts as they end (part_done()) */
+/* One pass over a file: its parts as they end (part_done()) */
 struct pass {
 	struct html_parts *hp;
 	const struct profile *whole;
@@ -97,12 +72,15 @@ struct pass {
 	size_t next;		/* the whole's part looked at next */
 	const char *sort;
 	size_t budget;		/* entries kept at most (part_reads.h) */
+	bool demangle;		/* IgProf's, as analyze.c's load */
+	struct read_stats stats;	/* IgProf's stack levels walked */
+	bool stop;		/* read_opts.part_stop: why is set */
 	const char *why;	/* NULL while all is well */
 };
 
-static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
+static void take_part(struct pass *ps, struct profile *part,
+		      const struct ppart *pt)
 {
-	struct pass *ps = ctx;
 	const struct profile *w = ps->whole;
 
 	if (ps->why)
@@ -119,6 +97,8 @@ static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
 			  "(did the file change?)";
 		return;
 	}
+	if (ps->demangle)
+		demangle_names(part);
 	if (reduce_part(ps->hp, &w->parts[ps->next++], part, ps->sort) < 0)
 		ps->why = "a part could not be read again alone";
 	else if (html_parts_size(ps->hp) > ps->budget)
@@ -126,6 +106,20 @@ static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
 			  "than the file has bytes (parts of a few lines "
 			  "whose calls make many paths): --pid, --tid or "
 			  "--part choose fewer";
+	else if (ps->stats.part_levels > PART_READS_LEVELS * ps->budget)
+		ps->why = "each IgProf buffer is read with the stack under "
+			  "it, and this file's buffers sit under stacks too "
+			  "deep for their number: --part chooses one";
+}
+
+static void part_done(void *ctx, struct profile *part, const struct ppart *pt)
+{
+	struct pass *ps = ctx;
+
+	take_part(ps, part, pt);
+	/* IgProf's reader stops at the next buffer's end (Callgrind's
+	 * reads on: its time is its parts' in any case) */
+	ps->stop = ps->why != NULL;
 }
 
 /* Whether a part of input i is selected: else it is not read again */
@@ -152,7 +146,7 @@ static size_t entries_max(const struct profile *p)
 					      : PART_READS_ENTRIES_MIN;
 }
 
-/* Each selected part of Callgrind file `input`, read in one pass */
+/* Each selected part of file `input`, read in one pass */
 static const char *read_parts_once(struct html_parts *hp,
 				   const struct options *o,
 				   const struct profile *whole, uint32_t input,
@@ -163,7 +157,11 @@ static const char *read_parts_once(struct html_parts *hp,
 				   .tids = tids, .ntids = o->ntids };
 	struct read_opts ro = again_opts(o);
 	struct pass ps = { .hp = hp, .whole = whole, .input = input,
-			   .sort = sort, .budget = budget };
+			   .sort = sort, .budget = budget,
+			   .demangle = !o->no_demangle &&
+				       !strcmp(profile_str(whole, whole->inputs[
+						       input].format),
+					       "igprof") };
 	struct profile reading;
 
 	/* reading ahead cannot hand parts on: one thread, or the
@@ -174,6 +172,8 @@ static const char *read_parts_once(struct html_parts *hp,
 	hp->budget = budget;
 	ro.part_done = part_done;
 	ro.part_ctx = &ps;
+	ro.part_stop = &ps.stop;
+	ro.stats = &ps.stats;
 	profile_init(&reading);
 	if (read_profile(&reading, profile_str(whole,
 					       whole->inputs[input].path),
@@ -181,59 +181,6 @@ static const char *read_parts_once(struct html_parts *hp,
 		ps.why = "a part could not be read again alone";
 	profile_release(&reading);
 	return ps.why;
-}
-
-/* The bytes of text in a file: its size, or a compressed file's
- * decompressed (a 148 KB gzip'd file of 100 dumps held 100 MB of text,
- * and the report read it 100 times over in 78 s); 0 when unreadable */
-static uint64_t text_bytes(const char *path)
-{
-	struct line_reader lr;
-	uint64_t n = 0;
-	char *line;
-	size_t len;
-	int r;
-
-	if (line_reader_open(&lr, path) < 0)
-		return 0;
-	if (lr.encoding == INPUT_PLAIN) {
-		n = lr.file_size;
-	} else {
-		while ((r = line_reader_next(&lr, &line, &len)) > 0)
-			n += len + 1;
-		if (r < 0)
-			n = 0;
-	}
-	line_reader_close(&lr);
-	return n;
-}
-
-/* The bytes read again for the parts: each part's file's text once */
-static bool too_much(const struct profile *p)
-{
-	uint64_t in = 0, again = 0;
-	uint64_t *text = xcalloc(p->ninputs + 1, sizeof(*text));
-	bool many = false;
-
-	/* no file read more than 16 times: not 16 times the inputs, and
-	 * no compressed file decompressed to count its text */
-	for (size_t i = 0; i < p->nparts; i++)
-		if (p->parts[i].selected &&
-		    ++text[p->parts[i].input] > PART_READS_FACTOR)
-			many = true;
-	if (!many) {
-		free(text);
-		return false;
-	}
-	for (size_t i = 0; i < p->ninputs; i++) {
-		text[i] = text_bytes(profile_str(p, p->inputs[i].path));
-		in += text[i];
-	}
-	for (size_t i = 0; i < p->nparts; i++)
-		if (p->parts[i].selected)
-			again += text[p->parts[i].input];
-	free(text);
-	return again > PART_READS_FACTOR * in && again > PART_READS_BYTES;
 }
 
 /* Whether every input is a regular file, which can be read again: a
@@ -281,12 +228,8 @@ static const char *why_not(const struct options *o, const struct profile *p,
 		       "of the profile before them";
 	if (nsel > PART_READS_MAX)
 		return "the profile has more than 20000 parts (a file of "
-		       "many dumps): --pid, --tid or --part choose fewer";
-	if (igprof && (nsel > IGPROF_READS_MAX || too_much(p)))
-		return "each IgProf buffer is read again alone for the page, "
-		       "and this profile's would be read more than 16 times "
-		       "over and past 256 MiB, or are more than 256: --part "
-		       "chooses one";
+		       "many dumps or IgProf buffers): --pid, --tid or "
+		       "--part choose fewer";
 	return NULL;
 }
 
@@ -305,24 +248,13 @@ void part_reads_load(struct part_reads *pr, const struct options *o,
 	sink = diag_sink();
 	if (quiet)
 		diag_set_sink(quiet);
-	/* quiet too: too_much() reads compressed files through */
 	pr->why = why_not(o, whole, nsel);
 	if (!pr->why)
 		html_parts_init(&pr->parts, cg, cg->child != NULL, sort_event);
-	if (!pr->why && format_is(whole, "igprof")) {
-		for (size_t i = 0; i < whole->nparts && !pr->why; i++)
-			if (whole->parts[i].selected &&
-			    read_buffer(&pr->parts, &whole->parts[i], o, whole,
-					sort) < 0)
-				pr->why = "a part could not be read again "
-					  "alone";
-	} else {
-		for (uint32_t i = 0; i < whole->ninputs && !pr->why; i++)
-			if (input_chosen(whole, i))
-				pr->why = read_parts_once(&pr->parts, o, whole,
-							  i, sort,
-							  entries_max(whole));
-	}
+	for (uint32_t i = 0; i < whole->ninputs && !pr->why; i++)
+		if (input_chosen(whole, i))
+			pr->why = read_parts_once(&pr->parts, o, whole, i, sort,
+						  entries_max(whole));
 	if (!pr->why && pr->parts.nparts != nsel)
 		pr->why = "a part read again was not the one read first "
 			  "(did the file change?)";

@@ -1,6 +1,6 @@
 /*
  * The report's threads and dumps of a Callgrind profile (IgProf's
- * buffers): the selected parts read again (a Callgrind file once for all
+ * buffers): the selected parts read again (each file once for all
  * of them), each analysed and reduced as it is read, for
  * print/html_parts.c to place on the whole profile's tree (doc/DESIGN.md,
  * "The flame graph and the HTML report").
@@ -13,8 +13,8 @@
 #include "profile/profile.h"
 
 /*
- * Parts a report takes at most. A Callgrind file is read once more for
- * all of its parts (read_opts.part_done), each reduced to what the page
+ * Parts a report takes at most. A Callgrind or IgProf file is read once
+ * more for all of its parts (read_opts.part_done), each reduced to what the page
  * writes of it as it ends (html_parts_add()): time and memory grow with
  * the file, and with the parts' trees, each up to HTML_FLAME_MAX_NODES
  * nodes of an event however small the part (a few lines of calls can
@@ -26,13 +26,16 @@
 #define PART_READS_MAX 20000
 #define PART_READS_ENTRIES_MIN ((size_t)1 << 20)
 
-/* IgProf's buffers are read again each alone, through the whole file:
- * at most IGPROF_READS_MAX, and the bytes read again at most
- * PART_READS_FACTOR times the file's text unless under
- * PART_READS_BYTES. */
-#define IGPROF_READS_MAX 256
-#define PART_READS_FACTOR 16
-#define PART_READS_BYTES (256ull << 20)
+/*
+ * An IgProf buffer is handed on with the stack under it (a buffer can
+ * begin below the frames the one before left): its end walks that
+ * stack, whose depth need not show in what the page keeps (arcs of no
+ * cost, a recursion's frames of a few functions). A file of a deep
+ * stack under thousands of one-line buffers would walk it thousands of
+ * times; the levels walked stay under PART_READS_LEVELS times the
+ * entries' bound (real files: a few levels a buffer).
+ */
+#define PART_READS_LEVELS 8
 
 struct part_reads {
 	struct html_parts parts;	/* parts.nparts, in the whole's order */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "parts.h"
@@ -194,5 +195,131 @@ void profile_part_clear(struct profile *p)
 	free(p->summary);
 	p->summary = NULL;
 	pindex_release(&p->func_index);
+	pindex_release(&p->call_index);
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* new id of from's function f: its place in the sorted ids */
+static uint32_t new_id(const uint32_t *ids, size_t n, uint32_t f)
+{
+	const uint32_t *at = bsearch(&f, ids, n, sizeof(*ids), id_cmp);
+
+	if (!at)
+		BUG("a function of the part's arcs or stacks was not copied");
+	return (uint32_t)(at - ids);
+}
+
+/* funcs, the arcs' ends and the stacks' functions, sorted, each once */
+static uint32_t *copied_ids(const struct profile *from,
+			    const uint32_t *funcs, size_t nfuncs, size_t *n)
+{
+	size_t k = nfuncs + 2 * from->ncalls + from->nstacks, m = 0;
+	uint32_t *ids = xmalloc((k + 1) * sizeof(*ids));
+
+	memcpy(ids, funcs, nfuncs * sizeof(*ids));
+	m = nfuncs;
+	for (size_t c = 0; c < from->ncalls; c++) {
+		ids[m++] = from->calls[c].caller;
+		ids[m++] = from->calls[c].callee;
+	}
+	for (size_t s = 0; s < from->nstacks; s++)
+		ids[m++] = from->stacks[s].func;
+	qsort(ids, m, sizeof(*ids), id_cmp);
+	*n = 0;
+	for (size_t i = 0; i < m; i++)
+		if (!*n || ids[*n - 1] != ids[i])
+			ids[(*n)++] = ids[i];
+	return ids;
+}
+
+void profile_part_copy_some(struct profile *to, const struct profile *from,
+			    uint32_t input, const uint32_t *funcs,
+			    size_t nfuncs)
+{
+	const struct pinput *fi = &from->inputs[input];
+	struct pinput *ti = profile_add_input(to, profile_str(from, fi->path),
+					      profile_str(from, fi->format));
+	size_t ne = from->nevents, width, n;
+	uint32_t *ids = copied_ids(from, funcs, nfuncs, &n);
+	uint64_t *row;
+
+	ti->creator = name_in(to, from, fi->creator);
+	ti->cmd = name_in(to, from, fi->cmd);
+	ti->nparts = ti->nselected = 1;
+	copy_events(to, from);
+	if (from->func_incl)
+		profile_want_func_extras(to);
+	width = (from->stride > to->stride ? from->stride : to->stride) + 1;
+	row = xcalloc(width, sizeof(*row));
+	/* in from's order: new to `to`, each takes the next id */
+	for (size_t i = 0; i < n; i++) {
+		const struct pfunc *pf = &from->funcs[ids[i]];
+		uint32_t g = profile_func(to, name_in(to, from, pf->object),
+					  name_in(to, from, pf->file),
+					  name_in(to, from, pf->name));
+		size_t bytes = ne * sizeof(*row);
+
+		memcpy(profile_self(to, g), profile_self(from, ids[i]), bytes);
+		if (!from->func_incl)
+			continue;
+		memcpy(profile_func_row(to, to->func_incl, g),
+		       profile_func_row(from, from->func_incl, ids[i]), bytes);
+		memcpy(profile_func_row(to, to->func_count, g),
+		       profile_func_row(from, from->func_count, ids[i]), bytes);
+		memcpy(profile_func_row(to, to->func_peak, g),
+		       profile_func_row(from, from->func_peak, ids[i]), bytes);
+	}
+	for (size_t c = 0; c < from->ncalls; c++) {
+		const struct pcall *pc = &from->calls[c];
+		uint32_t tc = profile_call(to, new_id(ids, n, pc->caller),
+					   new_id(ids, n, pc->callee));
+
+		profile_call_set_count(to, tc, pcall_count(pc,
+							   from->big_counts));
+		profile_call_incl_add(to, tc, NULL,
+				      profile_call_incl_row(from, (uint32_t)c,
+							    row), ne);
+	}
+	to->calls_have_incl = from->calls_have_incl;
+	/* a node's caller is made before it: the same ids */
+	for (size_t s = 0; s < from->nstacks; s++)
+		profile_stack(to, new_id(ids, n, from->stacks[s].func),
+			      from->stacks[s].caller);
+	for (size_t v = 0; v < from->nstack_values; v++) {
+		const struct pstack_value *sv = &from->stack_values[v];
+
+		profile_add_stack_value(to, sv->stack, sv->event, sv->value,
+					sv->count);
+	}
+	to->counts_by_event = from->counts_by_event;
+	to->count_event = from->count_event;
+	free(row);
+	free(ids);
+}
+
+void profile_part_clear_some(struct profile *p, const uint32_t *funcs,
+			     size_t nfuncs)
+{
+	size_t bytes = p->stride * sizeof(uint64_t);
+
+	for (size_t i = 0; i < nfuncs; i++) {
+		memset(profile_self(p, funcs[i]), 0, bytes);
+		if (!p->func_incl)
+			continue;
+		memset(profile_func_row(p, p->func_incl, funcs[i]), 0, bytes);
+		memset(profile_func_row(p, p->func_count, funcs[i]), 0, bytes);
+		memset(profile_func_row(p, p->func_peak, funcs[i]), 0, bytes);
+	}
+	p->ncalls = 0;
+	p->nbig_counts = 0;
+	p->nbig_incl = 0;
+	p->nstacks = 0;
+	p->nstack_values = 0;
 	pindex_release(&p->call_index);
 }

@@ -100,4 +100,27 @@ void profile_part_copy(struct profile *to, const struct profile *from,
  */
 void profile_part_clear(struct profile *p);
 
+/*
+ * The same for a reader that keeps its functions from part to part
+ * (IgProf: its function ids hold across buffers, and a stack can cross
+ * a buffer's end): the functions `funcs` (those given a cost in the
+ * part, in any order, repeated or not), the arcs' ends and the stacks'
+ * functions, in from's order, with their self costs and, where from has
+ * them, inclusive costs, counts and peaks; every arc; the stacks and
+ * their values; the arcs' count event. The functions of no cost left
+ * out are what the part alone has more (reading it alone defines every
+ * function of the file): time of the part, not of the file.
+ */
+void profile_part_copy_some(struct profile *to, const struct profile *from,
+			    uint32_t input, const uint32_t *funcs,
+			    size_t nfuncs);
+
+/*
+ * Zero the rows of functions `funcs` (those given a cost in the part)
+ * and forget p's arcs and stacks: the next part starts from none, in
+ * the time of the part before.
+ */
+void profile_part_clear_some(struct profile *p, const uint32_t *funcs,
+			     size_t nfuncs);
+
 #endif

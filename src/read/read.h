@@ -122,24 +122,32 @@ struct read_opts {
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */
 	/*
-	 * Callgrind: called at the end of each part read (chosen by part
-	 * and perf_select), with a profile of that part alone
-	 * (profile_part_copy(): as --part=N --pid=P --tid=T reads it) to
-	 * finish, analyse and leave (the reader releases it), and the
-	 * part's record; the reader then forgets the part's functions and
-	 * arcs, so that the report reads every part of a file in one pass
-	 * and the memory of one part (cli/part_reads.c). Reading ahead is
-	 * off with it. NULL: none.
+	 * Callgrind and IgProf: called at the end of each part read
+	 * (chosen by part and perf_select), with a profile of that part
+	 * alone (profile_part_copy(), IgProf's profile_part_copy_some():
+	 * as --part=N --pid=P --tid=T reads it) to finish, analyse and
+	 * leave (the reader releases it), and the part's record; the
+	 * reader then forgets the part's arcs and costs (Callgrind's
+	 * functions too), so that the report reads every part of a file
+	 * in one pass (cli/part_reads.c). Reading ahead is off with it.
+	 * NULL: none.
 	 */
 	void (*part_done)(void *ctx, struct profile *part,
 			  const struct ppart *pt);
 	void *part_ctx;
+	/* IgProf: set by the caller (part_done) when it wants no more
+	 * parts: the reader stops with an error at the next buffer's
+	 * end. NULL: never. */
+	const bool *part_stop;
 };
 
 /* How a Callgrind file was read on two threads (reading ahead). */
 struct read_stats {
 	uint64_t stretches_added;	/* read ahead, then added in */
 	uint64_t stretches_dropped;	/* read ahead, then read again */
+	/* IgProf with part_done: the stack levels under the buffers'
+	 * ends, each walked to hand a buffer on with its stack */
+	uint64_t part_levels;
 };
 
 /* Returns 0, or -1 after reporting an error that names the file. */

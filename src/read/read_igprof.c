@@ -37,6 +37,12 @@
  * the file's first) summed the same way: for PERF_TICKS the ticks under
  * the call, for MEM_TOTAL the allocations made under it. IgProf has no
  * call counts of its own.
+ *
+ * With read_opts.part_done (the report's threads panel), each buffer is
+ * handed on at its end as --part=N reads it, and the next starts from
+ * no costs with the stack as it is (flush_open(), hand_on(),
+ * restart()): one pass for all the buffers. Positions and leaks are
+ * not handed on (the report reads its parts without them).
  */
 #include <errno.h>
 #include <math.h>
@@ -128,6 +134,10 @@ struct ig_reader {
 	size_t call_active_alloc;
 	int last_counter;	/* column of the line's last V, or -1 */
 	bool any_value;
+	/* read_opts.part_done: the functions given a cost in the buffer
+	 * being read (repeated), whose rows the next one starts zeroed */
+	uint32_t *costed;
+	size_t ncosted, costed_alloc;
 };
 
 /* ---- messages ---- */
@@ -367,16 +377,33 @@ static void add_file_part(struct ig_reader *rd, bool selected)
 	profile_add_part(rd->p, &pt, rd->file_total, n);
 }
 
+static void flush_open(struct ig_reader *rd);
+static void hand_on(struct ig_reader *rd);
+static void restart(struct ig_reader *rd);
+
 /* The buffer read so far is a part; the next starts at zero. */
-static void next_buffer(struct ig_reader *rd)
+static int next_buffer(struct ig_reader *rd)
 {
+	bool handed = rd->opts->part_done && buffer_wanted(rd);
+
+	if (handed && rd->opts->part_stop && *rd->opts->part_stop)
+		return error_here(rd, "no more buffers are wanted");
+	if (handed && rd->opts->stats)
+		rd->opts->stats->part_levels += rd->depth;
+	if (handed)
+		flush_open(rd);
 	add_file_part(rd, buffer_wanted(rd));
+	if (handed) {
+		hand_on(rd);
+		restart(rd);
+	}
 	if (rd->file_total)
 		memset(rd->file_total, 0,
 		       rd->file_total_alloc * sizeof(*rd->file_total));
 	rd->buffer++;
 	rd->input->nparts++;
 	rd->input->nselected += buffer_wanted(rd);
+	return 0;
 }
 
 /* ---- the header ---- */
@@ -611,6 +638,15 @@ static void grow_active(uint32_t **a, size_t *alloc, size_t want)
 	memset(*a + old, 0, (*alloc - old) * sizeof(**a));
 }
 
+/* f is given a cost in the buffer: handed on with it, zeroed after */
+static void costed(struct ig_reader *rd, uint32_t f)
+{
+	if (!rd->opts->part_done)
+		return;
+	ARRAY_GROW(rd->costed, rd->ncosted + 1, rd->costed_alloc);
+	rd->costed[rd->ncosted++] = f;
+}
+
 /* Pop the top frame: its subtree's sums go to its function and arc
  * (where this is their outermost frame) and to the frame above. */
 static void pop(struct ig_reader *rd)
@@ -621,6 +657,12 @@ static void pop(struct ig_reader *rd)
 	bool outer_func = --rd->func_active[v->func] == 0;
 	bool outer_call = v->call != NO_ID && --rd->call_active[v->call] == 0;
 
+	if (outer_func && rd->opts->part_done)
+		for (size_t c = 0; c < rd->ncounters; c++)
+			if (rd->acc[c][l]) {
+				costed(rd, v->func);
+				break;
+			}
 	for (size_t c = 0; c < rd->ncounters; c++) {
 		uint64_t sum = rd->acc[c][l];
 		uint32_t e = rd->counters[c].event;
@@ -714,6 +756,68 @@ static void wanted_calls(struct ig_reader *rd)
 	}
 }
 
+/*
+ * read_opts.part_done: the buffer ends with frames on the stack. Read
+ * alone (--part=N), their subtrees' sums would reach their functions and
+ * arcs when they are popped, in a later buffer that adds nothing to
+ * them; here each is popped now, innermost first, the stack below it
+ * the same then as now (which frames are the outermost of their
+ * function and arc), and put back.
+ */
+static void flush_open(struct ig_reader *rd)
+{
+	size_t depth = rd->depth;
+
+	while (rd->depth)
+		pop(rd);
+	rd->depth = depth;
+	for (size_t l = 0; l < depth; l++)
+		rd->func_active[rd->lv[l].func]++;
+}
+
+/* The buffer just ended, alone in the profile, to the caller. */
+static void hand_on(struct ig_reader *rd)
+{
+	struct profile part;
+
+	profile_init(&part);
+	profile_part_copy_some(&part, rd->p,
+			       (uint32_t)(rd->input - rd->p->inputs),
+			       rd->costed, rd->ncosted);
+	/* as read_igprof() sets them at the end */
+	if (rd->count_col != NO_ID) {
+		part.counts_by_event = true;
+		part.count_event = rd->counters[rd->count_col].event;
+	}
+	rd->opts->part_done(rd->opts->part_ctx, &part,
+			    &rd->p->parts[rd->p->nparts - 1]);
+	profile_release(&part);
+}
+
+/*
+ * The next buffer from none, as --part=N+1 reads it: no costs, arcs or
+ * stacks; the frames on the stack have no arc yet (call_pending: made
+ * at the buffer's first value, wanted_calls()) and no sums. The
+ * functions stay, and which frames are on the stack.
+ */
+static void restart(struct ig_reader *rd)
+{
+	/* flush_open() popped every arc's frames: none is active */
+	profile_part_clear_some(rd->p, rd->costed, rd->ncosted);
+	rd->ncosted = 0;
+	for (size_t l = 0; l < rd->depth; l++) {
+		struct ig_level *v = &rd->lv[l];
+
+		v->call = NO_ID;
+		v->call_pending = l > 0;
+		v->site = NO_ID;
+		v->stack = NO_ID;
+		v->count = 0;
+		for (size_t c = 0; c < rd->ncounters; c++)
+			rd->acc[c][l] = 0;
+	}
+}
+
 /* The leak stack node of the current top frame, made on first need. */
 static uint32_t top_stack(struct ig_reader *rd)
 {
@@ -776,8 +880,9 @@ static int parse_counter_id(struct ig_reader *rd, const char **sp,
 				break;
 		/* defined again in the buffer being read: the next buffer
 		 * has begun (its first counter value is a definition) */
-		if (c < rd->ncounters && rd->defined_in[c] == rd->buffer)
-			next_buffer(rd);
+		if (c < rd->ncounters && rd->defined_in[c] == rd->buffer &&
+		    next_buffer(rd) < 0)
+			return -1;
 		rd->defined_in[c] = rd->buffer;
 		if (c == rd->ncounters) {
 			if (c == MAX_COUNTERS)
@@ -854,6 +959,7 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 		return 0;
 	}
 	wanted_calls(rd);
+	costed(rd, f);
 	/* sums of 64-bit values: a hostile file could wrap them; real
 	 * counters are far from it, so wrapping is refused, not hidden */
 	row = profile_self(p, f);
@@ -1052,6 +1158,8 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		p->count_event = rd.counters[rd.count_col].event;
 	}
 	add_file_part(&rd, buffer_wanted(&rd));
+	if (opts->part_done && buffer_wanted(&rd))
+		hand_on(&rd);
 	ret = 0;
 out:
 	u64map_release(&rd.fn_ids);
@@ -1066,5 +1174,6 @@ out:
 	free(rd.func_active);
 	free(rd.call_active);
 	free(rd.file_total);
+	free(rd.costed);
 	return ret;
 }

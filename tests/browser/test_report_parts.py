@@ -385,6 +385,86 @@ class PartsTest(ReportBase):
         finally:
             del INPUTS[name]
 
+    def test_many_buffers(self):
+        """IgProf: 300 buffers, past the 256 the page took while it
+        read each buffer again alone (session 21 hands each on at its
+        end in one pass), most beginning below the stack the one before
+        left: the panel is there, and buffers chosen by the hash are
+        --part=N --json's figures, self and inclusive"""
+        name = 'many-buffers'
+        path = os.path.join(self.tmp, name + '.txt')
+        lines = ['P=(ID=9 N=(./many) T=0.010000)']
+        defined = set()
+        for b in range(300):
+            # the buffer's first frame at depth 1 to 3: under the
+            # frames the buffer before left on the stack
+            d0 = 1 + b % 3 if b else 1
+            fr = [(d0, b % 7), (d0 + 1, b % 5), (d0 + 2, (b * 3) % 11),
+                  (d0 + 1, b % 4), (d0, (b + 2) % 7)]
+            for i, (d, f) in enumerate(fr):
+                fn = ('FN%d=(F0%s+%d N=(f%d))+1' % (f, '' if lines[1:]
+                                                   else '=(./many)',
+                                                   100 * f, f)
+                      if f not in defined else 'FN%d+1' % f)
+                defined.add(f)
+                v = ('V%d=(PERF_TICKS)' % b) if i == 0 else 'V%d' % b
+                n = (b * 7 + i * 3) % 5
+                lines.append('C%d %s %s:(%d,%d,%d)' % (d, fn, v, n, n, n))
+        with open(path, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+        INPUTS[name] = [path]
+        try:
+            p = self.open(name)
+            S = self.sdoc(p)
+            self.assertEqual(S['buckets'], 300)
+            self.check(p, name)
+            for k in (0, 1, 137, 299):
+                p = self.open(name)
+                p.go('#top&time=%d-%d' % (k, k + 1))
+                self.assertEqual(self.cli_opts(p)[-1], '--part=%d' % (k + 1))
+                self.check(p, name)
+            self.shot(p, name)
+        finally:
+            del INPUTS[name]
+
+    def test_tiny_buffers(self):
+        """A file of 20000 buffers of a line each, each defining a new
+        function (hostile, or a run of many short threads): read in one
+        pass, in bounded time and memory, and the panel has them all
+        (the page took 256 while it read each buffer again alone); one
+        more buffer is past the parts a page takes, and the page says
+        why"""
+        for n in (20000, 20001):
+            path = os.path.join(self.tmp, 'tiny-%d.txt' % n)
+            with open(path, 'w') as f:
+                f.write('P=(ID=1 N=(./x) T=0.01)\n')
+                for i in range(n):
+                    f.write('C1 FN%d=(F%d=(x)+%d N=(f%d))+0 '
+                            'V%d=(T):(1,1,1)\n' % (i, i, i + 1, i % 50, i))
+            out = os.path.join(self.tmp, 'tiny-%d.html' % n)
+            r = subprocess.run(['/usr/bin/time', '-f', '%e %M',
+                                report_base.BIN, '--output=html', '-o', out,
+                                path], check=True, capture_output=True,
+                               text=True)
+            secs, kb = r.stderr.split()[-2:]
+            # 0.15 s and 18 MiB here
+            self.assertLess(float(secs), 20)
+            self.assertLess(int(kb), 256 * 1024)
+            p = Page(self.driver, out)
+            p.go('#top')
+            if n == 20000:
+                self.assertEqual(self.sdoc(p)['buckets'], n)
+                self.assertTrue(p.js("return !!document.querySelector"
+                                     "('canvas.strip')"))
+                self.shot(p, 'tiny-buffers')
+                continue
+            note = p.js("return document.getElementById('tracks-none')"
+                        ".textContent")
+            self.assertIn('more than 20000 parts', note)
+            self.assertFalse(p.js("return !!document.querySelector"
+                                  "('canvas.strip')"))
+            self.shot(p, 'too-many-buffers')
+
     def test_page_size(self):
         """The parts' records against the same page without them (one
         part read, --part: no panel) of the same functions"""
