@@ -55,4 +55,22 @@ case $(printf '%s\n' "$without" | caller_of leaf) in
 *"<spontaneous>"*) ;;
 *) fail "dbgframe.data without its debug file: leaf has a caller" ;;
 esac
+
+# --debug-dir=DIR adds a directory, as for the symbols (debug-dir.sh):
+# the debug file under the default /usr/lib/debug (here under a
+# --sysroot made now) is still found when DIR does not have it. The
+# unwinder looked in DIR alone, and the stacks stopped at leaf.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/usr/lib/debug" "$tmp/other"
+cp -R tests/perf/debug/.build-id "$tmp/usr/lib/debug/"
+for dir in --debug-dir=/other ""; do
+	# shellcheck disable=SC2086
+	got=$(HOME=/nonexistent "$bin" -q --brief $dir -b tests/perf/dbgframe \
+		--sysroot="$tmp" tests/perf/dbgframe.data 2>&1)
+	case $(printf '%s\n' "$got" | caller_of leaf) in
+	*" middle ["*) ;;
+	*) fail "dbgframe.data, debug file under the default directory, ${dir:-no --debug-dir}: leaf is not called by middle" ;;
+	esac
+done
 exit $status
