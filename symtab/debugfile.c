@@ -90,8 +90,10 @@ no:
 	return NULL;
 }
 
+/* beside: look beside the binary too (once: not again for each debug
+ * directory, which said a mismatch there once per directory) */
 static char *by_debuglink(const char *path, const char *debug_dir,
-			  const char *link, uint32_t want)
+			  const char *link, uint32_t want, bool beside)
 {
 	char *real = realpath(path, NULL), *dir, *slash, *cand;
 	size_t max;
@@ -103,7 +105,7 @@ static char *by_debuglink(const char *path, const char *debug_dir,
 	dir = xstrndup(real, slash ? (size_t)(slash - real) : 0);
 	max = strlen(debug_dir) + strlen(dir) + strlen(link) + 16;
 	cand = xmalloc(max);
-	for (int i = 0; i < 3; i++) {
+	for (int i = beside ? 0 : 2; i < 3; i++) {
 		if (i == 0)
 			snprintf(cand, max, "%s/%s", dir, link);
 		else if (i == 1)
@@ -142,7 +144,8 @@ char *debugfile_find(const char *path, const char *debug_dir,
 		if (build_id_len)
 			found = by_build_id(dirs[i], build_id, build_id_len);
 		if (!found && debuglink)
-			found = by_debuglink(path, dirs[i], debuglink, crc);
+			found = by_debuglink(path, dirs[i], debuglink, crc,
+					     i == 0);
 	}
 	return found;
 }
