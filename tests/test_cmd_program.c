@@ -48,6 +48,8 @@ static void test_perf_record(void **state)
 	      "./prog 8000000 & ./prog 8000000; wait", "sh");
 	check("perf record -e cpu-clock,task-clock -F499 -qg -o x ./a", "./a");
 	check("perf record -qge cycles ./a -o b", "./a");
+	check("/usr/bin/perf_6.1 record -g ./a", "./a");
+	check("/usr/bin/perfect record -g ./a", "/usr/bin/perfect");
 	check("perf record --output=x.data --call-graph=dwarf ./a", "./a");
 	check("perf record --switch-output=1s -- ./a", "./a");
 	/* nothing run: system-wide, an existing process */

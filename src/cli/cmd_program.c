@@ -39,6 +39,14 @@ static bool is(const char *w, size_t len, const char *want)
 	return len == strlen(want) && !memcmp(w, want, len);
 }
 
+/* perf, or a versioned name (perf_5.10, as Debian's linux-perf-5.10
+ * installed it beside a /usr/bin/perf that runs it) */
+static bool is_perf(const char *w, size_t len)
+{
+	return len >= 4 && !memcmp(w, "perf", 4) &&
+	       (len == 4 || w[4] == '_' || w[4] == '-');
+}
+
 /* Whether option word w (after its dashes) takes the next word. */
 static bool takes_next(const char *w, size_t len)
 {
@@ -67,7 +75,7 @@ const char *cmd_program(const char *cmd, size_t *len)
 		return NULL;
 	base = memrchr(first, '/', first_len);
 	base = base ? base + 1 : first;
-	if (!is(base, (size_t)(first + first_len - base), "perf"))
+	if (!is_perf(base, (size_t)(first + first_len - base)))
 		return first;
 	w = word(&s, len);
 	if (!w || !is(w, *len, "record")) {
