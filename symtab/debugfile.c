@@ -24,11 +24,10 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "base/debug_dirs.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "symtab_int.h"
-
-#define DEFAULT_DEBUG_DIR "/usr/lib/debug"
 
 /* The .gnu_debuglink CRC is zlib's CRC-32 of the whole file (gdb's
  * gnu_debuglink_crc32 is the same polynomial and start value). */
@@ -91,8 +90,10 @@ no:
 	return NULL;
 }
 
+/* beside: look beside the binary too (once: not again for each debug
+ * directory, which said a mismatch there once per directory) */
 static char *by_debuglink(const char *path, const char *debug_dir,
-			  const char *link, uint32_t want)
+			  const char *link, uint32_t want, bool beside)
 {
 	char *real = realpath(path, NULL), *dir, *slash, *cand;
 	size_t max;
@@ -104,7 +105,7 @@ static char *by_debuglink(const char *path, const char *debug_dir,
 	dir = xstrndup(real, slash ? (size_t)(slash - real) : 0);
 	max = strlen(debug_dir) + strlen(dir) + strlen(link) + 16;
 	cand = xmalloc(max);
-	for (int i = 0; i < 3; i++) {
+	for (int i = beside ? 0 : 2; i < 3; i++) {
 		if (i == 0)
 			snprintf(cand, max, "%s/%s", dir, link);
 		else if (i == 1)
@@ -132,19 +133,19 @@ char *debugfile_find(const char *path, const char *debug_dir,
 		     const uint8_t *build_id, size_t build_id_len,
 		     const char *debuglink, uint32_t crc)
 {
+	const char *dirs[DEBUG_DIRS_MAX];
+	size_t n = debug_dirs(debug_dir, dirs);
 	char *found = NULL;
 
-	if (!debug_dir)
-		debug_dir = DEFAULT_DEBUG_DIR;
-	if (build_id_len)
-		found = by_build_id(debug_dir, build_id, build_id_len);
-	if (!found && debuglink)
-		found = by_debuglink(path, debug_dir, debuglink, crc);
 	/* --debug-dir adds a directory: the system's debug files (libc6-dbg's,
 	 * for libc's static functions) are still found after it; a file
 	 * found there matches by build-id or CRC as any other */
-	if (!found && strcmp(debug_dir, DEFAULT_DEBUG_DIR))
-		found = debugfile_find(path, DEFAULT_DEBUG_DIR, build_id,
-				       build_id_len, debuglink, crc);
+	for (size_t i = 0; i < n && !found; i++) {
+		if (build_id_len)
+			found = by_build_id(dirs[i], build_id, build_id_len);
+		if (!found && debuglink)
+			found = by_debuglink(path, dirs[i], debuglink, crc,
+					     i == 0);
+	}
 	return found;
 }

@@ -354,6 +354,16 @@ bool elf_has_dwarf(struct elf_file *ef)
 	return scn && sh.sh_type != SHT_NOBITS && sh.sh_size > 0;
 }
 
+/* A .text without bytes: objcopy --only-keep-debug keeps its header
+ * alone, SHT_NOBITS, as it does every section but the debug ones. */
+bool elf_code_is_nobits(struct elf_file *ef)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section(ef, 0, ".text", &sh);
+
+	return scn && sh.sh_type == SHT_NOBITS && sh.sh_size > 0;
+}
+
 const char *elf_empty_dwarf_section(struct elf_file *ef)
 {
 	Elf_Scn *scn = NULL;

@@ -531,6 +531,7 @@ int symtab_open(struct symtab *st, const char *path,
 	if (elf_read_target(bin, st, st->priv) < 0 ||
 	    elf_read_debuglink(bin, &link, &crc) < 0)
 		goto out;
+	st->debug_only = elf_code_is_nobits(bin);
 	/* the separate debug file, for its DWARF; or, symbols only, for
 	 * the full symbol table a stripped binary lacks (a system
 	 * library's static functions are only there) */

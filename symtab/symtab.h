@@ -95,6 +95,7 @@ struct symtab {
 	size_t nlines;
 	bool has_symtab;	/* .symtab (else only .dynsym: stripped) */
 	bool has_dwarf;
+	bool debug_only;	/* a separate debug file: .text holds no bytes */
 
 	struct symtab_range *ranges;	/* private */
 	size_t nranges;

@@ -254,6 +254,7 @@ bool elf_section_vaddr(struct elf_file *ef, const char *name, uint64_t *addr);
 
 bool elf_has_symtab(struct elf_file *ef);
 bool elf_has_dwarf(struct elf_file *ef);
+bool elf_code_is_nobits(struct elf_file *ef);
 
 /* The name of a DWARF section (.debug_*, .zdebug_*) that has a size but
  * no contents in the file (SHT_NOBITS), or NULL when there is none. */

@@ -17,6 +17,7 @@
 #include "base/diag_keep.h"
 #include "base/xalloc.h"
 #include "binaries.h"
+#include "cmd_program.h"
 #include "cg/cg.h"
 #include "code_positions.h"
 #include "hot_files.h"
@@ -202,14 +203,6 @@ static int function_hint(const struct options *o, const char *name)
 	return 2;
 }
 
-/* The program of a cmd: line, its first word ("./prog 5" -> "./prog"). */
-static size_t program_len(const char *cmd)
-{
-	size_t n = strspn(cmd, " \t");
-
-	return n + strcspn(cmd + n, " \t");
-}
-
 /*
  * Profiles of different programs added up are rarely meant (runs of one
  * program with other arguments are): say it once, naming both.
@@ -221,7 +214,7 @@ static void check_one_program(const struct profile *p)
 	for (size_t i = 0; i < p->ninputs; i++) {
 		const struct pinput *in = &p->inputs[i];
 		const char *a, *b;
-		size_t la, lb;
+		size_t la = 0, lb = 0;
 
 		if (in->cmd == NO_NAME)
 			continue;
@@ -229,11 +222,10 @@ static void check_one_program(const struct profile *p)
 			first = in;
 			continue;
 		}
-		a = profile_str(p, first->cmd);
-		b = profile_str(p, in->cmd);
-		la = program_len(a);
-		lb = program_len(b);
-		if (la == lb && !memcmp(a, b, la))
+		/* the program, not perf's own options before it */
+		a = cmd_program(profile_str(p, first->cmd), &la);
+		b = cmd_program(profile_str(p, in->cmd), &lb);
+		if (!a || !b || (la == lb && !memcmp(a, b, la)))
 			continue;
 		warning("'%s' and '%s' are profiles of different programs "
 			"('%.*s' and '%.*s'): their costs are added up as if "

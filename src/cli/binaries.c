@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/xalloc.h"
 
 static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
@@ -28,6 +29,27 @@ int open_binary(const struct options *o, struct names *names,
 		free(*st);
 		*st = NULL;
 		return -1;
+	}
+	/* objcopy --only-keep-debug's file given for the program: its
+	 * symbols and lines are there, its code is not (--disasm said "0 of
+	 * N bytes are in loaded segments" and no more) */
+	if ((*st)->debug_only) {
+		if (o->disasm) {
+			error("%s is a separate debug file (its code sections "
+			      "hold no bytes): --disasm needs the program; give "
+			      "it with -b, and this file with --debug-dir "
+			      "(DIR/.build-id/NN/N...N.debug) or beside it (as "
+			      "its .gnu_debuglink names it)", path);
+			symtab_release(*st);
+			free(*st);
+			*st = NULL;
+			return -1;
+		}
+		note("%s is a separate debug file (its code sections hold no "
+		     "bytes): its symbols are read, its code is not; give the "
+		     "program with -b, and this file with --debug-dir "
+		     "(DIR/.build-id/NN/N...N.debug) or beside it (as its "
+		     ".gnu_debuglink names it)", path);
 	}
 	return 0;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/debug_dirs.h"
+
 bool perf_build_id_is(const struct perf_object *ob, const uint8_t *id,
 		      size_t n)
 {
@@ -37,7 +39,8 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 {
 	const char *root = sysroot ? sysroot : "";
 	const char *home = getenv("HOME");
-	const char *debug = debug_dir ? debug_dir : "/usr/lib/debug";
+	const char *dirs[DEBUG_DIRS_MAX];
+	size_t nd = debug_dirs(debug_dir, dirs);
 	char hex[2 * PERF_BUILD_ID_MAX + 1];
 	size_t n = 0;
 
@@ -51,10 +54,11 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 				     "%s%s/.debug/.build-id/%.2s/%s/elf", root,
 				     home, hex, hex + 2) < PERF_PATH_MAX)
 		n++;
-	if ((size_t)snprintf(paths[n], PERF_PATH_MAX,
-			     "%s%s/.build-id/%.2s/%s.debug", root, debug, hex,
-			     hex + 2) < PERF_PATH_MAX)
-		n++;
+	for (size_t d = 0; d < nd; d++)
+		if ((size_t)snprintf(paths[n], PERF_PATH_MAX,
+				     "%s%s/.build-id/%.2s/%s.debug", root,
+				     dirs[d], hex, hex + 2) < PERF_PATH_MAX)
+			n++;
 	return n;
 }
 

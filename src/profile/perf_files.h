@@ -10,12 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/debug_dirs.h"
 #include "perf_data.h"
 
 /* The longest path perf_object_paths() writes, with its NUL. */
 #define PERF_PATH_MAX 4096
 /* How many paths perf_object_paths() writes at most. */
-#define PERF_OBJECT_PATHS 3
+#define PERF_OBJECT_PATHS (2 + DEBUG_DIRS_MAX)
 
 /*
  * Whether a file whose build-id is id (n bytes) is object ob's: false
@@ -31,8 +32,8 @@ void perf_build_id_hex(const uint8_t *id, size_t n, char *out);
 /*
  * Where object ob (recorded at path recorded) may be, in order: at its
  * recorded path; then, by its build-id, in perf's cache
- * (HOME/.debug/.build-id/ab/cdef.../elf) and in the debug directory
- * (debug_dir, else /usr/lib/debug: .build-id/ab/cdef....debug). All
+ * (HOME/.debug/.build-id/ab/cdef.../elf) and in the debug directories
+ * (debug_dirs(): debug_dir, then /usr/lib/debug; .build-id/ab/cdef....debug). All
  * under sysroot when it is not NULL. Returns how many were written to
  * paths[] (at most PERF_OBJECT_PATHS).
  */

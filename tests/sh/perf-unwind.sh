@@ -55,4 +55,57 @@ case $(printf '%s\n' "$without" | caller_of leaf) in
 *"<spontaneous>"*) ;;
 *) fail "dbgframe.data without its debug file: leaf has a caller" ;;
 esac
+
+# --debug-dir=DIR adds a directory, as for the symbols (debug-dir.sh):
+# the debug file under the default /usr/lib/debug (here under a
+# --sysroot made now) is still found when DIR does not have it. The
+# unwinder looked in DIR alone, and the stacks stopped at leaf.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/usr/lib/debug" "$tmp/other"
+cp -R tests/perf/debug/.build-id "$tmp/usr/lib/debug/"
+for dir in --debug-dir=/other ""; do
+	# shellcheck disable=SC2086
+	got=$(HOME=/nonexistent "$bin" -q --brief $dir -b tests/perf/dbgframe \
+		--sysroot="$tmp" tests/perf/dbgframe.data 2>&1)
+	case $(printf '%s\n' "$got" | caller_of leaf) in
+	*" middle ["*) ;;
+	*) fail "dbgframe.data, debug file under the default directory, ${dir:-no --debug-dir}: leaf is not called by middle" ;;
+	esac
+done
+
+# The same with a program built, split and recorded now (where gcc,
+# objcopy and perf record can run: perf needs root or a low
+# perf_event_paranoid): its .debug_frame is in the debug file alone,
+# under --debug-dir's DIR, and under the default /usr/lib/debug of a
+# --sysroot with --debug-dir naming another directory.
+made=$tmp/made
+mkdir -p "$made"
+if gcc -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables \
+	-o "$made/dbgframe" tests/perf/dbgframe.c 2>/dev/null &&
+	objcopy --only-keep-debug "$made/dbgframe" "$made/dbgframe.debug" &&
+	strip --strip-debug "$made/dbgframe" &&
+	perf record -q -F 199 --call-graph dwarf,4096 -o "$made/x.data" \
+		"$made/dbgframe" 6000 >/dev/null 2>&1; then
+	id=$(readelf -n "$made/dbgframe" | awk '/Build ID/ { print $3 }')
+	sub=.build-id/$(echo "$id" | cut -c1-2)
+	leafname=$(echo "$id" | cut -c3-).debug
+	readelf -S "$made/dbgframe" | grep -q debug_frame &&
+		fail "the stripped program still has a .debug_frame"
+	mkdir -p "$made/dir/$sub" "$made/root/usr/lib/debug/$sub"
+	cp "$made/dbgframe.debug" "$made/dir/$sub/$leafname"
+	cp "$made/dbgframe.debug" "$made/root/usr/lib/debug/$sub/$leafname"
+	for args in "--debug-dir=$made/dir" \
+		"--debug-dir=/other --sysroot=$made/root"; do
+		# shellcheck disable=SC2086
+		got=$(HOME=/nonexistent "$bin" -q --brief $args \
+			-b "$made/dbgframe" "$made/x.data" 2>&1)
+		case $(printf '%s\n' "$got" | caller_of leaf) in
+		*" middle ["*) ;;
+		*) fail "a recording made now, $args: leaf is not called by middle" ;;
+		esac
+	done
+else
+	echo "perf-unwind: no recording made here (gcc, objcopy or perf record failed): that part skipped"
+fi
 exit $status

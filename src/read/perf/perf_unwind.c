@@ -46,6 +46,7 @@
 #include <unistd.h>
 
 #include "base/array.h"
+#include "base/debug_dirs.h"
 #include "base/xalloc.h"
 #include "libdw_load.h"
 #include "perf_cfi.h"
@@ -350,8 +351,9 @@ static bool has_section(Elf *elf, const char *want)
 
 /*
  * Object f's separate debug file, looked up once, by build-id where
- * libdwfl and perf look (under --debug-dir or /usr/lib/debug, and in
- * perf's cache, ~/.debug; under --sysroot, as for the objects), and
+ * libdwfl and perf look (under --debug-dir, then /usr/lib/debug, as the
+ * symbols' debug files are (debug_dirs()), and in perf's cache, ~/.debug;
+ * under --sysroot, as for the objects), and
  * kept only if it has a .debug_frame:
  * that is all the unwinder takes from it, for code its .eh_frame does
  * not describe (code built without unwind tables), and a debug file
@@ -366,9 +368,10 @@ static Elf *debug_file(struct ufile *f)
 	const char *home = getenv("HOME");
 	const char *root = pf && pf->sysroot ? pf->sysroot : "";
 	char hex[2 * PERF_BUILD_ID_MAX + 1];
-	char path[2][PERF_PATH_MAX];
+	char path[DEBUG_DIRS_MAX + 1][PERF_PATH_MAX];
+	const char *dirs[DEBUG_DIRS_MAX];
 	uint8_t id[PERF_BUILD_ID_MAX];
-	size_t n = ob->build_id_len;
+	size_t n = ob->build_id_len, np;
 
 	if (f->debug_looked)
 		return f->debug_elf;
@@ -380,13 +383,15 @@ static Elf *debug_file(struct ufile *f)
 	if (n < 2)
 		return NULL;
 	perf_build_id_hex(id, n, hex);
-	snprintf(path[0], sizeof(path[0]), "%s%s/.build-id/%.2s/%s.debug",
-		 root, pf && pf->debug_dir ? pf->debug_dir : "/usr/lib/debug",
-		 hex, hex + 2);
-	snprintf(path[1], sizeof(path[1]),
-		 "%s%s/.debug/.build-id/%.2s/%s/debug", root, home ? home : "",
-		 hex, hex + 2);
-	for (size_t c = 0; c < (home ? 2u : 1u); c++) {
+	np = debug_dirs(pf ? pf->debug_dir : NULL, dirs);
+	for (size_t d = 0; d < np; d++)
+		snprintf(path[d], sizeof(path[d]), "%s%s/.build-id/%.2s/%s.debug",
+			 root, dirs[d], hex, hex + 2);
+	if (home)
+		snprintf(path[np++], sizeof(path[0]),
+			 "%s%s/.debug/.build-id/%.2s/%s/debug", root, home,
+			 hex, hex + 2);
+	for (size_t c = 0; c < np; c++) {
 		int fd;
 		Elf *elf;
 

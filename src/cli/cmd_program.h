@@ -1,0 +1,17 @@
+/* The program a profile's recorded command line ran. */
+#ifndef CGA_CMD_PROGRAM_H
+#define CGA_CMD_PROGRAM_H
+
+#include <stddef.h>
+
+/*
+ * The program word of command line cmd (words split at blanks): its
+ * first word ("./prog 5" -> "./prog"), or for a perf recording's line
+ * ("/usr/bin/perf record -F 499 -g -o x.data ./prog 5") the first word
+ * after perf's own options, which every recording's line starts with.
+ * Sets *len to the word's length; NULL when there is none (perf record
+ * -a, -p PID: no program was run).
+ */
+const char *cmd_program(const char *cmd, size_t *len);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * cmd_program(): the program of a recorded command line. perf.data's
+ * lines (perf report --header-only's "cmdline") all start with perf's
+ * own path and options: two recordings of different programs were
+ * taken for one program's, and summed without a word.
+ */
+#include "helpers.h"
+
+#include <string.h>
+
+#include "cli/cmd_program.h"
+
+static void check(const char *cmd, const char *want)
+{
+	size_t len = 0;
+	const char *got = cmd_program(cmd, &len);
+
+	if (!want) {
+		if (got)
+			fail_msg("'%s': '%.*s', not none", cmd, (int)len, got);
+		return;
+	}
+	if (!got || len != strlen(want) || memcmp(got, want, len))
+		fail_msg("'%s': '%.*s', not '%s'", cmd, got ? (int)len : 4,
+			 got ? got : "none", want);
+}
+
+static void test_plain(void **state)
+{
+	(void)state;
+	check("./prog 5", "./prog");
+	check("  /bin/ls -l", "/bin/ls");
+	check("", NULL);
+	check("perf", "perf");
+	check("/usr/bin/perf report -i x", "/usr/bin/perf");
+}
+
+/* the committed recordings' lines (tests/perf/make.sh) */
+static void test_perf_record(void **state)
+{
+	(void)state;
+	check("/usr/bin/perf record -q -F 499 -g -o fp.data ./prog", "./prog");
+	check("/usr/bin/perf record -q -F 99 --call-graph dwarf,4096 "
+	      "-o cxx.data ./cxx 40000000", "./cxx");
+	check("/usr/bin/perf record -q -z -F 499 -g -o nofp.data ./nofp 2000",
+	      "./nofp");
+	check("/usr/bin/perf record -q -F 499 -g -o procs.data -- sh -c "
+	      "./prog 8000000 & ./prog 8000000; wait", "sh");
+	check("perf record -e cpu-clock,task-clock -F499 -qg -o x ./a", "./a");
+	check("perf record -qge cycles ./a -o b", "./a");
+	check("/usr/bin/perf_6.1 record -g ./a", "./a");
+	check("/usr/bin/perfect record -g ./a", "/usr/bin/perfect");
+	check("perf record --output=x.data --call-graph=dwarf ./a", "./a");
+	check("perf record --switch-output=1s -- ./a", "./a");
+	/* nothing run: system-wide, an existing process */
+	check("perf record -a -o x.data", NULL);
+	check("perf record -p 1234", NULL);
+	check("perf record -o", NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plain),
+		cmocka_unit_test(test_perf_record),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
