@@ -18,7 +18,8 @@
  *
  * Anything else (another machine or class, a PLT section whose first
  * bytes match no layout we know, SHT_REL relocations, two relocations
- * at one slot, a symbol index past .dynsym, a section symbol) returns
+ * at one slot, TLSDESC ones, a symbol index past .dynsym, a section
+ * symbol) returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
  */
@@ -103,52 +104,6 @@ static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *name,
 	return NULL;
 }
 
-/* The dynamic relocations (every SHT_RELA section linked to .dynsym),
- * sorted by slot; -1 when one is of a kind we do not read. */
-static int read_rels(Elf *elf, size_t dynsym, size_t ndyn, struct rel **out,
-		     size_t *n)
-{
-	Elf_Scn *scn = NULL;
-	size_t alloc = 0;
-	GElf_Shdr sh;
-
-	*out = NULL;
-	*n = 0;
-	while ((scn = elf_nextscn(elf, scn))) {
-		Elf_Data *d;
-		GElf_Rela r;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_link != dynsym)
-			continue;
-		if (sh.sh_type == SHT_REL)
-			return -1;
-		if (sh.sh_type != SHT_RELA)
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || sh.sh_entsize != sizeof(Elf64_Rela))
-			return -1;
-		for (size_t i = 0; i < d->d_size / sizeof(Elf64_Rela); i++) {
-			struct rel *x;
-
-			if (!gelf_getrela(d, (int)i, &r))
-				return -1;
-			if (GELF_R_SYM(r.r_info) > ndyn)
-				return -1;
-			ARRAY_GROW(*out, *n + 1, alloc);
-			x = &(*out)[(*n)++];
-			x->offset = r.r_offset;
-			x->addend = (uint64_t)r.r_addend;
-			x->sym = (uint32_t)GELF_R_SYM(r.r_info);
-			x->type = (uint32_t)GELF_R_TYPE(r.r_info);
-		}
-	}
-	qsort(*out, *n, sizeof(**out), by_offset);
-	for (size_t i = 1; i < *n; i++)
-		if ((*out)[i].offset == (*out)[i - 1].offset)
-			return -1;
-	return 0;
-}
-
 /* Which layout the section's bytes are, as bfd decides it: *type 0 when
  * none (bfd skips the section, we give up). */
 static void match(const unsigned char *b, uint64_t size, bool first,
@@ -211,7 +166,88 @@ struct ctx {
 	struct rel *rels;
 	size_t nrels;
 	struct plt_stubs *out;
+	/* a first pass only gathers the entries' GOT slots, sorted: the
+	 * relocations of other slots (most of a big .rela.dyn) are not
+	 * kept, nor sorted */
+	bool gather;
+	uint64_t *slots;
+	size_t nslots, slots_alloc;
 };
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool is_slot(const struct ctx *c, uint64_t offset)
+{
+	size_t lo = 0, hi = c->nslots;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->slots[mid] < offset)
+			lo = mid + 1;
+		else if (c->slots[mid] > offset)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* The dynamic relocations (every SHT_RELA section linked to .dynsym)
+ * of the entries' slots, sorted by slot; -1 when one is of a kind we
+ * do not read. */
+static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
+{
+	Elf *elf = c->elf;
+	struct rel **out = &c->rels;
+	size_t *n = &c->nrels;
+	Elf_Scn *scn = NULL;
+	size_t alloc = 0;
+	GElf_Shdr sh;
+
+	*out = NULL;
+	*n = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Rela r;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_link != dynsym)
+			continue;
+		if (sh.sh_type == SHT_REL)
+			return -1;
+		if (sh.sh_type != SHT_RELA)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || sh.sh_entsize != sizeof(Elf64_Rela))
+			return -1;
+		for (size_t i = 0; i < d->d_size / sizeof(Elf64_Rela); i++) {
+			struct rel *x;
+
+			if (!gelf_getrela(d, (int)i, &r))
+				return -1;
+			if (GELF_R_SYM(r.r_info) > ndyn)
+				return -1;	/* libbfd warns */
+			if (!is_slot(c, r.r_offset))
+				continue;
+			ARRAY_GROW(*out, *n + 1, alloc);
+			x = &(*out)[(*n)++];
+			x->offset = r.r_offset;
+			x->addend = (uint64_t)r.r_addend;
+			x->sym = (uint32_t)GELF_R_SYM(r.r_info);
+			x->type = (uint32_t)GELF_R_TYPE(r.r_info);
+		}
+	}
+	qsort(*out, *n, sizeof(**out), by_offset);
+	for (size_t i = 1; i < *n; i++)
+		if ((*out)[i].offset == (*out)[i - 1].offset)
+			return -1;
+	return 0;
+}
 
 /* The stubs of one section; -1 to give up. */
 static int name_entries(struct ctx *c, const GElf_Shdr *sh,
@@ -232,7 +268,17 @@ static int name_entries(struct ctx *c, const GElf_Shdr *sh,
 		memcpy(&disp, b + off + l->got_off, 4);
 		slot = sh->sh_addr + off + (uint64_t)(int64_t)disp +
 		       l->insn_end;
+		if (c->gather) {
+			ARRAY_GROW(c->slots, c->nslots + 1, c->slots_alloc);
+			c->slots[c->nslots++] = slot;
+			continue;
+		}
 		r = (struct rel *)find_rel(c->rels, c->nrels, slot);
+		/* an entry jumping through a TLSDESC slot (a lazy TLS
+		 * descriptor's trampoline): bfd versions differ on naming
+		 * it, libbfd decides */
+		if (r && r->type == R_X86_64_TLSDESC)
+			return -1;
 		if (!r || (r->type != R_X86_64_JUMP_SLOT &&
 			   r->type != R_X86_64_GLOB_DAT &&
 			   r->type != R_X86_64_IRELATIVE))
@@ -354,7 +400,7 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 {
 	Elf *elf = elf_version(EV_CURRENT) == EV_NONE ? NULL
 		   : elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	struct ctx c = { elf, NULL, 0, NULL, 0, out };
+	struct ctx c = { .elf = elf, .out = out };
 	GElf_Ehdr eh;
 	GElf_Shdr sh;
 	Elf_Scn *scn = NULL;
@@ -381,7 +427,12 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	if (!c.dynsym || ndyn <= 1)
 		goto out;	/* bfd: no dynamic symbols, no stubs */
 	ret = -1;
-	if (read_rels(elf, dynndx, ndyn - 1, &c.rels, &c.nrels) < 0 ||
+	c.gather = true;
+	if (read_stubs(&c, shstrndx) < 0)
+		goto out;
+	qsort(c.slots, c.nslots, sizeof(*c.slots), by_value);
+	c.gather = false;
+	if (read_rels(&c, dynndx, ndyn - 1) < 0 ||
 	    read_stubs(&c, shstrndx) < 0)
 		goto out;
 	for (size_t i = 0; i < out->nr; i++)
@@ -397,6 +448,7 @@ out:
 	if (ret < 0)
 		plt_stubs_free(out);
 	free(c.rels);
+	free(c.slots);
 	if (elf)
 		elf_end(elf);
 	return ret;
