@@ -214,7 +214,9 @@ bool plt_bfd_read(const char *path, struct plt_stubs *out)
 	if (irelative) {
 		add_code(out, syms, nsyms);
 		add_code(out, dynsyms, ndyn);
-		qsort(out->code, out->ncode, sizeof(*out->code), plt_code_cmp);
+		if (out->ncode > 1)
+			qsort(out->code, out->ncode, sizeof(*out->code),
+			      plt_code_cmp);
 	}
 	free(synth);
 out:

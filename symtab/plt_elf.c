@@ -18,8 +18,9 @@
  *
  * Anything else (another machine or class, a PLT section whose first
  * bytes match no layout we know, SHT_REL relocations, two relocations
- * at one slot, TLSDESC ones, a symbol index past .dynsym, a section
- * symbol) returns
+ * at one slot, an entry through a TLSDESC slot, a relocation type bfd
+ * 2.40 does not know, a symbol index past .dynsym, a section symbol)
+ * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
  */
@@ -215,6 +216,7 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		GElf_Rela r;
+		uint64_t type;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_link != dynsym)
 			continue;
@@ -230,8 +232,14 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 
 			if (!gelf_getrela(d, (int)i, &r))
 				return -1;
-			if (GELF_R_SYM(r.r_info) > ndyn)
-				return -1;	/* libbfd warns */
+			type = GELF_R_TYPE(r.r_info);
+			/* libbfd warns about these (250, 251: the GNU
+			 * vtable types it knows), and reads the type
+			 * from the low byte alone */
+			if (GELF_R_SYM(r.r_info) > ndyn ||
+			    (type > R_X86_64_REX_GOTPCRELX &&
+			     type != 250 && type != 251))
+				return -1;
 			if (!is_slot(c, r.r_offset))
 				continue;
 			ARRAY_GROW(*out, *n + 1, alloc);
@@ -239,10 +247,11 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 			x->offset = r.r_offset;
 			x->addend = (uint64_t)r.r_addend;
 			x->sym = (uint32_t)GELF_R_SYM(r.r_info);
-			x->type = (uint32_t)GELF_R_TYPE(r.r_info);
+			x->type = (uint32_t)type;
 		}
 	}
-	qsort(*out, *n, sizeof(**out), by_offset);
+	if (*n > 1)	/* qsort() of NULL is undefined, even for 0 */
+		qsort(*out, *n, sizeof(**out), by_offset);
 	for (size_t i = 1; i < *n; i++)
 		if ((*out)[i].offset == (*out)[i - 1].offset)
 			return -1;
@@ -385,6 +394,20 @@ int plt_code_cmp(const void *a, const void *b)
 	return x->value < y->value ? -1 : x->value > y->value;
 }
 
+/* The program and section header tables inside the file: libbfd
+ * refuses the file otherwise, libelf may read what is there. */
+static bool tables_inside(Elf *elf, const GElf_Ehdr *eh)
+{
+	size_t size = 0, shnum;
+
+	if (!elf_rawfile(elf, &size) || elf_getshdrnum(elf, &shnum) < 0)
+		return false;
+	return eh->e_phoff <= size &&
+	       (size - eh->e_phoff) / sizeof(Elf64_Phdr) >= eh->e_phnum &&
+	       eh->e_shoff <= size &&
+	       (size - eh->e_shoff) / sizeof(Elf64_Shdr) >= shnum;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -411,6 +434,12 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
 	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    /* sizes libbfd refuses the file for ("file format not
+	     * recognized") and libelf lets pass */
+	    eh.e_ehsize != sizeof(Elf64_Ehdr) ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
+	    !tables_inside(elf, &eh) ||
 	    elf_getshdrstrndx(elf, &shstrndx) < 0)
 		goto out;
 	ret = 0;
@@ -430,7 +459,8 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	c.gather = true;
 	if (read_stubs(&c, shstrndx) < 0)
 		goto out;
-	qsort(c.slots, c.nslots, sizeof(*c.slots), by_value);
+	if (c.nslots > 1)
+		qsort(c.slots, c.nslots, sizeof(*c.slots), by_value);
 	c.gather = false;
 	if (read_rels(&c, dynndx, ndyn - 1) < 0 ||
 	    read_stubs(&c, shstrndx) < 0)
@@ -439,8 +469,9 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 		if (!strncmp(out->v[i].name, "*ABS*+0x", 8)) {
 			read_code(elf, SHT_SYMTAB, out);
 			read_code(elf, SHT_DYNSYM, out);
-			qsort(out->code, out->ncode, sizeof(*out->code),
-			      plt_code_cmp);
+			if (out->ncode > 1)
+				qsort(out->code, out->ncode,
+				      sizeof(*out->code), plt_code_cmp);
 			break;
 		}
 	ret = 0;
