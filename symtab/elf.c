@@ -758,7 +758,7 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 	Elf_Data *data, *xdata = NULL;
 	Elf_Scn *scn, *xscn;
 	GElf_Shdr sh, xsh;
-	size_t n;
+	size_t n, bad = 0, first = 0;
 
 	scn = find_section(ef, dynamic ? SHT_DYNSYM : SHT_SYMTAB, NULL, &sh);
 	if (!scn)
@@ -783,13 +783,22 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
 			break;
 		str = elf_strptr(ef->elf, sh.sh_link, s.st_name);
-		if (!str)
+		if (!str) {
+			/* said once, as libbfd did when it read the table
+			 * for the @plt stubs (tests/e2e/elf-bad-strtab) */
+			if (!bad++)
+				first = s.st_name;
 			str = "";
+		}
 		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
 		if (s.st_shndx >= SHN_LORESERVE && s.st_shndx != SHN_XINDEX)
 			shndx = SHN_UNDEF;	/* ABS, COMMON: no section */
 		read_one(&sr, &s, shndx, str, (uint32_t)i);
 	}
+	if (bad)
+		warning("%s: %zu symbol name%s past the end of the string "
+			"table (offset %zu), left unnamed", ef->path, bad,
+			bad > 1 ? "s start" : " starts", first);
 	free(sr.map);
 	return 0;
 }

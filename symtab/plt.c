@@ -1,8 +1,11 @@
 /*
- * The synthetic "name@plt" symbols of the PLT stubs, from libbfd's
- * bfd_get_synthetic_symtab() as objdump and gprof get them: the stubs
+ * The synthetic "name@plt" symbols of the PLT stubs, as libbfd's
+ * bfd_get_synthetic_symtab() gives them to objdump and gprof: the stubs
  * have no symbols of their own, bfd derives them from the dynamic
- * relocations and the PLT layout of each architecture.
+ * relocations and the PLT layout of each architecture. plt_elf.c reads
+ * the same list for the x86-64 layouts it knows without loading libbfd
+ * (opening each object with bfd cost a perf.data run some 4% of its
+ * CPU); libbfd is asked for the others.
  *
  * bfd gives no sizes: a stub ends where the next symbol starts, or at
  * the end of its section (symtab_build_syms() guesses ends that way).
@@ -69,20 +72,6 @@ static bool irelative_target(const char *name, uint64_t *target)
 	return true;
 }
 
-static bool is_code(const asymbol *s)
-{
-	return (s->flags & (BSF_FUNCTION | BSF_GNU_INDIRECT_FUNCTION)) &&
-	       (s->flags & (BSF_GLOBAL | BSF_WEAK | BSF_LOCAL)) && s->section;
-}
-
-static int by_value(const void *a, const void *b)
-{
-	bfd_vma x = bfd_asymbol_value(*(asymbol *const *)a);
-	bfd_vma y = bfd_asymbol_value(*(asymbol *const *)b);
-
-	return x < y ? -1 : x > y;
-}
-
 /* The length of a symbol's name without its version ("@@GLIBC_2.2.5"). */
 static size_t unversioned_len(const char *name)
 {
@@ -96,83 +85,98 @@ static size_t unversioned_len(const char *name)
  * a global over a weak alias (memcmp over bcmp, strrchr over rindex),
  * then the shorter, then the first in byte order, so that the choice
  * does not depend on the tables' order. */
-static bool better_name(const asymbol *a, const asymbol *b)
+static bool better_name(const struct plt_code *a, const struct plt_code *b)
 {
-	const char *x = bfd_asymbol_name(a), *y = bfd_asymbol_name(b);
+	const char *x = a->name, *y = b->name;
 	size_t nx = unversioned_len(x), ny = unversioned_len(y);
-	bool gx = a->flags & BSF_GLOBAL, gy = b->flags & BSF_GLOBAL;
 
 	if ((x[0] == '_') != (y[0] == '_'))
 		return y[0] == '_';
-	if (gx != gy)
-		return gx;
+	if (a->global != b->global)
+		return a->global;
 	if (nx != ny)
 		return nx < ny;
 	return strncmp(x, y, nx) < 0;
 }
 
-/*
- * The code symbols of both tables (an ifunc is in the dynamic one of a
- * shared library, maybe only in the static one of an executable),
- * sorted by address, for irelative_name().
- */
-static asymbol **code_by_value(asymbol **syms, long nsyms, asymbol **dyn,
-			       long ndyn, size_t *n)
-{
-	asymbol **v = xcalloc((size_t)(nsyms + ndyn) + 1, sizeof(*v));
-
-	*n = 0;
-	for (long i = 0; i < nsyms; i++)
-		if (is_code(syms[i]))
-			v[(*n)++] = syms[i];
-	for (long i = 0; i < ndyn; i++)
-		if (is_code(dyn[i]))
-			v[(*n)++] = dyn[i];
-	qsort(v, *n, sizeof(*v), by_value);
-	return v;
-}
-
 /* The best name of the code at target (better_name()), its length
  * without the version in *len; NULL when no symbol starts there. */
-static const char *irelative_name(asymbol **v, size_t n, uint64_t target,
-				  size_t *len)
+static const char *irelative_name(const struct plt_code *v, size_t n,
+				  uint64_t target, size_t *len)
 {
 	size_t lo = 0, hi = n;
-	const asymbol *best = NULL;
+	const struct plt_code *best = NULL;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (bfd_asymbol_value(v[mid]) < target)
+		if (v[mid].value < target)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (; lo < n && bfd_asymbol_value(v[lo]) == target; lo++) {
-		const char *name = bfd_asymbol_name(v[lo]);
+	for (; lo < n && v[lo].value == target; lo++) {
+		const char *name = v[lo].name;
 
-		if (name && *name && *name != '@' &&
-		    (!best || better_name(v[lo], best)))
-			best = v[lo];
+		if (*name && *name != '@' && (!best || better_name(&v[lo], best)))
+			best = &v[lo];
 	}
 	if (!best)
 		return NULL;
-	*len = unversioned_len(bfd_asymbol_name(best));
-	return bfd_asymbol_name(best);
+	*len = unversioned_len(best->name);
+	return best->name;
 }
 
-void plt_read(const char *path, struct names *names, bool demangle,
-	      uint32_t first_order, struct raw_syms *raw)
+char *plt_stub_name(const struct plt_stubs *p, size_t i)
 {
-	asymbol **syms = NULL, **dynsyms = NULL, *synth = NULL, **code = NULL;
+	const char *name = p->v[i].name, *callee;
+	uint64_t target;
+	size_t len;
+	char *named;
+
+	if (!irelative_target(name, &target) ||
+	    !(callee = irelative_name(p->code, p->ncode, target, &len)))
+		return xstrdup(name);
+	named = xmalloc(len + sizeof("@plt"));
+	memcpy(named, callee, len);
+	memcpy(named + len, "@plt", sizeof("@plt"));
+	return named;
+}
+
+static bool is_code(const asymbol *s)
+{
+	return (s->flags & (BSF_FUNCTION | BSF_GNU_INDIRECT_FUNCTION)) &&
+	       (s->flags & (BSF_GLOBAL | BSF_WEAK | BSF_LOCAL)) && s->section;
+}
+
+/* The code symbols of a bfd table into p->code. */
+static void add_code(struct plt_stubs *p, asymbol **v, long n)
+{
+	for (long i = 0; i < n; i++) {
+		struct plt_code *c;
+
+		if (!is_code(v[i]) || !bfd_asymbol_name(v[i]))
+			continue;
+		ARRAY_GROW(p->code, p->ncode + 1, p->code_alloc);
+		c = &p->code[p->ncode++];
+		c->value = bfd_asymbol_value(v[i]);
+		c->name = xstrdup(bfd_asymbol_name(v[i]));
+		c->global = v[i]->flags & BSF_GLOBAL;
+	}
+}
+
+bool plt_bfd_read(const char *path, struct plt_stubs *out)
+{
+	asymbol **syms = NULL, **dynsyms = NULL, *synth = NULL;
 	long nsyms, ndyn, nsynth;
-	size_t ncode = 0;
 	const struct bfd_api *b = libbfd_load();
+	bool irelative = false;
 	bfd *abfd;
 	bool ok;
 
+	memset(out, 0, sizeof(*out));
 	if (!b)
-		return;
+		return false;
 	b->init();
 	bfd_diag_begin(path);
 	abfd = b->openr(path, NULL);
@@ -180,7 +184,7 @@ void plt_read(const char *path, struct names *names, bool demangle,
 		warning("%s: no @plt symbols: %s", path,
 			b->errmsg(b->get_error()));
 		bfd_diag_end();
-		return;
+		return false;
 	}
 	bfd_diag_capture_begin();
 	ok = b->check_format(abfd, bfd_object);
@@ -198,46 +202,59 @@ void plt_read(const char *path, struct names *names, bool demangle,
 		asymbol *s = &synth[i];
 		const char *name = bfd_asymbol_name(s);
 		asection *sec = s->section;
-		struct raw_sym *r;
+		struct plt_stub *st;
 		uint64_t target;
 
 		if (!name || !*name || !sec)
 			continue;
-		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
-		r = &raw->v[raw->nr++];
-		memset(r, 0, sizeof(*r));
-		r->addr = bfd_asymbol_value(s);
-		r->limit = bfd_section_vma(sec) + bfd_section_size(sec);
-		r->raw = NO_NAME;
-		if (irelative_target(name, &target)) {
-			const char *callee;
-			size_t len;
-			char *named;
-
-			if (!code)
-				code = code_by_value(syms, nsyms, dynsyms, ndyn,
-						     &ncode);
-			callee = irelative_name(code, ncode, target, &len);
-			if (callee) {
-				named = xmalloc(len + sizeof("@plt"));
-				memcpy(named, callee, len);
-				memcpy(named + len, "@plt", sizeof("@plt"));
-				r->raw = names_intern(names, named, strlen(named));
-				free(named);
-			}
-		}
-		if (r->raw == NO_NAME)
-			r->raw = names_intern(names, name, strlen(name));
-		r->name = demangle ? demangle_name(names, r->raw) : r->raw;
-		r->order = first_order + (uint32_t)i;
-		r->kind = SYM_PLT;
-		r->bind = 1;	/* STB_GLOBAL: the stub stands for one */
+		ARRAY_GROW(out->v, out->nr + 1, out->alloc);
+		st = &out->v[out->nr++];
+		st->addr = bfd_asymbol_value(s);
+		st->limit = bfd_section_vma(sec) + bfd_section_size(sec);
+		st->name = xstrdup(name);
+		irelative |= irelative_target(name, &target);
+	}
+	if (irelative) {
+		add_code(out, syms, nsyms);
+		add_code(out, dynsyms, ndyn);
+		if (out->ncode > 1)
+			qsort(out->code, out->ncode, sizeof(*out->code),
+			      plt_code_cmp);
 	}
 	free(synth);
-	free(code);
 out:
 	free(syms);
 	free(dynsyms);
 	b->close(abfd);
 	bfd_diag_end();
+	return ok;
+}
+
+void plt_read(struct elf_file *bin, struct names *names, bool demangle,
+	      uint32_t first_order, struct raw_syms *raw)
+{
+	struct plt_stubs p;
+
+	if (plt_elf_read(elf_fd(bin), &p) < 0 &&
+	    !plt_bfd_read(elf_path(bin), &p)) {
+		plt_stubs_free(&p);
+		return;
+	}
+	for (size_t i = 0; i < p.nr; i++) {
+		struct raw_sym *r;
+		char *name = plt_stub_name(&p, i);
+
+		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
+		r = &raw->v[raw->nr++];
+		memset(r, 0, sizeof(*r));
+		r->addr = p.v[i].addr;
+		r->limit = p.v[i].limit;
+		r->raw = names_intern(names, name, strlen(name));
+		r->name = demangle ? demangle_name(names, r->raw) : r->raw;
+		r->order = first_order + (uint32_t)i;
+		r->kind = SYM_PLT;
+		r->bind = 1;	/* STB_GLOBAL: the stub stands for one */
+		free(name);
+	}
+	plt_stubs_free(&p);
 }

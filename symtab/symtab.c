@@ -477,7 +477,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	if (elf_read_symbols(from, !st->has_symtab, st->names, opts->demangle,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
-	plt_read(st->path, st->names, opts->demangle, UINT32_MAX / 2, &raw);
+	plt_read(bin, st->names, opts->demangle, UINT32_MAX / 2, &raw);
 	if (!st->has_symtab)
 		add_cfi_funcs(st, bin, &raw);
 	symtab_build_syms(st, raw.v, raw.nr);

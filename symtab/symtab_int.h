@@ -6,7 +6,8 @@
  *
  *   elf.c        ELF header, segments, sections, build-id, debuglink,
  *                .symtab/.dynsym -> raw_sym[] and fsym[]
- *   plt.c        libbfd's synthetic @plt symbols -> raw_sym[]
+ *   plt.c        the @plt stubs (plt_elf.c's, else libbfd's) -> raw_sym[]
+ *   plt_elf.c    x86-64 PLT stubs read from the ELF as libbfd names them
  *   bfd_diag.c   libbfd's messages -> our warnings
  *   demangle.c   libbfd's demangler
  *   debugfile.c  the separate debug file, found the way gdb finds it
@@ -279,10 +280,6 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		     bool demangle, const struct sec *secs, size_t nsecs,
 		     const struct sym_out *out);
 
-/* --- plt.c --- */
-
-/* The synthetic name@plt symbols of path (from libbfd) into raw, with
- * order numbers from first_order on. Problems are warnings. */
 /* cfi_funcs.c: the [lo, hi) of each function .eh_frame describes, in
  * its order, malloc'd in *out; how many. */
 struct cfi_range {
@@ -291,7 +288,46 @@ struct cfi_range {
 size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		      struct cfi_range **out);
 
-void plt_read(const char *path, struct names *names, bool demangle,
+/* --- plt.c, plt_elf.c --- */
+
+/* A PLT stub as bfd_get_synthetic_symtab() names it ("printf@plt",
+ * "*ABS*+0x9c6a0@plt"), and the code symbols that name an IRELATIVE
+ * stub's target (plt.c). */
+struct plt_stub {
+	uint64_t addr, limit;	/* limit: the end of its section */
+	char *name;
+};
+struct plt_code {
+	uint64_t value;
+	char *name;		/* as its table has it, maybe "@@VERSION" */
+	bool global;
+};
+struct plt_stubs {
+	struct plt_stub *v;
+	size_t nr, alloc;
+	struct plt_code *code;	/* by value; read only when a stub is
+				 * "*ABS*+0x" */
+	size_t ncode, code_alloc;
+};
+
+/* plt_elf.c: the x86-64 stubs of the ELF file open on fd, as libbfd
+ * 2.40 lists them; -1 (out empty) when the layout is not one we know:
+ * ask libbfd. */
+int plt_elf_read(int fd, struct plt_stubs *out);
+void plt_stubs_free(struct plt_stubs *p);
+int plt_code_cmp(const void *a, const void *b);	/* by value, for qsort */
+
+/* plt.c: the same from libbfd; false when libbfd cannot be loaded or
+ * the file not read (warned). */
+bool plt_bfd_read(const char *path, struct plt_stubs *out);
+
+/* The name a stub gets: an IRELATIVE one's after the function at its
+ * target, "mempcpy@plt"; malloc'd. */
+char *plt_stub_name(const struct plt_stubs *p, size_t i);
+
+/* The stubs of bin, from plt_elf_read(), else libbfd, into raw with
+ * order numbers from first_order on. Problems are warnings. */
+void plt_read(struct elf_file *bin, struct names *names, bool demangle,
 	      uint32_t first_order, struct raw_syms *raw);
 
 /* --- bfd_diag.c --- */

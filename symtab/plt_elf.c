@@ -1,0 +1,486 @@
+/*
+ * The x86-64 PLT stubs read from the ELF file with libelf, giving the
+ * list libbfd 2.40's bfd_get_synthetic_symtab() gives (same addresses,
+ * same names, same order) without loading libbfd: opening a library
+ * with bfd and canonicalising its tables cost a perf.data run ~10% of
+ * its CPU (doc/PERFORMANCE.md, session 21).
+ *
+ * bfd's way, which this follows step by step: the sections .plt,
+ * .plt.got, .plt.sec and .plt.bnd, in that order, are each matched
+ * against the entry layouts ld writes (lazy .plt with its PLT0, the
+ * same with MPX "bnd" or IBT entries whose calls go through .plt.sec,
+ * non-lazy 8-byte entries, and their bnd and IBT forms). Each entry's
+ * jmp *disp(%rip) names a GOT slot; the dynamic relocation at that slot
+ * (JUMP_SLOT, GLOB_DAT or IRELATIVE, in any SHT_RELA section of
+ * .dynsym) names the stub: "sym@plt", "sym+0xADDEND@plt", or
+ * "*ABS*+0xADDR@plt" when the relocation has no symbol. A lazy .plt
+ * whose calls go through .plt.sec gives no names of its own.
+ *
+ * Anything else (another machine or class, a PLT section whose first
+ * bytes match no layout we know, SHT_REL relocations, two relocations
+ * at one slot, an entry through a TLSDESC slot, a relocation type bfd
+ * 2.40 does not know, a symbol index past .dynsym, a section symbol)
+ * returns
+ * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
+ * compares both lists on real objects.
+ */
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/xalloc.h"
+#include "symtab_int.h"
+
+enum { LAZY = 1, SECOND = 2, NON_LAZY = 4 };
+
+/* A non-lazy entry layout: its first bytes (up to the GOT displacement,
+ * the part bfd compares), its size, and where the jmp's disp32 is and
+ * where its instruction ends (the displacement is from there). */
+struct layout {
+	const unsigned char *head;
+	unsigned got_off, insn_end, size;
+};
+
+static const unsigned char jmp_got[] = { 0xff, 0x25 };
+static const unsigned char bnd_jmp_got[] = { 0xf2, 0xff, 0x25 };
+/* endbr64; jmp *disp(%rip): ld 2.40's IBT entry. The older form with a
+ * bnd prefix (f2) before the jmp is not bfd 2.40's IBT layout: such a
+ * .plt.sec is left to libbfd (match() finds no layout). */
+static const unsigned char ibt_jmp_got[] = { 0xf3, 0x0f, 0x1e, 0xfa,
+					     0xff, 0x25 };
+static const struct layout non_lazy = { jmp_got, 2, 6, 8 };
+static const struct layout non_lazy_bnd = { bnd_jmp_got, 3, 7, 8 };
+static const struct layout non_lazy_ibt = { ibt_jmp_got, 6, 10, 16 };
+/* the lazy entries: jmp *disp(%rip); push; jmp PLT0 */
+static const struct layout lazy = { jmp_got, 2, 6, 16 };
+
+struct rel {
+	uint64_t offset, addend;
+	uint32_t sym, type;
+};
+
+static int by_offset(const void *a, const void *b)
+{
+	const struct rel *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static const struct rel *find_rel(const struct rel *v, size_t n,
+				  uint64_t offset)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].offset < offset)
+			lo = mid + 1;
+		else if (v[mid].offset > offset)
+			hi = mid;
+		else
+			return &v[mid];
+	}
+	return NULL;
+}
+
+/* The first section named name, its header in *sh. */
+static Elf_Scn *section_named(Elf *elf, size_t shstrndx, const char *name,
+			      GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *s;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		s = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (s && !strcmp(s, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* Which layout the section's bytes are, as bfd decides it: *type 0 when
+ * none (bfd skips the section, we give up). */
+static void match(const unsigned char *b, uint64_t size, bool first,
+		  const struct layout **nl, int *type)
+{
+	*type = 0;
+	if (first && size >= 32 && !memcmp(b, "\xff\x35", 2)) {
+		if (!memcmp(b + 6, "\xff\x25", 2))
+			*type = LAZY;
+		else if (!memcmp(b + 6, "\xf2\xff\x25", 3))
+			*type = LAZY | SECOND;
+	}
+	if (!*type && size >= (*nl)->size &&
+	    !memcmp(b, (*nl)->head, (*nl)->got_off))
+		*type = NON_LAZY;
+	if (!*type) {
+		if (size >= 8 && !memcmp(b, bnd_jmp_got, 3))
+			*nl = &non_lazy_bnd;
+		else if (size >= 16 && !memcmp(b, ibt_jmp_got, 6))
+			*nl = &non_lazy_ibt;
+		else
+			return;
+		*type = SECOND;
+	}
+}
+
+/* A .plt of its PLT0 alone (-z now, stubs in .plt.got only): too short
+ * for bfd's lazy layout, it matches none and gives no stubs. */
+static bool plt0_alone(const unsigned char *b, uint64_t size)
+{
+	return size == 16 && !memcmp(b, "\xff\x35", 2) &&
+	       (!memcmp(b + 6, "\xff\x25", 2) ||
+		!memcmp(b + 6, "\xf2\xff\x25", 3));
+}
+
+static char *stub_name(Elf *elf, size_t strndx, const GElf_Sym *s,
+		       const struct rel *r)
+{
+	const char *sym = r->sym ? elf_strptr(elf, strndx, s->st_name)
+				 : "*ABS*";
+	char add[24] = "";
+	size_t len;
+	char *name;
+
+	if (!sym || !*sym)
+		return NULL;
+	if (r->addend)
+		snprintf(add, sizeof(add), "+0x%llx",
+			 (unsigned long long)r->addend);
+	len = strlen(sym) + strlen(add) + sizeof("@plt");
+	name = xmalloc(len);
+	snprintf(name, len, "%s%s@plt", sym, add);
+	return name;
+}
+
+struct ctx {
+	Elf *elf;
+	Elf_Data *dynsym;
+	size_t strndx;
+	struct rel *rels;
+	size_t nrels;
+	struct plt_stubs *out;
+	/* a first pass only gathers the entries' GOT slots, sorted: the
+	 * relocations of other slots (most of a big .rela.dyn) are not
+	 * kept, nor sorted */
+	bool gather;
+	uint64_t *slots;
+	size_t nslots, slots_alloc;
+};
+
+static int by_value(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool is_slot(const struct ctx *c, uint64_t offset)
+{
+	size_t lo = 0, hi = c->nslots;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->slots[mid] < offset)
+			lo = mid + 1;
+		else if (c->slots[mid] > offset)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+/* The dynamic relocations (every SHT_RELA section linked to .dynsym)
+ * of the entries' slots, sorted by slot; -1 when one is of a kind we
+ * do not read. */
+static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
+{
+	Elf *elf = c->elf;
+	struct rel **out = &c->rels;
+	size_t *n = &c->nrels;
+	Elf_Scn *scn = NULL;
+	size_t alloc = 0;
+	GElf_Shdr sh;
+
+	*out = NULL;
+	*n = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		GElf_Rela r;
+		uint64_t type;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_link != dynsym)
+			continue;
+		if (sh.sh_type == SHT_REL)
+			return -1;
+		if (sh.sh_type != SHT_RELA)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || sh.sh_entsize != sizeof(Elf64_Rela))
+			return -1;
+		for (size_t i = 0; i < d->d_size / sizeof(Elf64_Rela); i++) {
+			struct rel *x;
+
+			if (!gelf_getrela(d, (int)i, &r))
+				return -1;
+			type = GELF_R_TYPE(r.r_info);
+			/* libbfd warns about these (250, 251: the GNU
+			 * vtable types it knows), and reads the type
+			 * from the low byte alone */
+			if (GELF_R_SYM(r.r_info) > ndyn ||
+			    (type > R_X86_64_REX_GOTPCRELX &&
+			     type != 250 && type != 251))
+				return -1;
+			if (!is_slot(c, r.r_offset))
+				continue;
+			ARRAY_GROW(*out, *n + 1, alloc);
+			x = &(*out)[(*n)++];
+			x->offset = r.r_offset;
+			x->addend = (uint64_t)r.r_addend;
+			x->sym = (uint32_t)GELF_R_SYM(r.r_info);
+			x->type = (uint32_t)type;
+		}
+	}
+	if (*n > 1)	/* qsort() of NULL is undefined, even for 0 */
+		qsort(*out, *n, sizeof(**out), by_offset);
+	for (size_t i = 1; i < *n; i++)
+		if ((*out)[i].offset == (*out)[i - 1].offset)
+			return -1;
+	return 0;
+}
+
+/* The stubs of one section; -1 to give up. */
+static int name_entries(struct ctx *c, const GElf_Shdr *sh,
+			const unsigned char *b, const struct layout *l,
+			bool skip_plt0)
+{
+	uint64_t n = sh->sh_size / l->size;
+
+	for (uint64_t k = skip_plt0; k < n; k++) {
+		uint64_t off = k * l->size;
+		int32_t disp;
+		uint64_t slot;
+		struct rel *r;
+		GElf_Sym s;
+		struct plt_stub *st;
+		char *name;
+
+		memcpy(&disp, b + off + l->got_off, 4);
+		slot = sh->sh_addr + off + (uint64_t)(int64_t)disp +
+		       l->insn_end;
+		if (c->gather) {
+			ARRAY_GROW(c->slots, c->nslots + 1, c->slots_alloc);
+			c->slots[c->nslots++] = slot;
+			continue;
+		}
+		r = (struct rel *)find_rel(c->rels, c->nrels, slot);
+		/* an entry jumping through a TLSDESC slot (a lazy TLS
+		 * descriptor's trampoline): bfd versions differ on naming
+		 * it, libbfd decides */
+		if (r && r->type == R_X86_64_TLSDESC)
+			return -1;
+		if (!r || (r->type != R_X86_64_JUMP_SLOT &&
+			   r->type != R_X86_64_GLOB_DAT &&
+			   r->type != R_X86_64_IRELATIVE))
+			continue;
+		if (r->sym && (!gelf_getsym(c->dynsym, (int)r->sym, &s) ||
+			       GELF_ST_TYPE(s.st_info) == STT_SECTION))
+			return -1;
+		name = stub_name(c->elf, c->strndx, &s, r);
+		if (!name)
+			return -1;
+		r->type = R_X86_64_NONE;	/* one stub per slot, as bfd */
+		ARRAY_GROW(c->out->v, c->out->nr + 1, c->out->alloc);
+		st = &c->out->v[c->out->nr++];
+		st->addr = sh->sh_addr + off;
+		st->limit = sh->sh_addr + sh->sh_size;
+		st->name = name;
+	}
+	return 0;
+}
+
+static int read_stubs(struct ctx *c, size_t shstrndx)
+{
+	static const char *const names[] = { ".plt", ".plt.got", ".plt.sec",
+					     ".plt.bnd" };
+	const struct layout *nl = &non_lazy;
+
+	for (size_t j = 0; j < sizeof(names) / sizeof(*names); j++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = section_named(c->elf, shstrndx, names[j], &sh);
+		Elf_Data *d;
+		int type;
+
+		if (!scn || !sh.sh_size)
+			continue;
+		if (sh.sh_type != SHT_PROGBITS ||
+		    (sh.sh_flags & SHF_COMPRESSED))
+			return -1;
+		d = elf_getdata(scn, NULL);
+		if (!d || d->d_size != sh.sh_size)
+			return -1;
+		if (j == 0 && plt0_alone(d->d_buf, sh.sh_size))
+			continue;
+		match(d->d_buf, sh.sh_size, j == 0, &nl, &type);
+		if (!type)
+			return -1;
+		if (type == (LAZY | SECOND))
+			continue;
+		if (name_entries(c, &sh, d->d_buf, type & LAZY ? &lazy : nl,
+				 type & LAZY) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The code symbols (bfd's BSF_FUNCTION or BSF_GNU_INDIRECT_FUNCTION,
+ * with a binding bfd marks local, global or weak) of one table. */
+static void read_code(Elf *elf, uint32_t type, struct plt_stubs *out)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 1; d && sh.sh_entsize &&
+				   i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym s;
+			int bind, t;
+			const char *name;
+			struct plt_code *x;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				break;
+			t = GELF_ST_TYPE(s.st_info);
+			bind = GELF_ST_BIND(s.st_info);
+			if (t != STT_FUNC && t != STT_GNU_IFUNC)
+				continue;
+			if (bind == STB_GLOBAL && (s.st_shndx == SHN_UNDEF ||
+						   s.st_shndx == SHN_COMMON))
+				continue;
+			if (bind != STB_LOCAL && bind != STB_GLOBAL &&
+			    bind != STB_WEAK)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (!name)
+				continue;
+			ARRAY_GROW(out->code, out->ncode + 1, out->code_alloc);
+			x = &out->code[out->ncode++];
+			x->value = s.st_value;
+			x->name = xstrdup(name);
+			x->global = bind == STB_GLOBAL;
+		}
+		return;
+	}
+}
+
+int plt_code_cmp(const void *a, const void *b)
+{
+	const struct plt_code *x = a, *y = b;
+
+	return x->value < y->value ? -1 : x->value > y->value;
+}
+
+/* The program and section header tables inside the file: libbfd
+ * refuses the file otherwise, libelf may read what is there. */
+static bool tables_inside(Elf *elf, const GElf_Ehdr *eh)
+{
+	size_t size = 0, shnum;
+
+	if (!elf_rawfile(elf, &size) || elf_getshdrnum(elf, &shnum) < 0)
+		return false;
+	return eh->e_phoff <= size &&
+	       (size - eh->e_phoff) / sizeof(Elf64_Phdr) >= eh->e_phnum &&
+	       eh->e_shoff <= size &&
+	       (size - eh->e_shoff) / sizeof(Elf64_Shdr) >= shnum;
+}
+
+void plt_stubs_free(struct plt_stubs *p)
+{
+	for (size_t i = 0; i < p->nr; i++)
+		free(p->v[i].name);
+	for (size_t i = 0; i < p->ncode; i++)
+		free(p->code[i].name);
+	free(p->v);
+	free(p->code);
+	memset(p, 0, sizeof(*p));
+}
+
+int plt_elf_read(int fd, struct plt_stubs *out)
+{
+	Elf *elf = elf_version(EV_CURRENT) == EV_NONE ? NULL
+		   : elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	struct ctx c = { .elf = elf, .out = out };
+	GElf_Ehdr eh;
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx, dynndx = 0, ndyn = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!elf || !gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64 ||
+	    eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    /* sizes libbfd refuses the file for ("file format not
+	     * recognized") and libelf lets pass */
+	    eh.e_ehsize != sizeof(Elf64_Ehdr) ||
+	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
+	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
+	    !tables_inside(elf, &eh) ||
+	    elf_getshdrstrndx(elf, &shstrndx) < 0)
+		goto out;
+	ret = 0;
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
+		goto out;	/* bfd: stubs only in what ld linked */
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_DYNSYM) {
+			dynndx = elf_ndxscn(scn);
+			c.dynsym = elf_getdata(scn, NULL);
+			c.strndx = sh.sh_link;
+			ndyn = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+			break;
+		}
+	if (!c.dynsym || ndyn <= 1)
+		goto out;	/* bfd: no dynamic symbols, no stubs */
+	ret = -1;
+	c.gather = true;
+	if (read_stubs(&c, shstrndx) < 0)
+		goto out;
+	if (c.nslots > 1)
+		qsort(c.slots, c.nslots, sizeof(*c.slots), by_value);
+	c.gather = false;
+	if (read_rels(&c, dynndx, ndyn - 1) < 0 ||
+	    read_stubs(&c, shstrndx) < 0)
+		goto out;
+	for (size_t i = 0; i < out->nr; i++)
+		if (!strncmp(out->v[i].name, "*ABS*+0x", 8)) {
+			read_code(elf, SHT_SYMTAB, out);
+			read_code(elf, SHT_DYNSYM, out);
+			if (out->ncode > 1)
+				qsort(out->code, out->ncode,
+				      sizeof(*out->code), plt_code_cmp);
+			break;
+		}
+	ret = 0;
+out:
+	if (ret < 0)
+		plt_stubs_free(out);
+	free(c.rels);
+	free(c.slots);
+	if (elf)
+		elf_end(elf);
+	return ret;
+}
