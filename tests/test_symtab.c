@@ -641,6 +641,16 @@ static void test_demangle(void **state)
 		  "core::fmt::write" },
 		{ "_RNvCs15kBYyAo9fc_7mycrate3foo", "mycrate::foo" },
 		{ "_Z", "_Z" },		/* not a valid mangling: as is */
+		/* forms other than _Z and _R that bfd_demangle() changes */
+		{ "_GLOBAL__I_main", "global constructors keyed to main" },
+		{ "._Z3fooi", ".foo(int)" },
+		{ "_Z3fooi@plt", "foo(int)@plt" },
+		{ "printf", "printf" },
+		{ "main@plt", "main@plt" },
+		{ "_DYNAMIC", "_DYNAMIC" },
+		{ "_GLOBAL_OFFSET_TABLE_", "_GLOBAL_OFFSET_TABLE_" },
+		{ "_GLOBAL_.D_foo", "global destructors keyed to foo" },
+		{ "_D4test3fooFZv", "_D4test3fooFZv" },	/* D: as bfd leaves it */
 		{ "", "" },
 	};
 	struct fixture *fx = *state;

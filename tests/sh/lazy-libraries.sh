@@ -15,6 +15,11 @@ n=$(loaded libbfd "$bin" "$prof")
 [ "$n" = 0 ] || { echo "libbfd loaded for a listing without -b ($n)"; status=1; }
 n=$(loaded libbfd "$bin" -b "$prog" "$prof")
 [ "$n" -ge 1 ] || { echo "libbfd not loaded with -b"; status=1; }
+# a C program's symbols (_DYNAMIC, _GLOBAL_OFFSET_TABLE_, printf) are
+# not mangled and its @plt stubs are read from the ELF: no libbfd
+n=$(loaded libbfd "$bin" -b "$here/samples/recursion/prog" \
+	"$here/samples/recursion/callgrind.instr.out")
+[ "$n" = 0 ] || { echo "libbfd loaded for a C program's -b ($n)"; status=1; }
 out=$("$bin" -b "$prog" --threshold=0 -p "$prof" 2>&1) || { echo "-b run failed: $out"; status=1; }
 echo "$out" | grep -q '(' || { echo "no demangled C++ name with -b"; status=1; }
 echo "$out" | grep -q '_Z' && { echo "a mangled name left with -b"; status=1; }
