@@ -61,6 +61,7 @@ struct finder {
 	struct u64map by_hash;	/* hash of a name -> its chain's first */
 	uint64_t *pairs;	/* func << 32 | pick */
 	size_t npairs, pairs_alloc;
+	size_t nby_pos;		/* pairs[0 .. nby_pos): by_position()'s, sorted */
 	uint32_t *last;		/* per pick: the function added last */
 };
 
@@ -164,6 +165,25 @@ static void by_position(struct finder *fd)
 	}
 }
 
+/* Whether by_position() found f in pick k: the name's lookup
+ * (resolve_named_sym()) is then not needed, and many.60's 60 copies of
+ * each function, all in their symbol, would make it most of the time. */
+static bool found_by_position(const struct finder *fd, uint32_t f, uint32_t k)
+{
+	uint64_t key = (uint64_t)f << 32 | k;
+	size_t lo = 0, hi = fd->nby_pos;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fd->pairs[mid] < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < fd->nby_pos && fd->pairs[lo] == key;
+}
+
 /*
  * Function f to the chosen symbols named as it is but for a valgrind
  * suffix: its name up to a quote, or whole, is the symbol's name or raw
@@ -188,6 +208,7 @@ static void by_name(struct finder *fd, uint32_t f)
 
 				if (nm->len == j && !memcmp(nm->s, name, j) &&
 				    in_object(p, f, o->reports[pk->binary].object) &&
+				    !found_by_position(fd, f, nm->k) &&
 				    resolve_named_sym(p, st, f) == &st->syms[pk->sym])
 					add_pair(fd, f, nm->k);
 			}
@@ -202,6 +223,18 @@ static int cmp_u64(const void *x, const void *y)
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
 	return a < b ? -1 : a > b;
+}
+
+/* The pairs sorted (by function, then pick), each once. */
+static void sort_pairs(struct finder *fd)
+{
+	size_t w = 0;
+
+	qsort(fd->pairs, fd->npairs, sizeof(*fd->pairs), cmp_u64);
+	for (size_t i = 0; i < fd->npairs; i++)
+		if (!w || fd->pairs[i] != fd->pairs[w - 1])
+			fd->pairs[w++] = fd->pairs[i];
+	fd->npairs = w;
 }
 
 /* The pick lists of each function: fp_k[fp_at[f] .. fp_at[f + 1]). */
@@ -257,7 +290,6 @@ void disasm_members_init(struct disasm_members *m, const struct cg *cg,
 	const struct profile *p = cg->p;
 	struct finder fd = { .p = p, .o = o, .picks = picks, .n = n };
 	struct func_picks fp;
-	size_t w = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->n = n;
@@ -268,14 +300,12 @@ void disasm_members_init(struct disasm_members *m, const struct cg *cg,
 	make_spans(&fd);
 	if (n) {
 		by_position(&fd);
+		sort_pairs(&fd);
+		fd.nby_pos = fd.npairs;
 		for (uint32_t f = 0; f < p->nfuncs; f++)
 			by_name(&fd, f);
+		sort_pairs(&fd);
 	}
-	qsort(fd.pairs, fd.npairs, sizeof(*fd.pairs), cmp_u64);
-	for (size_t i = 0; i < fd.npairs; i++)
-		if (!w || fd.pairs[i] != fd.pairs[w - 1])
-			fd.pairs[w++] = fd.pairs[i];
-	fd.npairs = w;
 
 	/* by function (the pairs' order), then each pick's functions */
 	fp.at = xcalloc((size_t)p->nfuncs + 2, sizeof(*fp.at));
