@@ -26,6 +26,7 @@
 #include "base/xalloc.h"
 #include "cg/cg.h"
 #include "print/disasm_data.h"
+#include "print/disasm_members.h"
 #include "resolve/resolve.h"
 #include "select/selection.h"
 #include "symtab/disasm.h"
@@ -339,6 +340,92 @@ static void run_release(struct run *r)
 	profile_release(&r->p);
 }
 
+/* Whether f's name but for a valgrind suffix ("fib'2") is sym's name or
+ * raw name: the rule as the listing had it per symbol, a test by bytes. */
+static bool named_as(const struct run *r, const struct symtab *st, uint32_t f,
+		     const struct sym *sym)
+{
+	const char *name = profile_str(&r->p, r->p.funcs[f].name);
+	name_id ids[2] = { sym->name, sym->raw };
+
+	for (int k = 0; k < 2; k++) {
+		size_t n;
+
+		if (ids[k] == NO_NAME)
+			continue;
+		n = names_len(st->names, ids[k]);
+		if (!strncmp(name, names_str(st->names, ids[k]), n) &&
+		    (name[n] == '\0' || name[n] == '\''))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * disasm_members_init() found for every pick at once what a walk of every
+ * position and function for each pick finds: its functions (a position
+ * inside the symbol, or named after it), their positions, call sites and
+ * jumps, each ascending.
+ */
+static void check_members(const struct run *r, const struct disasm_pick *picks,
+			  size_t n, const struct disasm_members *m)
+{
+	const struct profile *p = &r->p;
+	bool *member = xcalloc(p->nfuncs + 1, sizeof(*member));
+
+	assert_int_equal(m->n, n);
+	for (size_t k = 0; k < n; k++) {
+		const struct symtab *st = r->st[picks[k].binary];
+		const struct resolve_report *rep = &r->rep[picks[k].binary];
+		const struct sym *sym = &st->syms[picks[k].sym];
+		size_t w;
+
+		memset(member, 0, p->nfuncs * sizeof(*member));
+		for (size_t i = 0; i < p->npos; i++) {
+			const struct ppos *q = &p->pos[i];
+
+			if (q->addr && p->funcs[q->func].object == rep->object &&
+			    q->addr - rep->load_offset >= sym->addr &&
+			    q->addr - rep->load_offset < sym->end)
+				member[q->func] = true;
+		}
+		for (uint32_t f = 0; f < p->nfuncs; f++)
+			if (p->funcs[f].object == rep->object &&
+			    named_as(r, st, f, sym) &&
+			    resolve_named_sym(p, st, f) == sym)
+				member[f] = true;
+		w = m->func_at[k];
+		for (uint32_t f = 0; f < p->nfuncs; f++)
+			if (member[f]) {
+				assert_true(w < m->func_at[k + 1]);
+				assert_int_equal(m->funcs[w++], f);
+			}
+		assert_int_equal(w, m->func_at[k + 1]);
+		w = m->pos_at[k];
+		for (size_t i = 0; i < p->npos; i++)
+			if (member[p->pos[i].func]) {
+				assert_true(w < m->pos_at[k + 1]);
+				assert_int_equal(m->pos[w++], i);
+			}
+		assert_int_equal(w, m->pos_at[k + 1]);
+		w = m->site_at[k];
+		for (size_t c = 0; c < p->ncallsites; c++)
+			if (member[p->pos[p->callsites[c].pos].func]) {
+				assert_true(w < m->site_at[k + 1]);
+				assert_int_equal(m->sites[w++], c);
+			}
+		assert_int_equal(w, m->site_at[k + 1]);
+		w = m->jump_at[k];
+		for (size_t j = 0; j < p->njumps; j++)
+			if (member[p->pos[p->jumps[j].from].func]) {
+				assert_true(w < m->jump_at[k + 1]);
+				assert_int_equal(m->jumps[w++], j);
+			}
+		assert_int_equal(w, m->jump_at[k + 1]);
+	}
+	free(member);
+}
+
 /*
  * Every function of the binaries with a cost: its listing's instructions
  * and the costs it sets apart add up to the self cost of its profile
@@ -356,6 +443,7 @@ static void check_sums(const char *profile, const char *b1, const char *b2,
 {
 	struct run r;
 	struct disasm_pick *picks = NULL;
+	struct disasm_members m;
 	size_t n = 0;
 	uint32_t *listed;
 	size_t unplaced = 0;
@@ -365,11 +453,24 @@ static void check_sums(const char *profile, const char *b1, const char *b2,
 	r.po.disasm_what = "*";
 	assert_int_equal(disasm_pick(&r.cg, &r.po, &picks, &n), 0);
 	assert_true(n >= min_listings);
+	/* with the binaries' code moved away, no position is in a symbol:
+	 * what is found is by name alone */
+	for (size_t b = 0; b < r.nst; b++)
+		r.rep[b].load_offset += 1ULL << 40;
+	disasm_members_init(&m, &r.cg, &r.po, picks, n);
+	check_members(&r, picks, n, &m);
+	assert_true(m.func_at[n] > 0);
+	disasm_members_release(&m);
+	for (size_t b = 0; b < r.nst; b++)
+		r.rep[b].load_offset -= 1ULL << 40;
+	disasm_members_init(&m, &r.cg, &r.po, picks, n);
+	check_members(&r, picks, n, &m);
 	for (size_t i = 0; i < n; i++) {
 		struct disasm_listing l;
 		uint64_t sum = 0;
 
-		assert_int_equal(disasm_listing_build(&l, &r.cg, &r.po, &picks[i]), 0);
+		assert_int_equal(disasm_listing_build(&l, &r.cg, &r.po, picks,
+						      &m, i), 0);
 		assert_true(l.code_ok);
 		for (size_t k = 0; k < l.nunplaced; k++) {
 			const struct dl_unplaced *u = &l.unplaced[k];
@@ -424,6 +525,7 @@ static void check_sums(const char *profile, const char *b1, const char *b2,
 	}
 	/* frame_dummy's, in each of these binaries */
 	assert_true(unplaced > 0);
+	disasm_members_release(&m);
 	free(listed);
 	free(picks);
 	run_release(&r);

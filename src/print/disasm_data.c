@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 #include "profile/pos_select.h"
 #include "disasm_data.h"
+#include "disasm_members.h"
 #include "resolve/resolve.h"
 #include "select/symspec.h"
 
@@ -230,31 +231,6 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 	return 0;
 }
 
-/*
- * Whether function f's name, but for a recursion level ("fib'2"), may
- * be sym's: a test by bytes before resolve_named_sym()'s lookup, which
- * for every function of a large profile (11,000 of cc1plus's) took
- * most of the time of a report listing many functions.
- */
-static bool may_be_named(const struct profile *p, const struct names *names,
-			 uint32_t f, const struct sym *sym)
-{
-	const char *name = profile_str(p, p->funcs[f].name);
-	name_id ids[2] = { sym->name, sym->raw };
-
-	for (int k = 0; k < 2; k++) {
-		size_t n;
-
-		if (ids[k] == NO_NAME)
-			continue;
-		n = names_len(names, ids[k]);
-		if (!strncmp(name, names_str(names, ids[k]), n) &&
-		    (name[n] == '\0' || name[n] == '\''))
-			return true;
-	}
-	return false;
-}
-
 /* The instruction whose bytes hold a, or NULL. */
 static const struct insn *insn_containing(const struct disasm *d, uint64_t a)
 {
@@ -340,18 +316,38 @@ static void sort_unplaced(struct disasm_listing *l)
 	free(tmp);
 }
 
+/* The index in pos[0 .. n) (ascending) of position i, or n. */
+static size_t pos_index(const uint32_t *pos, size_t n, uint32_t i)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pos[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && pos[lo] == i ? lo : n;
+}
+
 int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 			 const struct print_opts *o,
-			 const struct disasm_pick *pick)
+			 const struct disasm_pick *picks,
+			 const struct disasm_members *m, size_t k)
 {
 	const struct profile *p = cg->p;
+	const struct disasm_pick *pick = &picks[k];
 	const struct resolve_report *r = &o->reports[pick->binary];
 	const struct symtab *st = o->symtabs[pick->binary];
 	const struct sym *sym = &st->syms[pick->sym];
 	uint64_t off = r->load_offset;
-	bool *member = xcalloc(p->nfuncs + 1, sizeof(*member));
-	uint32_t *pos_insn = xcalloc(p->npos + 1, sizeof(*pos_insn));
-	size_t funcs_alloc = 0, sites_alloc = 0, jumps_alloc = 0;
+	const uint32_t *pos = m->pos + m->pos_at[k];
+	size_t npos = m->pos_at[k + 1] - m->pos_at[k];
+	/* pos_insn[j]: the instruction of pos[j], or NO_ID */
+	uint32_t *pos_insn = xcalloc(npos + 1, sizeof(*pos_insn));
+	size_t sites_alloc = 0, jumps_alloc = 0;
 	size_t un_alloc = 0, un_cost_alloc = 0;
 	struct u64map un_index;
 
@@ -363,30 +359,17 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 	l->stride = p->stride;
 	u64map_init(&un_index);
 
-	/* the profile functions this code belongs to */
-	for (size_t i = 0; i < p->npos; i++) {
-		const struct ppos *q = &p->pos[i];
-
-		if (q->addr && in_object(p, q->func, r->object) &&
-		    q->addr - off >= sym->addr && q->addr - off < sym->end)
-			member[q->func] = true;
-	}
-	for (uint32_t f = 0; f < p->nfuncs; f++)
-		if (!member[f] && in_object(p, f, r->object) &&
-		    may_be_named(p, st->names, f, sym) &&
-		    resolve_named_sym(p, st, f) == sym)
-			member[f] = true;
+	/* the profile functions this code belongs to (disasm_members.h) */
+	l->nfuncs = m->func_at[k + 1] - m->func_at[k];
+	l->funcs = xcalloc(l->nfuncs + 1, sizeof(*l->funcs));
+	memcpy(l->funcs, m->funcs + m->func_at[k],
+	       l->nfuncs * sizeof(*l->funcs));
 	l->self = xcalloc(l->stride + 1, sizeof(*l->self));
 	l->placed = xcalloc(l->stride + 1, sizeof(*l->placed));
-	for (uint32_t f = 0; f < p->nfuncs; f++) {
-		if (!member[f])
-			continue;
-		ARRAY_GROW(l->funcs, l->nfuncs + 1, funcs_alloc);
-		l->funcs[l->nfuncs++] = f;
+	for (size_t i = 0; i < l->nfuncs; i++)
 		for (size_t e = 0; e < l->stride; e++)
 			profile_combine(p, e, &l->self[e],
-					profile_self(p, f)[e]);
-	}
+					profile_self(p, l->funcs[i])[e]);
 
 	l->demangle = !o->no_demangle;
 	l->code_ok = disasm_range(st, sym->addr, sym->end, l->demangle,
@@ -394,15 +377,13 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 	l->cost = xcalloc(l->code.ninsns * l->stride + 1, sizeof(*l->cost));
 
 	/* each position's cost onto its instruction, or set apart */
-	for (size_t i = 0; i < p->npos; i++) {
-		const struct ppos *q = &p->pos[i];
-		const uint64_t *cost = profile_pos_cost(p, (uint32_t)i);
+	for (size_t j = 0; j < npos; j++) {
+		const struct ppos *q = &p->pos[pos[j]];
+		const uint64_t *cost = profile_pos_cost(p, pos[j]);
 		const struct insn *in;
 		uint64_t a = q->addr - off;
 
-		pos_insn[i] = NO_ID;
-		if (!member[q->func])
-			continue;
+		pos_insn[j] = NO_ID;
 		if (!q->addr) {
 			add_unplaced(l, &un_index, 0, DL_NO_ADDR, cost,
 				     &un_alloc, &un_cost_alloc);
@@ -423,31 +404,33 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 				     &un_alloc, &un_cost_alloc);
 			continue;
 		}
-		pos_insn[i] = (uint32_t)(in - l->code.insns);
+		pos_insn[j] = (uint32_t)(in - l->code.insns);
 		for (size_t e = 0; e < l->stride; e++) {
 			profile_combine(l->p, e,
-					&dl_row(l->cost, l, pos_insn[i])[e],
+					&dl_row(l->cost, l, pos_insn[j])[e],
 					cost[e]);
 			profile_combine(l->p, e, &l->placed[e], cost[e]);
 		}
 	}
 	sort_unplaced(l);
 
-	for (size_t c = 0; c < p->ncallsites; c++) {
-		uint32_t k = pos_insn[p->callsites[c].pos];
+	for (size_t s = m->site_at[k]; s < m->site_at[k + 1]; s++) {
+		uint32_t c = m->sites[s];
+		size_t j = pos_index(pos, npos, p->callsites[c].pos);
 
-		if (k == NO_ID)
+		if (j == npos || pos_insn[j] == NO_ID)
 			continue;
 		ARRAY_GROW(l->sites, l->nsites + 1, sites_alloc);
-		l->sites[l->nsites++] = (struct dl_ref){ k, (uint32_t)c };
+		l->sites[l->nsites++] = (struct dl_ref){ pos_insn[j], c };
 	}
-	for (size_t j = 0; j < p->njumps; j++) {
-		uint32_t k = pos_insn[p->jumps[j].from];
+	for (size_t s = m->jump_at[k]; s < m->jump_at[k + 1]; s++) {
+		uint32_t jp = m->jumps[s];
+		size_t j = pos_index(pos, npos, p->jumps[jp].from);
 
-		if (k == NO_ID)
+		if (j == npos || pos_insn[j] == NO_ID)
 			continue;
 		ARRAY_GROW(l->jumps, l->njumps + 1, jumps_alloc);
-		l->jumps[l->njumps++] = (struct dl_ref){ k, (uint32_t)j };
+		l->jumps[l->njumps++] = (struct dl_ref){ pos_insn[j], jp };
 	}
 	if (l->nsites > 1)
 		qsort(l->sites, l->nsites, sizeof(*l->sites), cmp_ref);
@@ -455,7 +438,6 @@ int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 		qsort(l->jumps, l->njumps, sizeof(*l->jumps), cmp_ref);
 
 	u64map_release(&un_index);
-	free(member);
 	free(pos_insn);
 	return 0;
 }

@@ -75,14 +75,18 @@ struct disasm_listing {
 	size_t nunplaced;
 };
 
+struct disasm_members;
+
 /*
- * Build the listing of pick (p must have instruction positions). Returns
- * 0; a function that cannot be disassembled (reported) is built with
+ * Build the listing of picks[k] (p must have instruction positions), m
+ * its members as disasm_members_init() found them for picks. Returns 0;
+ * a function that cannot be disassembled (reported) is built with
  * code_ok false and all its cost unplaced.
  */
 int disasm_listing_build(struct disasm_listing *l, const struct cg *cg,
 			 const struct print_opts *o,
-			 const struct disasm_pick *pick);
+			 const struct disasm_pick *picks,
+			 const struct disasm_members *m, size_t k);
 void disasm_listing_release(struct disasm_listing *l);
 
 static inline uint64_t *dl_row(uint64_t *rows, const struct disasm_listing *l,

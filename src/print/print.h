@@ -137,6 +137,14 @@ int print_disasm_check(const struct cg *cg, const struct print_opts *o);
 int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o);
 void print_disasm_json(FILE *out, const struct cg *cg,
 		       const struct print_opts *o);
+/* The "disasm" array of picks[0 .. n) (disasm_pick()'s), m their
+ * members (disasm_members.h): for a caller with other uses of both. */
+struct disasm_pick;
+struct disasm_members;
+void print_disasm_json_of(FILE *out, const struct cg *cg,
+			  const struct print_opts *o,
+			  const struct disasm_pick *picks,
+			  const struct disasm_members *m, size_t n);
 /* The leak records (IgProf LK), largest first. */
 void print_leaks(FILE *out, const struct cg *cg, const struct print_opts *o);
 

@@ -12,6 +12,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "disasm_data.h"
+#include "disasm_members.h"
 #include "fmt.h"
 #include "json_write.h"
 
@@ -478,6 +479,7 @@ static void print_one(FILE *out, const struct cg *cg,
 int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
 {
 	struct disasm_pick *picks = NULL;
+	struct disasm_members m;
 	struct name_labels *nl;
 	size_t n = 0;
 
@@ -498,15 +500,17 @@ int print_disasm(FILE *out, const struct cg *cg, const struct print_opts *o)
 		fprintf(out, "No function of the binaries has %.4g%% or more of "
 			"the total; --threshold sets how much.\n",
 			o->listing_threshold);
+	disasm_members_init(&m, cg, o, picks, n);
 	for (size_t i = 0; i < n; i++) {
 		struct disasm_listing l;
 
-		disasm_listing_build(&l, cg, o, &picks[i]);
+		disasm_listing_build(&l, cg, o, picks, &m, i);
 		if (i)
 			fputc('\n', out);
 		print_one(out, cg, o, &l, nl);
 		disasm_listing_release(&l);
 	}
+	disasm_members_release(&m);
 	name_labels_free(nl);
 	free(picks);
 	return 0;
@@ -610,24 +614,35 @@ static void json_one(FILE *out, const struct disasm_listing *l)
 	fputs("]}", out);
 }
 
+void print_disasm_json_of(FILE *out, const struct cg *cg,
+			  const struct print_opts *o,
+			  const struct disasm_pick *picks,
+			  const struct disasm_members *m, size_t n)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < n; i++) {
+		struct disasm_listing l;
+
+		disasm_listing_build(&l, cg, o, picks, m, i);
+		fputs(i ? ",\n   " : "\n   ", out);
+		json_one(out, &l);
+		disasm_listing_release(&l);
+	}
+	fputc(']', out);
+}
+
 void print_disasm_json(FILE *out, const struct cg *cg,
 		       const struct print_opts *o)
 {
 	struct disasm_pick *picks = NULL;
+	struct disasm_members m;
 	size_t n = 0;
 
-	fputc('[', out);
 	/* print_disasm_check() has vetted the profile and WHAT */
-	if (cg->p->has_instr && disasm_pick(cg, o, &picks, &n) == 0) {
-		for (size_t i = 0; i < n; i++) {
-			struct disasm_listing l;
-
-			disasm_listing_build(&l, cg, o, &picks[i]);
-			fputs(i ? ",\n   " : "\n   ", out);
-			json_one(out, &l);
-			disasm_listing_release(&l);
-		}
-	}
-	fputc(']', out);
+	if (!cg->p->has_instr || disasm_pick(cg, o, &picks, &n) < 0)
+		n = 0;
+	disasm_members_init(&m, cg, o, picks, n);
+	print_disasm_json_of(out, cg, o, picks, &m, n);
+	disasm_members_release(&m);
 	free(picks);
 }

@@ -19,6 +19,7 @@
 
 #include "annotate_data.h"
 #include "disasm_data.h"
+#include "disasm_members.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "html_data.h"
@@ -178,20 +179,19 @@ static void json_sources(FILE *out, const struct cg *cg,
  * instruction before (text null when the file is not found).
  */
 static void json_disasm_source(FILE *out, const struct cg *cg,
-			       const struct print_opts *o)
+			       const struct print_opts *o,
+			       const struct disasm_pick *picks,
+			       const struct disasm_members *m, size_t n)
 {
-	struct disasm_pick *picks = NULL;
-	size_t n = 0;
-
 	fputs(",\n \"disasm_source\": [", out);
-	if (o->disasm && cg->p->has_instr && disasm_pick(cg, o, &picks, &n) == 0) {
+	{
 		for (size_t i = 0; i < n; i++) {
 			struct disasm_listing l;
 			name_id file = NO_NAME;
 			uint32_t line = 0;
 			bool first = true;
 
-			disasm_listing_build(&l, cg, o, &picks[i]);
+			disasm_listing_build(&l, cg, o, picks, m, i);
 			fputs(i ? ",\n  [" : "\n  [", out);
 			for (size_t k = 0; k < l.code.ninsns; k++) {
 				const struct line_entry *le =
@@ -223,32 +223,39 @@ static void json_disasm_source(FILE *out, const struct cg *cg,
 		}
 	}
 	fputc(']', out);
-	free(picks);
 }
 
 /*
- * How many functions with a cost the "disasm" array leaves out (past
- * o->disasm_max, the hottest kept), and the least cost of one it has:
- * the page says so and how to list the others (--disasm=NAME).
+ * The functions the "disasm" array lists: disasm_pick()'s, for every
+ * document that has them. Without WHAT and with o->disasm_max, all
+ * with a cost are picked and the hottest o->disasm_max kept (what
+ * disasm_pick() keeps with o: the same order): *more of them are left
+ * out, the least cost of one kept is *least, and the page says so and
+ * how to list the others (--disasm=NAME).
  */
-static void json_disasm_more(FILE *out, const struct cg *cg,
-			     const struct print_opts *o)
+static void code_picks(const struct cg *cg, const struct print_opts *o,
+		       struct disasm_pick **picks, size_t *n, size_t *more,
+		       uint64_t *least)
 {
 	struct print_opts all = *o;
-	struct disasm_pick *picks = NULL;
-	size_t n = 0, more = 0;
-	uint64_t least = 0;
+	bool cut = o->disasm_max && !o->disasm_what;
 
-	all.disasm_max = SIZE_MAX;
-	if (o->disasm && o->disasm_max && !o->disasm_what &&
-	    cg->p->has_instr && disasm_pick(cg, &all, &picks, &n) == 0 &&
-	    n > o->disasm_max) {
-		more = n - o->disasm_max;
-		least = picks[o->disasm_max - 1].cost;
+	*picks = NULL;
+	*n = *more = 0;
+	*least = 0;
+	if (!o->disasm || !cg->p->has_instr)
+		return;
+	if (cut)
+		all.disasm_max = SIZE_MAX;
+	if (disasm_pick(cg, &all, picks, n) < 0) {
+		*n = 0;
+		return;
 	}
-	fprintf(out, ",\n \"disasm_more\": %zu, \"disasm_least\": %llu",
-		more, (unsigned long long)least);
-	free(picks);
+	if (cut && *n > o->disasm_max) {
+		*more = *n - o->disasm_max;
+		*least = (*picks)[o->disasm_max - 1].cost;
+		*n = o->disasm_max;
+	}
 }
 
 /* The code views' document: the annotated source and the disassembly
@@ -259,6 +266,11 @@ static void json_disasm_more(FILE *out, const struct cg *cg,
 static void json_code(FILE *out, const struct cg *cg,
 		      const struct print_opts *o)
 {
+	struct disasm_pick *picks;
+	struct disasm_members m;
+	size_t n, more;
+	uint64_t least;
+
 	fprintf(out, "{\"has_instr\": %s, \"columns\": [",
 		cg->p->has_instr ? "true" : "false");
 	/* each event's column title, as --annotate and --disasm print it
@@ -274,15 +286,17 @@ static void json_code(FILE *out, const struct cg *cg,
 	fputs(o->annotate && o->annotation ? "true" : "false", out);
 	if (o->annotate && o->annotation)
 		print_annotate_json(out, cg, o);
+	code_picks(cg, o, &picks, &n, &more, &least);
+	disasm_members_init(&m, cg, o, picks, n);
 	fputs(",\n \"disasm\": ", out);
-	if (o->disasm)
-		print_disasm_json(out, cg, o);
-	else
-		fputs("[]", out);
-	json_disasm_more(out, cg, o);
+	print_disasm_json_of(out, cg, o, picks, &m, n);
+	fprintf(out, ",\n \"disasm_more\": %zu, \"disasm_least\": %llu",
+		more, (unsigned long long)least);
 	json_sources(out, cg, o);
-	json_disasm_source(out, cg, o);
+	json_disasm_source(out, cg, o, picks, &m, n);
 	fputs("}\n", out);
+	disasm_members_release(&m);
+	free(picks);
 }
 
 /*
