@@ -288,6 +288,32 @@ int line_reader_map(struct line_reader *lr, const unsigned char **data,
 	return 1;
 }
 
+int line_reader_bytes(struct line_reader *lr, size_t max,
+		      struct input_bytes *b)
+{
+	int mapped = line_reader_map(lr, &b->data, &b->len);
+	long n;
+
+	b->copy = NULL;
+	b->mapped = mapped > 0;
+	if (mapped)
+		return mapped < 0 ? -1 : 0;
+	n = line_reader_slurp(lr, max, &b->copy);
+	if (n < 0)
+		return -1;
+	b->data = b->copy;
+	b->len = (size_t)n;
+	return 0;
+}
+
+void input_bytes_release(struct input_bytes *b)
+{
+	if (b->mapped)
+		munmap((void *)b->data, b->len);
+	free(b->copy);
+	memset(b, 0, sizeof(*b));
+}
+
 bool line_reader_splittable(const struct line_reader *lr, uint64_t offset)
 {
 	return lr->encoding == INPUT_PLAIN && lr->file_size &&

@@ -97,6 +97,20 @@ long line_reader_slurp(struct line_reader *lr, size_t max,
 int line_reader_map(struct line_reader *lr, const unsigned char **data,
 		    size_t *len);
 
+/* The whole input's bytes, as the binary readers take them: mapped when
+ * line_reader_map() can, else read (at most max bytes) into copy. */
+struct input_bytes {
+	const unsigned char *data;
+	size_t len;
+	unsigned char *copy;	/* malloc'd when not mapped */
+	bool mapped;
+};
+
+/* 0, or -1 after reporting; input_bytes_release() when done. */
+int line_reader_bytes(struct line_reader *lr, size_t max,
+		      struct input_bytes *b);
+void input_bytes_release(struct input_bytes *b);
+
 /* Bytes of the file consumed so far (compressed bytes for compressed
  * input), for progress reports. */
 uint64_t line_reader_progress(const struct line_reader *lr);

@@ -8,7 +8,6 @@
  */
 #include <string.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
@@ -28,26 +27,13 @@ const char *gperf_format(const char *data, size_t len)
 
 static int read_cpu(struct gperf_reader *r, struct line_reader *lr)
 {
-	unsigned char *copy = NULL;
-	const unsigned char *data;
-	size_t len;
-	int mapped, ret;
+	struct input_bytes b;
+	int ret;
 
-	mapped = line_reader_map(lr, &data, &len);
-	if (mapped < 0)
+	if (line_reader_bytes(lr, GPERF_MAX_BYTES, &b) < 0)
 		return -1;
-	if (!mapped) {
-		long n = line_reader_slurp(lr, GPERF_MAX_BYTES, &copy);
-
-		if (n < 0)
-			return -1;
-		data = copy;
-		len = (size_t)n;
-	}
-	ret = gperf_read_cpu(r, data, len);
-	if (mapped)
-		munmap((void *)data, len);
-	free(copy);
+	ret = gperf_read_cpu(r, b.data, b.len);
+	input_bytes_release(&b);
 	return ret;
 }
 

@@ -624,29 +624,15 @@ out:
 int read_perf(struct profile *p, struct line_reader *lr,
 	      const struct read_opts *opts)
 {
-	unsigned char *copy = NULL;
-	const unsigned char *data;
-	size_t len;
-	int mapped, ret;
+	struct input_bytes b;
+	int fd, ret;
 
-	mapped = line_reader_map(lr, &data, &len);
-	if (mapped < 0)
+	if (line_reader_bytes(lr, PERF_MAX_BYTES, &b) < 0)
 		return -1;
-	if (!mapped) {
-		long n = line_reader_slurp(lr, PERF_MAX_BYTES, &copy);
-
-		if (n < 0)
-			return -1;
-		data = copy;
-		len = (size_t)n;
-	}
-	ret = read_data(p, lr->path, data, len, mapped > 0 ? lr->fd : -1,
-			opts, true);
+	fd = b.mapped ? lr->fd : -1;
+	ret = read_data(p, lr->path, b.data, b.len, fd, opts, true);
 	if (ret > 0)
-		ret = read_data(p, lr->path, data, len,
-				mapped > 0 ? lr->fd : -1, opts, false);
-	if (mapped)
-		munmap((void *)data, len);
-	free(copy);
+		ret = read_data(p, lr->path, b.data, b.len, fd, opts, false);
+	input_bytes_release(&b);
 	return ret;
 }

@@ -514,30 +514,19 @@ out:
 int read_pprof(struct profile *p, struct line_reader *lr,
 	       const struct read_opts *opts)
 {
-	const unsigned char *data = NULL;
-	unsigned char *owned = NULL;
-	size_t len = 0;
+	struct input_bytes b;
 	struct pprof_file f;
 	char *where;
-	int mapped, ret = -1;
+	int ret = -1;
 
-	mapped = line_reader_map(lr, &data, &len);
-	if (mapped < 0)
+	if (line_reader_bytes(lr, PPROF_MAX_BYTES, &b) < 0)
 		return -1;
-	if (!mapped) {
-		long n = line_reader_slurp(lr, PPROF_MAX_BYTES, &owned);
-
-		if (n < 0)
-			return -1;
-		data = owned;
-		len = (size_t)n;
-	}
 	/* offsets in messages are of the data decoded: the decompressed
 	 * bytes of a gzip'd profile */
 	where = xmalloc(strlen(lr->path) + 32);
 	sprintf(where, "%s%s", lr->path,
 		lr->encoding == INPUT_PLAIN ? "" : " (decompressed)");
-	if (pprof_decode(&f, where, data, len) < 0)
+	if (pprof_decode(&f, where, b.data, b.len) < 0)
 		goto out;
 	/* one model per profile: functions, or addresses for -b */
 	if ((f.any_lines || !f.nlocations) ? p->perf != NULL
@@ -555,8 +544,6 @@ int read_pprof(struct profile *p, struct line_reader *lr,
 out:
 	pprof_file_release(&f);
 	free(where);
-	if (mapped)
-		munmap((void *)data, len);
-	free(owned);
+	input_bytes_release(&b);
 	return ret;
 }
