@@ -139,50 +139,6 @@ static void copy_events(struct profile *to, const struct profile *from)
 	free(terms);
 }
 
-void profile_part_copy(struct profile *to, const struct profile *from,
-		       uint32_t input)
-{
-	const struct pinput *fi = &from->inputs[input];
-	struct pinput *ti = profile_add_input(to, profile_str(from, fi->path),
-					      profile_str(from, fi->format));
-	size_t ne = from->nevents, width;
-	uint64_t *row;
-
-	ti->creator = name_in(to, from, fi->creator);
-	ti->cmd = name_in(to, from, fi->cmd);
-	ti->nparts = ti->nselected = 1;
-	copy_events(to, from);
-	width = (from->stride > to->stride ? from->stride : to->stride) + 1;
-	row = xcalloc(width, sizeof(*row));
-	/* the functions come back in their order: each is new to `to` */
-	for (size_t f = 0; f < from->nfuncs; f++) {
-		const struct pfunc *pf = &from->funcs[f];
-		uint32_t g = profile_func(to, name_in(to, from, pf->object),
-					  name_in(to, from, pf->file),
-					  name_in(to, from, pf->name));
-
-		memcpy(profile_self(to, g), profile_self(from, (uint32_t)f),
-		       ne * sizeof(*row));
-	}
-	for (size_t c = 0; c < from->ncalls; c++) {
-		const struct pcall *pc = &from->calls[c];
-		uint32_t tc = profile_call(to, pc->caller, pc->callee);
-
-		profile_call_set_count(to, tc, pcall_count(pc,
-							   from->big_counts));
-		profile_call_incl_add(to, tc, NULL,
-				      profile_call_incl_row(from, (uint32_t)c,
-							    row), ne);
-	}
-	to->calls_have_incl = from->calls_have_incl;
-	if (from->summary) {
-		memset(row, 0, width * sizeof(*row));
-		memcpy(row, from->summary, ne * sizeof(*row));
-		profile_add_summary(to, row);
-	}
-	free(row);
-}
-
 void profile_part_clear(struct profile *p)
 {
 	/* rows are zeroed as functions and arcs are added again; the
@@ -238,15 +194,25 @@ static uint32_t *copied_ids(const struct profile *from,
 	return ids;
 }
 
-void profile_part_copy_some(struct profile *to, const struct profile *from,
-			    uint32_t input, const uint32_t *funcs,
-			    size_t nfuncs)
+/* from's function f in the copy: by ids, or as it is without them */
+static uint32_t part_id(const uint32_t *ids, size_t n, uint32_t f)
+{
+	return ids ? new_id(ids, n, f) : f;
+}
+
+/*
+ * The part `from` read as `input`, into `to`: its functions ids[0..n)
+ * (all of them, in their order, when ids is NULL), each new to `to`
+ * and taking the next id, then the arcs, stacks and values between
+ * them; a Callgrind part has no stacks, an IgProf one no summary.
+ */
+static void copy_part(struct profile *to, const struct profile *from,
+		      uint32_t input, const uint32_t *ids, size_t n)
 {
 	const struct pinput *fi = &from->inputs[input];
 	struct pinput *ti = profile_add_input(to, profile_str(from, fi->path),
 					      profile_str(from, fi->format));
-	size_t ne = from->nevents, width, n;
-	uint32_t *ids = copied_ids(from, funcs, nfuncs, &n);
+	size_t ne = from->nevents, bytes = ne * sizeof(uint64_t), width;
 	uint64_t *row;
 
 	ti->creator = name_in(to, from, fi->creator);
@@ -257,28 +223,27 @@ void profile_part_copy_some(struct profile *to, const struct profile *from,
 		profile_want_func_extras(to);
 	width = (from->stride > to->stride ? from->stride : to->stride) + 1;
 	row = xcalloc(width, sizeof(*row));
-	/* in from's order: new to `to`, each takes the next id */
 	for (size_t i = 0; i < n; i++) {
-		const struct pfunc *pf = &from->funcs[ids[i]];
+		uint32_t f = ids ? ids[i] : (uint32_t)i;
+		const struct pfunc *pf = &from->funcs[f];
 		uint32_t g = profile_func(to, name_in(to, from, pf->object),
 					  name_in(to, from, pf->file),
 					  name_in(to, from, pf->name));
-		size_t bytes = ne * sizeof(*row);
 
-		memcpy(profile_self(to, g), profile_self(from, ids[i]), bytes);
+		memcpy(profile_self(to, g), profile_self(from, f), bytes);
 		if (!from->func_incl)
 			continue;
 		memcpy(profile_func_row(to, to->func_incl, g),
-		       profile_func_row(from, from->func_incl, ids[i]), bytes);
+		       profile_func_row(from, from->func_incl, f), bytes);
 		memcpy(profile_func_row(to, to->func_count, g),
-		       profile_func_row(from, from->func_count, ids[i]), bytes);
+		       profile_func_row(from, from->func_count, f), bytes);
 		memcpy(profile_func_row(to, to->func_peak, g),
-		       profile_func_row(from, from->func_peak, ids[i]), bytes);
+		       profile_func_row(from, from->func_peak, f), bytes);
 	}
 	for (size_t c = 0; c < from->ncalls; c++) {
 		const struct pcall *pc = &from->calls[c];
-		uint32_t tc = profile_call(to, new_id(ids, n, pc->caller),
-					   new_id(ids, n, pc->callee));
+		uint32_t tc = profile_call(to, part_id(ids, n, pc->caller),
+					   part_id(ids, n, pc->callee));
 
 		profile_call_set_count(to, tc, pcall_count(pc,
 							   from->big_counts));
@@ -289,7 +254,7 @@ void profile_part_copy_some(struct profile *to, const struct profile *from,
 	to->calls_have_incl = from->calls_have_incl;
 	/* a node's caller is made before it: the same ids */
 	for (size_t s = 0; s < from->nstacks; s++)
-		profile_stack(to, new_id(ids, n, from->stacks[s].func),
+		profile_stack(to, part_id(ids, n, from->stacks[s].func),
 			      from->stacks[s].caller);
 	for (size_t v = 0; v < from->nstack_values; v++) {
 		const struct pstack_value *sv = &from->stack_values[v];
@@ -299,7 +264,28 @@ void profile_part_copy_some(struct profile *to, const struct profile *from,
 	}
 	to->counts_by_event = from->counts_by_event;
 	to->count_event = from->count_event;
+	if (from->summary) {
+		memset(row, 0, width * sizeof(*row));
+		memcpy(row, from->summary, bytes);
+		profile_add_summary(to, row);
+	}
 	free(row);
+}
+
+void profile_part_copy(struct profile *to, const struct profile *from,
+		       uint32_t input)
+{
+	copy_part(to, from, input, NULL, from->nfuncs);
+}
+
+void profile_part_copy_some(struct profile *to, const struct profile *from,
+			    uint32_t input, const uint32_t *funcs,
+			    size_t nfuncs)
+{
+	size_t n;
+	uint32_t *ids = copied_ids(from, funcs, nfuncs, &n);
+
+	copy_part(to, from, input, ids, n);
 	free(ids);
 }
 
