@@ -121,7 +121,8 @@ static void as_text(const struct profile *p, struct text *t)
 			 (unsigned long long)sv->count);
 		add(t, strdup(buf));
 	}
-	qsort(t->lines, t->n, sizeof(*t->lines), line_cmp);
+	if (t->n > 1)
+		qsort(t->lines, t->n, sizeof(*t->lines), line_cmp);
 	free(row);
 }
 

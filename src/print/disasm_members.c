@@ -230,7 +230,8 @@ static void sort_pairs(struct finder *fd)
 {
 	size_t w = 0;
 
-	qsort(fd->pairs, fd->npairs, sizeof(*fd->pairs), cmp_u64);
+	if (fd->npairs > 1)	/* qsort() of NULL is undefined, even for 0 */
+		qsort(fd->pairs, fd->npairs, sizeof(*fd->pairs), cmp_u64);
 	for (size_t i = 0; i < fd->npairs; i++)
 		if (!w || fd->pairs[i] != fd->pairs[w - 1])
 			fd->pairs[w++] = fd->pairs[i];
