@@ -19,7 +19,8 @@
  * Anything else (another machine or class, a PLT section whose first
  * bytes match no layout we know, SHT_REL relocations, two relocations
  * at one slot, an entry through a TLSDESC slot, a relocation type bfd
- * 2.40 does not know, a symbol index past .dynsym, a section symbol)
+ * 2.40 does not know, a symbol index past .dynsym, a section symbol,
+ * a section of a type libbfd refuses the file for)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
@@ -408,6 +409,34 @@ static bool tables_inside(Elf *elf, const GElf_Ehdr *eh)
 	       (size - eh->e_shoff) / sizeof(Elf64_Shdr) >= shnum;
 }
 
+/*
+ * Every section of a type libbfd 2.40 makes a section of: it refuses
+ * the whole file for one of another type ("unknown type", or an
+ * OS-specific one marked SHF_OS_NONCONFORMING, or a processor-specific
+ * one x86-64's backend does not know), so it gives no stubs there, and
+ * nor may we. Found by fuzzing hostile copies of tests/perf/nofp.
+ */
+static bool types_known(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type >= SHT_LOOS && sh.sh_type <= SHT_HIOS) {
+			if (sh.sh_flags & SHF_OS_NONCONFORMING)
+				return false;
+		} else if (sh.sh_type != SHT_X86_64_UNWIND &&
+			   (sh.sh_type > SHT_RELR ||
+			    sh.sh_type == 12 || sh.sh_type == 13)) {
+			/* 12 and 13: numbers no SHT_ names */
+			return false;
+		}
+	}
+	return true;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -439,7 +468,7 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    eh.e_ehsize != sizeof(Elf64_Ehdr) ||
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
-	    !tables_inside(elf, &eh) ||
+	    !tables_inside(elf, &eh) || !types_known(elf) ||
 	    elf_getshdrstrndx(elf, &shstrndx) < 0)
 		goto out;
 	ret = 0;
