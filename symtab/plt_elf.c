@@ -20,12 +20,14 @@
  * bytes match no layout we know, SHT_REL relocations, two relocations
  * at one slot, an entry through a TLSDESC slot, a relocation type bfd
  * 2.40 does not know, a symbol index past .dynsym, a section symbol,
- * a section of a type libbfd refuses the file for)
+ * a section of a type libbfd refuses the file for, symbol version
+ * tables whose chains leave their section)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
  */
 #include <gelf.h>
+#include <limits.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -437,6 +439,82 @@ static bool types_known(Elf *elf)
 	return true;
 }
 
+/*
+ * The symbol version tables' chains whole: libbfd reads them with the
+ * dynamic symbols, and one it finds broken (".gnu.version_r invalid
+ * entry": a count past the section, a link out of it, a chain that
+ * ends early) leaves it no symbols, so no stubs. Stricter than libbfd
+ * where unsure: such a file goes to libbfd, which decides.
+ */
+static bool versions_whole(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t off = 0;
+
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type != SHT_GNU_verneed &&
+		    sh.sh_type != SHT_GNU_verdef)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_info || d->d_size > INT_MAX)
+			return false;
+		for (size_t i = 0; i < sh.sh_info; i++) {
+			size_t aux, next, cnt;
+
+			if (off > d->d_size)
+				return false;
+			if (sh.sh_type == SHT_GNU_verneed) {
+				GElf_Verneed vn;
+
+				if (!gelf_getverneed(d, (int)off, &vn))
+					return false;
+				cnt = vn.vn_cnt;
+				aux = vn.vn_aux;
+				next = vn.vn_next;
+			} else {
+				GElf_Verdef vd;
+
+				if (!gelf_getverdef(d, (int)off, &vd))
+					return false;
+				cnt = vd.vd_cnt;
+				aux = vd.vd_aux;
+				next = vd.vd_next;
+			}
+			for (size_t j = 0, a = off + aux; j < cnt; j++) {
+				size_t an;
+
+				if (a > d->d_size)
+					return false;
+				if (sh.sh_type == SHT_GNU_verneed) {
+					GElf_Vernaux va;
+
+					if (!gelf_getvernaux(d, (int)a, &va))
+						return false;
+					an = va.vna_next;
+				} else {
+					GElf_Verdaux va;
+
+					if (!gelf_getverdaux(d, (int)a, &va))
+						return false;
+					an = va.vda_next;
+				}
+				if (j + 1 < cnt && !an)
+					return false;
+				a += an;
+			}
+			if (i + 1 < sh.sh_info && !next)
+				return false;
+			off += next;
+		}
+	}
+	return true;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -469,6 +547,7 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
 	    !tables_inside(elf, &eh) || !types_known(elf) ||
+	    !versions_whole(elf) ||
 	    elf_getshdrstrndx(elf, &shstrndx) < 0)
 		goto out;
 	ret = 0;
