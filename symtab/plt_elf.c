@@ -20,8 +20,9 @@
  * bytes match no layout we know, SHT_REL relocations, two relocations
  * at one slot, an entry through a TLSDESC slot, a relocation type bfd
  * 2.40 does not know, a symbol index past .dynsym, a section symbol,
- * a section of a type libbfd refuses the file for, symbol version
- * tables whose chains leave their section)
+ * a section of a type libbfd refuses the file for, a section link
+ * past the sections, symbol version tables whose chains leave their
+ * section)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
@@ -515,6 +516,29 @@ static bool versions_whole(Elf *elf)
 	return true;
 }
 
+/*
+ * Every section's link (sh_link), and the info of a relocation section
+ * or one flagged SHF_INFO_LINK (sh_info), a section of the file:
+ * libbfd refuses the file otherwise ("file format not recognized").
+ */
+static bool links_inside(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shnum;
+
+	if (elf_getshdrnum(elf, &shnum) < 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_link >= shnum)
+			return false;
+		if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA ||
+		     (sh.sh_flags & SHF_INFO_LINK)) && sh.sh_info >= shnum)
+			return false;
+	}
+	return true;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -547,7 +571,7 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
 	    !tables_inside(elf, &eh) || !types_known(elf) ||
-	    !versions_whole(elf) ||
+	    !links_inside(elf) || !versions_whole(elf) ||
 	    elf_getshdrstrndx(elf, &shstrndx) < 0)
 		goto out;
 	ret = 0;

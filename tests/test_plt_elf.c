@@ -15,6 +15,7 @@
  */
 #include "helpers.h"
 
+#include <elf.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -252,6 +253,36 @@ static void test_broken_version_tables(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * A section link (sh_link, byte 40) past the sections, or a relocation
+ * section's or an SHF_INFO_LINK one's sh_info (byte 44): libbfd
+ * refuses the file. Found by fuzzing (tests/perf/libwork.so's
+ * .rela.plt with sh_info 0x120000).
+ */
+static void test_links_past_the_sections(void **state)
+{
+	static const struct { const char *section; struct field f1, f2; }
+		cases[] = {
+		{ ".rela.plt", { 44, 0x120000, 4 }, { 0, 0, 0 } },
+		{ ".rela.dyn", { 44, 31, 4 }, { 0, 0, 0 } },
+		{ ".text", { 40, 31, 4 }, { 0, 0, 0 } },
+		{ ".symtab", { 40, 1000, 4 }, { 0, 0, 0 } },
+		{ ".text", { 44, 1000, 4 }, { 8, SHF_ALLOC | SHF_EXECINSTR |
+					      SHF_INFO_LINK, 8 } },
+	};
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t bad = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++)
+		compare_changed("tests/perf/libwork.so", cases[i].section,
+				cases[i].f1, cases[i].f2, &c, &bad);
+	assert_int_equal(c.objects, sizeof(cases) / sizeof(*cases));
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_other_machines_left_to_libbfd),
 		cmocka_unit_test(test_unknown_section_types),
 		cmocka_unit_test(test_broken_version_tables),
+		cmocka_unit_test(test_links_past_the_sections),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
