@@ -21,7 +21,7 @@
  * at one slot, an entry through a TLSDESC slot, a relocation type bfd
  * 2.40 does not know, a symbol index past .dynsym, a section symbol,
  * a section of a type libbfd refuses the file for, a section link
- * past the sections, symbol version tables whose chains leave their
+ * past the sections, a dynamic symbol of SHN_XINDEX, symbol version tables whose chains leave their
  * section)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
@@ -539,6 +539,24 @@ static bool links_inside(Elf *elf)
 	return true;
 }
 
+/*
+ * No dynamic symbol whose section index is in an SHT_SYMTAB_SHNDX
+ * section (SHN_XINDEX): libbfd reads no dynamic symbols, so no stubs,
+ * where .dynsym has none ("references nonexistent SHT_SYMTAB_SHNDX
+ * section"), and ld makes no objects of 65,280 sections: left to it.
+ */
+static bool no_extended_index(Elf_Data *dynsym, size_t ndyn)
+{
+	for (size_t i = 0; i < ndyn; i++) {
+		GElf_Sym s;
+
+		if (!gelf_getsym(dynsym, (int)i, &s) ||
+		    s.st_shndx == SHN_XINDEX)
+			return false;
+	}
+	return true;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -588,6 +606,8 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	if (!c.dynsym || ndyn <= 1)
 		goto out;	/* bfd: no dynamic symbols, no stubs */
 	ret = -1;
+	if (!no_extended_index(c.dynsym, ndyn))
+		goto out;
 	c.gather = true;
 	if (read_stubs(&c, shstrndx) < 0)
 		goto out;

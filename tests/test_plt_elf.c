@@ -17,6 +17,7 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,49 @@ static void test_links_past_the_sections(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/*
+ * A dynamic symbol whose section is in an SHT_SYMTAB_SHNDX section
+ * (st_shndx SHN_XINDEX) where the file has none: libbfd reads no
+ * dynamic symbols. Found by fuzzing (tests/perf/libwork.so's
+ * .dynsym symbol 3).
+ */
+static void test_extended_section_index(void **state)
+{
+	char tmp[] = "/tmp/cga-plt-XXXXXX";
+	FILE *f = fopen("tests/perf/libwork.so", "rb");
+	unsigned char *b = malloc(1 << 20), *sh;
+	uint64_t off;
+	uint16_t xindex = SHN_XINDEX;
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t bad = 0, n;
+	int fd;
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(b);
+	n = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	if (getenv("CGA_PLT_FILES")) {
+		free(b);
+		skip();
+	}
+	sh = section_header(b, n, ".dynsym");
+	assert_non_null(sh);
+	memcpy(&off, sh + 0x18, 8);
+	assert_true(off + 4 * sizeof(Elf64_Sym) <= n);
+	memcpy(b + off + 3 * sizeof(Elf64_Sym) +
+	       offsetof(Elf64_Sym, st_shndx), &xindex, 2);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, n), (ssize_t)n);
+	close(fd);
+	compare(tmp, &c, &bad);
+	unlink(tmp);
+	free(b);
+	assert_int_equal(c.objects, 1);
+	assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +335,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_section_types),
 		cmocka_unit_test(test_broken_version_tables),
 		cmocka_unit_test(test_links_past_the_sections),
+		cmocka_unit_test(test_extended_section_index),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
