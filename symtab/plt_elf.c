@@ -21,7 +21,8 @@
  * at one slot, an entry through a TLSDESC slot, a relocation type bfd
  * 2.40 does not know, a symbol index past .dynsym, a section symbol,
  * a section of a type libbfd refuses the file for, a section link
- * past the sections, a dynamic symbol of SHN_XINDEX, symbol version tables whose chains leave their
+ * past the sections, a section name past the names' table, a dynamic
+ * symbol of SHN_XINDEX, symbol version tables whose chains leave their
  * section)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
@@ -557,6 +558,27 @@ static bool no_extended_index(Elf_Data *dynsym, size_t ndyn)
 	return true;
 }
 
+/*
+ * Every section's name inside the section names' table: libbfd
+ * refuses the file for a section it cannot name ("file format not
+ * recognized").
+ */
+static bool names_inside(Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, shstrndx);
+	GElf_Shdr sh;
+	uint64_t size;
+
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return false;
+	size = sh.sh_size;
+	scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= size)
+			return false;
+	return true;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -590,7 +612,8 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
 	    !tables_inside(elf, &eh) || !types_known(elf) ||
 	    !links_inside(elf) || !versions_whole(elf) ||
-	    elf_getshdrstrndx(elf, &shstrndx) < 0)
+	    elf_getshdrstrndx(elf, &shstrndx) < 0 ||
+	    !names_inside(elf, shstrndx))
 		goto out;
 	ret = 0;
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)

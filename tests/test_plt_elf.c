@@ -255,12 +255,13 @@ static void test_broken_version_tables(void **state)
 }
 
 /*
- * A section link (sh_link, byte 40) past the sections, or a relocation
- * section's or an SHF_INFO_LINK one's sh_info (byte 44): libbfd
- * refuses the file. Found by fuzzing (tests/perf/libwork.so's
- * .rela.plt with sh_info 0x120000).
+ * A section link (sh_link, byte 40) past the sections, a relocation
+ * section's or an SHF_INFO_LINK one's sh_info (byte 44), a section's
+ * name (sh_name, byte 0) past .shstrtab: libbfd refuses the file.
+ * Found by fuzzing (tests/perf/libwork.so's .rela.plt with sh_info
+ * 0x120000, .debug_line named at 0x46fd00).
  */
-static void test_links_past_the_sections(void **state)
+static void test_references_past_their_tables(void **state)
 {
 	static const struct { const char *section; struct field f1, f2; }
 		cases[] = {
@@ -270,6 +271,9 @@ static void test_links_past_the_sections(void **state)
 		{ ".symtab", { 40, 1000, 4 }, { 0, 0, 0 } },
 		{ ".text", { 44, 1000, 4 }, { 8, SHF_ALLOC | SHF_EXECINSTR |
 					      SHF_INFO_LINK, 8 } },
+		/* a name (sh_name, byte 0) past .shstrtab */
+		{ ".debug_line", { 0, 0x46fd00, 4 }, { 0, 0, 0 } },
+		{ ".comment", { 0, 0x11d, 4 }, { 0, 0, 0 } },
 	};
 	struct counts c = { 0, 0, 0, 0, 0 };
 	size_t bad = 0;
@@ -334,7 +338,7 @@ int main(void)
 		cmocka_unit_test(test_other_machines_left_to_libbfd),
 		cmocka_unit_test(test_unknown_section_types),
 		cmocka_unit_test(test_broken_version_tables),
-		cmocka_unit_test(test_links_past_the_sections),
+		cmocka_unit_test(test_references_past_their_tables),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
