@@ -623,7 +623,15 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 			dynndx = elf_ndxscn(scn);
 			c.dynsym = elf_getdata(scn, NULL);
 			c.strndx = sh.sh_link;
-			ndyn = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+			/* libbfd reads a .dynsym libelf gives no data
+			 * of (a size that is no multiple of its
+			 * entries'), and its entries are 24 bytes
+			 * whatever sh_entsize says: libbfd's to decide */
+			if (!c.dynsym || sh.sh_entsize != sizeof(Elf64_Sym)) {
+				ret = -1;
+				goto out;
+			}
+			ndyn = sh.sh_size / sizeof(Elf64_Sym);
 			break;
 		}
 	if (!c.dynsym || ndyn <= 1)
