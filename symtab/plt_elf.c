@@ -417,16 +417,25 @@ static bool tables_inside(Elf *elf, const GElf_Ehdr *eh)
  * Every section of a type libbfd 2.40 makes a section of: it refuses
  * the whole file for one of another type ("unknown type", or an
  * OS-specific one marked SHF_OS_NONCONFORMING, or a processor-specific
- * one x86-64's backend does not know), so it gives no stubs there, and
- * nor may we. Found by fuzzing hostile copies of tests/perf/nofp.
+ * one x86-64's backend does not know), or for a symbol table whose
+ * entries are not 24 bytes, so it gives no stubs there, and nor may
+ * we. Found by fuzzing hostile copies of tests/perf/nofp and
+ * libwork.so (tests/fuzz/fuzz_plt.c).
  */
 static bool types_known(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
+	unsigned nsymtab = 0, ndynsym = 0;
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		if (!gelf_getshdr(scn, &sh))
+			return false;
+		/* a symbol table of entries not 24 bytes libbfd refuses
+		 * the file for; a second of a kind, ld makes none */
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    (sh.sh_entsize != sizeof(Elf64_Sym) ||
+		     (sh.sh_type == SHT_SYMTAB ? nsymtab++ : ndynsym++)))
 			return false;
 		if (sh.sh_type >= SHT_LOOS && sh.sh_type <= SHT_HIOS) {
 			if (sh.sh_flags & SHF_OS_NONCONFORMING)

@@ -279,6 +279,10 @@ static void test_references_past_their_tables(void **state)
 		 * (2 stubs here); its entry size (byte 56) another */
 		{ ".dynsym", { 32, 0xbf, 8 }, { 0, 0, 0 } },
 		{ ".dynsym", { 56, 48, 8 }, { 0, 0, 0 } },
+		/* .symtab's entry size another (libbfd refuses the file),
+		 * and a second .symtab */
+		{ ".symtab", { 56, 0x100000000000018, 8 }, { 0, 0, 0 } },
+		{ ".bss", { 4, SHT_SYMTAB, 4 }, { 56, 24, 8 } },
 	};
 	struct counts c = { 0, 0, 0, 0, 0 };
 	size_t bad = 0;
