@@ -514,11 +514,13 @@ static bool versions_whole(Elf *elf)
 						return false;
 					an = va.vda_next;
 				}
-				if (j + 1 < cnt && !an)
+				/* libbfd checks each link, the last's too */
+				if ((j + 1 < cnt && !an) || an > d->d_size - a)
 					return false;
 				a += an;
 			}
-			if (i + 1 < sh.sh_info && !next)
+			if ((i + 1 < sh.sh_info && !next) ||
+			    next > d->d_size - off)
 				return false;
 			off += next;
 		}

@@ -231,6 +231,36 @@ static void test_unknown_section_types(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* Compare a copy of tests/perf/prog whose .gnu.version_r's first
+ * (and only) entry links to the next at next. */
+static void compare_version_link(uint32_t next, struct counts *c,
+				 size_t *bad)
+{
+	char tmp[] = "/tmp/cga-plt-XXXXXX";
+	FILE *f = fopen("tests/perf/prog", "rb");
+	unsigned char *b = malloc(1 << 20), *sh;
+	uint64_t off;
+	size_t n;
+	int fd;
+
+	assert_non_null(f);
+	assert_non_null(b);
+	n = fread(b, 1, 1 << 20, f);
+	fclose(f);
+	sh = section_header(b, n, ".gnu.version_r");
+	assert_non_null(sh);
+	memcpy(&off, sh + 0x18, 8);
+	assert_true(off + sizeof(Elf64_Verneed) <= n);
+	memcpy(b + off + offsetof(Elf64_Verneed, vn_next), &next, 4);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b, n), (ssize_t)n);
+	close(fd);
+	compare(tmp, c, bad);
+	unlink(tmp);
+	free(b);
+}
+
 /*
  * Symbol version tables libbfd finds broken (".gnu.version_r invalid
  * entry"): it reads no dynamic symbols, so no stubs. The count of
@@ -250,7 +280,11 @@ static void test_broken_version_tables(void **state)
 		compare_changed("tests/perf/prog", ".gnu.version_r",
 				(struct field){ 44, counts[i], 4 },
 				(struct field){ 0, 0, 0 }, &c, &bad);
-	assert_int_equal(c.objects, sizeof(counts) / sizeof(*counts));
+	/* the last entry's link (vn_next, at 12 in the entry) past the
+	 * section: libbfd checks it too */
+	compare_version_link(0x40, &c, &bad);
+	compare_version_link(0x09000000, &c, &bad);
+	assert_int_equal(c.objects, sizeof(counts) / sizeof(*counts) + 2);
 	assert_int_equal(bad, 0);
 }
 
