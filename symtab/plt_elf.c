@@ -464,7 +464,7 @@ static bool versions_whole(Elf *elf)
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
-		size_t off = 0;
+		size_t off = 0, steps = 0;
 
 		if (!gelf_getshdr(scn, &sh))
 			return false;
@@ -477,7 +477,11 @@ static bool versions_whole(Elf *elf)
 		for (size_t i = 0; i < sh.sh_info; i++) {
 			size_t aux, next, cnt;
 
-			if (off > d->d_size)
+			/* entries and aux entries of a table ld made
+			 * are 16 bytes or more apart: links that go round
+			 * (overlapping entries) would walk it over and
+			 * over */
+			if (off > d->d_size || ++steps > d->d_size / 8)
 				return false;
 			if (sh.sh_type == SHT_GNU_verneed) {
 				GElf_Verneed vn;
@@ -499,7 +503,7 @@ static bool versions_whole(Elf *elf)
 			for (size_t j = 0, a = off + aux; j < cnt; j++) {
 				size_t an;
 
-				if (a > d->d_size)
+				if (a > d->d_size || ++steps > d->d_size / 8)
 					return false;
 				if (sh.sh_type == SHT_GNU_verneed) {
 					GElf_Vernaux va;
