@@ -228,7 +228,7 @@ $(O)/src/read/perf/libdw_load.o $(FUZZ_O)/src/read/perf/libdw_load.o: \
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-malloc_limit_mb=256 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
-FUZZ_HARNESSES = callgrind igprof symtab gmon perf gperf pprof
+FUZZ_HARNESSES = callgrind igprof symtab gmon perf gperf pprof plt
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
 FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/gen/html_assets.o \
 	$(FUZZ_O)/tests/fuzz/fuzz_pipeline.o

@@ -19,12 +19,17 @@
  * Anything else (another machine or class, a PLT section whose first
  * bytes match no layout we know, SHT_REL relocations, two relocations
  * at one slot, an entry through a TLSDESC slot, a relocation type bfd
- * 2.40 does not know, a symbol index past .dynsym, a section symbol)
+ * 2.40 does not know, a symbol index past .dynsym, a section symbol,
+ * a section of a type libbfd refuses the file for, a section link
+ * past the sections, a section name past the names' table, a dynamic
+ * symbol of SHN_XINDEX, symbol version tables whose chains leave their
+ * section)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
  */
 #include <gelf.h>
+#include <limits.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,6 +413,187 @@ static bool tables_inside(Elf *elf, const GElf_Ehdr *eh)
 	       (size - eh->e_shoff) / sizeof(Elf64_Shdr) >= shnum;
 }
 
+/*
+ * Every section of a type libbfd 2.40 makes a section of: it refuses
+ * the whole file for one of another type ("unknown type", or an
+ * OS-specific one marked SHF_OS_NONCONFORMING, or a processor-specific
+ * one x86-64's backend does not know), or for a symbol table whose
+ * entries are not 24 bytes, so it gives no stubs there, and nor may
+ * we. Found by fuzzing hostile copies of tests/perf/nofp and
+ * libwork.so (tests/fuzz/fuzz_plt.c).
+ */
+static bool types_known(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	unsigned nsymtab = 0, ndynsym = 0;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		/* a symbol table of entries not 24 bytes libbfd refuses
+		 * the file for; a second of a kind, ld makes none */
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    (sh.sh_entsize != sizeof(Elf64_Sym) ||
+		     (sh.sh_type == SHT_SYMTAB ? nsymtab++ : ndynsym++)))
+			return false;
+		if (sh.sh_type >= SHT_LOOS && sh.sh_type <= SHT_HIOS) {
+			if (sh.sh_flags & SHF_OS_NONCONFORMING)
+				return false;
+		} else if (sh.sh_type != SHT_X86_64_UNWIND &&
+			   (sh.sh_type > SHT_RELR ||
+			    sh.sh_type == 12 || sh.sh_type == 13)) {
+			/* 12 and 13: numbers no SHT_ names */
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * The symbol version tables' chains whole: libbfd reads them with the
+ * dynamic symbols, and one it finds broken (".gnu.version_r invalid
+ * entry": a count past the section, a link out of it, a chain that
+ * ends early) leaves it no symbols, so no stubs. Stricter than libbfd
+ * where unsure: such a file goes to libbfd, which decides.
+ */
+static bool versions_whole(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+		size_t off = 0, steps = 0;
+
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type != SHT_GNU_verneed &&
+		    sh.sh_type != SHT_GNU_verdef)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_info || d->d_size > INT_MAX)
+			return false;
+		for (size_t i = 0; i < sh.sh_info; i++) {
+			size_t aux, next, cnt;
+
+			/* entries and aux entries of a table ld made
+			 * are 16 bytes or more apart: links that go round
+			 * (overlapping entries) would walk it over and
+			 * over */
+			if (off > d->d_size || ++steps > d->d_size / 8)
+				return false;
+			if (sh.sh_type == SHT_GNU_verneed) {
+				GElf_Verneed vn;
+
+				if (!gelf_getverneed(d, (int)off, &vn))
+					return false;
+				cnt = vn.vn_cnt;
+				aux = vn.vn_aux;
+				next = vn.vn_next;
+			} else {
+				GElf_Verdef vd;
+
+				if (!gelf_getverdef(d, (int)off, &vd))
+					return false;
+				cnt = vd.vd_cnt;
+				aux = vd.vd_aux;
+				next = vd.vd_next;
+			}
+			for (size_t j = 0, a = off + aux; j < cnt; j++) {
+				size_t an;
+
+				if (a > d->d_size || ++steps > d->d_size / 8)
+					return false;
+				if (sh.sh_type == SHT_GNU_verneed) {
+					GElf_Vernaux va;
+
+					if (!gelf_getvernaux(d, (int)a, &va))
+						return false;
+					an = va.vna_next;
+				} else {
+					GElf_Verdaux va;
+
+					if (!gelf_getverdaux(d, (int)a, &va))
+						return false;
+					an = va.vda_next;
+				}
+				/* libbfd checks each link, the last's too */
+				if ((j + 1 < cnt && !an) || an > d->d_size - a)
+					return false;
+				a += an;
+			}
+			if ((i + 1 < sh.sh_info && !next) ||
+			    next > d->d_size - off)
+				return false;
+			off += next;
+		}
+	}
+	return true;
+}
+
+/*
+ * Every section's link (sh_link), and the info of a relocation section
+ * or one flagged SHF_INFO_LINK (sh_info), a section of the file:
+ * libbfd refuses the file otherwise ("file format not recognized").
+ */
+static bool links_inside(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t shnum;
+
+	if (elf_getshdrnum(elf, &shnum) < 0)
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_link >= shnum)
+			return false;
+		if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA ||
+		     (sh.sh_flags & SHF_INFO_LINK)) && sh.sh_info >= shnum)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * No dynamic symbol whose section index is in an SHT_SYMTAB_SHNDX
+ * section (SHN_XINDEX): libbfd reads no dynamic symbols, so no stubs,
+ * where .dynsym has none ("references nonexistent SHT_SYMTAB_SHNDX
+ * section"), and ld makes no objects of 65,280 sections: left to it.
+ */
+static bool no_extended_index(Elf_Data *dynsym, size_t ndyn)
+{
+	for (size_t i = 0; i < ndyn; i++) {
+		GElf_Sym s;
+
+		if (!gelf_getsym(dynsym, (int)i, &s) ||
+		    s.st_shndx == SHN_XINDEX)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Every section's name inside the section names' table: libbfd
+ * refuses the file for a section it cannot name ("file format not
+ * recognized").
+ */
+static bool names_inside(Elf *elf, size_t shstrndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, shstrndx);
+	GElf_Shdr sh;
+	uint64_t size;
+
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return false;
+	size = sh.sh_size;
+	scn = NULL;
+	while ((scn = elf_nextscn(elf, scn)))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= size)
+			return false;
+	return true;
+}
+
 void plt_stubs_free(struct plt_stubs *p)
 {
 	for (size_t i = 0; i < p->nr; i++)
@@ -439,8 +625,10 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    eh.e_ehsize != sizeof(Elf64_Ehdr) ||
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
-	    !tables_inside(elf, &eh) ||
-	    elf_getshdrstrndx(elf, &shstrndx) < 0)
+	    !tables_inside(elf, &eh) || !types_known(elf) ||
+	    !links_inside(elf) || !versions_whole(elf) ||
+	    elf_getshdrstrndx(elf, &shstrndx) < 0 ||
+	    !names_inside(elf, shstrndx))
 		goto out;
 	ret = 0;
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
@@ -450,12 +638,22 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 			dynndx = elf_ndxscn(scn);
 			c.dynsym = elf_getdata(scn, NULL);
 			c.strndx = sh.sh_link;
-			ndyn = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+			/* libbfd reads a .dynsym libelf gives no data
+			 * of (a size that is no multiple of its
+			 * entries'), and its entries are 24 bytes
+			 * whatever sh_entsize says: libbfd's to decide */
+			if (!c.dynsym || sh.sh_entsize != sizeof(Elf64_Sym)) {
+				ret = -1;
+				goto out;
+			}
+			ndyn = sh.sh_size / sizeof(Elf64_Sym);
 			break;
 		}
 	if (!c.dynsym || ndyn <= 1)
 		goto out;	/* bfd: no dynamic symbols, no stubs */
 	ret = -1;
+	if (!no_extended_index(c.dynsym, ndyn))
+		goto out;
 	c.gather = true;
 	if (read_stubs(&c, shstrndx) < 0)
 		goto out;
