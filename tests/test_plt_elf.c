@@ -171,34 +171,49 @@ struct field {
 	size_t width;
 };
 
-/* Compare a copy of path whose section header of the section named
- * section has fields f1 and f2 set. */
-static void compare_changed(const char *path, const char *section,
-			    struct field f1, struct field f2,
-			    struct counts *c, size_t *bad)
+/* The first MiB of path (the test objects are smaller), *n its size. */
+static unsigned char *read_image(const char *path, size_t *n)
 {
-	char tmp[] = "/tmp/cga-plt-XXXXXX";
 	FILE *f = fopen(path, "rb");
-	unsigned char *b = malloc(1 << 20), *sh;
-	size_t n;
-	int fd;
+	unsigned char *b = malloc(1 << 20);
 
 	assert_non_null(f);
 	assert_non_null(b);
-	n = fread(b, 1, 1 << 20, f);
+	*n = fread(b, 1, 1 << 20, f);
 	fclose(f);
-	sh = section_header(b, n, section);
-	assert_non_null(sh);
-	/* x86-64: little-endian */
-	memcpy(sh + f1.off, &f1.value, f1.width);
-	memcpy(sh + f2.off, &f2.value, f2.width);
-	fd = mkstemp(tmp);
+	return b;
+}
+
+/* Compare the image b (n bytes) written to a file of its own; frees b. */
+static void compare_image(unsigned char *b, size_t n, struct counts *c,
+			  size_t *bad)
+{
+	char tmp[] = "/tmp/cga-plt-XXXXXX";
+	int fd = mkstemp(tmp);
+
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, b, n), (ssize_t)n);
 	close(fd);
 	compare(tmp, c, bad);
 	unlink(tmp);
 	free(b);
+}
+
+/* Compare a copy of path whose section header of the section named
+ * section has fields f1 and f2 set. */
+static void compare_changed(const char *path, const char *section,
+			    struct field f1, struct field f2,
+			    struct counts *c, size_t *bad)
+{
+	size_t n;
+	unsigned char *b = read_image(path, &n), *sh;
+
+	sh = section_header(b, n, section);
+	assert_non_null(sh);
+	/* x86-64: little-endian */
+	memcpy(sh + f1.off, &f1.value, f1.width);
+	memcpy(sh + f2.off, &f2.value, f2.width);
+	compare_image(b, n, c, bad);
 }
 
 /*
@@ -236,29 +251,16 @@ static void test_unknown_section_types(void **state)
 static void compare_version_link(uint32_t next, struct counts *c,
 				 size_t *bad)
 {
-	char tmp[] = "/tmp/cga-plt-XXXXXX";
-	FILE *f = fopen("tests/perf/prog", "rb");
-	unsigned char *b = malloc(1 << 20), *sh;
-	uint64_t off;
 	size_t n;
-	int fd;
+	unsigned char *b = read_image("tests/perf/prog", &n), *sh;
+	uint64_t off;
 
-	assert_non_null(f);
-	assert_non_null(b);
-	n = fread(b, 1, 1 << 20, f);
-	fclose(f);
 	sh = section_header(b, n, ".gnu.version_r");
 	assert_non_null(sh);
 	memcpy(&off, sh + 0x18, 8);
 	assert_true(off + sizeof(Elf64_Verneed) <= n);
 	memcpy(b + off + offsetof(Elf64_Verneed, vn_next), &next, 4);
-	fd = mkstemp(tmp);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, b, n), (ssize_t)n);
-	close(fd);
-	compare(tmp, c, bad);
-	unlink(tmp);
-	free(b);
+	compare_image(b, n, c, bad);
 }
 
 /*
@@ -339,20 +341,13 @@ static void test_references_past_their_tables(void **state)
  */
 static void test_extended_section_index(void **state)
 {
-	char tmp[] = "/tmp/cga-plt-XXXXXX";
-	FILE *f = fopen("tests/perf/libwork.so", "rb");
-	unsigned char *b = malloc(1 << 20), *sh;
+	size_t n, bad = 0;
+	unsigned char *b = read_image("tests/perf/libwork.so", &n), *sh;
 	uint64_t off;
 	uint16_t xindex = SHN_XINDEX;
 	struct counts c = { 0, 0, 0, 0, 0 };
-	size_t bad = 0, n;
-	int fd;
 
 	(void)state;
-	assert_non_null(f);
-	assert_non_null(b);
-	n = fread(b, 1, 1 << 20, f);
-	fclose(f);
 	if (getenv("CGA_PLT_FILES")) {
 		free(b);
 		skip();
@@ -363,13 +358,7 @@ static void test_extended_section_index(void **state)
 	assert_true(off + 4 * sizeof(Elf64_Sym) <= n);
 	memcpy(b + off + 3 * sizeof(Elf64_Sym) +
 	       offsetof(Elf64_Sym, st_shndx), &xindex, 2);
-	fd = mkstemp(tmp);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, b, n), (ssize_t)n);
-	close(fd);
-	compare(tmp, &c, &bad);
-	unlink(tmp);
-	free(b);
+	compare_image(b, n, &c, &bad);
 	assert_int_equal(c.objects, 1);
 	assert_int_equal(bad, 0);
 }
