@@ -6,6 +6,7 @@ Each tests/browser/test_report*.py holds test classes derived from
 ReportBase; tests/browser/run_report.py runs them all.
 """
 import json
+import math
 import os
 import re
 import subprocess
@@ -82,6 +83,25 @@ def listed_cost(doc, ev, v):
     if info.get('listed_as') == 'seconds':
         return float('%.2f' % (v * info['unit_seconds']))
     return v
+
+
+def path_cost(doc, ev, v):
+    """What --tree prints for a call path's cost v of event ev, and the
+    page's tree views: gmon.out's ticks in seconds, else whole units,
+    an estimate's rounded half away from zero (llround())."""
+    if doc['event_info'][ev].get('listed_as') == 'seconds':
+        return listed_cost(doc, ev, v)
+    return float(math.floor(v + 0.5))
+
+
+def calls_text(doc, f):
+    """Function f's calls as the flat profile prints them: none blank,
+    its calls of itself after a "+" ("2+9,996"); gmon.out's flat
+    profile, gprof's, the calls alone."""
+    listed = doc['event_info'][doc['events'].index(doc['sort_event'])]
+    own = 0 if listed.get('listed_as') == 'seconds' else f['self_calls']
+    return (format(f['calls'], ',') if f['calls'] or own else '') + \
+        ('+' + format(own, ',') if own else '')
 
 
 def strip_cycle(name):

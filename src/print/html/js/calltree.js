@@ -9,7 +9,7 @@ function treeHeading(what, T, table) {
 			(T.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
 		T.estimated ? el('span', { class: 'note tree-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
-		el('span', { class: 'muted' }, 'total ' + withUnit(T.total)),
+		el('span', { class: 'muted' }, 'total ' + withUnitPath(T.total)),
 		el('button', { id: table.id + '-all', onclick: table.openAll,
 			title: 'the first ' + fmt(TREE_ALL) + ' rows at most' }, 'open all'),
 		el('button', { id: table.id + '-none', onclick: table.closeAll }, 'close all'),
@@ -86,7 +86,7 @@ function viewCallTree() {
 			 * time the functions got (pathTotal()) */
 			return shareCells(T.value[i], pathTotal(),
 				row.up ? T.value[row.up.n] : T.total).concat([
-				costCell(self[i]),
+				el('span', { class: 'num' }, fmtPath(self[i])),
 				el('span', { class: 'num' }, pct(self[i], pathTotal()))]);
 		},
 		label: row => row.n.more

@@ -88,7 +88,7 @@ function flameMore(T) {
 function flameMoreTitle(m, total) {
 	return fmt(m[0]) + ' more call path' + (m[0] === 1 ? '' : 's') +
 		', each narrower than a pixel of a ' + CUT.flame_pixels +
-		'-pixel view or of a function ' + cutBelow() + ': ' + withUnit(m[1]) +
+		'-pixel view or of a function ' + cutBelow() + ': ' + withUnitPath(m[1]) +
 		' (' + pct(m[1], total) + '); cganalyze --output=html --threshold=0 embeds them';
 }
 

@@ -90,6 +90,17 @@ function withUnit(v, e = ev) {
 
 	return fmtCost(v, e) + (u ? ' ' + u : '');
 }
+/* A call path's cost as --tree prints it (print_tree.c's cost_text()):
+ * gmon.out's ticks in seconds, else whole units, an estimate's rounded
+ * (a tree estimated from call arcs spreads a cost in fractions) */
+function fmtPath(v, e = ev) {
+	return inSeconds(e) ? fmtCost(v, e) : fmt(Math.round(v));
+}
+function withUnitPath(v, e = ev) {
+	const u = unitOf(e);
+
+	return fmtPath(v, e) + (u ? ' ' + u : '');
+}
 /* perf.data: costs are samples' periods, and counts are of samples */
 const SAMPLED = !!D.sampled;
 function pct(v, total) {

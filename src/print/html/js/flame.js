@@ -217,7 +217,7 @@ function viewFlame(icicle, zoom) {
 				(up ? ' up' : '') +
 				(i >= 0 && needle && flameSearchName(FL, i).includes(needle) ? ' hit' : ''),
 				value, i === -2 ? flameMoreTitle(m, FL.total)
-				: label + ': ' + withUnit(value) + ' (' + pct(value, FL.total) + ')'));
+				: label + ': ' + withUnitPath(value) + ' (' + pct(value, FL.total) + ')'));
 		}
 		area.append(frag);
 		framesTabStop(area);
@@ -231,7 +231,7 @@ function viewFlame(icicle, zoom) {
 				flameSearchName(W, i).includes(needle))
 				.reduce((s, i) => s + W.value[i], 0);
 
-			matched.textContent = 'matched ' + withUnit(sum) + ' (' + pct(sum, FL.total) + ')' +
+			matched.textContent = 'matched ' + withUnitPath(sum) + ' (' + pct(sum, FL.total) + ')' +
 				(CUT ? '; the functions ' + cutBelow() +
 				 ' are not in this report (--threshold=0 embeds them)' : '');
 		} else {

@@ -140,13 +140,13 @@ function viewSandwich(f) {
 			cycleName(-u) + ': the tree estimated from call arcs takes ' +
 			'the cycle as one, so this is the cycle\'s sandwich.'));
 	box.append(el('p', { id: 'sandwich-facts' },
-		'Inclusive ', el('b', null, withUnit(mid)), ' (' +
+		'Inclusive ', el('b', null, withUnitPath(mid)), ' (' +
 		pct(mid, measured ? total() : T.total) +
-		' of the total); from its callers ' + withUnit(sum(S.up)) +
-		', in stacks starting at it ' + withUnit(S.root) +
-		'; in its callees ' + withUnit(sum(S.down)) + ', in itself ' +
+		' of the total); from its callers ' + withUnitPath(sum(S.up)) +
+		', in stacks starting at it ' + withUnitPath(S.root) +
+		'; in its callees ' + withUnitPath(sum(S.down)) + ', in itself ' +
 		/* an estimate's sum may pass it by a rounding error */
-		withUnit(Math.max(0, mid - sum(S.down))) + '. Callers above it, callees ' +
+		withUnitPath(Math.max(0, mid - sum(S.down))) + '. Callers above it, callees ' +
 		'below: each of its call paths once, merged.'), info, deepNote);
 	if (!(mid > 0)) {
 		box.append(el('p', null, label + ' has no frame in the flame ' +
@@ -169,7 +169,7 @@ function viewSandwich(f) {
 			const div = flameFrame(i, lab, x, w,
 				(half === 'callers' ? top - d : top + d) * H,
 				i ? (t.unit[i] === NF ? ' more' : '') : ' mid', v,
-				lab + ': ' + withUnit(v) + ' (' +
+				lab + ': ' + withUnitPath(v) + ' (' +
 				pct(v, mid) + ' of ' + label + '\'s)');
 
 			div.dataset.half = i ? half : 'middle';

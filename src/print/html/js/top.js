@@ -15,6 +15,15 @@ const topColumns = [
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 ];
 
+/* A function's calls as the flat profile prints them (fmt_calls()):
+ * none blank, its calls of itself after a "+" (valgrind's fib'2:
+ * "2+9,996"); gmon.out's listing, gprof's, has the calls alone */
+function callsText(f) {
+	const c = FN.calls[f], r = inSeconds() ? 0 : FN.self_calls[f];
+
+	return (c || r ? fmt(c) : '') + (r ? '+' + fmt(r) : '');
+}
+
 /* The columns shown: a sampled profile's samples, but not beside an
  * event that is their count (pprof's "samples": its self says it, as
  * the flat profile leaves the column out) */
@@ -108,7 +117,12 @@ function measureTop() {
 			return 'minmax(4em, 1fr)';
 		let widest = '100.00%';
 
-		if (!c.key.endsWith('pct')) {
+		if (c.key === 'calls') {
+			/* "2+9,996": the longest text, not the largest */
+			for (let f = 0; f < NF; f++)
+				if (callsText(f).length > widest.length)
+					widest = callsText(f);
+		} else if (!c.key.endsWith('pct')) {
 			let max = 0;
 
 			for (let f = 0; f < NF; f++)
@@ -175,8 +189,9 @@ function viewTop() {
 			costCell(fnIncl(f)),
 			el('span', { class: 'num' }, pct(fnIncl(f), pathTot)),
 			/* counts are of the whole profile: none under transforms */
-			...(counts ? [numCell(xforms.length ? undefined
-				: SAMPLED ? FN.samples[ev][f] : FN.calls[f])] : []),
+			...(counts ? [xforms.length ? numCell(undefined)
+				: SAMPLED ? numCell(FN.samples[ev][f])
+				: el('span', { class: 'num' }, callsText(f))] : []),
 			el('span', { class: 'fname' }, fnLinkFit(f, nameMax, fitted.get(f))),
 			el('span', { class: 'muted', title: fnFile(f) || '' },
 				(fnFile(f) || '') + (fnLine(f) ? ':' + fnLine(f) : '')),

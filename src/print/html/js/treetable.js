@@ -279,7 +279,8 @@ function treeTable(src, gridClass, id, heavy, T) {
 
 /* The cells of a cost, its share of the whole and of its parent */
 function shareCells(v, whole, parent) {
-	return [costCell(v), el('span', { class: 'num' }, pct(v, whole)),
+	return [el('span', { class: 'num' }, fmtPath(v)),
+		el('span', { class: 'num' }, pct(v, whole)),
 		el('span', { class: 'num muted' }, pct(v, parent))];
 }
 /* A unit's name as a link: a function's view, a cycle's */

@@ -174,8 +174,8 @@ function drawCrumbs() {
 		return;
 	const T = flameTree(), base = flameBase();
 
-	bar.append(el('span', { id: 'in-view' }, 'in view: ' + withUnit(T.total) +
-		' of ' + withUnit(base.total) + ' (' + (pct(T.total, base.total) || '0%') + ')'));
+	bar.append(el('span', { id: 'in-view' }, 'in view: ' + withUnitPath(T.total) +
+		' of ' + withUnitPath(base.total) + ' (' + (pct(T.total, base.total) || '0%') + ')'));
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));
