@@ -249,6 +249,34 @@ class LayoutTest(ReportBase):
                             g(document.querySelector('#top-table .row'))];""")
                 self.assertEqual(cols[0], cols[1], kind)
 
+    def test_narrow_threads_panel(self):
+        """At 800 px the threads' panel needs no sideways scroll: the
+        time axis' hint wraps, its ends ("0 s", the recording's span)
+        are whole and in view, apart from the hint (failed: the hint on
+        one line made the panel 80 px too wide, the span cut off behind
+        a scroll bar, "0 sdrag across...")."""
+        self.driver.set_window_size(800, 900)
+        p = self.page('perf')
+        got = p.js("""
+            const s = document.getElementById('tracks-scroll');
+            const box = s.getBoundingClientRect();
+            const ends = [...document.querySelectorAll('#tracks-table .axis > span')]
+                .map(e => { const r = e.getBoundingClientRect();
+                            return [e.textContent, r.left, r.right]; });
+            return [s.scrollWidth, s.clientWidth, box.left, box.right, ends];""")
+        width, client, left, right, ends = got
+        self.assertLessEqual(width, client)
+        self.assertEqual(len(ends), 3)
+        self.assertEqual(ends[0][0], '0 s')
+        self.assertRegex(ends[2][0], r'^[\d.]+ s$')
+        for text, l, r in (ends[0], ends[2]):
+            self.assertGreaterEqual(l, left, text)
+            self.assertLessEqual(r, right, text)
+        # the hint between them, not over them
+        self.assertLess(ends[0][2], ends[1][1])
+        self.assertLess(ends[1][2], ends[2][1])
+        p.shot('perf-threads-800')
+
     # ---- object column, numbers ----
 
     def test_object_file_name(self):
