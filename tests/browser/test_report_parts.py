@@ -346,6 +346,21 @@ class PartsTest(ReportBase):
         p.go('#fn/%d%s' % (spin, self.rest(p)))
         self.shot(p, 'combined-stretch-fn')
 
+    def test_whole_named_by_its_parts(self):
+        """With nothing chosen the panel says 'every dump' (IgProf's
+        'every buffer'), and so does the link back to it under a
+        choice: a Callgrind file's dumps are no samples (said 'every
+        sample' for both)."""
+        for name, word in (('combined', 'dump'), ('igprof', 'buffer')):
+            p = self.open(name)
+            self.assertEqual(p.js("return document.getElementById("
+                                  "'tracks-cli').textContent"),
+                             '(no option: every %s)' % word)
+            self.drag(p, 0.1, 0.3)
+            self.assertEqual(p.d.find_element(By.ID, 'tracks-all').text,
+                             'every ' + word)
+            self.shot(p, name + '-every-' + word)
+
     def test_many_dumps(self):
         """300 dumps, past the 256 parts the page took while it read
         each part again alone (session 21 reads them in one pass): the

@@ -127,13 +127,16 @@ function drawPanel() {
 	};
 	head.append(toggle, ' ', el('span', { id: 'tracks-sum' }, sliceSummary(S, sl)));
 	const opts = sliceOptions(sliceNow());
+	/* what the whole is made of: a Callgrind file's dumps (IgProf's
+	 * buffers) are no samples */
+	const every = 'every ' + (samplesParts() ? S.word : 'sample');
 
 	head.append(' ', el('span', { class: 'muted' }, 'as'), ' ',
 		el('code', { id: 'tracks-cli' }, opts.length ? opts.join(' ')
-			: '(no option: every sample)'), ' ',
+			: '(no option: ' + every + ')'), ' ',
 		el('span', { class: 'muted' }, sliceTimeCaveat(sliceNow())));
 	if (sliceNow()) {
-		const all = el('a', { id: 'tracks-all' }, 'every sample');
+		const all = el('a', { id: 'tracks-all' }, every);
 
 		all.setAttribute('href', sliceHash(null));
 		head.append(' ', all);
