@@ -5,6 +5,10 @@ itself after a "+" ("8+2,780", valgrind's fib'2; IgProf's "17+13"), none
 blank, gmon.out's calls alone as gprof's flat profile has them. The page
 showed the calls from others alone ("8") and "0" for none.
 
+The header's total of the event shown, folded with many events, against
+the flat profile's title: in its unit ("14,223,040 bytes"; the page
+left a heap profile's bytes unsaid).
+
 The page's call tree against --tree, line for line. --tree prints the
 flame graph's tree of call paths as text: each path's total and self,
 whole units (an estimate's rounded) or gmon.out's seconds, and both as
@@ -22,6 +26,7 @@ stacks). Two defects it found (session 22):
   C++ program: fill() 28,373,021 on the page, 28,368,752 in --tree).
 """
 import collections
+import json
 import os
 import re
 
@@ -184,3 +189,30 @@ class FlatTextTest(ReportBase):
         self.assertFalse([r for r in rows if '+' in r[1][4]])
         # a function with no calls: blank, not 0
         self.assertTrue([r for r in rows if r[1][4] == ''])
+
+
+class HeaderTextTest(ReportBase):
+
+    def test_total_in_its_unit(self):
+        """A pprof heap profile's four events: the summary's total of
+        each, as the flat profile's title of it (--sort=EVENT)."""
+        from selenium.webdriver.support.ui import Select
+        args = ['tests/pprof/heap.pb.gz']
+        doc = json.loads(run(['--json'] + args))
+        self.assertGreater(len(doc['events']), 3)	# folded
+        page = os.path.join(self.tmp, 'text-heap.html')
+        run(['--output=html', '-o', page] + args)
+        p = Page(self.driver, page)
+        units = 0
+        for k, name in enumerate(doc['events']):
+            title = run(['-p', '--brief', '--sort=' + name] + args).splitlines()[0]
+            total = re.match(r'Flat profile of \S+, (.*?) in all', title).group(1)
+            units += total.endswith(' bytes')
+            Select(self.driver.find_element(By.ID, 'event')).select_by_index(k)
+            p.wait()
+            self.assertEqual(p.js("return document.getElementById("
+                                  "'event-total').textContent"),
+                             ': %s %s (%d events)' % (name, total,
+                                                      len(doc['events'])))
+        self.assertEqual(units, 2)	# inuse_space, alloc_space
+        p.shot('text-heap-header')

@@ -44,7 +44,9 @@ function drawHeader() {
 	const many = D.event_info.length > EVENTS_OPEN;
 	const shown = el('span', { id: 'event-total' });
 	const showTotal = () => {
-		shown.textContent = many ? ': ' + EV[ev] + ' ' + fmt(D.totals[ev]) +
+		/* in its unit, as the flat profile's title ("205,289 bytes
+		 * in all"; fmt() left a heap profile's bytes unsaid) */
+		shown.textContent = many ? ': ' + EV[ev] + ' ' + withUnit(D.totals[ev]) +
 			' (' + D.event_info.length + ' events)' : '';
 		[...events.rows].forEach((r, k) =>
 			r.classList.toggle('on', k === ev && EV.length > 1));
