@@ -216,3 +216,24 @@ class HeaderTextTest(ReportBase):
                                                       len(doc['events'])))
         self.assertEqual(units, 2)	# inuse_space, alloc_space
         p.shot('text-heap-header')
+
+
+class FunctionTextTest(ReportBase):
+
+    def test_samples_counted(self):
+        """perf.data: the Function view's 'in N samples' as the flat
+        profile's samples column, '1 sample' for one (said '1
+        samples')."""
+        doc = self.docs['perf']
+        ev = self.ev(doc)
+        fns = doc['functions']
+        one = next(f for f in fns if f['samples'][ev] == 1)
+        many = max(fns, key=lambda f: f['samples'][ev])
+        p = self.page('perf')
+        for f, want in ((one, ' in 1 sample,'),
+                        (many, ' in %s samples,' % format(many['samples'][ev], ','))):
+            p.go('#fn/%d' % f['id'])
+            facts = p.js("return [...document.querySelectorAll('#function p')]"
+                         ".map(e => e.textContent)"
+                         ".find(t => t.startsWith('self '))")
+            self.assertIn(want, facts, f['name'])

@@ -90,6 +90,10 @@ function withUnit(v, e = ev) {
 
 	return fmtCost(v, e) + (u ? ' ' + u : '');
 }
+/* "1 sample", "2 samples" */
+function counted(n, word) {
+	return fmt(n) + ' ' + word + (n === 1 ? '' : 's');
+}
 /* A call path's cost as --tree prints it (print_tree.c's cost_text()):
  * gmon.out's ticks in seconds, else whole units, an estimate's rounded
  * (a tree estimated from call arcs spreads a cost in fractions) */

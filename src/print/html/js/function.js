@@ -72,14 +72,15 @@ function viewFunction(f) {
 	const facts = el('p', null,
 		'self ', el('b', null, withUnit(fnSelf(f))), ' (' + pct(fnSelf(f), total()) + ')',
 		/* counts are of the whole profile: none under transforms */
-		SAMPLED && !xforms.length ? ' in ' + fmt(fnSamples(f)) + ' samples' : '',
+		SAMPLED && !xforms.length ? ' in ' + counted(fnSamples(f), 'sample') : '',
 		', inclusive ', el('b', null, withUnit(fnIncl(f))),
 		' (' + pct(fnIncl(f), pathTotal()) + ')',
 		/* as the call graph's blank "called": no call was recorded
 		 * (main, a thread's start) */
-		SAMPLED || xforms.length ? '' : FN.calls[f] ? ', called ' + fmt(FN.calls[f]) +
-			(FN.calls[f] === 1 ? ' time' : ' times') : ', no call recorded',
-		!SAMPLED && !xforms.length && FN.self_calls[f] ? ' and ' + fmt(FN.self_calls[f]) + ' times by itself' : '');
+		SAMPLED || xforms.length ? '' : FN.calls[f] ? ', called ' +
+			counted(FN.calls[f], 'time') : ', no call recorded',
+		!SAMPLED && !xforms.length && FN.self_calls[f] ? ' and ' +
+			counted(FN.self_calls[f], 'time') + ' by itself' : '');
 	const where = el('p', { class: 'muted' });
 	const file = fnFile(f), line = fnLine(f);
 	const K = code();
@@ -156,7 +157,7 @@ function viewCycle(n) {
 
 	for (const m of c.members) {
 		list.append(el('li', null, fnLink(m), ' self ' + withUnit(fnSelf(m)) +
-			(SAMPLED ? ' in ' + fmt(fnSamples(m)) + ' samples' : '')));
+			(SAMPLED ? ' in ' + counted(fnSamples(m), 'sample') : '')));
 		samples += fnSamples(m);
 	}
 	if (c.more_members)
