@@ -224,7 +224,9 @@ class UnitsTest(ReportBase):
             shown = self.function_view(p, f['id'])
             if name in ('leaf', 'main'):
                 p.shot('units-%s-function-%s' % (kind, name))
-            self.assertIn(' in %s samples' % format(f['samples'][ev], ','),
+            n = f['samples'][ev]
+            self.assertIn(' in %s sample%s,' % (format(n, ','),
+                                                '' if n == 1 else 's'),
                           shown['facts'])
             self.assertIn('self %s ns' % format(f['self'][ev], ','),
                           shown['facts'])
