@@ -136,6 +136,38 @@ class TreeTextTest(ReportBase):
         for kind in ('perf', 'igprof', 'gmon'):
             self.check(self.page(kind), PROFILES[kind], kind)
 
+    def check_events(self, args, name):
+        """Each event's call tree against --tree --sort=EVENT; a
+        maximum's heading says why the tree is another event's."""
+        from selenium.webdriver.support.ui import Select
+        doc = json.loads(run(['--json'] + args))
+        page = os.path.join(self.tmp, 'text-%s.html' % name)
+        run(['--output=html', '--threshold=0', '-o', page] + args)
+        p = Page(self.driver, page)
+        for k, event in enumerate(doc['events']):
+            Select(self.driver.find_element(By.ID, 'event')).select_by_index(k)
+            p.wait()
+            p.go('#calltree')
+            head = p.js("return document.querySelector("
+                        "'#calltree-view .controls span').textContent")
+            if doc['event_info'][k].get('maximum'):
+                self.assertIn(event + ' is a maximum', head)
+                self.assertNotIn('--sort', head)
+                continue
+            self.assertEqual(head, 'Call tree of ' + event)
+            self.check(p, ['--sort=' + event] + args, '%s %s' % (name, event))
+        p.shot('text-%s-calltree' % name)
+
+    def test_every_event(self):
+        """Every event of a cache simulation (13, each its own tree),
+        IgProf's memory counters (a maximum among them: its heading
+        said 'estimated for the event --sort chose only') and a heap
+        profile's four (paths of none of the event's cost were rows of
+        0s, which --tree leaves out: 26 of inuse_space's 43)."""
+        self.check_events(PROFILES['events'], 'events')
+        self.check_events(['tests/inputs/igprof/mem.txt'], 'igprof-mem')
+        self.check_events(['tests/pprof/heap.pb.gz'], 'pprof-heap')
+
     def test_path_between_the_cuts(self):
         """A path of 1.5e-5 of the total: a row of its own, and not in
         its caller's self (failed: main's self 115, tiny no row)."""

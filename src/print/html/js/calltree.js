@@ -5,8 +5,7 @@
  * row of table */
 function treeHeading(what, T, table) {
 	return el('div', { class: 'controls' },
-		el('span', null, what + ' of ' + T.event +
-			(T.event !== EV[ev] ? ' (estimated for the event --sort chose only)' : '')),
+		el('span', null, what + ' of ' + T.event + treeOtherEvent(T)),
 		T.estimated ? el('span', { class: 'note tree-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
 		el('span', { class: 'muted' }, 'total ' + withUnitPath(T.total)),
@@ -49,6 +48,12 @@ function treePath(T, i) {
 function heaviestFirst(T, list) {
 	return list.slice().sort((a, b) => T.value[b] - T.value[a]);
 }
+/* The call tree's rows under a node: its children with a cost of the
+ * event, as --tree lists them (a heap profile's paths hold the other
+ * events' costs too: freed memory, 0 bytes in use, was a row of 0s) */
+function costlyFirst(T, list) {
+	return heaviestFirst(T, list.filter(i => T.value[i] > 0));
+}
 
 /* The frames the report merged under node i (-1: at the roots), as one
  * row after i's children (cut.js); none under transforms, whose tree
@@ -71,10 +76,11 @@ function viewCallTree() {
 	const grid = 'calltree-grid';
 	const box = el('div', { id: 'calltree-view' });
 	const table = treeTable({
-		roots: heaviestFirst(T, T.roots).concat(treeMoreRows(T, -1)),
-		kids: i => heaviestFirst(T, T.kids[i]).concat(treeMoreRows(T, i)),
+		roots: costlyFirst(T, T.roots).concat(treeMoreRows(T, -1)),
+		kids: i => costlyFirst(T, T.kids[i]).concat(treeMoreRows(T, i)),
 		hasKids: i => typeof i === 'number' &&
-			(T.kids[i].length > 0 || treeMoreRows(T, i).length > 0),
+			(T.kids[i].some(k => T.value[k] > 0) ||
+			 treeMoreRows(T, i).length > 0),
 		cells: row => {
 			const i = row.n;
 

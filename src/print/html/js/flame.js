@@ -129,6 +129,13 @@ function flameMaxNote() {
 	return EV[ev] + ' is a maximum (the largest single value, not a ' +
 		'sum), which a flame graph cannot show: its widths add up';
 }
+/* Why tree T, of another event, stands for the event shown: a
+ * maximum has no tree; Callgrind's estimate is of --sort's event
+ * alone. '' when T is the event shown's. */
+function treeOtherEvent(T) {
+	return T.event === EV[ev] ? '' : isMax() ? ' (' + flameMaxNote() + ')'
+		: ' (estimated for the event --sort chose only)';
+}
 
 function viewFlame(icicle, zoom) {
 	const box = el('div');
@@ -153,9 +160,7 @@ function viewFlame(icicle, zoom) {
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, (icicle ? 'Icicle' : 'Flame graph') + ' of ' + FL.event +
-			(FL.event === EV[ev] ? '' : isMax()
-				? ' (' + flameMaxNote() + ')'
-				: ' (estimated for the event --sort chose only)')),
+			treeOtherEvent(FL)),
 		FL.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks') : null,
 		zoom !== undefined

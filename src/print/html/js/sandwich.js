@@ -128,7 +128,7 @@ function viewSandwich(f) {
 
 	box.append(el('div', { class: 'controls' },
 		el('span', null, 'Sandwich of ', el('b', { id: 'sandwich-name' }, label),
-			' for ' + T.event),
+			' for ' + T.event + treeOtherEvent(T)),
 		T.estimated ? el('span', { class: 'note', id: 'flame-estimated' },
 			'estimated from call arcs: the profile has no stacks' +
 			(T.transformed ? '' : '; scaled to the measured inclusive cost'))
