@@ -89,7 +89,9 @@ def text_tree(args):
     self%) tuples, the figures as printed."""
     out = []
     lines = run(['--tree', '--threshold=0'] + args).splitlines()
-    for line in lines[lines.index('') + 2:]:
+    head = next(i for i, line in enumerate(lines)
+                if line.lstrip().startswith('total%'))
+    for line in lines[head + 1:]:
         m = re.match(r' *([\d.]+) +([\d.]+) +([\d,.]+) +([\d,.]+)  ( *)(\((\d+)\) )?', line)
         if not m:
             break
@@ -167,6 +169,36 @@ class TreeTextTest(ReportBase):
         self.check_events(PROFILES['events'], 'events')
         self.check_events(['tests/inputs/igprof/mem.txt'], 'igprof-mem')
         self.check_events(['tests/pprof/heap.pb.gz'], 'pprof-heap')
+
+    def test_transforms_of_stacks(self):
+        """The page's transforms (the hash's focus, ignore, hide,
+        fold) against --tree with the same options, for the profiles
+        with stacks (perf.data, IgProf), where both transform the
+        recorded stacks. (Callgrind's and gmon.out's differ: the page
+        transforms its tree estimated from the arcs, the command line
+        stacks estimated at a finer cut, gmon.out's in whole ticks.)"""
+        cases = [('focus', 'main', '--focus=main'),
+                 ('ignore', 'main', '--ignore=main'),
+                 ('hide', 'fib*', '--hide=fib*'),
+                 ('focus', 'work', '--focus=work'),
+                 ('fold', '*', '--fold-recursion')]
+        for kind in ('perf', 'perf-dwarf', 'igprof'):
+            p = self.page(kind)
+            for op, arg, opt in cases:
+                want = text_tree([opt] + PROFILES[kind])
+                p.go('#calltree&%s=%s' % (op, arg))
+                p.js("document.getElementById('calltree-all').click()")
+                p.wait()
+                got = [(depth, c[0], c[1], c[3], c[4])
+                       for depth, c in p.js(ROWS, 'calltree')]
+                what = '%s %s=%s' % (kind, op, arg)
+                self.assertEqual((dict(collections.Counter(want) -
+                                       collections.Counter(got)),
+                                  dict(collections.Counter(got) -
+                                       collections.Counter(want))),
+                                 ({}, {}), what)
+                if op == 'focus' and arg == 'main':
+                    self.assertGreater(len(got), 2, what)
 
     def test_path_between_the_cuts(self):
         """A path of 1.5e-5 of the total: a row of its own, and not in
