@@ -301,3 +301,30 @@ class FunctionTextTest(ReportBase):
                          ".map(e => e.textContent)"
                          ".find(t => t.startsWith('self '))")
             self.assertIn(want, facts, f['name'])
+
+    def test_sample_count_said_once(self):
+        """pprof's "samples" event shown: its self is the samples'
+        count, not said again ('self 24 (38.71%) in 24 samples'); the
+        cpu event beside it says it."""
+        from selenium.webdriver.support.ui import Select
+        args = ['tests/pprof/cpu.pb.gz']
+        doc = json.loads(run(['--json'] + args))
+        k = doc['events'].index('samples')
+        self.assertTrue(doc['event_info'][k].get('sample_count'))
+        page = os.path.join(self.tmp, 'text-cpu.html')
+        run(['--output=html', '-o', page] + args)
+        p = Page(self.driver, page)
+        f = max(doc['functions'], key=lambda f: f['self'][k])
+        for e in range(len(doc['events'])):
+            Select(self.driver.find_element(By.ID, 'event')).select_by_index(e)
+            p.wait()
+            p.go('#fn/%d' % f['id'])
+            facts = p.js("return [...document.querySelectorAll('#function p')]"
+                         ".map(e => e.textContent)"
+                         ".find(t => t.startsWith('self '))")
+            n = format(f['self'][k], ',')
+            if e == k:
+                self.assertTrue(facts.startswith('self %s (' % n), facts)
+                self.assertNotIn(' samples', facts)
+            else:
+                self.assertIn(' in %s samples,' % n, facts)

@@ -72,7 +72,10 @@ function viewFunction(f) {
 	const facts = el('p', null,
 		'self ', el('b', null, withUnit(fnSelf(f))), ' (' + pct(fnSelf(f), total()) + ')',
 		/* counts are of the whole profile: none under transforms */
-		SAMPLED && !xforms.length ? ' in ' + counted(fnSamples(f), 'sample') : '',
+		/* not beside pprof's "samples", whose self is that count (as
+		 * Top leaves the column out) */
+		SAMPLED && !xforms.length && !D.event_info[ev].sample_count
+			? ' in ' + counted(fnSamples(f), 'sample') : '',
 		', inclusive ', el('b', null, withUnit(fnIncl(f))),
 		' (' + pct(fnIncl(f), pathTotal()) + ')',
 		/* as the call graph's blank "called": no call was recorded
