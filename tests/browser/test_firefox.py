@@ -6,7 +6,8 @@ that the report works in the other engine. For a Callgrind profile with
 -b and an IgProf profile: the page loads with no error logged, the Top
 table's rows are --json's numbers in --json's order of self cost,
 clicking a function opens its view with --json's callers and callees,
-and the flame graph's root spans the total. Exit status: 0 passed, 1
+the flame graph's root spans the total, and the call tree opened
+all is --tree's row for row. Exit status: 0 passed, 1
 failed.
 """
 import json
@@ -17,7 +18,9 @@ import tempfile
 import unittest
 
 from bidi import Firefox
+import report_base
 from report_base import calls_text
+from test_report_text import text_tree
 
 BIN = None
 FIREFOX = None
@@ -143,10 +146,37 @@ class FirefoxTest(unittest.TestCase):
             self.assertAlmostEqual(root[0], doc['totals'][ev], delta=1)
             self.assertAlmostEqual(root[1], root[2], delta=1)
 
+    def test_call_tree(self):
+        """The call tree opened all is --tree's, row for row
+        (test_report_text.py in Chromium)."""
+        for kind in PROFILES:
+            self.open(kind, '#calltree')
+            self.ff.js("document.getElementById('calltree-all').click()")
+            self.ff.js(DRAWN)
+            rows = self.ff.js("""(() => {
+                const t = document.getElementById('calltree');
+                const seen = new Map();
+                for (let y = 0; ; y += t.clientHeight / 2) {
+                    t.scrollTop = y;
+                    t.redrawRows();
+                    for (const r of t.querySelectorAll('.row'))
+                        seen.set(Number(r.dataset.i), [Number(r.dataset.depth),
+                            [...r.children].map(c => c.textContent)]);
+                    if (y + t.clientHeight >= t.scrollHeight)
+                        break;
+                }
+                return [...seen.keys()].sort((a, b) => a - b).map(k => seen.get(k));
+            })()""")
+            got = sorted((d, c[0], c[1], c[3], c[4]) for d, c in rows)
+            want = sorted(text_tree(PROFILES[kind]))
+            self.assertGreater(len(want), 5, kind)
+            self.assertEqual(got, want, kind)
+
 
 def main():
     global BIN, FIREFOX
     BIN = os.path.abspath(sys.argv[1])
+    report_base.BIN = BIN
     FIREFOX = sys.argv[2]
     suite = unittest.defaultTestLoader.loadTestsFromTestCase(FirefoxTest)
     result = unittest.TextTestRunner(verbosity=1).run(suite)
