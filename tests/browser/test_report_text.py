@@ -248,6 +248,29 @@ class FlatTextTest(ReportBase):
         rows = self.check_calls('igprof')
         self.assertTrue([r for r in rows if '+' in r[1][4]])
 
+    def test_calls_not_cut(self):
+        """The calls column is as wide as its widest text, "42+49,107"
+        wider than "1,296,016" for the same number of characters (was
+        measured by the characters: cut to "42+49,10")."""
+        prof = os.path.join(self.tmp, 'wide-calls.out')
+        with open(prof, 'w', encoding='utf-8') as f:
+            f.write('events: Ir\nfn=main\n1 10\ncfn=a\ncalls=1296016 1\n'
+                    '1 1296016\ncfn=b\ncalls=42 1\n1 100\nfn=a\n1 1296016\n'
+                    'fn=b\n1 50\ncfn=b\ncalls=49107 1\n1 50\n')
+        page = os.path.join(self.tmp, 'wide-calls.html')
+        run(['--output=html', '--threshold=0', '-o', page, prof])
+        p = Page(self.driver, page)
+        for width in (1400, 800):
+            self.driver.set_window_size(width, 1000)
+            p.open('')
+            cells = p.js("""return [...document.querySelectorAll(
+                '#top-table .row span.num')].map(s =>
+                [s.textContent, s.scrollWidth <= s.clientWidth])""")
+            self.assertIn(['42+49,107', True], cells, width)
+            self.assertIn(['1,296,016', True], cells, width)
+            self.assertEqual([c for c in cells if not c[1]], [], width)
+        self.driver.set_window_size(1400, 1000)
+
     def test_gmon_calls_alone(self):
         rows = self.check_calls('gmon', numeric=True)
         self.assertFalse([r for r in rows if '+' in r[1][4]])

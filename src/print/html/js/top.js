@@ -115,22 +115,34 @@ function measureTop() {
 		/* a column of text this does not know */
 		if (NF && typeof c.v(0) !== 'number')
 			return 'minmax(4em, 1fr)';
-		let widest = '100.00%';
+		let widest = ['100.00%'];
 
 		if (c.key === 'calls') {
-			/* "2+9,996": the longest text, not the largest */
-			for (let f = 0; f < NF; f++)
-				if (callsText(f).length > widest.length)
-					widest = callsText(f);
+			/* "2+9,996": the longest texts, not the largest
+			 * number; "+" and "," are narrower or wider than a
+			 * digit, so each shape of the longest two lengths is
+			 * measured ("42+49,107" is wider than "1,296,016") */
+			const texts = [];
+			let most = 0;
+
+			for (let f = 0; f < NF; f++) {
+				const t = callsText(f);
+
+				most = Math.max(most, t.length);
+				if (t.length + 1 >= most)
+					texts.push(t);
+			}
+			widest = [...new Set(texts.filter(t => t.length + 1 >= most)
+				.map(t => t.replace(/\d/g, '0')))].concat(widest);
 		} else if (!c.key.endsWith('pct')) {
 			let max = 0;
 
 			for (let f = 0; f < NF; f++)
 				max = Math.max(max, c.v(f) || 0);
-			widest = c.cost ? fmtCost(max) : fmt(max);
+			widest = [c.cost ? fmtCost(max) : fmt(max)];
 		}
 		/* the title with its sort mark; the cells' padding */
-		return Math.ceil(Math.max(textWidth(widest, false),
+		return Math.ceil(Math.max(...widest.map(t => textWidth(t, false)),
 			textWidth(topTitle(c) + ' \u25BC', true)) + 10) + 'px';
 	}).join(' ');
 }
