@@ -277,6 +277,39 @@ class LayoutTest(ReportBase):
         self.assertLess(ends[1][2], ends[2][1])
         p.shot('perf-threads-800')
 
+    def test_titles_whole(self):
+        """Each column title of the tree and code views is whole and
+        apart from the next, a unit in it too (failed: the call tree's
+        "self (nanoseconds)" ran into "self %", the code views' 8em
+        cut perf's "cpu-clock:ppp")."""
+        # (each page opened in its turn: one browser)
+        for page, views in (
+                (lambda: self.report('pprof-cpu', ['tests/pprof/cpu.pb.gz']),
+                 ('#calltree', '#bottomup')),
+                (lambda: self.page('perf'),
+                 ('#calltree', '#bottomup', '#source', '#disasm'))):
+            p = page()
+            for view in views:
+                p.go(view)
+                spans = p.js("""
+                    const h = document.querySelector('#view .hdr');
+                    return [...h.children].map(s => {
+                        const r = s.getBoundingClientRect();
+                        const t = document.createRange();
+                        t.selectNodeContents(s);
+                        const q = t.getBoundingClientRect();
+                        return [s.textContent, r.left, r.right, q.left, q.right];
+                    });""")
+                self.assertGreater(len(spans), 2, view)
+                for text, left, right, tleft, tright in spans:
+                    if text:	# the text inside its cell
+                        self.assertGreaterEqual(tleft, left - 0.5, (view, text))
+                        self.assertLessEqual(tright, right + 0.5, (view, text))
+                texts = [s for s in spans if s[0]]
+                for a, b in zip(texts, texts[1:]):
+                    self.assertLessEqual(a[4], b[3], (view, a[0], b[0]))
+                p.shot('titles-%s' % view[1:])
+
     # ---- object column, numbers ----
 
     def test_object_file_name(self):

@@ -17,13 +17,18 @@ function treeHeading(what, T, table) {
 			'\u2191\u2193 move, \u2192 \u2190 open and close, * all below, ' +
 			'Enter: the function, m: transforms'));
 }
-/* The header row of a tree's grid */
-function treeHeader(gridClass, titles) {
+/* A tree's column title as its header shows it: a cost's with its
+ * unit ("self (nanoseconds)") */
+function treeTitle(t) {
 	const u = unitOf();
 
+	return t === 'total' || t === 'self' || t === 'cost'
+		? t + (u ? ' (' + u + ')' : '') : t;
+}
+/* The header row of a tree's grid */
+function treeHeader(gridClass, titles) {
 	return el('div', { class: 'hdr ' + gridClass }, ...titles.map(t =>
-		el('span', { class: 'num' }, t === 'total' || t === 'self' || t === 'cost'
-			? t + (u ? ' (' + u + ')' : '') : t)),
+		el('span', { class: 'num' }, treeTitle(t))),
 	el('span', null, 'function'));
 }
 /* A tree view in the page: its first row selected, the keys its; how

@@ -161,7 +161,7 @@ function viewDisasm(k) {
 		'The ' + fmt(list.length) + ' functions of most cost are listed here; ' +
 		fmt(K.disasmMore) + ' more, of at most ' + pct(K.disasmLeast, total()) +
 		' each, are left out: cganalyze --disasm=NAME lists any of them.') : null;
-	return el('div', null, el('div', { class: 'controls' }, disasmPicker(K, k),
+	const view = el('div', null, el('div', { class: 'controls' }, disasmPicker(K, k),
 		el('span', { class: 'muted', id: 'disasm-about' }, d.binary +
 			', load offset ' + hex(d.load_offset) + ', self ' + fmt(self) +
 			' ' + K.columns[ev] + ' (' + pct(self, total()) + ' of the total); ' +
@@ -173,4 +173,9 @@ function viewDisasm(k) {
 			/* a sampled profile counts neither jumps nor calls */
 			el('span', null, SAMPLED ? '' : 'jumps (taken/executed), calls')),
 		table);
+
+	view.style.setProperty('--code-cost', costColumn(rows.map(r =>
+		r.elsewhere ? r.elsewhere.cost[ev] : r.cost ? r.cost[ev] : 0),
+		K.columns[ev]));
+	return view;
 }

@@ -155,6 +155,8 @@ function viewSource(k, line) {
 				el('span', null, 'source')), table),
 			el('div', { class: 'src-hot' }, el('b', null, 'Hot lines'),
 				hot.length ? hotList : el('p', { class: 'muted' }, 'none of ' + K.columns[ev]))));
+	box.style.setProperty('--code-cost', costColumn(rows.map(r =>
+		r.call ? r.call.inclusive[ev] : r.cost), K.columns[ev]));
 	/* the line, or the first listed after it (a file listed by number
 	 * has only its lines with a cost) */
 	if (line !== undefined)

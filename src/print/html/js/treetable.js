@@ -291,12 +291,14 @@ function unitLink(u) {
 	return u < 0 ? cycleLink(-u) : fnLinkFit(u, LINK_CHARS);
 }
 /* The grid's widths: each number as wide as the widest it shows, T's
- * total (an estimate's with two decimals) */
+ * total (an estimate's with two decimals), or as its title with the
+ * unit (treeTitle(); "self (nanoseconds)" ran into "self %"), bold:
+ * a character more */
 function treeColumns(T, titles) {
 	const w = Math.max(fmtCost(T.total + (T.estimated ? 0.01 : 0)).length,
 		7) + 2;
 
-	return titles.map(t => (t.endsWith('%') || t === 'of parent'
-		? Math.max(t.length, 7) + 2 : Math.max(w, t.length + 2)) + 'ch')
+	return titles.map(treeTitle).map(t => (t.endsWith('%') || t === 'of parent'
+		? Math.max(t.length, 7) + 2 : Math.max(w, t.length + 3)) + 'ch')
 		.join(' ') + ' minmax(10em, 1fr)';
 }

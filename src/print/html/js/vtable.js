@@ -50,6 +50,15 @@ function cells(...kids) {
 function costCell(v) {
 	return el('span', { class: 'num' }, fmtCost(v));
 }
+/* The code views' cost column in px: as wide as its widest figure or
+ * its bold title (8em cut perf's "cpu-clock:ppp" and would cut a
+ * minute's nanoseconds, "60,000,000,000") */
+function costColumn(values, title) {
+	const max = values.reduce((m, v) => Math.max(m, v || 0), 0);
+
+	return Math.ceil(Math.max(textWidth(fmt(max), false),
+		textWidth(title, true)) + 10) + 'px';
+}
 function numCell(v, style) {
 	const s = el('span', { class: 'num' }, fmt(v));
 
