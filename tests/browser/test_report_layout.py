@@ -310,6 +310,19 @@ class LayoutTest(ReportBase):
                     self.assertLessEqual(a[4], b[3], (view, a[0], b[0]))
                 p.shot('titles-%s' % view[1:])
 
+    def test_disasm_name_whole_on_hover(self):
+        """The Disassembly's function box cuts a C++ name: its title
+        is the whole name (had none)."""
+        p = self.report('cxx-instr', ['-b', 'samples/cxx/prog',
+                                      'samples/cxx/callgrind.instr.out'])
+        p.go('#disasm')
+        box = p.js("""const i = document.getElementById('disasm-find');
+            return i ? [i.value, i.title, i.scrollWidth > i.clientWidth] : null;""")
+        if box is None:
+            self.skipTest('no disassembly of samples/cxx here')
+        self.assertEqual(box[1], box[0])
+        self.assertTrue(box[2], 'the name fits: no C++ name to cut')
+
     # ---- object column, numbers ----
 
     def test_object_file_name(self):

@@ -19,7 +19,9 @@ function disasmNone(K) {
  */
 function disasmPicker(K, k) {
 	const list = K.disasm;
+	/* a C++ name is longer than the box: whole on hover */
 	const input = el('input', { type: 'search', id: 'disasm-find', value: list[k].name,
+		title: list[k].name,
 		placeholder: 'Find a function (' + list.length + ' listed)',
 		'aria-label': 'function' });
 	const menu = el('ul', { id: 'disasm-list', hidden: '' });
