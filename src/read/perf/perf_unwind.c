@@ -110,9 +110,9 @@ struct uproc {
  * is reported before it is unwound from, and most of a sample's frames
  * were the last ones' too. An answer holds while the mapping at pc is
  * the same ([from, until), perf_maps_find_span(), while the process's
- * mappings are: gen, the reader's maps_gen) and the process's Dwfl is
- * the one that had the module (made): a module once reported stays,
- * and none overlapping it is added. Direct-mapped.
+ * mappings are: gen, the sample's, the reader's maps_gen) and the
+ * process's Dwfl is the one that had the module (made): a module once
+ * reported stays, and none overlapping it is added. Direct-mapped.
  */
 struct report_slot {
 	uint64_t pc, from, until, made;
@@ -139,9 +139,10 @@ struct perf_unwind {
 	size_t *bin_id_len;
 	bool *bin_id_read;
 
-	/* the sample being unwound */
+	/* the sample being unwound, and its process's mappings' gen */
 	struct uproc *proc;
 	const struct perf_sample *s;
+	uint32_t gen;
 	uint64_t regs[X86_64_NREGS];
 	uint64_t sp;
 	uint64_t *pcs;
@@ -508,7 +509,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 				      sizeof(*u->reported));
 	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->gen == u->r->maps_gen && rs->from <= t && t < rs->until)
+	    rs->gen == u->gen && rs->from <= t && t < rs->until)
 		return REPORT_OK;
 	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
 				  &until);
@@ -523,7 +524,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 
 		if (o->object == m.object && o->bias == m.bias) {
 			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid, u->r->maps_gen };
+						    pr->pid, u->gen };
 			return REPORT_OK;
 		}
 		if (o->lo < m.hi && m.lo < o->hi)
@@ -543,7 +544,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
 	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
-				    u->r->maps_gen };
+				    u->gen };
 	return REPORT_OK;
 }
 
@@ -1014,14 +1015,15 @@ static size_t unwind_once(struct perf_unwind *u)
 }
 
 size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
-			  const struct perf_sample *s, uint64_t *pcs,
-			  bool *exact, size_t max)
+			  const struct perf_sample *s, uint32_t gen,
+			  uint64_t *pcs, bool *exact, size_t max)
 {
 	size_t n;
 
 	if (!s->stack_size || !max || !sample_regs(u, a, s))
 		return 0;
 	u->s = s;
+	u->gen = gen;
 	u->pcs = pcs;
 	u->exact = exact;
 	u->max = max;
@@ -1111,6 +1113,16 @@ void perf_unwind_free(struct perf_unwind *u)
 	perf_cfi_free(u->rows);
 	free(u->reported);
 	free(u);
+}
+
+void perf_unwind_absorb(struct perf_unwind *u, const struct perf_unwind *from)
+{
+	u->unwound += from->unwound;
+	u->failed += from->failed;
+	u->cut += from->cut;
+	u->by_rows += from->by_rows;
+	u->by_libdwfl += from->by_libdwfl;
+	u->differed += from->differed;
 }
 
 void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,
