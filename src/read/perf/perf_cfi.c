@@ -200,6 +200,16 @@ static uint32_t intern(struct perf_cfi *c, const struct cfi_row *row)
 	return (uint32_t)c->nrows++;
 }
 
+uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row)
+{
+	return (uint32_t)(row - c->rows);
+}
+
+const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i)
+{
+	return &c->rows[i];
+}
+
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 			    uint64_t pc, const struct cfi_row **row)
 {

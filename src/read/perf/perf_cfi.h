@@ -60,6 +60,11 @@ void perf_cfi_free(struct perf_cfi *c);
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 			    uint64_t pc, const struct cfi_row **row);
 
+/* A row perf_cfi_row() gave, as an index that stays (the rows move);
+ * and the row of such an index, valid as perf_cfi_row()'s. */
+uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row);
+const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i);
+
 /* Rows found (distinct addresses) and rows kept (distinct rows). */
 void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,
 		     uint64_t *rows);

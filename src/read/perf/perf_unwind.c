@@ -117,7 +117,18 @@ struct uproc {
 struct report_slot {
 	uint64_t pc, from, until, made;
 	uint32_t pid, gen;
+	/*
+	 * step()'s look-up from a frame at pc with a return address (pc - 1
+	 * looked up): the module's object and bias, and the CFI row found
+	 * (perf_cfi_index() + 1; STEP_BY_FP: none, frame pointers; 0: not
+	 * looked up yet). It holds as the slot does: the module found is
+	 * the one of the same Dwfl, whose modules do not overlap, and the
+	 * row is its file's. A look-up that found no module is not kept (a
+	 * module reported later may hold pc - 1).
+	 */
+	uint32_t row1;
 };
+#define STEP_BY_FP UINT32_MAX
 #define REPORT_CACHE_BITS 12
 
 struct perf_unwind {
@@ -151,6 +162,8 @@ struct perf_unwind {
 	bool stale;		/* a module disagreed with the mappings */
 
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	struct report_slot *last;	/* the slot of report()'s last
+					 * REPORT_OK; NULL after another */
 	enum perf_unwinder how;
 	uint64_t unwound, failed;
 	uint64_t cut;		/* unwound to the end of the stack dump */
@@ -508,9 +521,12 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 		u->reported = xcalloc((size_t)1 << REPORT_CACHE_BITS,
 				      sizeof(*u->reported));
 	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
+	u->last = NULL;
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->gen == u->gen && rs->from <= t && t < rs->until)
+	    rs->gen == u->gen && rs->from <= t && t < rs->until) {
+		u->last = rs;
 		return REPORT_OK;
+	}
 	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
 				  &until);
 	if (!map || !map->file_offsets)
@@ -524,7 +540,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 
 		if (o->object == m.object && o->bias == m.bias) {
 			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid, u->gen };
+						    pr->pid, u->gen, 0 };
+			u->last = rs;
 			return REPORT_OK;
 		}
 		if (o->lo < m.hi && m.lo < o->hi)
@@ -544,7 +561,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
 	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
-				    u->gen };
+				    u->gen, 0 };
+	u->last = rs;
 	return REPORT_OK;
 }
 
@@ -837,17 +855,33 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 static bool step(struct perf_unwind *u, const struct fstate *st,
 		 struct fstate *up)
 {
-	uint64_t pc = st->pc - (st->initial || st->signal ? 0 : 1);
-	const struct umod *m = module_at(u->proc, pc);
+	bool ret_addr = !st->initial && !st->signal;
+	uint64_t pc = st->pc - (ret_addr ? 1 : 0);
+	struct report_slot *rs = ret_addr ? u->last : NULL;
+	const struct umod *m;
 	const struct cfi_row *row = NULL;
 	enum cfi_found found = CFI_NO_FDE;
 
+	/* a return address's look-up, kept in st->pc's report slot */
+	if (rs && rs->row1) {
+		if (rs->row1 == STEP_BY_FP)
+			step_by_fp(u, st, up);
+		else
+			step_by_row(u, st, perf_cfi_at(u->rows, rs->row1 - 1),
+				    up);
+		return true;
+	}
+	m = module_at(u->proc, pc);
 	for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE; debug++)
 		found = perf_cfi_row(u->rows, m->object * 2 + (uint32_t)debug,
 				     file_cfi(u, m->object, debug),
 				     pc - m->bias, &row);
 	if (found == CFI_HARD)
 		return false;
+	if (rs && m) {
+		rs->row1 = found == CFI_FOUND ? perf_cfi_index(u->rows, row) + 1
+					      : STEP_BY_FP;
+	}
 	if (found == CFI_FOUND)
 		step_by_row(u, st, row, up);
 	else
