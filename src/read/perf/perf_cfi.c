@@ -158,9 +158,19 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row)
 	for (int r = 0; r < CFI_NREGS; r++)
 		if (!reg_rule(frame, r, row))
 			goto out;
-	for (int r = 0; r < CFI_NREGS; r++)
-		if (row->rule[r] != CFI_UNSET)
+	for (int kind = 0; kind < 3; kind++) {
+		for (int r = 0; r < CFI_NREGS; r++) {
+			enum cfi_rule rule = row->rule[r];
+
+			if (rule == CFI_UNSET ||
+			    (kind == 0) != (rule == CFI_SAME) ||
+			    (kind == 1) != (rule == CFI_AT))
+				continue;
 			row->ruled[row->nruled++] = (uint8_t)r;
+			row->nsame += rule == CFI_SAME;
+			row->nat += rule == CFI_AT;
+		}
+	}
 	found = CFI_FOUND;
 out:
 	free(frame);

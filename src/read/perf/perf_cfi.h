@@ -32,9 +32,12 @@ struct cfi_row {
 	uint8_t cfa_reg;	/* CFA = cfa_reg's value + cfa_off; */
 	uint8_t ra;		/* CFI_NREGS or more: no CFA */
 	bool signal;		/* the FDE's CIE is a signal frame's */
-	/* the registers whose rule is not CFI_UNSET, rising: all a step
-	 * reads (an x86_64 row rules 8 to 10 of the 17) */
-	uint8_t nruled;
+	/* the registers whose rule is not CFI_UNSET: all a step reads (an
+	 * x86_64 row rules 8 to 10 of the 17), those of CFI_SAME first
+	 * (nsame), then those of CFI_AT (nat), then the rest, each kind
+	 * rising: a step takes the two common kinds without a switch per
+	 * register */
+	uint8_t nruled, nsame, nat;
 	uint8_t ruled[CFI_NREGS];
 	int64_t cfa_off;
 	int64_t off[CFI_NREGS];

@@ -161,6 +161,7 @@ struct perf_unwind {
 	size_t n, max;
 	bool stale;		/* a module disagreed with the mappings */
 
+	bool swap;		/* the recording's byte order is not ours */
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
 	struct report_slot *last;	/* the slot of report()'s last
 					 * REPORT_OK; NULL after another */
@@ -654,7 +655,7 @@ static bool read_word(struct perf_unwind *u, uint64_t addr,
 	/* a word per register per frame: read whole, not byte by byte as
 	 * a cursor reads (the recording's byte order, then this one's) */
 	memcpy(&v, u->s->stack + at, 8);
-	if (u->r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+	if (u->swap)
 		v = __builtin_bswap64(v);
 	*result = v;
 	return true;
@@ -805,7 +806,24 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 	up->set = 0;
 	up->initial = false;
 	up->signal = row->signal;
-	for (unsigned k = 0; k < row->nruled; k++) {
+	/* the common rules first, each kind in a loop of its own (a
+	 * switch per register mispredicted most of its jumps) */
+	for (unsigned k = 0; k < row->nsame; k++) {
+		unsigned r = row->ruled[k];
+
+		if (st->set >> r & 1) {
+			up->regs[r] = st->regs[r];
+			up->set |= 1u << r;
+		}
+	}
+	for (unsigned k = row->nsame; has_cfa && k < row->nsame + row->nat;
+	     k++) {
+		unsigned r = row->ruled[k];
+
+		if (read_word(u, cfa + (uint64_t)row->off[r], &up->regs[r]))
+			up->set |= 1u << r;
+	}
+	for (unsigned k = row->nsame + row->nat; k < row->nruled; k++) {
 		unsigned r = row->ruled[k];
 		uint64_t off = (uint64_t)row->off[r], v;
 
@@ -1108,6 +1126,7 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
 	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
 	u->rows = perf_cfi_new();
+	u->swap = r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	u->how = r->opts->perf_unwinder;
 	return u;
 }
