@@ -5,11 +5,11 @@
  * the end of a round (perf_records.c's read_held()), whose mappings are
  * all known then and do not change until the next record is read, can
  * be unwound in any order. A second thread with an unwinder of its own
- * (perf_unwind.h) takes them one at a time from a batch; the reading
- * thread takes the rest, in the samples' order, and waits for a sample
- * only when all of the batch's are taken: it then adds each sample's
- * frames in file order, as one thread does, so that every frame, node
- * and message is the same whatever thread unwound it.
+ * (perf_unwind.h) takes them one at a time from a batch's start; the
+ * reading thread adds each sample's frames in file order, as one thread
+ * does, so that every frame, node and message is the same whatever
+ * thread unwound it, and while the next one it needs is not done it
+ * unwinds those left at the batch's end itself.
  */
 #ifndef CGA_PERF_PAR_H
 #define CGA_PERF_PAR_H

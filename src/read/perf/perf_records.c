@@ -11,7 +11,9 @@
  * with every mapping they could find known, as perf report sorts its
  * events by time before it uses them: in a second pass, or in one pass
  * where the file's rounds allow (held until the rounds after them have
- * been read, and checked; see hold_sample()).
+ * been read, and checked; see hold_sample()), in batches whose stacks
+ * two threads unwind (read_held(), perf_par.h). A sample's own reading
+ * is perf_samples.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +32,6 @@
 #define HEADER_SIZE PERF_RECORD_HEADER_SIZE
 #define CPUMODE_MASK PERF_CPUMODE_MASK
 #define MISC_MMAP_BUILD_ID (1u << 14)
-
 
 /*
  * The sample_id trailer of a non-sample record. Every attr has the
