@@ -158,17 +158,20 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row)
 	for (int r = 0; r < CFI_NREGS; r++)
 		if (!reg_rule(frame, r, row))
 			goto out;
-	for (int kind = 0; kind < 3; kind++) {
+	for (int kind = 0; kind < 4; kind++) {
 		for (int r = 0; r < CFI_NREGS; r++) {
 			enum cfi_rule rule = row->rule[r];
+			int k = rule == CFI_SAME	  ? 0
+				: rule == CFI_AT	  ? 1
+				: rule == CFI_UNDEFINED ? 3
+							  : 2;
 
-			if (rule == CFI_UNSET ||
-			    (kind == 0) != (rule == CFI_SAME) ||
-			    (kind == 1) != (rule == CFI_AT))
+			if (rule == CFI_UNSET || k != kind)
 				continue;
 			row->ruled[row->nruled++] = (uint8_t)r;
-			row->nsame += rule == CFI_SAME;
-			row->nat += rule == CFI_AT;
+			row->nsame += k == 0;
+			row->nat += k == 1;
+			row->nother += k == 2;
 		}
 	}
 	found = CFI_FOUND;

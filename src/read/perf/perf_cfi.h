@@ -34,10 +34,10 @@ struct cfi_row {
 	bool signal;		/* the FDE's CIE is a signal frame's */
 	/* the registers whose rule is not CFI_UNSET: all a step reads (an
 	 * x86_64 row rules 8 to 10 of the 17), those of CFI_SAME first
-	 * (nsame), then those of CFI_AT (nat), then the rest, each kind
-	 * rising: a step takes the two common kinds without a switch per
-	 * register */
-	uint8_t nruled, nsame, nat;
+	 * (nsame), then those of CFI_AT (nat), then those of CFI_VAL and
+	 * CFI_REG (nother), then those of CFI_UNDEFINED, each kind rising:
+	 * a step takes each kind without a switch per register */
+	uint8_t nruled, nsame, nat, nother;
 	uint8_t ruled[CFI_NREGS];
 	int64_t cfa_off;
 	int64_t off[CFI_NREGS];

@@ -797,7 +797,8 @@ static void step_by_fp(struct perf_unwind *u, const struct fstate *st,
 static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 			const struct cfi_row *row, struct fstate *up)
 {
-	bool has_cfa, ra_undefined = false;
+	unsigned first = row->nsame + row->nat;
+	bool has_cfa;
 	uint64_t cfa = 0;
 
 	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
@@ -806,8 +807,9 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 	up->set = 0;
 	up->initial = false;
 	up->signal = row->signal;
-	/* the common rules first, each kind in a loop of its own (a
-	 * switch per register mispredicted most of its jumps) */
+	/* each kind of rule in a loop of its own (a switch per register
+	 * mispredicted most of its jumps); an undefined register is left
+	 * unknown, and ends the stack if it is the return address */
 	for (unsigned k = 0; k < row->nsame; k++) {
 		unsigned r = row->ruled[k];
 
@@ -816,48 +818,26 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 			up->set |= 1u << r;
 		}
 	}
-	for (unsigned k = row->nsame; has_cfa && k < row->nsame + row->nat;
-	     k++) {
+	for (unsigned k = row->nsame; has_cfa && k < first; k++) {
 		unsigned r = row->ruled[k];
 
 		if (read_word(u, cfa + (uint64_t)row->off[r], &up->regs[r]))
 			up->set |= 1u << r;
 	}
-	for (unsigned k = row->nsame + row->nat; k < row->nruled; k++) {
+	for (unsigned k = first; k < first + row->nother; k++) {
 		unsigned r = row->ruled[k];
-		uint64_t off = (uint64_t)row->off[r], v;
+		uint64_t off = (uint64_t)row->off[r];
 
-		switch (row->rule[r]) {
-		case CFI_UNDEFINED:
-			ra_undefined |= r == row->ra;
-			continue;
-		case CFI_SAME:
-			if (!(st->set >> r & 1))
-				continue;
-			v = st->regs[r];
-			break;
-		case CFI_AT:
-			if (!has_cfa || !read_word(u, cfa + off, &v))
-				continue;
-			break;
-		case CFI_VAL:
-			if (!has_cfa)
-				continue;
-			v = cfa + off;
-			break;
-		case CFI_REG:
-			if (!(st->set >> off & 1))
-				continue;
-			v = st->regs[off];
-			break;
-		default:
-			continue;
+		if (row->rule[r] == CFI_VAL && has_cfa) {
+			up->regs[r] = cfa + off;
+			up->set |= 1u << r;
+		} else if (row->rule[r] == CFI_REG && (st->set >> off & 1)) {
+			up->regs[r] = st->regs[off];
+			up->set |= 1u << r;
 		}
-		up->regs[r] = v;
-		up->set |= 1u << r;
 	}
-	up->has_pc = !ra_undefined && (up->set >> row->ra & 1) &&
-		     up->regs[row->ra];
+	up->has_pc = row->rule[row->ra] != CFI_UNDEFINED &&
+		     (up->set >> row->ra & 1) && up->regs[row->ra];
 	up->pc = up->has_pc ? up->regs[row->ra] : 0;
 }
 
