@@ -129,12 +129,54 @@ static void test_ahead_kept(void **state)
 	free(data);
 }
 
+/*
+ * What a batch of held samples takes (perf_records.c's read_held()):
+ * with keep where the batch starts, the answers for its records stay
+ * valid together, all but those joined across two pieces, which
+ * perf_ahead_joined() tells and the next joined answer takes over.
+ */
+static void test_ahead_held_together(void **state)
+{
+	size_t len = 8 * MIB, start = 64, keep = start + MIB / 2;
+	unsigned char *data = pattern(len);
+	char *path = write_temp(data, len);
+	int fd = open(path, O_RDONLY);
+	const unsigned char *got[600];
+	size_t offs[600], n = 0, joined = 0;
+	struct perf_ahead *a;
+
+	(void)state;
+	assert_true(fd >= 0);
+	a = perf_ahead_start(fd, start, len);
+	assert_non_null(a);
+	for (size_t at = keep; at + 8200 <= keep + 4 * MIB; at += 8200) {
+		const unsigned char *p = perf_ahead_bytes_kept(a, at, 8200, keep);
+		bool crosses = (at - start) / MIB != (at + 8199 - start) / MIB;
+
+		assert_non_null(p);
+		assert_int_equal(perf_ahead_joined(a, p), crosses);
+		joined += crosses;
+		offs[n] = at;
+		got[n++] = crosses ? NULL : p;
+	}
+	assert_true(joined >= 3);
+	/* every answer not joined still holds its bytes */
+	for (size_t i = 0; i < n; i++)
+		if (got[i])
+			assert_memory_equal(got[i], data + offs[i], 8200);
+	perf_ahead_stop(a);
+	close(fd);
+	remove_temp(path);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ahead_bytes),
 		cmocka_unit_test(test_ahead_short_file),
 		cmocka_unit_test(test_ahead_kept),
+		cmocka_unit_test(test_ahead_held_together),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

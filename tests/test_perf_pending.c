@@ -97,6 +97,55 @@ static void test_empties(void **state)
 }
 
 /* The largest record (a u16 size) fits from the first push. */
+/* perf_pending_at() walks the entries front to back without dropping
+ * them (perf_records.c's batches of held samples): copied ones with
+ * their bytes, the others with none, and stops at the back; after pops
+ * it starts at the new front. */
+static void test_walk(void **state)
+{
+	static unsigned char scratch[65536];
+	struct perf_pending q;
+	struct perf_held h;
+	size_t pos = 0, i = 0;
+
+	(void)state;
+	perf_pending_init(&q);
+	assert_false(perf_pending_at(&q, &pos, &h));
+	for (size_t k = 0; k < 50; k++) {
+		if (k % 3) {
+			push(&q, k, scratch);
+		} else {
+			struct perf_held u = { k * 16, k, k * 1000, false,
+					       size_of(k), NULL };
+
+			perf_pending_push(&q, &u);
+		}
+	}
+	while (perf_pending_at(&q, &pos, &h)) {
+		unsigned char want[65536];
+
+		assert_int_equal(h.off, i * 16);
+		assert_int_equal(h.time, i * 1000);
+		assert_int_equal(h.size, size_of(i));
+		if (i % 3) {
+			fill(want, i, h.size);
+			assert_non_null(h.bytes);
+			assert_memory_equal(h.bytes, want, h.size);
+		} else {
+			assert_null(h.bytes);
+		}
+		i++;
+	}
+	assert_int_equal(i, 50);
+	assert_int_equal(q.n, 50);
+	for (size_t k = 0; k < 7; k++)
+		perf_pending_pop(&q);
+	pos = 0;
+	assert_true(perf_pending_at(&q, &pos, &h));
+	assert_int_equal(h.off, 7 * 16);
+	perf_pending_release(&q);
+}
+
 static void test_largest_record(void **state)
 {
 	static unsigned char big[65535];
@@ -122,6 +171,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo_through),
 		cmocka_unit_test(test_empties),
+		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_largest_record),
 	};
 

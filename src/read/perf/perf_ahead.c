@@ -179,6 +179,11 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 	return a->joined;
 }
 
+bool perf_ahead_joined(const struct perf_ahead *a, const unsigned char *p)
+{
+	return p == a->joined;
+}
+
 void perf_ahead_stop(struct perf_ahead *a)
 {
 	if (!a)

@@ -9,6 +9,7 @@
 #ifndef CGA_PERF_AHEAD_H
 #define CGA_PERF_AHEAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct perf_ahead;
@@ -37,6 +38,11 @@ const unsigned char *perf_ahead_bytes(struct perf_ahead *a, size_t at,
  */
 const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 					   size_t n, size_t keep);
+
+/* Whether p, an answer of the last call, is the buffer a record
+ * crossing two pieces is joined in, which the next such record takes
+ * over: the bytes of the pieces themselves stay while they are kept. */
+bool perf_ahead_joined(const struct perf_ahead *a, const unsigned char *p);
 
 /* Stops the thread and frees everything (NULL: nothing). */
 void perf_ahead_stop(struct perf_ahead *a);

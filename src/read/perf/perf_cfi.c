@@ -158,9 +158,22 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row)
 	for (int r = 0; r < CFI_NREGS; r++)
 		if (!reg_rule(frame, r, row))
 			goto out;
-	for (int r = 0; r < CFI_NREGS; r++)
-		if (row->rule[r] != CFI_UNSET)
+	for (int kind = 0; kind < 4; kind++) {
+		for (int r = 0; r < CFI_NREGS; r++) {
+			enum cfi_rule rule = row->rule[r];
+			int k = rule == CFI_SAME	  ? 0
+				: rule == CFI_AT	  ? 1
+				: rule == CFI_UNDEFINED ? 3
+							  : 2;
+
+			if (rule == CFI_UNSET || k != kind)
+				continue;
 			row->ruled[row->nruled++] = (uint8_t)r;
+			row->nsame += k == 0;
+			row->nat += k == 1;
+			row->nother += k == 2;
+		}
+	}
 	found = CFI_FOUND;
 out:
 	free(frame);
@@ -198,6 +211,16 @@ static uint32_t intern(struct perf_cfi *c, const struct cfi_row *row)
 	c->rows[c->nrows] = *row;
 	c->slots[s] = (uint32_t)c->nrows + 1;
 	return (uint32_t)c->nrows++;
+}
+
+uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row)
+{
+	return (uint32_t)(row - c->rows);
+}
+
+const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i)
+{
+	return &c->rows[i];
 }
 
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,

@@ -32,9 +32,12 @@ struct cfi_row {
 	uint8_t cfa_reg;	/* CFA = cfa_reg's value + cfa_off; */
 	uint8_t ra;		/* CFI_NREGS or more: no CFA */
 	bool signal;		/* the FDE's CIE is a signal frame's */
-	/* the registers whose rule is not CFI_UNSET, rising: all a step
-	 * reads (an x86_64 row rules 8 to 10 of the 17) */
-	uint8_t nruled;
+	/* the registers whose rule is not CFI_UNSET: all a step reads (an
+	 * x86_64 row rules 8 to 10 of the 17), those of CFI_SAME first
+	 * (nsame), then those of CFI_AT (nat), then those of CFI_VAL and
+	 * CFI_REG (nother), then those of CFI_UNDEFINED, each kind rising:
+	 * a step takes each kind without a switch per register */
+	uint8_t nruled, nsame, nat, nother;
 	uint8_t ruled[CFI_NREGS];
 	int64_t cfa_off;
 	int64_t off[CFI_NREGS];
@@ -59,6 +62,11 @@ void perf_cfi_free(struct perf_cfi *c);
  */
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 			    uint64_t pc, const struct cfi_row **row);
+
+/* A row perf_cfi_row() gave, as an index that stays (the rows move);
+ * and the row of such an index, valid as perf_cfi_row()'s. */
+uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row);
+const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i);
 
 /* Rows found (distinct addresses) and rows kept (distinct rows). */
 void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,

@@ -71,20 +71,30 @@ void perf_pending_push(struct perf_pending *q, const struct perf_held *h)
 	q->n++;
 }
 
-bool perf_pending_front(const struct perf_pending *q, struct perf_held *h)
+bool perf_pending_at(const struct perf_pending *q, size_t *pos,
+		     struct perf_held *h)
 {
+	size_t at = q->head + *pos;
 	struct entry e;
 
-	if (!q->n)
+	if (!q->n || at >= q->tail)
 		return false;
-	memcpy(&e, q->buf + q->head, sizeof(e));
+	memcpy(&e, q->buf + at, sizeof(e));
 	h->off = e.off;
 	h->inflated_from = e.inflated_from;
 	h->time = e.time;
 	h->inflated = e.inflated;
 	h->size = e.size;
-	h->bytes = e.copied ? q->buf + q->head + ENTRY_SIZE : NULL;
+	h->bytes = e.copied ? q->buf + at + ENTRY_SIZE : NULL;
+	*pos += entry_bytes(&e);
 	return true;
+}
+
+bool perf_pending_front(const struct perf_pending *q, struct perf_held *h)
+{
+	size_t pos = 0;
+
+	return perf_pending_at(q, &pos, h);
 }
 
 void perf_pending_pop(struct perf_pending *q)

@@ -46,6 +46,12 @@ void perf_pending_push(struct perf_pending *q, const struct perf_held *h);
  * pop): false when none. */
 bool perf_pending_front(const struct perf_pending *q, struct perf_held *h);
 
+/* The entries front to back without dropping them: *pos 0 for the
+ * front, moved on to the next; false past the back. h as
+ * perf_pending_front()'s. */
+bool perf_pending_at(const struct perf_pending *q, size_t *pos,
+		     struct perf_held *h);
+
 /* Drops the front entry (there must be one). */
 void perf_pending_pop(struct perf_pending *q);
 

@@ -145,6 +145,12 @@ struct perf_reader {
 	struct perf_pending held;
 	uint64_t max_time, round_limit;
 	struct perf_source *source;	/* the records' bytes, while read */
+	/* one pass, --call-graph dwarf: the second unwinder (perf_par.h),
+	 * made at the first batch with a stack to unwind if wanted
+	 * (par_tried), and the batch's records (perf_records.c) */
+	struct perf_par *par;
+	bool par_tried;
+	struct perf_batch *batch;
 	/* what was read on past, with a word each (perf_quirk()) */
 	struct { uint64_t n; size_t first; } quirks[PERF_QUIRKS];
 };

@@ -11,7 +11,9 @@
  * with every mapping they could find known, as perf report sorts its
  * events by time before it uses them: in a second pass, or in one pass
  * where the file's rounds allow (held until the rounds after them have
- * been read, and checked; see hold_sample()).
+ * been read, and checked; see hold_sample()), in batches whose stacks
+ * two threads unwind (read_held(), perf_par.h). A sample's own reading
+ * is perf_samples.c's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,47 +24,21 @@
 #include "base/spare_cpu.h"
 #include "base/xalloc.h"
 #include "perf_inflate.h"
+#include "perf_par.h"
 #include "perf_reader.h"
+#include "perf_samples.h"
 #include "perf_source.h"
-#include "perf_unwind.h"
 
-#define HEADER_SIZE 8
-#define CPUMODE_MASK 7u
+#define HEADER_SIZE PERF_RECORD_HEADER_SIZE
+#define CPUMODE_MASK PERF_CPUMODE_MASK
 #define MISC_MMAP_BUILD_ID (1u << 14)
-
-/* The frames the kernel puts in a call chain at most, by default
- * (kernel.perf_event_max_stack; markers not counted). */
-#define PERF_CHAIN_LIMIT 127
-
-/* Addresses at or above this in a call chain are context markers. */
-#define CONTEXT_MAX ((uint64_t)-4095)
-
-struct record {
-	uint32_t type;
-	uint16_t misc, size;
-	size_t off;			/* of the header, in the file */
-	const unsigned char *body;	/* after the header */
-	size_t len;			/* of the body */
-};
-
-/* The attr a record belongs to, from its id, or the first one. */
-static const struct perf_attr *attr_by_id(const struct perf_reader *r,
-					  uint64_t id, bool has_id)
-{
-	uint32_t i;
-
-	if (r->nattrs == 1 || !has_id)
-		return &r->attrs[0];
-	i = u64map_get(&r->id_attr, id);
-	return i == U64MAP_NONE ? NULL : &r->attrs[i];
-}
 
 /*
  * The sample_id trailer of a non-sample record. Every attr has the
  * same sample_id layout but IDENTIFIER, when present, is the record's
  * last u64 and names the attr; else the first attr's layout is it.
  */
-static void trailer(const struct perf_reader *r, const struct record *rec,
+static void trailer(const struct perf_reader *r, const struct perf_record *rec,
 		    struct perf_trailer *t)
 {
 	const struct perf_attr *a;
@@ -77,7 +53,7 @@ static void trailer(const struct perf_reader *r, const struct record *rec,
 
 		perf_cursor(r, &c, rec->body + rec->len - 8, 8);
 		cursor_u64(&c, &id);
-		a = attr_by_id(r, id, true);
+		a = perf_attr_by_id(r, id, true);
 		if (!a)
 			a = &r->attrs[0];
 	}
@@ -107,7 +83,7 @@ static enum perf_object_kind kind_of(const char *name)
  *        build-id), u32 prot, flags, then the filename.
  * The filename is NUL-terminated and padded; the trailer follows it.
  */
-static int read_mmap(struct perf_reader *r, const struct record *rec)
+static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 {
 	size_t fixed = rec->type == PERF_RECORD_MMAP2 ? 64 : 32;
 	size_t tsize = trailer_size(r), nlen;
@@ -168,7 +144,7 @@ static int read_mmap(struct perf_reader *r, const struct record *rec)
 
 /* FORK and EXIT: u32 pid, ppid, tid, ptid; u64 time. A new process
  * starts with its parent's mappings; a new thread shares them. */
-static int read_fork(struct perf_reader *r, const struct record *rec)
+static int read_fork(struct perf_reader *r, const struct perf_record *rec)
 {
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
@@ -212,7 +188,7 @@ static int read_fork(struct perf_reader *r, const struct record *rec)
 }
 
 /* LOST: u64 id, lost. LOST_SAMPLES: u64 lost. */
-static int read_lost(struct perf_reader *r, const struct record *rec)
+static int read_lost(struct perf_reader *r, const struct perf_record *rec)
 {
 	size_t at = rec->type == PERF_RECORD_LOST ? 8 : 0;
 	uint64_t n = 0, *sum;
@@ -247,7 +223,7 @@ static int read_lost(struct perf_reader *r, const struct record *rec)
  * event: the attrs' own id lists say which event an id is. Only
  * checked.
  */
-static int read_id_index(struct perf_reader *r, const struct record *rec)
+static int read_id_index(struct perf_reader *r, const struct perf_record *rec)
 {
 	uint64_t nr = 0;
 	struct cursor c;
@@ -261,7 +237,8 @@ static int read_id_index(struct perf_reader *r, const struct record *rec)
 }
 
 /* Pipe mode: HEADER_ATTR is the attr, then its ids to the end. */
-static int read_header_attr(struct perf_reader *r, const struct record *rec)
+static int read_header_attr(struct perf_reader *r,
+			    const struct perf_record *rec)
 {
 	struct perf_attr a;
 	size_t used;
@@ -274,7 +251,8 @@ static int read_header_attr(struct perf_reader *r, const struct record *rec)
 }
 
 /* Pipe mode: HEADER_FEATURE is a u64 feature number, then its data. */
-static int read_header_feature(struct perf_reader *r, const struct record *rec)
+static int read_header_feature(struct perf_reader *r,
+			       const struct perf_record *rec)
 {
 	uint64_t feat = 0;
 	struct cursor c;
@@ -289,227 +267,8 @@ static int read_header_feature(struct perf_reader *r, const struct record *rec)
 				 rec->len - 8);
 }
 
-/* --- samples --- */
-
-/*
- * Consecutive samples of a thread share most of their frames (all but
- * the few innermost): the answers of frame_of() are kept by process and
- * address, each with the times its mapping holds for, so that a frame
- * seen before is neither looked up in the mappings nor in the frames
- * again. Direct-mapped: a slot is the last address hashed to it. Exact:
- * a slot answers only within its span, and only while the process's
- * mappings are the same (r->maps_gen: in one pass, they are added to
- * between samples).
- */
-#define FRAME_CACHE_BITS 12
-
-static struct perf_frame_slot *frame_slot(struct perf_reader *r,
-					  uint32_t pid, uint64_t addr)
-{
-	uint64_t h = (addr ^ (uint64_t)pid << 40) * 0x9e3779b97f4a7c15ull;
-
-	if (!r->frame_cache)
-		r->frame_cache = xcalloc((size_t)1 << FRAME_CACHE_BITS,
-					 sizeof(*r->frame_cache));
-	return &r->frame_cache[h >> (64 - FRAME_CACHE_BITS)];
-}
-
-/* The frame of address addr in process pid at time; kernel addresses
- * are their own offsets in the kernel object. */
-static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
-			 uint64_t time, bool kernel)
-{
-	struct perf_frame_slot *slot = frame_slot(r, kernel ? 0 : pid, addr);
-	const struct perf_map *map;
-	uint64_t from = 0, until = UINT64_MAX, off;
-	uint32_t frame, obj;
-	bool first;
-
-	if (slot->addr == addr && slot->kernel == kernel &&
-	    (kernel || (slot->pid == pid && slot->gen == r->maps_gen &&
-			slot->from <= time && time < slot->until)) &&
-	    slot->until)
-		return slot->frame;
-	if (kernel) {
-		obj = r->kernel_obj;
-		off = addr;
-	} else {
-		map = perf_maps_find_span(&r->maps, pid, addr, time, &from,
-					  &until);
-		obj = map ? map->object : r->unknown_obj;
-		off = !map ? addr
-			   : addr - map->start +
-				     (map->file_offsets ? map->pgoff : 0);
-	}
-	first = !r->d->objects[obj].frames.nr;
-	frame = perf_data_frame(r->d, obj, off);
-	if (first && r->opts->perf_object_seen)
-		r->opts->perf_object_seen(r->opts->perf_object_ctx,
-					  &r->p->names, r->d, obj);
-	*slot = (struct perf_frame_slot){ addr, from, until, pid, frame,
-					  r->maps_gen, kernel };
-	return frame;
-}
-
-/* A sample's stack, leaf first: frames and whether each is exact;
- * and the unwinder's addresses (PERF_UNWIND_MAX). */
-struct stack {
-	uint32_t *frames;
-	bool *exact;
-	size_t alloc;
-	uint64_t *pcs;
-	bool *pcs_exact;
-};
-
-static void stack_room(struct stack *st, size_t n)
-{
-	if (n <= st->alloc)
-		return;
-	st->frames = xreallocarray(st->frames, n, sizeof(*st->frames));
-	st->exact = xreallocarray(st->exact, n, sizeof(*st->exact));
-	st->alloc = n;
-}
-
-/*
- * The sample's stack: the call chain with its context markers taken
- * out, or the ip alone. Returns the count. The first address after a
- * marker is where that context was interrupted (the sampled ip; in the
- * user part after kernel frames, the user instruction that entered the
- * kernel, or the one after a system call); the others are return
- * addresses.
- */
-static size_t sample_frames(struct perf_reader *r, const struct record *rec,
-			    const struct perf_sample *s, struct stack *st,
-			    bool *user)
-{
-	bool kernel = (rec->misc & CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL;
-	bool other = false;	/* hypervisor or guest: no mappings */
-	bool first = true;
-	size_t n = 0;
-	struct cursor c;
-
-	*user = !kernel;
-
-	if (!s->has_chain) {
-		stack_room(st, 1);
-		st->frames[0] = frame_of(r, s->pid, s->ip, s->time, kernel);
-		st->exact[0] = true;
-		return 1;
-	}
-	*user = false;
-	stack_room(st, s->nchain);
-	perf_cursor(r, &c, s->chain, s->nchain * 8);
-	for (uint64_t i = 0; i < s->nchain; i++) {
-		uint64_t a = 0;
-
-		cursor_u64(&c, &a);
-		if (a >= CONTEXT_MAX) {
-			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
-			other = a != (uint64_t)PERF_CONTEXT_USER && !kernel;
-			first = true;
-			continue;
-		}
-		*user |= !kernel && !other;
-		st->frames[n] = other ? perf_data_frame(r->d, r->unknown_obj, a)
-				      : frame_of(r, s->pid, a, s->time, kernel);
-		st->exact[n++] = first;
-		first = false;
-	}
-	return n;
-}
-
-/*
- * --call-graph dwarf: the user frames unwound from the sample's
- * registers and stack dump, added after the n frames of its chain
- * (the kernel's, which the kernel walked itself). Returns how many.
- */
-static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
-			     const struct perf_sample *s, struct stack *st,
-			     size_t n)
-{
-	size_t m;
-
-	if (!r->unwind_made) {
-		r->unwind = perf_unwind_new(r);
-		r->unwind_made = true;
-	}
-	if (!r->unwind)
-		return 0;
-	if (!st->pcs) {
-		st->pcs = xmalloc(PERF_UNWIND_MAX * sizeof(*st->pcs));
-		st->pcs_exact = xmalloc(PERF_UNWIND_MAX *
-					sizeof(*st->pcs_exact));
-	}
-	m = perf_unwind_sample(r->unwind, a, s, st->pcs, st->pcs_exact,
-			       PERF_UNWIND_MAX);
-	stack_room(st, n + m);
-	for (size_t i = 0; i < m; i++) {
-		st->frames[n + i] = frame_of(r, s->pid, st->pcs[i], s->time,
-					     false);
-		st->exact[n + i] = st->pcs_exact[i];
-	}
-	return m;
-}
-
-static bool in_ids(const uint32_t *ids, size_t n, uint32_t id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
-/* name is one of the comma-separated names of list */
-static bool in_list(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *s = list; *s;) {
-		size_t n = strcspn(s, ",");
-
-		if (n == len && !memcmp(s, name, n))
-			return true;
-		s += n + (s[n] == ',');
-	}
-	return false;
-}
-
-/* --pid, --tid, --comm */
-static bool selected(const struct perf_reader *r, const struct perf_sample *s)
-{
-	const struct perf_select *sel = r->opts->perf_select;
-	uint32_t comm;
-
-	if (!sel)
-		return true;
-	if (sel->npids && !in_ids(sel->pids, sel->npids, s->pid))
-		return false;
-	if (sel->ntids && !in_ids(sel->tids, sel->ntids, s->tid))
-		return false;
-	if (sel->comms) {
-		comm = perf_maps_comm(&r->maps, s->tid, s->time);
-		if (comm == UINT32_MAX ||
-		    !in_list(sel->comms, names_str(&r->p->names, comm)))
-			return false;
-	}
-	return true;
-}
-
-/* --time (after --pid, --tid, --comm): counted for the note */
-static bool in_time(struct perf_reader *r, const struct perf_sample *s)
-{
-	if (!r->timing)
-		return true;
-	r->time_all++;
-	if (!time_ranges_have(r->ranges, r->opts->perf_select->time->n,
-			      s->time))
-		return false;
-	r->time_kept++;
-	return true;
-}
-
 /* COMM: u32 pid, tid; char comm[] (then the trailer). */
-static int read_comm(struct perf_reader *r, const struct record *rec)
+static int read_comm(struct perf_reader *r, const struct perf_record *rec)
 {
 	size_t tsize = trailer_size(r), nlen;
 	struct perf_trailer t;
@@ -535,77 +294,11 @@ static int read_comm(struct perf_reader *r, const struct record *rec)
 }
 
 /*
- * The stack node of the n frames in st (leaf first) of a sample of
- * thread tid: the path from the root, found or added a frame at a time.
- * The outer frames the thread's last sample had too (its caller's
- * callers: most of a stack) end in the nodes that path found: only the
- * rest is looked up. A thread's last path is kept in the slot of its
- * tid, which another thread may take over: then it starts again.
- */
-static uint32_t stack_node(struct perf_reader *r, uint32_t tid,
-			   const struct stack *st, size_t n)
-{
-	struct perf_path *pa =
-		&r->paths[((tid * 0x9e3779b1u) >> 16) % PERF_PATHS];
-	uint32_t node = NO_ID;
-	size_t j = 0;
-
-	if (pa->tid != tid)
-		pa->n = 0;
-	pa->tid = tid;
-	while (j < n && j < pa->n && pa->frames[j] == st->frames[n - 1 - j] &&
-	       pa->exact[j] == st->exact[n - 1 - j])
-		node = pa->nodes[j++];
-	if (n > pa->alloc) {
-		pa->frames = xreallocarray(pa->frames, n, sizeof(*pa->frames));
-		pa->nodes = xreallocarray(pa->nodes, n, sizeof(*pa->nodes));
-		pa->exact = xreallocarray(pa->exact, n, sizeof(*pa->exact));
-		pa->alloc = n;
-	}
-	for (size_t i = j; i < n; i++) {
-		pa->frames[i] = st->frames[n - 1 - i];
-		pa->exact[i] = st->exact[n - 1 - i];
-	}
-	pa->n = n;
-	return perf_data_path(r->d, pa->frames + j, pa->exact + j, n - j, node,
-			      pa->nodes + j);
-}
-
-/* The event attr of sample rec, by its id; *a NULL when no attr has
- * its id. */
-static int sample_attr(struct perf_reader *r, const struct record *rec,
-		       const struct perf_attr **ap)
-{
-	const struct perf_attr *a;
-	struct cursor c;
-
-	*ap = NULL;
-	if (!r->nattrs)
-		return perf_fail(r, rec->off, "a sample before any event attr");
-	a = &r->attrs[0];
-	if (r->nattrs > 1) {
-		long idoff = perf_sample_id_offset(a->sample_type);
-		uint64_t id = 0;
-
-		if (idoff >= 0) {
-			perf_cursor(r, &c, rec->body, rec->len);
-			c.p += (size_t)idoff <= rec->len ? (size_t)idoff : rec->len;
-			if (cursor_u64(&c, &id) < 0)
-				return perf_fail(r, rec->off, "a sample too "
-						 "short for its id");
-		}
-		a = attr_by_id(r, id, idoff >= 0);
-	}
-	*ap = a;
-	return 0;
-}
-
-/*
  * --time, pass 1: the first and last samples' times, which its
  * relative and percentage forms count from. A sample that does not
  * parse is left to pass 2 to report.
  */
-static int sample_time(struct perf_reader *r, const struct record *rec)
+static int sample_time(struct perf_reader *r, const struct perf_record *rec)
 {
 	const struct perf_attr *a;
 	struct perf_sample s;
@@ -613,7 +306,7 @@ static int sample_time(struct perf_reader *r, const struct record *rec)
 	struct cursor c;
 	size_t at;
 
-	if (sample_attr(r, rec, &a) < 0)
+	if (perf_sample_attr(r, rec, &a) < 0)
 		return -1;
 	if (!a)
 		return 0;
@@ -633,118 +326,9 @@ static int sample_time(struct perf_reader *r, const struct record *rec)
 	return 0;
 }
 
-static int read_sample(struct perf_reader *r, const struct record *rec,
-		       struct stack *st)
-{
-	const struct perf_attr *a;
-	struct perf_sample s;
-	const char *why;
-	uint32_t node = NO_ID, thread;
-	struct cursor c;
-	size_t at, n = 0;
-	bool user = false, deep;
-
-	if (sample_attr(r, rec, &a) < 0)
-		return -1;
-	if (!a) {
-		if (!r->samples_no_attr++)
-			r->first_no_attr_off = r->in_inflated ? r->inflated_from
-							      : rec->off;
-		return 0;
-	}
-	perf_cursor(r, &c, rec->body, rec->len);
-	if (perf_parse_sample(a, &c, &s, &why, &at) < 0)
-		return perf_fail(r, rec->off + HEADER_SIZE + at,
-				 "a sample record (%zu bytes at 0x%zx) ends "
-				 "inside %s", rec->len + HEADER_SIZE, rec->off,
-				 why);
-	if (!(a->sample_type & PERF_SAMPLE_PERIOD))
-		s.period = a->sample_period;	/* as perf report takes it */
-	if (s.dyn_over_size)
-		perf_quirk(r, PERF_Q_DYN_SIZE, rec->off);
-	/* perf's own samples end at their last field; the sample_id
-	 * trailer is not after samples */
-	if (s.trailing)
-		perf_quirk(r, PERF_Q_SAMPLE_TRAILING, rec->off);
-	if (s.has_stack_user)
-		r->d->dwarf_stacks = true;
-	/* --call-graph lbr: the user part of the stack is in the branch
-	 * stack's calls, not in the chain (see report()) */
-	if (s.nbranches &&
-	    (a->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK))
-		r->lbr_samples++;
-	if (!selected(r, &s) || !in_time(r, &s)) {
-		r->samples_filtered++;
-		return 0;
-	}
-	if (r->one_pass) {
-		/* the mappings noted since the last sample taken in: if
-		 * one would change what a sample before found, the file is
-		 * read again in two passes (read_perf.c) */
-		r->maps_gen = perf_maps_sample(&r->maps, s.pid, s.time);
-		if (r->maps.disordered)
-			return -1;
-	}
-	if (s.has_chain)
-		n = sample_frames(r, rec, &s, st, &user);
-	r->chain_samples += s.has_chain && !s.stack_size;
-	/* the kernel stops a chain at kernel.perf_event_max_stack frames
-	 * (127 unless set), markers not counted: deeper stacks lose their
-	 * outermost callers, which perf report does not say either */
-	deep = n >= PERF_CHAIN_LIMIT;
-	/* --call-graph dwarf leaves the user part out of the chain (perf
-	 * sets exclude_callchain_user): it is unwound from the dump */
-	if (!user && s.stack_size) {
-		size_t m;
-
-		r->dwarf_samples++;
-		m = unwound_frames(r, a, &s, st, n);
-		deep |= m >= PERF_UNWIND_MAX;
-		n += m;
-		if (r->unwind && !perf_unwind_regs_usable(a, &s))
-			perf_quirk(r, PERF_Q_NO_REGS, rec->off);
-	}
-	if (!n && s.has_ip) {
-		/* a sample in user code whose stack was not unwound */
-		s.has_chain = false;
-		n = sample_frames(r, rec, &s, st, &user);
-	}
-	if (deep)
-		perf_quirk(r, PERF_Q_DEEP_STACK, rec->off);
-	/* --max-stack, as perf report's: the innermost frames (leaf
-	 * first) */
-	if (r->opts->perf_max_stack && n > r->opts->perf_max_stack)
-		n = r->opts->perf_max_stack;
-	if (!n) {
-		r->d->samples_no_chain++;
-		stack_room(st, 1);
-		st->frames[0] = perf_data_frame(r->d, r->unknown_obj, 0);
-		st->exact[0] = true;
-		n = 1;
-	}
-	/* every function's inclusive cost is at most its event's total:
-	 * past 2^64 here, they could wrap later, where no file or record
-	 * is known any more */
-	if (r->d->events[a->event].period > UINT64_MAX - s.period)
-		return perf_fail(r, rec->off, "the periods of event '%s' add "
-				 "up past 2^64 at this sample (of period "
-				 "%llu): the recording is damaged",
-				 names_str(&r->p->names,
-					   r->d->events[a->event].name),
-				 (unsigned long long)s.period);
-	node = stack_node(r, s.tid, st, n);
-	perf_data_add_sample(r->d, node, a->event, s.period);
-	thread = perf_data_add_thread_sample(r->d, s.pid, s.tid, a->event,
-					     s.period);
-	if (r->d->logging)
-		perf_data_log_sample(r->d, node, thread, a->event, s.period,
-				     a->sample_type & PERF_SAMPLE_TIME, s.time);
-	return 0;
-}
-
 /* --- the loop --- */
 
-static void count_unknown(struct perf_reader *r, const struct record *rec)
+static void count_unknown(struct perf_reader *r, const struct perf_record *rec)
 {
 	if (!r->unknown_records++) {
 		r->first_unknown_type = rec->type;
@@ -788,7 +372,7 @@ static bool ignored(uint32_t type)
 	}
 }
 
-static int first_pass(struct perf_reader *r, const struct record *rec)
+static int first_pass(struct perf_reader *r, const struct perf_record *rec)
 {
 	switch (rec->type) {
 	case PERF_RECORD_SAMPLE:
@@ -827,8 +411,8 @@ static int first_pass(struct perf_reader *r, const struct record *rec)
  * data (HEADER_TRACING_DATA: u32 size, padded to 8) and AUXTRACE's
  * trace (u64 size at the body's start). 0 for other records.
  */
-static int extra_bytes(const struct perf_reader *r, const struct record *rec,
-		       uint64_t *extra)
+static int extra_bytes(const struct perf_reader *r,
+		       const struct perf_record *rec, uint64_t *extra)
 {
 	struct cursor c;
 	uint64_t n = 0;
@@ -853,7 +437,7 @@ static int extra_bytes(const struct perf_reader *r, const struct record *rec,
 /* The record header at p (HEADER_SIZE bytes there at least), at
  * offset off of the file or of the decompressed data. */
 static void parse_header(const struct perf_reader *r, const unsigned char *p,
-			 size_t off, struct record *rec)
+			 size_t off, struct perf_record *rec)
 {
 	struct cursor c;
 
@@ -881,7 +465,7 @@ static void parse_header(const struct perf_reader *r, const unsigned char *p,
  */
 #define HELD_MAX_BYTES ((size_t)64 << 20)
 
-static int hold_sample(struct perf_reader *r, const struct record *rec)
+static int hold_sample(struct perf_reader *r, const struct perf_record *rec)
 {
 	const struct perf_attr *a;
 	/* the file's own bytes are asked for again (perf_source.h); a
@@ -891,7 +475,7 @@ static int hold_sample(struct perf_reader *r, const struct record *rec)
 			       r->in_inflated ? rec->body - HEADER_SIZE : NULL };
 	long at;
 
-	if (sample_attr(r, rec, &a) < 0)
+	if (perf_sample_attr(r, rec, &a) < 0)
 		return -1;
 	/* a sample of no event waits only for its turn */
 	at = a ? perf_sample_time_offset(a->sample_type) : -1;
@@ -908,8 +492,10 @@ static int hold_sample(struct perf_reader *r, const struct record *rec)
 	return perf_pending_bytes(&r->held) > HELD_MAX_BYTES ? -1 : 0;
 }
 
-/* The held samples up to time limit, from the oldest held. */
-static int read_held(struct perf_reader *r, uint64_t limit, struct stack *st)
+/* The held samples up to time limit, from the oldest held: on this
+ * thread alone. */
+static int read_held_here(struct perf_reader *r, uint64_t limit,
+			  struct perf_stack *st)
 {
 	bool in_inflated = r->in_inflated;
 	size_t inflated_from = r->inflated_from;
@@ -917,7 +503,7 @@ static int read_held(struct perf_reader *r, uint64_t limit, struct stack *st)
 	int ret = 0;
 
 	while (perf_pending_front(&r->held, &h) && h.time <= limit) {
-		struct record rec;
+		struct perf_record rec;
 
 		if (!h.bytes) {
 			h.bytes = perf_source_bytes(r->source, h.off, h.size,
@@ -930,7 +516,7 @@ static int read_held(struct perf_reader *r, uint64_t limit, struct stack *st)
 		parse_header(r, h.bytes, h.off, &rec);
 		r->in_inflated = h.inflated;
 		r->inflated_from = h.inflated_from;
-		ret = read_sample(r, &rec, st);
+		ret = perf_read_sample(r, &rec, st);
 		if (ret < 0)
 			break;
 		perf_pending_pop(&r->held);
@@ -940,19 +526,212 @@ static int read_held(struct perf_reader *r, uint64_t limit, struct stack *st)
 	return ret;
 }
 
-static int one_record(struct perf_reader *r, const struct record *rec,
-		      int pass, struct stack *st)
+/* A batch's records: each held sample's bytes (a copy where the
+ * source's answer would not last, copy's own), its header, its
+ * fields. */
+struct perf_batch {
+	struct {
+		struct perf_held h;
+		struct perf_record rec;
+		struct perf_parsed ps;
+		unsigned char *copy;
+		size_t copy_alloc;
+	} e[PERF_PAR_JOBS];
+};
+
+/*
+ * Up to PERF_PAR_JOBS held samples up to time limit into r->batch, their
+ * bytes all to be had at once until the source is asked for others:
+ * how many, or -1 after perf_fail().
+ */
+static long batch_bytes(struct perf_reader *r, uint64_t limit)
+{
+	struct perf_source *src = r->source;
+	struct perf_batch *b = r->batch;
+	struct perf_held h;
+	size_t pos, keep, k;
+	unsigned moves;
+
+again:
+	moves = src->moves;
+	pos = 0;
+	k = 0;
+	/* every held sample's bytes are kept from the first's on */
+	if (!perf_pending_first_uncopied(&r->held, &keep))
+		keep = SIZE_MAX;
+	while (k < PERF_PAR_JOBS && perf_pending_at(&r->held, &pos, &h) &&
+	       h.time <= limit) {
+		if (!h.bytes) {
+			h.bytes = perf_source_bytes(src, h.off, h.size, keep);
+			if (!h.bytes)
+				return -1;
+			/* the window moved: the bytes answered before may
+			 * have; once more from the first, which now all
+			 * are in the window */
+			if (src->moves != moves)
+				goto again;
+			if (perf_source_transient(src, h.bytes)) {
+				if (b->e[k].copy_alloc < h.size) {
+					free(b->e[k].copy);
+					b->e[k].copy = xmalloc(h.size);
+					b->e[k].copy_alloc = h.size;
+				}
+				memcpy(b->e[k].copy, h.bytes, h.size);
+				h.bytes = b->e[k].copy;
+			}
+		}
+		b->e[k++].h = h;
+	}
+	return (long)k;
+}
+
+/* The second unwinder, when wanted, made at the first sample it
+ * would unwind. */
+static struct perf_par *par_for(struct perf_reader *r)
+{
+	if (!r->par_tried && r->unwind) {
+		r->par_tried = true;
+		r->par = perf_par_start(r);
+	}
+	return r->par;
+}
+
+/* Batch b's first k records added on this thread, popped: 0 or -1. */
+static int batch_add_here(struct perf_reader *r, struct perf_batch *b,
+			  size_t k, struct perf_stack *st)
+{
+	for (size_t i = 0; i < k; i++) {
+		r->in_inflated = b->e[i].h.inflated;
+		r->inflated_from = b->e[i].h.inflated_from;
+		if (b->e[i].ps.a &&
+		    perf_sample_add(r, &b->e[i].rec, &b->e[i].ps, st, NULL) < 0)
+			return -1;
+		perf_pending_pop(&r->held);
+	}
+	return 0;
+}
+
+/* The same with par: the jobs filled, run, and each sample added in
+ * order once its stack is unwound. */
+static int batch_add_par(struct perf_reader *r, struct perf_par *par,
+			 struct perf_batch *b, size_t k, struct perf_stack *st)
+{
+	for (size_t i = 0; i < k; i++) {
+		const struct perf_parsed *ps = &b->e[i].ps;
+		struct perf_par_job *j = perf_par_job(par, i);
+
+		j->a = ps->a;
+		if (ps->a)
+			j->s = ps->s;
+		j->gen = ps->gen;
+		j->unwind = ps->unwind;
+	}
+	perf_par_run(par, k);
+	for (size_t i = 0; i < k; i++) {
+		const struct perf_par_job *j = perf_par_wait(par, i);
+
+		r->in_inflated = b->e[i].h.inflated;
+		r->inflated_from = b->e[i].h.inflated_from;
+		if (b->e[i].ps.a &&
+		    perf_sample_add(r, &b->e[i].rec, &b->e[i].ps, st, j) < 0) {
+			perf_par_drain(par);
+			return -1;
+		}
+		perf_pending_pop(&r->held);
+	}
+	return 0;
+}
+
+/*
+ * The held samples up to time limit, from the oldest held; on two
+ * threads once a sample with a stack to unwind comes, if a second
+ * unwinder is wanted: up to PERF_PAR_JOBS samples at a time, parsed in
+ * order, their stacks unwound by either thread (perf_par.h), then each
+ * added in order.
+ */
+static int read_held(struct perf_reader *r, uint64_t limit,
+		     struct perf_stack *st)
+{
+	bool in_inflated = r->in_inflated;
+	size_t inflated_from = r->inflated_from;
+	int ret = 0;
+
+	if (!r->batch)
+		r->batch = xcalloc(1, sizeof(*r->batch));
+	while (!r->par_tried || r->par) {
+		struct perf_batch *b = r->batch;
+		long k = batch_bytes(r, limit);
+
+		if (k <= 0) {
+			ret = (int)k;
+			break;
+		}
+		for (long i = 0; i < k && ret == 0; i++) {
+			struct perf_parsed *ps = &b->e[i].ps;
+
+			parse_header(r, b->e[i].h.bytes, b->e[i].h.off,
+				     &b->e[i].rec);
+			r->in_inflated = b->e[i].h.inflated;
+			r->inflated_from = b->e[i].h.inflated_from;
+			ret = perf_sample_parse(r, &b->e[i].rec, ps);
+			ps->unwind = ret == 0 &&
+				     perf_sample_unwinds(r, &b->e[i].rec, ps);
+			if (ps->unwind)
+				par_for(r);
+		}
+		if (ret == 0 && r->par)
+			ret = batch_add_par(r, r->par, b, (size_t)k, st);
+		else if (ret == 0)
+			ret = batch_add_here(r, b, (size_t)k, st);
+		if (ret < 0)
+			break;
+	}
+	r->in_inflated = in_inflated;
+	r->inflated_from = inflated_from;
+	/* no second unwinder wanted: the rest as before */
+	if (ret == 0 && r->par_tried && !r->par)
+		ret = read_held_here(r, limit, st);
+	return ret;
+}
+
+/*
+ * With a second unwinder, the samples a round's end allows are read
+ * only once there are a batch of them (a round of perf record's holds
+ * a few tens): the second thread then wakes a tenth as often, for ten
+ * times the work. Reading them later is reading them with more of the
+ * records before them taken in, none that a sample's time excludes:
+ * what two passes read (the limits only grow). At most PERF_PAR_JOBS
+ * samples and HELD_BATCH_BYTES of the file are held for it, well
+ * within what is read ahead (perf_ahead.c).
+ */
+#define HELD_BATCH_BYTES ((size_t)2 << 20)
+
+static bool held_few(const struct perf_reader *r, const struct perf_record *rec)
+{
+	size_t keep;
+
+	if (r->held.n >= PERF_PAR_JOBS)
+		return false;
+	if (r->in_inflated || !perf_pending_first_uncopied(&r->held, &keep))
+		return true;
+	return rec->off - keep < HELD_BATCH_BYTES;
+}
+
+static int one_record(struct perf_reader *r, const struct perf_record *rec,
+		      int pass, struct perf_stack *st)
 {
 	if (rec->type == PERF_RECORD_SAMPLE) {
 		if (pass == 0)
 			return hold_sample(r, rec);
 		return pass == 1 ? first_pass(r, rec)
-				 : read_sample(r, rec, st);
+				 : perf_read_sample(r, rec, st);
 	}
 	if (pass == 0 && rec->type == PERF_REC_FINISHED_ROUND) {
 		uint64_t limit = r->round_limit;
 
 		r->round_limit = r->max_time;
+		if (r->par && held_few(r, rec))
+			return 0;
 		return read_held(r, limit, st);
 	}
 	return pass == 2 ? 0 : first_pass(r, rec);
@@ -970,8 +749,8 @@ static int one_record(struct perf_reader *r, const struct record *rec,
  * over as anywhere.
  */
 static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
-			   const struct record *rec, int pass,
-			   struct stack *st)
+			   const struct perf_record *rec, int pass,
+			   struct perf_stack *st)
 {
 	const unsigned char *src = rec->body;
 	size_t n = rec->len, at = 0;
@@ -999,7 +778,7 @@ static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
 	r->in_inflated = true;
 	r->inflated_from = rec->off;
 	while (z->len - at >= HEADER_SIZE) {
-		struct record in;
+		struct perf_record in;
 
 		parse_header(r, z->buf + at, (size_t)z->stream_off + at, &in);
 		if (in.size < HEADER_SIZE) {
@@ -1029,7 +808,7 @@ static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
-	struct stack st = { NULL, NULL, 0, NULL, NULL };
+	struct perf_stack st = { NULL, NULL, 0, NULL, NULL };
 	struct perf_source src;
 	struct perf_inflate z;
 	size_t at = start, last_compressed = 0;
@@ -1041,7 +820,7 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 	r->source = &src;
 	perf_pending_init(&r->held);
 	while (at < end) {
-		struct record rec;
+		struct perf_record rec;
 		uint64_t extra;
 		size_t keep = at;
 
@@ -1121,13 +900,19 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 			r->path, at, end - at);
 	ret = 0;
 out:
+	perf_par_stop(r->par);
+	r->par = NULL;
+	r->par_tried = false;
+	if (r->batch) {
+		for (size_t i = 0; i < PERF_PAR_JOBS; i++)
+			free(r->batch->e[i].copy);
+		free(r->batch);
+		r->batch = NULL;
+	}
 	perf_pending_release(&r->held);
 	perf_source_release(&src);
 	r->source = NULL;
 	perf_inflate_free(&z);
-	free(st.frames);
-	free(st.exact);
-	free(st.pcs);
-	free(st.pcs_exact);
+	perf_stack_free(&st);
 	return ret;
 }

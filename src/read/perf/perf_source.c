@@ -68,6 +68,7 @@ static const unsigned char *window_at(struct perf_source *s, size_t at,
 			  PERF_SOURCE_KEEP_MAX);
 		return NULL;
 	}
+	s->moves++;
 	if (need > s->cap || !s->buf) {
 		size_t cap = s->cap ? s->cap : WINDOW_SIZE;
 
@@ -118,8 +119,15 @@ const unsigned char *perf_source_bytes(struct perf_source *s, size_t at,
 		 * (and says why, if it fails) */
 		perf_ahead_stop(s->ahead);
 		s->ahead = NULL;
+		s->moves++;
 	}
 	if (at >= s->off && n <= s->len && at - s->off <= s->len - n)
 		return s->buf + (at - s->off);
 	return window_at(s, at, n, keep);
+}
+
+bool perf_source_transient(const struct perf_source *s,
+			   const unsigned char *p)
+{
+	return s->ahead && perf_ahead_joined(s->ahead, p);
 }

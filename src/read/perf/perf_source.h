@@ -8,6 +8,7 @@
 #ifndef CGA_PERF_SOURCE_H
 #define CGA_PERF_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct perf_ahead;
@@ -18,6 +19,9 @@ struct perf_source {
 	struct perf_ahead *ahead;	/* NULL: none, or stopped */
 	unsigned char *buf;		/* the window */
 	size_t off, len, cap;		/* the file's [off, off + len) */
+	/* times the bytes answered before may have moved: the window
+	 * read again, or the reading ahead stopped */
+	unsigned moves;
 };
 
 /* For the records in [start, end) of r's file; reads ahead when a
@@ -36,6 +40,16 @@ void perf_source_release(struct perf_source *s);
  */
 const unsigned char *perf_source_bytes(struct perf_source *s, size_t at,
 				       size_t n, size_t keep);
+
+/*
+ * Whether p, perf_source_bytes()'s last answer, is in a buffer the
+ * next answer may take over (a record across two pieces read ahead);
+ * else it stays valid, while s->moves stays the same, as long as its
+ * offset is kept: a caller holding several records' bytes at once
+ * copies such an answer.
+ */
+bool perf_source_transient(const struct perf_source *s,
+			   const unsigned char *p);
 
 #define PERF_SOURCE_KEEP_MAX ((size_t)64 << 20)
 

@@ -110,14 +110,25 @@ struct uproc {
  * is reported before it is unwound from, and most of a sample's frames
  * were the last ones' too. An answer holds while the mapping at pc is
  * the same ([from, until), perf_maps_find_span(), while the process's
- * mappings are: gen, the reader's maps_gen) and the process's Dwfl is
- * the one that had the module (made): a module once reported stays,
- * and none overlapping it is added. Direct-mapped.
+ * mappings are: gen, the sample's, the reader's maps_gen) and the
+ * process's Dwfl is the one that had the module (made): a module once
+ * reported stays, and none overlapping it is added. Direct-mapped.
  */
 struct report_slot {
 	uint64_t pc, from, until, made;
 	uint32_t pid, gen;
+	/*
+	 * step()'s look-up from a frame at pc with a return address (pc - 1
+	 * looked up): the module's object and bias, and the CFI row found
+	 * (perf_cfi_index() + 1; STEP_BY_FP: none, frame pointers; 0: not
+	 * looked up yet). It holds as the slot does: the module found is
+	 * the one of the same Dwfl, whose modules do not overlap, and the
+	 * row is its file's. A look-up that found no module is not kept (a
+	 * module reported later may hold pc - 1).
+	 */
+	uint32_t row1;
 };
+#define STEP_BY_FP UINT32_MAX
 #define REPORT_CACHE_BITS 12
 
 struct perf_unwind {
@@ -139,9 +150,10 @@ struct perf_unwind {
 	size_t *bin_id_len;
 	bool *bin_id_read;
 
-	/* the sample being unwound */
+	/* the sample being unwound, and its process's mappings' gen */
 	struct uproc *proc;
 	const struct perf_sample *s;
+	uint32_t gen;
 	uint64_t regs[X86_64_NREGS];
 	uint64_t sp;
 	uint64_t *pcs;
@@ -149,7 +161,10 @@ struct perf_unwind {
 	size_t n, max;
 	bool stale;		/* a module disagreed with the mappings */
 
+	bool swap;		/* the recording's byte order is not ours */
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	struct report_slot *last;	/* the slot of report()'s last
+					 * REPORT_OK; NULL after another */
 	enum perf_unwinder how;
 	uint64_t unwound, failed;
 	uint64_t cut;		/* unwound to the end of the stack dump */
@@ -507,9 +522,12 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 		u->reported = xcalloc((size_t)1 << REPORT_CACHE_BITS,
 				      sizeof(*u->reported));
 	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
+	u->last = NULL;
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->gen == u->r->maps_gen && rs->from <= t && t < rs->until)
+	    rs->gen == u->gen && rs->from <= t && t < rs->until) {
+		u->last = rs;
 		return REPORT_OK;
+	}
 	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
 				  &until);
 	if (!map || !map->file_offsets)
@@ -523,7 +541,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 
 		if (o->object == m.object && o->bias == m.bias) {
 			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid, u->r->maps_gen };
+						    pr->pid, u->gen, 0 };
+			u->last = rs;
 			return REPORT_OK;
 		}
 		if (o->lo < m.hi && m.lo < o->hi)
@@ -543,7 +562,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
 	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
-				    u->r->maps_gen };
+				    u->gen, 0 };
+	u->last = rs;
 	return REPORT_OK;
 }
 
@@ -635,7 +655,7 @@ static bool read_word(struct perf_unwind *u, uint64_t addr,
 	/* a word per register per frame: read whole, not byte by byte as
 	 * a cursor reads (the recording's byte order, then this one's) */
 	memcpy(&v, u->s->stack + at, 8);
-	if (u->r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))
+	if (u->swap)
 		v = __builtin_bswap64(v);
 	*result = v;
 	return true;
@@ -777,7 +797,8 @@ static void step_by_fp(struct perf_unwind *u, const struct fstate *st,
 static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 			const struct cfi_row *row, struct fstate *up)
 {
-	bool has_cfa, ra_undefined = false;
+	unsigned first = row->nsame + row->nat;
+	bool has_cfa;
 	uint64_t cfa = 0;
 
 	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
@@ -786,41 +807,37 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 	up->set = 0;
 	up->initial = false;
 	up->signal = row->signal;
-	for (unsigned k = 0; k < row->nruled; k++) {
+	/* each kind of rule in a loop of its own (a switch per register
+	 * mispredicted most of its jumps); an undefined register is left
+	 * unknown, and ends the stack if it is the return address */
+	for (unsigned k = 0; k < row->nsame; k++) {
 		unsigned r = row->ruled[k];
-		uint64_t off = (uint64_t)row->off[r], v;
 
-		switch (row->rule[r]) {
-		case CFI_UNDEFINED:
-			ra_undefined |= r == row->ra;
-			continue;
-		case CFI_SAME:
-			if (!(st->set >> r & 1))
-				continue;
-			v = st->regs[r];
-			break;
-		case CFI_AT:
-			if (!has_cfa || !read_word(u, cfa + off, &v))
-				continue;
-			break;
-		case CFI_VAL:
-			if (!has_cfa)
-				continue;
-			v = cfa + off;
-			break;
-		case CFI_REG:
-			if (!(st->set >> off & 1))
-				continue;
-			v = st->regs[off];
-			break;
-		default:
-			continue;
+		if (st->set >> r & 1) {
+			up->regs[r] = st->regs[r];
+			up->set |= 1u << r;
 		}
-		up->regs[r] = v;
-		up->set |= 1u << r;
 	}
-	up->has_pc = !ra_undefined && (up->set >> row->ra & 1) &&
-		     up->regs[row->ra];
+	for (unsigned k = row->nsame; has_cfa && k < first; k++) {
+		unsigned r = row->ruled[k];
+
+		if (read_word(u, cfa + (uint64_t)row->off[r], &up->regs[r]))
+			up->set |= 1u << r;
+	}
+	for (unsigned k = first; k < first + row->nother; k++) {
+		unsigned r = row->ruled[k];
+		uint64_t off = (uint64_t)row->off[r];
+
+		if (row->rule[r] == CFI_VAL && has_cfa) {
+			up->regs[r] = cfa + off;
+			up->set |= 1u << r;
+		} else if (row->rule[r] == CFI_REG && (st->set >> off & 1)) {
+			up->regs[r] = st->regs[off];
+			up->set |= 1u << r;
+		}
+	}
+	up->has_pc = row->rule[row->ra] != CFI_UNDEFINED &&
+		     (up->set >> row->ra & 1) && up->regs[row->ra];
 	up->pc = up->has_pc ? up->regs[row->ra] : 0;
 }
 
@@ -836,17 +853,33 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 static bool step(struct perf_unwind *u, const struct fstate *st,
 		 struct fstate *up)
 {
-	uint64_t pc = st->pc - (st->initial || st->signal ? 0 : 1);
-	const struct umod *m = module_at(u->proc, pc);
+	bool ret_addr = !st->initial && !st->signal;
+	uint64_t pc = st->pc - (ret_addr ? 1 : 0);
+	struct report_slot *rs = ret_addr ? u->last : NULL;
+	const struct umod *m;
 	const struct cfi_row *row = NULL;
 	enum cfi_found found = CFI_NO_FDE;
 
+	/* a return address's look-up, kept in st->pc's report slot */
+	if (rs && rs->row1) {
+		if (rs->row1 == STEP_BY_FP)
+			step_by_fp(u, st, up);
+		else
+			step_by_row(u, st, perf_cfi_at(u->rows, rs->row1 - 1),
+				    up);
+		return true;
+	}
+	m = module_at(u->proc, pc);
 	for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE; debug++)
 		found = perf_cfi_row(u->rows, m->object * 2 + (uint32_t)debug,
 				     file_cfi(u, m->object, debug),
 				     pc - m->bias, &row);
 	if (found == CFI_HARD)
 		return false;
+	if (rs && m) {
+		rs->row1 = found == CFI_FOUND ? perf_cfi_index(u->rows, row) + 1
+					      : STEP_BY_FP;
+	}
 	if (found == CFI_FOUND)
 		step_by_row(u, st, row, up);
 	else
@@ -1014,14 +1047,15 @@ static size_t unwind_once(struct perf_unwind *u)
 }
 
 size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
-			  const struct perf_sample *s, uint64_t *pcs,
-			  bool *exact, size_t max)
+			  const struct perf_sample *s, uint32_t gen,
+			  uint64_t *pcs, bool *exact, size_t max)
 {
 	size_t n;
 
 	if (!s->stack_size || !max || !sample_regs(u, a, s))
 		return 0;
 	u->s = s;
+	u->gen = gen;
 	u->pcs = pcs;
 	u->exact = exact;
 	u->max = max;
@@ -1072,6 +1106,7 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
 	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
 	u->rows = perf_cfi_new();
+	u->swap = r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	u->how = r->opts->perf_unwinder;
 	return u;
 }
@@ -1111,6 +1146,16 @@ void perf_unwind_free(struct perf_unwind *u)
 	perf_cfi_free(u->rows);
 	free(u->reported);
 	free(u);
+}
+
+void perf_unwind_absorb(struct perf_unwind *u, const struct perf_unwind *from)
+{
+	u->unwound += from->unwound;
+	u->failed += from->failed;
+	u->cut += from->cut;
+	u->by_rows += from->by_rows;
+	u->by_libdwfl += from->by_libdwfl;
+	u->differed += from->differed;
 }
 
 void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,

@@ -26,7 +26,9 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r);
 void perf_unwind_free(struct perf_unwind *u);
 
 /*
- * Unwind sample s's user stack, if it has registers and a stack dump:
+ * Unwind sample s's user stack, if it has registers and a stack dump,
+ * with the mappings of its process whose gen (perf_maps_sample(); 0 in
+ * two passes) is gen:
  * up to max addresses into pcs[], the innermost first, with exact[i]
  * true for an address where the code was (the first, and a frame a
  * signal interrupted) and false for a return address. Returns the
@@ -34,8 +36,18 @@ void perf_unwind_free(struct perf_unwind *u);
  * object whose file we have). Never reads outside the dump or fails.
  */
 size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
-			  const struct perf_sample *s, uint64_t *pcs,
-			  bool *exact, size_t max);
+			  const struct perf_sample *s, uint32_t gen,
+			  uint64_t *pcs, bool *exact, size_t max);
+
+/*
+ * Two unwinders of one recording may run on two threads at once, each
+ * on its own samples (perf_par.h): each has its own Dwfls, files and
+ * CFI rows, and reads only what no thread changes while samples are
+ * unwound (the reader's mappings with nothing noted to take in, its
+ * objects' paths and build-ids, the names, the options). The counts
+ * below of `from` added to u's.
+ */
+void perf_unwind_absorb(struct perf_unwind *u, const struct perf_unwind *from);
 
 /* The sample has the registers an unwinding starts from: x86_64's
  * (the 64-bit ABI), with the stack pointer and the ip among them. A
