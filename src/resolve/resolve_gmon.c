@@ -444,12 +444,22 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 			snprintf(others, sizeof(others),
 				 "%llu go into other objects; ",
 				 (unsigned long long)ac.into_others);
-		free(t.v);
-		return error("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions, where -pg code calls mcount (%sload offset 0x%llx: %s)",
-			     st->path, (unsigned long long)ac.ours_at_entry,
-			     g->narcs, others,
-			     (unsigned long long)r->load_offset,
-			     r->offset_reason);
+		/* --force-binary as for the other formats: a gmon.out with
+		 * an arc or two damaged, against the binary that wrote it,
+		 * is listed as gprof lists it */
+		if (!o->force_binary) {
+			free(t.v);
+			return error("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions, where -pg code calls mcount (%sload offset 0x%llx: %s); give the binary that wrote it (--force-binary uses this one anyway)",
+				     st->path,
+				     (unsigned long long)ac.ours_at_entry,
+				     g->narcs, others,
+				     (unsigned long long)r->load_offset,
+				     r->offset_reason);
+		}
+		warning("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions (%sload offset 0x%llx: %s); used as --force-binary asks",
+			st->path, (unsigned long long)ac.ours_at_entry,
+			g->narcs, others, (unsigned long long)r->load_offset,
+			r->offset_reason);
 	}
 
 	ev = profile_event(p, event_name(p, g));
