@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "callgrind_lex.h"
 #include "callgrind_reader.h"
+#include "read/events_differ.h"
 
 /* part_sum to zero, what it held kept in added_before_part */
 static void fold_part_sum(struct callgrind_reader *rd)
@@ -257,57 +258,15 @@ static int too_many_events(struct callgrind_reader *rd)
 			  "(recorded and derived)", MAX_EVENTS);
 }
 
-/* "PREFIX 'A', 'B', 'C' and N more": the events e in [first, end) for
- * which listed[e] == want, appended to buf at *len; false if none. */
-static bool event_list(const struct profile *p, const bool *listed,
-		       bool want, size_t first, size_t end, const char *prefix,
-		       char *buf, size_t size, size_t *len)
-{
-	size_t n = 0;
-
-	for (size_t e = first; e < end; e++) {
-		if (listed[e] != want)
-			continue;
-		if (n++ < 3 && *len < size)
-			*len += (size_t)snprintf(buf + *len, size - *len,
-						 "%s'%s'", n > 1 ? ", " : prefix,
-						 profile_str(p, p->events[e].name));
-	}
-	if (n > 3 && *len < size)
-		*len += (size_t)snprintf(buf + *len, size - *len,
-					 " and %zu more", n - 3);
-	return n > 0;
-}
-
-/*
- * Files added up whose events differ (valgrind run with --cache-sim=yes
- * and without): an event one of them lacks has the totals of the files
- * that record it, which the listings do not show; said once, at this
- * file's first "events:" line.
- */
+/* This file's first "events:" line against the files before it (see
+ * events_differ.h): said once. */
 static void compare_events(struct callgrind_reader *rd, const bool *listed)
 {
-	const struct profile *p = rd->p;
-	char what[512];
-	size_t len = 0;
-	bool lacks, adds;
-
 	if (!rd->input || rd->events_compared)
 		return;
 	rd->events_compared = true;
-	if (!rd->events_before)
-		return;
-	lacks = event_list(p, listed, false, 0, rd->events_before,
-			   "it has no ", what, sizeof(what), &len);
-	adds = event_list(p, listed, true, rd->events_before, p->nevents,
-			  lacks ? "; only it has " : "only it has ", what,
-			  sizeof(what), &len);
-	if (lacks || adds)
-		warning_at(rd->lr->path, rd->lr->lineno, "its events are not "
-			   "those of '%s' read before it (%s): the costs are "
-			   "added up, and an event's totals are those of the "
-			   "files that record it",
-			   profile_str(p, p->inputs[0].path), what);
+	events_differ_warn(rd->p, listed, rd->events_before, rd->lr->path,
+			   rd->lr->lineno);
 }
 
 static int parse_events(struct callgrind_reader *rd, const char *v,
