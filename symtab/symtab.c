@@ -474,6 +474,18 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 				     priv->secs, priv->nsecs, &own) < 0)
 			goto out;
 	}
+	if (from == bin && dbg && elf_has_symtab(dbg)) {
+		/* addr2line names the file of an address without a line
+		 * row from the debug file's symbols when its DWARF is
+		 * there: strip -g keeps the binary's table but drops its
+		 * STT_FILE symbols ("main.cold at app.cc:?", not ??:?) */
+		struct sym_out files = { NULL, &fs, NULL };
+
+		out.fsyms = NULL;
+		if (elf_read_symbols(dbg, false, st->names, opts->demangle,
+				     priv->secs, priv->nsecs, &files) < 0)
+			goto out;
+	}
 	if (elf_read_symbols(from, !st->has_symtab, st->names, opts->demangle,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
