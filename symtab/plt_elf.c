@@ -23,7 +23,7 @@
  * a section of a type libbfd refuses the file for, a section link
  * past the sections, a section name past the names' table, a dynamic
  * symbol of SHN_XINDEX, symbol version tables whose chains leave their
- * section)
+ * section or whose names are past their string table)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
@@ -457,6 +457,19 @@ static bool types_known(Elf *elf)
  * ends early) leaves it no symbols, so no stubs. Stricter than libbfd
  * where unsure: such a file goes to libbfd, which decides.
  */
+/* The size of the string table section strndx, or 0 when it is none:
+ * libbfd looks each version's names up there, and a name past its end
+ * ("invalid string offset") fails the whole table. */
+static uint64_t strtab_size(Elf *elf, size_t strndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, strndx);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB)
+		return 0;
+	return sh.sh_size;
+}
+
 static bool versions_whole(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -465,6 +478,7 @@ static bool versions_whole(Elf *elf)
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		size_t off = 0, steps = 0;
+		uint64_t strsz;
 
 		if (!gelf_getshdr(scn, &sh))
 			return false;
@@ -472,7 +486,8 @@ static bool versions_whole(Elf *elf)
 		    sh.sh_type != SHT_GNU_verdef)
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_info || d->d_size > INT_MAX)
+		strsz = strtab_size(elf, sh.sh_link);
+		if (!d || !sh.sh_info || d->d_size > INT_MAX || !strsz)
 			return false;
 		for (size_t i = 0; i < sh.sh_info; i++) {
 			size_t aux, next, cnt;
@@ -486,7 +501,8 @@ static bool versions_whole(Elf *elf)
 			if (sh.sh_type == SHT_GNU_verneed) {
 				GElf_Verneed vn;
 
-				if (!gelf_getverneed(d, (int)off, &vn))
+				if (!gelf_getverneed(d, (int)off, &vn) ||
+				    vn.vn_file >= strsz)
 					return false;
 				cnt = vn.vn_cnt;
 				aux = vn.vn_aux;
@@ -508,13 +524,15 @@ static bool versions_whole(Elf *elf)
 				if (sh.sh_type == SHT_GNU_verneed) {
 					GElf_Vernaux va;
 
-					if (!gelf_getvernaux(d, (int)a, &va))
+					if (!gelf_getvernaux(d, (int)a, &va) ||
+					    va.vna_name >= strsz)
 						return false;
 					an = va.vna_next;
 				} else {
 					GElf_Verdaux va;
 
-					if (!gelf_getverdaux(d, (int)a, &va))
+					if (!gelf_getverdaux(d, (int)a, &va) ||
+					    va.vda_name >= strsz)
 						return false;
 					an = va.vda_next;
 				}
