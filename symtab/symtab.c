@@ -443,7 +443,10 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 		r->kind = SYM_FUNC;
 		r->bind = 0;	/* STB_LOCAL: a static function */
 	}
-	name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
+	/* raw->v is NULL when the file has no symbols at all: no
+	 * pointer arithmetic on it (UBSan, fuzz_symtab) */
+	if (raw->nr > nraw)
+		name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
 	free(starts);
 	free(v);
 }
