@@ -562,8 +562,9 @@ static bool versions_whole(Elf *elf)
 
 /*
  * Every section's link (sh_link), and the info of a relocation section
- * or one flagged SHF_INFO_LINK (sh_info), a section of the file:
- * libbfd refuses the file otherwise ("file format not recognized").
+ * or one flagged SHF_INFO_LINK (sh_info), a section of the file, and a
+ * symbol table's info (its first global) inside it: libbfd refuses the
+ * file otherwise ("file format not recognized").
  */
 static bool links_inside(Elf *elf)
 {
@@ -578,6 +579,13 @@ static bool links_inside(Elf *elf)
 			return false;
 		if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA ||
 		     (sh.sh_flags & SHF_INFO_LINK)) && sh.sh_info >= shnum)
+			return false;
+		/* a symbol table's first global (sh_info) past its end,
+		 * where it has any (fuzz_plt, session 22: .dynsym's
+		 * 0xfc000001) */
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    sh.sh_size &&
+		    (uint64_t)sh.sh_info * sh.sh_entsize > sh.sh_size)
 			return false;
 	}
 	return true;

@@ -344,6 +344,11 @@ static void test_references_past_their_tables(void **state)
 		 * and a second .symtab */
 		{ ".symtab", { 56, 0x100000000000018, 8 }, { 0, 0, 0 } },
 		{ ".bss", { 4, SHT_SYMTAB, 4 }, { 56, 24, 8 } },
+		/* a symbol table's first global (sh_info, byte 44) past its
+		 * end: found by fuzz_plt in session 22 (.dynsym's
+		 * 0xfc000001 in a stripped C++ program) */
+		{ ".dynsym", { 44, 0xfc000001, 4 }, { 0, 0, 0 } },
+		{ ".symtab", { 44, 0x10000, 4 }, { 0, 0, 0 } },
 	};
 	struct counts c = { 0, 0, 0, 0, 0 };
 	size_t bad = 0;
