@@ -24,7 +24,7 @@
  * past the sections, a section name past the names' table, a dynamic
  * symbol of SHN_XINDEX, symbol version tables whose chains leave their
  * section or whose names are past their string table, a .gnu.version
- * libbfd cannot read whole)
+ * or a note section libbfd cannot read whole)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
@@ -561,6 +561,31 @@ static bool versions_whole(Elf *elf)
 }
 
 /*
+ * Every note section readable whole: libbfd reads the notes as it opens
+ * the file, and refuses the file when it cannot (fuzz_plt, session 22:
+ * .note.gnu.build-id's offset past the file's end, 8 stubs against
+ * none).
+ */
+static bool notes_whole(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type != SHT_NOTE || !sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || d->d_size != sh.sh_size)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Every section's link (sh_link), and the info of a relocation section
  * or one flagged SHF_INFO_LINK (sh_info), a section of the file, and a
  * symbol table's info (its first global) inside it: libbfd refuses the
@@ -662,7 +687,7 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
 	    !tables_inside(elf, &eh) || !types_known(elf) ||
-	    !links_inside(elf) || !versions_whole(elf) ||
+	    !links_inside(elf) || !versions_whole(elf) || !notes_whole(elf) ||
 	    elf_getshdrstrndx(elf, &shstrndx) < 0 ||
 	    !names_inside(elf, shstrndx))
 		goto out;

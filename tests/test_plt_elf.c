@@ -364,6 +364,30 @@ static void test_references_past_their_tables(void **state)
 }
 
 /*
+ * A note section libbfd cannot read (its offset, sh_offset at byte 24,
+ * past the file's end): libbfd refuses the file as it opens it. Found
+ * by fuzz_plt in session 22 (tests/perf/prog's .note.gnu.build-id at
+ * 0x5803: 8 stubs, libbfd none).
+ */
+static void test_unreadable_notes(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t bad = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	compare_changed("tests/perf/prog", ".note.gnu.build-id",
+			(struct field){ 24, 0x5803, 8 },
+			(struct field){ 0, 0, 0 }, &c, &bad);
+	compare_changed("tests/perf/prog", ".note.ABI-tag",
+			(struct field){ 32, 0x100000, 8 },
+			(struct field){ 0, 0, 0 }, &c, &bad);
+	assert_int_equal(c.objects, 2);
+	assert_int_equal(bad, 0);
+}
+
+/*
  * A dynamic symbol whose section is in an SHT_SYMTAB_SHNDX section
  * (st_shndx SHN_XINDEX) where the file has none: libbfd reads no
  * dynamic symbols. Found by fuzzing (tests/perf/libwork.so's
@@ -401,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_section_types),
 		cmocka_unit_test(test_broken_version_tables),
 		cmocka_unit_test(test_references_past_their_tables),
+		cmocka_unit_test(test_unreadable_notes),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
