@@ -364,6 +364,40 @@ static void test_references_past_their_tables(void **state)
 }
 
 /*
+ * A lazy .plt (PLT0 "ff 35 ... ff 25") whose first entry starts as an
+ * IBT one (endbr64; push, first immediate byte 0): libbfd takes the IBT
+ * layout, whose calls go through .plt.sec, and names none of .plt's
+ * entries; with byte 6 changed, the lazy layout again. Found by
+ * fuzz_plt in session 22 (a stripped C++ program: 25 stubs, libbfd 1).
+ */
+static void test_lazy_plt_as_ibt(void **state)
+{
+	static const unsigned char ibt[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x68,
+					     0x00 };
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t bad = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	for (int last = 0; last < 2; last++) {
+		size_t n;
+		unsigned char *b = read_image("tests/perf/prog", &n), *sh;
+		uint64_t off;
+
+		sh = section_header(b, n, ".plt");
+		assert_non_null(sh);
+		memcpy(&off, sh + 24, 8);
+		assert_true(off + 32 <= n);
+		memcpy(b + off + 16, ibt, sizeof(ibt));
+		b[off + 16 + 5] = last ? 0x11 : 0x00;
+		compare_image(b, n, &c, &bad);
+	}
+	assert_int_equal(c.objects, 2);
+	assert_int_equal(bad, 0);
+}
+
+/*
  * A note section libbfd cannot read (its offset, sh_offset at byte 24,
  * past the file's end): libbfd refuses the file as it opens it. Found
  * by fuzz_plt in session 22 (tests/perf/prog's .note.gnu.build-id at
@@ -426,6 +460,7 @@ int main(void)
 		cmocka_unit_test(test_broken_version_tables),
 		cmocka_unit_test(test_references_past_their_tables),
 		cmocka_unit_test(test_unreadable_notes),
+		cmocka_unit_test(test_lazy_plt_as_ibt),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
