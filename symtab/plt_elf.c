@@ -479,6 +479,19 @@ static uint64_t strtab_size(Elf *elf, size_t strndx)
 	return sh.sh_size;
 }
 
+/* The string table strndx ends with a NUL: libbfd gives no string of
+ * one that does not ("string table is corrupt"), so no dynamic symbol
+ * (fuzz_plt, session 22: .dynstr's last byte 0xff, 26 stubs against
+ * none). */
+static bool strtab_ends(Elf *elf, size_t strndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, strndx);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	return d && d->d_buf && d->d_size &&
+	       ((const char *)d->d_buf)[d->d_size - 1] == '\0';
+}
+
 static bool versions_whole(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -711,7 +724,8 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 			 * of (a size that is no multiple of its
 			 * entries'), and its entries are 24 bytes
 			 * whatever sh_entsize says: libbfd's to decide */
-			if (!c.dynsym || sh.sh_entsize != sizeof(Elf64_Sym)) {
+			if (!c.dynsym || sh.sh_entsize != sizeof(Elf64_Sym) ||
+			    !strtab_ends(elf, c.strndx)) {
 				ret = -1;
 				goto out;
 			}

@@ -398,6 +398,33 @@ static void test_lazy_plt_as_ibt(void **state)
 }
 
 /*
+ * .dynstr's last byte no NUL: libbfd takes the string table for corrupt
+ * and reads no dynamic symbol. Found by fuzz_plt in session 22 (a
+ * stripped C++ program: 26 stubs, libbfd none).
+ */
+static void test_unterminated_dynstr(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t n, bad = 0;
+	unsigned char *b, *sh;
+	uint64_t off, size;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	b = read_image("tests/perf/prog", &n);
+	sh = section_header(b, n, ".dynstr");
+	assert_non_null(sh);
+	memcpy(&off, sh + 24, 8);
+	memcpy(&size, sh + 32, 8);
+	assert_true(size && off + size <= n && !b[off + size - 1]);
+	b[off + size - 1] = 0xff;
+	compare_image(b, n, &c, &bad);
+	assert_int_equal(c.objects, 1);
+	assert_int_equal(bad, 0);
+}
+
+/*
  * A note section libbfd cannot read (its offset, sh_offset at byte 24,
  * past the file's end): libbfd refuses the file as it opens it. Found
  * by fuzz_plt in session 22 (tests/perf/prog's .note.gnu.build-id at
@@ -461,6 +488,7 @@ int main(void)
 		cmocka_unit_test(test_references_past_their_tables),
 		cmocka_unit_test(test_unreadable_notes),
 		cmocka_unit_test(test_lazy_plt_as_ibt),
+		cmocka_unit_test(test_unterminated_dynstr),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
