@@ -349,6 +349,11 @@ static void test_references_past_their_tables(void **state)
 		 * 0xfc000001 in a stripped C++ program) */
 		{ ".dynsym", { 44, 0xfc000001, 4 }, { 0, 0, 0 } },
 		{ ".symtab", { 44, 0x10000, 4 }, { 0, 0, 0 } },
+		/* the names' table flagged 0xff00 (SHF_COMPRESSED among
+		 * them, sh_flags at byte 8): libelf reads no name of it,
+		 * libbfd the bytes as they are (fuzz_plt, session 22: no
+		 * stubs against 1) */
+		{ ".shstrtab", { 8, 0xff00, 8 }, { 0, 0, 0 } },
 	};
 	struct counts c = { 0, 0, 0, 0, 0 };
 	size_t bad = 0;
