@@ -453,6 +453,13 @@ static bool types_known(Elf *elf)
 		 * none) */
 		if (sh.sh_type == SHT_GROUP)
 			return false;
+		/* relocations of entries not their size: libbfd refuses
+		 * the file (fuzz_plt, session 22: .gnu.version_r typed
+		 * SHT_RELA, 24 stubs against none) */
+		if ((sh.sh_type == SHT_RELA &&
+		     sh.sh_entsize != sizeof(Elf64_Rela)) ||
+		    (sh.sh_type == SHT_REL && sh.sh_entsize != sizeof(Elf64_Rel)))
+			return false;
 		if (sh.sh_type >= SHT_LOOS && sh.sh_type <= SHT_HIOS) {
 			if (sh.sh_flags & SHF_OS_NONCONFORMING)
 				return false;
