@@ -527,7 +527,8 @@ int elf_read_debuglink(struct elf_file *ef, char **name, uint32_t *crc)
 	if (!data)
 		return elf_error(ef->path, "cannot read .gnu_debuglink");
 	p = data->d_buf;
-	len = strnlen((const char *)p, data->d_size);
+	/* an empty section has no buffer (fuzz_symtab) */
+	len = p ? strnlen((const char *)p, data->d_size) : 0;
 	crc_off = (len + 4) & ~(size_t)3;
 	if (len == 0 || crc_off + 4 > data->d_size) {
 		warning("%s: malformed .gnu_debuglink ignored", ef->path);

@@ -23,7 +23,8 @@
  * a section of a type libbfd refuses the file for, a section link
  * past the sections, a section name past the names' table, a dynamic
  * symbol of SHN_XINDEX, symbol version tables whose chains leave their
- * section)
+ * section or whose names are past their string table, a .gnu.version
+ * or a note section libbfd cannot read whole)
  * returns
  * -1: the caller then asks libbfd, as before. tests/test_plt_elf.c
  * compares both lists on real objects.
@@ -120,6 +121,14 @@ static void match(const unsigned char *b, uint64_t size, bool first,
 		if (!memcmp(b + 6, "\xff\x25", 2))
 			*type = LAZY;
 		else if (!memcmp(b + 6, "\xf2\xff\x25", 3))
+			*type = LAZY | SECOND;
+		/* bfd takes a lazy .plt whose first entry starts as an IBT
+		 * one (endbr64, then a push whose first immediate byte is
+		 * 0: 6 bytes, found by changing each) for the IBT layout,
+		 * whose calls go through .plt.sec (fuzz_plt, session 22: 25
+		 * stubs against 1) */
+		if (*type == LAZY &&
+		    !memcmp(b + 16, "\xf3\x0f\x1e\xfa\x68\x00", 6))
 			*type = LAZY | SECOND;
 	}
 	if (!*type && size >= (*nl)->size &&
@@ -437,6 +446,20 @@ static bool types_known(Elf *elf)
 		    (sh.sh_entsize != sizeof(Elf64_Sym) ||
 		     (sh.sh_type == SHT_SYMTAB ? nsymtab++ : ndynsym++)))
 			return false;
+		/* a section group libbfd checks (entries of 4 bytes, its
+		 * members) and refuses the file for when it is not one:
+		 * ld links none into what it makes (fuzz_plt, session 22:
+		 * .gcc_except_table typed SHT_GROUP, 26 stubs against
+		 * none) */
+		if (sh.sh_type == SHT_GROUP)
+			return false;
+		/* relocations of entries not their size: libbfd refuses
+		 * the file (fuzz_plt, session 22: .gnu.version_r typed
+		 * SHT_RELA, 24 stubs against none) */
+		if ((sh.sh_type == SHT_RELA &&
+		     sh.sh_entsize != sizeof(Elf64_Rela)) ||
+		    (sh.sh_type == SHT_REL && sh.sh_entsize != sizeof(Elf64_Rel)))
+			return false;
 		if (sh.sh_type >= SHT_LOOS && sh.sh_type <= SHT_HIOS) {
 			if (sh.sh_flags & SHF_OS_NONCONFORMING)
 				return false;
@@ -457,6 +480,32 @@ static bool types_known(Elf *elf)
  * ends early) leaves it no symbols, so no stubs. Stricter than libbfd
  * where unsure: such a file goes to libbfd, which decides.
  */
+/* The size of the string table section strndx, or 0 when it is none:
+ * libbfd looks each version's names up there, and a name past its end
+ * ("invalid string offset") fails the whole table. */
+static uint64_t strtab_size(Elf *elf, size_t strndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, strndx);
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB)
+		return 0;
+	return sh.sh_size;
+}
+
+/* The string table strndx ends with a NUL: libbfd gives no string of
+ * one that does not ("string table is corrupt"), so no dynamic symbol
+ * (fuzz_plt, session 22: .dynstr's last byte 0xff, 26 stubs against
+ * none). */
+static bool strtab_ends(Elf *elf, size_t strndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, strndx);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+
+	return d && d->d_buf && d->d_size &&
+	       ((const char *)d->d_buf)[d->d_size - 1] == '\0';
+}
+
 static bool versions_whole(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
@@ -465,14 +514,25 @@ static bool versions_whole(Elf *elf)
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *d;
 		size_t off = 0, steps = 0;
+		uint64_t strsz;
 
 		if (!gelf_getshdr(scn, &sh))
 			return false;
+		/* the version of each dynamic symbol: libbfd wants entries
+		 * of 2 bytes, and reads them all, or no symbol (an offset
+		 * or size past the file's end: fuzz_plt, session 22) */
+		if (sh.sh_type == SHT_GNU_versym) {
+			d = elf_getdata(scn, NULL);
+			if (sh.sh_entsize != 2 || !d || d->d_size != sh.sh_size)
+				return false;
+			continue;
+		}
 		if (sh.sh_type != SHT_GNU_verneed &&
 		    sh.sh_type != SHT_GNU_verdef)
 			continue;
 		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_info || d->d_size > INT_MAX)
+		strsz = strtab_size(elf, sh.sh_link);
+		if (!d || !sh.sh_info || d->d_size > INT_MAX || !strsz)
 			return false;
 		for (size_t i = 0; i < sh.sh_info; i++) {
 			size_t aux, next, cnt;
@@ -486,7 +546,8 @@ static bool versions_whole(Elf *elf)
 			if (sh.sh_type == SHT_GNU_verneed) {
 				GElf_Verneed vn;
 
-				if (!gelf_getverneed(d, (int)off, &vn))
+				if (!gelf_getverneed(d, (int)off, &vn) ||
+				    vn.vn_file >= strsz)
 					return false;
 				cnt = vn.vn_cnt;
 				aux = vn.vn_aux;
@@ -508,13 +569,15 @@ static bool versions_whole(Elf *elf)
 				if (sh.sh_type == SHT_GNU_verneed) {
 					GElf_Vernaux va;
 
-					if (!gelf_getvernaux(d, (int)a, &va))
+					if (!gelf_getvernaux(d, (int)a, &va) ||
+					    va.vna_name >= strsz)
 						return false;
 					an = va.vna_next;
 				} else {
 					GElf_Verdaux va;
 
-					if (!gelf_getverdaux(d, (int)a, &va))
+					if (!gelf_getverdaux(d, (int)a, &va) ||
+					    va.vda_name >= strsz)
 						return false;
 					an = va.vda_next;
 				}
@@ -533,9 +596,35 @@ static bool versions_whole(Elf *elf)
 }
 
 /*
+ * Every note section readable whole: libbfd reads the notes as it opens
+ * the file, and refuses the file when it cannot (fuzz_plt, session 22:
+ * .note.gnu.build-id's offset past the file's end, 8 stubs against
+ * none).
+ */
+static bool notes_whole(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh))
+			return false;
+		if (sh.sh_type != SHT_NOTE || !sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || d->d_size != sh.sh_size)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Every section's link (sh_link), and the info of a relocation section
- * or one flagged SHF_INFO_LINK (sh_info), a section of the file:
- * libbfd refuses the file otherwise ("file format not recognized").
+ * or one flagged SHF_INFO_LINK (sh_info), a section of the file, and a
+ * symbol table's info (its first global) inside it: libbfd refuses the
+ * file otherwise ("file format not recognized").
  */
 static bool links_inside(Elf *elf)
 {
@@ -550,6 +639,13 @@ static bool links_inside(Elf *elf)
 			return false;
 		if ((sh.sh_type == SHT_REL || sh.sh_type == SHT_RELA ||
 		     (sh.sh_flags & SHF_INFO_LINK)) && sh.sh_info >= shnum)
+			return false;
+		/* a symbol table's first global (sh_info) past its end,
+		 * where it has any (fuzz_plt, session 22: .dynsym's
+		 * 0xfc000001) */
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
+		    sh.sh_size &&
+		    (uint64_t)sh.sh_info * sh.sh_entsize > sh.sh_size)
 			return false;
 	}
 	return true;
@@ -588,8 +684,12 @@ static bool names_inside(Elf *elf, size_t shstrndx)
 		return false;
 	size = sh.sh_size;
 	scn = NULL;
+	/* and each name one libelf reads: it reads none of a names'
+	 * table flagged SHF_COMPRESSED, where libbfd reads the bytes as
+	 * they are (fuzz_plt, session 22: no stubs against libbfd's 1) */
 	while ((scn = elf_nextscn(elf, scn)))
-		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= size)
+		if (!gelf_getshdr(scn, &sh) || sh.sh_name >= size ||
+		    !elf_strptr(elf, shstrndx, sh.sh_name))
 			return false;
 	return true;
 }
@@ -626,7 +726,7 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 	    eh.e_shentsize != sizeof(Elf64_Shdr) ||
 	    (eh.e_phnum && eh.e_phentsize != sizeof(Elf64_Phdr)) ||
 	    !tables_inside(elf, &eh) || !types_known(elf) ||
-	    !links_inside(elf) || !versions_whole(elf) ||
+	    !links_inside(elf) || !versions_whole(elf) || !notes_whole(elf) ||
 	    elf_getshdrstrndx(elf, &shstrndx) < 0 ||
 	    !names_inside(elf, shstrndx))
 		goto out;
@@ -642,7 +742,8 @@ int plt_elf_read(int fd, struct plt_stubs *out)
 			 * of (a size that is no multiple of its
 			 * entries'), and its entries are 24 bytes
 			 * whatever sh_entsize says: libbfd's to decide */
-			if (!c.dynsym || sh.sh_entsize != sizeof(Elf64_Sym)) {
+			if (!c.dynsym || sh.sh_entsize != sizeof(Elf64_Sym) ||
+			    !strtab_ends(elf, c.strndx)) {
 				ret = -1;
 				goto out;
 			}

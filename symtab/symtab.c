@@ -443,7 +443,10 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 		r->kind = SYM_FUNC;
 		r->bind = 0;	/* STB_LOCAL: a static function */
 	}
-	name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
+	/* raw->v is NULL when the file has no symbols at all: no
+	 * pointer arithmetic on it (UBSan, fuzz_symtab) */
+	if (raw->nr > nraw)
+		name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
 	free(starts);
 	free(v);
 }
@@ -472,6 +475,18 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		out.xsyms = NULL;
 		if (elf_read_symbols(bin, true, st->names, opts->demangle,
 				     priv->secs, priv->nsecs, &own) < 0)
+			goto out;
+	}
+	if (from == bin && dbg && elf_has_symtab(dbg)) {
+		/* addr2line names the file of an address without a line
+		 * row from the debug file's symbols when its DWARF is
+		 * there: strip -g keeps the binary's table but drops its
+		 * STT_FILE symbols ("main.cold at app.cc:?", not ??:?) */
+		struct sym_out files = { NULL, &fs, NULL };
+
+		out.fsyms = NULL;
+		if (elf_read_symbols(dbg, false, st->names, opts->demangle,
+				     priv->secs, priv->nsecs, &files) < 0)
 			goto out;
 	}
 	if (elf_read_symbols(from, !st->has_symtab, st->names, opts->demangle,

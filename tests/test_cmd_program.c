@@ -52,10 +52,32 @@ static void test_perf_record(void **state)
 	check("/usr/bin/perfect record -g ./a", "/usr/bin/perfect");
 	check("perf record --output=x.data --call-graph=dwarf ./a", "./a");
 	check("perf record --switch-output=1s -- ./a", "./a");
-	/* nothing run: system-wide, an existing process */
-	check("perf record -a -o x.data", NULL);
+	/* nothing run: an existing process */
 	check("perf record -p 1234", NULL);
 	check("perf record -o", NULL);
+}
+
+/*
+ * System-wide: every process is the "program", whatever command set how
+ * long (perf record -a sleep 3 and -a sleep 5 are one machine's, and
+ * "sleep" against ./app was named as two programs, while -a with no
+ * command was compared with nothing).
+ */
+static void test_system_wide(void **state)
+{
+	static const char every[] = "every process (perf record -a)";
+
+	(void)state;
+	check("perf record -a -o x.data", every);
+	check("perf record -a -g sleep 3", every);
+	check("perf record -ag -F 99 -- sleep 5", every);
+	check("perf record --all-cpus ./a", every);
+	check("perf record -C 0,1 sleep 1", every);
+	check("perf record --cpu=2 sleep 1", every);
+	/* an argument that holds an 'a' is no -a */
+	check("perf record -o a.data ./a", "./a");
+	check("perf record -ea ./b", "./b");
+	check("perf record -- ./a -a", "./a");
 }
 
 int main(void)
@@ -63,6 +85,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_perf_record),
+		cmocka_unit_test(test_system_wide),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

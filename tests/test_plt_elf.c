@@ -246,10 +246,11 @@ static void test_unknown_section_types(void **state)
 	assert_int_equal(bad, 0);
 }
 
-/* Compare a copy of tests/perf/prog whose .gnu.version_r's first
- * (and only) entry links to the next at next. */
-static void compare_version_link(uint32_t next, struct counts *c,
-				 size_t *bad)
+/* Compare a copy of tests/perf/prog whose .gnu.version_r has the 4
+ * bytes at byte at set to value (its first and only entry is at 0, that
+ * entry's first aux entry at 0x10). */
+static void compare_version_field(size_t at, uint32_t value,
+				  struct counts *c, size_t *bad)
 {
 	size_t n;
 	unsigned char *b = read_image("tests/perf/prog", &n), *sh;
@@ -258,8 +259,8 @@ static void compare_version_link(uint32_t next, struct counts *c,
 	sh = section_header(b, n, ".gnu.version_r");
 	assert_non_null(sh);
 	memcpy(&off, sh + 0x18, 8);
-	assert_true(off + sizeof(Elf64_Verneed) <= n);
-	memcpy(b + off + offsetof(Elf64_Verneed, vn_next), &next, 4);
+	assert_true(off + 0x10 + sizeof(Elf64_Vernaux) <= n);
+	memcpy(b + off + at, &value, 4);
 	compare_image(b, n, c, bad);
 }
 
@@ -284,9 +285,33 @@ static void test_broken_version_tables(void **state)
 				(struct field){ 0, 0, 0 }, &c, &bad);
 	/* the last entry's link (vn_next, at 12 in the entry) past the
 	 * section: libbfd checks it too */
-	compare_version_link(0x40, &c, &bad);
-	compare_version_link(0x09000000, &c, &bad);
-	assert_int_equal(c.objects, sizeof(counts) / sizeof(*counts) + 2);
+	compare_version_field(offsetof(Elf64_Verneed, vn_next), 0x40, &c,
+			      &bad);
+	compare_version_field(offsetof(Elf64_Verneed, vn_next), 0x09000000,
+			      &c, &bad);
+	/* a version's name (an aux entry's vna_name) or its file's
+	 * (vn_file) past .dynstr: libbfd's "invalid string offset" fails
+	 * the table; we named 8 stubs (fuzz_plt's session 21 finding, with
+	 * .plt.got's address moved too, which did not matter) */
+	compare_version_field(0x10 + offsetof(Elf64_Vernaux, vna_name), 0x1000,
+			      &c, &bad);
+	compare_version_field(offsetof(Elf64_Verneed, vn_file), 0xf2, &c,
+			      &bad);
+	/* .gnu.version_r linked (sh_link, byte 40) to a section that is no
+	 * string table (.dynsym, 6); .gnu.version's entries of 4 bytes
+	 * (sh_entsize, byte 56), or its data past the file's end (sh_offset,
+	 * byte 24): libbfd reads no dynamic symbols (26 stubs against none
+	 * on a stripped C++ program, fuzz_plt, session 22) */
+	compare_changed("tests/perf/prog", ".gnu.version_r",
+			(struct field){ 40, 6, 4 }, (struct field){ 0, 0, 0 },
+			&c, &bad);
+	compare_changed("tests/perf/prog", ".gnu.version",
+			(struct field){ 56, 4, 8 }, (struct field){ 0, 0, 0 },
+			&c, &bad);
+	compare_changed("tests/perf/prog", ".gnu.version",
+			(struct field){ 24, 0x40000000, 8 },
+			(struct field){ 0, 0, 0 }, &c, &bad);
+	assert_int_equal(c.objects, sizeof(counts) / sizeof(*counts) + 7);
 	assert_int_equal(bad, 0);
 }
 
@@ -319,6 +344,24 @@ static void test_references_past_their_tables(void **state)
 		 * and a second .symtab */
 		{ ".symtab", { 56, 0x100000000000018, 8 }, { 0, 0, 0 } },
 		{ ".bss", { 4, SHT_SYMTAB, 4 }, { 56, 24, 8 } },
+		/* a symbol table's first global (sh_info, byte 44) past its
+		 * end: found by fuzz_plt in session 22 (.dynsym's
+		 * 0xfc000001 in a stripped C++ program) */
+		{ ".dynsym", { 44, 0xfc000001, 4 }, { 0, 0, 0 } },
+		{ ".symtab", { 44, 0x10000, 4 }, { 0, 0, 0 } },
+		/* the names' table flagged 0xff00 (SHF_COMPRESSED among
+		 * them, sh_flags at byte 8): libelf reads no name of it,
+		 * libbfd the bytes as they are (fuzz_plt, session 22: no
+		 * stubs against 1) */
+		{ ".shstrtab", { 8, 0xff00, 8 }, { 0, 0, 0 } },
+		/* a section typed SHT_GROUP (sh_type, byte 4) that is no
+		 * group: libbfd refuses the file (fuzz_plt, session 22:
+		 * .gcc_except_table so typed) */
+		{ ".eh_frame", { 4, SHT_GROUP, 4 }, { 0, 0, 0 } },
+		/* relocations whose entries are not 24 bytes: libbfd
+		 * refuses the file (fuzz_plt, session 22: .gnu.version_r
+		 * typed SHT_RELA; here .eh_frame_hdr, of entries of 0) */
+		{ ".eh_frame_hdr", { 4, SHT_RELA, 4 }, { 0, 0, 0 } },
 	};
 	struct counts c = { 0, 0, 0, 0, 0 };
 	size_t bad = 0;
@@ -330,6 +373,91 @@ static void test_references_past_their_tables(void **state)
 		compare_changed("tests/perf/libwork.so", cases[i].section,
 				cases[i].f1, cases[i].f2, &c, &bad);
 	assert_int_equal(c.objects, sizeof(cases) / sizeof(*cases));
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * A lazy .plt (PLT0 "ff 35 ... ff 25") whose first entry starts as an
+ * IBT one (endbr64; push, first immediate byte 0): libbfd takes the IBT
+ * layout, whose calls go through .plt.sec, and names none of .plt's
+ * entries; with byte 6 changed, the lazy layout again. Found by
+ * fuzz_plt in session 22 (a stripped C++ program: 25 stubs, libbfd 1).
+ */
+static void test_lazy_plt_as_ibt(void **state)
+{
+	static const unsigned char ibt[] = { 0xf3, 0x0f, 0x1e, 0xfa, 0x68,
+					     0x00 };
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t bad = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	for (int last = 0; last < 2; last++) {
+		size_t n;
+		unsigned char *b = read_image("tests/perf/prog", &n), *sh;
+		uint64_t off;
+
+		sh = section_header(b, n, ".plt");
+		assert_non_null(sh);
+		memcpy(&off, sh + 24, 8);
+		assert_true(off + 32 <= n);
+		memcpy(b + off + 16, ibt, sizeof(ibt));
+		b[off + 16 + 5] = last ? 0x11 : 0x00;
+		compare_image(b, n, &c, &bad);
+	}
+	assert_int_equal(c.objects, 2);
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * .dynstr's last byte no NUL: libbfd takes the string table for corrupt
+ * and reads no dynamic symbol. Found by fuzz_plt in session 22 (a
+ * stripped C++ program: 26 stubs, libbfd none).
+ */
+static void test_unterminated_dynstr(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t n, bad = 0;
+	unsigned char *b, *sh;
+	uint64_t off, size;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	b = read_image("tests/perf/prog", &n);
+	sh = section_header(b, n, ".dynstr");
+	assert_non_null(sh);
+	memcpy(&off, sh + 24, 8);
+	memcpy(&size, sh + 32, 8);
+	assert_true(size && off + size <= n && !b[off + size - 1]);
+	b[off + size - 1] = 0xff;
+	compare_image(b, n, &c, &bad);
+	assert_int_equal(c.objects, 1);
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * A note section libbfd cannot read (its offset, sh_offset at byte 24,
+ * past the file's end): libbfd refuses the file as it opens it. Found
+ * by fuzz_plt in session 22 (tests/perf/prog's .note.gnu.build-id at
+ * 0x5803: 8 stubs, libbfd none).
+ */
+static void test_unreadable_notes(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t bad = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	compare_changed("tests/perf/prog", ".note.gnu.build-id",
+			(struct field){ 24, 0x5803, 8 },
+			(struct field){ 0, 0, 0 }, &c, &bad);
+	compare_changed("tests/perf/prog", ".note.ABI-tag",
+			(struct field){ 32, 0x100000, 8 },
+			(struct field){ 0, 0, 0 }, &c, &bad);
+	assert_int_equal(c.objects, 2);
 	assert_int_equal(bad, 0);
 }
 
@@ -371,6 +499,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_section_types),
 		cmocka_unit_test(test_broken_version_tables),
 		cmocka_unit_test(test_references_past_their_tables),
+		cmocka_unit_test(test_unreadable_notes),
+		cmocka_unit_test(test_lazy_plt_as_ibt),
+		cmocka_unit_test(test_unterminated_dynstr),
 		cmocka_unit_test(test_extended_section_index),
 	};
 

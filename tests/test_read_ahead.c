@@ -377,6 +377,13 @@ static void test_names(void **state)
 	      NULL);
 	sweep("\nfn=(7) fib'2\n0x10 1 1\ncfn=(8) fib'3\ncalls=1 0x10 1\n+1 1 1\n"
 	      "\nfn=(8)\n0x10 2 2\n\nfn=(10) fib\n0x10 3 3\n", NULL);
+	/* fn= goes back to fl='s file (a --dump-every-bb part: inlined
+	 * code's call site, then fn= with no fe=): also when the stretch
+	 * saw fn= and no file line */
+	sweep("\nfl=(3) z.c\nfn=(7) seven\nfi=(4) h.h\ncfi=(4)\n"
+	      "cfn=(9) nine\ncalls=0 0x30 1\n0x12 2 8\n"
+	      "\nfn=(8) eight\ncfn=(7)\ncalls=0 0x10 1\n0x20 3 17\n"
+	      "+1 4 2\n\nfn=(10) ten\n0x40 5 1\n", NULL);
 }
 
 /* Header lines after the stretch started: new parts, other events,

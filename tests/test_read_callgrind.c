@@ -889,6 +889,24 @@ static void test_function_identity(void **state)
 	rd_clean(&r, "events: Ir\nfi=x.py\nfn=f\n1 5\n");
 	assert_int_not_equal(find_func3(&r.p, "", "x.py", "f"), NO_ID);
 	rd_done(&r);
+
+	/*
+	 * fn= starts over at fl='s file, as KCachegrind reads and
+	 * callgrind's dump.c writes: a --dump-every-bb part (valgrind
+	 * 3.19) had strings(int) end on a call from inlined stl_tree.h
+	 * code with no cost of its own (calls=0), then main with no fe=;
+	 * main's call to strings(int) without cfi= made a second
+	 * strings(int), of stl_tree.h, and main's lines went there too.
+	 */
+	rd_clean(&r, "events: Ir\nfl=(1) app.cc\nfn=(1) strings\n"
+		 "fi=(2) stl_tree.h\ncfi=(2)\ncfn=(3) erase\n"
+		 "calls=0 1929\n984 8\n\nfn=(4) main\ncfn=(1)\n"
+		 "calls=0 36\n47 17\n48 2\n");
+	assert_int_equal(funcs_named(&r.p, "strings"), 1);
+	assert_int_not_equal(call_of(&r.p, "main", "strings"), NO_ID);
+	assert_int_equal(incl_of(&r.p, "main", "strings", "Ir"), 17);
+	assert_int_equal(self_of(&r.p, "main", "Ir"), 2);
+	rd_done(&r);
 }
 
 /* ---- subpositions ---- */

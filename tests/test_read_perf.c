@@ -794,12 +794,13 @@ static uint32_t ref_comm(const struct ref_comm *c, size_t n, uint32_t tid,
 {
 	const struct ref_comm *best = NULL, *first = NULL;
 
+	/* newest first: between equal times the last set stays */
 	for (size_t i = n; i-- > 0;) {
 		if (c[i].tid != tid)
 			continue;
-		if (!first || c[i].time <= first->time)
+		if (!first || c[i].time < first->time)
 			first = &c[i];
-		if (c[i].time <= time && (!best || c[i].time >= best->time))
+		if (c[i].time <= time && (!best || c[i].time > best->time))
 			best = &c[i];
 	}
 	if (!best)
@@ -1316,6 +1317,74 @@ static void put_fork(struct buf *b, uint32_t parent, uint32_t child,
 	put8(b, time);
 	put_trailer(b, child, time);
 	end_record(b, at);
+}
+
+static void put_comm(struct buf *b, uint32_t pid, const char *name,
+		     uint64_t time)
+{
+	size_t at = begin_record(b, PERF_RECORD_COMM, 0);
+	size_t n = strlen(name) + 1;
+
+	put4(b, pid);
+	put4(b, pid);
+	put_bytes(b, name, n);
+	while (n++ % 8)
+		put(b, 0, 1);
+	put_trailer(b, pid, time);
+	end_record(b, at);
+}
+
+/* perf record -a's start: each running process's FORK from its parent
+ * and then its COMM, all at time 0; then a sample of it, and one of the
+ * idle task (pid 0), which no record names. */
+static void put_running_processes(struct buf *b)
+{
+	const uint64_t user[] = { PERF_CONTEXT_USER, 0x400010 };
+	const uint64_t idle[] = { PERF_CONTEXT_KERNEL, KADDR };
+	size_t at;
+
+	put_comm(b, 1, "init", 0);
+	put_fork(b, 1, 100, 0);
+	put_comm(b, 100, "prog", 0);
+	put_mmap2(b, 100, 0x400000, 0x1000, 0, "/x/prog", 0);
+	put_sample(b, PERF_RECORD_MISC_USER, 100, 5, user, 2, 1000);
+	put_sample(b, PERF_RECORD_MISC_KERNEL, 0, 6, idle, 2, 1000);
+	at = begin_record(b, PERF_REC_FINISHED_ROUND, 0);
+	end_record(b, at);
+}
+
+static const char *thread_comm(const struct res *r, uint32_t tid)
+{
+	const struct perf_data *d = r->p.perf;
+
+	for (size_t i = 0; i < d->nthreads; i++)
+		if (d->threads[i].tid == tid)
+			return d->threads[i].comm == NO_NAME
+				       ? "(none)"
+				       : profile_str(&r->p, d->threads[i].comm);
+	return "(not sampled)";
+}
+
+/*
+ * Names as perf report gives them: between a FORK's name (its
+ * parent's) and a COMM at one time, the later in the file (every
+ * process running when perf record -a started was named as init, the
+ * root of its parents, in --threads and for --comm); the idle task is
+ * swapper (it was "[unknown]").
+ */
+static void test_names_at_one_time(void **state)
+{
+	struct buf b;
+	struct res r;
+
+	(void)state;
+	build_file_of(&b, false, put_running_processes);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(thread_comm(&r, 100), "prog");
+	assert_string_equal(thread_comm(&r, 0), "swapper");
+	rd_done(&r);
+	free(b.p);
 }
 
 /* a file read in run_bounded(): it must be read, and quickly */
@@ -2637,6 +2706,7 @@ int main(void)
 		cmocka_unit_test(test_path_as_nodes),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),
+		cmocka_unit_test(test_names_at_one_time),
 		cmocka_unit_test(test_quirks_said),
 		cmocka_unit_test(test_no_regs_said),
 		cmocka_unit_test(test_events_told_apart),

@@ -66,10 +66,28 @@ static bool takes_next(const char *w, size_t len)
 	return false;
 }
 
+/* Whether option word w records every process (-a, --all-cpus; -C,
+ * --cpu: all of some CPUs'), grouped short options ("-ag") included. */
+static bool system_wide(const char *w, size_t len)
+{
+	if (len > 2 && w[1] == '-')
+		return is(w, len, "--all-cpus") || is(w, len, "--cpu") ||
+		       (len > 6 && !memcmp(w, "--cpu=", 6));
+	for (size_t i = 1; i < len; i++) {
+		if (w[i] == 'a' || w[i] == 'C')
+			return true;
+		if (strchr(short_arg, w[i]))
+			return false;	/* the rest is its argument */
+	}
+	return false;
+}
+
 const char *cmd_program(const char *cmd, size_t *len)
 {
+	static const char every[] = "every process (perf record -a)";
 	const char *s = cmd, *first = word(&s, len), *base, *w;
 	size_t first_len = *len;
+	bool all = false;
 
 	if (!first)
 		return NULL;
@@ -83,10 +101,19 @@ const char *cmd_program(const char *cmd, size_t *len)
 		return first;
 	}
 	while ((w = word(&s, len)) && w[0] == '-' && *len > 1) {
-		if (is(w, *len, "--"))
-			return word(&s, len);
+		if (is(w, *len, "--")) {
+			w = word(&s, len);
+			break;
+		}
+		all = all || system_wide(w, *len);
 		if (takes_next(w, *len) && !word(&s, len))
 			return NULL;
+	}
+	/* the command of "perf record -a sleep 5" only sets how long:
+	 * every process is what was recorded, in either run */
+	if (all) {
+		*len = sizeof(every) - 1;
+		return every;
 	}
 	return w;
 }

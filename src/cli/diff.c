@@ -662,6 +662,7 @@ static bool in_ticks(const struct profile *p, uint32_t ev)
 static void print_text(FILE *out, const struct diff *d, size_t listed)
 {
 	const struct profile *bp = &d->s[BASE].p;
+	size_t below = 0;
 	uint64_t totals[2] = { d->s[BASE].total, d->s[NEW].total };
 	bool groups = !d->o->no_digit_groups;
 	char ds[FMT_NUM_MAX], di[FMT_NUM_MAX], own[32];
@@ -696,8 +697,20 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 			fmt_count(b2, totals[NEW], groups),
 			max ? "" : " in all", ds, pct_delta(d, totals));
 	}
+	/* changes --threshold leaves out are counted, never denied: with
+	 * --threshold=2 two builds whose functions all moved by less
+	 * were said to have "No function's cost changed." */
+	for (size_t i = listed; i < d->nrows; i++)
+		below += abs_delta(d->rows[i].self) ||
+			 abs_delta(d->rows[i].incl);
 	if (!listed) {
-		fputs("No function's cost changed.\n", out);
+		if (below)
+			fprintf(out, "No function's cost changed by %.4g%% of "
+				"the base's total or more (%zu changed by less: "
+				"--threshold=0 lists them).\n",
+				d->o->threshold, below);
+		else
+			fputs("No function's cost changed.\n", out);
 		return;
 	}
 	fprintf(out, "%*s %8s %*s %8s %*s %*s %9s\n", w, "self", "%", w,
@@ -740,6 +753,10 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 			free(lines);
 		}
 	}
+	if (below)
+		fprintf(out, "(%zu more functions changed by less than %.4g%% "
+			"of the base's total: --threshold=0 lists them all)\n",
+			below, d->o->threshold);
 	if (!d->o->brief) {
 		fputc('\n', out);
 		fputs(diff_blurb, out);

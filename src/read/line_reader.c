@@ -139,8 +139,11 @@ int line_reader_next(struct line_reader *lr, char **line, size_t *len)
 		char *start = lr->buf + lr->pos;
 		size_t n;
 
-		if (!nl && lr->eof && lr->pos < lr->end)
+		lr->last_unterminated = false;
+		if (!nl && lr->eof && lr->pos < lr->end) {
 			nl = lr->buf + lr->end; /* last line, no newline */
+			lr->last_unterminated = true;
+		}
 		if (nl) {
 			n = (size_t)(nl - start);
 			if (n && start[n - 1] == '\r')

@@ -21,6 +21,10 @@ struct decoder;
 struct line_reader {
 	const char *path;	/* as given; used in every message */
 	uint64_t lineno;	/* of the line last returned, 1-based */
+	/* line_reader_next(): the line last returned is the input's last
+	 * and has no "\n" (a file cut short, for formats whose every line
+	 * ends) */
+	bool last_unterminated;
 	enum input_encoding encoding;
 	uint64_t file_size;	/* 0 when unknown (pipes) */
 	/* progress_update() is the caller's to call: set when another

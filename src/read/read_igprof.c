@@ -53,6 +53,7 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "events_differ.h"
 #include "profile/parts.h"
 #include "read.h"
 
@@ -1101,13 +1102,28 @@ bool igprof_sniff(const char *data, size_t len)
 	return len >= 3 && !memcmp(data, "P=(", 3);
 }
 
+/* A time profile added to a memory one: their counters differ (see
+ * events_differ.h). */
+static void warn_events(const struct ig_reader *rd, size_t nbefore)
+{
+	bool *listed;
+
+	if (!nbefore)
+		return;
+	listed = xcalloc(rd->p->nevents, sizeof(*listed));
+	for (size_t c = 0; c < rd->ncounters; c++)
+		listed[rd->counters[c].event] = true;
+	events_differ_warn(rd->p, listed, nbefore, rd->lr->path, 0);
+	free(listed);
+}
+
 int read_igprof(struct profile *p, struct line_reader *lr,
 		const struct read_opts *opts)
 {
 	struct ig_reader rd;
 	int ret = -1, r;
 	char *line;
-	size_t len;
+	size_t len, nbefore;
 
 	memset(&rd, 0, sizeof(rd));
 	rd.p = p;
@@ -1117,6 +1133,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	rd.count_col = NO_ID;
 	rd.memory = -1;
 	rd.buffer = 1;
+	nbefore = p->ninputs ? p->nevents : 0;
 	rd.input = profile_add_input(p, lr->path, "igprof");
 	rd.input->nparts = 1;
 	rd.input->nselected = buffer_wanted(&rd);
@@ -1152,6 +1169,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		      lr->path);
 		goto out;
 	}
+	warn_events(&rd, nbefore);
 	/* the arcs' call counts are the counts of --counter's counter */
 	if (rd.count_col != NO_ID) {
 		p->counts_by_event = true;

@@ -365,6 +365,31 @@ static void assign_hist(const struct gmon_hist *h, uint64_t off,
 	}
 }
 
+/*
+ * glibc's histogram covers the program's own text, so ticks below its
+ * first function or past its last ("<locore>", "<hicore>") mean a
+ * histogram that is not over this binary's code: a damaged range (a
+ * high_pc of 2^64 - 1 gave <hicore> 100% of the time, where gprof
+ * drops them all and prints 0.00 seconds) or another program's file.
+ * Listed, as gprof names them, and said.
+ */
+static void warn_outside(const struct gmon_data *g, const struct symtab *st,
+			 const struct gtable *t, const double *credit)
+{
+	double all = 0, out = credit[0] + credit[t->n - 1];
+
+	for (size_t i = 0; i < t->n; i++)
+		all += credit[i];
+	if (out <= 0 || all <= 0 || !g->nhists)
+		return;
+	warning("%s: %.1f%% of the gmon.out's histogram ticks fall outside "
+		"the binary's functions (<locore>, <hicore>): its histogram "
+		"[0x%llx, 0x%llx) is not over this binary's code; the file "
+		"may be damaged, or of another program", st->path,
+		100.0 * out / all, (unsigned long long)g->hists[0].low,
+		(unsigned long long)g->hists[0].high);
+}
+
 /* What gmon_positions() asks back: functions as the table has them. */
 struct pos_ctx {
 	struct profile *p;
@@ -444,12 +469,22 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 			snprintf(others, sizeof(others),
 				 "%llu go into other objects; ",
 				 (unsigned long long)ac.into_others);
-		free(t.v);
-		return error("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions, where -pg code calls mcount (%sload offset 0x%llx: %s)",
-			     st->path, (unsigned long long)ac.ours_at_entry,
-			     g->narcs, others,
-			     (unsigned long long)r->load_offset,
-			     r->offset_reason);
+		/* --force-binary as for the other formats: a gmon.out with
+		 * an arc or two damaged, against the binary that wrote it,
+		 * is listed as gprof lists it */
+		if (!o->force_binary) {
+			free(t.v);
+			return error("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions, where -pg code calls mcount (%sload offset 0x%llx: %s); give the binary that wrote it (--force-binary uses this one anyway)",
+				     st->path,
+				     (unsigned long long)ac.ours_at_entry,
+				     g->narcs, others,
+				     (unsigned long long)r->load_offset,
+				     r->offset_reason);
+		}
+		warning("%s: does not match the gmon.out: only %llu of its %zu call arcs go to the entry of one of the binary's functions (%sload offset 0x%llx: %s); used as --force-binary asks",
+			st->path, (unsigned long long)ac.ours_at_entry,
+			g->narcs, others, (unsigned long long)r->load_offset,
+			r->offset_reason);
 	}
 
 	ev = profile_event(p, event_name(p, g));
@@ -463,6 +498,7 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 	for (size_t i = 0; i < t.n; i++)
 		if (credit[i] != 0)
 			pfunc_of(p, st, &t, i, object);
+	warn_outside(g, st, &t, credit);
 	arc_call = xcalloc(g->narcs + 1, sizeof(*arc_call));
 	arc_self = xcalloc(g->narcs + 1, sizeof(*arc_self));
 	for (size_t i = 0; i < g->narcs; i++) {

@@ -158,6 +158,7 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	rd.p = p;
 	rd.lr = lr;
 	rd.opts = opts;
+	rd.events_before = p->ninputs ? p->nevents : 0;
 	rd.input = profile_add_input(p, lr->path, "callgrind");
 	/* the arcs' inclusive costs in 4 bytes a number from the start: a
 	 * big program's millions of arcs are read at the peak */

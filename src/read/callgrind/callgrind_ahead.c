@@ -791,7 +791,7 @@ static void merge_state(struct merge *m)
 				mapped(m, *(const name_id *)((const char *)b +
 							     fields[i].offset));
 	if (b->set & (1u << CALLGRIND_KEY_FL | 1u << CALLGRIND_KEY_FI |
-		      1u << CALLGRIND_KEY_FE))
+		      1u << CALLGRIND_KEY_FE | 1u << CALLGRIND_KEY_FN))
 		rd->file = mapped(m, b->file);
 	if (b->func != NO_ID)
 		rd->func = m->funcs[b->func];

@@ -178,6 +178,18 @@ static void set_name(struct callgrind_reader *rd, enum callgrind_key key,
 		rd->file = name;
 		break;
 	case CALLGRIND_KEY_FN:
+		/* fn= starts over at the file of the last fl=, as
+		 * callgrind's writer does (dump.c resets its last position
+		 * to the function's file, and leaves out an fe= when the
+		 * cost it has pending is there) and KCachegrind reads: in
+		 * a --dump-every-bb part, a function ending on a call site
+		 * of inlined code (fi=, then calls=0 with no cost of its
+		 * own) is followed by fn= with no fe=, and the next
+		 * function's lines and its callees without cfi= went to
+		 * the inlined file (a "strings(int)" of stl_tree.h beside
+		 * the real one). */
+		if (rd->have_fl)
+			rd->file = rd->fl;
 		/* A function's file is its fl=; files from lsprofcalltree
 		 * have only fi= lines, so fall back to the current file.
 		 * A part left out by --part adds no function. */

@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "callgrind_lex.h"
 #include "callgrind_reader.h"
+#include "read/events_differ.h"
 
 /* part_sum to zero, what it held kept in added_before_part */
 static void fold_part_sum(struct callgrind_reader *rd)
@@ -257,6 +258,17 @@ static int too_many_events(struct callgrind_reader *rd)
 			  "(recorded and derived)", MAX_EVENTS);
 }
 
+/* This file's first "events:" line against the files before it (see
+ * events_differ.h): said once. */
+static void compare_events(struct callgrind_reader *rd, const bool *listed)
+{
+	if (!rd->input || rd->events_compared)
+		return;
+	rd->events_compared = true;
+	events_differ_warn(rd->p, listed, rd->events_before, rd->lr->path,
+			   rd->lr->lineno);
+}
+
 static int parse_events(struct callgrind_reader *rd, const char *v,
 			const char *end)
 {
@@ -288,6 +300,7 @@ static int parse_events(struct callgrind_reader *rd, const char *v,
 	}
 	if (!n)
 		return callgrind_error(rd, "'events:' names no events");
+	compare_events(rd, listed);
 	rd->ncols = n;
 	rd->identity_map = true;
 	for (size_t i = 0; i < n; i++)

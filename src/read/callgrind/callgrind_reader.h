@@ -134,6 +134,12 @@ struct callgrind_reader {
 					 * summary: */
 	bool cache_descs;		/* desc: lines of cachegrind's caches */
 
+	/* the profile's events before this file, when files came before
+	 * it (0 for the first), and whether its first "events:" line was
+	 * compared with them */
+	size_t events_before;
+	bool events_compared;
+
 	/* "desc: Unit:" lines (ours), applied when their event exists */
 	struct { name_id event; double seconds; } units[16];
 	unsigned nunits;

@@ -251,6 +251,14 @@ static int read_lines(struct heap_reader *h)
 		if (h->lr->lineno == 1) {
 			if (read_header(h, line) < 0)
 				return -1;
+		} else if (maps && h->lr->last_unterminated) {
+			/* the heap profiler copies /proc/self/maps, whose
+			 * lines all end: a cut one is no mapping (its path
+			 * cut too), as the CPU profile's reader says */
+			warning("%s:%llu: the mappings' last line ends without "
+				"a newline: the file is cut short, and objects "
+				"mapped after the cut are missing", r->path,
+				(unsigned long long)h->lr->lineno);
 		} else if (maps) {
 			gperf_maps_add_line(&r->maps, r->d, &r->p->names, line,
 					    len, h->lr->lineno);

@@ -447,13 +447,15 @@ const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 	return perf_maps_find_span(m, pid, addr, time, &from, &until);
 }
 
-/* --- command names: a treap per thread, by time, then by seq from
- * the newest (so that the largest key at or below a time is the first
- * set of those at the latest time) --- */
+/* --- command names: a treap per thread, by time, then by seq (so
+ * that the largest key at or below a time is the last set of those at
+ * the latest time, as perf, which reads records of one time in file
+ * order, has it: perf record -a writes each running process's FORK,
+ * which names it as its parent, and then its COMM, both at time 0) --- */
 
 static bool comm_before(const struct perf_comm *a, const struct perf_comm *b)
 {
-	return a->time != b->time ? a->time < b->time : a->seq > b->seq;
+	return a->time != b->time ? a->time < b->time : a->seq < b->seq;
 }
 
 static uint32_t comm_insert(struct perf_comm *c, uint32_t root, uint32_t i)
@@ -525,7 +527,7 @@ uint32_t perf_maps_comm(const struct perf_maps *m, uint32_t tid,
 		return UINT32_MAX;
 	i = comm_at(m->comms, m->threads[t].root, time);
 	if (i == NONE) {
-		/* before its first: the first set at the earliest time */
+		/* before its first: the last set at the earliest time */
 		for (first = m->threads[t].root; m->comms[first].left != NONE;)
 			first = m->comms[first].left;
 		i = comm_at(m->comms, m->threads[t].root,

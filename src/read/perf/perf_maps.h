@@ -177,8 +177,8 @@ void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,
 			uint32_t name);
 
 /* Thread tid's name at time (the newest set at or before it, else its
- * first; between equal times the first set), or UINT32_MAX when it was
- * never named. O(log of the thread's names). */
+ * earliest; between equal times the last set, as perf reads them), or
+ * UINT32_MAX when it was never named. O(log of the thread's names). */
 uint32_t perf_maps_comm(const struct perf_maps *m, uint32_t tid,
 			uint64_t time);
 

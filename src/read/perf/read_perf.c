@@ -571,6 +571,10 @@ static int read_data(struct profile *p, const char *path,
 	r.d->logging |= opts->perf_log_samples;
 	u64map_init(&r.id_attr);
 	perf_maps_init(&r.maps);
+	/* the idle task, which no COMM names: perf report calls it
+	 * swapper (perf_session__register_idle_thread()), and so its
+	 * --threads row, --comm=swapper and the report's threads */
+	perf_maps_set_comm(&r.maps, 0, 0, names_intern(&p->names, "swapper", 7));
 	r.kernel_obj = perf_data_object(r.d, &p->names, PERF_KERNEL_OBJECT,
 					strlen(PERF_KERNEL_OBJECT),
 					PERF_OBJ_KERNEL);

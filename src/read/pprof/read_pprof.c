@@ -39,6 +39,7 @@
 #include "pprof.h"
 #include "pprof_read.h"
 #include "profile/stack_charge.h"
+#include "read/events_differ.h"
 #include "read/read.h"
 
 /* What a file of n bytes may unfold into: frames walked and distinct
@@ -216,6 +217,9 @@ static int make_events(struct pp_reader *rd)
 	const struct pprof_file *f = rd->f;
 	struct profile *p = rd->p;
 	size_t first = f->ntypes - 1;
+	/* this file's input is added: the events of the files before it */
+	size_t nbefore = p->ninputs > 1 ? p->nevents : 0;
+	bool *listed;
 
 	rd->samples_type = NO_ID;
 	for (size_t t = 0; t < f->ntypes; t++) {
@@ -259,6 +263,13 @@ static int make_events(struct pp_reader *rd)
 		else if (t != rd->samples_type)
 			p->events[e].sample_count = false;
 	}
+	/* a CPU profile added to a heap one (go tool pprof refuses them
+	 * as incompatible): said, as for Callgrind's events */
+	listed = xcalloc(p->nevents, sizeof(*listed));
+	for (size_t t = 0; t < f->ntypes; t++)
+		listed[rd->event_of[t]] = true;
+	events_differ_warn(p, listed, nbefore, f->path, 0);
+	free(listed);
 	/* a file without one counts each Sample once, which no event of
 	 * the earlier files' counted */
 	if (rd->samples_type == NO_ID)
