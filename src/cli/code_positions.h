@@ -34,6 +34,10 @@ struct code_positions {
 	bool guessed;		/* this read is the one read of
 				 * --disasm=WHAT (code_positions.c) */
 	bool no_guess;		/* which failed: the two reads now */
+	bool by_region;		/* the first of the two reads was by the
+				 * binary's regions (known before it):
+				 * the functions kept whole are exactly
+				 * those of the symbols listed */
 	struct guess *guess;	/* what it keeps, while it reads */
 	/* the run's messages, held until the positions stand */
 	FILE *held, *sink;

@@ -60,7 +60,10 @@ struct pos_select {
 	struct names keep;		/* "object\x1fname" of those kept */
 	bool keep_all;			/* every function whole (a test) */
 	bool no_counts;			/* flags and ranges alone (a first
-					 * read, choosing) */
+					 * read, choosing): its coarse rows
+					 * by 32 bytes of code, or with
+					 * regions given, by region (each
+					 * symbol's cost exact) */
 	char *object;			/* the binary's object's name; NULL:
 					 * no regions */
 	/* One read (code_positions.c's guess, before any function is
