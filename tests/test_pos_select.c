@@ -270,8 +270,9 @@ static void test_big_block(void **state)
  * function kept whole; and lines counted there as profile_pos() would
  * count them. */
 /* The choosing read by region (no_counts with regions, code_positions.c):
- * each function's cost apart by region, its range kept, nothing counted;
- * without regions, each object's by 32 bytes of code. */
+ * each function's cost of the binary's object apart by region, its range
+ * kept, nothing counted; another object's by 32 bytes of code, as
+ * without regions (the binary's object may turn out to be that one). */
 static void test_choosing_by_region(void **state)
 {
 	struct profile p;
@@ -289,11 +290,12 @@ static void test_choosing_by_region(void **state)
 	add(&p, a, 0, 0x1300, 4);
 	add(&p, b, 0, 0x1018, 8);	/* a's region, b's own row */
 	add(&p, c, 0, 0x1010, 16);	/* another object: no region */
+	add(&p, c, 0, 0x1014, 32);	/* ... its 32 bytes */
 	pos_select_finish(p.pos_select);
 	for (size_t i = 0; i < p.npos; i++) {
 		const struct ppos *q = &p.pos[i];
 
-		assert_int_equal(q->addr, 0);
+		assert_int_equal(q->addr, q->func == c ? 0x1001 : 0);
 		assert_true(q->func == a || q->func == b || q->func == c);
 		assert_true(q->region <= 4);
 		cost[q->func == b][q->region] +=
@@ -302,7 +304,7 @@ static void test_choosing_by_region(void **state)
 	assert_int_equal(cost[0][2], 3);	/* a in region 0 */
 	assert_int_equal(cost[0][4], 4);	/* a in region 2 */
 	assert_int_equal(cost[1][2], 8);	/* b in region 0 */
-	assert_int_equal(cost[0][1], 16);	/* c: none */
+	assert_int_equal(cost[0][1], 48);	/* c: one row, no region */
 	assert_int_equal(p.pos_select->count[a], 0);
 	assert_int_equal(p.pos_select->lo[a], 0x1010);
 	assert_int_equal(p.pos_select->hi[a], 0x1300);

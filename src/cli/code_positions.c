@@ -146,6 +146,9 @@ void code_positions_end(struct code_positions *cp, bool replay)
 			cp->guessed ? "selected in one read" :
 			cp->by_region ? "selected by region" : "selected",
 			cp->kept, cp->funcs);
+	if (show && cp->active && cp->first_again)
+		fprintf(stderr, "cganalyze: positions: the first read made "
+			"again by 32 bytes of code\n");
 	guess_free(cp->guess);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
@@ -788,6 +791,16 @@ static bool guess(struct code_positions *cp, struct profile *p,
 	return true;
 }
 
+/* What region_read() read. */
+enum region_way {
+	BY_REGION,	/* by region, the guess right */
+	BY_PIECES,	/* the binary's object another than the one
+			 * guessed, or none: its rows are by 32 bytes of
+			 * code, as first_read() without regions makes them */
+	READ_AGAIN,	/* not this way: q to be read again */
+	READ_FAILED,	/* the input cannot be read */
+};
+
 /*
  * The first read by the binary's regions, where the binary is known
  * before it (-b, or the program the profile's header names, which the
@@ -796,15 +809,18 @@ static bool guess(struct code_positions *cp, struct profile *p,
  * object's addresses as its file's own) and its object guessed by name,
  * as guess() does. Each symbol's cost is then exact, and the functions
  * kept whole are those of the symbols listed, not of every symbol that
- * may be. Into q (empty); *stp the binary opened into q's names. False
- * where the guess turns out wrong after the read (another recorded
- * object, offset or object; a function of no object taken for the
- * binary's) or cannot be made: q is then to be read as before.
+ * may be. Every other object's rows are by 32 bytes of code: where the
+ * binary's object turns out to be another (the recorded object a
+ * library's, a binary under another name), q is as first_read()
+ * without regions makes it. Into q (empty); *stp the binary opened into
+ * q's names (BY_REGION), *ob its object, *off its offset.
  */
-static bool region_read(struct profile *q, const struct read_opts *ro,
-			const struct options *o,
-			const struct resolve_opts *rso, struct symtab **stp,
-			name_id *ob, uint64_t *off, bool *read_ok)
+static enum region_way region_read(struct profile *q,
+				   const struct read_opts *ro,
+				   const struct options *o,
+				   const struct resolve_opts *rso,
+				   struct symtab **stp, name_id *ob,
+				   uint64_t *off)
 {
 	bool html = o->mode == OUT_HTML;
 	struct symtab *st = NULL;
@@ -812,23 +828,23 @@ static bool region_read(struct profile *q, const struct read_opts *ro,
 	uint64_t *bounds = NULL, got_off;
 	uint8_t *in_seg = NULL;
 	uint32_t *sym_of = NULL, nb = 0;
-	const char *base, *path;
+	const char *base, *path, *guessed;
 	name_id got_ob;
+	enum region_way way = READ_AGAIN;
 
-	*read_ok = true;
 	if (o->nbinaries > 1 || o->positions_again ||
 	    getenv("CGANALYZE_NO_REGION_READ"))
-		return false;
+		return READ_AGAIN;
 	if (o->nbinaries) {
 		if (open_binary(o, &q->names, o->binaries[0], &st) < 0)
-			return false;
+			return READ_AGAIN;
 	} else if (!(st = header_binary(&q->names, o))) {
-		return false;
+		return READ_AGAIN;
 	}
 	/* the binary's lines go to the positions with none (resolve.c),
 	 * which the report's annotated source shows: every position */
 	if (html && st->nlines)
-		goto no;
+		goto out;
 	*off = rso->have_load_offset ? rso->load_offset : 0;
 	make_regions(st, *off, &bounds, &in_seg, &sym_of, &nb);
 	ps = pos_select_new();
@@ -841,28 +857,37 @@ static bool region_read(struct profile *q, const struct read_opts *ro,
 						 : path_base(st->path);
 	pos_select_object_base(ps, base);
 	if (!first_read(q, ro, o, ps)) {
-		*read_ok = false;
-		goto no;
+		way = READ_FAILED;
+		goto out;
 	}
 	/* profile_finish() dropped the table resolve_named_sym() finds the
 	 * symbols' names by (they are q's names): an intern builds it again */
 	names_intern(&q->names, st->path, strlen(st->path));
+	guessed = q->pos_select->object;
+	/* a function of no object taken for the binary's: its rows are by
+	 * region, whatever the binary's object is */
+	if (q->pos_select->noname_in)
+		goto out;
+	way = BY_PIECES;
 	/* without -b, the object the listing takes after reading */
 	path = o->nbinaries ? st->path
 	       : recorded_path(q, html ? NULL : o->disasm_what);
-	if (!q->has_instr || !path || strcmp(path, st->path) ||
-	    !q->pos_select->object || q->pos_select->noname_in ||
+	if (!guessed || !q->has_instr || !path || strcmp(path, st->path) ||
 	    resolve_guess_offset(q, st, rso, &got_ob, &got_off) < 0 ||
-	    got_off != *off || got_ob == NO_NAME ||
-	    strcmp(profile_str(q, got_ob), q->pos_select->object))
-		goto no;
+	    got_ob == NO_NAME || strcmp(profile_str(q, got_ob), guessed))
+		goto out;
+	/* the guessed object's rows are by regions at another offset */
+	if (got_off != *off) {
+		way = READ_AGAIN;
+		goto out;
+	}
 	*ob = got_ob;
 	*stp = st;
-	return true;
-no:
+	return BY_REGION;
+out:
 	symtab_release(st);
 	free(st);
-	return false;
+	return way;
 }
 
 bool code_positions_choose(struct code_positions *cp, struct profile *p,
@@ -871,7 +896,8 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct resolve_opts *rso,
 			   const struct symtab *bin)
 {
-	bool html = o->mode == OUT_HTML, handled = false, by_region, ok;
+	bool html = o->mode == OUT_HTML, handled = false, by_region;
+	enum region_way way;
 	double thr = o->threshold_given ? o->threshold : 1.0;
 	struct profile q;
 	struct symtab *st = NULL;
@@ -893,11 +919,13 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	profile_init(&q);
 	/* the report: as hot_files.c would, whatever comes next */
 	handled = html;
-	by_region = region_read(&q, ro, o, rso, &st, &ob, &off, &ok);
-	if (!ok)
+	way = region_read(&q, ro, o, rso, &st, &ob, &off);
+	if (way == READ_FAILED)
 		goto out;
-	if (!by_region) {
+	by_region = way == BY_REGION;
+	if (way == READ_AGAIN) {
 		/* read again by 32 bytes of code */
+		cp->first_again = q.nfuncs > 0;
 		profile_release(&q);
 		profile_init(&q);
 		if (!first_read(&q, ro, o, NULL))
@@ -916,6 +944,11 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	if (!by_region &&
 	    (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
 	     resolve_guess_offset(&q, st, rso, &ob, &off) < 0))
+		goto out;
+	/* the object region_read() guessed has no rows by 32 bytes of code
+	 * to bound its symbols' costs with: every position */
+	if (way == BY_PIECES && q.pos_select->object && ob != NO_NAME &&
+	    !strcmp(profile_str(&q, ob), q.pos_select->object))
 		goto out;
 	/* the binary's lines would be given to the positions with none
 	 * (resolve.c), which the annotated source shows */

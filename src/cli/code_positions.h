@@ -38,6 +38,8 @@ struct code_positions {
 				 * binary's regions (known before it):
 				 * the functions kept whole are exactly
 				 * those of the symbols listed */
+	bool first_again;	/* ... or where that read was no use, made
+				 * again by 32 bytes of code */
 	struct guess *guess;	/* what it keeps, while it reads */
 	/* the run's messages, held until the positions stand */
 	FILE *held, *sink;

@@ -455,7 +455,8 @@ void pos_select_span(const struct pos_select *ps, uint32_t func,
 	sp->in_seg = false;
 	if (!addr || !region)
 		return;
-	if (ps->no_counts && !ps->nbound) {
+	if (ps->no_counts &&
+	    (!ps->nbound || !(ps->state[func] & PS_IN_OBJECT))) {
 		/* profile_pos()'s 32 bytes of code */
 		if (addr <= UINT64_MAX - 32) {
 			sp->lo = addr & ~(uint64_t)31;
