@@ -278,15 +278,24 @@ for case in "nd.out|by region|--output=html" "other.out|(|--output=html" \
 			[ $f = all ] && env=CGANALYZE_ALL_POSITIONS=1
 			[ $f = again ] && env=CGANALYZE_ALL_POSITIONS=again
 			rm -f "$tmp/$f.out"
+			# shellcheck disable=SC2086
 			case $args in
-			# shellcheck disable=SC2086
 			*html*) env $env "$bin" $args -o "$tmp/$f.out" "$in" 2>"$tmp/$f.err" ;;
-			# shellcheck disable=SC2086
 			*) env $env "$bin" $args "$in" >"$tmp/$f.out" 2>"$tmp/$f.err" ;;
 			esac
 			echo "status $?" >>"$tmp/$f.err"
 			strip_page "$tmp/$f.out" >"$tmp/$f.x"
 		done
+		# a pipe is read once, every position (the page's parts
+		# panel says why it has none: the text alone)
+		# shellcheck disable=SC2086
+		case $args in
+		*html*) ;;
+		*) "$bin" $args - <"$prof" >"$tmp/pipe.out" 2>/dev/null
+		   strip_page "$tmp/pipe.out" >"$tmp/pipe.x"
+		   cmp -s "$tmp/all.x" "$tmp/pipe.x" ||
+			fail "${case%%|*} $args (thread $thread): pipe differs from every position's" ;;
+		esac
 		[ -s "$tmp/all.x" ] || [ "${case%%|*}" = noob.out ] ||
 			fail "${case%%|*} $args: nothing printed"
 		case ${case%%|*}/$args in
