@@ -291,6 +291,7 @@ static void test_choosing_by_region(void **state)
 	add(&p, b, 0, 0x1018, 8);	/* a's region, b's own row */
 	add(&p, c, 0, 0x1010, 16);	/* another object: no region */
 	add(&p, c, 0, 0x1014, 32);	/* ... its 32 bytes */
+	add(&p, b, 0, 0, 64);		/* no address: the object's row */
 	pos_select_finish(p.pos_select);
 	for (size_t i = 0; i < p.npos; i++) {
 		const struct ppos *q = &p.pos[i];
@@ -298,6 +299,13 @@ static void test_choosing_by_region(void **state)
 		assert_int_equal(q->addr, q->func == c ? 0x1001 : 0);
 		assert_true(q->func == a || q->func == b || q->func == c);
 		assert_true(q->region <= 4);
+		if (q->func != c && q->region == 1) {
+			/* one row of the object's, by its first function
+			 * to need one */
+			assert_int_equal(profile_pos_cost(&p, (uint32_t)i)[0],
+					 64);
+			continue;
+		}
 		cost[q->func == b][q->region] +=
 			profile_pos_cost(&p, (uint32_t)i)[0];
 	}

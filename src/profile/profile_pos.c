@@ -197,10 +197,11 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 						      : 0,
 						 1);
 		/* as POS_LINES, apart by region; the choosing read by
-		 * region (no_counts) keeps each function's rows apart: the
-		 * functions with code in a symbol listed are kept whole */
+		 * region (no_counts) keeps each function's rows in a region
+		 * apart: the functions with code in a symbol listed are
+		 * kept whole (a profile of lines alone has none) */
 		addr = 0;
-		if (!p->pos_select->no_counts)
+		if (!p->pos_select->no_counts || region < 2)
 			func = object_func(p, func);
 		if (line && !lines_kept(p, file))
 			line = 1;
