@@ -269,6 +269,56 @@ static void test_big_block(void **state)
  * bound, every address of another object's function, none for a
  * function kept whole; and lines counted there as profile_pos() would
  * count them. */
+/* The choosing read by region (no_counts with regions, code_positions.c):
+ * each function's cost of the binary's object apart by region, its range
+ * kept, nothing counted; another object's by 32 bytes of code, as
+ * without regions (the binary's object may turn out to be that one). */
+static void test_choosing_by_region(void **state)
+{
+	struct profile p;
+	uint32_t a, b, c;
+	uint64_t cost[2][4] = { { 0 } };
+
+	(void)state;
+	setup(&p, false);
+	p.pos_select->no_counts = true;
+	a = func(&p, "prog", "a");
+	b = func(&p, "prog", "b");
+	c = func(&p, "lib", "c");
+	add(&p, a, 0, 0x1010, 1);
+	add(&p, a, 0, 0x1014, 2);
+	add(&p, a, 0, 0x1300, 4);
+	add(&p, b, 0, 0x1018, 8);	/* a's region, b's own row */
+	add(&p, c, 0, 0x1010, 16);	/* another object: no region */
+	add(&p, c, 0, 0x1014, 32);	/* ... its 32 bytes */
+	add(&p, b, 0, 0, 64);		/* no address: the object's row */
+	pos_select_finish(p.pos_select);
+	for (size_t i = 0; i < p.npos; i++) {
+		const struct ppos *q = &p.pos[i];
+
+		assert_int_equal(q->addr, q->func == c ? 0x1001 : 0);
+		assert_true(q->func == a || q->func == b || q->func == c);
+		assert_true(q->region <= 4);
+		if (q->func != c && q->region == 1) {
+			/* one row of the object's, by its first function
+			 * to need one */
+			assert_int_equal(profile_pos_cost(&p, (uint32_t)i)[0],
+					 64);
+			continue;
+		}
+		cost[q->func == b][q->region] +=
+			profile_pos_cost(&p, (uint32_t)i)[0];
+	}
+	assert_int_equal(cost[0][2], 3);	/* a in region 0 */
+	assert_int_equal(cost[0][4], 4);	/* a in region 2 */
+	assert_int_equal(cost[1][2], 8);	/* b in region 0 */
+	assert_int_equal(cost[0][1], 48);	/* c: one row, no region */
+	assert_int_equal(p.pos_select->count[a], 0);
+	assert_int_equal(p.pos_select->lo[a], 0x1010);
+	assert_int_equal(p.pos_select->hi[a], 0x1300);
+	profile_release(&p);
+}
+
 static void test_spans(void **state)
 {
 	struct profile p, q;
@@ -304,12 +354,24 @@ static void test_spans(void **state)
 	pos = profile_pos(&p, b, NO_NAME, 0, 0x1110);
 	pos_select_span(p.pos_select, b, p.pos[pos].region, 0x1110, &sp);
 	assert_true(sp.lo > sp.hi);	/* whole: no span */
+	/* choosing with regions: the region, nothing counted */
 	p.pos_select->no_counts = true;
-	pos_select_span(p.pos_select, a, 1, 0x1234, &sp);
-	assert_int_equal(sp.lo, 0x1220);
-	assert_int_equal(sp.hi, 0x1240);
+	pos_select_span(p.pos_select, a, 2 + 2, 0x1234, &sp);
+	assert_int_equal(sp.lo, 0x1200);
+	assert_int_equal(sp.hi, 0x2000);
 	assert_false(sp.count);
 	profile_release(&p);
+	/* choosing without: 32 bytes of code */
+	{
+		struct pos_select *bare = pos_select_new();
+
+		bare->no_counts = true;
+		pos_select_span(bare, a, 1, 0x1234, &sp);
+		assert_int_equal(sp.lo, 0x1220);
+		assert_int_equal(sp.hi, 0x1240);
+		assert_false(sp.count);
+		pos_select_free(bare);
+	}
 
 	/* a run taken at once counts as the lines one by one */
 	setup(&p, false);
@@ -346,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_object_and_keep_guessed),
 		cmocka_unit_test(test_big_block),
 		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_choosing_by_region),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

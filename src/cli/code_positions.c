@@ -143,8 +143,12 @@ void code_positions_end(struct code_positions *cp, bool replay)
 		fprintf(stderr, "cganalyze: positions: %s (%u of %u functions "
 			"kept whole)\n",
 			!replay ? "read again" :
-			cp->guessed ? "selected in one read" : "selected",
+			cp->guessed ? "selected in one read" :
+			cp->by_region ? "selected by region" : "selected",
 			cp->kept, cp->funcs);
+	if (show && cp->active && cp->first_again)
+		fprintf(stderr, "cganalyze: positions: the first read made "
+			"again by 32 bytes of code\n");
 	guess_free(cp->guess);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
@@ -319,10 +323,11 @@ static void mark_required(const struct profile *p, const struct symtab *st,
 	}
 }
 
-/* Read the inputs into q, each function's addresses counted; false
- * when one cannot be read (the real read says why). */
+/* Read the inputs into q, each function's range kept, its costs by
+ * 32 bytes of code or, where ps has the binary's regions, by region;
+ * false when one cannot be read (the real read says why). */
 static bool first_read(struct profile *q, const struct read_opts *ro,
-		       const struct options *o)
+		       const struct options *o, struct pos_select *ps)
 {
 	struct read_opts fo = *ro;
 	bool ok = true;
@@ -338,7 +343,7 @@ static bool first_read(struct profile *q, const struct read_opts *ro,
 	fo.want_func_addrs = false;
 	fo.want_stacks = false;
 	q->pos_detail = POS_SELECT;
-	q->pos_select = pos_select_new();
+	q->pos_select = ps ? ps : pos_select_new();
 	q->pos_select->no_counts = true;
 	for (int i = 0; ok && i < o->ninputs; i++)
 		ok = read_profile(q, o->inputs[i], &fo) == 0;
@@ -479,20 +484,17 @@ static bool func_regions(const struct pos_select *ps, uint32_t f,
 }
 
 /*
- * From the first read q: the functions whose range touches a symbol
- * the listing may list, or named after one, and those read in two
- * blocks, kept whole in ps.
+ * From the first read q by 32 bytes of code: the symbols the listing
+ * may list (req[]), by bounds of each symbol's cost.
  */
-static void choose_kept(const struct profile *q, const struct symtab *st,
-			name_id ob, const uint64_t *bounds, uint32_t nb,
-			const uint32_t *sym_of, const struct options *o,
-			struct pos_select *ps)
+static void bounded_required(const struct profile *q, const struct symtab *st,
+			     name_id ob, const uint64_t *bounds, uint32_t nb,
+			     const uint32_t *sym_of, const struct options *o,
+			     uint8_t *req)
 {
-	const struct pos_select *q_ps = q->pos_select;
 	size_t stride = q->stride;
 	uint64_t *upper = xcalloc(st->nsyms * stride + 1, sizeof(*upper));
 	uint64_t *lower = xcalloc(st->nsyms * stride + 1, sizeof(*lower));
-	uint8_t *req = xcalloc(st->nsyms + 1, sizeof(*req));
 	double thr = o->threshold_given ? o->threshold : 1.0;
 
 	/* each symbol's cost from the first read's, by 32 bytes of code:
@@ -532,6 +534,95 @@ static void choose_kept(const struct profile *q, const struct symtab *st,
 		html_candidates(q, st, upper, lower, thr, req);
 	else
 		mark_required(q, st, ob, upper, o, req);
+	free(upper);
+	free(lower);
+}
+
+/*
+ * From a first read q by the binary's regions: the symbols the listing
+ * lists (req[]), each symbol's cost exact: the sum of its regions' rows
+ * of the object, as code_positions_resolved_ok() counts it after the
+ * second read.
+ */
+static void exact_required(const struct profile *q, const struct symtab *st,
+			   name_id ob, const uint32_t *sym_of, uint32_t nb,
+			   const struct options *o, uint8_t *req)
+{
+	size_t stride = q->stride;
+	uint64_t *cost = xcalloc(st->nsyms * stride + 1, sizeof(*cost));
+
+	for (size_t i = 0; i < q->npos; i++) {
+		const struct ppos *qp = &q->pos[i];
+		uint32_t sy;
+
+		if (qp->region < 2 || qp->region - 2 + 1 >= nb ||
+		    !in_object(q, qp->func, ob) ||
+		    (sy = sym_of[qp->region - 2]) == NO_ID)
+			continue;
+		combine_row(q, cost + sy * stride,
+			    profile_pos_cost(q, (uint32_t)i));
+	}
+	if (o->mode == OUT_HTML)
+		html_required(q, st, cost,
+			      o->threshold_given ? o->threshold : 1.0, req);
+	else
+		mark_required(q, st, ob, cost, o, req);
+	free(cost);
+}
+
+/*
+ * From the first read q by region and the symbols the listing lists
+ * (req[]): the functions with a position in one, or named after one,
+ * and those read in two blocks, kept whole in ps. (A function's range
+ * may span other symbols' code, which keep_touching() would keep.)
+ */
+static void keep_exact(const struct profile *q, const struct symtab *st,
+		       name_id ob, const uint32_t *sym_of, uint32_t nb,
+		       const uint8_t *req, struct pos_select *ps)
+{
+	const struct pos_select *q_ps = q->pos_select;
+	uint8_t *keep = xcalloc(q->nfuncs + 1, sizeof(*keep));
+
+	for (size_t i = 0; i < q->npos; i++) {
+		const struct ppos *qp = &q->pos[i];
+		uint32_t sy;
+
+		if (qp->region >= 2 && qp->region - 2 + 1 < nb &&
+		    (sy = sym_of[qp->region - 2]) != NO_ID && req[sy])
+			keep[qp->func] = 1;
+	}
+	for (uint32_t f = 0; f < q->nfuncs; f++) {
+		uint8_t s = pos_select_state(q_ps, f);
+		const struct pfunc *fn = &q->funcs[f];
+
+		if (!(s & PS_POSITIONS) || !in_object(q, f, ob))
+			continue;
+		if (!keep[f] && !(s & PS_REOPENED)) {
+			const struct sym *sy = resolve_named_sym(q, st, f);
+
+			if (!sy || !req[sy - st->syms])
+				continue;
+		}
+		pos_select_keep(ps, profile_str(q, fn->object),
+				names_len(&q->names, fn->object),
+				profile_str(q, fn->name),
+				names_len(&q->names, fn->name));
+	}
+	free(keep);
+}
+
+/*
+ * From the first read q and the symbols the listing may list (req[]):
+ * the functions whose range touches one, or named after one, and those
+ * read in two blocks, kept whole in ps.
+ */
+static void keep_touching(const struct profile *q, const struct symtab *st,
+			  name_id ob, const uint64_t *bounds, uint32_t nb,
+			  const uint32_t *sym_of, const uint8_t *req,
+			  struct pos_select *ps)
+{
+	const struct pos_select *q_ps = q->pos_select;
+
 	for (uint32_t f = 0; f < q->nfuncs; f++) {
 		uint8_t s = pos_select_state(q_ps, f);
 		uint32_t k, kh;
@@ -557,9 +648,6 @@ static void choose_kept(const struct profile *q, const struct symtab *st,
 				profile_str(q, fn->name),
 				names_len(&q->names, fn->name));
 	}
-	free(upper);
-	free(lower);
-	free(req);
 }
 
 /* Whether the report of q would have a Disassembly of the object the
@@ -624,11 +712,13 @@ static bool guess_keep(void *ctx, const struct profile *p, uint32_t f,
 
 /*
  * Without -b, the binary of the program the profile's header names
- * (cmd:), opened into p's names with its messages dropped: the object
- * the disassembly finds after reading (that of the costliest function
- * WHAT names) is checked against it then. NULL: none here.
+ * (cmd:), opened into names with its messages dropped: the object the
+ * disassembly finds after reading (that of the costliest function WHAT
+ * names, or the report's recorded object) is checked against it then.
+ * NULL: none here.
  */
-static struct symtab *header_binary(struct profile *p, const struct options *o)
+static struct symtab *header_binary(struct names *names,
+				    const struct options *o)
 {
 	char *prog;
 	struct symtab *st = NULL;
@@ -640,7 +730,7 @@ static struct symtab *header_binary(struct profile *p, const struct options *o)
 	if (stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) &&
 	    (quiet = fopen("/dev/null", "w"))) {
 		diag_set_sink(quiet);
-		if (open_binary(o, &p->names, prog, &st) < 0)
+		if (open_binary(o, names, prog, &st) < 0)
 			st = NULL;
 		diag_set_sink(sink == stderr ? NULL : sink);
 		fclose(quiet);
@@ -665,7 +755,7 @@ static bool guess(struct code_positions *cp, struct profile *p,
 	if (o->mode == OUT_HTML || !o->disasm_what || o->nbinaries > 1 ||
 	    (o->nbinaries && !bin) || o->positions_again || cp->no_guess)
 		return false;
-	if (!st && !(st = own = header_binary(p, o)))
+	if (!st && !(st = own = header_binary(&p->names, o)))
 		return false;
 	g = xcalloc(1, sizeof(*g));
 	g->st = st;
@@ -701,20 +791,120 @@ static bool guess(struct code_positions *cp, struct profile *p,
 	return true;
 }
 
+/* What region_read() read. */
+enum region_way {
+	BY_REGION,	/* by region, the guess right */
+	BY_PIECES,	/* the binary's object another than the one
+			 * guessed, or none: its rows are by 32 bytes of
+			 * code, as first_read() without regions makes them */
+	READ_AGAIN,	/* not this way: q to be read again */
+	READ_FAILED,	/* the input cannot be read */
+};
+
+/*
+ * The first read by the binary's regions, where the binary is known
+ * before it (-b, or the program the profile's header names, which the
+ * report and --disasm without -b list when it is the recorded object):
+ * its load offset assumed (--load-offset, or 0: Callgrind gives an
+ * object's addresses as its file's own) and its object guessed by name,
+ * as guess() does. Each symbol's cost is then exact, and the functions
+ * kept whole are those of the symbols listed, not of every symbol that
+ * may be. Every other object's rows are by 32 bytes of code: where the
+ * binary's object turns out to be another (the recorded object a
+ * library's, a binary under another name), q is as first_read()
+ * without regions makes it. Into q (empty); *stp the binary opened into
+ * q's names (BY_REGION), *ob its object, *off its offset.
+ */
+static enum region_way region_read(struct profile *q,
+				   const struct read_opts *ro,
+				   const struct options *o,
+				   const struct resolve_opts *rso,
+				   struct symtab **stp, name_id *ob,
+				   uint64_t *off)
+{
+	bool html = o->mode == OUT_HTML;
+	struct symtab *st = NULL;
+	struct pos_select *ps;
+	uint64_t *bounds = NULL, got_off;
+	uint8_t *in_seg = NULL;
+	uint32_t *sym_of = NULL, nb = 0;
+	const char *base, *path, *guessed;
+	name_id got_ob;
+	enum region_way way = READ_AGAIN;
+
+	if (o->nbinaries > 1 || o->positions_again ||
+	    getenv("CGANALYZE_NO_REGION_READ"))
+		return READ_AGAIN;
+	if (o->nbinaries) {
+		if (open_binary(o, &q->names, o->binaries[0], &st) < 0)
+			return READ_AGAIN;
+	} else if (!(st = header_binary(&q->names, o))) {
+		return READ_AGAIN;
+	}
+	/* the binary's lines go to the positions with none (resolve.c),
+	 * which the report's annotated source shows: every position */
+	if (html && st->nlines)
+		goto out;
+	*off = rso->have_load_offset ? rso->load_offset : 0;
+	make_regions(st, *off, &bounds, &in_seg, &sym_of, &nb);
+	ps = pos_select_new();
+	pos_select_regions(ps, NULL, bounds, in_seg, nb);
+	free(bounds);
+	free(in_seg);
+	free(sym_of);
+	base = !o->nbinaries ? st->path
+	       : rso->objects && rso->objects[0] ? rso->objects[0]
+						 : path_base(st->path);
+	pos_select_object_base(ps, base);
+	if (!first_read(q, ro, o, ps)) {
+		way = READ_FAILED;
+		goto out;
+	}
+	/* profile_finish() dropped the table resolve_named_sym() finds the
+	 * symbols' names by (they are q's names): an intern builds it again */
+	names_intern(&q->names, st->path, strlen(st->path));
+	guessed = q->pos_select->object;
+	/* a function of no object taken for the binary's: its rows are by
+	 * region, whatever the binary's object is */
+	if (q->pos_select->noname_in)
+		goto out;
+	way = BY_PIECES;
+	/* without -b, the object the listing takes after reading */
+	path = o->nbinaries ? st->path
+	       : recorded_path(q, html ? NULL : o->disasm_what);
+	if (!guessed || !q->has_instr || !path || strcmp(path, st->path) ||
+	    resolve_guess_offset(q, st, rso, &got_ob, &got_off) < 0 ||
+	    got_ob == NO_NAME || strcmp(profile_str(q, got_ob), guessed))
+		goto out;
+	/* the guessed object's rows are by regions at another offset */
+	if (got_off != *off) {
+		way = READ_AGAIN;
+		goto out;
+	}
+	*ob = got_ob;
+	*stp = st;
+	return BY_REGION;
+out:
+	symtab_release(st);
+	free(st);
+	return way;
+}
+
 bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
 			   const struct resolve_opts *rso,
 			   const struct symtab *bin)
 {
-	bool html = o->mode == OUT_HTML, handled = false;
+	bool html = o->mode == OUT_HTML, handled = false, by_region;
+	enum region_way way;
 	double thr = o->threshold_given ? o->threshold : 1.0;
 	struct profile q;
 	struct symtab *st = NULL;
 	struct pos_select *ps = NULL;
 	const char *path = NULL;
 	uint64_t *bounds = NULL, off = 0;
-	uint8_t *in_seg = NULL;
+	uint8_t *in_seg = NULL, *req = NULL;
 	uint32_t *sym_of = NULL, nb = 0;
 	name_id ob = NO_NAME;
 	FILE *quiet, *sink = diag_sink();
@@ -729,10 +919,21 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	profile_init(&q);
 	/* the report: as hot_files.c would, whatever comes next */
 	handled = html;
-	if (!first_read(&q, ro, o))
+	way = region_read(&q, ro, o, rso, &st, &ob, &off);
+	if (way == READ_FAILED)
 		goto out;
-	path = o->nbinaries ? o->binaries[0]
-			    : recorded_path(&q, html ? NULL : o->disasm_what);
+	by_region = way == BY_REGION;
+	if (way == READ_AGAIN) {
+		/* read again by 32 bytes of code */
+		cp->first_again = q.nfuncs > 0;
+		profile_release(&q);
+		profile_init(&q);
+		if (!first_read(&q, ro, o, NULL))
+			goto out;
+	}
+	path = by_region ? st->path
+	       : o->nbinaries ? o->binaries[0]
+			      : recorded_path(&q, html ? NULL : o->disasm_what);
 	if (html && !o->nbinaries && (!q.has_instr || !path)) {
 		/* no Disassembly: the annotated source alone */
 		p->pos_detail = POS_LINES;
@@ -740,8 +941,14 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 		hot_files_keep(p, &q, thr);
 		goto out;
 	}
-	if (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
-	    resolve_guess_offset(&q, st, rso, &ob, &off) < 0)
+	if (!by_region &&
+	    (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
+	     resolve_guess_offset(&q, st, rso, &ob, &off) < 0))
+		goto out;
+	/* the object region_read() guessed has no rows by 32 bytes of code
+	 * to bound its symbols' costs with: every position */
+	if (way == BY_PIECES && q.pos_select->object && ob != NO_NAME &&
+	    !strcmp(profile_str(&q, ob), q.pos_select->object))
 		goto out;
 	/* the binary's lines would be given to the positions with none
 	 * (resolve.c), which the annotated source shows */
@@ -751,8 +958,17 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	ps = pos_select_new();
 	pos_select_regions(ps, ob == NO_NAME ? NULL : profile_str(&q, ob),
 			   bounds, in_seg, nb);
-	if (!o->positions_again)
-		choose_kept(&q, st, ob, bounds, nb, sym_of, o, ps);
+	if (!o->positions_again) {
+		req = xcalloc(st->nsyms + 1, sizeof(*req));
+		if (by_region) {
+			exact_required(&q, st, ob, sym_of, nb, o, req);
+			keep_exact(&q, st, ob, sym_of, nb, req, ps);
+		} else {
+			bounded_required(&q, st, ob, bounds, nb, sym_of, o,
+					 req);
+			keep_touching(&q, st, ob, bounds, nb, sym_of, req, ps);
+		}
+	}
 	if (html) {
 		p->pos_all_files = thr <= 0;
 		hot_files_keep(p, &q, thr);
@@ -760,6 +976,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	p->pos_detail = POS_SELECT;
 	p->pos_select = ps;
 	cp->active = true;
+	cp->by_region = by_region;
 	cp->object = ob == NO_NAME ? NULL : xstrdup(profile_str(&q, ob));
 	cp->offset = off;
 	handled = true;
@@ -770,6 +987,7 @@ out:
 		symtab_release(st);
 		free(st);
 	}
+	free(req);
 	free(bounds);
 	free(in_seg);
 	free(sym_of);

@@ -34,6 +34,12 @@ struct code_positions {
 	bool guessed;		/* this read is the one read of
 				 * --disasm=WHAT (code_positions.c) */
 	bool no_guess;		/* which failed: the two reads now */
+	bool by_region;		/* the first of the two reads was by the
+				 * binary's regions (known before it):
+				 * the functions kept whole are exactly
+				 * those of the symbols listed */
+	bool first_again;	/* ... or where that read was no use, made
+				 * again by 32 bytes of code */
 	struct guess *guess;	/* what it keeps, while it reads */
 	/* the run's messages, held until the positions stand */
 	FILE *held, *sink;

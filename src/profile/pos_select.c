@@ -424,10 +424,14 @@ bool pos_select_see(struct pos_select *ps, struct profile *p, uint32_t func,
 	if (s & PS_KEEP)
 		return true;
 	*region = 1;
-	if (ps->no_counts)
+	if (ps->no_counts && !ps->nbound)
 		return false;
 	if (addr && (s & PS_IN_OBJECT))
 		k = find_region(ps, addr);
+	if (ps->no_counts) {
+		*region = k == NO_REGION ? 1 : 2 + k;
+		return false;
+	}
 	if (addr && set_add(ps, file, line, addr)) {
 		ps->cur_n++;
 		if (k == NO_REGION || !ps->in_seg[k])
@@ -451,7 +455,8 @@ void pos_select_span(const struct pos_select *ps, uint32_t func,
 	sp->in_seg = false;
 	if (!addr || !region)
 		return;
-	if (ps->no_counts) {
+	if (ps->no_counts &&
+	    (!ps->nbound || !(ps->state[func] & PS_IN_OBJECT))) {
 		/* profile_pos()'s 32 bytes of code */
 		if (addr <= UINT64_MAX - 32) {
 			sp->lo = addr & ~(uint64_t)31;

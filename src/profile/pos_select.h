@@ -60,7 +60,13 @@ struct pos_select {
 	struct names keep;		/* "object\x1fname" of those kept */
 	bool keep_all;			/* every function whole (a test) */
 	bool no_counts;			/* flags and ranges alone (a first
-					 * read, choosing) */
+					 * read, choosing): its coarse rows
+					 * by 32 bytes of code of each
+					 * object, or with regions given,
+					 * the object's by function and
+					 * region (each symbol's cost
+					 * exact), the others' still by
+					 * 32 bytes */
 	char *object;			/* the binary's object's name; NULL:
 					 * no regions */
 	/* One read (code_positions.c's guess, before any function is

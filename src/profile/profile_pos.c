@@ -184,18 +184,25 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		if (pos_select_see(p->pos_select, p, func, file, line, addr,
 				   &region))
 			return profile_pos_as_is(p, func, file, line, addr, 0);
-		/* choosing (pos_select.no_counts): the cost of each
-		 * object's 32 bytes of code (their low bit set: never 0),
-		 * and of each file on a line and on none */
-		if (p->pos_select->no_counts)
+		/* choosing (pos_select.no_counts) without regions, or of
+		 * an object not the binary's: the cost of each object's
+		 * 32 bytes of code (their low bit set: never 0), and of
+		 * each file on a line and on none */
+		if (p->pos_select->no_counts &&
+		    (!p->pos_select->nbound ||
+		     !(pos_select_state(p->pos_select, func) & PS_IN_OBJECT)))
 			return profile_pos_as_is(p, object_func(p, func), file,
 						 line ? 1 : 0,
 						 addr ? (addr & ~(uint64_t)31) | 1
 						      : 0,
 						 1);
-		/* as POS_LINES, apart by region */
+		/* as POS_LINES, apart by region; the choosing read by
+		 * region (no_counts) keeps each function's rows in a region
+		 * apart: the functions with code in a symbol listed are
+		 * kept whole (a profile of lines alone has none) */
 		addr = 0;
-		func = object_func(p, func);
+		if (!p->pos_select->no_counts || region < 2)
+			func = object_func(p, func);
 		if (line && !lines_kept(p, file))
 			line = 1;
 	} else if (p->pos_detail != POS_ALL) {

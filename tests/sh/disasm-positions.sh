@@ -130,7 +130,7 @@ done
 # --disasm=WHAT tries one read first, whose counts cannot take the
 # second block (the same addresses again): the two reads follow
 CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/two.out" 2>&1 >/dev/null |
-	grep -q 'selected ([1-9][0-9]* of' || fail "two parts: no function kept whole"
+	grep -q 'selected \(by region \)\?([1-9][0-9]* of' || fail "two parts: no function kept whole"
 # --disasm=WHAT with its binary: one read, its object and load offset
 # guessed. Where the guess is wrong the two reads follow, and where
 # those cannot, every position: the binary under another name (the
@@ -161,7 +161,7 @@ for args in "-b $tmp/renamed --disasm=main" "-b $tmp/renamed --disasm=fib*" \
 	CGANALYZE_SHOW_POSITIONS=1 "$bin" $args "$rec/callgrind.instr.out" 2>&1 >/dev/null |
 		grep '^cganalyze: positions:' >"$tmp/way"
 	case $args in
-	*renamed*) grep -q 'selected (' "$tmp/way" ||
+	*renamed*) grep -q 'selected \(by region \)\?(' "$tmp/way" ||
 		fail "$args: the object under another name did not take the two reads" ;;
 	*prog=*) grep -q 'selected in one read' "$tmp/way" ||
 		fail "$args: not read once" ;;
@@ -192,7 +192,7 @@ for tail in "0x1f000 12 3|+2 13 4=283" "0x1f000 12 3|0x11b6 30 1=282"; do
 		case $w/$tail in
 		main/*+2*) grep -q 'selected in one read' "$tmp/plain.err" ||
 			fail "a second block apart: not read once" ;;
-		main/*11b6*) grep -q 'selected (' "$tmp/plain.err" ||
+		main/*11b6*) grep -q 'selected \(by region \)\?(' "$tmp/plain.err" ||
 			fail "a second block within the first's: not the two reads" ;;
 		esac
 	done
@@ -213,10 +213,119 @@ for w in main "fib*" "_dl_*"; do
 	cmp -s "$tmp/all" "$tmp/plain" && cmp -s "$tmp/all.err" "$tmp/plain.e" ||
 		fail "no -b, --disasm=$w: differs from every position's"
 	case $w in
-	_dl_*) grep -q 'selected (' "$tmp/plain.err" ||
+	_dl_*) grep -q 'selected \(by region \)\?(' "$tmp/plain.err" ||
 		fail "no -b, --disasm=$w: another object, not the two reads" ;;
 	*) grep -q 'selected in one read' "$tmp/plain.err" ||
 		fail "no -b, --disasm=$w: not read once" ;;
+	esac
+done
+# The two reads' first by the binary's regions, where the binary is
+# known before it (-b; without it the program the header's cmd: names,
+# when that is the recorded object): each symbol's cost exact, only the
+# functions with code in a symbol listed kept whole. Where the guess is
+# wrong (cmd: names another program, the object is under another name,
+# another load offset) the first read is made again by 32 bytes of
+# code (other objects' rows are so already: where the binary's object
+# is another, that read is used), or every position is read. Each
+# prints what every position prints: the report without -b (of the
+# binary without DWARF lines, which would keep every position; its
+# recorded object the program's, made so by a costly function "heavy"
+# in main's code, kept whole for its position there), --disasm by
+# threshold with -b.
+heavy() {	# program named by cmd:
+	sed "s|^cmd: .*|cmd:  $1 7|; s|^ob=(5) .*|ob=(5) $tmp/nd/prog|" \
+		"$rec/callgrind.instr.out" | grep -v '^totals:'
+	printf 'ob=(5)\nfl=(146)\nfn=(9999) heavy\n0x1340 1 1000000\n+5 1 1000000\n'
+}
+cp "$tmp/nd/prog" "$tmp/nd/renamed"
+heavy "$tmp/nd/prog" >"$tmp/nd.out"
+heavy "$rec/prog" >"$tmp/other.out"
+heavy "$tmp/nd/renamed" >"$tmp/renamed.out"
+# no heavy: the recorded object is libc's, the program's guessed (here
+# libc's lines, where its debug info is installed, keep every position)
+sed "s|^cmd: .*|cmd:  $tmp/nd/prog 7|; s|^ob=(5) .*|ob=(5) $tmp/nd/prog|" \
+	"$rec/callgrind.instr.out" >"$tmp/libc.out"
+# no objects named: functions of none taken for the binary's, whose
+# object is then none: the first read made again (and then the
+# binary does not match: libc's addresses are outside it, an error
+# whichever way)
+sed '/^c\{0,1\}ob=/d' "$tmp/nd.out" >"$tmp/noob.out"
+touch -r "$rec/callgrind.instr.out" "$tmp/nd.out" "$tmp/other.out" \
+	"$tmp/renamed.out" "$tmp/libc.out" "$tmp/noob.out"
+# the input's name, also in the warnings the page embeds
+strip_page() {
+	sed 's/"path": "[^"]*", "format"/"path": P, "format"/; s/<title>[^<]*</<title></
+	     s/[a-z]*\.out:\([0-9]\)/IN:\1/g; s/p\.gz:\([0-9]\)/IN:\1/g' "$1"
+}
+for case in "nd.out|by region|--output=html" "other.out|(|--output=html" \
+	    "renamed.out|(|--output=html" "libc.out|-|--output=html" \
+	    "nd.out|by region|--output=html --threshold=20" \
+	    "nd.out|by region|-b $tmp/nd/prog --disasm" \
+	    "nd.out|by region|-b $tmp/nd/prog --disasm --json --threshold=5" \
+	    "nd.out|(|-b $tmp/nd/renamed --disasm" \
+	    "noob.out|(|-b $tmp/nd/prog --disasm" \
+	    "nd.out|by region|-b $tmp/nd/prog --load-offset=0x1000 --disasm"; do
+	prof=$tmp/${case%%|*} rest=${case#*|}
+	way=${rest%%|*} args=${rest#*|}
+	gzip -c "$prof" >"$tmp/p.gz"
+	touch -r "$prof" "$tmp/p.gz"
+	for thread in 0 ahead; do
+		export CGANALYZE_READER_THREAD=$thread
+		for f in all plain gz again; do
+			in=$prof
+			[ $f = gz ] && in=$tmp/p.gz
+			env=CGANALYZE_SHOW=1
+			[ $f = all ] && env=CGANALYZE_ALL_POSITIONS=1
+			[ $f = again ] && env=CGANALYZE_ALL_POSITIONS=again
+			rm -f "$tmp/$f.out"
+			# shellcheck disable=SC2086
+			case $args in
+			*html*) env $env "$bin" $args -o "$tmp/$f.out" "$in" 2>"$tmp/$f.err" ;;
+			*) env $env "$bin" $args "$in" >"$tmp/$f.out" 2>"$tmp/$f.err" ;;
+			esac
+			echo "status $?" >>"$tmp/$f.err"
+			strip_page "$tmp/$f.out" >"$tmp/$f.x"
+		done
+		# a pipe is read once, every position (the page's parts
+		# panel says why it has none: the text alone)
+		# shellcheck disable=SC2086
+		case $args in
+		*html*) ;;
+		*) "$bin" $args - <"$prof" >"$tmp/pipe.out" 2>/dev/null
+		   strip_page "$tmp/pipe.out" >"$tmp/pipe.x"
+		   cmp -s "$tmp/all.x" "$tmp/pipe.x" ||
+			fail "${case%%|*} $args (thread $thread): pipe differs from every position's" ;;
+		esac
+		[ -s "$tmp/all.x" ] || [ "${case%%|*}" = noob.out ] ||
+			fail "${case%%|*} $args: nothing printed"
+		case ${case%%|*}/$args in
+		libc.out/*) ;;
+		*/--output=html*) grep -q '"heavy"' "$tmp/all.x" ||
+			fail "${case%%|*} $args: the page has no function heavy" ;;
+		esac
+		for f in plain gz again; do
+			cmp -s "$tmp/all.x" "$tmp/$f.x" ||
+				fail "${case%%|*} $args (thread $thread): $f differs from every position's"
+		done
+		cmp -s "$tmp/all.err" "$tmp/plain.err" && cmp -s "$tmp/all.err" "$tmp/again.err" ||
+			fail "${case%%|*} $args (thread $thread): other messages"
+	done
+	unset CGANALYZE_READER_THREAD
+	# shellcheck disable=SC2086
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" $args -o /dev/null "$prof" 2>&1 |
+		grep '^cganalyze: positions:' >"$tmp/way"
+	case $way in
+	-) ;;	# as it may be
+	*) grep -q "^cganalyze: positions: selected $way" "$tmp/way" ||
+		fail "${case%%|*} $args: not $way: $(cat "$tmp/way")" ;;
+	esac
+	# read by region, the binary's object another: that read used
+	case ${case%%|*}/$args in
+	renamed.out/--output=html|libc.out/*|*renamed\ --disasm)
+		grep -q 'made again' "$tmp/way" &&
+			fail "${case%%|*} $args: the first read made again" ;;
+	noob.out/*) grep -q 'made again' "$tmp/way" ||
+			fail "${case%%|*} $args: the first read not made again" ;;
 	esac
 done
 head -c 20000 "$rec/callgrind.instr.out" >"$tmp/cut.out"
