@@ -685,16 +685,30 @@ static const char *address_name(const struct presolve *r,
 }
 
 /*
+ * Whether object i's functions take files, lines and inlined frames from
+ * its DWARF: a -b binary's. A recorded file's DWARF is read for the
+ * listings of code alone (bind_recorded(): libc6-dbg's costs plain
+ * --json a fifth more time), so its functions are its symbols' in every
+ * listing, and the report's are --json's.
+ */
+static bool named_from_dwarf(const struct presolve *r, uint32_t i)
+{
+	return r->bind[i].binary >= 0;
+}
+
+/*
  * The function of symbol s of st, in object: with the file and first
- * line of its entry where the line table has them, as resolve_gmon()
- * and resolve_profile() give a function's (the page's file column, the
- * function's place in the source view).
+ * line of its entry where the line table has them and lines is set, as
+ * resolve_gmon() and resolve_profile() give a function's (the page's
+ * file column, the function's place in the source view).
  */
 static uint32_t symbol_func(struct presolve *r, name_id object,
-			    const struct symtab *st, const struct sym *s)
+			    const struct symtab *st, const struct sym *s,
+			    bool lines)
 {
-	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
-						 : NULL;
+	const struct line_entry *le = lines && st->nlines
+					      ? symtab_line(st, s->addr)
+					      : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
 	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
 				  r->o->demangle ? s->name : s->raw);
@@ -735,7 +749,8 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = symbol_func(r, ob->path, st, s);
+			*slot = symbol_func(r, ob->path, st, s,
+					    named_from_dwarf(r, fr->object));
 			return *slot;
 		}
 		break;
@@ -773,7 +788,8 @@ static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
 	}
 	if (!count[f]) {
 		st = frame_vaddr(r, f, ret, &vaddr);
-		if (st && st->has_dwarf)
+		if (st && st->has_dwarf &&
+		    named_from_dwarf(r, r->d->frames[f].object))
 			n = symtab_frames(st, vaddr, frames, MAX_INLINE);
 		object = r->d->objects[r->d->frames[f].object].path;
 		start[f] = (uint32_t)r->nchain_funcs;
