@@ -109,12 +109,13 @@ static bool object_has_frames(const struct perf_object *ob)
 }
 
 /*
- * The object -b binary b is for: -b OBJECT=FILE names it (its path or
- * its file name); else the build-id says; else the file name. NO_ID
- * when none has frames.
+ * The object -b binary b is for, among the objects with frames (any:
+ * all the recording maps): -b OBJECT=FILE names it (its path or its file
+ * name); else the build-id says; else the file name. NO_ID when none.
  */
-static uint32_t object_for_binary(const struct presolve *r, size_t b,
-				  const struct symtab *st, const char **how)
+static uint32_t object_among(const struct presolve *r, size_t b,
+			     const struct symtab *st, bool any,
+			     const char **how)
 {
 	const char *want = r->o->objects ? r->o->objects[b] : NULL;
 	const struct perf_data *d = r->d;
@@ -126,7 +127,8 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 		const struct perf_object *ob = &d->objects[i];
 		const char *path = profile_str(r->p, ob->path);
 
-		if (ob->kind != PERF_OBJ_FILE || !object_has_frames(ob))
+		if (ob->kind != PERF_OBJ_FILE ||
+		    (!any && !object_has_frames(ob)))
 			continue;
 		if (want) {
 			if (!strcmp(want, path) ||
@@ -143,6 +145,20 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 			by_name = (uint32_t)i;
 	}
 	return by_name;
+}
+
+/*
+ * The object -b binary b is for: one with frames, else one the recording
+ * maps without a frame of the samples read in it (--time, --pid, --tid,
+ * --comm chose others: the report's threads panel offers such a window
+ * with the run's -b), which is not a wrong -b.
+ */
+static uint32_t object_for_binary(const struct presolve *r, size_t b,
+				  const struct symtab *st, const char **how)
+{
+	uint32_t i = object_among(r, b, st, false, how);
+
+	return i != NO_ID ? i : object_among(r, b, st, true, how);
 }
 
 #define RET_CHECKS 64
@@ -338,13 +354,18 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 		snprintf(rep->offset_reason, sizeof(rep->offset_reason),
 			 "%s", how);
 		if (i == NO_ID)
-			return error("%s: the recording has no samples in an "
-				     "object of that name or build-id (-b "
-				     "OBJECT=FILE says which object it is)",
-				     st[b]->path);
+			return error("%s: the recording maps no object of that "
+				     "name or build-id (-b OBJECT=FILE says "
+				     "which object it is)", st[b]->path);
 		if (check_build_id(r, st[b], &r->d->objects[i]) < 0 ||
 		    check_calls(r, st[b], i) < 0)
 			return -1;
+		if (!object_has_frames(&r->d->objects[i]))
+			warning("%s: none of the samples read is in '%s', "
+				"which the recording maps (--time, --pid, "
+				"--tid or --comm may leave it out): it names "
+				"nothing", st[b]->path,
+				profile_str(r->p, r->d->objects[i].path));
 		r->bind[i].st = st[b];
 		r->bind[i].binary = (int)b;
 		rep->object = r->d->objects[i].path;
@@ -664,16 +685,30 @@ static const char *address_name(const struct presolve *r,
 }
 
 /*
+ * Whether object i's functions take files, lines and inlined frames from
+ * its DWARF: a -b binary's. A recorded file's DWARF is read for the
+ * listings of code alone (bind_recorded(): libc6-dbg's costs plain
+ * --json a fifth more time), so its functions are its symbols' in every
+ * listing, and the report's are --json's.
+ */
+static bool named_from_dwarf(const struct presolve *r, uint32_t i)
+{
+	return r->bind[i].binary >= 0;
+}
+
+/*
  * The function of symbol s of st, in object: with the file and first
- * line of its entry where the line table has them, as resolve_gmon()
- * and resolve_profile() give a function's (the page's file column, the
- * function's place in the source view).
+ * line of its entry where the line table has them and lines is set, as
+ * resolve_gmon() and resolve_profile() give a function's (the page's
+ * file column, the function's place in the source view).
  */
 static uint32_t symbol_func(struct presolve *r, name_id object,
-			    const struct symtab *st, const struct sym *s)
+			    const struct symtab *st, const struct sym *s,
+			    bool lines)
 {
-	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
-						 : NULL;
+	const struct line_entry *le = lines && st->nlines
+					      ? symtab_line(st, s->addr)
+					      : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
 	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
 				  r->o->demangle ? s->name : s->raw);
@@ -714,7 +749,8 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = symbol_func(r, ob->path, st, s);
+			*slot = symbol_func(r, ob->path, st, s,
+					    named_from_dwarf(r, fr->object));
 			return *slot;
 		}
 		break;
@@ -752,7 +788,8 @@ static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
 	}
 	if (!count[f]) {
 		st = frame_vaddr(r, f, ret, &vaddr);
-		if (st && st->has_dwarf)
+		if (st && st->has_dwarf &&
+		    named_from_dwarf(r, r->d->frames[f].object))
 			n = symtab_frames(st, vaddr, frames, MAX_INLINE);
 		object = r->d->objects[r->d->frames[f].object].path;
 		start[f] = (uint32_t)r->nchain_funcs;
