@@ -277,7 +277,7 @@ static void test_choosing_by_region(void **state)
 {
 	struct profile p;
 	uint32_t a, b, c;
-	uint64_t cost[2][4] = { { 0 } };
+	uint64_t cost[2][5] = { { 0 } };	/* by function, by region 0..4 */
 
 	(void)state;
 	setup(&p, false);
