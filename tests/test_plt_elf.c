@@ -411,6 +411,38 @@ static void test_lazy_plt_as_ibt(void **state)
 }
 
 /*
+ * .shstrtab one byte shorter, so that it ends without a NUL, and the
+ * section named by its last string named by another, so that every
+ * name libelf reads is whole: libbfd takes the names' table for
+ * corrupt and names no section. Found by fuzz_plt in session 22 (a
+ * shared library built here: 1 stub, libbfd none).
+ */
+static void test_unterminated_shstrtab(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t n, bad = 0;
+	unsigned char *b, *sh;
+	uint64_t size;
+	uint32_t name = 0x102;	/* ".debug_str" */
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	b = read_image("tests/perf/libwork.so", &n);
+	sh = section_header(b, n, ".debug_line_str");
+	assert_non_null(sh);
+	memcpy(sh, &name, 4);
+	sh = section_header(b, n, ".shstrtab");
+	assert_non_null(sh);
+	memcpy(&size, sh + 32, 8);
+	size--;
+	memcpy(sh + 32, &size, 8);
+	compare_image(b, n, &c, &bad);
+	assert_int_equal(c.objects, 1);
+	assert_int_equal(bad, 0);
+}
+
+/*
  * .dynstr's last byte no NUL: libbfd takes the string table for corrupt
  * and reads no dynamic symbol. Found by fuzz_plt in session 22 (a
  * stripped C++ program: 26 stubs, libbfd none).
@@ -502,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable_notes),
 		cmocka_unit_test(test_lazy_plt_as_ibt),
 		cmocka_unit_test(test_unterminated_dynstr),
+		cmocka_unit_test(test_unterminated_shstrtab),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
