@@ -624,6 +624,15 @@ static bool notes_whole(Elf *elf)
 	return true;
 }
 
+/* Whether section ndx is loaded (SHF_ALLOC). */
+static bool loaded(Elf *elf, size_t ndx)
+{
+	Elf_Scn *scn = elf_getscn(elf, ndx);
+	GElf_Shdr sh;
+
+	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_ALLOC);
+}
+
 /*
  * Every section's link (sh_link), and the info of a relocation section
  * or one flagged SHF_INFO_LINK (sh_info), a section of the file, and a
@@ -650,6 +659,14 @@ static bool links_inside(Elf *elf)
 		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM) &&
 		    sh.sh_size &&
 		    (uint64_t)sh.sh_info * sh.sh_entsize > sh.sh_size)
+			return false;
+		/* ordered after a section libbfd may make no section of
+		 * (a string or symbol table: "sh_link [30] in section is
+		 * incorrect"; fuzz_plt, session 22: .symtab flagged
+		 * SHF_ALLOC and SHF_LINK_ORDER, 1 stub against none):
+		 * only code or data that is loaded is taken */
+		if ((sh.sh_flags & SHF_LINK_ORDER) && sh.sh_link &&
+		    !loaded(elf, sh.sh_link))
 			return false;
 	}
 	return true;
