@@ -157,8 +157,11 @@ static bool plt0_alone(const unsigned char *b, uint64_t size)
 static char *stub_name(Elf *elf, size_t strndx, const GElf_Sym *s,
 		       const struct rel *r)
 {
-	const char *sym = r->sym ? elf_strptr(elf, strndx, s->st_name)
-				 : "*ABS*";
+	/* a name at 0 is "" to libbfd, whatever the table's first byte
+	 * (fuzz_plt, session 22: .dynstr's first byte 0x1c) */
+	const char *sym = !r->sym	 ? "*ABS*"
+			  : !s->st_name ? ""
+					 : elf_strptr(elf, strndx, s->st_name);
 	char add[24] = "";
 	size_t len;
 	char *name;
@@ -388,7 +391,9 @@ static void read_code(Elf *elf, uint32_t type, struct plt_stubs *out)
 			if (bind != STB_LOCAL && bind != STB_GLOBAL &&
 			    bind != STB_WEAK)
 				continue;
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			name = s.st_name ? elf_strptr(elf, sh.sh_link,
+						      s.st_name)
+					 : "";
 			if (!name)
 				continue;
 			ARRAY_GROW(out->code, out->ncode + 1, out->code_alloc);

@@ -452,6 +452,39 @@ static void test_unterminated_shstrtab(void **state)
 }
 
 /*
+ * A stub's symbol named at 0 (st_name 0) where .dynstr's first byte is
+ * not a NUL: libbfd names it "" (index 0 is the empty name whatever the
+ * byte there), libelf reads the bytes there. Found by fuzz_plt in
+ * session 22 (a stripped C++ program: stub 6 "\x1c...@plt" against
+ * "@plt"). Here tests/perf/prog's pthread_setname_np (.dynsym 3).
+ */
+static void test_symbol_named_at_0(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t n, bad = 0;
+	unsigned char *b, *sh;
+	uint64_t dynstr, dynsym;
+	uint32_t zero = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	b = read_image("tests/perf/prog", &n);
+	sh = section_header(b, n, ".dynstr");
+	assert_non_null(sh);
+	memcpy(&dynstr, sh + 24, 8);
+	sh = section_header(b, n, ".dynsym");
+	assert_non_null(sh);
+	memcpy(&dynsym, sh + 24, 8);
+	assert_true(dynstr < n && dynsym + 4 * sizeof(Elf64_Sym) <= n);
+	b[dynstr] = 0x1c;
+	memcpy(b + dynsym + 3 * sizeof(Elf64_Sym), &zero, 4);
+	compare_image(b, n, &c, &bad);
+	assert_int_equal(c.objects, 1);
+	assert_int_equal(bad, 0);
+}
+
+/*
  * .dynstr's last byte no NUL: libbfd takes the string table for corrupt
  * and reads no dynamic symbol. Found by fuzz_plt in session 22 (a
  * stripped C++ program: 26 stubs, libbfd none).
@@ -544,6 +577,7 @@ int main(void)
 		cmocka_unit_test(test_lazy_plt_as_ibt),
 		cmocka_unit_test(test_unterminated_dynstr),
 		cmocka_unit_test(test_unterminated_shstrtab),
+		cmocka_unit_test(test_symbol_named_at_0),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
