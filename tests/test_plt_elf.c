@@ -297,6 +297,10 @@ static void test_broken_version_tables(void **state)
 			      &c, &bad);
 	compare_version_field(offsetof(Elf64_Verneed, vn_file), 0xf2, &c,
 			      &bad);
+	/* the last aux entry (at 0x20) linking to another, inside the
+	 * section: libbfd's ".gnu.version_r invalid entry" */
+	compare_version_field(0x20 + offsetof(Elf64_Vernaux, vna_next), 8, &c,
+			      &bad);
 	/* .gnu.version_r linked (sh_link, byte 40) to a section that is no
 	 * string table (.dynsym, 6); .gnu.version's entries of 4 bytes
 	 * (sh_entsize, byte 56), or its data past the file's end (sh_offset,
@@ -311,7 +315,7 @@ static void test_broken_version_tables(void **state)
 	compare_changed("tests/perf/prog", ".gnu.version",
 			(struct field){ 24, 0x40000000, 8 },
 			(struct field){ 0, 0, 0 }, &c, &bad);
-	assert_int_equal(c.objects, sizeof(counts) / sizeof(*counts) + 7);
+	assert_int_equal(c.objects, sizeof(counts) / sizeof(*counts) + 8);
 	assert_int_equal(bad, 0);
 }
 
@@ -362,6 +366,11 @@ static void test_references_past_their_tables(void **state)
 		 * refuses the file (fuzz_plt, session 22: .gnu.version_r
 		 * typed SHT_RELA; here .eh_frame_hdr, of entries of 0) */
 		{ ".eh_frame_hdr", { 4, SHT_RELA, 4 }, { 0, 0, 0 } },
+		/* .symtab loaded and ordered after its string table
+		 * (SHF_ALLOC | SHF_LINK_ORDER): libbfd makes it a section
+		 * whose link is none, and refuses the file (fuzz_plt,
+		 * session 22, on a shared library built here) */
+		{ ".symtab", { 8, SHF_ALLOC | SHF_LINK_ORDER, 8 }, { 0, 0, 0 } },
 	};
 	struct counts c = { 0, 0, 0, 0, 0 };
 	size_t bad = 0;
@@ -407,6 +416,71 @@ static void test_lazy_plt_as_ibt(void **state)
 		compare_image(b, n, &c, &bad);
 	}
 	assert_int_equal(c.objects, 2);
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * .shstrtab one byte shorter, so that it ends without a NUL, and the
+ * section named by its last string named by another, so that every
+ * name libelf reads is whole: libbfd takes the names' table for
+ * corrupt and names no section. Found by fuzz_plt in session 22 (a
+ * shared library built here: 1 stub, libbfd none).
+ */
+static void test_unterminated_shstrtab(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t n, bad = 0;
+	unsigned char *b, *sh;
+	uint64_t size;
+	uint32_t name = 0x102;	/* ".debug_str" */
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	b = read_image("tests/perf/libwork.so", &n);
+	sh = section_header(b, n, ".debug_line_str");
+	assert_non_null(sh);
+	memcpy(sh, &name, 4);
+	sh = section_header(b, n, ".shstrtab");
+	assert_non_null(sh);
+	memcpy(&size, sh + 32, 8);
+	size--;
+	memcpy(sh + 32, &size, 8);
+	compare_image(b, n, &c, &bad);
+	assert_int_equal(c.objects, 1);
+	assert_int_equal(bad, 0);
+}
+
+/*
+ * A stub's symbol named at 0 (st_name 0) where .dynstr's first byte is
+ * not a NUL: libbfd names it "" (index 0 is the empty name whatever the
+ * byte there), libelf reads the bytes there. Found by fuzz_plt in
+ * session 22 (a stripped C++ program: stub 6 "\x1c...@plt" against
+ * "@plt"). Here tests/perf/prog's pthread_setname_np (.dynsym 3).
+ */
+static void test_symbol_named_at_0(void **state)
+{
+	struct counts c = { 0, 0, 0, 0, 0 };
+	size_t n, bad = 0;
+	unsigned char *b, *sh;
+	uint64_t dynstr, dynsym;
+	uint32_t zero = 0;
+
+	(void)state;
+	if (getenv("CGA_PLT_FILES"))
+		skip();
+	b = read_image("tests/perf/prog", &n);
+	sh = section_header(b, n, ".dynstr");
+	assert_non_null(sh);
+	memcpy(&dynstr, sh + 24, 8);
+	sh = section_header(b, n, ".dynsym");
+	assert_non_null(sh);
+	memcpy(&dynsym, sh + 24, 8);
+	assert_true(dynstr < n && dynsym + 4 * sizeof(Elf64_Sym) <= n);
+	b[dynstr] = 0x1c;
+	memcpy(b + dynsym + 3 * sizeof(Elf64_Sym), &zero, 4);
+	compare_image(b, n, &c, &bad);
+	assert_int_equal(c.objects, 1);
 	assert_int_equal(bad, 0);
 }
 
@@ -502,6 +576,8 @@ int main(void)
 		cmocka_unit_test(test_unreadable_notes),
 		cmocka_unit_test(test_lazy_plt_as_ibt),
 		cmocka_unit_test(test_unterminated_dynstr),
+		cmocka_unit_test(test_unterminated_shstrtab),
+		cmocka_unit_test(test_symbol_named_at_0),
 		cmocka_unit_test(test_extended_section_index),
 	};
 
