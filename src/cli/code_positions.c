@@ -22,11 +22,14 @@
  */
 #include "code_positions.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/arena.h"
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "binaries.h"
@@ -81,6 +84,27 @@ static void guess_free(struct guess *g)
 	free(g);
 }
 
+/* The report's binary opened before the first read, into names of its
+ * own: renamed into the profile's when it is taken. */
+struct kept_binary {
+	struct arena arena;
+	struct names names;
+	struct symtab *st;
+};
+
+static void kept_free(struct kept_binary *k)
+{
+	if (!k)
+		return;
+	if (k->st) {
+		symtab_release(k->st);
+		free(k->st);
+	}
+	names_release(&k->names);
+	arena_release(&k->arena);
+	free(k);
+}
+
 /* Hold the run's messages from now, in a new memstream. */
 static bool hold(struct code_positions *cp)
 {
@@ -118,6 +142,8 @@ bool code_positions_retry(struct code_positions *cp)
 	}
 	guess_free(cp->guess);
 	cp->guess = NULL;
+	kept_free(cp->kept_bin);
+	cp->kept_bin = NULL;
 	free(cp->object);
 	cp->object = NULL;
 	cp->guessed = false;
@@ -150,6 +176,7 @@ void code_positions_end(struct code_positions *cp, bool replay)
 		fprintf(stderr, "cganalyze: positions: the first read made "
 			"again by 32 bytes of code\n");
 	guess_free(cp->guess);
+	kept_free(cp->kept_bin);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
 	cp->show = show;
@@ -739,6 +766,103 @@ static struct symtab *header_binary(struct names *names,
 	return st;
 }
 
+/* k's names interned into names, and its table renamed to them: as
+ * if it had been opened into names now (symtab_rename()). */
+static struct symtab *kept_into(struct kept_binary *k, struct names *names)
+{
+	struct symtab *st = k->st;
+	bool *skip = xcalloc(k->names.nr + 1, sizeof(*skip));
+	name_id *ids = xmalloc((k->names.nr + 1) * sizeof(*ids));
+
+	names_intern_from(names, &k->names, skip, ids);
+	symtab_rename(st, names, ids);
+	free(skip);
+	free(ids);
+	k->st = NULL;
+	return st;
+}
+
+/*
+ * The report's header_binary(): opened into names of its own, its
+ * messages held. With DWARF lines (the report then has no first read
+ * by regions, and resolves against this binary after reading), it is
+ * kept in cp for that (code_positions_take()) and NULL returned;
+ * otherwise it is renamed into names and returned, as header_binary()
+ * would have opened it.
+ */
+static struct symtab *header_binary_kept(struct code_positions *cp,
+					 struct names *names,
+					 const struct options *o)
+{
+	struct kept_binary *k;
+	struct symtab *st = NULL;
+	char *prog, *msgs = NULL;
+	size_t len = 0;
+	struct stat sb;
+	FILE *held, *sink = diag_sink();
+
+	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+		return NULL;
+	if (stat(prog, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    !(held = open_memstream(&msgs, &len))) {
+		free(prog);
+		return NULL;
+	}
+	k = xcalloc(1, sizeof(*k));
+	arena_init(&k->arena);
+	names_init(&k->names, &k->arena);
+	diag_set_sink(held);
+	if (open_binary(o, &k->names, prog, &k->st) < 0)
+		k->st = NULL;
+	diag_set_sink(sink == stderr ? NULL : sink);
+	fclose(held);
+	free(msgs);
+	free(prog);
+	if (k->st && k->st->nlines && !len && !k->st->debug_only) {
+		kept_free(cp->kept_bin);
+		cp->kept_bin = k;
+		return NULL;
+	}
+	if (k->st)
+		st = kept_into(k, names);
+	kept_free(k);
+	return st;
+}
+
+/* Whether open_binary() of path would open what k holds: the same
+ * name, or the same file under the same base name with its DWARF in
+ * it (no debug file looked for beside it). */
+static bool kept_is(const struct kept_binary *k, const char *path)
+{
+	const char *kp = k->st->path;
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (!strcmp(kp, path))
+		return true;
+	return (!k->st->debug_path || !strcmp(k->st->debug_path, kp)) &&
+	       !strcmp(path_base(kp), path_base(path)) &&
+	       realpath(kp, a) && realpath(path, b) && !strcmp(a, b);
+}
+
+struct symtab *code_positions_take(struct code_positions *cp,
+				   const char *path, struct names *names)
+{
+	struct symtab *st;
+
+	if (!cp->kept_bin || !kept_is(cp->kept_bin, path))
+		return NULL;
+	st = kept_into(cp->kept_bin, names);
+	kept_free(cp->kept_bin);
+	cp->kept_bin = NULL;
+	if (st->debug_path && !strcmp(st->debug_path, st->path)) {
+		free(st->debug_path);
+		st->debug_path = xstrdup(path);
+	}
+	free(st->path);
+	st->path = xstrdup(path);
+	return st;
+}
+
 /* --disasm=WHAT with its binary (bin: -b's, or NULL: the header's):
  * make p keep whole, in one read, what guess_keep() says (false: not
  * this way). */
@@ -815,7 +939,8 @@ enum region_way {
  * without regions makes it. Into q (empty); *stp the binary opened into
  * q's names (BY_REGION), *ob its object, *off its offset.
  */
-static enum region_way region_read(struct profile *q,
+static enum region_way region_read(struct code_positions *cp,
+				   struct profile *q,
 				   const struct read_opts *ro,
 				   const struct options *o,
 				   const struct resolve_opts *rso,
@@ -837,6 +962,10 @@ static enum region_way region_read(struct profile *q,
 		return READ_AGAIN;
 	if (o->nbinaries) {
 		if (open_binary(o, &q->names, o->binaries[0], &st) < 0)
+			return READ_AGAIN;
+	} else if (html) {
+		/* with lines, kept for after the read (cp->kept_bin) */
+		if (!(st = header_binary_kept(cp, &q->names, o)))
 			return READ_AGAIN;
 	} else if (!(st = header_binary(&q->names, o))) {
 		return READ_AGAIN;
@@ -919,7 +1048,12 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	profile_init(&q);
 	/* the report: as hot_files.c would, whatever comes next */
 	handled = html;
-	way = region_read(&q, ro, o, rso, &st, &ob, &off);
+	/* -b with DWARF lines: no first read by regions, and the binary's
+	 * lines given to the positions with none (below): nothing to
+	 * choose, and nothing to read for it */
+	if (html && bin && bin->nlines)
+		goto out;
+	way = region_read(cp, &q, ro, o, rso, &st, &ob, &off);
 	if (way == READ_FAILED)
 		goto out;
 	by_region = way == BY_REGION;
@@ -941,6 +1075,11 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 		hot_files_keep(p, &q, thr);
 		goto out;
 	}
+	/* the report's binary, kept from before the read: its lines, as
+	 * below */
+	if (html && !o->nbinaries && cp->kept_bin && q.has_instr && path &&
+	    kept_is(cp->kept_bin, path))
+		goto out;
 	if (!by_region &&
 	    (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
 	     resolve_guess_offset(&q, st, rso, &ob, &off) < 0))
