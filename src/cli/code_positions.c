@@ -84,12 +84,16 @@ static void guess_free(struct guess *g)
 	free(g);
 }
 
-/* The report's binary opened before the first read, into names of its
- * own: renamed into the profile's when it is taken. */
+/* A binary opened before or for the first read, into names of its own
+ * (said: its opening said something): renamed into the first read's,
+ * and into the profile's when it is taken for the resolution. */
 struct kept_binary {
 	struct arena arena;
 	struct names names;
 	struct symtab *st;
+	name_id *ids;	/* its own names' ids in the table st now has
+			 * (NULL: its own) */
+	bool said;
 };
 
 static void kept_free(struct kept_binary *k)
@@ -102,6 +106,7 @@ static void kept_free(struct kept_binary *k)
 	}
 	names_release(&k->names);
 	arena_release(&k->arena);
+	free(k->ids);
 	free(k);
 }
 
@@ -766,67 +771,68 @@ static struct symtab *header_binary(struct names *names,
 	return st;
 }
 
-/* k's names interned into names, and its table renamed to them: as
- * if it had been opened into names now (symtab_rename()). */
-static struct symtab *kept_into(struct kept_binary *k, struct names *names)
+/* path opened into names of its own, its messages held; NULL when it
+ * cannot be opened. */
+static struct kept_binary *kept_open(const struct options *o,
+				     const char *path)
 {
-	struct symtab *st = k->st;
-	bool *skip = xcalloc(k->names.nr + 1, sizeof(*skip));
-	name_id *ids = xmalloc((k->names.nr + 1) * sizeof(*ids));
-
-	names_intern_from(names, &k->names, skip, ids);
-	symtab_rename(st, names, ids);
-	free(skip);
-	free(ids);
-	k->st = NULL;
-	return st;
-}
-
-/*
- * The report's header_binary(): opened into names of its own, its
- * messages held. With DWARF lines (the report then has no first read
- * by regions, and resolves against this binary after reading), it is
- * kept in cp for that (code_positions_take()) and NULL returned;
- * otherwise it is renamed into names and returned, as header_binary()
- * would have opened it.
- */
-static struct symtab *header_binary_kept(struct code_positions *cp,
-					 struct names *names,
-					 const struct options *o)
-{
-	struct kept_binary *k;
-	struct symtab *st = NULL;
-	char *prog, *msgs = NULL;
+	struct kept_binary *k = xcalloc(1, sizeof(*k));
+	char *msgs = NULL;
 	size_t len = 0;
-	struct stat sb;
-	FILE *held, *sink = diag_sink();
+	FILE *held = open_memstream(&msgs, &len), *sink = diag_sink();
 
-	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
-		return NULL;
-	if (stat(prog, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    !(held = open_memstream(&msgs, &len))) {
-		free(prog);
+	if (!held) {
+		free(k);
 		return NULL;
 	}
-	k = xcalloc(1, sizeof(*k));
 	arena_init(&k->arena);
 	names_init(&k->names, &k->arena);
 	diag_set_sink(held);
-	if (open_binary(o, &k->names, prog, &k->st) < 0)
+	if (open_binary(o, &k->names, path, &k->st) < 0)
 		k->st = NULL;
 	diag_set_sink(sink == stderr ? NULL : sink);
 	fclose(held);
 	free(msgs);
-	free(prog);
-	if (k->st && k->st->nlines && !len && !k->st->debug_only) {
-		kept_free(cp->kept_bin);
-		cp->kept_bin = k;
+	k->said = len > 0;
+	if (!k->st) {
+		kept_free(k);
 		return NULL;
 	}
-	if (k->st)
-		st = kept_into(k, names);
-	kept_free(k);
-	return st;
+	return k;
+}
+
+/*
+ * k's own names interned into names, in the order of their ids, and its
+ * table renamed to them: as if it had been opened into names now
+ * (symtab_rename()), wherever it was renamed to before.
+ */
+static struct symtab *kept_rename(struct kept_binary *k, struct names *names)
+{
+	size_t n = k->names.nr;
+	bool *skip = xcalloc(n + 1, sizeof(*skip));
+	name_id *ids = xmalloc((n + 1) * sizeof(*ids)), *map = ids;
+	name_id top = 0;
+
+	names_intern_from(names, &k->names, skip, ids);
+	if (k->ids) {
+		/* from the ids it has now to the new ones */
+		for (size_t i = 0; i < n; i++)
+			if (k->ids[i] != NO_NAME && k->ids[i] >= top)
+				top = k->ids[i] + 1;
+		map = xmalloc(((size_t)top + 1) * sizeof(*map));
+		for (size_t i = 0; i <= top; i++)
+			map[i] = NO_NAME;
+		for (size_t i = 0; i < n; i++)
+			if (k->ids[i] != NO_NAME)
+				map[k->ids[i]] = ids[i];
+	}
+	symtab_rename(k->st, names, map);
+	if (map != ids)
+		free(map);
+	free(skip);
+	free(k->ids);
+	k->ids = ids;
+	return k->st;
 }
 
 /* Whether open_binary() of path would open what k holds: the same
@@ -844,22 +850,121 @@ static bool kept_is(const struct kept_binary *k, const char *path)
 	       realpath(kp, a) && realpath(path, b) && !strcmp(a, b);
 }
 
-struct symtab *code_positions_take(struct code_positions *cp,
-				   const char *path, struct names *names)
+/* cp's kept binary as open_binary() of path into names would give it
+ * (k still holds it), or NULL. */
+static struct symtab *kept_use(struct code_positions *cp, const char *path,
+			       struct names *names)
 {
+	struct kept_binary *k = cp->kept_bin;
 	struct symtab *st;
 
-	if (!cp->kept_bin || !kept_is(cp->kept_bin, path))
+	if (!k || !k->st || !kept_is(k, path))
 		return NULL;
-	st = kept_into(cp->kept_bin, names);
-	kept_free(cp->kept_bin);
-	cp->kept_bin = NULL;
+	st = kept_rename(k, names);
 	if (st->debug_path && !strcmp(st->debug_path, st->path)) {
 		free(st->debug_path);
 		st->debug_path = xstrdup(path);
 	}
 	free(st->path);
 	st->path = xstrdup(path);
+	return st;
+}
+
+/*
+ * open_binary() of path into names (the first read's), the table kept
+ * in cp for the resolution after the read (code_positions_take()) when
+ * its opening said nothing; NULL when it cannot be opened. Its messages
+ * are dropped, as the first read's are.
+ */
+static struct symtab *open_kept(struct code_positions *cp,
+				const struct options *o, const char *path,
+				struct names *names)
+{
+	struct kept_binary *k = kept_open(o, path);
+	struct symtab *st;
+
+	if (!k)
+		return NULL;
+	st = kept_rename(k, names);
+	if (k->said || st->debug_only) {
+		k->st = NULL;
+		kept_free(k);
+		return st;
+	}
+	kept_free(cp->kept_bin);
+	cp->kept_bin = k;
+	return st;
+}
+
+/* open_binary() of path into names (the first read's), without -b the
+ * table cp keeps where it can: the table, or NULL. */
+static struct symtab *open_q(struct code_positions *cp,
+			     const struct options *o, struct names *names,
+			     const char *path)
+{
+	struct symtab *st;
+
+	if (o->nbinaries)
+		return open_binary(o, names, path, &st) < 0 ? NULL : st;
+	st = kept_use(cp, path, names);
+	return st ? st : open_kept(cp, o, path, names);
+}
+
+/* st released unless cp keeps it. */
+static void drop_binary(struct code_positions *cp, struct symtab *st)
+{
+	if (!st || (cp->kept_bin && cp->kept_bin->st == st))
+		return;
+	symtab_release(st);
+	free(st);
+}
+
+/*
+ * The report's and --disasm's header_binary() (kept_open()): with DWARF
+ * lines, the report has no first read by regions and resolves against
+ * this binary after reading: it is kept in its own names (NULL
+ * returned); otherwise renamed into names, as header_binary() would
+ * have opened it, and kept too when it said nothing.
+ */
+static struct symtab *header_binary_kept(struct code_positions *cp,
+					 struct names *names,
+					 const struct options *o)
+{
+	struct kept_binary *k;
+	struct symtab *st;
+	char *prog;
+	struct stat sb;
+
+	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+		return NULL;
+	k = stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) ? kept_open(o, prog)
+							 : NULL;
+	free(prog);
+	if (!k)
+		return NULL;
+	if (k->said || k->st->debug_only) {
+		st = kept_rename(k, names);
+		k->st = NULL;
+		kept_free(k);
+		return st;
+	}
+	kept_free(cp->kept_bin);
+	cp->kept_bin = k;
+	if (o->mode == OUT_HTML && k->st->nlines)
+		return NULL;
+	return kept_rename(k, names);
+}
+
+struct symtab *code_positions_take(struct code_positions *cp,
+				   const char *path, struct names *names)
+{
+	struct symtab *st = kept_use(cp, path, names);
+
+	if (!st)
+		return NULL;
+	cp->kept_bin->st = NULL;
+	kept_free(cp->kept_bin);
+	cp->kept_bin = NULL;
 	return st;
 }
 
@@ -963,11 +1068,8 @@ static enum region_way region_read(struct code_positions *cp,
 	if (o->nbinaries) {
 		if (open_binary(o, &q->names, o->binaries[0], &st) < 0)
 			return READ_AGAIN;
-	} else if (html) {
-		/* with lines, kept for after the read (cp->kept_bin) */
-		if (!(st = header_binary_kept(cp, &q->names, o)))
-			return READ_AGAIN;
-	} else if (!(st = header_binary(&q->names, o))) {
+	} else if (!(st = header_binary_kept(cp, &q->names, o))) {
+		/* the report's with lines kept for after the read */
 		return READ_AGAIN;
 	}
 	/* the binary's lines go to the positions with none (resolve.c),
@@ -1014,8 +1116,7 @@ static enum region_way region_read(struct code_positions *cp,
 	*stp = st;
 	return BY_REGION;
 out:
-	symtab_release(st);
-	free(st);
+	drop_binary(cp, st);
 	return way;
 }
 
@@ -1077,11 +1178,13 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	}
 	/* the report's binary, kept from before the read: its lines, as
 	 * below */
-	if (html && !o->nbinaries && cp->kept_bin && q.has_instr && path &&
+	if (html && !o->nbinaries && cp->kept_bin && cp->kept_bin->st &&
+	    cp->kept_bin->st->nlines && q.has_instr && path &&
 	    kept_is(cp->kept_bin, path))
 		goto out;
 	if (!by_region &&
-	    (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
+	    (!q.has_instr || !path ||
+	     !(st = open_q(cp, o, &q.names, path)) ||
 	     resolve_guess_offset(&q, st, rso, &ob, &off) < 0))
 		goto out;
 	/* the object region_read() guessed has no rows by 32 bytes of code
@@ -1122,10 +1225,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 out:
 	diag_set_sink(sink == stderr ? NULL : sink);
 	fclose(quiet);
-	if (st) {
-		symtab_release(st);
-		free(st);
-	}
+	drop_binary(cp, st);
 	free(req);
 	free(bounds);
 	free(in_seg);
