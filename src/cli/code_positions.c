@@ -84,16 +84,21 @@ static void guess_free(struct guess *g)
 	free(g);
 }
 
-/* A binary opened before or for the first read, into names of its own
- * (said: its opening said something): renamed into the first read's,
- * and into the profile's when it is taken for the resolution. */
+/* A binary opened before or for the first read, into names of its own,
+ * its opening's messages held: renamed into the first read's, and into
+ * the profile's when it is taken for the resolution (its messages said
+ * then). */
 struct kept_binary {
 	struct arena arena;
 	struct names names;
 	struct symtab *st;
 	name_id *ids;	/* its own names' ids in the table st now has
 			 * (NULL: its own) */
-	bool said;
+	char *said;	/* what its opening said (open_binary()'s
+			 * messages, as they were written) */
+	size_t said_len;
+	char *opened_as;	/* the path it was opened by, which they
+				 * name */
 };
 
 static void kept_free(struct kept_binary *k)
@@ -107,6 +112,8 @@ static void kept_free(struct kept_binary *k)
 	names_release(&k->names);
 	arena_release(&k->arena);
 	free(k->ids);
+	free(k->said);
+	free(k->opened_as);
 	free(k);
 }
 
@@ -777,9 +784,8 @@ static struct kept_binary *kept_open(const struct options *o,
 				     const char *path)
 {
 	struct kept_binary *k = xcalloc(1, sizeof(*k));
-	char *msgs = NULL;
-	size_t len = 0;
-	FILE *held = open_memstream(&msgs, &len), *sink = diag_sink();
+	FILE *held = open_memstream(&k->said, &k->said_len);
+	FILE *sink = diag_sink();
 
 	if (!held) {
 		free(k);
@@ -792,8 +798,7 @@ static struct kept_binary *kept_open(const struct options *o,
 		k->st = NULL;
 	diag_set_sink(sink == stderr ? NULL : sink);
 	fclose(held);
-	free(msgs);
-	k->said = len > 0;
+	k->opened_as = xstrdup(path);
 	if (!k->st) {
 		kept_free(k);
 		return NULL;
@@ -872,9 +877,10 @@ static struct symtab *kept_use(struct code_positions *cp, const char *path,
 
 /*
  * open_binary() of path into names (the first read's), the table kept
- * in cp for the resolution after the read (code_positions_take()) when
- * its opening said nothing; NULL when it cannot be opened. Its messages
- * are dropped, as the first read's are.
+ * in cp for the resolution after the read (code_positions_take()) unless
+ * it is a separate debug file; NULL when it cannot be opened. Its
+ * messages are held for that, not said here (the first read's are
+ * dropped).
  */
 static struct symtab *open_kept(struct code_positions *cp,
 				const struct options *o, const char *path,
@@ -886,7 +892,7 @@ static struct symtab *open_kept(struct code_positions *cp,
 	if (!k)
 		return NULL;
 	st = kept_rename(k, names);
-	if (k->said || st->debug_only) {
+	if (st->debug_only) {
 		k->st = NULL;
 		kept_free(k);
 		return st;
@@ -924,7 +930,7 @@ static void drop_binary(struct code_positions *cp, struct symtab *st)
  * lines, the report has no first read by regions and resolves against
  * this binary after reading: it is kept in its own names (NULL
  * returned); otherwise renamed into names, as header_binary() would
- * have opened it, and kept too when it said nothing.
+ * have opened it, and kept too (not a separate debug file).
  */
 static struct symtab *header_binary_kept(struct code_positions *cp,
 					 struct names *names,
@@ -942,7 +948,7 @@ static struct symtab *header_binary_kept(struct code_positions *cp,
 	free(prog);
 	if (!k)
 		return NULL;
-	if (k->said || k->st->debug_only) {
+	if (k->st->debug_only) {
 		st = kept_rename(k, names);
 		k->st = NULL;
 		kept_free(k);
@@ -958,10 +964,17 @@ static struct symtab *header_binary_kept(struct code_positions *cp,
 struct symtab *code_positions_take(struct code_positions *cp,
 				   const char *path, struct names *names)
 {
-	struct symtab *st = kept_use(cp, path, names);
+	struct kept_binary *k = cp->kept_bin;
+	struct symtab *st;
 
-	if (!st)
+	/* what its opening said, said as open_binary() of path says it:
+	 * the messages name the path they were opened by */
+	if (k && k->st && k->said_len && strcmp(k->opened_as, path))
 		return NULL;
+	if (!(st = kept_use(cp, path, names)))
+		return NULL;
+	if (k->said_len)
+		fwrite(k->said, 1, k->said_len, diag_sink());
 	cp->kept_bin->st = NULL;
 	kept_free(cp->kept_bin);
 	cp->kept_bin = NULL;

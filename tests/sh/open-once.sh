@@ -9,7 +9,7 @@
 # The header's cmd: names the sample's program three ways: its absolute
 # path, ./prog from its directory (the recorded object's path is the
 # absolute one: another name, the same file), and a copy without DWARF
-# lines (the recorded object the copy too).
+# lines (the recorded object the copy too; from its directory, ./prog).
 bin=$1
 top=$(cd "$(dirname "$0")/../.." && pwd)
 rec=$top/samples/recursion
@@ -70,10 +70,15 @@ for cmd in "$rec/prog" ./prog; do
 	check 2 --output=html -o "$tmp/r.html"
 	check 2 --disasm
 done
-# without DWARF its opening warns: the warning is said by the opening
-# for the resolution, not replayed, so that one opens it again (left:
-# two openings)
+# without DWARF its opening warns "no DWARF debug info" naming the path
+# it was opened by: said when it is taken for the resolution, under the
+# same path; under another (./prog), opened again to say it by that one
 cmd=$tmp/nd/prog
+header "$cmd" "$tmp/nd/prog" heavy
+check 1 --output=html -o "$tmp/r.html"
+check 1 --disasm
+cd "$tmp/nd" || exit 1
+cmd=./prog
 header "$cmd" "$tmp/nd/prog" heavy
 check 2 --output=html -o "$tmp/r.html"
 check 2 --disasm
