@@ -19,6 +19,13 @@
  * and load offset guessed (Callgrind gives an object's addresses as
  * its file's own: 0); the checks after reading and resolving say
  * whether that was enough, and if not the two reads follow.
+ *
+ * Without -b, the binary the first read opens (the header's program,
+ * or the recorded object after reading) is opened into names of its
+ * own and kept (struct kept_binary), so that the resolution after the
+ * read takes it (code_positions_take()) instead of opening the same
+ * file again: on a big -g program, loading its symbols and lines is
+ * much of the run.
  */
 #include "code_positions.h"
 
