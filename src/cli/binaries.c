@@ -18,10 +18,19 @@ static void symtab_opts_from(const struct options *o, struct symtab_opts *so)
 	so->demangle = true;	/* --no-demangle picks the raw names later */
 }
 
+static unsigned opened;
+
+unsigned binaries_opened(void)
+{
+	return opened;
+}
+
 int open_binary(const struct options *o, struct names *names,
 		const char *path, struct symtab **st)
 {
 	struct symtab_opts so;
+
+	opened++;
 
 	symtab_opts_from(o, &so);
 	*st = xcalloc(1, sizeof(**st));

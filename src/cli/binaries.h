@@ -26,6 +26,11 @@ int open_binary(const struct options *o, struct names *names,
  * unless NULL), the one of most self cost of the first event. NO_ID:
  * none.
  */
+/* How many times open_binary() opened a file (from the run's main
+ * thread only): CGANALYZE_SHOW_OPENS says it after loading, for the
+ * test that the report and --disasm open their binary once. */
+unsigned binaries_opened(void);
+
 uint32_t recorded_object_func(const struct profile *p, const char *what);
 /* Release the first n of st (NULL entries are skipped) and st itself. */
 void close_binaries(struct symtab **st, int n);

@@ -19,14 +19,24 @@
  * and load offset guessed (Callgrind gives an object's addresses as
  * its file's own: 0); the checks after reading and resolving say
  * whether that was enough, and if not the two reads follow.
+ *
+ * Without -b, the binary the first read opens (the header's program,
+ * or the recorded object after reading) is opened into names of its
+ * own and kept (struct kept_binary), so that the resolution after the
+ * read takes it (code_positions_take()) instead of opening the same
+ * file again: on a big -g program, loading its symbols and lines is
+ * much of the run.
  */
 #include "code_positions.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/arena.h"
 #include "base/diag.h"
+#include "base/names.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "binaries.h"
@@ -81,6 +91,39 @@ static void guess_free(struct guess *g)
 	free(g);
 }
 
+/* A binary opened before or for the first read, into names of its own,
+ * its opening's messages held: renamed into the first read's, and into
+ * the profile's when it is taken for the resolution (its messages said
+ * then). */
+struct kept_binary {
+	struct arena arena;
+	struct names names;
+	struct symtab *st;
+	name_id *ids;	/* its own names' ids in the table st now has
+			 * (NULL: its own) */
+	char *said;	/* what its opening said (open_binary()'s
+			 * messages, as they were written) */
+	size_t said_len;
+	char *opened_as;	/* the path it was opened by, which they
+				 * name */
+};
+
+static void kept_free(struct kept_binary *k)
+{
+	if (!k)
+		return;
+	if (k->st) {
+		symtab_release(k->st);
+		free(k->st);
+	}
+	names_release(&k->names);
+	arena_release(&k->arena);
+	free(k->ids);
+	free(k->said);
+	free(k->opened_as);
+	free(k);
+}
+
 /* Hold the run's messages from now, in a new memstream. */
 static bool hold(struct code_positions *cp)
 {
@@ -118,6 +161,8 @@ bool code_positions_retry(struct code_positions *cp)
 	}
 	guess_free(cp->guess);
 	cp->guess = NULL;
+	kept_free(cp->kept_bin);
+	cp->kept_bin = NULL;
 	free(cp->object);
 	cp->object = NULL;
 	cp->guessed = false;
@@ -150,6 +195,7 @@ void code_positions_end(struct code_positions *cp, bool replay)
 		fprintf(stderr, "cganalyze: positions: the first read made "
 			"again by 32 bytes of code\n");
 	guess_free(cp->guess);
+	kept_free(cp->kept_bin);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
 	cp->show = show;
@@ -739,6 +785,209 @@ static struct symtab *header_binary(struct names *names,
 	return st;
 }
 
+/* path opened into names of its own, its messages held; NULL when it
+ * cannot be opened. */
+static struct kept_binary *kept_open(const struct options *o,
+				     const char *path)
+{
+	struct kept_binary *k = xcalloc(1, sizeof(*k));
+	FILE *held = open_memstream(&k->said, &k->said_len);
+	FILE *sink = diag_sink();
+
+	if (!held) {
+		free(k);
+		return NULL;
+	}
+	arena_init(&k->arena);
+	names_init(&k->names, &k->arena);
+	diag_set_sink(held);
+	if (open_binary(o, &k->names, path, &k->st) < 0)
+		k->st = NULL;
+	diag_set_sink(sink == stderr ? NULL : sink);
+	fclose(held);
+	k->opened_as = xstrdup(path);
+	if (!k->st) {
+		kept_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+/*
+ * k's own names interned into names, in the order of their ids, and its
+ * table renamed to them: as if it had been opened into names now
+ * (symtab_rename()), wherever it was renamed to before.
+ */
+static struct symtab *kept_rename(struct kept_binary *k, struct names *names)
+{
+	size_t n = k->names.nr;
+	bool *skip = xcalloc(n + 1, sizeof(*skip));
+	name_id *ids = xmalloc((n + 1) * sizeof(*ids)), *map = ids;
+	name_id top = 0;
+
+	names_intern_from(names, &k->names, skip, ids);
+	if (k->ids) {
+		/* from the ids it has now to the new ones */
+		for (size_t i = 0; i < n; i++)
+			if (k->ids[i] != NO_NAME && k->ids[i] >= top)
+				top = k->ids[i] + 1;
+		map = xmalloc(((size_t)top + 1) * sizeof(*map));
+		for (size_t i = 0; i <= top; i++)
+			map[i] = NO_NAME;
+		for (size_t i = 0; i < n; i++)
+			if (k->ids[i] != NO_NAME)
+				map[k->ids[i]] = ids[i];
+	}
+	symtab_rename(k->st, names, map);
+	if (map != ids)
+		free(map);
+	free(skip);
+	free(k->ids);
+	k->ids = ids;
+	return k->st;
+}
+
+/* Whether open_binary() of path would open what k holds: the same
+ * name, or the same file under the same base name with its DWARF in
+ * it (no debug file looked for beside it). */
+static bool kept_is(const struct kept_binary *k, const char *path)
+{
+	const char *kp = k->st->path;
+	char a[PATH_MAX], b[PATH_MAX];
+
+	if (!strcmp(kp, path))
+		return true;
+	return (!k->st->debug_path || !strcmp(k->st->debug_path, kp)) &&
+	       !strcmp(path_base(kp), path_base(path)) &&
+	       realpath(kp, a) && realpath(path, b) && !strcmp(a, b);
+}
+
+/* cp's kept binary as open_binary() of path into names would give it
+ * (k still holds it), or NULL. */
+static struct symtab *kept_use(struct code_positions *cp, const char *path,
+			       struct names *names)
+{
+	struct kept_binary *k = cp->kept_bin;
+	struct symtab *st;
+
+	if (!k || !k->st || !kept_is(k, path))
+		return NULL;
+	st = kept_rename(k, names);
+	if (st->debug_path && !strcmp(st->debug_path, st->path)) {
+		free(st->debug_path);
+		st->debug_path = xstrdup(path);
+	}
+	free(st->path);
+	st->path = xstrdup(path);
+	return st;
+}
+
+/*
+ * open_binary() of path into names (the first read's), the table kept
+ * in cp for the resolution after the read (code_positions_take()) unless
+ * it is a separate debug file; NULL when it cannot be opened. Its
+ * messages are held for that, not said here (the first read's are
+ * dropped).
+ */
+static struct symtab *open_kept(struct code_positions *cp,
+				const struct options *o, const char *path,
+				struct names *names)
+{
+	struct kept_binary *k = kept_open(o, path);
+	struct symtab *st;
+
+	if (!k)
+		return NULL;
+	st = kept_rename(k, names);
+	if (st->debug_only) {
+		k->st = NULL;
+		kept_free(k);
+		return st;
+	}
+	kept_free(cp->kept_bin);
+	cp->kept_bin = k;
+	return st;
+}
+
+/* open_binary() of path into names (the first read's), without -b the
+ * table cp keeps where it can: the table, or NULL. */
+static struct symtab *open_q(struct code_positions *cp,
+			     const struct options *o, struct names *names,
+			     const char *path)
+{
+	struct symtab *st;
+
+	if (o->nbinaries)
+		return open_binary(o, names, path, &st) < 0 ? NULL : st;
+	st = kept_use(cp, path, names);
+	return st ? st : open_kept(cp, o, path, names);
+}
+
+/* st released unless cp keeps it. */
+static void drop_binary(struct code_positions *cp, struct symtab *st)
+{
+	if (!st || (cp->kept_bin && cp->kept_bin->st == st))
+		return;
+	symtab_release(st);
+	free(st);
+}
+
+/*
+ * The report's and --disasm's header_binary() (kept_open()): with DWARF
+ * lines, the report has no first read by regions and resolves against
+ * this binary after reading: it is kept in its own names (NULL
+ * returned); otherwise renamed into names, as header_binary() would
+ * have opened it, and kept too (not a separate debug file).
+ */
+static struct symtab *header_binary_kept(struct code_positions *cp,
+					 struct names *names,
+					 const struct options *o)
+{
+	struct kept_binary *k;
+	struct symtab *st;
+	char *prog;
+	struct stat sb;
+
+	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+		return NULL;
+	k = stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) ? kept_open(o, prog)
+							 : NULL;
+	free(prog);
+	if (!k)
+		return NULL;
+	if (k->st->debug_only) {
+		st = kept_rename(k, names);
+		k->st = NULL;
+		kept_free(k);
+		return st;
+	}
+	kept_free(cp->kept_bin);
+	cp->kept_bin = k;
+	if (o->mode == OUT_HTML && k->st->nlines)
+		return NULL;
+	return kept_rename(k, names);
+}
+
+struct symtab *code_positions_take(struct code_positions *cp,
+				   const char *path, struct names *names)
+{
+	struct kept_binary *k = cp->kept_bin;
+	struct symtab *st;
+
+	/* what its opening said, said as open_binary() of path says it:
+	 * the messages name the path they were opened by */
+	if (k && k->st && k->said_len && strcmp(k->opened_as, path))
+		return NULL;
+	if (!(st = kept_use(cp, path, names)))
+		return NULL;
+	if (k->said_len)
+		fwrite(k->said, 1, k->said_len, diag_sink());
+	cp->kept_bin->st = NULL;
+	kept_free(cp->kept_bin);
+	cp->kept_bin = NULL;
+	return st;
+}
+
 /* --disasm=WHAT with its binary (bin: -b's, or NULL: the header's):
  * make p keep whole, in one read, what guess_keep() says (false: not
  * this way). */
@@ -815,7 +1064,8 @@ enum region_way {
  * without regions makes it. Into q (empty); *stp the binary opened into
  * q's names (BY_REGION), *ob its object, *off its offset.
  */
-static enum region_way region_read(struct profile *q,
+static enum region_way region_read(struct code_positions *cp,
+				   struct profile *q,
 				   const struct read_opts *ro,
 				   const struct options *o,
 				   const struct resolve_opts *rso,
@@ -838,7 +1088,8 @@ static enum region_way region_read(struct profile *q,
 	if (o->nbinaries) {
 		if (open_binary(o, &q->names, o->binaries[0], &st) < 0)
 			return READ_AGAIN;
-	} else if (!(st = header_binary(&q->names, o))) {
+	} else if (!(st = header_binary_kept(cp, &q->names, o))) {
+		/* the report's with lines kept for after the read */
 		return READ_AGAIN;
 	}
 	/* the binary's lines go to the positions with none (resolve.c),
@@ -885,8 +1136,7 @@ static enum region_way region_read(struct profile *q,
 	*stp = st;
 	return BY_REGION;
 out:
-	symtab_release(st);
-	free(st);
+	drop_binary(cp, st);
 	return way;
 }
 
@@ -919,7 +1169,12 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	profile_init(&q);
 	/* the report: as hot_files.c would, whatever comes next */
 	handled = html;
-	way = region_read(&q, ro, o, rso, &st, &ob, &off);
+	/* -b with DWARF lines: no first read by regions, and the binary's
+	 * lines given to the positions with none (below): nothing to
+	 * choose, and nothing to read for it */
+	if (html && bin && bin->nlines)
+		goto out;
+	way = region_read(cp, &q, ro, o, rso, &st, &ob, &off);
 	if (way == READ_FAILED)
 		goto out;
 	by_region = way == BY_REGION;
@@ -941,8 +1196,15 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 		hot_files_keep(p, &q, thr);
 		goto out;
 	}
+	/* the report's binary, kept from before the read: its lines, as
+	 * below */
+	if (html && !o->nbinaries && cp->kept_bin && cp->kept_bin->st &&
+	    cp->kept_bin->st->nlines && q.has_instr && path &&
+	    kept_is(cp->kept_bin, path))
+		goto out;
 	if (!by_region &&
-	    (!q.has_instr || !path || open_binary(o, &q.names, path, &st) < 0 ||
+	    (!q.has_instr || !path ||
+	     !(st = open_q(cp, o, &q.names, path)) ||
 	     resolve_guess_offset(&q, st, rso, &ob, &off) < 0))
 		goto out;
 	/* the object region_read() guessed has no rows by 32 bytes of code
@@ -983,10 +1245,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 out:
 	diag_set_sink(sink == stderr ? NULL : sink);
 	fclose(quiet);
-	if (st) {
-		symtab_release(st);
-		free(st);
-	}
+	drop_binary(cp, st);
 	free(req);
 	free(bounds);
 	free(in_seg);

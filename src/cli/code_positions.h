@@ -21,6 +21,7 @@
 #include "symtab/symtab.h"
 
 struct guess;
+struct kept_binary;
 
 struct code_positions {
 	bool wanted;		/* the run may keep positions selectively */
@@ -41,6 +42,9 @@ struct code_positions {
 	bool first_again;	/* ... or where that read was no use, made
 				 * again by 32 bytes of code */
 	struct guess *guess;	/* what it keeps, while it reads */
+	struct kept_binary *kept_bin;	/* the report's binary opened before
+					 * the first read, for the resolution
+					 * after it (code_positions_take()) */
 	/* the run's messages, held until the positions stand */
 	FILE *held, *sink;
 	char *text;
@@ -92,6 +96,17 @@ bool code_positions_resolved_ok(struct code_positions *cp,
  * --disasm=WHAT, its messages dropped and true: load again, now with
  * the two reads (cp still holds the messages); else false. */
 bool code_positions_retry(struct code_positions *cp);
+
+/*
+ * The report without -b: the binary opened before the first read (the
+ * program the profile's header names, with DWARF lines), renamed into
+ * names, when path is that file as open_binary() would open it: the
+ * same file under the same name in the same directory (symtab_open()
+ * looks for its debug file beside it, by its name), and its opening
+ * said nothing. NULL: open it (binaries.h).
+ */
+struct symtab *code_positions_take(struct code_positions *cp,
+				   const char *path, struct names *names);
 
 /* At the end of loading: the held messages printed (replay) or dropped,
  * and the hold ended. */
