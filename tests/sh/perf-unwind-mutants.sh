@@ -36,6 +36,7 @@ for rec in "dwarf.data -b $p/prog -b $p/libwork.so --sysroot=$p --kallsyms=$p/ka
 	   "zdwarf.data" "two.data"; do
 	file=${rec%% *} args=${rec#"$file"}
 	[ "$args" = "$rec" ] && args=
+	# shellcheck disable=SC2086
 	orig=$(run CGANALYZE_UNWIND_THREAD=0 --tree $args "$p/$file")
 	for kind in swap across dropfr dupfr side mmapend taskend exitfirst rev \
 		    rounds cut zero regs; do
