@@ -20,7 +20,7 @@ import unittest
 from bidi import Firefox
 import report_base
 from report_base import calls_text
-from test_report_text import text_tree
+from test_report_text import TREE_ROWS, text_tree
 
 BIN = None
 FIREFOX = None
@@ -153,20 +153,7 @@ class FirefoxTest(unittest.TestCase):
             self.open(kind, '#calltree')
             self.ff.js("document.getElementById('calltree-all').click()")
             self.ff.js(DRAWN)
-            rows = self.ff.js("""(() => {
-                const t = document.getElementById('calltree');
-                const seen = new Map();
-                for (let y = 0; ; y += t.clientHeight / 2) {
-                    t.scrollTop = y;
-                    t.redrawRows();
-                    for (const r of t.querySelectorAll('.row'))
-                        seen.set(Number(r.dataset.i), [Number(r.dataset.depth),
-                            [...r.children].map(c => c.textContent)]);
-                    if (y + t.clientHeight >= t.scrollHeight)
-                        break;
-                }
-                return [...seen.keys()].sort((a, b) => a - b).map(k => seen.get(k));
-            })()""")
+            rows = self.ff.js(TREE_ROWS + "('calltree')")
             got = sorted((d, c[0], c[1], c[3], c[4]) for d, c in rows)
             want = sorted(text_tree(PROFILES[kind]))
             self.assertGreater(len(want), 5, kind)
