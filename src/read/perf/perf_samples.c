@@ -106,6 +106,17 @@ static void stack_room(struct perf_stack *st, size_t n)
 }
 
 /*
+ * A call chain's context marker a (>= CONTEXT_MAX): whether the
+ * addresses after it are the kernel's, or another context's
+ * (hypervisor, guest) that has no mappings here.
+ */
+static void chain_context(uint64_t a, bool *kernel, bool *other)
+{
+	*kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
+	*other = a != (uint64_t)PERF_CONTEXT_USER && !*kernel;
+}
+
+/*
  * The sample's stack: the call chain with its context markers taken
  * out, or the ip alone. Returns the count. The first address after a
  * marker is where that context was interrupted (the sampled ip; in the
@@ -140,8 +151,7 @@ static size_t sample_frames(struct perf_reader *r,
 
 		cursor_u64(&c, &a);
 		if (a >= CONTEXT_MAX) {
-			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
-			other = a != (uint64_t)PERF_CONTEXT_USER && !kernel;
+			chain_context(a, &kernel, &other);
 			first = true;
 			continue;
 		}
@@ -224,12 +234,10 @@ static bool chain_user(const struct perf_reader *r,
 		uint64_t a = 0;
 
 		cursor_u64(&c, &a);
-		if (a >= CONTEXT_MAX) {
-			kernel = a == (uint64_t)PERF_CONTEXT_KERNEL;
-			other = a != (uint64_t)PERF_CONTEXT_USER && !kernel;
-		} else if (!kernel && !other) {
+		if (a >= CONTEXT_MAX)
+			chain_context(a, &kernel, &other);
+		else if (!kernel && !other)
 			return true;
-		}
 	}
 	return false;
 }
