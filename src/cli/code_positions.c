@@ -757,6 +757,32 @@ static bool guess_keep(void *ctx, const struct profile *p, uint32_t f,
 }
 
 /*
+ * The program the profile's header names (cmd:), when it is a file
+ * here; malloc'd. A relative name (valgrind writes the command as
+ * typed: "./prog") is made whole from the current directory, as the
+ * kernel would have found it, with its links followed: Callgrind's ob=
+ * lines name the objects by the whole path the kernel mapped them
+ * from, and the object is guessed and checked by that name.
+ */
+static char *header_program(const struct options *o)
+{
+	char *prog, *whole;
+	struct stat sb;
+
+	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+		return NULL;
+	if (stat(prog, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		free(prog);
+		return NULL;
+	}
+	if (prog[0] != '/' && (whole = realpath(prog, NULL))) {
+		free(prog);
+		prog = whole;
+	}
+	return prog;
+}
+
+/*
  * Without -b, the binary of the program the profile's header names
  * (cmd:), opened into names with its messages dropped: the object the
  * disassembly finds after reading (that of the costliest function WHAT
@@ -768,13 +794,11 @@ static struct symtab *header_binary(struct names *names,
 {
 	char *prog;
 	struct symtab *st = NULL;
-	struct stat sb;
 	FILE *quiet, *sink = diag_sink();
 
-	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+	if (!(prog = header_program(o)))
 		return NULL;
-	if (stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    (quiet = fopen("/dev/null", "w"))) {
+	if ((quiet = fopen("/dev/null", "w"))) {
 		diag_set_sink(quiet);
 		if (open_binary(o, names, prog, &st) < 0)
 			st = NULL;
@@ -946,12 +970,10 @@ static struct symtab *header_binary_kept(struct code_positions *cp,
 	struct kept_binary *k;
 	struct symtab *st;
 	char *prog;
-	struct stat sb;
 
-	if (o->ninputs != 1 || !(prog = callgrind_file_program(o->inputs[0])))
+	if (!(prog = header_program(o)))
 		return NULL;
-	k = stat(prog, &sb) == 0 && S_ISREG(sb.st_mode) ? kept_open(o, prog)
-							 : NULL;
+	k = kept_open(o, prog);
 	free(prog);
 	if (!k)
 		return NULL;

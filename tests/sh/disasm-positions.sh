@@ -219,6 +219,24 @@ for w in main "fib*" "_dl_*"; do
 		fail "no -b, --disasm=$w: not read once" ;;
 	esac
 done
+# cmd: as valgrind writes the command typed ("./prog"): the name made
+# whole from the current directory (links followed, as the kernel maps
+# it and ob= names it), so that the one read guesses the object
+absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+sed "s|^cmd: .*|cmd:  ./prog 7|; s|^ob=(5) .*|ob=(5) $(cd "$rec" && pwd -P)/prog|" \
+	"$rec/callgrind.instr.out" >"$tmp/rel.out"
+touch -r "$rec/callgrind.instr.out" "$tmp/rel.out"
+for w in main "fib*"; do
+	(cd "$rec" && CGANALYZE_ALL_POSITIONS=1 "$absbin" --disasm="$w" "$tmp/rel.out") >"$tmp/all" 2>"$tmp/all.err"
+	echo "status $?" >>"$tmp/all"
+	(cd "$rec" && CGANALYZE_SHOW_POSITIONS=1 "$absbin" --disasm="$w" "$tmp/rel.out") >"$tmp/plain" 2>"$tmp/plain.err"
+	echo "status $?" >>"$tmp/plain"
+	grep -v '^cganalyze: positions:' "$tmp/plain.err" >"$tmp/plain.e"
+	cmp -s "$tmp/all" "$tmp/plain" && cmp -s "$tmp/all.err" "$tmp/plain.e" ||
+		fail "cmd: ./prog, --disasm=$w: differs from every position's"
+	grep -q 'selected in one read' "$tmp/plain.err" ||
+		fail "cmd: ./prog, --disasm=$w: not read once"
+done
 # The two reads' first by the binary's regions, where the binary is
 # known before it (-b; without it the program the header's cmd: names,
 # when that is the recorded object): each symbol's cost exact, only the

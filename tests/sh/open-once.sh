@@ -72,13 +72,20 @@ for cmd in "$rec/prog" ./prog; do
 done
 # without DWARF its opening warns "no DWARF debug info" naming the path
 # it was opened by: said when it is taken for the resolution, under the
-# same path; under another (./prog), opened again to say it by that one
+# same path (./prog is made whole from the current directory, so it is
+# the same); under another (a hard link's), opened again to say it by
+# that one
 cmd=$tmp/nd/prog
 header "$cmd" "$tmp/nd/prog" heavy
 check 1 --output=html -o "$tmp/r.html"
 check 1 --disasm
 cd "$tmp/nd" || exit 1
 cmd=./prog
+header "$cmd" "$tmp/nd/prog" heavy
+check 1 --output=html -o "$tmp/r.html"
+check 1 --disasm
+ln prog linked
+cmd=./linked
 header "$cmd" "$tmp/nd/prog" heavy
 check 2 --output=html -o "$tmp/r.html"
 check 2 --disasm
