@@ -188,9 +188,12 @@ void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o)
 		bool shown = fn->total >= bar && fn->total > 0;
 
 		depth[n] = fn->parent == NO_ID ? 0 : depth[fn->parent] + 1;
+		/* a path with none of the event is not below the threshold:
+		 * no threshold lists it (nor does the report's call tree),
+		 * and "--threshold=0 lists them all" would be untrue */
 		if (shown)
 			print_line(out, cg, o, &fl, n, names[n], depth[n], of);
-		else
+		else if (fn->total > 0)
 			left_out++;
 		if (shown && child != NO_ID) {
 			n = child;
