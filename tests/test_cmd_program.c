@@ -80,12 +80,40 @@ static void test_system_wide(void **state)
 	check("perf record -- ./a -a", "./a");
 }
 
+/*
+ * Running processes (perf record -p PID, -t TID, -u UID): a command
+ * after them only sets how long, so "-p 1 -- sleep 5" and "-p 2 --
+ * sleep 5" were one program, "sleep", whatever each process ran; none,
+ * and the recording's command names say (analyze.c).
+ */
+static void test_running(void **state)
+{
+	(void)state;
+	check("perf record -q -z -F 99 -g -o x.data -p 26281 -- sleep 0.5",
+	      NULL);
+	check("perf record -p 1,2 sleep 1", NULL);
+	check("perf record --pid=12 sleep 1", NULL);
+	check("perf record --pid 12 -- sleep 1", NULL);
+	check("perf record -gp 12 sleep 1", NULL);
+	check("perf record -p12 sleep 1", NULL);
+	check("perf record -t 7 sleep 1", NULL);
+	check("perf record --tid=7", NULL);
+	check("perf record -u root sleep 1", NULL);
+	check("perf record --uid=0 sleep 1", NULL);
+	/* a 'p' in an argument, or a long option that begins alike */
+	check("perf record -o p.data ./a", "./a");
+	check("perf record -Fp ./a", "./a");
+	check("perf record --pidfile ./a", "./a");
+	check("perf record -- ./a -p 1", "./a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_perf_record),
 		cmocka_unit_test(test_system_wide),
+		cmocka_unit_test(test_running),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

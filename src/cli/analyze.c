@@ -203,6 +203,49 @@ static int function_hint(const struct options *o, const char *name)
 	return 2;
 }
 
+/* The program input `in` ran: its command line's (cmd_program()), else
+ * the command name of the processes it recorded (perf record -p PID:
+ * *comm set); NULL when neither is known. */
+static const char *input_program(const struct profile *p,
+				 const struct pinput *in, size_t *len,
+				 bool *comm)
+{
+	const char *prog = in->cmd == NO_NAME
+				   ? NULL
+				   : cmd_program(profile_str(p, in->cmd), len);
+
+	*comm = !prog && in->comm != NO_NAME;
+	if (*comm) {
+		prog = profile_str(p, in->comm);
+		*len = names_len(&p->names, in->comm);
+	}
+	return prog;
+}
+
+/* Whether programs a and b are one. A command name is the program's
+ * base name cut to 15 bytes (the kernel's TASK_COMM_LEN): compared so
+ * with the other's word. */
+static bool same_program(const char *a, size_t la, bool ca, const char *b,
+			 size_t lb, bool cb)
+{
+	const char *base;
+
+	if (ca == cb)
+		return la == lb && !memcmp(a, b, la);
+	if (ca) {		/* b the command name */
+		const char *t = a;
+		size_t lt = la;
+
+		a = b, la = lb, b = t, lb = lt;
+	}
+	base = memrchr(a, '/', la);
+	base = base ? base + 1 : a;
+	la = (size_t)(a + la - base);
+	if (la > 15)
+		la = 15;
+	return la == lb && !memcmp(base, b, lb);
+}
+
 /*
  * Profiles of different programs added up are rarely meant (runs of one
  * program with other arguments are): say it once, naming both.
@@ -210,27 +253,37 @@ static int function_hint(const struct options *o, const char *name)
 static void check_one_program(const struct profile *p)
 {
 	const struct pinput *first = NULL;
+	const char *a = NULL;
+	size_t la = 0;
+	bool ca = false;
 
 	for (size_t i = 0; i < p->ninputs; i++) {
 		const struct pinput *in = &p->inputs[i];
-		const char *a, *b;
-		size_t la = 0, lb = 0;
+		const char *b;
+		size_t lb = 0;
+		bool cb;
 
-		if (in->cmd == NO_NAME)
+		/* the program, not perf's own options before it */
+		b = input_program(p, in, &lb, &cb);
+		if (!b)
 			continue;
 		if (!first) {
-			first = in;
+			first = in, a = b, la = lb, ca = cb;
 			continue;
 		}
-		/* the program, not perf's own options before it */
-		a = cmd_program(profile_str(p, first->cmd), &la);
-		b = cmd_program(profile_str(p, in->cmd), &lb);
-		if (!a || !b || (la == lb && !memcmp(a, b, la)))
+		if (same_program(a, la, ca, b, lb, cb))
 			continue;
 		warning("'%s' and '%s' are profiles of different programs "
-			"('%.*s' and '%.*s'): their costs are added up as if "
-			"they were one", profile_str(p, first->path),
-			profile_str(p, in->path), (int)la, a, (int)lb, b);
+			"('%.*s' and '%.*s'%s): their costs are added up as "
+			"if they were one", profile_str(p, first->path),
+			profile_str(p, in->path), (int)la, a, (int)lb, b,
+			ca && cb ? ", the command names of the processes "
+				   "they recorded"
+			: ca	 ? ", the first the command name of the "
+				   "processes it recorded"
+			: cb	 ? ", the second the command name of the "
+				   "processes it recorded"
+				 : "");
 		return;
 	}
 	/* one command line, two programs (both run as ./prog): two mains

@@ -82,12 +82,38 @@ static bool system_wide(const char *w, size_t len)
 	return false;
 }
 
+/* Whether option word w records processes already running (-p, --pid,
+ * -t, --tid; -u, --uid: a user's), grouped short options ("-gp")
+ * included: a command after it only sets how long, as after -a. */
+static bool existing_processes(const char *w, size_t len)
+{
+	static const char *const longs[] = { "--pid", "--tid", "--uid" };
+
+	if (len > 2 && w[1] == '-') {
+		for (size_t i = 0; i < sizeof(longs) / sizeof(*longs); i++) {
+			size_t n = strlen(longs[i]);
+
+			if (len >= n && !memcmp(w, longs[i], n) &&
+			    (len == n || w[n] == '='))
+				return true;
+		}
+		return false;
+	}
+	for (size_t i = 1; i < len; i++) {
+		if (w[i] == 'p' || w[i] == 't' || w[i] == 'u')
+			return true;
+		if (strchr(short_arg, w[i]))
+			return false;	/* the rest is its argument */
+	}
+	return false;
+}
+
 const char *cmd_program(const char *cmd, size_t *len)
 {
 	static const char every[] = "every process (perf record -a)";
 	const char *s = cmd, *first = word(&s, len), *base, *w;
 	size_t first_len = *len;
-	bool all = false;
+	bool all = false, running = false;
 
 	if (!first)
 		return NULL;
@@ -106,6 +132,7 @@ const char *cmd_program(const char *cmd, size_t *len)
 			break;
 		}
 		all = all || system_wide(w, *len);
+		running = running || existing_processes(w, *len);
 		if (takes_next(w, *len) && !word(&s, len))
 			return NULL;
 	}
@@ -115,5 +142,7 @@ const char *cmd_program(const char *cmd, size_t *len)
 		*len = sizeof(every) - 1;
 		return every;
 	}
-	return w;
+	/* and that of "perf record -p PID -- sleep 5" too: the process
+	 * recorded is not named here */
+	return running ? NULL : w;
 }

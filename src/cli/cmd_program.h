@@ -10,8 +10,9 @@
  * ("/usr/bin/perf record -F 499 -g -o x.data ./prog 5") the first word
  * after perf's own options, which every recording's line starts with.
  * Sets *len to the word's length; NULL when there is none (perf record
- * -p PID: an existing process, which only the profile's symbols can
- * tell). A system-wide recording (perf record -a, -C CPUS), whatever
+ * -p PID, -t TID, -u UID, with or without a command that sets how long:
+ * processes already running, which the recording's command names (the
+ * input's comm) or its symbols tell). A system-wide recording (perf record -a, -C CPUS), whatever
  * command set its length, gives one static string that says so: two
  * such recordings are of one "program", and neither is one program's.
  */

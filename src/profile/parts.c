@@ -217,6 +217,7 @@ static void copy_part(struct profile *to, const struct profile *from,
 
 	ti->creator = name_in(to, from, fi->creator);
 	ti->cmd = name_in(to, from, fi->cmd);
+	ti->comm = name_in(to, from, fi->comm);
 	ti->nparts = ti->nselected = 1;
 	copy_events(to, from);
 	if (from->func_incl)

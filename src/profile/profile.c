@@ -487,6 +487,7 @@ struct pinput *profile_add_input(struct profile *p, const char *path,
 	in->format = names_intern(&p->names, format, strlen(format));
 	in->creator = NO_NAME;
 	in->cmd = NO_NAME;
+	in->comm = NO_NAME;
 	return in;
 }
 

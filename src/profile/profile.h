@@ -209,6 +209,11 @@ struct pleak {
 /* What was read from one input file, for reports. */
 struct pinput {
 	name_id path, format, creator, cmd;
+	/* perf.data: the command name (perf's comm, 15 bytes at most) of
+	 * the processes sampled when they share one, else NO_NAME: what a
+	 * recording of running processes (perf record -p PID), whose
+	 * command line names no program, was of */
+	name_id comm;
 	uint32_t nparts;
 	uint32_t nselected;		/* parts read (all, or --part's) */
 	uint64_t nbb;			/* gmon.out: basic-block counts read */

@@ -398,7 +398,31 @@ static void report(const struct perf_reader *r)
 	}
 }
 
-static void add_input(struct perf_reader *r)
+/*
+ * The command name of the processes this recording sampled (threads
+ * from first on are its own), as their main threads were last named:
+ * the program a recording of running processes (perf record -p PID)
+ * was of, which its command line does not say. NO_NAME when none was
+ * named or they differ.
+ */
+static name_id sampled_comm(const struct perf_reader *r, size_t first)
+{
+	name_id comm = NO_NAME;
+
+	for (size_t i = first; i < r->d->nthreads; i++) {
+		const struct perf_thread *t = &r->d->threads[i];
+		uint32_t c = perf_maps_comm(&r->maps, t->pid, UINT64_MAX);
+
+		if (c == UINT32_MAX)
+			c = t->comm;
+		if (c == NO_NAME || (comm != NO_NAME && c != comm))
+			return NO_NAME;
+		comm = c;
+	}
+	return comm;
+}
+
+static void add_input(struct perf_reader *r, size_t first_thread)
 {
 	struct pinput *in = profile_add_input(r->p, r->path, "perf");
 	char *cmd = NULL;
@@ -406,6 +430,7 @@ static void add_input(struct perf_reader *r)
 	FILE *f;
 
 	in->nparts = in->nselected = 1;
+	in->comm = sampled_comm(r, first_thread);
 	if (r->timing) {
 		in->timed = true;
 		in->time_first = r->time_first;
@@ -604,7 +629,7 @@ static int read_data(struct profile *p, const char *path,
 			r.d->threads[i].comm = comm;
 	}
 	report(&r);
-	add_input(&r);
+	add_input(&r, first_thread);
 	p->perf = r.d;
 	ret = 0;
 out:
