@@ -122,12 +122,59 @@ void name_labels_free(struct name_labels *nl)
 	free(nl);
 }
 
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+/*
+ * The label's text from `start` on with its control characters written
+ * as C escapes (\n, \t, \r, \xHH): a name is bytes from the profile
+ * or a binary, of another machine maybe, and a newline in one cut its
+ * row in two for grep, an escape sequence recoloured the terminal
+ * (callgrind_annotate, perf report and go tool pprof print them as they
+ * are). Names without any, all real ones, are left as they were.
+ */
+static void escape_controls(struct linebuf *lb, size_t start)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i = start, n;
+	char *tail;
+
+	while (i < lb->len && !is_control((unsigned char)lb->s[i]))
+		i++;
+	if (i == lb->len)
+		return;
+	n = lb->len - i;
+	tail = xmalloc(n);
+	memcpy(tail, lb->s + i, n);
+	lb->len = i;
+	for (size_t k = 0; k < n; k++) {
+		unsigned char c = (unsigned char)tail[k];
+
+		if (!is_control(c)) {
+			lb_putc(lb, (char)c);
+			continue;
+		}
+		lb_putc(lb, '\\');
+		if (c == '\n' || c == '\t' || c == '\r') {
+			lb_putc(lb, c == '\n' ? 'n' : c == '\t' ? 't' : 'r');
+		} else {
+			lb_putc(lb, 'x');
+			lb_putc(lb, hex[c >> 4]);
+			lb_putc(lb, hex[c & 15]);
+		}
+	}
+	free(tail);
+}
+
 void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 		   const struct cg *cg, uint32_t func, bool index)
 {
 	const struct profile *p = cg->p;
 	const struct pfunc *f = &p->funcs[func];
 	const struct cg_node *node = &cg->nodes[func];
+	size_t start = lb->len;
 	char num[20];
 
 	if (index && nl->text) {
@@ -152,6 +199,7 @@ void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 			lb_puts(lb, profile_str(p, f->file));
 		lb_putc(lb, ')');
 	}
+	escape_controls(lb, start);
 	if (node->cycle != NO_ID) {
 		lb_puts(lb, " <cycle ");
 		lb_putn(lb, num, fmt_u64(num, cg->cycles[node->cycle].number));

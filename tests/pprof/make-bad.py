@@ -98,6 +98,12 @@ def main():
     write('types-by-functions.pb.gz', gzip.compress(data, mtime=0))
     # a good one, gzip'd: read like any other
     write('good.pb.gz', gzip.compress(whole, mtime=0))
+    # a good one whose function "work" is named with a newline, a tab
+    # and a terminal's escape sequence: the listings write them as C
+    # escapes (a name's row stays one line)
+    evil = strings('', 'cpu', 'count', 'main', 'evil\nname\twith\x1b[31mred',
+                   'prog.c')
+    write('control-name.pb', HEAD + GOOD_SAMPLE + LOCS + FUNCS + evil)
 
 
 main()
