@@ -65,6 +65,10 @@ struct binding {
 	const struct symtab *st;	/* NULL: no symbols */
 	struct symtab *owned;		/* opened here from the recorded path */
 	int binary;			/* the -b index, or -1 */
+	/* the object its functions are listed under: NO_NAME, its own
+	 * path; another object's that the same -b build names
+	 * (bind_same_build()), so one function is one row */
+	name_id listed_as;
 };
 
 struct presolve {
@@ -340,6 +344,43 @@ static int check_build_id(const struct presolve *r, const struct symtab *st,
 	return 0;
 }
 
+/*
+ * Recordings added up keep their objects apart by path: one build
+ * recorded at two paths (moved, or another machine's) is two objects,
+ * and -b b went to the first alone, leaving the other to its recorded
+ * path: addresses where that is not here, without a word. Every other
+ * object with samples that is this build takes it too: by its
+ * build-id, or where none is recorded by its name (-b OBJECT=FILE's, or
+ * the file's) and its return addresses, as -b's own object is matched.
+ */
+static void bind_same_build(struct presolve *r, size_t b,
+			    const struct symtab *st, uint32_t first)
+{
+	const char *want = r->o->objects ? r->o->objects[b] : NULL;
+	const char *name = perf_base_name(want ? want : st->path);
+
+	for (size_t j = 0; j < r->d->nobjects; j++) {
+		const struct perf_object *ob = &r->d->objects[j];
+		const char *path = profile_str(r->p, ob->path);
+		unsigned calls, checked;
+
+		if (j == first || r->bind[j].st || ob->kind != PERF_OBJ_FILE ||
+		    !object_has_frames(ob))
+			continue;
+		if (ob->build_id_len ? !same_build_id(ob, st)
+				     : strcmp(name, perf_base_name(path)) ||
+					       !calls_match(r, (uint32_t)j, st,
+							    &calls, &checked))
+			continue;
+		r->bind[j].st = st;
+		r->bind[j].binary = (int)b;
+		r->bind[j].listed_as = r->d->objects[first].path;
+		note("symbols from %s for %s too (%s)", st->path, path,
+		     ob->build_id_len ? "matched by its build-id"
+				      : "matched by its file name");
+	}
+}
+
 static int bind_binaries(struct presolve *r, struct symtab *const *st,
 			 size_t nst, struct resolve_report *reports)
 {
@@ -369,6 +410,7 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 		r->bind[i].st = st[b];
 		r->bind[i].binary = (int)b;
 		rep->object = r->d->objects[i].path;
+		bind_same_build(r, b, st[b], i);
 	}
 	return 0;
 }
@@ -696,6 +738,13 @@ static bool named_from_dwarf(const struct presolve *r, uint32_t i)
 	return r->bind[i].binary >= 0;
 }
 
+/* The object object i's symbols' functions are listed under. */
+static name_id listed_object(const struct presolve *r, uint32_t i)
+{
+	return r->bind[i].listed_as != NO_NAME ? r->bind[i].listed_as
+					       : r->d->objects[i].path;
+}
+
 /*
  * The function of symbol s of st, in object: with the file and first
  * line of its entry where the line table has them and lines is set, as
@@ -749,7 +798,8 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = symbol_func(r, ob->path, st, s,
+			*slot = symbol_func(r, listed_object(r, fr->object),
+					    st, s,
 					    named_from_dwarf(r, fr->object));
 			return *slot;
 		}
@@ -791,7 +841,7 @@ static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
 		if (st && st->has_dwarf &&
 		    named_from_dwarf(r, r->d->frames[f].object))
 			n = symtab_frames(st, vaddr, frames, MAX_INLINE);
-		object = r->d->objects[r->d->frames[f].object].path;
+		object = listed_object(r, r->d->frames[f].object);
 		start[f] = (uint32_t)r->nchain_funcs;
 		ARRAY_GROW(r->chain_funcs, r->nchain_funcs + (n ? n : 1),
 			   r->chain_alloc);
@@ -1028,8 +1078,10 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	}
 	for (size_t f = 0; f < r.d->nframes; f++)
 		r.func_exact[f] = r.func_ret[f] = NO_ID;
-	for (size_t i = 0; i < r.d->nobjects; i++)
+	for (size_t i = 0; i < r.d->nobjects; i++) {
 		r.bind[i].binary = -1;
+		r.bind[i].listed_as = NO_NAME;
+	}
 	if (o->preload)
 		perf_preload_finish(o->preload);
 	if (bind_binaries(&r, st, nst, reports) < 0)
