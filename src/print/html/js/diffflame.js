@@ -42,8 +42,8 @@ function diffSearchName(T, u) {
 function diffMatchedText(T, needle) {
 	const nodes = flameOutermost(T, i =>
 		diffSearchName(T, T.unit[i]).includes(needle));
-	const b = nodes.reduce((s, i) => s + T.vb[i], 0);
-	const n = nodes.reduce((s, i) => s + T.value[i], 0);
+	const [b, n] = pathSides(nodes.reduce((s, i) => s + T.vb[i], 0),
+		nodes.reduce((s, i) => s + T.value[i], 0));
 	const of = (v, t) => shares ? '' : ' (' + pct(v, t) + ')';
 
 	if (!nodes.length)
@@ -54,7 +54,8 @@ function diffMatchedText(T, needle) {
 }
 /* What a node (or the root, -1) is on each side, in words */
 function diffNodeText(T, i) {
-	const b = i < 0 ? T.baseTotal : T.vb[i], n = i < 0 ? T.total : T.value[i];
+	const [b, n] = pathSides(i < 0 ? T.baseTotal : T.vb[i],
+		i < 0 ? T.total : T.value[i]);
 	const label = i < 0 ? 'all' : diffUnitName(T, T.unit[i]);
 
 	return label + ': base ' + fmtSide(sideValue(b, 0)) + ', new ' +

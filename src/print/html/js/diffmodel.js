@@ -51,6 +51,13 @@ function fmtChange(d) {
 	return signed(d, shares ? fixed(Math.abs(d), 2) + ' pt'
 		: fmtCost(Math.abs(d)));
 }
+/* A call path's costs [base, new] as each side's --tree prints them:
+ * whole units, an estimate's rounded (dom.js fmtPath(); gmon.out's are
+ * ticks here, whole ticks being gprof's seconds to two decimals), so
+ * that the change is of the figures shown. Shares are of the costs. */
+function pathSides(b, n) {
+	return shares ? [b, n] : [Math.round(b), Math.round(n)];
+}
 function fmtPct(p) {
 	return p === null ? 'new' : signed(p, fixed(Math.abs(p), 2) + '%');
 }

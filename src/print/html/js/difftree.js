@@ -6,7 +6,8 @@ const DIFF_TREE_TITLES = ['base', 'new', 'change', '% base'];
  * (treetable.js) are in the order of the changes they were made for */
 const diffTreeKeys = { false: {}, true: {} };
 
-function diffTreeCells(b, n) {
+function diffTreeCells(b0, n0) {
+	const [b, n] = pathSides(b0, n0);
 	const d = change(b, n);
 
 	return [el('span', { class: 'num' }, fmtSide(sideValue(b, 0))),

@@ -144,19 +144,10 @@ function viewDisasm(k) {
 					? 'outside the function\'s symbol'
 					: 'inside the function, where no instruction starts')), '');
 		}
-		const notes = el('span');
-
-		for (const j of ins.jumps || [])
-			notes.append((j.conditional ? 'jump ' + fmt(j.taken) + '/' +
-				fmt(j.executed) : 'jump ' + fmt(j.executed)) +
-				(j.target !== null ? ' \u2192 ' + hex(j.target) : '') + ' ');
-		for (const c of ins.calls || [])
-			notes.append('call ', fnLink(c.callee), (SAMPLED ? '' :
-				' \u00d7' + fmt(c.count)) + ' (' + fmt(c.inclusive[ev]) + ') ');
 		return cells(el('span', { class: 'code muted' }, hex(ins.address)),
 			numCell(ins.cost[ev] || null, heat(ins.cost[ev], max)),
 			el('span', { class: 'num' }, ins.cost[ev] ? pct(ins.cost[ev], self) : ''),
-			el('span', { class: 'code' }, ins.text), notes);
+			el('span', { class: 'code' }, ins.text), disasmNotes(ins));
 	});
 	table.id = 'disasm-table';
 	const more = K.disasmMore ? el('p', { class: 'muted', id: 'disasm-more' },
@@ -176,8 +167,79 @@ function viewDisasm(k) {
 			el('span', null, SAMPLED ? '' : 'jumps (taken/executed), calls')),
 		table);
 
-	view.style.setProperty('--code-cost', costColumn(rows.map(r =>
+	disasmWidths(view, rows, costColumn(rows.map(r =>
 		r.elsewhere ? r.elsewhere.cost[ev] : r.cost ? r.cost[ev] : 0),
 		K.columns[ev]));
 	return view;
+}
+
+/* An instruction's jumps and calls, as --disasm notes them */
+function disasmNotes(ins) {
+	const notes = el('span');
+
+	for (const j of ins.jumps || [])
+		notes.append((j.conditional ? 'jump ' + fmt(j.taken) + '/' +
+			fmt(j.executed) : 'jump ' + fmt(j.executed)) +
+			(j.target !== null ? ' \u2192 ' + hex(j.target) : '') + ' ');
+	for (const c of ins.calls || [])
+		notes.append('call ', fnLink(c.callee), (SAMPLED ? '' :
+			' \u00d7' + fmt(c.count)) + ' (' + fmt(c.inclusive[ev]) + ') ');
+	/* whole on hover too: the box may need scrolling to show it */
+	notes.title = notes.textContent.trim();
+	return notes;
+}
+/*
+ * The columns as wide as their widest text, so that nothing is cut
+ * with "\u2026" (at 800 px a call's notes, "call fib'2 \u00d74 (18,076)
+ * call fib'2 \u00d71,390 (129,355)", and the instructions were): the
+ * listing scrolls sideways in its box where the window is narrower,
+ * its titles with it. The instructions and source lines are of a
+ * monospace font: their width is their length.
+ */
+function disasmWidths(view, rows, cost) {
+	const probe = el('span', { class: 'code' }, '0'.repeat(100));
+
+	probe.style.cssText = 'position: absolute; visibility: hidden';
+	document.body.append(probe);
+	const ch = probe.getBoundingClientRect().width / 100;
+
+	probe.remove();
+	let addr = 'address'.length * ch, code = 0, notes = 0, words = 0;
+	const longest = [];
+
+	for (const r of rows) {
+		if (r.source) {
+			code = Math.max(code, (r.source[3] || '').trim().length);
+		} else if (r.elsewhere) {
+			words = Math.max(words, textWidth('cost inside the function, ' +
+				'where no instruction starts', false));
+		} else {
+			addr = Math.max(addr, hex(r.address).length * ch);
+			code = Math.max(code, r.text.length);
+			if ((r.jumps || []).length || (r.calls || []).length)
+				longest.push(disasmNotes(r).textContent);
+		}
+	}
+	/* the longest few by characters: measuring each is a layout */
+	longest.sort((a, b) => b.length - a.length);
+	for (const t of longest.slice(0, 5))
+		notes = Math.max(notes, textWidth(t.trim(), false));
+	notes = Math.max(notes, SAMPLED ? 0 :
+		textWidth('jumps (taken/executed), calls', true));
+	const pad = 9;	/* a cell's padding, and a pixel to spare */
+	const widths = [addr, parseFloat(cost) - pad, textWidth('100.00%', true),
+		Math.max(code * ch, words, textWidth('instruction', true)), notes]
+		.map(w => Math.ceil(w + pad));
+	const last = widths.length - 1;
+
+	view.style.setProperty('--asm-columns', widths.slice(0, last)
+		.map(w => w + 'px').join(' ').replace(/(\d+px)$/, 'minmax($1, 1fr)') +
+		' ' + widths[last] + 'px');
+	const table = view.querySelector('#disasm-table');
+	const head = view.querySelector('.hdr.asm-grid');
+
+	table.firstChild.style.minWidth = widths.reduce((a, b) => a + b) + 'px';
+	table.addEventListener('scroll', () => {
+		head.scrollLeft = table.scrollLeft;
+	});
 }
