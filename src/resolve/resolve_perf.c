@@ -171,6 +171,34 @@ static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
 			    uint64_t *vaddr);
 
 /*
+ * Per node, whether a return address in no mapping is inside it (between
+ * it and the sampled function; a sampled address there is JIT code or
+ * the like, not a chain gone astray): a frame-pointer chain read outward through
+ * code that keeps no frame pointer takes whatever the stack holds for
+ * frames once it has gone astray (perf record -p of a C++ program, in
+ * pipe mode: past an "address" 6, libstdc++'s vtable entries, function
+ * entries that follow no call), and an object's build is not judged by
+ * those. Frames read before it went astray, inside it, stay. Nodes come
+ * after their parents (perf_data_path()).
+ */
+static uint8_t *astray_nodes(const struct perf_data *d)
+{
+	uint8_t *astray = xcalloc(d->nnodes + 1, 1);
+
+	for (size_t n = d->nnodes; n-- > 0;) {
+		uint32_t up = d->nodes[n].parent;
+
+		if (!d->nodes[n].exact &&
+		    d->objects[d->frames[d->nodes[n].frame].object].kind ==
+			    PERF_OBJ_UNKNOWN)
+			astray[n] = 1;
+		if (up != NO_ID && up < n && astray[n])
+			astray[up] = 1;
+	}
+	return astray;
+}
+
+/*
  * Each object's first RET_CHECKS distinct return-address frames. An
  * object whose frames are all exact (an unsymbolized pprof profile's:
  * pprof takes every location's address as it is) has its callers' frames
@@ -182,6 +210,7 @@ static void find_ret_frames(struct presolve *r)
 {
 	const struct perf_data *d = r->d;
 	uint8_t *seen = xcalloc(d->nframes + 1, 1);
+	uint8_t *astray = astray_nodes(d);
 
 	r->ret_frames = xmalloc((d->nobjects + 1) * RET_CHECKS *
 				sizeof(*r->ret_frames));
@@ -191,7 +220,7 @@ static void find_ret_frames(struct presolve *r)
 		uint32_t f = d->nodes[n].frame;
 		uint32_t o = d->frames[f].object;
 
-		if (d->nodes[n].exact || seen[f] ||
+		if (d->nodes[n].exact || seen[f] || astray[n] ||
 		    r->nret_frames[o] == RET_CHECKS)
 			continue;
 		seen[f] = 1;
@@ -206,7 +235,7 @@ static void find_ret_frames(struct presolve *r)
 			continue;
 		f = d->nodes[up].frame;
 		o = d->frames[f].object;
-		if (!d->nodes[up].exact || seen[f] ||
+		if (!d->nodes[up].exact || seen[f] || astray[up] ||
 		    (r->nret_frames[o] && !r->ret_inside[o]) ||
 		    r->nret_frames[o] == RET_CHECKS)
 			continue;
@@ -214,6 +243,7 @@ static void find_ret_frames(struct presolve *r)
 		r->ret_inside[o] = 1;
 		r->ret_frames[o * RET_CHECKS + r->nret_frames[o]++] = f;
 	}
+	free(astray);
 	free(seen);
 }
 
