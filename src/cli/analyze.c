@@ -17,10 +17,10 @@
 #include "base/diag_keep.h"
 #include "base/xalloc.h"
 #include "binaries.h"
-#include "cmd_program.h"
 #include "cg/cg.h"
 #include "code_positions.h"
 #include "hot_files.h"
+#include "one_program.h"
 #include "part_reads.h"
 #include "task_check.h"
 #include "print/annotate_data.h"
@@ -201,114 +201,6 @@ static int function_hint(const struct options *o, const char *name)
 		      "has a function of that name: %s takes its argument "
 		      "attached, %s=%s", name, opt, opt, name);
 	return 2;
-}
-
-/* The program input `in` ran: its command line's (cmd_program()), else
- * the command name of the processes it recorded (perf record -p PID:
- * *comm set); NULL when neither is known. */
-static const char *input_program(const struct profile *p,
-				 const struct pinput *in, size_t *len,
-				 bool *comm)
-{
-	const char *prog = in->cmd == NO_NAME
-				   ? NULL
-				   : cmd_program(profile_str(p, in->cmd), len);
-
-	*comm = !prog && in->comm != NO_NAME;
-	if (*comm) {
-		prog = profile_str(p, in->comm);
-		*len = names_len(&p->names, in->comm);
-	}
-	return prog;
-}
-
-/* Whether programs a and b are one. A command name is the program's
- * base name cut to 15 bytes (the kernel's TASK_COMM_LEN): compared so
- * with the other's word. */
-static bool same_program(const char *a, size_t la, bool ca, const char *b,
-			 size_t lb, bool cb)
-{
-	const char *base;
-
-	if (ca == cb)
-		return la == lb && !memcmp(a, b, la);
-	if (ca) {		/* b the command name */
-		const char *t = a;
-		size_t lt = la;
-
-		a = b, la = lb, b = t, lb = lt;
-	}
-	base = memrchr(a, '/', la);
-	base = base ? base + 1 : a;
-	la = (size_t)(a + la - base);
-	if (la > 15)
-		la = 15;
-	return la == lb && !memcmp(base, b, lb);
-}
-
-/*
- * Profiles of different programs added up are rarely meant (runs of one
- * program with other arguments are): say it once, naming both.
- */
-static void check_one_program(const struct profile *p)
-{
-	const struct pinput *first = NULL;
-	const char *a = NULL;
-	size_t la = 0;
-	bool ca = false;
-
-	for (size_t i = 0; i < p->ninputs; i++) {
-		const struct pinput *in = &p->inputs[i];
-		const char *b;
-		size_t lb = 0;
-		bool cb;
-
-		/* the program, not perf's own options before it */
-		b = input_program(p, in, &lb, &cb);
-		if (!b)
-			continue;
-		if (!first) {
-			first = in, a = b, la = lb, ca = cb;
-			continue;
-		}
-		if (same_program(a, la, ca, b, lb, cb))
-			continue;
-		warning("'%s' and '%s' are profiles of different programs "
-			"('%.*s' and '%.*s'%s): their costs are added up as "
-			"if they were one", profile_str(p, first->path),
-			profile_str(p, in->path), (int)la, a, (int)lb, b,
-			ca && cb ? ", the command names of the processes "
-				   "they recorded"
-			: ca	 ? ", the first the command name of the "
-				   "processes it recorded"
-			: cb	 ? ", the second the command name of the "
-				   "processes it recorded"
-				 : "");
-		return;
-	}
-	/* one command line, two programs (both run as ./prog): two mains
-	 * in different objects */
-	if (p->ninputs > 1) {
-		name_id main_name = names_find(&p->names, "main", 4);
-		name_id ob = NO_NAME;
-
-		for (size_t f = 0; main_name != NO_NAME && f < p->nfuncs; f++) {
-			const struct pfunc *fn = &p->funcs[f];
-
-			if (fn->name != main_name || fn->object == NO_NAME)
-				continue;
-			if (ob == NO_NAME) {
-				ob = fn->object;
-			} else if (fn->object != ob) {
-				warning("the profiles are of different programs "
-					"(main is in '%s' and in '%s'): their "
-					"costs are added up as if they were one",
-					profile_str(p, ob),
-					profile_str(p, fn->object));
-				return;
-			}
-		}
-	}
 }
 
 /*

@@ -488,6 +488,7 @@ struct pinput *profile_add_input(struct profile *p, const char *path,
 	in->creator = NO_NAME;
 	in->cmd = NO_NAME;
 	in->comm = NO_NAME;
+	in->exe = NO_NAME;
 	return in;
 }
 

@@ -214,6 +214,14 @@ struct pinput {
 	 * recording of running processes (perf record -p PID), whose
 	 * command line names no program, was of */
 	name_id comm;
+	/* perf.data: the path of the program those processes ran (their
+	 * first executable mapping) when they ran one, else NO_NAME; and
+	 * its build-id when recorded (exe_build_id_len 0: none). What a
+	 * -p recording is compared by before comm, which a process may
+	 * have renamed (prctl PR_SET_NAME) */
+	name_id exe;
+	uint8_t exe_build_id[20];
+	uint8_t exe_build_id_len;
 	uint32_t nparts;
 	uint32_t nselected;		/* parts read (all, or --part's) */
 	uint64_t nbb;			/* gmon.out: basic-block counts read */

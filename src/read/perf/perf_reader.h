@@ -62,6 +62,8 @@ struct perf_path {
 
 struct perf_source;
 
+#define PERF_EXE_AFTER_EXEC (UINT32_MAX - 1)
+
 struct perf_reader {
 	const char *path;
 	struct profile *p;
@@ -81,6 +83,12 @@ struct perf_reader {
 	struct u64map id_attr;		/* sample id -> attr index */
 
 	struct perf_maps maps;
+	/* pid -> the perf_data object of the program the process ran: its
+	 * first executable file mapping (after its last exec), which a
+	 * recording of running processes (perf record -p) is of whatever
+	 * the process calls itself; PERF_EXE_AFTER_EXEC until the
+	 * mapping after an exec */
+	struct u64map exe_by_pid;
 	/* frame_of()'s answers, by (process, address): a sample's frames
 	 * are mostly the last ones' (perf_records.c); NULL until a sample */
 	struct perf_frame_slot *frame_cache;

@@ -32,6 +32,11 @@
 #define HEADER_SIZE PERF_RECORD_HEADER_SIZE
 #define CPUMODE_MASK PERF_CPUMODE_MASK
 #define MISC_MMAP_BUILD_ID (1u << 14)
+/* MMAP and MMAP2 of a mapping not executable (perf record --data), and
+ * COMM of an exec: one bit, its meaning by the record's type */
+#define MISC_MMAP_DATA (1u << 13)
+#define MISC_COMM_EXEC (1u << 13)
+#define MMAP2_PROT_EXEC 4u
 
 /*
  * The sample_id trailer of a non-sample record. Every attr has the
@@ -75,6 +80,18 @@ static size_t padded(size_t n)
 static enum perf_object_kind kind_of(const char *name)
 {
 	return name[0] == '/' ? PERF_OBJ_FILE : PERF_OBJ_ANON;
+}
+
+/* The process pid's program, when this executable file mapping is the
+ * first since the process started or exec'd: the kernel maps the
+ * program before its interpreter and libraries, and /proc/PID/maps,
+ * from which perf record -p writes the mappings, lists it first. */
+static void note_exe(struct perf_reader *r, uint32_t pid, uint32_t object)
+{
+	uint32_t v = u64map_get(&r->exe_by_pid, pid);
+
+	if (v == U64MAP_NONE || v == PERF_EXE_AFTER_EXEC)
+		u64map_put(&r->exe_by_pid, pid, object);
 }
 
 /*
@@ -138,6 +155,16 @@ static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 				      rec->off) < 0)
 			return -1;
 	}
+	if (map.file_offsets && !(rec->misc & MISC_MMAP_DATA)) {
+		uint32_t prot = MMAP2_PROT_EXEC;	/* MMAP: exec only */
+
+		if (rec->type == PERF_RECORD_MMAP2) {
+			perf_cursor(r, &c, rec->body + 56, 4);
+			cursor_u32(&c, &prot);
+		}
+		if (prot & MMAP2_PROT_EXEC)
+			note_exe(r, pid, map.object);
+	}
 	perf_maps_add(&r->maps, pid, &map);
 	return 0;
 }
@@ -174,8 +201,14 @@ static int read_fork(struct perf_reader *r, const struct perf_record *rec)
 		if (!t.has_time)
 			time = 0;
 	}
-	if (pid != ppid)
+	if (pid != ppid) {
+		uint32_t exe = u64map_get(&r->exe_by_pid, ppid);
+
 		perf_maps_fork(&r->maps, ppid, pid, time);
+		/* the child runs its parent's program until it execs */
+		if (exe != U64MAP_NONE)
+			u64map_put(&r->exe_by_pid, pid, exe);
+	}
 	/* a new thread or process is called as its parent until its own
 	 * COMM (an exec, prctl) */
 	{
@@ -290,6 +323,8 @@ static int read_comm(struct perf_reader *r, const struct perf_record *rec)
 		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
 	perf_maps_set_comm(&r->maps, tid, t.time,
 			   names_intern(&r->p->names, name, nlen));
+	if ((rec->misc & MISC_COMM_EXEC) && pid == tid)
+		u64map_put(&r->exe_by_pid, pid, PERF_EXE_AFTER_EXEC);
 	return 0;
 }
 

@@ -422,6 +422,24 @@ static name_id sampled_comm(const struct perf_reader *r, size_t first)
 	return comm;
 }
 
+/* The perf_data object of the program the processes this recording
+ * sampled ran (threads from first on are its own), or NO_ID when one
+ * ran none known or they ran different ones. */
+static uint32_t sampled_exe(const struct perf_reader *r, size_t first)
+{
+	uint32_t exe = NO_ID;
+
+	for (size_t i = first; i < r->d->nthreads; i++) {
+		uint32_t e = u64map_get(&r->exe_by_pid, r->d->threads[i].pid);
+
+		if (e == U64MAP_NONE || e == PERF_EXE_AFTER_EXEC ||
+		    (exe != NO_ID && e != exe))
+			return NO_ID;
+		exe = e;
+	}
+	return exe;
+}
+
 static void add_input(struct perf_reader *r, size_t first_thread)
 {
 	struct pinput *in = profile_add_input(r->p, r->path, "perf");
@@ -431,6 +449,18 @@ static void add_input(struct perf_reader *r, size_t first_thread)
 
 	in->nparts = in->nselected = 1;
 	in->comm = sampled_comm(r, first_thread);
+	{
+		uint32_t exe = sampled_exe(r, first_thread);
+
+		in->exe = NO_NAME;
+		if (exe != NO_ID) {
+			const struct perf_object *ob = &r->d->objects[exe];
+
+			in->exe = ob->path;
+			in->exe_build_id_len = ob->build_id_len;
+			memcpy(in->exe_build_id, ob->build_id, ob->build_id_len);
+		}
+	}
 	if (r->timing) {
 		in->timed = true;
 		in->time_first = r->time_first;
@@ -595,6 +625,7 @@ static int read_data(struct profile *p, const char *path,
 	r.first_object = (uint32_t)r.d->nobjects;
 	r.d->logging |= opts->perf_log_samples;
 	u64map_init(&r.id_attr);
+	u64map_init(&r.exe_by_pid);
 	perf_maps_init(&r.maps);
 	/* the idle task, which no COMM names: perf report calls it
 	 * swapper (perf_session__register_idle_thread()), and so its
@@ -643,6 +674,7 @@ out:
 		free(r.paths[i].exact);
 	}
 	u64map_release(&r.id_attr);
+	u64map_release(&r.exe_by_pid);
 	free(r.attrs);
 	free(r.desc_names);
 	free(r.cmdline);
