@@ -222,6 +222,20 @@ int main(int argc, char **argv)
 	o.print_chunk = print_chunk_from_env();
 	if (!o.no_progress && !o.resolve_mode)
 		progress_enable_on_tty();
+	/* a page or gzip'd bytes on a terminal is a screenful of noise
+	 * after the whole analysis: say so before reading */
+	if (!o.output_file && !o.resolve_mode &&
+	    (o.mode == OUT_HTML || o.mode == OUT_PPROF) &&
+	    isatty(STDOUT_FILENO)) {
+		error("--output=%s writes %s, not for a terminal: give -o FILE "
+		      "(-o %s), or send standard output to a file or a pipe",
+		      o.mode == OUT_HTML ? "html" : "pprof",
+		      o.mode == OUT_HTML ? "a whole HTML page"
+					 : "gzip'd binary data",
+		      o.mode == OUT_HTML ? "report.html" : "profile.pb.gz");
+		options_release(&o);
+		return 2;
+	}
 	if (o.output_file) {
 		char *tmp;
 		FILE *f;

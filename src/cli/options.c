@@ -61,9 +61,11 @@ static const char usage_text[] =
 "                         the profile (every input, summed and resolved) as\n"
 "                         one Callgrind file for callgrind_annotate and\n"
 "                         KCachegrind, folded: collapsed stacks for flame\n"
-"                         graph tools (estimated from the arcs but for\n"
-"                         IgProf), or html: one self-contained report to\n"
-"                         open in a browser (with -o FILE)\n"
+"                         graph tools (estimated from the arcs for Callgrind\n"
+"                         and gmon.out), html: one self-contained report to\n"
+"                         open in a browser, or pprof: a gzip'd\n"
+"                         profile.proto for pprof (html and pprof with\n"
+"                         -o FILE or to a pipe, not to a terminal)\n"
 "  -o, --output-file=FILE write the output to FILE instead of standard output\n"
 "                         (-o - is standard output)\n"
 "      --brief            leave out the explanations under the listings\n"
@@ -519,6 +521,12 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	bool flat_on = false, flat_off = false, graph_on = false,
 	     graph_off = false;
 	bool node_given = false, edge_given = false;
+	/* the option that chose o->mode: two that choose differently are
+	 * a mistake to name, not one to drop for the last */
+	const char *mode_by = NULL;
+	enum output_mode mode_was;
+	char mode_buf[2][48];
+	int mode_nbuf = 0;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -556,9 +564,16 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 				return OPTIONS_USAGE;
 			break;
 		case OPT_JSON:
+			mode_was = o->mode;
 			o->mode = OUT_JSON;
+			if (mode_by && mode_was != o->mode)
+				return usage_error("'%s' and '--json' both say "
+						   "what to print: give one",
+						   mode_by);
+			mode_by = "--json";
 			break;
 		case OPT_OUTPUT:
+			mode_was = o->mode;
 			if (!strcmp(optarg, "text"))
 				o->mode = OUT_TEXT;
 			else if (!strcmp(optarg, "json"))
@@ -574,6 +589,14 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			else
 				return usage_error("--output wants 'text', 'json', 'callgrind', 'folded', 'html' or 'pprof', not '%s'",
 						   optarg);
+			snprintf(mode_buf[mode_nbuf], sizeof(mode_buf[0]),
+				 "--output=%s", optarg);
+			if (mode_by && mode_was != o->mode)
+				return usage_error("'%s' and '%s' both say what "
+						   "to print: give one", mode_by,
+						   mode_buf[mode_nbuf]);
+			mode_by = mode_buf[mode_nbuf];
+			mode_nbuf ^= 1;
 			break;
 		case 'o':
 			if (!*optarg)

@@ -67,4 +67,23 @@ if [ -w /dev/full ]; then
 		[ "$rc" -eq 1 ] || fail "--output=$out >/dev/full: exit $rc, not 1"
 	done
 fi
+
+# --output=html and pprof to a terminal: refused before reading, with
+# the -o to give; through a pipe the page is written (script(1) gives a
+# pseudo-terminal)
+if command -v script >/dev/null 2>&1; then
+	for out in html pprof; do
+		script -qec "'$bin' --output=$out samples/hello/callgrind.out" \
+			/dev/null </dev/null >"$tmp/tty"
+		rc=$?
+		[ "$rc" -eq 2 ] || fail "--output=$out to a terminal: exit $rc, not 2"
+		grep -q "^cganalyze: --output=$out writes .*, not for a terminal: give -o FILE" "$tmp/tty" ||
+			fail "--output=$out to a terminal: $(head -c 300 "$tmp/tty")"
+		grep -q "DOCTYPE" "$tmp/tty" && fail "--output=$out: a page on the terminal"
+	done
+	script -qec "'$bin' --output=html samples/hello/callgrind.out | head -c 15" \
+		/dev/null </dev/null >"$tmp/tty"
+	grep -q "<!DOCTYPE html>" "$tmp/tty" ||
+		fail "--output=html through a pipe on a terminal: $(head -c 300 "$tmp/tty")"
+fi
 exit $status
