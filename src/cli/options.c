@@ -14,6 +14,7 @@
 #include "base/time_slice.h"
 #include "base/xalloc.h"
 #include "options.h"
+#include "option_guess.h"
 
 #define CGANALYZE_VERSION "0.1"
 
@@ -425,8 +426,17 @@ static int bad_option(const char *arg)
 	bool known_short = optopt > ' ' && optopt < 127 && optopt != ':' &&
 			   strchr(SHORT_OPTIONS, optopt);
 
-	if (optopt == 0)
+	if (optopt == 0) {
+		char guess[256];
+
+		if (option_guess(long_options, arg, guess, sizeof(guess)))
+			return usage_error("option '%.*s' %s%s",
+					   (int)strcspn(arg, "="), arg,
+					   strncmp(guess, "did", 3) ? ""
+								   : "is unknown: ",
+					   guess);
 		return usage_error("unknown option '%s'", arg);
+	}
 	if (optopt >= 256 || known_short)
 		return usage_error("option '%.*s' takes no argument",
 				   (int)strcspn(arg, "="), arg);
