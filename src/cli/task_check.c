@@ -3,7 +3,8 @@
  * input's format (task_check.h). perf.data has them all but --parts;
  * Callgrind's parts carry a pid: and, with --separate-threads=yes, a
  * thread:, but neither a command per thread nor a time of day; IgProf
- * its process alone (profile/parts.h); the other formats none.
+ * its process alone (profile/parts.h); the other formats none. --leaks
+ * lists IgProf's leak records, which no other format has.
  */
 #include <string.h>
 
@@ -12,7 +13,7 @@
 #include "task_check.h"
 
 enum has { HAS_PID = 1, HAS_TID = 2, HAS_COMM = 4, HAS_TIME = 8,
-	   HAS_PARTS = 16 };
+	   HAS_PARTS = 16, HAS_LEAKS = 32 };
 
 static unsigned format_has(const char *format)
 {
@@ -21,7 +22,7 @@ static unsigned format_has(const char *format)
 	if (!strcmp(format, "callgrind"))
 		return HAS_PID | HAS_TID | HAS_PARTS;
 	if (!strcmp(format, "igprof"))
-		return HAS_PID | HAS_PARTS;
+		return HAS_PID | HAS_PARTS | HAS_LEAKS;
 	return 0;
 }
 
@@ -38,6 +39,9 @@ static const char *why_not(unsigned need)
 	case HAS_TIME:
 		return "; a Callgrind file's dumps over time are its parts: "
 		       "--parts lists them, --part reads one";
+	case HAS_LEAKS:
+		return "; only IgProf's dumps record what was still held "
+		       "at exit";
 	default:
 		return "";
 	}
@@ -54,9 +58,10 @@ static unsigned missing(const struct options *o, unsigned has,
 		{ HAS_PID, "--pid" }, { HAS_TID, "--tid" },
 		{ HAS_COMM, "--comm" }, { HAS_TIME, "--time" },
 		{ HAS_PARTS, "--parts" }, { HAS_PID, "--threads" },
+		{ HAS_LEAKS, "--leaks" },
 	};
 	bool asked[] = { o->npids > 0, o->ntids > 0, o->comms != NULL,
-			 o->time != NULL, o->parts, o->threads };
+			 o->time != NULL, o->parts, o->threads, o->leaks };
 
 	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
 		if (asked[i] && !(has & opts[i].need)) {
@@ -92,7 +97,8 @@ int task_check(const struct options *o, const struct profile *p)
 		error("%s: %s is for %s, and this profile is not one (its "
 		      "format is %s)%s", profile_str(p, p->inputs[i].path),
 		      name,
-		      need == HAS_PARTS ? "Callgrind and IgProf"
+		      need == HAS_LEAKS ? "IgProf"
+		      : need == HAS_PARTS ? "Callgrind and IgProf"
 		      : need == HAS_PID ? "perf.data, Callgrind and IgProf"
 		      : need == HAS_TID ? "perf.data and Callgrind"
 					: "perf.data",

@@ -1,7 +1,7 @@
 /*
  * The options that choose or list processes, threads and time (--pid,
- * --tid, --comm, --time, --threads, --parts) against the formats read:
- * each is honoured or refused, never left out without a word.
+ * --tid, --comm, --time, --threads, --parts), and --leaks, against the
+ * formats read: each is honoured or refused, never left out without a word.
  */
 #ifndef CGA_TASK_CHECK_H
 #define CGA_TASK_CHECK_H
