@@ -47,7 +47,11 @@ struct pw {
 	bool *used;			/* per function and cycle */
 	uint64_t *locs;			/* one sample's location ids */
 	size_t nlocs, locs_alloc;
-	uint64_t *values;		/* one per event */
+	uint64_t *values;		/* one per event, and the samples' */
+	/* a sampled profile's (perf.data, gperftools) samples written as
+	 * a last "samples" type: without it pprof, and we reading the file
+	 * back, would count a sample per stack */
+	bool samples_type;
 };
 
 static uint64_t add_string(struct pw *w, const char *s, size_t len)
@@ -110,6 +114,9 @@ static void put_header(struct pw *w, const struct print_opts *o,
 	for (size_t e = 0; e < p->nevents; e++)
 		put_value_type(w, P_SAMPLE_TYPE, name_str(w, p->events[e].name),
 			       lit(w, unit_of(p, (uint32_t)e)));
+	if (w->samples_type)
+		put_value_type(w, P_SAMPLE_TYPE, lit(w, "samples"),
+			       lit(w, "count"));
 	pb_put_uint(&w->out, P_DEFAULT_TYPE,
 		    name_str(w, p->events[o->sort_event].name));
 	/* the first time event's tick */
@@ -225,7 +232,8 @@ static void put_sample(struct pw *w)
 {
 	w->msg.len = 0;
 	pb_put_packed(&w->msg, 1, w->locs, w->nlocs);
-	pb_put_packed(&w->msg, 2, w->values, w->p->nevents);
+	pb_put_packed(&w->msg, 2, w->values,
+		      w->p->nevents + (w->samples_type ? 1 : 0));
 	pb_put_bytes(&w->out, P_SAMPLE, w->msg.buf, w->msg.len);
 }
 
@@ -233,20 +241,26 @@ static void put_sample(struct pw *w)
 static void put_stacks(struct pw *w)
 {
 	const struct profile *p = w->p;
-	size_t ne = p->nevents;
-	uint64_t *rows = xcalloc(p->nstacks * ne + 1, sizeof(*rows));
+	size_t ne = p->nevents, nv = ne + (w->samples_type ? 1 : 0);
+	uint64_t *rows = xcalloc(p->nstacks * nv + 1, sizeof(*rows));
 
 	for (size_t i = 0; i < p->nstack_values; i++) {
 		const struct pstack_value *v = &p->stack_values[i];
-		uint64_t *r = &rows[(size_t)v->stack * ne + v->event];
+		uint64_t *r = &rows[(size_t)v->stack * nv + v->event];
 
 		*r = *r + v->value < *r ? UINT64_MAX : *r + v->value;
+		/* a sample is of one event: the stack's samples are its
+		 * events' counts added */
+		if (w->samples_type) {
+			r = &rows[(size_t)v->stack * nv + ne];
+			*r = *r + v->count < *r ? UINT64_MAX : *r + v->count;
+		}
 	}
 	/* a stack's callers are stacks of their own */
 	for (size_t s = 0; s < p->nstacks; s++)
 		w->used[p->stacks[s].func] = true;
 	for (size_t s = 0; s < p->nstacks; s++) {
-		if (cost_row_zero(&rows[s * ne], ne))
+		if (cost_row_zero(&rows[s * nv], ne))
 			continue;
 		w->nlocs = 0;
 		for (uint32_t up = (uint32_t)s; up != NO_ID;
@@ -254,7 +268,7 @@ static void put_stacks(struct pw *w)
 			ARRAY_GROW(w->locs, w->nlocs + 1, w->locs_alloc);
 			w->locs[w->nlocs++] = (uint64_t)p->stacks[up].func + 1;
 		}
-		memcpy(w->values, &rows[s * ne], ne * sizeof(*w->values));
+		memcpy(w->values, &rows[s * nv], nv * sizeof(*w->values));
 		put_sample(w);
 	}
 	free(rows);
@@ -354,6 +368,9 @@ int write_pprof(FILE *out, const char *where, const struct cg *cg,
 	u64map_init(&w.name_str);
 	w.used = xcalloc(p->nfuncs + cg->ncycles + 1, sizeof(*w.used));
 	w.values = xcalloc(p->nevents + 1, sizeof(*w.values));
+	w.samples_type = p->sampled && stacks && !p->stacks_estimated;
+	for (size_t e = 0; w.samples_type && e < p->nevents; e++)
+		w.samples_type = !p->events[e].sample_count;
 	put_header(&w, o, estimated);
 	/* the samples first, the tables of what they used after: fields
 	 * may come in any order */

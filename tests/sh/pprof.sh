@@ -14,6 +14,27 @@ a=$d/answers
 # (helper.part.0), as gprof and perf report do; code outside every
 # mapping is pprof's <unknown>, perf's [unknown].
 nosym='helper.part.0=helper,[unknown]=<unknown>'
+# A sampled profile written and read back keeps its samples: each
+# function's self samples and the total (a "samples" type beside the
+# period; without it each stack would count one sample).
+tmp=$(mktemp -d)
+perf="-b tests/perf/prog -b tests/perf/libwork.so --sysroot=tests/perf --kallsyms=tests/perf/kallsyms tests/perf/fp.data"
+# shellcheck disable=SC2086
+"$bin" --output=pprof -o "$tmp/p.pb.gz" $perf 2>/dev/null &&
+	"$bin" -p --brief --threshold=0 "$tmp/p.pb.gz" >"$tmp/back" 2>/dev/null &&
+	"$bin" -p --brief --threshold=0 $perf >"$tmp/orig" 2>/dev/null || {
+	echo "pprof: fp.data written as pprof and read back failed"
+	rm -rf "$tmp"
+	exit 1
+}
+# the title says nanoseconds for ns; the rows are the same
+sed 's/ ns in all/ nanoseconds in all/' "$tmp/orig" | cmp -s - "$tmp/back" || {
+	echo "pprof: fp.data read back from --output=pprof differs:"
+	sed 's/ ns in all/ nanoseconds in all/' "$tmp/orig" | diff - "$tmp/back" | head -20
+	rm -rf "$tmp"
+	exit 1
+}
+rm -rf "$tmp"
 cases=
 while read -r name event unit args; do
 	kind=stacks
