@@ -420,7 +420,7 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 	check_one_program(p);
 	/* --pid, --tid, --comm, --time, --threads, --parts: honoured or
 	 * refused for each format */
-	if ((bad = task_check(o, p)) != 0)
+	if ((bad = task_check(o, p)) != 0 || (bad = hint_check(o, p)) != 0)
 		return bad;
 	if (o->sum && !p->gmon) {
 		error("--sum writes gmon.out data, and no input is a gmon.out");

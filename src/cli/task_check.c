@@ -107,3 +107,53 @@ int task_check(const struct options *o, const struct profile *p)
 	}
 	return none_selected(o, p);
 }
+
+/* Whether one of p's inputs is of a format whose name begins a prefix
+ * of the list ("perf gperftools-"). */
+static bool any_input_of(const struct profile *p, const char *const *formats)
+{
+	for (size_t i = 0; i < p->ninputs; i++) {
+		const char *f = profile_str(p, p->inputs[i].format);
+
+		for (const char *const *w = formats; *w; w++)
+			if (!strncmp(f, *w, strlen(*w)))
+				return true;
+	}
+	return false;
+}
+
+int hint_check(const struct options *o, const struct profile *p)
+{
+	static const char *const perf[] = { "perf", NULL };
+	static const char *const perf_gperf[] = { "perf", "gperftools-", NULL };
+	static const char *const parts[] = { "callgrind", "igprof", NULL };
+	static const char *const igprof[] = { "igprof", NULL };
+	const struct {
+		bool asked;
+		const char *name, *is_for;
+		const char *const *formats;
+	} hints[] = {
+		{ o->part != 0, "--part", "Callgrind and IgProf", parts },
+		{ o->max_stack != 0, "--max-stack", "perf.data", perf },
+		{ o->kallsyms != NULL, "--kallsyms", "perf.data", perf },
+		{ o->sysroot != NULL, "--sysroot", "perf.data and gperftools",
+		  perf_gperf },
+		{ o->no_filter, "--no-filter", "IgProf", igprof },
+	};
+
+	for (size_t i = 0; i < sizeof(hints) / sizeof(hints[0]); i++) {
+		if (!hints[i].asked || any_input_of(p, hints[i].formats))
+			continue;
+		if (p->ninputs == 1)
+			error("%s: %s is for %s, and this profile is not one "
+			      "(its format is %s)",
+			      profile_str(p, p->inputs[0].path), hints[i].name,
+			      hints[i].is_for,
+			      profile_str(p, p->inputs[0].format));
+		else
+			error("%s is for %s, and none of the profiles is one",
+			      hints[i].name, hints[i].is_for);
+		return 2;
+	}
+	return 0;
+}

@@ -16,4 +16,12 @@
  */
 int task_check(const struct options *o, const struct profile *p);
 
+/*
+ * The options that only some formats use (--part, --max-stack,
+ * --kallsyms, --sysroot, --no-filter): 0 when at least one input of p
+ * is of such a format, else 2 after saying that none is (the option
+ * would change nothing, silently).
+ */
+int hint_check(const struct options *o, const struct profile *p);
+
 #endif
