@@ -57,14 +57,16 @@ const char *option_guess(const struct option *opts, const char *arg,
 		return NULL;
 	for (const struct option *o = opts; o->name; o++)
 		if (strlen(o->name) > len && !strncmp(o->name, name, len)) {
-			int n = snprintf(buf + used, size - used, "%s--%s",
+			int n = used + 1 >= size ? 0 :
+				snprintf(buf + used, size - used, "%s--%s",
 					 nprefix ? ", " : "is ambiguous: ",
 					 o->name);
 
 			nprefix++;
-			if (n < 0 || (size_t)n >= size - used)
-				break;	/* cut: enough to see */
-			used += (size_t)n;
+			/* cut at the buffer's end: enough to see */
+			used += n < 0 ? 0 : (size_t)n;
+			if (used >= size)
+				used = size - 1;
 		}
 	if (nprefix > 1)
 		return buf;
