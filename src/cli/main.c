@@ -29,6 +29,53 @@ static bool same_file(const char *path, const struct stat *sb)
 }
 
 /*
+ * A binary given where a profile goes: gprof's order (gprof ./prog
+ * gmon.out) typed to cganalyze, or -b forgotten. Said with the command
+ * to type instead, rather than the reader's "not a profile". Returns 0,
+ * or 2 (a usage error) after saying so.
+ */
+static int check_inputs_not_binaries(const struct options *o)
+{
+	for (int i = 0; i < o->ninputs; i++) {
+		const char *in = o->inputs[i];
+		unsigned char magic[4];
+		struct stat sb;
+		size_t got = 0;
+		char rest[256];
+		size_t used = 0;
+		FILE *f;
+
+		if (!strcmp(in, "-") || stat(in, &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		f = fopen(in, "rb");
+		if (!f)
+			continue;	/* the reader says why */
+		got = fread(magic, 1, sizeof(magic), f);
+		fclose(f);
+		if (got < 4 || memcmp(magic, "\x7f" "ELF", 4))
+			continue;
+		rest[0] = '\0';
+		for (int j = 0; j < o->ninputs && used < sizeof(rest); j++) {
+			int n;
+
+			if (j == i)
+				continue;
+			n = snprintf(rest + used, sizeof(rest) - used, " %s",
+				     o->inputs[j]);
+			if (n < 0)
+				break;
+			used += (size_t)n;
+		}
+		error("'%s' is a binary (an ELF file), not a profile: give it "
+		      "with -b (cganalyze -b %s%s)", in, in,
+		      o->ninputs > 1 ? rest : " PROFILE");
+		return 2;
+	}
+	return 0;
+}
+
+/*
  * -o FILE naming an input: a Callgrind file may replace a profile it
  * was read from (it is that profile, written again), but a listing would
  * put text where the profile was, and nothing replaces a binary.
@@ -208,6 +255,13 @@ int main(int argc, char **argv)
 	default:
 		options_release(&o);
 		return 2;
+	}
+	if (!o.resolve_mode) {
+		status = check_inputs_not_binaries(&o);
+		if (status) {
+			options_release(&o);
+			return status;
+		}
 	}
 	o.reader_thread = reader_thread_from_env();
 	/* CGANALYZE_ALL_POSITIONS=1: --disasm reads every position, as
