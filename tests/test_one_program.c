@@ -96,11 +96,13 @@ static void test_exe(void **state)
 	struct in rebuilt = { NULL, "/a/prog", "prog", "\x03\x04" };
 	struct in renamed = { NULL, "/a/prog2", "prog2", "\x01\x02" };
 	struct in other = { NULL, "/a/tool", "tool", "\x05\x06" };
+	struct in replaced = { NULL, "/a/prog (deleted)", "prog", NULL };
 
 	(void)state;
 	same(&a, &moved);
 	same(&a, &rebuilt);
 	same(&a, &renamed);
+	same(&a, &replaced);	/* rebuilt while it ran */
 	differ(&a, &other, "'/a/prog' and '/a/tool'");
 }
 

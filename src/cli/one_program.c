@@ -33,8 +33,15 @@ static void input_program(const struct profile *p, const struct pinput *in,
 	if (in->cmd != NO_NAME)
 		g->cmd = cmd_program(profile_str(p, in->cmd), &g->lcmd);
 	if (in->exe != NO_NAME) {
+		static const char deleted[] = " (deleted)";
+		size_t ld = sizeof(deleted) - 1;
+
 		g->exe = profile_str(p, in->exe);
 		g->lexe = names_len(&p->names, in->exe);
+		/* the kernel's mark on a file removed or replaced (rebuilt)
+		 * while it ran: the program is still the one of that name */
+		if (g->lexe > ld && !memcmp(g->exe + g->lexe - ld, deleted, ld))
+			g->lexe -= ld;
 		g->build_id = in->exe_build_id;
 		g->lbuild_id = in->exe_build_id_len;
 	}
