@@ -411,6 +411,30 @@ static void bind_same_build(struct presolve *r, size_t b,
 	}
 }
 
+/* The files the samples are in, for a -b that fits none: "'a', 'b'"
+ * (the first few, then "..."), or "none" when no sample is in a file. */
+static void sampled_files(const struct presolve *r, char *buf, size_t size)
+{
+	size_t used = 0, n = 0;
+
+	buf[0] = '\0';
+	for (size_t j = 0; j < r->d->nobjects && used + 1 < size; j++) {
+		const struct perf_object *ob = &r->d->objects[j];
+		int w;
+
+		if (ob->kind != PERF_OBJ_FILE || !object_has_frames(ob))
+			continue;
+		w = n == 4 ? snprintf(buf + used, size - used, ", ...")
+			   : snprintf(buf + used, size - used, "%s'%s'",
+				      n ? ", " : "", profile_str(r->p, ob->path));
+		if (w < 0 || (size_t)w >= size - used || ++n > 4)
+			break;
+		used += (size_t)w;
+	}
+	if (!n)
+		snprintf(buf, size, "none");
+}
+
 static int bind_binaries(struct presolve *r, struct symtab *const *st,
 			 size_t nst, struct resolve_report *reports)
 {
@@ -424,10 +448,15 @@ static int bind_binaries(struct presolve *r, struct symtab *const *st,
 		rep->object = NO_NAME;
 		snprintf(rep->offset_reason, sizeof(rep->offset_reason),
 			 "%s", how);
-		if (i == NO_ID)
+		if (i == NO_ID) {
+			char files[400];
+
+			sampled_files(r, files, sizeof(files));
 			return error("%s: the recording maps no object of that "
-				     "name or build-id (-b OBJECT=FILE says "
-				     "which object it is)", st[b]->path);
+				     "name or build-id (its samples are in %s; "
+				     "-b OBJECT=FILE says which object it is)",
+				     st[b]->path, files);
+		}
 		if (check_build_id(r, st[b], &r->d->objects[i]) < 0 ||
 		    check_calls(r, st[b], i) < 0)
 			return -1;
