@@ -167,9 +167,11 @@ static int load_side(struct diff *d, int k, const char *path)
 	}
 	if (read_profile(&s->p, path, &ro) < 0)
 		goto out;
-	/* --pid, --tid, --comm, --time: honoured or refused for this
-	 * side's format, as for one profile */
-	if ((ret = task_check(o, &s->p)) != 0)
+	/* --pid, --tid, --comm, --time, and the options of some formats
+	 * (--kallsyms, ...): honoured or refused for this side's format, as
+	 * for one profile */
+	if ((ret = task_check(o, &s->p)) != 0 ||
+	    (ret = hint_check(o, &s->p)) != 0)
 		goto out;
 	ret = 1;
 	/* perf.data is always resolved: it holds addresses and stacks */
