@@ -31,8 +31,9 @@ static bool same_file(const char *path, const struct stat *sb)
 /*
  * A binary given where a profile goes: gprof's order (gprof ./prog
  * gmon.out) typed to cganalyze, or -b forgotten. Said with the command
- * to type instead, rather than the reader's "not a profile". Returns 0,
- * or 2 (a usage error) after saying so.
+ * to type instead, rather than the reader's "not a profile"; and "-"
+ * when standard input is a terminal. Returns 0, or 2 (a usage error)
+ * after saying so.
  */
 static int check_inputs_not_binaries(const struct options *o)
 {
@@ -45,6 +46,13 @@ static int check_inputs_not_binaries(const struct options *o)
 		size_t used = 0;
 		FILE *f;
 
+		/* "-" on a terminal would wait for a profile typed in */
+		if (!strcmp(in, "-") && isatty(STDIN_FILENO)) {
+			error("'-' reads the profile from standard input, "
+			      "which is a terminal: pipe or redirect a "
+			      "profile in (cganalyze - <callgrind.out)");
+			return 2;
+		}
 		if (!strcmp(in, "-") || stat(in, &sb) != 0 ||
 		    !S_ISREG(sb.st_mode))
 			continue;

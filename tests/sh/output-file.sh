@@ -70,7 +70,7 @@ fi
 
 # --output=html and pprof to a terminal: refused before reading, with
 # the -o to give; through a pipe the page is written (script(1) gives a
-# pseudo-terminal)
+# pseudo-terminal); "-" read from a terminal is refused too
 if command -v script >/dev/null 2>&1; then
 	for out in html pprof; do
 		script -qec "'$bin' --output=$out samples/hello/callgrind.out" \
@@ -85,5 +85,11 @@ if command -v script >/dev/null 2>&1; then
 		/dev/null </dev/null >"$tmp/tty"
 	grep -q "<!DOCTYPE html>" "$tmp/tty" ||
 		fail "--output=html through a pipe on a terminal: $(head -c 300 "$tmp/tty")"
+	# "-" with standard input a terminal: refused, not a wait for input
+	script -qec "'$bin' -p -" /dev/null </dev/null >"$tmp/tty"
+	rc=$?
+	[ "$rc" -eq 2 ] || fail "- on a terminal: exit $rc, not 2"
+	grep -q "^cganalyze: '-' reads the profile from standard input, which is a terminal" "$tmp/tty" ||
+		fail "- on a terminal: $(head -c 300 "$tmp/tty")"
 fi
 exit $status
