@@ -33,6 +33,7 @@ import collections
 import json
 import os
 import re
+import subprocess
 
 from selenium.webdriver.common.by import By
 
@@ -298,6 +299,30 @@ class TransformedTopTest(ReportBase):
                         (report_base.listed_cost(doc, ev, f['self'][ev]),
                          report_base.listed_cost(doc, ev, f['inclusive'][ev])),
                         what)
+
+
+    def test_in_view_is_the_notes(self):
+        """The transforms bar's "in view: X of Y (P%)" against the
+        command line's note "X of Y EVENT (P%) in view": the same
+        figures, the share to its one decimal. gmon.out's tree adds up
+        to 92.13 of its 92 ticks: the page gave its share of that,
+        hide=work "99.85%" where the note says 100.0%."""
+        for kind in ('callgrind', 'gmon', 'perf', 'igprof'):
+            p = self.page(kind)
+            for x in ('focus=fib', 'hide=work', 'focus=work', 'ignore=main'):
+                p.go('#calltree&' + x)
+                page = p.js("return document.getElementById('in-view')"
+                            ".textContent")
+                err = subprocess.run([report_base.BIN, '-p', '--brief', '--' + x] +
+                                     PROFILES[kind], capture_output=True,
+                                     text=True).stderr
+                note = re.search(r': ([\d,.]+) of ([\d,.]+) .*?\(([\d.]+)%\) in view',
+                                 err)
+                got = re.match(r'in view: ([\d,.]+)(?: \S+)? of ([\d,.]+)'
+                               r'(?: \S+)? \(([\d.]+)%\)', page)
+                what = '%s %s: %r %r' % (kind, x, page, note.group(0))
+                self.assertEqual(got.group(1, 2), note.group(1, 2), what)
+                self.assertEqual('%.1f' % float(got.group(3)), note.group(3), what)
 
 
 class FlatTextTest(ReportBase):
