@@ -371,6 +371,36 @@ class LayoutTest(ReportBase):
                         self.assertGreater(got['ends'], 1, what)
                     p.shot('code-%s-%s-%d-right' % (kind, view[1:], width))
 
+    def test_function_view_short_names_whole(self):
+        """The Function view at 800 px: a short name is on one line
+        and the callers' and callees' boxes do not scroll sideways
+        (failed: pprof's "runtime.main" broke into "runtime." and
+        "main", "<spontaneous>" and "main.main" too, beside titles
+        kept on one line: "samples (all events)")."""
+        self.driver.set_window_size(800, 1000)
+        p = self.report('pprof-cpu', ['tests/pprof/cpu.pb.gz'])
+        doc = json.loads(run(['--json', 'tests/pprof/cpu.pb.gz']))
+        f = next(f for f in doc['functions'] if f['name'] == 'runtime.main')
+        p.go('#fn/%d' % f['id'])
+        got = p.js("""
+            const line = parseFloat(getComputedStyle(document.body).lineHeight) || 20;
+            return {
+                broken: [...document.querySelectorAll('table.entry td:last-child')]
+                    .filter(td => td.textContent.length <= 14 &&
+                                  td.getBoundingClientRect().height > 1.6 * line)
+                    .map(td => td.textContent),
+                names: [...document.querySelectorAll('table.entry td:last-child')]
+                    .map(td => td.textContent),
+                sideways: [...document.querySelectorAll('.entry-scroll')]
+                    .filter(b => b.scrollWidth > b.clientWidth + 1).length,
+                page: document.documentElement.scrollWidth >
+                    document.documentElement.clientWidth};""")
+        p.shot('function-pprof-800')
+        self.assertIn('main.main', got['names'])
+        self.assertEqual(got['broken'], [])
+        self.assertEqual(got['sideways'], 0)
+        self.assertFalse(got['page'])
+
     # ---- object column, numbers ----
 
     def test_object_file_name(self):
