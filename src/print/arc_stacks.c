@@ -25,16 +25,26 @@
 #include "base/xalloc.h"
 #include "flame_data.h"
 
-/* The smallest path followed, of the total, and the most paths (a
- * compiler's arcs unfold into millions). The paths cut are placed by
- * flame_exact_self(), so that every self cost stays the profile's: on
- * the cc1plus profile of bench/run, with --focus=main, the 22 heaviest
- * functions outside cycles kept their self costs (5 of them had before,
- * the cut paths' cost charged to their callers) and their inclusive
- * costs came out at 0.77-1.27 of the measured (13 within 10%; 0.52-1.51
- * with a share of 1e-5). */
-#define ARC_STACKS_MIN_SHARE 1e-6
-#define ARC_STACKS_MAX_NODES 2000000
+/*
+ * The paths are --tree's (print_tree.c) and the report's (html_data.h):
+ * cut at FLAME_TREE_MIN_SHARE of the total. Each function's self cost is
+ * then spread over its paths by their totals, and one whose every path
+ * was cut is put under its heaviest caller (flame_exact_self()), so that
+ * a transform that leaves a function whole leaves its self cost the
+ * profile's (session 22 measured it on the cc1plus profile of bench/run
+ * with --focus=main: the 22 heaviest functions outside cycles kept
+ * theirs, 5 of them had before). The report makes the same stacks from
+ * the tree it has (its exact.js, by the same operations in the same
+ * order) and transforms them as this does: its views under a transform
+ * show --tree's figures with that transform
+ * (tests/browser/test_report_text.py). Session 22 followed the paths
+ * down to 1e-6 here, which the report could not carry (2 to 6 times the
+ * nodes on gprof2dot's bzr, xapian and issue34 profiles, past its size
+ * budget on a compiler's), so the two differed; the price is inclusive
+ * costs under --focus a little further from the measured (0.52-1.51
+ * against 0.77-1.27 of them on the cc1plus profile, session 22).
+ */
+#define ARC_STACKS_MAX_NODES 2000000	/* --tree's */
 
 struct maker {
 	struct profile *p;
@@ -132,7 +142,7 @@ static void add_tree(struct maker *m, uint32_t ev, bool calls)
 {
 	struct profile *p = m->p;
 	const struct cg *cg = m->cg;
-	double min = (double)p->totals[ev] * ARC_STACKS_MIN_SHARE;
+	double min = (double)p->totals[ev] * FLAME_TREE_MIN_SHARE;
 	struct flame fl;
 	uint32_t *stack = NULL;
 	uint32_t *unit = NULL;

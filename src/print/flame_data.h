@@ -37,6 +37,11 @@ struct flame {
 	bool full;		/* the node limit was reached */
 };
 
+/* The share of the total below which an estimated tree's paths are cut
+ * (their cost left in their caller's self): --tree's, the report's, and
+ * the stacks the transforms start from (arc_stacks.c). */
+#define FLAME_TREE_MIN_SHARE 1e-5
+
 /*
  * Build the tree for event ev of the analysed graph. Estimated trees
  * keep nodes of at least min_cost and at most max_nodes nodes (the
@@ -57,7 +62,7 @@ size_t flame_stack_nodes(const struct profile *p, uint32_t *node_of);
 /*
  * An estimated tree made to hold each function's self cost exactly,
  * for the outputs whose flat column must be the profile's self column
- * (--output=pprof, the stacks the transforms cut): a function's self
+ * (--output=pprof, a Callgrind part's tree on the report): a function's self
  * shared over its nodes by their totals, and one that has no node (its
  * paths were cut) under the heaviest node of its cycle or of its
  * heaviest caller that has one (a root when none has), instead of the

@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "flame_data.h"
 #include "print.h"
 #include "report_keep.h"
 
@@ -62,7 +63,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
  * cost in its caller's self, so a cut at 2e-5 showed callers with more
  * self than --tree gives them (a Callgrind profile's call tree: fill()
  * 28,373,021 where --tree says 28,368,752). */
-#define HTML_FLAME_MIN_SHARE 1e-5
+#define HTML_FLAME_MIN_SHARE FLAME_TREE_MIN_SHARE
 #define HTML_FLAME_MAX_NODES 100000
 
 /*

@@ -124,7 +124,7 @@ void print_tree(FILE *out, const struct cg *cg, const struct print_opts *o)
 
 	/* an estimate unfolds paths down to what --output=folded does:
 	 * one cut sooner would put its cost in its caller's self */
-	flame_build(&fl, cg, ev, total * 1e-5, TREE_MAX_NODES);
+	flame_build(&fl, cg, ev, total * FLAME_TREE_MIN_SHARE, TREE_MAX_NODES);
 	names = node_names(cg, o, &fl);
 	order = xcalloc(fl.nnodes + 1, sizeof(*order));
 	for (size_t i = 0; i < fl.nnodes; i++)

@@ -288,7 +288,12 @@ class CutExactTest(ReportBase):
         --json each estimate it (test_report_cli_transforms.py), so the
         cut page is held to the page of every function
         (--threshold=0): under each transform, each function it lists
-        has the whole page's figures"""
+        has the whole page's figures, within a few units: the whole
+        page's transforms start from each function's self spread
+        exactly over its paths (exact.js, as --tree's), which needs the
+        functions the cut page leaves out; the cut page starts from its
+        tree's own, and says so (up to 39 Ir of 246,671 apart,
+        _dl_map_object_deps' inclusive under hide=main)."""
         args = PROFILES['callgrind']
         whole = cli(args)
         byid = {f['id']: (f['name'], f['file'], f['object']) for f in whole['functions']}
@@ -310,11 +315,28 @@ class CutExactTest(ReportBase):
                 p.open('#top&' + x)
                 shown[th] = {keys[f]: cells[:4] for f, cells in self.top(p)}
             self.assertTrue(shown['0.5'])
+            total = whole['totals'][whole['events'].index(whole['sort_event'])]
             for key, cells in shown['0.5'].items():
-                self.assertEqual(cells, shown['0'].get(key),
-                                 '%s: %s' % (x, key))
+                want = shown['0'].get(key)
+                self.assertIsNotNone(want, '%s: %s' % (x, key))
+                # 2e-4 of the total, and the two percentages each
+                # rounded to 0.01
+                for k in (0, 2):
+                    self.assertLessEqual(abs(number(cells[k]) - number(want[k])),
+                                         2e-4 * total, '%s: %s' % (x, key))
+                    self.assertLessEqual(abs(number(cells[k + 1][:-1]) -
+                                             number(want[k + 1][:-1])), 0.03 + 1e-9)
+            p = pages['0.5'][0]
+            p.open('#top&' + x)
+            note = p.js("const n = document.getElementById('crumbs-cut');"
+                        "return n ? n.textContent : ''")
+            self.assertIn('estimated from call arcs', note)
+            self.assertIn('within a few units', note)
             for key, cells in shown['0'].items():
-                if key in set(pages['0.5'][1]):
+                # (a function of a few units the cut page may not
+                # have in view: _dl_debug_state's 1 Ir under hide=main)
+                if key in set(pages['0.5'][1]) and \
+                        number(cells[2]) > 2e-4 * total:
                     self.assertIn(key, shown['0.5'], '%s: %s' % (x, key))
 
     def test_igprof_transforms(self):

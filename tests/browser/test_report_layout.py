@@ -323,47 +323,83 @@ class LayoutTest(ReportBase):
         self.assertEqual(box[1], box[0])
         self.assertTrue(box[2], 'the name fits: no C++ name to cut')
 
-    def test_disasm_nothing_cut(self):
-        """The Disassembly at 800 px and full width: no cell cut with
-        "\u2026" (failed at 800 px: Callgrind's calls, "call fib'2 \u00d74
-        (18,076) call fib'2 \u00d71,390 (129,355)", perf.data's
-        instructions beside an empty calls column, IgProf's "cost
-        inside the function, ..."). Where the window is narrower than
-        the listing, it scrolls sideways in its box, its titles with
-        it: scrolled to its right end, the calls are in the window, each
-        under its title."""
-        for kind in ('callgrind', 'perf', 'gmon', 'igprof-b'):
+    def test_code_views_nothing_cut(self):
+        """The Disassembly and the Source at 800 px and full width: no
+        cell cut with "\u2026" (failed at 800 px: Callgrind's calls,
+        "call fib'2 \u00d74 (18,076) call fib'2 \u00d71,390 (129,355)",
+        perf.data's instructions beside an empty calls column, IgProf's
+        "cost inside the function, ...", a source line "__attribute__
+        ((noinline)) static unsigned rec(int d, uns\u2026"). Where the
+        window is narrower than the listing, it scrolls sideways in its
+        box, its titles with it: scrolled to its right end, the last
+        column's cells are in the window, each under its title."""
+        views = (('#disasm', 'disasm-table', 'asm-grid'),
+                 ('#source', 'source-table', 'src-grid'))
+        for kind in ('callgrind', 'perf', 'perf-dwarf', 'gmon', 'igprof-b'):
             for width in (800, 1400):
                 self.driver.set_window_size(width, 1000)
                 p = self.page(kind)
-                p.go('#disasm')
-                got = p.js("""
-                    const t = document.getElementById('disasm-table');
-                    t.scrollLeft = t.scrollWidth;
-                    t.dispatchEvent(new Event('scroll'));
-                    const cut = [...t.querySelectorAll('.row > span')]
-                        .filter(s => s.scrollWidth > s.clientWidth + 1)
-                        .map(s => s.textContent);
-                    const tb = t.getBoundingClientRect();
-                    const h = document.querySelector('#view .hdr.asm-grid');
-                    const last = h.lastChild.getBoundingClientRect();
-                    const notes = [...t.querySelectorAll('.row')]
-                        .map(r => r.lastChild).filter(s => s.textContent)
-                        .map(s => s.getBoundingClientRect());
-                    return {cut, rows: t.querySelectorAll('.row').length,
-                        out: notes.filter(r => r.right > tb.right + 0.5 ||
-                            Math.abs(r.left - last.left) > 1).length,
-                        notes: notes.length,
-                        page: document.documentElement.scrollWidth >
-                            document.documentElement.clientWidth};""")
-                what = '%s at %d px' % (kind, width)
-                self.assertGreater(got['rows'], 5, what)
-                self.assertEqual(got['cut'], [], what)
-                self.assertEqual(got['out'], 0, what)
-                self.assertFalse(got['page'], what + ': the page scrolls sideways')
-                if kind == 'callgrind':
-                    self.assertGreater(got['notes'], 1, what)
-                p.shot('disasm-%s-%d-right' % (kind, width))
+                for view, table, grid in views:
+                    p.go(view)
+                    got = p.js("""
+                        const t = document.getElementById(arguments[0]);
+                        t.scrollLeft = t.scrollWidth;
+                        t.dispatchEvent(new Event('scroll'));
+                        const cut = [...t.querySelectorAll('.row > span')]
+                            .filter(s => s.scrollWidth > s.clientWidth + 1)
+                            .map(s => s.textContent);
+                        const tb = t.getBoundingClientRect();
+                        const h = document.querySelector('#view .hdr.' + arguments[1]);
+                        const last = h.lastChild.getBoundingClientRect();
+                        const ends = [...t.querySelectorAll('.row')]
+                            .map(r => r.lastChild)
+                            .filter(s => s.textContent && !s.classList.contains('wide'))
+                            .map(s => s.getBoundingClientRect());
+                        return {cut, rows: t.querySelectorAll('.row').length,
+                            out: ends.filter(r => r.right > tb.right + 0.5 ||
+                                Math.abs(r.left - last.left) > 1).length,
+                            ends: ends.length,
+                            page: document.documentElement.scrollWidth >
+                                document.documentElement.clientWidth};""",
+                        table, grid)
+                    what = '%s %s at %d px' % (kind, view, width)
+                    self.assertGreater(got['rows'], 1, what)
+                    self.assertEqual(got['cut'], [], what)
+                    self.assertEqual(got['out'], 0, what)
+                    self.assertFalse(got['page'], what + ': the page scrolls sideways')
+                    if kind == 'callgrind':
+                        self.assertGreater(got['ends'], 1, what)
+                    p.shot('code-%s-%s-%d-right' % (kind, view[1:], width))
+
+    def test_function_view_short_names_whole(self):
+        """The Function view at 800 px: a short name is on one line
+        and the callers' and callees' boxes do not scroll sideways
+        (failed: pprof's "runtime.main" broke into "runtime." and
+        "main", "<spontaneous>" and "main.main" too, beside titles
+        kept on one line: "samples (all events)")."""
+        self.driver.set_window_size(800, 1000)
+        p = self.report('pprof-cpu', ['tests/pprof/cpu.pb.gz'])
+        doc = json.loads(run(['--json', 'tests/pprof/cpu.pb.gz']))
+        f = next(f for f in doc['functions'] if f['name'] == 'runtime.main')
+        p.go('#fn/%d' % f['id'])
+        got = p.js("""
+            const line = parseFloat(getComputedStyle(document.body).lineHeight) || 20;
+            return {
+                broken: [...document.querySelectorAll('table.entry td:last-child')]
+                    .filter(td => td.textContent.length <= 14 &&
+                                  td.getBoundingClientRect().height > 1.6 * line)
+                    .map(td => td.textContent),
+                names: [...document.querySelectorAll('table.entry td:last-child')]
+                    .map(td => td.textContent),
+                sideways: [...document.querySelectorAll('.entry-scroll')]
+                    .filter(b => b.scrollWidth > b.clientWidth + 1).length,
+                page: document.documentElement.scrollWidth >
+                    document.documentElement.clientWidth};""")
+        p.shot('function-pprof-800')
+        self.assertIn('main.main', got['names'])
+        self.assertEqual(got['broken'], [])
+        self.assertEqual(got['sideways'], 0)
+        self.assertFalse(got['page'])
 
     # ---- object column, numbers ----
 

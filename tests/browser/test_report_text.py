@@ -24,11 +24,16 @@ stacks). Two defects it found (session 22):
   self, --tree below 1e-5: a caller's self was larger on the page than
   in --tree by the paths between the two (a Callgrind profile of a
   C++ program: fill() 28,373,021 on the page, 28,368,752 in --tree).
+
+The page's transforms against --tree with the same options: exact for
+recorded stacks (perf.data, IgProf) and, since session 23, for trees
+estimated from call arcs (test_transforms_of_estimates).
 """
 import collections
 import json
 import os
 import re
+import subprocess
 
 from selenium.webdriver.common.by import By
 
@@ -172,35 +177,80 @@ class TreeTextTest(ReportBase):
         self.check_events(['tests/inputs/igprof/mem.txt'], 'igprof-mem')
         self.check_events(['tests/pprof/heap.pb.gz'], 'pprof-heap')
 
+    TRANSFORMS = [('focus', 'main', '--focus=main'),
+                  ('ignore', 'main', '--ignore=main'),
+                  ('hide', 'fib*', '--hide=fib*'),
+                  ('focus', 'work', '--focus=work'),
+                  ('fold', '*', '--fold-recursion')]
+
+    def check_transforms(self, kind, cases, event=None):
+        """The page's transforms (the hash's) against --tree with the
+        same options, row for row; event: another event than --sort's,
+        chosen in the page's menu."""
+        from selenium.webdriver.support.ui import Select
+        p = self.page(kind)
+        sort = []
+        if event is not None:
+            doc = self.docs[kind]
+            Select(self.driver.find_element(By.ID, 'event')).select_by_index(
+                doc['events'].index(event))
+            p.wait()
+            sort = ['--sort=' + event]
+        for op, arg, opt in cases:
+            want = text_tree(sort + [opt] + PROFILES[kind])
+            p.go('#calltree&%s=%s' % (op, arg))
+            p.js("document.getElementById('calltree-all').click()")
+            p.wait()
+            got = [(depth, c[0], c[1], c[3], c[4])
+                   for depth, c in p.js(ROWS, 'calltree')]
+            what = '%s %s=%s %s' % (kind, op, arg, event or '')
+            self.assertEqual((dict(collections.Counter(want) -
+                                   collections.Counter(got)),
+                              dict(collections.Counter(got) -
+                                   collections.Counter(want))),
+                             ({}, {}), what)
+            if op == 'focus' and arg == 'main':
+                self.assertGreater(len(got), 2, what)
+        return p
+
     def test_transforms_of_stacks(self):
         """The page's transforms (the hash's focus, ignore, hide,
         fold) against --tree with the same options, for the profiles
         with stacks (perf.data, IgProf), where both transform the
-        recorded stacks. (Callgrind's and gmon.out's differ: the page
-        transforms its tree estimated from the arcs, the command line
-        stacks estimated at a finer cut, gmon.out's in whole ticks.)"""
-        cases = [('focus', 'main', '--focus=main'),
-                 ('ignore', 'main', '--ignore=main'),
-                 ('hide', 'fib*', '--hide=fib*'),
-                 ('focus', 'work', '--focus=work'),
-                 ('fold', '*', '--fold-recursion')]
+        recorded stacks."""
         for kind in ('perf', 'perf-dwarf', 'igprof'):
-            p = self.page(kind)
-            for op, arg, opt in cases:
-                want = text_tree([opt] + PROFILES[kind])
-                p.go('#calltree&%s=%s' % (op, arg))
-                p.js("document.getElementById('calltree-all').click()")
-                p.wait()
-                got = [(depth, c[0], c[1], c[3], c[4])
-                       for depth, c in p.js(ROWS, 'calltree')]
-                what = '%s %s=%s' % (kind, op, arg)
-                self.assertEqual((dict(collections.Counter(want) -
-                                       collections.Counter(got)),
-                                  dict(collections.Counter(got) -
-                                       collections.Counter(want))),
-                                 ({}, {}), what)
-                if op == 'focus' and arg == 'main':
-                    self.assertGreater(len(got), 2, what)
+            self.check_transforms(kind, self.TRANSFORMS)
+
+    def test_transforms_of_estimates(self):
+        """The same for the trees estimated from call arcs (Callgrind,
+        gmon.out). One definition for both (doc/REFERENCE.md): the
+        transforms start from the tree --tree prints (its paths cut at
+        1e-5 of the total) with each function's self cost spread over
+        its paths and one whose paths were all cut put under its
+        heaviest caller (flame_exact_self()), each path's self rounded
+        to whole units as a running sum: print/arc_stacks.c on the
+        command line, exact.js on the page, by the same operations in
+        the same order. Session 22 left them apart by a unit or more
+        (Callgrind's --ignore=main: 58,956 in --tree, 58,958 on the
+        page; 8 rows fewer on the page; gmon.out's percentages of
+        fractional ticks), the command line transforming paths cut at
+        1e-6, which the page could not carry. (On gprof2dot's xapian,
+        bzr and issue34 profiles, 600 to 4,000 rows each, the page
+        equals --tree with --hide, --focus=main and --ignore=*alloc*.)
+
+        Not compared: --fold-recursion on Callgrind's recursion levels
+        (fib'2): the command line folds them as it reads, before it
+        estimates, the page folds the paths of its tree estimated from
+        the levels apart, two estimates (666 rows against 677 on
+        samples/recursion). gmon.out has no levels: folds are
+        compared."""
+        cases = self.TRANSFORMS[:-1] + [('hide', 'main', '--hide=main'),
+                                        ('focus', 'fib', '--focus=fib')]
+        p = self.check_transforms('callgrind', cases)
+        p.shot('text-callgrind-transformed')
+        self.check_transforms('gmon', cases + self.TRANSFORMS[-1:])
+        # each event its own tree: a cache miss event's
+        self.check_transforms('events', cases[:3], event='D1mr')
 
     def test_path_between_the_cuts(self):
         """A path of 1.5e-5 of the total: a row of its own, and not in
@@ -213,6 +263,66 @@ class TreeTextTest(ReportBase):
         got = self.check(Page(self.driver, page), [prof], 'tiny path')
         self.assertIn((1, '15', '0.00%', '15', '0.00%'), got)
         self.assertIn((0, '1,000,000', '100.00%', '100', '0.01%'), got)
+
+
+class TransformedTopTest(ReportBase):
+
+    def test_top_of_estimates_transformed(self):
+        """Top under a transform of a tree estimated from call arcs:
+        each function's self and inclusive cost are --json's with the
+        same transform (Callgrind, gmon.out). Session 22's page
+        differed in 70 of Callgrind's 98 rows under focus=main and 129
+        of 297 under ignore=fib (its transforms started from other
+        stacks than the command line's: test_transforms_of_estimates)."""
+        for kind in ('callgrind', 'gmon'):
+            whole = self.docs[kind]
+            p = self.page(kind)
+            for x, opt in (('focus=main', '--focus=main'),
+                           ('ignore=fib', '--ignore=fib'),
+                           ('hide=work', '--hide=work')):
+                doc = json.loads(run(['--json', '--threshold=0', opt] +
+                                     PROFILES[kind]))
+                ev = self.ev(doc)
+                byname = {}
+                for f in doc['functions']:
+                    byname.setdefault((f['name'], f['file'], f['object']), f)
+                p.open('#top&' + x)
+                rows = p.js(TOP_ROWS)
+                self.assertGreater(len(rows), 5, kind + ' ' + x)
+                for fid, cells in rows:
+                    w = whole['functions'][fid]
+                    f = byname.get((w['name'], w['file'], w['object']))
+                    what = '%s %s: %s' % (kind, x, w['name'])
+                    self.assertIsNotNone(f, what)
+                    self.assertEqual(
+                        (number(cells[0]), number(cells[2])),
+                        (report_base.listed_cost(doc, ev, f['self'][ev]),
+                         report_base.listed_cost(doc, ev, f['inclusive'][ev])),
+                        what)
+
+
+    def test_in_view_is_the_notes(self):
+        """The transforms bar's "in view: X of Y (P%)" against the
+        command line's note "X of Y EVENT (P%) in view": the same
+        figures, the share to its one decimal. gmon.out's tree adds up
+        to 92.13 of its 92 ticks: the page gave its share of that,
+        hide=work "99.85%" where the note says 100.0%."""
+        for kind in ('callgrind', 'gmon', 'perf', 'igprof'):
+            p = self.page(kind)
+            for x in ('focus=fib', 'hide=work', 'focus=work', 'ignore=main'):
+                p.go('#calltree&' + x)
+                page = p.js("return document.getElementById('in-view')"
+                            ".textContent")
+                err = subprocess.run([report_base.BIN, '-p', '--brief', '--' + x] +
+                                     PROFILES[kind], capture_output=True,
+                                     text=True).stderr
+                note = re.search(r': ([\d,.]+) of ([\d,.]+) .*?\(([\d.]+)%\) in view',
+                                 err)
+                got = re.match(r'in view: ([\d,.]+)(?: \S+)? of ([\d,.]+)'
+                               r'(?: \S+)? \(([\d.]+)%\)', page)
+                what = '%s %s: %r %r' % (kind, x, page, note.group(0))
+                self.assertEqual(got.group(1, 2), note.group(1, 2), what)
+                self.assertEqual('%.1f' % float(got.group(3)), note.group(3), what)
 
 
 class FlatTextTest(ReportBase):

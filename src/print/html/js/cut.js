@@ -158,14 +158,27 @@ function cutXformNote(base) {
 			'cganalyze --output=html --threshold=0 keeps every path';
 	const globs = xforms.filter(x => CUT_GLOB_OPS[x.op]);
 
-	if (!globs.length || !base.hidden_unit.includes(CUT_OTHER))
+	/* an estimate's transforms start from each function's self spread
+	 * exactly over its paths (exact.js): the functions left out are
+	 * not here to be spread */
+	const est = base.estimated &&
+		xforms.some(x => x.op !== 'fold' && !SLICE_OPS[x.op])
+		? 'estimated from call arcs: the command line spreads each ' +
+		  'function\'s self cost over its paths before it transforms ' +
+		  'them, and this page leaves out the functions ' + cutBelow() +
+		  ', so its figures here are within a few units of --tree\'s ' +
+		  'with the same options' : null;
+	const glob = globs.length && base.hidden_unit.includes(CUT_OTHER)
+		? globs.map(x => x.op + '=' + x.arg).join(', ') + ': ' +
+		  (globs.length === 1 ? 'its glob matches' : 'their globs match') +
+		  ' the ' + fmt(NF) + ' functions of this page, not the ' +
+		  fmt(CUT.more) + ' ' + cutBelow() + ' that it leaves out and ' +
+		  'shows as one, ' + cutOtherName() + ', whose names, objects ' +
+		  'and files it does not have, and which the command line\'s ' +
+		  '--focus, --ignore and --hide can match' : null;
+
+	if (!est && !glob)
 		return null;
-	return globs.map(x => x.op + '=' + x.arg).join(', ') + ': ' +
-		(globs.length === 1 ? 'its glob matches' : 'their globs match') +
-		' the ' + fmt(NF) + ' functions of this page, not the ' +
-		fmt(CUT.more) + ' ' + cutBelow() + ' that it leaves out and ' +
-		'shows as one, ' + cutOtherName() + ', whose names, objects ' +
-		'and files it does not have, and which the command line\'s ' +
-		'--focus, --ignore and --hide can match; ' +
-		'cganalyze --output=html --threshold=0 embeds them';
+	return [glob, est].filter(x => x).join('; ') +
+		'; cganalyze --output=html --threshold=0 embeds them';
 }

@@ -189,57 +189,39 @@ function disasmNotes(ins) {
 	return notes;
 }
 /*
- * The columns as wide as their widest text, so that nothing is cut
- * with "\u2026" (at 800 px a call's notes, "call fib'2 \u00d74 (18,076)
- * call fib'2 \u00d71,390 (129,355)", and the instructions were): the
- * listing scrolls sideways in its box where the window is narrower,
- * its titles with it. The instructions and source lines are of a
- * monospace font: their width is their length.
+ * The columns as wide as their widest text (vtable.js codeScroll()):
+ * at 800 px a call's notes, "call fib'2 \u00d74 (18,076) call fib'2
+ * \u00d71,390 (129,355)", and the instructions were cut with "\u2026".
  */
 function disasmWidths(view, rows, cost) {
-	const probe = el('span', { class: 'code' }, '0'.repeat(100));
-
-	probe.style.cssText = 'position: absolute; visibility: hidden';
-	document.body.append(probe);
-	const ch = probe.getBoundingClientRect().width / 100;
-
-	probe.remove();
-	let addr = 'address'.length * ch, code = 0, notes = 0, words = 0;
-	const longest = [];
+	const ch = codeCh();
+	let addr = 'address'.length * ch, code = 0, words = 0;
+	const notes = [];
 
 	for (const r of rows) {
 		if (r.source) {
-			code = Math.max(code, (r.source[3] || '').trim().length);
+			code = Math.max(code, codeLength((r.source[3] || '').trim()));
 		} else if (r.elsewhere) {
 			words = Math.max(words, textWidth('cost inside the function, ' +
 				'where no instruction starts', false));
 		} else {
 			addr = Math.max(addr, hex(r.address).length * ch);
-			code = Math.max(code, r.text.length);
+			code = Math.max(code, codeLength(r.text));
 			if ((r.jumps || []).length || (r.calls || []).length)
-				longest.push(disasmNotes(r).textContent);
+				notes.push(disasmNotes(r).textContent.trim());
 		}
 	}
-	/* the longest few by characters: measuring each is a layout */
-	longest.sort((a, b) => b.length - a.length);
-	for (const t of longest.slice(0, 5))
-		notes = Math.max(notes, textWidth(t.trim(), false));
-	notes = Math.max(notes, SAMPLED ? 0 :
-		textWidth('jumps (taken/executed), calls', true));
 	const pad = 9;	/* a cell's padding, and a pixel to spare */
 	const widths = [addr, parseFloat(cost) - pad, textWidth('100.00%', true),
-		Math.max(code * ch, words, textWidth('instruction', true)), notes]
+		Math.max(code * ch, words, textWidth('instruction', true)),
+		SAMPLED && !notes.length ? 0 : Math.max(widestText(notes, false),
+			textWidth('jumps (taken/executed), calls', true))]
 		.map(w => Math.ceil(w + pad));
 	const last = widths.length - 1;
 
 	view.style.setProperty('--asm-columns', widths.slice(0, last)
 		.map(w => w + 'px').join(' ').replace(/(\d+px)$/, 'minmax($1, 1fr)') +
 		' ' + widths[last] + 'px');
-	const table = view.querySelector('#disasm-table');
-	const head = view.querySelector('.hdr.asm-grid');
-
-	table.firstChild.style.minWidth = widths.reduce((a, b) => a + b) + 'px';
-	table.addEventListener('scroll', () => {
-		head.scrollLeft = table.scrollLeft;
-	});
+	codeScroll(view.querySelector('#disasm-table'),
+		view.querySelector('.hdr.asm-grid'), widths.reduce((a, b) => a + b));
 }

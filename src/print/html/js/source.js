@@ -155,12 +155,36 @@ function viewSource(k, line) {
 				el('span', null, 'source')), table),
 			el('div', { class: 'src-hot' }, el('b', null, 'Hot lines'),
 				hot.length ? hotList : el('p', { class: 'muted' }, 'none of ' + K.columns[ev]))));
-	box.style.setProperty('--code-cost', costColumn(rows.map(r =>
-		r.call ? r.call.inclusive[ev] : r.cost), K.columns[ev]));
+	const cost = costColumn(rows.map(r =>
+		r.call ? r.call.inclusive[ev] : r.cost), K.columns[ev]);
+
+	box.style.setProperty('--code-cost', cost);
+	sourceWidths(box, rows, cost);
 	/* the line, or the first listed after it (a file listed by number
 	 * has only its lines with a cost) */
 	if (line !== undefined)
 		requestAnimationFrame(() => table.scrollToRow(
 			rows.findIndex(r => r.line >= line)));
 	return box;
+}
+
+/* The source column as wide as its longest line (vtable.js
+ * codeScroll()): at 800 px a line was cut with "\u2026" ("__attribute__
+ * ((noinline)) static unsigned rec(int d, uns\u2026") */
+function sourceWidths(box, rows, cost) {
+	const em = parseFloat(getComputedStyle(document.body).fontSize);
+	let code = 0;
+	const calls = [];
+
+	for (const r of rows)
+		if (r.call)
+			calls.push('\u2192 ' + fnLink(r.call.callee).textContent + (SAMPLED ? ''
+				: callCounts(r.call)));
+		else
+			code = Math.max(code, codeLength(r.text || ''));
+	const text = Math.ceil(Math.max(code * codeCh(), widestText(calls, false)) + 9);
+
+	box.style.setProperty('--src-code', text + 'px');
+	codeScroll(box.querySelector('#source-table'),
+		box.querySelector('.hdr.src-grid'), 10 * em + parseFloat(cost) + text);
 }

@@ -382,10 +382,23 @@ function xformTree(base) {
 	const span = NF - low + 2;
 	/* the threads and time chosen first (samples.js), as the
 	 * command line's --tid and --time choose the samples read */
-	let T = sliceTree(base) || (whole ? { unit: whole.unit,
-		parent: whole.parent, self: whole.self }
-		: { unit: base.unit, parent: base.parent,
-			self: treeSelf(base, true) });
+	let T = sliceTree(base);
+
+	if (!T) {
+		/* folds alone leave an estimate as it is: the command
+		 * line folds recursion in the reader, before it estimates
+		 * (analyze.c only_folds()) */
+		const folds = xforms.every(x => x.op === 'fold');
+
+		if (base.estimated && !folds)
+			T = whole ? { unit: whole.unit, parent: whole.parent,
+				self: wholeUnits(whole.self) }
+				: exactStacks(base, EV.indexOf(base.event));
+		else
+			T = whole ? { unit: whole.unit, parent: whole.parent,
+				self: whole.self } : { unit: base.unit,
+				parent: base.parent, self: treeSelf(base, true) };
+	}
 
 	for (const x of xforms)
 		if (!SLICE_OPS[x.op])

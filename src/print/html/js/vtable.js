@@ -66,3 +66,47 @@ function numCell(v, style) {
 		s.style.background = style;
 	return s;
 }
+
+/*
+ * The code views' listings (source, disassembly) cut no cell: each
+ * column as wide as its widest text (a code column's by the length of
+ * its lines in the monospace font), and where the window is narrower
+ * the listing scrolls sideways in its box, its titles kept over their
+ * columns. codeCh(): the width of a character of the code font, in px;
+ * codeLength(): a line's length in characters, tabs to the next
+ * multiple of 8 as the browser draws them.
+ */
+function codeCh() {
+	const probe = el('span', { class: 'code' }, '0'.repeat(100));
+
+	probe.style.cssText = 'position: absolute; visibility: hidden';
+	document.body.append(probe);
+	const ch = probe.getBoundingClientRect().width / 100;
+
+	probe.remove();
+	return ch;
+}
+function codeLength(s) {
+	let n = 0;
+
+	for (const c of s)
+		n = c === '\t' ? n + 8 - n % 8 : n + 1;
+	return n;
+}
+/* table (a vtable()) at least width px wide, head's titles moved with
+ * its scroll (report.css --scroll-x: the head has no scroll bar to
+ * reserve room for, so its own scroll would stop short of the table's) */
+function codeScroll(table, head, width) {
+	table.firstChild.style.minWidth = Math.ceil(width) + 'px';
+	table.addEventListener('scroll', () => {
+		head.style.setProperty('--scroll-x', table.scrollLeft + 'px');
+	});
+}
+/* The widest of some texts of the page's font, measured (each is a
+ * layout): the longest few by characters */
+function widestText(texts, bold) {
+	const longest = texts.slice().sort((a, b) => b.length - a.length);
+
+	return longest.slice(0, 5).reduce((w, t) =>
+		Math.max(w, textWidth(t, bold)), 0);
+}

@@ -173,9 +173,13 @@ function drawCrumbs() {
 	if (!xforms.length)
 		return;
 	const T = flameTree(), base = flameBase();
+	/* of the profile's total, as the command line's note: an estimated
+	 * tree adds up to a little more or less (gmon.out's 92.13 ticks of
+	 * 92), which --hide left at "99.85%" */
+	const of = base.estimated ? D.totals[EV.indexOf(base.event)] : base.total;
 
 	bar.append(el('span', { id: 'in-view' }, 'in view: ' + withUnitPath(T.total) +
-		' of ' + withUnitPath(base.total) + ' (' + (pct(T.total, base.total) || '0%') + ')'));
+		' of ' + withUnitPath(of) + ' (' + (pct(T.total, of) || '0%') + ')'));
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));

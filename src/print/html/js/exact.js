@@ -1,0 +1,128 @@
+/* The stacks the transforms start from on a tree estimated from call
+ * arcs: the command line's (print/arc_stacks.c), made again here */
+
+/*
+ * A Callgrind or gmon.out profile records no stacks: the command line
+ * transforms the paths of the tree --tree prints (cut at 1e-5 of the
+ * total) with each function's self cost spread over its paths by their
+ * totals, a function whose every path was cut put back under its
+ * heaviest caller (flame_exact_self()), and each path's self rounded to
+ * whole units as a running sum. The page has that tree and each
+ * function's self cost and calls: it makes the same stacks, by the same
+ * operations on the same numbers in the same order, so that its views
+ * under a transform show --tree's figures with that transform
+ * (test_report_text.py). A page cut at --threshold lacks the functions
+ * it leaves out: there the tree's own self costs are taken, rounded.
+ *
+ * Returns { unit, parent, self } with the nodes added after T's.
+ * (cutWhole()'s tree, which has the merged paths, is not asked here.)
+ */
+function exactStacks(T, e) {
+	const unit = Array.from(T.unit), parent = Array.from(T.parent);
+	let self;
+
+	if (CUT) {
+		self = Array.from(treeSelf(T, true));
+	} else {
+		self = exactSelf(T, e, unit, parent);
+	}
+	return { unit, parent, self: wholeUnits(self) };
+}
+
+/* flame_exact_self()'s selfs of T's nodes, and its nodes for the
+ * functions that have none pushed onto unit and parent */
+function exactSelf(T, e, unit, parent) {
+	const n = T.unit.length;
+	const weight = new Float64Array(NF);
+	/* the heaviest node of each function outside a cycle (by id) and
+	 * of each cycle (by number, as "c" + N) */
+	const best = new Map();
+	const cyc = f => FN.cycle[f] || 0;
+
+	for (let i = 0; i < n; i++) {
+		const u = T.unit[i];
+
+		if (u >= 0)
+			weight[u] += T.value[i];
+		const key = u < 0 ? 'c' + -u : cyc(u) ? null : u;
+
+		if (key !== null && (!best.has(key) ||
+				     T.value[i] > T.value[best.get(key)]))
+			best.set(key, i);
+	}
+	const self = [];
+
+	for (let i = 0; i < n; i++) {
+		const u = T.unit[i], s = u >= 0 ? FN.self[e][u] : 0;
+
+		self.push(u >= 0 && s > 0 && weight[u] > 0
+			? s * (T.value[i] / weight[u]) : 0);
+	}
+	const at = exactAttach(weight, best, e);
+
+	for (let f = 0; f < NF; f++) {
+		const s = FN.self[e][f];
+
+		if (weight[f] > 0 || !(s > 0))
+			continue;
+		unit.push(f);
+		parent.push(at.has(f) ? at.get(f) : -1);
+		self.push(s);
+	}
+	return self;
+}
+
+/* attach_points(): where a function without a node goes, under the
+ * heaviest node of its cycle, else of its heaviest caller's unit (the
+ * calls in the profile's order, from the last) */
+function exactAttach(weight, best, e) {
+	const C = calls();
+	const cyc = f => FN.cycle[f] || 0;
+	const at = new Map(), heaviest = new Map();
+	const deleted = new Set(doc('calls').deleted);
+
+	for (let f = 0; f < NF; f++)
+		if (cyc(f) && best.has('c' + cyc(f)))
+			at.set(f, best.get('c' + cyc(f)));
+	for (let a = C.caller.length; a-- > 0;) {
+		const f = C.callee[a], from = C.caller[a];
+
+		if (deleted.has(a) || from === f)
+			continue;
+		const u = cyc(from) ? 'c' + cyc(from) : from;
+		const same = cyc(from) && cyc(from) === cyc(f);
+		const cost = same ? 0 : Math.max(0, C.estimated
+			? C.selfShare[a] + C.childShare[a] : C.incl[e][a]);
+
+		if (weight[f] > 0 || !best.has(u) || cyc(f) ||
+		    cost <= (heaviest.get(f) || 0))
+			continue;
+		heaviest.set(f, cost);
+		at.set(f, best.get(u));
+	}
+	return at;
+}
+
+/*
+ * Self costs in whole units, as the command line's stacks have them:
+ * in node order, the running sum rounded less what was given before,
+ * so that they add up to the total (Callgrind's, of 246,671 Ir: a path
+ * of 187,713 on the page was 187,715 in --tree --ignore=main).
+ */
+function wholeUnits(self) {
+	const out = new Float64Array(self.length);
+	let sum = 0, given = 0;
+
+	for (let i = 0; i < self.length; i++) {
+		if (!(self[i] > 0))
+			continue;
+		sum += self[i];
+		const upto = Math.round(sum);
+
+		if (upto > given) {
+			out[i] = upto - given;
+			given = upto;
+		}
+	}
+	return out;
+}
