@@ -188,23 +188,71 @@ static const char *recorded_path(const struct profile *q, const char *what)
 	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
 }
 
-/* open_binary() of path into names (the first read's), without -b the
- * table cp keeps where it can: the table, or NULL. */
+/*
+ * -b's table (cp->bin, its names the profile's) renamed into names (the
+ * first read's), as open_binary() of it into them would make it: every
+ * name of the profile interned there in the order of its ids (the
+ * profile has, before reading, the binary's names in the order its
+ * opening interned them). Given back by drop_binary(). NULL: none, or
+ * lent already.
+ */
+static struct symtab *lend_bin(struct code_positions *cp, struct names *names)
+{
+	struct symtab *st = cp->bin;
+	size_t n;
+	bool *skip;
+	name_id *ids, top = 0;
+
+	if (!st || cp->lent_back)
+		return NULL;
+	n = st->names->nr;
+	skip = xcalloc(n + 1, sizeof(*skip));
+	ids = xmalloc((n + 1) * sizeof(*ids));
+	names_intern_from(names, st->names, skip, ids);
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] != NO_NAME && ids[i] >= top)
+			top = ids[i] + 1;
+	cp->lent_back = xmalloc(((size_t)top + 1) * sizeof(*cp->lent_back));
+	for (size_t i = 0; i <= top; i++)
+		cp->lent_back[i] = NO_NAME;
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] != NO_NAME)
+			cp->lent_back[ids[i]] = (name_id)i;
+	cp->bin_home = st->names;
+	symtab_rename(st, names, ids);
+	free(ids);
+	free(skip);
+	return st;
+}
+
+/* open_binary() of path into names (the first read's): with -b its
+ * table lent, without it the table cp keeps where it can; the table, or
+ * NULL. */
 static struct symtab *open_q(struct code_positions *cp,
 			     const struct options *o, struct names *names,
 			     const char *path)
 {
 	struct symtab *st;
 
-	if (o->nbinaries)
+	if (o->nbinaries) {
+		if ((st = lend_bin(cp, names)))
+			return st;
 		return open_binary(o, names, path, &st) < 0 ? NULL : st;
+	}
 	st = kept_binary_use(cp->kept_bin, path, names);
 	return st ? st : kept_binary_open(&cp->kept_bin, o, path, names);
 }
 
-/* st released unless cp keeps it. */
+/* st released unless cp keeps it; -b's given back into the profile's
+ * names. */
 static void drop_binary(struct code_positions *cp, struct symtab *st)
 {
+	if (st && st == cp->bin && cp->lent_back) {
+		symtab_rename(st, cp->bin_home, cp->lent_back);
+		free(cp->lent_back);
+		cp->lent_back = NULL;
+		return;
+	}
 	if (!st || (cp->kept_bin && cp->kept_bin->st == st))
 		return;
 	symtab_release(st);
@@ -263,7 +311,7 @@ static enum region_way region_read(struct code_positions *cp,
 	    getenv("CGANALYZE_NO_REGION_READ"))
 		return READ_AGAIN;
 	if (o->nbinaries) {
-		if (open_binary(o, &q->names, o->binaries[0], &st) < 0)
+		if (!(st = open_q(cp, o, &q->names, o->binaries[0])))
 			return READ_AGAIN;
 	} else if (!(st = kept_binary_of_header(&cp->kept_bin, &q->names, o))) {
 		/* the report's with lines kept for after the read */
@@ -321,7 +369,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
 			   const struct resolve_opts *rso,
-			   const struct symtab *bin)
+			   struct symtab *bin)
 {
 	bool html = o->mode == OUT_HTML, handled = false, by_region;
 	enum region_way way;
@@ -338,6 +386,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 
 	if (!cp->wanted || cp->active)
 		return false;
+	cp->bin = bin;
 	if (code_guess(cp, p, bin, o, rso))
 		return true;
 	if (!(quiet = fopen("/dev/null", "w")))

@@ -64,6 +64,11 @@ for cmd in "$rec/prog" ./prog; do
 	check 1 --output=html --threshold=0 -o "$tmp/r.html"
 	check 1 -b "$rec/prog" --output=html -o "$tmp/r.html"
 	check 1 --disasm
+	# -b's table lent to the first read (renamed into its names and
+	# back), not opened a second time: session 23
+	check 1 -b "$rec/prog" --disasm
+	check 1 -b "$rec/prog" --disasm --json
+	check 1 -b "$rec/prog" --disasm --threshold=0
 	check 1 --disasm --json
 	# libc's the object listed: the program and libc once each
 	header "$cmd" "$rec/prog"
@@ -79,6 +84,7 @@ cmd=$tmp/nd/prog
 header "$cmd" "$tmp/nd/prog" heavy
 check 1 --output=html -o "$tmp/r.html"
 check 1 --disasm
+check 1 -b "$tmp/nd/prog" --disasm
 cd "$tmp/nd" || exit 1
 cmd=./prog
 header "$cmd" "$tmp/nd/prog" heavy
