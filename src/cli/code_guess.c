@@ -4,15 +4,13 @@
  */
 #include "code_guess.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
-#include "base/diag.h"
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "binaries.h"
 #include "code_symbols.h"
-#include "header_program.h"
+#include "kept_binary.h"
 #include "profile/pos_select.h"
 #include "select/symspec.h"
 
@@ -92,33 +90,6 @@ static bool guess_keep(void *ctx, const struct profile *p, uint32_t f,
 	       g->sym_of[k] != NO_ID && g->req[g->sym_of[k]];
 }
 
-/*
- * Without -b, the binary of the program the profile's header names
- * (cmd:), opened into names with its messages dropped: the object the
- * disassembly finds after reading (that of the costliest function WHAT
- * names, or the report's recorded object) is checked against it then.
- * NULL: none here.
- */
-static struct symtab *header_binary(struct names *names,
-				    const struct options *o)
-{
-	char *prog;
-	struct symtab *st = NULL;
-	FILE *quiet, *sink = diag_sink();
-
-	if (!(prog = header_program(o)))
-		return NULL;
-	if ((quiet = fopen("/dev/null", "w"))) {
-		diag_set_sink(quiet);
-		if (open_binary(o, names, prog, &st) < 0)
-			st = NULL;
-		diag_set_sink(sink == stderr ? NULL : sink);
-		fclose(quiet);
-	}
-	free(prog);
-	return st;
-}
-
 /* --disasm=WHAT with its binary (bin: -b's, or NULL: the header's):
  * make p keep whole, in one read, what guess_keep() says (false: not
  * this way). */
@@ -135,8 +106,20 @@ bool code_guess(struct code_positions *cp, struct profile *p,
 	if (o->mode == OUT_HTML || !o->disasm_what || o->nbinaries > 1 ||
 	    (o->nbinaries && !bin) || o->positions_again || cp->no_guess)
 		return false;
-	if (!st && !(st = own = header_binary(&p->names, o)))
-		return false;
+	/* without -b, the program the profile's header names, kept for the
+	 * resolution after reading (kept_binary.h): the object found then
+	 * (that of the costliest function WHAT names) is checked against
+	 * it */
+	if (!st) {
+		struct symtab *hb = kept_binary_of_header(&cp->kept_bin,
+							  &p->names, o);
+
+		if (!hb)
+			return false;
+		if (!cp->kept_bin || cp->kept_bin->st != hb)
+			own = hb;	/* a separate debug file */
+		st = hb;
+	}
 	g = xcalloc(1, sizeof(*g));
 	g->st = st;
 	g->own = own;
@@ -156,7 +139,7 @@ bool code_guess(struct code_positions *cp, struct profile *p,
 	pos_select_regions(ps, NULL, g->bounds, g->in_seg, g->nb);
 	/* as resolution's match_object() finds it, but for a link's name;
 	 * without -b, the recorded object's whole name */
-	base = own ? own->path
+	base = !bin ? st->path
 		   : rso->objects && rso->objects[0] ? rso->objects[0]
 						     : path_base(st->path);
 	pos_select_object_base(ps, base);

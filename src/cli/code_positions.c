@@ -104,8 +104,7 @@ bool code_positions_retry(struct code_positions *cp)
 	}
 	code_guess_free(cp->guess);
 	cp->guess = NULL;
-	kept_binary_free(cp->kept_bin);
-	cp->kept_bin = NULL;
+	/* cp->kept_bin stays: the two reads open the same program */
 	free(cp->object);
 	cp->object = NULL;
 	cp->guessed = false;

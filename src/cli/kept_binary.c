@@ -160,7 +160,14 @@ struct symtab *kept_binary_of_header(struct kept_binary **slot,
 
 	if (!(prog = header_program(o)))
 		return NULL;
-	k = kept_open(o, prog);
+	/* kept from a read before (the one read of --disasm=WHAT, whose
+	 * guess failed): the same table, not opened again */
+	if (*slot && (*slot)->st && !strcmp((*slot)->opened_as, prog)) {
+		k = *slot;
+		*slot = NULL;
+	} else {
+		k = kept_open(o, prog);
+	}
 	free(prog);
 	if (!k)
 		return NULL;
