@@ -264,6 +264,17 @@ struct symtab *code_positions_take(struct code_positions *cp,
 	return kept_binary_take(&cp->kept_bin, path, names);
 }
 
+/* Whether a function of q has a name with a quote, whose base
+ * resolve_named_sym() looks up by its text. */
+static bool quoted_names(const struct profile *q)
+{
+	for (uint32_t f = 0; f < q->nfuncs; f++)
+		if (q->funcs[f].name != NO_NAME &&
+		    strchr(profile_str(q, q->funcs[f].name), '\''))
+			return true;
+	return false;
+}
+
 /* What region_read() read. */
 enum region_way {
 	BY_REGION,	/* by region, the guess right */
@@ -335,9 +346,12 @@ static enum region_way region_read(struct code_positions *cp,
 		way = READ_FAILED;
 		goto out;
 	}
-	/* profile_finish() dropped the table resolve_named_sym() finds the
-	 * symbols' names by (they are q's names): an intern builds it again */
-	names_intern(&q->names, st->path, strlen(st->path));
+	/* profile_finish() dropped the table resolve_named_sym() finds a
+	 * quoted name's base by ("fib'2": names_find() of q's names, which
+	 * the symbols' are): an intern builds it again, where q has one
+	 * (many.60 has none: 1% of its report's run was this) */
+	if (quoted_names(q))
+		names_intern(&q->names, st->path, strlen(st->path));
 	guessed = q->pos_select->object;
 	/* a function of no object taken for the binary's: its rows are by
 	 * region, whatever the binary's object is */
