@@ -42,6 +42,13 @@ struct code_positions {
 	bool first_again;	/* ... or where that read was no use, made
 				 * again by 32 bytes of code */
 	struct guess *guess;	/* what it keeps, while it reads */
+	/* -b's table (its names the profile's), lent to the first read:
+	 * renamed into that read's names while it chooses and back after,
+	 * not opened again into them; lent_back its ids there to the
+	 * profile's (NULL: not lent now) */
+	struct symtab *bin;
+	struct names *bin_home;
+	name_id *lent_back;
 	struct kept_binary *kept_bin;	/* the report's binary opened before
 					 * the first read, for the resolution
 					 * after it (code_positions_take()) */
@@ -70,7 +77,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 			   const struct read_opts *ro,
 			   const struct options *o,
 			   const struct resolve_opts *rso,
-			   const struct symtab *bin);
+			   struct symtab *bin);
 
 /* After a read that failed: whether the one read stopped itself, its
  * positions no use (then load again: code_positions_retry()). */

@@ -1,7 +1,7 @@
 /*
  * Which functions the report's Disassembly lists: one rule, read by the
  * report (cli/analyze.c) and by the choice of the positions kept whole
- * for it (cli/code_positions.c), so that both change together.
+ * for it (cli/code_symbols.c), so that both change together.
  */
 #ifndef CGA_REPORT_DISASM_H
 #define CGA_REPORT_DISASM_H

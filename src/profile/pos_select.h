@@ -69,7 +69,7 @@ struct pos_select {
 					 * 32 bytes */
 	char *object;			/* the binary's object's name; NULL:
 					 * no regions */
-	/* One read (code_positions.c's guess, before any function is
+	/* One read (cli/code_guess.c, before any function is
 	 * known): the object is the first whose file name (path_base())
 	 * is object_base, or whose whole name is, when object_base has a
 	 * '/'; object is set then. Until it is, a function of no object

@@ -64,7 +64,15 @@ for cmd in "$rec/prog" ./prog; do
 	check 1 --output=html --threshold=0 -o "$tmp/r.html"
 	check 1 -b "$rec/prog" --output=html -o "$tmp/r.html"
 	check 1 --disasm
+	# -b's table lent to the first read (renamed into its names and
+	# back), not opened a second time: session 23
+	check 1 -b "$rec/prog" --disasm
+	check 1 -b "$rec/prog" --disasm --json
+	check 1 -b "$rec/prog" --disasm --threshold=0
 	check 1 --disasm --json
+	# the one read's guess takes the program it opened for the
+	# resolution: once (main: 2)
+	check 1 --disasm=fib
 	# libc's the object listed: the program and libc once each
 	header "$cmd" "$rec/prog"
 	check 2 --output=html -o "$tmp/r.html"
@@ -79,6 +87,7 @@ cmd=$tmp/nd/prog
 header "$cmd" "$tmp/nd/prog" heavy
 check 1 --output=html -o "$tmp/r.html"
 check 1 --disasm
+check 1 -b "$tmp/nd/prog" --disasm
 cd "$tmp/nd" || exit 1
 cmd=./prog
 header "$cmd" "$tmp/nd/prog" heavy
@@ -89,4 +98,31 @@ cmd=./linked
 header "$cmd" "$tmp/nd/prog" heavy
 check 2 --output=html -o "$tmp/r.html"
 check 2 --disasm
+# valgrind's cmd: is relative to where it ran, which is most often the
+# profile's own directory: from another, where ./prog is no file, the
+# program is found beside the profile (main: not found, so no one read
+# and no first read by region), and read as from that directory
+cp "$rec/prog" "$tmp/nd/beside"
+cmd=./beside
+header "$cmd" "$tmp/nd/beside" heavy
+mv "$tmp/p.out" "$tmp/nd/p.out"
+cd "$tmp" || exit 1
+way() {
+	want=$1
+	shift
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" "$@" "$tmp/nd/p.out" 2>&1 >/dev/null |
+		grep -q "^cganalyze: positions: $want (" ||
+		fail "$* from another directory: not '$want'"
+	CGANALYZE_ALL_POSITIONS=1 "$bin" "$@" "$tmp/nd/p.out" >"$tmp/all" 2>&1
+	"$bin" "$@" "$tmp/nd/p.out" >"$tmp/plain" 2>&1
+	cmp -s "$tmp/all" "$tmp/plain" ||
+		fail "$* from another directory: differs from every position's"
+}
+way "selected in one read" --disasm=fib
+way "selected by region" --disasm
+# a wrong guess: another file of that name in the current directory
+# (the recorded object is the one beside the profile): caught after
+# reading, the same output
+objcopy --strip-debug "$rec/prog" "$tmp/beside"
+way "selected" --disasm=fib
 exit $status
