@@ -264,6 +264,19 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 	return &st->syms[priv->spans[lo - 1].sym];
 }
 
+name_id symtab_name(const struct symtab *st, const struct sym *s)
+{
+	struct sym *w;
+
+	if (!s->demangle_later)
+		return s->name;
+	/* syms[] is the table's own array: the const is the callers' */
+	w = &st->syms[s - st->syms];
+	w->name = demangle_name(st->names, s->raw);
+	w->demangle_later = false;
+	return w->name;
+}
+
 const struct sym *symtab_find(const struct symtab *st, name_id name)
 {
 	uint32_t i;
@@ -463,6 +476,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct sym_out out = { &raw, &fs, &xs };
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
+	bool later = opts->demangle && opts->demangle_later && opts->no_dwarf;
+	bool now = opts->demangle && !later;
 	int ret = -1;
 
 	if (!bin_symtab && dbg && elf_has_symtab(dbg))
@@ -473,8 +488,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		struct sym_out own = { NULL, NULL, &xs };
 
 		out.xsyms = NULL;
-		if (elf_read_symbols(bin, true, st->names, opts->demangle,
-				     priv->secs, priv->nsecs, &own) < 0)
+		if (elf_read_symbols(bin, true, st->names, now, priv->secs,
+				     priv->nsecs, &own) < 0)
 			goto out;
 	}
 	if (from == bin && dbg && elf_has_symtab(dbg)) {
@@ -485,17 +500,20 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		struct sym_out files = { NULL, &fs, NULL };
 
 		out.fsyms = NULL;
-		if (elf_read_symbols(dbg, false, st->names, opts->demangle,
-				     priv->secs, priv->nsecs, &files) < 0)
+		if (elf_read_symbols(dbg, false, st->names, now, priv->secs,
+				     priv->nsecs, &files) < 0)
 			goto out;
 	}
-	if (elf_read_symbols(from, !st->has_symtab, st->names, opts->demangle,
+	if (elf_read_symbols(from, !st->has_symtab, st->names, now,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
-	plt_read(bin, st->names, opts->demangle, UINT32_MAX / 2, &raw);
+	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
 	if (!st->has_symtab)
 		add_cfi_funcs(st, bin, &raw);
 	symtab_build_syms(st, raw.v, raw.nr);
+	/* each name as demangle_name() would have made it, when asked */
+	for (size_t i = 0; later && i < st->nsyms; i++)
+		st->syms[i].demangle_later = true;
 	symtab_build_fsyms(priv, fs.v, fs.nr);
 	symtab_build_xsyms(priv, xs.v, xs.nr);
 	fs.v = NULL;

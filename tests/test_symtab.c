@@ -664,6 +664,39 @@ static void test_demangle(void **state)
 
 /* --- symtab_open() on real files --- */
 
+/* opts.demangle_later: the same symbols as demangled at once, each
+ * name raw until symtab_name() gives the demangled one (a C++ PIE whose
+ * table has mangled names, and @plt stubs). Fails if a symbol's name is
+ * demangled at once, or not at all, or differently. */
+static void test_demangle_later(void **state)
+{
+	struct symtab_opts now = { .demangle = true, .no_dwarf = true };
+	struct symtab_opts later = { .demangle = true, .no_dwarf = true,
+				     .demangle_later = true };
+	struct fixture *fx = *state;
+	struct symtab a, b;
+	size_t changed = 0;
+
+	assert_int_equal(symtab_open(&a, CASES "/cxx-O2/prog", &now,
+				     &fx->names), 0);
+	assert_int_equal(symtab_open(&b, CASES "/cxx-O2/prog", &later,
+				     &fx->names), 0);
+	assert_int_equal(a.nsyms, b.nsyms);
+	for (size_t i = 0; i < a.nsyms; i++) {
+		assert_true(a.syms[i].addr == b.syms[i].addr);
+		assert_int_equal(a.syms[i].raw, b.syms[i].raw);
+		assert_int_equal(b.syms[i].name, b.syms[i].raw);
+		changed += a.syms[i].name != a.syms[i].raw;
+		assert_int_equal(symtab_name(&b, &b.syms[i]), a.syms[i].name);
+		assert_int_equal(b.syms[i].name, a.syms[i].name);
+		/* asked again: kept */
+		assert_int_equal(symtab_name(&b, &b.syms[i]), a.syms[i].name);
+	}
+	assert_true(changed > 0);
+	symtab_release(&a);
+	symtab_release(&b);
+}
+
 /* A copy of src at dst (mode kept), or of its first len bytes. */
 static void copy_file(const char *src, const char *dst, long len)
 {
@@ -1433,6 +1466,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_xsyms_pick, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_demangle, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_demangle_later, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_open_errors, setup,
 						teardown),
