@@ -9,7 +9,6 @@
 #define CGA_PERF_CFI_H
 
 #include <elfutils/libdw.h>
-#include <libelf.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -60,21 +59,14 @@ void perf_cfi_free(struct perf_cfi *c);
  * The row for link-time address pc of object file `file`, whose CFI is
  * cfi (NULL: none), found the first time and then kept: *row is set
  * when CFI_FOUND, valid until the next call (rows grow by realloc).
- * elf: the file whose .eh_frame cfi is, or NULL (a .debug_frame): its
- * .eh_frame_hdr lets one look-up in libdw answer for every address of
- * the same row of the same FDE.
  */
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
-			    Elf *elf, uint64_t pc, const struct cfi_row **row);
+			    uint64_t pc, const struct cfi_row **row);
 
 /* A row perf_cfi_row() gave, as an index that stays (the rows move);
  * and the row of such an index, valid as perf_cfi_row()'s. */
 uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row);
 const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i);
-
-/* How many addresses were asked of libdw (the others came from a
- * stretch kept, or were asked before). */
-uint64_t perf_cfi_computed(const struct perf_cfi *c);
 
 /* Rows found (distinct addresses) and rows kept (distinct rows). */
 void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,

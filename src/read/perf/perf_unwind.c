@@ -873,7 +873,6 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 	for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE; debug++)
 		found = perf_cfi_row(u->rows, m->object * 2 + (uint32_t)debug,
 				     file_cfi(u, m->object, debug),
-				     debug ? NULL : u->files[m->object]->elf,
 				     pc - m->bias, &row);
 	if (found == CFI_HARD)
 		return false;
