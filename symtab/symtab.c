@@ -264,17 +264,36 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 	return &st->syms[priv->spans[lo - 1].sym];
 }
 
-name_id symtab_name(const struct symtab *st, const struct sym *s)
+/* A function found in the CFI alone: "prog+0xADDR" (name_cfi_funcs()). */
+static name_id cfi_func_name(const struct symtab *st, uint64_t addr)
+{
+	const char *slash = strrchr(st->path, '/');
+	const char *base = slash ? slash + 1 : st->path;
+	char *buf = xmalloc(strlen(base) + 20);
+	int n = sprintf(buf, "%s+0x%llx", base, (unsigned long long)addr);
+	name_id id = names_intern(st->names, buf, (size_t)n);
+
+	free(buf);
+	return id;
+}
+
+name_id symtab_name(const struct symtab *st, const struct sym *s,
+		    bool demangled)
 {
 	struct sym *w;
 
-	if (!s->demangle_later)
-		return s->name;
-	/* syms[] is the table's own array: the const is the callers' */
-	w = &st->syms[s - st->syms];
-	w->name = demangle_name(st->names, s->raw);
-	w->demangle_later = false;
-	return w->name;
+	if (s->names_later) {
+		/* syms[] is the table's own array: the const is the
+		 * callers' */
+		w = &st->syms[s - st->syms];
+		if (w->raw == NO_NAME) {
+			w->raw = w->name = cfi_func_name(st, w->addr);
+		} else {
+			w->name = demangle_name(st->names, w->raw);
+		}
+		w->names_later = false;
+	}
+	return demangled ? s->name : s->raw;
 }
 
 const struct sym *symtab_find(const struct symtab *st, name_id name)
@@ -417,7 +436,7 @@ static void name_cfi_funcs(struct symtab *st, const char *base,
 }
 
 static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
-			  struct raw_syms *raw)
+			  struct raw_syms *raw, bool names_later)
 {
 	struct cfi_range *v;
 	size_t n = cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
@@ -458,8 +477,11 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	}
 	/* raw->v is NULL when the file has no symbols at all: no
 	 * pointer arithmetic on it (UBSan, fuzz_symtab) */
-	if (raw->nr > nraw)
+	if (raw->nr > nraw && !names_later)
 		name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
+	/* else no name yet: symtab_name() makes it */
+	for (size_t i = nraw; names_later && i < raw->nr; i++)
+		raw->v[i].raw = raw->v[i].name = NO_NAME;
 	free(starts);
 	free(v);
 }
@@ -476,7 +498,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct sym_out out = { &raw, &fs, &xs };
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
-	bool later = opts->demangle && opts->demangle_later && opts->no_dwarf;
+	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
 	bool now = opts->demangle && !later;
 	int ret = -1;
 
@@ -509,11 +531,12 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		goto out;
 	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
 	if (!st->has_symtab)
-		add_cfi_funcs(st, bin, &raw);
+		add_cfi_funcs(st, bin, &raw, later);
 	symtab_build_syms(st, raw.v, raw.nr);
-	/* each name as demangle_name() would have made it, when asked */
+	/* each name as demangle_name() and name_cfi_funcs() would have
+	 * made it, when asked */
 	for (size_t i = 0; later && i < st->nsyms; i++)
-		st->syms[i].demangle_later = true;
+		st->syms[i].names_later = true;
 	symtab_build_fsyms(priv, fs.v, fs.nr);
 	symtab_build_xsyms(priv, xs.v, xs.nr);
 	fs.v = NULL;

@@ -171,7 +171,7 @@ static void test_preload_take(void **state)
 	struct resolve_opts o;
 	/* as perf_preload.c and bind_recorded() open them */
 	struct symtab_opts so = { .demangle = true, .no_dwarf = true,
-				  .demangle_later = true };
+				  .names_later = true };
 	struct perf_preload *pl;
 	struct perf_data *d = perf_data_new();
 	struct symtab seq, *taken;
@@ -208,8 +208,9 @@ static void test_preload_take(void **state)
 	/* each name demangled when asked, in both to the same string */
 	for (size_t i = 0; i < seq.nsyms; i++)
 		assert_string_equal(
-			names_str(&t.moved, symtab_name(taken, &taken->syms[i])),
-			names_str(&t.seq, symtab_name(&seq, &seq.syms[i])));
+			names_str(&t.moved,
+				  symtab_name(taken, &taken->syms[i], true)),
+			names_str(&t.seq, symtab_name(&seq, &seq.syms[i], true)));
 	assert_ptr_equal(taken->names, &t.moved);
 	symtab_release(taken);
 	free(taken);

@@ -664,39 +664,6 @@ static void test_demangle(void **state)
 
 /* --- symtab_open() on real files --- */
 
-/* opts.demangle_later: the same symbols as demangled at once, each
- * name raw until symtab_name() gives the demangled one (a C++ PIE whose
- * table has mangled names, and @plt stubs). Fails if a symbol's name is
- * demangled at once, or not at all, or differently. */
-static void test_demangle_later(void **state)
-{
-	struct symtab_opts now = { .demangle = true, .no_dwarf = true };
-	struct symtab_opts later = { .demangle = true, .no_dwarf = true,
-				     .demangle_later = true };
-	struct fixture *fx = *state;
-	struct symtab a, b;
-	size_t changed = 0;
-
-	assert_int_equal(symtab_open(&a, CASES "/cxx-O2/prog", &now,
-				     &fx->names), 0);
-	assert_int_equal(symtab_open(&b, CASES "/cxx-O2/prog", &later,
-				     &fx->names), 0);
-	assert_int_equal(a.nsyms, b.nsyms);
-	for (size_t i = 0; i < a.nsyms; i++) {
-		assert_true(a.syms[i].addr == b.syms[i].addr);
-		assert_int_equal(a.syms[i].raw, b.syms[i].raw);
-		assert_int_equal(b.syms[i].name, b.syms[i].raw);
-		changed += a.syms[i].name != a.syms[i].raw;
-		assert_int_equal(symtab_name(&b, &b.syms[i]), a.syms[i].name);
-		assert_int_equal(b.syms[i].name, a.syms[i].name);
-		/* asked again: kept */
-		assert_int_equal(symtab_name(&b, &b.syms[i]), a.syms[i].name);
-	}
-	assert_true(changed > 0);
-	symtab_release(&a);
-	symtab_release(&b);
-}
-
 /* A copy of src at dst (mode kept), or of its first len bytes. */
 static void copy_file(const char *src, const char *dst, long len)
 {
@@ -731,6 +698,56 @@ static void remove_tree(const char *dir)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The table opened both ways, the same symbols; later's names made by
+ * symtab_name() as now made them, and kept. */
+static size_t same_names_later(struct fixture *fx, const char *path)
+{
+	struct symtab_opts now = { .demangle = true, .no_dwarf = true };
+	struct symtab_opts later = { .demangle = true, .no_dwarf = true,
+				     .names_later = true };
+	struct symtab a, b;
+	size_t made = 0;
+
+	assert_int_equal(symtab_open(&a, path, &now, &fx->names), 0);
+	assert_int_equal(symtab_open(&b, path, &later, &fx->names), 0);
+	assert_int_equal(a.nsyms, b.nsyms);
+	for (size_t i = 0; i < a.nsyms; i++) {
+		assert_true(a.syms[i].addr == b.syms[i].addr);
+		assert_true(a.syms[i].end == b.syms[i].end);
+		/* not made yet: raw, or none at all for a CFI function */
+		made += b.syms[i].name != a.syms[i].name;
+		assert_true(b.syms[i].name == b.syms[i].raw);
+		assert_int_equal(symtab_name(&b, &b.syms[i], false),
+				 a.syms[i].raw);
+		assert_int_equal(symtab_name(&b, &b.syms[i], true),
+				 a.syms[i].name);
+		assert_int_equal(b.syms[i].name, a.syms[i].name);
+		assert_int_equal(b.syms[i].raw, a.syms[i].raw);
+	}
+	symtab_release(&a);
+	symtab_release(&b);
+	return made;
+}
+
+/* opts.names_later: a C++ PIE's mangled names (and its @plt stubs'),
+ * and the "prog+0xADDR" names of a stripped copy's CFI functions, made
+ * when asked as they are made at once. Fails if a name is made at once,
+ * or not at all, or differently. */
+static void test_names_later(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = temp_dir(), stripped[4200], cmd[8500];
+
+	assert_true(same_names_later(fx, CASES "/cxx-O2/prog") > 0);
+	snprintf(stripped, sizeof(stripped), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-all '%s' '%s'",
+		 CASES "/cxx-O2/prog", stripped);
+	assert_int_equal(system(cmd), 0);
+	assert_true(same_names_later(fx, stripped) > 0);
+	remove_tree(dir);
+	free(dir);
 }
 
 /* symtab_open with diagnostics captured into *msg (malloc'd). */
@@ -1467,7 +1484,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_demangle, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_demangle_later, setup,
+		cmocka_unit_test_setup_teardown(test_names_later, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_open_errors, setup,
 						teardown),

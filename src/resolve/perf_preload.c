@@ -103,7 +103,7 @@ static struct loaded *load(struct perf_preload *pl, const struct job *j,
 	struct symtab_opts so = { .debug_dir = pl->o->debug_dir,
 				  .demangle = true,
 				  .no_dwarf = true,
-				  .demangle_later = true };
+				  .names_later = true };
 	struct loaded l;
 	FILE *msgs;
 
