@@ -505,9 +505,16 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	if (!bin_symtab && dbg && elf_has_symtab(dbg))
 		from = dbg;
 	st->has_symtab = from != bin || bin_symtab;
+	/* a table that names functions alone: addr2line's file symbols
+	 * and data symbols (symtab_frames()) are not made (the tables are
+	 * read all the same: their names and messages are the same) */
+	if (later) {
+		out.fsyms = NULL;
+		out.xsyms = NULL;
+	}
 	if (from != bin) {
 		/* addr2line finds data symbols in the binary's own table */
-		struct sym_out own = { NULL, NULL, &xs };
+		struct sym_out own = { NULL, NULL, later ? NULL : &xs };
 
 		out.xsyms = NULL;
 		if (elf_read_symbols(bin, true, st->names, now, priv->secs,
@@ -519,7 +526,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		 * row from the debug file's symbols when its DWARF is
 		 * there: strip -g keeps the binary's table but drops its
 		 * STT_FILE symbols ("main.cold at app.cc:?", not ??:?) */
-		struct sym_out files = { NULL, &fs, NULL };
+		struct sym_out files = { NULL, later ? NULL : &fs, NULL };
 
 		out.fsyms = NULL;
 		if (elf_read_symbols(dbg, false, st->names, now, priv->secs,

@@ -42,7 +42,10 @@ struct symtab_opts {
 	 * names took 0.1 s to demangle, for 105 functions sampled; cc1's
 	 * 35,000 CFI functions' names 50 ms to make, for 7,000). Until
 	 * then syms[].name is the raw name, or NO_NAME (name and raw) for
-	 * a CFI function, and symtab_find() knows the raw names alone.
+	 * a CFI function, and symtab_find() knows the raw names alone. Such
+	 * a table names functions (symtab_lookup(), symtab_name()) and
+	 * nothing more: without DWARF, symtab_frames() would name from
+	 * addr2line's file and data symbols, which it does not make.
 	 */
 	bool names_later;
 };
