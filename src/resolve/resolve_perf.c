@@ -447,8 +447,7 @@ static void bind_recorded(struct presolve *r)
 			 * call below would have loaded it */
 			st = r->o->preload && so.no_dwarf
 				     ? perf_preload_take(r->o->preload,
-							 (uint32_t)i, paths[c],
-							 &r->p->names)
+							 (uint32_t)i, paths[c])
 				     : NULL;
 			if (!st) {
 				st = xcalloc(1, sizeof(*st));
@@ -711,8 +710,16 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 					      ? symtab_line(st, s->addr)
 					      : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
-	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
-				  symtab_name(st, s, r->o->demangle));
+	name_id name = symtab_name(st, s, r->o->demangle);
+	uint32_t f;
+
+	/* a table loaded ahead has names of its own (perf_preload.h) */
+	if (st->names != &r->p->names && name != NO_NAME) {
+		const char *str = names_str(st->names, name);
+
+		name = names_intern(&r->p->names, str, strlen(str));
+	}
+	f = profile_func(r->p, object, at ? le->file : NO_NAME, name);
 
 	if (at && le->line)
 		profile_set_func_line(r->p, f, le->line);
