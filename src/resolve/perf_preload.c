@@ -2,19 +2,13 @@
  * Symbol tables loaded on a second thread while a perf.data's samples
  * are read (see perf_preload.h).
  *
- * Names: symtab_open() interns its names into the names table it is
- * given, so a table loaded on the helper has a names table of its own.
- * A symbol table is taken with it: the table keeps its own names (lent
- * by the load until perf_preload_free()), and resolve_perf.c interns
- * into the profile's the few names it gives functions (symbol_func()),
- * where interning every name of the table there again took the main
- * thread 3% of the run (libLLVM's 44,000 raw names for its 105 sampled
- * functions). Which ids the profile's names get is no listing's
- * business: none orders by them. kallsyms' symbols are taken with their
- * names interned into the profile's in the order of their own ids, the
- * order kallsyms_load() met them: symbols at one address are kept in
- * the order of their names' ids (kallsyms_rename()), which picks the
- * one a look-up finds, so those ids are what one thread makes.
+ * Why the names can move: symtab_open() interns its names into the
+ * profile's table as it meets them, so a table loaded on the helper has
+ * a names table of its own, and is taken where resolve_perf.c would
+ * have opened it: its names are interned into the profile's in the
+ * order of their own ids, which is the order symtab_open() met them.
+ * Names the profile had keep their ids, new ones get the ids that call
+ * would have given them, and nothing else is interned in between.
  *
  * Messages: the helper's go to a buffer of each load's (diag.h's thread
  * sink); a load that said anything is not taken but opened again on
@@ -50,8 +44,7 @@ struct loaded {
 	struct kallsyms k;
 	int ret;		/* kallsyms_load()'s */
 	struct arena arena;
-	struct names names;	/* a taken table's, until the end */
-	bool lent;		/* the table taken: names and arena kept */
+	struct names names;
 	char *msgs;
 	size_t msg_len;
 };
@@ -273,26 +266,18 @@ void perf_preload_finish(struct perf_preload *pl)
 	pl->started = false;
 }
 
-/* What was loaded, but for a lent names table (final: that too). */
-static void drop(struct loaded *l, bool final)
+static void drop(struct loaded *l)
 {
-	bool keep = l->lent && !final;
-
 	if (l->st) {
 		symtab_release(l->st);
 		free(l->st);
-		l->st = NULL;
 	}
 	kallsyms_release(&l->k);
-	if (!keep) {
-		names_release(&l->names);
-		arena_release(&l->arena);
-	}
+	names_release(&l->names);
+	arena_release(&l->arena);
 	free(l->path);
 	free(l->msgs);
-	l->path = l->msgs = NULL;	/* path NULL: taken or dropped */
-	l->msg_len = 0;
-	l->lent = keep;
+	memset(l, 0, sizeof(*l));	/* path NULL: taken or dropped */
 }
 
 /* The load of obj's file at path, whose names go into names now; NULL
@@ -312,11 +297,9 @@ static struct loaded *find(struct perf_preload *pl, uint32_t obj,
 	if (!l)
 		return NULL;
 	if (l->msg_len) {
-		drop(l, false);
+		drop(l);
 		return NULL;
 	}
-	if (!ids)
-		return l;
 	skip = xcalloc(l->names.nr + 1, sizeof(*skip));
 	*ids = xmalloc((l->names.nr + 1) * sizeof(**ids));
 	names_intern_from(names, &l->names, skip, *ids);
@@ -325,24 +308,20 @@ static struct loaded *find(struct perf_preload *pl, uint32_t obj,
 }
 
 struct symtab *perf_preload_take(struct perf_preload *pl, uint32_t obj,
-				 const char *path)
+				 const char *path, struct names *names)
 {
-	struct loaded *l = find(pl, obj, path, NULL, NULL);
+	name_id *ids = NULL;
+	struct loaded *l = find(pl, obj, path, names, &ids);
 	struct symtab *st;
 
 	if (!l)
 		return NULL;
 	st = l->st;
 	l->st = NULL;
-	if (st) {
-		/* the load was copied into pl->loaded, which no longer
-		 * moves (the helper is done): its names table and the
-		 * table's pointer to it are made to point there */
-		l->names.arena = &l->arena;
-		st->names = &l->names;
-		l->lent = true;
-	}
-	drop(l, false);
+	if (st)
+		symtab_rename(st, names, ids);
+	free(ids);
+	drop(l);
 	return st;
 }
 
@@ -360,7 +339,7 @@ bool perf_preload_take_kallsyms(struct perf_preload *pl, const char *path,
 	kallsyms_rename(k, ids);
 	*ret = l->ret;
 	free(ids);
-	drop(l, false);
+	drop(l);
 	return true;
 }
 
@@ -375,7 +354,7 @@ void perf_preload_free(struct perf_preload *pl)
 	free(pl->jobs);
 	free(pl->scratch);
 	for (size_t i = 0; i < pl->nloaded; i++)
-		drop(&pl->loaded[i], true);
+		drop(&pl->loaded[i]);
 	free(pl->loaded);
 	pthread_mutex_destroy(&pl->lock);
 	pthread_cond_destroy(&pl->more);

@@ -447,7 +447,8 @@ static void bind_recorded(struct presolve *r)
 			 * call below would have loaded it */
 			st = r->o->preload && so.no_dwarf
 				     ? perf_preload_take(r->o->preload,
-							 (uint32_t)i, paths[c])
+							 (uint32_t)i, paths[c],
+							 &r->p->names)
 				     : NULL;
 			if (!st) {
 				st = xcalloc(1, sizeof(*st));
@@ -710,16 +711,8 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 					      ? symtab_line(st, s->addr)
 					      : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
-	name_id name = symtab_name(st, s, r->o->demangle);
-	uint32_t f;
-
-	/* a table loaded ahead has names of its own (perf_preload.h) */
-	if (st->names != &r->p->names && name != NO_NAME) {
-		const char *str = names_str(st->names, name);
-
-		name = names_intern(&r->p->names, str, strlen(str));
-	}
-	f = profile_func(r->p, object, at ? le->file : NO_NAME, name);
+	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
+				  symtab_name(st, s, r->o->demangle));
 
 	if (at && le->line)
 		profile_set_func_line(r->p, f, le->line);
