@@ -500,6 +500,9 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	bool bin_symtab = elf_has_symtab(bin);
 	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
 	bool now = opts->demangle && !later;
+	enum demangle_when when = now	? DEMANGLE_NOW
+				  : later ? DEMANGLE_WORDS
+					  : DEMANGLE_NONE;
 	int ret = -1;
 
 	if (!bin_symtab && dbg && elf_has_symtab(dbg))
@@ -517,7 +520,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		struct sym_out own = { NULL, NULL, later ? NULL : &xs };
 
 		out.xsyms = NULL;
-		if (elf_read_symbols(bin, true, st->names, now, priv->secs,
+		if (elf_read_symbols(bin, true, st->names, when, priv->secs,
 				     priv->nsecs, &own) < 0)
 			goto out;
 	}
@@ -529,11 +532,11 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		struct sym_out files = { NULL, later ? NULL : &fs, NULL };
 
 		out.fsyms = NULL;
-		if (elf_read_symbols(dbg, false, st->names, now, priv->secs,
+		if (elf_read_symbols(dbg, false, st->names, when, priv->secs,
 				     priv->nsecs, &files) < 0)
 			goto out;
 	}
-	if (elf_read_symbols(from, !st->has_symtab, st->names, now,
+	if (elf_read_symbols(from, !st->has_symtab, st->names, when,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
 	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);

@@ -662,6 +662,48 @@ static void test_demangle(void **state)
 	}
 }
 
+/* demangles_to_word(): the manglings names_later still demangles as
+ * read (a kernel symbol's name can be theirs), and no other; each one
+ * bfd_demangle() takes to that word. */
+static void test_demangles_to_word(void **state)
+{
+	static const struct {
+		const char *raw;
+		const char *word;	/* NULL: not one word */
+	} cases[] = {
+		{ "_ZL7counter", "counter" },
+		{ "_Z7counter", "counter" },
+		{ "_ZL4copy", "copy" },
+		{ "_ZL7count", NULL },		/* shorter than said */
+		{ "_ZL3fooi", NULL },		/* a function: "foo(int)" */
+		{ "_ZN3foo3barE", NULL },	/* "foo::bar" */
+		{ "_ZL07counter", "counter" },	/* as the demangler reads it */
+		{ "_ZL8foo.cold", "foo.cold" },
+		{ "_ZL0", NULL },
+		{ "_ZL", NULL },
+		{ "counter", NULL },
+		{ "_RNvCs15kBYyAo9fc_7mycrate3foo", NULL },
+		{ "_ZL7counter.lto_priv.0", NULL },
+		{ "_ZL99999999999999999999x", NULL },
+	};
+	struct fixture *fx = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool word = demangles_to_word(cases[i].raw);
+		name_id d = demangle_name(&fx->names, id(fx, cases[i].raw));
+
+		assert_int_equal(word, cases[i].word != NULL);
+		if (cases[i].word)
+			assert_string_equal(names_str(&fx->names, d),
+					    cases[i].word);
+		else
+			assert_true(strchr(names_str(&fx->names, d), '(') ||
+				    strchr(names_str(&fx->names, d), ':') ||
+				    strchr(names_str(&fx->names, d), ' ') ||
+				    d == id(fx, cases[i].raw));
+	}
+}
+
 /* --- symtab_open() on real files --- */
 
 /* A copy of src at dst (mode kept), or of its first len bytes. */
@@ -1485,6 +1527,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_demangle, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_names_later, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_demangles_to_word, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_open_errors, setup,
 						teardown),
