@@ -57,6 +57,23 @@ static bool bfd_may_demangle(const char *name)
 	       name[10] == '_';
 }
 
+bool demangles_to_word(const char *name)
+{
+	size_t len = 0, i = 2;
+
+	if (strncmp(name, "_Z", 2))
+		return false;
+	if (name[i] == 'L')
+		i++;
+	if (name[i] < '0' || name[i] > '9')
+		return false;
+	/* the demangler takes "07" for 7 too */
+	for (; name[i] >= '0' && name[i] <= '9'; i++)
+		if ((len = len * 10 + (size_t)(name[i] - '0')) > 4096)
+			return false;
+	return len && strlen(name + i) == len;
+}
+
 name_id demangle_name(struct names *names, name_id raw)
 {
 	const char *name = names_str(names, raw);

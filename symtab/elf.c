@@ -608,7 +608,7 @@ enum file_state { NOTHING_SEEN, SYMBOL_SEEN, FILE_AFTER_SYMBOL_SEEN };
 struct sym_reader {
 	struct elf_file *ef;
 	struct names *names;
-	bool demangle;
+	enum demangle_when demangle;
 	struct sec_map *map;
 	const struct sym_out *out;
 	name_id file;		/* the last STT_FILE, or NO_NAME */
@@ -732,7 +732,18 @@ static void read_one(struct sym_reader *sr, const GElf_Sym *s, uint32_t shndx,
 			add_xsym(sr, s, m, raw, order);
 		if (is_marker(str))
 			goto out;
-		name = sr->demangle ? demangle_name(sr->names, raw) : raw;
+		name = sr->demangle == DEMANGLE_NOW
+			       ? demangle_name(sr->names, raw)
+			       : raw;
+		/*
+		 * names_later: a name demangled to one word is interned
+		 * here all the same, where it was when every name was:
+		 * such a name can be a kernel symbol's, and the names
+		 * there before kallsyms order the kernel's aliases at one
+		 * address (resolve/kallsyms.c), and so name its frames
+		 */
+		if (sr->demangle == DEMANGLE_WORDS && demangles_to_word(str))
+			(void)demangle_name(sr->names, raw);
 		if (sr->out->fsyms)
 			add_fsym(sr, s, m, name, order);
 		/* annobin markers are no symbols of ours either */
@@ -749,8 +760,8 @@ out:
 }
 
 int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
-		     bool demangle, const struct sec *secs, size_t nsecs,
-		     const struct sym_out *out)
+		     enum demangle_when demangle, const struct sec *secs,
+		     size_t nsecs, const struct sym_out *out)
 {
 	struct sym_reader sr = {
 		.ef = ef, .names = names, .demangle = demangle,

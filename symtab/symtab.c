@@ -264,6 +264,38 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 	return &st->syms[priv->spans[lo - 1].sym];
 }
 
+/* A function found in the CFI alone: "prog+0xADDR" (name_cfi_funcs()). */
+static name_id cfi_func_name(const struct symtab *st, uint64_t addr)
+{
+	const char *slash = strrchr(st->path, '/');
+	const char *base = slash ? slash + 1 : st->path;
+	char *buf = xmalloc(strlen(base) + 20);
+	int n = sprintf(buf, "%s+0x%llx", base, (unsigned long long)addr);
+	name_id id = names_intern(st->names, buf, (size_t)n);
+
+	free(buf);
+	return id;
+}
+
+name_id symtab_name(const struct symtab *st, const struct sym *s,
+		    bool demangled)
+{
+	struct sym *w;
+
+	if (s->names_later) {
+		/* syms[] is the table's own array: the const is the
+		 * callers' */
+		w = &st->syms[s - st->syms];
+		if (w->raw == NO_NAME) {
+			w->raw = w->name = cfi_func_name(st, w->addr);
+		} else {
+			w->name = demangle_name(st->names, w->raw);
+		}
+		w->names_later = false;
+	}
+	return demangled ? s->name : s->raw;
+}
+
 const struct sym *symtab_find(const struct symtab *st, name_id name)
 {
 	uint32_t i;
@@ -404,7 +436,7 @@ static void name_cfi_funcs(struct symtab *st, const char *base,
 }
 
 static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
-			  struct raw_syms *raw)
+			  struct raw_syms *raw, bool names_later)
 {
 	struct cfi_range *v;
 	size_t n = cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
@@ -445,8 +477,11 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	}
 	/* raw->v is NULL when the file has no symbols at all: no
 	 * pointer arithmetic on it (UBSan, fuzz_symtab) */
-	if (raw->nr > nraw)
+	if (raw->nr > nraw && !names_later)
 		name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
+	/* else no name yet: symtab_name() makes it */
+	for (size_t i = nraw; names_later && i < raw->nr; i++)
+		raw->v[i].raw = raw->v[i].name = NO_NAME;
 	free(starts);
 	free(v);
 }
@@ -463,18 +498,30 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct sym_out out = { &raw, &fs, &xs };
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
+	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
+	bool now = opts->demangle && !later;
+	enum demangle_when when = now	? DEMANGLE_NOW
+				  : later ? DEMANGLE_WORDS
+					  : DEMANGLE_NONE;
 	int ret = -1;
 
 	if (!bin_symtab && dbg && elf_has_symtab(dbg))
 		from = dbg;
 	st->has_symtab = from != bin || bin_symtab;
+	/* a table that names functions alone: addr2line's file symbols
+	 * and data symbols (symtab_frames()) are not made (the tables are
+	 * read all the same: their names and messages are the same) */
+	if (later) {
+		out.fsyms = NULL;
+		out.xsyms = NULL;
+	}
 	if (from != bin) {
 		/* addr2line finds data symbols in the binary's own table */
-		struct sym_out own = { NULL, NULL, &xs };
+		struct sym_out own = { NULL, NULL, later ? NULL : &xs };
 
 		out.xsyms = NULL;
-		if (elf_read_symbols(bin, true, st->names, opts->demangle,
-				     priv->secs, priv->nsecs, &own) < 0)
+		if (elf_read_symbols(bin, true, st->names, when, priv->secs,
+				     priv->nsecs, &own) < 0)
 			goto out;
 	}
 	if (from == bin && dbg && elf_has_symtab(dbg)) {
@@ -482,20 +529,24 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		 * row from the debug file's symbols when its DWARF is
 		 * there: strip -g keeps the binary's table but drops its
 		 * STT_FILE symbols ("main.cold at app.cc:?", not ??:?) */
-		struct sym_out files = { NULL, &fs, NULL };
+		struct sym_out files = { NULL, later ? NULL : &fs, NULL };
 
 		out.fsyms = NULL;
-		if (elf_read_symbols(dbg, false, st->names, opts->demangle,
-				     priv->secs, priv->nsecs, &files) < 0)
+		if (elf_read_symbols(dbg, false, st->names, when, priv->secs,
+				     priv->nsecs, &files) < 0)
 			goto out;
 	}
-	if (elf_read_symbols(from, !st->has_symtab, st->names, opts->demangle,
+	if (elf_read_symbols(from, !st->has_symtab, st->names, when,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
-	plt_read(bin, st->names, opts->demangle, UINT32_MAX / 2, &raw);
+	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
 	if (!st->has_symtab)
-		add_cfi_funcs(st, bin, &raw);
+		add_cfi_funcs(st, bin, &raw, later);
 	symtab_build_syms(st, raw.v, raw.nr);
+	/* each name as demangle_name() and name_cfi_funcs() would have
+	 * made it, when asked */
+	for (size_t i = 0; later && i < st->nsyms; i++)
+		st->syms[i].names_later = true;
 	symtab_build_fsyms(priv, fs.v, fs.nr);
 	symtab_build_xsyms(priv, xs.v, xs.nr);
 	fs.v = NULL;

@@ -33,6 +33,21 @@ struct symtab_opts {
 	bool no_dwarf;		/* skip DWARF (symbols only: from the
 				 * separate debug file when the binary is
 				 * stripped) */
+	/*
+	 * With demangle and no_dwarf: each symbol's names made at its first
+	 * symtab_name() rather than as the table is read: its demangled
+	 * name, and the "prog+0xADDR" name of a function found in a
+	 * stripped binary's CFI. A perf.data names a few hundred of an
+	 * object's tens of thousands of symbols (libLLVM's 44,000 C++
+	 * names took 0.1 s to demangle, for 105 functions sampled; cc1's
+	 * 35,000 CFI functions' names 50 ms to make, for 7,000). Until
+	 * then syms[].name is the raw name, or NO_NAME (name and raw) for
+	 * a CFI function, and symtab_find() knows the raw names alone. Such
+	 * a table names functions (symtab_lookup(), symtab_name()) and
+	 * nothing more: without DWARF, symtab_frames() would name from
+	 * addr2line's file and data symbols, which it does not make.
+	 */
+	bool names_later;
 };
 
 enum sym_kind { SYM_FUNC, SYM_OBJECT, SYM_PLT, SYM_OTHER };
@@ -44,6 +59,7 @@ struct sym {
 	uint8_t kind;		/* enum sym_kind */
 	bool is_local;		/* STB_LOCAL */
 	bool end_guessed;	/* size 0 in the table: end is the next start */
+	bool names_later;	/* name (and raw) made by symtab_name() */
 };
 
 /* One line-table row: [addr, next row's addr) came from file:line. A row
@@ -124,6 +140,16 @@ void symtab_rename(struct symtab *st, struct names *names, const name_id *ids);
 
 /* The symbol whose [addr, end) holds addr, or NULL in a gap. */
 const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr);
+
+/*
+ * Symbol s's name (of st's syms[]), demangled (when the table was
+ * opened with demangle) or raw: what s->name and s->raw hold, which
+ * opts.names_later leaves to the first call here (it then interns the
+ * names into st->names and keeps their ids in the symbol, so the table
+ * is written through; one thread at a time).
+ */
+name_id symtab_name(const struct symtab *st, const struct sym *s,
+		    bool demangled);
 
 /* The symbol called name (raw or demangled), or NULL. */
 const struct sym *symtab_find(const struct symtab *st, name_id name);

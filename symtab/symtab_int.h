@@ -276,9 +276,16 @@ struct sym_out {
 	struct xsyms *xsyms;
 };
 
+/*
+ * When elf_read_symbols() demangles: never, each name as read, or
+ * (names_later) only the names that demangle to one word, as read: the
+ * rest is symtab_name()'s.
+ */
+enum demangle_when { DEMANGLE_NONE, DEMANGLE_NOW, DEMANGLE_WORDS };
+
 int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
-		     bool demangle, const struct sec *secs, size_t nsecs,
-		     const struct sym_out *out);
+		     enum demangle_when demangle, const struct sec *secs,
+		     size_t nsecs, const struct sym_out *out);
 
 /* cfi_funcs.c: the [lo, hi) of each function .eh_frame describes, in
  * its order, malloc'd in *out; how many. */
@@ -353,6 +360,15 @@ void bfd_format_message(char *buf, size_t size, const char *fmt, va_list ap);
 /* The demangled name of raw, interned; raw itself when it is not a
  * mangled name. As `addr2line -C` does it: C++ with parameters, Rust. */
 name_id demangle_name(struct names *names, name_id raw);
+
+/*
+ * Whether name is a mangling whose demangled name may be one word, as a
+ * kernel symbol's is: "_Z" or "_ZL" and a source name alone
+ * ("_ZL7counter", a static variable: "counter"; "_ZL8foo.cold"). Every
+ * other demangled name holds "(", ":", "@" or a space, or is the name
+ * itself (not a mangling bfd_demangle() takes).
+ */
+bool demangles_to_word(const char *name);
 
 /* The same, remembered in cache (raw -> demangled): inlined copies of
  * one function share its name, and demangling C++ is not cheap. */

@@ -169,7 +169,9 @@ static void test_kallsyms_rename_order(void **state)
 static void test_preload_take(void **state)
 {
 	struct resolve_opts o;
-	struct symtab_opts so = { .demangle = true, .no_dwarf = true };
+	/* as perf_preload.c and bind_recorded() open them */
+	struct symtab_opts so = { .demangle = true, .no_dwarf = true,
+				  .names_later = true };
 	struct perf_preload *pl;
 	struct perf_data *d = perf_data_new();
 	struct symtab seq, *taken;
@@ -203,6 +205,12 @@ static void test_preload_take(void **state)
 	assert_int_equal(taken->nsyms, seq.nsyms);
 	for (size_t i = 0; i < seq.nsyms; i++)
 		assert_int_equal(taken->syms[i].name, seq.syms[i].name);
+	/* each name demangled when asked, in both to the same string */
+	for (size_t i = 0; i < seq.nsyms; i++)
+		assert_string_equal(
+			names_str(&t.moved,
+				  symtab_name(taken, &taken->syms[i], true)),
+			names_str(&t.seq, symtab_name(&seq, &seq.syms[i], true)));
 	assert_ptr_equal(taken->names, &t.moved);
 	symtab_release(taken);
 	free(taken);

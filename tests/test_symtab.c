@@ -662,6 +662,48 @@ static void test_demangle(void **state)
 	}
 }
 
+/* demangles_to_word(): the manglings names_later still demangles as
+ * read (a kernel symbol's name can be theirs), and no other; each one
+ * bfd_demangle() takes to that word. */
+static void test_demangles_to_word(void **state)
+{
+	static const struct {
+		const char *raw;
+		const char *word;	/* NULL: not one word */
+	} cases[] = {
+		{ "_ZL7counter", "counter" },
+		{ "_Z7counter", "counter" },
+		{ "_ZL4copy", "copy" },
+		{ "_ZL7count", NULL },		/* shorter than said */
+		{ "_ZL3fooi", NULL },		/* a function: "foo(int)" */
+		{ "_ZN3foo3barE", NULL },	/* "foo::bar" */
+		{ "_ZL07counter", "counter" },	/* as the demangler reads it */
+		{ "_ZL8foo.cold", "foo.cold" },
+		{ "_ZL0", NULL },
+		{ "_ZL", NULL },
+		{ "counter", NULL },
+		{ "_RNvCs15kBYyAo9fc_7mycrate3foo", NULL },
+		{ "_ZL7counter.lto_priv.0", NULL },
+		{ "_ZL99999999999999999999x", NULL },
+	};
+	struct fixture *fx = *state;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bool word = demangles_to_word(cases[i].raw);
+		name_id d = demangle_name(&fx->names, id(fx, cases[i].raw));
+
+		assert_int_equal(word, cases[i].word != NULL);
+		if (cases[i].word)
+			assert_string_equal(names_str(&fx->names, d),
+					    cases[i].word);
+		else
+			assert_true(strchr(names_str(&fx->names, d), '(') ||
+				    strchr(names_str(&fx->names, d), ':') ||
+				    strchr(names_str(&fx->names, d), ' ') ||
+				    d == id(fx, cases[i].raw));
+	}
+}
+
 /* --- symtab_open() on real files --- */
 
 /* A copy of src at dst (mode kept), or of its first len bytes. */
@@ -698,6 +740,56 @@ static void remove_tree(const char *dir)
 
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	assert_int_equal(system(cmd), 0);
+}
+
+/* The table opened both ways, the same symbols; later's names made by
+ * symtab_name() as now made them, and kept. */
+static size_t same_names_later(struct fixture *fx, const char *path)
+{
+	struct symtab_opts now = { .demangle = true, .no_dwarf = true };
+	struct symtab_opts later = { .demangle = true, .no_dwarf = true,
+				     .names_later = true };
+	struct symtab a, b;
+	size_t made = 0;
+
+	assert_int_equal(symtab_open(&a, path, &now, &fx->names), 0);
+	assert_int_equal(symtab_open(&b, path, &later, &fx->names), 0);
+	assert_int_equal(a.nsyms, b.nsyms);
+	for (size_t i = 0; i < a.nsyms; i++) {
+		assert_true(a.syms[i].addr == b.syms[i].addr);
+		assert_true(a.syms[i].end == b.syms[i].end);
+		/* not made yet: raw, or none at all for a CFI function */
+		made += b.syms[i].name != a.syms[i].name;
+		assert_true(b.syms[i].name == b.syms[i].raw);
+		assert_int_equal(symtab_name(&b, &b.syms[i], false),
+				 a.syms[i].raw);
+		assert_int_equal(symtab_name(&b, &b.syms[i], true),
+				 a.syms[i].name);
+		assert_int_equal(b.syms[i].name, a.syms[i].name);
+		assert_int_equal(b.syms[i].raw, a.syms[i].raw);
+	}
+	symtab_release(&a);
+	symtab_release(&b);
+	return made;
+}
+
+/* opts.names_later: a C++ PIE's mangled names (and its @plt stubs'),
+ * and the "prog+0xADDR" names of a stripped copy's CFI functions, made
+ * when asked as they are made at once. Fails if a name is made at once,
+ * or not at all, or differently. */
+static void test_names_later(void **state)
+{
+	struct fixture *fx = *state;
+	char *dir = temp_dir(), stripped[4200], cmd[8500];
+
+	assert_true(same_names_later(fx, CASES "/cxx-O2/prog") > 0);
+	snprintf(stripped, sizeof(stripped), "%s/prog", dir);
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-all '%s' '%s'",
+		 CASES "/cxx-O2/prog", stripped);
+	assert_int_equal(system(cmd), 0);
+	assert_true(same_names_later(fx, stripped) > 0);
+	remove_tree(dir);
+	free(dir);
 }
 
 /* symtab_open with diagnostics captured into *msg (malloc'd). */
@@ -1433,6 +1525,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_xsyms_pick, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_demangle, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_names_later, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_demangles_to_word, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_open_errors, setup,
 						teardown),

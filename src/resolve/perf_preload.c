@@ -102,7 +102,8 @@ static struct loaded *load(struct perf_preload *pl, const struct job *j,
 	/* resolve_perf.c's bind_recorded() for names only */
 	struct symtab_opts so = { .debug_dir = pl->o->debug_dir,
 				  .demangle = true,
-				  .no_dwarf = true };
+				  .no_dwarf = true,
+				  .names_later = true };
 	struct loaded l;
 	FILE *msgs;
 

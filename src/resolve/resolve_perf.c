@@ -521,7 +521,8 @@ static void bind_recorded(struct presolve *r)
 	 * frames from the -b binaries) */
 	struct symtab_opts so = { .debug_dir = r->o->debug_dir,
 				  .demangle = true,
-				  .no_dwarf = true };
+				  .no_dwarf = true,
+				  .names_later = true };
 	char (*paths)[PERF_PATH_MAX] =
 		xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
 	bool *sampled = r->kept ? sampled_objects(r->d) : NULL;
@@ -819,7 +820,7 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 					      : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
 	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
-				  r->o->demangle ? s->name : s->raw);
+				  symtab_name(st, s, r->o->demangle));
 
 	if (at && le->line)
 		profile_set_func_line(r->p, f, le->line);

@@ -318,6 +318,19 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 		}
 		symtab_release(&st);
 	}
+	/* as a perf.data's objects are opened: names made when asked */
+	so.no_dwarf = so.names_later = true;
+	if (symtab_open(&st, path, &so, &names) == 0) {
+		for (size_t i = 0; i < st.nsyms; i += 1 + st.nsyms / 16) {
+			const struct sym *s = symtab_lookup(&st, st.syms[i].addr);
+
+			if (s) {
+				symtab_name(&st, s, i % 2 == 0);
+				symtab_name(&st, s, i % 2 != 0);
+			}
+		}
+		symtab_release(&st);
+	}
 	names_release(&names);
 	arena_release(&arena);
 	close(fd);
