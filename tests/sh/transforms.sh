@@ -103,8 +103,14 @@ check dwarf-leaf leaf $pargs $perf/dwarf.data
 # A Callgrind profile records no stacks: the transforms work on the
 # paths estimated from its arcs, rounded to whole units, and say so; the
 # focus's total is still the function's measured inclusive cost and the
-# ignore's drops by it, to the rounding (0.01% of the total), and every
-# event of the profile is transformed, not only the first.
+# ignore's drops by it, to the estimate (0.02% of the total), and every
+# event of the profile is transformed, not only the first. Since the
+# transforms start from --tree's paths (cut at 1e-5, the ones the page
+# carries, so that the page's transforms are the command line's), each
+# function's self spread exactly over them moves a focus's total a
+# little further from the measured inclusive cost than the finer 1e-6
+# paths did: samples/cxx's main 164,174 against 164,390 measured
+# (1.2e-4 of the total; 164,378 at 1e-6).
 for spec in "samples/recursion/callgrind.instr.out:fib work main" \
 	"samples/cxx/callgrind.out:main" \
 	"samples/recursion/callgrind.cache.out:fib"; do
@@ -124,7 +130,7 @@ none, focus, ignore = (json.load(open("%s/arc%s.json" % (tmp, k)))
                        for k in ("", "---focus", "---ignore"))
 incl = sum(f["inclusive"][0] for f in none["functions"] if f["name"] == func)
 tot = none["totals"][0]
-slack = tot * 1e-4
+slack = tot * 2e-4
 bad = []
 if abs(focus["totals"][0] - incl) > slack:
     bad.append("focus: total %d, %s's inclusive %d" % (focus["totals"][0], func, incl))
