@@ -196,6 +196,18 @@ function levelIds() {
 	return foldedIds;
 }
 
+/* Folds alone on a tree estimated from arcs without recursion levels
+ * (gmon.out, a report made with --fold-recursion): the estimated paths
+ * never repeat a function, and the command line leaves every figure as
+ * read (analyze.c only_folds()), so the functions' are the profile's,
+ * not the tree's estimate (Top showed msort 66,571.79 for 66,568) */
+function foldsNothing() {
+	const base = flameBase();
+
+	return !!base && base.estimated && xforms.every(x => x.op === 'fold') &&
+		!foldsLevels(xforms, base);
+}
+
 /* Whether a fold among xforms folds valgrind's recursion levels of an
  * estimated tree: it folds the paths of the levels' estimate apart,
  * where --fold-recursion folds the levels as it reads, before it
@@ -512,7 +524,7 @@ function treeWalk(T, visit) {
  * asked for once per row and comparison of a sort: kept at hand */
 let xformFnKey = null, xformFn = null;
 function xformFunctions() {
-	if (!xforms.length)
+	if (!xforms.length || foldsNothing())
 		return null;
 	if (xformFnKey !== ev + '|' + xformKey) {
 		const T = flameTree();
