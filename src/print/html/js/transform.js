@@ -524,10 +524,10 @@ function treeWalk(T, visit) {
  * asked for once per row and comparison of a sort: kept at hand */
 let xformFnKey = null, xformFn = null;
 function xformFunctions() {
-	if (!xforms.length || foldsNothing())
+	if (!xforms.length)
 		return null;
 	if (xformFnKey !== ev + '|' + xformKey) {
-		const T = flameTree();
+		const T = foldsNothing() ? null : flameTree();
 
 		xformFn = T ? T.fn : null;
 		xformFnKey = ev + '|' + xformKey;
