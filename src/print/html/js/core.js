@@ -37,10 +37,10 @@ performance.mark('cga-parsed');
 
 /* A function's fields, from the columns; its costs under transforms
  * from the transformed tree (transform.js) */
-const fnSelf = f => xforms.length ? xformFunctions().self[f]
-	: FN.self[ev][f];
-const fnIncl = f => xforms.length ? xformFunctions().incl[f]
-	: FN.inclusive[ev][f];
+const fnSelf = f => xforms.length && xformFunctions()
+	? xformFunctions().self[f] : FN.self[ev][f];
+const fnIncl = f => xforms.length && xformFunctions()
+	? xformFunctions().incl[f] : FN.inclusive[ev][f];
 const fnFile = f => FN.file[f] < 0 ? null : D.paths[FN.file[f]];
 const fnObject = f => FN.object[f] < 0 ? null : D.paths[FN.object[f]];
 const fnLine = f => FN.line[f] || null;

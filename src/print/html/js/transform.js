@@ -171,6 +171,14 @@ function sameFunction(a, b) {
 		return true;
 	if (a < 0 || b < 0)
 		return false;
+	const ids = levelIds();
+
+	return ids[a] === ids[b];
+}
+
+/* Each function's first one of the same name without valgrind's
+ * recursion level, file and object */
+function levelIds() {
 	if (!foldedIds) {
 		const first = new Map();
 
@@ -185,7 +193,40 @@ function sameFunction(a, b) {
 			foldedIds[f] = first.get(k);
 		}
 	}
-	return foldedIds[a] === foldedIds[b];
+	return foldedIds;
+}
+
+/* Folds alone on a tree estimated from arcs without recursion levels
+ * (gmon.out, a report made with --fold-recursion): the estimated paths
+ * never repeat a function, and the command line leaves every figure as
+ * read (analyze.c only_folds()), so the functions' are the profile's,
+ * not the tree's estimate (Top showed msort 66,571.79 for 66,568) */
+function foldsNothing() {
+	const base = flameBase();
+
+	return !!base && base.estimated && xforms.every(x => x.op === 'fold') &&
+		!foldsLevels(xforms, base);
+}
+
+/* Whether a fold among xforms folds valgrind's recursion levels of an
+ * estimated tree: it folds the paths of the levels' estimate apart,
+ * where --fold-recursion folds the levels as it reads, before it
+ * estimates (their cycles can differ: doc/REFERENCE.md) */
+function foldsLevels(xforms, base) {
+	if (!base.estimated)
+		return false;
+	const ids = levelIds();
+
+	return xforms.some(x => {
+		if (x.op !== 'fold')
+			return false;
+		const sel = x.arg === '*' ? null : xformSel(x.op, x.arg);
+
+		for (let f = 0; f < NF; f++)
+			if (ids[f] !== f && (!sel || sel[f] === 1))
+				return true;
+		return false;
+	});
 }
 
 /*
@@ -486,7 +527,7 @@ function xformFunctions() {
 	if (!xforms.length)
 		return null;
 	if (xformFnKey !== ev + '|' + xformKey) {
-		const T = flameTree();
+		const T = foldsNothing() ? null : flameTree();
 
 		xformFn = T ? T.fn : null;
 		xformFnKey = ev + '|' + xformKey;

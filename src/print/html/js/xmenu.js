@@ -183,6 +183,11 @@ function drawCrumbs() {
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));
+	if (foldsLevels(xforms, base))
+		bar.append(el('span', { class: 'note', id: 'crumbs-levels' },
+			"recursion levels (fib'2) folded on their estimate apart, " +
+			'not as --fold-recursion folds them before it estimates: ' +
+			'make the report with --fold-recursion for its figures'));
 	const note = cutXformNote(base);
 
 	if (note)
