@@ -168,3 +168,37 @@ function heat(v, max) {
 
 	return s > 0 ? 'hsl(0, 90%, ' + (100 - 45 * s).toFixed(1) + '%)' : '';
 }
+
+/* A table's column titles that sort it on a click (box's children with
+ * data-key): each a Tab stop, Enter or Space clicking it as a button
+ * does; a title not focusable left the keyboard no way to sort. The
+ * diff page draws its view again on a sort (the hash holds it): the
+ * title pressed, remembered by the table's name, has the focus back
+ * in the view drawn again. */
+let sortPressed = null;
+
+function sortTitles(box, name) {
+	for (const t of box.querySelectorAll('[data-key]')) {
+		t.tabIndex = 0;
+		t.setAttribute('role', 'button');
+	}
+	box.addEventListener('keydown', e => {
+		const t = e.target.closest('[data-key]');
+
+		if (t && (e.key === 'Enter' || e.key === ' ')) {
+			e.preventDefault();
+			sortPressed = name + ' ' + t.dataset.key;
+			t.click();
+		}
+	});
+	requestAnimationFrame(() => {
+		for (const t of box.querySelectorAll('[data-key]'))
+			if (sortPressed === name + ' ' + t.dataset.key &&
+			    t !== document.activeElement && box.isConnected &&
+			    document.activeElement === document.body) {
+				sortPressed = null;
+				t.focus();
+			}
+	});
+	return box;
+}

@@ -1,0 +1,145 @@
+"""The report's tables and pickers from the keyboard alone (Tab, Enter,
+Space), where a mouse user clicks:
+
+- Top's column titles sort the table on a click; they were spans, not
+  Tab stops: the keyboard had no way to sort. Now each is a Tab stop
+  and Enter or Space sorts as a click does, the focus staying on the
+  title (dom.js: sortTitles()). The diff page's Top and Function titles
+  too; there a sort draws the view again (the hash holds it), and the
+  focus comes back to the title pressed.
+- A table drawing only the rows in view (vtable.js): Tab to a row near
+  the bottom scrolls, the paint that followed dropped the focused link,
+  and the focus went back to the page's top: Tab never got past the
+  first forty rows of Top (nor of a source file's: the same vtable). Now the row with
+  the focus is drawn again and the focus kept in it.
+- The disassembly's function picker: Tab from its box went to the list
+  under it (Chromium makes a box that scrolls a Tab stop), which the
+  box's blur hides: the focus dropped to the page's top.
+
+Run with tests/browser/run_report.py BINARY test_report_keys.
+"""
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from report_base import ReportBase, run
+import test_report_diff as diff
+
+# the element with the focus: its tag, id, classes, text, and the
+# function its link opens
+ACTIVE = """const a = document.activeElement;
+    return {tag: a.tagName, id: a.id, cls: a.className,
+            text: a.textContent.trim(), href: a.getAttribute('href'),
+            head: !!a.closest('#top-head, table.difffn-calls tr:first-child'),
+            key: a.dataset.key || null,
+            row: a.closest('[data-row]') ? Number(a.closest('[data-row]').dataset.row) : null,
+            table: a.closest('.vscroll') ? a.closest('.vscroll').id : null};"""
+
+
+class KeysBase(ReportBase):
+    def press(self, *keys):
+        """Keys sent to the page, not to an element: a paint may put
+        the focus in an element drawn again"""
+        ActionChains(self.driver).send_keys(*keys).perform()
+
+    def active(self, p):
+        return p.js(ACTIVE)
+
+    def focus(self, p, css):
+        p.js('document.querySelector(arguments[0]).focus()', css)
+
+
+class TestKeys(KeysBase):
+    def test_top_titles_sort_from_keys(self):
+        p = self.page('callgrind')
+        self.focus(p, '#short-names')
+        self.press(Keys.TAB)
+        a = self.active(p)
+        self.assertTrue(a['head'], a)
+        self.assertEqual(a['key'], 'self')
+        # Tab to "inclusive" (after self's %), Enter sorts by it
+        self.press(Keys.TAB, Keys.TAB, Keys.ENTER)
+        p.wait()
+        a = self.active(p)
+        self.assertEqual(a['key'], 'incl')
+        sorted_by = "return document.querySelector('#top-head .sorted').dataset.key"
+        self.assertEqual(p.js(sorted_by), 'incl')
+        doc = self.docs['callgrind']
+        ev = self.ev(doc)
+        first = p.rows('top-table')[0]['fn']
+        self.assertEqual(first, max(doc['functions'],
+                                    key=lambda f: f['inclusive'][ev])['id'])
+        # Space: the other way, smallest first
+        self.press(' ')
+        p.wait()
+        self.assertIn('up', p.js(
+            "return document.querySelector('#top-head .sorted').className"))
+        self.assertEqual(self.active(p)['key'], 'incl')
+
+    def test_tab_walks_past_the_rows_drawn(self):
+        """Top's 171 functions (callgrind, --threshold=0): Tab from the
+        last title walks the rows' links in the table's order, well
+        past the ~40 drawn at first, without coming back to the top"""
+        p = self.page('callgrind')
+        drawn = p.js("return document.querySelectorAll('#top-table .row').length")
+        self.focus(p, '#top-head [data-key=object]')
+        seen = []
+        for _ in range(drawn + 30):
+            self.press(Keys.TAB)
+            a = self.active(p)
+            self.assertEqual(a['tag'], 'A', a)
+            self.assertEqual(a['table'], 'top-table', a)
+            seen.append(a['row'])
+        # row after row, in the table's order (one link a row)
+        self.assertEqual(seen, list(range(len(seen))))
+        self.assertGreater(len(seen), drawn)
+
+    def test_disasm_picker_tab(self):
+        p = self.page('callgrind')
+        p.go('#disasm')
+        self.focus(p, '#disasm-find')
+        self.assertFalse(p.js("return document.getElementById('disasm-list').hidden"))
+        self.press(Keys.TAB)
+        a = self.active(p)
+        self.assertNotEqual(a['tag'], 'BODY', a)
+        self.assertTrue(p.js("return document.getElementById('disasm-list').hidden"))
+        # Shift+Tab back to the box, the list shown again; Escape hides it
+        ActionChains(self.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB) \
+            .key_up(Keys.SHIFT).perform()
+        self.assertEqual(self.active(p)['id'], 'disasm-find')
+        self.assertFalse(p.js("return document.getElementById('disasm-list').hidden"))
+        self.press(Keys.ESCAPE)
+        self.assertTrue(p.js("return document.getElementById('disasm-list').hidden"))
+
+
+class TestDiffKeys(diff.DiffBase, KeysBase):
+    def test_diff_top_titles(self):
+        p, doc = self.open('callgrind')
+        self.focus(p, '#top-head [data-key]')
+        first = self.active(p)['key']
+        self.press(Keys.TAB)
+        key = self.active(p)['key']
+        self.assertNotEqual(key, first)
+        self.press(Keys.ENTER)
+        p.wait()
+        p.wait()
+        self.assertIn(key, p.js('return location.hash'))
+        a = self.active(p)
+        self.assertEqual(a['key'], key, a)
+        self.assertTrue(a['head'])
+
+    def test_diff_fn_titles(self):
+        p, doc = self.open('callgrind')
+        # the first function of Top, which has callers or callees
+        p.go(p.js("return document.querySelector('#top-table a')"
+                  ".getAttribute('href')"))
+        th = "table.difffn-calls th[data-key]"
+        self.assertTrue(p.js("return !!document.querySelector(arguments[0])", th))
+        self.focus(p, th)
+        self.press(Keys.TAB)
+        key = self.active(p)['key']
+        self.press(' ')
+        p.wait()
+        p.wait()
+        a = self.active(p)
+        self.assertEqual(a['key'], key, a)
+        self.assertEqual(a['tag'], 'TH')
