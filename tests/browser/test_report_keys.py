@@ -15,6 +15,12 @@ Space), where a mouse user clicks:
 - The disassembly's function picker: Tab from its box went to the list
   under it (Chromium makes a box that scrolls a Tab stop), which the
   box's blur hides: the focus dropped to the page's top.
+- The call tree and bottom-up (treetable.js): the tree is a Tab stop
+  with the arrows inside (Enter opens the selected row's function), but
+  each row's link and menu button were Tab stops too: Tab walked every
+  row drawn, and Enter on a link reached so opened the selected row's
+  function, not the link's. Now the rows' links and buttons are out of
+  the Tab order: Tab leaves the tree in one step.
 
 Run with tests/browser/run_report.py BINARY test_report_keys.
 """
@@ -109,6 +115,30 @@ class TestKeys(KeysBase):
         self.assertFalse(p.js("return document.getElementById('disasm-list').hidden"))
         self.press(Keys.ESCAPE)
         self.assertTrue(p.js("return document.getElementById('disasm-list').hidden"))
+
+    def test_tree_one_tab_stop(self):
+        for view in ('calltree', 'bottomup'):
+            with self.subTest(view=view):
+                p = self.page('callgrind')
+                p.go('#' + view)
+                self.assertEqual(p.js("""return [...document.querySelectorAll(
+                    '#' + arguments[0] + ' .row a, #' + arguments[0] +
+                    ' .row button')].filter(a => a.tabIndex >= 0).length""",
+                    view), 0)
+                self.focus(p, '#' + view)
+                self.press(Keys.ARROW_DOWN, Keys.ARROW_DOWN)
+                sel = p.js("""return document.querySelector('#' +
+                    arguments[0] + ' .row.sel a').getAttribute('href')""", view)
+                self.press(Keys.TAB)
+                a = self.active(p)
+                self.assertNotEqual(a['table'], view, a)
+                # back (Shift+Tab) to the tree, Enter: the selected row's function
+                ActionChains(self.driver).key_down(Keys.SHIFT).send_keys(
+                    Keys.TAB).key_up(Keys.SHIFT).perform()
+                self.assertEqual(self.active(p)['id'], view)
+                self.press(Keys.ENTER)
+                p.wait()
+                self.assertEqual(p.js('return location.hash'), sel)
 
 
 class TestDiffKeys(diff.DiffBase, KeysBase):
