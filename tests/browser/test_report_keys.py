@@ -21,10 +21,17 @@ Space), where a mouse user clicks:
   row drawn, and Enter on a link reached so opened the selected row's
   function, not the link's. Now the rows' links and buttons are out of
   the Tab order: Tab leaves the tree in one step.
+- A view drawn again under the keys: Enter on a flame graph's frame
+  (a zoom), on a sandwich's (another function's sandwich), back and
+  forward: the focus fell to the page's top, and the keyboard had to
+  Tab all the way back into the graph. Now the frame of the same node
+  (the flame graph's nodes are the same at every zoom), else the
+  drawing's Tab stop, has it again (dom.js: focusKeys(), focusBack()).
 
 Run with tests/browser/run_report.py BINARY test_report_keys.
 """
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from report_base import ReportBase, run
@@ -102,7 +109,9 @@ class TestKeys(KeysBase):
     def test_disasm_picker_tab(self):
         p = self.page('callgrind')
         p.go('#disasm')
-        self.focus(p, '#disasm-find')
+        # a click: the window focused too (a script's focus() in a
+        # window without it fires no focus event, and the list stays hidden)
+        p.d.find_element(By.ID, 'disasm-find').click()
         self.assertFalse(p.js("return document.getElementById('disasm-list').hidden"))
         self.press(Keys.TAB)
         a = self.active(p)
@@ -140,6 +149,43 @@ class TestKeys(KeysBase):
                 p.wait()
                 self.assertEqual(p.js('return location.hash'), sel)
 
+    def frame(self, p):
+        """The focused frame: its area and node, None for none"""
+        return p.js("""const a = document.activeElement;
+            return a.classList.contains('fr')
+                ? [a.closest('[id]').id, a.dataset.node] : null""")
+
+    def test_flame_enter_and_back_keep_the_focus(self):
+        p = self.page('callgrind')
+        p.go('#flame')
+        self.focus(p, '#flame .fr.root')
+        self.press(Keys.ARROW_UP)
+        area, node = self.frame(p)
+        self.press(Keys.ENTER)
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#flame/' + node)
+        self.assertEqual(self.frame(p), ['flame', node])
+        # back to the whole graph, forward to the zoom: still there
+        for way in ('back', 'forward'):
+            p.js('history.' + way + '()')
+            p.wait()
+            p.wait()
+            self.assertEqual(self.frame(p), ['flame', node], way)
+        # the keys go on in the graph: Home to its root
+        self.press(Keys.HOME)
+        self.assertEqual(self.frame(p)[0], 'flame')
+
+    def test_sandwich_enter_keeps_the_focus(self):
+        p = self.page('callgrind')
+        p.go('#sandwich')
+        self.focus(p, '#sandwich .fr.mid')
+        self.press(Keys.ARROW_UP)
+        unit = p.js('return document.activeElement.dataset.unit')
+        self.press(Keys.ENTER)
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#sandwich/' + unit)
+        self.assertIn('mid', p.js('return document.activeElement.className'))
+
 
 class TestDiffKeys(diff.DiffBase, KeysBase):
     def test_diff_top_titles(self):
@@ -173,3 +219,13 @@ class TestDiffKeys(diff.DiffBase, KeysBase):
         a = self.active(p)
         self.assertEqual(a['key'], key, a)
         self.assertEqual(a['tag'], 'TH')
+
+    def test_diff_flame_enter_keeps_the_focus(self):
+        p, doc = self.open('callgrind', '#flame')
+        self.focus(p, '#flame .fr.root')
+        self.press(Keys.ARROW_UP)
+        node = p.js('return document.activeElement.dataset.node')
+        self.press(Keys.ENTER)
+        p.wait()
+        self.assertIn('flame/' + node, p.js('return location.hash'))
+        self.assertEqual(p.js('return document.activeElement.dataset.node'), node)

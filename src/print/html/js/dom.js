@@ -202,3 +202,53 @@ function sortTitles(box, name) {
 	});
 	return box;
 }
+
+/* Where the focus was in the view drawn before, as selectors of the
+ * element to give it to in the view drawn now: Enter on a frame (a
+ * zoom, a sandwich of another function), a transform's button, back
+ * and forward draw the view again, and the focus fell to the page's top
+ * (the keyboard Tabbed all the way back). The element of the same id;
+ * a flame graph's frame of the same node (its nodes are the tree's,
+ * the same at every zoom), else the drawing's Tab stop. */
+function focusKeys(box) {
+	const a = document.activeElement;
+
+	if (!a || a === document.body || !box.contains(a))
+		return null;
+	if (a.id)
+		return ['#' + CSS.escape(a.id)];
+	const area = a.parentElement && a.parentElement.closest('[id]');
+
+	if (!area || !a.classList.contains('fr'))
+		return null;
+	const at = '#' + CSS.escape(area.id) + ' .fr';
+
+	return (area.id === 'flame' ? [at + '[data-node="' + a.dataset.node + '"]']
+		: []).concat([at + '[tabindex="0"]']);
+}
+
+/* The focus in the view last, kept: back and forward to a place whose
+ * hash is an element's id ("#flame", "#sandwich") take the focus away
+ * before the hash changes; a click (the mouse choosing) forgets it */
+let focusLast = null;
+
+document.addEventListener('focusin', () => { focusLast = focusKeys(view); });
+document.addEventListener('mousedown', () => { focusLast = null; });
+
+/* The focus given back (keys from focusKeys()), now or once the view
+ * has drawn (the flame graphs draw in an animation frame), unless
+ * the view took it itself */
+function focusBack(keys, later) {
+	if (!keys || document.activeElement !== document.body)
+		return;
+	for (const k of keys) {
+		const to = view.querySelector(k);
+
+		if (to) {
+			to.focus({ preventScroll: true });
+			return;
+		}
+	}
+	if (!later)
+		requestAnimationFrame(() => focusBack(keys, true));
+}
