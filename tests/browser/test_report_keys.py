@@ -27,6 +27,8 @@ Space), where a mouse user clicks:
   Tab all the way back into the graph. Now the frame of the same node
   (the flame graph's nodes are the same at every zoom), else the
   drawing's Tab stop, has it again (dom.js: focusKeys(), focusBack()).
+- The transforms menu ("m" on a frame or a tree's row): Tab out of it
+  left it open over the view; now it closes, as a click outside does.
 
 Run with tests/browser/run_report.py BINARY test_report_keys.
 """
@@ -185,6 +187,29 @@ class TestKeys(KeysBase):
         p.wait()
         self.assertEqual(p.js('return location.hash'), '#sandwich/' + unit)
         self.assertIn('mid', p.js('return document.activeElement.className'))
+
+    def test_menu_closes_on_tab_out(self):
+        p = self.page('callgrind')
+        p.go('#calltree')
+        self.focus(p, '#calltree')
+        menu = "return !!document.getElementById('xmenu')"
+        self.press('m')
+        self.assertTrue(p.js(menu))
+        # the arrows and Tab inside it keep it open
+        n = p.js("return document.querySelectorAll('#xmenu button').length")
+        self.press(Keys.ARROW_DOWN, Keys.TAB)
+        self.assertTrue(p.js(menu))
+        self.assertEqual(p.js("return document.activeElement.parentElement.id"), 'xmenu')
+        # Escape closes it, the focus back on the tree
+        self.press(Keys.ESCAPE)
+        self.assertFalse(p.js(menu))
+        self.assertEqual(self.active(p)['id'], 'calltree')
+        # Tab past its last item: closed
+        self.press('m')
+        self.press(*[Keys.TAB] * n)
+        self.assertNotEqual(p.js("return document.activeElement.closest('#xmenu')"
+                                 " ? 'in' : 'out'"), 'in')
+        self.assertFalse(p.js(menu))
 
 
 class TestDiffKeys(diff.DiffBase, KeysBase):
