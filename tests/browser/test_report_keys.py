@@ -29,6 +29,11 @@ Space), where a mouse user clicks:
   drawing's Tab stop, has it again (dom.js: focusKeys(), focusBack()).
 - The transforms menu ("m" on a frame or a tree's row): Tab out of it
   left it open over the view; now it closes, as a click outside does.
+- The threads and time panel (timeline.js) is drawn anew on each
+  change: Enter on its toggle, Space on a thread's box, Enter in the
+  time's fields dropped the focus to the page's top (a second Enter on
+  the toggle did nothing). The element of the same id, or the box of
+  the same thread, has it again.
 
 Run with tests/browser/run_report.py BINARY test_report_keys.
 """
@@ -210,6 +215,30 @@ class TestKeys(KeysBase):
         self.assertNotEqual(p.js("return document.activeElement.closest('#xmenu')"
                                  " ? 'in' : 'out'"), 'in')
         self.assertFalse(p.js(menu))
+
+    def test_threads_panel_keeps_the_focus(self):
+        p = self.page('perf')
+        p.go('#flame')
+        expanded = ("return document.getElementById('tracks-toggle')"
+                    ".getAttribute('aria-expanded')")
+        was = p.js(expanded)
+        p.d.find_element(By.ID, 'tracks-toggle').click()
+        p.wait()
+        self.assertEqual(self.active(p)['id'], 'tracks-toggle')
+        self.press(Keys.ENTER)
+        p.wait()
+        self.assertEqual(self.active(p)['id'], 'tracks-toggle')
+        self.assertEqual(p.js(expanded), was)
+        # a thread's box: Space twice, the hash back to #flame
+        box = p.d.find_element(By.CSS_SELECTOR, 'input.track-thread')
+        track = box.get_attribute('data-track')
+        box.click()
+        p.wait()
+        self.assertIn('threads=', p.js('return location.hash'))
+        self.press(' ')
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#flame')
+        self.assertEqual(p.js('return document.activeElement.dataset.track'), track)
 
 
 class TestDiffKeys(diff.DiffBase, KeysBase):
