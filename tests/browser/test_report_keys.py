@@ -27,6 +27,8 @@ Space), where a mouse user clicks:
   Tab all the way back into the graph. Now the frame of the same node
   (the flame graph's nodes are the same at every zoom), else the
   drawing's Tab stop, has it again (dom.js: focusKeys(), focusBack()).
+  A transform's button (Function view) likewise: the button of its
+  kind at the same rank in the view drawn under the transform.
 - The transforms menu ("m" on a frame or a tree's row): Tab out of it
   left it open over the view; now it closes, as a click outside does.
 - The threads and time panel (timeline.js) is drawn anew on each
@@ -212,6 +214,7 @@ class TestKeys(KeysBase):
         # Tab past its last item: closed
         self.press('m')
         self.press(*[Keys.TAB] * n)
+        p.wait()	# the menu checks where the focus went a task later
         self.assertNotEqual(p.js("return document.activeElement.closest('#xmenu')"
                                  " ? 'in' : 'out'"), 'in')
         self.assertFalse(p.js(menu))
@@ -239,6 +242,19 @@ class TestKeys(KeysBase):
         p.wait()
         self.assertEqual(p.js('return location.hash'), '#flame')
         self.assertEqual(p.js('return document.activeElement.dataset.track'), track)
+
+    def test_transform_button_keeps_the_focus(self):
+        p = self.page('callgrind')
+        doc = self.docs['callgrind']
+        f = next(x['id'] for x in doc['functions'] if x['name'] == 'fib')
+        p.go('#fn/%d' % f)
+        self.focus(p, 'button.xf')
+        self.press(Keys.ENTER)
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), '#fn/%d&focus=fib' % f)
+        self.assertEqual(p.js("return document.activeElement.className"), 'xf')
+        self.assertEqual(p.js("return document.activeElement === "
+                              "document.querySelector('#view button.xf')"), True)
 
 
 class TestDiffKeys(diff.DiffBase, KeysBase):

@@ -208,7 +208,7 @@ function sortTitles(box, name) {
  * zoom, a sandwich of another function), a transform's button, back
  * and forward draw the view again, and the focus fell to the page's top
  * (the keyboard Tabbed all the way back). The element of the same id;
- * a flame graph's frame of the same node (its nodes are the tree's,
+ * a button of the same kind and rank; a flame graph's frame of the same node (its nodes are the tree's,
  * the same at every zoom), else the drawing's Tab stop. */
 function focusKeys(box) {
 	const a = document.activeElement;
@@ -219,6 +219,15 @@ function focusKeys(box) {
 		return ['#' + CSS.escape(a.id)];
 	const area = a.parentElement && a.parentElement.closest('[id]');
 
+	/* a button or a box of no id (a transform's): the one of its kind
+	 * at the same rank, in the same place drawn again only (Enter on
+	 * a button that opens another view leaves the focus there) */
+	if (['BUTTON', 'INPUT', 'SELECT'].includes(a.tagName)) {
+		const sel = a.tagName + [...a.classList].map(c => '.' + CSS.escape(c)).join('');
+
+		return [{ sel, k: [...box.querySelectorAll(sel)].indexOf(a),
+			place: (document.body.dataset.route || '').split('&')[0] }];
+	}
 	if (!area || !a.classList.contains('fr'))
 		return null;
 	const at = '#' + CSS.escape(area.id) + ' .fr';
@@ -242,7 +251,9 @@ function focusBack(keys, later) {
 	if (!keys || document.activeElement !== document.body)
 		return;
 	for (const k of keys) {
-		const to = view.querySelector(k);
+		const to = typeof k === 'string' ? view.querySelector(k)
+			: k.place === location.hash.split('&')[0]
+			? view.querySelectorAll(k.sel)[k.k] : null;
 
 		if (to) {
 			to.focus({ preventScroll: true });
