@@ -60,6 +60,7 @@ function diffCallsTable(f, callers) {
 			title: 'sort by ' + t }, t)));
 	const table = el('table', { class: 'difffn-calls', id: 'fn-' + which }, head);
 
+	sortTitles(head, 'fn-' + which);
 	head.addEventListener('click', e => {
 		const t = e.target.closest('[data-key]');
 

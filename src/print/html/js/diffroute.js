@@ -155,11 +155,15 @@ function diffRoute() {
 		tab = 'top';
 		node = viewDiffTop();
 	}
+	const focused = focusKeys(view) ||
+		(document.activeElement === document.body ? focusLast : null);
+
 	view.textContent = '';
 	view.append(node);
 	diffTabLinks(tab);
 	if (node.redraw)
 		node.redraw();
+	focusBack(focused);
 	document.body.dataset.route = location.hash;
 }
 

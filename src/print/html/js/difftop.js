@@ -116,6 +116,7 @@ function viewDiffTop() {
 			: 'largest change first; click a title to sort by it');
 	let table;
 
+	sortTitles(hdr, 'difftop');
 	hdr.addEventListener('click', e => {
 		const t = e.target.closest('[data-key]');
 

@@ -24,7 +24,10 @@ function disasmPicker(K, k) {
 		title: list[k].name,
 		placeholder: 'Find a function (' + list.length + ' listed)',
 		'aria-label': 'function' });
-	const menu = el('ul', { id: 'disasm-list', hidden: '' });
+	/* not a Tab stop (tabindex -1): the browser makes a box that
+	 * scrolls one, and Tab from the box to the list hid the list, the
+	 * focus dropped to the page's top; the arrows choose in it */
+	const menu = el('ul', { id: 'disasm-list', hidden: '', tabindex: -1 });
 	const box = el('label', { class: 'picker' }, 'Function ', input, menu);
 	const names = list.map(x => [x.name, ...(x.functions || []).map(name)]
 		.join('\n').toLowerCase());

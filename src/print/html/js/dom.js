@@ -168,3 +168,98 @@ function heat(v, max) {
 
 	return s > 0 ? 'hsl(0, 90%, ' + (100 - 45 * s).toFixed(1) + '%)' : '';
 }
+
+/* A table's column titles that sort it on a click (box's children with
+ * data-key): each a Tab stop, Enter or Space clicking it as a button
+ * does; a title not focusable left the keyboard no way to sort. The
+ * diff page draws its view again on a sort (the hash holds it): the
+ * title pressed, remembered by the table's name, has the focus back
+ * in the view drawn again. */
+let sortPressed = null;
+
+function sortTitles(box, name) {
+	for (const t of box.querySelectorAll('[data-key]')) {
+		t.tabIndex = 0;
+		t.setAttribute('role', 'button');
+	}
+	box.addEventListener('keydown', e => {
+		const t = e.target.closest('[data-key]');
+
+		if (t && (e.key === 'Enter' || e.key === ' ')) {
+			e.preventDefault();
+			sortPressed = name + ' ' + t.dataset.key;
+			t.click();
+		}
+	});
+	requestAnimationFrame(() => {
+		for (const t of box.querySelectorAll('[data-key]'))
+			if (sortPressed === name + ' ' + t.dataset.key &&
+			    t !== document.activeElement && box.isConnected &&
+			    document.activeElement === document.body) {
+				sortPressed = null;
+				t.focus();
+			}
+	});
+	return box;
+}
+
+/* Where the focus was in the view drawn before, as selectors of the
+ * element to give it to in the view drawn now: Enter on a frame (a
+ * zoom, a sandwich of another function), a transform's button, back
+ * and forward draw the view again, and the focus fell to the page's top
+ * (the keyboard Tabbed all the way back). The element of the same id;
+ * a button of the same kind and rank; a flame graph's frame of the same node (its nodes are the tree's,
+ * the same at every zoom), else the drawing's Tab stop. */
+function focusKeys(box) {
+	const a = document.activeElement;
+
+	if (!a || a === document.body || !box.contains(a))
+		return null;
+	if (a.id)
+		return ['#' + CSS.escape(a.id)];
+	const area = a.parentElement && a.parentElement.closest('[id]');
+
+	/* a button or a box of no id (a transform's): the one of its kind
+	 * at the same rank, in the same place drawn again only (Enter on
+	 * a button that opens another view leaves the focus there) */
+	if (['BUTTON', 'INPUT', 'SELECT'].includes(a.tagName)) {
+		const sel = a.tagName + [...a.classList].map(c => '.' + CSS.escape(c)).join('');
+
+		return [{ sel, k: [...box.querySelectorAll(sel)].indexOf(a),
+			place: (document.body.dataset.route || '').split('&')[0] }];
+	}
+	if (!area || !a.classList.contains('fr'))
+		return null;
+	const at = '#' + CSS.escape(area.id) + ' .fr';
+
+	return (area.id === 'flame' ? [at + '[data-node="' + a.dataset.node + '"]']
+		: []).concat([at + '[tabindex="0"]']);
+}
+
+/* The focus in the view last, kept: back and forward to a place whose
+ * hash is an element's id ("#flame", "#sandwich") take the focus away
+ * before the hash changes; a click (the mouse choosing) forgets it */
+let focusLast = null;
+
+document.addEventListener('focusin', () => { focusLast = focusKeys(view); });
+document.addEventListener('mousedown', () => { focusLast = null; });
+
+/* The focus given back (keys from focusKeys()), now or once the view
+ * has drawn (the flame graphs draw in an animation frame), unless
+ * the view took it itself */
+function focusBack(keys, later) {
+	if (!keys || document.activeElement !== document.body)
+		return;
+	for (const k of keys) {
+		const to = typeof k === 'string' ? view.querySelector(k)
+			: k.place === location.hash.split('&')[0]
+			? view.querySelectorAll(k.sel)[k.k] : null;
+
+		if (to) {
+			to.focus({ preventScroll: true });
+			return;
+		}
+	}
+	if (!later)
+		requestAnimationFrame(() => focusBack(keys, true));
+}

@@ -84,6 +84,9 @@ function route() {
 			'This view is of the whole profile: the transforms in force ' +
 			'apply to the call paths (Top, Function, flame graph, call ' +
 			'tree, bottom-up).'));
+	const focused = focusKeys(view) ||
+		(document.activeElement === document.body ? focusLast : null);
+
 	view.textContent = '';
 	view.append(node);
 	for (const a of document.querySelectorAll('#tabs a')) {
@@ -98,6 +101,7 @@ function route() {
 	drawTracks();
 	if (node.redraw)
 		node.redraw();
+	focusBack(focused);
 	if (!drawn)
 		firstDrawn();
 	drawn = true;

@@ -92,7 +92,36 @@ function drawTracks() {
 	/* how long it took, for bench/html_timeline.py */
 	document.body.dataset.tracksMs = (performance.now() - t).toFixed(1);
 }
+/* The panel drawn again keeps the focus where it was: the toggle, a
+ * thread's box, the time's fields (each drawn anew); Enter on the
+ * toggle dropped it to the page's top, and a second Enter did nothing */
+let panelLast = null;	/* the last focus in the panel, as panelFocus() */
+
+function panelFocus(a) {
+	const box = document.getElementById('tracks');
+
+	return box && a && box.contains(a) ? (a.id ? '#' + CSS.escape(a.id)
+		: a.dataset.track ? 'input[data-track="' + a.dataset.track + '"]'
+		: a.dataset.pid ? 'input[data-pid="' + a.dataset.pid + '"]' : null) : null;
+}
+/* kept: a box changing the hash to a place that is an element's id
+ * ("#flame") has the focus taken away before the panel is drawn */
+document.addEventListener('focusin', e => { panelLast = panelFocus(e.target); });
+document.addEventListener('mousedown', e => {
+	if (!panelFocus(e.target))
+		panelLast = null;
+});
 function drawPanel() {
+	const a = document.activeElement;
+	const at = a === document.body ? panelLast : panelFocus(a);
+
+	panelDraw();
+	const to = at && document.querySelector('#tracks ' + at);
+
+	if (to && document.activeElement !== to)
+		to.focus({ preventScroll: true });
+}
+function panelDraw() {
 	let box = document.getElementById('tracks');
 
 	if (!box) {

@@ -235,6 +235,7 @@ function viewTop() {
 					['name', 'file', 'object'].includes(c.key));
 				redraw();
 			} }, topTitle(c)));
+	sortTitles(hdr, 'top');
 	/* a large profile's filter takes a second or more (-p's seven
 	 * forms of each name): it waits for a pause in the typing */
 	let typing;

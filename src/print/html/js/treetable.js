@@ -165,6 +165,12 @@ function treeTable(src, gridClass, id, heavy, T) {
 				...src.cells(rows[i]), nameCell(rows[i], i));
 
 			r.style.top = i * ROW + 'px';
+			/* the tree is one Tab stop, its rows reached by the
+			 * arrows: a link a Tab stop each had Tab walk every
+			 * row, and Enter open the selected row, not the
+			 * link's */
+			for (const a of r.querySelectorAll('a, button'))
+				a.tabIndex = -1;
 			spacer.append(r);
 		}
 	}
@@ -208,7 +214,9 @@ function treeTable(src, gridClass, id, heavy, T) {
 		const row = rows[sel];
 		const page = Math.max(1, Math.floor(scroller.clientHeight / ROW) - 1);
 
-		if (!row || e.altKey || e.ctrlKey || e.metaKey)
+		/* a link clicked keeps the focus: Enter is its own */
+		if (!row || e.altKey || e.ctrlKey || e.metaKey ||
+		    (e.key === 'Enter' && e.target.closest('a')))
 			return;
 		switch (e.key) {
 		case 'ArrowDown': select(sel + 1); break;

@@ -1,5 +1,25 @@
 /* A table that draws only the rows in view */
 
+const FOCUSABLE = 'a[href], button, input, select, [tabindex]';
+
+/* The focus inside one of box's rows: the row's index (data-row) and
+ * which of its focusable elements has it; null for none */
+function focusInRow(box) {
+	const a = document.activeElement;
+	const r = a && box.contains(a) ? a.closest('[data-row]') : null;
+
+	return r ? { i: Number(r.dataset.row),
+		k: [...r.querySelectorAll(FOCUSABLE)].indexOf(a) } : null;
+}
+
+/* The k-th focusable element of row r (drawn again) focused */
+function focusAgain(r, k) {
+	const to = r.querySelectorAll(FOCUSABLE)[k];
+
+	if (to)
+		to.focus({ preventScroll: true });
+}
+
 /* rows: any array; draw(row, index) makes one row's element (a
  * grid of cells); prepare(first, last) (optional) is told which rows
  * a paint draws before it draws them. Returns the scroller, with
@@ -15,7 +35,14 @@ function vtable(rows, gridClass, draw, prepare) {
 		const h = scroller.clientHeight || 600;
 		const first = Math.max(0, Math.floor(scroller.scrollTop / ROW) - 5);
 		const last = Math.min(rows.length, first + Math.ceil(h / ROW) + 10);
-		const key = first + ':' + last;
+		/* the row holding the focus is drawn again wherever the scroll
+		 * is, and the focus put back in it: Tab to a row near the
+		 * bottom scrolls, and the paint that follows must not drop the
+		 * focus to the page's top (Tab would never leave the first
+		 * rows) */
+		const fix = focusInRow(spacer);
+		const keep = fix && fix.i < rows.length ? fix.i : -1;
+		const key = first + ':' + last + ':' + keep;
 
 		if (key === drawn)
 			return;
@@ -23,12 +50,22 @@ function vtable(rows, gridClass, draw, prepare) {
 		if (prepare)
 			prepare(first, last);
 		spacer.textContent = '';
-		for (let i = first; i < last; i++) {
+		const list = [];
+		if (keep >= 0 && keep < first)
+			list.push(keep);
+		for (let i = first; i < last; i++)
+			list.push(i);
+		if (keep >= last)
+			list.push(keep);
+		for (const i of list) {
 			const r = draw(rows[i], i);
 
 			r.classList.add('row', gridClass);
 			r.style.top = i * ROW + 'px';
+			r.dataset.row = i;
 			spacer.append(r);
+			if (i === keep)
+				focusAgain(r, fix.k);
 		}
 	}
 	scroller.addEventListener('scroll', paint);

@@ -12,6 +12,13 @@ function xformMenu(x, y, target) {
 	if (u === NF)
 		return;
 	const menu = el('div', { id: 'xmenu', role: 'menu' });
+	/* Tab out of the menu closes it, as a click outside does: it
+	 * stayed open over the view, its items still under the keys */
+	menu.addEventListener('focusout', () => setTimeout(() => {
+		/* after the move: Escape and a choice have closed it already */
+		if (menu.isConnected && !menu.contains(document.activeElement))
+			closeMenu();
+	}));
 	const item = (text, act) => menu.append(el('button',
 		{ role: 'menuitem', onclick: () => { closeMenu(); act(); } }, text));
 	const nm = u < 0 ? cycleName(-u) : fitName(u, 60);
