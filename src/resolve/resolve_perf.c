@@ -52,6 +52,7 @@
 #include "base/xalloc.h"
 #include "call_check.h"
 #include "kallsyms.h"
+#include "perf_missing.h"
 #include "perf_preload.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
@@ -508,6 +509,17 @@ static bool *sampled_objects(const struct perf_data *d)
 	return sampled;
 }
 
+/* Sampled objects left without symbols, said once (perf_missing.h). */
+static void warn_missing(const struct presolve *r)
+{
+	bool *named = xcalloc(r->d->nobjects + 1, sizeof(*named));
+
+	for (size_t i = 0; i < r->d->nobjects; i++)
+		named[i] = r->bind[i].st != NULL;
+	perf_warn_missing(r->p, named, r->o->sysroot);
+	free(named);
+}
+
 /*
  * Objects without a -b binary: the first candidate file that is there
  * and has the recorded build-id (or any, when none is recorded). A file
@@ -594,6 +606,7 @@ static void bind_recorded(struct presolve *r)
 	}
 	free(paths);
 	free(sampled);
+	warn_missing(r);
 }
 
 /*
@@ -701,19 +714,45 @@ static void note_kernel_unnamed(const struct presolve *r)
 					     : "(not recorded)");
 }
 
+/*
+ * The recorded kernel's symbols in perf's build-id cache, by its
+ * build-id: perf record keeps a copy of /proc/kallsyms there, and perf
+ * archive's tarball, unpacked into ~/.debug on another machine, brings
+ * it along with the objects. Into path; NULL when it is not there.
+ */
+static const char *cached_kallsyms(const struct presolve *r,
+				   char path[PERF_PATH_MAX])
+{
+	const struct perf_object *k = NULL;
+	struct stat sb;
+
+	for (size_t i = 0; i < r->d->nobjects && !k; i++)
+		if (r->d->objects[i].kind == PERF_OBJ_KERNEL)
+			k = &r->d->objects[i];
+	if (!k || !perf_kernel_cache_path(k, r->o->sysroot, path) ||
+	    stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	return path;
+}
+
 /* The kernel's symbols: --kallsyms, or this kernel's when it made the
- * recording. */
+ * recording, or else the recorded kernel's in perf's build-id cache. */
 static int load_kallsyms(struct presolve *r)
 {
 	const char *path = r->o->kallsyms;
+	char cached[PERF_PATH_MAX];
 	int ret;
 
 	if (!path) {
-		if (!recorded_here(r)) {
+		if (recorded_here(r))
+			path = "/proc/kallsyms";
+		else if ((path = cached_kallsyms(r, cached)) != NULL)
+			note("symbols from %s for [kernel.kallsyms] (found by "
+			     "its build-id)", path);
+		else {
 			note_kernel_unnamed(r);
 			return 0;
 		}
-		path = "/proc/kallsyms";
 	}
 	if (!r->o->preload ||
 	    !perf_preload_take_kallsyms(r->o->preload, path, &r->ksyms,
