@@ -3,15 +3,19 @@
  * zstd, the default of some distributions' debug packages): the
  * libdwarf (20210528) and libelf (0.188) we build with read only zlib's
  * (ELFCOMPRESS_ZLIB), and said a zstd section was corrupt DWARF. Such a
- * file is copied into memory (a memfd) with each zstd section
- * decompressed by libzstd: its bytes appended at the end of the copy,
- * its section header pointed there with SHF_COMPRESSED off. Everything
- * else, the section header table included, stays where it was, so the
- * copy is the same ELF file to every reader.
+ * file gets a copy in memory (a memfd) of what the DWARF reader needs,
+ * each zstd section decompressed by libzstd: its bytes appended at the
+ * end of the copy, its section header pointed there with SHF_COMPRESSED
+ * off. Every other offset stays what it was, so the copy is the same
+ * ELF file to every reader of its DWARF:
  *
- *   file:  [ehdr][...][.debug_info: chdr + zstd frame][...][shdrs]
- *   copy:  [ehdr][...][ (unused, as it was)           ][...][shdrs][.debug_info bytes]
- *                                                           sh_offset ---^
+ *   file:  [ehdr][phdrs][.text ...][.debug_info: chdr + zstd][.debug_str][shdrs]
+ *   copy:  [ehdr][phdrs][ (hole)  ][ (hole)                 ][.debug_str][shdrs][.debug_info]
+ *                                                   sh_offset points here ------^
+ *
+ * The copy is as long as the file, but only the headers, the section
+ * names and the DWARF sections are written: the rest is a hole, which
+ * a memfd keeps without memory. One section is in memory at a time.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -29,194 +33,351 @@
 #define SHT_NOBITS_ 8u
 #define SHF_COMPRESSED_ 0x800u
 #define ELFCOMPRESS_ZSTD_ 2u
+#define ET_REL_ 1u
 /* A section may claim at most this many times its compressed size: real
  * DWARF compresses 3 to 10 times; a claim past it is not believed. */
 #define MAX_RATIO 1024u
-
-struct image {
-	unsigned char *b;
-	size_t n;
-	bool is64, big;
-};
-
-static uint64_t get(const struct image *im, size_t off, unsigned w)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < w; i++)
-		v |= (uint64_t)im->b[off + (im->big ? w - 1 - i : i)] << (8 * i);
-	return v;
-}
-
-static void put(struct image *im, size_t off, unsigned w, uint64_t v)
-{
-	for (unsigned i = 0; i < w; i++)
-		im->b[off + (im->big ? w - 1 - i : i)] = (unsigned char)(v >> (8 * i));
-}
-
-/* A section header's fields: where each is in a 32- or 64-bit entry. */
-struct shdr_at {
-	size_t type, flags, offset, size, align;
-	unsigned w;	/* flags, offset, size, align width */
-};
-
-static struct shdr_at shdr_fields(bool is64)
-{
-	return is64 ? (struct shdr_at){ 4, 8, 24, 32, 48, 8 }
-		    : (struct shdr_at){ 4, 8, 16, 20, 32, 4 };
-}
+/* A claimed alignment past a page is not believed (2^40 asked for a
+ * terabyte); where a section lands in the copy matters to no reader. */
+#define MAX_ALIGN 4096u
+/* Bytes copied at a time. */
+#define CHUNK (1u << 20)
 
 /* A warning, as for other DWARF that cannot be read: the symbols stay. */
 #define say(...) (warning(__VA_ARGS__), -1)
 
-static int write_all(int fd, const unsigned char *p, size_t n)
+struct copy {
+	int in, out;		/* the file, its copy */
+	const char *path;
+	uint64_t size;		/* the file's */
+	uint64_t end;		/* the copy's: the next section goes there */
+	bool is64, big;
+	unsigned char *sh;	/* the section header table, patched here */
+	uint64_t shoff, shnum;
+	unsigned entsize;
+	char *names;		/* the section names (shstrtab) */
+	uint64_t names_size, names_ndx;
+};
+
+/* Section header fields: where each is in a 32- or 64-bit entry, and
+ * the width of flags, offset, size and alignment. */
+struct shdr_at {
+	size_t name, type, flags, offset, size, align;
+	unsigned w;
+};
+
+static const struct shdr_at sh64 = { 0, 4, 8, 24, 32, 48, 8 };
+static const struct shdr_at sh32 = { 0, 4, 8, 16, 20, 32, 4 };
+
+static uint64_t get(const struct copy *c, const unsigned char *p, unsigned w)
 {
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < w; i++)
+		v |= (uint64_t)p[c->big ? w - 1 - i : i] << (8 * i);
+	return v;
+}
+
+static void put(const struct copy *c, unsigned char *p, unsigned w,
+		uint64_t v)
+{
+	for (unsigned i = 0; i < w; i++)
+		p[c->big ? w - 1 - i : i] = (unsigned char)(v >> (8 * i));
+}
+
+static int read_at(int fd, void *buf, size_t n, uint64_t off)
+{
+	unsigned char *p = buf;
+
 	while (n) {
-		ssize_t w = write(fd, p, n);
+		ssize_t r = pread(fd, p, n, (off_t)off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		off += (uint64_t)r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int write_at(int fd, const void *buf, size_t n, uint64_t off)
+{
+	const unsigned char *p = buf;
+
+	while (n) {
+		ssize_t w = pwrite(fd, p, n, (off_t)off);
 
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
 			return -1;
 		p += w;
+		off += (uint64_t)w;
 		n -= (size_t)w;
 	}
 	return 0;
 }
 
-/* The whole file, read into im (the caller frees im->b); -1 said. */
-static int read_all(int fd, const char *path, struct image *im)
+/* Bytes [off, off + n) of the file to the same place in the copy. */
+static int copy_range(struct copy *c, uint64_t off, uint64_t n)
 {
-	struct stat sb;
-	size_t got = 0;
+	unsigned char *buf;
+	int ret = 0;
 
-	if (fstat(fd, &sb) < 0)
-		return say("%s: cannot read: %s; DWARF not read", path,
-			   strerror(errno));
-	im->n = (size_t)sb.st_size;
-	im->b = xmalloc(im->n + 1);
-	while (got < im->n) {
-		ssize_t r = pread(fd, im->b + got, im->n - got, (off_t)got);
+	if (!n)
+		return 0;
+	buf = xmalloc(n < CHUNK ? (size_t)n : CHUNK);
+	while (n && !ret) {
+		size_t k = n < CHUNK ? (size_t)n : CHUNK;
 
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return say("%s: cannot read: %s; DWARF not read", path,
-				   r < 0 ? strerror(errno) : "the file shrank");
-		got += (size_t)r;
+		ret = read_at(c->in, buf, k, off) < 0 ||
+			      write_at(c->out, buf, k, off) < 0
+			      ? -1 : 0;
+		off += k;
+		n -= k;
 	}
-	return 0;
+	free(buf);
+	return ret;
 }
 
-/* The zstd-compressed section whose header is at sh: its decompressed
- * bytes appended to out, the header in im pointed at them. */
-static int inflate_one(struct image *im, size_t sh, const struct shdr_at *f,
-		       size_t base, unsigned char **out, size_t *nout,
-		       const char *path)
+static const struct shdr_at *fields(const struct copy *c)
 {
-	uint64_t off = get(im, sh + f->offset, f->w);
-	uint64_t size = get(im, sh + f->size, f->w);
-	size_t chdr = im->is64 ? 24 : 12;
-	uint64_t want, align, at;
-	size_t r;
+	return c->is64 ? &sh64 : &sh32;
+}
 
-	want = get(im, off + (im->is64 ? 8 : 4), im->is64 ? 8 : 4);
-	align = get(im, off + (im->is64 ? 16 : 8), im->is64 ? 8 : 4);
+static unsigned char *shdr(const struct copy *c, uint64_t i)
+{
+	return c->sh + i * c->entsize;
+}
+
+/* A section's bytes lie inside the file (elf.c has said it otherwise). */
+static bool inside(const struct copy *c, uint64_t off, uint64_t size)
+{
+	return off <= c->size && size <= c->size - off;
+}
+
+static bool is_zstd(struct copy *c, uint64_t i)
+{
+	const struct shdr_at *f = fields(c);
+	const unsigned char *h = shdr(c, i);
+	uint64_t off = get(c, h + f->offset, f->w);
+	uint64_t size = get(c, h + f->size, f->w);
+	unsigned char type[4];
+
+	return get(c, h + f->type, 4) != SHT_NOBITS_ &&
+	       (get(c, h + f->flags, f->w) & SHF_COMPRESSED_) &&
+	       size >= (c->is64 ? 24u : 12u) && inside(c, off, size) &&
+	       read_at(c->in, type, 4, off) == 0 &&
+	       get(c, type, 4) == ELFCOMPRESS_ZSTD_;
+}
+
+/* Whether section i is one the DWARF reader reads. */
+static bool wanted(const struct copy *c, uint64_t i, bool rel)
+{
+	uint64_t name = get(c, shdr(c, i) + fields(c)->name, 4);
+	const char *s;
+
+	if (rel)
+		return true;	/* an object file's relocations, symbols */
+	if (!c->names || name >= c->names_size)
+		return false;
+	s = c->names + name;
+	return !strncmp(s, ".debug", 6) || !strncmp(s, ".zdebug", 7);
+}
+
+/* zstd section i decompressed and appended to the copy, its header
+ * pointed there. */
+static int inflate_one(struct copy *c, uint64_t i)
+{
+	const struct shdr_at *f = fields(c);
+	unsigned char *h = shdr(c, i);
+	uint64_t off = get(c, h + f->offset, f->w);
+	uint64_t size = get(c, h + f->size, f->w);
+	unsigned chdr = c->is64 ? 24 : 12;
+	unsigned char head[24], *in = NULL, *out = NULL;
+	uint64_t want, align;
+	size_t r;
+	int ret = -1;
+
+	if (read_at(c->in, head, chdr, off) < 0)
+		return say("%s: offset 0x%llx: cannot read a compressed "
+			   "section's header; DWARF not read", c->path,
+			   (unsigned long long)off);
+	want = get(c, head + (c->is64 ? 8 : 4), c->is64 ? 8 : 4);
+	align = get(c, head + (c->is64 ? 16 : 8), c->is64 ? 8 : 4);
 	if (want > (uint64_t)MAX_RATIO * size || want > SIZE_MAX / 2)
 		return say("%s: offset 0x%llx: a zstd-compressed section "
 			   "claims %llu bytes from %llu: not believed; DWARF "
-			   "not read", path, (unsigned long long)off,
+			   "not read", c->path, (unsigned long long)off,
 			   (unsigned long long)want, (unsigned long long)size);
-	if (align == 0 || (align & (align - 1)))
+	if (align == 0 || (align & (align - 1)) || align > MAX_ALIGN)
 		align = 1;
-	at = (*nout + base + align - 1) & ~(align - 1);
-	*out = xreallocarray(*out, (size_t)(at - base + want + 1), 1);
-	memset(*out + *nout, 0, (size_t)(at - base) - *nout);
-	r = ZSTD_decompress(*out + (at - base), (size_t)want,
-			    im->b + off + chdr, (size_t)(size - chdr));
-	if (ZSTD_isError(r) || r != want)
-		return say("%s: offset 0x%llx: a zstd-compressed section does "
-			   "not decompress to its %llu bytes%s%s; DWARF not "
-			   "read", path, (unsigned long long)off,
-			   (unsigned long long)want, ZSTD_isError(r) ? ": " : "",
-			   ZSTD_isError(r) ? ZSTD_getErrorName(r) : "");
-	*nout = (size_t)(at - base + want);
-	put(im, sh + f->offset, f->w, at);
-	put(im, sh + f->size, f->w, want);
-	put(im, sh + f->flags, f->w,
-	    get(im, sh + f->flags, f->w) & ~(uint64_t)SHF_COMPRESSED_);
-	put(im, sh + f->align, f->w, align);
-	return 0;
+	/* not xmalloc's abort: a claim within the ratio may still be more
+	 * than this machine has, and the symbols serve without DWARF */
+	in = malloc((size_t)(size - chdr) + 1);
+	out = malloc((size_t)want + 1);
+	if (!in || !out) {
+		warning("%s: offset 0x%llx: no memory for the %llu bytes of a "
+		    "zstd-compressed section; DWARF not read", c->path,
+		    (unsigned long long)off, (unsigned long long)want);
+		goto out;
+	}
+	if (read_at(c->in, in, (size_t)(size - chdr), off + chdr) < 0) {
+		warning("%s: offset 0x%llx: cannot read a compressed section; "
+		    "DWARF not read", c->path, (unsigned long long)off);
+		goto out;
+	}
+	r = ZSTD_decompress(out, (size_t)want, in, (size_t)(size - chdr));
+	if (ZSTD_isError(r) || r != want) {
+		warning("%s: offset 0x%llx: a zstd-compressed section does not "
+		    "decompress to its %llu bytes%s%s; DWARF not read",
+		    c->path, (unsigned long long)off, (unsigned long long)want,
+		    ZSTD_isError(r) ? ": " : "",
+		    ZSTD_isError(r) ? ZSTD_getErrorName(r) : "");
+		goto out;
+	}
+	c->end = (c->end + align - 1) & ~(align - 1);
+	if (write_at(c->out, out, (size_t)want, c->end) < 0) {
+		warning("%s: cannot make a decompressed copy of its DWARF: %s; "
+		    "DWARF not read", c->path, strerror(errno));
+		goto out;
+	}
+	put(c, h + f->offset, f->w, c->end);
+	put(c, h + f->size, f->w, want);
+	put(c, h + f->flags, f->w,
+	    get(c, h + f->flags, f->w) & ~(uint64_t)SHF_COMPRESSED_);
+	put(c, h + f->align, f->w, align);
+	c->end += want;
+	ret = 0;
+out:
+	free(in);
+	free(out);
+	return ret;
 }
 
-/* Each zstd section of im inflated; how many, or -1 said. */
-static int inflate_all(struct image *im, unsigned char **out, size_t *nout,
-		       const char *path)
+/* The ELF header's fields and the section header table, and the names
+ * of the sections: 0 when they are not there to read (elf.c judged the
+ * file), 1 read. */
+static int read_headers(struct copy *c, unsigned char ehdr[64])
 {
-	struct shdr_at f = shdr_fields(im->is64);
-	uint64_t shoff = get(im, im->is64 ? 0x28 : 0x20, im->is64 ? 8 : 4);
-	unsigned entsize = (unsigned)get(im, im->is64 ? 0x3a : 0x2e, 2);
-	uint64_t shnum = get(im, im->is64 ? 0x3c : 0x30, 2);
-	size_t chdr = im->is64 ? 24 : 12;
-	int n = 0;
+	uint64_t shstrndx, noff, nsize;
+	const struct shdr_at *f;
 
-	if (entsize < (im->is64 ? 64u : 40u) || shoff > im->n)
-		return 0;	/* not ours to judge: elf.c said it */
-	if (shnum == 0 && im->n - shoff >= entsize)
-		shnum = get(im, shoff + f.size, f.w);	/* the count, there */
-	if (shnum > (im->n - shoff) / entsize)
+	c->is64 = ehdr[4] == 2;
+	c->big = ehdr[5] == 2;
+	f = fields(c);
+	c->shoff = get(c, ehdr + (c->is64 ? 0x28 : 0x20), c->is64 ? 8 : 4);
+	c->entsize = (unsigned)get(c, ehdr + (c->is64 ? 0x3a : 0x2e), 2);
+	c->shnum = get(c, ehdr + (c->is64 ? 0x3c : 0x30), 2);
+	shstrndx = get(c, ehdr + (c->is64 ? 0x3e : 0x32), 2);
+	if (c->entsize < (c->is64 ? 64u : 40u) || !inside(c, c->shoff, c->entsize))
 		return 0;
-	for (uint64_t i = 1; i < shnum; i++) {
-		size_t sh = (size_t)(shoff + i * entsize);
-		uint64_t off = get(im, sh + f.offset, f.w);
-		uint64_t size = get(im, sh + f.size, f.w);
-
-		if (get(im, sh + f.type, 4) == SHT_NOBITS_ ||
-		    !(get(im, sh + f.flags, f.w) & SHF_COMPRESSED_) ||
-		    size < chdr || off > im->n || size > im->n - off ||
-		    get(im, off, 4) != ELFCOMPRESS_ZSTD_)
-			continue;
-		if (inflate_one(im, sh, &f, im->n, out, nout, path) < 0)
-			return -1;
-		n++;
+	c->sh = xmalloc(c->entsize);
+	if (read_at(c->in, c->sh, c->entsize, c->shoff) < 0)
+		return 0;
+	if (c->shnum == 0)	/* the count is in the first entry */
+		c->shnum = get(c, c->sh + f->size, f->w);
+	if (shstrndx == 0xffff)
+		shstrndx = get(c, c->sh + (c->is64 ? 40 : 24), 4);
+	if (!c->shnum || c->shnum > (c->size - c->shoff) / c->entsize)
+		return 0;
+	c->sh = xreallocarray(c->sh, c->shnum, c->entsize);
+	if (read_at(c->in, c->sh, c->shnum * c->entsize, c->shoff) < 0)
+		return 0;
+	if (shstrndx >= c->shnum)
+		return 1;
+	c->names_ndx = shstrndx;
+	noff = get(c, shdr(c, shstrndx) + f->offset, f->w);
+	nsize = get(c, shdr(c, shstrndx) + f->size, f->w);
+	if (!inside(c, noff, nsize))
+		return 1;
+	c->names = xmalloc(nsize + 1);
+	c->names[nsize] = '\0';
+	if (read_at(c->in, c->names, nsize, noff) < 0) {
+		free(c->names);
+		c->names = NULL;
+		return 1;
 	}
-	return n;
+	c->names_size = nsize;
+	return 1;
+}
+
+/* The copy's contents: the headers and the DWARF sections. */
+static int fill(struct copy *c, const unsigned char ehdr[64])
+{
+	const struct shdr_at *f = fields(c);
+	uint64_t phoff = get(c, ehdr + (c->is64 ? 0x20 : 0x1c), c->is64 ? 8 : 4);
+	uint64_t phsize = get(c, ehdr + (c->is64 ? 0x36 : 0x2a), 2) *
+			  get(c, ehdr + (c->is64 ? 0x38 : 0x2c), 2);
+	bool rel = get(c, ehdr + 16, 2) == ET_REL_;
+
+	if (ftruncate(c->out, (off_t)c->size) < 0 ||
+	    copy_range(c, 0, c->is64 ? 64 : 52) < 0 ||
+	    (inside(c, phoff, phsize) && copy_range(c, phoff, phsize) < 0))
+		return say("%s: cannot make a decompressed copy of its DWARF: "
+			   "%s; DWARF not read", c->path, strerror(errno));
+	for (uint64_t i = 1; i < c->shnum; i++) {
+		const unsigned char *h = shdr(c, i);
+		uint64_t off = get(c, h + f->offset, f->w);
+		uint64_t size = get(c, h + f->size, f->w);
+
+		if (is_zstd(c, i)) {
+			if (inflate_one(c, i) < 0)
+				return -1;
+		} else if ((wanted(c, i, rel) || i == c->names_ndx) &&
+			   get(c, h + f->type, 4) != SHT_NOBITS_ &&
+			   inside(c, off, size) &&
+			   copy_range(c, off, size) < 0) {
+			return say("%s: cannot make a decompressed copy of its "
+				   "DWARF: %s; DWARF not read", c->path,
+				   strerror(errno));
+		}
+	}
+	if (write_at(c->out, c->sh, c->shnum * c->entsize, c->shoff) < 0)
+		return say("%s: cannot make a decompressed copy of its DWARF: "
+			   "%s; DWARF not read", c->path, strerror(errno));
+	return 0;
 }
 
 int elf_zstd_inflate(int fd, const char *path, int *copy)
 {
-	struct image im = { 0 };
-	unsigned char *out = NULL;
-	size_t nout = 0;
-	int n, ret = -1;
+	struct copy c = { .in = fd, .out = -1, .path = path };
+	unsigned char ehdr[64];
+	struct stat sb;
+	bool any = false;
+	int ret = 0;
 
 	*copy = -1;
-	if (read_all(fd, path, &im) < 0)
+	if (fstat(fd, &sb) < 0 || sb.st_size < 64 ||
+	    read_at(fd, ehdr, sizeof(ehdr), 0) < 0 ||
+	    (ehdr[4] != 1 && ehdr[4] != 2))
+		return 0;
+	c.size = c.end = (uint64_t)sb.st_size;
+	if (read_headers(&c, ehdr) <= 0)
 		goto done;
-	if (im.n < 0x40 || (im.b[4] != 1 && im.b[4] != 2)) {
-		ret = 0;
+	for (uint64_t i = 1; i < c.shnum && !any; i++)
+		any = is_zstd(&c, i);
+	if (!any)
 		goto done;
-	}
-	im.is64 = im.b[4] == 2;
-	im.big = im.b[5] == 2;
-	n = inflate_all(&im, &out, &nout, path);
-	if (n <= 0) {
-		ret = n;
-		goto done;
-	}
-	*copy = memfd_create("cganalyze-dwarf", MFD_CLOEXEC);
-	if (*copy < 0 ||
-	    write_all(*copy, im.b, im.n) < 0 || write_all(*copy, out, nout) < 0) {
-		warning("%s: cannot make a decompressed copy of its DWARF: "
-			"%s; DWARF not read", path, strerror(errno));
-		if (*copy >= 0)
-			close(*copy);
-		*copy = -1;
+	c.out = memfd_create("cganalyze-dwarf", MFD_CLOEXEC);
+	if (c.out < 0) {
+		ret = say("%s: cannot make a decompressed copy of its DWARF: "
+			  "%s; DWARF not read", path, strerror(errno));
 		goto done;
 	}
-	ret = 1;
+	ret = fill(&c, ehdr);
+	if (ret == 0) {
+		*copy = c.out;
+		c.out = -1;
+		ret = 1;
+	}
 done:
-	free(im.b);
-	free(out);
+	if (c.out >= 0)
+		close(c.out);
+	free(c.sh);
+	free(c.names);
 	return ret;
 }
