@@ -83,6 +83,7 @@ struct dwarf_reader {
 	size_t rnglists_size;
 	bool have_addr;
 	unsigned bad_cus, deep_cus;
+	unsigned split_cus;	/* skeleton units: their DIEs are in .dwo */
 	unsigned cut_chains;	/* origin chains past MAX_ORIGIN_DEPTH */
 
 	/* the current CU */
@@ -1279,11 +1280,25 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 			rd.bad_cus++;
 			continue;
 		}
+		/* -gsplit-dwarf: DWARF 5's skeleton unit, or GCC's DWARF 4
+		 * one naming its .dwo; its line table is here, its DIEs
+		 * (functions, inlined calls) are not */
+		if (type == DW_UT_skeleton ||
+		    die_string(&rd, cu_die, DW_AT_GNU_dwo_name))
+			rd.split_cus++;
 		if (read_cu(&rd, cu_die) < 0 && !rd.bad_cus++)
 			warning("%s: corrupt DWARF in a compilation unit: %s; "
 				"unit skipped", path, rd.err);
 		dwarf_dealloc_die(cu_die);
 	}
+	if (rd.split_cus)
+		note("%s: %u compilation unit%s split off (-gsplit-dwarf) into "
+		     ".dwo or .dwp files, which are not read: %s lines are "
+		     "known, %s inlined frames are not (llvm-symbolizer "
+		     "reads them)", path, rd.split_cus,
+		     rd.split_cus == 1 ? " is" : "s are",
+		     rd.split_cus == 1 ? "its" : "their",
+		     rd.split_cus == 1 ? "its" : "their");
 	if (rd.bad_cus > 1)
 		warning("%s: %u corrupt DWARF compilation units skipped", path,
 			rd.bad_cus);

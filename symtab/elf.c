@@ -149,21 +149,24 @@ static int check_sections(struct elf_file *ef, uint64_t file_size)
 	return 0;
 }
 
-static int open_file(struct elf_file **efp, const char *path, bool quiet)
+/* fd >= 0: that file, already open; else path opened here. */
+static int open_file(struct elf_file **efp, const char *path, bool quiet,
+		     int fd)
 {
 	struct elf_file *ef = xcalloc(1, sizeof(*ef));
 	struct stat stbuf;
 
 	ef->path = path;
 	ef->quiet = quiet;
-	ef->fd = -1;
+	ef->fd = fd;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
 		OPEN_ERROR(ef, "libelf is out of date");
 		goto fail;
 	}
 	/* O_NONBLOCK: a FIFO without a writer is refused below, not
 	 * waited for; on files it changes nothing */
-	ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (ef->fd < 0)
+		ef->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (ef->fd < 0 || fstat(ef->fd, &stbuf) < 0) {
 		if (!quiet)
 			error_errno("cannot open '%s'", path);
@@ -213,7 +216,32 @@ fail:
 
 int elf_file_open(struct elf_file **efp, const char *path)
 {
-	return open_file(efp, path, false);
+	return open_file(efp, path, false, -1);
+}
+
+int elf_file_open_fd(struct elf_file **efp, const char *path, int fd)
+{
+	return open_file(efp, path, false, fd);
+}
+
+bool elf_has_zstd_section(struct elf_file *ef)
+{
+	for (size_t i = 1; i < ef->shnum; i++) {
+		Elf_Scn *scn = elf_getscn(ef->elf, i);
+		GElf_Shdr sh;
+		unsigned char type[4];
+
+		/* ch_type is the Chdr's first word, of either class */
+		if (scn && gelf_getshdr(scn, &sh) &&
+		    (sh.sh_flags & SHF_COMPRESSED) &&
+		    sh.sh_type != SHT_NOBITS && sh.sh_size >= 4 &&
+		    pread(ef->fd, type, 4, (off_t)sh.sh_offset) == 4 &&
+		    (elf_big_endian(ef) ? type[3] : type[0]) == 2 &&
+		    !type[1] && !type[2] &&
+		    !(elf_big_endian(ef) ? type[0] : type[3]))
+			return true;
+	}
+	return false;
 }
 
 size_t elf_path_build_id(const char *path, uint8_t id[64])
@@ -221,7 +249,7 @@ size_t elf_path_build_id(const char *path, uint8_t id[64])
 	struct elf_file *ef;
 	size_t len;
 
-	if (open_file(&ef, path, true) < 0)
+	if (open_file(&ef, path, true, -1) < 0)
 		return 0;
 	len = elf_read_build_id(ef, id);
 	elf_file_close(ef);

@@ -562,12 +562,28 @@ out:
 static int load_dwarf(struct symtab *st, struct elf_file *ef,
 		      const struct symtab_opts *opts)
 {
+	struct elf_file *copy = NULL, *from = ef;
 	struct dwarf_data d;
 	int ret;
 
-	if (dwarf_precheck(ef) < 0)
+	/* zstd sections, which libdwarf cannot read: from a copy with
+	 * them decompressed */
+	if (elf_has_zstd_section(ef)) {
+		int fd;
+
+		if (elf_zstd_inflate(elf_fd(ef), elf_path(ef), &fd) < 0)
+			return -1;
+		if (fd >= 0 && elf_file_open_fd(&copy, elf_path(ef), fd) < 0)
+			return -1;
+		if (copy)
+			from = copy;
+	}
+	if (dwarf_precheck(from) < 0) {
+		elf_file_close(copy);
 		return -1;
-	ret = dwarf_read(ef, st->names, opts->demangle, st->big_endian, &d);
+	}
+	ret = dwarf_read(from, st->names, opts->demangle, st->big_endian, &d);
+	elf_file_close(copy);
 	if (ret != 0) {
 		dwarf_data_release(&d);
 		return ret;

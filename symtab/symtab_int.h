@@ -221,12 +221,28 @@ struct dwarf_data {
 	size_t nvars, vars_alloc;
 };
 
+/* --- elf_zstd.c --- */
+
+/*
+ * A copy of the ELF file fd (path names it) in memory with each of its
+ * zstd-compressed sections decompressed, into *copy (a memfd, the
+ * caller's to close): 1. 0 and *copy -1 when it has none; -1 after
+ * reporting (a section that does not decompress, claims too much).
+ */
+int elf_zstd_inflate(int fd, const char *path, int *copy);
+
 /* --- elf.c --- */
 
 struct elf_file;
 
 /* Open path as ELF; -1 after reporting (cannot open, not ELF, truncated). */
 int elf_file_open(struct elf_file **ef, const char *path);
+/* The same for an open file fd (owned by ef from then on, closed on
+ * failure too), path naming it in messages. */
+int elf_file_open_fd(struct elf_file **ef, const char *path, int fd);
+/* Whether a section is compressed with zstd (ELFCOMPRESS_ZSTD), which
+ * libelf and libdwarf here do not read (elf_zstd.c does). */
+bool elf_has_zstd_section(struct elf_file *ef);
 void elf_file_close(struct elf_file *ef);
 
 /* The binary's header, PT_LOAD segments, build-id and SHF_ALLOC sections

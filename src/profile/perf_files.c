@@ -62,6 +62,21 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 	return n;
 }
 
+bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
+			    char path[PERF_PATH_MAX])
+{
+	const char *home = getenv("HOME");
+	char hex[2 * PERF_BUILD_ID_MAX + 1];
+
+	if (!home || k->build_id_len < 2)
+		return false;
+	perf_build_id_hex(k->build_id, k->build_id_len, hex);
+	return (size_t)snprintf(path, PERF_PATH_MAX,
+				"%s%s/.debug/[kernel.kallsyms]/%s/kallsyms",
+				sysroot ? sysroot : "", home, hex) <
+	       PERF_PATH_MAX;
+}
+
 const char *perf_base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');

@@ -41,6 +41,16 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 			 const char *sysroot, const char *debug_dir,
 			 char paths[][PERF_PATH_MAX]);
 
+/*
+ * Where perf's build-id cache keeps the symbols of kernel object k (its
+ * /proc/kallsyms when recorded, as perf record and perf archive store
+ * it): HOME/.debug/[kernel.kallsyms]/<build-id>/kallsyms, under sysroot
+ * when it is not NULL, as perf_object_paths() looks for the objects.
+ * False when k records no build-id or the path does not fit.
+ */
+bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
+			    char path[PERF_PATH_MAX]);
+
 /* The file name part of path. */
 const char *perf_base_name(const char *path);
 

@@ -1,0 +1,98 @@
+# DWARF compressed with zstd (objcopy --compress-debug-sections=zstd, as
+# some distributions ship their debug files), in the binary and in a
+# separate debug file under .build-id/ab/cdef....debug: --resolve
+# --inlines against addr2line -i (binutils reads zstd), and the same
+# answer as for the uncompressed file. libdwarf 20210528 reads only
+# zlib's: before, "corrupt DWARF: unit header:
+# DW_DLE_ZDEBUG_INPUT_FORMAT_ODD" and no line or inlined frame
+# (symtab/elf_zstd.c decompresses a copy now). A section that claims
+# more than its bytes hold is refused by name.
+bin=$1
+command -v gcc >/dev/null && command -v addr2line >/dev/null &&
+	command -v objcopy >/dev/null || { echo "needs gcc, objcopy and addr2line"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+fail() { echo "resolve-zstd: $*"; status=1; }
+cat >"$tmp/z.c" <<'SRC'
+#include <stdio.h>
+#include <stdlib.h>
+static unsigned long __attribute__((noinline)) leaf(unsigned long x)
+{
+	unsigned long s = 0;
+	for (unsigned i = 0; i < 100; i++)
+		s += (x * i) ^ (s >> 3);
+	return s;
+}
+static inline unsigned long mid(unsigned long x) { return leaf(x) + leaf(x + 1); }
+unsigned long __attribute__((noinline)) work(int n)
+{
+	unsigned long s = 0;
+	for (int i = 0; i < n; i++)
+		s += mid(i);
+	return s;
+}
+int main(int argc, char **argv)
+{
+	printf("%lu\n", work(argc > 1 ? atoi(argv[1]) : 10));
+	return 0;
+}
+SRC
+gcc -g -O2 -Wl,--build-id -o "$tmp/plain" "$tmp/z.c" || { echo "gcc failed"; exit 77; }
+objcopy --compress-debug-sections=zstd "$tmp/plain" "$tmp/zstd" 2>/dev/null ||
+	{ echo "objcopy cannot compress with zstd"; exit 77; }
+readelf -S -W "$tmp/zstd" | grep -q 'debug_info.* C ' || { echo "not compressed"; exit 77; }
+# every instruction of work (mid is inlined there), and leaf's start
+addrs=$(objdump -d "$tmp/plain" | awk '/^[0-9a-f]+ <work>:/ { on = 1; next } /^$/ { on = 0 } on && /^ +[0-9a-f]+:/ { sub(":", "", $1); print "0x" $1 }')
+addrs="$addrs 0x$(nm "$tmp/plain" | awk '$3 == "leaf" { print $1 }')"
+"$bin" --resolve --inlines -b "$tmp/plain" $addrs >"$tmp/want" 2>"$tmp/err" ||
+	fail "plain: $(cat "$tmp/err")"
+grep -q 'inlined by) work at' "$tmp/want" || fail "plain: no inlined frame: $(cat "$tmp/want")"
+# addr2line -i prints each inlined frame's caller too: the same lines
+# but for its discriminators, which we print on the innermost frame only
+addr2line -f -i -p -a -e "$tmp/zstd" $addrs | sed 's/ (discriminator [0-9]*)//' >"$tmp/peer"
+sed 's/ (discriminator [0-9]*)//' "$tmp/want" | cmp -s - "$tmp/peer" ||
+	fail "plain: not addr2line's: $(sed 's/ (discriminator [0-9]*)//' "$tmp/want" | diff - "$tmp/peer")"
+
+"$bin" --resolve --inlines -b "$tmp/zstd" $addrs >"$tmp/out" 2>"$tmp/err" ||
+	fail "zstd: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && fail "zstd: said: $(cat "$tmp/err")"
+cmp -s "$tmp/want" "$tmp/out" || fail "zstd in the binary: $(diff "$tmp/want" "$tmp/out")"
+
+# a stripped binary and its zstd debug file by build-id
+id=$(readelf -n "$tmp/plain" | awk '/Build ID/ { print $3 }')
+mkdir -p "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)"
+objcopy --only-keep-debug "$tmp/zstd" "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
+objcopy --strip-all "$tmp/plain" "$tmp/stripped"
+"$bin" --resolve --inlines --debug-dir="$tmp/dbg" -b "$tmp/stripped" $addrs \
+	>"$tmp/out" 2>"$tmp/err" || fail "debug file: $(cat "$tmp/err")"
+[ -s "$tmp/err" ] && fail "debug file: said: $(cat "$tmp/err")"
+cmp -s "$tmp/want" "$tmp/out" || fail "zstd debug file: $(diff "$tmp/want" "$tmp/out")"
+
+# .debug_info's Chdr claiming 2000 times its size: refused, named; an
+# alignment of 2^40 (it asked for a terabyte) is not believed
+python3 - "$tmp/zstd" "$tmp/bomb" <<'PY' || { echo "python3 failed"; exit 77; }
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28)
+entsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x3a)
+stroff, = struct.unpack_from('<Q', b, shoff + shstrndx * entsize + 24)
+for i in range(shnum):
+    h = shoff + i * entsize
+    name, = struct.unpack_from('<I', b, h)
+    if b[stroff + name:stroff + name + 12] == b'.debug_info\0':
+        off, size = struct.unpack_from('<QQ', b, h + 24)
+        a = bytearray(b)
+        struct.pack_into('<Q', a, off + 16, 1 << 40)
+        open(sys.argv[2] + '-align', 'wb').write(a)
+        struct.pack_into('<Q', b, off + 8, size * 2000)
+open(sys.argv[2], 'wb').write(b)
+PY
+"$bin" --resolve -b "$tmp/bomb" $addrs >"$tmp/out" 2>"$tmp/err"
+[ $? -lt 128 ] || fail "a section claiming too much: crashed"
+grep -q "^cganalyze: warning: $tmp/bomb: offset 0x[0-9a-f]*: a zstd-compressed section claims [0-9]* bytes from [0-9]*: not believed" "$tmp/err" ||
+	fail "a section claiming too much: $(cat "$tmp/err")"
+"$bin" --resolve --inlines -b "$tmp/bomb-align" $addrs >"$tmp/out" 2>"$tmp/err" ||
+	fail "an alignment of 2^40: $(cat "$tmp/err")"
+cmp -s "$tmp/want" "$tmp/out" || fail "an alignment of 2^40: $(diff "$tmp/want" "$tmp/out")"
+exit $status
