@@ -369,6 +369,31 @@ class TransformedTopTest(ReportBase):
                      report_base.listed_cost(doc, ev, f['inclusive'][ev])),
                     kind + ': ' + f['name'])
 
+    def test_focus_total_is_measured(self):
+        """A first focus on one function of a Callgrind profile (and an
+        ignore of it) totals its measured inclusive cost (--json's,
+        callgrind_annotate --inclusive=yes's), exactly: the page's
+        stacks are pinned to it as the command line's are (exact.js
+        pinFunction(), src/print/arc_pin.h). Unpinned, the self costs
+        spread over the estimated paths left main at 82,044 of its
+        82,036 and worker at 58,682 of 58,685."""
+        doc = self.docs['callgrind']
+        ev = self.ev(doc)
+        total = doc['totals'][ev]
+        p = self.page('callgrind')
+        for name in ('main', 'work', 'fib', 'worker'):
+            incl = sum(f['inclusive'][ev] for f in doc['functions']
+                       if f['name'] == name)
+            self.assertGreater(incl, 0, name)
+            for op, want in (('focus', incl), ('ignore', total - incl),
+                             ('fold=*&focus', incl)):
+                p.go('#calltree&%s=%s' % (op, name))
+                page = p.js("return document.getElementById('in-view')"
+                            ".textContent")
+                got = re.match(r'in view: ([\d,]+)', page)
+                self.assertEqual(number(got.group(1)), want,
+                                 '%s=%s: %s' % (op, name, page))
+
     def test_in_view_is_the_notes(self):
         """The transforms bar's "in view: X of Y (P%)" against the
         command line's note "X of Y EVENT (P%) in view": the same

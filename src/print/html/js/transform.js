@@ -434,7 +434,8 @@ function xformTree(base) {
 		if (base.estimated && !folds)
 			T = whole ? { unit: whole.unit, parent: whole.parent,
 				self: wholeUnits(whole.self) }
-				: exactStacks(base, EV.indexOf(base.event));
+				: exactStacks(base, EV.indexOf(base.event),
+					pinFunction(xforms));
 		else
 			T = whole ? { unit: whole.unit, parent: whole.parent,
 				self: whole.self } : { unit: base.unit,
