@@ -35,8 +35,10 @@ function exactStacks(T, e, pin) {
 /* arc_pin_func(): the function a first focus or ignore (folds before
  * it change no stack holding it) of a profile with measured inclusive
  * costs is pinned to: the one function its glob names, with its
- * recursion levels (fib'2 for fib), outside any cycle; -1 for none */
-function pinFunction(xs) {
+ * recursion levels (fib'2 for fib), outside any cycle (cycle: each
+ * function's cycle number, FN.cycle's or the folded profile's); -1 for
+ * none */
+function pinFunction(xs, cycle = FN.cycle) {
 	const x = xs.find(y => y.op !== 'fold');
 
 	if (!x || (x.op !== 'focus' && x.op !== 'ignore') || calls().estimated)
@@ -56,7 +58,7 @@ function pinFunction(xs) {
 		if (!n.includes("'") || foldRecursion(n) === n)
 			f = g;	/* the level of none: fib */
 	}
-	return f >= 0 && !FN.cycle[f] ? f : -1;
+	return f >= 0 && !cycle[f] ? f : -1;
 }
 
 /* flame_exact_self()'s selfs of T's nodes, and its nodes for the
