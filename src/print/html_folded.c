@@ -114,32 +114,43 @@ static void put_list(FILE *out, const char *key, const double *v, size_t n)
  * One event's folded tree: the plain estimate's nodes (value: their
  * totals, as --tree --fold-recursion prints them), then the stacks'
  * (self: flame_exact_self()'s, with the nodes it adds after them). On a
- * page that leaves functions out, a node of one is the page's unit of
- * those (npage, cut.js's CUT_OTHER), and nodes of one unit under one
- * node are one, their costs added.
+ * page that leaves functions out (cut), the paths narrower than a pixel
+ * of its flame graph are not followed (their cost is their caller's
+ * self), a node of a function it leaves out is its unit of those
+ * (npage, cut.js's CUT_OTHER) with every node under it, nodes of one
+ * unit under one node are one, their costs added, and there is no
+ * "self": the page's transforms take the tree's own.
  */
 static void put_tree(FILE *out, const struct cg *qcg, uint32_t ev,
-		     const uint32_t *page_of, uint32_t npage)
+		     const uint32_t *page_of, uint32_t npage, bool cut)
 {
 	const struct profile *q = qcg->p;
 	struct flame fl;
 	struct u64map index;
 	double *unit, *parent, *value, *vout, *self;
 	uint32_t *at;
+	bool *other;	/* merged into the unit of the functions left out */
+	double narrow;
 	size_t n0, nout = 0, nplain;
 
-	flame_build(&fl, qcg, ev, (double)q->totals[ev] * HTML_FLAME_MIN_SHARE,
+	narrow = (double)q->totals[ev] / REPORT_FLAME_PIXELS;
+	/* a cut page's transforms take the tree's own self costs (fold.js:
+	 * foldedStacks()): no path under a pixel, no stacks' self */
+	flame_build(&fl, qcg, ev, cut ? narrow
+		    : (double)q->totals[ev] * HTML_FLAME_MIN_SHARE,
 		    HTML_FLAME_MAX_NODES);
 	n0 = fl.nnodes;
 	value = xcalloc(n0 + 1, sizeof(*value));
 	for (size_t i = 0; i < n0; i++)
 		value[i] = fl.nodes[i].total;
-	flame_exact_self(&fl, qcg);
+	if (!cut)
+		flame_exact_self(&fl, qcg);
 	unit = xcalloc(fl.nnodes + 1, sizeof(*unit));
 	parent = xcalloc(fl.nnodes + 1, sizeof(*parent));
 	self = xcalloc(fl.nnodes + 1, sizeof(*self));
 	vout = xcalloc(n0 + 1, sizeof(*vout));
 	at = xcalloc(fl.nnodes + 1, sizeof(*at));
+	other = xcalloc(fl.nnodes + 1, sizeof(*other));
 	u64map_init(&index);
 	nplain = 0;
 	for (size_t i = 0; i < fl.nnodes; i++) {
@@ -148,12 +159,28 @@ static void put_tree(FILE *out, const struct cg *qcg, uint32_t ev,
 		uint32_t code = n->func == NO_ID ? npage + 1 + n->cycle
 			: page_of[n->func] == NO_ID ? npage : page_of[n->func];
 		bool added;
-		uint32_t o = u64map_get_or_put(&index,
-					       (uint64_t)(up + 1u) << 32 | code,
-					       (uint32_t)nout, &added);
+		uint32_t o;
 
+		if (n->parent != NO_ID && other[n->parent]) {
+			/* merged whole with its caller */
+			other[i] = true;
+			at[i] = up;
+			self[up] += n->self;
+			continue;
+		}
+		/* a cut page's own trees merge the frames narrower than a
+		 * pixel and those of the functions it leaves out, with all
+		 * under them, into its unit of those (report_keep_nodes()):
+		 * so does this, so that the page stays its size */
+		if (cut && n->parent != NO_ID &&
+		    (code == npage || i >= n0 || value[i] < narrow)) {
+			code = npage;
+			other[i] = true;
+		}
+		o = u64map_get_or_put(&index, (uint64_t)(up + 1u) << 32 | code,
+				      (uint32_t)nout, &added);
 		if (added) {
-			unit[o] = n->func == NO_ID
+			unit[o] = code > npage
 				? -(double)qcg->cycles[n->cycle].number
 				: (double)code;
 			parent[o] = up == NO_ID ? -1 : (double)up;
@@ -174,11 +201,14 @@ static void put_tree(FILE *out, const struct cg *qcg, uint32_t ev,
 	put_list(out, "parent", parent, nout);
 	fputs(", ", out);
 	put_list(out, "value", vout, nplain);
-	fputs(", ", out);
-	put_list(out, "self", self, nout);
+	if (!cut) {
+		fputs(", ", out);
+		put_list(out, "self", self, nout);
+	}
 	fputc('}', out);
 	u64map_release(&index);
 	free(at);
+	free(other);
 	free(unit);
 	free(parent);
 	free(value);
@@ -279,7 +309,8 @@ void html_folded(FILE *out, const struct cg *cg, const struct print_opts *o,
 		for (uint32_t e = 0; e < p->nevents; e++) {
 			fputs(e ? ",\n  " : "\n  ", out);
 			if (!p->events[e].max)
-				put_tree(out, &qcg, e, page_of, npage);
+				put_tree(out, &qcg, e, page_of, npage,
+					 !report_keeps_all(k));
 			else
 				fputs("null", out);
 		}
