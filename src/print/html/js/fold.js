@@ -51,7 +51,10 @@ const foldedTrees = new Map();
 function foldedBase(base) {
 	const F = base && base.estimated && foldedDoc();
 
-	if (!F || !foldsLevels(xforms, base) || !foldsAllLevels(xforms))
+	/* (threads or time chosen: their parts are placed on the tree of
+	 * the levels apart, samples.js, and its paths are folded) */
+	if (!F || sliceNow() || !foldsLevels(xforms, base) ||
+	    !foldsAllLevels(xforms))
 		return null;
 	const e = EV.indexOf(base.event);
 

@@ -465,7 +465,7 @@ function xformTree(base) {
 	T.fn = treeFunctions(T);
 	/* a Callgrind part's measured inclusive costs (samples.js) */
 	T.fn.incl = sliceIncl(base) || T.fn.incl;
-	if (F && folds && !sliceTree(base))
+	if (F && folds)
 		T.fn = foldedFunctions(F, T.fn);
 	byKey.set(xformKey, T);
 	document.body.dataset.xformMs = (performance.now() - t).toFixed(1);

@@ -194,14 +194,15 @@ function drawCrumbs() {
 	 * (fold.js); some functions' only, no command line's */
 	if (foldsLevels(xforms, base) && !foldedBase(base))
 		bar.append(el('span', { class: 'note', id: 'crumbs-levels' },
-			foldedDoc()
-			? "some functions' recursion levels (fib'2) folded, on " +
-			  'their estimate apart: fold every function\'s ' +
-			  '(fold=*) for --fold-recursion\'s figures'
-			: "recursion levels (fib'2) folded on their estimate " +
+			!foldedDoc() || sliceNow()
+			? "recursion levels (fib'2) folded on their estimate " +
 			  'apart, not as --fold-recursion folds them before it ' +
-			  'estimates: make the report with --fold-recursion ' +
-			  'for its figures'));
+			  'estimates' + (foldedDoc() ? ' (threads or time ' +
+			  'chosen)' : ': make the report with ' +
+			  '--fold-recursion for its figures')
+			: "some functions' recursion levels (fib'2) folded, on " +
+			  'their estimate apart: fold every function\'s ' +
+			  '(fold=*) for --fold-recursion\'s figures'));
 	const note = cutXformNote(base);
 
 	if (note)
