@@ -80,13 +80,14 @@ LIB_SRCS = $(filter-out src/cli/main.c,$(sort $(foreach s,$(STAGES),$(wildcard s
 # order inside one function: the files share its scope, and each one's
 # top-level code may use what the files before it define.
 REPORT_JS = core dom cut names indexes match vtable header top function entry \
-	flame frames exact transform samples timeline treetable calltree bottomup xmenu \
+	flame frames exact fold transform samples timeline treetable calltree bottomup \
+	xmenu \
 	sandwich \
 	source disasm route
 REPORT_JS_SRCS = $(REPORT_JS:%=src/print/html/js/%.js)
 # The diff report's (--diff --output=html): the report's helpers and
 # views it reuses, then its own (diff*.js)
-DIFF_JS = core dom names indexes match vtable top flame frames exact transform \
+DIFF_JS = core dom names indexes match vtable top flame frames exact fold transform \
 	treetable calltree bottomup diffmodel difftop diffflame difftree \
 	difffn diffroute
 DIFF_JS_SRCS = $(DIFF_JS:%=src/print/html/js/%.js)

@@ -34,7 +34,7 @@ static void estimate(struct profile *p, const char *spec)
 	cg_find_cycles(&cg);
 	assert_int_equal(cg_propagate_measured(&cg), 0);
 	cg_rank(&cg);
-	arc_stacks_make(p, &cg);
+	arc_stacks_make(p, &cg, NO_ID);
 	cg_release(&cg);
 }
 

@@ -24,6 +24,7 @@
 #include "part_reads.h"
 #include "task_check.h"
 #include "print/annotate_data.h"
+#include "print/arc_pin.h"
 #include "print/arc_stacks.h"
 #include "print/disasm_data.h"
 #include "print/fmt.h"
@@ -628,11 +629,19 @@ static bool only_folds(const struct options *o)
 }
 
 /* The stacks the flame graph estimates from the arcs, put in the
- * profile for the transforms (a Callgrind or gmon.out profile). */
+ * profile for the transforms (a Callgrind or gmon.out profile); a
+ * first --focus or --ignore of one function with a measured inclusive
+ * cost pins them to it (arc_pin.h). A fold before it changes no stack
+ * holding it (the reader has folded the levels). */
 static int estimate_stacks(struct run *r)
 {
+	const struct transform *first = r->o->transforms;
 	struct cg cg;
 	int ret = 0;
+
+	while (first->kind == TRANSFORM_FOLD &&
+	       first + 1 < r->o->transforms + r->o->ntransforms)
+		first++;
 
 	cg_build(&cg, &r->p, r->po.sort_event);
 	cg_find_cycles(&cg);
@@ -642,7 +651,11 @@ static int estimate_stacks(struct run *r)
 		ret = -1;
 	if (!ret) {
 		cg_rank(&cg);	/* the cycles' numbers */
-		arc_stacks_make(&r->p, &cg);
+		arc_stacks_make(&r->p, &cg,
+				(first->kind == TRANSFORM_FOCUS ||
+				 first->kind == TRANSFORM_IGNORE)
+					? arc_pin_func(&cg, first->glob)
+					: NO_ID);
 	}
 	cg_release(&cg);
 	return ret;

@@ -23,6 +23,7 @@
 #include "base/array.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "arc_pin.h"
 #include "flame_data.h"
 
 /*
@@ -61,6 +62,7 @@ struct maker {
 	size_t calls_alloc;
 	struct pstack_value *values;	/* the trees' costs */
 	size_t nvalues, values_alloc;
+	uint32_t pin;		/* the function a focus is pinned to (arc_pin.h) */
 };
 
 static uint32_t unit_of(const struct cg *cg, uint32_t f)
@@ -146,6 +148,7 @@ static void add_tree(struct maker *m, uint32_t ev, bool calls)
 	struct flame fl;
 	uint32_t *stack = NULL;
 	uint32_t *unit = NULL;
+	uint64_t *whole = NULL;	/* each node's self in whole units */
 	double sum = 0;
 	uint64_t given = 0;
 
@@ -155,6 +158,28 @@ static void add_tree(struct maker *m, uint32_t ev, bool calls)
 	flame_exact_self(&fl, cg);
 	stack = xcalloc(fl.nnodes + 1, sizeof(*stack));
 	unit = xcalloc(fl.nnodes + 1, sizeof(*unit));
+	whole = xcalloc(fl.nnodes + 1, sizeof(*whole));
+	if (m->pin != NO_ID) {
+		uint64_t *row = xcalloc(p->nevents + 1, sizeof(*row));
+
+		cg_inclusive_row(cg, m->pin, row);
+		arc_pin(&fl, (uint32_t)cg->nnodes, m->pin, row[ev], whole);
+		free(row);
+	} else {
+		for (size_t i = 0; i < fl.nnodes; i++) {
+			const struct flame_node *n = &fl.nodes[i];
+			uint64_t upto;
+
+			if (!(n->self > 0))
+				continue;
+			sum += n->self;
+			upto = (uint64_t)llround(sum);
+			if (upto > given) {
+				whole[i] = upto - given;
+				given = upto;
+			}
+		}
+	}
 	for (size_t i = 0; i < fl.nnodes; i++) {
 		const struct flame_node *n = &fl.nodes[i];
 		uint32_t f = n->func != NO_ID ? n->func
@@ -164,22 +189,13 @@ static void add_tree(struct maker *m, uint32_t ev, bool calls)
 		unit[i] = n->func != NO_ID ? unit_of(cg, n->func)
 			  : (uint32_t)cg->nnodes + n->cycle;
 		stack[i] = stack_of(m, up, f);
-		if (n->self > 0) {
-			uint64_t upto;
-
-			sum += n->self;
-			upto = (uint64_t)llround(sum);
-			if (upto > given) {
-				/* into the profile once every tree is
-				 * made: until then it has no stacks, and
-				 * each tree is the arcs' */
-				ARRAY_GROW(m->values, m->nvalues + 1,
-					   m->values_alloc);
-				m->values[m->nvalues++] = (struct pstack_value){
-					.stack = stack[i], .event = ev,
-					.value = upto - given };
-			}
-			given = upto > given ? upto : given;
+		/* into the profile once every tree is made: until then it
+		 * has no stacks, and each tree is the arcs' */
+		if (whole[i]) {
+			ARRAY_GROW(m->values, m->nvalues + 1, m->values_alloc);
+			m->values[m->nvalues++] = (struct pstack_value){
+				.stack = stack[i], .event = ev,
+				.value = whole[i] };
 		}
 		if (calls && n->parent != NO_ID) {
 			uint32_t a = u64map_get(&m->unit_arcs,
@@ -202,12 +218,13 @@ static void add_tree(struct maker *m, uint32_t ev, bool calls)
 	}
 	free(stack);
 	free(unit);
+	free(whole);
 	flame_release(&fl);
 }
 
-void arc_stacks_make(struct profile *p, const struct cg *cg)
+void arc_stacks_make(struct profile *p, const struct cg *cg, uint32_t pin)
 {
-	struct maker m = { .p = p, .cg = cg };
+	struct maker m = { .p = p, .cg = cg, .pin = pin };
 	/* an estimate (gmon.out's) is of the sort event only; measured
 	 * calls say each event's shares */
 	bool every = cg->child != NULL;

@@ -19,8 +19,10 @@
  * as a whole a function of its own ("<cycle N as a whole>"), each
  * path's share of its arc's call count as its calls (profile.
  * stack_calls). The estimate of self cost per function (gmon.out's
- * est_self) is dropped: the stacks hold it now.
+ * est_self) is dropped: the stacks hold it now. pin: a function the
+ * stacks holding it are pinned to the measured inclusive cost of, for
+ * a focus or an ignore of it (arc_pin.h), or NO_ID.
  */
-void arc_stacks_make(struct profile *p, const struct cg *cg);
+void arc_stacks_make(struct profile *p, const struct cg *cg, uint32_t pin);
 
 #endif

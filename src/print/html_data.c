@@ -16,6 +16,7 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "flame_data.h"
+#include "html_folded.h"
 #include "json_write.h"
 #include "linebuf.h"
 #include "report_keep.h"
@@ -734,5 +735,8 @@ void html_data_flame(FILE *out, const struct cg *cg,
 		else
 			fputs("null", out);
 	}
-	fputs("]}\n", out);
+	fputs("]", out);
+	/* the trees of the recursion levels folded, for the page's fold */
+	html_folded(out, cg, o, k);
+	fputs("}\n", out);
 }

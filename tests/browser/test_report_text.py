@@ -245,10 +245,9 @@ class TreeTextTest(ReportBase):
         bzr and issue34 profiles, 600 to 4,000 rows each, the page
         equals --tree with --hide, --focus=main and --ignore=*alloc*.)
 
-        Not compared: the fold of Callgrind's recursion levels (fib'2)
-        on a report made without --fold-recursion, which has the levels
-        apart (test_fold_of_recursion_levels). gmon.out has no levels:
-        folds are compared."""
+        The fold of Callgrind's recursion levels (fib'2) is compared in
+        test_fold_of_recursion_levels. gmon.out has no levels: folds are
+        compared here."""
         cases = self.TRANSFORMS[:-1] + [('hide', 'main', '--hide=main'),
                                         ('focus', 'fib', '--focus=fib')]
         p = self.check_transforms('callgrind', cases)
@@ -257,42 +256,134 @@ class TreeTextTest(ReportBase):
         # each event its own tree: a cache miss event's
         self.check_transforms('events', cases[:3], event='D1mr')
 
+    # Callgrind profiles of recursion levels (tests/callgrind-levels/
+    # make.sh): valgrind's default --separate-recs=2 and 4 levels
+    LEVELS = {
+        'callgrind': PROFILES['callgrind'],
+        'recs2': ['tests/callgrind-levels/recs2.out'],
+        'recs4': ['tests/callgrind-levels/recs4.out'],
+    }
+    # (the page's transforms, the command line's options): every
+    # function's levels folded, alone and before and after others
+    LEVEL_CASES = [
+        ('fold=*', ['--fold-recursion']),
+        ('focus=main&fold=*', ['--fold-recursion', '--focus=main']),
+        ('fold=*&focus=leaf', ['--fold-recursion', '--focus=leaf']),
+        ('fold=*&ignore=even', ['--fold-recursion', '--ignore=even']),
+        ('fold=*&hide=ring_b', ['--fold-recursion', '--hide=ring_b']),
+        ('fold=*&focus=fib', ['--fold-recursion', '--focus=fib']),
+        ('fold=*&focus=ring_a', ['--fold-recursion', '--focus=ring_a']),
+        ('fold=*&hide=*alloc*&focus=main',
+         ['--fold-recursion', '--hide=*alloc*', '--focus=main']),
+    ]
+
     def test_fold_of_recursion_levels(self):
-        """Callgrind's recursion levels folded: a report made with
-        --fold-recursion against --tree --fold-recursion, alone and
-        with the page's transforms (fold=* among them: nothing is left
-        to fold). The command line's definition is
-        the one (doc/REFERENCE.md): the reader folds fib'2 into fib
-        before the tree is estimated, so fib is one function in every
-        listing, its self the flat profile's, and the cycles are those
-        of the folded arcs. A report made without the option has the
-        levels apart, and its fold=* folds the paths of their estimate:
-        677 rows against 666 on samples/recursion, even'2 and odd'2 a
-        cycle of their own (294 each) beside even and odd (18 each),
-        where the folded arcs make one cycle of even and odd (312 each), ring_a, ring_b and ring_c a
-        chain above their levels' cycle, where the folded arcs make
-        them a cycle. To equal the command line there, the page would
-        need the tree estimated from the folded arcs and those arcs'
-        cycles, which the report does not carry: not compared, and the
-        transforms bar says so where a fold meets levels (#crumbs-levels),
-        pointing to --fold-recursion."""
+        """Callgrind's recursion levels folded by the page (fold=*, a
+        report made without --fold-recursion) against --tree
+        --fold-recursion with the same transforms, row for row, on
+        samples/recursion and tests/callgrind-levels' profiles (mutual
+        recursion, a ring of three, levels to '4). The command line folds
+        fib'2 into fib as it reads, so its tree is estimated from the
+        folded arcs and their cycles; until session 24 the page folded
+        the paths estimated with the levels apart: 677 rows against 666
+        on samples/recursion, even'2 and odd'2 a cycle of their own (294
+        each) beside even and odd (18 each) where the folded arcs make one
+        cycle of even and odd (312 each), ring_a, ring_b and ring_c a
+        chain above their levels' cycle. The report now carries the
+        folded profile's trees (html_folded.c, fold.js) and the page
+        starts from them when its folds fold every function's levels;
+        the transforms bar's note (#crumbs-levels) is left for a fold of
+        some functions' levels only, which no command line does. A report
+        made with --fold-recursion equals it too, its folds folding
+        nothing more. (On gprof2dot's xapian, issue34, bool and selinux
+        profiles, whose levels valgrind made, the page equals --tree
+        --fold-recursion with fold=*, fold=*&hide=*alloc* and
+        focus=main&fold=*, up to 2,225 rows: checked in session 24.)"""
         levels = "return !!document.getElementById('crumbs-levels')"
+        for kind, args in self.LEVELS.items():
+            page = os.path.join(self.tmp, 'levels-%s.html' % kind)
+            run(['--output=html', '--threshold=0', '-o', page] + args)
+            p = Page(self.driver, page)
+            for place, opts in self.LEVEL_CASES:
+                # fib is samples/recursion's, leaf levels.c's
+                if ('fib' in place) != (kind == 'callgrind') and \
+                        ('fib' in place or 'leaf' in place):
+                    continue
+                want = text_tree(opts + args)
+                p.go('#calltree&' + place)
+                p.js("document.getElementById('calltree-all').click()")
+                p.wait()
+                got = [(depth, c[0], c[1], c[3], c[4])
+                       for depth, c in p.js(ROWS, 'calltree')]
+                what = '%s %s' % (kind, place)
+                self.assertTrue(want, what)
+                self.assertEqual((dict(collections.Counter(want) -
+                                       collections.Counter(got)),
+                                  dict(collections.Counter(got) -
+                                       collections.Counter(want))),
+                                 ({}, {}), what)
+                self.assertFalse(p.js(levels), what)
+                if kind == 'recs4' and place == 'fold=*':
+                    p.shot('text-callgrind-fold-levels')
         p = self.check_transforms('callgrind',
                                   [(None, None, None)] + self.TRANSFORMS +
                                   [('ignore', 'fib', '--ignore=fib')],
                                   made=['--fold-recursion'])
         p.go('#calltree&fold=*')
         self.assertFalse(p.js(levels), 'made with --fold-recursion')
+        # some functions' levels folded: the paths', said
         p = self.page('callgrind')
-        for place, said in (('fold=*', True), ('focus=main&fold=fib', True),
-                            ('fold=main', False), ('hide=fib', False)):
+        for place, said in (('fold=fib', True), ('focus=main&fold=fib', True),
+                            ('fold=main', False), ('hide=fib', False),
+                            ('fold=*', False)):
             p.go('#calltree&' + place)
             self.assertEqual(p.js(levels), said, place)
-            if place == 'fold=*':
-                p.shot('text-callgrind-fold-levels')
         p = self.page('gmon')
         p.go('#calltree&fold=*')
         self.assertFalse(p.js(levels), 'gmon.out')
+
+    def test_fold_by_clicks(self):
+        """As a user folds: the call tree of tests/callgrind-levels'
+        recs4.out (levels to '4), the transforms form's "fold recursion
+        of" with "*" added, then "focus on" main, each with "open all"
+        clicked: the rows --tree --fold-recursion's, then with
+        --focus=main; the cycles of the folded arcs shown (even and odd
+        one cycle, ring_a, ring_b and ring_c another), none of a level."""
+        from selenium.webdriver.support.ui import Select
+        args = self.LEVELS['recs4']
+        page = os.path.join(self.tmp, 'levels-clicks.html')
+        run(['--output=html', '--threshold=0', '-o', page] + args)
+        p = Page(self.driver, page)
+        p.open('#calltree')
+        for op, glob, opts in (('fold', '*', ['--fold-recursion']),
+                               ('focus', 'main', ['--fold-recursion',
+                                                  '--focus=main'])):
+            Select(self.driver.find_element(By.CSS_SELECTOR, '.xf-op')
+                   ).select_by_value(op)
+            box = self.driver.find_element(By.CSS_SELECTOR, '.xf-glob')
+            box.clear()
+            box.send_keys(glob)
+            self.driver.find_element(By.XPATH,
+                                     "//span[@class='xf-form']/button").click()
+            p.wait()
+            self.driver.find_element(By.ID, 'calltree-all').click()
+            p.wait()
+            rows = p.js(ROWS, 'calltree')
+            got = [(depth, c[0], c[1], c[3], c[4]) for depth, c in rows]
+            want = text_tree(opts + args)
+            self.assertEqual(sorted(got), sorted(want), glob)
+            names = [c[5].strip('\u25be\u25b8\u00b7\u22ef') for _, c in rows]
+            self.assertFalse([n for n in names if re.search(r"'\d", n)],
+                             glob)
+            # the folded arcs' cycles, as --tree --fold-recursion
+            # numbers them (the levels apart make 5)
+            for n in ('<cycle 1 as a whole>', '<cycle 2 as a whole>',
+                      'even <cycle 1>', 'odd <cycle 1>', 'ring_a <cycle 2>',
+                      'ring_b <cycle 2>', 'ring_c <cycle 2>'):
+                self.assertIn(n, names, glob)
+            p.js("document.getElementById('calltree').scrollTop = 0")
+            p.wait()
+            p.shot('text-callgrind-fold-clicks-' + op)
 
     def test_path_between_the_cuts(self):
         """A path of 1.5e-5 of the total: a row of its own, and not in
@@ -368,6 +459,89 @@ class TransformedTopTest(ReportBase):
                     (report_base.listed_cost(doc, ev, f['self'][ev]),
                      report_base.listed_cost(doc, ev, f['inclusive'][ev])),
                     kind + ': ' + f['name'])
+
+    def test_focus_total_is_measured(self):
+        """A first focus on one function of a Callgrind profile (and an
+        ignore of it) totals its measured inclusive cost (--json's,
+        callgrind_annotate --inclusive=yes's), exactly: the page's
+        stacks are pinned to it as the command line's are (exact.js
+        pinFunction(), src/print/arc_pin.h). Unpinned, the self costs
+        spread over the estimated paths left main at 82,044 of its
+        82,036 and worker at 58,682 of 58,685."""
+        doc = self.docs['callgrind']
+        ev = self.ev(doc)
+        total = doc['totals'][ev]
+        p = self.page('callgrind')
+        for name in ('main', 'work', 'fib', 'worker'):
+            incl = sum(f['inclusive'][ev] for f in doc['functions']
+                       if f['name'] == name)
+            self.assertGreater(incl, 0, name)
+            for op, want in (('focus', incl), ('ignore', total - incl),
+                             ('fold=*&focus', incl)):
+                p.go('#calltree&%s=%s' % (op, name))
+                page = p.js("return document.getElementById('in-view')"
+                            ".textContent")
+                got = re.match(r'in view: ([\d,]+)', page)
+                self.assertEqual(number(got.group(1)), want,
+                                 '%s=%s: %s' % (op, name, page))
+
+    def test_top_of_folded_levels(self):
+        """Top when the page folds every function's recursion levels
+        (fold=*, a report made without --fold-recursion) is --json
+        --fold-recursion's with the same transforms: alone, a function's
+        self its levels' added and its inclusive the folded profile's
+        measured one (fib 29,290 and 29,290; the page gave the estimate
+        of the levels apart); with a focus, the transformed figures.
+        A level folded into another has no row. Also on a report cut
+        at the default threshold (0.5%), whose functions left out are
+        one unit of its trees: under fold=* alone its Top's folded
+        figures hold the levels it leaves out too."""
+        for kind, cut in (('callgrind', False), ('recs4', False),
+                          ('recs4', True)):
+            args = TreeTextTest.LEVELS[kind]
+            page = os.path.join(self.tmp, 'top-levels-%s%d.html' % (kind, cut))
+            run(['--output=html'] + ([] if cut else ['--threshold=0']) +
+                ['-o', page] + args)
+            p = Page(self.driver, page)
+            # each page function's name, file and object
+            with open(page, encoding='utf-8') as f:
+                data = json.loads(re.search(
+                    r'<script type="application/json" id="cga-data">(.*?)'
+                    r'</script>', f.read(), re.S).group(1))
+            cols = data['functions']
+            path = lambda i: data['paths'][i] if i is not None and i >= 0 else ''
+            names = [(n, path(cols['file'][f]), path(cols['object'][f]))
+                     for f, n in enumerate(cols['name'])]
+            # (a cut page's other transforms take its trees' own self
+            # costs: equal to the command line at --threshold=0 only)
+            for place, opts in (('fold=*', []), ('fold=*&focus=main',
+                                                 ['--focus=main']))[:2 - cut]:
+                doc = json.loads(run(['--json', '--threshold=0',
+                                      '--fold-recursion'] + opts + args))
+                ev = self.ev(doc)
+                byname = {(f['name'], f['file'] or '', f['object'] or ''): f
+                          for f in doc['functions']}
+                p.open('#top&' + place)
+                rows = p.js(TOP_ROWS)
+                what = '%s %s' % (kind, place)
+                self.assertGreater(len(rows), 5, what)
+                for fid, cells in rows:
+                    name, file, obj = names[fid]
+                    key = (re.sub(r"'\d+(?='|$)", '', name, count=1),
+                           file or '', obj or '')
+                    f = byname.get(key)
+                    self.assertIsNotNone(f, '%s: %s' % (what, name))
+                    self.assertEqual(
+                        (number(cells[0]), number(cells[2])),
+                        (f['self'][ev], f['inclusive'][ev]),
+                        '%s: %s' % (what, name))
+                    self.assertEqual(key[0], name,
+                                     '%s: a level has a row' % what)
+            if cut:	# the tree of the folded arcs, said so by no note
+                p.go('#calltree&fold=*')
+                self.assertFalse(p.js("return !!document.getElementById("
+                                      "'crumbs-levels')"), 'cut page')
+                p.shot('text-callgrind-fold-levels-cut')
 
     def test_in_view_is_the_notes(self):
         """The transforms bar's "in view: X of Y (P%)" against the

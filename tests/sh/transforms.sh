@@ -101,17 +101,17 @@ check dwarf-lib_apply lib_apply $pargs $perf/dwarf.data
 check dwarf-leaf leaf $pargs $perf/dwarf.data
 
 # A Callgrind profile records no stacks: the transforms work on the
-# paths estimated from its arcs, rounded to whole units, and say so; the
-# focus's total is still the function's measured inclusive cost and the
-# ignore's drops by it, to the estimate (0.02% of the total), and every
-# event of the profile is transformed, not only the first. Since the
-# transforms start from --tree's paths (cut at 1e-5, the ones the page
-# carries, so that the page's transforms are the command line's), each
-# function's self spread exactly over them moves a focus's total a
-# little further from the measured inclusive cost than the finer 1e-6
-# paths did: samples/cxx's main 164,174 against 164,390 measured
-# (1.2e-4 of the total; 164,378 at 1e-6).
-for spec in "samples/recursion/callgrind.instr.out:fib work main" \
+# paths estimated from its arcs, rounded to whole units, and say so, and
+# every event of the profile is transformed, not only the first. A first
+# --focus=F's total is F's measured inclusive cost (callgrind_annotate
+# --inclusive=yes prints it; --json's "inclusive" and --tree's node of F
+# are it) and --ignore=F's the total less it, exactly, in every event:
+# the stacks are pinned to it (src/print/arc_pin.h). Unpinned, each
+# function's self spread over --tree's paths (cut at 1e-5) moved
+# samples/cxx's main to 164,174 against 164,390 measured (1.2e-4 of the
+# total; session 23 had widened this test's slack to 2e-4 for it), and
+# fib's whole-unit rounding put it one unit off.
+for spec in "samples/recursion/callgrind.instr.out:fib work main worker" \
 	"samples/cxx/callgrind.out:main" \
 	"samples/recursion/callgrind.cache.out:fib"; do
 	file=${spec%%:*}
@@ -128,14 +128,14 @@ import json, sys
 tmp, name, func = sys.argv[1:]
 none, focus, ignore = (json.load(open("%s/arc%s.json" % (tmp, k)))
                        for k in ("", "---focus", "---ignore"))
-incl = sum(f["inclusive"][0] for f in none["functions"] if f["name"] == func)
-tot = none["totals"][0]
-slack = tot * 2e-4
 bad = []
-if abs(focus["totals"][0] - incl) > slack:
-    bad.append("focus: total %d, %s's inclusive %d" % (focus["totals"][0], func, incl))
-if abs(ignore["totals"][0] - (tot - incl)) > slack:
-    bad.append("ignore: total %d, want %d" % (ignore["totals"][0], tot - incl))
+for e, event in enumerate(none["events"]):
+    incl = sum(f["inclusive"][e] for f in none["functions"] if f["name"] == func)
+    tot = none["totals"][e]
+    if focus["totals"][e] != incl:
+        bad.append("focus: %s total %d, %s's inclusive %d" % (event, focus["totals"][e], func, incl))
+    if ignore["totals"][e] != tot - incl:
+        bad.append("ignore: %s total %d, want %d" % (event, ignore["totals"][e], tot - incl))
 if not focus["transforms"]["estimated"]:
     bad.append("focus: the JSON does not say estimated")
 for e in range(1, len(none["events"])):

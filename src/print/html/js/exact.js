@@ -14,19 +14,51 @@
  * (test_report_text.py). A page cut at --threshold lacks the functions
  * it leaves out: there the tree's own self costs are taken, rounded.
  *
- * Returns { unit, parent, self } with the nodes added after T's.
- * (cutWhole()'s tree, which has the merged paths, is not asked here.)
+ * Returns { unit, parent, self } with the nodes added after T's; pin:
+ * the function a first focus or ignore is pinned to (pinFunction()),
+ * or -1. (cutWhole()'s tree, which has the merged paths, is not asked
+ * here.)
  */
-function exactStacks(T, e) {
+function exactStacks(T, e, pin) {
 	const unit = Array.from(T.unit), parent = Array.from(T.parent);
-	let self;
 
-	if (CUT) {
-		self = Array.from(treeSelf(T, true));
-	} else {
-		self = exactSelf(T, e, unit, parent);
+	if (CUT)
+		return { unit, parent,
+			self: wholeUnits(Array.from(treeSelf(T, true))) };
+	const self = exactSelf(T, e, unit, parent);
+
+	return { unit, parent, self: pin >= 0
+		? pinnedUnits(self, unit, parent, pin, FN.inclusive[e][pin])
+		: wholeUnits(self) };
+}
+
+/* arc_pin_func(): the function a first focus or ignore (folds before
+ * it change no stack holding it) of a profile with measured inclusive
+ * costs is pinned to: the one function its glob names, with its
+ * recursion levels (fib'2 for fib), outside any cycle (cycle: each
+ * function's cycle number, FN.cycle's or the folded profile's); -1 for
+ * none */
+function pinFunction(xs, cycle = FN.cycle) {
+	const x = xs.find(y => y.op !== 'fold');
+
+	if (!x || (x.op !== 'focus' && x.op !== 'ignore') || calls().estimated)
+		return -1;
+	const sel = xformSel(x.op, x.arg), ids = levelIds();
+	let f = -1, first = -1;
+
+	for (let g = 0; g < NF; g++) {
+		if (sel[g] !== 1)
+			continue;
+		if (first < 0)
+			first = g;
+		else if (ids[g] !== ids[first])
+			return -1;
+		const n = FN.name[g] || '';
+
+		if (!n.includes("'") || foldRecursion(n) === n)
+			f = g;	/* the level of none: fib */
 	}
-	return { unit, parent, self: wholeUnits(self) };
+	return f >= 0 && !cycle[f] ? f : -1;
 }
 
 /* flame_exact_self()'s selfs of T's nodes, and its nodes for the
@@ -122,6 +154,93 @@ function wholeUnits(self) {
 		if (upto > given) {
 			out[i] = upto - given;
 			given = upto;
+		}
+	}
+	return out;
+}
+
+/*
+ * arc_pin(): whole units as a running sum over each function's nodes
+ * (wholeUnits()' is over every node), so that each function's self
+ * over its stacks is the profile's, and then the stacks holding f made
+ * to add up to incl, f's measured inclusive cost, by moving the
+ * difference between the nodes of the functions with nodes on both
+ * sides: each function's share by what it can give, each node's by its
+ * self, running sums again (functions by id, nodes in order). What
+ * --focus=F and --ignore=F total on the command line.
+ */
+function pinnedUnits(self, unit, parent, f, incl) {
+	const n = self.length, out = new Float64Array(n);
+	const inside = new Uint8Array(n);
+	/* per function (cycles' nodes at NF): its running sum */
+	const sum = new Float64Array(NF + 1), given = new Float64Array(NF + 1);
+	const sIn = new Float64Array(NF), sOut = new Float64Array(NF);
+	let sumIn = 0;
+
+	for (let i = 0; i < n; i++) {
+		const g = unit[i] >= 0 && unit[i] < NF ? unit[i] : NF;
+
+		inside[i] = unit[i] === f ||
+			(parent[i] >= 0 && inside[parent[i]]) ? 1 : 0;
+		if (self[i] > 0) {
+			sum[g] += self[i];
+			const upto = Math.round(sum[g]);
+
+			if (upto > given[g]) {
+				out[i] = upto - given[g];
+				given[g] = upto;
+			}
+		}
+		if (inside[i])
+			sumIn += out[i];
+		if (g < NF)
+			(inside[i] ? sIn : sOut)[g] += out[i];
+	}
+	if (sumIn === incl)
+		return out;
+	const up = incl > sumIn;
+	let need = Math.abs(incl - sumIn), cap = 0;
+
+	for (let g = 0; g < NF; g++)
+		if (sIn[g] && sOut[g])
+			cap += up ? sOut[g] : sIn[g];
+	if (!cap)
+		return out;
+	need = Math.min(need, cap);
+	const move = new Float64Array(NF);
+	let cum = 0, moved = 0;
+
+	for (let g = 0; g < NF; g++) {
+		if (!sIn[g] || !sOut[g])
+			continue;
+		cum += up ? sOut[g] : sIn[g];
+		const upto = Math.round(need * cum / cap);
+
+		move[g] = upto - moved;
+		moved = upto;
+	}
+	const cumGive = new Float64Array(NF), gave = new Float64Array(NF);
+	const cumTake = new Float64Array(NF), took = new Float64Array(NF);
+
+	for (let i = 0; i < n; i++) {
+		const g = unit[i];
+
+		if (g < 0 || g >= NF || !move[g])
+			continue;
+		if (!!inside[i] !== up) {	/* the giving side */
+			cumGive[g] += out[i];
+			const upto = Math.round(move[g] * cumGive[g] /
+				(up ? sOut[g] : sIn[g]));
+
+			out[i] -= upto - gave[g];
+			gave[g] = upto;
+		} else {
+			cumTake[g] += out[i];
+			const upto = Math.round(move[g] * cumTake[g] /
+				(up ? sIn[g] : sOut[g]));
+
+			out[i] += upto - took[g];
+			took[g] = upto;
 		}
 	}
 	return out;

@@ -18,8 +18,11 @@ let shortNames = !!D.short_names;
 const ELL = '\u2026';
 const LINK_CHARS = 100;	/* a name in a link of a list or table */
 
+/* the cycles the labels name: the profile's, or under a fold of every
+ * recursion level the folded profile's (fold.js: foldedCycles()) */
+let fnCycles = FN.cycle;
 function cycleSuffix(f) {
-	return FN.cycle[f] ? ' <cycle ' + FN.cycle[f] + '>' : '';
+	return fnCycles[f] ? ' <cycle ' + fnCycles[f] + '>' : '';
 }
 /* the label with its name and what follows the name (" (object:
  * file)", " <cycle N>") apart */
@@ -39,7 +42,7 @@ function labelParts(f, short) {
 /* every label of one form, made once: sorting by name asks often */
 const labelCache = {};
 function labels(short) {
-	const key = short ? 's' : 'w';
+	const key = (short ? 's' : 'w') + (fnCycles === FN.cycle ? '' : 'f');
 
 	if (!labelCache[key])
 		labelCache[key] = Array.from({ length: NF }, (x, f) => {

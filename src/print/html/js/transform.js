@@ -69,6 +69,7 @@ function xformSet(params) {
 		else
 			xformDropped.push(op + '=' + v);
 	}
+	fnCycles = foldedCycles(xforms);
 }
 /* The hash of the place shown with list as the transforms: a node of
  * the flame graph is a node of the tree before, so it is left */
@@ -176,8 +177,10 @@ function sameFunction(a, b) {
 	return ids[a] === ids[b];
 }
 
-/* Each function's first one of the same name without valgrind's
- * recursion level, file and object */
+/* Each function's one of the same name without valgrind's recursion
+ * level, file and object: the one of no level (fib for fib'2, whichever
+ * the profile met first), else the first; the folded trees' unit
+ * (html_folded.c) */
 function levelIds() {
 	if (!foldedIds) {
 		const first = new Map();
@@ -185,12 +188,19 @@ function levelIds() {
 		foldedIds = new Int32Array(NF);
 		for (let f = 0; f < NF; f++) {
 			const n = FN.name[f] || '';
-			const k = (n.includes("'") ? foldRecursion(n) : n) + '\0' +
-				FN.file[f] + '\0' + FN.object[f];
+			const bare = n.includes("'") ? foldRecursion(n) : n;
+			const k = bare + '\0' + FN.file[f] + '\0' + FN.object[f];
 
-			if (!first.has(k))
+			if (!first.has(k) || (bare === n &&
+			    FN.name[first.get(k)] !== bare))
 				first.set(k, f);
-			foldedIds[f] = first.get(k);
+		}
+		for (let f = 0; f < NF; f++) {
+			const n = FN.name[f] || '';
+
+			foldedIds[f] = first.get((n.includes("'")
+				? foldRecursion(n) : n) + '\0' + FN.file[f] +
+				'\0' + FN.object[f]);
 		}
 	}
 	return foldedIds;
@@ -414,9 +424,14 @@ function xformTree(base) {
 	 * that a function's figures hold them: their cost no longer
 	 * stays with the frame they were merged under */
 	const whole = cutWhole(base);
+	/* every level folded: the folded profile's tree (fold.js) */
+	const F = foldedBase(base);
 	let low = 0;
 
-	for (const u of (whole || base).unit)
+	for (const u of (F || whole || base).unit)
+		if (u < low)
+			low = u;
+	for (const u of F ? base.unit : [])
 		if (u < low)
 			low = u;
 	/* units up to NF: the functions a cut page leaves out, CUT_OTHER */
@@ -424,17 +439,19 @@ function xformTree(base) {
 	/* the threads and time chosen first (samples.js), as the
 	 * command line's --tid and --time choose the samples read */
 	let T = sliceTree(base);
+	const folds = xforms.every(x => x.op === 'fold');
 
-	if (!T) {
+	if (!T && F) {
+		T = foldedStacks(F, folds);
+	} else if (!T) {
 		/* folds alone leave an estimate as it is: the command
 		 * line folds recursion in the reader, before it estimates
 		 * (analyze.c only_folds()) */
-		const folds = xforms.every(x => x.op === 'fold');
-
 		if (base.estimated && !folds)
 			T = whole ? { unit: whole.unit, parent: whole.parent,
 				self: wholeUnits(whole.self) }
-				: exactStacks(base, EV.indexOf(base.event));
+				: exactStacks(base, EV.indexOf(base.event),
+					pinFunction(xforms));
 		else
 			T = whole ? { unit: whole.unit, parent: whole.parent,
 				self: whole.self } : { unit: base.unit,
@@ -448,6 +465,8 @@ function xformTree(base) {
 	T.fn = treeFunctions(T);
 	/* a Callgrind part's measured inclusive costs (samples.js) */
 	T.fn.incl = sliceIncl(base) || T.fn.incl;
+	if (F && folds)
+		T.fn = foldedFunctions(F, T.fn);
 	byKey.set(xformKey, T);
 	document.body.dataset.xformMs = (performance.now() - t).toFixed(1);
 	return T;

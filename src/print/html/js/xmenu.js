@@ -190,11 +190,19 @@ function drawCrumbs() {
 	if (T.estimated)
 		bar.append(el('span', { class: 'note' },
 			'estimated from call arcs: the profile has no stacks'));
-	if (foldsLevels(xforms, base))
+	/* every function's levels folded: --fold-recursion's tree
+	 * (fold.js); some functions' only, no command line's */
+	if (foldsLevels(xforms, base) && !foldedBase(base))
 		bar.append(el('span', { class: 'note', id: 'crumbs-levels' },
-			"recursion levels (fib'2) folded on their estimate apart, " +
-			'not as --fold-recursion folds them before it estimates: ' +
-			'make the report with --fold-recursion for its figures'));
+			!foldedDoc() || sliceNow()
+			? "recursion levels (fib'2) folded on their estimate " +
+			  'apart, not as --fold-recursion folds them before it ' +
+			  'estimates' + (foldedDoc() ? ' (threads or time ' +
+			  'chosen)' : ': make the report with ' +
+			  '--fold-recursion for its figures')
+			: "some functions' recursion levels (fib'2) folded, on " +
+			  'their estimate apart: fold every function\'s ' +
+			  '(fold=*) for --fold-recursion\'s figures'));
 	const note = cutXformNote(base);
 
 	if (note)
