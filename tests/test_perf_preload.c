@@ -1,9 +1,9 @@
 /*
- * resolve/perf_preload.c: symbol tables and kallsyms loaded on a second
- * thread with names of their own, then taken with their names moved into
- * the profile's. What is taken must be what symtab_open() and
- * kallsyms_load() would have made in its place: every id the same, and
- * the orders that ids decide.
+ * resolve/perf_preload.c: symbol tables loaded on a second thread with
+ * names of their own, then taken with their names moved into the
+ * profile's. What is taken must be what symtab_open() would have made
+ * in its place: every id the same, and the orders that ids decide.
+ * (kallsyms, loaded there too, interns no names: tests/test_kallsyms.c.)
  */
 #include "helpers.h"
 
@@ -13,7 +13,6 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "profile/perf_data.h"
-#include "resolve/kallsyms.h"
 #include "resolve/perf_preload.h"
 #include "symtab/symtab.h"
 
@@ -126,42 +125,6 @@ static void test_symtab_rename(void **state)
 	two_release(&t);
 }
 
-/* kallsyms_rename(): symbols at one address are in the order of their
- * ids, which differ between the two tables here ("b_alias" is the
- * profile's before "a_first") */
-static void test_kallsyms_rename_order(void **state)
-{
-	static const char text[] =
-		"ffffffff81000000 T a_first\n"
-		"ffffffff81000000 T b_alias\n"
-		"ffffffff81000100 t c_next\n";
-	char *path = write_temp(text, sizeof(text) - 1);
-	struct kallsyms seq, own;
-	struct two t;
-	name_id *ids;
-
-	(void)state;
-	two_init(&t);
-	names_intern(&t.seq, "b_alias", 7);
-	names_intern(&t.moved, "b_alias", 7);
-	assert_int_equal(kallsyms_load(&seq, path, &t.seq), 0);
-	assert_int_equal(kallsyms_load(&own, path, &t.own), 0);
-	assert_string_equal(names_str(&t.own, own.syms[0].name), "a_first");
-	ids = move_names(&t);
-	kallsyms_rename(&own, ids);
-	assert_int_equal(own.n, seq.n);
-	for (size_t i = 0; i < seq.n; i++) {
-		assert_true(own.syms[i].addr == seq.syms[i].addr);
-		assert_int_equal(own.syms[i].name, seq.syms[i].name);
-	}
-	assert_string_equal(names_str(&t.moved, own.syms[0].name), "b_alias");
-	free(ids);
-	kallsyms_release(&seq);
-	kallsyms_release(&own);
-	two_release(&t);
-	remove_temp(path);
-}
-
 /* The preloader itself: a recorded object's file loaded on the helper
  * and taken; a path it did not load is not; a file whose loading said
  * something is not taken (the caller opens it again, for the message to
@@ -261,7 +224,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symtab_rename),
-		cmocka_unit_test(test_kallsyms_rename_order),
 		cmocka_unit_test(test_preload_take),
 		cmocka_unit_test(test_preload_bounded),
 	};

@@ -120,7 +120,7 @@ static struct loaded *load(struct perf_preload *pl, const struct job *j,
 		diag_set_thread_sink(msgs);
 	}
 	if (j->kernel) {
-		l.ret = kallsyms_load(&l.k, path, &l.names);
+		l.ret = kallsyms_load(&l.k, path);
 	} else {
 		l.st = xcalloc(1, sizeof(*l.st));
 		if (symtab_open(l.st, path, &so, &l.names) < 0) {
@@ -280,8 +280,9 @@ static void drop(struct loaded *l)
 	memset(l, 0, sizeof(*l));	/* path NULL: taken or dropped */
 }
 
-/* The load of obj's file at path, whose names go into names now; NULL
- * when there is none or it said something. */
+/* The load of obj's file at path, whose names go into names now (if
+ * names: kallsyms' have none); NULL when there is none or it said
+ * something. */
 static struct loaded *find(struct perf_preload *pl, uint32_t obj,
 			   const char *path, struct names *names,
 			   name_id **ids)
@@ -300,6 +301,8 @@ static struct loaded *find(struct perf_preload *pl, uint32_t obj,
 		drop(l);
 		return NULL;
 	}
+	if (!names)
+		return l;
 	skip = xcalloc(l->names.nr + 1, sizeof(*skip));
 	*ids = xmalloc((l->names.nr + 1) * sizeof(**ids));
 	names_intern_from(names, &l->names, skip, *ids);
@@ -326,19 +329,16 @@ struct symtab *perf_preload_take(struct perf_preload *pl, uint32_t obj,
 }
 
 bool perf_preload_take_kallsyms(struct perf_preload *pl, const char *path,
-				struct kallsyms *k, struct names *names,
-				int *ret)
+				struct kallsyms *k, int *ret)
 {
-	name_id *ids = NULL;
-	struct loaded *l = find(pl, KERNEL_OBJ, path, names, &ids);
+	/* its names are not interned: nothing to move */
+	struct loaded *l = find(pl, KERNEL_OBJ, path, NULL, NULL);
 
 	if (!l)
 		return false;
 	*k = l->k;
 	memset(&l->k, 0, sizeof(l->k));
-	kallsyms_rename(k, ids);
 	*ret = l->ret;
-	free(ids);
 	drop(l);
 	return true;
 }

@@ -51,12 +51,12 @@ struct symtab *perf_preload_take(struct perf_preload *pl, uint32_t obj,
 				 const char *path, struct names *names);
 
 /*
- * kallsyms_load(k, path, names) as loaded ahead: true with *ret its
- * answer, or false when it was not (or said something).
+ * kallsyms_load(k, path) as loaded ahead: true with *ret its answer, or
+ * false when it was not (or said something). Not yet ordered
+ * (kallsyms_order()).
  */
 bool perf_preload_take_kallsyms(struct perf_preload *pl, const char *path,
-				struct kallsyms *k, struct names *names,
-				int *ret);
+				struct kallsyms *k, int *ret);
 
 /* Stops the helper if running; frees what was not taken. */
 void perf_preload_free(struct perf_preload *pl);

@@ -717,11 +717,14 @@ static int load_kallsyms(struct presolve *r)
 	}
 	if (!r->o->preload ||
 	    !perf_preload_take_kallsyms(r->o->preload, path, &r->ksyms,
-					&r->p->names, &ret))
-		ret = kallsyms_load(&r->ksyms, path, &r->p->names);
+					&ret))
+		ret = kallsyms_load(&r->ksyms, path);
 	if (ret < 0)
 		return r->o->kallsyms ? -1 : 0;
 	r->have_ksyms = ret == 0;
+	/* here, where the names would have been interned */
+	if (r->have_ksyms)
+		kallsyms_order(&r->ksyms, &r->p->names);
 	return 0;
 }
 
@@ -844,7 +847,11 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		const struct ksym *k =
 			r->have_ksyms ? kallsyms_lookup(&r->ksyms, look) : NULL;
 
-		*slot = k ? profile_func(r->p, ob->path, NO_NAME, k->name)
+		*slot = k ? profile_func(r->p, ob->path, NO_NAME,
+					 names_intern(&r->p->names,
+						      kallsyms_name(&r->ksyms,
+								    k),
+						      k->len))
 			  : named(r, ob->path, PERF_KERNEL_OBJECT);
 		return *slot;
 	}
