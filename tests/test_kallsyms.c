@@ -108,7 +108,8 @@ static size_t check_file(const char *path)
 /* Aliases of new names and old ones; a new name whose first line is at
  * another address (it takes its id there, before a name listed before
  * it at this one); the same name twice at one address; a module's; two
- * old names listed against the order of their ids. */
+ * old names listed against the order of their ids; a line out of the
+ * addresses' order (the kernel lists them in order; a copy may not). */
 static void test_alias_order(void **state)
 {
 	static const char text[] =
@@ -126,7 +127,8 @@ static void test_alias_order(void **state)
 		"ffffffff81000500 W weak_one\n"
 		"ffffffff81000500 T a_first\n"
 		"ffffffff81000600 T printf\n"
-		"ffffffff81000600 T zzz\n";
+		"ffffffff81000600 T zzz\n"
+		"ffffffff81000050 t early\n";
 	char *path = write_temp(text, sizeof(text) - 1);
 	struct kallsyms k;
 	struct arena a;
@@ -149,6 +151,7 @@ static void test_alias_order(void **state)
 	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000400ull)), "d_mod");
 	/* a_first's id is from its first line */
 	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000500ull)), "weak_one");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000060ull)), "early");
 	/* both had ids: zzz's is the older */
 	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000600ull)), "printf");
 	assert_null(kallsyms_lookup(&k, 0xffffffff80000000ull));

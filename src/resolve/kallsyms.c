@@ -130,7 +130,12 @@ int kallsyms_load(struct kallsyms *k, const char *path)
 		kallsyms_release(k);
 		return 1;
 	}
-	qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+	/* the kernel lists its code symbols by address already */
+	for (size_t i = 1; i < k->n; i++)
+		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {
+			qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+			break;
+		}
 	return 0;
 }
 
