@@ -82,7 +82,7 @@ static size_t check_file(const char *path)
 		ref[i].id = names_intern(&eager, name, strlen(name));
 	}
 	qsort(ref, k.n, sizeof(*ref), by_addr_id);
-	kallsyms_order(&k, &lazy);
+	kallsyms_order(&k, &lazy, NULL, 0);
 	/* nothing was interned */
 	assert_int_equal(lazy.nr, 4);
 	for (size_t i = 0; i < k.n; i++) {
@@ -141,7 +141,7 @@ static void test_alias_order(void **state)
 	names_init(&n, &a);
 	prefill(&n);
 	assert_int_equal(kallsyms_load(&k, path), 0);
-	kallsyms_order(&k, &n);
+	kallsyms_order(&k, &n, NULL, 0);
 	/* b_alias had an id: a_first's is new, later */
 	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000000ull)), "a_first");
 	/* zz_dup's id came first, at 0x100 */
@@ -158,6 +158,70 @@ static void test_alias_order(void **state)
 	kallsyms_release(&k);
 	names_release(&n);
 	arena_release(&a);
+	remove_temp(path);
+}
+
+/*
+ * A symbol table taken with names of its own (perf_preload.h) when the
+ * profile had 4 names, then a name interned into the profile's after
+ * it: the aliases are ordered as if the table's names had been interned
+ * then, in the order of their ids, and the later name after them.
+ */
+static void test_before_tables(void **state)
+{
+	static const char text[] =
+		"ffffffff81000100 T a_first\n"
+		"ffffffff81000100 T c_here\n"
+		"ffffffff81000200 T x_after\n"
+		"ffffffff81000200 T late\n"
+		"ffffffff81000300 T new_one\n"
+		"ffffffff81000300 T mid\n";
+	static const char *const table[] = { "c_here", "mid", "a_first",
+					     "late" };
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct arena a1, a2, a3;
+	struct names main_names, own, eager;
+	struct kallsyms_before before;
+	struct kallsyms k;
+
+	(void)state;
+	arena_init(&a1);
+	arena_init(&a2);
+	arena_init(&a3);
+	names_init(&main_names, &a1);
+	names_init(&own, &a2);
+	names_init(&eager, &a3);
+	prefill(&main_names);
+	prefill(&eager);
+	for (size_t i = 0; i < 4; i++) {
+		names_intern(&own, table[i], strlen(table[i]));
+		names_intern(&eager, table[i], strlen(table[i]));
+	}
+	before = (struct kallsyms_before){ &own, main_names.nr };
+	names_intern(&main_names, "x_after", 7);
+	names_intern(&eager, "x_after", 7);
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	kallsyms_order(&k, &main_names, &before, 1);
+	for (size_t i = 0; i + 1 < k.n; i += 2) {
+		/* each address's two symbols, by their ids in eager */
+		name_id x = names_intern(&eager, kallsyms_name(&k, &k.syms[i]),
+					 k.syms[i].len);
+		name_id y = names_intern(&eager,
+					 kallsyms_name(&k, &k.syms[i + 1]),
+					 k.syms[i + 1].len);
+
+		assert_true(x < y);
+	}
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000100ull)), "a_first");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000200ull)), "x_after");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000300ull)), "new_one");
+	kallsyms_release(&k);
+	names_release(&main_names);
+	names_release(&own);
+	names_release(&eager);
+	arena_release(&a1);
+	arena_release(&a2);
+	arena_release(&a3);
 	remove_temp(path);
 }
 
@@ -197,6 +261,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_alias_order),
+		cmocka_unit_test(test_before_tables),
 		cmocka_unit_test(test_proc_kallsyms),
 		cmocka_unit_test(test_bad_line),
 	};

@@ -126,9 +126,11 @@ static void test_symtab_rename(void **state)
 }
 
 /* The preloader itself: a recorded object's file loaded on the helper
- * and taken; a path it did not load is not; a file whose loading said
- * something is not taken (the caller opens it again, for the message to
- * come in its place), and the helper printed nothing. */
+ * and taken, with names of its own (none interned into the caller's),
+ * the table symtab_open() makes, name for name; a path it did not load
+ * is not; a file whose loading said something is not taken (the caller
+ * opens it again, for the message to come in its place), and the helper
+ * printed nothing. */
 static void test_preload_take(void **state)
 {
 	struct resolve_opts o;
@@ -140,6 +142,7 @@ static void test_preload_take(void **state)
 	struct symtab seq, *taken;
 	char *junk = write_temp("not an ELF file\n", 16);
 	uint32_t ob, bad;
+	size_t moved;
 	struct two t;
 	char *said;
 
@@ -159,22 +162,28 @@ static void test_preload_take(void **state)
 	said = diag_capture_end();
 	assert_string_equal(said, "");
 	free(said);
-	assert_null(perf_preload_take(pl, ob, "tests/resolve/c-pie/prog", &t.moved));
-	assert_null(perf_preload_take(pl, bad, junk, &t.moved));
-	taken = perf_preload_take(pl, ob, BINARY, &t.moved);
+	assert_null(perf_preload_take(pl, ob, "tests/resolve/c-pie/prog"));
+	assert_null(perf_preload_take(pl, bad, junk));
+	moved = t.moved.nr;
+	taken = perf_preload_take(pl, ob, BINARY);
 	assert_non_null(taken);
+	assert_int_equal(t.moved.nr, moved);
+	assert_true(taken->names != &t.moved);
 	assert_int_equal(symtab_open(&seq, BINARY, &so, &t.seq), 0);
-	assert_int_equal(t.moved.nr, t.seq.nr);
 	assert_int_equal(taken->nsyms, seq.nsyms);
-	for (size_t i = 0; i < seq.nsyms; i++)
-		assert_int_equal(taken->syms[i].name, seq.syms[i].name);
-	/* each name demangled when asked, in both to the same string */
-	for (size_t i = 0; i < seq.nsyms; i++)
+	/* each name, raw and demangled (made when asked), the same */
+	for (size_t i = 0; i < seq.nsyms; i++) {
+		assert_true(taken->syms[i].addr == seq.syms[i].addr);
 		assert_string_equal(
-			names_str(&t.moved,
+			names_str(taken->names,
+				  symtab_name(taken, &taken->syms[i], false)),
+			names_str(&t.seq,
+				  symtab_name(&seq, &seq.syms[i], false)));
+		assert_string_equal(
+			names_str(taken->names,
 				  symtab_name(taken, &taken->syms[i], true)),
 			names_str(&t.seq, symtab_name(&seq, &seq.syms[i], true)));
-	assert_ptr_equal(taken->names, &t.moved);
+	}
 	symtab_release(taken);
 	free(taken);
 	symtab_release(&seq);
@@ -213,7 +222,7 @@ static void test_preload_bounded(void **state)
 				PERF_OBJ_FILE);
 	perf_preload_object(pl, &names, d, last);
 	perf_preload_finish(pl);
-	assert_null(perf_preload_take(pl, last, BINARY, &names));
+	assert_null(perf_preload_take(pl, last, BINARY));
 	perf_preload_free(pl);
 	perf_data_free(d);
 	names_release(&names);

@@ -139,23 +139,39 @@ int kallsyms_load(struct kallsyms *k, const char *path)
 	return 0;
 }
 
-/* An alias's place among those of its address: the id its name had
- * (rank 0), else, new, the offset of the name's first line (rank 1),
- * which orders new names as interning them in the file's order would
- * number them. */
+/*
+ * An alias's place among those of its address, as the id its name has
+ * or would have had: (id, 1, 0, 0) for an id the profile gave it;
+ * (at, 0, i, its id there) for a name of before[i] (interned when the
+ * profile had `at` names: after its id at - 1, before id at); else,
+ * new (rank 1), the offset of the name's first line, which orders new
+ * names as interning them in the file's order would number them. The
+ * least of a name's keys is its first interning.
+ */
 struct alias_key {
 	struct ksym s;
-	int rank;
+	int rank;		/* 1: new */
 	uint64_t at;
+	uint32_t after, table;
+	uint64_t id;
 };
+
+static int key_cmp(const struct alias_key *x, const struct alias_key *y)
+{
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if (x->after != y->after)
+		return x->after < y->after ? -1 : 1;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
 
 static int by_key(const void *a, const void *b)
 {
-	const struct alias_key *x = a, *y = b;
-
-	if (x->rank != y->rank)
-		return x->rank < y->rank ? -1 : 1;
-	return x->at < y->at ? -1 : x->at > y->at;
+	return key_cmp(a, b);
 }
 
 static bool same_name(const struct kallsyms *k, const struct ksym *a,
@@ -165,7 +181,8 @@ static bool same_name(const struct kallsyms *k, const struct ksym *a,
 	       !memcmp(k->text + a->name, k->text + b->name, a->len);
 }
 
-void kallsyms_order(struct kallsyms *k, const struct names *names)
+void kallsyms_order(struct kallsyms *k, const struct names *names,
+		    const struct kallsyms_before *before, size_t nbefore)
 {
 	struct alias_key *keys = NULL;
 	size_t nkeys = 0, keys_alloc = 0, *first = NULL, mask = 0;
@@ -180,14 +197,24 @@ void kallsyms_order(struct kallsyms *k, const struct names *names)
 			continue;
 		for (size_t a = i; a < j; a++) {
 			const struct ksym *s = &k->syms[a];
-			name_id id = names_find(names, kallsyms_name(k, s),
-						s->len);
+			const char *str = kallsyms_name(k, s);
+			name_id id = names_find(names, str, s->len);
+			struct alias_key key = { *s, 1, s->name, 0, 0, 0 };
 
+			if (id != NO_NAME)
+				key = (struct alias_key){ *s, 0, id, 1, 0, 0 };
+			for (size_t t = 0; t < nbefore; t++) {
+				struct alias_key in = { *s, 0, before[t].at, 0,
+							(uint32_t)t, 0 };
+
+				id = names_find(before[t].names, str, s->len);
+				in.id = id;
+				if (id != NO_NAME && key_cmp(&in, &key) < 0)
+					key = in;
+			}
 			ARRAY_GROW(keys, nkeys + 1, keys_alloc);
-			keys[nkeys++] = (struct alias_key){
-				*s, id == NO_NAME, id == NO_NAME ? s->name : id
-			};
-			nnew += id == NO_NAME;
+			keys[nkeys++] = key;
+			nnew += key.rank;
 		}
 	}
 	if (nnew) {

@@ -37,15 +37,27 @@ int kallsyms_load(struct kallsyms *k, const char *path);
 void kallsyms_release(struct kallsyms *k);
 
 /*
+ * A names table whose names would have been interned into the
+ * profile's before kallsyms' when the profile had `at` names, in the
+ * order of their ids (a symbol table loaded ahead, perf_preload.h).
+ */
+struct kallsyms_before {
+	const struct names *names;
+	size_t at;
+};
+
+/*
  * Orders the symbols at each address as interning every name into
- * names now, in the file's order, would order them by their ids (the
- * names names has keep theirs, the others would take new ones in the
- * order of their first lines): a look-up takes the last one of an
+ * names now, in the file's order, would order them by their ids, had
+ * the tables of before[] (in that order) been interned as they say:
+ * the names had keep their ids, the others would take new ones in the
+ * order of their first lines. A look-up takes the last one of an
  * address, and which alias names a kernel function must not depend on
- * whether the names were interned. Call it where the names would have
+ * whether names were interned. Call it where kallsyms' names would have
  * been interned (on the thread that owns names).
  */
-void kallsyms_order(struct kallsyms *k, const struct names *names);
+void kallsyms_order(struct kallsyms *k, const struct names *names,
+		    const struct kallsyms_before *before, size_t nbefore);
 
 /* Symbol s's name (s->len bytes, NUL-ended). */
 static inline const char *kallsyms_name(const struct kallsyms *k,
