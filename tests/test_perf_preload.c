@@ -1,9 +1,9 @@
 /*
- * resolve/perf_preload.c: symbol tables and kallsyms loaded on a second
- * thread with names of their own, then taken with their names moved into
- * the profile's. What is taken must be what symtab_open() and
- * kallsyms_load() would have made in its place: every id the same, and
- * the orders that ids decide.
+ * resolve/perf_preload.c: symbol tables loaded on a second thread with
+ * names of their own, then taken with their names moved into the
+ * profile's. What is taken must be what symtab_open() would have made
+ * in its place: every id the same, and the orders that ids decide.
+ * (kallsyms, loaded there too, interns no names: tests/test_kallsyms.c.)
  */
 #include "helpers.h"
 
@@ -13,7 +13,6 @@
 #include "base/arena.h"
 #include "base/diag.h"
 #include "profile/perf_data.h"
-#include "resolve/kallsyms.h"
 #include "resolve/perf_preload.h"
 #include "symtab/symtab.h"
 
@@ -126,46 +125,12 @@ static void test_symtab_rename(void **state)
 	two_release(&t);
 }
 
-/* kallsyms_rename(): symbols at one address are in the order of their
- * ids, which differ between the two tables here ("b_alias" is the
- * profile's before "a_first") */
-static void test_kallsyms_rename_order(void **state)
-{
-	static const char text[] =
-		"ffffffff81000000 T a_first\n"
-		"ffffffff81000000 T b_alias\n"
-		"ffffffff81000100 t c_next\n";
-	char *path = write_temp(text, sizeof(text) - 1);
-	struct kallsyms seq, own;
-	struct two t;
-	name_id *ids;
-
-	(void)state;
-	two_init(&t);
-	names_intern(&t.seq, "b_alias", 7);
-	names_intern(&t.moved, "b_alias", 7);
-	assert_int_equal(kallsyms_load(&seq, path, &t.seq), 0);
-	assert_int_equal(kallsyms_load(&own, path, &t.own), 0);
-	assert_string_equal(names_str(&t.own, own.syms[0].name), "a_first");
-	ids = move_names(&t);
-	kallsyms_rename(&own, ids);
-	assert_int_equal(own.n, seq.n);
-	for (size_t i = 0; i < seq.n; i++) {
-		assert_true(own.syms[i].addr == seq.syms[i].addr);
-		assert_int_equal(own.syms[i].name, seq.syms[i].name);
-	}
-	assert_string_equal(names_str(&t.moved, own.syms[0].name), "b_alias");
-	free(ids);
-	kallsyms_release(&seq);
-	kallsyms_release(&own);
-	two_release(&t);
-	remove_temp(path);
-}
-
 /* The preloader itself: a recorded object's file loaded on the helper
- * and taken; a path it did not load is not; a file whose loading said
- * something is not taken (the caller opens it again, for the message to
- * come in its place), and the helper printed nothing. */
+ * and taken, with names of its own (none interned into the caller's),
+ * the table symtab_open() makes, name for name; a path it did not load
+ * is not; a file whose loading said something is not taken (the caller
+ * opens it again, for the message to come in its place), and the helper
+ * printed nothing. */
 static void test_preload_take(void **state)
 {
 	struct resolve_opts o;
@@ -177,6 +142,7 @@ static void test_preload_take(void **state)
 	struct symtab seq, *taken;
 	char *junk = write_temp("not an ELF file\n", 16);
 	uint32_t ob, bad;
+	size_t moved;
 	struct two t;
 	char *said;
 
@@ -196,22 +162,28 @@ static void test_preload_take(void **state)
 	said = diag_capture_end();
 	assert_string_equal(said, "");
 	free(said);
-	assert_null(perf_preload_take(pl, ob, "tests/resolve/c-pie/prog", &t.moved));
-	assert_null(perf_preload_take(pl, bad, junk, &t.moved));
-	taken = perf_preload_take(pl, ob, BINARY, &t.moved);
+	assert_null(perf_preload_take(pl, ob, "tests/resolve/c-pie/prog"));
+	assert_null(perf_preload_take(pl, bad, junk));
+	moved = t.moved.nr;
+	taken = perf_preload_take(pl, ob, BINARY);
 	assert_non_null(taken);
+	assert_int_equal(t.moved.nr, moved);
+	assert_true(taken->names != &t.moved);
 	assert_int_equal(symtab_open(&seq, BINARY, &so, &t.seq), 0);
-	assert_int_equal(t.moved.nr, t.seq.nr);
 	assert_int_equal(taken->nsyms, seq.nsyms);
-	for (size_t i = 0; i < seq.nsyms; i++)
-		assert_int_equal(taken->syms[i].name, seq.syms[i].name);
-	/* each name demangled when asked, in both to the same string */
-	for (size_t i = 0; i < seq.nsyms; i++)
+	/* each name, raw and demangled (made when asked), the same */
+	for (size_t i = 0; i < seq.nsyms; i++) {
+		assert_true(taken->syms[i].addr == seq.syms[i].addr);
 		assert_string_equal(
-			names_str(&t.moved,
+			names_str(taken->names,
+				  symtab_name(taken, &taken->syms[i], false)),
+			names_str(&t.seq,
+				  symtab_name(&seq, &seq.syms[i], false)));
+		assert_string_equal(
+			names_str(taken->names,
 				  symtab_name(taken, &taken->syms[i], true)),
 			names_str(&t.seq, symtab_name(&seq, &seq.syms[i], true)));
-	assert_ptr_equal(taken->names, &t.moved);
+	}
 	symtab_release(taken);
 	free(taken);
 	symtab_release(&seq);
@@ -250,7 +222,7 @@ static void test_preload_bounded(void **state)
 				PERF_OBJ_FILE);
 	perf_preload_object(pl, &names, d, last);
 	perf_preload_finish(pl);
-	assert_null(perf_preload_take(pl, last, BINARY, &names));
+	assert_null(perf_preload_take(pl, last, BINARY));
 	perf_preload_free(pl);
 	perf_data_free(d);
 	names_release(&names);
@@ -261,7 +233,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symtab_rename),
-		cmocka_unit_test(test_kallsyms_rename_order),
 		cmocka_unit_test(test_preload_take),
 		cmocka_unit_test(test_preload_bounded),
 	};

@@ -1170,6 +1170,55 @@ static void test_costs_sparse(void **state)
 }
 
 /*
+ * A node's costs: walked from the node up to 8 of them, found through
+ * cost_index past that (perf_data.c). One node of 40 events and one of
+ * 8 exactly, each event sampled in turns, with a sample of another
+ * node between: each (node, event) has one cost, of all its samples.
+ */
+static void test_costs_many_events(void **state)
+{
+	struct perf_data *d = perf_data_new();
+	struct profile p;
+	uint32_t a, b, other, ne = 40;
+
+	(void)state;
+	profile_init(&p);
+	perf_data_object(d, &p.names, "/x", 2, PERF_OBJ_FILE);
+	perf_data_set_events(d, ne);
+	a = perf_data_node(d, perf_data_frame(d, 0, 1), NO_ID, true);
+	b = perf_data_node(d, perf_data_frame(d, 0, 2), NO_ID, true);
+	other = perf_data_node(d, perf_data_frame(d, 0, 3), NO_ID, true);
+	for (uint32_t round = 0; round < 5; round++)
+		for (uint32_t i = 0; i < ne; i++) {
+			/* the events in a different order each round */
+			uint32_t e = (i * 7 + round * 3) % ne;
+
+			perf_data_add_samples(d, a, e, e + 1, 1);
+			if (e < 8)
+				perf_data_add_samples(d, b, e, 2, 2);
+			perf_data_add_sample(d, other, 0, 1);
+		}
+	assert_int_equal(d->ncosts, ne + 8 + 1);
+	for (uint32_t n = 0; n < 2; n++) {
+		uint32_t node = n ? b : a, seen = 0;
+
+		for (uint32_t c = d->nodes[node].cost; c != NO_ID;
+		     c = d->costs[c].next) {
+			uint32_t e = d->costs[c].event;
+
+			assert_false(seen >> (e % 32) & (e < 32));
+			seen |= e < 32 ? 1u << e : 0;
+			assert_true(d->costs[c].period ==
+				    (n ? 10u : 5u * (e + 1)));
+			assert_true(d->costs[c].samples == (n ? 10u : 5u));
+		}
+	}
+	assert_true(d->costs[d->nodes[other].cost].samples == 5 * ne);
+	perf_data_free(d);
+	profile_release(&p);
+}
+
+/*
  * perf_data_cut_stacks(): which samples' stacks look cut. Stacks, the
  * outermost frame first (K: kernel, U: no mapping, F: a file; an
  * exact frame is marked '):
@@ -2702,6 +2751,7 @@ int main(void)
 		cmocka_unit_test(test_maps_many_forks),
 		cmocka_unit_test(test_maps_chosen_order),
 		cmocka_unit_test(test_costs_sparse),
+		cmocka_unit_test(test_costs_many_events),
 		cmocka_unit_test(test_cut_stacks),
 		cmocka_unit_test(test_path_as_nodes),
 		cmocka_unit_test(test_oom_names_file),

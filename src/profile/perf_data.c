@@ -197,19 +197,50 @@ void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 	perf_data_add_samples(d, node, e, period, 1);
 }
 
+/*
+ * A node's costs are found by walking its list (the node was just
+ * reached, its first cost is one load away; a recording has an event or
+ * a few), where a look-up in cost_index was a cache miss a sample. A
+ * node with more than COST_WALK costs has them all in cost_index too,
+ * so that a sample costs a bounded walk however many events there are.
+ */
+#define COST_WALK 8
+
 void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 			   uint64_t period, uint64_t samples)
 {
-	bool added;
+	bool added = true;
 	uint32_t c;
+	unsigned walked = 0;
 	struct perf_cost *pc;
 
 	if (node >= d->nnodes || e >= d->nevents)
 		BUG("perf sample at node %u event %u", node, e);
 	if (d->ncosts >= UINT32_MAX - 1)
 		BUG("more than 2^32 perf stack costs");
-	c = u64map_get_or_put(&d->cost_index, (uint64_t)node << 32 | e,
-			      (uint32_t)d->ncosts, &added);
+	for (c = d->nodes[node].cost; c != NO_ID && walked < COST_WALK;
+	     c = d->costs[c].next, walked++)
+		if (d->costs[c].event == e)
+			break;
+	if (c != NO_ID && walked < COST_WALK) {
+		added = false;
+	} else if (c != NO_ID) {
+		c = u64map_get_or_put(&d->cost_index,
+				      (uint64_t)node << 32 | e,
+				      (uint32_t)d->ncosts, &added);
+	} else {
+		c = (uint32_t)d->ncosts;
+		if (walked == COST_WALK) {
+			/* the node's list grows past the walk: index it */
+			for (uint32_t o = d->nodes[node].cost; o != NO_ID;
+			     o = d->costs[o].next)
+				u64map_put(&d->cost_index,
+					   (uint64_t)node << 32 |
+						   d->costs[o].event,
+					   o);
+			u64map_put(&d->cost_index, (uint64_t)node << 32 | e, c);
+		}
+	}
 	if (added) {
 		ARRAY_GROW(d->costs, d->ncosts + 1, d->costs_alloc);
 		d->costs[c] = (struct perf_cost){ e, d->nodes[node].cost, 0, 0 };

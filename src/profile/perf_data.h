@@ -119,7 +119,9 @@ struct perf_data {
 	size_t nnodes, nodes_alloc;
 	struct perf_cost *costs;	/* listed from their nodes */
 	size_t ncosts, costs_alloc;
-	struct u64map cost_index;	/* (node, event) -> costs[] */
+	/* (node, event) -> costs[], for nodes of more costs than
+	 * perf_data_add_samples() walks */
+	struct u64map cost_index;
 	struct perf_node_index node_index; /* (frame, parent) -> node */
 	struct u64map object_index;	/* path -> object */
 

@@ -1,27 +1,28 @@
 /*
  * /proc/kallsyms (or a copy of it) as a sorted table of the kernel's
  * code symbols (see kallsyms.h).
+ *
+ * The names are not interned here: the kernel lists some 120,000 code
+ * symbols of which a recording names a few thousand, and interning
+ * them all was most of the load (and, with the load on another thread,
+ * done twice: into a table of its own, then into the profile's). What
+ * interning them did decide is which alias names an address (the
+ * symbols at one address ordered by their names' ids), and
+ * kallsyms_order() orders them as those ids would have.
  */
 #include "kallsyms.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/hashmap.h"
 #include "base/xalloc.h"
-
-static int by_addr(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->name < y->name ? -1 : x->name > y->name;
-}
 
 /* One line: "ffffffff81000000 T _stext" or "... t name\t[module]". */
 static int parse_line(char *line, uint64_t *addr, char *type, char **name)
@@ -40,25 +41,77 @@ static int parse_line(char *line, uint64_t *addr, char *type, char **name)
 	return **name ? 0 : -1;
 }
 
-int kallsyms_load(struct kallsyms *k, const char *path, struct names *names)
+/* The whole file, NUL-ended, into *text (its length in *len); -1 after
+ * reporting. /proc files say no size: read until the end. */
+static int read_all(const char *path, char **text, size_t *len)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, alloc = 0;
+	int fd = open(path, O_RDONLY);
+	size_t cap = (size_t)1 << 22, n = 0;
+	char *buf;
+
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t got;
+
+		if (cap - n < 2) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int ret = error_errno("cannot read '%s'", path);
+
+			free(buf);
+			close(fd);
+			return ret;
+		}
+		if (!got)
+			break;
+		n += (size_t)got;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+/* By address, then in the file's order (a name's offset in the text
+ * grows with its line). */
+static int by_addr(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+int kallsyms_load(struct kallsyms *k, const char *path)
+{
+	size_t len = 0, alloc = 0;
 	bool any_addr = false;
 	uint64_t lineno = 0;
+	char *line, *next;
 
 	memset(k, 0, sizeof(*k));
-	if (!f)
-		return error_errno("cannot open '%s'", path);
-	while (getline(&line, &cap, f) > 0) {
+	if (read_all(path, &k->text, &len) < 0)
+		return -1;
+	/* each line as getline() gave it: up to and with its '\n' */
+	for (line = k->text; line < k->text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(k->text + len - line));
 		uint64_t addr;
 		char type, *name;
 
+		next = nl ? nl + 1 : k->text + len;
+		if (nl)
+			*nl = '\0';
 		lineno++;
 		if (parse_line(line, &addr, &type, &name) < 0) {
-			free(line);
-			fclose(f);
 			kallsyms_release(k);
 			return error_at(path, lineno, "not a kallsyms line "
 					"(address, type, name)");
@@ -69,31 +122,171 @@ int kallsyms_load(struct kallsyms *k, const char *path, struct names *names)
 			continue;
 		ARRAY_GROW(k->syms, k->n + 1, alloc);
 		k->syms[k->n].addr = addr;
-		k->syms[k->n].name = names_intern(names, name, strlen(name));
+		k->syms[k->n].name = (size_t)(name - k->text);
+		k->syms[k->n].len = (uint32_t)strnlen(name, UINT32_MAX);
 		k->n++;
 	}
-	free(line);
-	fclose(f);
 	if (!any_addr) {
 		kallsyms_release(k);
 		return 1;
 	}
-	qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+	/* the kernel lists its code symbols by address already */
+	for (size_t i = 1; i < k->n; i++)
+		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {
+			qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+			break;
+		}
 	return 0;
 }
 
-void kallsyms_rename(struct kallsyms *k, const name_id *ids)
+/*
+ * An alias's place among those of its address, as the id its name has
+ * or would have had: (id, 1, 0, 0) for an id the profile gave it;
+ * (at, 0, i, its id there) for a name of before[i] (interned when the
+ * profile had `at` names: after its id at - 1, before id at); else,
+ * new (rank 1), the offset of the name's first line, which orders new
+ * names as interning them in the file's order would number them. The
+ * least of a name's keys is its first interning.
+ */
+struct alias_key {
+	struct ksym s;
+	int rank;		/* 1: new */
+	uint64_t at;
+	uint32_t after, table;
+	uint64_t id;
+};
+
+static int key_cmp(const struct alias_key *x, const struct alias_key *y)
 {
-	for (size_t i = 0; i < k->n; i++)
-		k->syms[i].name = ids[k->syms[i].name];
-	/* symbols at one address are in the order of their ids */
-	if (k->n)
-		qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	if (x->after != y->after)
+		return x->after < y->after ? -1 : 1;
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return key_cmp(a, b);
+}
+
+static bool same_name(const struct kallsyms *k, const struct ksym *a,
+		      const struct ksym *b)
+{
+	return a->len == b->len &&
+	       !memcmp(k->text + a->name, k->text + b->name, a->len);
+}
+
+void kallsyms_order(struct kallsyms *k, const struct names *names,
+		    const struct kallsyms_before *before, size_t nbefore)
+{
+	struct alias_key *keys = NULL;
+	size_t nkeys = 0, keys_alloc = 0, *first = NULL, mask = 0;
+	size_t nnew = 0;
+
+	/* every symbol of an address that has more than one (a few
+	 * hundred of the 120,000), and the names had before */
+	for (size_t i = 0, j; i < k->n; i = j) {
+		for (j = i + 1; j < k->n && k->syms[j].addr == k->syms[i].addr;)
+			j++;
+		if (j - i < 2)
+			continue;
+		for (size_t a = i; a < j; a++) {
+			const struct ksym *s = &k->syms[a];
+			const char *str = kallsyms_name(k, s);
+			name_id id = names_find(names, str, s->len);
+			struct alias_key key = { *s, 1, s->name, 0, 0, 0 };
+
+			if (id != NO_NAME)
+				key = (struct alias_key){ *s, 0, id, 1, 0, 0 };
+			for (size_t t = 0; t < nbefore; t++) {
+				struct alias_key in = { *s, 0, before[t].at, 0,
+							(uint32_t)t, 0 };
+
+				id = names_find(before[t].names, str, s->len);
+				in.id = id;
+				if (id != NO_NAME && key_cmp(&in, &key) < 0)
+					key = in;
+			}
+			ARRAY_GROW(keys, nkeys + 1, keys_alloc);
+			keys[nkeys++] = key;
+			nnew += key.rank;
+		}
+	}
+	if (nnew) {
+		/* a new name's first line may be another address's: look
+		 * every symbol up in a table of the new names */
+		mask = 1;
+		while (mask < nnew * 2)
+			mask <<= 1;
+		first = xmalloc(mask * sizeof(*first));
+		for (size_t i = 0; i < mask; i++)
+			first[i] = SIZE_MAX;
+		mask--;
+		for (size_t i = 0; i < nkeys; i++) {
+			const struct ksym *s = &keys[i].s;
+			size_t h = (size_t)hash_bytes(kallsyms_name(k, s),
+						      s->len) & mask;
+
+			if (!keys[i].rank)
+				continue;
+			while (first[h] != SIZE_MAX &&
+			       !same_name(k, &keys[first[h]].s, s))
+				h = (h + 1) & mask;
+			if (first[h] == SIZE_MAX)
+				first[h] = i;
+		}
+		for (size_t i = 0; i < k->n; i++) {
+			const struct ksym *s = &k->syms[i];
+			size_t h = (size_t)hash_bytes(kallsyms_name(k, s),
+						      s->len) & mask;
+
+			for (; first[h] != SIZE_MAX; h = (h + 1) & mask) {
+				struct alias_key *key = &keys[first[h]];
+
+				if (same_name(k, &key->s, s)) {
+					if (s->name < key->at)
+						key->at = s->name;
+					break;
+				}
+			}
+		}
+		/* each name's first line to every key of that name */
+		for (size_t i = 0; i < nkeys; i++) {
+			const struct ksym *s = &keys[i].s;
+			size_t h = (size_t)hash_bytes(kallsyms_name(k, s),
+						      s->len) & mask;
+
+			if (!keys[i].rank)
+				continue;
+			while (!same_name(k, &keys[first[h]].s, s))
+				h = (h + 1) & mask;
+			keys[i].at = keys[first[h]].at;
+		}
+	}
+	/* the keys are the groups' symbols in the table's order: sort each
+	 * group and put it back */
+	for (size_t i = 0, t = 0, j; i < k->n; i = j) {
+		for (j = i + 1; j < k->n && k->syms[j].addr == k->syms[i].addr;)
+			j++;
+		if (j - i < 2)
+			continue;
+		qsort(keys + t, j - i, sizeof(*keys), by_key);
+		for (size_t a = i; a < j; a++)
+			k->syms[a] = keys[t++].s;
+	}
+	free(first);
+	free(keys);
 }
 
 void kallsyms_release(struct kallsyms *k)
 {
 	free(k->syms);
+	free(k->text);
 	memset(k, 0, sizeof(*k));
 }
 

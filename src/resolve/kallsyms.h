@@ -11,29 +11,60 @@
 
 #include "base/names.h"
 
+/* A code symbol: its name is kallsyms_name()'s, interned by the caller
+ * when it names a function (most of the kernel's 100,000 are never
+ * asked for). */
 struct ksym {
 	uint64_t addr;
-	name_id name;
+	size_t name;		/* its offset in the text */
+	uint32_t len;
 };
 
 struct kallsyms {
 	struct ksym *syms;	/* code symbols, sorted by address */
 	size_t n;
+	char *text;		/* the file's bytes, each name NUL-ended */
 };
 
 /*
- * Load the code symbols (types t, T, w, W) of path. Returns 0; 1 when
- * the file lists no address (every one 0, as for a user not allowed to
- * see them), with nothing loaded; -1 after reporting when it cannot be
- * read.
+ * Load the code symbols (types t, T, w, W) of path, with the symbols at
+ * one address in the file's order until kallsyms_order(). Returns 0; 1
+ * when the file lists no address (every one 0, as for a user not
+ * allowed to see them), with nothing loaded; -1 after reporting when it
+ * cannot be read.
  */
-int kallsyms_load(struct kallsyms *k, const char *path, struct names *names);
+int kallsyms_load(struct kallsyms *k, const char *path);
 void kallsyms_release(struct kallsyms *k);
 
-/* k, loaded with a names table of its own (on another thread), takes
- * the ids ids[] gives its names (names_intern_from()), and its order
- * with them, as kallsyms_load() would have left it. */
-void kallsyms_rename(struct kallsyms *k, const name_id *ids);
+/*
+ * A names table whose names would have been interned into the
+ * profile's before kallsyms' when the profile had `at` names, in the
+ * order of their ids (a symbol table loaded ahead, perf_preload.h).
+ */
+struct kallsyms_before {
+	const struct names *names;
+	size_t at;
+};
+
+/*
+ * Orders the symbols at each address as interning every name into
+ * names now, in the file's order, would order them by their ids, had
+ * the tables of before[] (in that order) been interned as they say:
+ * the names had keep their ids, the others would take new ones in the
+ * order of their first lines. A look-up takes the last one of an
+ * address, and which alias names a kernel function must not depend on
+ * whether names were interned. Call it where kallsyms' names would have
+ * been interned (on the thread that owns names).
+ */
+void kallsyms_order(struct kallsyms *k, const struct names *names,
+		    const struct kallsyms_before *before, size_t nbefore);
+
+/* Symbol s's name (s->len bytes, NUL-ended). */
+static inline const char *kallsyms_name(const struct kallsyms *k,
+					const struct ksym *s)
+{
+	return k->text + s->name;
+}
 
 /* The symbol at or below addr (a function reaches up to the next one),
  * or NULL below the first. */

@@ -2,13 +2,20 @@
  * Symbol tables loaded on a second thread while a perf.data's samples
  * are read (see perf_preload.h).
  *
- * Why the names can move: symtab_open() interns its names into the
- * profile's table as it meets them, so a table loaded on the helper has
- * a names table of its own, and is taken where resolve_perf.c would
- * have opened it: its names are interned into the profile's in the
- * order of their own ids, which is the order symtab_open() met them.
- * Names the profile had keep their ids, new ones get the ids that call
- * would have given them, and nothing else is interned in between.
+ * Names: symtab_open() interns its names into the names table it is
+ * given, so a table loaded on the helper has a names table of its own.
+ * A symbol table is taken with it: the table keeps its own names (lent
+ * by the load until perf_preload_free()), and resolve_perf.c interns
+ * into the profile's the few names it gives functions (symbol_func()),
+ * where interning every name of the table there again took the main
+ * thread 3% of the run (libLLVM's 44,000 raw names for its 105 sampled
+ * functions). Which ids the profile's names get is no listing's
+ * business but one: the kernel's symbols at one address are ordered as
+ * their names' ids would have been (the last names the address), and
+ * those ids depend on the names interned before them, a taken table's
+ * among them. resolve_perf.c tells kallsyms_order() which tables it
+ * took and when, and the order is what interning them would have made
+ * (kallsyms.h). kallsyms interns no names at all.
  *
  * Messages: the helper's go to a buffer of each load's (diag.h's thread
  * sink); a load that said anything is not taken but opened again on
@@ -44,7 +51,8 @@ struct loaded {
 	struct kallsyms k;
 	int ret;		/* kallsyms_load()'s */
 	struct arena arena;
-	struct names names;
+	struct names names;	/* a taken table's, until the end */
+	bool lent;		/* the table taken: names and arena kept */
 	char *msgs;
 	size_t msg_len;
 };
@@ -120,7 +128,7 @@ static struct loaded *load(struct perf_preload *pl, const struct job *j,
 		diag_set_thread_sink(msgs);
 	}
 	if (j->kernel) {
-		l.ret = kallsyms_load(&l.k, path, &l.names);
+		l.ret = kallsyms_load(&l.k, path);
 	} else {
 		l.st = xcalloc(1, sizeof(*l.st));
 		if (symtab_open(l.st, path, &so, &l.names) < 0) {
@@ -266,28 +274,34 @@ void perf_preload_finish(struct perf_preload *pl)
 	pl->started = false;
 }
 
-static void drop(struct loaded *l)
+/* What was loaded, but for a lent names table (final: that too). */
+static void drop(struct loaded *l, bool final)
 {
+	bool keep = l->lent && !final;
+
 	if (l->st) {
 		symtab_release(l->st);
 		free(l->st);
+		l->st = NULL;
 	}
 	kallsyms_release(&l->k);
-	names_release(&l->names);
-	arena_release(&l->arena);
+	if (!keep) {
+		names_release(&l->names);
+		arena_release(&l->arena);
+	}
 	free(l->path);
 	free(l->msgs);
-	memset(l, 0, sizeof(*l));	/* path NULL: taken or dropped */
+	l->path = l->msgs = NULL;	/* path NULL: taken or dropped */
+	l->msg_len = 0;
+	l->lent = keep;
 }
 
-/* The load of obj's file at path, whose names go into names now; NULL
- * when there is none or it said something. */
+/* The load of obj's file at path; NULL when there is none or it said
+ * something. */
 static struct loaded *find(struct perf_preload *pl, uint32_t obj,
-			   const char *path, struct names *names,
-			   name_id **ids)
+			   const char *path)
 {
 	struct loaded *l = NULL;
-	bool *skip;
 
 	perf_preload_finish(pl);
 	for (size_t i = 0; i < pl->nloaded && !l; i++)
@@ -297,49 +311,46 @@ static struct loaded *find(struct perf_preload *pl, uint32_t obj,
 	if (!l)
 		return NULL;
 	if (l->msg_len) {
-		drop(l);
+		drop(l, false);
 		return NULL;
 	}
-	skip = xcalloc(l->names.nr + 1, sizeof(*skip));
-	*ids = xmalloc((l->names.nr + 1) * sizeof(**ids));
-	names_intern_from(names, &l->names, skip, *ids);
-	free(skip);
 	return l;
 }
 
 struct symtab *perf_preload_take(struct perf_preload *pl, uint32_t obj,
-				 const char *path, struct names *names)
+				 const char *path)
 {
-	name_id *ids = NULL;
-	struct loaded *l = find(pl, obj, path, names, &ids);
+	struct loaded *l = find(pl, obj, path);
 	struct symtab *st;
 
 	if (!l)
 		return NULL;
 	st = l->st;
 	l->st = NULL;
-	if (st)
-		symtab_rename(st, names, ids);
-	free(ids);
-	drop(l);
+	if (st) {
+		/* the load was copied into pl->loaded, which no longer
+		 * moves (the helper is done): its names table and the
+		 * table's pointer to it are made to point there */
+		l->names.arena = &l->arena;
+		st->names = &l->names;
+		l->lent = true;
+	}
+	drop(l, false);
 	return st;
 }
 
 bool perf_preload_take_kallsyms(struct perf_preload *pl, const char *path,
-				struct kallsyms *k, struct names *names,
-				int *ret)
+				struct kallsyms *k, int *ret)
 {
-	name_id *ids = NULL;
-	struct loaded *l = find(pl, KERNEL_OBJ, path, names, &ids);
+	/* its names are not interned: nothing to move */
+	struct loaded *l = find(pl, KERNEL_OBJ, path);
 
 	if (!l)
 		return false;
 	*k = l->k;
 	memset(&l->k, 0, sizeof(l->k));
-	kallsyms_rename(k, ids);
 	*ret = l->ret;
-	free(ids);
-	drop(l);
+	drop(l, false);
 	return true;
 }
 
@@ -354,7 +365,7 @@ void perf_preload_free(struct perf_preload *pl)
 	free(pl->jobs);
 	free(pl->scratch);
 	for (size_t i = 0; i < pl->nloaded; i++)
-		drop(&pl->loaded[i]);
+		drop(&pl->loaded[i], true);
 	free(pl->loaded);
 	pthread_mutex_destroy(&pl->lock);
 	pthread_cond_destroy(&pl->more);

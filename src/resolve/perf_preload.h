@@ -4,8 +4,7 @@
  * bind_recorded() would open them, from the moment the reader gives the
  * object its first frame; and the kernel's symbols at its first kernel
  * frame. resolve_perf.c then takes each table where it would have
- * opened it, its names moved into the profile's there, so that every
- * name id, and so every listing, is what one thread makes.
+ * opened it, so that every listing is what one thread makes.
  */
 #ifndef CGA_PERF_PRELOAD_H
 #define CGA_PERF_PRELOAD_H
@@ -42,21 +41,24 @@ void perf_preload_finish(struct perf_preload *pl);
 
 /*
  * Object obj's file at path, as symtab_open() with resolve_perf.c's
- * options for names only would give it, its names interned into names
- * now: NULL when it was not loaded ahead, or its loading said something
- * (a warning, a failure): then the caller opens it, for the message to
- * come where it belongs. The caller owns what it gets.
+ * options for names only would give it, but with a names table of its
+ * own (st->names: the caller interns the names it uses into its own
+ * table), which lives until perf_preload_free(): NULL when it was not
+ * loaded ahead, or its loading said something (a warning, a failure):
+ * then the caller opens it, for the message to come where it belongs.
+ * The caller owns the table it gets, and releases it before
+ * perf_preload_free().
  */
 struct symtab *perf_preload_take(struct perf_preload *pl, uint32_t obj,
-				 const char *path, struct names *names);
+				 const char *path);
 
 /*
- * kallsyms_load(k, path, names) as loaded ahead: true with *ret its
- * answer, or false when it was not (or said something).
+ * kallsyms_load(k, path) as loaded ahead: true with *ret its answer, or
+ * false when it was not (or said something). Not yet ordered
+ * (kallsyms_order()).
  */
 bool perf_preload_take_kallsyms(struct perf_preload *pl, const char *path,
-				struct kallsyms *k, struct names *names,
-				int *ret);
+				struct kallsyms *k, int *ret);
 
 /* Stops the helper if running; frees what was not taken. */
 void perf_preload_free(struct perf_preload *pl);

@@ -81,6 +81,10 @@ struct presolve {
 					 * tables are for names only */
 	struct kallsyms ksyms;
 	bool have_ksyms;
+	/* the symbol tables taken from the preloader, with names of their
+	 * own, in the order taken (kallsyms_order()) */
+	struct kallsyms_before *taken;
+	size_t ntaken, taken_alloc;
 	uint32_t *func_exact, *func_ret;	/* per frame; NO_ID unknown */
 	uint32_t *event_of;		/* perf event -> profile event */
 	/* per object, up to RET_CHECKS of its return-address frames, for
@@ -629,9 +633,16 @@ static void bind_recorded(struct presolve *r)
 			 * call below would have loaded it */
 			st = r->o->preload && so.no_dwarf
 				     ? perf_preload_take(r->o->preload,
-							 (uint32_t)i, paths[c],
-							 &r->p->names)
+							 (uint32_t)i, paths[c])
 				     : NULL;
+			if (st) {
+				/* its names, had they been interned now */
+				ARRAY_GROW(r->taken, r->ntaken + 1,
+					   r->taken_alloc);
+				r->taken[r->ntaken++] = (struct kallsyms_before){
+					st->names, r->p->names.nr
+				};
+			}
 			if (!st) {
 				st = xcalloc(1, sizeof(*st));
 				if (symtab_open(st, paths[c], &so,
@@ -827,11 +838,14 @@ static int load_kallsyms(struct presolve *r)
 	}
 	if (!r->o->preload ||
 	    !perf_preload_take_kallsyms(r->o->preload, path, &r->ksyms,
-					&r->p->names, &ret))
-		ret = kallsyms_load(&r->ksyms, path, &r->p->names);
+					&ret))
+		ret = kallsyms_load(&r->ksyms, path);
 	if (ret < 0)
 		return r->o->kallsyms ? -1 : 0;
 	r->have_ksyms = ret == 0;
+	/* here, where the names would have been interned */
+	if (r->have_ksyms)
+		kallsyms_order(&r->ksyms, &r->p->names, r->taken, r->ntaken);
 	return 0;
 }
 
@@ -929,8 +943,15 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 					      ? symtab_line(st, s->addr)
 					      : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
-	uint32_t f = profile_func(r->p, object, at ? le->file : NO_NAME,
-				  symtab_name(st, s, r->o->demangle));
+	name_id name = symtab_name(st, s, r->o->demangle);
+	uint32_t f;
+
+	/* a table loaded ahead has names of its own (perf_preload.h) */
+	if (st->names != &r->p->names && name != NO_NAME) {
+		name = names_intern(&r->p->names, names_str(st->names, name),
+				    names_len(st->names, name));
+	}
+	f = profile_func(r->p, object, at ? le->file : NO_NAME, name);
 
 	if (at && le->line)
 		profile_set_func_line(r->p, f, le->line);
@@ -954,7 +975,11 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		const struct ksym *k =
 			r->have_ksyms ? kallsyms_lookup(&r->ksyms, look) : NULL;
 
-		*slot = k ? profile_func(r->p, ob->path, NO_NAME, k->name)
+		*slot = k ? profile_func(r->p, ob->path, NO_NAME,
+					 names_intern(&r->p->names,
+						      kallsyms_name(&r->ksyms,
+								    k),
+						      k->len))
 			  : named(r, ob->path, PERF_KERNEL_OBJECT);
 		return *slot;
 	}
@@ -1279,6 +1304,7 @@ out:
 			free(r.bind[i].owned);
 		}
 	kallsyms_release(&r.ksyms);
+	free(r.taken);
 	free(r.bind);
 	free(r.func_exact);
 	free(r.func_ret);

@@ -101,14 +101,7 @@ static uint32_t location_frame(struct profile *p, const struct pprof_file *f,
 static void add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 		       uint64_t value, uint64_t n)
 {
-	uint32_t c;
-
-	perf_data_add_sample(d, node, e, value);
-	if (n <= 1)
-		return;
-	c = u64map_get(&d->cost_index, (uint64_t)node << 32 | e);
-	d->costs[c].samples += n - 1;
-	d->events[e].samples += n - 1;
+	perf_data_add_samples(d, node, e, value, n > 1 ? n : 1);
 }
 
 int pprof_read_addresses(struct profile *p, const struct pprof_file *f,

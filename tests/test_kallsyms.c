@@ -1,0 +1,270 @@
+/*
+ * resolve/kallsyms.c: the kernel's symbols, their names not interned.
+ * Which of the symbols at one address names it (a look-up takes the
+ * last) must be what interning every name in the file's order into the
+ * profile's names, then ordering each address's symbols by their ids,
+ * would give: the way kallsyms was read before its names were left
+ * alone, here the reference.
+ */
+#include "helpers.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "resolve/kallsyms.h"
+
+/* Names the profile had before kallsyms: "b_alias" and "mid" among
+ * them, so that old ids and new ones meet at one address. */
+static void prefill(struct names *n)
+{
+	static const char *const before[] = { "zzz", "mid", "b_alias",
+					      "printf" };
+
+	for (size_t i = 0; i < sizeof(before) / sizeof(before[0]); i++)
+		names_intern(n, before[i], strlen(before[i]));
+}
+
+struct ref {
+	uint64_t addr;
+	size_t name;		/* the text offset: the file's order */
+	name_id id;
+};
+
+static int by_line(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	return x->name < y->name ? -1 : x->name > y->name;
+}
+
+static int by_addr_id(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+/*
+ * Every symbol of path in the order kallsyms_order() gives, against
+ * the reference's, with the names prefill() gives before; the look-up
+ * of each address is its last symbol. Returns the number of addresses
+ * with more than one symbol.
+ */
+static size_t check_file(const char *path)
+{
+	struct arena a1, a2;
+	struct names lazy, eager;
+	struct kallsyms k;
+	struct ref *ref;
+	size_t groups = 0;
+
+	arena_init(&a1);
+	arena_init(&a2);
+	names_init(&lazy, &a1);
+	names_init(&eager, &a2);
+	prefill(&lazy);
+	prefill(&eager);
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	ref = calloc(k.n + 1, sizeof(*ref));
+	for (size_t i = 0; i < k.n; i++)
+		ref[i] = (struct ref){ k.syms[i].addr, k.syms[i].name, 0 };
+	/* the reference: each name interned in the file's order, then
+	 * each address's symbols by id */
+	qsort(ref, k.n, sizeof(*ref), by_line);
+	for (size_t i = 0; i < k.n; i++) {
+		const char *name = k.text + ref[i].name;
+
+		ref[i].id = names_intern(&eager, name, strlen(name));
+	}
+	qsort(ref, k.n, sizeof(*ref), by_addr_id);
+	kallsyms_order(&k, &lazy, NULL, 0);
+	/* nothing was interned */
+	assert_int_equal(lazy.nr, 4);
+	for (size_t i = 0; i < k.n; i++) {
+		const struct ksym *s = &k.syms[i];
+		bool last = i + 1 == k.n || k.syms[i + 1].addr != s->addr;
+
+		assert_true(s->addr == ref[i].addr);
+		assert_string_equal(kallsyms_name(&k, s),
+				    names_str(&eager, ref[i].id));
+		if (last)
+			assert_ptr_equal(kallsyms_lookup(&k, s->addr), s);
+		groups += last && i && k.syms[i - 1].addr == s->addr;
+	}
+	free(ref);
+	kallsyms_release(&k);
+	names_release(&lazy);
+	names_release(&eager);
+	arena_release(&a1);
+	arena_release(&a2);
+	return groups;
+}
+
+/* Aliases of new names and old ones; a new name whose first line is at
+ * another address (it takes its id there, before a name listed before
+ * it at this one); the same name twice at one address; a module's; two
+ * old names listed against the order of their ids; a line out of the
+ * addresses' order (the kernel lists them in order; a copy may not). */
+static void test_alias_order(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T a_first\n"
+		"ffffffff81000000 T b_alias\n"
+		"ffffffff81000000 D not_code\n"
+		"ffffffff81000100 t zz_dup\n"
+		"ffffffff81000200 T c_here\n"
+		"ffffffff81000200 t zz_dup\n"
+		"ffffffff81000300 t mid\n"
+		"ffffffff81000300 t late\n"
+		"ffffffff81000300 t mid\n"
+		"ffffffff81000400 t e_mod\t[somemod]\n"
+		"ffffffff81000400 t d_mod\t[somemod]\n"
+		"ffffffff81000500 W weak_one\n"
+		"ffffffff81000500 T a_first\n"
+		"ffffffff81000600 T printf\n"
+		"ffffffff81000600 T zzz\n"
+		"ffffffff81000050 t early\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct kallsyms k;
+	struct arena a;
+	struct names n;
+
+	(void)state;
+	assert_int_equal(check_file(path), 6);
+	/* and by name, what the look-ups give */
+	arena_init(&a);
+	names_init(&n, &a);
+	prefill(&n);
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	kallsyms_order(&k, &n, NULL, 0);
+	/* b_alias had an id: a_first's is new, later */
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000000ull)), "a_first");
+	/* zz_dup's id came first, at 0x100 */
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000210ull)), "c_here");
+	/* "mid" had an id */
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000300ull)), "late");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000400ull)), "d_mod");
+	/* a_first's id is from its first line */
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000500ull)), "weak_one");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000060ull)), "early");
+	/* both had ids: zzz's is the older */
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000600ull)), "printf");
+	assert_null(kallsyms_lookup(&k, 0xffffffff80000000ull));
+	kallsyms_release(&k);
+	names_release(&n);
+	arena_release(&a);
+	remove_temp(path);
+}
+
+/*
+ * A symbol table taken with names of its own (perf_preload.h) when the
+ * profile had 4 names, then a name interned into the profile's after
+ * it: the aliases are ordered as if the table's names had been interned
+ * then, in the order of their ids, and the later name after them.
+ */
+static void test_before_tables(void **state)
+{
+	static const char text[] =
+		"ffffffff81000100 T a_first\n"
+		"ffffffff81000100 T c_here\n"
+		"ffffffff81000200 T x_after\n"
+		"ffffffff81000200 T late\n"
+		"ffffffff81000300 T new_one\n"
+		"ffffffff81000300 T mid\n";
+	static const char *const table[] = { "c_here", "mid", "a_first",
+					     "late" };
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct arena a1, a2, a3;
+	struct names main_names, own, eager;
+	struct kallsyms_before before;
+	struct kallsyms k;
+
+	(void)state;
+	arena_init(&a1);
+	arena_init(&a2);
+	arena_init(&a3);
+	names_init(&main_names, &a1);
+	names_init(&own, &a2);
+	names_init(&eager, &a3);
+	prefill(&main_names);
+	prefill(&eager);
+	for (size_t i = 0; i < 4; i++) {
+		names_intern(&own, table[i], strlen(table[i]));
+		names_intern(&eager, table[i], strlen(table[i]));
+	}
+	before = (struct kallsyms_before){ &own, main_names.nr };
+	names_intern(&main_names, "x_after", 7);
+	names_intern(&eager, "x_after", 7);
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	kallsyms_order(&k, &main_names, &before, 1);
+	for (size_t i = 0; i + 1 < k.n; i += 2) {
+		/* each address's two symbols, by their ids in eager */
+		name_id x = names_intern(&eager, kallsyms_name(&k, &k.syms[i]),
+					 k.syms[i].len);
+		name_id y = names_intern(&eager,
+					 kallsyms_name(&k, &k.syms[i + 1]),
+					 k.syms[i + 1].len);
+
+		assert_true(x < y);
+	}
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000100ull)), "a_first");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000200ull)), "x_after");
+	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000300ull)), "new_one");
+	kallsyms_release(&k);
+	names_release(&main_names);
+	names_release(&own);
+	names_release(&eager);
+	arena_release(&a1);
+	arena_release(&a2);
+	arena_release(&a3);
+	remove_temp(path);
+}
+
+/* This machine's kernel, where it lists addresses (hundreds of
+ * addresses with aliases on Debian's), against the reference. */
+static void test_proc_kallsyms(void **state)
+{
+	struct kallsyms k;
+	int ret;
+
+	(void)state;
+	ret = kallsyms_load(&k, "/proc/kallsyms");
+	kallsyms_release(&k);
+	if (ret)
+		skip();
+	check_file("/proc/kallsyms");
+}
+
+/* A line that is not one: its number, as before */
+static void test_bad_line(void **state)
+{
+	static const char text[] = "ffffffff81000000 T ok\nnot a line\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct kallsyms k;
+	char *said;
+
+	(void)state;
+	diag_capture_begin();
+	assert_int_equal(kallsyms_load(&k, path), -1);
+	said = diag_capture_end();
+	assert_non_null(strstr(said, ":2: not a kallsyms line"));
+	free(said);
+	remove_temp(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_alias_order),
+		cmocka_unit_test(test_before_tables),
+		cmocka_unit_test(test_proc_kallsyms),
+		cmocka_unit_test(test_bad_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
