@@ -629,9 +629,13 @@ int symtab_open(struct symtab *st, const char *path,
 	if (!opts->no_dwarf) {
 		struct elf_file *from = dbg && elf_has_dwarf(dbg) ? dbg : bin;
 
-		if (!elf_has_dwarf(from) || load_dwarf(st, from, opts) > 0)
-			warning("%s: no DWARF debug info: functions from the "
-				"symbol table only, no files or lines", path);
+		if (!elf_has_dwarf(from) || load_dwarf(st, from, opts) > 0) {
+			st->dwarf_missing = true;
+			if (!opts->dwarf_missing_later)
+				warning("%s: no DWARF debug info: functions "
+					"from the symbol table only, no files "
+					"or lines", path);
+		}
 	}
 	ret = 0;
 out:

@@ -48,6 +48,10 @@ struct symtab_opts {
 	 * addr2line's file and data symbols, which it does not make.
 	 */
 	bool names_later;
+	/* without no_dwarf: a binary with no DWARF is not warned of here
+	 * but marked (symtab.dwarf_missing), for a caller opening many
+	 * (a perf.data's sampled objects) to say once, in one line */
+	bool dwarf_missing_later;
 };
 
 enum sym_kind { SYM_FUNC, SYM_OBJECT, SYM_PLT, SYM_OTHER };
@@ -111,6 +115,9 @@ struct symtab {
 	size_t nlines;
 	bool has_symtab;	/* .symtab (else only .dynsym: stripped) */
 	bool has_dwarf;
+	bool dwarf_missing;	/* DWARF asked for and none found (its
+				 * warning left to the caller:
+				 * symtab_opts.dwarf_missing_later) */
 	bool debug_only;	/* a separate debug file: .text holds no bytes */
 
 	struct symtab_range *ranges;	/* private */

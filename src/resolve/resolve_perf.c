@@ -547,6 +547,47 @@ static void warn_missing(const struct presolve *r)
 }
 
 /*
+ * The sampled objects kept for the listings of code that have no DWARF,
+ * said in one warning: a recording of a build on a system without debug
+ * packages has a line each for make, dash, libc, cc1... (23 of 25
+ * objects in a recording of gcc), which buried the warnings that
+ * matter. Their base names, the paths being in the notes.
+ */
+static void say_missing_dwarf(const struct perf_recorded *k, size_t from)
+{
+	char *text = NULL;
+	size_t len = 0, n = 0, last = 0;
+	FILE *m;
+
+	for (size_t j = from; j < k->n; j++)
+		if (k->st[j]->dwarf_missing) {
+			n++;
+			last = j;
+		}
+	if (n == 0 || !(m = open_memstream(&text, &len)))
+		return;
+	for (size_t j = from, said = 0; j < k->n; j++) {
+		const char *path = k->reports[j].binary;
+		const char *base = strrchr(path, '/');
+
+		if (k->st[j]->dwarf_missing)
+			fprintf(m, "%s%s", said++ ? ", " : "",
+				base ? base + 1 : path);
+	}
+	fclose(m);
+	if (n == 1)
+		warning("%s: no DWARF debug info: functions from the symbol "
+			"table only, no files or lines", k->reports[last].binary);
+	else
+		warning("%zu of the %zu sampled objects have no DWARF debug "
+			"info, so their functions are from the symbol table "
+			"only, with no files or lines: %s (a separate debug "
+			"file, as a -dbgsym package installs, or --debug-dir "
+			"gives them)", n, k->n - from, text);
+	free(text);
+}
+
+/*
  * Objects without a -b binary: the first candidate file that is there
  * and has the recorded build-id (or any, when none is recorded). A file
  * at the recorded path of another build is said once and not used.
@@ -560,10 +601,12 @@ static void bind_recorded(struct presolve *r)
 	struct symtab_opts so = { .debug_dir = r->o->debug_dir,
 				  .demangle = true,
 				  .no_dwarf = true,
-				  .names_later = true };
+				  .names_later = true,
+				  .dwarf_missing_later = true };
 	char (*paths)[PERF_PATH_MAX] =
 		xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
 	bool *sampled = r->kept ? sampled_objects(r->d) : NULL;
+	size_t kept_before = r->kept ? r->kept->n : 0;
 
 	for (size_t i = 0; i < r->d->nobjects; i++) {
 		const struct perf_object *ob = &r->d->objects[i];
@@ -633,6 +676,8 @@ static void bind_recorded(struct presolve *r)
 	free(paths);
 	free(sampled);
 	warn_missing(r);
+	if (r->kept)
+		say_missing_dwarf(r->kept, kept_before);
 }
 
 /*
@@ -1249,14 +1294,44 @@ out:
 	return ret;
 }
 
+/* Whether report rep's binary is the recorded file at its own path */
+static bool at_recorded_path(const struct profile *p,
+			     const struct resolve_report *rep)
+{
+	return rep->object != NO_NAME &&
+	       strcmp(rep->offset_reason, "the recorded file") == 0 &&
+	       strcmp(rep->binary, profile_str(p, rep->object)) == 0;
+}
+
 void resolve_perf_print_notes(FILE *out, const struct profile *p,
 			      const struct resolve_report *reports, size_t n,
 			      const struct resolve_opts *o)
 {
+	size_t same = 0;
+
+	/* the files read where the recording says they were, the usual
+	 * case, in one line (a recording of a build maps 25 objects);
+	 * each found elsewhere (--sysroot, a build-id) in its own */
 	for (size_t b = 0; b < n; b++)
-		fprintf(out, "Symbols from %s for %s (%s).\n",
-			reports[b].binary, profile_str(p, reports[b].object),
-			reports[b].offset_reason);
+		same += at_recorded_path(p, &reports[b]);
+	for (size_t b = 0; b < n; b++)
+		if (same < 2 || !at_recorded_path(p, &reports[b]))
+			fprintf(out, "Symbols from %s for %s (%s).\n",
+				reports[b].binary,
+				profile_str(p, reports[b].object),
+				reports[b].offset_reason);
+	if (same >= 2) {
+		fprintf(out, "Symbols from the recorded files, at the paths "
+			"recorded, for %zu objects:", same);
+		for (size_t b = 0, said = 0; b < n; b++)
+			if (at_recorded_path(p, &reports[b])) {
+				const char *base = strrchr(reports[b].binary, '/');
+
+				fprintf(out, "%s %s", said++ ? "," : "",
+					base ? base + 1 : reports[b].binary);
+			}
+		fputs(".\n", out);
+	}
 	if (o->inlined == INLINE_CALLEE)
 		fputs("Inlined code is charged to the inlined function, "
 		      "called from the function it was inlined into "

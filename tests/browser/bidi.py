@@ -100,6 +100,16 @@ class Firefox:
         value = got['result'].get('value')
         return None if value is None else json.loads(value)
 
+    def keys(self, *keys):
+        """Keys pressed and released in turn on the page, as a user
+        types them (WebDriver's codes: '\\ue015' the down arrow...)."""
+        acts = []
+        for k in keys:
+            acts += [{'type': 'keyDown', 'value': k}, {'type': 'keyUp', 'value': k}]
+        self.command('input.performActions', {
+            'context': self.context,
+            'actions': [{'type': 'key', 'id': 'keyboard', 'actions': acts}]})
+
     def quit(self):
         try:
             if self.ws:

@@ -6,8 +6,9 @@ that the report works in the other engine. For a Callgrind profile with
 -b and an IgProf profile: the page loads with no error logged, the Top
 table's rows are --json's numbers in --json's order of self cost,
 clicking a function opens its view with --json's callers and callees,
-the flame graph's root spans the total, and the call tree opened
-all is --tree's row for row. Exit status: 0 passed, 1
+the flame graph's root spans the total, the call tree opened
+all is --tree's row for row, and Top is one Tab stop whose rows the
+arrows walk. Exit status: 0 passed, 1
 failed.
 """
 import json
@@ -104,6 +105,27 @@ class FirefoxTest(unittest.TestCase):
 
     def test_top_igprof(self):
         self.check_top('igprof')
+
+    def test_top_keys(self):
+        """Top is one Tab stop; the down arrow walks its rows past those
+        drawn at first, End goes to the last (test_report_keys.py has
+        the whole walk in Chromium)."""
+        doc, ev = self.open('callgrind')
+        row = """(() => {
+            const a = document.activeElement, r = a.closest('#top-table [data-row]');
+            return r ? Number(r.dataset.row) : null;
+        })()"""
+        self.ff.js("document.querySelector('#top-head [data-key=object]').focus()")
+        self.ff.keys('\ue004')                  # Tab
+        self.assertEqual(self.ff.js(row), 0)
+        drawn = self.ff.js("document.querySelectorAll('#top-table .row').length")
+        self.ff.keys(*['\ue015'] * (drawn + 5))  # the down arrow
+        self.ff.js(DRAWN)
+        self.assertEqual(self.ff.js(row), drawn + 5)
+        self.ff.keys('\ue010')                  # End
+        self.assertEqual(self.ff.js(row), len(doc['functions']) - 1)
+        self.ff.keys('\ue004')
+        self.assertIsNone(self.ff.js(row))
 
     def test_function(self):
         doc, ev = self.open('callgrind')

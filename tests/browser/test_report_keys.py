@@ -12,6 +12,10 @@ Space), where a mouse user clicks:
   and the focus went back to the page's top: Tab never got past the
   first forty rows of Top (nor of a source file's: the same vtable). Now the row with
   the focus is drawn again and the focus kept in it.
+- Top (and the diff page's Top) then had a Tab stop a row: 10,000
+  functions took 10,000 Tabs to pass. Now the table is one Tab stop,
+  the current row's link, and the arrows, Page Up/Down, Home and End
+  move between rows, as in the call tree; Tab leaves the table.
 - The disassembly's function picker: Tab from its box went to the list
   under it (Chromium makes a box that scrolls a Tab stop), which the
   box's blur hides: the focus dropped to the page's top.
@@ -97,23 +101,57 @@ class TestKeys(KeysBase):
             "return document.querySelector('#top-head .sorted').className"))
         self.assertEqual(self.active(p)['key'], 'incl')
 
-    def test_tab_walks_past_the_rows_drawn(self):
+    def test_top_one_tab_stop_arrows_walk(self):
         """Top's 171 functions (callgrind, --threshold=0): Tab from the
-        last title walks the rows' links in the table's order, well
-        past the ~40 drawn at first, without coming back to the top"""
+        last title lands on the first row's link; the down arrow walks
+        the rows in the table's order, well past the ~40 drawn at
+        first; End, Home and Page Down go where they say; Tab leaves the
+        table in one step and Shift+Tab comes back to the row left"""
         p = self.page('callgrind')
+        n = p.js("return document.querySelector('#top-count').textContent")
+        n = int(n.split()[0])
         drawn = p.js("return document.querySelectorAll('#top-table .row').length")
+        # one Tab stop among the rows drawn
+        self.assertEqual(p.js("return document.querySelectorAll("
+                              "'#top-table [tabindex=\"0\"]').length"), 1)
         self.focus(p, '#top-head [data-key=object]')
-        seen = []
+        self.press(Keys.TAB)
+        a = self.active(p)
+        self.assertEqual((a['tag'], a['table'], a['row']), ('A', 'top-table', 0), a)
+        seen = [0]
         for _ in range(drawn + 30):
-            self.press(Keys.TAB)
+            self.press(Keys.ARROW_DOWN)
             a = self.active(p)
-            self.assertEqual(a['tag'], 'A', a)
-            self.assertEqual(a['table'], 'top-table', a)
+            self.assertEqual((a['tag'], a['table']), ('A', 'top-table'), a)
             seen.append(a['row'])
         # row after row, in the table's order (one link a row)
         self.assertEqual(seen, list(range(len(seen))))
         self.assertGreater(len(seen), drawn)
+        # the link with the focus is the one the row shows, in view
+        self.assertTrue(p.js("""const a = document.activeElement, r = a.getBoundingClientRect(),
+            t = document.querySelector('#top-table').getBoundingClientRect();
+            return r.top >= t.top && r.bottom <= t.bottom;"""))
+        self.press(Keys.END)
+        self.assertEqual(self.active(p)['row'], n - 1)
+        self.press(Keys.HOME)
+        self.assertEqual(self.active(p)['row'], 0)
+        self.press(Keys.PAGE_DOWN)
+        page = self.active(p)['row']
+        self.assertGreater(page, 5)
+        self.press(Keys.ARROW_UP)
+        self.assertEqual(self.active(p)['row'], page - 1)
+        self.press(Keys.TAB)
+        a = self.active(p)
+        self.assertNotEqual(a['table'], 'top-table', a)
+        ActionChains(self.driver).key_down(Keys.SHIFT).send_keys(Keys.TAB) \
+            .key_up(Keys.SHIFT).perform()
+        a = self.active(p)
+        self.assertEqual((a['table'], a['row']), ('top-table', page - 1), a)
+        # Enter opens that row's function
+        href = p.js("return document.activeElement.getAttribute('href')")
+        self.press(Keys.ENTER)
+        p.wait()
+        self.assertEqual(p.js('return location.hash'), href)
 
     def test_disasm_picker_tab(self):
         p = self.page('callgrind')

@@ -152,7 +152,7 @@ function viewDiffTop() {
 					only ? el('span', { class: 'only' }, ' (' + only + ')') : null),
 				el('span', { class: 'muted', title: fnFile(f) || '' },
 					fnFile(f) || ''));
-		});
+		}, null, true);
 
 		t.id = 'top-table';
 		if (table)

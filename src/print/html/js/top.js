@@ -211,7 +211,7 @@ function viewTop() {
 			(first, last) => {
 				/* the names of the rows drawn, told apart */
 				fitted = fitSet(rows.slice(first, last), nameMax);
-			});
+			}, true);
 
 		t.id = 'top-table';
 		box.style.setProperty('--top-columns', topTemplate());
