@@ -12,6 +12,9 @@
  *   demangle.c   libbfd's demangler
  *   debugfile.c  the separate debug file, found the way gdb finds it
  *   dwarf.c      libdwarf: line rows and function ranges of every CU
+ *   dwarf_attr.c   its attribute readers
+ *   dwarf_split.c  -gsplit-dwarf: the .dwo or .dwp of a skeleton unit
+ *   split_ranges.c  a split unit's addresses and range lists, by hand
  *   lines.c      line rows -> sorted lines[], symtab_line()
  *   frames.c     function ranges -> flattened ranges[], symtab_frames()
  *   symtab.c     symtab_open(), raw_sym[] -> syms[], symtab_lookup()
@@ -424,6 +427,16 @@ void dwarf_data_release(struct dwarf_data *d);
  * twice). -1 after a warning naming the file: do not hand it to libdwarf.
  */
 int dwarf_precheck(struct elf_file *ef);
+
+/*
+ * Whether the range list at off of .debug_rnglists (rnglists, size
+ * bytes) indexes .debug_addr (DW_RLE_*x kinds) in a file that has none
+ * (have_addr false), or runs off the section: libdwarf 20210528 loses an
+ * error it makes for that (tests/fuzz/regress/
+ * libdwarf-rle-head-error-leak).
+ */
+bool dwarf_rnglist_unreadable(const unsigned char *rnglists, size_t size,
+			      bool have_addr, unsigned addr_size, uint64_t off);
 
 /* --- lines.c --- */
 
