@@ -114,4 +114,20 @@ for at in 100 400 1000 3000 8000 12000; do
 	rc=$?
 	[ $rc -eq 0 ] || fail "garbled at $at: exit $rc: $(tail -3 "$tmp/err")"
 done
+# the same for a .dwp
+for n in v5p v4p; do
+	for at in 64 500 2000 16000 45000 cut; do
+		if [ $at = cut ]; then
+			head -c 30000 $d/$n.dwp >"$tmp/other.dwp"
+		else
+			cp $d/$n.dwp "$tmp/other.dwp"
+			printf '\377\377\377\377\377\377\377\377' |
+				dd of="$tmp/other.dwp" bs=1 seek=$at conv=notrunc 2>/dev/null
+		fi
+		cp $d/$n "$tmp/other"
+		"$bin" --resolve --inlines -b "$tmp/other" $addrs >/dev/null 2>"$tmp/err"
+		rc=$?
+		[ $rc -eq 0 ] || fail "$n.dwp garbled at $at: exit $rc: $(tail -3 "$tmp/err")"
+	done
+done
 exit $status
