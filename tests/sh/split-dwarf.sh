@@ -7,6 +7,7 @@
 # symbols (work where mid is inlined) and answers ??:? for DWARF 5.
 # Without its .dwo, a note says the unit's inlined frames are missing, and
 # the lines are still addr2line's (DWARF 4) or the DWARF 4 build's (5).
+# The same with clang when it is installed.
 # tests/sh/split-dwarf-files.sh has .dwp packages and hostile .dwo.
 bin=$1
 command -v gcc >/dev/null && command -v addr2line >/dev/null ||
@@ -75,6 +76,23 @@ for v in 4 5; do	# 4 first: 5 is compared with it
 	fi
 	grep -q 's.c:[0-9]' "$tmp/ours"* || fail "DWARF $v: no lines"
 done
+# clang's split DWARF (DW_AT_rnglists_base, its own forms): the frames
+# of the unsplit clang build, from the .dwo
+if command -v clang >/dev/null; then
+	for v in 4 5; do
+		(cd "$tmp" && clang -g -gdwarf-$v -gsplit-dwarf -O2 -o c$v s.c &&
+		 clang -g -gdwarf-$v -O2 -o cw$v s.c) ||
+			{ fail "clang -gsplit-dwarf failed"; continue; }
+		addrs=$(objdump -d "$tmp/cw$v" | awk '/^[0-9a-f]+ <(work|main)>:/ { on = 1; next } /^$/ { on = 0 } on && /^ +[0-9a-f]+:/ { sub(":", "", $1); print "0x" $1 }')
+		"$bin" --resolve --inlines -b "$tmp/c$v" $addrs >"$tmp/ours" 2>"$tmp/err"
+		[ -s "$tmp/err" ] && fail "clang DWARF $v: said: $(cat "$tmp/err")"
+		"$bin" --resolve --inlines -b "$tmp/cw$v" $addrs >"$tmp/whole"
+		grep -q 'inlined by' "$tmp/ours" ||
+			fail "clang DWARF $v: no inlined frame"
+		cmp -s "$tmp/ours" "$tmp/whole" ||
+			fail "clang DWARF $v: not the unsplit build's: $(diff "$tmp/ours" "$tmp/whole")"
+	done
+fi
 # without -gsplit-dwarf: nothing said
 "$bin" --resolve -b "$tmp/w5" 0x0 >/dev/null 2>"$tmp/err"
 grep -q 'split off' "$tmp/err" && fail "whole DWARF said to be split"
