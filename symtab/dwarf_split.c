@@ -106,12 +106,17 @@ static bool open_split(struct dwarf_split *sp, const char *path,
 		goto fail;
 	ret = dwarf_init_b(elf_fd(*ef), DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL,
 			   NULL, dbg, &err);
-	if (ret != DW_DLV_OK) {
+	/* one warning: a build's .dwo are all alike (gcc's with
+	 * -fdebug-types-section have one .debug_info.dwo section per type
+	 * unit, which libdwarf 20210528 refuses as duplicated) */
+	if (ret != DW_DLV_OK && !sp->unreadable++) {
 		warning("%s: cannot read DWARF of the split units of '%s': %s",
 			path, sp->path,
 			ret == DW_DLV_NO_ENTRY ? "it has none"
 			: err		       ? dwarf_errmsg(err)
 					       : "unknown error");
+	}
+	if (ret != DW_DLV_OK) {
 		if (err)
 			dwarf_dealloc_error(NULL, err);
 		goto fail;
@@ -155,7 +160,8 @@ static void refuse(struct dwarf_split *sp, const char *file,
 	}
 }
 
-/* The split unit of a .dwo: its first unit, which must carry id. */
+/* The split unit of a .dwo: its first unit that is no type unit (DWARF
+ * 5 puts those in .debug_info.dwo too), which must carry id. */
 static bool dwo_unit(struct dwarf_split *sp, const char *file,
 		     const Dwarf_Sig8 *id, Dwarf_Die *die)
 {
@@ -166,9 +172,13 @@ static bool dwo_unit(struct dwarf_split *sp, const char *file,
 	Dwarf_Error err = NULL;
 	int ret;
 
-	ret = dwarf_next_cu_header_d(sp->dwo, 1, &len, &version, &abbrev_off,
-				     &addr_size, &off_size, &ext_size, &sig,
-				     &type_off, &next, &type, &err);
+	do
+		ret = dwarf_next_cu_header_d(sp->dwo, 1, &len, &version,
+					     &abbrev_off, &addr_size, &off_size,
+					     &ext_size, &sig, &type_off, &next,
+					     &type, &err);
+	while (ret == DW_DLV_OK &&
+	       (type == DW_UT_split_type || type == DW_UT_type));
 	if (ret != DW_DLV_OK ||
 	    dwarf_siblingof_b(sp->dwo, NULL, 1, die, &err) != DW_DLV_OK) {
 		if (err)
@@ -260,6 +270,8 @@ bool dwarf_split_get(struct dwarf_split *sp, const char *dwo_name,
 		     const unsigned char **rnglists, size_t *rnglists_len)
 {
 	char *cand[3] = { NULL, NULL, NULL };
+	struct stat tried[3];
+	size_t ntried = 0;
 	const char *base;
 	size_t n = 0;
 	bool found = false;
@@ -276,8 +288,18 @@ bool dwarf_split_get(struct dwarf_split *sp, const char *dwo_name,
 			n = cand_add(cand, n, join(sp->bin_dir, base));
 	}
 	for (size_t i = 0; i < n && !found; i++) {
-		if (!is_file(cand[i]))
+		struct stat st;
+		bool seen = false;
+
+		/* ./x.dwo and /build/x.dwo: one file, tried once */
+		if (stat(cand[i], &st) != 0 || !S_ISREG(st.st_mode))
 			continue;
+		for (size_t k = 0; k < ntried; k++)
+			seen |= tried[k].st_dev == st.st_dev &&
+				tried[k].st_ino == st.st_ino;
+		if (seen)
+			continue;
+		tried[ntried++] = st;
 		if (!open_split(sp, cand[i], &sp->dwo_ef, &sp->dwo))
 			continue;
 		found = dwo_unit(sp, cand[i], dwo_id, die);
@@ -327,14 +349,17 @@ void dwarf_split_release(struct dwarf_split *sp)
 {
 	close_split(&sp->dwo_ef, &sp->dwo);
 	close_split(&sp->dwp_ef, &sp->dwp);
+	if (sp->unreadable > 1)
+		warning("%s: %u split files unreadable", sp->path,
+			sp->unreadable);
 	if (sp->refused > 1)
 		warning("%s: %u split units of another build or unreadable, "
 			"not used", sp->path, sp->refused);
 	if (sp->missing)
 		note("%s: %u compilation unit%s split off (-gsplit-dwarf) "
-		     "into .dwo or .dwp files, not found (the first looked "
-		     "for as %s): %s lines are known, %s inlined frames are "
-		     "not", sp->path, sp->missing,
+		     "into .dwo or .dwp files not found or not read (the "
+		     "first looked for as %s): %s lines are known, %s "
+		     "inlined frames are not", sp->path, sp->missing,
 		     sp->missing == 1 ? " is" : "s are", sp->missing_where,
 		     sp->missing == 1 ? "its" : "their",
 		     sp->missing == 1 ? "its" : "their");

@@ -23,6 +23,7 @@ struct dwarf_split {
 	unsigned missing;	/* skeletons whose split unit was not found */
 	char *missing_where;	/* where the first of them was looked for */
 	unsigned refused;	/* found but of another build, or corrupt */
+	unsigned unreadable;	/* files libdwarf cannot open */
 };
 
 void dwarf_split_init(struct dwarf_split *sp, const char *path);

@@ -63,7 +63,7 @@ for v in 4 5; do	# 4 first: 5 is compared with it
 	mv "$tmp/s$v-s.dwo" "$tmp/away.dwo"
 	"$bin" --resolve -b "$tmp/s$v" $addrs >"$tmp/ours" 2>"$tmp/err" ||
 		fail "DWARF $v: $(cat "$tmp/err")"
-	grep -q "^cganalyze: $tmp/s$v: 1 compilation unit is split off (-gsplit-dwarf) into .dwo or .dwp files, not found (the first looked for as $tmp/s$v-s.dwo, $tmp/s$v.dwp): its lines are known, its inlined frames are not$" "$tmp/err" ||
+	grep -q "^cganalyze: $tmp/s$v: 1 compilation unit is split off (-gsplit-dwarf) into .dwo or .dwp files not found or not read (the first looked for as $tmp/s$v-s.dwo, $tmp/s$v.dwp): its lines are known, its inlined frames are not$" "$tmp/err" ||
 		fail "DWARF $v: not said: $(cat "$tmp/err")"
 	if [ $v = 4 ]; then
 		addr2line -f -p -a -e "$tmp/s$v" $addrs >"$tmp/peer"
