@@ -321,6 +321,8 @@ bool dwarf_split_get(struct dwarf_split *sp, const char *dwo_name,
 		else
 			*rnglists = NULL;
 	}
+	if (found && !*rnglists)
+		*rnglists_len = 0;
 	if (!found && !sp->missing++) {
 		size_t len = strlen(sp->path) + 8;
 

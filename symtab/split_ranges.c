@@ -71,9 +71,8 @@ int split_rnglist(const struct split_ranges *sr, bool indexed, uint64_t v,
 	uint64_t off = v, a, b;
 	unsigned asz = sr->addr_size;
 
-	if (indexed && !rnglist_offset(sr, v, &off))
-		return -1;
-	if (!sr->rnglists || off >= sr->rnglists_len)
+	if (!sr->rnglists || (indexed && !rnglist_offset(sr, v, &off)) ||
+	    off >= sr->rnglists_len)
 		return -1;
 	c = (struct cur){ sr->rnglists + off, sr->rnglists + sr->rnglists_len,
 			  sr->big };
