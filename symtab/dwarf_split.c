@@ -98,7 +98,7 @@ static bool open_split(struct dwarf_split *sp, const char *path,
 		       struct elf_file **ef, Dwarf_Debug *dbg)
 {
 	Dwarf_Error err = NULL;
-	int ret;
+	int ret, copy;
 
 	if (elf_file_open(ef, path) < 0)
 		return false;
@@ -106,9 +106,20 @@ static bool open_split(struct dwarf_split *sp, const char *path,
 		goto fail;
 	ret = dwarf_init_b(elf_fd(*ef), DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL,
 			   NULL, dbg, &err);
-	/* one warning: a build's .dwo are all alike (gcc's with
-	 * -fdebug-types-section have one .debug_info.dwo section per type
-	 * unit, which libdwarf 20210528 refuses as duplicated) */
+	/* g++ -fdebug-types-section: a section per type unit (dwo_types.c) */
+	if (ret == DW_DLV_ERROR && err &&
+	    dwarf_errno(err) == DW_DLE_SECTION_DUPLICATION &&
+	    dwo_types_copy(elf_fd(*ef), path, &copy) > 0) {
+		dwarf_dealloc_error(NULL, err);
+		err = NULL;
+		elf_file_close(*ef);
+		*ef = NULL;
+		if (elf_file_open_fd(ef, path, copy) < 0)
+			goto fail;
+		ret = dwarf_init_b(elf_fd(*ef), DW_DLC_READ,
+				   DW_GROUPNUMBER_ANY, NULL, NULL, dbg, &err);
+	}
+	/* one warning: a build's .dwo are all alike */
 	if (ret != DW_DLV_OK && !sp->unreadable++) {
 		warning("%s: cannot read DWARF of the split units of '%s': %s",
 			path, sp->path,

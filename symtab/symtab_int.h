@@ -15,6 +15,7 @@
  *   dwarf_attr.c   its attribute readers
  *   dwarf_split.c  -gsplit-dwarf: the .dwo or .dwp of a skeleton unit
  *   split_ranges.c  a split unit's addresses and range lists, by hand
+ *   dwo_types.c    a .dwo with a section per type unit, made readable
  *   lines.c      line rows -> sorted lines[], symtab_line()
  *   frames.c     function ranges -> flattened ranges[], symtab_frames()
  *   symtab.c     symtab_open(), raw_sym[] -> syms[], symtab_lookup()
@@ -408,6 +409,17 @@ char *debugfile_find(const char *path, const char *debug_dir,
 
 /* CRC-32 of a whole file as .gnu_debuglink has it; -1 after reporting. */
 int debugfile_crc(const char *path, uint32_t *crc);
+
+/* --- dwo_types.c --- */
+
+/*
+ * For a .dwo whose type units are each in a section of their own (g++
+ * -fdebug-types-section), which libdwarf refuses: a copy (*copy, a memfd)
+ * with those sections unnamed. 1 with the copy; 0 when there is nothing
+ * to unname or the file cannot be read; -1 never (a failed copy is a
+ * warning and 0).
+ */
+int dwo_types_copy(int fd, const char *path, int *copy);
 
 /* --- dwarf.c --- */
 
