@@ -44,6 +44,15 @@ for b in v5:whole v5p:whole v4:whole4 v4p:whole4; do
 		2>/dev/null || fail "$n: listing failed"
 	cmp -s "$tmp/$ref.i" "$tmp/$n.i" ||
 		fail "$n: --inlined=callee is not $ref's: $(diff "$tmp/$ref.i" "$tmp/$n.i" | head)"
+	# the annotated source's inline frames at their call lines
+	"$bin" --annotate=total_area --inline-calls -b $d/$ref \
+		$d/callgrind.out >"$tmp/ref.o" 2>/dev/null
+	"$bin" --annotate=total_area --inline-calls -b $d/$n \
+		$d/callgrind.out >"$tmp/$n.o" 2>/dev/null
+	cmp -s "$tmp/ref.o" "$tmp/$n.o" ||
+		fail "$n: --inline-calls is not $ref's: $(diff "$tmp/ref.o" "$tmp/$n.o" | head)"
+	grep -q '400,000 *~> inlined acc<unsigned long>::add(unsigned long)' \
+		"$tmp/$n.o" || fail "$n: no inlined call of acc::add annotated"
 done
 if command -v llvm-symbolizer >/dev/null; then
 	# its answers for a .dwp build equal its answers for whole (the
