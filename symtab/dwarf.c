@@ -95,7 +95,7 @@ struct dwarf_reader {
 	struct split_ranges sr;
 	const unsigned char *debug_addr, *debug_ranges;
 	size_t debug_addr_len, debug_ranges_len;
-	struct skeleton *skels;	/* read after all units (see dwarf_read()) */
+	struct skeleton *skels;	/* read after all units: read_skeletons() */
 	size_t nskels, skels_alloc;
 	bool files_only;	/* read_lines(): the file names, no rows */
 	unsigned cut_chains;	/* origin chains past MAX_ORIGIN_DEPTH */
@@ -437,8 +437,8 @@ static void die_names(struct dwarf_reader *rd, Dwarf_Die die, bool top,
 	if (!die_attrs(rd->dbg, die, &attrs, &n))
 		return;
 	for (Dwarf_Signed i = 0; i < n; i++)
-		name_attr(rd, die, attrs[i], attr_number(rd->dbg, attrs[i]), top,
-			  depth, ni);
+		name_attr(rd, die, attrs[i], attr_number(rd->dbg, attrs[i]),
+			  top, depth, ni);
 	attrs_free(rd->dbg, attrs, n);
 }
 
@@ -538,7 +538,8 @@ static int read_rnglist(struct dwarf_reader *rd, Dwarf_Attribute attr,
 			return dw_fail(rd, err, "DW_AT_ranges");
 		value = off;
 		if (dwarf_rnglist_unreadable(rd->rnglists, rd->rnglists_size,
-					     rd->have_addr, rd->addr_size, value)) {
+					     rd->have_addr, rd->addr_size,
+					     value)) {
 			snprintf(rd->err, sizeof(rd->err),
 				 "range list at 0x%llx is corrupt or needs .debug_addr",
 				 (unsigned long long)value);
