@@ -1235,8 +1235,8 @@ static void read_skeletons(struct dwarf_reader *rd)
 	}
 }
 
-int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
-	       bool big_endian, struct dwarf_data *out)
+int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
+	       bool demangle, bool big_endian, struct dwarf_data *out)
 {
 	const char *path = elf_path(ef);
 	int fd = elf_fd(ef);
@@ -1279,7 +1279,7 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 		return -1;
 	}
 	rd.unknown = names_intern(names, "<unknown>", 9);
-	dwarf_split_init(&rd.split, path);
+	dwarf_split_init(&rd.split, path, prog ? prog : path);
 	u64map_init(&rd.origins);
 	u64map_init(&rd.cu_langs);
 	u64map_init(&rd.demangled);

@@ -29,18 +29,20 @@
 #include "dwarf_split.h"
 #include "symtab_int.h"
 
-void dwarf_split_init(struct dwarf_split *sp, const char *path)
+void dwarf_split_init(struct dwarf_split *sp, const char *path,
+		      const char *prog)
 {
-	const char *slash = strrchr(path, '/');
+	const char *slash = strrchr(prog, '/');
 
 	memset(sp, 0, sizeof(*sp));
 	sp->path = path;
+	sp->prog = prog;
 	if (!slash)
 		sp->bin_dir = xstrdup(".");
-	else if (slash == path)
+	else if (slash == prog)
 		sp->bin_dir = xstrdup("/");
 	else
-		sp->bin_dir = xstrndup(path, (size_t)(slash - path));
+		sp->bin_dir = xstrndup(prog, (size_t)(slash - prog));
 }
 
 static bool is_file(const char *path)
@@ -217,16 +219,23 @@ static bool dwp_unit(struct dwarf_split *sp, const Dwarf_Sig8 *id,
 	Dwarf_Error err = NULL;
 	int ret;
 
-	if (!sp->dwp_tried) {
-		size_t len = strlen(sp->path) + 5;
-		char *p = xmalloc(len);
+	/* gdb's order: the program's name, then its debug file's */
+	for (int i = 0; i < 2 && !sp->dwp_tried; i++) {
+		const char *base = i ? sp->path : sp->prog;
+		size_t len = strlen(base) + 5;
+		char *p;
 
-		sp->dwp_tried = true;
-		snprintf(p, len, "%s.dwp", sp->path);
+		if (i && !strcmp(sp->path, sp->prog))
+			break;
+		p = xmalloc(len);
+		snprintf(p, len, "%s.dwp", base);
 		if (is_file(p))
 			open_split(sp, p, &sp->dwp_ef, &sp->dwp);
 		free(p);
+		if (sp->dwp)
+			break;
 	}
+	sp->dwp_tried = true;
 	if (!sp->dwp)
 		return false;
 	ret = dwarf_die_from_hash_signature(sp->dwp, (Dwarf_Sig8 *)id, "cu",
@@ -335,7 +344,7 @@ bool dwarf_split_get(struct dwarf_split *sp, const char *dwo_name,
 	if (found && !*rnglists)
 		*rnglists_len = 0;
 	if (!found && !sp->missing++) {
-		size_t len = strlen(sp->path) + 8;
+		size_t len = strlen(sp->prog) + 8;
 
 		for (size_t i = 0; i < n; i++)
 			len += strlen(cand[i]) + 2;
@@ -345,7 +354,7 @@ bool dwarf_split_get(struct dwarf_split *sp, const char *dwo_name,
 			strcat(sp->missing_where, cand[i]);
 			strcat(sp->missing_where, ", ");
 		}
-		strcat(sp->missing_where, sp->path);
+		strcat(sp->missing_where, sp->prog);
 		strcat(sp->missing_where, ".dwp");
 	}
 	for (size_t i = 0; i < n; i++)

@@ -13,8 +13,10 @@
 struct elf_file;
 
 struct dwarf_split {
-	const char *path;	/* the binary, named in messages */
-	char *bin_dir;		/* its directory, "." when it has none */
+	const char *path;	/* the file read, named in messages */
+	const char *prog;	/* the program: path, or the binary whose
+				 * separate debug file path is */
+	char *bin_dir;		/* prog's directory, "." when it has none */
 	struct elf_file *dwp_ef;	/* <binary>.dwp, once opened */
 	Dwarf_Debug dwp;
 	bool dwp_tried;
@@ -26,14 +28,15 @@ struct dwarf_split {
 	unsigned unreadable;	/* files libdwarf cannot open */
 };
 
-void dwarf_split_init(struct dwarf_split *sp, const char *path);
+void dwarf_split_init(struct dwarf_split *sp, const char *path,
+		      const char *prog);
 
 /*
  * The split unit of the skeleton whose DW_AT_dwo_name is dwo_name
  * (may be NULL), DW_AT_comp_dir comp_dir (may be NULL) and dwo id
- * dwo_id: first <comp_dir>/<dwo_name>, then <binary's dir>/<dwo_name>
- * and <binary's dir>/<base name of dwo_name> (a build tree moved), then
- * <binary>.dwp. A unit whose dwo id differs is refused with a warning.
+ * dwo_id: first <comp_dir>/<dwo_name>, then <prog's dir>/<dwo_name>
+ * and <prog's dir>/<base name of dwo_name> (a build tree moved), then
+ * <prog>.dwp, then <path>.dwp when path is prog's debug file. A unit whose dwo id differs is refused with a warning.
  * Returns true with *dbg, *die and the unit's .debug_rnglists.dwo bytes
  * (*rnglists NULL when it has none) (the caller frees *die; *dbg and the
  * bytes live until dwarf_split_put()), false when none was found

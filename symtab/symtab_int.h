@@ -425,12 +425,14 @@ int dwo_types_copy(int fd, const char *path, int *copy);
 
 /*
  * Every CU's line rows and function ranges of the ELF file at fd (named
- * path in messages). Returns 0; 1 when the file has no DWARF; -1 when
+ * path in messages); prog is the program it is the debug file of (or
+ * NULL: itself), beside which -gsplit-dwarf's .dwo and .dwp files are
+ * looked for (dwarf_split.c). Returns 0; 1 when the file has no DWARF; -1 when
  * libdwarf cannot read it at all (reported as a warning: the caller
  * goes on with symbols only). A corrupt CU is skipped with a warning.
  */
-int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
-	       bool big_endian, struct dwarf_data *out);
+int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
+	       bool demangle, bool big_endian, struct dwarf_data *out);
 void dwarf_data_release(struct dwarf_data *d);
 
 /*

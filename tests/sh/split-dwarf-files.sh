@@ -81,6 +81,25 @@ cp $d/v5 $d/v5-*.dwo "$tmp/moved"
 cmp -s "$tmp/whole.r" "$tmp/moved.r" ||
 	fail "moved: $(diff "$tmp/whole.r" "$tmp/moved.r" | head)"
 
+# stripped, its skeletons in a separate debug file (--add-gnu-debuglink):
+# the .dwo and PROG.dwp are looked for beside the program, as gdb does,
+# not beside the debug file (here in .debug/)
+if command -v objcopy >/dev/null; then
+	mkdir "$tmp/strip" "$tmp/strip/.debug"
+	for n in v5 v5p; do
+		objcopy --only-keep-debug $d/$n "$tmp/strip/.debug/$n.debug"
+		objcopy --strip-debug --add-gnu-debuglink="$tmp/strip/.debug/$n.debug" \
+			$d/$n "$tmp/strip/$n"
+	done
+	cp $d/v5-*.dwo $d/v5p.dwp "$tmp/strip"
+	for n in v5 v5p; do
+		"$bin" --resolve --inlines -b "$tmp/strip/$n" $addrs \
+			>"$tmp/strip.r" 2>"$tmp/err"
+		cmp -s "$tmp/whole.r" "$tmp/strip.r" ||
+			fail "stripped $n: $(head -3 "$tmp/err") $(diff "$tmp/whole.r" "$tmp/strip.r" | head -5)"
+	done
+fi
+
 # one .dwo missing: its lines stay, the other unit's frames too, a note
 # says where it was looked for; the unit's own frames are missing
 rm "$tmp/moved/v5-area.dwo"
