@@ -39,6 +39,9 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
+#include "dwarf_attr.h"
+#include "dwarf_split.h"
+#include "split_ranges.h"
 #include "symtab_int.h"
 
 #ifndef DW_AT_GNU_discriminator
@@ -83,7 +86,18 @@ struct dwarf_reader {
 	size_t rnglists_size;
 	bool have_addr;
 	unsigned bad_cus, deep_cus;
-	unsigned split_cus;	/* skeleton units: their DIEs are in .dwo */
+	struct dwarf_split split;	/* -gsplit-dwarf's .dwo and .dwp */
+	/* added to the DIE offsets of a split unit (the skeleton's
+	 * offset above 32 bits): each .dwo counts from 0 */
+	uint64_t die_base;
+	/* while a split unit is read: its addresses and ranges */
+	bool in_split;
+	struct split_ranges sr;
+	const unsigned char *debug_addr, *debug_ranges;
+	size_t debug_addr_len, debug_ranges_len;
+	struct skeleton *skels;	/* read after all units: read_skeletons() */
+	size_t nskels, skels_alloc;
+	bool files_only;	/* read_lines(): the file names, no rows */
 	unsigned cut_chains;	/* origin chains past MAX_ORIGIN_DEPTH */
 
 	/* the current CU */
@@ -135,70 +149,12 @@ static bool lang_is_c_like(Dwarf_Unsigned lang)
 	}
 }
 
-/* The unsigned value of attr; false when it has no integer form. */
-static bool attr_udata(struct dwarf_reader *rd, Dwarf_Attribute attr,
-		       Dwarf_Unsigned *v)
-{
-	Dwarf_Error err = NULL;
-	Dwarf_Signed sv;
-
-	if (dwarf_formudata(attr, v, &err) == DW_DLV_OK)
-		return true;
-	if (err)
-		dwarf_dealloc_error(rd->dbg, err);
-	err = NULL;
-	/* DW_FORM_implicit_const and sdata */
-	if (dwarf_formsdata(attr, &sv, &err) == DW_DLV_OK && sv >= 0) {
-		*v = (Dwarf_Unsigned)sv;
-		return true;
-	}
-	if (err)
-		dwarf_dealloc_error(rd->dbg, err);
-	return false;
-}
-
-/* The unsigned value of attribute at of die; false when absent or of
- * no integer form. */
-static bool die_udata(struct dwarf_reader *rd, Dwarf_Die die, Dwarf_Half at,
-		      Dwarf_Unsigned *val)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Error err = NULL;
-	bool ok;
-	int ret = dwarf_attr(die, at, &attr, &err);
-
-	if (ret != DW_DLV_OK) {
-		if (ret == DW_DLV_ERROR)
-			dwarf_dealloc_error(rd->dbg, err);
-		return false;
-	}
-	ok = attr_udata(rd, attr, val);
-	dwarf_dealloc_attribute(attr);
-	return ok;
-}
-
-/* The string value of attribute at of die, or NULL. */
-static const char *die_string(struct dwarf_reader *rd, Dwarf_Die die,
-			      Dwarf_Half at)
-{
-	Dwarf_Attribute attr;
-	Dwarf_Error err = NULL;
-	char *s = NULL;
-	int ret = dwarf_attr(die, at, &attr, &err);
-
-	if (ret != DW_DLV_OK) {
-		if (ret == DW_DLV_ERROR)
-			dwarf_dealloc_error(rd->dbg, err);
-		return NULL;
-	}
-	if (dwarf_formstring(attr, &s, &err) != DW_DLV_OK) {
-		if (err)
-			dwarf_dealloc_error(rd->dbg, err);
-		s = NULL;
-	}
-	dwarf_dealloc_attribute(attr);
-	return s;
-}
+/* A skeleton unit whose split unit is read after the others. */
+struct skeleton {
+	Dwarf_Off off;		/* its CU DIE's offset in the binary */
+	Dwarf_Sig8 id;		/* its dwo id */
+	Dwarf_Half version, addr_size;
+};
 
 /* --- file names --- */
 
@@ -303,6 +259,8 @@ static int read_lines(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	if (dwarf_srclines_files_indexes(rd->lines, &rd->file_base, &nfiles,
 					 &rd->file_end, &err) != DW_DLV_OK)
 		return dw_fail(rd, err, "line table files");
+	if (rd->files_only)
+		return 1;
 	if (dwarf_srclines_from_linecontext(rd->lines, &buf, &n, &err) !=
 	    DW_DLV_OK)
 		return dw_fail(rd, err, "line table rows");
@@ -371,7 +329,7 @@ static bool die_c_like(struct dwarf_reader *rd, Dwarf_Die die)
 			dwarf_dealloc_error(rd->dbg, err);
 		return rd->c_like;
 	}
-	c = die_udata(rd, cu_die, DW_AT_language, &lang) &&
+	c = die_udata(rd->dbg, cu_die, DW_AT_language, &lang) &&
 	    lang_is_c_like(lang);
 	dwarf_dealloc_die(cu_die);
 	u64map_put(&rd->cu_langs, cu_off, c ? 2 : 1);
@@ -469,40 +427,6 @@ static void name_attr(struct dwarf_reader *rd, Dwarf_Die die,
 	}
 }
 
-/* The attributes of die, or false (n 0) when it has none. */
-static bool die_attrs(struct dwarf_reader *rd, Dwarf_Die die,
-		      Dwarf_Attribute **attrs, Dwarf_Signed *n)
-{
-	Dwarf_Error err = NULL;
-	int ret = dwarf_attrlist(die, attrs, n, &err);
-
-	if (ret == DW_DLV_OK)
-		return true;
-	if (ret == DW_DLV_ERROR)
-		dwarf_dealloc_error(rd->dbg, err);
-	*n = 0;
-	return false;
-}
-
-static void attrs_free(struct dwarf_reader *rd, Dwarf_Attribute *attrs,
-		       Dwarf_Signed n)
-{
-	for (Dwarf_Signed i = 0; i < n; i++)
-		dwarf_dealloc_attribute(attrs[i]);
-	dwarf_dealloc(rd->dbg, attrs, DW_DLA_LIST);
-}
-
-static Dwarf_Half attr_number(struct dwarf_reader *rd, Dwarf_Attribute attr)
-{
-	Dwarf_Error err = NULL;
-	Dwarf_Half at;
-
-	if (dwarf_whatattr(attr, &at, &err) == DW_DLV_OK)
-		return at;
-	dwarf_dealloc_error(rd->dbg, err);
-	return 0;
-}
-
 /* The names of die (see name_attr()). */
 static void die_names(struct dwarf_reader *rd, Dwarf_Die die, bool top,
 		      unsigned depth, struct name_info *ni)
@@ -510,12 +434,12 @@ static void die_names(struct dwarf_reader *rd, Dwarf_Die die, bool top,
 	Dwarf_Attribute *attrs;
 	Dwarf_Signed n;
 
-	if (!die_attrs(rd, die, &attrs, &n))
+	if (!die_attrs(rd->dbg, die, &attrs, &n))
 		return;
 	for (Dwarf_Signed i = 0; i < n; i++)
-		name_attr(rd, die, attrs[i], attr_number(rd, attrs[i]), top,
-			  depth, ni);
-	attrs_free(rd, attrs, n);
+		name_attr(rd, die, attrs[i], attr_number(rd->dbg, attrs[i]),
+			  top, depth, ni);
+	attrs_free(rd->dbg, attrs, n);
 }
 
 /* --- functions and ranges --- */
@@ -555,68 +479,42 @@ static void pieces_add(struct piece_list *pl, uint64_t low, uint64_t high)
 	pl->nr++;
 }
 
-static bool skip_uleb(const unsigned char **p, const unsigned char *end)
+static void piece_cb(void *arg, uint64_t low, uint64_t high)
 {
-	while (*p < end)
-		if (!(*(*p)++ & 0x80))
-			return true;
-	return false;
+	pieces_add(arg, low, high);
 }
 
-/*
- * Whether the range list at `off` indexes .debug_addr (DW_RLE_*x kinds)
- * in a file that has none, or runs off the section: libdwarf 20210528
- * loses an error it makes for that (tests/fuzz/regress/
- * libdwarf-rle-head-error-leak). dwarf_precheck() checks each table from
- * its start; a DW_AT_ranges may point into the middle of one.
- */
-static bool rnglist_unreadable(const struct dwarf_reader *rd, uint64_t off)
+/* A split unit's DW_AT_ranges (split_ranges.c). */
+static int read_split_ranges(struct dwarf_reader *rd, Dwarf_Attribute attr,
+			     struct piece_list *pl)
 {
-	const unsigned char *p, *end;
-	unsigned addr = rd->addr_size ? rd->addr_size : 8;
+	Dwarf_Error err = NULL;
+	Dwarf_Unsigned v;
+	Dwarf_Half form;
+	Dwarf_Off off;
+	int ret;
 
-	if (rd->have_addr)
-		return false;
-	/* no section: nothing to add an offset to (a null pointer) */
-	if (!rd->rnglists || off >= rd->rnglists_size)
-		return true;
-	end = rd->rnglists + rd->rnglists_size;
-	for (p = rd->rnglists + off; p < end;) {
-		unsigned kind = *p++;
-
-		switch (kind) {
-		case 0:		/* DW_RLE_end_of_list */
-			return false;
-		case 1:		/* DW_RLE_base_addressx */
-		case 2:		/* DW_RLE_startx_endx */
-		case 3:		/* DW_RLE_startx_length */
-			return true;
-		case 4:		/* DW_RLE_offset_pair */
-			if (!skip_uleb(&p, end) || !skip_uleb(&p, end))
-				return true;
-			break;
-		case 5:		/* DW_RLE_base_address */
-			if ((size_t)(end - p) < addr)
-				return true;
-			p += addr;
-			break;
-		case 6:		/* DW_RLE_start_end */
-			if ((size_t)(end - p) < 2 * addr)
-				return true;
-			p += 2 * addr;
-			break;
-		case 7:		/* DW_RLE_start_length */
-			if ((size_t)(end - p) < addr)
-				return true;
-			p += addr;
-			if (!skip_uleb(&p, end))
-				return true;
-			break;
-		default:
-			return true;
-		}
+	if (dwarf_whatform(attr, &form, &err) != DW_DLV_OK)
+		return dw_fail(rd, err, "DW_AT_ranges form");
+	if (form == DW_FORM_rnglistx || form == DW_FORM_udata ||
+	    form == DW_FORM_data4 || form == DW_FORM_data8) {
+		if (!attr_udata(rd->dbg, attr, &v))
+			return dw_fail(rd, NULL, "DW_AT_ranges");
+	} else {
+		if (dwarf_global_formref(attr, &off, &err) != DW_DLV_OK)
+			return dw_fail(rd, err, "DW_AT_ranges");
+		v = off;
 	}
-	return true;	/* no end_of_list before the section ends */
+	if (rd->version >= 5)
+		ret = split_rnglist(&rd->sr, form == DW_FORM_rnglistx, v,
+				    rd->base, piece_cb, pl);
+	else
+		ret = split_ranges4(&rd->sr, v, rd->base, piece_cb, pl);
+	if (ret < 0)
+		snprintf(rd->err, sizeof(rd->err),
+			 "split unit's range list 0x%llx is corrupt",
+			 (unsigned long long)v);
+	return ret;
 }
 
 /* DWARF 5 .debug_rnglists */
@@ -639,7 +537,9 @@ static int read_rnglist(struct dwarf_reader *rd, Dwarf_Attribute attr,
 		if (dwarf_global_formref(attr, &off, &err) != DW_DLV_OK)
 			return dw_fail(rd, err, "DW_AT_ranges");
 		value = off;
-		if (rnglist_unreadable(rd, value)) {
+		if (dwarf_rnglist_unreadable(rd->rnglists, rd->rnglists_size,
+					     rd->have_addr, rd->addr_size,
+					     value)) {
 			snprintf(rd->err, sizeof(rd->err),
 				 "range list at 0x%llx is corrupt or needs .debug_addr",
 				 (unsigned long long)value);
@@ -730,7 +630,29 @@ static int attr_addr(struct dwarf_reader *rd, Dwarf_Attribute attr,
 		     Dwarf_Addr *v)
 {
 	Dwarf_Error err = NULL;
+	Dwarf_Unsigned index;
+	Dwarf_Half form;
+	uint64_t a;
 
+	if (rd->in_split && dwarf_whatform(attr, &form, &err) == DW_DLV_OK &&
+	    (form == DW_FORM_addrx || form == DW_FORM_GNU_addr_index ||
+	     form == DW_FORM_addrx1 || form == DW_FORM_addrx2 ||
+	     form == DW_FORM_addrx3 || form == DW_FORM_addrx4)) {
+		if (dwarf_get_debug_addr_index(attr, &index, &err) !=
+		    DW_DLV_OK)
+			return dw_fail(rd, err, "address index");
+		if (!split_addrx(&rd->sr, index, &a)) {
+			snprintf(rd->err, sizeof(rd->err),
+				 "address index %llu is past .debug_addr",
+				 (unsigned long long)index);
+			return -1;
+		}
+		*v = a;
+		return 0;
+	}
+	if (err)
+		dwarf_dealloc_error(rd->dbg, err);
+	err = NULL;
 	if (dwarf_formaddr(attr, v, &err) != DW_DLV_OK)
 		return dw_fail(rd, err, "address attribute");
 	return 0;
@@ -755,16 +677,17 @@ static int read_func(struct dwarf_reader *rd, Dwarf_Die die,
 	memset(fi, 0, sizeof(*fi));
 	fi->ni.first_name = fi->ni.last_linkage = NO_NAME;
 	pl->nr = 0;
-	if (!die_attrs(rd, die, &attrs, &n))
+	if (!die_attrs(rd->dbg, die, &attrs, &n))
 		return 0;
 	for (Dwarf_Signed i = 0; i < n && ret == 0; i++) {
-		Dwarf_Half at = attr_number(rd, attrs[i]), form = 0;
+		Dwarf_Half at = attr_number(rd->dbg, attrs[i]), form = 0;
 		Dwarf_Error err = NULL;
 		Dwarf_Unsigned u;
 
 		switch (at) {
 		case DW_AT_ranges:
-			ret = rd->version >= 5
+			ret = rd->in_split ? read_split_ranges(rd, attrs[i], pl)
+			      : rd->version >= 5
 				      ? read_rnglist(rd, attrs[i], pl)
 				      : read_ranges(rd, die, attrs[i], pl);
 			break;
@@ -781,22 +704,22 @@ static int read_func(struct dwarf_reader *rd, Dwarf_Die die,
 			    form == DW_FORM_GNU_addr_index) {
 				ret = attr_addr(rd, attrs[i], &high);
 				has_high = high_is_addr = true;
-			} else if (attr_udata(rd, attrs[i], &u)) {
+			} else if (attr_udata(rd->dbg, attrs[i], &u)) {
 				high = u;
 				has_high = true;
 				high_is_addr = false;
 			}
 			break;
 		case DW_AT_call_file:
-			fi->has_call_file = attr_udata(rd, attrs[i],
+			fi->has_call_file = attr_udata(rd->dbg, attrs[i],
 						       &fi->call_file);
 			break;
 		case DW_AT_call_line:
-			if (!attr_udata(rd, attrs[i], &fi->call_line))
+			if (!attr_udata(rd->dbg, attrs[i], &fi->call_line))
 				fi->call_line = 0;
 			break;
 		case DW_AT_GNU_discriminator:
-			if (!attr_udata(rd, attrs[i], &fi->discriminator))
+			if (!attr_udata(rd->dbg, attrs[i], &fi->discriminator))
 				fi->discriminator = 0;
 			break;
 		default:
@@ -804,7 +727,7 @@ static int read_func(struct dwarf_reader *rd, Dwarf_Die die,
 			break;
 		}
 	}
-	attrs_free(rd, attrs, n);
+	attrs_free(rd->dbg, attrs, n);
 	if (ret < 0)
 		return -1;
 	if (has_high) {
@@ -946,9 +869,9 @@ static int visit_var(struct dwarf_reader *rd, Dwarf_Die die)
 
 	if (!var_address(rd, die, &addr))
 		return 0;
-	name = die_string(rd, die, DW_AT_name);
-	have_file = die_udata(rd, die, DW_AT_decl_file, &file);
-	have_line = die_udata(rd, die, DW_AT_decl_line, &line);
+	name = die_string(rd->dbg, die, DW_AT_name);
+	have_file = die_udata(rd->dbg, die, DW_AT_decl_file, &file);
+	have_line = die_udata(rd->dbg, die, DW_AT_decl_line, &line);
 	if (!name || !have_file || !have_line) {
 		Dwarf_Attribute attr;
 		Dwarf_Error err = NULL;
@@ -964,11 +887,11 @@ static int visit_var(struct dwarf_reader *rd, Dwarf_Die die)
 			    dwarf_offdie_b(rd->dbg, off, 1, &decl, &err) ==
 				    DW_DLV_OK) {
 				if (!have_file)
-					have_file = die_udata(rd, decl,
+					have_file = die_udata(rd->dbg, decl,
 							      DW_AT_decl_file,
 							      &file);
 				if (!have_line)
-					have_line = die_udata(rd, decl,
+					have_line = die_udata(rd->dbg, decl,
 							      DW_AT_decl_line,
 							      &line);
 				dwarf_dealloc_die(decl);
@@ -1057,7 +980,7 @@ static int visit(struct dwarf_reader *rd, size_t d, struct piece_list *pl)
 		p = &out->pieces[out->npieces++];
 		*p = pl->v[i];
 		p->func = node;
-		p->die = off;
+		p->die = rd->die_base + off;
 	}
 	return 0;
 }
@@ -1160,7 +1083,78 @@ out:
 
 /* --- compilation units --- */
 
-static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die)
+/*
+ * The DIEs of the split unit of skeleton (-gsplit-dwarf), walked with
+ * the skeleton's line table (DW_AT_call_file numbers its files: the
+ * split unit has none of its own). Its DIE offsets are its file's, so
+ * the caches keyed by them are set aside meanwhile. 0 when the unit was
+ * not found (dwarf_split_release() says so): the lines stay.
+ */
+static int read_split(struct dwarf_reader *rd, Dwarf_Die skel,
+		      const Dwarf_Sig8 *id)
+{
+	Dwarf_Debug dbg, own = rd->dbg;
+	struct u64map origins = rd->origins, cu_langs = rd->cu_langs;
+	size_t norig = rd->norig;
+	const char *name = die_string(rd->dbg, skel, DW_AT_dwo_name);
+	Dwarf_Unsigned lang = 0;
+	Dwarf_Error err = NULL;
+	Dwarf_Off skel_off = 0;
+	Dwarf_Die die;
+	int ret;
+
+	if (!name)
+		name = die_string(rd->dbg, skel, DW_AT_GNU_dwo_name);
+	Dwarf_Unsigned base = 0;
+
+	if (!dwarf_split_get(&rd->split, name, rd->comp_dir, id, &dbg, &die,
+			     &rd->sr.rnglists, &rd->sr.rnglists_len))
+		return 0;
+	rd->sr.big = rd->big_endian;
+	rd->sr.addr_size = rd->addr_size;
+	rd->sr.addr = rd->debug_addr;
+	rd->sr.addr_len = rd->debug_addr_len;
+	if (!die_offset(rd->dbg, skel, DW_AT_addr_base, &base) &&
+	    !die_offset(rd->dbg, skel, DW_AT_GNU_addr_base, &base))
+		base = 0;
+	rd->sr.addr_base = base;
+	rd->sr.ranges = rd->debug_ranges;
+	rd->sr.ranges_len = rd->debug_ranges_len;
+	if (!die_offset(rd->dbg, skel, DW_AT_GNU_ranges_base, &base))
+		base = 0;
+	rd->sr.ranges_base = base;
+	rd->in_split = true;
+	if (dwarf_dieoffset(skel, &skel_off, &err) != DW_DLV_OK && err)
+		dwarf_dealloc_error(rd->dbg, err);
+	rd->dbg = dbg;
+	rd->die_base = (uint64_t)skel_off << 32;
+	u64map_init(&rd->origins);
+	u64map_init(&rd->cu_langs);
+	rd->c_like = die_udata(rd->dbg, die, DW_AT_language, &lang) &&
+		     lang_is_c_like(lang);
+	ret = walk_dies(rd, die);
+	dwarf_dealloc_die(die);
+	u64map_release(&rd->origins);
+	u64map_release(&rd->cu_langs);
+	rd->origins = origins;
+	rd->cu_langs = cu_langs;
+	rd->die_base = 0;
+	rd->in_split = false;
+	rd->dbg = own;
+	rd->norig = norig;	/* the slots after were the split unit's */
+	dwarf_split_put(&rd->split);
+	return ret;
+}
+
+/* What read_cu() reads of a unit. */
+enum cu_part {
+	CU_WHOLE,		/* lines and DIEs */
+	CU_LINES,		/* a skeleton's lines: its DIEs come later */
+	CU_SPLIT,		/* a skeleton's split unit's DIEs */
+};
+
+static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die,
+		   enum cu_part part, const Dwarf_Sig8 *split_id)
 {
 	struct dwarf_data *out = rd->out;
 	size_t nrows = out->nrows, nfuncs = out->nfuncs;
@@ -1172,7 +1166,7 @@ static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	const char *cd;
 	int ret;
 
-	rd->c_like = die_udata(rd, cu_die, DW_AT_language, &lang) &&
+	rd->c_like = die_udata(rd->dbg, cu_die, DW_AT_language, &lang) &&
 		     lang_is_c_like(lang);
 	if (dwarf_dieoffset(cu_die, &cu_off, &err) == DW_DLV_OK)
 		u64map_put(&rd->cu_langs, cu_off, rd->c_like ? 2 : 1);
@@ -1183,7 +1177,7 @@ static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	if (err)
 		dwarf_dealloc_error(rd->dbg, err);
 	/* Irix cc's "host.:/dir", which bfd strips */
-	cd = die_string(rd, cu_die, DW_AT_comp_dir);
+	cd = die_string(rd->dbg, cu_die, DW_AT_comp_dir);
 	if (cd) {
 		const char *colon = strchr(cd, ':');
 
@@ -1194,10 +1188,13 @@ static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	rd->comp_dir = cd;
 	rd->nfiles = 0;
 	rd->lines = NULL;
+	rd->files_only = part == CU_SPLIT;
 	ret = read_lines(rd, cu_die);
 	/* bfd drops a CU without a line table, functions and all */
-	if (ret > 0)
+	if (ret > 0 && part == CU_WHOLE)
 		ret = walk_dies(rd, cu_die);
+	else if (ret > 0 && part == CU_SPLIT)
+		ret = read_split(rd, cu_die, split_id);
 	if (rd->lines)
 		dwarf_srclines_dealloc_b(rd->lines);
 	rd->lines = NULL;
@@ -1210,8 +1207,36 @@ static int read_cu(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	return ret;
 }
 
-int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
-	       bool big_endian, struct dwarf_data *out)
+/*
+ * The split units, after all units of the binary were read: libdwarf
+ * finds the skeleton of a split unit's address (dwarf_set_tied_dbg())
+ * by reading the binary's unit headers itself, which upset the walk of
+ * dwarf_next_cu_header_d() when done amid it (it never ended).
+ */
+static void read_skeletons(struct dwarf_reader *rd)
+{
+	for (size_t i = 0; i < rd->nskels; i++) {
+		const struct skeleton *sk = &rd->skels[i];
+		Dwarf_Error err = NULL;
+		Dwarf_Die die;
+
+		if (dwarf_offdie_b(rd->dbg, sk->off, 1, &die, &err) !=
+		    DW_DLV_OK) {
+			if (err)
+				dwarf_dealloc_error(rd->dbg, err);
+			continue;	/* read once already */
+		}
+		rd->version = sk->version;
+		rd->addr_size = sk->addr_size;
+		if (read_cu(rd, die, CU_SPLIT, &sk->id) < 0 && !rd->bad_cus++)
+			warning("%s: corrupt DWARF in a split unit: %s; its "
+				"functions are skipped", rd->path, rd->err);
+		dwarf_dealloc_die(die);
+	}
+}
+
+int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
+	       bool demangle, bool big_endian, struct dwarf_data *out)
 {
 	const char *path = elf_path(ef);
 	int fd = elf_fd(ef);
@@ -1226,6 +1251,13 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 
 	rd.have_addr = elf_section_bytes(ef, ".debug_addr", &debug_addr,
 					 &debug_addr_size);
+	if (rd.have_addr) {
+		rd.debug_addr = debug_addr;
+		rd.debug_addr_len = debug_addr_size;
+	}
+	if (!elf_section_bytes(ef, ".debug_ranges", &rd.debug_ranges,
+			       &rd.debug_ranges_len))
+		rd.debug_ranges = NULL;
 	if (!elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
 			       &rd.rnglists_size))
 		rd.rnglists = NULL;
@@ -1247,6 +1279,7 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 		return -1;
 	}
 	rd.unknown = names_intern(names, "<unknown>", 9);
+	dwarf_split_init(&rd.split, path, prog ? prog : path);
 	u64map_init(&rd.origins);
 	u64map_init(&rd.cu_langs);
 	u64map_init(&rd.demangled);
@@ -1254,8 +1287,9 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 		Dwarf_Unsigned len, type_off, next;
 		Dwarf_Half version, addr_size, off_size, ext_size, type;
 		Dwarf_Off abbrev_off;
-		Dwarf_Sig8 sig;
+		Dwarf_Sig8 sig, split_id;
 		Dwarf_Die cu_die;
+		bool split;
 
 		ret = dwarf_next_cu_header_d(rd.dbg, 1, &len, &version,
 					     &abbrev_off, &addr_size,
@@ -1282,23 +1316,34 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 		}
 		/* -gsplit-dwarf: DWARF 5's skeleton unit, or GCC's DWARF 4
 		 * one naming its .dwo; its line table is here, its DIEs
-		 * (functions, inlined calls) are not */
-		if (type == DW_UT_skeleton ||
-		    die_string(&rd, cu_die, DW_AT_GNU_dwo_name))
-			rd.split_cus++;
-		if (read_cu(&rd, cu_die) < 0 && !rd.bad_cus++)
+		 * (functions, inlined calls) are in the split unit */
+		split = (type == DW_UT_skeleton ||
+			 die_string(rd.dbg, cu_die, DW_AT_GNU_dwo_name)) &&
+			dwarf_split_unit_id(rd.dbg, cu_die, type, &sig,
+					    &split_id);
+		if (split) {
+			Dwarf_Off off;
+
+			if (dwarf_dieoffset(cu_die, &off, &err) != DW_DLV_OK) {
+				dwarf_dealloc_error(rd.dbg, err);
+				split = false;
+			} else {
+				ARRAY_GROW(rd.skels, rd.nskels + 1,
+					   rd.skels_alloc);
+				rd.skels[rd.nskels++] = (struct skeleton){
+					off, split_id, version, addr_size
+				};
+			}
+		}
+		if (read_cu(&rd, cu_die, split ? CU_LINES : CU_WHOLE,
+			    NULL) < 0 &&
+		    !rd.bad_cus++)
 			warning("%s: corrupt DWARF in a compilation unit: %s; "
 				"unit skipped", path, rd.err);
 		dwarf_dealloc_die(cu_die);
 	}
-	if (rd.split_cus)
-		note("%s: %u compilation unit%s split off (-gsplit-dwarf) into "
-		     ".dwo or .dwp files, which are not read: %s lines are "
-		     "known, %s inlined frames are not (llvm-symbolizer "
-		     "reads them)", path, rd.split_cus,
-		     rd.split_cus == 1 ? " is" : "s are",
-		     rd.split_cus == 1 ? "its" : "their",
-		     rd.split_cus == 1 ? "its" : "their");
+	read_skeletons(&rd);
+	dwarf_split_release(&rd.split);
 	if (rd.bad_cus > 1)
 		warning("%s: %u corrupt DWARF compilation units skipped", path,
 			rd.bad_cus);
@@ -1314,6 +1359,7 @@ int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
 	free(rd.orig);
 	free(rd.files);
 	free(rd.stack);
+	free(rd.skels);
 	dwarf_finish(rd.dbg, &err);
 	return 0;
 }

@@ -327,3 +327,63 @@ int dwarf_precheck(struct elf_file *ef)
 	}
 	return 0;
 }
+
+static bool skip_uleb(const unsigned char **p, const unsigned char *end)
+{
+	while (*p < end)
+		if (!(*(*p)++ & 0x80))
+			return true;
+	return false;
+}
+
+/* dwarf_precheck() checks each table from its start; a DW_AT_ranges
+ * may point into the middle of one (see symtab_int.h). */
+bool dwarf_rnglist_unreadable(const unsigned char *rnglists, size_t size,
+			      bool have_addr, unsigned addr_size, uint64_t off)
+{
+	const unsigned char *p, *end;
+	unsigned addr = addr_size ? addr_size : 8;
+
+	if (have_addr)
+		return false;
+	/* no section: nothing to add an offset to (a null pointer) */
+	if (!rnglists || off >= size)
+		return true;
+	end = rnglists + size;
+	for (p = rnglists + off; p < end;) {
+		unsigned kind = *p++;
+
+		switch (kind) {
+		case 0:		/* DW_RLE_end_of_list */
+			return false;
+		case 1:		/* DW_RLE_base_addressx */
+		case 2:		/* DW_RLE_startx_endx */
+		case 3:		/* DW_RLE_startx_length */
+			return true;
+		case 4:		/* DW_RLE_offset_pair */
+			if (!skip_uleb(&p, end) || !skip_uleb(&p, end))
+				return true;
+			break;
+		case 5:		/* DW_RLE_base_address */
+			if ((size_t)(end - p) < addr)
+				return true;
+			p += addr;
+			break;
+		case 6:		/* DW_RLE_start_end */
+			if ((size_t)(end - p) < 2 * addr)
+				return true;
+			p += 2 * addr;
+			break;
+		case 7:		/* DW_RLE_start_length */
+			if ((size_t)(end - p) < addr)
+				return true;
+			p += addr;
+			if (!skip_uleb(&p, end))
+				return true;
+			break;
+		default:
+			return true;
+		}
+	}
+	return true;	/* no end_of_list before the section ends */
+}

@@ -582,7 +582,10 @@ static int load_dwarf(struct symtab *st, struct elf_file *ef,
 		elf_file_close(copy);
 		return -1;
 	}
-	ret = dwarf_read(from, st->names, opts->demangle, st->big_endian, &d);
+	/* st->path: where -gsplit-dwarf's .dwo and .dwp are looked for
+	 * when from is its separate debug file */
+	ret = dwarf_read(from, st->path, st->names, opts->demangle,
+			 st->big_endian, &d);
 	elf_file_close(copy);
 	if (ret != 0) {
 		dwarf_data_release(&d);

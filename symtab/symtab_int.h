@@ -12,6 +12,10 @@
  *   demangle.c   libbfd's demangler
  *   debugfile.c  the separate debug file, found the way gdb finds it
  *   dwarf.c      libdwarf: line rows and function ranges of every CU
+ *   dwarf_attr.c   its attribute readers
+ *   dwarf_split.c  -gsplit-dwarf: the .dwo or .dwp of a skeleton unit
+ *   split_ranges.c  a split unit's addresses and range lists, by hand
+ *   dwo_types.c    a .dwo with a section per type unit, made readable
  *   lines.c      line rows -> sorted lines[], symtab_line()
  *   frames.c     function ranges -> flattened ranges[], symtab_frames()
  *   symtab.c     symtab_open(), raw_sym[] -> syms[], symtab_lookup()
@@ -406,16 +410,29 @@ char *debugfile_find(const char *path, const char *debug_dir,
 /* CRC-32 of a whole file as .gnu_debuglink has it; -1 after reporting. */
 int debugfile_crc(const char *path, uint32_t *crc);
 
+/* --- dwo_types.c --- */
+
+/*
+ * For a .dwo whose type units are each in a section of their own (g++
+ * -fdebug-types-section), which libdwarf refuses: a copy (*copy, a memfd)
+ * with those sections unnamed. 1 with the copy; 0 when there is nothing
+ * to unname or the file cannot be read; -1 never (a failed copy is a
+ * warning and 0).
+ */
+int dwo_types_copy(int fd, const char *path, int *copy);
+
 /* --- dwarf.c --- */
 
 /*
  * Every CU's line rows and function ranges of the ELF file at fd (named
- * path in messages). Returns 0; 1 when the file has no DWARF; -1 when
+ * path in messages); prog is the program it is the debug file of (or
+ * NULL: itself), beside which -gsplit-dwarf's .dwo and .dwp files are
+ * looked for (dwarf_split.c). Returns 0; 1 when the file has no DWARF; -1 when
  * libdwarf cannot read it at all (reported as a warning: the caller
  * goes on with symbols only). A corrupt CU is skipped with a warning.
  */
-int dwarf_read(struct elf_file *ef, struct names *names, bool demangle,
-	       bool big_endian, struct dwarf_data *out);
+int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
+	       bool demangle, bool big_endian, struct dwarf_data *out);
 void dwarf_data_release(struct dwarf_data *d);
 
 /*
@@ -424,6 +441,16 @@ void dwarf_data_release(struct dwarf_data *d);
  * twice). -1 after a warning naming the file: do not hand it to libdwarf.
  */
 int dwarf_precheck(struct elf_file *ef);
+
+/*
+ * Whether the range list at off of .debug_rnglists (rnglists, size
+ * bytes) indexes .debug_addr (DW_RLE_*x kinds) in a file that has none
+ * (have_addr false), or runs off the section: libdwarf 20210528 loses an
+ * error it makes for that (tests/fuzz/regress/
+ * libdwarf-rle-head-error-leak).
+ */
+bool dwarf_rnglist_unreadable(const unsigned char *rnglists, size_t size,
+			      bool have_addr, unsigned addr_size, uint64_t off);
 
 /* --- lines.c --- */
 
