@@ -265,8 +265,9 @@ enum select_stop {
 char *callgrind_select_run(struct callgrind_reader *rd, char *s, char *end,
 			   enum select_stop *why);
 
-/* The same in a stretch read ahead whose lines rd->collapse gathers
- * (callgrind_select.c); SELECT_GREW at a new logged position. */
+/* The same in a stretch read ahead keeping positions as read (POS_ALL),
+ * or whose lines rd->collapse gathers (callgrind_select.c); SELECT_GREW
+ * at the run's end when it logged a position. */
 char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 			     enum select_stop *why);
 

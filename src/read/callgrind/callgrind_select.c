@@ -191,17 +191,25 @@ static void collapse_widen(struct callgrind_reader *rd, uint32_t pos,
 }
 
 /*
- * A stretch read ahead for the choosing read (rd->collapse): its run of
- * cost lines, each added where add_cost_line() would (the function's
- * self row, the part's sum, its position's row), except that a line
- * the main thread would add to the same coarse row as the position
- * logged last (the same function, file and line, an address in the
- * same cell: collapse_cell()) goes to that position, its address
- * widening the position's range, which merge_positions() gives
- * pos_select_widen(). The main thread then finds each row once for the
- * lines it gathers, in the order they first came: the rows, their
- * costs and the functions' ranges are those of reading in order.
- * Results and messages as callgrind_select_run()'s.
+ * A stretch read ahead that keeps positions as they are read (POS_ALL:
+ * the main thread's are whole, or chosen as it adds them in): its run
+ * of cost lines, each added where add_cost_line() would (the
+ * function's self row, the part's sum, its position's row, logged),
+ * the profile's size checked once at the run's end rather than at each
+ * line: a stretch whose size is refused says so, and is dropped for
+ * the main thread to read, whichever line it was at.
+ *
+ * For the choosing read (rd->collapse), a line the main thread would
+ * add to the same coarse row as the position logged last (the same
+ * function, file and line, an address in the same cell:
+ * collapse_cell()) goes to that position, its address widening the
+ * position's range, which merge_positions() gives pos_select_widen().
+ * The main thread then finds each row once for the lines it gathers,
+ * in the order they first came: the rows, their costs and the
+ * functions' ranges are those of reading in order.
+ *
+ * Results and messages as callgrind_select_run()'s; SELECT_GREW at the
+ * run's end when it logged a position.
  */
 char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 			     enum select_stop *why)
@@ -216,12 +224,15 @@ char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 			       rd->pos_unknown };
 	uint64_t lines = 0;
 	uint32_t pos = rd->coll_pos, to;
-	bool line_kind = false, instr_kind = false;
+	const bool gather = rd->collapse;
+	bool line_kind = false, instr_kind = false, grew = false;
 	int kl = -1, ka = -1;	/* last_position()'s: the last of each */
 
 	*why = SELECT_ON;
-	if (!rd->collapse || rd->want_call_cost || rd->want_jump_source ||
-	    f == NO_ID || !rd->identity_map || !callgrind_part_selected(rd))
+	if (!rd->ahead || !rd->opts->want_positions ||
+	    (!gather && p->pos_detail != POS_ALL) || rd->want_call_cost ||
+	    rd->want_jump_source || f == NO_ID || !rd->identity_map ||
+	    !callgrind_part_selected(rd))
 		return s;
 	/* the run goes on while its position is the one logged last */
 	if (pos == NO_ID || (size_t)pos + 1 != p->npos || rd->coll_func != f ||
@@ -262,7 +273,7 @@ char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 			*why = over_row ? SELECT_OVER_SELF : SELECT_OVER_SUM;
 			break;
 		}
-		if (pos != NO_ID && line == rd->coll_line &&
+		if (gather && pos != NO_ID && line == rd->coll_line &&
 		    (addr ? addr >= rd->coll_cell_lo && addr < rd->coll_cell_hi
 			  : rd->coll_zero)) {
 			to = pos;
@@ -270,26 +281,29 @@ char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 			size_t npos_before = p->npos;
 
 			to = profile_pos(p, f, file, (uint32_t)line, addr);
-			if (p->npos != npos_before)
-				*why = SELECT_GREW;
-			rd->coll_line = (uint32_t)line;
-			rd->coll_zero = !addr;
-			if (addr) {
-				collapse_cell(rd, addr, &rd->coll_cell_lo,
-					      &rd->coll_cell_hi);
-			} else {
+			grew |= p->npos != npos_before;
+			if (gather) {
+				rd->coll_line = (uint32_t)line;
+				rd->coll_zero = !addr;
 				rd->coll_cell_lo = 1;
 				rd->coll_cell_hi = 0;
+				if (addr)
+					collapse_cell(rd, addr,
+						      &rd->coll_cell_lo,
+						      &rd->coll_cell_hi);
+				/* only the position logged last gathers */
+				pos = (size_t)to + 1 == p->npos ? to : NO_ID;
 			}
-			/* only the position logged last gathers lines */
-			pos = (size_t)to + 1 == p->npos ? to : NO_ID;
 		}
-		collapse_widen(rd, to, addr);
+		if (gather)
+			collapse_widen(rd, to, addr);
 		if (!cost_row_add(profile_pos_cost(p, to), NULL, v, (size_t)n))
 			*why = SELECT_OVER_POS;
 		if (*why != SELECT_ON)
 			break;
 	}
+	if (grew && *why == SELECT_ON)
+		*why = SELECT_GREW;
 	rd->coll_pos = pos;
 	rd->coll_func = f;
 	rd->coll_file = file;
