@@ -17,6 +17,7 @@
 
 #include "base/diag.h"
 #include "base/spare_cpu.h"
+#include "profile/pos_select.h"
 #include "read/line_reader.h"
 
 struct res {
@@ -468,6 +469,121 @@ static void test_overflow_before(void **state)
 }
 
 /* Real profiles: the samples, split everywhere the sweep can. */
+/*
+ * The choosing read (code_positions.c: POS_SELECT with no_counts,
+ * nothing kept whole), whose stretches gather the lines that go to one
+ * coarse row (callgrind_collapse_run()): the same rows in the same
+ * order, the same costs, and each function's flags and address range,
+ * with the binary's regions and without. The bounds fall inside 32
+ * bytes of code and between lines of one function, the lines change
+ * and come back, addresses go down and up, one function has code in
+ * two objects and another none at all.
+ */
+static const uint64_t choose_bounds[] = { 0x1008, 0x1030, 0x1044, 0x10a0 };
+static const uint8_t choose_in_seg[] = { 1, 1, 0 };
+static bool choose_regions;
+
+static void choosing(struct profile *p)
+{
+	p->pos_detail = POS_SELECT;
+	p->pos_select = pos_select_new();
+	p->pos_select->no_counts = true;
+	if (choose_regions) {
+		pos_select_regions(p->pos_select, "/bin/x", choose_bounds,
+				   choose_in_seg, 4);
+		pos_select_object_base(p->pos_select, "x");
+	}
+}
+
+static void assert_same_choice(const struct profile *a, const struct profile *b)
+{
+	const struct pos_select *x = a->pos_select, *y = b->pos_select;
+
+	assert_identical(a, b);
+	for (size_t i = 0; i < a->npos; i++)
+		assert_int_equal(a->pos[i].region, b->pos[i].region);
+	for (uint32_t f = 0; f < a->nfuncs; f++) {
+		assert_int_equal(pos_select_state(x, f), pos_select_state(y, f));
+		if (pos_select_state(x, f)) {
+			assert_int_equal(x->lo[f], y->lo[f]);
+			assert_int_equal(x->hi[f], y->hi[f]);
+		}
+	}
+}
+
+static void choose_both_ways(const char *text)
+{
+	static const struct read_opts choose_opts = {
+		.want_positions = true, .no_callsites = true,
+		.no_calls = true, .no_jumps = true };
+	char *path = write_temp(text, strlen(text));
+
+	read_before = choosing;
+	for (int r = 0; r < 2; r++) {
+		struct res a, b;
+
+		choose_regions = r;
+		read_with(&a, path, &choose_opts, READ_THREAD_OFF);
+		read_with(&b, path, &choose_opts, READ_THREAD_AHEAD);
+		if (a.ret != b.ret || strcmp(a.diag, b.diag))
+			fail_msg("in order: %d\n%s\nahead: %d\n%s\nfile:\n%s",
+				 a.ret, a.diag, b.ret, b.diag, text);
+		pos_select_finish(a.p.pos_select);
+		pos_select_finish(b.p.pos_select);
+		if (a.ret == 0)
+			assert_same_choice(&a.p, &b.p);
+		free(a.diag);
+		free(b.diag);
+		profile_release(&a.p);
+		profile_release(&b.p);
+	}
+	read_before = NULL;
+	remove_temp(path);
+}
+
+static void test_choosing(void **state)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *s = malloc(cap);
+	const char *blocks =
+		/* lines changing within a cell, then back */
+		"\nfn=(7) seven\n0x1000 4 5 5\n+2 4 1\n+2 5 1\n+2 5 1\n"
+		"+2 4 1\n+4 4 2\n+8 4 3\n+8 4 1\n+16 4 1\n-40 4 1\n"
+		"+100 0 1\n+1 0 1\n+1 0 2\n"
+		/* down across a bound inside 32 bytes, then up across one */
+		"0x100a 6 1\n-4 6 1\n0x1042 6 1\n+4 6 1\n"
+		/* code in another object, the same addresses */
+		"ob=(2) /lib/y\nfn=(8) eight\n0x1000 1 1\n+4 1 1\n+32 1 1\n"
+		"+1 1 1\nob=(1)\n"
+		/* no address, also after one at the same line */
+		"\nfn=(9) nine\n0 7 1\n0 7 1\n0 0 1\n0 0 2\n0x1010 7 1\n"
+		"0 7 1\n"
+		/* a second block of seven, past the last bound */
+		"\nfn=(7)\n0x10a0 3 1\n+2 3 1\n+60 3 1\n-1 3 4\n";
+
+	(void)state;
+	n += (size_t)snprintf(s, cap, "%s", header);
+	for (unsigned i = 0; i < 12; i++) {
+		/* each function's lines climb across bounds and 32 bytes */
+		n += (size_t)snprintf(s + n, cap - n, "\nfn=(%u) f%u\n0x%x 1 1\n",
+				      200 + i, i, 0xff0 + 3 * i);
+		for (unsigned k = 0; k < 40; k++)
+			n += (size_t)snprintf(s + n, cap - n, "+%u %u %u\n",
+					      1 + (k * 7 + i) % 9,
+					      k % 11 == 5 ? 2u : 1u, k + 1);
+		n += (size_t)snprintf(s + n, cap - n, "%s", blocks);
+		/* the lowest and highest addresses not a row's first, in a
+		 * function of its own (another block of it would widen its
+		 * range as well) */
+		n += (size_t)snprintf(s + n, cap - n, "\nfn=(%u) ten%u\n"
+				      "0x1058 1 1\n-8 1 1\n+12 1 1\n",
+				      300 + i, i);
+	}
+	choose_both_ways(s);
+	free(s);
+	choose_both_ways(header);
+}
+
 static void test_samples(void **state)
 {
 	static const char *files[] = {
@@ -512,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_long_function),
 		cmocka_unit_test(test_auto),
 		cmocka_unit_test(test_samples),
+		cmocka_unit_test(test_choosing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -209,6 +209,7 @@ static void init_ahead_reader(struct ahead *ah,
 {
 	struct callgrind_reader *rd = &ah->rd;
 	struct profile *p = &ah->p;
+	const struct pos_select *ps;
 
 	profile_init(p);
 	p->pos_log = true;
@@ -251,6 +252,15 @@ static void init_ahead_reader(struct ahead *ah,
 	rd->part_ordinal = main->part_ordinal;
 	rd->part_selected = main->part_selected;
 	rd->ahead = true;
+	/* the choosing read (code_positions.c), nothing kept whole: the
+	 * main thread's coarse rows need no line's own position */
+	ps = main->p->pos_detail == POS_SELECT ? main->p->pos_select : NULL;
+	rd->collapse = ps && ps->no_counts && !ps->keep_all &&
+		       !ps->keep_first && !ps->keep.nr &&
+		       !main->opts->want_func_addrs;
+	rd->coll_bound = ps ? ps->bound : NULL;
+	rd->coll_nbound = ps ? ps->nbound : 0;
+	rd->coll_pos = NO_ID;
 	rd->ph_ob = names_intern(&p->names, "\nob", 3);
 	rd->ph_fl = names_intern(&p->names, "\nfl", 3);
 	rd->ph_file = names_intern(&p->names, "\nfile", 5);
@@ -729,6 +739,7 @@ static void merge_positions(struct merge *m)
 {
 	struct profile *p = m->rd->p;
 	const struct profile *q = &m->ah->p;
+	const struct callgrind_reader *b = &m->ah->rd;
 	struct merge_span ms = { .sp = { 1, 0, false, false },
 				 .func = NO_ID };
 
@@ -737,6 +748,13 @@ static void merge_positions(struct merge *m)
 
 		m->pos[i] = merge_pos(p, &ms, m->funcs[qp->func],
 				      mapped(m, qp->file), qp);
+		/* the lines it gathered (callgrind_collapse_run()): their
+		 * addresses widen the function's range with the span's */
+		if (i < b->coll_alloc && b->coll_lo[i]) {
+			ms.lo = !ms.lo || b->coll_lo[i] < ms.lo ? b->coll_lo[i]
+								: ms.lo;
+			ms.hi = b->coll_hi[i] > ms.hi ? b->coll_hi[i] : ms.hi;
+		}
 		add_rows(profile_pos_cost(p, m->pos[i]),
 			 profile_pos_cost(q, (uint32_t)i), q->nevents);
 	}

@@ -1118,6 +1118,15 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 				run_end = callgrind_select_run(rd, s, end, &why);
 				if (select_stopped(rd, why) < 0)
 					return -1;
+			} else if (run_end == s && rd->ahead &&
+				   !rd->want_call_cost) {
+				enum select_stop why = SELECT_ON;
+
+				/* a jump's source, the line coming next, goes
+				 * the usual way (the run leaves it) */
+				run_end = callgrind_collapse_run(rd, s, end, &why);
+				if (select_stopped(rd, why) < 0)
+					return -1;
 			}
 			if (!run_end)
 				return -1;

@@ -109,4 +109,6 @@ void callgrind_reader_release(struct callgrind_reader *rd)
 	free(rd->part_totals);
 	free(rd->fold_buf);
 	free(rd->ids_set);
+	free(rd->coll_lo);
+	free(rd->coll_hi);
 }

@@ -130,6 +130,28 @@ struct callgrind_reader {
 	uint32_t sel_pos, sel_func, sel_line;
 	name_id sel_file;
 	bool sel_line_exact;
+	/* A stretch read ahead for a read choosing (POS_SELECT with
+	 * no_counts, nothing kept whole: callgrind_ahead.c): a cost line
+	 * whose position the main thread would add to the same coarse row
+	 * as the position logged last (the same function, file and line,
+	 * an address in the same 32 bytes of code and between the same two
+	 * region bounds, coll_bound[coll_nbound]) goes to that logged
+	 * position, whose addresses' range coll_lo/coll_hi keep (0: none
+	 * but its own), rather than to a position of its own: the main
+	 * thread then adds one position where it added each line
+	 * (callgrind_collapse_run()). */
+	bool collapse;
+	const uint64_t *coll_bound;
+	uint32_t coll_nbound;
+	uint64_t *coll_lo, *coll_hi;	/* by logged position */
+	size_t coll_alloc;
+	/* the run gathering: logged position coll_pos (NO_ID: none) of
+	 * function coll_func in coll_file at line coll_line, the
+	 * addresses [coll_cell_lo, coll_cell_hi) or, coll_zero, none */
+	uint32_t coll_pos, coll_func, coll_line;
+	name_id coll_file;
+	uint64_t coll_cell_lo, coll_cell_hi;
+	bool coll_zero;
 	bool last_is_total;		/* the last line read was totals: or
 					 * summary: */
 	bool cache_descs;		/* desc: lines of cachegrind's caches */
@@ -242,6 +264,12 @@ enum select_stop {
 };
 char *callgrind_select_run(struct callgrind_reader *rd, char *s, char *end,
 			   enum select_stop *why);
+
+/* The same in a stretch read ahead keeping positions as read (POS_ALL),
+ * or whose lines rd->collapse gathers (callgrind_select.c); SELECT_GREW
+ * at the run's end when it logged a position. */
+char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
+			     enum select_stop *why);
 
 /* The lines [s, end) of a block, each ended by "\n": 0, -1 after
  * reporting, or (reading ahead) 1 at a header line, in rd->stop. */
