@@ -11,6 +11,48 @@
 #include "callgrind_reader.h"
 #include "profile/pos_select.h"
 
+/* last_position()'s columns of a cost line: the last of the line's
+ * (*kl) and of the address's (*ka); -1 for none */
+static void pos_columns(const struct callgrind_reader *rd, int *kl, int *ka)
+{
+	*kl = *ka = -1;
+	for (unsigned k = 0; k < rd->npos; k++) {
+		if (rd->pos_kind[k] == POS_LINE)
+			*kl = (int)k;
+		else if (rd->pos_kind[k] == POS_INSTR)
+			*ka = (int)k;
+	}
+}
+
+/* A line's costs v[0..n) added to the function's self row and the
+ * part's sum as add_cost_line() adds them: false, *why saying which,
+ * when one passed 2^64 - 1 */
+static inline bool add_line_sums(uint64_t *row, uint64_t *sum,
+				 const uint64_t *v, long n,
+				 enum select_stop *why)
+{
+	bool over_row = false, over_sum = false;
+
+	for (long i = 0; i < n; i++) {
+		over_row |= __builtin_add_overflow(row[i], v[i], &row[i]);
+		over_sum |= __builtin_add_overflow(sum[i], v[i], &sum[i]);
+	}
+	if (over_row || over_sum)
+		*why = over_row ? SELECT_OVER_SELF : SELECT_OVER_SUM;
+	return !over_row && !over_sum;
+}
+
+/* The reader's state after a run that read lines: the positions of the
+ * last line, and a part with cost in its body */
+static void run_read(struct callgrind_reader *rd, const struct line_pos *lp)
+{
+	memcpy(rd->pos, lp->p, sizeof(lp->p));
+	rd->pos_unknown = (uint8_t)lp->unknown;
+	rd->part_has_cost = true;
+	rd->last_is_total = false;
+	rd->in_body = true;
+}
+
 /*
  * fast_cost_run()'s run of cost lines (callgrind_body.c) when positions
  * are kept as POS_SELECT keeps them (the disassembly's reads): most
@@ -40,9 +82,8 @@ char *callgrind_select_run(struct callgrind_reader *rd, char *s, char *end,
 	struct ps_span sp = rd->sel_span;
 	uint64_t lines = 0, lo = 0, hi = 0;
 	uint32_t pos = rd->sel_pos, span_line = rd->sel_line;
-	bool line_exact = rd->sel_line_exact, line_kind = false;
-	bool instr_kind = false;
-	int kl = -1, ka = -1;	/* last_position()'s: the last of each */
+	bool line_exact = rd->sel_line_exact;
+	int kl, ka;	/* last_position()'s: the last of each */
 
 	*why = SELECT_ON;
 	if (rd->want_call_cost || rd->want_jump_source || f == NO_ID ||
@@ -52,41 +93,26 @@ char *callgrind_select_run(struct callgrind_reader *rd, char *s, char *end,
 	/* the span stands while the block is this function's */
 	if (rd->sel_func != f || rd->sel_file != file || ps->cur != f)
 		sp = (struct ps_span){ 1, 0, false, false };
-	for (unsigned k = 0; k < npos; k++) {
-		if (rd->pos_kind[k] == POS_LINE) {
-			kl = (int)k;
-			line_kind = true;
-		} else if (rd->pos_kind[k] == POS_INSTR) {
-			ka = (int)k;
-			instr_kind = true;
-		}
-	}
+	pos_columns(rd, &kl, &ka);
 	row = profile_self(p, f);
 	while (s < end && is_cost_start(*s)) {
 		long n;
 		const char *next = fast_cost_line(s, npos, ncols, &lp, v, &n);
 		uint64_t line = kl >= 0 ? lp.p[kl] : 0;
 		uint64_t addr = ka >= 0 ? lp.p[ka] : 0;
-		bool over_row = false, over_sum = false;
 
 		if (!next)
 			break;
 		/* as last_position() at each line */
-		p->has_line |= line_kind;
-		p->has_instr |= instr_kind;
+		p->has_line |= kl >= 0;
+		p->has_instr |= ka >= 0;
 		lines++;
 		rd->lr->lineno++;
 		s = (char *)next;
 		if (line > UINT32_MAX)
 			line = UINT32_MAX;
-		for (long i = 0; i < n; i++) {
-			over_row |= __builtin_add_overflow(row[i], v[i], &row[i]);
-			over_sum |= __builtin_add_overflow(sum[i], v[i], &sum[i]);
-		}
-		if (over_row || over_sum) {
-			*why = over_row ? SELECT_OVER_SELF : SELECT_OVER_SUM;
+		if (!add_line_sums(row, sum, v, n, why))
 			break;
-		}
 		if (addr >= sp.lo && addr < sp.hi &&
 		    (line_exact ? line == span_line : line != 0)) {
 			if (sp.count)
@@ -121,11 +147,7 @@ char *callgrind_select_run(struct callgrind_reader *rd, char *s, char *end,
 	rd->sel_file = file;
 	rd->sel_line = span_line;
 	rd->sel_line_exact = line_exact;
-	memcpy(rd->pos, lp.p, sizeof(lp.p));
-	rd->pos_unknown = (uint8_t)lp.unknown;
-	rd->part_has_cost = true;
-	rd->last_is_total = false;
-	rd->in_body = true;
+	run_read(rd, &lp);
 	return s;
 }
 
@@ -225,8 +247,8 @@ char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 	uint64_t lines = 0;
 	uint32_t pos = rd->coll_pos, to;
 	const bool gather = rd->collapse;
-	bool line_kind = false, instr_kind = false, grew = false;
-	int kl = -1, ka = -1;	/* last_position()'s: the last of each */
+	bool grew = false;
+	int kl, ka;	/* last_position()'s: the last of each */
 
 	*why = SELECT_ON;
 	if (!rd->ahead || !rd->opts->want_positions ||
@@ -238,41 +260,26 @@ char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 	if (pos == NO_ID || (size_t)pos + 1 != p->npos || rd->coll_func != f ||
 	    rd->coll_file != file)
 		pos = NO_ID;
-	for (unsigned k = 0; k < npos; k++) {
-		if (rd->pos_kind[k] == POS_LINE) {
-			kl = (int)k;
-			line_kind = true;
-		} else if (rd->pos_kind[k] == POS_INSTR) {
-			ka = (int)k;
-			instr_kind = true;
-		}
-	}
+	pos_columns(rd, &kl, &ka);
 	row = profile_self(p, f);
 	while (s < end && is_cost_start(*s)) {
 		long n;
 		const char *next = fast_cost_line(s, npos, ncols, &lp, v, &n);
 		uint64_t line = kl >= 0 ? lp.p[kl] : 0;
 		uint64_t addr = ka >= 0 ? lp.p[ka] : 0;
-		bool over_row = false, over_sum = false;
 
 		if (!next)
 			break;
 		/* as last_position() at each line */
-		p->has_line |= line_kind;
-		p->has_instr |= instr_kind;
+		p->has_line |= kl >= 0;
+		p->has_instr |= ka >= 0;
 		lines++;
 		rd->lr->lineno++;
 		s = (char *)next;
 		if (line > UINT32_MAX)
 			line = UINT32_MAX;
-		for (long i = 0; i < n; i++) {
-			over_row |= __builtin_add_overflow(row[i], v[i], &row[i]);
-			over_sum |= __builtin_add_overflow(sum[i], v[i], &sum[i]);
-		}
-		if (over_row || over_sum) {
-			*why = over_row ? SELECT_OVER_SELF : SELECT_OVER_SUM;
+		if (!add_line_sums(row, sum, v, n, why))
 			break;
-		}
 		if (gather && pos != NO_ID && line == rd->coll_line &&
 		    (addr ? addr >= rd->coll_cell_lo && addr < rd->coll_cell_hi
 			  : rd->coll_zero)) {
@@ -307,12 +314,7 @@ char *callgrind_collapse_run(struct callgrind_reader *rd, char *s, char *end,
 	rd->coll_pos = pos;
 	rd->coll_func = f;
 	rd->coll_file = file;
-	if (!lines)
-		return s;
-	memcpy(rd->pos, lp.p, sizeof(lp.p));
-	rd->pos_unknown = (uint8_t)lp.unknown;
-	rd->part_has_cost = true;
-	rd->last_is_total = false;
-	rd->in_body = true;
+	if (lines)
+		run_read(rd, &lp);
 	return s;
 }
