@@ -51,6 +51,7 @@ struct copy {
 	const char *path;
 	uint64_t size;		/* the file's */
 	uint64_t end;		/* the copy's: the next section goes there */
+	uint64_t inflated;	/* the decompressed sections' bytes so far */
 	bool is64, big;
 	unsigned char *sh;	/* the section header table, patched here */
 	uint64_t shoff, shnum;
@@ -188,6 +189,13 @@ static bool wanted(const struct copy *c, uint64_t i, bool rel)
 	return !strncmp(s, ".debug", 6) || !strncmp(s, ".zdebug", 7);
 }
 
+/* What all the sections together may claim: MAX_RATIO times the file. */
+static uint64_t budget(const struct copy *c)
+{
+	return c->size > UINT64_MAX / MAX_RATIO ? UINT64_MAX
+						 : c->size * MAX_RATIO;
+}
+
 /* zstd section i decompressed and appended to the copy, its header
  * pointed there. */
 static int inflate_one(struct copy *c, uint64_t i)
@@ -213,6 +221,15 @@ static int inflate_one(struct copy *c, uint64_t i)
 			   "claims %llu bytes from %llu: not believed; DWARF "
 			   "not read", c->path, (unsigned long long)off,
 			   (unsigned long long)want, (unsigned long long)size);
+	/* the same bound for all sections together: their headers may all
+	 * point at one compressed run, each adding its claim to the copy */
+	if (want > budget(c) - c->inflated)
+		return say("%s: offset 0x%llx: zstd-compressed sections claim "
+			   "%llu bytes or more in all from a file of %llu: not "
+			   "believed; DWARF not read", c->path,
+			   (unsigned long long)off,
+			   (unsigned long long)(c->inflated + want),
+			   (unsigned long long)c->size);
 	if (align == 0 || (align & (align - 1)) || align > MAX_ALIGN)
 		align = 1;
 	/* not xmalloc's abort: a claim within the ratio may still be more
@@ -251,6 +268,7 @@ static int inflate_one(struct copy *c, uint64_t i)
 	    get(c, h + f->flags, f->w) & ~(uint64_t)SHF_COMPRESSED_);
 	put(c, h + f->align, f->w, align);
 	c->end += want;
+	c->inflated += want;
 	ret = 0;
 out:
 	free(in);

@@ -95,4 +95,41 @@ grep -q "^cganalyze: warning: $tmp/bomb: offset 0x[0-9a-f]*: a zstd-compressed s
 "$bin" --resolve --inlines -b "$tmp/bomb-align" $addrs >"$tmp/out" 2>"$tmp/err" ||
 	fail "an alignment of 2^40: $(cat "$tmp/err")"
 cmp -s "$tmp/want" "$tmp/out" || fail "an alignment of 2^40: $(diff "$tmp/want" "$tmp/out")"
+# 64 more section headers all pointing at one compressed run: each claims
+# 1000 times the run's size, within the ratio believed of one section,
+# but together 64000 times: 1 GB of copy from a file under 64 KB. Refused by
+# the bound on all the sections together, and the copy kept under it
+# (ulimit -f stops a copy growing past 256 MB, not the refusal). Its run
+# is zstd's RLE blocks of zeros, padded by a skippable frame.
+python3 - "$tmp/zstd" "$tmp/many" <<'PY' || { echo "python3 failed"; exit 77; }
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28)
+entsize, shnum = struct.unpack_from('<HH', b, 0x3a)
+run = 16384
+want = 1000 * run
+frame = struct.pack('<IBQ', 0xFD2FB528, 0xE0, want)
+left = want
+while left:
+    n = min(left, 128 * 1024)
+    left -= n
+    frame += struct.pack('<I', (n << 3) | (1 << 1) | (left == 0))[:3] + b'\0'
+frame += struct.pack('<II', 0x184D2A50, run - len(frame) - 8 - 24)
+frame += bytes(run - len(frame) - 24)
+while len(b) % 8:
+    b.append(0)
+off = len(b)
+b += struct.pack('<IIQQ', 2, 0, want, 1) + frame
+table = b[shoff:shoff + shnum * entsize]
+for i in range(64):
+    table += struct.pack('<IIQQQQIIQQ', 0, 1, 0x800, 0, off, run, 0, 0, 1, 0)
+struct.pack_into('<Q', b, 0x28, len(b))
+struct.pack_into('<H', b, 0x3c, shnum + 64)
+b += table
+open(sys.argv[2], 'wb').write(b)
+PY
+(ulimit -f 262144; exec "$bin" --resolve -b "$tmp/many" $addrs) >"$tmp/out" 2>"$tmp/err"
+[ $? -lt 128 ] || fail "sections claiming too much together: killed: $(cat "$tmp/err")"
+grep -q "^cganalyze: warning: $tmp/many: offset 0x[0-9a-f]*: zstd-compressed sections claim [0-9]* bytes or more in all from a file of [0-9]*: not believed" "$tmp/err" ||
+	fail "sections claiming too much together: $(cat "$tmp/err")"
 exit $status
