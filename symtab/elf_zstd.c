@@ -52,6 +52,7 @@ struct copy {
 	uint64_t size;		/* the file's */
 	uint64_t end;		/* the copy's: the next section goes there */
 	uint64_t inflated;	/* the decompressed sections' bytes so far */
+	uint64_t copied;	/* the other sections' bytes copied so far */
 	bool is64, big;
 	unsigned char *sh;	/* the section header table, patched here */
 	uint64_t shoff, shnum;
@@ -345,14 +346,27 @@ static int fill(struct copy *c, const unsigned char ehdr[64])
 		if (is_zstd(c, i)) {
 			if (inflate_one(c, i) < 0)
 				return -1;
-		} else if ((wanted(c, i, rel) || i == c->names_ndx) &&
-			   get(c, h + f->type, 4) != SHT_NOBITS_ &&
-			   inside(c, off, size) &&
-			   copy_range(c, off, size) < 0) {
+			continue;
+		}
+		if (!(wanted(c, i, rel) || i == c->names_ndx) ||
+		    get(c, h + f->type, 4) == SHT_NOBITS_ ||
+		    !inside(c, off, size))
+			continue;
+		/* sections that do not overlap add up to the file at most;
+		 * headers all naming the whole file would copy it once each */
+		if (size > c->size - c->copied)
+			return say("%s: section %llu at offset 0x%llx: the "
+				   "sections overlap, %llu bytes and more in all "
+				   "from a file of %llu: not believed; DWARF not "
+				   "read", c->path, (unsigned long long)i,
+				   (unsigned long long)off,
+				   (unsigned long long)(c->copied + size),
+				   (unsigned long long)c->size);
+		c->copied += size;
+		if (copy_range(c, off, size) < 0)
 			return say("%s: cannot make a decompressed copy of its "
 				   "DWARF: %s; DWARF not read", c->path,
 				   strerror(errno));
-		}
 	}
 	if (write_at(c->out, c->sh, c->shnum * c->entsize, c->shoff) < 0)
 		return say("%s: cannot make a decompressed copy of its DWARF: "

@@ -132,4 +132,26 @@ PY
 [ $? -lt 128 ] || fail "sections claiming too much together: killed: $(cat "$tmp/err")"
 grep -q "^cganalyze: warning: $tmp/many: offset 0x[0-9a-f]*: zstd-compressed sections claim [0-9]* bytes or more in all from a file of [0-9]*: not believed" "$tmp/err" ||
 	fail "sections claiming too much together: $(cat "$tmp/err")"
+# 1000 more headers of DWARF sections, each the whole file: each within
+# the file, but copied once each they made the copy's work a thousand
+# times the file's (a file of 10 MB and 150,000 of them: 1.5 TB).
+python3 - "$tmp/zstd" "$tmp/overlap" <<'PY' || { echo "python3 failed"; exit 77; }
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28)
+entsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x3a)
+stroff, = struct.unpack_from('<Q', b, shoff + shstrndx * entsize + 24)
+name = bytes(b[stroff:]).index(b'.debug_str\0')
+table = b[shoff:shoff + shnum * entsize]
+for i in range(1000):
+    table += struct.pack('<IIQQQQIIQQ', name, 1, 0, 0, 0, len(b), 0, 0, 1, 0)
+struct.pack_into('<Q', b, 0x28, len(b))
+struct.pack_into('<H', b, 0x3c, shnum + 1000)
+b += table
+open(sys.argv[2], 'wb').write(b)
+PY
+"$bin" --resolve -b "$tmp/overlap" $addrs >"$tmp/out" 2>"$tmp/err"
+[ $? -lt 128 ] || fail "overlapping sections: crashed: $(cat "$tmp/err")"
+grep -q "^cganalyze: warning: $tmp/overlap: section [0-9]* at offset 0x0: the sections overlap, [0-9]* bytes and more in all from a file of [0-9]*: not believed" "$tmp/err" ||
+	fail "overlapping sections: $(cat "$tmp/err")"
 exit $status
