@@ -321,10 +321,10 @@ static bool newer_than_inputs(const struct presolve *r, const char *path)
  * anywhere), and the return addresses of code a rebuild did not move
  * follow a call in either build: a pipe-mode perf record -g of a
  * program rebuilt after (tests/perf/rebuilt: leaf's code 0x10 longer,
- * the functions after it moved, main not) had its 3 return addresses
- * follow a call in the rebuilt file, main's two by right and sorter's
- * by chance, and cmp's samples were named leaf without a word (perf
- * report 6.1 names them so too).
+ * the functions after it moved, main not) had 2 return addresses to
+ * check, both main's, which follow a call in either build, and cmp's
+ * samples were named leaf without a word (perf report 6.1 names them so
+ * too).
  */
 #define RET_SURE 8
 
