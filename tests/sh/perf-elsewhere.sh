@@ -75,4 +75,17 @@ grep -q '  pvm_irq_enable$' "$tmp/out" &&
 	fail "another kernel build's symbols were used"
 grep -q 'its kernel code is one function' "$tmp/err" ||
 	fail "another kernel: not said: $(cat "$tmp/err")"
+# the cache's copy of a recording made without the right to see kernel
+# addresses (all 0): not said to name the kernel's code, which it does
+# not; the note of the kernel unnamed instead
+mkdir -p "$tmp/zeros/.debug/[kernel.kallsyms]/$kid"
+sed 's/^[0-9a-f]* /0000000000000000 /' tests/perf/kallsyms \
+	>"$tmp/zeros/.debug/[kernel.kallsyms]/$kid/kallsyms"
+HOME=$tmp/zeros "$bin" -p --brief --threshold=0 \
+	-b tests/perf/prog -b tests/perf/libwork.so tests/perf/fp.data \
+	>"$tmp/out" 2>"$tmp/err" || fail "cached zeros: $(cat "$tmp/err")"
+grep -q 'symbols from .* for \[kernel.kallsyms\]' "$tmp/err" &&
+	fail "cached zeros: said to name the kernel: $(cat "$tmp/err")"
+grep -q 'its kernel code is one function' "$tmp/err" ||
+	fail "cached zeros: not said: $(cat "$tmp/err")"
 exit $status
