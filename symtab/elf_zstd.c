@@ -258,6 +258,16 @@ static int inflate_one(struct copy *c, uint64_t i)
 		goto out;
 	}
 	c->end = (c->end + align - 1) & ~(align - 1);
+	/* a 32-bit header's offset and size are 32 bits: put() would cut
+	 * them, and the DWARF reader read what lies there as the section */
+	if (!c->is64 && (c->end > UINT32_MAX || want > UINT32_MAX - c->end)) {
+		warning("%s: offset 0x%llx: a zstd-compressed section would "
+			"end at 0x%llx of the decompressed copy, past what a "
+			"32-bit ELF file's section header can say; DWARF not "
+			"read", c->path, (unsigned long long)off,
+			(unsigned long long)(c->end + want));
+		goto out;
+	}
 	if (write_at(c->out, out, (size_t)want, c->end) < 0) {
 		warning("%s: cannot make a decompressed copy of its DWARF: %s; "
 		    "DWARF not read", c->path, strerror(errno));
