@@ -51,6 +51,8 @@ struct copy {
 	const char *path;
 	uint64_t size;		/* the file's */
 	uint64_t end;		/* the copy's: the next section goes there */
+	uint64_t inflated;	/* the decompressed sections' bytes so far */
+	uint64_t copied;	/* the other sections' bytes copied so far */
 	bool is64, big;
 	unsigned char *sh;	/* the section header table, patched here */
 	uint64_t shoff, shnum;
@@ -188,6 +190,13 @@ static bool wanted(const struct copy *c, uint64_t i, bool rel)
 	return !strncmp(s, ".debug", 6) || !strncmp(s, ".zdebug", 7);
 }
 
+/* What all the sections together may claim: MAX_RATIO times the file. */
+static uint64_t budget(const struct copy *c)
+{
+	return c->size > UINT64_MAX / MAX_RATIO ? UINT64_MAX
+						 : c->size * MAX_RATIO;
+}
+
 /* zstd section i decompressed and appended to the copy, its header
  * pointed there. */
 static int inflate_one(struct copy *c, uint64_t i)
@@ -213,6 +222,15 @@ static int inflate_one(struct copy *c, uint64_t i)
 			   "claims %llu bytes from %llu: not believed; DWARF "
 			   "not read", c->path, (unsigned long long)off,
 			   (unsigned long long)want, (unsigned long long)size);
+	/* the same bound for all sections together: their headers may all
+	 * point at one compressed run, each adding its claim to the copy */
+	if (want > budget(c) - c->inflated)
+		return say("%s: offset 0x%llx: zstd-compressed sections claim "
+			   "%llu bytes or more in all from a file of %llu: not "
+			   "believed; DWARF not read", c->path,
+			   (unsigned long long)off,
+			   (unsigned long long)(c->inflated + want),
+			   (unsigned long long)c->size);
 	if (align == 0 || (align & (align - 1)) || align > MAX_ALIGN)
 		align = 1;
 	/* not xmalloc's abort: a claim within the ratio may still be more
@@ -240,6 +258,16 @@ static int inflate_one(struct copy *c, uint64_t i)
 		goto out;
 	}
 	c->end = (c->end + align - 1) & ~(align - 1);
+	/* a 32-bit header's offset and size are 32 bits: put() would cut
+	 * them, and the DWARF reader read what lies there as the section */
+	if (!c->is64 && (c->end > UINT32_MAX || want > UINT32_MAX - c->end)) {
+		warning("%s: offset 0x%llx: a zstd-compressed section would "
+			"end at 0x%llx of the decompressed copy, past what a "
+			"32-bit ELF file's section header can say; DWARF not "
+			"read", c->path, (unsigned long long)off,
+			(unsigned long long)(c->end + want));
+		goto out;
+	}
 	if (write_at(c->out, out, (size_t)want, c->end) < 0) {
 		warning("%s: cannot make a decompressed copy of its DWARF: %s; "
 		    "DWARF not read", c->path, strerror(errno));
@@ -251,6 +279,7 @@ static int inflate_one(struct copy *c, uint64_t i)
 	    get(c, h + f->flags, f->w) & ~(uint64_t)SHF_COMPRESSED_);
 	put(c, h + f->align, f->w, align);
 	c->end += want;
+	c->inflated += want;
 	ret = 0;
 out:
 	free(in);
@@ -327,14 +356,27 @@ static int fill(struct copy *c, const unsigned char ehdr[64])
 		if (is_zstd(c, i)) {
 			if (inflate_one(c, i) < 0)
 				return -1;
-		} else if ((wanted(c, i, rel) || i == c->names_ndx) &&
-			   get(c, h + f->type, 4) != SHT_NOBITS_ &&
-			   inside(c, off, size) &&
-			   copy_range(c, off, size) < 0) {
+			continue;
+		}
+		if (!(wanted(c, i, rel) || i == c->names_ndx) ||
+		    get(c, h + f->type, 4) == SHT_NOBITS_ ||
+		    !inside(c, off, size))
+			continue;
+		/* sections that do not overlap add up to the file at most;
+		 * headers all naming the whole file would copy it once each */
+		if (size > c->size - c->copied)
+			return say("%s: section %llu at offset 0x%llx: the "
+				   "sections overlap, %llu bytes and more in all "
+				   "from a file of %llu: not believed; DWARF not "
+				   "read", c->path, (unsigned long long)i,
+				   (unsigned long long)off,
+				   (unsigned long long)(c->copied + size),
+				   (unsigned long long)c->size);
+		c->copied += size;
+		if (copy_range(c, off, size) < 0)
 			return say("%s: cannot make a decompressed copy of its "
 				   "DWARF: %s; DWARF not read", c->path,
 				   strerror(errno));
-		}
 	}
 	if (write_at(c->out, c->sh, c->shnum * c->entsize, c->shoff) < 0)
 		return say("%s: cannot make a decompressed copy of its DWARF: "

@@ -8,9 +8,16 @@
  */
 #include "helpers.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/diag.h"
@@ -257,6 +264,61 @@ static void test_bad_line(void **state)
 	remove_temp(path);
 }
 
+/*
+ * A stream that is no kallsyms (--kallsyms=/dev/zero, a pipe of a
+ * binary): the read stops at its first line, not at its end, which
+ * /dev/zero never reaches (it grew until the memory ran out). A FIFO
+ * fed 64 MiB of zeros by a child: the child must see the read end
+ * closed before it has written them all.
+ */
+static void test_stream_not_kallsyms(void **state)
+{
+	char dir[] = "/tmp/cganalyze-kallsyms-XXXXXX", path[64];
+	struct kallsyms k;
+	char *said;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static char zeros[1 << 16];
+		int fd;
+
+		signal(SIGPIPE, SIG_IGN);
+		fd = open(path, O_WRONLY);
+		for (int i = 0; fd >= 0 && i < 1024; i++) {
+			size_t at = 0;
+
+			while (at < sizeof(zeros)) {
+				ssize_t w = write(fd, zeros + at,
+						  sizeof(zeros) - at);
+
+				if (w < 0 && errno == EPIPE)
+					_exit(0);	/* stopped early */
+				if (w < 0)
+					_exit(2);
+				at += (size_t)w;
+			}
+		}
+		_exit(1);	/* read to the end */
+	}
+	diag_capture_begin();
+	assert_int_equal(kallsyms_load(&k, path), -1);
+	said = diag_capture_end();
+	assert_non_null(strstr(said, ":1: not a kallsyms line"));
+	free(said);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +326,7 @@ int main(void)
 		cmocka_unit_test(test_before_tables),
 		cmocka_unit_test(test_proc_kallsyms),
 		cmocka_unit_test(test_bad_line),
+		cmocka_unit_test(test_stream_not_kallsyms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,12 +41,34 @@ static int parse_line(char *line, uint64_t *addr, char *type, char **name)
 	return **name ? 0 : -1;
 }
 
+/* The longest kallsyms line: an address, a type, a name of at most
+ * KSYM_NAME_LEN (512) and a module's name. */
+#define LINE_MAX_ 4096
+
+/* Whether buf's first n bytes begin with a kallsyms line: 1 yes, 0 not,
+ * -1 not known yet (no whole line, and fewer than LINE_MAX_ bytes). */
+static int starts_right(const char *buf, size_t n)
+{
+	const char *nl = memchr(buf, '\n', n < LINE_MAX_ ? n : LINE_MAX_);
+	char line[LINE_MAX_ + 1], type, *name;
+	uint64_t addr;
+
+	if (!nl)
+		return n < LINE_MAX_ ? -1 : 0;
+	memcpy(line, buf, (size_t)(nl - buf));
+	line[nl - buf] = '\0';
+	return parse_line(line, &addr, &type, &name) == 0;
+}
+
 /* The whole file, NUL-ended, into *text (its length in *len); -1 after
- * reporting. /proc files say no size: read until the end. */
+ * reporting. /proc files say no size: read until the end; but a first
+ * line that is not kallsyms' stops the read (--kallsyms=/dev/zero grew
+ * until the memory ran out). */
 static int read_all(const char *path, char **text, size_t *len)
 {
 	int fd = open(path, O_RDONLY);
 	size_t cap = (size_t)1 << 22, n = 0;
+	int first = -1;
 	char *buf;
 
 	if (fd < 0)
@@ -72,6 +94,14 @@ static int read_all(const char *path, char **text, size_t *len)
 		if (!got)
 			break;
 		n += (size_t)got;
+		if (first < 0)
+			first = starts_right(buf, n);
+		if (first == 0) {
+			free(buf);
+			close(fd);
+			return error_at(path, 1, "not a kallsyms line (address, "
+					"type, name)");
+		}
 	}
 	close(fd);
 	buf[n] = '\0';

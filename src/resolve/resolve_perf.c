@@ -321,10 +321,10 @@ static bool newer_than_inputs(const struct presolve *r, const char *path)
  * anywhere), and the return addresses of code a rebuild did not move
  * follow a call in either build: a pipe-mode perf record -g of a
  * program rebuilt after (tests/perf/rebuilt: leaf's code 0x10 longer,
- * the functions after it moved, main not) had its 3 return addresses
- * follow a call in the rebuilt file, main's two by right and sorter's
- * by chance, and cmp's samples were named leaf without a word (perf
- * report 6.1 names them so too).
+ * the functions after it moved, main not) had 2 return addresses to
+ * check, both main's, which follow a call in either build, and cmp's
+ * samples were named leaf without a word (perf report 6.1 names them so
+ * too).
  */
 #define RET_SURE 8
 
@@ -828,10 +828,7 @@ static int load_kallsyms(struct presolve *r)
 	if (!path) {
 		if (recorded_here(r))
 			path = "/proc/kallsyms";
-		else if ((path = cached_kallsyms(r, cached)) != NULL)
-			note("symbols from %s for [kernel.kallsyms] (found by "
-			     "its build-id)", path);
-		else {
+		else if ((path = cached_kallsyms(r, cached)) == NULL) {
 			note_kernel_unnamed(r);
 			return 0;
 		}
@@ -840,6 +837,16 @@ static int load_kallsyms(struct presolve *r)
 	    !perf_preload_take_kallsyms(r->o->preload, path, &r->ksyms,
 					&ret))
 		ret = kallsyms_load(&r->ksyms, path);
+	/* the cache's copy said only when it names the kernel's code: a
+	 * perf record without the right to see addresses caches them all
+	 * 0, and an unreadable one has said why already */
+	if (path == cached) {
+		if (ret == 0)
+			note("symbols from %s for [kernel.kallsyms] (found by "
+			     "its build-id)", path);
+		else
+			note_kernel_unnamed(r);
+	}
 	if (ret < 0)
 		return r->o->kallsyms ? -1 : 0;
 	r->have_ksyms = ret == 0;

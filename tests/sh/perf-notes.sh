@@ -61,7 +61,7 @@ int main(void)
 }
 EOF
 if gcc -O1 -o "$made/spin" "$made/spin.c" 2>/dev/null &&
-	perf record -q -F 499 -g -o "$made/x.data" "$made/spin" >/dev/null 2>&1; then
+	perf record -q -N -F 499 -g -o "$made/x.data" "$made/spin" >/dev/null 2>&1; then
 	"$bin" --output=html -o "$made/r.html" "$made/x.data" 2>"$tmp/err" ||
 		fail "the report of a recording made now failed: $(cat "$tmp/err")"
 	n=$(grep -c '^cganalyze: symbols from ' "$tmp/err")

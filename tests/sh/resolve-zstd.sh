@@ -95,4 +95,96 @@ grep -q "^cganalyze: warning: $tmp/bomb: offset 0x[0-9a-f]*: a zstd-compressed s
 "$bin" --resolve --inlines -b "$tmp/bomb-align" $addrs >"$tmp/out" 2>"$tmp/err" ||
 	fail "an alignment of 2^40: $(cat "$tmp/err")"
 cmp -s "$tmp/want" "$tmp/out" || fail "an alignment of 2^40: $(diff "$tmp/want" "$tmp/out")"
+# 64 more section headers all pointing at one compressed run: each claims
+# 1000 times the run's size, within the ratio believed of one section,
+# but together 64000 times: 1 GB of copy from a file under 64 KB. Refused by
+# the bound on all the sections together, and the copy kept under it
+# (ulimit -f stops a copy growing past 256 MB, not the refusal). Its run
+# is zstd's RLE blocks of zeros, padded by a skippable frame.
+python3 - "$tmp/zstd" "$tmp/many" <<'PY' || { echo "python3 failed"; exit 77; }
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28)
+entsize, shnum = struct.unpack_from('<HH', b, 0x3a)
+run = 16384
+want = 1000 * run
+frame = struct.pack('<IBQ', 0xFD2FB528, 0xE0, want)
+left = want
+while left:
+    n = min(left, 128 * 1024)
+    left -= n
+    frame += struct.pack('<I', (n << 3) | (1 << 1) | (left == 0))[:3] + b'\0'
+frame += struct.pack('<II', 0x184D2A50, run - len(frame) - 8 - 24)
+frame += bytes(run - len(frame) - 24)
+while len(b) % 8:
+    b.append(0)
+off = len(b)
+b += struct.pack('<IIQQ', 2, 0, want, 1) + frame
+table = b[shoff:shoff + shnum * entsize]
+for i in range(64):
+    table += struct.pack('<IIQQQQIIQQ', 0, 1, 0x800, 0, off, run, 0, 0, 1, 0)
+struct.pack_into('<Q', b, 0x28, len(b))
+struct.pack_into('<H', b, 0x3c, shnum + 64)
+b += table
+open(sys.argv[2], 'wb').write(b)
+PY
+(ulimit -f 262144; exec "$bin" --resolve -b "$tmp/many" $addrs) >"$tmp/out" 2>"$tmp/err"
+[ $? -lt 128 ] || fail "sections claiming too much together: killed: $(cat "$tmp/err")"
+grep -q "^cganalyze: warning: $tmp/many: offset 0x[0-9a-f]*: zstd-compressed sections claim [0-9]* bytes or more in all from a file of [0-9]*: not believed" "$tmp/err" ||
+	fail "sections claiming too much together: $(cat "$tmp/err")"
+# 1000 more headers of DWARF sections, each the whole file: each within
+# the file, but copied once each they made the copy's work a thousand
+# times the file's (a file of 10 MB and 150,000 of them: 1.5 TB).
+python3 - "$tmp/zstd" "$tmp/overlap" <<'PY' || { echo "python3 failed"; exit 77; }
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<Q', b, 0x28)
+entsize, shnum, shstrndx = struct.unpack_from('<HHH', b, 0x3a)
+stroff, = struct.unpack_from('<Q', b, shoff + shstrndx * entsize + 24)
+name = bytes(b[stroff:]).index(b'.debug_str\0')
+table = b[shoff:shoff + shnum * entsize]
+for i in range(1000):
+    table += struct.pack('<IIQQQQIIQQ', name, 1, 0, 0, 0, len(b), 0, 0, 1, 0)
+struct.pack_into('<Q', b, 0x28, len(b))
+struct.pack_into('<H', b, 0x3c, shnum + 1000)
+b += table
+open(sys.argv[2], 'wb').write(b)
+PY
+"$bin" --resolve -b "$tmp/overlap" $addrs >"$tmp/out" 2>"$tmp/err"
+[ $? -lt 128 ] || fail "overlapping sections: crashed: $(cat "$tmp/err")"
+grep -q "^cganalyze: warning: $tmp/overlap: section [0-9]* at offset 0x0: the sections overlap, [0-9]* bytes and more in all from a file of [0-9]*: not believed" "$tmp/err" ||
+	fail "overlapping sections: $(cat "$tmp/err")"
+# a 32-bit object (gcc -m32 -c) whose section header table was moved to
+# 1 KiB short of 4 GiB (the file sparse): its decompressed sections go
+# past 4 GiB in the copy, which its 32-bit headers cannot say. Refused
+# by name; before, the offsets were cut to 32 bits and the DWARF read
+# from the wrong bytes was said to be corrupt.
+# (no #include: a machine without 32-bit headers compiles it too)
+printf 'int work(int n)\n{\n\tint s = 0;\n\tfor (int i = 0; i < n; i++)\n\t\ts += i * i;\n\treturn s;\n}\n' >"$tmp/m32.c"
+if gcc -m32 -g -O2 -c -o "$tmp/m32.o" "$tmp/m32.c" 2>/dev/null &&
+	objcopy --compress-debug-sections=zstd "$tmp/m32.o" "$tmp/m32z.o" 2>/dev/null; then
+	python3 - "$tmp/m32z.o" "$tmp/m32big.o" <<'PY' || { echo "python3 failed"; exit 77; }
+import struct, sys
+b = bytearray(open(sys.argv[1], 'rb').read())
+shoff, = struct.unpack_from('<I', b, 0x20)
+entsize, shnum = struct.unpack_from('<HH', b, 0x2e)
+table = b[shoff:shoff + shnum * entsize]
+at = (1 << 32) - 1024
+struct.pack_into('<I', b, 0x20, at)
+with open(sys.argv[2], 'wb') as f:
+    f.write(b)
+    f.seek(at)
+    f.write(table)
+PY
+	"$bin" --resolve -b "$tmp/m32big.o" 0x0 >"$tmp/out" 2>"$tmp/err"
+	[ $? -lt 128 ] || fail "32-bit past 4 GiB: crashed: $(cat "$tmp/err")"
+	grep -q "^cganalyze: warning: $tmp/m32big.o: offset 0x[0-9a-f]*: a zstd-compressed section would end at 0x[0-9a-f]* of the decompressed copy, past what a 32-bit ELF file's section header can say" "$tmp/err" ||
+		fail "32-bit past 4 GiB: $(cat "$tmp/err")"
+	grep -q 'corrupt DWARF' "$tmp/err" && fail "32-bit past 4 GiB: $(cat "$tmp/err")"
+	# the same object where it was: read
+	"$bin" --resolve -b "$tmp/m32z.o" 0x0 >"$tmp/out" 2>"$tmp/err"
+	grep -q 'm32.c:[0-9]' "$tmp/out" || fail "32-bit zstd object: no line: $(cat "$tmp/out" "$tmp/err")"
+else
+	echo "resolve-zstd: no gcc -m32: the 32-bit case skipped"
+fi
 exit $status
