@@ -66,6 +66,8 @@ void perf_warn_missing(const struct profile *p, const bool *named,
 	const struct perf_data *d = p->perf;
 	struct missing *m = NULL;
 	size_t nm = 0, shown = 0;
+	bool any_id = false;	/* of those missing: only those are looked
+				 * for by build-id */
 	uint64_t all, lost = 0, *samples;
 	char list[1024];
 
@@ -90,6 +92,7 @@ void perf_warn_missing(const struct profile *p, const bool *named,
 		char hex[2 * PERF_BUILD_ID_MAX + 1];
 
 		perf_build_id_hex(ob->build_id, ob->build_id_len, hex);
+		any_id |= ob->build_id_len != 0;
 		snprintf(list + at, sizeof(list) - at, "%s%s (%llu sample%s%s%s)",
 			 k ? ", " : "", profile_str(p, ob->path),
 			 (unsigned long long)m[k].samples,
@@ -113,13 +116,13 @@ void perf_warn_missing(const struct profile *p, const bool *named,
 		input, (unsigned long long)lost, (unsigned long long)all,
 		100.0 * (double)lost / (double)all, list,
 		sysroot ? " under " : "", sysroot ? sysroot : "",
-		perf ? " and by build-id in ~/.debug (perf's cache) and the "
-		       "debug directories" : "",
-		perf ? ", or a copy of the recording machine's files with "
-		       "--sysroot=DIR, or unpack perf archive's tarball into "
-		       "~/.debug"
-		: gperf ? ", or a copy of the recording machine's files with "
-			  "--sysroot=DIR" : "");
+		perf && any_id ? " and by build-id in ~/.debug (perf's cache) "
+				 "and the debug directories" : "",
+		perf && any_id ? ", or a copy of the recording machine's "
+				 "files with --sysroot=DIR, or unpack perf "
+				 "archive's tarball into ~/.debug"
+		: perf || gperf ? ", or a copy of the recording machine's "
+				  "files with --sysroot=DIR" : "");
 out:
 	free(samples);
 	free(m);

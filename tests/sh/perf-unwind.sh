@@ -76,6 +76,7 @@ done
 
 # The same with a program built, split and recorded now (where gcc,
 # objcopy and perf record can run: perf needs root or a low
+# (-N: nothing added to the user's ~/.debug, perf's build-id cache)
 # perf_event_paranoid): its .debug_frame is in the debug file alone,
 # under --debug-dir's DIR, and under the default /usr/lib/debug of a
 # --sysroot with --debug-dir naming another directory.
@@ -85,7 +86,7 @@ if gcc -O2 -g -fno-asynchronous-unwind-tables -fno-unwind-tables \
 	-o "$made/dbgframe" tests/perf/dbgframe.c 2>/dev/null &&
 	objcopy --only-keep-debug "$made/dbgframe" "$made/dbgframe.debug" &&
 	strip --strip-debug "$made/dbgframe" &&
-	perf record -q -F 199 --call-graph dwarf,4096 -o "$made/x.data" \
+	perf record -q -N -F 199 --call-graph dwarf,4096 -o "$made/x.data" \
 		"$made/dbgframe" 6000 >/dev/null 2>&1; then
 	id=$(readelf -n "$made/dbgframe" | awk '/Build ID/ { print $3 }')
 	sub=.build-id/$(echo "$id" | cut -c1-2)
