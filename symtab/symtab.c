@@ -637,7 +637,9 @@ int symtab_open(struct symtab *st, const char *path,
 			if (!opts->dwarf_missing_later)
 				warning("%s: no DWARF debug info: functions "
 					"from the symbol table only, no files "
-					"or lines", path);
+					"or lines (build with -g, or install "
+					"its debug file; --debug-dir=DIR looks "
+					"elsewhere)", path);
 		}
 	}
 	ret = 0;

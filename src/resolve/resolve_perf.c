@@ -581,13 +581,16 @@ static void say_missing_dwarf(const struct perf_recorded *k, size_t from)
 	fclose(m);
 	if (n == 1)
 		warning("%s: no DWARF debug info: functions from the symbol "
-			"table only, no files or lines", k->reports[last].binary);
+			"table only, no files or lines (build with -g, or "
+			"install its debug file; --debug-dir=DIR looks "
+			"elsewhere)", k->reports[last].binary);
 	else
 		warning("%zu of the %zu sampled objects have no DWARF debug "
 			"info, so their functions are from the symbol table "
-			"only, with no files or lines: %s (a separate debug "
-			"file, as a -dbgsym package installs, or --debug-dir "
-			"gives them)", n, k->n - from, text);
+			"only, with no files or lines: %s (their debug files, "
+			"as -dbgsym packages install them, give them; "
+			"--debug-dir=DIR looks elsewhere)", n, k->n - from,
+			text);
 	free(text);
 }
 

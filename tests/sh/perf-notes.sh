@@ -35,7 +35,7 @@ done
 cp tests/perf/libwork.so "$root/libwork.so"
 "$bin" --annotate=leaf --sysroot="$tmp/root" --kallsyms=tests/perf/kallsyms \
 	tests/perf/fp.data >/dev/null 2>"$tmp/err"
-grep -q "^cganalyze: warning: $root/prog: no DWARF debug info: functions from the symbol table only, no files or lines\$" "$tmp/err" ||
+grep -q "^cganalyze: warning: $root/prog: no DWARF debug info: functions from the symbol table only, no files or lines (build with -g, or install its debug file; --debug-dir=DIR looks elsewhere)$" "$tmp/err" ||
 	fail "one object without DWARF: $(cat "$tmp/err")"
 [ "$(grep -c 'no DWARF' "$tmp/err")" -eq 1 ] ||
 	fail "one object without DWARF, more than one warning: $(cat "$tmp/err")"
