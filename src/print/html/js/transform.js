@@ -451,8 +451,8 @@ function xformTree(base) {
 		 * whole units, as other transforms, not on the estimate's
 		 * sums (Top gave leaf's self 219,635 as "219,635.00") */
 		if (base.estimated && (!folds || foldsLevels(xforms, base)))
-			T = whole ? { unit: whole.unit, parent: whole.parent,
-				self: wholeUnits(whole.self) }
+			T = whole ? cutStacks(whole, EV.indexOf(base.event),
+				pinFunction(xforms))
 				: exactStacks(base, EV.indexOf(base.event),
 					pinFunction(xforms));
 		else
