@@ -115,9 +115,9 @@ static void put_list(FILE *out, const char *key, const double *v, size_t n)
  * totals, as --tree --fold-recursion prints them), then the stacks'
  * (self: flame_exact_self()'s, with the nodes it adds after them). On a
  * page that leaves functions out (cut), the paths narrower than a pixel
- * of its flame graph are not followed (their cost is their caller's
- * self), a node of a function it leaves out is its unit of those
- * (npage, cut.js's CUT_OTHER) with every node under it, nodes of one
+ * of its flame graph and a node of a function it leaves out are its
+ * unit of those (npage, cut.js's CUT_OTHER) with every node under it
+ * (as the page's own trees merge them, not its caller's self), nodes of one
  * unit under one node are one, their costs added, and there is no
  * "self": the page's transforms take the tree's own.
  */
@@ -134,10 +134,10 @@ static void put_tree(FILE *out, const struct cg *qcg, uint32_t ev,
 	size_t n0, nout = 0, nplain;
 
 	narrow = (double)q->totals[ev] / REPORT_FLAME_PIXELS;
-	/* a cut page's transforms take the tree's own self costs (fold.js:
-	 * foldedStacks()): no path under a pixel, no stacks' self */
-	flame_build(&fl, qcg, ev, cut ? narrow
-		    : (double)q->totals[ev] * HTML_FLAME_MIN_SHARE,
+	/* the paths under a pixel are followed on a cut page too, to be
+	 * merged below into its unit of the functions left out: a path not
+	 * followed would be its caller's self, more than --tree prints */
+	flame_build(&fl, qcg, ev, (double)q->totals[ev] * HTML_FLAME_MIN_SHARE,
 		    HTML_FLAME_MAX_NODES);
 	n0 = fl.nnodes;
 	value = xcalloc(n0 + 1, sizeof(*value));

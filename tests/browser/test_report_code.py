@@ -162,6 +162,51 @@ class CodeViews(ReportBase):
         self.check_source('perf-dwarf')
         self.assertFalse(self.driver.find_elements(By.ID, 'source-not-found'))
 
+    def test_source_calls_in_annotate_order(self):
+        """The calls under a source line, heaviest first as --annotate
+        lists them (its ties in the order the calls were read). The page
+        listed them in the order its document holds them: main.cc:20's
+        _dl_runtime_resolve_xsave (703) above printf (1,361) in
+        tests/split-dwarf, where --annotate lists printf first."""
+        cases = (
+            ('callgrind', PROFILES['callgrind'], None,
+             '/work/main/samples/recursion/prog.c'),
+            ('split-dwarf', ['-b', 'tests/split-dwarf/whole',
+                             'tests/split-dwarf/callgrind.out'],
+             os.path.join(self.tmp, 'code-split-dwarf.html'),
+             '/tmp/cganalyze-split/main.cc'),
+        )
+        for kind, args, page, path in cases:
+            # --annotate's call lines of the file, in order: their costs
+            want, cur = [], None
+            for ln in run(['--annotate', '--threshold=0'] + args).splitlines():
+                m = re.match(r'^-- (\S.*?)  \(', ln)
+                if m:
+                    cur = m.group(1)
+                    continue
+                m = re.match(r'^\s*([\d,]+|\.)\s+=> (.*) \(', ln)
+                if m and cur is not None and cur.endswith(path.split('/')[-1]):
+                    want.append((number(m.group(1).replace('.', '')) or 0,
+                                 m.group(2)))
+            self.assertGreater(len(want), 1, kind)
+            if page:
+                run(['--output=html', '--threshold=0', '-o', page] + args)
+                p = Page(self.driver, page)
+            else:
+                p = self.page(kind)
+            p.go('#source')
+            files = p.js("""return [...document.querySelectorAll(
+                '#source-file option')].map(o => o.textContent)""")
+            k = next(i for i, f in enumerate(files)
+                     if f.endswith(path.split('/')[-1]))
+            p.go('#source/%d' % k)
+            got = [(number(r[1]) or 0,
+                    re.sub(r' \((\d|[\d,]+ recursive).*$', '', r[3][2:]))
+                   for r in all_rows(p, 'source-table')
+                   if len(r) > 3 and r[3].startswith('\u2192 ')]
+            self.assertEqual(got, want, kind)
+        p.shot('split-dwarf-source-calls')
+
     def test_source_find(self):
         """The view's own find reaches lines the table has not drawn."""
         p = self.page('callgrind')

@@ -5,8 +5,10 @@ many it leaves out and that --threshold=0 embeds them, and every number
 it shows is still --json's. The other browser tests make their pages
 with --threshold=0 (every function, ids as --json's).
 """
+import collections
 import json
 import os
+import re
 import subprocess
 
 from selenium.webdriver.common.by import By
@@ -15,6 +17,7 @@ import report_base
 from report_base import (PROFILES, Page, ReportBase, calls_text, listed_cost,
                          number, path_cost, run)
 from test_report_explore import ALL_ROWS
+from test_report_text import ROWS, text_tree
 
 # the recursion sample: 301 functions, about a third below 0.5%
 KIND = 'callgrind'
@@ -271,6 +274,68 @@ class ReportSizeTest(ReportBase):
             want = max(0, tree['value'][i] - kids.get(i, 0) - more.get(i, 0))
             self.assertEqual(number(r[3]), path_cost(doc, ev, want), 'self')
         p.shot('size-calltree')
+
+    def test_fold_of_levels_self_leaves_merged_frames_out(self):
+        """Every function's recursion levels folded (fold=*) on a cut
+        page of Callgrind's levels: each row of the call tree that is
+        not the frames merged under a node ("N more") is a row of --tree
+        --fold-recursion, self as it prints it. Until session 24's review
+        the folded tree of a cut page did not follow the paths under a
+        pixel (html_folded.c), so that their cost was their caller's
+        self: __libc_start_main's 166 where --tree prints 74."""
+        args = ['tests/callgrind-levels/recs4.out']
+        page = os.path.join(self.tmp, 'size-recs4.html')
+        run(['--output=html', '-o', page] + args)
+        want = collections.Counter(
+            text_tree(['--fold-recursion'] + args))
+        p = Page(self.driver, page)
+        p.go('#calltree&fold=*')
+        self.driver.find_element(By.ID, 'calltree-all').click()
+        p.wait()
+        got = [(depth, c[0], c[1], c[3], c[4])
+               for depth, c in p.js(ROWS, 'calltree')
+               if 'more, each under a pixel' not in c[5] and
+               'not in this report' not in c[5]]
+        self.assertGreater(len(got), 100)
+        self.assertEqual(dict(collections.Counter(got) - want), {})
+        p.shot('size-calltree-fold-levels')
+
+    def test_focus_total_is_measured(self):
+        """A first focus on one function totals its measured inclusive
+        cost on a cut page too, as --tree --focus
+        totals it (test_report_text.py test_focus_total_is_measured for
+        the page of every function): samples/cxx's main 164,390, where
+        the cut page, its stacks not pinned, said 164,391."""
+        cases = (
+            # (fib, with its levels fib'2..., is 29,289 of its 29,290:
+            # the stacks of the levels' narrow paths are merged into the
+            # unit of the functions left out, which the pin cannot move)
+            ('callgrind', PROFILES['callgrind'], ('main', 'work')),
+            ('cxx', ['-b', 'samples/cxx/prog',
+                     'samples/cxx/callgrind.instr.out'], ('main',)),
+        )
+        for kind, args, names in cases:
+            page = os.path.join(self.tmp, 'size-focus-%s.html' % kind)
+            run(['--output=html', '-o', page] + args)
+            doc = json.loads(run(['--json', '--threshold=0'] + args))
+            ev = self.ev(doc)
+            p = Page(self.driver, page)
+            for name in names:
+                incl = sum(f['inclusive'][ev] for f in doc['functions']
+                           if f['name'] == name)
+                # (an ignore's total is the cut tree's total less the
+                # stacks pinned: within a few units, as the cut page's
+                # note says, its functions' selfs over the tree not
+                # quite the profile's)
+                for op, want in (('focus', incl),):
+                    p.go('#calltree&%s=%s' % (op, name))
+                    shown = p.js("return document.getElementById('in-view')"
+                                 ".textContent")
+                    got = re.match(r'in view: ([\d,]+)', shown)
+                    self.assertEqual(number(got.group(1)), want,
+                                     '%s %s=%s: %s' % (kind, op, name, shown))
+                    if kind == 'cxx' and op == 'focus':
+                        p.shot('size-cxx-focus-main')
 
     def test_bottom_up_roots_sum_to_the_total(self):
         """Bottom-up: of the tree with the paths the page merged

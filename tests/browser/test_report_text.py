@@ -543,6 +543,42 @@ class TransformedTopTest(ReportBase):
                                       "'crumbs-levels')"), 'cut page')
                 p.shot('text-callgrind-fold-levels-cut')
 
+    def test_top_of_some_levels_folded(self):
+        """Top when the page folds some functions' recursion levels only
+        (fold=fib, fold=walk: no command line folds so; the transforms
+        bar says so) stands on the stacks in whole units that the other
+        transforms of an estimate start from (exact.js): every figure
+        whole, the selfs adding up to the total. Top showed the estimate's
+        sums to two decimals, leaf's self as 219,635.00 under fold=walk
+        and msort_with_tmp.part.0'2's as 59,883.34 under fold=fib,
+        beside the call tree's whole units."""
+        for kind, fold in (('callgrind', 'fib'), ('recs4', 'walk')):
+            args = TreeTextTest.LEVELS[kind]
+            page = os.path.join(self.tmp, 'top-some-levels-%s.html' % kind)
+            run(['--output=html', '--threshold=0', '-o', page] + args)
+            doc = json.loads(run(['--json', '--threshold=0'] + args))
+            ev = self.ev(doc)
+            p = Page(self.driver, page)
+            p.open('#top&fold=' + fold)
+            self.assertTrue(p.js("return !!document.getElementById("
+                                 "'crumbs-levels')"), kind)
+            rows = p.js(TOP_ROWS)
+            self.assertGreater(len(rows), 5, kind)
+            selfs = 0
+            for fid, cells in rows:
+                f = doc['functions'][fid]
+                what = '%s fold=%s: %s %s' % (kind, fold, f['name'], cells[:4])
+                self.assertNotIn('.', cells[0] + cells[2], what)
+                selfs += number(cells[0])
+                # (the stacks' whole units are a running sum over every
+                # node, as the command line's under a transform: a
+                # function's self within a few units of the profile's,
+                # _dl_lookup_symbol_x's 16,716 for 16,718)
+                if not f['name'].startswith(fold):
+                    self.assertLessEqual(abs(number(cells[0]) -
+                                             f['self'][ev]), 5, what)
+            self.assertEqual(selfs, doc['totals'][ev], kind)
+
     def test_in_view_is_the_notes(self):
         """The transforms bar's "in view: X of Y (P%)" against the
         command line's note "X of Y EVENT (P%) in view": the same

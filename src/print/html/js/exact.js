@@ -23,13 +23,23 @@ function exactStacks(T, e, pin) {
 	const unit = Array.from(T.unit), parent = Array.from(T.parent);
 
 	if (CUT)
-		return { unit, parent,
-			self: wholeUnits(Array.from(treeSelf(T, true))) };
+		return cutStacks({ unit, parent, self: treeSelf(T, true) }, e,
+			pin);
 	const self = exactSelf(T, e, unit, parent);
 
 	return { unit, parent, self: pin >= 0
 		? pinnedUnits(self, unit, parent, pin, FN.inclusive[e][pin])
 		: wholeUnits(self) };
+}
+
+/* A cut page's stacks (W: its tree's own self costs, or cutWhole()'s
+ * with the paths it merged) in whole units, pinned as exactStacks()
+ * pins them: a first focus on main totals its measured inclusive cost
+ * there too (samples/cxx: 164,390, not the 164,391 of the tree's) */
+function cutStacks(W, e, pin) {
+	return { unit: W.unit, parent: W.parent, self: pin >= 0
+		? pinnedUnits(W.self, W.unit, W.parent, pin, FN.inclusive[e][pin])
+		: wholeUnits(Array.from(W.self)) };
 }
 
 /* arc_pin_func(): the function a first focus or ignore (folds before

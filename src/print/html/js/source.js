@@ -57,7 +57,13 @@ function viewSource(k, line) {
 			cost: l ? l.cost[ev] : null });
 		if (l && l.cost[ev] > max)
 			max = l.cost[ev];
-		for (const c of l ? l.calls : [])
+		/* heaviest first, as --annotate lists them (its ties in
+		 * the order read: the document's list is the other way) */
+		const calls = l ? l.calls.map((c, i) => [c, i]) : [];
+
+		calls.sort((a, b) => b[0].inclusive[ev] - a[0].inclusive[ev] ||
+			b[1] - a[1]);
+		for (const [c] of calls)
 			rows.push({ call: c });
 	}
 	const pick = el('select', { id: 'source-file', onchange: () => {

@@ -446,10 +446,13 @@ function xformTree(base) {
 	} else if (!T) {
 		/* folds alone leave an estimate as it is: the command
 		 * line folds recursion in the reader, before it estimates
-		 * (analyze.c only_folds()) */
-		if (base.estimated && !folds)
-			T = whole ? { unit: whole.unit, parent: whole.parent,
-				self: wholeUnits(whole.self) }
+		 * (analyze.c only_folds()); a fold of some functions'
+		 * levels only (no command line's) stands on the stacks in
+		 * whole units, as other transforms, not on the estimate's
+		 * sums (Top gave leaf's self 219,635 as "219,635.00") */
+		if (base.estimated && (!folds || foldsLevels(xforms, base)))
+			T = whole ? cutStacks(whole, EV.indexOf(base.event),
+				pinFunction(xforms))
 				: exactStacks(base, EV.indexOf(base.event),
 					pinFunction(xforms));
 		else
