@@ -288,8 +288,10 @@ static int read_lines(struct dwarf_reader *rd, Dwarf_Die cu_die)
 					   &err) != DW_DLV_OK)
 			return dw_fail(rd, err, "line table row");
 		/* before the sequence's first DW_LNS_set_file the file is 1
-		 * (libdwarf says 0); a set_file 0 (clang's) stays 0 */
-		if (line_seqs_at_default(&rd->seqs, end) && fileno == 0)
+		 * (libdwarf says 0); a set_file 0 (clang's) stays 0, and so
+		 * does a table without a file 1 */
+		if (line_seqs_at_default(&rd->seqs, end) && fileno == 0 &&
+		    rd->file_end > 1)
 			fileno = 1;
 		ARRAY_GROW(out->rows, out->nrows + 1, out->rows_alloc);
 		le = &out->rows[out->nrows++];
