@@ -41,6 +41,7 @@
 #include "base/xalloc.h"
 #include "dwarf_attr.h"
 #include "dwarf_split.h"
+#include "line_files.h"
 #include "split_ranges.h"
 #include "symtab_int.h"
 
@@ -98,6 +99,11 @@ struct dwarf_reader {
 	struct skeleton *skels;	/* read after all units: read_skeletons() */
 	size_t nskels, skels_alloc;
 	bool files_only;	/* read_lines(): the file names, no rows */
+	/* .debug_line, for the rows at a DWARF 5 sequence's default file
+	 * (line_files.c); seqs: the current CU's sequences */
+	const unsigned char *debug_line;
+	size_t debug_line_len;
+	struct line_seqs seqs;
 	unsigned cut_chains;	/* origin chains past MAX_ORIGIN_DEPTH */
 
 	/* the current CU */
@@ -264,6 +270,8 @@ static int read_lines(struct dwarf_reader *rd, Dwarf_Die cu_die)
 	if (dwarf_srclines_from_linecontext(rd->lines, &buf, &n, &err) !=
 	    DW_DLV_OK)
 		return dw_fail(rd, err, "line table rows");
+	line_seqs_read(&rd->seqs, rd->dbg, rd->lines, version, buf, n,
+		       rd->debug_line, rd->debug_line_len, rd->big_endian);
 	for (Dwarf_Signed i = 0; i < n; i++) {
 		Dwarf_Addr addr;
 		Dwarf_Unsigned lineno, fileno, isa, disc;
@@ -279,6 +287,12 @@ static int read_lines(struct dwarf_reader *rd, Dwarf_Die cu_die)
 					   &epilogue_begin, &isa, &disc,
 					   &err) != DW_DLV_OK)
 			return dw_fail(rd, err, "line table row");
+		/* before the sequence's first DW_LNS_set_file the file is 1
+		 * (libdwarf says 0); a set_file 0 (clang's) stays 0, and so
+		 * does a table without a file 1 */
+		if (line_seqs_at_default(&rd->seqs, end) && fileno == 0 &&
+		    rd->file_end > 1)
+			fileno = 1;
 		ARRAY_GROW(out->rows, out->nrows + 1, out->rows_alloc);
 		le = &out->rows[out->nrows++];
 		le->addr = addr;
@@ -1258,6 +1272,9 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 	if (!elf_section_bytes(ef, ".debug_ranges", &rd.debug_ranges,
 			       &rd.debug_ranges_len))
 		rd.debug_ranges = NULL;
+	if (!elf_section_bytes(ef, ".debug_line", &rd.debug_line,
+			       &rd.debug_line_len))
+		rd.debug_line = NULL;
 	if (!elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
 			       &rd.rnglists_size))
 		rd.rnglists = NULL;
@@ -1360,6 +1377,7 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 	free(rd.files);
 	free(rd.stack);
 	free(rd.skels);
+	line_seqs_release(&rd.seqs);
 	dwarf_finish(rd.dbg, &err);
 	return 0;
 }
