@@ -282,19 +282,28 @@ static const char *check_lines(const unsigned char *p, size_t size,
 
 int dwarf_precheck(struct elf_file *ef)
 {
+	/* a .dwo or .dwp's sections are named .debug_*.dwo, which libdwarf
+	 * reads as the same sections (a .debug_rnglists.dwo of no table made
+	 * it free memory twice, tests/fuzz/regress/dwo-rnglists-strings);
+	 * their range lists index the skeleton's .debug_addr (split) */
 	static const struct {
 		const char *name;
 		const char *(*check)(const unsigned char *p, size_t size,
 				     const struct check_ctx *ctx);
+		bool split;
 	} lists[] = {
-		{ ".debug_rnglists", check_rnglists },
-		{ ".debug_loclists", check_loclists },
-		{ ".debug_line", check_lines },
+		{ ".debug_rnglists", check_rnglists, false },
+		{ ".debug_loclists", check_loclists, false },
+		{ ".debug_line", check_lines, false },
+		{ ".debug_rnglists.dwo", check_rnglists, true },
+		{ ".debug_loclists.dwo", check_loclists, true },
+		{ ".debug_line.dwo", check_lines, true },
 	};
 	struct check_ctx ctx;
 	const unsigned char *addr;
 	const char *empty;
 	size_t addr_size;
+	bool have_addr;
 
 	/* libdwarf goes by names and reads such a section's size from its
 	 * offset anyway: bytes that are not DWARF, never checked here
@@ -308,8 +317,8 @@ int dwarf_precheck(struct elf_file *ef)
 		return -1;
 	}
 	ctx.big = elf_big_endian(ef);
-	ctx.have_addr = elf_section_bytes(ef, ".debug_addr", &addr,
-					  &addr_size) && addr_size > 0;
+	have_addr = elf_section_bytes(ef, ".debug_addr", &addr, &addr_size) &&
+		    addr_size > 0;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const unsigned char *data;
@@ -318,6 +327,7 @@ int dwarf_precheck(struct elf_file *ef)
 
 		if (!elf_section_bytes(ef, lists[i].name, &data, &size))
 			continue;
+		ctx.have_addr = have_addr || lists[i].split;
 		why = lists[i].check(data, size, &ctx);
 		if (why) {
 			warning("%s: corrupt DWARF: %s: %s; DWARF not read",
