@@ -325,8 +325,21 @@ int dwarf_precheck(struct elf_file *ef)
 		const char *why;
 		size_t size;
 
-		if (!elf_section_bytes(ef, lists[i].name, &data, &size))
-			continue;
+		uint64_t vaddr;
+
+		if (!elf_section_bytes(ef, lists[i].name, &data, &size)) {
+			/* there but not readable: flagged compressed with
+			 * no header libelf knows. libdwarf then reads a
+			 * .dwp's location lists from a null pointer
+			 * (tests/fuzz/regress/dwp-rnglists-flagged-compressed) */
+			if (!elf_section_vaddr(ef, lists[i].name, &vaddr))
+				continue;
+			warning("%s: corrupt DWARF: section '%s' cannot be "
+				"read (flagged compressed, but not as libelf "
+				"decompresses); DWARF not read", elf_path(ef),
+				lists[i].name);
+			return -1;
+		}
 		ctx.have_addr = have_addr || lists[i].split;
 		why = lists[i].check(data, size, &ctx);
 		if (why) {
