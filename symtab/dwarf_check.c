@@ -280,6 +280,54 @@ static const char *check_lines(const unsigned char *p, size_t size,
 	return NULL;
 }
 
+/*
+ * A .dwp's unit index, .debug_cu_index or .debug_tu_index (DWARF 5
+ * section 7.3.5.3; GNU's version 2 for DWARF 4 is laid out alike):
+ *   version 4 bytes (5: a 2-byte version and 2 of padding), column
+ *   count N, unit count U, slot count S (4 bytes each); then S 8-byte
+ *   hash signatures, S 4-byte row numbers (0 empty, else 1 to U), N
+ *   section ids, and U rows of N offsets, then of N sizes.
+ * libdwarf 20210528 lost the memory of an index whose section id it
+ * refused (tests/fuzz/regress/dwp-index-bad-column); the hash table is
+ * probed modulo S, a power of two.
+ */
+static const char *check_index(const unsigned char *p, size_t size,
+			       const struct check_ctx *ctx)
+{
+	bool big = ctx->big;
+	uint64_t ver, ncols, nunits, nslots, need;
+
+	if (size < 16)
+		return "the header is cut short";
+	ver = get(p, 4, big);
+	if (big && ver >> 16 == 5)
+		ver = 5;	/* the 2-byte version first */
+	ncols = get(p + 4, 4, big);
+	nunits = get(p + 8, 4, big);
+	nslots = get(p + 12, 4, big);
+	if (ver != 2 && ver != 5)
+		return "an unknown version";
+	if (ncols == 0 && nunits == 0 && nslots == 0)
+		return NULL;	/* an empty index (dwp writes one) */
+	if (ncols == 0 || ncols > 8)
+		return "a column count that is not 1 to 8";
+	if (nslots == 0 || (nslots & (nslots - 1)))
+		return "a slot count that is not a power of two";
+	need = 16 + nslots * 12 + ncols * 4 + nunits * ncols * 8;
+	if (need > size)
+		return "its tables run past the end of the section";
+	for (uint64_t i = 0; i < nslots; i++)
+		if (get(p + 16 + nslots * 8 + i * 4, 4, big) > nunits)
+			return "a row number past its unit count";
+	for (uint64_t i = 0; i < ncols; i++) {
+		uint64_t id = get(p + 16 + nslots * 12 + i * 4, 4, big);
+
+		if (id < 1 || id > 8 || (ver == 5 && id == 2))
+			return "an unknown section id";
+	}
+	return NULL;
+}
+
 int dwarf_precheck(struct elf_file *ef)
 {
 	/* a .dwo or .dwp's sections are named .debug_*.dwo, which libdwarf
@@ -298,6 +346,8 @@ int dwarf_precheck(struct elf_file *ef)
 		{ ".debug_rnglists.dwo", check_rnglists, true },
 		{ ".debug_loclists.dwo", check_loclists, true },
 		{ ".debug_line.dwo", check_lines, true },
+		{ ".debug_cu_index", check_index, true },
+		{ ".debug_tu_index", check_index, true },
 	};
 	struct check_ctx ctx;
 	const unsigned char *addr;
