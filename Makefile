@@ -144,7 +144,8 @@ $(O)/tests/test_bfd_diag: LIBS += $(BFD_LIBS)
 
 # the fuzz harnesses' pipeline, replayed on tests/fuzz/regress/
 $(O)/tests/test_fuzz_regress: $(O)/tests/test_fuzz_regress.o \
-		$(O)/tests/fuzz/fuzz_pipeline.o $(O)/tests/helpers.o $(O)/libcganalyze.a
+		$(O)/tests/fuzz/fuzz_pipeline.o $(O)/tests/fuzz/fuzz_dwo_pipeline.o \
+		$(O)/tests/helpers.o $(O)/libcganalyze.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBS)
 
 # Each test binary runs from the top directory; a binary that ran no
@@ -229,10 +230,10 @@ $(O)/src/read/perf/libdw_load.o $(FUZZ_O)/src/read/perf/libdw_load.o: \
 FUZZ_FLAGS = -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
 	-malloc_limit_mb=256 \
 	-max_total_time=$(FUZZ_SECONDS) -print_final_stats=1
-FUZZ_HARNESSES = callgrind igprof symtab gmon perf gperf pprof plt
+FUZZ_HARNESSES = callgrind igprof symtab gmon perf gperf pprof plt dwo
 FUZZ_BINS = $(FUZZ_HARNESSES:%=$(FUZZ_O)/fuzz_%)
 FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_O)/%.o) $(FUZZ_O)/gen/html_assets.o \
-	$(FUZZ_O)/tests/fuzz/fuzz_pipeline.o
+	$(FUZZ_O)/tests/fuzz/fuzz_pipeline.o $(FUZZ_O)/tests/fuzz/fuzz_dwo_pipeline.o
 
 .PHONY: fuzz fuzz-build
 fuzz: fuzz-build

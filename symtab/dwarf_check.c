@@ -280,21 +280,80 @@ static const char *check_lines(const unsigned char *p, size_t size,
 	return NULL;
 }
 
+/*
+ * A .dwp's unit index, .debug_cu_index or .debug_tu_index (DWARF 5
+ * section 7.3.5.3; GNU's version 2 for DWARF 4 is laid out alike):
+ *   version 4 bytes (5: a 2-byte version and 2 of padding), column
+ *   count N, unit count U, slot count S (4 bytes each); then S 8-byte
+ *   hash signatures, S 4-byte row numbers (0 empty, else 1 to U), N
+ *   section ids, and U rows of N offsets, then of N sizes.
+ * libdwarf 20210528 lost the memory of an index whose section id it
+ * refused (tests/fuzz/regress/dwp-index-bad-column); the hash table is
+ * probed modulo S, a power of two.
+ */
+static const char *check_index(const unsigned char *p, size_t size,
+			       const struct check_ctx *ctx)
+{
+	bool big = ctx->big;
+	uint64_t ver, ncols, nunits, nslots, need;
+
+	if (size < 16)
+		return "the header is cut short";
+	ver = get(p, 4, big);
+	if (big && ver >> 16 == 5)
+		ver = 5;	/* the 2-byte version first */
+	ncols = get(p + 4, 4, big);
+	nunits = get(p + 8, 4, big);
+	nslots = get(p + 12, 4, big);
+	if (ver != 2 && ver != 5)
+		return "an unknown version";
+	if (ncols == 0 && nunits == 0 && nslots == 0)
+		return NULL;	/* an empty index (dwp writes one) */
+	if (ncols == 0 || ncols > 8)
+		return "a column count that is not 1 to 8";
+	if (nslots == 0 || (nslots & (nslots - 1)))
+		return "a slot count that is not a power of two";
+	need = 16 + nslots * 12 + ncols * 4 + nunits * ncols * 8;
+	if (need > size)
+		return "its tables run past the end of the section";
+	for (uint64_t i = 0; i < nslots; i++)
+		if (get(p + 16 + nslots * 8 + i * 4, 4, big) > nunits)
+			return "a row number past its unit count";
+	for (uint64_t i = 0; i < ncols; i++) {
+		uint64_t id = get(p + 16 + nslots * 12 + i * 4, 4, big);
+
+		if (id < 1 || id > 8 || (ver == 5 && id == 2))
+			return "an unknown section id";
+	}
+	return NULL;
+}
+
 int dwarf_precheck(struct elf_file *ef)
 {
+	/* a .dwo or .dwp's sections are named .debug_*.dwo, which libdwarf
+	 * reads as the same sections (a .debug_rnglists.dwo of no table made
+	 * it free memory twice, tests/fuzz/regress/dwo-rnglists-strings);
+	 * their range lists index the skeleton's .debug_addr (split) */
 	static const struct {
 		const char *name;
 		const char *(*check)(const unsigned char *p, size_t size,
 				     const struct check_ctx *ctx);
+		bool split;
 	} lists[] = {
-		{ ".debug_rnglists", check_rnglists },
-		{ ".debug_loclists", check_loclists },
-		{ ".debug_line", check_lines },
+		{ ".debug_rnglists", check_rnglists, false },
+		{ ".debug_loclists", check_loclists, false },
+		{ ".debug_line", check_lines, false },
+		{ ".debug_rnglists.dwo", check_rnglists, true },
+		{ ".debug_loclists.dwo", check_loclists, true },
+		{ ".debug_line.dwo", check_lines, true },
+		{ ".debug_cu_index", check_index, true },
+		{ ".debug_tu_index", check_index, true },
 	};
 	struct check_ctx ctx;
 	const unsigned char *addr;
 	const char *empty;
 	size_t addr_size;
+	bool have_addr;
 
 	/* libdwarf goes by names and reads such a section's size from its
 	 * offset anyway: bytes that are not DWARF, never checked here
@@ -308,16 +367,30 @@ int dwarf_precheck(struct elf_file *ef)
 		return -1;
 	}
 	ctx.big = elf_big_endian(ef);
-	ctx.have_addr = elf_section_bytes(ef, ".debug_addr", &addr,
-					  &addr_size) && addr_size > 0;
+	have_addr = elf_section_bytes(ef, ".debug_addr", &addr, &addr_size) &&
+		    addr_size > 0;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		const unsigned char *data;
 		const char *why;
 		size_t size;
 
-		if (!elf_section_bytes(ef, lists[i].name, &data, &size))
-			continue;
+		uint64_t vaddr;
+
+		if (!elf_section_bytes(ef, lists[i].name, &data, &size)) {
+			/* there but not readable: flagged compressed with
+			 * no header libelf knows. libdwarf then reads a
+			 * .dwp's location lists from a null pointer
+			 * (tests/fuzz/regress/dwp-rnglists-flagged-compressed) */
+			if (!elf_section_vaddr(ef, lists[i].name, &vaddr))
+				continue;
+			warning("%s: corrupt DWARF: section '%s' cannot be "
+				"read (flagged compressed, but not as libelf "
+				"decompresses); DWARF not read", elf_path(ef),
+				lists[i].name);
+			return -1;
+		}
+		ctx.have_addr = have_addr || lists[i].split;
 		why = lists[i].check(data, size, &ctx);
 		if (why) {
 			warning("%s: corrupt DWARF: %s: %s; DWARF not read",

@@ -94,18 +94,40 @@ bool dwarf_split_unit_id(Dwarf_Debug dbg, Dwarf_Die cu_die, Dwarf_Half type,
 	return ok;
 }
 
+/* Whether the file has section name with bytes in it. */
+static bool has_bytes(struct elf_file *ef, const char *name)
+{
+	const unsigned char *data;
+	size_t size;
+
+	return elf_section_bytes(ef, name, &data, &size) && size > 0;
+}
+
 /* libdwarf on the ELF file at path; false after a warning when it
  * cannot be read. */
 static bool open_split(struct dwarf_split *sp, const char *path,
 		       struct elf_file **ef, Dwarf_Debug *dbg)
 {
 	Dwarf_Error err = NULL;
+	const char *missing;
 	int ret, copy;
 
 	if (elf_file_open(ef, path) < 0)
 		return false;
 	if (dwarf_precheck(*ef) < 0)
 		goto fail;
+	/* a .dwp without abbreviations made libdwarf 20210528 read its
+	 * units from a null pointer in dwarf_die_from_hash_signature()
+	 * (tests/fuzz/regress/dwp-no-abbrev); a split file has both */
+	missing = !has_bytes(*ef, ".debug_info.dwo") ? ".debug_info.dwo"
+		  : !has_bytes(*ef, ".debug_abbrev.dwo") ? ".debug_abbrev.dwo"
+							 : NULL;
+	if (missing) {
+		if (!sp->unreadable++)
+			warning("%s: cannot read DWARF of the split units of "
+				"'%s': it has no %s", path, sp->path, missing);
+		goto fail;
+	}
 	ret = dwarf_init_b(elf_fd(*ef), DW_DLC_READ, DW_GROUPNUMBER_ANY, NULL,
 			   NULL, dbg, &err);
 	/* g++ -fdebug-types-section: a section per type unit (dwo_types.c) */

@@ -2,8 +2,10 @@
  * Inputs that once crashed, leaked or hung the fuzz harnesses
  * (tests/fuzz/), replayed through the same pipelines in the normal
  * build: every file of tests/fuzz/regress/ is run as a profile, as a
- * gmon.out, as a perf.data, as a gperftools profile and as an ELF binary. Passing means not crashing; under make check's ASan
- * build, also no leak and no undefined behaviour. A few inputs too big
+ * gmon.out, as a perf.data, as a gperftools profile, as an ELF binary
+ * and as a split-DWARF file (its first byte choosing which). Passing
+ * means not crashing; under make check's ASan build, also no leak and
+ * no undefined behaviour. A few inputs too big
  * to commit are made here instead.
  */
 #include "helpers.h"
@@ -42,6 +44,7 @@ static void test_regress_files(void **state)
 		fuzz_perf_one(data, len);
 		fuzz_gperf_one(data, len);
 		fuzz_pprof_one(data, len);
+		fuzz_dwo_one(data, len);
 		free(data);
 		n++;
 	}

@@ -49,4 +49,14 @@ void fuzz_pprof_one(const uint8_t *data, size_t size);
 /* Run data as an ELF binary through symtab_open() and the lookups. */
 void fuzz_symtab_one(const uint8_t *data, size_t size);
 
+/*
+ * Run data[1..] as a split-DWARF file of a skeleton program of
+ * tests/split-dwarf/ (run from the top of the repository), written
+ * where the reader looks for it: data[0]'s bits 0-1 choose v5, v4 (a
+ * .dwo, bit 2 choosing the unit: area or main), v5p or v4p (the .dwp).
+ * The program's symbols are loaded, inlined frames included, and looked
+ * up at its functions, its line table's rows and the input's tail.
+ */
+void fuzz_dwo_one(const uint8_t *data, size_t size);
+
 #endif
