@@ -9,14 +9,13 @@
 #include <string.h>
 
 #include "base/diag.h"
-#include "base/path.h"
 #include "base/xalloc.h"
 #include "disasm_data.h"
 #include "disasm_members.h"
 #include "fmt.h"
+#include "inline_chain.h"
 #include "json_write.h"
 
-#define MAX_FRAMES 32
 #define HOT_PERCENT 5.0		/* '*': as perf annotate colours red */
 #define MAX_UNPLACED_ROWS 20	/* then one line for the rest */
 
@@ -153,76 +152,10 @@ static void put_costs(FILE *out, const struct layout *lay, const uint64_t *row,
 	}
 }
 
-static bool same_frames(const struct frame *a, size_t na,
-			const struct frame *b, size_t nb)
-{
-	if (na != nb)
-		return false;
-	for (size_t k = 0; k < na; k++)
-		if (a[k].func != b[k].func || a[k].file != b[k].file ||
-		    a[k].line != b[k].line)
-			return false;
-	return true;
-}
-
 struct stale_seen {
 	const struct source_file *v[16];
 	size_t n;
 };
-
-/*
- * A function's name as an inline chain shows it: the last component of
- * a C++ name without its parameters, template arguments and return type
- * ("emplace_back" for "sample::Point& std::vector<...>::emplace_back<
- * sample::Point>(sample::Point&&)"), so a chain fits on a line.
- */
-static void put_short_name(FILE *out, const struct names *names, name_id id)
-{
-	const char *s = id != NO_NAME ? names_str(names, id) : "??";
-	size_t end = strlen(s), start = 0;
-	int depth = 0;
-
-	/* a parameter list at the end, (...) with nesting */
-	if (end && s[end - 1] == ')') {
-		size_t i = end;
-
-		while (i-- > 0) {
-			depth += s[i] == ')' ? 1 : s[i] == '(' ? -1 : 0;
-			if (!depth)
-				break;
-		}
-		if (!depth && i > 0)
-			end = i;
-	}
-	/* template arguments at the end, <...> with nesting */
-	if (end && s[end - 1] == '>' && (end < 8 || strncmp(s + end - 8, "operator", 8))) {
-		size_t i = end;
-
-		depth = 0;
-		while (i-- > 0) {
-			depth += s[i] == '>' ? 1 : s[i] == '<' ? -1 : 0;
-			if (!depth)
-				break;
-		}
-		if (!depth && i > 0)
-			end = i;
-	}
-	/* the last "::" or blank outside <> and () */
-	depth = 0;
-	for (size_t i = 0; i < end; i++) {
-		if (s[i] == '<' || s[i] == '(')
-			depth++;
-		else if ((s[i] == '>' || s[i] == ')') && depth)
-			depth--;
-		else if (!depth && s[i] == ' ')
-			start = i + 1;
-		else if (!depth && s[i] == ':' && s[i + 1] == ':')
-			start = i + 2;
-	}
-	if (start >= end)
-		start = 0;
-	fprintf(out, "%.*s", (int)(end - start), s + start);
-}
 
 /*
  * "file:line", for inlined code the chain of functions it was inlined
@@ -243,16 +176,7 @@ static void put_source(FILE *out, const struct layout *lay,
 		fr[0].line);
 	if (n > 1) {
 		fputs("  (inlined: ", out);
-		put_short_name(out, names, fr[0].func);
-		for (size_t k = 1; k < n; k++) {
-			fputs(" <- ", out);
-			put_short_name(out, names, fr[k].func);
-			fprintf(out, " at %s:%u",
-				fr[k].file != NO_NAME
-					? path_base(names_str(names, fr[k].file))
-					: "??",
-				fr[k].line);
-		}
+		inline_chain_put(out, names, fr, n);
 		fputc(')', out);
 	}
 	fputc('\n', out);
@@ -435,7 +359,7 @@ static void print_one(FILE *out, const struct cg *cg,
 		      const struct name_labels *nl)
 {
 	struct layout lay;
-	struct frame prev[MAX_FRAMES], cur[MAX_FRAMES];
+	struct frame prev[DISASM_MAX_FRAMES], cur[DISASM_MAX_FRAMES];
 	size_t nprev = 0, ks = 0, kj = 0;
 	struct stale_seen stale = { .n = 0 };
 	const struct profile *p = l->p;
@@ -446,9 +370,9 @@ static void print_one(FILE *out, const struct cg *cg,
 	put_column_titles(out, &lay);
 	for (size_t i = 0; i < l->code.ninsns; i++) {
 		const struct insn *in = &l->code.insns[i];
-		size_t n = symtab_frames(l->st, in->addr, cur, MAX_FRAMES);
+		size_t n = symtab_frames(l->st, in->addr, cur, DISASM_MAX_FRAMES);
 
-		if (i == 0 || !same_frames(cur, n, prev, nprev)) {
+		if (i == 0 || !inline_chain_same(cur, n, prev, nprev)) {
 			put_source(out, &lay, cur, n, &stale);
 			memcpy(prev, cur, n * sizeof(*cur));
 			nprev = n;

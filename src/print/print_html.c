@@ -25,6 +25,7 @@
 #include "html_data.h"
 #include "html_page.h"
 #include "html_samples.h"
+#include "inline_chain.h"
 #include "json_write.h"
 #include "linebuf.h"
 #include "print.h"
@@ -172,11 +173,33 @@ static void json_sources(FILE *out, const struct cg *cg,
 	fputc(']', out);
 }
 
+/* The inline chain of fr[0 .. n) as a JSON string (inline_chain.h) */
+static void json_chain(FILE *out, const struct names *names,
+		       const struct frame *fr, size_t n)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+
+	if (!m) {
+		fputs("null", out);
+		return;
+	}
+	inline_chain_put(m, names, fr, n);
+	fclose(m);
+	json_string(out, text, len);
+	free(text);
+}
+
 /*
- * The source lines the disassembly interleaves, as --disasm does: for
- * each listing of the "disasm" array (disasm_pick()'s, in its order),
- * [instruction index, file, line, text] where the line changes from the
- * instruction before (text null when the file is not found).
+ * The source lines the disassembly interleaves, where --disasm prints
+ * them (print_disasm.c print_one()): for each listing of the "disasm"
+ * array (disasm_pick()'s, in its order), [instruction index, file,
+ * line, text] where the frames at the instruction (symtab_frames():
+ * the function, file and line of each inlined one) are not those of the
+ * instruction before, text null when the file is not found; inlined
+ * code adds a fifth element, the inline chain --disasm prints after
+ * file:line (only there: a chain is rare outside optimized code).
  */
 static void json_disasm_source(FILE *out, const struct cg *cg,
 			       const struct print_opts *o,
@@ -184,43 +207,48 @@ static void json_disasm_source(FILE *out, const struct cg *cg,
 			       const struct disasm_members *m, size_t n)
 {
 	fputs(",\n \"disasm_source\": [", out);
-	{
-		for (size_t i = 0; i < n; i++) {
-			struct disasm_listing l;
-			name_id file = NO_NAME;
-			uint32_t line = 0;
-			bool first = true;
+	for (size_t i = 0; i < n; i++) {
+		struct disasm_listing l;
+		struct frame prev[DISASM_MAX_FRAMES], cur[DISASM_MAX_FRAMES];
+		size_t nprev = 0;
+		bool first = true;
 
-			disasm_listing_build(&l, cg, o, picks, m, i);
-			fputs(i ? ",\n  [" : "\n  [", out);
-			for (size_t k = 0; k < l.code.ninsns; k++) {
-				const struct line_entry *le =
-					symtab_line(l.st, l.code.insns[k].addr);
-				const struct source_file *src;
-				const char *text;
-				size_t len;
+		disasm_listing_build(&l, cg, o, picks, m, i);
+		fputs(i ? ",\n  [" : "\n  [", out);
+		for (size_t k = 0; k < l.code.ninsns; k++) {
+			const struct names *names = l.st->names;
+			size_t nf = symtab_frames(l.st, l.code.insns[k].addr,
+						  cur, DISASM_MAX_FRAMES);
+			const struct source_file *src;
+			const char *text;
+			size_t len;
 
-				if (!le || le->end_sequence || le->file == NO_NAME ||
-				    !le->line || (le->file == file && le->line == line))
-					continue;
-				file = le->file;
-				line = le->line;
-				fprintf(out, "%s[%zu, ", first ? "" : ", ", k);
-				first = false;
-				json_string(out, names_str(l.st->names, file),
-					    names_len(l.st->names, file));
-				fprintf(out, ", %u, ", line);
-				src = sources_get(o->sources, names_str(l.st->names, file));
-				text = source_line(src, line, &len);
-				if (text)
-					json_string(out, text, len);
-				else
-					fputs("null", out);
-				fputc(']', out);
+			if (k && inline_chain_same(cur, nf, prev, nprev))
+				continue;
+			memcpy(prev, cur, nf * sizeof(*cur));
+			nprev = nf;
+			if (!nf || cur[0].file == NO_NAME || !cur[0].line)
+				continue;
+			fprintf(out, "%s[%zu, ", first ? "" : ", ", k);
+			first = false;
+			json_string(out, names_str(names, cur[0].file),
+				    names_len(names, cur[0].file));
+			fprintf(out, ", %u, ", cur[0].line);
+			src = sources_get(o->sources,
+					  names_str(names, cur[0].file));
+			text = source_line(src, cur[0].line, &len);
+			if (text)
+				json_string(out, text, len);
+			else
+				fputs("null", out);
+			if (nf > 1) {
+				fputs(", ", out);
+				json_chain(out, names, cur, nf);
 			}
 			fputc(']', out);
-			disasm_listing_release(&l);
 		}
+		fputc(']', out);
+		disasm_listing_release(&l);
 	}
 	fputc(']', out);
 }

@@ -327,6 +327,42 @@ class CodeViews(ReportBase):
         self.pick(p, doc['disasm'][0]['name'])
         p.shot(kind + '-disasm')
 
+    def test_disasm_inline_chains(self):
+        """Under a source line of inlined code, the chain of functions
+        inlined there, as --disasm prints it after file:line: for every
+        function the page lists, each chain the terminal prints for it,
+        under the same file:line, in the same order, and no other (a
+        split-DWARF program's unsplit build: acc::add and shape::area
+        inlined into total_area, std::vector's iterators into both)."""
+        args = ['-b', 'tests/split-dwarf/whole', 'tests/split-dwarf/callgrind.out']
+        page = os.path.join(self.tmp, 'inline-chains.html')
+        subprocess.run([report_base.BIN, '--output=html', '-o', page] + args,
+                       check=True, capture_output=True)
+        p = Page(self.driver, page)
+        p.go('#disasm')
+        names = p.js(CODE + 'return code.disasm.map(d => d.name)')
+        chains = 0
+        for name in names:
+            want = []
+            for ln in run(['--disasm=' + name] + args).splitlines():
+                m = re.match(r'^\s*(\S+):(\d+)  (\(inlined: .*\))$', ln)
+                if m:
+                    want.append((m.group(1).split('/')[-1] + ':' + m.group(2),
+                                 m.group(3)))
+            chains += len(want)
+            self.pick(p, name)
+            shown, where = [], None
+            for cells in all_rows(p, 'disasm-table'):
+                if len(cells) == 3 and cells[1].startswith('(inlined: '):
+                    shown.append((where, cells[1]))
+                elif len(cells) == 3:
+                    where = cells[0]
+            self.assertEqual(shown, want, name)
+            if want and len(want) == chains:
+                p.js('document.activeElement.blur()')	# the picker's list
+                p.shot('inline-chains-disasm')
+        self.assertGreater(chains, 20, 'no inline chain to compare')
+
     def pick(self, p, name):
         """Type the name into the picker and take the first match."""
         box = self.driver.find_element(By.ID, 'disasm-find')

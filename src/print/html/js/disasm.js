@@ -112,8 +112,13 @@ function viewDisasm(k) {
 
 	/* the source line before the instructions made from it */
 	d.instructions.forEach((ins, i) => {
-		for (; next < lines.length && lines[next][0] === i; next++)
+		for (; next < lines.length && lines[next][0] === i; next++) {
 			rows.push({ source: lines[next] });
+			/* the functions inlined there, as --disasm says
+			 * after file:line: a row of its own, under it */
+			if (lines[next][4])
+				rows.push({ chain: '(inlined: ' + lines[next][4] + ')' });
+		}
 		if (ins.cost[ev] > max)
 			max = ins.cost[ev];
 		rows.push(ins);
@@ -135,6 +140,9 @@ function viewDisasm(k) {
 					: where),
 			el('span', { class: 'code srcline' }, text === null ? '' : text.trim()), '');
 		}
+		if (ins.chain)
+			return cells(el('span', { class: 'srcline wide' }),
+				el('span', { class: 'code srcline chain' }, ins.chain), '');
 		if (ins.elsewhere) {
 			const x = ins.elsewhere;
 
@@ -204,6 +212,8 @@ function disasmWidths(view, rows, cost) {
 	for (const r of rows) {
 		if (r.source) {
 			code = Math.max(code, codeLength((r.source[3] || '').trim()));
+		} else if (r.chain) {
+			code = Math.max(code, codeLength(r.chain));
 		} else if (r.elsewhere) {
 			words = Math.max(words, textWidth('cost inside the function, ' +
 				'where no instruction starts', false));
