@@ -227,9 +227,15 @@ double cg_node_self(const struct cg *cg, uint32_t n, uint32_t event);
 double cg_node_child(const struct cg *cg, uint32_t n, uint32_t event);
 double cg_cycle_self(const struct cg *cg, uint32_t c, uint32_t event);
 double cg_cycle_child(const struct cg *cg, uint32_t c, uint32_t event);
-/* The part of the callee's (or its cycle's) self and child cost that an
- * arc accounts for. Measured: the arc's inclusive cost split in the
- * callee's own self:child proportion, so the two add up exactly to it. */
+/*
+ * The part of the callee's (or its cycle's) self and child cost that an
+ * arc accounts for; the two add up exactly to the arc's measured
+ * inclusive cost. A profile of whole stacks (profile.call_self) splits
+ * it exactly: self is the cost of the stacks ending in the callee
+ * called from this caller. Other measured ones (Callgrind) split it in
+ * the callee's own self:child proportion, as gprof does; estimated ones
+ * (gmon.out) are gprof's shares.
+ */
 void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		  double *self, double *child);
 

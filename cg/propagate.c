@@ -401,6 +401,15 @@ void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		*self = incl;
 		return;
 	}
+	if (cg->p->call_self) {
+		/* whole stacks: what the callee spent itself when called
+		 * from this caller, exactly (profile.call_self) */
+		*self = (double)profile_call_self(cg->p, a)[event];
+		if (*self > incl)
+			*self = incl;
+		*child = incl - *self;
+		return;
+	}
 	if (vcyc != NO_ID) {
 		tself = cg_cycle_self(cg, vcyc, event);
 		ttotal = tself + cg_cycle_child(cg, vcyc, event);

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include "cg/cg.h"
 #include "profile/stack_charge.h"
 
 static uint32_t func(struct profile *p, const char *name)
@@ -84,6 +85,96 @@ static void test_by_hand(void **state)
 	profile_release(&p);
 }
 
+static uint64_t arc_self(const struct profile *p, const char *from,
+			 const char *to)
+{
+	return profile_call_self(p, find_call(p, from, to))[0];
+}
+
+/*
+ * An arc's self part (profile.call_self), with recursion, by hand:
+ *
+ *   stack (outermost first)   cost
+ *   main > A > B > A > B        8   B's own cost, called from A
+ *   main > A > B                4
+ *   main > C > B                2
+ *   main > A > A                3   A's own, called from main (A > A
+ *                                   is no arc of the graph)
+ *   main > A                    1
+ *   main > B > A               16
+ *
+ * self: A -> B 12 (the first stack once, though A -> B is in it twice),
+ * B -> A 16 (not 8 more: in the first stack B -> A is no innermost
+ * arc), main -> A 4, C -> B 2, the others 0. Inclusive, each arc once
+ * a stack: A -> B 12, B -> A 24, main -> A 16, main -> B 16. Then the
+ * graph (A and B a cycle) splits main -> A into 4 + 12 and C -> B into
+ * 2 + 0, where the callee's ratio would have split them alike.
+ */
+static void test_split_recursion(void **state)
+{
+	static const char *const s1[] = { "main", "A", "B", "A", "B" };
+	static const char *const s2[] = { "main", "A", "B" };
+	static const char *const s3[] = { "main", "C", "B" };
+	static const char *const s4[] = { "main", "A", "A" };
+	static const char *const s5[] = { "main", "A" };
+	static const char *const s6[] = { "main", "B", "A" };
+	struct stack_charge sc;
+	struct profile p;
+	struct cg cg;
+	double s, c;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, names_intern(&p.names, "T", 1));
+	profile_want_func_extras(&p);
+	p.calls_have_incl = true;
+	stack_charge_init(&sc, &p);
+	charge(&sc, s1, 5, 8, 1);
+	charge(&sc, s2, 3, 4, 1);
+	charge(&sc, s3, 3, 2, 1);
+	charge(&sc, s4, 3, 3, 1);
+	charge(&sc, s5, 2, 1, 1);
+	charge(&sc, s6, 3, 16, 1);
+	stack_charge_release(&sc);
+	profile_finish(&p);
+
+	assert_non_null(p.call_self);
+	assert_int_equal(arc_self(&p, "A", "B"), 12);
+	assert_int_equal(arc_self(&p, "B", "A"), 16);
+	assert_int_equal(arc_self(&p, "main", "A"), 4);
+	assert_int_equal(arc_self(&p, "C", "B"), 2);
+	assert_int_equal(arc_self(&p, "A", "A"), 0);
+	assert_int_equal(arc_self(&p, "main", "B"), 0);
+	assert_int_equal(arc_self(&p, "main", "C"), 0);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "A", "B"), 0), 12);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "B", "A"), 0), 24);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "main", "A"), 0), 16);
+	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "main", "B"), 0), 16);
+	/* every stack's cost is some arc's self, or its leaf's at a root:
+	 * the selfs add up to the functions' self costs here */
+	assert_int_equal(profile_self(&p, find_func(&p, "A"))[0], 3 + 1 + 16);
+	assert_int_equal(profile_self(&p, find_func(&p, "B"))[0], 8 + 4 + 2);
+
+	cg_build(&cg, &p, 0);
+	cg_find_cycles(&cg);
+	assert_int_equal(cg_propagate_measured(&cg), 0);
+	cg_rank(&cg);
+	cg_arc_share(&cg, find_call(&p, "main", "A"), 0, &s, &c);
+	assert_float_equal(s, 4, 0);
+	assert_float_equal(c, 12, 0);
+	cg_arc_share(&cg, find_call(&p, "C", "B"), 0, &s, &c);
+	assert_float_equal(s, 2, 0);
+	assert_float_equal(c, 0, 0);
+	cg_arc_share(&cg, find_call(&p, "main", "B"), 0, &s, &c);
+	assert_float_equal(s, 0, 0);
+	assert_float_equal(c, 16, 0);
+	/* inside the cycle: no share, as ever */
+	cg_arc_share(&cg, find_call(&p, "A", "B"), 0, &s, &c);
+	assert_float_equal(s + c, 0, 0);
+	cg_release(&cg);
+	profile_release(&p);
+}
+
 /* A sum past 2^64 is held at the largest value, not wrapped. */
 static void test_saturates(void **state)
 {
@@ -108,6 +199,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
+		cmocka_unit_test(test_split_recursion),
 		cmocka_unit_test(test_saturates),
 	};
 

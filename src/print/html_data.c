@@ -466,6 +466,38 @@ static void put_cut_calls(FILE *out, const struct profile *p,
 	free(more);
 }
 
+/*
+ * "self_sparse": a profile of whole stacks splits each call exactly
+ * (profile.call_self, cg_arc_share()): per event, the page's calls
+ * with a self part as pairs [gap, self], gap the call's index less the
+ * one before's (the first's from -1). Most calls have none (only the
+ * calls into a function with samples of its own), so pairs are smaller
+ * than a column; the page's split is then the text's, not the ratio.
+ */
+static void put_arc_self(FILE *out, const struct profile *p,
+			 const uint32_t *kept, size_t nk)
+{
+	fputs(",\n  \"self_sparse\": [", out);
+	for (size_t e = 0; e < p->stride; e++) {
+		long last = -1;
+		bool first = true;
+
+		fputs(e ? ",\n   [" : "\n   [", out);
+		for (size_t i = 0; i < nk; i++) {
+			uint64_t v = profile_call_self(p, kept[i])[e];
+
+			if (!v)
+				continue;
+			fprintf(out, first ? "%ld," : ",%ld,", (long)i - last);
+			put_cost(out, (double)v, true);
+			last = (long)i;
+			first = false;
+		}
+		fputc(']', out);
+	}
+	fputc(']', out);
+}
+
 void html_data_calls(FILE *out, const struct cg *cg,
 		     const struct print_opts *o, const struct report_keep *k)
 {
@@ -523,6 +555,8 @@ void html_data_calls(FILE *out, const struct cg *cg,
 		col[i] = (double)profile_call_count(p, kept[i]);
 	put_column(out, "count", col, nk, 1, true);
 	put_event_columns(out, "inclusive", incl, nk, ne, exact);
+	if (p->call_self)
+		put_arc_self(out, p, kept, nk);
 	if (!exact) {
 		put_column(out, "self_share", share, nk, 2, false);
 		put_column(out, "child_share", share + 1, nk, 2, false);

@@ -47,7 +47,9 @@ void html_data_first(FILE *out, const struct cg *cg,
 /* The calls, for the function view: "estimated" (gmon.out's shares),
  * "caller", "callee", "count" and "inclusive" (one column per event)
  * by profile call, and when estimated "self_share" and "child_share"
- * (the sort event's share, cg_arc_share()'s, in its two parts),
+ * (the sort event's share, cg_arc_share()'s, in its two parts), and
+ * for a profile of whole stacks "self_sparse" (each call's exact self
+ * part, profile.call_self, as pairs: put_arc_self()),
  * "deleted" (the calls -k left out), print_json_cycles()'s "cycles",
  * and "cycle_children" (each cycle's children as the call graph has
  * them, by number, a value per event). Where k leaves functions out,

@@ -222,6 +222,8 @@ static void copy_part(struct profile *to, const struct profile *from,
 	copy_events(to, from);
 	if (from->func_incl)
 		profile_want_func_extras(to);
+	if (from->call_self)
+		profile_want_call_self(to);
 	width = (from->stride > to->stride ? from->stride : to->stride) + 1;
 	row = xcalloc(width, sizeof(*row));
 	for (size_t i = 0; i < n; i++) {
@@ -251,6 +253,9 @@ static void copy_part(struct profile *to, const struct profile *from,
 		profile_call_incl_add(to, tc, NULL,
 				      profile_call_incl_row(from, (uint32_t)c,
 							    row), ne);
+		if (from->call_self)
+			memcpy(profile_call_self(to, tc),
+			       profile_call_self(from, (uint32_t)c), bytes);
 	}
 	to->calls_have_incl = from->calls_have_incl;
 	/* a node's caller is made before it: the same ids */

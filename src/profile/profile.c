@@ -66,6 +66,7 @@ void profile_release(struct profile *p)
 		free(p->pos_file_names);
 	}
 	free(p->func_incl);
+	free(p->call_self);
 	free(p->func_addrs);
 	free(p->func_count);
 	free(p->func_peak);
@@ -170,6 +171,8 @@ static void set_stride(struct profile *p, size_t need)
 	p->callsite_incl = widen(p->callsite_incl, p->ncallsites,
 				 p->callsite_incl_alloc, old, stride);
 	p->func_incl = widen(p->func_incl, p->nfuncs, p->extras_alloc, old, stride);
+	p->call_self = widen(p->call_self, p->ncalls, p->call_self_alloc, old,
+			     stride);
 	p->func_count = widen(p->func_count, p->nfuncs, p->extras_alloc, old,
 			      stride);
 	p->func_peak = widen(p->func_peak, p->nfuncs, p->extras_alloc, old, stride);
@@ -286,6 +289,15 @@ void profile_want_func_extras(struct profile *p)
 	p->func_peak = xcalloc(1, sizeof(uint64_t));
 	p->extras_alloc = 0;
 	grow_extras(p, p->nfuncs + 1);
+}
+
+void profile_want_call_self(struct profile *p)
+{
+	if (p->call_self)
+		return;
+	p->call_self_alloc = p->ncalls + 1;
+	p->call_self = xcalloc(p->call_self_alloc * (p->stride ? p->stride : 1),
+			       sizeof(uint64_t));
 }
 
 uint32_t profile_stack(struct profile *p, uint32_t func, uint32_t caller)
@@ -444,6 +456,12 @@ static uint32_t profile_call_slow(struct profile *p, uint32_t caller,
 		memset(profile_call_incl(p, c), 0,
 		       p->stride * sizeof(uint64_t));
 	}
+	if (p->call_self) {
+		grow_rows(&p->call_self, &p->call_self_alloc, p->ncalls + 1,
+			  p->stride);
+		memset(profile_call_self(p, c), 0,
+		       p->stride * sizeof(uint64_t));
+	}
 	p->calls[c].caller = caller;
 	p->calls[c].callee = callee;
 	p->calls[c].count = 0;
@@ -565,6 +583,10 @@ static void compute_derived(struct profile *p)
 				       terms, cols, dv->nterms);
 			compute_column(p->callsite_incl, p->ncallsites,
 				       p->stride, col, terms, cols, dv->nterms);
+			if (p->call_self)
+				compute_column(p->call_self, p->ncalls,
+					       p->stride, col, terms, cols,
+					       dv->nterms);
 			if (p->summary)
 				compute_column(p->summary, 1, p->stride, col,
 					       terms, cols, dv->nterms);
@@ -599,6 +621,7 @@ static void fit_stride(struct profile *p)
 	narrow(p->pos_cost, p->npos, p->stride, stride);
 	narrow(p->callsite_incl, p->ncallsites, p->stride, stride);
 	narrow(p->func_incl, p->nfuncs, p->stride, stride);
+	narrow(p->call_self, p->ncalls, p->stride, stride);
 	narrow(p->func_count, p->nfuncs, p->stride, stride);
 	narrow(p->func_peak, p->nfuncs, p->stride, stride);
 	narrow(p->summary, 1, p->stride, stride);

@@ -305,6 +305,23 @@ struct profile {
 	 * both were in one stack; cg caps it at the cycle's cost.
 	 */
 	uint64_t *func_incl;
+	/*
+	 * Formats of whole stacks (IgProf, perf.data, gperftools, pprof)
+	 * also know how an arc's inclusive cost splits: call_self, per
+	 * arc and event, is the cost of the stacks whose leaf frame is
+	 * the arc's callee and whose next frame is its caller (what the
+	 * callee spent itself when called from there; the rest of the
+	 * arc's inclusive cost is its children's). A stack counts in the
+	 * self of one arc at most, its innermost, however often the arc
+	 * recurs in it, and in the inclusive cost of each distinct arc
+	 * once: so self <= inclusive. NULL for the other formats (and
+	 * estimated stacks), whose split cg_arc_share() estimates by the
+	 * callee's ratio. Rows of stride numbers, unpacked, call_self_alloc
+	 * rows; merging arcs (profile_rekey) adds them, as their
+	 * inclusive costs.
+	 */
+	uint64_t *call_self;
+	size_t call_self_alloc;
 	/* Also per function and event (IgProf, perf.data, else NULL): the
 	 * count field summed over stacks ending in it (allocations, ticks;
 	 * perf.data's samples), and the largest peak field of those
@@ -501,6 +518,15 @@ uint32_t profile_func(struct profile *p, name_id object, name_id file,
 
 /* Keep func_incl, func_count and func_peak from now on (zeroed). */
 void profile_want_func_extras(struct profile *p);
+
+/* Keep call_self from now on (zeroed): a reader of whole stacks. */
+void profile_want_call_self(struct profile *p);
+
+/* Call arc c's self row (profile.call_self, which must be kept). */
+static inline uint64_t *profile_call_self(const struct profile *p, uint32_t c)
+{
+	return p->call_self + (size_t)c * p->stride;
+}
 
 static inline uint64_t *profile_func_row(const struct profile *p,
 					 uint64_t *rows, uint32_t func)

@@ -45,7 +45,7 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	uint64_t *self = p->self, *call_incl = p->call_incl,
 		 *pos_cost = p->pos_cost, *callsite_incl = p->callsite_incl;
 	uint64_t *func_incl = p->func_incl, *func_count = p->func_count,
-		 *func_peak = p->func_peak;
+		 *func_peak = p->func_peak, *call_self = p->call_self;
 	struct paddr_range *func_addrs = p->func_addrs;
 	size_t func_addrs_alloc = p->func_addrs_alloc;
 	struct pcall *calls = p->calls;
@@ -86,8 +86,12 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	p->extras_alloc = 0;
 	p->func_addrs = NULL;
 	p->func_addrs_alloc = 0;
+	p->call_self = NULL;
+	p->call_self_alloc = 0;
 	if (func_incl)
 		profile_want_func_extras(p);
+	if (call_self)
+		profile_want_call_self(p);
 	profile_drop_indexes(p);
 
 	for (size_t f = 0; f < nfuncs; f++) {
@@ -134,6 +138,12 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 		newcall[c] = nc;
 		profile_call_add_count(p, nc, count);
 		add_row(p, profile_call_incl(p, nc), call_incl + c * stride, stride);
+		/* the self of two arcs made one: as exact as their inclusive
+		 * (a stack through both counts once in each); of an arc
+		 * that became a self-call, unused */
+		if (call_self)
+			add_row(p, profile_call_self(p, nc),
+				call_self + c * stride, stride);
 	}
 	for (size_t i = 0; i < npos; i++) {
 		const struct ppos *q = newpos ? &newpos[i] : &pos[i];
@@ -175,6 +185,7 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	free(func_count);
 	free(func_peak);
 	free(call_incl);
+	free(call_self);
 	free(pos_cost);
 	free(calls);
 	free(func_line);

@@ -130,6 +130,10 @@ static void drop_empty_calls(struct profile *p)
 			memmove(p->call_incl + kept * stride,
 				p->call_incl + c * stride,
 				stride * sizeof(*p->call_incl));
+		if (p->call_self)
+			memmove(profile_call_self(p, (uint32_t)kept),
+				profile_call_self(p, (uint32_t)c),
+				stride * sizeof(*p->call_self));
 		kept++;
 	}
 	p->ncalls = kept;

@@ -12,6 +12,7 @@ void stack_charge_init(struct stack_charge *sc, struct profile *p)
 	sc->p = p;
 	sc->cost = xcalloc(p->stride + 1, sizeof(*sc->cost));
 	sc->count = xcalloc(p->stride + 1, sizeof(*sc->count));
+	profile_want_call_self(p);
 }
 
 void stack_charge_release(struct stack_charge *sc)
@@ -62,6 +63,7 @@ void stack_charge_leaf(struct stack_charge *sc, uint32_t leaf)
 	add_row(profile_func_row(p, p->func_count, leaf), sc->count, stride);
 	mark(&sc->fstamp, &sc->fstamp_alloc, p->nfuncs, leaf, sc->gen);
 	add_row(profile_func_row(p, p->func_incl, leaf), sc->cost, stride);
+	sc->innermost = true;
 }
 
 void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
@@ -77,5 +79,17 @@ void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
 	if (mark(&sc->cstamp, &sc->cstamp_alloc, p->ncalls, c, sc->gen)) {
 		add_row(profile_call_incl(p, c), sc->cost, stride);
 		profile_call_add_count(p, c, samples);
+	}
+	/*
+	 * The leaf's own cost, spent called from this caller: the self
+	 * part of this arc alone, however often the arc recurs further
+	 * out (main > A > B > A > B: A -> B's self once, B -> A's none).
+	 * Calls of the leaf to itself are passed by (main > A > A: main
+	 * -> A's self): they are no arc of the graph, and the cost under
+	 * them is the leaf's own.
+	 */
+	if (sc->innermost && caller != callee) {
+		add_row(profile_call_self(p, c), sc->cost, stride);
+		sc->innermost = false;
 	}
 }

@@ -935,6 +935,26 @@ static int set_tick(struct ig_reader *rd, uint32_t e)
 	return 0;
 }
 
+/*
+ * The value of the stack on top, recorded at its leaf: the self cost
+ * of the arc into the leaf from the nearest frame of another function
+ * (profile.call_self; calls of the leaf to itself passed by, as
+ * stack_charge.c does), once, however often that arc recurs further
+ * out.
+ */
+static void charge_arc_self(struct ig_reader *rd, uint32_t e, uint64_t total)
+{
+	size_t l = rd->depth - 1;
+	uint32_t f = rd->lv[l].func;
+
+	while (l > 0 && rd->lv[l - 1].func == f)
+		l--;
+	if (l > 0 && rd->lv[l].call != NO_ID)
+		profile_combine(rd->p, e,
+				&profile_call_self(rd->p, rd->lv[l].call)[e],
+				total);
+}
+
 /* ":(count,total,peak)" of the counter in column col. */
 static int parse_values(struct ig_reader *rd, const char **sp,
 			const char *end, uint32_t col, int64_t addr)
@@ -972,6 +992,7 @@ static int parse_values(struct ig_reader *rd, const char **sp,
 	 * allocation made in it, as igprof-analyse's SELF_KEY) */
 	profile_combine(p, e, &row[e], total);
 	profile_combine(p, e, &rd->acc[col][rd->depth - 1], total);
+	charge_arc_self(rd, e, total);
 	add_file_total(rd, e, total);
 	profile_func_row(p, p->func_count, f)[e] += count;
 	row = profile_func_row(p, p->func_peak, f);
@@ -1142,6 +1163,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	u64map_init(&rd.file_ids);
 	u64map_init(&rd.counter_ids);
 	profile_want_func_extras(p);
+	profile_want_call_self(p);
 	p->calls_have_incl = true;
 
 	r = line_reader_next(lr, &line, &len);

@@ -825,6 +825,15 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			free(low);
 			low = lowest_addresses(p);
 		}
+		/* cost moved into inlined functions (an IgProf profile's)
+		 * leaves the arcs' exact self parts behind: the leaf's
+		 * callers are not known by position. The graph then splits
+		 * an arc by its callee's ratio, as it does Callgrind's. */
+		if (r->inlined_moved && p->call_self) {
+			free(p->call_self);
+			p->call_self = NULL;
+			p->call_self_alloc = 0;
+		}
 		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
 		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
 		ident_line = xreallocarray(NULL, p->nfuncs + 1,

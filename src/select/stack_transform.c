@@ -18,8 +18,9 @@
  * Then every stack with values is walked up to its root once: its
  * values are its leaf's self, and count once for each distinct
  * function (inclusive) and each distinct caller -> callee arc on the
- * way, as the readers of whole stacks count them (read_igprof.c,
- * resolve_perf.c).
+ * way, and as self in the arc into the leaf (profile.call_self), as
+ * the readers of whole stacks count them (read_igprof.c,
+ * stack_charge.c).
  */
 #include "stack_transform.h"
 
@@ -250,6 +251,9 @@ struct arcs {
 	size_t n, alloc;
 	uint64_t *incl, *count;		/* n * stride, n */
 	size_t incl_alloc, count_alloc;
+	/* n * stride, incl_alloc rows: the self parts (profile.call_self),
+	 * where the profile had them; else NULL */
+	uint64_t *self;
 	struct u64map index;
 	uint32_t *stamp;		/* per arc: the walk it was charged in */
 	size_t stamp_alloc;
@@ -275,8 +279,14 @@ static uint32_t arc_of(struct arcs *a, size_t stride, uint32_t caller,
 		size_t rows = a->incl_alloc / 2 * 3 + 64;
 
 		a->incl = xreallocarray(a->incl, rows, stride * sizeof(uint64_t));
+		if (a->self)
+			a->self = xreallocarray(a->self, rows,
+						stride * sizeof(uint64_t));
 		a->incl_alloc = rows;
 	}
+	if (a->self)
+		memset(a->self + (size_t)c * stride, 0,
+		       stride * sizeof(uint64_t));
 	a->calls[c].caller = caller;
 	a->calls[c].callee = callee;
 	a->calls[c].count = 0;
@@ -391,6 +401,10 @@ static void replace_arcs(struct profile *p, struct arcs *a)
 	p->calls_alloc = a->alloc;
 	p->call_incl = a->incl;
 	p->call_incl_alloc = a->incl_alloc;
+	free(p->call_self);
+	p->call_self = a->self;
+	p->call_self_alloc = a->self ? a->incl_alloc : 0;
+	a->self = NULL;
 	p->big_counts = NULL;
 	p->nbig_counts = p->big_counts_alloc = 0;
 	for (size_t c = 0; c < a->n; c++)
@@ -417,6 +431,10 @@ static void recount(struct profile *p)
 
 	memcpy(old_self, p->self, nf * stride * sizeof(*old_self));
 	u64map_init(&a.index);
+	/* whole stacks split their arcs exactly (not estimated ones, made
+	 * from arcs by the ratio: their profile has no call_self) */
+	if (p->call_self)
+		a.self = xmalloc(sizeof(uint64_t));
 	for (size_t i = 0; i < p->nstack_values; i++) {
 		const struct pstack_value *v = &p->stack_values[i];
 		size_t at = (size_t)v->stack * stride + v->event;
@@ -433,6 +451,7 @@ static void recount(struct profile *p)
 		const uint64_t *v = val + s * stride, *k = cnt + s * stride;
 		uint64_t calls = 0;
 		uint32_t callee = p->stacks[s].func;
+		bool innermost;
 
 		if (cost_row_zero(v, stride) && cost_row_zero(k, stride))
 			continue;
@@ -444,11 +463,18 @@ static void recount(struct profile *p)
 		add_to(profile_func_row(p, p->func_count, callee), k, stride);
 		add_to(profile_func_row(p, p->func_incl, callee), v, stride);
 		fstamp[callee] = gen;
+		innermost = true;
 		for (uint32_t up = p->stacks[s].caller; up != NO_ID;
 		     up = p->stacks[up].caller) {
 			uint32_t caller = p->stacks[up].func;
 			uint32_t c = arc_of(&a, stride, caller, callee);
 
+			/* the leaf's self, to the arc into it from the
+			 * nearest other function (stack_charge.c) */
+			if (innermost && caller != callee && a.self) {
+				add_to(a.self + (size_t)c * stride, v, stride);
+				innermost = false;
+			}
 			if (a.stamp[c] != gen) {
 				a.stamp[c] = gen;
 				add_to(a.incl + (size_t)c * stride, v, stride);
@@ -493,6 +519,7 @@ static void recount(struct profile *p)
 	p->summary = NULL;
 	u64map_release(&a.index);
 	free(a.count);
+	free(a.self);
 	free(a.stamp);
 	free(a.dcalls);
 	free(val);

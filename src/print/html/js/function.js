@@ -19,9 +19,11 @@ function fnChildren(f) {
 }
 
 /* An arc's share of its callee's cost, as the call graph prints it: an
- * estimate (gmon.out) as the analysis made it; a measured one split by
- * the callee's self:total ratio as cg_arc_share() splits it, in the
- * same order of operations, so the rounding is the text's. */
+ * estimate (gmon.out) as the analysis made it; one of whole stacks
+ * split exactly, by the self part the page carries; another measured
+ * one (Callgrind) split by the callee's self:total ratio as
+ * cg_arc_share() splits it, in the same order of operations, so the
+ * rounding is the text's. */
 function arcShare(a, callee) {
 	const C = calls();
 	const incl = C.incl[ev][a];
@@ -32,6 +34,11 @@ function arcShare(a, callee) {
 	 * cg_arc_share() */
 	if (isMax())
 		return { self: incl, child: 0, incl };
+	if (C.selfOf) {
+		const self = Math.min(incl, C.selfOf[ev][a]);
+
+		return { self, child: incl - self, incl };
+	}
 	const u = calleeUnit(callee);
 	const self = u.incl > 0 ? Math.min(incl, incl * (u.self / u.incl)) : 0;
 

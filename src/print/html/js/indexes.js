@@ -21,9 +21,20 @@ function calls() {
 	}
 	for (const y of d.cycles)
 		cycleByNumber[y.id] = y;
+	/* a profile of whole stacks: each call's exact self part, per
+	 * event, from html_data.c's pairs [gap, self] (the others 0) */
+	const selfOf = c.self_sparse && c.self_sparse.map(pairs => {
+		const v = new Float64Array(c.n);
+
+		for (let k = 0, i = -1; k < pairs.length; k += 2) {
+			i += pairs[k];
+			v[i] = pairs[k + 1];
+		}
+		return v;
+	});
 	callsIndex = { caller: c.caller, callee: c.callee, count: c.count,
 		incl: c.inclusive, estimated: c.estimated,
-		selfShare: c.self_share, childShare: c.child_share,
+		selfShare: c.self_share, childShare: c.child_share, selfOf,
 		cycleChildren: d.cycle_children,
 		/* by function, calls from and to those the report leaves
 		 * out (cut.js) */
