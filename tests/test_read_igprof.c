@@ -261,6 +261,13 @@ static void test_recursion_counted_once(void **state)
 	assert_int_equal(arc_incl(&r.p, "f", "f", "PERF_TICKS"), 5);
 	assert_int_equal(arc_count(&r.p, "f", "f"), 5);
 	assert_int_equal(arc_incl(&r.p, "main", "f", "PERF_TICKS"), 6);
+	/* the self parts (profile.call_self): f's own ticks, each stack's
+	 * to the arc from the nearest other function, main -> f, all 6;
+	 * none to the self-call */
+	assert_int_equal(profile_call_self(&r.p, call(&r.p, "main", "f"))
+			 [ev(&r.p, "PERF_TICKS")], 6);
+	assert_int_equal(profile_call_self(&r.p, call(&r.p, "f", "f"))
+			 [ev(&r.p, "PERF_TICKS")], 0);
 	rd_done(&r);
 
 	/* mutual recursion: a -> b -> a -> b (3), a -> b (4) */
@@ -273,6 +280,13 @@ static void test_recursion_counted_once(void **state)
 	assert_int_equal(incl_of(&r.p, "b", "T"), 7);
 	assert_int_equal(arc_incl(&r.p, "a", "b", "T"), 7);
 	assert_int_equal(arc_incl(&r.p, "b", "a", "T"), 3);
+	/* both stacks end in b called from a: a -> b's self 7, once each
+	 * though the first stack has a -> b twice; b -> a's none (its 3
+	 * are children) */
+	assert_int_equal(profile_call_self(&r.p, call(&r.p, "a", "b"))
+			 [ev(&r.p, "T")], 7);
+	assert_int_equal(profile_call_self(&r.p, call(&r.p, "b", "a"))
+			 [ev(&r.p, "T")], 0);
 	rd_done(&r);
 }
 

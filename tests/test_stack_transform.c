@@ -59,7 +59,18 @@ static void make(struct profile *p)
 	stack(p, "main", 5, 5);
 	stack(p, "f;g", 7, 6);
 	profile_want_func_extras(p);
+	/* as a reader of whole stacks keeps it: recount() makes it anew */
+	profile_want_call_self(p);
 	profile_finish(p);
+}
+
+/* An arc's self part (profile.call_self), or -1 when the arc is gone. */
+static long long arc_self(const struct profile *p, const char *from,
+			  const char *to)
+{
+	uint32_t c = find_call(p, from, to);
+
+	return c == NO_ID ? -1 : (long long)profile_call_self(p, c)[0];
 }
 
 static uint64_t self_of(const struct profile *p, const char *name)
@@ -120,6 +131,13 @@ static void test_none(void **state)
 	assert_int_equal(arc_incl(&p, "f", "g"), 67);
 	assert_int_equal(arc_count(&p, "f", "g"), 2 + 4 + 6);
 	assert_int_equal(arc_incl(&p, "f", "f"), 40);
+	/* the self parts: the stacks ending in g with f next, S2, S4 and
+	 * S6; in f from a, S1; none to the self-call f -> f */
+	assert_int_equal(arc_self(&p, "f", "g"), 20 + 40 + 7);
+	assert_int_equal(arc_self(&p, "b", "g"), 30);
+	assert_int_equal(arc_self(&p, "a", "f"), 10);
+	assert_int_equal(arc_self(&p, "f", "f"), 0);
+	assert_int_equal(arc_self(&p, "b", "f"), 0);
 	assert_int_equal(stack_matched_cost(&p, "f", 0), 77);
 	profile_release(&p);
 }
@@ -183,6 +201,10 @@ static void test_hide(void **state)
 	assert_int_equal(arc_incl(&p, "a", "g"), 20);
 	assert_int_equal(arc_incl(&p, "b", "g"), 70);
 	assert_int_equal(arc_incl(&p, "f", "g"), -1);
+	/* f hidden, g's callers are f's: S4's 40 now b -> g's own */
+	assert_int_equal(arc_self(&p, "b", "g"), 30 + 40);
+	assert_int_equal(arc_self(&p, "a", "g"), 20);
+	assert_int_equal(arc_self(&p, "main", "a"), 10);
 	profile_release(&p);
 
 	/* every frame hidden: the outermost stays */
