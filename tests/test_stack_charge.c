@@ -91,6 +91,12 @@ static uint64_t arc_self(const struct profile *p, const char *from,
 	return profile_call_self(p, find_call(p, from, to))[0];
 }
 
+static uint64_t arc_incl(const struct profile *p, const char *from,
+			 const char *to)
+{
+	return profile_call_incl_at(p, find_call(p, from, to), 0);
+}
+
 /*
  * An arc's self part (profile.call_self), with recursion, by hand:
  *
@@ -146,10 +152,10 @@ static void test_split_recursion(void **state)
 	assert_int_equal(arc_self(&p, "A", "A"), 0);
 	assert_int_equal(arc_self(&p, "main", "B"), 0);
 	assert_int_equal(arc_self(&p, "main", "C"), 0);
-	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "A", "B"), 0), 12);
-	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "B", "A"), 0), 24);
-	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "main", "A"), 0), 16);
-	assert_int_equal(profile_call_incl_at(&p, find_call(&p, "main", "B"), 0), 16);
+	assert_int_equal(arc_incl(&p, "A", "B"), 12);
+	assert_int_equal(arc_incl(&p, "B", "A"), 24);
+	assert_int_equal(arc_incl(&p, "main", "A"), 16);
+	assert_int_equal(arc_incl(&p, "main", "B"), 16);
 	/* every stack's cost is some arc's self, or its leaf's at a root:
 	 * the selfs add up to the functions' self costs here */
 	assert_int_equal(profile_self(&p, find_func(&p, "A"))[0], 3 + 1 + 16);
