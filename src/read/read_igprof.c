@@ -89,6 +89,11 @@ struct ig_level {
 	uint64_t count;		/* count field of count_col, whole subtree */
 	bool call_pending;	/* call made at its first value (--part:
 				 * pushed in a buffer left out) */
+	/* the outermost level of the run of frames of func that ends
+	 * here (this one when the frame above is another function's): a
+	 * value's arc self part is its call's (charge_arc_self()), found
+	 * in one step however deep a recursion of func itself is */
+	uint32_t run_start;
 };
 
 struct ig_reader {
@@ -726,6 +731,8 @@ static void push(struct ig_reader *rd, uint32_t func)
 	v->at_start = false;
 	v->stack = NO_ID;
 	v->count = 0;
+	v->run_start = l && rd->lv[l - 1].func == func ? rd->lv[l - 1].run_start
+						      : (uint32_t)l;
 	for (size_t c = 0; c < rd->ncounters; c++)
 		rd->acc[c][l] = 0;
 	grow_active(&rd->func_active, &rd->func_active_alloc, rd->p->nfuncs);
@@ -944,11 +951,8 @@ static int set_tick(struct ig_reader *rd, uint32_t e)
  */
 static void charge_arc_self(struct ig_reader *rd, uint32_t e, uint64_t total)
 {
-	size_t l = rd->depth - 1;
-	uint32_t f = rd->lv[l].func;
+	size_t l = rd->lv[rd->depth - 1].run_start;
 
-	while (l > 0 && rd->lv[l - 1].func == f)
-		l--;
 	if (l > 0 && rd->lv[l].call != NO_ID)
 		profile_combine(rd->p, e,
 				&profile_call_self(rd->p, rd->lv[l].call)[e],
