@@ -11,7 +11,8 @@
 # where gcc and perf record can run (perf needs root or a low
 # perf_event_paranoid); else skipped, said on stdout. Also, on the
 # committed cxx.data under --inlined=callee (inlined frames as
-# functions): no function's callers have more self than it has.
+# functions): no function's callers have more self than it has. And a
+# Go CPU profile against go tool pprof -traces.
 bin=$1
 status=0
 fail() { echo "arc-split: $*"; status=1; }
@@ -20,11 +21,11 @@ py=/usr/bin/python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# work's callers in the graph: "caller self children" per line, from the
-# caller lines above work's own line (the entry starts after a "---").
+# $1's callers in the graph: "caller self children" per line, from the
+# caller lines above its own line (the entry starts after a "---").
 graph_callers() {
-	awk '/^-+$/ { n = 0; next }
-		$1 ~ /^\[[0-9]+\]$/ && $0 ~ / work \[[0-9]+\]$/ {
+	awk -v f="$1" '/^-+$/ { n = 0; next }
+		$1 ~ /^\[[0-9]+\]$/ && $0 ~ (" " f " \\[[0-9]+\\]$") {
 			for (i = 1; i <= n; i++) print line[i]; exit }
 		$1 ~ /^\[[0-9]+\]$/ { n = 0; next }
 		NF == 4 { gsub(/,/, "", $1); gsub(/,/, "", $2)
@@ -78,7 +79,7 @@ if gcc -O0 -g -fno-omit-frame-pointer -o "$tmp/split" tests/perf/split.c \
 		perf script -i "$data" -F comm,tid,period,ip,sym 2>/dev/null |
 			oracle >"$tmp/want"
 		"$bin" -q --brief -b "$tmp/split" "$data" 2>/dev/null |
-			graph_callers | sort >"$tmp/got"
+			graph_callers work | sort >"$tmp/got"
 		if ! cmp -s "$tmp/want" "$tmp/got"; then
 			fail "$rec: work's caller lines differ from perf script's counts:"
 			diff "$tmp/want" "$tmp/got"
@@ -105,6 +106,51 @@ for a in d["arcs"]:
 	done
 else
 	echo "arc-split: no recording made here (gcc or perf record failed): that part skipped"
+fi
+
+# A Go CPU profile (pprof): main.spin's callers against go tool pprof
+# -traces (each sample's stack, innermost first, its value in ms; the
+# graph's in ns), counted as above.
+if command -v go >/dev/null 2>&1 &&
+	go tool pprof -traces tests/pprof/cpu.pb.gz >"$tmp/traces" 2>/dev/null; then
+	$py -c '
+import sys, collections
+selfc = collections.Counter(); incl = collections.Counter()
+value, frames = None, []
+def flush():
+    if value is None:
+        return
+    leaf, k = frames[0], 1
+    while k < len(frames) and frames[k] == leaf:
+        k += 1
+    if leaf == "main.spin" and k < len(frames):
+        selfc[frames[k]] += value
+    seen = set()
+    for i in range(1, len(frames)):
+        if frames[i - 1] == "main.spin" and frames[i] != "main.spin" and frames[i] not in seen:
+            seen.add(frames[i]); incl[frames[i]] += value
+for line in open(sys.argv[1]):
+    if line.startswith("-----------+"):
+        flush(); value, frames = None, []
+        continue
+    f = line.split()
+    if value is None and len(f) >= 2 and f[0].endswith("ms"):
+        value = int(f[0][:-2]) * 1000000
+        frames = [f[1]]
+    elif value is not None and f:
+        frames.append(f[0])
+flush()
+for c in sorted(incl):
+    print(c, selfc[c], incl[c] - selfc[c])
+' "$tmp/traces" >"$tmp/want"
+	"$bin" -q --brief tests/pprof/cpu.pb.gz 2>/dev/null |
+		graph_callers main.spin | sort >"$tmp/got"
+	[ -s "$tmp/want" ] && cmp -s "$tmp/want" "$tmp/got" || {
+		fail "cpu.pb.gz: main.spin's caller lines differ from go tool pprof -traces:"
+		diff "$tmp/want" "$tmp/got"
+	}
+else
+	echo "arc-split: go tool pprof not run here: that part skipped"
 fi
 
 # Inlined frames are functions of the graph (--inlined=callee): the self
