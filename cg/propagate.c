@@ -401,9 +401,14 @@ void cg_arc_share(const struct cg *cg, uint32_t a, uint32_t event,
 		*self = incl;
 		return;
 	}
-	if (cg->p->call_self) {
+	if (cg->p->call_self && vcyc == NO_ID) {
 		/* whole stacks: what the callee spent itself when called
-		 * from this caller, exactly (profile.call_self) */
+		 * from this caller, exactly (profile.call_self). Not into a
+		 * cycle: the cycle is one unit there, and what its members
+		 * spent under this call is known only from the stacks,
+		 * which the reader charged before the cycles were found; the
+		 * cycle's ratio below keeps the lines of `<cycle N as a
+		 * whole>` adding up to its self and children. */
 		*self = (double)profile_call_self(cg->p, a)[event];
 		if (*self > incl)
 			*self = incl;

@@ -113,8 +113,10 @@ static uint64_t arc_incl(const struct profile *p, const char *from,
  * B -> A 16 (not 8 more: in the first stack B -> A is no innermost
  * arc), main -> A 4, C -> B 2, the others 0. Inclusive, each arc once
  * a stack: A -> B 12, B -> A 24, main -> A 16, main -> B 16. Then the
- * graph (A and B a cycle) splits main -> A into 4 + 12 and C -> B into
- * 2 + 0, where the callee's ratio would have split them alike.
+ * graph finds A and B a cycle, one unit: calls into it are split by its
+ * ratio, here all self (no call leaves it), so main -> A is 16 + 0,
+ * though A itself spent 4 of it (B 12), and the lines of the cycle as a
+ * whole add up to its self cost.
  */
 static void test_split_recursion(void **state)
 {
@@ -166,14 +168,18 @@ static void test_split_recursion(void **state)
 	assert_int_equal(cg_propagate_measured(&cg), 0);
 	cg_rank(&cg);
 	cg_arc_share(&cg, find_call(&p, "main", "A"), 0, &s, &c);
-	assert_float_equal(s, 4, 0);
-	assert_float_equal(c, 12, 0);
+	assert_float_equal(s, 16, 0);
+	assert_float_equal(c, 0, 0);
 	cg_arc_share(&cg, find_call(&p, "C", "B"), 0, &s, &c);
 	assert_float_equal(s, 2, 0);
 	assert_float_equal(c, 0, 0);
 	cg_arc_share(&cg, find_call(&p, "main", "B"), 0, &s, &c);
+	assert_float_equal(s, 16, 0);
+	assert_float_equal(c, 0, 0);
+	/* outside the cycle: exact (C spent nothing itself) */
+	cg_arc_share(&cg, find_call(&p, "main", "C"), 0, &s, &c);
 	assert_float_equal(s, 0, 0);
-	assert_float_equal(c, 16, 0);
+	assert_float_equal(c, 2, 0);
 	/* inside the cycle: no share, as ever */
 	cg_arc_share(&cg, find_call(&p, "A", "B"), 0, &s, &c);
 	assert_float_equal(s + c, 0, 0);

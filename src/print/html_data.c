@@ -473,10 +473,14 @@ static void put_cut_calls(FILE *out, const struct profile *p,
  * one before's (the first's from -1). Most calls have none (only the
  * calls into a function with samples of its own), so pairs are smaller
  * than a column; the page's split is then the text's, not the ratio.
+ * Calls into a cycle are left out: the text splits them by the
+ * cycle's ratio, as function.js does.
  */
-static void put_arc_self(FILE *out, const struct profile *p,
+static void put_arc_self(FILE *out, const struct cg *cg,
 			 const uint32_t *kept, size_t nk)
 {
+	const struct profile *p = cg->p;
+
 	fputs(",\n  \"self_sparse\": [", out);
 	for (size_t e = 0; e < p->stride; e++) {
 		long last = -1;
@@ -486,7 +490,9 @@ static void put_arc_self(FILE *out, const struct profile *p,
 		for (size_t i = 0; i < nk; i++) {
 			uint64_t v = profile_call_self(p, kept[i])[e];
 
-			if (!v)
+			/* into a cycle: split by its ratio (function.js) */
+			if (!v || cg->nodes[p->calls[kept[i]].callee].cycle !=
+					  NO_ID)
 				continue;
 			fprintf(out, first ? "%ld," : ",%ld,", (long)i - last);
 			put_cost(out, (double)v, true);
@@ -556,7 +562,7 @@ void html_data_calls(FILE *out, const struct cg *cg,
 	put_column(out, "count", col, nk, 1, true);
 	put_event_columns(out, "inclusive", incl, nk, ne, exact);
 	if (p->call_self)
-		put_arc_self(out, p, kept, nk);
+		put_arc_self(out, cg, kept, nk);
 	if (!exact) {
 		put_column(out, "self_share", share, nk, 2, false);
 		put_column(out, "child_share", share + 1, nk, 2, false);

@@ -342,8 +342,9 @@ void print_json(FILE *out, const struct cg *cg, const struct print_opts *o)
 				cg_arc_share(cg, (uint32_t)c, o->sort_event, &s, &ch);
 			json_drow(out, s + ch, ne, o->sort_event);
 		}
-		/* whole stacks: the exact self part (cg_arc_share()) */
-		if (p->call_self) {
+		/* whole stacks: the exact self part (cg_arc_share()); not
+		 * into a cycle, whose lines are split by its ratio */
+		if (p->call_self && cg->nodes[pc->callee].cycle == NO_ID) {
 			fputs(", \"self\": ", out);
 			json_row(out, profile_call_self(p, (uint32_t)c), ne);
 		}

@@ -20,7 +20,8 @@ function fnChildren(f) {
 
 /* An arc's share of its callee's cost, as the call graph prints it: an
  * estimate (gmon.out) as the analysis made it; one of whole stacks
- * split exactly, by the self part the page carries; another measured
+ * split exactly, by the self part the page carries, but into a cycle,
+ * which is one unit (cg_arc_share()); another measured
  * one (Callgrind) split by the callee's self:total ratio as
  * cg_arc_share() splits it, in the same order of operations, so the
  * rounding is the text's. */
@@ -34,7 +35,7 @@ function arcShare(a, callee) {
 	 * cg_arc_share() */
 	if (isMax())
 		return { self: incl, child: 0, incl };
-	if (C.selfOf) {
+	if (C.selfOf && !fnCycle(callee)) {
 		const self = Math.min(incl, C.selfOf[ev][a]);
 
 		return { self, child: incl - self, incl };
