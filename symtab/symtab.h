@@ -137,6 +137,19 @@ int symtab_open(struct symtab *st, const char *path,
 void symtab_release(struct symtab *st);
 
 /*
+ * For st opened with no_dwarf: the line rows of the compilation units
+ * of its DWARF (the binary's, else its separate debug file's, looked
+ * for as symtab_open() does, under debug_dir) that hold one of
+ * want[0..n), sorted link-time addresses (the entries of a recording's
+ * sampled functions), so symtab_line() gives their files and lines
+ * without the whole DWARF's cost (libc6-dbg's: 0.2 s). st stays a
+ * table of symbols otherwise (has_dwarf false). Returns 0, also when
+ * there is no DWARF (nlines stays 0), or -1 after a warning.
+ */
+int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
+		      const char *debug_dir);
+
+/*
  * st, loaded with a names table of its own (symtab_open() on another
  * thread), takes names' ids instead: ids[k] is the id in names of its
  * table's name k (names_intern_from() gives them). Interning a table's
