@@ -50,6 +50,10 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 	if (ob->build_id_len < 2)
 		return n;
 	perf_build_id_hex(ob->build_id, ob->build_id_len, hex);
+	if (sysroot && (size_t)snprintf(paths[n], PERF_PATH_MAX,
+					"%s/.debug/.build-id/%.2s/%s/elf",
+					sysroot, hex, hex + 2) < PERF_PATH_MAX)
+		n++;
 	if (home && (size_t)snprintf(paths[n], PERF_PATH_MAX,
 				     "%s%s/.debug/.build-id/%.2s/%s/elf", root,
 				     home, hex, hex + 2) < PERF_PATH_MAX)

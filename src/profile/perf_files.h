@@ -16,7 +16,7 @@
 /* The longest path perf_object_paths() writes, with its NUL. */
 #define PERF_PATH_MAX 4096
 /* How many paths perf_object_paths() writes at most. */
-#define PERF_OBJECT_PATHS (2 + DEBUG_DIRS_MAX)
+#define PERF_OBJECT_PATHS (3 + DEBUG_DIRS_MAX)
 
 /*
  * Whether a file whose build-id is id (n bytes) is object ob's: false
@@ -33,9 +33,14 @@ void perf_build_id_hex(const uint8_t *id, size_t n, char *out);
  * Where object ob (recorded at path recorded) may be, in order: at its
  * recorded path; then, by its build-id, in perf's cache
  * (HOME/.debug/.build-id/ab/cdef.../elf) and in the debug directories
- * (debug_dirs(): debug_dir, then /usr/lib/debug; .build-id/ab/cdef....debug). All
- * under sysroot when it is not NULL. Returns how many were written to
- * paths[] (at most PERF_OBJECT_PATHS).
+ * (debug_dirs(): debug_dir, then /usr/lib/debug; .build-id/ab/cdef....debug).
+ * With sysroot, all of them under sysroot, and perf report
+ * --symfs=DIR's cache DIR/.debug before the others (perf 6.1 takes that
+ * one in place of ~/.debug); this machine's files are not looked at,
+ * as perf does not: --sysroot says where the recording machine's are,
+ * and a listing does not change with what other recordings left in
+ * this machine's cache. Returns how many were written to paths[] (at
+ * most PERF_OBJECT_PATHS).
  */
 size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 			 const char *sysroot, const char *debug_dir,
