@@ -27,7 +27,7 @@
 #include "resolve/resolve.h"
 #include "symtab/symtab.h"
 
-static FILE *devnull(void)
+FILE *fuzz_devnull(void)
 {
 	static FILE *f;
 
@@ -165,7 +165,7 @@ out:
 
 void fuzz_callgrind_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct read_opts ro = { 0 };
 	char path[64];
 	int fd;
@@ -190,7 +190,7 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size)
 
 void fuzz_igprof_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct read_opts ro = { .want_leaks = true, .want_positions = true };
 	char path[64];
 	int fd;
@@ -261,7 +261,7 @@ void fuzz_gmon_one(const uint8_t *data, size_t size)
 {
 	static const struct read_target native = { "prog", 8, false };
 	static const struct read_target other = { "prog", 4, true };
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	char path[64];
 	int fd;
 
@@ -275,7 +275,7 @@ void fuzz_gmon_one(const uint8_t *data, size_t size)
 
 void fuzz_symtab_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true };
 	struct symtab st;
 	struct arena arena;
@@ -411,7 +411,7 @@ void fuzz_perf_one(const uint8_t *data, size_t size)
 	/* --comm, and --time's pass over every sample's time */
 	static struct time_spec slice;
 	static struct perf_select spinner = { .comms = "spinner" };
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	char path[64], why[600];
 	int fd;
 
@@ -445,7 +445,7 @@ void fuzz_gperf_one(const uint8_t *data, size_t size)
 	struct resolve_report rep[2];
 	struct symtab st[2];
 	struct symtab *stp[2] = { &st[0], &st[1] };
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct profile p;
 	char path[64];
 	int fd;
@@ -477,7 +477,7 @@ out:
  */
 void fuzz_pprof_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct read_opts ro = { .want_positions = true, .want_stacks = true };
 	struct resolve_opts rso = { .sysroot = "/nonexistent",
 				    .debug_dir = "/nonexistent",
