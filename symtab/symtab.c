@@ -495,7 +495,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct raw_syms raw = { NULL, 0, 0 };
 	struct fsyms fs = { NULL, 0, 0 };
 	struct xsyms xs = { NULL, 0, 0 };
-	struct sym_out out = { &raw, &fs, &xs };
+	struct sym_out out = { &raw, &fs, &xs, &st->calls_mcount };
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
 	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
@@ -517,7 +517,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	}
 	if (from != bin) {
 		/* addr2line finds data symbols in the binary's own table */
-		struct sym_out own = { NULL, NULL, later ? NULL : &xs };
+		struct sym_out own = { NULL, NULL, later ? NULL : &xs,
+				       &st->calls_mcount };
 
 		out.xsyms = NULL;
 		if (elf_read_symbols(bin, true, st->names, when, priv->secs,
@@ -529,7 +530,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		 * row from the debug file's symbols when its DWARF is
 		 * there: strip -g keeps the binary's table but drops its
 		 * STT_FILE symbols ("main.cold at app.cc:?", not ??:?) */
-		struct sym_out files = { NULL, later ? NULL : &fs, NULL };
+		struct sym_out files = { NULL, later ? NULL : &fs, NULL, NULL };
 
 		out.fsyms = NULL;
 		if (elf_read_symbols(dbg, false, st->names, when, priv->secs,

@@ -119,6 +119,10 @@ struct symtab {
 				 * warning left to the caller:
 				 * symtab_opts.dwarf_missing_later) */
 	bool debug_only;	/* a separate debug file: .text holds no bytes */
+	bool calls_mcount;	/* an undefined symbol is -pg's mcount (or
+				 * _mcount, __fentry__): a profiled build
+				 * (one that defines it, static, is not
+				 * seen here) */
 
 	struct symtab_range *ranges;	/* private */
 	size_t nranges;

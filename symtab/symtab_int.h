@@ -294,6 +294,9 @@ struct sym_out {
 	struct raw_syms *raw;
 	struct fsyms *fsyms;
 	struct xsyms *xsyms;
+	/* set when an undefined symbol is -pg's profiling hook (NULL: not
+	 * looked at) */
+	bool *calls_mcount;
 };
 
 /*
