@@ -1241,20 +1241,22 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 	bool some_units;
 	int ret;
 
-	rd.have_addr = elf_section_bytes(ef, ".debug_addr", &debug_addr,
-					 &debug_addr_size);
+	/* the line rows alone (want) need none of the ranges' sections */
+	rd.have_addr = !want && elf_section_bytes(ef, ".debug_addr",
+						  &debug_addr,
+						  &debug_addr_size);
 	if (rd.have_addr) {
 		rd.debug_addr = debug_addr;
 		rd.debug_addr_len = debug_addr_size;
 	}
-	if (!elf_section_bytes(ef, ".debug_ranges", &rd.debug_ranges,
-			       &rd.debug_ranges_len))
+	if (want || !elf_section_bytes(ef, ".debug_ranges", &rd.debug_ranges,
+				       &rd.debug_ranges_len))
 		rd.debug_ranges = NULL;
 	if (!elf_section_bytes(ef, ".debug_line", &rd.debug_line,
 			       &rd.debug_line_len))
 		rd.debug_line = NULL;
-	if (!elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
-			       &rd.rnglists_size))
+	if (want || !elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
+				       &rd.rnglists_size))
 		rd.rnglists = NULL;
 
 	memset(out, 0, sizeof(*out));
