@@ -328,7 +328,7 @@ static const char *check_index(const unsigned char *p, size_t size,
 	return NULL;
 }
 
-int dwarf_precheck(struct elf_file *ef, bool lines_only)
+int dwarf_precheck(struct elf_file *ef)
 {
 	/* a .dwo or .dwp's sections are named .debug_*.dwo, which libdwarf
 	 * reads as the same sections (a .debug_rnglists.dwo of no table made
@@ -367,8 +367,7 @@ int dwarf_precheck(struct elf_file *ef, bool lines_only)
 		return -1;
 	}
 	ctx.big = elf_big_endian(ef);
-	have_addr = !lines_only &&
-		    elf_section_bytes(ef, ".debug_addr", &addr, &addr_size) &&
+	have_addr = elf_section_bytes(ef, ".debug_addr", &addr, &addr_size) &&
 		    addr_size > 0;
 
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
@@ -378,8 +377,6 @@ int dwarf_precheck(struct elf_file *ef, bool lines_only)
 
 		uint64_t vaddr;
 
-		if (lines_only && strcmp(lists[i].name, ".debug_line") != 0)
-			continue;
 		if (!elf_section_bytes(ef, lists[i].name, &data, &size)) {
 			/* there but not readable: flagged compressed with
 			 * no header libelf knows. libdwarf then reads a

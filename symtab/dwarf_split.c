@@ -114,7 +114,7 @@ static bool open_split(struct dwarf_split *sp, const char *path,
 
 	if (elf_file_open(ef, path) < 0)
 		return false;
-	if (dwarf_precheck(*ef, false) < 0)
+	if (dwarf_precheck(*ef) < 0)
 		goto fail;
 	/* a .dwp without abbreviations made libdwarf 20210528 read its
 	 * units from a null pointer in dwarf_die_from_hash_signature()

@@ -579,7 +579,7 @@ static int load_dwarf(struct symtab *st, struct elf_file *ef,
 		if (copy)
 			from = copy;
 	}
-	if (dwarf_precheck(from, false) < 0) {
+	if (dwarf_precheck(from) < 0) {
 		elf_file_close(copy);
 		return -1;
 	}
@@ -641,7 +641,10 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 		if (copy)
 			from = copy;
 	}
-	if (dwarf_precheck(from, true) < 0)
+	/* all of it, though only line programs are read: libdwarf loads
+	 * .debug_rnglists with .debug_info (dwarf_get_aranges() does), and
+	 * tests/fuzz/regress/rnglists-fini-array then freed memory twice */
+	if (dwarf_precheck(from) < 0)
 		goto out;
 	if (dwarf_read(from, NULL, st->names, false, st->big_endian, want, n,
 		       &d) < 0)

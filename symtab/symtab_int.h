@@ -447,12 +447,8 @@ void dwarf_data_release(struct dwarf_data *d);
  * Check what libdwarf 20210528 does not check well enough before it
  * trusts it (a corrupt .debug_rnglists table header makes it free memory
  * twice). -1 after a warning naming the file: do not hand it to libdwarf.
- * lines_only: for dwarf_read() with want, which reads the units' line
- * programs and nothing of the range and location lists: .debug_line's
- * tables alone (libc6-dbg's location lists took longer to decompress
- * and check than the lines wanted took to read).
  */
-int dwarf_precheck(struct elf_file *ef, bool lines_only);
+int dwarf_precheck(struct elf_file *ef);
 
 /*
  * Whether the range list at off of .debug_rnglists (rnglists, size

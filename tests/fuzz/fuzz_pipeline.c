@@ -321,6 +321,9 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 	/* as a perf.data's objects are opened: names made when asked */
 	so.no_dwarf = so.names_later = true;
 	if (symtab_open(&st, path, &so, &names) == 0) {
+		uint64_t want[17];
+		size_t nw = 0;
+
 		for (size_t i = 0; i < st.nsyms; i += 1 + st.nsyms / 16) {
 			const struct sym *s = symtab_lookup(&st, st.syms[i].addr);
 
@@ -328,7 +331,14 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 				symtab_name(&st, s, i % 2 == 0);
 				symtab_name(&st, s, i % 2 != 0);
 			}
+			if (nw < 17)
+				want[nw++] = st.syms[i].addr;	/* sorted */
 		}
+		/* and the line rows of the units holding the functions
+		 * (perf_lines.c: .debug_aranges, then those units alone) */
+		symtab_load_lines(&st, want, nw, "/nonexistent");
+		for (size_t i = 0; i < nw; i++)
+			symtab_line(&st, want[i]);
 		symtab_release(&st);
 	}
 	names_release(&names);
