@@ -339,6 +339,7 @@ class TestDiffKeys(diff.DiffBase, KeysBase):
         p, doc = self.open('callgrind')
         self.click_title(p, '#top-head [data-key="inclchange"]')
         self.assertIn('sort=inclchange', p.js('return location.hash'))
+        p.shot('diff-top-title-clicked')
         a = self.active(p)
         self.assertEqual((a['key'], a['head']), ('inclchange', True), a)
         # Tab goes on from there, to the next title, not from the top
