@@ -619,6 +619,12 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 		goto out;
 	from = bin;
 	if (!elf_has_dwarf(bin)) {
+		/* symtab_open() found none for the symbols (and said why):
+		 * not looked for, nor said, twice */
+		if (st->no_debug_file) {
+			ret = 0;
+			goto out;
+		}
 		dbg_path = debugfile_find(st->path, debug_dir, st->build_id,
 					  st->build_id_len, link, crc);
 		if (dbg_path && elf_file_open(&dbg, dbg_path) < 0)
@@ -685,6 +691,7 @@ int symtab_open(struct symtab *st, const char *path,
 		dbg_path = debugfile_find(st->path, opts->debug_dir,
 					  st->build_id, st->build_id_len, link,
 					  crc);
+		st->no_debug_file = !dbg_path;
 		if (dbg_path && elf_file_open(&dbg, dbg_path) < 0)
 			goto out;
 	}

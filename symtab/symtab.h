@@ -119,6 +119,9 @@ struct symtab {
 				 * warning left to the caller:
 				 * symtab_opts.dwarf_missing_later) */
 	bool debug_only;	/* a separate debug file: .text holds no bytes */
+	bool no_debug_file;	/* its separate debug file was looked for
+				 * and not found (what was wrong said):
+				 * symtab_load_lines() does not again */
 	bool calls_mcount;	/* an undefined symbol is -pg's mcount (or
 				 * _mcount, __fentry__): a profiled build
 				 * (one that defines it, static, is not
