@@ -527,6 +527,38 @@ static int add_spec(struct options *o, enum symspec_use use, int letter,
 	return 0;
 }
 
+
+/*
+ * valgrind --separate-threads=yes leaves the file it was given empty
+ * beside FILE-01, FILE-02, ...; "cganalyze callgrind.out.*" names it with
+ * them, and the empty one stopped the run ("the file is empty"). An empty
+ * operand whose FILE-01 is an operand too is left out, with a note.
+ */
+static void drop_thread_stubs(struct options *o)
+{
+	int kept = 0;
+
+	for (int i = 0; i < o->ninputs; i++) {
+		const char *f = o->inputs[i];
+		size_t len = strlen(f);
+		struct stat sb;
+		bool stub = false;
+
+		if (stat(f, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+			for (int k = 0; k < o->ninputs && !stub; k++)
+				stub = strlen(o->inputs[k]) == len + 3 &&
+				       !strncmp(o->inputs[k], f, len) &&
+				       !strcmp(o->inputs[k] + len, "-01");
+		if (stub)
+			note("%s: empty, as valgrind --separate-threads=yes "
+			     "leaves it: its threads' profiles (%s-01, ...) are "
+			     "read", f, f);
+		else
+			o->inputs[kept++] = o->inputs[i];
+	}
+	o->ninputs = kept;
+}
+
 enum options_result options_parse(struct options *o, int argc, char **argv,
 				  FILE *out)
 {
@@ -976,5 +1008,6 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->graph = o->graph && !graph_off;
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;
+	drop_thread_stubs(o);
 	return OPTIONS_OK;
 }
