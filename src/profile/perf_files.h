@@ -50,8 +50,10 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
  * Where perf's build-id cache keeps the symbols of kernel object k (its
  * /proc/kallsyms when recorded, as perf record and perf archive store
  * it): HOME/.debug/[kernel.kallsyms]/<build-id>/kallsyms, under sysroot
- * when it is not NULL, as perf_object_paths() looks for the objects.
- * False when k records no build-id or the path does not fit.
+ * when it is not NULL, as perf_object_paths() looks for the objects; with
+ * sysroot, sysroot/.debug/... first when that file is there (perf
+ * report --symfs=DIR's cache). False when k records no build-id or the
+ * path does not fit.
  */
 bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
 			    char path[PERF_PATH_MAX]);

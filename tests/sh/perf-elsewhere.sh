@@ -83,6 +83,14 @@ if command -v perf >/dev/null 2>&1; then
 		>"$tmp/out" 2>"$tmp/err" || fail "symfs: $(cat "$tmp/err")"
 	cmp -s "$tmp/want" "$tmp/out" ||
 		fail "--sysroot=DIR and DIR/.debug: $(diff "$tmp/want" "$tmp/out")"
+	# and the kernel's symbols there too, as perf archive keeps them
+	mkdir -p "$tmp/symfs/.debug/[kernel.kallsyms]/$kid"
+	cp tests/perf/kallsyms "$tmp/symfs/.debug/[kernel.kallsyms]/$kid/kallsyms"
+	HOME=$tmp/empty "$bin" -p --brief --threshold=0 --sysroot="$tmp/symfs" \
+		tests/perf/fp.data >"$tmp/out" 2>"$tmp/err" ||
+		fail "symfs kernel: $(cat "$tmp/err")"
+	cmp -s "$tmp/want" "$tmp/out" ||
+		fail "--sysroot=DIR and DIR/.debug's kernel: $(diff "$tmp/want" "$tmp/out")"
 fi
 
 # nothing anywhere: offsets, and said
