@@ -84,7 +84,12 @@ static char *by_build_id(const char *debug_dir, const uint8_t *id,
 	flen = elf_path_build_id(path, found);
 	if (flen == len && !memcmp(found, id, len))
 		return path;
-	warning("%s: build-id does not match the binary's: ignored", path);
+	if (!flen)	/* a truncated copy said "does not match" */
+		warning("%s: no build-id can be read from it (not ELF, cut "
+			"short, or without the note): ignored", path);
+	else
+		warning("%s: build-id does not match the binary's: ignored",
+			path);
 no:
 	free(path);
 	return NULL;

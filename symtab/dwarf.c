@@ -41,6 +41,7 @@
 #include "base/xalloc.h"
 #include "dwarf_attr.h"
 #include "dwarf_split.h"
+#include "dwarf_units.h"
 #include "line_files.h"
 #include "split_ranges.h"
 #include "symtab_int.h"
@@ -127,32 +128,6 @@ static int dw_fail(struct dwarf_reader *rd, Dwarf_Error err, const char *what)
 	if (err)
 		dwarf_dealloc_error(rd->dbg, err);
 	return -1;
-}
-
-/* bfd's mangle_style() == 0: names of these languages are not mangled,
- * so addr2line takes DW_AT_name as the linkage name. */
-static bool lang_is_c_like(Dwarf_Unsigned lang)
-{
-	switch (lang) {
-	case DW_LANG_C89:
-	case DW_LANG_C:
-	case DW_LANG_Cobol74:
-	case DW_LANG_Cobol85:
-	case DW_LANG_Fortran77:
-	case DW_LANG_Pascal83:
-	case DW_LANG_PLI:
-	case DW_LANG_C99:
-	case DW_LANG_UPC:
-	case DW_LANG_C11:
-	case DW_LANG_Mips_Assembler:
-	case 0x8765:		/* DW_LANG_Upc */
-	case 0x8004:		/* DW_LANG_HP_Basic91 */
-	case 0x8006:		/* DW_LANG_HP_IMacro */
-	case 0x8007:		/* DW_LANG_HP_Assembler */
-		return true;
-	default:
-		return false;
-	}
 }
 
 /* A skeleton unit whose split unit is read after the others. */
@@ -1250,7 +1225,8 @@ static void read_skeletons(struct dwarf_reader *rd)
 }
 
 int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
-	       bool demangle, bool big_endian, struct dwarf_data *out)
+	       bool demangle, bool big_endian, const uint64_t *want,
+	       size_t nwant, struct dwarf_data *out)
 {
 	const char *path = elf_path(ef);
 	int fd = elf_fd(ef);
@@ -1261,22 +1237,26 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 	const unsigned char *debug_addr;
 	size_t debug_addr_size;
 	Dwarf_Error err = NULL;
+	struct u64map units;	/* want's units: CU DIE offset -> 1 */
+	bool some_units;
 	int ret;
 
-	rd.have_addr = elf_section_bytes(ef, ".debug_addr", &debug_addr,
-					 &debug_addr_size);
+	/* the line rows alone (want) need none of the ranges' sections */
+	rd.have_addr = !want && elf_section_bytes(ef, ".debug_addr",
+						  &debug_addr,
+						  &debug_addr_size);
 	if (rd.have_addr) {
 		rd.debug_addr = debug_addr;
 		rd.debug_addr_len = debug_addr_size;
 	}
-	if (!elf_section_bytes(ef, ".debug_ranges", &rd.debug_ranges,
-			       &rd.debug_ranges_len))
+	if (want || !elf_section_bytes(ef, ".debug_ranges", &rd.debug_ranges,
+				       &rd.debug_ranges_len))
 		rd.debug_ranges = NULL;
 	if (!elf_section_bytes(ef, ".debug_line", &rd.debug_line,
 			       &rd.debug_line_len))
 		rd.debug_line = NULL;
-	if (!elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
-			       &rd.rnglists_size))
+	if (want || !elf_section_bytes(ef, ".debug_rnglists", &rd.rnglists,
+				       &rd.rnglists_size))
 		rd.rnglists = NULL;
 
 	memset(out, 0, sizeof(*out));
@@ -1300,6 +1280,8 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 	u64map_init(&rd.origins);
 	u64map_init(&rd.cu_langs);
 	u64map_init(&rd.demangled);
+	u64map_init(&units);
+	some_units = want && dwarf_units_holding(rd.dbg, want, nwant, &units);
 	for (;;) {
 		Dwarf_Unsigned len, type_off, next;
 		Dwarf_Half version, addr_size, off_size, ext_size, type;
@@ -1331,6 +1313,17 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 			rd.bad_cus++;
 			continue;
 		}
+		if (some_units) {
+			Dwarf_Off off;
+
+			if (dwarf_dieoffset(cu_die, &off, &err) != DW_DLV_OK) {
+				dwarf_dealloc_error(rd.dbg, err);
+				err = NULL;
+			} else if (u64map_get(&units, off) == U64MAP_NONE) {
+				dwarf_dealloc_die(cu_die);
+				continue;
+			}
+		}
 		/* -gsplit-dwarf: DWARF 5's skeleton unit, or GCC's DWARF 4
 		 * one naming its .dwo; its line table is here, its DIEs
 		 * (functions, inlined calls) are in the split unit */
@@ -1338,7 +1331,7 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 			 die_string(rd.dbg, cu_die, DW_AT_GNU_dwo_name)) &&
 			dwarf_split_unit_id(rd.dbg, cu_die, type, &sig,
 					    &split_id);
-		if (split) {
+		if (split && !want) {
 			Dwarf_Off off;
 
 			if (dwarf_dieoffset(cu_die, &off, &err) != DW_DLV_OK) {
@@ -1352,7 +1345,7 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 				};
 			}
 		}
-		if (read_cu(&rd, cu_die, split ? CU_LINES : CU_WHOLE,
+		if (read_cu(&rd, cu_die, split || want ? CU_LINES : CU_WHOLE,
 			    NULL) < 0 &&
 		    !rd.bad_cus++)
 			warning("%s: corrupt DWARF in a compilation unit: %s; "
@@ -1373,6 +1366,7 @@ int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
 	u64map_release(&rd.origins);
 	u64map_release(&rd.cu_langs);
 	u64map_release(&rd.demangled);
+	u64map_release(&units);
 	free(rd.orig);
 	free(rd.files);
 	free(rd.stack);

@@ -123,3 +123,29 @@ Dwarf_Half attr_number(Dwarf_Debug dbg, Dwarf_Attribute attr)
 	dwarf_dealloc_error(dbg, err);
 	return 0;
 }
+
+/* bfd's mangle_style() == 0: names of these languages are not mangled,
+ * so addr2line takes DW_AT_name as the linkage name. */
+bool lang_is_c_like(Dwarf_Unsigned lang)
+{
+	switch (lang) {
+	case DW_LANG_C89:
+	case DW_LANG_C:
+	case DW_LANG_Cobol74:
+	case DW_LANG_Cobol85:
+	case DW_LANG_Fortran77:
+	case DW_LANG_Pascal83:
+	case DW_LANG_PLI:
+	case DW_LANG_C99:
+	case DW_LANG_UPC:
+	case DW_LANG_C11:
+	case DW_LANG_Mips_Assembler:
+	case 0x8765:		/* DW_LANG_Upc */
+	case 0x8004:		/* DW_LANG_HP_Basic91 */
+	case 0x8006:		/* DW_LANG_HP_IMacro */
+	case 0x8007:		/* DW_LANG_HP_Assembler */
+		return true;
+	default:
+		return false;
+	}
+}

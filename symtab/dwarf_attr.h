@@ -35,4 +35,9 @@ void attrs_free(Dwarf_Debug dbg, Dwarf_Attribute *attrs, Dwarf_Signed n);
 /* The attribute's number (DW_AT_*), 0 when libdwarf cannot say. */
 Dwarf_Half attr_number(Dwarf_Debug dbg, Dwarf_Attribute attr);
 
+/* Whether names of the DW_AT_language lang are not mangled (bfd's
+ * mangle_style() == 0), so addr2line takes DW_AT_name as the linkage
+ * name. */
+bool lang_is_c_like(Dwarf_Unsigned lang);
+
 #endif

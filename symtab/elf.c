@@ -739,6 +739,22 @@ static void add_xsym(struct sym_reader *sr, const GElf_Sym *s,
 	x->global = GELF_ST_BIND(s->st_info) == STB_GLOBAL;
 }
 
+/* Whether name (maybe versioned, "mcount@GLIBC_2.2.5") is the function
+ * -pg code calls first thing: glibc's x86 mcount, _mcount on aarch64 and
+ * the BSDs, __fentry__ with -mfentry */
+static bool is_mcount(const char *name)
+{
+	static const char *const hooks[] = {
+		"mcount", "_mcount", "__mcount", ".mcount", "__fentry__",
+	};
+	size_t n = strcspn(name, "@");
+
+	for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++)
+		if (strlen(hooks[i]) == n && !strncmp(name, hooks[i], n))
+			return true;
+	return false;
+}
+
 static void read_one(struct sym_reader *sr, const GElf_Sym *s, uint32_t shndx,
 		     const char *str, uint32_t order)
 {
@@ -752,6 +768,8 @@ static void read_one(struct sym_reader *sr, const GElf_Sym *s, uint32_t shndx,
 			sr->state = FILE_AFTER_SYMBOL_SEEN;
 		return;
 	}
+	if (shndx == SHN_UNDEF && sr->out->calls_mcount && is_mcount(str))
+		*sr->out->calls_mcount = true;
 	m = shndx < sr->ef->shnum && shndx != SHN_UNDEF ? &sr->map[shndx]
 							: NULL;
 	if (m && m->bin_index != NO_IDX && *str && type != STT_SECTION) {

@@ -495,7 +495,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct raw_syms raw = { NULL, 0, 0 };
 	struct fsyms fs = { NULL, 0, 0 };
 	struct xsyms xs = { NULL, 0, 0 };
-	struct sym_out out = { &raw, &fs, &xs };
+	struct sym_out out = { &raw, &fs, &xs, &st->calls_mcount };
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
 	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
@@ -517,7 +517,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	}
 	if (from != bin) {
 		/* addr2line finds data symbols in the binary's own table */
-		struct sym_out own = { NULL, NULL, later ? NULL : &xs };
+		struct sym_out own = { NULL, NULL, later ? NULL : &xs,
+				       &st->calls_mcount };
 
 		out.xsyms = NULL;
 		if (elf_read_symbols(bin, true, st->names, when, priv->secs,
@@ -529,7 +530,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		 * row from the debug file's symbols when its DWARF is
 		 * there: strip -g keeps the binary's table but drops its
 		 * STT_FILE symbols ("main.cold at app.cc:?", not ??:?) */
-		struct sym_out files = { NULL, later ? NULL : &fs, NULL };
+		struct sym_out files = { NULL, later ? NULL : &fs, NULL, NULL };
 
 		out.fsyms = NULL;
 		if (elf_read_symbols(dbg, false, st->names, when, priv->secs,
@@ -585,7 +586,7 @@ static int load_dwarf(struct symtab *st, struct elf_file *ef,
 	/* st->path: where -gsplit-dwarf's .dwo and .dwp are looked for
 	 * when from is its separate debug file */
 	ret = dwarf_read(from, st->path, st->names, opts->demangle,
-			 st->big_endian, &d);
+			 st->big_endian, NULL, 0, &d);
 	elf_file_close(copy);
 	if (ret != 0) {
 		dwarf_data_release(&d);
@@ -599,6 +600,72 @@ static int load_dwarf(struct symtab *st, struct elf_file *ef,
 	vars_build(st->priv, &d);
 	dwarf_data_release(&d);
 	return 0;
+}
+
+int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
+		      const char *debug_dir)
+{
+	struct elf_file *bin = NULL, *dbg = NULL, *from, *copy = NULL;
+	char *link = NULL, *dbg_path = NULL;
+	struct dwarf_data d;
+	uint32_t crc;
+	int ret = -1;
+
+	if (st->has_dwarf || st->nlines || !n)
+		return 0;
+	memset(&d, 0, sizeof(d));
+	if (elf_file_open(&bin, st->path) < 0 ||
+	    elf_read_debuglink(bin, &link, &crc) < 0)
+		goto out;
+	from = bin;
+	if (!elf_has_dwarf(bin)) {
+		/* symtab_open() found none for the symbols (and said why):
+		 * not looked for, nor said, twice */
+		if (st->no_debug_file) {
+			ret = 0;
+			goto out;
+		}
+		dbg_path = debugfile_find(st->path, debug_dir, st->build_id,
+					  st->build_id_len, link, crc);
+		if (dbg_path && elf_file_open(&dbg, dbg_path) < 0)
+			goto out;
+		if (!dbg || !elf_has_dwarf(dbg)) {
+			ret = 0;	/* no DWARF: no lines */
+			goto out;
+		}
+		from = dbg;
+	}
+	/* zstd sections, which libdwarf cannot read: from a copy with
+	 * them decompressed, as load_dwarf() does */
+	if (elf_has_zstd_section(from)) {
+		int fd;
+
+		if (elf_zstd_inflate(elf_fd(from), elf_path(from), &fd) < 0)
+			goto out;
+		if (fd >= 0 && elf_file_open_fd(&copy, elf_path(from), fd) < 0)
+			goto out;
+		if (copy)
+			from = copy;
+	}
+	/* all of it, though only line programs are read: libdwarf loads
+	 * .debug_rnglists with .debug_info (dwarf_get_aranges() does), and
+	 * tests/fuzz/regress/rnglists-fini-array then freed memory twice */
+	if (dwarf_precheck(from) < 0)
+		goto out;
+	if (dwarf_read(from, NULL, st->names, false, st->big_endian, want, n,
+		       &d) < 0)
+		goto out;
+	lines_build(st, d.rows, d.nrows);
+	d.rows = NULL;
+	ret = 0;
+out:
+	dwarf_data_release(&d);
+	elf_file_close(copy);
+	elf_file_close(dbg);
+	elf_file_close(bin);
+	free(dbg_path);
+	free(link);
+	return ret;
 }
 
 int symtab_open(struct symtab *st, const char *path,
@@ -624,6 +691,7 @@ int symtab_open(struct symtab *st, const char *path,
 		dbg_path = debugfile_find(st->path, opts->debug_dir,
 					  st->build_id, st->build_id_len, link,
 					  crc);
+		st->no_debug_file = !dbg_path;
 		if (dbg_path && elf_file_open(&dbg, dbg_path) < 0)
 			goto out;
 	}

@@ -119,6 +119,13 @@ struct symtab {
 				 * warning left to the caller:
 				 * symtab_opts.dwarf_missing_later) */
 	bool debug_only;	/* a separate debug file: .text holds no bytes */
+	bool no_debug_file;	/* its separate debug file was looked for
+				 * and not found (what was wrong said):
+				 * symtab_load_lines() does not again */
+	bool calls_mcount;	/* an undefined symbol is -pg's mcount (or
+				 * _mcount, __fentry__): a profiled build
+				 * (one that defines it, static, is not
+				 * seen here) */
 
 	struct symtab_range *ranges;	/* private */
 	size_t nranges;
@@ -135,6 +142,19 @@ struct symtab {
 int symtab_open(struct symtab *st, const char *path,
 		const struct symtab_opts *opts, struct names *names);
 void symtab_release(struct symtab *st);
+
+/*
+ * For st opened with no_dwarf: the line rows of the compilation units
+ * of its DWARF (the binary's, else its separate debug file's, looked
+ * for as symtab_open() does, under debug_dir) that hold one of
+ * want[0..n), sorted link-time addresses (the entries of a recording's
+ * sampled functions), so symtab_line() gives their files and lines
+ * without the whole DWARF's cost (libc6-dbg's: 0.2 s). st stays a
+ * table of symbols otherwise (has_dwarf false). Returns 0, also when
+ * there is no DWARF (nlines stays 0), or -1 after a warning.
+ */
+int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
+		      const char *debug_dir);
 
 /*
  * st, loaded with a names table of its own (symtab_open() on another

@@ -294,6 +294,9 @@ struct sym_out {
 	struct raw_syms *raw;
 	struct fsyms *fsyms;
 	struct xsyms *xsyms;
+	/* set when an undefined symbol is -pg's profiling hook (NULL: not
+	 * looked at) */
+	bool *calls_mcount;
 };
 
 /*
@@ -427,12 +430,17 @@ int dwo_types_copy(int fd, const char *path, int *copy);
  * Every CU's line rows and function ranges of the ELF file at fd (named
  * path in messages); prog is the program it is the debug file of (or
  * NULL: itself), beside which -gsplit-dwarf's .dwo and .dwp files are
- * looked for (dwarf_split.c). Returns 0; 1 when the file has no DWARF; -1 when
- * libdwarf cannot read it at all (reported as a warning: the caller
- * goes on with symbols only). A corrupt CU is skipped with a warning.
+ * looked for (dwarf_split.c). With want: the line rows alone (no
+ * functions, variables or split units' DIEs) of the units whose
+ * .debug_aranges hold one of want[0..nwant) (sorted addresses), or of
+ * every unit when the file has no .debug_aranges. Returns 0; 1 when the
+ * file has no DWARF; -1 when libdwarf cannot read it at all (reported
+ * as a warning: the caller goes on with symbols only). A corrupt CU is
+ * skipped with a warning.
  */
 int dwarf_read(struct elf_file *ef, const char *prog, struct names *names,
-	       bool demangle, bool big_endian, struct dwarf_data *out);
+	       bool demangle, bool big_endian, const uint64_t *want,
+	       size_t nwant, struct dwarf_data *out);
 void dwarf_data_release(struct dwarf_data *d);
 
 /*

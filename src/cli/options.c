@@ -182,7 +182,8 @@ static const char usage_text[] =
 "                         sample's stack, as perf report's --max-stack\n"
 "                         (default: all, up to the recording's limit)\n"
 "      --sysroot=DIR      perf.data, gperftools: look for the recorded objects\n"
-"                         under DIR (a copy of the recording machine's files)\n"
+"                         under DIR (a copy of the recording machine's files;\n"
+"                         its build-id cache DIR/.debug, as perf's --symfs)\n"
 "      --kallsyms=FILE    perf.data: the kernel's symbols, a copy of the\n"
 "                         recording machine's /proc/kallsyms (default: this\n"
 "                         machine's, when the recording was made on its\n"
@@ -524,6 +525,38 @@ static int add_spec(struct options *o, enum symspec_use use, int letter,
 				   arg, why);
 	o->nspecs++;
 	return 0;
+}
+
+
+/*
+ * valgrind --separate-threads=yes leaves the file it was given empty
+ * beside FILE-01, FILE-02, ...; "cganalyze callgrind.out.*" names it with
+ * them, and the empty one stopped the run ("the file is empty"). An empty
+ * operand whose FILE-01 is an operand too is left out, with a note.
+ */
+static void drop_thread_stubs(struct options *o)
+{
+	int kept = 0;
+
+	for (int i = 0; i < o->ninputs; i++) {
+		const char *f = o->inputs[i];
+		size_t len = strlen(f);
+		struct stat sb;
+		bool stub = false;
+
+		if (stat(f, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0)
+			for (int k = 0; k < o->ninputs && !stub; k++)
+				stub = strlen(o->inputs[k]) == len + 3 &&
+				       !strncmp(o->inputs[k], f, len) &&
+				       !strcmp(o->inputs[k] + len, "-01");
+		if (stub)
+			note("%s: empty, as valgrind --separate-threads=yes "
+			     "leaves it: its threads' profiles (%s-01, ...) are "
+			     "read", f, f);
+		else
+			o->inputs[kept++] = o->inputs[i];
+	}
+	o->ninputs = kept;
 }
 
 enum options_result options_parse(struct options *o, int argc, char **argv,
@@ -975,5 +1008,6 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->graph = o->graph && !graph_off;
 	o->inputs = argv + optind;
 	o->ninputs = argc - optind;
+	drop_thread_stubs(o);
 	return OPTIONS_OK;
 }

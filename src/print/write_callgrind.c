@@ -622,6 +622,13 @@ static void put_header(struct writer *w)
 		fputs("desc: Calls: the inclusive cost of a call is gprof's "
 		      "estimate (the callee's time shared by call counts), "
 		      "rounded to whole units\n", w->out);
+	/* a sampled profile (perf.data, gperftools, pprof) has samples
+	 * through each call, not calls: KCachegrind shows the count as
+	 * "calls" all the same */
+	if (p->sampled)
+		fputs("desc: Calls: a call's count is the number of samples "
+		      "whose stack holds it (a sampled profile counts no "
+		      "calls)\n", w->out);
 	if (p->stacks_estimated)
 		fputs("desc: Costs: transformed on the paths the flame graph "
 		      "estimates from the call arcs (--focus and the others), "

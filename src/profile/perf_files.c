@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/debug_dirs.h"
 
@@ -50,6 +51,10 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 	if (ob->build_id_len < 2)
 		return n;
 	perf_build_id_hex(ob->build_id, ob->build_id_len, hex);
+	if (sysroot && (size_t)snprintf(paths[n], PERF_PATH_MAX,
+					"%s/.debug/.build-id/%.2s/%s/elf",
+					sysroot, hex, hex + 2) < PERF_PATH_MAX)
+		n++;
 	if (home && (size_t)snprintf(paths[n], PERF_PATH_MAX,
 				     "%s%s/.debug/.build-id/%.2s/%s/elf", root,
 				     home, hex, hex + 2) < PERF_PATH_MAX)
@@ -67,10 +72,20 @@ bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
 {
 	const char *home = getenv("HOME");
 	char hex[2 * PERF_BUILD_ID_MAX + 1];
+	struct stat sb;
 
-	if (!home || k->build_id_len < 2)
+	if (k->build_id_len < 2)
 		return false;
 	perf_build_id_hex(k->build_id, k->build_id_len, hex);
+	/* perf report --symfs=DIR's cache, as perf_object_paths() */
+	if (sysroot &&
+	    (size_t)snprintf(path, PERF_PATH_MAX,
+			     "%s/.debug/[kernel.kallsyms]/%s/kallsyms", sysroot,
+			     hex) < PERF_PATH_MAX &&
+	    stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+		return true;
+	if (!home)
+		return false;
 	return (size_t)snprintf(path, PERF_PATH_MAX,
 				"%s%s/.debug/[kernel.kallsyms]/%s/kallsyms",
 				sysroot ? sysroot : "", home, hex) <

@@ -16,7 +16,7 @@
 /* The longest path perf_object_paths() writes, with its NUL. */
 #define PERF_PATH_MAX 4096
 /* How many paths perf_object_paths() writes at most. */
-#define PERF_OBJECT_PATHS (2 + DEBUG_DIRS_MAX)
+#define PERF_OBJECT_PATHS (3 + DEBUG_DIRS_MAX)
 
 /*
  * Whether a file whose build-id is id (n bytes) is object ob's: false
@@ -33,9 +33,14 @@ void perf_build_id_hex(const uint8_t *id, size_t n, char *out);
  * Where object ob (recorded at path recorded) may be, in order: at its
  * recorded path; then, by its build-id, in perf's cache
  * (HOME/.debug/.build-id/ab/cdef.../elf) and in the debug directories
- * (debug_dirs(): debug_dir, then /usr/lib/debug; .build-id/ab/cdef....debug). All
- * under sysroot when it is not NULL. Returns how many were written to
- * paths[] (at most PERF_OBJECT_PATHS).
+ * (debug_dirs(): debug_dir, then /usr/lib/debug; .build-id/ab/cdef....debug).
+ * With sysroot, all of them under sysroot, and perf report
+ * --symfs=DIR's cache DIR/.debug before the others (perf 6.1 takes that
+ * one in place of ~/.debug); this machine's files are not looked at,
+ * as perf does not: --sysroot says where the recording machine's are,
+ * and a listing does not change with what other recordings left in
+ * this machine's cache. Returns how many were written to paths[] (at
+ * most PERF_OBJECT_PATHS).
  */
 size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 			 const char *sysroot, const char *debug_dir,
@@ -45,8 +50,10 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
  * Where perf's build-id cache keeps the symbols of kernel object k (its
  * /proc/kallsyms when recorded, as perf record and perf archive store
  * it): HOME/.debug/[kernel.kallsyms]/<build-id>/kallsyms, under sysroot
- * when it is not NULL, as perf_object_paths() looks for the objects.
- * False when k records no build-id or the path does not fit.
+ * when it is not NULL, as perf_object_paths() looks for the objects; with
+ * sysroot, sysroot/.debug/... first when that file is there (perf
+ * report --symfs=DIR's cache). False when k records no build-id or the
+ * path does not fit.
  */
 bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
 			    char path[PERF_PATH_MAX]);

@@ -116,8 +116,12 @@ void perf_warn_missing(const struct profile *p, const bool *named,
 		input, (unsigned long long)lost, (unsigned long long)all,
 		100.0 * (double)lost / (double)all, list,
 		sysroot ? " under " : "", sysroot ? sysroot : "",
-		perf && any_id ? " and by build-id in ~/.debug (perf's cache) "
-				 "and the debug directories" : "",
+		perf && any_id && sysroot
+			? " and by build-id under it in .debug (perf report "
+			  "--symfs's cache), ~/.debug (perf's cache) and the "
+			  "debug directories"
+		: perf && any_id ? " and by build-id in ~/.debug (perf's cache) "
+				   "and the debug directories" : "",
 		perf && any_id ? ", or a copy of the recording machine's "
 				 "files with --sysroot=DIR, or unpack perf "
 				 "archive's tarball into ~/.debug"

@@ -425,6 +425,34 @@ static name_id event_name(struct profile *p, const struct gmon_data *g)
 	return names_intern(&p->names, d, strlen(d));
 }
 
+/*
+ * Whether st can have written a gmon.out: -pg code calls mcount (glibc's
+ * x86 "mcount", "_mcount" on aarch64 and the BSDs, "__fentry__" with
+ * -mfentry), undefined in a dynamic binary (st->calls_mcount), defined
+ * in a static one. A table that could not show it (a stripped static
+ * binary: no symbol table) is given the benefit of the doubt. A PIE of
+ * the same program built without -pg passed the arcs' check (3 arcs, 2
+ * at an entry at a guessed offset) and had its functions listed with
+ * the gmon.out's figures, wrongly (gprof -b listed none).
+ */
+static bool calls_mcount(const struct symtab *st)
+{
+	static const char *const defined[] = {
+		"mcount", "_mcount", "__mcount", ".mcount", "__fentry__",
+	};
+
+	if (st->calls_mcount || !st->has_symtab)
+		return true;
+	for (size_t i = 0; i < sizeof(defined) / sizeof(defined[0]); i++) {
+		name_id id = names_find(st->names, defined[i],
+					strlen(defined[i]));
+
+		if (id != NO_NAME && symtab_find(st, id))
+			return true;
+	}
+	return false;
+}
+
 int resolve_gmon(struct profile *p, const struct symtab *st,
 		 const struct resolve_opts *o, struct resolve_report *r)
 {
@@ -446,6 +474,18 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 		free(t.v);
 		return error("%s: has no function symbols to give the gmon.out's addresses to",
 			     st->path);
+	}
+	if (!calls_mcount(st)) {
+		if (!o->force_binary) {
+			free(t.v);
+			return error("%s: was not built with -pg (it never calls "
+				     "mcount), so it did not write the gmon.out: "
+				     "give the binary that did (--force-binary "
+				     "uses this one anyway)", st->path);
+		}
+		warning("%s: was not built with -pg (it never calls mcount), "
+			"so it did not write the gmon.out; used as "
+			"--force-binary asks", st->path);
 	}
 	find_offset(g, st, &t, o, r);
 	for (size_t i = 0; i < g->narcs; i++) {

@@ -53,6 +53,7 @@
 #include "call_check.h"
 #include "kallsyms.h"
 #include "perf_missing.h"
+#include "perf_lines.h"
 #include "perf_preload.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
@@ -172,9 +173,6 @@ static uint32_t object_for_binary(const struct presolve *r, size_t b,
 
 #define RET_CHECKS 64
 
-static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
-			    uint64_t *vaddr);
-
 /*
  * Per node, whether a return address in no mapping is inside it (between
  * it and the sampled function; a sampled address there is JIT code or
@@ -273,7 +271,7 @@ static bool calls_match(struct presolve *r, uint32_t i,
 		uint64_t vaddr;
 		int c;
 
-		if (!offset_to_vaddr(st, fr->offset, &vaddr))
+		if (!perf_file_vaddr(st, fr->offset, &vaddr))
 			continue;
 		c = call_ends_at(st, vaddr);
 		if (c != 1 && r->ret_inside[i]) {
@@ -859,22 +857,6 @@ static int load_kallsyms(struct presolve *r)
 	return 0;
 }
 
-/* The binary's link-time address of file offset off, through the
- * PT_LOAD segment holding it; false when none does. */
-static bool offset_to_vaddr(const struct symtab *st, uint64_t off,
-			    uint64_t *vaddr)
-{
-	for (size_t i = 0; i < st->nsegs; i++) {
-		const struct segment *s = &st->segs[i];
-
-		if (off >= s->offset && off - s->offset < s->filesz) {
-			*vaddr = s->vaddr + (off - s->offset);
-			return true;
-		}
-	}
-	return false;
-}
-
 /* The symbol table of frame f's object and the frame's link-time
  * address in it (one byte before, for a return address); NULL when its
  * object has no symbol table or no segment maps it. */
@@ -886,7 +868,7 @@ static const struct symtab *frame_vaddr(const struct presolve *r, uint32_t f,
 	uint64_t look = fr->offset - (ret && fr->offset ? 1 : 0);
 
 	if (!st || r->d->objects[fr->object].kind != PERF_OBJ_FILE ||
-	    !offset_to_vaddr(st, look, vaddr))
+	    !perf_file_vaddr(st, look, vaddr))
 		return NULL;
 	return st;
 }
@@ -914,18 +896,19 @@ static const char *address_name(const struct presolve *r,
 	uint64_t at = fr->offset;
 
 	if (st && r->d->objects[fr->object].kind == PERF_OBJ_FILE)
-		offset_to_vaddr(st, fr->offset, &at);
+		perf_file_vaddr(st, fr->offset, &at);
 	snprintf(buf, size, "%.*s+0x%llx", 200,
 		 slash ? slash + 1 : path ? path : "?", (unsigned long long)at);
 	return buf;
 }
 
 /*
- * Whether object i's functions take files, lines and inlined frames from
- * its DWARF: a -b binary's. A recorded file's DWARF is read for the
- * listings of code alone (bind_recorded(): libc6-dbg's costs plain
- * --json a fifth more time), so its functions are its symbols' in every
- * listing, and the report's are --json's.
+ * Whether object i's functions take inlined frames from its DWARF
+ * (--inlined=callee): a -b binary's. A recorded file's whole DWARF is
+ * read for the listings of code alone (bind_recorded(): libc6-dbg's
+ * costs plain --json a fifth more time); its functions' files and lines
+ * come from the line rows of their units alone (perf_entry_lines()),
+ * the same in every listing.
  */
 static bool named_from_dwarf(const struct presolve *r, uint32_t i)
 {
@@ -941,19 +924,18 @@ static name_id listed_object(const struct presolve *r, uint32_t i)
 
 /*
  * The function of symbol s of st, in object: with the file and first
- * line of its entry where the line table has them and lines is set, as
+ * line of its entry where the line table has them, as
  * resolve_gmon() and resolve_profile() give a function's (the page's
  * file column, the function's place in the source view).
  */
 static uint32_t symbol_func(struct presolve *r, name_id object,
-			    const struct symtab *st, const struct sym *s,
-			    bool lines)
+			    const struct symtab *st, const struct sym *s)
 {
-	const struct line_entry *le = lines && st->nlines
-					      ? symtab_line(st, s->addr)
-					      : NULL;
+	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
+						 : NULL;
 	bool at = le && !le->end_sequence && le->file != NO_NAME;
 	name_id name = symtab_name(st, s, r->o->demangle);
+	name_id file = at ? le->file : NO_NAME;
 	uint32_t f;
 
 	/* a table loaded ahead has names of its own (perf_preload.h) */
@@ -961,7 +943,11 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 		name = names_intern(&r->p->names, names_str(st->names, name),
 				    names_len(st->names, name));
 	}
-	f = profile_func(r->p, object, at ? le->file : NO_NAME, name);
+	if (st->names != &r->p->names && file != NO_NAME) {
+		file = names_intern(&r->p->names, names_str(st->names, file),
+				    names_len(st->names, file));
+	}
+	f = profile_func(r->p, object, file, name);
 
 	if (at && le->line)
 		profile_set_func_line(r->p, f, le->line);
@@ -1004,8 +990,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
 			*slot = symbol_func(r, listed_object(r, fr->object),
-					    st, s,
-					    named_from_dwarf(r, fr->object));
+					    st, s);
 			return *slot;
 		}
 		break;
@@ -1252,6 +1237,18 @@ static void keep_stacks(struct presolve *r)
 	r->d->node_stack = stack_of;
 }
 
+/* The files and lines of the functions of the recorded files found
+ * without -b (perf_lines.h). */
+static void entry_lines(struct presolve *r)
+{
+	struct symtab **owned = xcalloc(r->d->nobjects + 1, sizeof(*owned));
+
+	for (size_t i = 0; i < r->d->nobjects; i++)
+		owned[i] = r->bind[i].owned;
+	perf_entry_lines(r->d, owned, r->o->debug_dir);
+	free(owned);
+}
+
 int resolve_perf(struct profile *p, struct symtab *const *st, size_t nst,
 		 const struct resolve_opts *o, struct resolve_report *reports)
 {
@@ -1292,6 +1289,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	if (bind_binaries(&r, st, nst, reports) < 0)
 		goto out;
 	bind_recorded(&r);
+	entry_lines(&r);
 	if (load_kallsyms(&r) < 0)
 		goto out;
 	make_events(&r);

@@ -33,6 +33,10 @@ Space), where a mouse user clicks:
   drawing's Tab stop, has it again (dom.js: focusKeys(), focusBack()).
   A transform's button (Function view) likewise: the button of its
   kind at the same rank in the view drawn under the transform.
+- A mouse click on a title of the diff page's Top or Function tables
+  sorted, but the view drawn again dropped the focus to the page's top
+  (Tab and the arrows started from there); on the main page's Top the
+  title clicked keeps it. Now the diff page's title has it back too.
 - The transforms menu ("m" on a frame or a tree's row): Tab out of it
   left it open over the view; now it closes, as a click outside does.
 - The threads and time panel (timeline.js) is drawn anew on each
@@ -100,6 +104,19 @@ class TestKeys(KeysBase):
         self.assertIn('up', p.js(
             "return document.querySelector('#top-head .sorted').className"))
         self.assertEqual(self.active(p)['key'], 'incl')
+
+    def test_top_title_click_keeps_the_focus(self):
+        """A mouse click on a title sorts, the title keeps the focus and
+        Tab goes on to the next title (the diff page's Top does the same:
+        TestDiffKeys)"""
+        p = self.page('callgrind')
+        p.d.find_element(By.CSS_SELECTOR, '#top-head [data-key="incl"]').click()
+        p.wait()
+        a = self.active(p)
+        self.assertEqual((a['key'], a['head']), ('incl', True), a)
+        self.press(Keys.TAB)
+        a = self.active(p)
+        self.assertEqual((a['key'], a['head']), ('inclpct', True), a)
 
     def test_top_one_tab_stop_arrows_walk(self):
         """Top's 171 functions (callgrind, --threshold=0): Tab from the
@@ -310,6 +327,44 @@ class TestDiffKeys(diff.DiffBase, KeysBase):
         a = self.active(p)
         self.assertEqual(a['key'], key, a)
         self.assertTrue(a['head'])
+
+    def click_title(self, p, css):
+        p.d.find_element(By.CSS_SELECTOR, css).click()
+        p.wait()
+        p.wait()
+
+    def test_diff_top_title_click_keeps_the_focus(self):
+        """As the main page's Top (test_top_title_click_keeps_the_focus):
+        the title clicked keeps the focus and Tab goes on from it"""
+        p, doc = self.open('callgrind')
+        self.click_title(p, '#top-head [data-key="inclchange"]')
+        self.assertIn('sort=inclchange', p.js('return location.hash'))
+        p.shot('diff-top-title-clicked')
+        a = self.active(p)
+        self.assertEqual((a['key'], a['head']), ('inclchange', True), a)
+        # Tab goes on from there, to the next title, not from the top
+        self.press(Keys.TAB)
+        a = self.active(p)
+        self.assertEqual((a['key'], a['head']), ('inclpct', True), a)
+        # from the last title, to the table, whose rows the arrows walk
+        self.focus(p, '#top-head [data-key="file"]')
+        self.press(Keys.TAB, Keys.ARROW_DOWN)
+        a = self.active(p)
+        self.assertEqual((a['tag'], a['table'], a['row']), ('A', 'top-table', 1), a)
+
+    def test_diff_fn_title_click_keeps_the_focus(self):
+        p, doc = self.open('callgrind')
+        p.go(p.js("return document.querySelector('#top-table a')"
+                  ".getAttribute('href')"))
+        th = p.js("const t = document.querySelectorAll("
+                  "'table.difffn-calls th[data-key]'); return t.length ? "
+                  "t[t.length > 1 ? 1 : 0].closest('table').id + ' ' + "
+                  "t[t.length > 1 ? 1 : 0].dataset.key : null")
+        self.assertTrue(th)
+        table, key = th.split()
+        self.click_title(p, '#%s th[data-key="%s"]' % (table, key))
+        a = self.active(p)
+        self.assertEqual((a['tag'], a['key']), ('TH', key), a)
 
     def test_diff_fn_titles(self):
         p, doc = self.open('callgrind')

@@ -99,19 +99,6 @@ static const char *skeleton_dir(void)
 	return dir;
 }
 
-static FILE *devnull(void)
-{
-	static FILE *f;
-
-	if (!f) {
-		f = fopen("/dev/null", "w");
-		if (!f)
-			abort();
-		diag_set_sink(f);
-	}
-	return f;
-}
-
 /* Frames, line and symbol at addr, in every way the listings ask. */
 static void look_up(FILE *out, const struct symtab *st, uint64_t addr)
 {
@@ -125,7 +112,7 @@ static void look_up(FILE *out, const struct symtab *st, uint64_t addr)
 
 void fuzz_dwo_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true };
 	const char *d = skeleton_dir();
 	unsigned sel, prog;

@@ -27,7 +27,7 @@
 #include "resolve/resolve.h"
 #include "symtab/symtab.h"
 
-static FILE *devnull(void)
+FILE *fuzz_devnull(void)
 {
 	static FILE *f;
 
@@ -165,7 +165,7 @@ out:
 
 void fuzz_callgrind_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct read_opts ro = { 0 };
 	char path[64];
 	int fd;
@@ -190,7 +190,7 @@ void fuzz_callgrind_one(const uint8_t *data, size_t size)
 
 void fuzz_igprof_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct read_opts ro = { .want_leaks = true, .want_positions = true };
 	char path[64];
 	int fd;
@@ -261,7 +261,7 @@ void fuzz_gmon_one(const uint8_t *data, size_t size)
 {
 	static const struct read_target native = { "prog", 8, false };
 	static const struct read_target other = { "prog", 4, true };
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	char path[64];
 	int fd;
 
@@ -275,7 +275,7 @@ void fuzz_gmon_one(const uint8_t *data, size_t size)
 
 void fuzz_symtab_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct symtab_opts so = { .debug_dir = "/nonexistent", .demangle = true };
 	struct symtab st;
 	struct arena arena;
@@ -321,6 +321,9 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 	/* as a perf.data's objects are opened: names made when asked */
 	so.no_dwarf = so.names_later = true;
 	if (symtab_open(&st, path, &so, &names) == 0) {
+		uint64_t want[17];
+		size_t nw = 0;
+
 		for (size_t i = 0; i < st.nsyms; i += 1 + st.nsyms / 16) {
 			const struct sym *s = symtab_lookup(&st, st.syms[i].addr);
 
@@ -328,7 +331,14 @@ void fuzz_symtab_one(const uint8_t *data, size_t size)
 				symtab_name(&st, s, i % 2 == 0);
 				symtab_name(&st, s, i % 2 != 0);
 			}
+			if (nw < 17)
+				want[nw++] = st.syms[i].addr;	/* sorted */
 		}
+		/* and the line rows of the units holding the functions
+		 * (perf_lines.c: .debug_aranges, then those units alone) */
+		symtab_load_lines(&st, want, nw, "/nonexistent");
+		for (size_t i = 0; i < nw; i++)
+			symtab_line(&st, want[i]);
 		symtab_release(&st);
 	}
 	names_release(&names);
@@ -411,7 +421,7 @@ void fuzz_perf_one(const uint8_t *data, size_t size)
 	/* --comm, and --time's pass over every sample's time */
 	static struct time_spec slice;
 	static struct perf_select spinner = { .comms = "spinner" };
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	char path[64], why[600];
 	int fd;
 
@@ -445,7 +455,7 @@ void fuzz_gperf_one(const uint8_t *data, size_t size)
 	struct resolve_report rep[2];
 	struct symtab st[2];
 	struct symtab *stp[2] = { &st[0], &st[1] };
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct profile p;
 	char path[64];
 	int fd;
@@ -477,7 +487,7 @@ out:
  */
 void fuzz_pprof_one(const uint8_t *data, size_t size)
 {
-	FILE *out = devnull();
+	FILE *out = fuzz_devnull();
 	struct read_opts ro = { .want_positions = true, .want_stacks = true };
 	struct resolve_opts rso = { .sysroot = "/nonexistent",
 				    .debug_dir = "/nonexistent",

@@ -8,6 +8,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+/*
+ * /dev/null, opened once and kept for the process, with the messages
+ * (diag.h) sent there too: the harnesses' output and their expected
+ * errors thrown away. Aborts when it cannot be opened.
+ */
+FILE *fuzz_devnull(void);
 
 /* Run data as a profile. The first byte chooses fold_recursion and
  * lenient; the whole input is the profile. */

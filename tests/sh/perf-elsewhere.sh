@@ -58,6 +58,41 @@ HOME=$tmp/home "$bin" -p --brief --threshold=0 --sysroot="$tmp/root" \
 cmp -s "$tmp/want" "$tmp/out" ||
 	fail "archive under --sysroot: $(diff "$tmp/want" "$tmp/out")"
 
+# --sysroot=DIR: perf report --symfs=DIR takes DIR/.debug as its cache
+# (perf 6.1: symbol__config_symfs() sets the build-id directory there)
+# and does not look at ~/.debug; we did not look at DIR/.debug (only
+# DIR/$HOME/.debug). Now both as perf: DIR/.debug names the functions,
+# this machine's ~/.debug does not (--sysroot says where the recording
+# machine's files are; a listing must not change with what other
+# recordings left here). The caches are made by perf buildid-cache -a,
+# into HOMEs of our own.
+if command -v perf >/dev/null 2>&1; then
+	for o in prog libwork.so; do
+		HOME=$tmp/cache perf buildid-cache -a "$PWD/tests/perf/$o" \
+			>/dev/null 2>&1 || fail "perf buildid-cache -a $o failed"
+	done
+	HOME=$tmp/cache "$bin" -p --brief --threshold=0 --sysroot="$tmp/empty" \
+		--kallsyms=tests/perf/kallsyms tests/perf/fp.data \
+		>"$tmp/out" 2>"$tmp/err" || fail "~/.debug: $(cat "$tmp/err")"
+	grep -q '  prog+0x11cb$' "$tmp/out" ||
+		fail "--sysroot and this machine's ~/.debug: used: $(cat "$tmp/out")"
+	mkdir -p "$tmp/symfs"
+	mv "$tmp/cache/.debug" "$tmp/symfs/.debug"
+	HOME=$tmp/empty "$bin" -p --brief --threshold=0 --sysroot="$tmp/symfs" \
+		--kallsyms=tests/perf/kallsyms tests/perf/fp.data \
+		>"$tmp/out" 2>"$tmp/err" || fail "symfs: $(cat "$tmp/err")"
+	cmp -s "$tmp/want" "$tmp/out" ||
+		fail "--sysroot=DIR and DIR/.debug: $(diff "$tmp/want" "$tmp/out")"
+	# and the kernel's symbols there too, as perf archive keeps them
+	mkdir -p "$tmp/symfs/.debug/[kernel.kallsyms]/$kid"
+	cp tests/perf/kallsyms "$tmp/symfs/.debug/[kernel.kallsyms]/$kid/kallsyms"
+	HOME=$tmp/empty "$bin" -p --brief --threshold=0 --sysroot="$tmp/symfs" \
+		tests/perf/fp.data >"$tmp/out" 2>"$tmp/err" ||
+		fail "symfs kernel: $(cat "$tmp/err")"
+	cmp -s "$tmp/want" "$tmp/out" ||
+		fail "--sysroot=DIR and DIR/.debug's kernel: $(diff "$tmp/want" "$tmp/out")"
+fi
+
 # nothing anywhere: offsets, and said
 HOME=$tmp/empty "$bin" -p --brief --sysroot="$tmp/empty" \
 	--kallsyms=tests/perf/kallsyms tests/perf/fp.data \

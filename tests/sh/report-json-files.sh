@@ -1,10 +1,12 @@
 # The report's functions have the files and lines --json prints for the
-# same run. The report reads the DWARF of the recorded files it lists
-# the code of (no -b: the file at the recorded path), which plain --json
-# does not (libc6-dbg's would cost it a fifth more time): the functions
-# of those files are named from their symbols alone in every listing
-# (the report gave leaf prog.c:17 where --json gave null); a -b binary's
-# have their files. With --inlined=callee, the same functions.
+# same run. The report reads the whole DWARF of the recorded files it
+# lists the code of (no -b: the file at the recorded path); plain --json
+# reads the line rows of the sampled functions' units alone (libc6-dbg's
+# whole DWARF would cost it a fifth more time): either way a recorded
+# file's functions have the files and lines a -b binary's have (the
+# report once gave leaf prog.c:17 where --json gave null, and both gave
+# null where perf report --sort sym,srcfile gives prog.c). With
+# --inlined=callee, the same functions (inlined frames from -b alone).
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -58,5 +60,16 @@ check "-b, --inlined=callee" --inlined=callee -b $perf/prog -b $perf/libwork.so 
 "$bin" --json -b $perf/prog $base 2>/dev/null | from_json |
 	grep -q "^leaf	[^	]*	[^	]*prog\.c	17\$" ||
 	fail "-b: leaf has no file prog.c, line 17 in --json"
+# a recorded file's functions, found without -b, have the files and
+# lines the same file given by -b gives them (addr2line -e prog on
+# leaf's entry: prog.c:17)
+"$bin" --json --sysroot=$perf/sysroot $base 2>/dev/null | from_json |
+	grep "	/tmp/cganalyze-perf/prog	" >"$tmp/recorded"
+"$bin" --json -b $perf/prog --sysroot=$perf/sysroot $base 2>/dev/null |
+	from_json | grep "	/tmp/cganalyze-perf/prog	" >"$tmp/given"
+grep -q "^leaf	[^	]*	[^	]*prog\.c	17\$" "$tmp/recorded" ||
+	fail "recorded file: leaf has no file prog.c, line 17 in --json"
+[ -s "$tmp/given" ] && cmp -s "$tmp/recorded" "$tmp/given" ||
+	fail "recorded file: its functions are not -b's: $(diff "$tmp/given" "$tmp/recorded" | head -6)"
 [ $status -eq 0 ] && echo "report-json-files: ok ($(wc -l <"$tmp/checked") runs)"
 exit $status

@@ -67,7 +67,9 @@ function diffCallsTable(f, callers) {
 		if (!t)
 			return;
 		sortClick(state, t.dataset.key, !t.classList.contains('num'));
-		/* drawn again by diffRoute(), as back and reload draw it */
+		/* drawn again by diffRoute(), as back and reload draw it; the
+		 * title clicked has the focus back, as difftop.js's */
+		sortPressed = 'fn-' + which + ' ' + t.dataset.key;
 		location.hash = diffHref('#fn/' + f);
 	});
 	for (const [a, g] of rows) {

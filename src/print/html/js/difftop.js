@@ -123,6 +123,10 @@ function viewDiffTop() {
 		if (!t)
 			return;
 		sortClick(diffTopState, t.dataset.key, !t.classList.contains('num'));
+		/* the view is drawn again: the title clicked, as one pressed,
+		 * has the focus back (a click left it on the page's top, and
+		 * Tab, the arrows and Enter started from there) */
+		sortPressed = 'difftop ' + t.dataset.key;
 		location.hash = diffHref('#top');
 	});
 	order.addEventListener('click', e => {
