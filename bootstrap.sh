@@ -22,8 +22,10 @@ PACKAGES="gcc make pkg-config libc6-dev linux-libc-dev zlib1g-dev libbz2-dev lib
 # Debian's python3 (tests/sh/browser.sh), and in headless Firefox through
 # WebDriver BiDi over a websocket (tests/sh/firefox.sh). tests/sh/gperf.sh
 # records a program with gperftools' libprofiler and reads it with
-# google-pprof (google-perftools) beside the committed profiles.
-[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz python3 chromium chromium-driver python3-selenium firefox-esr python3-websocket google-perftools"
+# google-pprof (google-perftools) beside the committed profiles. The
+# committed recordings sampled this machine's libc, whose functions'
+# files the listings name from its debug file (libc6-dbg).
+[ "${1:-demo}" = check ] && PACKAGES="$PACKAGES valgrind g++ groff-base man-db bsdutils graphviz python3 chromium chromium-driver python3-selenium firefox-esr python3-websocket google-perftools libc6-dbg"
 
 missing=""
 for pkg in $PACKAGES; do
