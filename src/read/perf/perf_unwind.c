@@ -50,6 +50,7 @@
 #include "base/xalloc.h"
 #include "libdw_load.h"
 #include "perf_cfi.h"
+#include "perf_ehcfi.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
 
@@ -76,6 +77,7 @@ struct ufile {
 	size_t nloads;
 	bool cfi_looked, dcfi_looked;
 	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
+	struct perf_ehcfi eh;	/* what cfi is made on, when by its table */
 	Dwarf *dw;		/* its DWARF (own or separate), if any */
 	Dwarf_CFI *dcfi;	/* its .debug_frame */
 
@@ -748,7 +750,9 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 	struct ufile *f = u->files[i];
 
 	if (!debug && !f->cfi_looked) {
-		f->cfi = libdw->getcfi_elf(f->elf);
+		f->cfi = perf_ehcfi_open(f->fd, f->elf, &f->eh);
+		if (!f->cfi)
+			f->cfi = libdw->getcfi_elf(f->elf);
 		f->cfi_looked = true;
 	}
 	if (debug && !f->dcfi_looked) {
@@ -1126,6 +1130,7 @@ void perf_unwind_free(struct perf_unwind *u)
 		if (f->path) {
 			if (f->cfi)
 				libdw->cfi_end(f->cfi);
+			perf_ehcfi_close(&f->eh);
 			libdw->end(f->dw);
 			if (f->debug_elf) {
 				elf_end(f->debug_elf);
