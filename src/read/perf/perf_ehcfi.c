@@ -14,11 +14,11 @@
 /* Whether elf's .eh_frame section comes before its .eh_frame_hdr (the
  * order libdw takes the table in is the other), and a PT_GNU_EH_FRAME
  * segment holds the table. */
-static bool table_unused(Elf *elf)
+static bool table_unused(Elf *elf, bool *own_dwarf)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx, phnum;
-	bool frame = false;
+	bool frame = false, hdr = false;
 
 	if (elf_getshdrstrndx(elf, &shstrndx) != 0 || !shstrndx)
 		return false;
@@ -31,10 +31,12 @@ static bool table_unused(Elf *elf)
 		name = elf_strptr(elf, shstrndx, sh.sh_name);
 		if (!name)
 			continue;
+		if (!strncmp(name, ".debug_", 7) || !strncmp(name, ".zdebug_", 8))
+			*own_dwarf = true;
 		if (!strcmp(name, ".eh_frame_hdr")) {
 			if (!frame)
 				return false;
-			break;
+			hdr = true;
 		}
 		if (!strcmp(name, ".eh_frame")) {
 			if (sh.sh_type == SHT_NOBITS)
@@ -42,7 +44,7 @@ static bool table_unused(Elf *elf)
 			frame = true;
 		}
 	}
-	if (!scn || elf_getphdrnum(elf, &phnum) != 0)
+	if (!hdr || elf_getphdrnum(elf, &phnum) != 0)
 		return false;
 	for (size_t i = 0; i < phnum; i++) {
 		GElf_Phdr ph;
@@ -81,7 +83,7 @@ Dwarf_CFI *perf_ehcfi_open(int fd, Elf *elf, struct perf_ehcfi *keep)
 	Dwarf_CFI *cfi;
 
 	memset(keep, 0, sizeof(*keep));
-	if (!table_unused(elf) || fstat(fd, &sb) != 0 || sb.st_size <= 0)
+	if (!table_unused(elf, &keep->own_dwarf) || fstat(fd, &sb) != 0 || sb.st_size <= 0)
 		return NULL;
 	keep->len = (size_t)sb.st_size;
 	/* private and writable: the header's page alone is copied */

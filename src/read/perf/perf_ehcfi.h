@@ -20,12 +20,15 @@
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct perf_ehcfi {
 	void *map;		/* the private mapping; NULL: none */
 	size_t len;
 	Elf *elf;		/* on it, without sections */
+	bool own_dwarf;		/* the file has .debug_ sections, which
+				 * elf does not show */
 };
 
 /*

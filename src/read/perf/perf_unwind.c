@@ -569,6 +569,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	return REPORT_OK;
 }
 
+static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug);
+
 /* --- libdwfl's callbacks --- */
 
 /* A module's file: the object's handle, shared (its reference count
@@ -576,12 +578,25 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 		    Dwarf_Addr base, char **file_name, Elf **elfp)
 {
-	const struct ufile *f = *userdata;
+	struct ufile *f = *userdata;
+	Elf *elf = f ? f->elf : NULL;
 
 	(void)mod;
 	(void)name;
 	(void)base;
-	*elfp = f ? elf_begin(-1, ELF_C_READ_MMAP, f->elf) : NULL;
+	/*
+	 * A file whose .eh_frame_hdr libdw would not search (perf_ehcfi.h)
+	 * is given as the handle without sections, so that the module's
+	 * CFI, made again for each process's Dwfl, is searched by its
+	 * table too: the same rows. Not one with DWARF of its own, which
+	 * libdwfl would look for in the sections.
+	 */
+	if (f) {
+		(void)file_cfi(f->u, f->object, false);
+		if (f->eh.elf && !f->eh.own_dwarf)
+			elf = f->eh.elf;
+	}
+	*elfp = elf ? elf_begin(-1, ELF_C_READ_MMAP, elf) : NULL;
 	if (*elfp)
 		*file_name = xstrdup(f->path);
 	return -1;
