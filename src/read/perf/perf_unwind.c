@@ -129,6 +129,7 @@ struct report_slot {
 	 * module reported later may hold pc - 1).
 	 */
 	uint32_t row1;
+	uint32_t map;		/* the mapping found: into the maps[] */
 };
 #define STEP_BY_FP UINT32_MAX
 #define REPORT_CACHE_BITS 12
@@ -160,6 +161,7 @@ struct perf_unwind {
 	uint64_t sp;
 	uint64_t *pcs;
 	bool *exact;
+	struct perf_unwind_where *where;	/* NULL: not asked for */
 	size_t n, max;
 	bool stale;		/* a module disagreed with the mappings */
 
@@ -542,8 +544,10 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 		const struct umod *o = &pr->mods[i];
 
 		if (o->object == m.object && o->bias == m.bias) {
-			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid, u->gen, 0 };
+			*rs = (struct report_slot){
+				pc, from, until, pr->made, pr->pid, u->gen, 0,
+				(uint32_t)(map - u->r->maps.maps)
+			};
 			u->last = rs;
 			return REPORT_OK;
 		}
@@ -564,9 +568,25 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
 	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
-				    u->gen, 0 };
+				    u->gen, 0,
+				    (uint32_t)(map - u->r->maps.maps) };
 	u->last = rs;
 	return REPORT_OK;
+}
+
+/* Frame u->n is at pc (exact: where the code was): its mapping, which
+ * report() just found for it (u->last), kept too. */
+static void keep_frame(struct perf_unwind *u, uint64_t pc, bool exact)
+{
+	u->pcs[u->n] = pc;
+	u->exact[u->n] = exact;
+	if (u->where)
+		u->where[u->n] =
+			u->last ? (struct perf_unwind_where){ u->last->from,
+							      u->last->until,
+							      u->last->map }
+				: (struct perf_unwind_where){
+					  0, 0, PERF_UNWIND_NO_MAP };
 }
 
 static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug);
@@ -729,8 +749,7 @@ static int frame(Dwfl_Frame *state, void *arg)
 	u->past_dump = false;
 	if (!libdw->frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	u->pcs[u->n] = pc;
-	u->exact[u->n] = activation;
+	keep_frame(u, pc, activation);
 	return ++u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -930,9 +949,9 @@ static enum fast unwind_by_rows(struct perf_unwind *u)
 		u->past_dump = false;	/* of the last step only */
 		if (!step(u, st, up))
 			return FAST_LIBDWFL;
-		u->pcs[u->n] = st->pc;
-		u->exact[u->n] = st->initial || st->signal ||
-				 (up->has_pc && up->signal);
+		keep_frame(u, st->pc,
+			   st->initial || st->signal ||
+				   (up->has_pc && up->signal));
 		if (++u->n >= u->max || !up->has_pc)
 			return FAST_DONE;
 		t = st;
@@ -1067,7 +1086,8 @@ static size_t unwind_once(struct perf_unwind *u)
 
 size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 			  const struct perf_sample *s, uint32_t gen,
-			  uint64_t *pcs, bool *exact, size_t max)
+			  uint64_t *pcs, bool *exact,
+			  struct perf_unwind_where *where, size_t max)
 {
 	size_t n;
 
@@ -1077,6 +1097,7 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 	u->gen = gen;
 	u->pcs = pcs;
 	u->exact = exact;
+	u->where = where;
 	u->max = max;
 	u->past_dump = false;
 	n = unwind_once(u);
