@@ -83,7 +83,8 @@ static void run(struct perf_unwind *u, struct perf_par_job *j)
 {
 	j->n = !j->unwind ? 0
 			  : perf_unwind_sample(u, j->a, &j->s, j->gen, j->pcs,
-					       j->exact, PERF_UNWIND_MAX);
+					       j->exact, j->where,
+					       PERF_UNWIND_MAX);
 	atomic_store_explicit(&j->done, true, memory_order_release);
 }
 

@@ -41,6 +41,7 @@ struct perf_par_job {
 	size_t n;
 	uint64_t pcs[PERF_UNWIND_MAX];
 	bool exact[PERF_UNWIND_MAX];
+	struct perf_unwind_where where[PERF_UNWIND_MAX];
 	atomic_bool done;
 };
 

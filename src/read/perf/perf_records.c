@@ -843,7 +843,7 @@ static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
 int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		      int pass)
 {
-	struct perf_stack st = { NULL, NULL, 0, NULL, NULL };
+	struct perf_stack st = { NULL, NULL, 0, NULL, NULL, NULL };
 	struct perf_source src;
 	struct perf_inflate z;
 	size_t at = start, last_compressed = 0;

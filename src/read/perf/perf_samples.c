@@ -60,9 +60,12 @@ static struct perf_frame_slot *frame_slot(struct perf_reader *r,
 }
 
 /* The frame of address addr in process pid at time; kernel addresses
- * are their own offsets in the kernel object. */
+ * are their own offsets in the kernel object. where (NULL: none): its
+ * mapping as the unwinder found it, with the reader's mappings as they
+ * are now. */
 static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
-			 uint64_t time, bool kernel)
+			 uint64_t time, bool kernel,
+			 const struct perf_unwind_where *where)
 {
 	struct perf_frame_slot *slot = frame_slot(r, kernel ? 0 : pid, addr);
 	const struct perf_map *map;
@@ -79,8 +82,14 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 		obj = r->kernel_obj;
 		off = addr;
 	} else {
-		map = perf_maps_find_span(&r->maps, pid, addr, time, &from,
-					  &until);
+		if (where) {
+			map = &r->maps.maps[where->map];
+			from = where->from;
+			until = where->until;
+		} else {
+			map = perf_maps_find_span(&r->maps, pid, addr, time,
+						  &from, &until);
+		}
 		obj = map ? map->object : r->unknown_obj;
 		off = !map ? addr
 			   : addr - map->start +
@@ -139,7 +148,8 @@ static size_t sample_frames(struct perf_reader *r,
 
 	if (!s->has_chain) {
 		stack_room(st, 1);
-		st->frames[0] = frame_of(r, s->pid, s->ip, s->time, kernel);
+		st->frames[0] = frame_of(r, s->pid, s->ip, s->time, kernel,
+					 NULL);
 		st->exact[0] = true;
 		return 1;
 	}
@@ -157,7 +167,8 @@ static size_t sample_frames(struct perf_reader *r,
 		}
 		*user |= !kernel && !other;
 		st->frames[n] = other ? perf_data_frame(r->d, r->unknown_obj, a)
-				      : frame_of(r, s->pid, a, s->time, kernel);
+				      : frame_of(r, s->pid, a, s->time, kernel,
+					    NULL);
 		st->exact[n++] = first;
 		first = false;
 	}
@@ -184,9 +195,11 @@ static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
 			     const struct perf_sample *s, struct perf_stack *st,
 			     size_t n, const struct perf_par_job *job)
 {
+	const struct perf_unwind_where *where;
 	const uint64_t *pcs;
 	const bool *exact;
 	size_t m;
+	bool same;
 
 	if (!unwinder(r))
 		return 0;
@@ -194,21 +207,31 @@ static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
 		m = job->n;
 		pcs = job->pcs;
 		exact = job->exact;
+		where = job->where;
+		/* the unwinder's mappings are the reader's now */
+		same = job->gen == r->maps_gen;
 	} else {
 		if (!st->pcs) {
 			st->pcs = xmalloc(PERF_UNWIND_MAX * sizeof(*st->pcs));
 			st->pcs_exact = xmalloc(PERF_UNWIND_MAX *
 						sizeof(*st->pcs_exact));
+			st->pcs_where = xmalloc(PERF_UNWIND_MAX *
+						sizeof(*st->pcs_where));
 		}
 		m = perf_unwind_sample(r->unwind, a, s, r->maps_gen, st->pcs,
-				       st->pcs_exact, PERF_UNWIND_MAX);
+				       st->pcs_exact, st->pcs_where,
+				       PERF_UNWIND_MAX);
 		pcs = st->pcs;
 		exact = st->pcs_exact;
+		where = st->pcs_where;
+		same = true;
 	}
 	stack_room(st, n + m);
 	for (size_t i = 0; i < m; i++) {
+		bool known = same && where[i].map != PERF_UNWIND_NO_MAP;
+
 		st->frames[n + i] = frame_of(r, s->pid, pcs[i], s->time,
-					     false);
+					     false, known ? &where[i] : NULL);
 		st->exact[n + i] = exact[i];
 	}
 	return m;
@@ -523,4 +546,5 @@ void perf_stack_free(struct perf_stack *st)
 	free(st->exact);
 	free(st->pcs);
 	free(st->pcs_exact);
+	free(st->pcs_where);
 }

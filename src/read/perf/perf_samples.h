@@ -16,6 +16,7 @@
 
 struct perf_par_job;
 struct perf_reader;
+struct perf_unwind_where;
 
 #define PERF_RECORD_HEADER_SIZE 8
 #define PERF_CPUMODE_MASK 7u
@@ -37,6 +38,7 @@ struct perf_stack {
 	size_t alloc;
 	uint64_t *pcs;
 	bool *pcs_exact;
+	struct perf_unwind_where *pcs_where;
 };
 
 void perf_stack_free(struct perf_stack *st);

@@ -50,6 +50,7 @@
 #include "base/xalloc.h"
 #include "libdw_load.h"
 #include "perf_cfi.h"
+#include "perf_ehcfi.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
 
@@ -76,6 +77,7 @@ struct ufile {
 	size_t nloads;
 	bool cfi_looked, dcfi_looked;
 	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
+	struct perf_ehcfi eh;	/* what cfi is made on, when by its table */
 	Dwarf *dw;		/* its DWARF (own or separate), if any */
 	Dwarf_CFI *dcfi;	/* its .debug_frame */
 
@@ -127,6 +129,7 @@ struct report_slot {
 	 * module reported later may hold pc - 1).
 	 */
 	uint32_t row1;
+	uint32_t map;		/* the mapping found: into the maps[] */
 };
 #define STEP_BY_FP UINT32_MAX
 #define REPORT_CACHE_BITS 12
@@ -158,6 +161,7 @@ struct perf_unwind {
 	uint64_t sp;
 	uint64_t *pcs;
 	bool *exact;
+	struct perf_unwind_where *where;	/* NULL: not asked for */
 	size_t n, max;
 	bool stale;		/* a module disagreed with the mappings */
 
@@ -540,8 +544,10 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 		const struct umod *o = &pr->mods[i];
 
 		if (o->object == m.object && o->bias == m.bias) {
-			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid, u->gen, 0 };
+			*rs = (struct report_slot){
+				pc, from, until, pr->made, pr->pid, u->gen, 0,
+				(uint32_t)(map - u->r->maps.maps)
+			};
 			u->last = rs;
 			return REPORT_OK;
 		}
@@ -562,10 +568,28 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
 	pr->mods[pr->nmods++] = m;
 	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
-				    u->gen, 0 };
+				    u->gen, 0,
+				    (uint32_t)(map - u->r->maps.maps) };
 	u->last = rs;
 	return REPORT_OK;
 }
+
+/* Frame u->n is at pc (exact: where the code was): its mapping, which
+ * report() just found for it (u->last), kept too. */
+static void keep_frame(struct perf_unwind *u, uint64_t pc, bool exact)
+{
+	u->pcs[u->n] = pc;
+	u->exact[u->n] = exact;
+	if (u->where)
+		u->where[u->n] =
+			u->last ? (struct perf_unwind_where){ u->last->from,
+							      u->last->until,
+							      u->last->map }
+				: (struct perf_unwind_where){
+					  0, 0, PERF_UNWIND_NO_MAP };
+}
+
+static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug);
 
 /* --- libdwfl's callbacks --- */
 
@@ -574,12 +598,25 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 		    Dwarf_Addr base, char **file_name, Elf **elfp)
 {
-	const struct ufile *f = *userdata;
+	struct ufile *f = *userdata;
+	Elf *elf = f ? f->elf : NULL;
 
 	(void)mod;
 	(void)name;
 	(void)base;
-	*elfp = f ? elf_begin(-1, ELF_C_READ_MMAP, f->elf) : NULL;
+	/*
+	 * A file whose .eh_frame_hdr libdw would not search (perf_ehcfi.h)
+	 * is given as the handle without sections, so that the module's
+	 * CFI, made again for each process's Dwfl, is searched by its
+	 * table too: the same rows. Not one with DWARF of its own, which
+	 * libdwfl would look for in the sections.
+	 */
+	if (f) {
+		(void)file_cfi(f->u, f->object, false);
+		if (f->eh.elf && !f->eh.own_dwarf)
+			elf = f->eh.elf;
+	}
+	*elfp = elf ? elf_begin(-1, ELF_C_READ_MMAP, elf) : NULL;
 	if (*elfp)
 		*file_name = xstrdup(f->path);
 	return -1;
@@ -712,8 +749,7 @@ static int frame(Dwfl_Frame *state, void *arg)
 	u->past_dump = false;
 	if (!libdw->frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
-	u->pcs[u->n] = pc;
-	u->exact[u->n] = activation;
+	keep_frame(u, pc, activation);
 	return ++u->n < u->max ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -748,7 +784,9 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 	struct ufile *f = u->files[i];
 
 	if (!debug && !f->cfi_looked) {
-		f->cfi = libdw->getcfi_elf(f->elf);
+		f->cfi = perf_ehcfi_open(f->fd, f->elf, &f->eh);
+		if (!f->cfi)
+			f->cfi = libdw->getcfi_elf(f->elf);
 		f->cfi_looked = true;
 	}
 	if (debug && !f->dcfi_looked) {
@@ -911,9 +949,9 @@ static enum fast unwind_by_rows(struct perf_unwind *u)
 		u->past_dump = false;	/* of the last step only */
 		if (!step(u, st, up))
 			return FAST_LIBDWFL;
-		u->pcs[u->n] = st->pc;
-		u->exact[u->n] = st->initial || st->signal ||
-				 (up->has_pc && up->signal);
+		keep_frame(u, st->pc,
+			   st->initial || st->signal ||
+				   (up->has_pc && up->signal));
 		if (++u->n >= u->max || !up->has_pc)
 			return FAST_DONE;
 		t = st;
@@ -1048,7 +1086,8 @@ static size_t unwind_once(struct perf_unwind *u)
 
 size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 			  const struct perf_sample *s, uint32_t gen,
-			  uint64_t *pcs, bool *exact, size_t max)
+			  uint64_t *pcs, bool *exact,
+			  struct perf_unwind_where *where, size_t max)
 {
 	size_t n;
 
@@ -1058,6 +1097,7 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 	u->gen = gen;
 	u->pcs = pcs;
 	u->exact = exact;
+	u->where = where;
 	u->max = max;
 	u->past_dump = false;
 	n = unwind_once(u);
@@ -1126,6 +1166,7 @@ void perf_unwind_free(struct perf_unwind *u)
 		if (f->path) {
 			if (f->cfi)
 				libdw->cfi_end(f->cfi);
+			perf_ehcfi_close(&f->eh);
 			libdw->end(f->dw);
 			if (f->debug_elf) {
 				elf_end(f->debug_elf);

@@ -25,19 +25,33 @@ struct perf_unwind;
 struct perf_unwind *perf_unwind_new(struct perf_reader *r);
 void perf_unwind_free(struct perf_unwind *u);
 
+/* The mapping the unwinder found for an address (its module's), as
+ * perf_maps_find_span() gives it with the sample's process, time and
+ * gen: an index into the reader's maps[] (PERF_UNWIND_NO_MAP: not
+ * found, or not looked up), and [from, until) the times the answer
+ * holds for. The reader takes it rather than looking the address up
+ * again. */
+struct perf_unwind_where {
+	uint64_t from, until;
+	uint32_t map;
+};
+#define PERF_UNWIND_NO_MAP UINT32_MAX
+
 /*
  * Unwind sample s's user stack, if it has registers and a stack dump,
  * with the mappings of its process whose gen (perf_maps_sample(); 0 in
  * two passes) is gen:
  * up to max addresses into pcs[], the innermost first, with exact[i]
  * true for an address where the code was (the first, and a frame a
- * signal interrupted) and false for a return address. Returns the
+ * signal interrupted) and false for a return address, and where[i]
+ * (where not NULL) its mapping. Returns the
  * count; 0 when it cannot start (no registers or dump, the ip in no
  * object whose file we have). Never reads outside the dump or fails.
  */
 size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 			  const struct perf_sample *s, uint32_t gen,
-			  uint64_t *pcs, bool *exact, size_t max);
+			  uint64_t *pcs, bool *exact,
+			  struct perf_unwind_where *where, size_t max);
 
 /*
  * Two unwinders of one recording may run on two threads at once, each
