@@ -739,13 +739,17 @@ static void add_xsym(struct sym_reader *sr, const GElf_Sym *s,
 	x->global = GELF_ST_BIND(s->st_info) == STB_GLOBAL;
 }
 
-/* Whether name (maybe versioned, "mcount@GLIBC_2.2.5") is the function
- * -pg code calls first thing: glibc's x86 mcount, _mcount on aarch64 and
- * the BSDs, __fentry__ with -mfentry */
+/* Whether name (maybe versioned, "mcount@GLIBC_2.2.5") says a binary
+ * writes a gmon.out: the function -pg code calls first thing (glibc's
+ * x86 mcount, _mcount on aarch64 and the BSDs, __fentry__ with
+ * -mfentry), or the one that starts the histogram, which gcrt1.o, linked
+ * in by -pg, calls however the objects were compiled (__monstartup;
+ * monstartup on the BSDs) */
 static bool is_mcount(const char *name)
 {
 	static const char *const hooks[] = {
 		"mcount", "_mcount", "__mcount", ".mcount", "__fentry__",
+		"__monstartup", "monstartup",
 	};
 	size_t n = strcspn(name, "@");
 

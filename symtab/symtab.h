@@ -123,9 +123,10 @@ struct symtab {
 				 * and not found (what was wrong said):
 				 * symtab_load_lines() does not again */
 	bool calls_mcount;	/* an undefined symbol is -pg's mcount (or
-				 * _mcount, __fentry__): a profiled build
-				 * (one that defines it, static, is not
-				 * seen here) */
+				 * _mcount, __fentry__, or gcrt1.o's
+				 * __monstartup): a profiled build (one
+				 * that defines it, static, is not seen
+				 * here) */
 
 	struct symtab_range *ranges;	/* private */
 	size_t nranges;

@@ -16,6 +16,7 @@
 #include "cg/cg.h"
 #include "cli/analyze.h"
 #include "cli/options.h"
+#include "resolve/demangle_names.h"
 
 struct res {
 	struct profile p;
@@ -803,6 +804,42 @@ static void test_rekey_merges(void **state)
 	rd_done(&r);
 }
 
+/*
+ * A C++ constructor's two symbols (C1 calling C2, as where the two are
+ * not aliased), one name once demangled: main > C1 (3 ticks) > C2 (5).
+ * The 5 were spent in Foo::Foo() called from main, but the arc that
+ * held them as its self part became a self-call: the exact split is
+ * dropped for the ratio (all 8 are Foo::Foo()'s own), not printed as
+ * main -> Foo::Foo() spending 3 itself and 5 in children it has none of.
+ */
+static void test_merged_constructor_split(void **state)
+{
+	struct res r;
+	struct cg cg;
+	double self, child;
+	uint32_t main_id, foo, a;
+
+	(void)state;
+	rd_clean(&r, "P=(ID=1 N=(p) T=0.01)\n"
+		 "C1 FN0=(F0=(p)+16 N=(main))+0\n"
+		 "C2 FN1=(F0+32 N=(_ZN3FooC1Ev))+0 V0=(T):(3,3,3)\n"
+		 "C3 FN2=(F0+48 N=(_ZN3FooC2Ev))+0 V0:(5,5,5)\n");
+	assert_int_equal(demangle_names(&r.p), 2);
+	main_id = fn(&r.p, "main");
+	foo = fn(&r.p, "Foo::Foo()");
+	cg_build(&cg, &r.p, 0);
+	cg_find_cycles(&cg);
+	cg_propagate_measured(&cg);
+	cg_rank(&cg);
+	a = call(&r.p, "main", "Foo::Foo()");
+	assert_int_equal(r.p.calls[a].caller, main_id);
+	assert_int_equal(r.p.calls[a].callee, foo);
+	cg_arc_share(&cg, a, 0, &self, &child);
+	assert_true(self == 8 && child == 0);
+	cg_release(&cg);
+	rd_done(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -823,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_mixing_formats),
 		cmocka_unit_test(test_rekey_merges),
+		cmocka_unit_test(test_merged_constructor_split),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

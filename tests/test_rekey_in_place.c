@@ -345,6 +345,60 @@ static void test_position_merge_left_to_rebuild(void **state)
 	profile_release(&p);
 }
 
+/*
+ * A profile of whole stacks (call_self): main > work (3 of its own) >
+ * an address of work (5), resolved to work. The 5 were spent in work
+ * called from main, which only the stacks knew: the exact split is
+ * dropped (the ratio then), not left saying main -> work spent 3 of 8
+ * itself. Two arcs merged into one other arc add their self parts.
+ */
+static void test_merge_into_self_call(void **state)
+{
+	struct profile p;
+	struct pfunc *ident;
+	uint32_t c;
+
+	(void)state;
+	profile_init(&p);
+	profile_event(&p, intern(&p, "ticks"));
+	profile_func(&p, NO_NAME, NO_NAME, intern(&p, "main"));
+	profile_func(&p, NO_NAME, NO_NAME, intern(&p, "work"));
+	profile_func(&p, NO_NAME, NO_NAME, intern(&p, "0x12b5"));
+	profile_want_call_self(&p);
+	add_call(&p, 0, 1, 8, 8, NO_ID);
+	add_call(&p, 1, 2, 5, 5, NO_ID);
+	profile_call_self(&p, 0)[0] = 3;
+	profile_call_self(&p, 1)[0] = 5;
+	ident = idents(&p);
+	ident[2].name = ident[1].name;
+	profile_rekey(&p, ident, NULL, NULL, NULL);
+	assert_int_equal(p.nfuncs, 2);
+	assert_null(p.call_self);
+	free(ident);
+	profile_release(&p);
+
+	/* main -> 0x12b5 and main -> work made one: 3 + 5 */
+	profile_init(&p);
+	profile_event(&p, intern(&p, "ticks"));
+	profile_func(&p, NO_NAME, NO_NAME, intern(&p, "main"));
+	profile_func(&p, NO_NAME, NO_NAME, intern(&p, "work"));
+	profile_func(&p, NO_NAME, NO_NAME, intern(&p, "0x12b5"));
+	profile_want_call_self(&p);
+	add_call(&p, 0, 1, 3, 3, NO_ID);
+	add_call(&p, 0, 2, 5, 5, NO_ID);
+	profile_call_self(&p, 0)[0] = 3;
+	profile_call_self(&p, 1)[0] = 5;
+	ident = idents(&p);
+	ident[2].name = ident[1].name;
+	profile_rekey(&p, ident, NULL, NULL, NULL);
+	assert_non_null(p.call_self);
+	c = profile_call(&p, 0, 1);
+	assert_int_equal(profile_call_self(&p, c)[0], 8);
+	assert_int_equal(profile_call_incl(&p, c)[0], 8);
+	free(ident);
+	profile_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +408,7 @@ int main(void)
 		cmocka_unit_test(test_empty_arcs_dropped),
 		cmocka_unit_test(test_merge_left_to_rebuild),
 		cmocka_unit_test(test_position_merge_left_to_rebuild),
+		cmocka_unit_test(test_merge_into_self_call),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,6 +56,7 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	struct pcallsite *callsites = p->callsites;
 	struct pjump *jumps = p->jumps;
 	uint32_t *newid = xcalloc(nfuncs + 1, sizeof(*newid));
+	bool self_lost = false;
 	uint32_t *newcall = xcalloc(ncalls + 1, sizeof(*newcall));
 	uint32_t *newpos_id = xcalloc(npos + 1, sizeof(*newpos_id));
 
@@ -139,11 +140,25 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 		profile_call_add_count(p, nc, count);
 		add_row(p, profile_call_incl(p, nc), call_incl + c * stride, stride);
 		/* the self of two arcs made one: as exact as their inclusive
-		 * (a stack through both counts once in each); of an arc
-		 * that became a self-call, unused */
+		 * (a stack through both counts once in each) */
 		if (call_self)
 			add_row(p, profile_call_self(p, nc),
 				call_self + c * stride, stride);
+		/* an arc with a self part that became a self-call (its
+		 * caller merged with its callee: a C++ constructor's two
+		 * symbols, two addresses of one function): that self
+		 * belongs to the arc from the next other function out,
+		 * which only the stacks know; the arcs are then split by
+		 * the callee's ratio (cg_arc_share()), as Callgrind's */
+		if (call_self && p->calls[nc].caller == p->calls[nc].callee &&
+		    calls[c].caller != calls[c].callee &&
+		    !cost_row_zero(call_self + c * stride, stride))
+			self_lost = true;
+	}
+	if (self_lost) {
+		free(p->call_self);
+		p->call_self = NULL;
+		p->call_self_alloc = 0;
 	}
 	for (size_t i = 0; i < npos; i++) {
 		const struct ppos *q = newpos ? &newpos[i] : &pos[i];

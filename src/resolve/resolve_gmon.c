@@ -428,17 +428,21 @@ static name_id event_name(struct profile *p, const struct gmon_data *g)
 /*
  * Whether st can have written a gmon.out: -pg code calls mcount (glibc's
  * x86 "mcount", "_mcount" on aarch64 and the BSDs, "__fentry__" with
- * -mfentry), undefined in a dynamic binary (st->calls_mcount), defined
- * in a static one. A table that could not show it (a stripped static
- * binary: no symbol table) is given the benefit of the doubt. A PIE of
- * the same program built without -pg passed the arcs' check (3 arcs, 2
- * at an entry at a guessed offset) and had its functions listed with
- * the gmon.out's figures, wrongly (gprof -b listed none).
+ * -mfentry), and a program linked with -pg calls __monstartup from
+ * gcrt1.o even where its objects were compiled without it (a histogram
+ * and no arcs, which gprof lists); undefined in a dynamic binary
+ * (st->calls_mcount), defined in a static one. A table that could not
+ * show it (a stripped static binary: no symbol table) is given the
+ * benefit of the doubt. A PIE of the same program built without -pg
+ * passed the arcs' check (3 arcs, 2 at an entry at a guessed offset)
+ * and had its functions listed with the gmon.out's figures, wrongly
+ * (gprof -b listed none).
  */
 static bool calls_mcount(const struct symtab *st)
 {
 	static const char *const defined[] = {
 		"mcount", "_mcount", "__mcount", ".mcount", "__fentry__",
+		"__monstartup", "monstartup",
 	};
 
 	if (st->calls_mcount || !st->has_symtab)
