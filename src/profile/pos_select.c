@@ -212,6 +212,27 @@ static uint8_t func_state(struct pos_select *ps, struct profile *p,
 	return ps->state[f];
 }
 
+bool pos_select_keeps(struct pos_select *ps, const struct profile *p,
+		      uint32_t f)
+{
+	const struct pfunc *fn = &p->funcs[f];
+	const char *ob = "";
+	size_t olen = 0;
+
+	if (ps->keep_all)
+		return true;
+	if (!ps->keep.nr)
+		return false;
+	if (fn->object != NO_NAME) {
+		ob = profile_str(p, fn->object);
+		olen = names_len(&p->names, fn->object);
+	}
+	return names_find(&ps->keep, ps->key,
+			  keep_key(&ps->key, &ps->key_alloc, ob, olen,
+				   profile_str(p, fn->name),
+				   names_len(&p->names, fn->name))) != NO_NAME;
+}
+
 /* A new generation: every slot empty. */
 static void new_gen(struct pos_select *ps)
 {

@@ -201,6 +201,9 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		 * apart: the functions with code in a symbol listed are
 		 * kept whole (a profile of lines alone has none) */
 		addr = 0;
+		if (p->pos_select->per_func)
+			return profile_pos_as_is(p, func, file, line, 0,
+						 region);
 		if (!p->pos_select->no_counts || region < 2)
 			func = object_func(p, func);
 		if (line && !lines_kept(p, file))
@@ -213,6 +216,14 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 			line = 1;
 	}
 	return profile_pos_as_is(p, func, file, line, addr, region);
+}
+
+void profile_pos_coarse(struct profile *p, uint32_t *func, name_id file,
+			uint32_t *line)
+{
+	*func = object_func(p, *func);
+	if (*line && !lines_kept(p, file))
+		*line = 1;
 }
 
 uint32_t profile_pos_find(struct profile *p, uint32_t func, name_id file,
