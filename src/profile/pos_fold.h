@@ -27,11 +27,13 @@
 #include "profile.h"
 
 /* Where a function's block starts (its fn= line): the function, the
- * one read's positions and call sites made before it, its offset. */
+ * one read's positions and call sites made before it, its offset's low
+ * 32 bits (16 bytes a block, 675,000 of them in a 1 GB profile: the
+ * reader sees that blocks are less than 4 GiB apart). */
 struct pos_block {
 	uint32_t func;
 	uint32_t npos, ncs;
-	uint64_t off;
+	uint32_t off_lo;
 };
 
 /* A kept function's block read again, in p's ids: its positions as

@@ -805,13 +805,20 @@ static void merge_blocks(struct merge *m)
 	if (!rd->seek_rec)
 		return;
 	rd->seek_bad |= b->seek_bad;
+	if (!b->nblk)
+		return;
+	if (rd->nblk && b->blk_first_off - rd->blk_last_off > UINT32_MAX)
+		rd->seek_bad = true;
+	if (!rd->nblk)
+		rd->blk_first_off = b->blk_first_off;
+	rd->blk_last_off = b->blk_last_off;
 	for (size_t i = 0; i < b->nblk; i++) {
 		ARRAY_GROW(rd->blk, rd->nblk + 1, rd->blk_alloc);
 		rd->blk[rd->nblk++] = (struct pos_block){
 			.func = m->funcs[b->blk[i].func],
 			.npos = m->at_pos[b->blk[i].npos],
 			.ncs = m->at_cs[b->blk[i].ncs],
-			.off = b->blk[i].off,
+			.off_lo = b->blk[i].off_lo,
 		};
 	}
 }

@@ -177,6 +177,8 @@ struct callgrind_reader {
 	const char *line_at;
 	struct pos_block *blk;
 	size_t nblk, blk_alloc;
+	uint64_t blk_first_off, blk_last_off;	/* the first and last
+						 * block's whole offset */
 
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];

@@ -22,6 +22,9 @@ struct callgrind_seek {
 	size_t nblk;
 	/* the reader's header and ids as the read ended; ids in p's names */
 	struct callgrind_reader end;
+	uint64_t first_off;		/* blk[0]'s whole offset */
+	size_t at;			/* block_off()'s last: block at */
+	uint64_t at_off;		/* starts at at_off */
 	struct line_reader whole;
 	bool open, shifted;
 };
@@ -68,6 +71,8 @@ void callgrind_seek_keep(struct callgrind_seek *sk,
 	sk->file_size = lr->file_size;
 	sk->blk = rd->blk;
 	sk->nblk = rd->nblk;
+	sk->first_off = rd->blk_first_off;
+	sk->at_off = sk->first_off;
 	rd->blk = NULL;
 	rd->nblk = rd->blk_alloc = 0;
 	memset(e, 0, sizeof(*e));
@@ -92,6 +97,20 @@ void callgrind_seek_keep(struct callgrind_seek *sk,
 const char *callgrind_seek_unusable(const struct callgrind_seek *sk)
 {
 	return !sk->kept ? "not read" : sk->why;
+}
+
+/* Block i's whole offset: from the one found last, each block less than
+ * 4 GiB past the one before (callgrind_body.c's record_block()). */
+static uint64_t block_off(struct callgrind_seek *sk, size_t i)
+{
+	if (i < sk->at) {
+		sk->at = 0;
+		sk->at_off = sk->first_off;
+	}
+	for (; sk->at < i; sk->at++)
+		sk->at_off += (uint32_t)(sk->blk[sk->at + 1].off_lo -
+					 sk->blk[sk->at].off_lo);
+	return sk->at_off;
 }
 
 const struct pos_block *callgrind_seek_blocks(const struct callgrind_seek *sk,
@@ -288,8 +307,10 @@ int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 	if (callgrind_seek_unusable(sk) || i >= sk->nblk)
 		return -1;
 	f = sk->blk[i].func;
-	start = sk->blk[i].off;
-	end = i + 1 < sk->nblk ? sk->blk[i + 1].off : sk->file_size;
+	start = block_off(sk, i);
+	end = i + 1 < sk->nblk ? start + (uint32_t)(sk->blk[i + 1].off_lo -
+						    sk->blk[i].off_lo)
+			       : sk->file_size;
 	if (!sk->shifted && (shift = getenv("CGANALYZE_SEEK_SHIFT"))) {
 		start += strtoull(shift, NULL, 10);
 		sk->shifted = true;
