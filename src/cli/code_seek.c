@@ -164,7 +164,7 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	}
 	ps->per_func = false;
 	kept = kept_funcs(p);
-	blk = callgrind_seek_blocks(cp->seek, &nblk);
+	blk = callgrind_seek_kept(cp->seek, kept, p->nfuncs, &nblk);
 	r = profile_fold_positions(p, kept, blk, nblk, callgrind_seek_block,
 				   cp->seek);
 	free(kept);

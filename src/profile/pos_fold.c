@@ -60,27 +60,6 @@ static bool add_whole(struct profile *p, struct pos_whole *w)
 	return ok;
 }
 
-/* The kept functions' blocks, in file order: their indices in blk; and
- * each function with a kept block marked in has[]. */
-static size_t kept_blocks(const uint8_t *kept, const struct pos_block *blk,
-			  size_t nblk, size_t nfuncs, size_t **out,
-			  uint8_t *has)
-{
-	size_t n = 0, *kb = NULL, alloc = 0;
-
-	for (size_t i = 0; i < nblk; i++)
-		if (blk[i].func < nfuncs && kept[blk[i].func]) {
-			if (n == alloc) {
-				alloc = alloc * 2 + 256;
-				kb = xreallocarray(kb, alloc, sizeof(*kb));
-			}
-			kb[n++] = i;
-			has[blk[i].func] = 1;
-		}
-	*out = kb;
-	return n;
-}
-
 static bool add_site(struct profile *p, uint32_t pos, uint32_t call,
 		     uint64_t count, const uint64_t *incl)
 {
@@ -113,7 +92,7 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 	struct pos_select *ps = p->pos_select;
 	size_t stride = p->stride, npos = p->npos, ncs = p->ncallsites;
 	uint8_t *has = xcalloc(p->nfuncs + 1, sizeof(*has));
-	size_t *kb, nkb = kept_blocks(kept, blk, nblk, p->nfuncs, &kb, has);
+	size_t nkb = nblk;
 	struct pos_whole *whole = xcalloc(nkb + 1, sizeof(*whole));
 	struct coarse co = { 0 };
 	struct pcallsite *cs = NULL;
@@ -124,6 +103,10 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 	size_t k = 0, c = 0;
 	int ret = -1;
 
+	for (k = 0; k < nkb; k++)
+		if (blk[k].func < p->nfuncs)
+			has[blk[k].func] = 1;
+	k = 0;
 	u64map_init(&coarse_of);
 	profile_init(&co.c);
 	co.c.stride = stride;
@@ -178,9 +161,9 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 	for (c = 0; c <= co.c.npos; c++) {
 		const struct ppos *q;
 
-		for (; k < nkb && (c == co.c.npos || blk[kb[k]].npos <= co.made[c]);
+		for (; k < nkb && (c == co.c.npos || blk[k].npos <= co.made[c]);
 		     k++)
-			if (read_block(ctx, p, kb[k], &whole[k]) < 0 ||
+			if (read_block(ctx, p, k, &whole[k]) < 0 ||
 			    !add_whole(p, &whole[k]))
 				goto out;
 		if (c == co.c.npos)
@@ -198,7 +181,7 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 	for (size_t i = 0; i <= ncs; i++) {
 		uint32_t to;
 
-		for (; k < nkb && blk[kb[k]].ncs <= i; k++)
+		for (; k < nkb && blk[k].ncs <= i; k++)
 			for (size_t j = 0; j < whole[k].ncs; j++)
 				if (!add_site(p, whole[k].cs[j].pos,
 					      whole[k].cs[j].call,
@@ -228,7 +211,6 @@ out:
 	for (k = 0; k < nkb; k++)
 		pos_whole_release(&whole[k]);
 	free(whole);
-	free(kb);
 	free(has);
 	free(cs);
 	free(incl);

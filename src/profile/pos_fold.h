@@ -27,13 +27,12 @@
 #include "profile.h"
 
 /* Where a function's block starts (its fn= line): the function, the
- * one read's positions and call sites made before it, its offset's low
- * 32 bits (16 bytes a block, 675,000 of them in a 1 GB profile: the
- * reader sees that blocks are less than 4 GiB apart). */
+ * one read's positions and call sites made before it, its offset and
+ * where the next block starts (the end of the file for the last). */
 struct pos_block {
 	uint32_t func;
 	uint32_t npos, ncs;
-	uint32_t off_lo;
+	uint64_t off, end;
 };
 
 /* A kept function's block read again, in p's ids: its positions as
@@ -62,7 +61,8 @@ typedef int (*pos_whole_fn)(void *ctx, struct profile *p, size_t i,
  * p's positions and call sites (the one read's, per function; no
  * jumps) made those the second read gives with the functions kept[f]
  * whole and the lines of the files profile_keep_lines_of() chose (or
- * all, pos_all_files); blk[nblk] every block's start, in file order.
+ * all, pos_all_files); blk[nblk] the blocks of the kept functions,
+ * in file order.
  * 0, or -1 when it cannot be done (a kept function's row outside its
  * blocks, a block that cannot be read again, a cost past 2^64 - 1):
  * p's positions are then half made, to be read again.

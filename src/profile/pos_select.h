@@ -54,6 +54,8 @@ enum {
 				 * (without, the blocks' counts add up) */
 };
 
+#define POS_ROW_CACHE 256
+
 struct pos_select {
 	/* chosen before reading */
 	struct arena arena;
@@ -67,6 +69,8 @@ struct pos_select {
 					 * region (each symbol's cost
 					 * exact), the others' still by
 					 * 32 bytes */
+	uint32_t row_cache[POS_ROW_CACHE];	/* per_func: rows found
+						 * last (profile_pos.c) */
 	bool per_func;			/* the seek design's one read
 					 * (code_seek.c): the coarse rows
 					 * of every function apart, every

@@ -804,23 +804,17 @@ static void merge_blocks(struct merge *m)
 
 	if (!rd->seek_rec)
 		return;
+	struct pos_block blk = { 0 };
+	size_t at = 0;
+
 	rd->seek_bad |= b->seek_bad;
-	if (!b->nblk)
-		return;
-	if (rd->nblk && b->blk_first_off - rd->blk_last_off > UINT32_MAX)
-		rd->seek_bad = true;
-	if (!rd->nblk)
-		rd->blk_first_off = b->blk_first_off;
-	rd->blk_last_off = b->blk_last_off;
-	for (size_t i = 0; i < b->nblk; i++) {
-		ARRAY_GROW(rd->blk, rd->nblk + 1, rd->blk_alloc);
-		rd->blk[rd->nblk++] = (struct pos_block){
-			.func = m->funcs[b->blk[i].func],
-			.npos = m->at_pos[b->blk[i].npos],
-			.ncs = m->at_cs[b->blk[i].ncs],
-			.off_lo = b->blk[i].off_lo,
-		};
-	}
+	while (callgrind_blocks_next(&b->blk, &at, &blk))
+		callgrind_blocks_add(&rd->blk, &(struct pos_block){
+			.func = m->funcs[blk.func],
+			.npos = m->at_pos[blk.npos],
+			.ncs = m->at_cs[blk.ncs],
+			.off = blk.off,
+		});
 }
 
 /* The main reader's state as the stretch left it. */

@@ -163,25 +163,16 @@ static const struct {
  * (its fn= line, rd->line_at). */
 static void record_block(struct callgrind_reader *rd)
 {
-	uint64_t off;
-
 	if (!rd->line_at || rd->func == NO_ID) {
 		rd->seek_bad = true;
 		return;
 	}
-	off = line_reader_offset(rd->lr, rd->line_at);
-	if (!rd->nblk)
-		rd->blk_first_off = off;
-	else if (off - rd->blk_last_off > UINT32_MAX)
-		rd->seek_bad = true;	/* its low 32 bits would not say */
-	rd->blk_last_off = off;
-	ARRAY_GROW(rd->blk, rd->nblk + 1, rd->blk_alloc);
-	rd->blk[rd->nblk++] = (struct pos_block){
+	callgrind_blocks_add(&rd->blk, &(struct pos_block){
 		.func = rd->func,
 		.npos = (uint32_t)rd->p->npos,
 		.ncs = (uint32_t)rd->p->ncallsites,
-		.off_lo = (uint32_t)off,
-	};
+		.off = line_reader_offset(rd->lr, rd->line_at),
+	});
 }
 
 /* What the name of a key=name line sets. */

@@ -120,5 +120,5 @@ void callgrind_reader_release(struct callgrind_reader *rd)
 	free(rd->ids_set);
 	free(rd->coll_lo);
 	free(rd->coll_hi);
-	free(rd->blk);
+	callgrind_blocks_release(&rd->blk);
 }

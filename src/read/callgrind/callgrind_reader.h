@@ -14,7 +14,7 @@
 #include "base/idmap.h"
 #include "callgrind_lex.h"
 #include "profile/pos_select.h"
-#include "profile/pos_fold.h"
+#include "callgrind_blocks.h"
 #include "profile/profile.h"
 #include "read/line_reader.h"
 #include "read/read.h"
@@ -175,10 +175,7 @@ struct callgrind_reader {
 	 * or the lines not in rd->lr's buffer (the splitting thread). */
 	bool seek_rec, seek_bad;
 	const char *line_at;
-	struct pos_block *blk;
-	size_t nblk, blk_alloc;
-	uint64_t blk_first_off, blk_last_off;	/* the first and last
-						 * block's whole offset */
+	struct callgrind_blocks blk;
 
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];

@@ -14,17 +14,15 @@
 #include "read/line_reader.h"
 
 struct callgrind_seek {
-	bool kept;			/* callgrind_seek_keep() was called */
+	bool given;			/* callgrind_seek_keep() was called */
 	const char *why;		/* not usable: why */
 	char *path;
 	uint64_t file_size;
-	struct pos_block *blk;		/* in file order */
-	size_t nblk;
+	struct callgrind_blocks blk;	/* every block, in file order */
+	struct pos_block *kept;		/* the kept functions' */
+	size_t nkept;
 	/* the reader's header and ids as the read ended; ids in p's names */
 	struct callgrind_reader end;
-	uint64_t first_off;		/* blk[0]'s whole offset */
-	size_t at;			/* block_off()'s last: block at */
-	uint64_t at_off;		/* starts at at_off */
 	struct line_reader whole;
 	bool open, shifted;
 };
@@ -42,7 +40,8 @@ void callgrind_seek_free(struct callgrind_seek *sk)
 	if (sk->open)
 		line_reader_close(&sk->whole);
 	free(sk->path);
-	free(sk->blk);
+	callgrind_blocks_release(&sk->blk);
+	free(sk->kept);
 	free(sk);
 }
 
@@ -52,11 +51,11 @@ void callgrind_seek_keep(struct callgrind_seek *sk,
 {
 	struct callgrind_reader *e = &sk->end;
 
-	if (sk->kept) {
+	if (sk->given) {
 		sk->why = "several inputs";
 		return;
 	}
-	sk->kept = true;
+	sk->given = true;
 	if (!rd->seek_rec)
 		sk->why = "not a plain file read at its offsets (a pipe, a "
 			  "compressed file, or the splitting thread)";
@@ -70,11 +69,7 @@ void callgrind_seek_keep(struct callgrind_seek *sk,
 	sk->path = xstrdup(lr->path);
 	sk->file_size = lr->file_size;
 	sk->blk = rd->blk;
-	sk->nblk = rd->nblk;
-	sk->first_off = rd->blk_first_off;
-	sk->at_off = sk->first_off;
-	rd->blk = NULL;
-	rd->nblk = rd->blk_alloc = 0;
+	memset(&rd->blk, 0, sizeof(rd->blk));
 	memset(e, 0, sizeof(*e));
 	for (int i = 0; i < IDS_COUNT; i++) {
 		e->ids[i] = rd->ids[i];
@@ -96,28 +91,36 @@ void callgrind_seek_keep(struct callgrind_seek *sk,
 
 const char *callgrind_seek_unusable(const struct callgrind_seek *sk)
 {
-	return !sk->kept ? "not read" : sk->why;
+	return !sk->given ? "not read" : sk->why;
 }
 
-/* Block i's whole offset: from the one found last, each block less than
- * 4 GiB past the one before (callgrind_body.c's record_block()). */
-static uint64_t block_off(struct callgrind_seek *sk, size_t i)
+const struct pos_block *callgrind_seek_kept(struct callgrind_seek *sk,
+					    const uint8_t *kept,
+					    size_t nfuncs, size_t *n)
 {
-	if (i < sk->at) {
-		sk->at = 0;
-		sk->at_off = sk->first_off;
+	struct pos_block b = { 0 }, next;
+	size_t at = 0, alloc = 0;
+	bool more = callgrind_blocks_next(&sk->blk, &at, &b);
+
+	free(sk->kept);
+	sk->kept = NULL;
+	sk->nkept = 0;
+	while (more) {
+		next = b;
+		more = callgrind_blocks_next(&sk->blk, &at, &next);
+		b.end = more ? next.off : sk->file_size;
+		if (b.func < nfuncs && kept[b.func]) {
+			if (sk->nkept == alloc) {
+				alloc = alloc * 2 + 64;
+				sk->kept = xreallocarray(sk->kept, alloc,
+							 sizeof(*sk->kept));
+			}
+			sk->kept[sk->nkept++] = b;
+		}
+		b = next;
 	}
-	for (; sk->at < i; sk->at++)
-		sk->at_off += (uint32_t)(sk->blk[sk->at + 1].off_lo -
-					 sk->blk[sk->at].off_lo);
-	return sk->at_off;
-}
-
-const struct pos_block *callgrind_seek_blocks(const struct callgrind_seek *sk,
-					      size_t *n)
-{
-	*n = sk->nblk;
-	return sk->blk;
+	*n = sk->nkept;
+	return sk->kept;
 }
 
 /* A reader of a block, as a stretch read ahead is (init_ahead_reader()),
@@ -304,13 +307,11 @@ int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 	bool ok;
 	int r;
 
-	if (callgrind_seek_unusable(sk) || i >= sk->nblk)
+	if (callgrind_seek_unusable(sk) || i >= sk->nkept)
 		return -1;
-	f = sk->blk[i].func;
-	start = block_off(sk, i);
-	end = i + 1 < sk->nblk ? start + (uint32_t)(sk->blk[i + 1].off_lo -
-						    sk->blk[i].off_lo)
-			       : sk->file_size;
+	f = sk->kept[i].func;
+	start = sk->kept[i].off;
+	end = sk->kept[i].end;
 	if (!sk->shifted && (shift = getenv("CGANALYZE_SEEK_SHIFT"))) {
 		start += strtoull(shift, NULL, 10);
 		sk->shifted = true;

@@ -40,12 +40,14 @@ void callgrind_seek_keep(struct callgrind_seek *sk,
 /* After the read: NULL when blocks can be read again, else why not. */
 const char *callgrind_seek_unusable(const struct callgrind_seek *sk);
 
-/* Every block's start, in file order (n of them). */
-const struct pos_block *callgrind_seek_blocks(const struct callgrind_seek *sk,
-					      size_t *n);
+/* The blocks of the functions kept[f] (of nfuncs), in file order (n of
+ * them), held by sk. */
+const struct pos_block *callgrind_seek_kept(struct callgrind_seek *sk,
+					    const uint8_t *kept,
+					    size_t nfuncs, size_t *n);
 
 /*
- * Block i read again into w, in p's ids (a pos_whole_fn: ctx the struct
+ * Kept block i (callgrind_seek_kept()) read again into w, in p's ids (a pos_whole_fn: ctx the struct
  * callgrind_seek): 0, or -1 when it cannot be (not read back as the one
  * read read it: another function's, or anything said). The environment
  * variable CGANALYZE_SEEK_SHIFT=N (tests) moves the first block read
