@@ -50,7 +50,7 @@ bool code_seek_begin(struct code_positions *cp, struct profile *p,
 	const char *base;
 
 	/* region_read()'s conditions, and one plain input */
-	if (!env || !strcmp(env, "0") || o->ninputs != 1 ||
+	if ((env && !strcmp(env, "0")) || o->ninputs != 1 ||
 	    o->nbinaries > 1 || o->positions_again ||
 	    getenv("CGANALYZE_NO_REGION_READ"))
 		return false;

@@ -17,7 +17,7 @@
 
 /* Whether this run's read is the one read: p set up for it (its
  * pos_select), read_opts.seek to be code_seek_opts(cp). Off with
- * CGANALYZE_SEEK=0. */
+ * CGANALYZE_SEEK=0 (the two reads, for tests and comparisons). */
 bool code_seek_begin(struct code_positions *cp, struct profile *p,
 		     const struct options *o, const struct resolve_opts *rso,
 		     struct symtab *bin);
