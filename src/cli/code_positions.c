@@ -27,6 +27,10 @@
  * file again: on a big -g program, loading its symbols and lines is
  * much of the run.
  *
+ * Where the first read would be by the binary's regions, the seek
+ * design reads once instead, the kept functions' blocks read again by
+ * offset (code_seek.c); where it cannot, these two reads follow.
+ *
  * The parts, each a file: the symbols and regions and the rule of
  * what is listed (code_symbols.c), what the first read says
  * (code_keep.c), the one read of --disasm=WHAT (code_guess.c), the

@@ -20,6 +20,7 @@
 #include "profile/pos_fold.h"
 #include "profile/pos_select.h"
 #include "read/callgrind/callgrind_seek.h"
+#include "read/line_reader.h"
 
 void code_seek_forget(struct code_positions *cp)
 {
@@ -37,6 +38,24 @@ void code_seek_forget(struct code_positions *cp)
 	}
 }
 
+/* Whether path is read as it is on disk (not gzip'd or bzip2'd): its
+ * offsets are then the text's, and its blocks can be read again by
+ * them. A compressed file goes straight to the two reads (each
+ * decompressing it) rather than through a one read that could not be
+ * used: reading its kept blocks again would decompress the stream from
+ * its start, most of what a second read costs there. */
+static bool plain_file(const char *path)
+{
+	struct line_reader lr;
+	bool plain;
+
+	if (line_reader_open(&lr, path) < 0)
+		return false;
+	plain = lr.encoding == INPUT_PLAIN && lr.file_size;
+	line_reader_close(&lr);
+	return plain;
+}
+
 bool code_seek_begin(struct code_positions *cp, struct profile *p,
 		     const struct options *o, const struct resolve_opts *rso,
 		     struct symtab *bin)
@@ -52,7 +71,7 @@ bool code_seek_begin(struct code_positions *cp, struct profile *p,
 	/* region_read()'s conditions, and one plain input */
 	if ((env && !strcmp(env, "0")) || o->ninputs != 1 ||
 	    o->nbinaries > 1 || o->positions_again ||
-	    getenv("CGANALYZE_NO_REGION_READ"))
+	    getenv("CGANALYZE_NO_REGION_READ") || !plain_file(o->inputs[0]))
 		return false;
 	if (!o->nbinaries) {
 		/* opened into names of its own until the read ends: the
