@@ -138,6 +138,7 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	struct symtab *st = cp->seek_st;
 	const char *why, *path, *guessed;
 	uint64_t *bounds = NULL, got_off;
+	name_id got_ob;
 	uint8_t *in_seg = NULL, *req, *kept;
 	uint32_t *sym_of = NULL, nb = 0;
 	const struct pos_block *blk;
@@ -164,11 +165,8 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	path = o->nbinaries ? st->path
 	       : recorded_object_path(p, html ? NULL : o->disasm_what);
 	if (!guessed || !p->has_instr || !path || strcmp(path, st->path) ||
-	    resolve_guess_offset(p, st, rso, &ob, &got_off) < 0 ||
-	    ob == NO_NAME || strcmp(profile_str(p, ob), guessed) ||
-	    got_off != cp->seek_off)
-		return fail(cp, "not the binary's object, or at another "
-				"load offset");
+	    (ob = names_find(&p->names, guessed, strlen(guessed))) == NO_NAME)
+		return fail(cp, "not the binary's object");
 	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
 	req = xcalloc(st->nsyms + 1, sizeof(*req));
 	code_exact_required(p, st, ob, sym_of, nb, o, req);
@@ -190,6 +188,16 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	if (r < 0)
 		return fail(cp, "a kept function's block not read again as "
 				"the read read it");
+	/* the tables that found functions and arcs are done with (as
+	 * profile_finish() drops them), before the load offset is looked
+	 * for: it takes per function what they held */
+	profile_drop_indexes(p);
+	/* the object and load offset the regions assumed, as resolution
+	 * will find them (region_read() checks them before choosing) */
+	if (resolve_guess_offset(p, st, rso, &got_ob, &got_off) < 0 ||
+	    got_ob != ob || got_off != cp->seek_off)
+		return fail(cp, "not the binary's object, or at another "
+				"load offset");
 	cp->active = true;
 	cp->by_region = true;
 	cp->seeked = true;
