@@ -19,6 +19,7 @@
 #include "binaries.h"
 #include "cg/cg.h"
 #include "code_positions.h"
+#include "code_seek.h"
 #include "hot_files.h"
 #include "one_program.h"
 #include "part_reads.h"
@@ -386,6 +387,8 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 	if (!code_positions_choose(cp, p, &ro, o, &r->rso,
 				   r->nbin ? r->st[0] : NULL))
 		hot_files_choose(p, &ro, o);
+	/* the seek design's one read keeps where the blocks are */
+	ro.seek = code_seek_opts(cp);
 	/* a perf.data's symbol tables load on a second thread while its
 	 * samples are read: for names only (the listings of code read the
 	 * sampled objects' DWARF too), and for the recorded files (-b
@@ -413,6 +416,11 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 			return function_hint(o, o->inputs[i]);
 		if (read_profile(p, o->inputs[i], &ro) < 0)
 			return 1;
+	}
+	/* the one read made what the two reads give, or they follow */
+	if (!code_seek_end(cp, p, o, &r->rso)) {
+		*again = true;
+		return 1;
 	}
 	if (!code_positions_read_ok(cp, p)) {
 		*again = true;

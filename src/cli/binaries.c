@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/diag.h"
 #include "base/xalloc.h"
@@ -101,4 +102,18 @@ uint32_t recorded_object_func(const struct profile *p, const char *what)
 		}
 	}
 	return best;
+}
+
+/* Whether the report of q would have a Disassembly of the object the
+ * profile records (analyze.c's recorded_binary()): its path, or NULL. */
+const char *recorded_object_path(const struct profile *q, const char *what)
+{
+	uint32_t f = recorded_object_func(q, what);
+	const char *path;
+	struct stat sb;
+
+	if (f == NO_ID)
+		return NULL;
+	path = profile_str(q, q->funcs[f].object);
+	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
 }

@@ -31,6 +31,9 @@ int open_binary(const struct options *o, struct names *names,
  * test that the report and --disasm open their binary once. */
 unsigned binaries_opened(void);
 
+/* Whether the report of q would have a Disassembly of the object the
+ * profile records (analyze.c's recorded_binary()): its path, or NULL. */
+const char *recorded_object_path(const struct profile *q, const char *what);
 uint32_t recorded_object_func(const struct profile *p, const char *what);
 /* Release the first n of st (NULL entries are skipped) and st itself. */
 void close_binaries(struct symtab **st, int n);

@@ -27,6 +27,10 @@
  * file again: on a big -g program, loading its symbols and lines is
  * much of the run.
  *
+ * Where the first read would be by the binary's regions, the seek
+ * design reads once instead, the kept functions' blocks read again by
+ * offset (code_seek.c); where it cannot, these two reads follow.
+ *
  * The parts, each a file: the symbols and regions and the rule of
  * what is listed (code_symbols.c), what the first read says
  * (code_keep.c), the one read of --disasm=WHAT (code_guess.c), the
@@ -46,6 +50,7 @@
 #include "binaries.h"
 #include "code_guess.h"
 #include "code_keep.h"
+#include "code_seek.h"
 #include "code_symbols.h"
 #include "hot_files.h"
 #include "kept_binary.h"
@@ -91,6 +96,25 @@ void code_positions_begin(struct code_positions *cp, const struct options *o)
 
 bool code_positions_retry(struct code_positions *cp)
 {
+	if (cp->seeking && cp->held) {
+		/* the one read could not be used: the two reads */
+		code_seek_forget(cp);
+		cp->seek_failed = true;
+		cp->active = false;
+		cp->kept = cp->funcs = 0;
+		free(cp->object);
+		cp->object = NULL;
+		fclose(cp->held);
+		free(cp->text);
+		cp->held = NULL;
+		cp->text = NULL;
+		cp->len = 0;
+		if (!hold(cp)) {
+			diag_set_sink(cp->sink == stderr ? NULL : cp->sink);
+			return false;
+		}
+		return true;
+	}
 	if (!cp->guessed || !cp->held)
 		return false;
 	fclose(cp->held);
@@ -133,10 +157,17 @@ void code_positions_end(struct code_positions *cp, bool replay)
 			cp->guessed ? "selected in one read" :
 			cp->by_region ? "selected by region" : "selected",
 			cp->kept, cp->funcs);
+	if (show && (cp->seeked || cp->seek_failed))
+		fprintf(stderr, "cganalyze: positions: %s%s\n",
+			cp->seeked ? "read once, the kept functions' blocks "
+				     "read again"
+				   : "not read once: ",
+			cp->seeked ? "" : cp->seek_why ? cp->seek_why : "");
 	if (show && cp->active && cp->first_again)
 		fprintf(stderr, "cganalyze: positions: the first read made "
 			"again by 32 bytes of code\n");
 	code_guess_free(cp->guess);
+	code_seek_forget(cp);
 	kept_binary_free(cp->kept_bin);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
@@ -171,20 +202,6 @@ static bool first_read(struct profile *q, const struct read_opts *ro,
 	if (ok)
 		profile_finish(q);
 	return ok;
-}
-
-/* Whether the report of q would have a Disassembly of the object the
- * profile records (analyze.c's recorded_binary()): its path, or NULL. */
-static const char *recorded_path(const struct profile *q, const char *what)
-{
-	uint32_t f = recorded_object_func(q, what);
-	const char *path;
-	struct stat sb;
-
-	if (f == NO_ID)
-		return NULL;
-	path = profile_str(q, q->funcs[f].object);
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode) ? path : NULL;
 }
 
 /*
@@ -360,7 +377,7 @@ static enum region_way region_read(struct code_positions *cp,
 	way = BY_PIECES;
 	/* without -b, the object the listing takes after reading */
 	path = o->nbinaries ? st->path
-	       : recorded_path(q, html ? NULL : o->disasm_what);
+	       : recorded_object_path(q, html ? NULL : o->disasm_what);
 	if (!guessed || !q->has_instr || !path || strcmp(path, st->path) ||
 	    resolve_guess_offset(q, st, rso, &got_ob, &got_off) < 0 ||
 	    got_ob == NO_NAME || strcmp(profile_str(q, got_ob), guessed))
@@ -413,6 +430,9 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	 * choose, and nothing to read for it */
 	if (html && bin && bin->nlines)
 		goto out;
+	/* the seek design: this read chooses nothing, the real one does */
+	if (!cp->seek_failed && code_seek_begin(cp, p, o, rso, bin))
+		goto out;
 	way = region_read(cp, &q, ro, o, rso, &st, &ob, &off);
 	if (way == READ_FAILED)
 		goto out;
@@ -427,7 +447,7 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	}
 	path = by_region ? st->path
 	       : o->nbinaries ? o->binaries[0]
-			      : recorded_path(&q, html ? NULL : o->disasm_what);
+			      : recorded_object_path(&q, html ? NULL : o->disasm_what);
 	if (html && !o->nbinaries && (!q.has_instr || !path)) {
 		/* no Disassembly: the annotated source alone */
 		p->pos_detail = POS_LINES;

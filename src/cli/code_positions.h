@@ -21,6 +21,7 @@
 #include "symtab/symtab.h"
 
 struct guess;
+struct callgrind_seek;
 struct kept_binary;
 
 struct code_positions {
@@ -42,6 +43,17 @@ struct code_positions {
 	bool first_again;	/* ... or where that read was no use, made
 				 * again by 32 bytes of code */
 	struct guess *guess;	/* what it keeps, while it reads */
+	/* The seek design (code_seek.h): this read is the one read, the
+	 * kept functions' blocks read again after it (seeking); or it
+	 * could not be, and the two reads follow (seek_failed) */
+	bool seeking, seek_failed, seeked;
+	struct callgrind_seek *seek;
+	struct symtab *seek_st;		/* the binary, in seek_names until
+					 * the read ends (without -b) */
+	struct names *seek_names;
+	struct arena *seek_arena;
+	uint64_t seek_off;
+	const char *seek_why;		/* why it failed */
 	/* -b's table (its names the profile's), lent to the first read:
 	 * renamed into that read's names while it chooses and back after,
 	 * not opened again into them; lent_back its ids there to the

@@ -105,8 +105,11 @@ void hot_files_keep(struct profile *p, const struct profile *q, double thr)
 	/* each file's cost on lines: a file may have several positions
 	 * with a line (code_positions.c's keep them apart by address) */
 	struct u64map index;
-	uint64_t *rows = xcalloc(q->npos * stride + 1, sizeof(*rows));
-	name_id *files = xcalloc(q->npos + 1, sizeof(*files));
+	/* by file, grown as files come: a profile read once (code_seek.c)
+	 * has a million rows and a few thousand files */
+	uint64_t *rows = NULL;
+	name_id *files = NULL;
+	size_t alloc = 0;
 
 	u64map_init(&index);
 	for (size_t i = 0; i < q->npos; i++) {
@@ -121,6 +124,16 @@ void hot_files_keep(struct profile *p, const struct profile *q, double thr)
 		k = u64map_get(&index, qp->file);
 		if (k == U64MAP_NONE) {
 			k = (uint32_t)nfiles++;
+			if (nfiles > alloc) {
+				alloc = alloc * 2 + 256;
+				files = xreallocarray(files, alloc,
+						      sizeof(*files));
+				rows = xreallocarray(rows, alloc * stride + 1,
+						     sizeof(*rows));
+				memset(rows + k * stride, 0,
+				       ((alloc - k) * stride + 1) *
+					       sizeof(*rows));
+			}
 			files[k] = qp->file;
 			u64map_put(&index, qp->file, k);
 		}

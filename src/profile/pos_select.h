@@ -54,6 +54,8 @@ enum {
 				 * (without, the blocks' counts add up) */
 };
 
+#define POS_ROW_CACHE 256
+
 struct pos_select {
 	/* chosen before reading */
 	struct arena arena;
@@ -67,6 +69,13 @@ struct pos_select {
 					 * region (each symbol's cost
 					 * exact), the others' still by
 					 * 32 bytes */
+	uint32_t row_cache[POS_ROW_CACHE];	/* per_func: rows found
+						 * last (profile_pos.c) */
+	bool per_func;			/* the seek design's one read
+					 * (code_seek.c): the coarse rows
+					 * of every function apart, every
+					 * file's lines kept, folded after
+					 * the choice into the object's */
 	char *object;			/* the binary's object's name; NULL:
 					 * no regions */
 	/* One read (cli/code_guess.c, before any function is
@@ -125,6 +134,11 @@ struct pos_select {
 
 struct pos_select *pos_select_new(void);
 void pos_select_free(struct pos_select *ps);
+
+/* Whether function f of p is kept whole by the names kept (or
+ * keep_all), as its first position would find. */
+bool pos_select_keeps(struct pos_select *ps, const struct profile *p,
+		      uint32_t f);
 
 /* Guess the object from its file name base (object_base above). */
 void pos_select_object_base(struct pos_select *ps, const char *base);

@@ -705,6 +705,11 @@ void profile_keep_lines_of(struct profile *p, const char *file, size_t len);
  * coarser as p->pos_detail says. */
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr);
+/* POS_SELECT's coarse row of a function not kept whole: the function
+ * and line profile_pos() makes (func, file, *line) to (the seek
+ * design's fold, pos_fold.h). */
+void profile_pos_coarse(struct profile *p, uint32_t *func, name_id file,
+			uint32_t *line);
 /* The position (func, file, line, addr) of that region (ppos.region),
  * as it is: for positions made already (rekeying). */
 uint32_t profile_pos_as_is(struct profile *p, uint32_t func, name_id file,

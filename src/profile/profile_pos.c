@@ -175,6 +175,35 @@ uint32_t profile_pos_as_is(struct profile *p, uint32_t func, name_id file,
 	return h;
 }
 
+/*
+ * The seek design's one read (pos_select.per_func): a function's row
+ * (func, file, line, region). A function of another object than the
+ * binary's is never kept whole: its rows are its object's from the
+ * start (every line kept), as the fold would make them. Each line a
+ * row: a function's lines alternate (a loop, code inlined from a
+ * header), where the table's hint finds only the last and the next;
+ * the rows found last are kept by (file, line, region), each checked
+ * against pos[] (a row of another function is not it).
+ */
+static uint32_t per_func_row(struct profile *p, uint32_t func, name_id file,
+			     uint32_t line, uint32_t region)
+{
+	struct pos_select *ps = p->pos_select;
+	uint32_t *slot, v;
+
+	if (!(pos_select_state(ps, func) & PS_IN_OBJECT))
+		func = object_func(p, func);
+	slot = &ps->row_cache[(line + file * 31 + region * 131) &
+			      (POS_ROW_CACHE - 1)];
+	v = *slot;
+	if (v && v <= p->npos && pos_is(&p->pos[v - 1], func, file, line, 0,
+					 region))
+		return p->pos_hint = v - 1;
+	v = profile_pos_as_is(p, func, file, line, 0, region);
+	*slot = v + 1;
+	return v;
+}
+
 uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		     uint32_t line, uint64_t addr)
 {
@@ -201,6 +230,8 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 		 * apart: the functions with code in a symbol listed are
 		 * kept whole (a profile of lines alone has none) */
 		addr = 0;
+		if (p->pos_select->per_func)
+			return per_func_row(p, func, file, line, region);
 		if (!p->pos_select->no_counts || region < 2)
 			func = object_func(p, func);
 		if (line && !lines_kept(p, file))
@@ -213,6 +244,14 @@ uint32_t profile_pos(struct profile *p, uint32_t func, name_id file,
 			line = 1;
 	}
 	return profile_pos_as_is(p, func, file, line, addr, region);
+}
+
+void profile_pos_coarse(struct profile *p, uint32_t *func, name_id file,
+			uint32_t *line)
+{
+	*func = object_func(p, *func);
+	if (*line && !lines_kept(p, file))
+		*line = 1;
 }
 
 uint32_t profile_pos_find(struct profile *p, uint32_t func, name_id file,

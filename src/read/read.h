@@ -139,9 +139,15 @@ struct read_opts {
 	 * parts: the reader stops with an error at the next buffer's
 	 * end. NULL: never. */
 	const bool *part_stop;
+	/* Callgrind, the seek design's one read (cli/code_seek.c): where
+	 * each function's block starts and the reader's state at the end,
+	 * kept there for its blocks to be read again by offset
+	 * (callgrind/callgrind_seek.h); NULL: none */
+	struct callgrind_seek *seek;
 };
 
 /* How a Callgrind file was read on two threads (reading ahead). */
+struct callgrind_seek;
 struct read_stats {
 	uint64_t stretches_added;	/* read ahead, then added in */
 	uint64_t stretches_dropped;	/* read ahead, then read again */

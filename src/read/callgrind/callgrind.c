@@ -22,6 +22,7 @@
 #include "base/spare_cpu.h"
 #include "base/xalloc.h"
 #include "callgrind_reader.h"
+#include "callgrind_seek.h"
 #include "callgrind_split.h"
 #include "read/read.h"
 
@@ -169,6 +170,11 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	rd.pos_kind[0] = POS_LINE;	/* "positions:" defaults to line */
 	callgrind_start_part(&rd);
 
+	/* the seek design: a plain file read here or ahead, whose lines
+	 * are at their offsets in a line reader's buffer */
+	rd.seek_rec = opts->seek && lr->encoding == INPUT_PLAIN &&
+		      lr->file_size && (use_ahead(lr, opts) ||
+					!use_split_thread(lr, opts->thread));
 	if (use_ahead(lr, opts)) {
 		r = callgrind_read_ahead(&rd, lr,
 					 opts->thread == READ_THREAD_AHEAD
@@ -198,6 +204,8 @@ int read_callgrind(struct profile *p, struct line_reader *lr,
 	callgrind_end_part(&rd);
 	check_last_line(&rd);
 	callgrind_report_repeats(&rd);
+	if (opts->seek)
+		callgrind_seek_keep(opts->seek, &rd, lr);
 	ret = 0;
 out:
 	callgrind_reader_release(&rd);

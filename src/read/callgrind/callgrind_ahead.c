@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "base/diag.h"
 #include "base/spare_cpu.h"
 #include "base/xalloc.h"
@@ -252,6 +253,7 @@ static void init_ahead_reader(struct ahead *ah,
 	rd->part_ordinal = main->part_ordinal;
 	rd->part_selected = main->part_selected;
 	rd->ahead = true;
+	rd->seek_rec = main->seek_rec;
 	/* the choosing read (code_positions.c), nothing kept whole: the
 	 * main thread's coarse rows need no line's own position */
 	ps = main->p->pos_detail == POS_SELECT ? main->p->pos_select : NULL;
@@ -473,6 +475,9 @@ struct merge {
 	name_id *names;		/* stretch name -> profile name */
 	bool *stand_in;
 	uint32_t *funcs, *calls, *pos;
+	/* the seek design's block starts: the profile's positions and
+	 * call sites before the stretch's i-th was added in */
+	uint32_t *at_pos, *at_cs;
 };
 
 /* An id the stretch defined, which the main reader defined otherwise:
@@ -746,6 +751,8 @@ static void merge_positions(struct merge *m)
 	for (size_t i = 0; i < q->npos; i++) {
 		const struct ppos *qp = &q->pos[i];
 
+		if (m->at_pos)
+			m->at_pos[i] = (uint32_t)p->npos;
 		m->pos[i] = merge_pos(p, &ms, m->funcs[qp->func],
 				      mapped(m, qp->file), qp);
 		/* the lines it gathered (callgrind_collapse_run()): their
@@ -760,10 +767,14 @@ static void merge_positions(struct merge *m)
 	}
 	if (ms.lo)
 		pos_select_widen(p->pos_select, ms.func, ms.lo, ms.hi);
+	if (m->at_pos)
+		m->at_pos[q->npos] = (uint32_t)p->npos;
 	for (size_t i = 0; i < q->ncallsites; i++) {
 		const struct pcallsite *qs = &q->callsites[i];
 		uint32_t cs;
 
+		if (m->at_cs)
+			m->at_cs[i] = (uint32_t)p->ncallsites;
 		if (!profile_pos_keeps_sites(p, m->pos[qs->pos]))
 			continue;
 		cs = profile_callsite(p, m->pos[qs->pos], m->calls[qs->call]);
@@ -772,6 +783,8 @@ static void merge_positions(struct merge *m)
 		add_rows(profile_callsite_incl(p, cs),
 			 profile_callsite_incl(q, (uint32_t)i), q->nevents);
 	}
+	if (m->at_cs)
+		m->at_cs[q->ncallsites] = (uint32_t)p->ncallsites;
 	for (size_t i = 0; i < q->njumps; i++) {
 		struct pjump j = q->jumps[i];
 
@@ -781,6 +794,27 @@ static void merge_positions(struct merge *m)
 	}
 	p->has_instr |= q->has_instr;
 	p->has_line |= q->has_line;
+}
+
+/* The seek design's block starts (callgrind_seek.h), in p's ids. */
+static void merge_blocks(struct merge *m)
+{
+	struct callgrind_reader *rd = m->rd;
+	const struct callgrind_reader *b = &m->ah->rd;
+
+	if (!rd->seek_rec)
+		return;
+	struct pos_block blk = { 0 };
+	size_t at = 0;
+
+	rd->seek_bad |= b->seek_bad;
+	while (callgrind_blocks_next(&b->blk, &at, &blk))
+		callgrind_blocks_add(&rd->blk, &(struct pos_block){
+			.func = m->funcs[blk.func],
+			.npos = m->at_pos[blk.npos],
+			.ncs = m->at_cs[blk.ncs],
+			.off = blk.off,
+		});
 }
 
 /* The main reader's state as the stretch left it. */
@@ -855,12 +889,18 @@ static bool merge_ahead(struct callgrind_reader *rd, struct ahead *ah,
 		.funcs = xcalloc(q->nfuncs + 1, sizeof(*m.funcs)),
 		.calls = xcalloc(q->ncalls + 1, sizeof(*m.calls)),
 		.pos = xcalloc(q->npos + 1, sizeof(*m.pos)),
+		.at_pos = rd->seek_rec ? xcalloc(q->npos + 1, sizeof(*m.at_pos))
+				       : NULL,
+		.at_cs = rd->seek_rec ? xcalloc(q->ncallsites + 1,
+						sizeof(*m.at_cs))
+				      : NULL,
 	};
 	bool ok = can_merge(&m);
 
 	if (ok) {
 		merge_profile(&m);
 		merge_positions(&m);
+		merge_blocks(&m);
 		merge_state(&m);
 	}
 	free(m.names);
@@ -868,6 +908,8 @@ static bool merge_ahead(struct callgrind_reader *rd, struct ahead *ah,
 	free(m.funcs);
 	free(m.calls);
 	free(m.pos);
+	free(m.at_pos);
+	free(m.at_cs);
 	return ok;
 }
 

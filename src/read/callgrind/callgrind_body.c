@@ -159,6 +159,22 @@ static const struct {
 	[CALLGRIND_KEY_JFN] = {"jfn", IDS_FN},
 };
 
+/* The seek design's one read: where function rd->func's block starts
+ * (its fn= line, rd->line_at). */
+static void record_block(struct callgrind_reader *rd)
+{
+	if (!rd->line_at || rd->func == NO_ID) {
+		rd->seek_bad = true;
+		return;
+	}
+	callgrind_blocks_add(&rd->blk, &(struct pos_block){
+		.func = rd->func,
+		.npos = (uint32_t)rd->p->npos,
+		.ncs = (uint32_t)rd->p->ncallsites,
+		.off = line_reader_offset(rd->lr, rd->line_at),
+	});
+}
+
 /* What the name of a key=name line sets. */
 static void set_name(struct callgrind_reader *rd, enum callgrind_key key,
 		     name_id name)
@@ -199,6 +215,8 @@ static void set_name(struct callgrind_reader *rd, enum callgrind_key key,
 			: NO_ID;
 		rd->cfn = NO_NAME;
 		rd->set |= 1u << CALLGRIND_KEY_CFN;
+		if (rd->seek_rec)
+			record_block(rd);
 		break;
 	case CALLGRIND_KEY_COB:
 		rd->cob = name;
@@ -1136,6 +1154,7 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end)
 			}
 		}
 		rd->lr->lineno++;
+		rd->line_at = s;
 		if (is_cost_start(c) && rd->ncols) {
 			long n;
 			const char *next = fast_cost_numbers(rd, s, &n);

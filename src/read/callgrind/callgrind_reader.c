@@ -17,6 +17,15 @@
 void callgrind_id_put(struct callgrind_reader *rd, enum id_space space,
 		      uint64_t id, name_id name)
 {
+	/* the seek design reads a block again with the ids as the file
+	 * ends: an id naming two things cannot be */
+	if (rd->seek_rec && !rd->seek_bad) {
+		name_id old = callgrind_id_get(rd, space, id);
+
+		if (old != NO_NAME && old != name &&
+		    !callgrind_is_stand_in(rd->p, old))
+			rd->seek_bad = true;
+	}
 	if (rd->ahead) {
 		ARRAY_GROW(rd->ids_set, rd->nids_set + 1, rd->ids_set_alloc);
 		rd->ids_set[rd->nids_set].space = space;
@@ -111,4 +120,5 @@ void callgrind_reader_release(struct callgrind_reader *rd)
 	free(rd->ids_set);
 	free(rd->coll_lo);
 	free(rd->coll_hi);
+	callgrind_blocks_release(&rd->blk);
 }

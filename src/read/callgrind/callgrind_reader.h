@@ -14,6 +14,7 @@
 #include "base/idmap.h"
 #include "callgrind_lex.h"
 #include "profile/pos_select.h"
+#include "callgrind_blocks.h"
 #include "profile/profile.h"
 #include "read/line_reader.h"
 #include "read/read.h"
@@ -165,6 +166,16 @@ struct callgrind_reader {
 	/* "desc: Unit:" lines (ours), applied when their event exists */
 	struct { name_id event; double seconds; } units[16];
 	unsigned nunits;
+
+	/* The seek design's one read (callgrind_seek.h): each fn= line's
+	 * function, file offset and the positions and call sites made
+	 * before it, in the order read (a stretch's in its own ids and
+	 * counts, added in with it); line_at the line read now, in
+	 * rd->lr's buffer. seek_bad: an id defined twice with two names,
+	 * or the lines not in rd->lr's buffer (the splitting thread). */
+	bool seek_rec, seek_bad;
+	const char *line_at;
+	struct callgrind_blocks blk;
 
 	unsigned once_count[ONCE_COUNT];
 	uint64_t once_line[ONCE_COUNT];
