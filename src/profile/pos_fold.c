@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "pos_select.h"
 #include "profile_rekey.h"
@@ -71,6 +72,80 @@ static bool add_site(struct profile *p, uint32_t pos, uint32_t call,
 }
 
 /*
+ * Each kept function's cost as the one read summed it (want) and as its
+ * blocks read again sum it (got): the two must be equal. A file changed
+ * between the reads, or a block read otherwise than the read read it,
+ * gives other sums, and the two reads follow rather than plausible
+ * numbers. A maximum event's rows are not sums: left out.
+ */
+struct sums {
+	struct u64map of;	/* function -> index */
+	uint64_t *want, *got;	/* index * stride */
+	size_t n;
+	bool over;		/* a sum past 2^64 - 1: not checked, so
+				 * not trusted */
+};
+
+static void sums_init(struct sums *s, const struct profile *p,
+		      const uint8_t *kept, const uint8_t *has)
+{
+	size_t stride = p->stride;
+
+	memset(s, 0, sizeof(*s));
+	u64map_init(&s->of);
+	for (uint32_t f = 0; f < p->nfuncs; f++)
+		if (kept[f] && has[f])
+			u64map_put(&s->of, f, (uint32_t)s->n++);
+	s->want = xcalloc(s->n * stride + 1, sizeof(*s->want));
+	s->got = xcalloc(s->n * stride + 1, sizeof(*s->got));
+	for (size_t i = 0; i < p->npos; i++) {
+		uint32_t k = kept[p->pos[i].func]
+				     ? u64map_get(&s->of, p->pos[i].func)
+				     : U64MAP_NONE;
+
+		if (k != U64MAP_NONE &&
+		    !add_row(s->want + (size_t)k * stride,
+			     profile_pos_cost(p, (uint32_t)i), p->nevents))
+			s->over = true;
+	}
+}
+
+static void sums_add(struct sums *s, const struct profile *p, uint32_t f,
+		     const struct pos_whole *w)
+{
+	uint32_t k = u64map_get(&s->of, f);
+
+	if (k == U64MAP_NONE) {
+		s->over = true;
+		return;
+	}
+	for (size_t i = 0; i < w->npos; i++)
+		if (!add_row(s->got + (size_t)k * p->stride,
+			     w->cost + i * p->stride, p->nevents))
+			s->over = true;
+}
+
+static bool sums_equal(const struct sums *s, const struct profile *p)
+{
+	if (s->over)
+		return false;
+	for (size_t k = 0; k < s->n; k++)
+		for (size_t e = 0; e < p->nevents; e++)
+			if (!profile_event_max(p, e) &&
+			    s->want[k * p->stride + e] !=
+				    s->got[k * p->stride + e])
+				return false;
+	return true;
+}
+
+static void sums_release(struct sums *s)
+{
+	u64map_release(&s->of);
+	free(s->want);
+	free(s->got);
+}
+
+/*
  * The coarse rows, folded from the one read's apart (a profile of
  * positions alone, c): each with the one read's row it was made at
  * (made[], ascending), where it goes among the kept blocks' whole rows.
@@ -95,6 +170,7 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 	size_t nkb = nblk;
 	struct pos_whole *whole = xcalloc(nkb + 1, sizeof(*whole));
 	struct coarse co = { 0 };
+	struct sums sums;
 	struct pcallsite *cs = NULL;
 	uint64_t *incl = NULL;
 	struct u64map coarse_of;	/* old row -> coarse row + 1 (0: a
@@ -110,6 +186,7 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 	u64map_init(&coarse_of);
 	profile_init(&co.c);
 	co.c.stride = stride;
+	sums_init(&sums, p, kept, has);
 	if (p->njumps)
 		goto out;	/* the one read keeps none */
 	cs = p->callsites;
@@ -162,10 +239,13 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 		const struct ppos *q;
 
 		for (; k < nkb && (c == co.c.npos || blk[k].npos <= co.made[c]);
-		     k++)
-			if (read_block(ctx, p, k, &whole[k]) < 0 ||
-			    !add_whole(p, &whole[k]))
+		     k++) {
+			if (read_block(ctx, p, k, &whole[k]) < 0)
 				goto out;
+			sums_add(&sums, p, blk[k].func, &whole[k]);
+			if (!add_whole(p, &whole[k]))
+				goto out;
+		}
 		if (c == co.c.npos)
 			break;
 		q = &co.c.pos[c];
@@ -197,6 +277,8 @@ int profile_fold_positions(struct profile *p, const uint8_t *kept,
 			      incl + i * stride))
 			goto out;
 	}
+	if (!sums_equal(&sums, p))
+		goto out;
 	for (k = 0; k < nkb; k++)
 		for (size_t i = 0; i < whole[k].njumps; i++)
 			profile_add_jump(p, &whole[k].jumps[i]);
@@ -218,5 +300,6 @@ out:
 	free(co.final);
 	profile_release(&co.c);
 	u64map_release(&coarse_of);
+	sums_release(&sums);
 	return ret;
 }

@@ -59,11 +59,22 @@ gzip -c "$rec/callgrind.instr.out" >"$tmp/p.gz"
 command -v objcopy >/dev/null || { echo "needs objcopy"; exit 77; }
 objcopy --strip-debug "$rec/prog" "$tmp/prog"
 cp "$rec/callgrind.instr.out" "$tmp/plain.out"
+# a header line inside every block (a reader of the block alone stops at
+# it: the lines after it must not be lost), and the file's closing
+# totals: and summary: lines after its last block (allowed)
+awk '/^fn=/ { infn = 1 } { print } infn && /^[0-9+-]/ { print "summary: 5"; infn = 0 }' \
+	"$rec/callgrind.instr.out" >"$tmp/header.out"
+grep -q '^summary: 5' "$tmp/header.out" || fail "no header put in a block"
+grep -v '^totals:\|^summary:' "$rec/callgrind.instr.out" >"$tmp/end.out"
+printf '# the end\n\ntotals: 1\nsummary: 1\n\n' >>"$tmp/end.out"
 touch -r "$rec/callgrind.instr.out" "$tmp/p.gz" "$tmp/plain.out" \
-	"$tmp/rel.out" "$tmp/twice.out"
+	"$tmp/rel.out" "$tmp/twice.out" "$tmp/header.out" "$tmp/end.out"
 
 # way: the show line expected ("read once" or "not read once"), then
-# the input; SHIFT moves the first block read again that many bytes on
+# the input; SHIFT moves the first block read again that many bytes on;
+# change_by (set around a call) adds to its first cost, as a file
+# changed between the reads
+change_by=
 check() {
 	name=$1 want=$2 prof=$3 shift_by=$4
 	shift 4
@@ -74,6 +85,7 @@ check() {
 		[ "$thread" = 1 ] && [ "$w" = once ] && w=twice
 		CGANALYZE_SEEK=0 "$bin" "$@" "$prof" >"$tmp/two" 2>"$tmp/two.err" <"$prof"
 		CGANALYZE_SEEK=1 CGANALYZE_SEEK_SHIFT=$shift_by \
+			CGANALYZE_SEEK_CHANGE=$change_by \
 			CGANALYZE_SHOW_POSITIONS=1 "$bin" "$@" "$prof" \
 			>"$tmp/one" 2>"$tmp/one.all" <"$prof"
 		grep -v '^cganalyze: positions:' "$tmp/one.all" >"$tmp/one.err"
@@ -107,6 +119,12 @@ for args in "-b $rec/prog --disasm" "-b $rec/prog --disasm --json" \
 	check "id twice" twice "$tmp/twice.out" "" $args
 	# shellcheck disable=SC2086
 	check gzip none "$tmp/p.gz" "" $args
+	# shellcheck disable=SC2086
+	change_by=5 check changed twice "$tmp/plain.out" "" $args
+	# shellcheck disable=SC2086
+	check "header in a block" twice "$tmp/header.out" "" $args
+	# shellcheck disable=SC2086
+	check "totals at the end" once "$tmp/end.out" "" $args
 done
 # a pipe: read once keeping every position, as before (hot_files.c)
 for thread in 0 1; do

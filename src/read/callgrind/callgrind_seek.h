@@ -51,7 +51,9 @@ const struct pos_block *callgrind_seek_kept(struct callgrind_seek *sk,
  * callgrind_seek): 0, or -1 when it cannot be (not read back as the one
  * read read it: another function's, or anything said). The environment
  * variable CGANALYZE_SEEK_SHIFT=N (tests) moves the first block read
- * N bytes on, to see a wrong offset caught.
+ * N bytes on, to see a wrong offset caught; CGANALYZE_SEEK_CHANGE=N
+ * adds N to its first cost, as a file changed between the reads would,
+ * to see the kept functions' sums catch it (profile_fold_positions()).
  */
 int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 			 struct pos_whole *w);
