@@ -327,10 +327,8 @@ static enum region_way region_read(struct code_positions *cp,
 	bool html = o->mode == OUT_HTML;
 	struct symtab *st = NULL;
 	struct pos_select *ps;
-	uint64_t *bounds = NULL, got_off;
-	uint8_t *in_seg = NULL;
-	uint32_t *sym_of = NULL, nb = 0;
-	const char *base, *path, *guessed;
+	uint64_t got_off;
+	const char *path, *guessed;
 	name_id got_ob;
 	enum region_way way = READ_AGAIN;
 
@@ -349,16 +347,7 @@ static enum region_way region_read(struct code_positions *cp,
 	if (html && st->nlines)
 		goto out;
 	*off = rso->have_load_offset ? rso->load_offset : 0;
-	code_make_regions(st, *off, &bounds, &in_seg, &sym_of, &nb);
-	ps = pos_select_new();
-	pos_select_regions(ps, NULL, bounds, in_seg, nb);
-	free(bounds);
-	free(in_seg);
-	free(sym_of);
-	base = !o->nbinaries ? st->path
-	       : rso->objects && rso->objects[0] ? rso->objects[0]
-						 : path_base(st->path);
-	pos_select_object_base(ps, base);
+	ps = code_region_select(st, *off, o, rso);
 	if (!first_read(q, ro, o, ps)) {
 		way = READ_FAILED;
 		goto out;

@@ -63,10 +63,6 @@ bool code_seek_begin(struct code_positions *cp, struct profile *p,
 	const char *env = getenv("CGANALYZE_SEEK");
 	struct symtab *st = bin;
 	struct pos_select *ps;
-	uint64_t *bounds = NULL;
-	uint8_t *in_seg = NULL;
-	uint32_t *sym_of = NULL, nb = 0;
-	const char *base;
 
 	/* region_read()'s conditions, and one plain input */
 	if ((env && !strcmp(env, "0")) || o->ninputs != 1 ||
@@ -88,16 +84,7 @@ bool code_seek_begin(struct code_positions *cp, struct profile *p,
 		return false;
 	}
 	cp->seek_off = rso->have_load_offset ? rso->load_offset : 0;
-	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
-	ps = pos_select_new();
-	pos_select_regions(ps, NULL, bounds, in_seg, nb);
-	free(bounds);
-	free(in_seg);
-	free(sym_of);
-	base = !o->nbinaries ? st->path
-	       : rso->objects && rso->objects[0] ? rso->objects[0]
-						 : path_base(st->path);
-	pos_select_object_base(ps, base);
+	ps = code_region_select(st, cp->seek_off, o, rso);
 	ps->per_func = true;
 	p->pos_detail = POS_SELECT;
 	p->pos_select = ps;

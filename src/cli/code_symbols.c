@@ -8,8 +8,10 @@
 #include <stdlib.h>
 
 #include "base/names.h"
+#include "base/path.h"
 #include "base/xalloc.h"
 #include "print/report_disasm.h"
+#include "profile/pos_select.h"
 #include "resolve/resolve.h"
 #include "select/symspec.h"
 
@@ -66,6 +68,27 @@ void code_make_regions(const struct symtab *st, uint64_t off, uint64_t **bounds,
 	}
 	*bounds = b;
 	*n = (uint32_t)m;
+}
+
+struct pos_select *code_region_select(const struct symtab *st, uint64_t off,
+				      const struct options *o,
+				      const struct resolve_opts *rso)
+{
+	struct pos_select *ps = pos_select_new();
+	uint64_t *bounds = NULL;
+	uint8_t *in_seg = NULL;
+	uint32_t *sym_of = NULL, nb = 0;
+
+	code_make_regions(st, off, &bounds, &in_seg, &sym_of, &nb);
+	pos_select_regions(ps, NULL, bounds, in_seg, nb);
+	free(bounds);
+	free(in_seg);
+	free(sym_of);
+	pos_select_object_base(ps, !o->nbinaries ? st->path
+				   : rso->objects && rso->objects[0]
+					   ? rso->objects[0]
+					   : path_base(st->path));
+	return ps;
 }
 
 /* The region of a (as pos_select's find_region()), or NO_ID. */

@@ -39,6 +39,19 @@ void code_make_regions(const struct symtab *st, uint64_t off,
 		       uint64_t **bounds, uint8_t **in_seg, uint32_t **sym_of,
 		       uint32_t *n);
 
+struct pos_select;
+struct resolve_opts;
+
+/*
+ * A choice of positions by st's regions at load offset off (new,
+ * pos_select.h), its object named as the profile will name it: the
+ * binary's path when it was found from the profile (no -b), else the
+ * object -b stands for (rso->objects[0]) or the binary's base name.
+ */
+struct pos_select *code_region_select(const struct symtab *st, uint64_t off,
+				      const struct options *o,
+				      const struct resolve_opts *rso);
+
 /* The region of a (as pos_select's find_region()), or NO_ID. */
 uint32_t code_region_of(const uint64_t *b, uint32_t n, uint64_t a);
 
