@@ -1,6 +1,7 @@
 #include "helpers.h"
 
 #include <bzlib.h>
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,4 +269,23 @@ void assert_same_profile(const struct profile *a,
 		assert_int_equal(x->followed, y->followed);
 		assert_int_equal(x->conditional, y->conditional);
 	}
+}
+
+void elf_text_range(Elf *elf, uint64_t *lo, uint64_t *hi)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if (!strcmp(elf_strptr(elf, shstrndx, sh.sh_name), ".text")) {
+			*lo = sh.sh_addr;
+			*hi = sh.sh_addr + sh.sh_size;
+			return;
+		}
+	}
+	fail_msg("no .text");
 }

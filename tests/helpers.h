@@ -35,6 +35,11 @@ void remove_temp(char *path);
 void diag_capture_begin(void);
 char *diag_capture_end(void);
 
+/* [*lo, *hi): the addresses of an ELF file's .text (a test failure
+ * when it has none). */
+struct Elf;
+void elf_text_range(struct Elf *elf, uint64_t *lo, uint64_t *hi);
+
 /* The function with this name (first match) or NO_ID. */
 uint32_t find_func(const struct profile *p, const char *name);
 /* The arc caller -> callee by names, or NO_ID. */

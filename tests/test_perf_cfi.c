@@ -19,25 +19,6 @@
 #include "read/perf/libdw_load.h"
 #include "read/perf/perf_cfi.h"
 
-static void text_range(Elf *elf, uint64_t *lo, uint64_t *hi)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-
-		assert_non_null(gelf_getshdr(scn, &sh));
-		if (!strcmp(elf_strptr(elf, shstrndx, sh.sh_name), ".text")) {
-			*lo = sh.sh_addr;
-			*hi = sh.sh_addr + sh.sh_size;
-			return;
-		}
-	}
-	fail_msg("no .text");
-}
-
 /* Each address of path's code, shuffled, from one cache: as a fresh
  * cache gives it. Returns how many came from a row. */
 static size_t same_rows(const char *path)
@@ -59,7 +40,7 @@ static size_t same_rows(const char *path)
 	assert_non_null(elf);
 	cfi = dw->getcfi_elf(elf);
 	assert_non_null(cfi);
-	text_range(elf, &lo, &hi);
+	elf_text_range(elf, &lo, &hi);
 	n = (size_t)(hi - lo);
 	pcs = malloc(n * sizeof(*pcs));
 	for (size_t i = 0; i < n; i++)

@@ -28,26 +28,6 @@ static Elf *open_elf(const char *path, int *fd)
 	return elf;
 }
 
-/* [lo, hi): the file's .text */
-static void text_range(Elf *elf, uint64_t *lo, uint64_t *hi)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-
-		assert_non_null(gelf_getshdr(scn, &sh));
-		if (!strcmp(elf_strptr(elf, shstrndx, sh.sh_name), ".text")) {
-			*lo = sh.sh_addr;
-			*hi = sh.sh_addr + sh.sh_size;
-			return;
-		}
-	}
-	fail_msg("no .text");
-}
-
 static void same_ops(const Dwarf_Op *a, size_t na, const Dwarf_Op *b,
 		     size_t nb)
 {
@@ -114,7 +94,7 @@ static void test_gold_by_table(void **state)
 	assert_non_null(keep.map);
 	by_section = dw->getcfi_elf(elf);
 	assert_non_null(by_section);
-	text_range(elf, &lo, &hi);
+	elf_text_range(elf, &lo, &hi);
 	for (uint64_t pc = lo - 16; pc < hi + 16; pc++)
 		with_row += same_frame(dw, by_table, by_section, pc);
 	/* the functions' code has rows (main, mix, walk, the start-up) */
