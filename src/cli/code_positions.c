@@ -94,6 +94,22 @@ void code_positions_begin(struct code_positions *cp, const struct options *o)
 		cp->wanted = false;
 }
 
+/* What the read said, dropped, and held anew for the next: false
+ * (the sink given back) when it cannot be. */
+static bool hold_again(struct code_positions *cp)
+{
+	fclose(cp->held);
+	free(cp->text);
+	cp->held = NULL;
+	cp->text = NULL;
+	cp->len = 0;
+	if (!hold(cp)) {
+		diag_set_sink(cp->sink == stderr ? NULL : cp->sink);
+		return false;
+	}
+	return true;
+}
+
 bool code_positions_retry(struct code_positions *cp)
 {
 	if (cp->seeking && cp->held) {
@@ -104,28 +120,12 @@ bool code_positions_retry(struct code_positions *cp)
 		cp->kept = cp->funcs = 0;
 		free(cp->object);
 		cp->object = NULL;
-		fclose(cp->held);
-		free(cp->text);
-		cp->held = NULL;
-		cp->text = NULL;
-		cp->len = 0;
-		if (!hold(cp)) {
-			diag_set_sink(cp->sink == stderr ? NULL : cp->sink);
-			return false;
-		}
-		return true;
+		return hold_again(cp);
 	}
 	if (!cp->guessed || !cp->held)
 		return false;
-	fclose(cp->held);
-	free(cp->text);
-	cp->held = NULL;
-	cp->text = NULL;
-	cp->len = 0;
-	if (!hold(cp)) {
-		diag_set_sink(cp->sink == stderr ? NULL : cp->sink);
+	if (!hold_again(cp))
 		return false;
-	}
 	code_guess_free(cp->guess);
 	cp->guess = NULL;
 	/* cp->kept_bin stays: the two reads open the same program */
