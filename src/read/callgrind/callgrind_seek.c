@@ -74,6 +74,7 @@ struct callgrind_seek {
 
 #define WINDOW ((size_t)1 << 20)
 #define SMALL_BLOCK (WINDOW / 4)
+#define Q_MAX ((size_t)1 << 15)
 
 struct callgrind_seek *callgrind_seek_new(void)
 {
@@ -265,6 +266,23 @@ static void ready_block_reader(struct callgrind_seek *sk,
 	size_t event_map_alloc = rd->event_map_alloc;
 	size_t vals_alloc = rd->vals_alloc, ncols = rd->ncols;
 
+	/* q made again when it has grown large (a report of every
+	 * function of sc3.out kept 40 MB more in it), with what its names,
+	 * functions and arcs were found to be */
+	if (sk->have_q && (q->names.nr > Q_MAX || q->nfuncs > Q_MAX ||
+			   q->ncalls > Q_MAX)) {
+		callgrind_reader_release(rd);
+		profile_release(q);
+		sk->have_q = false;
+		if (sk->names_alloc)
+			memset(sk->name_known, 0, sk->names_alloc);
+		if (sk->funcs_alloc)
+			memset(sk->func_gen, 0,
+			       sk->funcs_alloc * sizeof(*sk->func_gen));
+		if (sk->calls_alloc)
+			memset(sk->call_gen, 0,
+			       sk->calls_alloc * sizeof(*sk->call_gen));
+	}
 	if (!sk->have_q) {
 		init_block_reader(rd, q, sk, p, &sk->part);
 		sk->rd0 = *rd;
