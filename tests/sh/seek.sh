@@ -146,6 +146,18 @@ for args in "-b $rec/prog --disasm" "-b $rec/prog --disasm --json" \
 	check "tiny blocks" twice "$tmp/tiny.out" "" $args
 	# shellcheck disable=SC2086
 	check "fewer tiny blocks" once "$tmp/few.out" "" $args
+	# the blocks by the line reader, not the window (the samples' are
+	# all small), and the blocks' profile made again for each
+	export CGANALYZE_SEEK_SMALL=0 CGANALYZE_SEEK_QMAX=0
+	# shellcheck disable=SC2086
+	check "line reader, profile made again" once "$tmp/plain.out" "" $args
+	# shellcheck disable=SC2086
+	check "line reader, profile made again" once "$tmp/few.out" "" $args
+	unset CGANALYZE_SEEK_SMALL
+	export CGANALYZE_SEEK_QMAX=3
+	# shellcheck disable=SC2086
+	check "profile made again past 3" once "$tmp/few.out" "" $args
+	unset CGANALYZE_SEEK_QMAX
 done
 # a pipe: read once keeping every position, as before (hot_files.c)
 for thread in 0 1; do

@@ -63,6 +63,12 @@ struct callgrind_seek {
 	uint32_t gen;
 	const char *shift_env, *change_env;
 	bool env_read;
+	/* SMALL_BLOCK and Q_MAX; tests make them small
+	 * (CGANALYZE_SEEK_SMALL, CGANALYZE_SEEK_QMAX) to take the line
+	 * reader's way and to make q again, which the samples' few small
+	 * blocks never do */
+	uint64_t small;
+	size_t q_max;
 	/* Small blocks are read from a window of the file, WINDOW bytes
 	 * read at once, each copied out to be read (the reader writes in
 	 * its text): two pread()s a block took half the time of the
@@ -269,8 +275,8 @@ static void ready_block_reader(struct callgrind_seek *sk,
 	/* q made again when it has grown large (a report of every
 	 * function of sc3.out kept 40 MB more in it), with what its names,
 	 * functions and arcs were found to be */
-	if (sk->have_q && (q->names.nr > Q_MAX || q->nfuncs > Q_MAX ||
-			   q->ncalls > Q_MAX)) {
+	if (sk->have_q && (q->names.nr > sk->q_max ||
+			   q->nfuncs > sk->q_max || q->ncalls > sk->q_max)) {
 		callgrind_reader_release(rd);
 		profile_release(q);
 		sk->have_q = false;
@@ -602,6 +608,7 @@ int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 	struct callgrind_reader *rd = &sk->rd;
 	FILE *sink = diag_sink();
 	char *lines, head[3];
+	const char *v;
 	size_t len;
 	uint64_t start, end;
 	uint32_t f;
@@ -613,6 +620,12 @@ int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 	if (!sk->env_read) {
 		sk->shift_env = getenv("CGANALYZE_SEEK_SHIFT");
 		sk->change_env = getenv("CGANALYZE_SEEK_CHANGE");
+		sk->small = (v = getenv("CGANALYZE_SEEK_SMALL"))
+				    ? strtoull(v, NULL, 10) : SMALL_BLOCK;
+		if (sk->small > SMALL_BLOCK)
+			sk->small = SMALL_BLOCK;
+		sk->q_max = (v = getenv("CGANALYZE_SEEK_QMAX"))
+				    ? (size_t)strtoull(v, NULL, 10) : Q_MAX;
 		sk->env_read = true;
 	}
 	f = sk->kept[i].func;
@@ -634,7 +647,7 @@ int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 	if (!sk->msgs &&
 	    !(sk->msgs = open_memstream(&sk->msg_buf, &sk->msg_len)))
 		return -1;
-	if (end - start <= SMALL_BLOCK) {
+	if (end - start <= sk->small) {
 		/* the block starts at its fn= line, or the offset is wrong */
 		if ((len = window_block(sk, start, end)) < 3 ||
 		    memcmp(sk->text, "fn=", 3))
