@@ -652,6 +652,9 @@ int callgrind_seek_block(void *ctx, struct profile *p, size_t i,
 		if ((len = window_block(sk, start, end)) < 3 ||
 		    memcmp(sk->text, "fn=", 3))
 			return -1;
+		/* the reader's messages name sk->part's file, opened or not */
+		if (!sk->part_open)
+			sk->part.path = sk->path;
 		diag_set_sink(sk->msgs);
 		ready_block_reader(sk, p);
 		r = callgrind_read_lines(rd, sk->text, sk->text + len);
