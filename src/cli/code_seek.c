@@ -116,6 +116,24 @@ static bool fail(struct code_positions *cp, const char *why)
 	return false;
 }
 
+/*
+ * Whether the kept blocks are so many and so small that reading them one
+ * by one costs more than reading the whole file again: each costs about
+ * 1.3 us whatever its size, about what the one read takes for 256 bytes
+ * (the file of 400,000 tiny blocks of 22 bytes, seek.sh: 0.33 s read once
+ * and the blocks again, 0.06 to 0.12 s read twice).
+ */
+static bool many_tiny_blocks(const struct pos_block *blk, size_t n)
+{
+	uint64_t bytes = 0;
+
+	if (n <= 4096)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		bytes += blk[i].end - blk[i].off;
+	return bytes / n < 256;
+}
+
 static bool seek_end(struct code_positions *cp, struct profile *p,
 		     const struct options *o, const struct resolve_opts *rso)
 {
@@ -169,6 +187,11 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	ps->per_func = false;
 	kept = kept_funcs(p);
 	blk = callgrind_seek_kept(cp->seek, kept, p->nfuncs, &nblk);
+	if (many_tiny_blocks(blk, nblk)) {
+		free(kept);
+		return fail(cp, "many tiny blocks: reading the file again "
+				"costs less");
+	}
 	r = profile_fold_positions(p, kept, blk, nblk, callgrind_seek_block,
 				   cp->seek);
 	free(kept);

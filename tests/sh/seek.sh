@@ -67,8 +67,25 @@ awk '/^fn=/ { infn = 1 } { print } infn && /^[0-9+-]/ { print "summary: 5"; infn
 grep -q '^summary: 5' "$tmp/header.out" || fail "no header put in a block"
 grep -v '^totals:\|^summary:' "$rec/callgrind.instr.out" >"$tmp/end.out"
 printf '# the end\n\ntotals: 1\nsummary: 1\n\n' >>"$tmp/end.out"
+# tiny blocks of two kept functions (cmp_uint's and work's, one cost
+# line each) after cmp_uint's block, the totals: line gone: N pairs.
+# Many (8,000 blocks of 22 bytes): reading them one by one would cost
+# more than the two reads (code_seek.c, many_tiny_blocks()); fewer
+# (1,000): read once, the blocks' profile and reader made once for all
+tiny() {
+	awk -v n="$1" '/^totals:/ { next } { print }
+		/^fn=\(662\) cmp_uint$/ { inb = 1 }
+		inb && /^$/ { inb = 0
+			for (i = 0; i < n; i++)
+				printf "fn=(662)\n0x1179 64 1\nfn=(648)\n0x1243 72 1\n" }' \
+		"$rec/callgrind.instr.out"
+}
+tiny 4000 >"$tmp/tiny.out"
+tiny 500 >"$tmp/few.out"
+[ "$(grep -c '^fn=(662)$' "$tmp/tiny.out")" = 4000 ] || fail "no tiny blocks made"
 touch -r "$rec/callgrind.instr.out" "$tmp/p.gz" "$tmp/plain.out" \
-	"$tmp/rel.out" "$tmp/twice.out" "$tmp/header.out" "$tmp/end.out"
+	"$tmp/rel.out" "$tmp/twice.out" "$tmp/header.out" "$tmp/end.out" \
+	"$tmp/tiny.out" "$tmp/few.out"
 
 # way: the show line expected ("read once" or "not read once"), then
 # the input; SHIFT moves the first block read again that many bytes on;
@@ -125,6 +142,22 @@ for args in "-b $rec/prog --disasm" "-b $rec/prog --disasm --json" \
 	check "header in a block" twice "$tmp/header.out" "" $args
 	# shellcheck disable=SC2086
 	check "totals at the end" once "$tmp/end.out" "" $args
+	# shellcheck disable=SC2086
+	check "tiny blocks" twice "$tmp/tiny.out" "" $args
+	# shellcheck disable=SC2086
+	check "fewer tiny blocks" once "$tmp/few.out" "" $args
+	# the blocks by the line reader, not the window (the samples' are
+	# all small), and the blocks' profile made again for each
+	export CGANALYZE_SEEK_SMALL=0 CGANALYZE_SEEK_QMAX=0
+	# shellcheck disable=SC2086
+	check "line reader, profile made again" once "$tmp/plain.out" "" $args
+	# shellcheck disable=SC2086
+	check "line reader, profile made again" once "$tmp/few.out" "" $args
+	unset CGANALYZE_SEEK_SMALL
+	export CGANALYZE_SEEK_QMAX=3
+	# shellcheck disable=SC2086
+	check "profile made again past 3" once "$tmp/few.out" "" $args
+	unset CGANALYZE_SEEK_QMAX
 done
 # a pipe: read once keeping every position, as before (hot_files.c)
 for thread in 0 1; do
