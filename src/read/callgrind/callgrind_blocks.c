@@ -42,7 +42,7 @@ void callgrind_blocks_add(struct callgrind_blocks *bs,
 	/* functions come mostly new, one past the last: zigzag */
 	int64_t df = (int64_t)b->func - (int64_t)bs->last.func;
 
-	put(bs, (uint64_t)(df << 1) ^ (uint64_t)(df >> 63));
+	put(bs, ((uint64_t)df << 1) ^ (uint64_t)(df >> 63));
 	put(bs, b->npos - bs->last.npos);
 	put(bs, b->ncs - bs->last.ncs);
 	put(bs, b->off - bs->last.off);
