@@ -263,17 +263,7 @@ static void init_ahead_reader(struct ahead *ah,
 	rd->coll_bound = ps ? ps->bound : NULL;
 	rd->coll_nbound = ps ? ps->nbound : 0;
 	rd->coll_pos = NO_ID;
-	rd->ph_ob = names_intern(&p->names, "\nob", 3);
-	rd->ph_fl = names_intern(&p->names, "\nfl", 3);
-	rd->ph_file = names_intern(&p->names, "\nfile", 5);
-	rd->ph_func = names_intern(&p->names, "\nfunc", 5);
-	rd->ob = rd->ph_ob;
-	rd->fl = rd->ph_fl;
-	rd->file = rd->ph_file;
-	rd->have_fl = true;
-	rd->func = NO_ID;
-	rd->cob = rd->cfi = rd->cfn = rd->jfi = rd->jfn = NO_NAME;
-	rd->call_arc = NO_ID;
+	callgrind_reader_stand_ins(rd, &p->names);
 }
 
 static void release_ahead(struct ahead *ah)

@@ -106,19 +106,40 @@ const char *callgrind_quote(const char *s, size_t len, char *buf, size_t size)
 	return buf;
 }
 
-void callgrind_reader_release(struct callgrind_reader *rd)
+void callgrind_reader_stand_ins(struct callgrind_reader *rd,
+				struct names *names)
+{
+	rd->ph_ob = names_intern(names, "\nob", 3);
+	rd->ph_fl = names_intern(names, "\nfl", 3);
+	rd->ph_file = names_intern(names, "\nfile", 5);
+	rd->ph_func = names_intern(names, "\nfunc", 5);
+	rd->ob = rd->ph_ob;
+	rd->fl = rd->ph_fl;
+	rd->file = rd->ph_file;
+	rd->have_fl = true;
+	rd->func = NO_ID;
+	rd->cob = rd->cfi = rd->cfn = rd->jfi = rd->jfn = NO_NAME;
+	rd->call_arc = NO_ID;
+}
+
+void callgrind_reader_release_read(struct callgrind_reader *rd)
 {
 	for (int i = 0; i < IDS_COUNT; i++) {
 		idmap_release(&rd->ids[i]);
 		xunmap(rd->small_ids[i], SMALL_IDS * sizeof(name_id));
 	}
-	free(rd->event_map);
-	free(rd->vals);
-	free(rd->part_sum);
 	free(rd->part_totals);
 	free(rd->fold_buf);
 	free(rd->ids_set);
 	free(rd->coll_lo);
 	free(rd->coll_hi);
 	callgrind_blocks_release(&rd->blk);
+}
+
+void callgrind_reader_release(struct callgrind_reader *rd)
+{
+	callgrind_reader_release_read(rd);
+	free(rd->event_map);
+	free(rd->vals);
+	free(rd->part_sum);
 }

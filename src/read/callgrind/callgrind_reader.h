@@ -288,6 +288,15 @@ int callgrind_read_lines(struct callgrind_reader *rd, char *s, char *end);
 
 /* What a reader allocated (not its profile, not its line reader). */
 void callgrind_reader_release(struct callgrind_reader *rd);
+/* What a reading made (ids, part totals, block starts) released, the
+ * buffers of its columns (event_map, vals, part_sum) kept: a reader made
+ * again for the next block (callgrind_seek.c). */
+void callgrind_reader_release_read(struct callgrind_reader *rd);
+/* rd's stand-ins for the state before a stretch or block (object, file,
+ * function not known yet), interned in names, and that state set to them
+ * (callgrind_ahead.c, callgrind_seek.c). */
+void callgrind_reader_stand_ins(struct callgrind_reader *rd,
+				struct names *names);
 
 /* Ids below this are in small_ids[], the rest in ids; a stretch read
  * ahead keeps all of its own in ids. */

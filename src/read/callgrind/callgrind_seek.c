@@ -235,25 +235,7 @@ static void init_block_reader(struct callgrind_reader *rd, struct profile *q,
 	rd->part_selected = e->part_selected;
 	rd->ahead = true;
 	rd->coll_pos = NO_ID;
-	rd->ph_ob = names_intern(&q->names, "\nob", 3);
-	rd->ph_fl = names_intern(&q->names, "\nfl", 3);
-	rd->ph_file = names_intern(&q->names, "\nfile", 5);
-	rd->ph_func = names_intern(&q->names, "\nfunc", 5);
-	rd->ob = rd->ph_ob;
-	rd->fl = rd->ph_fl;
-	rd->file = rd->ph_file;
-	rd->have_fl = true;
-	rd->func = NO_ID;
-	rd->cob = rd->cfi = rd->cfn = rd->jfi = rd->jfn = NO_NAME;
-	rd->call_arc = NO_ID;
-}
-
-static bool idmap_empty(const struct idmap *m)
-{
-	for (int s = 0; s < IDMAP_SHARDS; s++)
-		if (m->shard[s].slots)
-			return false;
-	return !m->big.slots;
+	callgrind_reader_stand_ins(rd, &q->names);
 }
 
 /*
@@ -312,18 +294,7 @@ static void ready_block_reader(struct callgrind_seek *sk,
 	q->jump_table = NULL;
 	q->jump_mask = 0;
 	/* what the block made that the reader as made has not */
-	for (int i = 0; i < IDS_COUNT; i++) {
-		if (!idmap_empty(&rd->ids[i]))
-			idmap_release(&rd->ids[i]);
-		if (rd->small_ids[i])
-			xunmap(rd->small_ids[i], SMALL_IDS * sizeof(name_id));
-	}
-	free(rd->part_totals);
-	free(rd->fold_buf);
-	free(rd->ids_set);
-	free(rd->coll_lo);
-	free(rd->coll_hi);
-	callgrind_blocks_release(&rd->blk);
+	callgrind_reader_release_read(rd);
 	*rd = sk->rd0;
 	/* a body line does not change the columns: the buffers fit */
 	rd->event_map = event_map;
