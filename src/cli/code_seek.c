@@ -141,9 +141,9 @@ static bool many_tiny_blocks(const struct pos_block *blk, size_t n)
  * blocks) but it read the whole file by the binary's regions, as that
  * read would, the functions the second read keeps whole are chosen from
  * it as from that read, which is then not made: two reads, not three.
- * Only where that read would be by region: the guessed object and load
- * offset found again, and -b's binary (the report's choice, and the
- * binary without -b, follow the two reads as before).
+ * Only where that read would be by region (the guessed object and load
+ * offset found again), and for --disasm: the report's first read also
+ * chooses its annotated source's files, and follows as before.
  */
 static void choose_for_two(struct code_positions *cp, struct profile *p,
 			   const struct options *o,
@@ -157,8 +157,7 @@ static void choose_for_two(struct code_positions *cp, struct profile *p,
 	struct pos_select *ps;
 	name_id got_ob;
 
-	if ((env && !strcmp(env, "0")) || o->mode == OUT_HTML ||
-	    o->nbinaries != 1)
+	if ((env && !strcmp(env, "0")) || o->mode == OUT_HTML)
 		return;
 	profile_drop_indexes(p);
 	if (resolve_guess_offset(p, st, rso, &got_ob, &got_off) < 0 ||
@@ -201,8 +200,8 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	pos_select_finish(ps);
 	why = callgrind_seek_unusable(cp->seek);
 	/* its blocks cannot be read again: the two reads, of which it
-	 * may be the first (choose_for_two()) */
-	if (why && o->nbinaries != 1)
+	 * may be the first but for the report (choose_for_two()) */
+	if (why && o->mode == OUT_HTML)
 		return fail(cp, why);
 	/* a function of no object taken for the binary's */
 	if (ps->noname_in)
