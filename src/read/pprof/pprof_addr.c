@@ -81,8 +81,10 @@ static uint32_t location_frame(struct profile *p, const struct pprof_file *f,
 				      PERF_OBJ_UNKNOWN);
 		return perf_data_frame(d, ob, loc->address);
 	}
-	if (name->s[0] != '/') {
-		/* [vdso], [heap], a name without a path: no file to read */
+	/* [vdso], [heap]: no file to read. A name without a path is one:
+	 * go tool pprof -proto writes the binary as its command line
+	 * named it ("prog"), which -b binds by its file name */
+	if (name->s[0] == '[') {
 		ob = perf_data_object(d, &p->names, name->s, name->len,
 				      PERF_OBJ_ANON);
 		return perf_data_frame(d, ob, loc->address - m->start);
