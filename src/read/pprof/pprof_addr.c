@@ -126,6 +126,7 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 		return error("%s: only one unsymbolized pprof profile can be "
 			     "read at a time", f->path);
 	d = p->perf = perf_data_new();
+	d->samples_every_event = true;
 	/* pprof's default sample type first, as read_pprof.c orders them */
 	for (size_t t = 0; t < f->ntypes; t++)
 		if (f->default_type && f->types[t].type == f->default_type)
