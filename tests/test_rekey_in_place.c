@@ -399,6 +399,53 @@ static void test_merge_into_self_call(void **state)
 	profile_release(&p);
 }
 
+/* A stack profile (func_incl) of main -> make -> C1 -> make -> C2, and
+ * main -> other -> C3: C1 and C2 made one may share a stack (C1 reaches
+ * C2 through make), which profile_rekey() says; C3 and C2 made one may
+ * not, and C3 alone, nor functions of no cost. */
+static uint32_t stacks_merged(uint32_t into, uint32_t from)
+{
+	struct profile p;
+	struct pfunc *ident;
+	const char *names[] = { "main", "make", "C1", "C2", "other", "C3",
+				"unused", "unused2" };
+	uint32_t twice;
+
+	profile_init(&p);
+	profile_event(&p, intern(&p, "ticks"));
+	for (size_t f = 0; f < sizeof(names) / sizeof(*names); f++)
+		profile_func(&p, NO_NAME, NO_NAME, intern(&p, names[f]));
+	profile_want_func_extras(&p);
+	for (uint32_t f = 0; f < 6; f++)
+		profile_func_row(&p, p.func_incl, f)[0] = 4;
+	add_call(&p, 0, 1, 3, 3, NO_ID);
+	add_call(&p, 1, 2, 3, 3, NO_ID);
+	add_call(&p, 2, 1, 2, 2, NO_ID);
+	add_call(&p, 1, 3, 2, 2, NO_ID);
+	add_call(&p, 0, 4, 1, 1, NO_ID);
+	add_call(&p, 4, 5, 1, 1, NO_ID);
+	add_call(&p, 6, 7, 0, 0, NO_ID);
+	ident = idents(&p);
+	ident[from].name = ident[into].name;
+	twice = profile_rekey(&p, ident, NULL, NULL, NULL);
+	if (twice != NO_ID)
+		assert_int_equal(p.funcs[twice].name, intern(&p, names[into]));
+	free(ident);
+	profile_release(&p);
+	return twice;
+}
+
+static void test_merge_on_one_stack(void **state)
+{
+	(void)state;
+	assert_int_not_equal(stacks_merged(2, 3), NO_ID);
+	assert_int_not_equal(stacks_merged(3, 2), NO_ID);
+	assert_int_equal(stacks_merged(3, 5), NO_ID);
+	assert_int_equal(stacks_merged(6, 7), NO_ID);
+	/* an arc of main's callee made main's self-call: one stack */
+	assert_int_not_equal(stacks_merged(0, 1), NO_ID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -409,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_merge_left_to_rebuild),
 		cmocka_unit_test(test_position_merge_left_to_rebuild),
 		cmocka_unit_test(test_merge_into_self_call),
+		cmocka_unit_test(test_merge_on_one_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

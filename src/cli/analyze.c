@@ -349,6 +349,11 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 				.want_leaks = o->leaks,
 				.want_stacks = wants_stacks(o),
 				.no_filter = o->no_filter,
+				/* IgProf's names demangled as read, the
+				 * stacks charged after a merge (with -b the
+				 * binary names them, and merges: resolve.c
+				 * warns where a stack may count twice) */
+				.demangle = options_read_demangler(o),
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
 				/* the report's threads and timeline */

@@ -163,11 +163,16 @@ void code_positions_end(struct code_positions *cp, bool replay)
 				     "read again"
 				   : "not read once: ",
 			cp->seeked ? "" : cp->seek_why ? cp->seek_why : "");
+	if (show && cp->active && cp->reused)
+		fprintf(stderr, "cganalyze: positions: the one read was the "
+			"first of the two\n");
 	if (show && cp->active && cp->first_again)
 		fprintf(stderr, "cganalyze: positions: the first read made "
 			"again by 32 bytes of code\n");
 	code_guess_free(cp->guess);
 	code_seek_forget(cp);
+	pos_select_free(cp->next_select);
+	free(cp->next_object);
 	kept_binary_free(cp->kept_bin);
 	free(cp->object);
 	memset(cp, 0, sizeof(*cp));
@@ -422,6 +427,20 @@ bool code_positions_choose(struct code_positions *cp, struct profile *p,
 	/* the seek design: this read chooses nothing, the real one does */
 	if (!cp->seek_failed && code_seek_begin(cp, p, o, rso, bin))
 		goto out;
+	/* ... or it could not, and its read chose as the first would */
+	if (cp->next_select) {
+		p->pos_detail = POS_SELECT;
+		p->pos_select = cp->next_select;
+		cp->next_select = NULL;
+		cp->active = true;
+		cp->by_region = true;
+		cp->reused = true;
+		cp->object = cp->next_object;
+		cp->next_object = NULL;
+		cp->offset = cp->next_offset;
+		handled = true;
+		goto out;
+	}
 	way = region_read(cp, &q, ro, o, rso, &st, &ob, &off);
 	if (way == READ_FAILED)
 		goto out;

@@ -54,6 +54,13 @@ struct code_positions {
 	struct arena *seek_arena;
 	uint64_t seek_off;
 	const char *seek_why;		/* why it failed */
+	/* ... and where its read is whole though its blocks cannot be
+	 * read again, the choice the first of the two reads would make,
+	 * made from it (code_seek.c): the second read follows alone */
+	struct pos_select *next_select;
+	char *next_object;
+	uint64_t next_offset;
+	bool reused;			/* it did */
 	/* -b's table (its names the profile's), lent to the first read:
 	 * renamed into that read's names while it chooses and back after,
 	 * not opened again into them; lent_back its ids there to the

@@ -134,6 +134,52 @@ static bool many_tiny_blocks(const struct pos_block *blk, size_t n)
 	return bytes / n < 256;
 }
 
+/*
+ * The one read as the first of the two (code_positions_choose() by
+ * region): where its blocks cannot be read again (an id defined twice,
+ * a relative first line, several parts, the splitting thread, many tiny
+ * blocks) but it read the whole file by the binary's regions, as that
+ * read would, the functions the second read keeps whole are chosen from
+ * it as from that read, which is then not made: two reads, not three.
+ * Only where that read would be by region (the guessed object and load
+ * offset found again), and for --disasm: the report's first read also
+ * chooses its annotated source's files, and follows as before.
+ */
+static void choose_for_two(struct code_positions *cp, struct profile *p,
+			   const struct options *o,
+			   const struct resolve_opts *rso,
+			   const struct symtab *st, name_id ob)
+{
+	const char *env = getenv("CGANALYZE_SEEK_REUSE");
+	uint64_t *bounds = NULL, got_off;
+	uint8_t *in_seg = NULL, *req;
+	uint32_t *sym_of = NULL, nb = 0;
+	struct pos_select *ps;
+	name_id got_ob;
+
+	if ((env && !strcmp(env, "0")) || o->mode == OUT_HTML)
+		return;
+	profile_drop_indexes(p);
+	if (resolve_guess_offset(p, st, rso, &got_ob, &got_off) < 0 ||
+	    got_ob != ob || got_off != cp->seek_off)
+		return;
+	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
+	ps = pos_select_new();
+	pos_select_regions(ps, profile_str(p, ob), bounds, in_seg, nb);
+	req = xcalloc(st->nsyms + 1, sizeof(*req));
+	code_exact_required(p, st, ob, sym_of, nb, o, req);
+	code_keep_exact(p, st, ob, sym_of, nb, req, ps);
+	free(req);
+	free(bounds);
+	free(in_seg);
+	free(sym_of);
+	pos_select_free(cp->next_select);
+	free(cp->next_object);
+	cp->next_select = ps;
+	cp->next_object = xstrdup(profile_str(p, ob));
+	cp->next_offset = cp->seek_off;
+}
+
 static bool seek_end(struct code_positions *cp, struct profile *p,
 		     const struct options *o, const struct resolve_opts *rso)
 {
@@ -152,11 +198,14 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	int r;
 
 	pos_select_finish(ps);
-	if ((why = callgrind_seek_unusable(cp->seek)))
+	why = callgrind_seek_unusable(cp->seek);
+	/* its blocks cannot be read again: the two reads, of which it
+	 * may be the first but for the report (choose_for_two()) */
+	if (why && o->mode == OUT_HTML)
 		return fail(cp, why);
 	/* a function of no object taken for the binary's */
 	if (ps->noname_in)
-		return fail(cp, "a function of no object");
+		return fail(cp, why ? why : "a function of no object");
 	if (!o->nbinaries) {
 		/* kept_binary_use() sets the path it is given anew */
 		char *at = xstrdup(st->path);
@@ -171,7 +220,11 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	       : recorded_object_path(p, html ? NULL : o->disasm_what);
 	if (!guessed || !p->has_instr || !path || strcmp(path, st->path) ||
 	    (ob = names_find(&p->names, guessed, strlen(guessed))) == NO_NAME)
-		return fail(cp, "not the binary's object");
+		return fail(cp, why ? why : "not the binary's object");
+	if (why) {
+		choose_for_two(cp, p, o, rso, st, ob);
+		return fail(cp, why);
+	}
 	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
 	req = xcalloc(st->nsyms + 1, sizeof(*req));
 	code_exact_required(p, st, ob, sym_of, nb, o, req);
@@ -189,6 +242,7 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	blk = callgrind_seek_kept(cp->seek, kept, p->nfuncs, &nblk);
 	if (many_tiny_blocks(blk, nblk)) {
 		free(kept);
+		choose_for_two(cp, p, o, rso, st, ob);
 		return fail(cp, "many tiny blocks: reading the file again "
 				"costs less");
 	}

@@ -15,6 +15,7 @@
 #include "base/xalloc.h"
 #include "options.h"
 #include "option_guess.h"
+#include "symtab/symtab.h"
 
 #define CGANALYZE_VERSION "0.1"
 
@@ -1010,4 +1011,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 	o->ninputs = argc - optind;
 	drop_thread_stubs(o);
 	return OPTIONS_OK;
+}
+
+read_demangler *options_read_demangler(const struct options *o)
+{
+	return o->no_demangle || o->nbinaries ? NULL : symtab_demangle_mangled;
 }

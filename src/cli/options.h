@@ -114,6 +114,12 @@ struct options {
 
 void options_release(struct options *o);
 
+/* The demangler of the names a reader demangles as it reads them
+ * (read_opts.demangle: IgProf's), NULL where they are kept as recorded:
+ * --no-demangle, or -b, whose binaries name the functions first. */
+typedef char *read_demangler(const char *name);
+read_demangler *options_read_demangler(const struct options *o);
+
 enum options_result { OPTIONS_OK, OPTIONS_EXIT_OK, OPTIONS_USAGE };
 
 /*

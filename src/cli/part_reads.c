@@ -61,7 +61,8 @@ static struct read_opts again_opts(const struct options *o)
 				   /* IgProf's: its stacks, as the whole's */
 				   .want_stacks = true,
 				   .counter = o->counter,
-				   .no_filter = o->no_filter };
+				   .no_filter = o->no_filter,
+				   .demangle = options_read_demangler(o) };
 }
 
 /* One pass over a file: its parts as they end (part_done()) */

@@ -145,6 +145,11 @@ struct perf_data {
 	uint64_t samples_no_chain;		/* with neither ip nor chain */
 	bool dwarf_stacks;	/* REGS_USER and STACK_USER were sampled
 				 * (--call-graph dwarf): not unwound */
+	/* Each sample is counted in every event it has a value of (an
+	 * unsymbolized pprof profile's Sample: its "samples" and "cpu"
+	 * types): a stack's samples are the most of one event's, not their
+	 * sum as perf.data's (a sample of one event each) */
+	bool samples_every_event;
 
 	/* Every sample kept, in the order read, when logging (set before
 	 * reading); untimed: some had no time (PERF_SAMPLE_TIME unset). */

@@ -757,8 +757,16 @@ void profile_add_jump(struct profile *p, const struct pjump *j);
  * each old function's new index. pos (may be NULL) gives positions new
  * identities the same way (its func fields are old function indexes).
  * Call sites and jumps follow their positions.
+ *
+ * Returns NO_ID, or, for a profile of stacks (func_incl: the stacks
+ * were charged when read, and are not kept), a new function made of
+ * functions that may be on one stack together (one calls the other,
+ * maybe through others): each such stack then counts twice in the
+ * function's inclusive cost and in its arcs', and the caller warns.
+ * Readers that can merge before charging do (IgProf's demangling:
+ * read_opts.demangle).
  */
-void profile_rekey(struct profile *p, const struct pfunc *ident,
+uint32_t profile_rekey(struct profile *p, const struct pfunc *ident,
 		   const uint32_t *ident_line,
 		   const struct ppos *pos, uint32_t *map);
 

@@ -28,17 +28,155 @@ static size_t unpacked(struct profile *p)
 	return p->stride;
 }
 
-void profile_rekey(struct profile *p, const struct pfunc *ident,
-		   const uint32_t *ident_line, const struct ppos *newpos,
-		   uint32_t *map)
+uint32_t profile_rekey(struct profile *p, const struct pfunc *ident,
+		       const uint32_t *ident_line, const struct ppos *newpos,
+		       uint32_t *map)
 {
-	if (!profile_rekey_in_place(p, ident, ident_line, newpos, map))
-		profile_rekey_rebuild(p, ident, ident_line, newpos, map);
+	if (profile_rekey_in_place(p, ident, ident_line, newpos, map))
+		return NO_ID;
+	return profile_rekey_rebuild(p, ident, ident_line, newpos, map);
 }
 
-void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
-			   const uint32_t *ident_line,
-			   const struct ppos *newpos, uint32_t *map)
+/* edges followed, at most, looking for a stack through two functions
+ * made one; past it the merge is said to be one that may count twice */
+#define TWICE_MAX_STEPS 50000000u
+
+struct twice {
+	size_t nfuncs;
+	const uint32_t *newid;
+	const bool *costed;	/* per old function: some inclusive cost */
+	uint32_t *first, *next_edge, *to;	/* old arcs by caller */
+	uint32_t *lab1, *lab2;	/* the members that reach a function */
+	uint32_t *queue, *qlab, *touched;
+	size_t steps;
+};
+
+/* Whether one member of group g (the old functions newid makes g)
+ * reaches another by the old arcs: each function keeps at most two
+ * members that reach it, which is enough to find a member reached by
+ * another than itself. */
+static bool group_reaches_itself(struct twice *t, uint32_t g,
+				 const uint32_t *members, size_t nmembers)
+{
+	size_t head = 0, tail = 0, ntouched = 0;
+	bool found = false;
+
+	for (size_t i = 0; i < nmembers; i++) {
+		t->lab1[members[i]] = members[i];
+		t->touched[ntouched++] = members[i];
+		t->queue[tail] = members[i];
+		t->qlab[tail++] = members[i];
+	}
+	while (head < tail && !found) {
+		uint32_t u = t->queue[head], l = t->qlab[head++];
+
+		for (uint32_t e = t->first[u]; e != NO_ID; e = t->next_edge[e]) {
+			uint32_t v = t->to[e];
+
+			if (++t->steps > TWICE_MAX_STEPS ||
+			    (t->newid[v] == g && t->costed[v] && v != l)) {
+				found = true;
+				break;
+			}
+			if (t->lab1[v] == NO_ID) {
+				t->lab1[v] = l;
+				t->touched[ntouched++] = v;
+			} else if (t->lab1[v] != l && t->lab2[v] == NO_ID) {
+				t->lab2[v] = l;
+			} else {
+				continue;
+			}
+			t->queue[tail] = v;
+			t->qlab[tail++] = l;
+		}
+	}
+	for (size_t i = 0; i < ntouched; i++)
+		t->lab1[t->touched[i]] = t->lab2[t->touched[i]] = NO_ID;
+	return found;
+}
+
+/* The first new function (by index) of old functions with inclusive
+ * costs from stacks that may share a stack, or NO_ID. */
+static uint32_t merged_on_one_stack(size_t nfuncs, size_t nnew,
+				    const uint32_t *newid,
+				    const uint64_t *func_incl, size_t stride,
+				    const struct pcall *calls, size_t ncalls,
+				    const uint64_t *call_incl)
+{
+	uint32_t *nmem = xcalloc(nnew + 1, sizeof(*nmem));
+	uint32_t *start = xcalloc(nnew + 2, sizeof(*start));
+	uint32_t *members, *fill;
+	bool *costed = xcalloc(nfuncs + 1, sizeof(*costed));
+	uint32_t found = NO_ID;
+	bool any = false;
+	struct twice t = { .nfuncs = nfuncs, .newid = newid,
+			   .costed = costed };
+
+	for (size_t f = 0; f < nfuncs; f++) {
+		costed[f] = !cost_row_zero(func_incl + f * stride, stride);
+		if (costed[f] && ++nmem[newid[f]] == 2)
+			any = true;
+	}
+	if (!any) {
+		free(nmem);
+		free(start);
+		free(costed);
+		return NO_ID;
+	}
+	for (size_t g = 0; g < nnew; g++)
+		start[g + 1] = start[g] + nmem[g];
+	members = xcalloc(start[nnew] + 1, sizeof(*members));
+	fill = xcalloc(nnew + 1, sizeof(*fill));
+	for (size_t f = 0; f < nfuncs; f++)
+		if (costed[f])
+			members[start[newid[f]] + fill[newid[f]]++] =
+				(uint32_t)f;
+	t.first = xreallocarray(NULL, nfuncs + 1, sizeof(*t.first));
+	t.next_edge = xreallocarray(NULL, ncalls + 1, sizeof(*t.next_edge));
+	t.to = xreallocarray(NULL, ncalls + 1, sizeof(*t.to));
+	t.lab1 = xreallocarray(NULL, nfuncs + 1, sizeof(*t.lab1));
+	t.lab2 = xreallocarray(NULL, nfuncs + 1, sizeof(*t.lab2));
+	/* a function is queued at most twice */
+	t.queue = xreallocarray(NULL, 2 * nfuncs + 1, sizeof(*t.queue));
+	t.qlab = xreallocarray(NULL, 2 * nfuncs + 1, sizeof(*t.qlab));
+	t.touched = xreallocarray(NULL, nfuncs + 1, sizeof(*t.touched));
+	for (size_t f = 0; f < nfuncs; f++)
+		t.first[f] = t.lab1[f] = t.lab2[f] = NO_ID;
+	for (size_t c = 0; c < ncalls; c++) {
+		uint32_t from = calls[c].caller;
+
+		t.to[c] = calls[c].callee;
+		t.next_edge[c] = NO_ID;
+		if (from == calls[c].callee ||
+		    cost_row_zero(call_incl + c * stride, stride))
+			continue;
+		t.next_edge[c] = t.first[from];
+		t.first[from] = (uint32_t)c;
+	}
+	for (size_t g = 0; g < nnew && found == NO_ID; g++)
+		if (nmem[g] >= 2 &&
+		    group_reaches_itself(&t, (uint32_t)g, members + start[g],
+					 nmem[g]))
+			found = (uint32_t)g;
+	free(t.first);
+	free(t.next_edge);
+	free(t.to);
+	free(t.lab1);
+	free(t.lab2);
+	free(t.queue);
+	free(t.qlab);
+	free(t.touched);
+	free(members);
+	free(fill);
+	free(nmem);
+	free(start);
+	free(costed);
+	return found;
+}
+
+uint32_t profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
+			       const uint32_t *ident_line,
+			       const struct ppos *newpos, uint32_t *map)
 {
 	size_t stride = unpacked(p), nfuncs = p->nfuncs, ncalls = p->ncalls,
 	       npos = p->npos, ncallsites = p->ncallsites, njumps = p->njumps;
@@ -57,6 +195,7 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	struct pjump *jumps = p->jumps;
 	uint32_t *newid = xcalloc(nfuncs + 1, sizeof(*newid));
 	bool self_lost = false;
+	uint32_t twice = NO_ID;
 	uint32_t *newcall = xcalloc(ncalls + 1, sizeof(*newcall));
 	uint32_t *newpos_id = xcalloc(npos + 1, sizeof(*newpos_id));
 
@@ -188,6 +327,9 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	}
 	if (map)
 		memcpy(map, newid, nfuncs * sizeof(*map));
+	if (func_incl)
+		twice = merged_on_one_stack(nfuncs, p->nfuncs, newid, func_incl,
+					    stride, calls, ncalls, call_incl);
 	free(newid);
 	free(newcall);
 	free(newpos_id);
@@ -206,4 +348,5 @@ void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 	free(func_line);
 	free(big_counts);
 	free(pos);
+	return twice;
 }

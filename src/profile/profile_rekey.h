@@ -26,8 +26,9 @@ bool profile_rekey_in_place(struct profile *p, const struct pfunc *ident,
 			    const uint32_t *ident_line,
 			    const struct ppos *pos, uint32_t *map);
 
-/* profile_rekey() by adding every function, arc and position again. */
-void profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
+/* profile_rekey() by adding every function, arc and position again;
+ * returns as it does. */
+uint32_t profile_rekey_rebuild(struct profile *p, const struct pfunc *ident,
 			   const uint32_t *ident_line, const struct ppos *pos,
 			   uint32_t *map);
 

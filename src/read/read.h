@@ -97,6 +97,11 @@ struct read_opts {
 				 * (struct pstack_value), for flame graphs */
 	bool no_filter;		/* IgProf: fold no frame into its caller
 				 * (allocators, IgProf's own) */
+	/* IgProf: a function's name demangled as it is defined (malloc'd,
+	 * or NULL to keep it), so that names demangling to one are one
+	 * function when the stacks are charged; NULL: the names as
+	 * recorded */
+	char *(*demangle)(const char *name);
 	const struct read_target *target;	/* the -b binary, for
 						 * gmon.out; NULL: none */
 	uint64_t max_costs;	/* cost numbers the profile may hold (one

@@ -562,6 +562,25 @@ static bool folds(struct ig_reader *rd, const struct ig_fn *f,
 	       (f->allocator && memory_counters(rd, rest, end));
 }
 
+/* name demangled where the options ask: the names that demangle to
+ * one (a C++ constructor's C1 and C2 symbols) are one function before
+ * the stacks are charged, each stack counted once in its inclusive
+ * cost; merged after (demangle_names()), a stack through both would
+ * count twice */
+static name_id demangled(struct ig_reader *rd, name_id name)
+{
+	char *d;
+
+	if (!rd->opts->demangle)
+		return name;
+	d = rd->opts->demangle(profile_str(rd->p, name));
+	if (!d)
+		return name;
+	name = names_intern(&rd->p->names, d, strlen(d));
+	free(d);
+	return name;
+}
+
 static int parse_fn(struct ig_reader *rd, const char **sp, const char *end,
 		    uint32_t *fn, int64_t *addr)
 {
@@ -598,7 +617,8 @@ static int parse_fn(struct ig_reader *rd, const char **sp, const char *end,
 		k = (uint32_t)rd->nfns;
 		ARRAY_GROW(rd->fns, rd->nfns + 1, rd->fns_alloc);
 		f = &rd->fns[rd->nfns++];
-		f->func = profile_func(rd->p, object, NO_NAME, name);
+		f->func = profile_func(rd->p, object, NO_NAME,
+				       demangled(rd, name));
 		f->line = rd->lr->lineno;
 		f->allocator = allocator_name(profile_str(rd->p, name));
 		f->igprof_own = object != NO_NAME &&

@@ -35,13 +35,20 @@ static uint64_t *object_samples(const struct perf_data *d, uint64_t *all)
 	uint64_t *n = xcalloc(d->nobjects + 1, sizeof(*n));
 
 	*all = 0;
-	for (size_t i = 0; i < d->nnodes; i++)
+	for (size_t i = 0; i < d->nnodes; i++) {
+		uint64_t k = 0;
+
+		/* samples counted in each event (samples_every_event): the
+		 * most of one */
 		for (uint32_t c = d->nodes[i].cost; c != NO_ID;
-		     c = d->costs[c].next) {
-			n[d->frames[d->nodes[i].frame].object] +=
-				d->costs[c].samples;
-			*all += d->costs[c].samples;
-		}
+		     c = d->costs[c].next)
+			if (!d->samples_every_event)
+				k += d->costs[c].samples;
+			else if (d->costs[c].samples > k)
+				k = d->costs[c].samples;
+		n[d->frames[d->nodes[i].frame].object] += k;
+		*all += k;
+	}
 	return n;
 }
 

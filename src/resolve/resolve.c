@@ -803,7 +803,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		uint64_t *low = NULL;
 		const struct sym **sy;
 		size_t nsy;
-		uint32_t named;
+		uint32_t named, twice;
 		name_id ob;
 
 		memset(r, 0, sizeof(*r));
@@ -843,7 +843,14 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		rename_funcs(p, st[b], ob, low, sy, nsy, o, ident, ident_line,
 			     &pos, r);
 		free(sy);
-		profile_rekey(p, ident, ident_line, pos, NULL);
+		twice = profile_rekey(p, ident, ident_line, pos, NULL);
+		if (twice != NO_ID)
+			warning("%s: named functions of one stack as one, "
+				"%s: a stack through two of them counts twice "
+				"in its inclusive cost and its arcs' (the "
+				"stacks were charged as read, before -b named "
+				"their functions)",
+				st[b]->path, profile_str(p, p->funcs[twice].name));
 		/* the functions are numbered anew: their counts are done */
 		if (p->pos_select)
 			pos_select_drop_counts(p->pos_select);

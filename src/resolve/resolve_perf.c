@@ -1155,7 +1155,10 @@ static void charge_stack(struct presolve *r, struct stack_charge *w,
 	uint64_t samples = 0;
 
 	for (size_t e = 0; e < stride; e++)
-		samples += w->count[e];
+		if (!r->d->samples_every_event)
+			samples += w->count[e];
+		else if (w->count[e] > samples)
+			samples = w->count[e];
 	stack_charge_leaf(w, callee);
 	if (r->o->want_positions)
 		charge_position(r, r->d->nodes[n].frame, callee, w->cost);

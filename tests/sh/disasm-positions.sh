@@ -19,10 +19,19 @@ trap 'rm -rf "$tmp"' EXIT
 status=0
 fail() { echo "FAIL: $*"; status=1; }
 rec=$top/samples/recursion
+# A pipe has no time, a file has: its sources (the recorded paths, in
+# the checkout of /work/main) newer than it are stale, which the
+# listings say and a pipe's do not. The profiles are read from copies
+# newer than any source, whatever git or a merge did to the checkouts'
+# times (two builds once failed "pipe differs" so).
+instr=$tmp/instr.out cxx=$tmp/cxx.out
+cp "$rec/callgrind.instr.out" "$instr"
+cp "$top/samples/cxx/callgrind.instr.out" "$cxx"
+touch -d @4102444800 "$instr" "$cxx"
 # two parts: the profile again as part 2
-{ cat "$rec/callgrind.instr.out"; echo; echo "part: 2"
-  sed -n '/^positions/,$p' "$rec/callgrind.instr.out"; } >"$tmp/two.out"
-touch -r "$rec/callgrind.instr.out" "$tmp/two.out"
+{ cat "$instr"; echo; echo "part: 2"
+  sed -n '/^positions/,$p' "$instr"; } >"$tmp/two.out"
+touch -r "$instr" "$tmp/two.out"
 # the JSON and the notes name the input: the rest must agree
 strip() { sed 's/"path": "[^"]*", "format"/"path": P, "format"/' "$1"; }
 check() {	# profile binary args...
@@ -67,13 +76,13 @@ check() {	# profile binary args...
 for args in "--disasm" "--disasm --json" "--disasm=main" "--disasm=fib*" \
 	    "--disasm --threshold=0" "--disasm --threshold=0 --json"; do
 	# shellcheck disable=SC2086
-	check "$rec/callgrind.instr.out" "$rec/prog" $args
+	check "$instr" "$rec/prog" $args
 	# shellcheck disable=SC2086
 	check "$tmp/two.out" "$rec/prog" $args
 done
 for args in "--disasm" "--disasm --threshold=0.01 --json"; do
 	# shellcheck disable=SC2086
-	check "$top/samples/cxx/callgrind.instr.out" "$top/samples/cxx/prog" $args
+	check "$cxx" "$top/samples/cxx/prog" $args
 done
 # the report with its binary: its Disassembly and the resolution's note
 # in its messages (the annotated source as hot_files.c keeps it). A
@@ -83,7 +92,7 @@ done
 command -v objcopy >/dev/null || { echo "needs objcopy"; exit 77; }
 mkdir "$tmp/nd"
 objcopy --strip-debug "$rec/prog" "$tmp/nd/prog"
-for prof in "$rec/callgrind.instr.out" "$tmp/two.out"; do
+for prof in "$instr" "$tmp/two.out"; do
     for b in "$tmp/nd/prog" "$rec/prog"; do
 	gzip -c "$prof" >"$tmp/p.gz"
 	touch -r "$prof" "$tmp/p.gz"
@@ -137,7 +146,7 @@ CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/two.out" 2>
 # object is found by its symbols), another load offset given
 # (resolution refuses it, as with every position), an object named
 # with -b OBJECT=FILE
-CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$rec/callgrind.instr.out" 2>&1 >/dev/null |
+CGANALYZE_SHOW_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$instr" 2>&1 >/dev/null |
 	grep -q '^cganalyze: positions: selected in one read' ||
 	fail "--disasm=main: not read once"
 cp "$rec/prog" "$tmp/renamed"
@@ -148,17 +157,17 @@ for args in "-b $tmp/renamed --disasm=main" "-b $tmp/renamed --disasm=fib*" \
 	for thread in 0 ahead; do
 		# shellcheck disable=SC2086
 		CGANALYZE_READER_THREAD=$thread CGANALYZE_ALL_POSITIONS=1 "$bin" $args \
-			"$rec/callgrind.instr.out" >"$tmp/all" 2>"$tmp/all.err"
+			"$instr" >"$tmp/all" 2>"$tmp/all.err"
 		echo "status $?" >>"$tmp/all"
 		# shellcheck disable=SC2086
-		CGANALYZE_READER_THREAD=$thread "$bin" $args "$rec/callgrind.instr.out" \
+		CGANALYZE_READER_THREAD=$thread "$bin" $args "$instr" \
 			>"$tmp/plain" 2>"$tmp/plain.err"
 		echo "status $?" >>"$tmp/plain"
 		cmp -s "$tmp/all" "$tmp/plain" && cmp -s "$tmp/all.err" "$tmp/plain.err" ||
 			fail "$args (thread $thread): differs from every position's"
 	done
 	# shellcheck disable=SC2086
-	CGANALYZE_SHOW_POSITIONS=1 "$bin" $args "$rec/callgrind.instr.out" 2>&1 >/dev/null |
+	CGANALYZE_SHOW_POSITIONS=1 "$bin" $args "$instr" 2>&1 >/dev/null |
 		grep '^cganalyze: positions:' >"$tmp/way"
 	case $args in
 	*renamed*) grep -q 'selected \(by region \)\?(' "$tmp/way" ||
@@ -175,10 +184,10 @@ done
 # Each prints what every position prints.
 for tail in "0x1f000 12 3|+2 13 4=283" "0x1f000 12 3|0x11b6 30 1=282"; do
 	n=${tail#*=} tail=${tail%=*}
-	{ grep -v '^totals:' "$rec/callgrind.instr.out"
+	{ grep -v '^totals:' "$instr"
 	  printf 'ob=(5)\nfl=(146)\nfn=(676)\n'
 	  echo "$tail" | tr '|' '\n'; } >"$tmp/again.out"
-	touch -r "$rec/callgrind.instr.out" "$tmp/again.out"
+	touch -r "$instr" "$tmp/again.out"
 	for w in main odd; do
 		CGANALYZE_ALL_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=$w "$tmp/again.out" \
 			>"$tmp/all" 2>"$tmp/all.err"
@@ -202,8 +211,8 @@ done
 # object found after reading is another (a library function's), the
 # two reads follow
 sed "s|^cmd: .*|cmd:  $rec/prog 7|; s|^ob=(5) .*|ob=(5) $rec/prog|" \
-	"$rec/callgrind.instr.out" >"$tmp/cmd.out"
-touch -r "$rec/callgrind.instr.out" "$tmp/cmd.out"
+	"$instr" >"$tmp/cmd.out"
+touch -r "$instr" "$tmp/cmd.out"
 for w in main "fib*" "_dl_*"; do
 	CGANALYZE_ALL_POSITIONS=1 "$bin" --disasm="$w" "$tmp/cmd.out" >"$tmp/all" 2>"$tmp/all.err"
 	echo "status $?" >>"$tmp/all"
@@ -224,8 +233,8 @@ done
 # it and ob= names it), so that the one read guesses the object
 absbin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 sed "s|^cmd: .*|cmd:  ./prog 7|; s|^ob=(5) .*|ob=(5) $(cd "$rec" && pwd -P)/prog|" \
-	"$rec/callgrind.instr.out" >"$tmp/rel.out"
-touch -r "$rec/callgrind.instr.out" "$tmp/rel.out"
+	"$instr" >"$tmp/rel.out"
+touch -r "$instr" "$tmp/rel.out"
 for w in main "fib*"; do
 	(cd "$rec" && CGANALYZE_ALL_POSITIONS=1 "$absbin" --disasm="$w" "$tmp/rel.out") >"$tmp/all" 2>"$tmp/all.err"
 	echo "status $?" >>"$tmp/all"
@@ -252,7 +261,7 @@ done
 # threshold with -b.
 heavy() {	# program named by cmd:
 	sed "s|^cmd: .*|cmd:  $1 7|; s|^ob=(5) .*|ob=(5) $tmp/nd/prog|" \
-		"$rec/callgrind.instr.out" | grep -v '^totals:'
+		"$instr" | grep -v '^totals:'
 	printf 'ob=(5)\nfl=(146)\nfn=(9999) heavy\n0x1340 1 1000000\n+5 1 1000000\n'
 }
 cp "$tmp/nd/prog" "$tmp/nd/renamed"
@@ -262,13 +271,13 @@ heavy "$tmp/nd/renamed" >"$tmp/renamed.out"
 # no heavy: the recorded object is libc's, the program's guessed (here
 # libc's lines, where its debug info is installed, keep every position)
 sed "s|^cmd: .*|cmd:  $tmp/nd/prog 7|; s|^ob=(5) .*|ob=(5) $tmp/nd/prog|" \
-	"$rec/callgrind.instr.out" >"$tmp/libc.out"
+	"$instr" >"$tmp/libc.out"
 # no objects named: functions of none taken for the binary's, whose
 # object is then none: the first read made again (and then the
 # binary does not match: libc's addresses are outside it, an error
 # whichever way)
 sed '/^c\{0,1\}ob=/d' "$tmp/nd.out" >"$tmp/noob.out"
-touch -r "$rec/callgrind.instr.out" "$tmp/nd.out" "$tmp/other.out" \
+touch -r "$instr" "$tmp/nd.out" "$tmp/other.out" \
 	"$tmp/renamed.out" "$tmp/libc.out" "$tmp/noob.out"
 # the input's name, also in the warnings the page embeds
 strip_page() {
@@ -346,8 +355,8 @@ for case in "nd.out|by region|--output=html" "other.out|(|--output=html" \
 			fail "${case%%|*} $args: the first read not made again" ;;
 	esac
 done
-head -c 20000 "$rec/callgrind.instr.out" >"$tmp/cut.out"
-touch -r "$rec/callgrind.instr.out" "$tmp/cut.out"
+head -c 20000 "$instr" >"$tmp/cut.out"
+touch -r "$instr" "$tmp/cut.out"
 CGANALYZE_ALL_POSITIONS=1 "$bin" -b "$rec/prog" --disasm=main "$tmp/cut.out" >"$tmp/all" 2>"$tmp/all.err"
 echo "status $?" >>"$tmp/all"
 "$bin" -b "$rec/prog" --disasm=main "$tmp/cut.out" >"$tmp/plain" 2>"$tmp/plain.err"

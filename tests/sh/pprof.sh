@@ -42,6 +42,36 @@ while read -r name event unit args; do
 	cases="$cases
 $kind|$a/out-$name.$event.top|$event|$args"
 done <$d/writer-cases
+# A mapping named without a path ("prog": go tool pprof -proto
+# -symbolize=none prog prog.prof names the binary as its command line
+# did) is a file -b binds by its name, not a [vdso]: its functions are
+# the gperftools profile's. Copies dated after the binaries (else they
+# are "changed after the recording").
+tmp=$(mktemp -d)
+cp tests/gperf/prog-relname.pb.gz tests/gperf/prog.prof "$tmp/"
+touch -d @4102444800 "$tmp/prog-relname.pb.gz" "$tmp/prog.prof"
+# And each arc's samples: a Sample counted in each of its types ("samples"
+# and "cpu") is one sample, as gperftools' (perf_data's
+# samples_every_event; they were twice the samples).
+arcs='import json, sys
+d = json.load(sys.stdin); F = d["functions"]
+for a in sorted((F[a["caller"]]["name"], F[a["callee"]]["name"], a["count"]) for a in d["arcs"]):
+    print(*a)'
+for f in prog-relname.pb.gz prog.prof; do
+	"$bin" -p --brief --threshold=0 -b tests/gperf/prog -b tests/gperf/libgwork.so \
+		"$tmp/$f" 2>"$tmp/$f.err" | awk '$1 ~ /^[0-9.]+$/ { print $3, $NF }' >"$tmp/$f.rows"
+	"$bin" --json -b tests/gperf/prog -b tests/gperf/libgwork.so "$tmp/$f" 2>/dev/null |
+		"$py" -c "$arcs" | grep -v '^0x\|libc' >>"$tmp/$f.rows"
+done
+[ -s "$tmp/prog.prof.rows" ] && cmp -s "$tmp/prog.prof.rows" "$tmp/prog-relname.pb.gz.rows" &&
+	! grep -q "warning\|error" "$tmp/prog-relname.pb.gz.err" || {
+	echo "pprof: a mapping named without a path: not the gperftools profile's functions and arcs"
+	diff "$tmp/prog.prof.rows" "$tmp/prog-relname.pb.gz.rows"
+	cat "$tmp/prog-relname.pb.gz.err"
+	rm -rf "$tmp"
+	exit 1
+}
+rm -rf "$tmp"
 IFS='
 '
 # shellcheck disable=SC2086

@@ -159,6 +159,59 @@ for args in "-b $rec/prog --disasm" "-b $rec/prog --disasm --json" \
 	check "profile made again past 3" once "$tmp/few.out" "" $args
 	unset CGANALYZE_SEEK_QMAX
 done
+# Where the blocks cannot be read again but the one read is whole (an
+# id defined twice, many tiny blocks, the splitting thread), with -b it
+# is the first of the two reads: two reads in all, not three, printing
+# what the three print (CGANALYZE_SEEK_REUSE=0); where a block read
+# again was not what the read read (shifted, changed, a relative first
+# line), or for the report, the two reads follow
+reuse() {	# name, "yes" or "no", profile, shift, args...
+	name=$1 want=$2 prof=$3 shift_by=$4
+	shift 4
+	for thread in 0 1 ahead; do
+		export CGANALYZE_READER_THREAD=$thread
+		CGANALYZE_SEEK_REUSE=0 CGANALYZE_SEEK_SHIFT=$shift_by \
+			CGANALYZE_SEEK_CHANGE=$change_by \
+			"$bin" "$@" "$prof" >"$tmp/three" 2>"$tmp/three.err"
+		CGANALYZE_SHOW_POSITIONS=1 CGANALYZE_SEEK_SHIFT=$shift_by \
+			CGANALYZE_SEEK_CHANGE=$change_by \
+			"$bin" "$@" "$prof" >"$tmp/one" 2>"$tmp/one.all"
+		grep -v '^cganalyze: positions:' "$tmp/one.all" >"$tmp/one.err"
+		cmp -s "$tmp/one" "$tmp/three" && cmp -s "$tmp/one.err" "$tmp/three.err" ||
+			fail "$name $* (thread $thread): differs from the three reads'"
+		if grep -q '^cganalyze: positions: the one read was the first' "$tmp/one.all"; then
+			got=yes
+		else
+			got=no
+		fi
+		# the splitting thread's read is whole, and its blocks are
+		# not read again: the first of the two
+		w=$want
+		case $thread:$name in
+		1:*report) ;;
+		1:*) w=yes ;;
+		esac
+		[ "$got" = "$w" ] ||
+			fail "$name $* (thread $thread): the one read the first of the two: $got, not $w"
+	done
+	unset CGANALYZE_READER_THREAD
+}
+for args in "-b $rec/prog --disasm" "-b $rec/prog --disasm --threshold=0 --json"; do
+	# shellcheck disable=SC2086
+	reuse plain no "$tmp/plain.out" "" $args
+	# shellcheck disable=SC2086
+	reuse relative no "$tmp/rel.out" "" $args
+	# shellcheck disable=SC2086
+	reuse "id twice" yes "$tmp/twice.out" "" $args
+	# shellcheck disable=SC2086
+	reuse "tiny blocks" yes "$tmp/tiny.out" "" $args
+	# shellcheck disable=SC2086
+	reuse shifted no "$tmp/plain.out" 7 $args
+	# shellcheck disable=SC2086
+	change_by=5 reuse changed no "$tmp/plain.out" "" $args
+done
+# shellcheck disable=SC2086
+reuse "id twice, the report" no "$tmp/twice.out" "" -b "$tmp/prog" --output=html -o /dev/stdout
 # a pipe: read once keeping every position, as before (hot_files.c)
 for thread in 0 1; do
 	export CGANALYZE_READER_THREAD=$thread

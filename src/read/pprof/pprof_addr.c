@@ -81,8 +81,10 @@ static uint32_t location_frame(struct profile *p, const struct pprof_file *f,
 				      PERF_OBJ_UNKNOWN);
 		return perf_data_frame(d, ob, loc->address);
 	}
-	if (name->s[0] != '/') {
-		/* [vdso], [heap], a name without a path: no file to read */
+	/* [vdso], [heap]: no file to read. A name without a path is one:
+	 * go tool pprof -proto writes the binary as its command line
+	 * named it ("prog"), which -b binds by its file name */
+	if (name->s[0] == '[') {
 		ob = perf_data_object(d, &p->names, name->s, name->len,
 				      PERF_OBJ_ANON);
 		return perf_data_frame(d, ob, loc->address - m->start);
@@ -124,6 +126,7 @@ int pprof_read_addresses(struct profile *p, const struct pprof_file *f,
 		return error("%s: only one unsymbolized pprof profile can be "
 			     "read at a time", f->path);
 	d = p->perf = perf_data_new();
+	d->samples_every_event = true;
 	/* pprof's default sample type first, as read_pprof.c orders them */
 	for (size_t t = 0; t < f->ntypes; t++)
 		if (f->default_type && f->types[t].type == f->default_type)
