@@ -34,6 +34,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "symtab_int.h"
+#include "line_prog.h"
 
 void symtab_init(struct symtab *st, struct names *names)
 {
@@ -646,6 +647,14 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 			goto out;
 		if (copy)
 			from = copy;
+	}
+	/* the units' rows from .debug_line alone, where it can: libdwarf
+	 * would inflate all of .debug_info to find the units */
+	if (line_prog_rows(from, st->names, st->big_endian, want, n, &d)) {
+		lines_build(st, d.rows, d.nrows);
+		d.rows = NULL;
+		ret = 0;
+		goto out;
 	}
 	/* all of it, though only line programs are read: libdwarf loads
 	 * .debug_rnglists with .debug_info (dwarf_get_aranges() does), and
