@@ -693,6 +693,7 @@ int symtab_open(struct symtab *st, const char *path,
 	    elf_read_debuglink(bin, &link, &crc) < 0)
 		goto out;
 	st->debug_only = elf_code_is_nobits(bin);
+	st->bin_dwarf = elf_has_dwarf(bin);
 	/* the separate debug file, for its DWARF; or, symbols only, for
 	 * the full symbol table a stripped binary lacks (a system
 	 * library's static functions are only there) */

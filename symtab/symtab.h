@@ -122,6 +122,7 @@ struct symtab {
 	bool no_debug_file;	/* its separate debug file was looked for
 				 * and not found (what was wrong said):
 				 * symtab_load_lines() does not again */
+	bool bin_dwarf;		/* the binary itself has DWARF sections */
 	bool calls_mcount;	/* an undefined symbol is -pg's mcount (or
 				 * _mcount, __fentry__, or gcrt1.o's
 				 * __monstartup): a profiled build (one
