@@ -49,11 +49,6 @@ static const unsigned char std_lengths[12] = {
 	0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1
 };
 
-struct strs {
-	const unsigned char *str, *line_str;
-	size_t str_size, line_str_size;
-};
-
 /* One directory or file entry: its path (NULL: none) and directory. */
 struct entry {
 	const char *path;
@@ -81,7 +76,7 @@ static const char *section_string(const unsigned char *sec, size_t size,
 
 /* One attribute value of an entry: a path's string, or a number. */
 static bool read_form(struct cur *c, uint64_t form, unsigned off_size,
-		      const struct strs *s, const char **str, uint64_t *num,
+		      const struct line_sections *s, const char **str, uint64_t *num,
 		      bool *is_str)
 {
 	const unsigned char *nul;
@@ -130,7 +125,7 @@ static bool read_form(struct cur *c, uint64_t form, unsigned off_size,
 
 /* A directory or file name table: its format, count and entries. */
 static bool read_entries(struct cur *c, unsigned off_size,
-			 const struct strs *s, struct entry **out, size_t *n,
+			 const struct line_sections *s, struct entry **out, size_t *n,
 			 size_t *alloc)
 {
 	uint64_t nfmt, count, fmt[2 * 8];
@@ -172,7 +167,7 @@ static bool read_entries(struct cur *c, unsigned off_size,
 }
 
 /* The header of the program at c->p; c then covers the unit. */
-static bool read_header(struct cur *c, const struct strs *s,
+static bool read_header(struct cur *c, const struct line_sections *s,
 			struct header *h)
 {
 	uint64_t len, ver, hlen, v;
@@ -427,9 +422,30 @@ struct taken {
 bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
 		    const uint64_t *want, size_t nwant, struct dwarf_data *out)
 {
-	const unsigned char *line, *aranges;
-	size_t line_size, aranges_size;
-	struct strs s = { 0 };
+	struct line_sections ls = { 0 };
+	const unsigned char *aranges;
+	size_t aranges_size;
+
+	/* without .debug_aranges dwarf_read() reads every unit */
+	if (!elf_section_bytes(ef, ".debug_aranges", &aranges,
+			       &aranges_size) || !aranges_size ||
+	    !elf_section_bytes(ef, ".debug_line", &ls.line, &ls.line_size) ||
+	    !ls.line_size)
+		return false;
+	if (!elf_section_bytes(ef, ".debug_str", &ls.str, &ls.str_size))
+		ls.str = NULL;
+	if (!elf_section_bytes(ef, ".debug_line_str", &ls.line_str,
+			       &ls.line_str_size))
+		ls.line_str = NULL;
+	return line_prog_rows_of(&ls, names, big_endian, want, nwant, out);
+}
+
+bool line_prog_rows_of(const struct line_sections *ls, struct names *names,
+		       bool big_endian, const uint64_t *want, size_t nwant,
+		       struct dwarf_data *out)
+{
+	const unsigned char *line = ls->line;
+	size_t line_size = ls->line_size;
 	struct header h = { 0 };
 	struct run r = { .want = want, .nwant = nwant };
 	struct taken *taken = NULL;
@@ -438,22 +454,11 @@ bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
 	size_t files_alloc = 0;
 	bool ok = false;
 
-	/* without .debug_aranges dwarf_read() reads every unit */
-	if (!elf_section_bytes(ef, ".debug_aranges", &aranges,
-			       &aranges_size) || !aranges_size ||
-	    !elf_section_bytes(ef, ".debug_line", &line, &line_size) ||
-	    !line_size)
-		return false;
-	if (!elf_section_bytes(ef, ".debug_str", &s.str, &s.str_size))
-		s.str = NULL;
-	if (!elf_section_bytes(ef, ".debug_line_str", &s.line_str,
-			       &s.line_str_size))
-		s.line_str = NULL;
 	while (off < line_size) {
 		struct cur c = { line + off, line + line_size, big_endian };
 		size_t first = r.nrows;
 
-		if (!read_header(&c, &s, &h))
+		if (!read_header(&c, ls, &h))
 			goto out;
 		r.wanted = false;
 		if (!run_program(&h, big_endian, &r))
@@ -473,7 +478,7 @@ bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
 		struct cur c = { line + taken[t].off, line + line_size,
 				 big_endian };
 
-		if (!read_header(&c, &s, &h))
+		if (!read_header(&c, ls, &h))
 			BUG("line program at 0x%zx read once and not again",
 			    taken[t].off);
 		ARRAY_GROW(files, h.nfiles + 1, files_alloc);

@@ -30,4 +30,17 @@ bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
 		    const uint64_t *want, size_t nwant,
 		    struct dwarf_data *out);
 
+/* The sections line_prog_rows() reads (str, line_str: NULL when
+ * absent), decompressed. */
+struct line_sections {
+	const unsigned char *line, *str, *line_str;
+	size_t line_size, str_size, line_str_size;
+};
+
+/* line_prog_rows() on sections given (the tests' hand-made and
+ * garbled ones): the file is taken to have .debug_aranges. */
+bool line_prog_rows_of(const struct line_sections *ls, struct names *names,
+		       bool big_endian, const uint64_t *want, size_t nwant,
+		       struct dwarf_data *out);
+
 #endif

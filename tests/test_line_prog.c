@@ -7,6 +7,8 @@
  * programs and, where libc6-dbg is installed, libc's, ld.so's and libm's
  * debug files (thousands of units, relative compilation directories),
  * with every unit wanted, every third sequence's start, and one address.
+ * And the program's sections cut short or with a byte changed anywhere
+ * (as the ASan build runs it): read or refused, never read past.
  */
 #include "helpers.h"
 
@@ -143,10 +145,84 @@ static void test_libc6_dbg(void **state)
 	compare_debug_file("libm.so.6");
 }
 
+/* Every cut and every byte changed of libwork.so's .debug_line and
+ * .debug_line_str: whatever is read ends its sequences, and nothing is
+ * read outside the bytes given (each a copy of its own size). */
+static void test_garbled(void **state)
+{
+	static const unsigned char values[] = { 0x00, 0x01, 0x7f, 0x80, 0xff };
+	static const uint64_t want[] = { 0x1000, 0x1100, 0x1139 };
+	struct arena arena;
+	struct names names;
+	struct elf_file *ef = NULL;
+	struct line_sections ls = { 0 }, cut;
+	unsigned char *line, *str;
+	size_t tried = 0;
+	bool ok;
+
+	(void)state;
+	arena_init(&arena);
+	names_init(&names, &arena);
+	assert_int_equal(elf_file_open(&ef, "tests/perf/libwork.so"), 0);
+	assert_true(elf_section_bytes(ef, ".debug_line", &ls.line,
+				      &ls.line_size));
+	assert_true(elf_section_bytes(ef, ".debug_line_str", &ls.line_str,
+				      &ls.line_str_size));
+	if (!elf_section_bytes(ef, ".debug_str", &ls.str, &ls.str_size))
+		ls.str = NULL;
+	for (size_t n = 0; n <= ls.line_size; n++) {
+		for (size_t at = 0; at <= n; at++) {
+			for (size_t v = 0; v < sizeof(values); v++) {
+				struct dwarf_data d;
+
+				/* the cut alone once, then each change */
+				if ((at == n) != (v == 0))
+					continue;
+				line = malloc(n ? n : 1);
+				memcpy(line, ls.line, n);
+				if (at < n)
+					line[at] = values[v];
+				cut = ls;
+				cut.line = line;
+				cut.line_size = n;
+				memset(&d, 0, sizeof(d));
+				ok = line_prog_rows_of(&cut, &names, false,
+						       want, 3, &d);
+				if (ok && d.nrows)
+					assert_true(d.rows[d.nrows - 1]
+							    .end_sequence);
+				/* the whole section: its program taken */
+				if (n == ls.line_size && at == n)
+					assert_true(ok && d.nrows > 0);
+				dwarf_data_release(&d);
+				free(line);
+				tried++;
+			}
+		}
+	}
+	for (size_t n = 0; n < ls.line_str_size; n++) {
+		struct dwarf_data d;
+
+		str = malloc(n ? n : 1);
+		memcpy(str, ls.line_str, n);
+		cut = ls;
+		cut.line_str = str;
+		cut.line_str_size = n;
+		memset(&d, 0, sizeof(d));
+		line_prog_rows_of(&cut, &names, false, want, 3, &d);
+		dwarf_data_release(&d);
+		free(str);
+	}
+	assert_true(tried > 1000);
+	elf_file_close(ef);
+	arena_release(&arena);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_programs),
+		cmocka_unit_test(test_garbled),
 		cmocka_unit_test(test_libc6_dbg),
 	};
 
