@@ -100,6 +100,7 @@ static bool compare_file(const char *path)
 	free(starts);
 	free(third);
 	elf_file_close(ef);
+	names_release(&names);
 	arena_release(&arena);
 	return true;
 }
@@ -215,6 +216,7 @@ static void test_garbled(void **state)
 	}
 	assert_true(tried > 1000);
 	elf_file_close(ef);
+	names_release(&names);
 	arena_release(&arena);
 }
 
