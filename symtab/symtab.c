@@ -34,6 +34,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "symtab_int.h"
+#include "line_prog.h"
 
 void symtab_init(struct symtab *st, struct names *names)
 {
@@ -647,6 +648,14 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 		if (copy)
 			from = copy;
 	}
+	/* the units' rows from .debug_line alone, where it can: libdwarf
+	 * would inflate all of .debug_info to find the units */
+	if (line_prog_rows(from, st->names, st->big_endian, want, n, &d)) {
+		lines_build(st, d.rows, d.nrows);
+		d.rows = NULL;
+		ret = 0;
+		goto out;
+	}
 	/* all of it, though only line programs are read: libdwarf loads
 	 * .debug_rnglists with .debug_info (dwarf_get_aranges() does), and
 	 * tests/fuzz/regress/rnglists-fini-array then freed memory twice */
@@ -684,6 +693,7 @@ int symtab_open(struct symtab *st, const char *path,
 	    elf_read_debuglink(bin, &link, &crc) < 0)
 		goto out;
 	st->debug_only = elf_code_is_nobits(bin);
+	st->bin_dwarf = elf_has_dwarf(bin);
 	/* the separate debug file, for its DWARF; or, symbols only, for
 	 * the full symbol table a stripped binary lacks (a system
 	 * library's static functions are only there) */

@@ -122,6 +122,7 @@ struct symtab {
 	bool no_debug_file;	/* its separate debug file was looked for
 				 * and not found (what was wrong said):
 				 * symtab_load_lines() does not again */
+	bool bin_dwarf;		/* the binary itself has DWARF sections */
 	bool calls_mcount;	/* an undefined symbol is -pg's mcount (or
 				 * _mcount, __fentry__, or gcrt1.o's
 				 * __monstartup): a profiled build (one
@@ -150,7 +151,9 @@ void symtab_release(struct symtab *st);
  * for as symtab_open() does, under debug_dir) that hold one of
  * want[0..n), sorted link-time addresses (the entries of a recording's
  * sampled functions), so symtab_line() gives their files and lines
- * without the whole DWARF's cost (libc6-dbg's: 0.2 s). st stays a
+ * without the whole DWARF's cost (libc6-dbg's: 0.2 s). DWARF 5 line
+ * programs are read from .debug_line alone (line_prog.h); others, and
+ * what that does not read, by libdwarf through the units' DIEs. st stays a
  * table of symbols otherwise (has_dwarf false). Returns 0, also when
  * there is no DWARF (nlines stays 0), or -1 after a warning.
  */

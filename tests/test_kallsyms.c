@@ -247,6 +247,36 @@ static void test_proc_kallsyms(void **state)
 	check_file("/proc/kallsyms");
 }
 
+/* The address as strtoull() reads it, whether the kernel's 16 digits
+ * (read by hand) or another form: fewer digits, capitals, "0x", a
+ * sign, a space before, more than 16 digits with zeros first. */
+static void test_address_forms(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T a\n"
+		"1 T b\n"
+		"FFFFFFFF8100ABCD T c\n"
+		"0x20 T d\n"
+		"+30 T e\n"
+		" 40 T f\n"
+		"00000000000000000050 T g\n"
+		"0000000000000060 T h\n";
+	static const uint64_t want[] = {
+		0x1, 0x20, 0x30, 0x40, 0x50, 0x60, 0xffffffff81000000ull,
+		0xffffffff8100abcdull,
+	};
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct kallsyms k;
+
+	(void)state;
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_int_equal(k.n, 8);
+	for (size_t i = 0; i < k.n; i++)
+		assert_int_equal(k.syms[i].addr, want[i]);
+	kallsyms_release(&k);
+	remove_temp(path);
+}
+
 /* A line that is not one: its number, as before */
 static void test_bad_line(void **state)
 {
@@ -325,6 +355,7 @@ int main(void)
 		cmocka_unit_test(test_alias_order),
 		cmocka_unit_test(test_before_tables),
 		cmocka_unit_test(test_proc_kallsyms),
+		cmocka_unit_test(test_address_forms),
 		cmocka_unit_test(test_bad_line),
 		cmocka_unit_test(test_stream_not_kallsyms),
 	};

@@ -2671,6 +2671,31 @@ static void test_maps_one_pass_checked(void **state)
 	assert_true(m.disordered);
 	perf_maps_release(&m);
 
+	/* a child's mapping noted before the FORK into it (from two CPUs'
+	 * buffers), later than every sample looked up: it waits, and is
+	 * taken in after the FORK, as two passes would */
+	perf_maps_init(&m);
+	map.time = 1;
+	perf_maps_add(&m, 100, &map);
+	perf_maps_sample(&m, 300, 10);
+	map.start = 0x500000;
+	map.end = 0x501000;
+	map.time = 30;
+	perf_maps_add(&m, 200, &map);
+	perf_maps_sample(&m, 300, 15);
+	perf_maps_fork(&m, 100, 200, 20);
+	perf_maps_sample(&m, 300, 40);
+	assert_false(m.disordered);
+	assert_non_null(perf_maps_find(&m, 200, 0x400010, 25));
+	assert_null(perf_maps_find(&m, 200, 0x500010, 25));
+	assert_non_null(perf_maps_find(&m, 200, 0x500010, 35));
+	assert_non_null(perf_maps_find(&m, 200, 0x400010, 35));
+	perf_maps_settle(&m);
+	assert_false(m.disordered);
+	perf_maps_release(&m);
+	map.start = 0x400000;
+	map.end = 0x401000;
+
 	/* a first FORK into a process whose samples found nothing: they
 	 * would have found what it brings */
 	perf_maps_init(&m);

@@ -1,7 +1,8 @@
 /*
  * The files and lines of the functions of recorded files found without
  * -b: only the line rows of the units that hold them are read (libc6-dbg's
- * whole DWARF costs a small listing 0.2 s, these rows 0.08 s).
+ * whole DWARF costs a small listing 0.2 s, these rows through libdwarf
+ * 0.08 s, and from .debug_line alone, symtab/line_prog.c, a few ms).
  */
 #include "perf_lines.h"
 
@@ -57,7 +58,11 @@ void perf_entry_lines(const struct perf_data *d, struct symtab *const *st,
 		uint32_t i = fr->object;
 		uint64_t e;
 
+		/* nor where symtab_load_lines() would find no DWARF: no
+		 * debug file, and none in the binary (a stripped cc1's
+		 * frames, most of a build's) */
 		if (!st[i] || st[i]->has_dwarf || st[i]->nlines ||
+		    (st[i]->no_debug_file && !st[i]->bin_dwarf) ||
 		    d->objects[i].kind != PERF_OBJ_FILE)
 			continue;
 		for (int ret = 0; ret < 2; ret++) {

@@ -55,6 +55,7 @@ void perf_maps_init(struct perf_maps *m)
 	 * come could give its mappings starts in their order, and make
 	 * the treap a chain (test_maps_chosen_order) */
 	m->rand = (uint32_t)(hash_secret ^ hash_secret >> 32) | 1;
+	m->take_until = UINT64_MAX;
 }
 
 void perf_maps_release(struct perf_maps *m)
@@ -146,10 +147,11 @@ static void note(struct perf_maps *m, const struct perf_maps_op *op)
 {
 	ARRAY_GROW(m->ops, m->nops + 1, m->ops_alloc);
 	m->ops[m->nops] = *op;
-	/* file order within this batch: nops stays below 2^32, one op
-	 * to a record of at least 8 bytes of a file's 2^32 records */
-	m->ops[m->nops].order = (uint32_t)m->nops;
+	/* file order: nnoted stays below 2^32, one op to a record of at
+	 * least 8 bytes of a file's 2^32 records */
+	m->ops[m->nops].order = m->nnoted++;
 	m->nops++;
+	m->ops_sorted = false;
 }
 
 void perf_maps_add(struct perf_maps *m, uint32_t pid,
@@ -309,28 +311,50 @@ static int by_time(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Take in what was noted, in time order (see perf_maps.h for what
- * is noted after a look-up). */
+/*
+ * Take in what was noted, in time order (see perf_maps.h for what is
+ * noted after a look-up), up to take_until: in one pass, an op later
+ * than every sample looked up waits. Records come from per-CPU buffers,
+ * so a process's ops come out of time order in the file (a child's
+ * exec mmaps from one CPU's buffer before its FORK from another's);
+ * taken in as they were noted, a FORK into a child whose later mmaps
+ * were taken already set m->disordered, and GCC's build recorded at
+ * -F 4999 was read three times (the one pass given up at a fifth of
+ * its CPU, then two passes). Waiting for the samples' time takes them
+ * in time order wherever perf's rounds hold (nothing comes older than
+ * the samples they let through). With nothing to take in, nothing is
+ * written: the second unwinder's look-ups call this too.
+ */
 static void take_noted(struct perf_maps *m)
 {
+	size_t n = 0;
+
 	if (!m->nops)
 		return;
-	qsort(m->ops, m->nops, sizeof(*m->ops), by_time);
-	for (size_t i = 0; i < m->nops; i++) {
-		const struct perf_maps_op *op = &m->ops[i];
+	if (!m->ops_sorted) {
+		qsort(m->ops, m->nops, sizeof(*m->ops), by_time);
+		m->ops_sorted = true;
+	}
+	while (n < m->nops && m->ops[n].time <= m->take_until) {
+		const struct perf_maps_op *op = &m->ops[n++];
 
 		if (op->parent == NONE)
 			take_map(m, op, m->ntaken++);
 		else
 			take_fork(m, op);
 	}
-	m->nops = 0;
+	if (!n)
+		return;
+	memmove(m->ops, m->ops + n, (m->nops - n) * sizeof(*m->ops));
+	m->nops -= n;
 }
 uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 {
 	struct perf_proc *pr;
 	uint32_t pi;
 
+	if (m->take_until == UINT64_MAX || time > m->take_until)
+		m->take_until = time;
 	take_noted(m);
 	pi = proc_index(m, pid, false);
 	if (pi == NONE) {
@@ -357,6 +381,7 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 
 void perf_maps_settle(struct perf_maps *m)
 {
+	m->take_until = UINT64_MAX;
 	take_noted(m);
 }
 

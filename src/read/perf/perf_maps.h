@@ -89,6 +89,11 @@ struct perf_maps {
 	size_t nnodes, nodes_alloc;
 	struct perf_maps_op *ops;	/* not yet taken in */
 	size_t nops, ops_alloc;
+	bool ops_sorted;	/* ops by time (then file order) */
+	uint32_t nnoted;	/* ops noted: the next one's file order */
+	/* one pass: ops are taken in up to the latest sample time looked
+	 * up (perf_maps_sample()); UINT64_MAX: all of them */
+	uint64_t take_until;
 	uint32_t nstamps;	/* stamps handed out */
 	uint32_t ntaken;	/* mappings taken in: the next seq */
 	struct perf_comm *comms;

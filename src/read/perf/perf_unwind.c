@@ -132,6 +132,7 @@ struct report_slot {
 	uint32_t map;		/* the mapping found: into the maps[] */
 };
 #define STEP_BY_FP UINT32_MAX
+#define REG_ABSENT 0xff
 #define REPORT_CACHE_BITS 12
 
 struct perf_unwind {
@@ -158,6 +159,11 @@ struct perf_unwind {
 	const struct perf_sample *s;
 	uint32_t gen;
 	uint64_t regs[X86_64_NREGS];
+	/* where each of regs is in a sample's registers, for regs_mask
+	 * (sample_regs()); REG_ABSENT: not recorded */
+	uint8_t regs_at[X86_64_NREGS];
+	uint64_t regs_mask;
+	bool regs_at_set;
 	uint64_t sp;
 	uint64_t *pcs;
 	bool *exact;
@@ -983,13 +989,26 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 
 	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs)
 		return false;
+	/* each register's place in the sample's, once per mask: the
+	 * popcounts were libgcc's calls, 17 a sample */
+	if (!u->regs_at_set || u->regs_mask != mask) {
+		for (size_t i = 0; i < X86_64_NREGS; i++) {
+			unsigned r = x86_64_perf_reg[i];
+			uint64_t below = mask & ((1ull << r) - 1);
+
+			u->regs_at[i] = mask >> r & 1
+				? (uint8_t)__builtin_popcountll(below)
+				: REG_ABSENT;
+		}
+		u->regs_mask = mask;
+		u->regs_at_set = true;
+	}
 	for (size_t i = 0; i < X86_64_NREGS; i++) {
 		unsigned r = x86_64_perf_reg[i];
-		uint64_t below = mask & ((1ull << r) - 1);
-		uint64_t at = (uint64_t)__builtin_popcountll(below);
+		uint64_t at = u->regs_at[i];
 
 		u->regs[i] = 0;
-		if (!(mask >> r & 1) || at >= s->nregs) {
+		if (at == REG_ABSENT || at >= s->nregs) {
 			if (r == PERF_REG_X86_SP || r == PERF_REG_X86_IP)
 				return false;
 			continue;

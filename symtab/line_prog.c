@@ -1,0 +1,514 @@
+/*
+ * DWARF 5 line programs read from .debug_line alone (line_prog.h).
+ *
+ * Why: a recording's functions in libc want the rows of a few hundred of
+ * libc6-dbg's 4,126 units. libdwarf finds a unit's line program through
+ * its DIE's DW_AT_stmt_list, and reads no DIE before it has inflated the
+ * whole .debug_info (5.8 MB for libc, and .debug_aranges' search loads it
+ * too): 93 ms of a 1 GB recording's run, where inflating .debug_line
+ * (1.3 MB) and running every program in it takes a few. A DWARF 5
+ * program names its files itself: directory 0 is the unit's compilation
+ * directory and file 0 its primary file, so no DIE is needed.
+ *
+ * The rows are libdwarf's as dwarf.c's read_lines() takes them: the same
+ * state machine (DWARF 5, 6.2.5), the file of the rows before a
+ * sequence's first DW_LNS_set_file 1 (0 in a table with no file 1, as
+ * line_files.c says libdwarf reports it), names joined as
+ * join_file_name() joins them, and a program cut short ending its last
+ * sequence. A unit is taken when one of its sequences holds a wanted
+ * address, as .debug_aranges' ranges would say (dwarf_units.c). What is
+ * not known here makes the whole file go to libdwarf (false): nothing is
+ * guessed.
+ */
+#include "line_prog.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/diag.h"
+#include "base/xalloc.h"
+#include "bytes_cur.h"
+
+enum {
+	LNS_COPY = 1, LNS_ADVANCE_PC, LNS_ADVANCE_LINE, LNS_SET_FILE,
+	LNS_SET_COLUMN, LNS_NEGATE_STMT, LNS_SET_BASIC_BLOCK,
+	LNS_CONST_ADD_PC, LNS_FIXED_ADVANCE_PC, LNS_SET_PROLOGUE_END,
+	LNS_SET_EPILOGUE_BEGIN, LNS_SET_ISA,
+	LNE_END_SEQUENCE = 1, LNE_SET_ADDRESS = 2, LNE_SET_DISCRIMINATOR = 4,
+	LNCT_PATH = 1, LNCT_DIRECTORY_INDEX = 2,
+	FORM_DATA2 = 0x05, FORM_DATA4 = 0x06, FORM_DATA8 = 0x07,
+	FORM_STRING = 0x08, FORM_BLOCK = 0x09, FORM_DATA1 = 0x0b,
+	FORM_STRP = 0x0e, FORM_UDATA = 0x0f, FORM_DATA16 = 0x1e,
+	FORM_LINE_STRP = 0x1f,
+};
+
+/* DWARF 5's operand counts of standard opcodes 1 to 12 */
+static const unsigned char std_lengths[12] = {
+	0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1
+};
+
+/* One directory or file entry: its path (NULL: none) and directory. */
+struct entry {
+	const char *path;
+	uint64_t dir;
+};
+
+/* A program's header, as far as the rows and names need it. */
+struct header {
+	const unsigned char *prog, *end;	/* its opcodes */
+	unsigned addr_size, min_inst, opcode_base, line_range;
+	int line_base;
+	const unsigned char *lengths;	/* standard opcodes' operand counts */
+	struct entry *dirs, *files;
+	size_t ndirs, nfiles, dirs_alloc, files_alloc;
+};
+
+/* A string in a section at off, NUL-terminated inside it. */
+static const char *section_string(const unsigned char *sec, size_t size,
+				  uint64_t off)
+{
+	if (!sec || off >= size || !memchr(sec + off, 0, size - off))
+		return NULL;
+	return (const char *)sec + off;
+}
+
+/* One attribute value of an entry: a path's string, or a number. */
+static bool read_form(struct cur *c, uint64_t form, unsigned off_size,
+		      const struct line_sections *s, const char **str, uint64_t *num,
+		      bool *is_str)
+{
+	const unsigned char *nul;
+	uint64_t v;
+
+	*is_str = false;
+	switch (form) {
+	case FORM_STRING:
+		nul = memchr(c->p, 0, (size_t)(c->end - c->p));
+		if (!nul)
+			return false;
+		*str = (const char *)c->p;
+		*is_str = true;
+		c->p = nul + 1;
+		return true;
+	case FORM_LINE_STRP:
+	case FORM_STRP:
+		if (!cur_int(c, off_size, &v))
+			return false;
+		*str = form == FORM_STRP
+			       ? section_string(s->str, s->str_size, v)
+			       : section_string(s->line_str, s->line_str_size,
+						v);
+		*is_str = true;
+		return *str != NULL;
+	case FORM_UDATA:
+		return cur_uleb(c, num);
+	case FORM_DATA1:
+		return cur_int(c, 1, num);
+	case FORM_DATA2:
+		return cur_int(c, 2, num);
+	case FORM_DATA4:
+		return cur_int(c, 4, num);
+	case FORM_DATA8:
+		return cur_int(c, 8, num);
+	case FORM_DATA16:
+		*num = 0;
+		return cur_skip(c, 16);
+	case FORM_BLOCK:
+		*num = 0;
+		return cur_uleb(c, &v) && cur_skip(c, v);
+	default:
+		return false;
+	}
+}
+
+/* A directory or file name table: its format, count and entries. */
+static bool read_entries(struct cur *c, unsigned off_size,
+			 const struct line_sections *s, struct entry **out, size_t *n,
+			 size_t *alloc)
+{
+	uint64_t nfmt, count, fmt[2 * 8];
+
+	if (!cur_int(c, 1, &nfmt) || nfmt > 8)
+		return false;
+	for (uint64_t i = 0; i < 2 * nfmt; i++)
+		if (!cur_uleb(c, &fmt[i]))
+			return false;
+	if (!cur_uleb(c, &count) || (count && !nfmt))
+		return false;
+	*n = 0;
+	/* each entry takes a byte at least: count is bounded by the section */
+	for (uint64_t k = 0; k < count; k++) {
+		struct entry e = { NULL, 0 };
+
+		for (uint64_t i = 0; i < nfmt; i++) {
+			const char *str = NULL;
+			uint64_t num = 0;
+			bool is_str;
+
+			if (!read_form(c, fmt[2 * i + 1], off_size, s, &str,
+				       &num, &is_str))
+				return false;
+			if (fmt[2 * i] == LNCT_PATH) {
+				if (!is_str)
+					return false;
+				e.path = str;
+			} else if (fmt[2 * i] == LNCT_DIRECTORY_INDEX) {
+				if (is_str)
+					return false;
+				e.dir = num;
+			}
+		}
+		ARRAY_GROW(*out, *n + 1, *alloc);
+		(*out)[(*n)++] = e;
+	}
+	return true;
+}
+
+/* The header of the program at c->p; c then covers the unit. */
+static bool read_header(struct cur *c, const struct line_sections *s,
+			struct header *h)
+{
+	uint64_t len, ver, hlen, v;
+	unsigned off_size = 4;
+
+	if (!cur_int(c, 4, &len))
+		return false;
+	if (len == 0xffffffffu) {
+		off_size = 8;
+		if (!cur_int(c, 8, &len))
+			return false;
+	} else if (len >= 0xfffffff0u) {
+		return false;
+	}
+	if (len > (uint64_t)(c->end - c->p))
+		return false;
+	c->end = c->p + len;
+	h->end = c->end;
+	if (!cur_int(c, 2, &ver) || ver != 5 || !cur_int(c, 1, &v) ||
+	    (v != 4 && v != 8))
+		return false;
+	h->addr_size = (unsigned)v;
+	if (!cur_int(c, 1, &v) || v != 0 ||	/* segment selectors */
+	    !cur_int(c, off_size, &hlen) ||
+	    hlen > (uint64_t)(c->end - c->p))
+		return false;
+	h->prog = c->p + hlen;
+	if (!cur_int(c, 1, &v) || !v)
+		return false;
+	h->min_inst = (unsigned)v;
+	/* maximum_operations_per_instruction: VLIW's op_index not read */
+	if (!cur_int(c, 1, &v) || v != 1 || !cur_skip(c, 1) ||
+	    !cur_int(c, 1, &v))
+		return false;
+	h->line_base = (int)(signed char)v;
+	if (!cur_int(c, 1, &v) || !v)
+		return false;
+	h->line_range = (unsigned)v;
+	if (!cur_int(c, 1, &v) || !v)
+		return false;
+	h->opcode_base = (unsigned)v;
+	h->lengths = c->p;
+	if (!cur_skip(c, v - 1))
+		return false;
+	for (unsigned op = 1; op < h->opcode_base && op <= 12; op++)
+		if (h->lengths[op - 1] != std_lengths[op - 1])
+			return false;
+	if (!read_entries(c, off_size, s, &h->dirs, &h->ndirs,
+			  &h->dirs_alloc) ||
+	    !read_entries(c, off_size, s, &h->files, &h->nfiles,
+			  &h->files_alloc))
+		return false;
+	return c->p == h->prog;
+}
+
+struct run {
+	struct line_entry *rows;	/* file: the program's file number */
+	size_t nrows, alloc;
+	const uint64_t *want;
+	size_t nwant;
+	bool wanted;		/* a sequence holds a wanted address */
+};
+
+/* Whether a wanted address is in [low, high). */
+static bool holds_wanted(const struct run *r, uint64_t low, uint64_t high)
+{
+	size_t lo = 0, hi = r->nwant;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->want[mid] < low)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < r->nwant && r->want[lo] < high;
+}
+
+/* The program's rows appended to r->rows, the sequences' ranges checked
+ * against the wanted addresses. */
+static bool run_program(const struct header *h, bool big, struct run *r)
+{
+	struct cur c = { h->prog, h->end, big };
+	uint64_t addr = 0, file = 1, line = 1, disc = 0, low = 0;
+	bool file_set = false, seq_rows = false;
+	uint32_t default_file = h->nfiles > 1 ? 1 : 0;
+
+	while (c.p < c.end) {
+		uint64_t op, v, len, sub;
+		int64_t sv;
+		bool emit = false, end = false;
+
+		if (!cur_int(&c, 1, &op))
+			return false;
+		if (op >= h->opcode_base) {
+			unsigned adj = (unsigned)op - h->opcode_base;
+
+			addr += (uint64_t)h->min_inst * (adj / h->line_range);
+			line += (uint64_t)(int64_t)(h->line_base +
+						    (int)(adj % h->line_range));
+			emit = true;
+		} else if (op == 0) {
+			if (!cur_uleb(&c, &len) || len == 0 ||
+			    len > (uint64_t)(c.end - c.p) ||
+			    !cur_int(&c, 1, &sub))
+				return false;
+			if (sub == LNE_END_SEQUENCE && len == 1) {
+				emit = end = true;
+			} else if (sub == LNE_SET_ADDRESS &&
+				   len - 1 == h->addr_size) {
+				if (!cur_int(&c, h->addr_size, &addr))
+					return false;
+			} else if (sub == LNE_SET_DISCRIMINATOR) {
+				const unsigned char *stop = c.p + (len - 1);
+
+				if (!cur_uleb(&c, &disc) || c.p != stop)
+					return false;
+			} else {
+				return false;	/* not GCC's: libdwarf's */
+			}
+		} else {
+			switch (op) {
+			case LNS_COPY:
+				emit = true;
+				break;
+			case LNS_ADVANCE_PC:
+				if (!cur_uleb(&c, &v))
+					return false;
+				addr += h->min_inst * v;
+				break;
+			case LNS_ADVANCE_LINE:
+				if (!cur_sleb(&c, &sv))
+					return false;
+				line += (uint64_t)sv;
+				break;
+			case LNS_SET_FILE:
+				if (!cur_uleb(&c, &file))
+					return false;
+				file_set = true;
+				break;
+			case LNS_CONST_ADD_PC:
+				addr += (uint64_t)h->min_inst *
+					((255 - h->opcode_base) /
+					 h->line_range);
+				break;
+			case LNS_FIXED_ADVANCE_PC:
+				if (!cur_int(&c, 2, &v))
+					return false;
+				addr += v;
+				break;
+			default:	/* operands uleb, as the header says */
+				for (unsigned i = 0; i < h->lengths[op - 1];
+				     i++)
+					if (!cur_uleb(&c, &v))
+						return false;
+				break;
+			}
+		}
+		if (!emit)
+			continue;
+		ARRAY_GROW(r->rows, r->nrows + 1, r->alloc);
+		r->rows[r->nrows++] = (struct line_entry){
+			.addr = addr,
+			.file = !file_set ? default_file
+				: file > UINT32_MAX ? UINT32_MAX
+				: (uint32_t)file,
+			.line = line > UINT32_MAX ? UINT32_MAX : (uint32_t)line,
+			.discriminator = disc > UINT32_MAX ? 0 : (uint32_t)disc,
+			.end_sequence = end,
+		};
+		if (!seq_rows)
+			low = addr;
+		seq_rows = true;
+		disc = 0;
+		if (end) {
+			if (!r->wanted && holds_wanted(r, low, addr))
+				r->wanted = true;
+			addr = 0;
+			file = line = 1;
+			file_set = seq_rows = false;
+		}
+	}
+	/* a program cut short: its last row ends the sequence, as in
+	 * read_lines() */
+	if (seq_rows) {
+		r->rows[r->nrows - 1].end_sequence = true;
+		if (!r->wanted && holds_wanted(r, low, r->rows[r->nrows - 1].addr))
+			r->wanted = true;
+	}
+	return true;
+}
+
+/* The comp_dir join_file_name() would have: directory 0, without Irix
+ * cc's "host.:" before it. */
+static const char *comp_dir(const struct header *h)
+{
+	const char *cd = h->ndirs ? h->dirs[0].path : NULL;
+	const char *colon = cd ? strchr(cd, ':') : NULL;
+
+	if (colon && colon != cd && colon[-1] == '.' && colon[1] == '/')
+		cd = colon + 1;
+	return cd;
+}
+
+/* dwarf.c's join_file_name() for file number index. */
+static name_id join_name(const struct header *h, struct names *names,
+			 name_id unknown, uint32_t index)
+{
+	const char *name, *subdir = NULL, *dir = NULL;
+	const struct entry *e;
+	char *joined;
+	name_id id;
+	size_t len;
+
+	if (index >= h->nfiles)
+		return unknown;
+	e = &h->files[index];
+	name = e->path;
+	if (!name)
+		return unknown;
+	if (!*name)
+		return NO_NAME;
+	if (name[0] == '/')
+		return names_intern(names, name, strlen(name));
+	if (e->dir < h->ndirs)
+		subdir = h->dirs[e->dir].path;
+	if (!subdir || subdir[0] != '/')
+		dir = comp_dir(h);
+	if (!dir) {
+		dir = subdir;
+		subdir = NULL;
+	}
+	if (!dir)
+		return names_intern(names, name, strlen(name));
+	len = strlen(dir) + strlen(name) + (subdir ? strlen(subdir) : 0) + 3;
+	joined = xmalloc(len);
+	if (subdir)
+		snprintf(joined, len, "%s/%s/%s", dir, subdir, name);
+	else
+		snprintf(joined, len, "%s/%s", dir, name);
+	id = names_intern(names, joined, strlen(joined));
+	free(joined);
+	return id;
+}
+
+/* A wanted program: where its header is and which rows are its. */
+struct taken {
+	size_t off, first, n;
+};
+
+bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
+		    const uint64_t *want, size_t nwant, struct dwarf_data *out)
+{
+	struct line_sections ls = { 0 };
+	const unsigned char *aranges;
+	size_t aranges_size;
+
+	/* without .debug_aranges dwarf_read() reads every unit */
+	if (!elf_section_bytes(ef, ".debug_aranges", &aranges,
+			       &aranges_size) || !aranges_size ||
+	    !elf_section_bytes(ef, ".debug_line", &ls.line, &ls.line_size) ||
+	    !ls.line_size)
+		return false;
+	if (!elf_section_bytes(ef, ".debug_str", &ls.str, &ls.str_size))
+		ls.str = NULL;
+	if (!elf_section_bytes(ef, ".debug_line_str", &ls.line_str,
+			       &ls.line_str_size))
+		ls.line_str = NULL;
+	return line_prog_rows_of(&ls, names, big_endian, want, nwant, out);
+}
+
+bool line_prog_rows_of(const struct line_sections *ls, struct names *names,
+		       bool big_endian, const uint64_t *want, size_t nwant,
+		       struct dwarf_data *out)
+{
+	const unsigned char *line = ls->line;
+	size_t line_size = ls->line_size;
+	struct header h = { 0 };
+	struct run r = { .want = want, .nwant = nwant };
+	struct taken *taken = NULL;
+	size_t ntaken = 0, taken_alloc = 0, off = 0;
+	name_id unknown, *files = NULL;
+	size_t files_alloc = 0;
+	bool ok = false;
+
+	while (off < line_size) {
+		struct cur c = { line + off, line + line_size, big_endian };
+		size_t first = r.nrows;
+
+		if (!read_header(&c, ls, &h))
+			goto out;
+		r.wanted = false;
+		if (!run_program(&h, big_endian, &r))
+			goto out;
+		if (r.wanted) {
+			ARRAY_GROW(taken, ntaken + 1, taken_alloc);
+			taken[ntaken++] = (struct taken){ off, first,
+							  r.nrows - first };
+		} else {
+			r.nrows = first;
+		}
+		off = (size_t)(h.end - line);
+	}
+	/* all read: the names, in the order dwarf_read() interns them */
+	unknown = names_intern(names, "<unknown>", 9);
+	for (size_t t = 0; t < ntaken; t++) {
+		struct cur c = { line + taken[t].off, line + line_size,
+				 big_endian };
+
+		if (!read_header(&c, ls, &h))
+			BUG("line program at 0x%zx read once and not again",
+			    taken[t].off);
+		ARRAY_GROW(files, h.nfiles + 1, files_alloc);
+		for (size_t i = 0; i < h.nfiles; i++)
+			files[i] = NO_IDX;
+		for (size_t i = 0; i < taken[t].n; i++) {
+			struct line_entry *le = &r.rows[taken[t].first + i];
+			uint32_t f = le->file;
+
+			if (f >= h.nfiles) {
+				le->file = unknown;
+				continue;
+			}
+			if (files[f] == NO_IDX)
+				files[f] = join_name(&h, names, unknown, f);
+			le->file = files[f];
+		}
+	}
+	for (size_t t = 0; t < ntaken; t++) {
+		ARRAY_GROW(out->rows, out->nrows + taken[t].n, out->rows_alloc);
+		memcpy(out->rows + out->nrows, r.rows + taken[t].first,
+		       taken[t].n * sizeof(*r.rows));
+		out->nrows += taken[t].n;
+	}
+	ok = true;
+out:
+	free(r.rows);
+	free(taken);
+	free(files);
+	free(h.dirs);
+	free(h.files);
+	return ok;
+}
