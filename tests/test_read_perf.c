@@ -2708,6 +2708,39 @@ static void test_maps_one_pass_checked(void **state)
 	perf_maps_release(&m);
 }
 
+/* Many ops later than every sample looked up wait (a hostile file
+ * whose samples' times are all older than its mappings'): they are kept
+ * in a heap, taken in by time whatever their file order. A sort of all
+ * the waiting ops at each look-up took this file quadratic time. */
+static void test_maps_many_waiting(void **state)
+{
+	struct perf_map map = { 0x400000, 0x401000, 0, 0, 0, 0, true };
+	struct perf_maps m;
+	const uint32_t n = 200000;
+
+	(void)state;
+	perf_maps_init(&m);
+	for (uint32_t i = 0; i < n; i++) {
+		/* one process's mappings noted newest first, a page each */
+		map.start = 0x400000 + (uint64_t)(i % 64) * 0x1000;
+		map.end = map.start + 0x1000;
+		map.time = 10 * (uint64_t)(n - i);
+		perf_maps_add(&m, i % 64 ? 1000 + i : 100, &map);
+		perf_maps_sample(&m, 1, 1);
+	}
+	assert_true(m.nops >= n - 1);
+	perf_maps_sample(&m, 100, 20 * (uint64_t)n);
+	assert_false(m.disordered);
+	assert_int_equal(m.nops, 0);
+	/* each of process 100's taken in at its own time */
+	assert_non_null(perf_maps_find(&m, 100, 0x400010, 20 * (uint64_t)n));
+	assert_null(perf_maps_find(&m, 100, 0x400010, 5));
+	assert_non_null(perf_maps_find(&m, 1000 + 1, 0x401010, 20 * (uint64_t)n));
+	perf_maps_settle(&m);
+	assert_false(m.disordered);
+	perf_maps_release(&m);
+}
+
 /* 3,000 samples of 2 KB (6 MB: the reader's window of 1 MiB moves
  * while a round's samples are held and asked for again), 60 processes
  * each mapped in the round of its first samples, after some of them. */
@@ -2801,6 +2834,7 @@ int main(void)
 		cmocka_unit_test(test_one_pass_as_two),
 		cmocka_unit_test(test_one_pass_errors_as_two),
 		cmocka_unit_test(test_maps_one_pass_checked),
+		cmocka_unit_test(test_maps_many_waiting),
 		cmocka_unit_test(test_one_pass_window_moves),
 	};
 

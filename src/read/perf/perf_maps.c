@@ -143,15 +143,57 @@ static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
 		m->disordered = true;
 }
 
+/* ops wait in a binary heap by time, then file order: a file whose
+ * ops all come after its samples' times keeps them waiting, and a
+ * sort of all of them at every look-up would be quadratic */
+static bool op_before(const struct perf_maps_op *x, const struct perf_maps_op *y)
+{
+	if (x->time != y->time)
+		return x->time < y->time;
+	return x->order < y->order;
+}
+
 static void note(struct perf_maps *m, const struct perf_maps_op *op)
 {
+	size_t i;
+
 	ARRAY_GROW(m->ops, m->nops + 1, m->ops_alloc);
-	m->ops[m->nops] = *op;
+	i = m->nops++;
+	m->ops[i] = *op;
 	/* file order: nnoted stays below 2^32, one op to a record of at
 	 * least 8 bytes of a file's 2^32 records */
-	m->ops[m->nops].order = m->nnoted++;
-	m->nops++;
-	m->ops_sorted = false;
+	m->ops[i].order = m->nnoted++;
+	while (i > 0 && op_before(&m->ops[i], &m->ops[(i - 1) / 2])) {
+		struct perf_maps_op t = m->ops[i];
+
+		m->ops[i] = m->ops[(i - 1) / 2];
+		m->ops[(i - 1) / 2] = t;
+		i = (i - 1) / 2;
+	}
+}
+
+/* the earliest op waiting, out of the heap */
+static struct perf_maps_op pop_op(struct perf_maps *m)
+{
+	struct perf_maps_op top = m->ops[0];
+	size_t i = 0;
+
+	m->ops[0] = m->ops[--m->nops];
+	for (;;) {
+		size_t l = 2 * i + 1, least = i;
+
+		if (l < m->nops && op_before(&m->ops[l], &m->ops[least]))
+			least = l;
+		if (l + 1 < m->nops && op_before(&m->ops[l + 1], &m->ops[least]))
+			least = l + 1;
+		if (least == i)
+			break;
+		struct perf_maps_op t = m->ops[i];
+		m->ops[i] = m->ops[least];
+		m->ops[least] = t;
+		i = least;
+	}
+	return top;
 }
 
 void perf_maps_add(struct perf_maps *m, uint32_t pid,
@@ -302,15 +344,6 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 	to->nepochs++;
 }
 
-static int by_time(const void *a, const void *b)
-{
-	const struct perf_maps_op *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
-}
-
 /*
  * Take in what was noted, in time order (see perf_maps.h for what is
  * noted after a look-up), up to take_until: in one pass, an op later
@@ -327,27 +360,16 @@ static int by_time(const void *a, const void *b)
  */
 static void take_noted(struct perf_maps *m)
 {
-	size_t n = 0;
+	while (m->nops && m->ops[0].time <= m->take_until) {
+		struct perf_maps_op op = pop_op(m);
 
-	if (!m->nops)
-		return;
-	if (!m->ops_sorted) {
-		qsort(m->ops, m->nops, sizeof(*m->ops), by_time);
-		m->ops_sorted = true;
-	}
-	while (n < m->nops && m->ops[n].time <= m->take_until) {
-		const struct perf_maps_op *op = &m->ops[n++];
-
-		if (op->parent == NONE)
-			take_map(m, op, m->ntaken++);
+		if (op.parent == NONE)
+			take_map(m, &op, m->ntaken++);
 		else
-			take_fork(m, op);
+			take_fork(m, &op);
 	}
-	if (!n)
-		return;
-	memmove(m->ops, m->ops + n, (m->nops - n) * sizeof(*m->ops));
-	m->nops -= n;
 }
+
 uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 {
 	struct perf_proc *pr;

@@ -87,9 +87,8 @@ struct perf_maps {
 	size_t nmaps, maps_alloc;
 	struct perf_mnode *nodes;
 	size_t nnodes, nodes_alloc;
-	struct perf_maps_op *ops;	/* not yet taken in */
+	struct perf_maps_op *ops;	/* not yet taken in: a heap by time */
 	size_t nops, ops_alloc;
-	bool ops_sorted;	/* ops by time (then file order) */
 	uint32_t nnoted;	/* ops noted: the next one's file order */
 	/* one pass: ops are taken in up to the latest sample time looked
 	 * up (perf_maps_sample()); UINT64_MAX: all of them */
