@@ -337,22 +337,28 @@ struct report_docs {
 	const struct print_opts *o;
 	const struct report_keep *k;	/* the functions the page has */
 	const char *warnings;
-	struct flame_doc *flame;	/* made on a thread of its own */
+	struct html_begun *b;		/* the flame graph's document */
 };
 
 /*
- * The flame graph's document (html_data_flame()), made on a second
- * thread while this one writes the documents before it: its trees are
- * built from the call graph, which nothing writes to any more, and
- * take about as long as the first view's document and the calls'
- * (many.60's report with its binary: 0.29 s against 0.33). The same
- * bytes as from this thread, kept in memory until their turn (150 KB
- * there). The tree's memory is then held beside the first view's
- * labels: there 18 MiB and 20 over the page's 190, which flame_data.c
- * keeps under the read's peak.
+ * The page begun (print.h): the functions it has, and the flame
+ * graph's document (html_data_flame()) made on a second thread while
+ * this one finishes the analysis (the annotated source's and the
+ * disassembly's choices) and writes the documents before it. Its
+ * trees are built from the call graph, which nothing writes to any
+ * more, and take about as long as those (many.60's report with its
+ * binary: 0.29 s against 0.48). The thread has its own copy of the
+ * options (the analysis still sets the code views' in the caller's);
+ * the functions and the tree depend only on the sort event and the
+ * threshold. The same bytes as from this thread, kept in memory until
+ * their turn (150 KB there). The tree's memory is then held beside the
+ * first view's labels: there 18 MiB and 20 over the page's 190, which
+ * flame_data.c keeps under the read's peak.
  */
-struct flame_doc {
-	const struct report_docs *docs;
+struct html_begun {
+	const struct cg *cg;
+	struct print_opts o;
+	struct report_keep k;
 	pthread_t thread;
 	bool started;
 	char *text;
@@ -361,40 +367,53 @@ struct flame_doc {
 
 static void *make_flame_doc(void *arg)
 {
-	struct flame_doc *fd = arg;
-	const struct report_docs *r = fd->docs;
-	FILE *m = open_memstream(&fd->text, &fd->len);
+	struct html_begun *b = arg;
+	FILE *m = open_memstream(&b->text, &b->len);
 
 	if (!m)
 		abort();	/* no memory, as xmalloc() does */
-	html_data_flame(m, r->cg, r->o, r->k);
+	html_data_flame(m, b->cg, &b->o, &b->k);
 	if (fclose(m))
 		abort();
 	return NULL;
 }
 
-static void flame_doc_start(struct flame_doc *fd, const struct report_docs *r)
+struct html_begun *print_html_begin(const struct cg *cg,
+				    const struct print_opts *o)
 {
-	fd->docs = r;
-	fd->text = NULL;
-	fd->len = 0;
-	fd->started = pthread_create(&fd->thread, NULL, make_flame_doc, fd) == 0;
+	struct html_begun *b = xcalloc(1, sizeof(*b));
+
+	b->cg = cg;
+	b->o = *o;
+	/* the functions the page has: at o->threshold (report_keep.h) */
+	report_keep_init(&b->k, cg, &b->o);
+	b->started = pthread_create(&b->thread, NULL, make_flame_doc, b) == 0;
+	return b;
+}
+
+void print_html_drop(struct html_begun *b)
+{
+	if (!b)
+		return;
+	if (b->started)
+		pthread_join(b->thread, NULL);
+	free(b->text);
+	report_keep_release(&b->k);
+	free(b);
 }
 
 /* The document into m: the thread's when it made one, else made here. */
-static void flame_doc_put(struct flame_doc *fd, FILE *m)
+static void flame_doc_put(struct html_begun *b, FILE *m)
 {
-	const struct report_docs *r = fd->docs;
-
-	if (!fd->started) {
-		html_data_flame(m, r->cg, r->o, r->k);
+	if (!b->started) {
+		html_data_flame(m, b->cg, &b->o, &b->k);
 		return;
 	}
-	pthread_join(fd->thread, NULL);
-	fd->started = false;
-	fwrite(fd->text, 1, fd->len, m);
-	free(fd->text);
-	fd->text = NULL;
+	pthread_join(b->thread, NULL);
+	b->started = false;
+	fwrite(b->text, 1, b->len, m);
+	free(b->text);
+	b->text = NULL;
 }
 
 static bool put_document(FILE *m, const char *at, void *arg)
@@ -406,7 +425,7 @@ static bool put_document(FILE *m, const char *at, void *arg)
 	else if (!strncmp(at, "@@CALLS@@", 9))
 		html_data_calls(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@FLAME@@", 9))
-		flame_doc_put(r->flame, m);
+		flame_doc_put(r->b, m);
 	else if (!strncmp(at, "@@SAMPLES@@", 11))
 		html_samples(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@CODE@@", 8))
@@ -454,22 +473,19 @@ void html_page_write(FILE *out, const char *page, const char *js,
 	fputs(t, out);
 }
 
+void print_html_begun(FILE *out, struct html_begun *b,
+		      const struct print_opts *o, const char *title,
+		      const char *warnings)
+{
+	struct report_docs r = { b->cg, o, &b->k, warnings, b };
+
+	html_page_write(out, html_asset_report_html, html_asset_report_js,
+			title, put_document, &r);
+	print_html_drop(b);
+}
+
 void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 		const char *title, const char *warnings)
 {
-	struct report_keep k;
-	struct flame_doc flame;
-	struct report_docs r = { cg, o, &k, warnings, &flame };
-
-	/* the functions the page has: at o->threshold (report_keep.h) */
-	report_keep_init(&k, cg, o);
-	flame_doc_start(&flame, &r);
-	html_page_write(out, html_asset_report_html, html_asset_report_js,
-			title, put_document, &r);
-	/* a page without the flame graph's place (none has none) */
-	if (flame.started) {
-		pthread_join(flame.thread, NULL);
-		free(flame.text);
-	}
-	report_keep_release(&k);
+	print_html_begun(out, print_html_begin(cg, o), o, title, warnings);
 }
