@@ -344,16 +344,15 @@ struct report_docs {
  * The page begun (print.h): the functions it has, and the flame
  * graph's document (html_data_flame()) made on a second thread while
  * this one finishes the analysis (the annotated source's and the
- * disassembly's choices) and writes the documents before it. Its
- * trees are built from the call graph, which nothing writes to any
- * more, and take about as long as those (many.60's report with its
- * binary: 0.29 s against 0.48). The thread has its own copy of the
+ * disassembly's choices, 0.16 s on many.60's report with its binary,
+ * the trees 0.29 s there). Its trees are built from the call graph,
+ * which nothing writes to any more. The thread has its own copy of the
  * options (the analysis still sets the code views' in the caller's);
  * the functions and the tree depend only on the sort event and the
  * threshold. The same bytes as from this thread, kept in memory until
- * their turn (150 KB there). The tree's memory is then held beside the
- * first view's labels: there 18 MiB and 20 over the page's 190, which
- * flame_data.c keeps under the read's peak.
+ * their turn (150 KB there). The first view's document waits for the
+ * thread (flame_doc_wait()): the trees' memory is not held beside its
+ * labels'.
  */
 struct html_begun {
 	const struct cg *cg;
@@ -405,24 +404,39 @@ void print_html_drop(struct html_begun *b)
 /* The document into m: the thread's when it made one, else made here. */
 static void flame_doc_put(struct html_begun *b, FILE *m)
 {
-	if (!b->started) {
+	if (b->started) {
+		pthread_join(b->thread, NULL);
+		b->started = false;
+	}
+	if (!b->text) {
 		html_data_flame(m, b->cg, &b->o, &b->k);
 		return;
 	}
-	pthread_join(b->thread, NULL);
-	b->started = false;
 	fwrite(b->text, 1, b->len, m);
 	free(b->text);
 	b->text = NULL;
+}
+
+/* The thread's trees done with before the first view's document: its
+ * labels (every function's short name made unique, 20 MiB on many.60)
+ * and the trees' memory (18) at once took the peak 4 to 11 MiB past the
+ * fold's (222-231 MiB in runs at load 2, 25% of the file 235.7). */
+static void flame_doc_wait(struct html_begun *b)
+{
+	if (b->started) {
+		pthread_join(b->thread, NULL);
+		b->started = false;
+	}
 }
 
 static bool put_document(FILE *m, const char *at, void *arg)
 {
 	const struct report_docs *r = arg;
 
-	if (!strncmp(at, "@@DATA@@", 8))
+	if (!strncmp(at, "@@DATA@@", 8)) {
+		flame_doc_wait(r->b);
 		html_data_first(m, r->cg, r->o, r->k, r->warnings);
-	else if (!strncmp(at, "@@CALLS@@", 9))
+	} else if (!strncmp(at, "@@CALLS@@", 9))
 		html_data_calls(m, r->cg, r->o, r->k);
 	else if (!strncmp(at, "@@FLAME@@", 9))
 		flame_doc_put(r->b, m);
