@@ -69,6 +69,8 @@ struct run {
 	 * (po.transforms, po.totals_before) */
 	char *transforms;
 	uint64_t *totals_before;
+	/* --output=html: the page begun once the call graph is ranked */
+	struct html_begun *page;
 	/* --output=html: the page's title, and the messages of the run,
 	 * which the report shows too */
 	char *title;
@@ -855,6 +857,8 @@ static int analyse(struct run *r)
 		po->parts = &r->parts.parts;
 		po->nparts = r->parts.parts.nparts;
 		po->why_parts = r->parts.why;
+		/* the flame graph's trees made while the analysis goes on */
+		r->page = print_html_begin(&r->cg, po);
 		return html_views(r);
 	}
 	if (o->annotate) {
@@ -1053,8 +1057,12 @@ static int print_output(struct run *r, FILE *out)
 		print_transform_header(out, r, "# ");
 		print_folded(out, &r->cg, &r->po);
 	}
-	else if (o->mode == OUT_HTML)
-		print_html(out, &r->cg, &r->po, r->title, r->messages);
+	else if (o->mode == OUT_HTML) {
+		if (!r->page)
+			r->page = print_html_begin(&r->cg, &r->po);
+		print_html_begun(out, r->page, &r->po, r->title, r->messages);
+		r->page = NULL;
+	}
 	else if (o->flat || o->graph || o->annotate || o->disasm || o->leaks ||
 		 o->tree || o->threads || o->parts)
 		return print_text(r, out);
@@ -1112,6 +1120,9 @@ int analyze_run(const struct options *o, FILE *out)
 	}
 	if (!ret)
 		ret = print_output(&r, out);
+	/* a page begun and not written: its thread ended before the call
+	 * graph is freed */
+	print_html_drop(r.page);
 	diag_keep_end(&msgs);
 	free(r.title);
 	free(r.messages);

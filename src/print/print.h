@@ -119,6 +119,20 @@ void print_folded(FILE *out, const struct cg *cg, const struct print_opts *o);
  * page's; warnings (may be NULL) the run's messages, shown in it. */
 void print_html(FILE *out, const struct cg *cg, const struct print_opts *o,
 		const char *title, const char *warnings);
+/* The same in two steps: print_html_begin() as soon as the call graph
+ * is ranked (the page's functions chosen, its flame graph's trees made
+ * on a second thread while the caller goes on: o's sort event and
+ * threshold are those of the page), print_html_begun() to write the
+ * page (o then as print_html()'s; b freed), print_html_drop() where no
+ * page is written after all. Nothing may write to the call graph or
+ * its profile in between. */
+struct html_begun;
+struct html_begun *print_html_begin(const struct cg *cg,
+				    const struct print_opts *o);
+void print_html_begun(FILE *out, struct html_begun *b,
+		      const struct print_opts *o, const char *title,
+		      const char *warnings);
+void print_html_drop(struct html_begun *b);
 /* --tree: the top-down call tree as indented text (print_tree.c), one
  * line per call path with its total and self cost, in percent of the
  * total and as numbers; paths below o->threshold are counted, not
