@@ -1323,6 +1323,68 @@ static void test_path_as_nodes(void **state)
 	profile_release(&p);
 }
 
+/*
+ * The node index keeps every node findable as it grows (to a load of
+ * 3/4), with path hashes spread, gathered at the end of the table as it is (runs
+ * wrapping past its end, and at its doubling half of them moving to
+ * the new end, half staying), or there and at its start, and all one
+ * value.
+ */
+static void check_index_all(struct perf_node_index *ix, uint32_t n)
+{
+	for (uint32_t k = 0; k < n; k++) {
+		bool added = true;
+
+		assert_int_equal(perf_node_index_get_or_put(ix, k, k ^ 0x55,
+							    ix->path_hash[k],
+							    (uint32_t)ix->nr,
+							    &added), k);
+		assert_false(added);
+	}
+}
+
+static void test_node_index_grows(void **state)
+{
+	(void)state;
+	for (int pattern = 0; pattern < 4; pattern++) {
+		struct perf_node_index ix;
+		uint32_t seed = 99, n = pattern == 3 ? 1500 : 6000;
+		size_t cap = 0;
+
+		perf_node_index_init(&ix);
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t h;
+			bool added = false;
+
+			perf_node_index_reserve(&ix, 1);
+			seed = seed * 1103515245u + 12345u;
+			/* the end of the table as it is, the bits above
+			 * (where it doubles to) at random */
+			h = ((uint32_t)ix.mask - (seed >> 8) % 7) |
+			    (seed & ~(uint32_t)ix.mask);
+			switch (pattern) {
+			case 0: h = seed; break;
+			case 1: break;
+			case 2: if (!((seed >> 8) % 3))
+					h = (seed >> 8) % 9;
+				break;
+			default: h = UINT32_MAX; break;
+			}
+			if (ix.mask + 1 != cap) {
+				cap = ix.mask + 1;
+				check_index_all(&ix, k);
+			}
+			assert_int_equal(perf_node_index_get_or_put(&ix, k,
+								    k ^ 0x55, h,
+								    k, &added),
+					 k);
+			assert_true(added);
+		}
+		check_index_all(&ix, n);
+		perf_node_index_release(&ix);
+	}
+}
+
 /* An allocation that fails while a file is read names the file. */
 static void test_oom_names_file(void **state)
 {
@@ -2812,6 +2874,7 @@ int main(void)
 		cmocka_unit_test(test_costs_many_events),
 		cmocka_unit_test(test_cut_stacks),
 		cmocka_unit_test(test_path_as_nodes),
+		cmocka_unit_test(test_node_index_grows),
 		cmocka_unit_test(test_oom_names_file),
 		cmocka_unit_test(test_hostile_10k),
 		cmocka_unit_test(test_names_at_one_time),

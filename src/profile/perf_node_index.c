@@ -1,7 +1,7 @@
 /*
  * The index of a perf_data's stack nodes, by path hash (see
  * perf_node_index.h). Linear probing, power-of-two capacity, load kept
- * under 1/2, as u64map.
+ * to 3/4.
  */
 #include "perf_node_index.h"
 
@@ -52,7 +52,7 @@ void perf_node_index_reserve(struct perf_node_index *ix, size_t n)
 {
 	size_t cap = ix->slots ? ix->mask + 1 : 64;
 
-	while ((ix->nr + n) * 2 > cap)
+	while ((ix->nr + n) * 4 > cap * 3)
 		cap *= 2;
 	if (!ix->slots || cap != ix->mask + 1)
 		grow(ix, cap);
@@ -65,7 +65,7 @@ uint32_t perf_node_index_get_or_put(struct perf_node_index *ix, uint32_t fx,
 {
 	size_t j = h & ix->mask;
 
-	if (node != ix->nr || (ix->nr + 1) * 2 > ix->mask + 1 ||
+	if (node != ix->nr || (ix->nr + 1) * 4 > (ix->mask + 1) * 3 ||
 	    ix->nr + 1 > ix->path_hash_alloc)
 		BUG("perf node %u put into an index of %zu without room", node,
 		    ix->nr);
