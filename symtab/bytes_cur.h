@@ -81,4 +81,30 @@ static inline bool cur_sleb(struct cur *c, int64_t *v)
 	return false;
 }
 
+/*
+ * A DWARF unit's initial length (32-bit, or 0xffffffff and 64-bit):
+ * the cursor then ends where the unit does, and *off_size is its
+ * offsets' size (4 or 8). False for a reserved length or one past the
+ * cursor's end.
+ */
+static inline bool cur_unit(struct cur *c, unsigned *off_size)
+{
+	uint64_t len;
+
+	*off_size = 4;
+	if (!cur_int(c, 4, &len))
+		return false;
+	if (len == 0xffffffffu) {
+		*off_size = 8;
+		if (!cur_int(c, 8, &len))
+			return false;
+	} else if (len >= 0xfffffff0u) {
+		return false;
+	}
+	if (len > (uint64_t)(c->end - c->p))
+		return false;
+	c->end = c->p + len;
+	return true;
+}
+
 #endif

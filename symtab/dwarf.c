@@ -151,9 +151,6 @@ static name_id join_file_name(struct dwarf_reader *rd, Dwarf_Signed index)
 	Dwarf_Unsigned dir_index = 0, mtime, length;
 	Dwarf_Form_Data16 *md5;
 	Dwarf_Error err = NULL;
-	char *joined;
-	name_id id;
-	size_t len;
 
 	if (dwarf_srclines_files_data_b(rd->lines, index, &name, &dir_index,
 					&mtime, &length, &md5,
@@ -182,21 +179,7 @@ static name_id join_file_name(struct dwarf_reader *rd, Dwarf_Signed index)
 	}
 	if (!subdir || !is_absolute(subdir))
 		dir = rd->comp_dir;
-	if (!dir) {
-		dir = subdir;
-		subdir = NULL;
-	}
-	if (!dir)
-		return names_intern(rd->names, name, strlen(name));
-	len = strlen(dir) + strlen(name) + (subdir ? strlen(subdir) : 0) + 3;
-	joined = xmalloc(len);
-	if (subdir)
-		snprintf(joined, len, "%s/%s/%s", dir, subdir, name);
-	else
-		snprintf(joined, len, "%s/%s", dir, name);
-	id = names_intern(rd->names, joined, strlen(joined));
-	free(joined);
-	return id;
+	return names_intern_path(rd->names, dir, subdir, name);
 }
 
 /* The name of file number index as the line program and DW_AT_call_file

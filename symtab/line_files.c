@@ -68,22 +68,12 @@ static void end_seq(struct scan *s)
 static bool read_header(struct cur *c, const unsigned char **prog,
 			unsigned *opcode_base, const unsigned char **lengths)
 {
-	uint64_t len, ver, hlen, v;
-	unsigned off_size = 4;
+	uint64_t ver, hlen, v;
+	unsigned off_size;
 	const unsigned char *hstart;
 
-	if (!cur_int(c, 4, &len))
+	if (!cur_unit(c, &off_size))
 		return false;
-	if (len == 0xffffffffu) {
-		off_size = 8;
-		if (!cur_int(c, 8, &len))
-			return false;
-	} else if (len >= 0xfffffff0u) {
-		return false;
-	}
-	if (len > (uint64_t)(c->end - c->p))
-		return false;
-	c->end = c->p + len;
 	if (!cur_int(c, 2, &ver) || ver != 5 ||
 	    !cur_skip(c, 2) ||	/* address_size, segment_selector_size */
 	    !cur_int(c, off_size, &hlen))

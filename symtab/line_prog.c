@@ -170,21 +170,11 @@ static bool read_entries(struct cur *c, unsigned off_size,
 static bool read_header(struct cur *c, const struct line_sections *s,
 			struct header *h)
 {
-	uint64_t len, ver, hlen, v;
-	unsigned off_size = 4;
+	uint64_t ver, hlen, v;
+	unsigned off_size;
 
-	if (!cur_int(c, 4, &len))
+	if (!cur_unit(c, &off_size))
 		return false;
-	if (len == 0xffffffffu) {
-		off_size = 8;
-		if (!cur_int(c, 8, &len))
-			return false;
-	} else if (len >= 0xfffffff0u) {
-		return false;
-	}
-	if (len > (uint64_t)(c->end - c->p))
-		return false;
-	c->end = c->p + len;
 	h->end = c->end;
 	if (!cur_int(c, 2, &ver) || ver != 5 || !cur_int(c, 1, &v) ||
 	    (v != 4 && v != 8))
@@ -379,9 +369,6 @@ static name_id join_name(const struct header *h, struct names *names,
 {
 	const char *name, *subdir = NULL, *dir = NULL;
 	const struct entry *e;
-	char *joined;
-	name_id id;
-	size_t len;
 
 	if (index >= h->nfiles)
 		return unknown;
@@ -397,21 +384,7 @@ static name_id join_name(const struct header *h, struct names *names,
 		subdir = h->dirs[e->dir].path;
 	if (!subdir || subdir[0] != '/')
 		dir = comp_dir(h);
-	if (!dir) {
-		dir = subdir;
-		subdir = NULL;
-	}
-	if (!dir)
-		return names_intern(names, name, strlen(name));
-	len = strlen(dir) + strlen(name) + (subdir ? strlen(subdir) : 0) + 3;
-	joined = xmalloc(len);
-	if (subdir)
-		snprintf(joined, len, "%s/%s/%s", dir, subdir, name);
-	else
-		snprintf(joined, len, "%s/%s", dir, name);
-	id = names_intern(names, joined, strlen(joined));
-	free(joined);
-	return id;
+	return names_intern_path(names, dir, subdir, name);
 }
 
 /* A wanted program: where its header is and which rows are its. */

@@ -26,6 +26,7 @@
 #include "array.h"
 #include "diag.h"
 #include "hashmap.h"
+#include "xalloc.h"
 
 void names_init(struct names *n, struct arena *arena)
 {
@@ -238,6 +239,30 @@ static name_id intern_hashed(struct names *n, const char *s, size_t len,
 name_id names_intern(struct names *n, const char *s, size_t len)
 {
 	return intern_hashed(n, s, len, hash_bytes(s, len));
+}
+
+name_id names_intern_path(struct names *n, const char *dir,
+			  const char *subdir, const char *name)
+{
+	size_t len;
+	char *joined;
+	name_id id;
+
+	if (!dir) {
+		dir = subdir;
+		subdir = NULL;
+	}
+	if (!dir)
+		return names_intern(n, name, strlen(name));
+	len = strlen(dir) + strlen(name) + (subdir ? strlen(subdir) : 0) + 3;
+	joined = xmalloc(len);
+	if (subdir)
+		snprintf(joined, len, "%s/%s/%s", dir, subdir, name);
+	else
+		snprintf(joined, len, "%s/%s", dir, name);
+	id = names_intern(n, joined, strlen(joined));
+	free(joined);
+	return id;
 }
 
 /* How many names ahead a slot is loaded: enough misses in flight to

@@ -44,6 +44,11 @@ void names_release(struct names *n);
 /* The id of s[0..len), interning a copy on first sight. */
 name_id names_intern(struct names *n, const char *s, size_t len);
 
+/* The id of "dir/subdir/name", "dir/name" (subdir NULL) or name (dir
+ * NULL too): a line table's file joined to its directories. */
+name_id names_intern_path(struct names *n, const char *dir,
+			  const char *subdir, const char *name);
+
 /*
  * names_intern() of each name of `from` whose skip[] is false, its id
  * here into ids[] (the others' left as they are), in the order of their

@@ -134,6 +134,29 @@ static bool many_tiny_blocks(const struct pos_block *blk, size_t n)
 	return bytes / n < 256;
 }
 
+/* The functions kept whole, chosen from the read by the binary's
+ * regions at the load offset found; with regions, ps also reads by them
+ * (the second read's selection). */
+static void keep_exact(const struct code_positions *cp, struct profile *p,
+		       const struct options *o, const struct symtab *st,
+		       name_id ob, struct pos_select *ps, bool regions)
+{
+	uint64_t *bounds = NULL;
+	uint8_t *in_seg = NULL, *req;
+	uint32_t *sym_of = NULL, nb = 0;
+
+	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
+	if (regions)
+		pos_select_regions(ps, profile_str(p, ob), bounds, in_seg, nb);
+	req = xcalloc(st->nsyms + 1, sizeof(*req));
+	code_exact_required(p, st, ob, sym_of, nb, o, req);
+	code_keep_exact(p, st, ob, sym_of, nb, req, ps);
+	free(req);
+	free(bounds);
+	free(in_seg);
+	free(sym_of);
+}
+
 /*
  * The one read as the first of the two (code_positions_choose() by
  * region): where its blocks cannot be read again (an id defined twice,
@@ -151,9 +174,7 @@ static void choose_for_two(struct code_positions *cp, struct profile *p,
 			   const struct symtab *st, name_id ob)
 {
 	const char *env = getenv("CGANALYZE_SEEK_REUSE");
-	uint64_t *bounds = NULL, got_off;
-	uint8_t *in_seg = NULL, *req;
-	uint32_t *sym_of = NULL, nb = 0;
+	uint64_t got_off;
 	struct pos_select *ps;
 	name_id got_ob;
 
@@ -163,16 +184,8 @@ static void choose_for_two(struct code_positions *cp, struct profile *p,
 	if (resolve_guess_offset(p, st, rso, &got_ob, &got_off) < 0 ||
 	    got_ob != ob || got_off != cp->seek_off)
 		return;
-	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
 	ps = pos_select_new();
-	pos_select_regions(ps, profile_str(p, ob), bounds, in_seg, nb);
-	req = xcalloc(st->nsyms + 1, sizeof(*req));
-	code_exact_required(p, st, ob, sym_of, nb, o, req);
-	code_keep_exact(p, st, ob, sym_of, nb, req, ps);
-	free(req);
-	free(bounds);
-	free(in_seg);
-	free(sym_of);
+	keep_exact(cp, p, o, st, ob, ps, true);
 	pos_select_free(cp->next_select);
 	free(cp->next_object);
 	cp->next_select = ps;
@@ -188,10 +201,9 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 	struct pos_select *ps = p->pos_select;
 	struct symtab *st = cp->seek_st;
 	const char *why, *path, *guessed;
-	uint64_t *bounds = NULL, got_off;
+	uint64_t got_off;
 	name_id got_ob;
-	uint8_t *in_seg = NULL, *req, *kept;
-	uint32_t *sym_of = NULL, nb = 0;
+	uint8_t *kept;
 	const struct pos_block *blk;
 	size_t nblk;
 	name_id ob;
@@ -225,14 +237,7 @@ static bool seek_end(struct code_positions *cp, struct profile *p,
 		choose_for_two(cp, p, o, rso, st, ob);
 		return fail(cp, why);
 	}
-	code_make_regions(st, cp->seek_off, &bounds, &in_seg, &sym_of, &nb);
-	req = xcalloc(st->nsyms + 1, sizeof(*req));
-	code_exact_required(p, st, ob, sym_of, nb, o, req);
-	code_keep_exact(p, st, ob, sym_of, nb, req, ps);
-	free(req);
-	free(bounds);
-	free(in_seg);
-	free(sym_of);
+	keep_exact(cp, p, o, st, ob, ps, false);
 	if (html) {
 		p->pos_all_files = thr <= 0;
 		hot_files_keep(p, p, thr);

@@ -22,19 +22,8 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "base/hashmap.h"
+#include "base/hex.h"
 #include "base/xalloc.h"
-
-/* The hex digit c's value, or -1. */
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* One line: "ffffffff81000000 T _stext" or "... t name\t[module]". */
 static int parse_line(char *line, uint64_t *addr, char *type, char **name)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "base/hex.h"
 #include "base/xalloc.h"
 #include "pprof_read.h"
 #include "profile/perf_data.h"
@@ -29,17 +30,6 @@
  * a stack node each) */
 #define COSTS_PER_BYTE 1
 #define COSTS_BASE (2u << 20)
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* A mapping's build id, as pprof writes it (hex), onto its object. */
 static void set_build_id(struct perf_object *ob, const struct pprof_str *s,
