@@ -34,8 +34,9 @@ uint32_t demangle_names(struct profile *p)
 	 * read_opts.demangle), else merged names would count twice */
 	twice = ident ? profile_rekey(p, ident, NULL, NULL, NULL) : NO_ID;
 	if (twice != NO_ID)
-		warning("functions demangled to one name, %s, are on one "
-			"stack: it counts twice in its inclusive cost and its "
+		warning("functions demangled to one name, %s, may be on "
+			"one stack (the arcs join them): a stack through two "
+			"of them counts twice in its inclusive cost and its "
 			"arcs' (--no-demangle keeps them apart)",
 			profile_str(p, p->funcs[twice].name));
 	free(ident);

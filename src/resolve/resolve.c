@@ -845,8 +845,9 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		free(sy);
 		twice = profile_rekey(p, ident, ident_line, pos, NULL);
 		if (twice != NO_ID)
-			warning("%s: named functions of one stack as one, "
-				"%s: a stack through two of them counts twice "
+			warning("%s: named functions that may be on one "
+				"stack (the arcs join them) as one, %s: a stack "
+				"through two of them counts twice "
 				"in its inclusive cost and its arcs' (the "
 				"stacks were charged as read, before -b named "
 				"their functions)",
