@@ -132,6 +132,9 @@ static int load_side(struct diff *d, int k, const char *path)
 				.want_func_addrs = o->nbinaries > 0,
 				/* the page's flame graphs: IgProf's stacks */
 				.want_stacks = o->mode == OUT_HTML,
+				/* IgProf's names demangled as read, as the
+				 * listings have them */
+				.demangle = options_read_demangler(o),
 				.thread = o->reader_thread,
 				.perf_unwinder = o->perf_unwinder,
 				.perf_max_stack = o->max_stack };
