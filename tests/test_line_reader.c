@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/mapped_files.h"
 #include "read/cursor.h"
 #include "read/line_reader.h"
 
@@ -516,6 +517,49 @@ static void test_peek_empty_and_errors(void **state)
 	rmdir(dir);
 }
 
+/* ---- a file mapped whole ---- */
+
+/* A file cut short after it was opened is not mapped: reading its
+ * mapping past the new end would raise SIGBUS. Said with both sizes. */
+static void test_map_shrunk(void **state)
+{
+	static const char text[8192] = "PERFILE2";
+	struct line_reader lr;
+	struct input_bytes b;
+	char *path = write_temp(text, sizeof(text)), *diag;
+
+	(void)state;
+	assert_int_equal(line_reader_open(&lr, path), 0);
+	assert_int_equal(truncate(path, 100), 0);
+	assert_true(line_reader_shrank(&lr));
+	diag_capture_begin();
+	assert_int_equal(line_reader_bytes(&lr, 1 << 20, &b), -1);
+	diag = diag_capture_end();
+	assert_non_null(strstr(diag, path));
+	assert_non_null(strstr(diag, "100 bytes, shorter than the 8192"));
+	free(diag);
+	line_reader_close(&lr);
+
+	/* whole: mapped, and the mapping's file named for a bus error
+	 * until it is released */
+	assert_int_equal(truncate(path, 8192), 0);
+	assert_int_equal(line_reader_open(&lr, path), 0);
+	assert_false(line_reader_shrank(&lr));
+	assert_int_equal(line_reader_bytes(&lr, 1 << 20, &b), 0);
+	assert_true(b.mapped);
+	assert_string_equal(mapped_files_path_at(b.data + 8191), path);
+	assert_null(mapped_files_path_at(b.data + 8192));
+	assert_null(mapped_files_path_at(b.data - 1));
+	{
+		const unsigned char *was = b.data;
+
+		input_bytes_release(&b);
+		assert_null(mapped_files_path_at(was));
+	}
+	line_reader_close(&lr);
+	remove_temp(path);
+}
+
 /* ---- the binary cursor ---- */
 
 static const unsigned char bytes[] = {
@@ -654,6 +698,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_one_trailing_byte),
 		cmocka_unit_test(test_peek),
 		cmocka_unit_test(test_peek_empty_and_errors),
+		cmocka_unit_test(test_map_shrunk),
 		cmocka_unit_test(test_cursor_readers),
 		cmocka_unit_test(test_cursor_sequence),
 	};

@@ -3,6 +3,7 @@
  * exits and the only owner of stdout.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "analyze.h"
 #include "base/diag.h"
 #include "base/heap_tune.h"
+#include "base/mapped_files.h"
 #include "base/progress.h"
 #include "base/xalloc.h"
 #include "diff.h"
@@ -246,12 +248,65 @@ static bool huge_pages_from_env(void)
 	return !v || strcmp(v, "0") != 0;
 }
 
+static void say(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+/*
+ * SIGBUS: a page of a mapped file past its end, which is what reading a
+ * profile or a binary another program cuts short meanwhile does. Said
+ * as that, naming the file where a reader noted its mapping, rather
+ * than the shell's "Bus error"; the listing is not finished, so the
+ * status is an error's. Only async-signal-safe calls here.
+ */
+static void on_bus_error(int sig, siginfo_t *info, void *ctx)
+{
+	const char *path = mapped_files_path_at(info->si_addr);
+
+	(void)sig;
+	(void)ctx;
+	say("cganalyze: ");
+	if (path) {
+		say(path);
+		say(": ");
+	}
+	say(path ? "it was cut short while it was read (truncated or "
+		   "rewritten by another program): stopped; read it again "
+		   "once it is whole\n"
+		 : "a file mapped to be read (a profile or a binary) was cut "
+		   "short while it was read (truncated or rewritten by "
+		   "another program): stopped\n");
+	_exit(1);
+}
+
+static void catch_bus_errors(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_bus_error;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
 	int status;
 
 	heap_tune(huge_pages_from_env());
+	catch_bus_errors();
 
 	switch (options_parse(&o, argc, argv, stdout)) {
 	case OPTIONS_OK:

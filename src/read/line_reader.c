@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/diag.h"
+#include "base/mapped_files.h"
 #include "base/progress.h"
 #include "base/xalloc.h"
 #include "decompress.h"
@@ -286,9 +287,30 @@ int line_reader_map(struct line_reader *lr, const unsigned char **data,
 	p = mmap(NULL, (size_t)lr->file_size, PROT_READ, MAP_PRIVATE, lr->fd, 0);
 	if (p == MAP_FAILED)
 		return 0;	/* not mappable (a special file): read it */
+	/* cut short since it was opened: its last pages would raise
+	 * SIGBUS when read */
+	if (line_reader_shrank(lr)) {
+		munmap(p, (size_t)lr->file_size);
+		return -1;
+	}
+	mapped_files_note(p, (size_t)lr->file_size, lr->path);
 	*data = p;
 	*len = (size_t)lr->file_size;
 	return 1;
+}
+
+bool line_reader_shrank(const struct line_reader *lr)
+{
+	struct stat st;
+
+	if (fstat(lr->fd, &st) != 0 || (uint64_t)st.st_size >= lr->file_size)
+		return false;
+	error("%s: it is %llu bytes, shorter than the %llu when it was "
+	      "opened: it changed while it was read (truncated or "
+	      "rewritten); read it again once it is whole", lr->path,
+	      (unsigned long long)st.st_size,
+	      (unsigned long long)lr->file_size);
+	return true;
 }
 
 int line_reader_bytes(struct line_reader *lr, size_t max,
@@ -311,8 +333,10 @@ int line_reader_bytes(struct line_reader *lr, size_t max,
 
 void input_bytes_release(struct input_bytes *b)
 {
-	if (b->mapped)
+	if (b->mapped) {
+		mapped_files_forget(b->data);
 		munmap((void *)b->data, b->len);
+	}
 	free(b->copy);
 	memset(b, 0, sizeof(*b));
 }

@@ -101,6 +101,13 @@ long line_reader_slurp(struct line_reader *lr, size_t max,
 int line_reader_map(struct line_reader *lr, const unsigned char **data,
 		    size_t *len);
 
+/*
+ * Whether lr's plain file is now shorter than when it was opened
+ * (another program truncated or rewrote it): said, naming both sizes.
+ * A mapping of it would raise SIGBUS past the new end.
+ */
+bool line_reader_shrank(const struct line_reader *lr);
+
 /* The whole input's bytes, as the binary readers take them: mapped when
  * line_reader_map() can, else read (at most max bytes) into copy. */
 struct input_bytes {

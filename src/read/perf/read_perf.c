@@ -691,7 +691,12 @@ int read_perf(struct profile *p, struct line_reader *lr,
 		return -1;
 	fd = b.mapped ? lr->fd : -1;
 	ret = read_data(p, lr->path, b.data, b.len, fd, opts, true);
-	if (ret > 0)
+	/* the one pass fails quietly, and a file cut short while it was
+	 * read is one way: the two passes would read its header's
+	 * sections through the mapping again, past its new end */
+	if (ret > 0 && b.mapped && line_reader_shrank(lr))
+		ret = -1;
+	else if (ret > 0)
 		ret = read_data(p, lr->path, b.data, b.len, fd, opts, false);
 	input_bytes_release(&b);
 	return ret;
