@@ -45,6 +45,11 @@ struct perf_ahead {
 	unsigned char *buf[PIECES];
 	struct piece pieces[PIECES];	/* under lock */
 	size_t held;		/* the first piece the main thread holds */
+	/* the main thread's own: pieces [held, seen) were read, and stay
+	 * (the thread reads over only pieces before held), so they are
+	 * taken without the lock, whose line would go back and forth
+	 * between the processors twice a record */
+	size_t seen;
 	bool started;		/* the thread was made */
 	bool stop, done;	/* asked to stop; the thread has ended */
 	unsigned char *joined;	/* a record across two pieces */
@@ -153,6 +158,11 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 	last = (at + n - 1 - a->start) / PIECE;
 	kept = (keep - a->start) / PIECE;
 	in = at - (a->start + k * PIECE);
+	if (kept == a->held && last < a->seen) {
+		p = &a->pieces[k % PIECES];
+		q = &a->pieces[last % PIECES];
+		goto got;
+	}
 	pthread_mutex_lock(&a->lock);
 	if (kept < a->held || last >= kept + PIECES) {
 		pthread_mutex_unlock(&a->lock);
@@ -166,9 +176,13 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 	p = wait_piece(a, k);
 	if (p && last != k)
 		q = wait_piece(a, last);
+	/* the pieces are read in order: up to last, all were */
+	if (p && (last == k || q) && last + 1 > a->seen)
+		a->seen = last + 1;
 	pthread_mutex_unlock(&a->lock);
 	if (!p || (last != k && !q))
 		return NULL;
+got:
 	if (last == k)
 		return in + n <= p->len ? a->buf[k % PIECES] + in : NULL;
 	if (p->len != PIECE || n - (PIECE - in) > q->len)
