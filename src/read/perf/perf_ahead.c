@@ -8,7 +8,9 @@
  * else of the offset asked for) and those after it up to the one asked
  * for and the next (a record may cross into it: the two parts are
  * joined in a buffer of its own); the thread reads at most PIECES - 1
- * pieces past the first one held.
+ * pieces past the first one held. A piece is read with O_DIRECT, not
+ * copied by the kernel out of the page cache, while the main thread
+ * has enough pieces ahead of it to wait for the device (read_direct()).
  */
 #include "perf_ahead.h"
 
