@@ -170,6 +170,38 @@ static void test_ahead_held_together(void **state)
 	free(data);
 }
 
+/*
+ * Every piece read with O_DIRECT where the file system takes it (the
+ * device's blocks, from before the range's start; its end inside a
+ * block, and the file's): the same bytes. Elsewhere (tmpfs) read as
+ * always.
+ */
+static void test_ahead_direct(void **state)
+{
+	size_t len = 3 * MIB + 777, start = 4096 + 100;
+	unsigned char *data = pattern(len);
+	char *path = write_temp(data, len);
+	int fd = open(path, O_RDONLY);
+	struct perf_ahead *a;
+
+	(void)state;
+	assert_true(fd >= 0);
+	setenv("CGANALYZE_READ_DIRECT", "all", 1);
+	a = perf_ahead_start(fd, start, len - 500);
+	unsetenv("CGANALYZE_READ_DIRECT");
+	assert_non_null(a);
+	for (size_t at = start; at < len - 500; at += 5000) {
+		size_t n = len - 500 - at < 5000 ? len - 500 - at : 5000;
+
+		assert_memory_equal(perf_ahead_bytes(a, at, n), data + at, n);
+	}
+	assert_null(perf_ahead_bytes(a, len - 500, 1));
+	perf_ahead_stop(a);
+	close(fd);
+	remove_temp(path);
+	free(data);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +209,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_short_file),
 		cmocka_unit_test(test_ahead_kept),
 		cmocka_unit_test(test_ahead_held_together),
+		cmocka_unit_test(test_ahead_direct),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

@@ -3,8 +3,9 @@
  * kernel's copy of the file into our buffers (pread(), a sixth of the
  * reading's time on a --call-graph dwarf recording, both passes) is
  * done there while the main thread takes the records of the piece
- * before. The main thread asks for bytes at rising offsets, as
- * perf_read_records() walks the records.
+ * before (and with O_DIRECT, while the main thread has pieces enough
+ * ahead, there is no copy: the device's DMA). The main thread asks for
+ * bytes at rising offsets, as perf_read_records() walks the records.
  */
 #ifndef CGA_PERF_AHEAD_H
 #define CGA_PERF_AHEAD_H
