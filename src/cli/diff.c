@@ -692,14 +692,20 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 	{
 		/* a maximum's total is its largest value (MEM_MAX) */
 		bool max = profile_event_max(bp, d->s[BASE].ev);
+		/* the unit the flat profile's title gives ("ns", "bytes") */
+		name_id un = bp->events[d->s[BASE].ev].unit;
+		const char *unit = un != NO_NAME && !in_ticks(bp, d->s[BASE].ev)
+				   ? profile_str(bp, un) : NULL;
 
-		fprintf(out, " from %s (base, %s%s%s) to %s (new, %s%s%s): "
+		fprintf(out, " from %s (base, %s%s%s%s%s) to %s (new, %s%s%s%s%s): "
 			"%s (%+.2f%%)\n\n", d->s[BASE].path,
 			max ? "the largest " : "",
 			fmt_count(b1, totals[BASE], groups),
+			unit ? " " : "", unit ? unit : "",
 			max ? "" : " in all", d->s[NEW].path,
 			max ? "the largest " : "",
 			fmt_count(b2, totals[NEW], groups),
+			unit ? " " : "", unit ? unit : "",
 			max ? "" : " in all", ds, pct_delta(d, totals));
 	}
 	/* changes --threshold leaves out are counted, never denied: with
