@@ -871,6 +871,13 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 	if (in_ticks(&d->s[BASE].p, d->s[BASE].ev))
 		fprintf(out, ",\n \"unit_seconds\": %.17g",
 			d->s[BASE].p.events[d->s[BASE].ev].unit_seconds);
+	/* the unit the profile names, as the text's title and --json's
+	 * "event_info" give it ("ns", "bytes"; both sides have it) */
+	else if (d->s[BASE].p.events[d->s[BASE].ev].unit != NO_NAME) {
+		fputs(",\n \"unit\": ", out);
+		json_str(out, profile_str(&d->s[BASE].p,
+			 d->s[BASE].p.events[d->s[BASE].ev].unit));
+	}
 	for (int k = 0; k < 2; k++) {
 		fprintf(out, ",\n \"%s\": {\"path\": ", side_name[k]);
 		json_str(out, d->s[k].path);
