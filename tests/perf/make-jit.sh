@@ -1,0 +1,27 @@
+#!/bin/sh
+# Make jit.data and jit as committed here, and the map it wrote under
+# tests/perf/sysroot (tmp/perf-PID.map; tmp/cganalyze-jit/jit a link): a
+# program running code it made in anonymous memory and named in
+# /tmp/perf-PID.map, as a JIT does (jit.c). User samples only
+# (cpu-clock:u), -F 499: no kernel frames, a small file. Run as root
+# from the top of the tree:
+#   sh tests/perf/make-jit.sh
+set -e
+top=$(pwd)
+out=$top/tests/perf
+dir=/tmp/cganalyze-jit
+rm -rf "$dir"
+mkdir -p "$dir"
+cd "$dir"
+cp "$out/jit.c" .
+gcc -O2 -g -fno-omit-frame-pointer -o jit jit.c
+rm -f "$out"/sysroot/tmp/perf-*.map
+perf record -q -e cpu-clock:u -F 499 -g -o jit.data ./jit
+chmod 644 jit.data
+pid=$(perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ')
+mkdir -p "$out/sysroot/tmp/cganalyze-jit"
+cp jit "$out/"
+ln -sf ../../../jit "$out/sysroot/tmp/cganalyze-jit/jit"
+cp "/tmp/perf-$pid.map" "$out/sysroot/tmp/"
+rm -f "/tmp/perf-$pid.map"
+cp jit.data "$out"
