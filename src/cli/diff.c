@@ -22,6 +22,7 @@
 #include "print/json_write.h"
 #include "print/print.h"
 #include "read/read.h"
+#include "resolve/perf_jitmap.h"
 
 enum { BASE, NEW };
 static const char *const side_name[2] = { "base", "new" };
@@ -375,6 +376,11 @@ static void match_functions(struct diff *d)
 			key->name = profile_str(p, p->funcs[f].name);
 			key->file = strip(d->o, profile_str(p, p->funcs[f].file));
 			key->object = strip(d->o, profile_str(p, p->funcs[f].object));
+			/* a JIT's code is the object of its process's map,
+			 * /tmp/perf-PID.map: the same code of two runs is
+			 * under two pids, one object for the comparison */
+			if (jitmap_is_path(key->object))
+				key->object = "/tmp/perf-PID.map";
 			if (k == NEW && renamed != NO_NAME &&
 			    p->funcs[f].object == renamed)
 				key->object = d->main_obj[BASE];

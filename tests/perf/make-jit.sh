@@ -1,5 +1,5 @@
 #!/bin/sh
-# Make jit.data and jit as committed here, and the map it wrote under
+# Make jit.data, jit2.data and jit as committed here, and the map it wrote under
 # tests/perf/sysroot (tmp/perf-PID.map; tmp/cganalyze-jit/jit a link): a
 # program running code it made in anonymous memory and named in
 # /tmp/perf-PID.map, as a JIT does (jit.c). User samples only
@@ -16,12 +16,15 @@ cd "$dir"
 cp "$out/jit.c" .
 gcc -O2 -g -fno-omit-frame-pointer -o jit jit.c
 rm -f "$out"/sysroot/tmp/perf-*.map
-perf record -q -e cpu-clock:u -F 499 -g -o jit.data ./jit
-chmod 644 jit.data
-pid=$(perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ')
 mkdir -p "$out/sysroot/tmp/cganalyze-jit"
 cp jit "$out/"
 ln -sf ../../../jit "$out/sysroot/tmp/cganalyze-jit/jit"
-cp "/tmp/perf-$pid.map" "$out/sysroot/tmp/"
-rm -f "/tmp/perf-$pid.map"
-cp jit.data "$out"
+# two runs, two pids: jit2.data is the other side of e2e perf-jit-diff
+for f in jit.data jit2.data; do
+	perf record -q -e cpu-clock:u -F 499 -g -o $f ./jit
+	chmod 644 $f
+	pid=$(perf script -i $f -F pid 2>/dev/null | head -1 | tr -d ' ')
+	cp "/tmp/perf-$pid.map" "$out/sysroot/tmp/"
+	rm -f "/tmp/perf-$pid.map"
+	cp $f "$out"
+done
