@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/diag.h"
 #include "resolve/perf_jitmap.h"
@@ -66,6 +68,29 @@ static void test_absent(void **state)
 	jitmap_release(&m);
 }
 
+/* Not a regular file (a FIFO: no wait for a writer, a directory):
+ * refused with a message, nothing loaded. */
+static void test_not_a_file(void **state)
+{
+	char dir[] = "/tmp/cga-test-XXXXXX", fifo[64];
+	struct jitmap m;
+	char *notes;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/perf-1.map", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	diag_capture_begin();
+	assert_int_equal(jitmap_load(&m, fifo), -1);
+	assert_int_equal(jitmap_load(&m, dir), -1);
+	notes = diag_capture_end();
+	assert_non_null(strstr(notes, "not a JIT's symbol map"));
+	free(notes);
+	jitmap_release(&m);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 static void test_is_path(void **state)
 {
 	(void)state;
@@ -120,6 +145,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_load_and_lookup),
 		cmocka_unit_test(test_absent),
+		cmocka_unit_test(test_not_a_file),
 		cmocka_unit_test(test_is_path),
 		cmocka_unit_test(test_jitmaps),
 	};

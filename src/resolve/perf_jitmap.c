@@ -5,10 +5,12 @@
 #include "perf_jitmap.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/array.h"
 #include "base/diag.h"
@@ -49,17 +51,19 @@ int jitmap_load(struct jitmap *m, const char *path)
 {
 	size_t alloc = 0, len;
 	struct stat sb;
-	FILE *f;
+	FILE *f = NULL;
 	char *line;
+	int fd;
 
 	memset(m, 0, sizeof(*m));
-	f = fopen(path, "rb");
-	if (!f)
+	/* O_NONBLOCK: a FIFO at that path must not wait for a writer */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return errno == ENOENT || errno == ENOTDIR
 			? 1 : error_errno("cannot open '%s'", path);
-	if (fstat(fileno(f), &sb) < 0 || !S_ISREG(sb.st_mode) ||
-	    sb.st_size > JITMAP_MAX_BYTES) {
-		fclose(f);
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) ||
+	    sb.st_size > JITMAP_MAX_BYTES || !(f = fdopen(fd, "rb"))) {
+		close(fd);
 		return error("'%s': not a JIT's symbol map (not a regular "
 			     "file of at most 1 GiB)", path);
 	}
