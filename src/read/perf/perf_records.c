@@ -173,11 +173,13 @@ static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 	if (anon_memory(name, nlen) && exec_mapping(r, rec)) {
 		/*
 		 * Code made at run time (a JIT's): perf names it by the map
-		 * its process writes, /tmp/perf-PID.map, and its addresses
-		 * are the code's own (pgoff is the address): one object per
-		 * process, whose offsets are addresses, named from that map
-		 * (resolve_perf.c). As "//anon", a file of that name was
-		 * looked for, and every process's code was one object.
+		 * its process writes, /tmp/perf-PID.map, at the code's own
+		 * addresses: one object per process, whose offsets are the
+		 * addresses (pgoff set to the start: the kernel's records
+		 * give the address there, perf record -p's give 0), named
+		 * from that map (resolve_perf.c). As "//anon", a file of
+		 * that name was looked for, and every process's code was
+		 * one object.
 		 */
 		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", pid);
 		map.object = perf_data_object(r->d, &r->p->names, jit,
