@@ -17,7 +17,8 @@ name otherwise:
           `go` is installed and PPROF_LIVE is not 0, go's -top of it is
           the committed answer.
   arcs    As stacks for a profile without stacks (Callgrind, gmon.out):
-          flat is our self rounded to whole units; cum is the flame
+          flat is our self rounded to whole units (gmon.out's ticks in
+          nanoseconds, as we write its seconds: 1e7 a tick); cum is the flame
           graph's estimate, which --output=folded writes too: each
           function's folded lines (every path through it) add up to it
           within TOLERANCE of the total (folded rounds each line and
@@ -73,15 +74,24 @@ def ours(binary, args, event):
     costs cannot be summed (both may be in one stack), and the total."""
     doc = json.loads(run(binary, ['--json'] + args))
     ev = doc['events'].index(event)
+    scale = ns_scale(doc['event_info'][ev])
     rows = {}
     shared = set()
     for f in doc['functions']:
         if f['name'] in rows:
             shared.add(f['name'])
         old = rows.get(f['name'], (0, 0))
-        rows[f['name']] = (old[0] + f['self'][ev],
-                           old[1] + f['inclusive'][ev])
-    return rows, shared, doc['totals'][ev]
+        rows[f['name']] = (old[0] + f['self'][ev] * scale,
+                           old[1] + f['inclusive'][ev] * scale)
+    return rows, shared, doc['totals'][ev] * scale, scale
+
+
+def ns_scale(info):
+    """gmon.out's ticks, listed as seconds, are written in nanoseconds:
+    pprof's values are the ticks times the tick (1e7 ns for 0.01 s)."""
+    if info.get('listed_as') == 'seconds':
+        return round(info['unit_seconds'] * 1e9)
+    return 1
 
 
 def compare(what, want, got, bad, flat_only=False, rounding=False,
@@ -97,6 +107,8 @@ def compare(what, want, got, bad, flat_only=False, rounding=False,
 
 
 def folded_cum(binary, args, event):
+    """{frame: (the values of the folded lines through it, their
+    number)}: each line is rounded to a whole unit."""
     through = {}
     for line in run(binary, ['--output=folded', '--sort=' + event]
                     + args).splitlines():
@@ -104,7 +116,8 @@ def folded_cum(binary, args, event):
             continue
         path, value = line.rsplit(' ', 1)
         for frame in set(path.split(';')):
-            through[frame] = through.get(frame, 0) + int(value)
+            old = through.get(frame, (0, 0))
+            through[frame] = (old[0] + int(value), old[1] + 1)
     return through
 
 
@@ -116,25 +129,31 @@ def check(binary, kind, answer, event, args, aliases, tmp):
         if theirs in want:
             want[ours_name] = want.pop(theirs)
     if kind == 'read':
-        got, shared, _ = ours(binary, args, event)
+        got, shared, _, _ = ours(binary, args, event)
         compare(answer, want, got, bad, shared=shared)
         return bad
-    orig, shared, total = ours(binary, args, event)
+    orig, shared, total, scale = ours(binary, args, event)
     if kind == 'stacks':
         compare(answer + ' vs --json', want, orig, bad, shared=shared)
     else:
         compare(answer + ' vs --json', want, orig, bad, flat_only=True,
                 rounding=True)
+        # --output=folded writes whole ticks of gmon.out's time, each
+        # line rounded; pprof has its nanoseconds (scale): the lines'
+        # rounding, half a tick each, is within the tolerance too
         est = folded_cum(binary, args, event)
         for name, (_, cum) in want.items():
             if name in shared:
                 continue
-            if abs(cum - est.get(name, 0)) > TOLERANCE * total + 1:
+            value, lines = est.get(name, (0, 0))
+            slack = TOLERANCE * total + 1 + (scale / 2 * lines
+                                              if scale != 1 else 0)
+            if abs(cum - value * scale) > slack:
                 bad.append('%s: %s: pprof cum %d, the flame graph %d' %
-                           (answer, name, cum, est.get(name, 0)))
+                           (answer, name, cum, value * scale))
     out = os.path.join(tmp, 'out.pb.gz')
     run(binary, ['--output=pprof', '-o', out] + args)
-    back, shared, _ = ours(binary, [out], event)
+    back, shared, _, _ = ours(binary, [out], event)
     compare(answer + ' vs ours read back', want, back, bad, shared=shared)
     go = shutil.which('go')
     if go and os.environ.get('PPROF_LIVE', '1') != '0':

@@ -11,9 +11,12 @@
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/pbwire.h"
 #include "cg/cg.h"
+#include "cli/analyze.h"
+#include "cli/options.h"
 #include "print/write_pprof.h"
 #include "read/read.h"
 
@@ -421,6 +424,54 @@ static void test_write_read_back(void **state)
 	pb_out_release(&o);
 }
 
+/*
+ * gmon.out's time written and read back: its sample type is "seconds"
+ * in nanoseconds, each function's value its ticks times gprof's 0.01 s
+ * (gprof -b: spin 0.60 seconds of 0.92). Written as a count of ticks,
+ * go tool pprof printed "Type: seconds ... 60" for spin, 100 times the
+ * time gprof and our listings give (session 27).
+ */
+static void test_write_gmon_seconds(void **state)
+{
+	char dir[] = "/tmp/cga-test-XXXXXX", path[64];
+	char *argv[] = { (char *)"cganalyze", (char *)"--output=pprof",
+			 (char *)"-b", (char *)"tests/gmon/prog-nopie",
+			 (char *)"tests/gmon/nopie.gmon", NULL };
+	struct read_opts ro = { .want_stacks = true };
+	struct options o;
+	struct profile q;
+	char *diag = NULL;
+	FILE *out;
+	uint32_t spin;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/gmon.pb.gz", dir);
+	out = fopen(path, "wb");
+	assert_non_null(out);
+	diag_capture_begin();
+	assert_int_equal(options_parse(&o, 5, argv, out), OPTIONS_OK);
+	assert_int_equal(analyze_run(&o, out), 0);
+	free(diag_capture_end());
+	options_release(&o);
+	assert_int_equal(fclose(out), 0);
+
+	profile_init(&q);
+	if (read_path(&q, path, &ro, &diag) < 0)
+		fail_msg("%s", diag);
+	assert_string_equal(profile_str(&q, q.events[0].name), "seconds");
+	assert_string_equal(profile_str(&q, q.events[0].unit), "nanoseconds");
+	spin = find_func(&q, "spin");
+	assert_int_not_equal(spin, NO_ID);
+	/* 60.09 ticks (a bin shared with its neighbour): 600,902,256 ns */
+	assert_int_equal(profile_self(&q, spin)[0], 600902256);
+	assert_true(q.totals[0] > 910000000 && q.totals[0] < 930000000);
+	profile_release(&q);
+	free(diag);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -432,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_read),
 		cmocka_unit_test(test_read_errors),
 		cmocka_unit_test(test_write_read_back),
+		cmocka_unit_test(test_write_gmon_seconds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,6 +22,7 @@
 #include "print/json_write.h"
 #include "print/print.h"
 #include "read/read.h"
+#include "resolve/perf_jitmap.h"
 
 enum { BASE, NEW };
 static const char *const side_name[2] = { "base", "new" };
@@ -375,6 +376,11 @@ static void match_functions(struct diff *d)
 			key->name = profile_str(p, p->funcs[f].name);
 			key->file = strip(d->o, profile_str(p, p->funcs[f].file));
 			key->object = strip(d->o, profile_str(p, p->funcs[f].object));
+			/* a JIT's code is the object of its process's map,
+			 * /tmp/perf-PID.map: the same code of two runs is
+			 * under two pids, one object for the comparison */
+			if (jitmap_is_path(key->object))
+				key->object = "/tmp/perf-PID.map";
 			if (k == NEW && renamed != NO_NAME &&
 			    p->funcs[f].object == renamed)
 				key->object = d->main_obj[BASE];
@@ -692,14 +698,20 @@ static void print_text(FILE *out, const struct diff *d, size_t listed)
 	{
 		/* a maximum's total is its largest value (MEM_MAX) */
 		bool max = profile_event_max(bp, d->s[BASE].ev);
+		/* the unit the flat profile's title gives ("ns", "bytes") */
+		name_id un = bp->events[d->s[BASE].ev].unit;
+		const char *unit = un != NO_NAME && !in_ticks(bp, d->s[BASE].ev)
+				   ? profile_str(bp, un) : NULL;
 
-		fprintf(out, " from %s (base, %s%s%s) to %s (new, %s%s%s): "
+		fprintf(out, " from %s (base, %s%s%s%s%s) to %s (new, %s%s%s%s%s): "
 			"%s (%+.2f%%)\n\n", d->s[BASE].path,
 			max ? "the largest " : "",
 			fmt_count(b1, totals[BASE], groups),
+			unit ? " " : "", unit ? unit : "",
 			max ? "" : " in all", d->s[NEW].path,
 			max ? "the largest " : "",
 			fmt_count(b2, totals[NEW], groups),
+			unit ? " " : "", unit ? unit : "",
 			max ? "" : " in all", ds, pct_delta(d, totals));
 	}
 	/* changes --threshold leaves out are counted, never denied: with
@@ -865,6 +877,13 @@ static void print_json_diff(FILE *out, const struct diff *d, size_t listed)
 	if (in_ticks(&d->s[BASE].p, d->s[BASE].ev))
 		fprintf(out, ",\n \"unit_seconds\": %.17g",
 			d->s[BASE].p.events[d->s[BASE].ev].unit_seconds);
+	/* the unit the profile names, as the text's title and --json's
+	 * "event_info" give it ("ns", "bytes"; both sides have it) */
+	else if (d->s[BASE].p.events[d->s[BASE].ev].unit != NO_NAME) {
+		fputs(",\n \"unit\": ", out);
+		json_str(out, profile_str(&d->s[BASE].p,
+			 d->s[BASE].p.events[d->s[BASE].ev].unit));
+	}
 	for (int k = 0; k < 2; k++) {
 		fprintf(out, ",\n \"%s\": {\"path\": ", side_name[k]);
 		json_str(out, d->s[k].path);

@@ -7,17 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "flame_data.h"
 #include "html_data.h"
 
-/* The name without its level into buf (grown), its length */
+/* The name without its level into buf (grown), its length. Names are
+ * taken at their length, not strlen(): a hostile file's may hold NUL
+ * bytes, and two names alike up to one are two names. */
 static size_t folded_name(const struct profile *p, uint32_t f, char **buf,
 			  size_t *alloc)
 {
 	const char *name = profile_str(p, p->funcs[f].name);
-	size_t len = strlen(name);
+	size_t len = names_len(&p->names, p->funcs[f].name);
 
 	if (len + 1 > *alloc) {
 		*alloc = len + 1;
@@ -34,16 +37,21 @@ static bool has_levels(const struct profile *p)
 
 	for (uint32_t f = 0; f < p->nfuncs && !any; f++)
 		any = folded_name(p, f, &buf, &alloc) !=
-		      strlen(profile_str(p, p->funcs[f].name));
+		      names_len(&p->names, p->funcs[f].name);
 	free(buf);
 	return any;
 }
 
+/* p's name in q, at its length: an event named "Time\0..." beside
+ * "Time" (a hostile Callgrind file's) stays an event of its own, so
+ * that q has p's events, one for one (taken at strlen(), the two were
+ * one event of q, and the tree of p's third read past q's totals) */
 static name_id intern(struct profile *q, const struct profile *p, name_id id)
 {
-	const char *s = profile_str(p, id);
-
-	return id == NO_NAME ? NO_NAME : names_intern(&q->names, s, strlen(s));
+	if (id == NO_NAME)
+		return NO_NAME;
+	return names_intern(&q->names, profile_str(p, id),
+			    names_len(&p->names, id));
 }
 
 /*
@@ -63,6 +71,8 @@ static void fold_profile(const struct profile *p, struct profile *q,
 	for (uint32_t e = 0; e < p->nevents; e++) {
 		uint32_t qe = profile_event(q, intern(q, p, p->events[e].name));
 
+		if (qe != e)
+			BUG("event %u of the profile folded as %u", e, qe);
 		q->events[qe].max = p->events[e].max;
 		q->events[qe].unit_seconds = p->events[e].unit_seconds;
 	}

@@ -246,13 +246,16 @@ static void print_calls(FILE *out, uint64_t calls, uint64_t self_calls)
 			calls == 1 ? "" : "s");
 }
 
-/* A cost in the event's units, or in seconds for a time. */
+/* A cost in the event's units, named where the profile names them (the
+ * text listings' "ns", "bytes"), or in seconds for a time. */
 static void print_cost(const struct dot_ctx *d, double v)
 {
-	double unit = d->cg->p->events[d->ev].unit_seconds;
+	const struct pevent *ev = &d->cg->p->events[d->ev];
 
-	if (unit != 0)
-		fprintf(d->out, "%.2f s", v * unit);
+	if (ev->unit_seconds != 0)
+		fprintf(d->out, "%.2f s", v * ev->unit_seconds);
+	else if (ev->unit != NO_NAME)
+		fprintf(d->out, "%.0f %s", v, profile_str(d->cg->p, ev->unit));
 	else
 		fprintf(d->out, "%.0f", v);
 }

@@ -63,13 +63,20 @@ void print_folded(FILE *out, const struct cg *cg, const struct print_opts *o)
 	uint64_t written = 0;
 
 	flame_build(&fl, cg, ev, min, FOLDED_MAX_NODES);
-	if (fl.estimated)
-		fprintf(out, "# %s estimated from call arcs: the profile has no "
+	if (fl.estimated) {
+		/* gmon.out's lines count ticks, not the seconds the listings
+		 * print: the comment says so ("# seconds" over "main;fib 1"
+		 * read as a second where gprof says 0.01) */
+		if (listed_in_seconds(p, ev))
+			fprintf(out, "# ticks of %g s", p->events[ev].unit_seconds);
+		else
+			fprintf(out, "# %s", profile_str(p, p->events[ev].name));
+		fprintf(out, " estimated from call arcs: the profile has no "
 			"stacks, so each function's inclusive cost is shared "
 			"over its callers in proportion to the calls' inclusive "
 			"costs, cycles as wholes%s\n",
-			profile_str(p, p->events[ev].name),
 			fl.full ? "; paths past 2,000,000 are cut" : "");
+	}
 	len_at = xcalloc(fl.nnodes + 1, sizeof(*len_at));
 	/* depth first, without recursion: stacks can be 100,000 deep */
 	for (uint32_t n = fl.first_root; n != NO_ID;) {

@@ -52,6 +52,12 @@ struct pw {
 	 * a last "samples" type: without it pprof, and we reading the file
 	 * back, would count a sample per stack */
 	bool samples_type;
+	/* per event, what one unit of its values is written as: gmon.out's
+	 * ticks as nanoseconds (1e7 for gprof's 0.01 s), so that pprof's
+	 * "seconds" are the time gprof and our listings print, not a count
+	 * of ticks (go tool pprof said 21 where gprof says 0.21 seconds);
+	 * 1 for every other event */
+	double *scale;
 };
 
 static uint64_t add_string(struct pw *w, const char *s, size_t len)
@@ -90,10 +96,18 @@ static void put_value_type(struct pw *w, uint32_t num, uint64_t type,
 	pb_put_bytes(&w->out, num, w->msg.buf, w->msg.len);
 }
 
+/* gmon.out's time, listed in seconds, is written in nanoseconds */
+static bool written_in_ns(const struct profile *p, uint32_t e)
+{
+	return listed_in_seconds(p, e) && p->events[e].unit == NO_NAME;
+}
+
 static const char *unit_of(const struct profile *p, uint32_t e)
 {
 	const char *u;
 
+	if (written_in_ns(p, e))
+		return "nanoseconds";
 	if (p->events[e].unit == NO_NAME)
 		return "count";
 	u = profile_str(p, p->events[e].unit);
@@ -237,6 +251,16 @@ static void put_sample(struct pw *w)
 	pb_put_bytes(&w->out, P_SAMPLE, w->msg.buf, w->msg.len);
 }
 
+/* A value of event e as written: whole units of its scale. */
+static uint64_t scaled(const struct pw *w, size_t e, double v)
+{
+	double x = v * w->scale[e];
+
+	if (w->scale[e] == 1)
+		return (uint64_t)v;
+	return x >= 0x1p64 ? UINT64_MAX : (uint64_t)llround(x);
+}
+
 /* Whole stacks: one sample per stack with values. */
 static void put_stacks(struct pw *w)
 {
@@ -269,6 +293,8 @@ static void put_stacks(struct pw *w)
 			w->locs[w->nlocs++] = (uint64_t)p->stacks[up].func + 1;
 		}
 		memcpy(w->values, &rows[s * nv], nv * sizeof(*w->values));
+		for (size_t e = 0; e < ne; e++)
+			w->values[e] = scaled(w, e, (double)w->values[e]);
 		put_sample(w);
 	}
 	free(rows);
@@ -297,7 +323,7 @@ static void put_estimate(struct pw *w, const struct flame *fl, size_t e)
 		w->used[u] = true;
 		if (n->self <= 0)
 			continue;
-		sum[u] += n->self;
+		sum[u] += n->self * w->scale[e];
 		upto = (uint64_t)llround(sum[u]);
 		if (upto <= written[u])
 			continue;
@@ -368,6 +394,10 @@ int write_pprof(FILE *out, const char *where, const struct cg *cg,
 	u64map_init(&w.name_str);
 	w.used = xcalloc(p->nfuncs + cg->ncycles + 1, sizeof(*w.used));
 	w.values = xcalloc(p->nevents + 1, sizeof(*w.values));
+	w.scale = xcalloc(p->nevents + 1, sizeof(*w.scale));
+	for (size_t e = 0; e < p->nevents; e++)
+		w.scale[e] = written_in_ns(p, (uint32_t)e)
+			? p->events[e].unit_seconds * 1e9 : 1;
 	w.samples_type = p->sampled && stacks && !p->stacks_estimated;
 	for (size_t e = 0; w.samples_type && e < p->nevents; e++)
 		w.samples_type = !p->events[e].sample_count;
@@ -403,5 +433,6 @@ int write_pprof(FILE *out, const char *where, const struct cg *cg,
 	free(w.used);
 	free(w.locs);
 	free(w.values);
+	free(w.scale);
 	return ret;
 }

@@ -52,6 +52,7 @@
 #include "base/xalloc.h"
 #include "call_check.h"
 #include "kallsyms.h"
+#include "perf_jitmap.h"
 #include "perf_missing.h"
 #include "perf_lines.h"
 #include "perf_preload.h"
@@ -101,6 +102,7 @@ struct presolve {
 	uint8_t *nchain_exact, *nchain_ret;
 	uint32_t *chain_funcs;
 	size_t nchain_funcs, chain_alloc;
+	struct jitmaps jit;		/* JITs' /tmp/perf-PID.map */
 };
 
 /* The inlined functions a frame may stand for, at most (symtab's
@@ -995,7 +997,21 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		}
 		break;
 	}
-	case PERF_OBJ_ANON:
+	case PERF_OBJ_ANON: {
+		/* a JIT's code: its offsets are addresses */
+		const char *path = profile_str(r->p, ob->path), *name;
+		uint32_t len;
+
+		if (jitmap_is_path(path) &&
+		    (name = jitmaps_name(&r->jit, r->d->nobjects, fr->object,
+					 path, r->o->sysroot, look, &len))) {
+			*slot = profile_func(r->p, ob->path, NO_NAME,
+					     names_intern(&r->p->names, name,
+							  len));
+			return *slot;
+		}
+		break;
+	}
 	default:
 		break;
 	}
@@ -1315,6 +1331,7 @@ out:
 			free(r.bind[i].owned);
 		}
 	kallsyms_release(&r.ksyms);
+	jitmaps_release(&r.jit);
 	free(r.taken);
 	free(r.bind);
 	free(r.func_exact);

@@ -15,6 +15,7 @@
  * two threads unwind (read_held(), perf_par.h). A sample's own reading
  * is perf_samples.c's.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
@@ -82,6 +83,32 @@ static enum perf_object_kind kind_of(const char *name)
 	return name[0] == '/' ? PERF_OBJ_FILE : PERF_OBJ_ANON;
 }
 
+/* Anonymous memory, as perf names it ("//anon", and what it takes for
+ * such: a mapping of /dev/zero, a huge page's) */
+static bool anon_memory(const char *name, size_t n)
+{
+	return (n == 6 && !memcmp(name, "//anon", 6)) ||
+	       (n >= 9 && !memcmp(name, "/dev/zero", 9)) ||
+	       (n >= 14 && !memcmp(name, "/anon_hugepage", 14));
+}
+
+/* Whether a mapping record is of code: MMAP2's prot says; perf record
+ * writes MMAP (without prot) for code alone, and MMAP or MMAP2 flagged
+ * MISC_MMAP_DATA (--data) for data */
+static bool exec_mapping(struct perf_reader *r, const struct perf_record *rec)
+{
+	uint32_t prot = MMAP2_PROT_EXEC;
+	struct cursor c;
+
+	if (rec->misc & MISC_MMAP_DATA)
+		return false;
+	if (rec->type == PERF_RECORD_MMAP2) {
+		perf_cursor(r, &c, rec->body + 56, 4);
+		cursor_u32(&c, &prot);
+	}
+	return (prot & MMAP2_PROT_EXEC) != 0;
+}
+
 /* The process pid's program, when this executable file mapping is the
  * first since the process started or exec'd: the kernel maps the
  * program before its interpreter and libraries, and /proc/PID/maps,
@@ -110,6 +137,7 @@ static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 	uint64_t addr, len;
 	const char *name;
 	struct cursor c;
+	char jit[32];
 
 	if (rec->len < fixed + tsize)
 		return perf_fail(r, rec->off, "a mapping record of %zu bytes, "
@@ -142,6 +170,25 @@ static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 	if (map.pgoff > UINT64_MAX - (map.end - map.start))
 		perf_quirk(r, PERF_Q_MAP_PGOFF, rec->off);
 	map.time = t.time;
+	if (anon_memory(name, nlen) && exec_mapping(r, rec)) {
+		/*
+		 * Code made at run time (a JIT's): perf names it by the map
+		 * its process writes, /tmp/perf-PID.map, at the code's own
+		 * addresses: one object per process, whose offsets are the
+		 * addresses (pgoff set to the start: the kernel's records
+		 * give the address there, perf record -p's give 0), named
+		 * from that map (resolve_perf.c). As "//anon", a file of
+		 * that name was looked for, and every process's code was
+		 * one object.
+		 */
+		snprintf(jit, sizeof(jit), "/tmp/perf-%u.map", pid);
+		map.object = perf_data_object(r->d, &r->p->names, jit,
+					      strlen(jit), PERF_OBJ_ANON);
+		map.pgoff = map.start;
+		map.file_offsets = true;
+		perf_maps_add(&r->maps, pid, &map);
+		return 0;
+	}
 	map.object = perf_data_object(r->d, &r->p->names, name, nlen,
 				      nlen ? kind_of(name) : PERF_OBJ_ANON);
 	map.file_offsets = r->d->objects[map.object].kind == PERF_OBJ_FILE;
