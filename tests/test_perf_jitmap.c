@@ -136,6 +136,24 @@ static void test_jitmaps(void **state)
 	/* past the objects: nothing */
 	assert_null(jitmaps_name(&j, 2, 5, path, NULL, 0x1000, &len));
 	jitmaps_release(&j);
+
+	/* recorded on another machine: its pid's map here is another
+	 * process's, not read (said once); with a sysroot it is read */
+	j.recorded_on = "there";
+	j.here = "here";
+	diag_capture_begin();
+	assert_null(jitmaps_name(&j, 2, 1, path, NULL, 0x100f, &len));
+	assert_null(jitmaps_name(&j, 2, 1, path, NULL, 0x1000, &len));
+	notes = diag_capture_end();
+	assert_non_null(strstr(notes, "not read: the recording was made on "
+				      "there, not on this machine (here)"));
+	assert_null(strstr(strstr(notes, "not read") + 1, "not read"));
+	free(notes);
+	jitmaps_release(&j);
+	j.recorded_on = "here";
+	j.here = "here";
+	assert_non_null(jitmaps_name(&j, 2, 1, path, NULL, 0x100f, &len));
+	jitmaps_release(&j);
 	free(dir);
 	remove_temp(path);
 }

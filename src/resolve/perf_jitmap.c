@@ -5,11 +5,13 @@
 #include "perf_jitmap.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "base/array.h"
@@ -145,6 +147,22 @@ int jitmap_is_path(const char *path)
 	return !strcmp(p, ".map");
 }
 
+static const char *here_name(struct jitmaps *j)
+{
+	static struct utsname u;
+
+	if (!j->here)
+		j->here = uname(&u) == 0 ? u.nodename : "";
+	return j->here;
+}
+
+/* Whether the recording says it was made on another machine. */
+static bool elsewhere(struct jitmaps *j)
+{
+	return j->recorded_on && *j->recorded_on &&
+	       strcmp(j->recorded_on, here_name(j)) != 0;
+}
+
 const char *jitmaps_name(struct jitmaps *j, size_t nobjects, uint32_t object,
 			 const char *path, const char *sysroot, uint64_t addr,
 			 uint32_t *len)
@@ -165,6 +183,19 @@ const char *jitmaps_name(struct jitmaps *j, size_t nobjects, uint32_t object,
 		if (sysroot && *sysroot) {
 			where = xmalloc(strlen(sysroot) + strlen(path) + 1);
 			sprintf(where, "%s%s", sysroot, path);
+		} else if (elsewhere(j)) {
+			/* pids are per machine: the map of that number here,
+			 * if any, is of another process, and its names would
+			 * be wrong ones */
+			j->state[object] = 2;
+			warning("%s: not read: the recording was made on %s, "
+				"not on this machine (%s), so the code process "
+				"%.*s made at run time is shown as addresses; "
+				"copy the map from there to DIR/tmp and give "
+				"--sysroot=DIR", path, j->recorded_on,
+				here_name(j),
+				(int)strspn(path + 10, "0123456789"), path + 10);
+			return NULL;
 		}
 		r = jitmap_load(&j->maps[object], where ? where : path);
 		j->state[object] = r == 0 ? 1 : 2;

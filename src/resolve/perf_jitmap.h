@@ -50,14 +50,19 @@ struct jitmaps {
 	uint8_t *state;		/* per object: 0 not looked for, 1 loaded,
 				 * 2 not there or not read */
 	size_t n;
+	/* the machine the recording was made on (its HEADER_HOSTNAME;
+	 * NULL: not said) and this one's (NULL: uname()'s; the tests set
+	 * it): a map at /tmp here is another process's when they differ */
+	const char *recorded_on, *here;
 };
 
 /*
  * The name of address addr in object `object` of the recording, whose
  * recorded path is path (a JIT map's name: jitmap_is_path()), from that
- * map under sysroot (when given) or at path, or NULL: no such map (said
- * once per map, in a warning), or no entry holds addr. The name lives
- * as long as j.
+ * map under sysroot (when given) or at path, or NULL: no such map, or a
+ * recording made on another machine and no sysroot (each said once per
+ * map, in a warning), or no entry holds addr. The name lives as long as
+ * j.
  */
 const char *jitmaps_name(struct jitmaps *j, size_t nobjects, uint32_t object,
 			 const char *path, const char *sysroot, uint64_t addr,

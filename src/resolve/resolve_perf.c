@@ -1002,6 +1002,8 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		const char *path = profile_str(r->p, ob->path), *name;
 		uint32_t len;
 
+		if (!r->jit.recorded_on && r->d->hostname != NO_NAME)
+			r->jit.recorded_on = profile_str(r->p, r->d->hostname);
 		if (jitmap_is_path(path) &&
 		    (name = jitmaps_name(&r->jit, r->d->nobjects, fr->object,
 					 path, r->o->sysroot, look, &len))) {
