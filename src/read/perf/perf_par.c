@@ -149,7 +149,7 @@ static bool wanted(const struct perf_reader *r, bool *both)
 	case READ_THREAD_OFF:
 		return false;
 	case READ_THREAD_AUTO:
-		return spare_cpu();
+		return spare_cpu_beside_own();
 	default:
 		return true;
 	}
