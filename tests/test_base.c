@@ -663,6 +663,29 @@ static void test_spare_cpu_from(void **state)
 	assert_true(spare_cpu_from("", 2));
 	assert_true(spare_cpu_from("0.00 0.00 0.00 0/88 1\n", 2));
 	(void)spare_cpu();	/* whatever the machine's load: no crash */
+	(void)spare_cpu_beside_own();
+}
+
+/* The running count less the caller's other running threads: the
+ * reader and its reading-ahead thread alone on two processors leave
+ * one free; with another program running, none. */
+static void test_spare_cpu_own(void **state)
+{
+	(void)state;
+	assert_true(spare_cpu_from_own("0.30 0.20 0.10 2/90 500\n", 2, 1));
+	assert_false(spare_cpu_from_own("0.30 0.20 0.10 3/90 500\n", 2, 1));
+	assert_false(spare_cpu_from_own("0.30 0.20 0.10 2/90 500\n", 2, 0));
+	/* a thread seen running that loadavg no longer counted */
+	assert_true(spare_cpu_from_own("0.30 0.20 0.10 1/90 500\n", 2, 2));
+	assert_false(spare_cpu_from_own("0.30 0.20 0.10 1/90 500\n", 1, 1));
+	assert_true(spare_cpu_from_own("0.30 0.20 0.10 4/90 500\n", 4, 2));
+	assert_true(spare_cpu_stat_running("123 (cganalyze) R 1 2 3"));
+	assert_false(spare_cpu_stat_running("123 (cganalyze) S 1 2 3"));
+	/* a command with a parenthesis and a space: the last ')' counts */
+	assert_true(spare_cpu_stat_running("9 (a) S (b) R 1 2"));
+	assert_false(spare_cpu_stat_running("9 (a) R (b) S 1 2"));
+	assert_false(spare_cpu_stat_running("garbage"));
+	assert_false(spare_cpu_stat_running("9 (a)"));
 }
 
 static void test_profile_rows_widen(void **state)
@@ -842,6 +865,7 @@ int main(void)
 		cmocka_unit_test(test_hash_bytes_spread),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_spare_cpu_from),
+		cmocka_unit_test(test_spare_cpu_own),
 		cmocka_unit_test(test_profile_rows_widen),
 		cmocka_unit_test(test_profile_derived),
 		cmocka_unit_test(test_profile_rekey_merges),

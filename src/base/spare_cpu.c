@@ -3,7 +3,9 @@
  */
 #include "spare_cpu.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -15,6 +17,11 @@
  * would keep the second thread off for a minute after.
  */
 bool spare_cpu_from(const char *loadavg, int cpus)
+{
+	return spare_cpu_from_own(loadavg, cpus, 0);
+}
+
+bool spare_cpu_from_own(const char *loadavg, int cpus, int own)
 {
 	const char *s = loadavg;
 	char *end;
@@ -29,6 +36,10 @@ bool spare_cpu_from(const char *loadavg, int cpus)
 	running = strtol(s, &end, 10);
 	if (end == s || *end != '/' || running < 1 || cpus < 1)
 		return true;
+	/* the caller is among the running; its other threads, counted
+	 * at another moment, may not be */
+	if (own > 0)
+		running = running - own < 1 ? 1 : running - own;
 	return running < cpus;
 }
 
@@ -48,7 +59,53 @@ void spare_cpu_assume(int answer)
 	assumed = answer;
 }
 
-bool spare_cpu(void)
+/* Whether the text of a /proc/PID/task/TID/stat says running: its
+ * state, the field after the command's closing parenthesis. */
+bool spare_cpu_stat_running(const char *stat)
+{
+	const char *s = NULL;
+
+	for (const char *p = stat; *p; p++)
+		if (*p == ')')
+			s = p;
+	return s && s[1] == ' ' && s[2] == 'R';
+}
+
+/* This process's threads running now, other than the caller. */
+static int own_running(void)
+{
+	char path[64], buf[512];
+	pid_t self = gettid();
+	struct dirent *e;
+	int count = 0;
+	DIR *d = opendir("/proc/self/task");
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+		ssize_t n;
+		int fd;
+
+		if (end == e->d_name || *end || tid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%ld/stat", tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		count += spare_cpu_stat_running(buf);
+	}
+	closedir(d);
+	return count;
+}
+
+static bool ask(bool beside_own)
 {
 	char buf[128];
 	ssize_t n;
@@ -64,5 +121,16 @@ bool spare_cpu(void)
 	if (n <= 0)
 		return true;
 	buf[n] = '\0';
-	return spare_cpu_from(buf, usable_cpus());
+	return spare_cpu_from_own(buf, usable_cpus(),
+				  beside_own ? own_running() : 0);
+}
+
+bool spare_cpu(void)
+{
+	return ask(false);
+}
+
+bool spare_cpu_beside_own(void)
+{
+	return ask(true);
 }

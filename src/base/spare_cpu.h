@@ -15,6 +15,14 @@
  */
 bool spare_cpu(void);
 
+/*
+ * The same, this process's other threads that are running not counted:
+ * a thread of its own started on an earlier answer (reading ahead) is
+ * not another program's, and would otherwise keep every later second
+ * thread of the run off a machine with a processor free for it.
+ */
+bool spare_cpu_beside_own(void);
+
 /* The tests' answer for spare_cpu(): 1 or 0, or -1 to ask the system
  * again (the default). */
 void spare_cpu_assume(int answer);
@@ -22,5 +30,12 @@ void spare_cpu_assume(int answer);
 /* The same from /proc/loadavg's text and the processors usable: for
  * the tests. */
 bool spare_cpu_from(const char *loadavg, int cpus);
+
+/* The same, own of the running tasks being the caller's other threads
+ * (counted once, the caller itself being one of the running). */
+bool spare_cpu_from_own(const char *loadavg, int cpus, int own);
+
+/* Whether a /proc/.../stat line says its task is running (state R). */
+bool spare_cpu_stat_running(const char *stat);
 
 #endif

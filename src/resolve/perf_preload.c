@@ -229,7 +229,7 @@ void perf_preload_object(void *ctx, const struct names *names,
 		return;
 	}
 	if (!pl->started) {
-		if (!(pl->always || spare_cpu()) ||
+		if (!(pl->always || spare_cpu_beside_own()) ||
 		    pthread_create(&pl->thread, NULL, helper, pl) != 0) {
 			pl->off = true;
 			return;

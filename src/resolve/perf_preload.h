@@ -30,7 +30,8 @@ struct perf_preload *perf_preload_new(const struct resolve_opts *o,
  * The reader's hook (read_opts' perf_object_seen, ctx the preloader):
  * object obj of d has its first frame. Its files are queued for the
  * helper thread, which starts with the first of them when a processor
- * is free for it (spare_cpu()); without one nothing is loaded ahead.
+ * is free for it (spare_cpu_beside_own()); without one nothing is
+ * loaded ahead.
  */
 void perf_preload_object(void *ctx, const struct names *names,
 			 const struct perf_data *d, uint32_t obj);

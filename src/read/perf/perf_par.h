@@ -53,7 +53,8 @@ struct perf_par;
  * start: CGANALYZE_UNWIND_THREAD=1 (or 0) says ("alone": the second
  * thread unwinds every sample, for the tests), else the reader's
  * thread setting (CGANALYZE_READER_THREAD: 0 none, 1 or "ahead" one)
- * or, by default, whether a processor is free (spare_cpu()).
+ * or, by default, whether a processor is free (spare_cpu_beside_own():
+ * the reading-ahead thread, if on, not counted against it).
  */
 struct perf_par *perf_par_start(struct perf_reader *r);
 
