@@ -15,6 +15,7 @@
 #include "base/hashmap.h"
 #include "base/idmap.h"
 #include "base/names.h"
+#include "base/sorted.h"
 #include "base/spare_cpu.h"
 #include "base/xalloc.h"
 
@@ -846,11 +847,34 @@ static void test_diag_keep(void **state)
 	fclose(err);
 }
 
+/* sorted_upto(): how many keys are at most x, duplicates and ends
+ * included; an empty (NULL) table has none. */
+static void test_sorted_upto(void **state)
+{
+	static const struct {
+		uint32_t pad;
+		uint64_t key;
+	} v[] = { { 0, 10 }, { 0, 20 }, { 0, 20 }, { 0, 30 } };
+	const struct { uint64_t key; } *none = NULL;
+
+	(void)state;
+	assert_int_equal(SORTED_UPTO(v, 4, key, 0), 0);
+	assert_int_equal(SORTED_UPTO(v, 4, key, 9), 0);
+	assert_int_equal(SORTED_UPTO(v, 4, key, 10), 1);
+	assert_int_equal(SORTED_UPTO(v, 4, key, 19), 1);
+	assert_int_equal(SORTED_UPTO(v, 4, key, 20), 3);
+	assert_int_equal(SORTED_UPTO(v, 4, key, 29), 3);
+	assert_int_equal(SORTED_UPTO(v, 4, key, UINT64_MAX), 4);
+	assert_int_equal(SORTED_UPTO(v, 1, key, 20), 1);
+	assert_int_equal(SORTED_UPTO(none, 0, key, 5), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arena_alignment_and_big_blocks),
 		cmocka_unit_test(test_diag_keep),
+		cmocka_unit_test(test_sorted_upto),
 		cmocka_unit_test(test_arena_strings_packed),
 		cmocka_unit_test(test_names_intern),
 		cmocka_unit_test(test_names_many),

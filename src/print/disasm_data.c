@@ -11,6 +11,7 @@
 #include "base/array.h"
 #include "base/diag.h"
 #include "base/hashmap.h"
+#include "base/sorted.h"
 #include "base/xalloc.h"
 #include "profile/pos_select.h"
 #include "disasm_data.h"
@@ -234,16 +235,8 @@ int disasm_pick(const struct cg *cg, const struct print_opts *o,
 /* The instruction whose bytes hold a, or NULL. */
 static const struct insn *insn_containing(const struct disasm *d, uint64_t a)
 {
-	size_t lo = 0, hi = d->ninsns;
+	size_t lo = SORTED_UPTO(d->insns, d->ninsns, addr, a);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (d->insns[mid].addr <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || a - d->insns[lo - 1].addr >= d->insns[lo - 1].len)
 		return NULL;
 	return &d->insns[lo - 1];

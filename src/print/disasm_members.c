@@ -10,6 +10,7 @@
 
 #include "base/array.h"
 #include "base/hashmap.h"
+#include "base/sorted.h"
 #include "base/xalloc.h"
 #include "disasm_members.h"
 #include "resolve/resolve.h"
@@ -129,16 +130,8 @@ static void make_spans(struct finder *fd)
 static void add_holding(struct finder *fd, const struct spans *sp,
 			uint64_t a, uint32_t f)
 {
-	size_t lo = 0, hi = sp->n;
+	size_t lo = SORTED_UPTO(sp->v, sp->n, lo, a);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (sp->v[mid].lo <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo > 0 && sp->maxhi[lo - 1] > a) {
 		lo--;
 		if (sp->v[lo].hi > a)

@@ -21,6 +21,7 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/sorted.h"
 #include "base/hashmap.h"
 #include "base/hex.h"
 #include "base/xalloc.h"
@@ -336,16 +337,8 @@ void kallsyms_release(struct kallsyms *k)
 
 const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->n;
-
 	/* the last symbol at or below addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = SORTED_UPTO(k->syms, k->n, addr, addr);
 
-		if (k->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo ? &k->syms[lo - 1] : NULL;
 }

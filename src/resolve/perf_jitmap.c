@@ -16,6 +16,7 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/sorted.h"
 #include "base/xalloc.h"
 
 /* A map of more than this is not a JIT's map (a hostile file, or the
@@ -118,17 +119,9 @@ void jitmap_release(struct jitmap *m)
 
 const struct jit_sym *jitmap_lookup(const struct jitmap *m, uint64_t addr)
 {
-	size_t lo = 0, hi = m->n;
-
 	/* the last entry starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = SORTED_UPTO(m->syms, m->n, start, addr);
 
-		if (m->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || addr >= m->syms[lo - 1].end)
 		return NULL;
 	return &m->syms[lo - 1];

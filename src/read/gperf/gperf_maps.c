@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/sorted.h"
 
 void gperf_maps_init(struct gperf_maps *m)
 {
@@ -141,17 +142,9 @@ void gperf_maps_sort(struct gperf_maps *m)
 uint32_t gperf_maps_frame(const struct gperf_maps *m, struct perf_data *d,
 			  uint32_t unknown, uint64_t addr)
 {
-	size_t lo = 0, hi = m->n;
-
 	/* the last mapping starting at or below addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = SORTED_UPTO(m->maps, m->n, start, addr);
 
-		if (m->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo > 0 && addr < m->maps[lo - 1].end) {
 		const struct gperf_map *map = &m->maps[lo - 1];
 
