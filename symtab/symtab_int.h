@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "base/hashmap.h"
+#include "base/sorted.h"
 #include "symtab.h"
 
 #define NO_IDX UINT32_MAX	/* "none" for the uint32_t indexes below */
@@ -168,20 +169,7 @@ struct dpiece {
 static inline size_t count_at_or_below(const void *base, size_t n,
 				       size_t size, uint64_t addr)
 {
-	const unsigned char *b = base;
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		uint64_t a;
-
-		memcpy(&a, b + mid * size, sizeof(a));
-		if (a <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return sorted_upto(base, n, size, 0, addr);
 }
 
 struct symtab_range {
