@@ -460,6 +460,48 @@ class UnitsTest(ReportBase):
         self.assertEqual(shown, want)
         p.shot('units-pprof-samples')
 
+    def test_entry_head_and_called_as_text(self):
+        """The Function view's own line heads its share as -q does
+        ("%total"; gmon.out's "% time", gprof's) and leaves "called"
+        blank where -q does (a function no call was recorded into),
+        for a profile whose arcs have no cost (Cachegrind's, which has
+        none; it said "% time" and 0) as for the others."""
+        args = {'cachegrind': ['samples/recursion/cachegrind.out'],
+                'callgrind': PROFILES['callgrind'],
+                'gmon': PROFILES['gmon']}
+        for kind, a in args.items():
+            path = os.path.join(self.tmp, 'entry-' + kind + '.html')
+            run(['--output=html', '--threshold=0', '-o', path] + a)
+            doc = json.loads(run(['--json'] + a))
+            text = run(['-q', '--brief', '--threshold=0'] + a)
+            head = next(l for l in text.splitlines() if l.startswith('index'))
+            want_head = '% time' if '% time' in head else '% total'
+            entries = {}
+            for l in text.splitlines():
+                m = re.match(r'^\[\d+\]\s+\S+\s+\S+\s+\S+(.*)$', l)
+                if m:
+                    parts = re.split(r'\s{2,}', m.group(1).strip())
+                    entries[strip_index(parts[-1])] = \
+                        parts[0] if len(parts) > 1 else ''
+            p = Page(self.driver, path)
+            checked = 0
+            for f in doc['functions']:
+                label = f['name'] + (' <cycle %d>' % f['cycle']
+                                     if f['cycle'] else '')
+                if label not in entries:
+                    continue
+                shown = self.function_view(p, f['id'])
+                self.assertEqual(shown['head'][0], want_head, kind)
+                prim = next(r for r in shown['rows'] if r['dir'] == 'primary')
+                # gprof's graph groups no digits
+                self.assertEqual(prim['cells'][4].replace(',', ''),
+                                 entries[label].replace(',', ''),
+                                 '%s %s: called' % (kind, label))
+                checked += 1
+            self.assertGreater(checked, 3, kind)
+            self.assertIn('', entries.values(), kind)
+            p.shot('units-entry-' + kind)
+
 
 if __name__ == '__main__':
     unittest.main()
