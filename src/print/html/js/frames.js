@@ -9,6 +9,17 @@
 let flameOrder = '';
 const FLAME_ORDERS = { '': 'as recorded', weight: 'heaviest first', name: 'by name' };
 
+/* The readout above a graph of frames: the hovered frame's name and
+ * cost, cut with an ellipsis where the line ends, then its links (or
+ * none), always in view; one line, so that a long C++ name does not
+ * push the graph down under the pointer (report.css, #flame-info) */
+function readoutFill(info, text, links) {
+	info.textContent = '';
+	info.append(el('span', { class: 'readout-text' }, text));
+	if (links)
+		info.append(links);
+}
+
 /* A place in the flame graph, the icicle or the sandwich, in the order
  * shown. */
 function flameHref(place) {
