@@ -501,6 +501,41 @@ class UnitsTest(ReportBase):
             self.assertGreater(checked, 3, kind)
             self.assertIn('', entries.values(), kind)
             p.shot('units-entry-' + kind)
+    def test_zero_total_shares(self):
+        """A profile whose total is 0 (gmon.out with no tick, "no time
+        accumulated", here a Callgrind file of 0 costs): its shares are
+        0.00%, as the text listings print them (-p's "0.00", -q's
+        "0.0"), not blank cells and "()" in the Function view's facts
+        and "( of the total)" in the sandwich's."""
+        src = os.path.join(self.tmp, 'zero.out')
+        with open(src, 'w') as f:
+            f.write('# callgrind format\nversion: 1\nevents: Ir\n'
+                    'fl=(1) z.c\nfn=(1) main\n1 0\ncfn=(2) idle\n'
+                    'calls=4 2\n2 0\nfn=(2)\n2 0\n')
+        path = os.path.join(self.tmp, 'zero.html')
+        run(['--output=html', '--threshold=0', '-o', path, src])
+        self.assertIn('  0.00  ', run(['-p', '--threshold=0', src]))
+        self.assertRegex(run(['-q', '--threshold=0', src]),
+                         r'(?m)^\[1\]\s+0\.0\s')
+        doc = json.loads(run(['--json', src]))
+        p = Page(self.driver, path)
+        rows = p.rows('top-table')
+        self.assertEqual(len(rows), len(doc['functions']))
+        for r in rows:
+            self.assertEqual((r['cells'][1], r['cells'][3]),
+                             ('0.00%', '0.00%'), r)
+        for f in doc['functions']:
+            shown = self.function_view(p, f['id'])
+            self.assertNotIn('()', shown['facts'])
+            self.assertIn('self 0 (0.00%), inclusive 0 (0.00%)',
+                          shown['facts'])
+            prim = next(r for r in shown['rows'] if r['dir'] == 'primary')
+            self.assertEqual(prim['cells'][0], '0.00%')
+            p.go('#sandwich/%d' % f['id'])
+            text = self.page_text(p)
+            self.assertIn('Inclusive 0 (0.00% of the total)', text)
+        p.go('#fn/%d' % doc['functions'][0]['id'])
+        p.shot('units-zero-function')
 
 
 if __name__ == '__main__':
