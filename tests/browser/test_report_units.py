@@ -536,6 +536,32 @@ class UnitsTest(ReportBase):
             self.assertIn('Inclusive 0 (0.00% of the total)', text)
         p.go('#fn/%d' % doc['functions'][0]['id'])
         p.shot('units-zero-function')
+    def test_zero_total_disasm(self):
+        """The Disassembly of a profile with instruction addresses and
+        its binary but no cost (a total of 0) says so and how to list a
+        function (--disasm=NAME does), not "the binary of the
+        profile's code is not here. Give it with -b BINARY" (it was
+        given)."""
+        main = subprocess.run(['nm', 'samples/recursion/prog'],
+                              capture_output=True, text=True).stdout
+        addr = re.search(r'^0*([0-9a-f]+) T main$', main, re.M).group(1)
+        src = os.path.join(self.tmp, 'zero-instr.out')
+        with open(src, 'w') as f:
+            f.write('# callgrind format\nversion: 1\npositions: instr line\n'
+                    'events: Ir\nob=(1) %s\nfl=(1) prog.c\nfn=(1) main\n'
+                    '0x%s 1 0\n' % (os.path.abspath('samples/recursion/prog'),
+                                     addr))
+        args = ['-b', 'samples/recursion/prog', src]
+        self.assertIn('Disassembly of main', run(['--disasm=main'] + args))
+        path = os.path.join(self.tmp, 'zero-instr.html')
+        run(['--output=html', '-o', path] + args)
+        p = Page(self.driver, path)
+        p.go('#disasm')
+        text = self.page_text(p)
+        p.shot('units-zero-disasm')
+        self.assertNotIn('Give it with -b', text)
+        self.assertIn('no function has a cost', text)
+        self.assertIn('cganalyze --disasm=NAME', text)
 
 
 if __name__ == '__main__':
