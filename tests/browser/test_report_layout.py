@@ -488,6 +488,13 @@ class LayoutTest(ReportBase):
                     info = self.rect(p, '#flame-info')
                     self.assertIn(title, info['text'])
                     self.assertLess(info['height'], 30, view)
+                    # the cost, at the title's end, whole and in view
+                    cost = p.js("""const c = document.querySelector(
+                        '#flame-info .readout-cost');
+                        return [c.textContent, c.getBoundingClientRect().right]""")
+                    self.assertTrue(title.endswith(cost[0]), (title, cost))
+                    self.assertRegex(cost[0], r'^: [\d,.]+ ')
+                    self.assertLessEqual(cost[1], info['vw'], view)
                     links = p.js("""return [...document.querySelectorAll(
                         '#flame-info a')].map(a => a.getBoundingClientRect().right)""")
                     self.assertTrue(links, view)
