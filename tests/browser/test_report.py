@@ -119,6 +119,22 @@ class ReportTest(ReportBase):
         p.wait()
         return p.rows('top-table')
 
+    def test_file_column_sorts_by_line(self):
+        """Top's file column, "prog.c:18", sorted by its title: by file,
+        then by line within a file (the rows of one file came in the
+        order of their self cost), both ways."""
+        p = self.page('gmon')
+        for desc in (False, True):
+            self.driver.find_element(By.CSS_SELECTOR,
+                                     '#top-head [data-key="file"]').click()
+            p.wait()
+            cells = [r['cells'][6] for r in p.rows('top-table')]
+            where = [(c.rsplit(':', 1)[0], int(c.rsplit(':', 1)[1]))
+                     for c in cells if re.search(r':\d+$', c)]
+            self.assertGreater(len(set(f for f, _ in where)), 0)
+            self.assertGreater(len(where), 3)
+            self.assertEqual(where, sorted(where, reverse=desc), cells)
+
     def test_filter(self):
         doc = self.docs['callgrind']
         fns = doc['functions']

@@ -449,3 +449,63 @@ class LayoutTest(ReportBase):
             # the figures end at one edge
             rights = {round(c['right']) for c in shown}
             self.assertLessEqual(max(rights) - min(rights), 1, (col, shown))
+
+    # ---- the readout above the flame graphs ----
+
+    def test_readout_moves_no_frame(self):
+        """Hovering a frame whose C++ name is longer than the window
+        is wide leaves every frame where it was: the readout above the
+        graph stays one line (it wrapped to two and pushed the graph
+        down under the pointer, so that a click meant for a frame of
+        the top row landed on none, or on the one below), the name cut
+        with an ellipsis and the links after it in view; and a click on
+        that frame zooms to it."""
+        p = self.report('cxx-perf', ['-b', 'tests/perf/cxx',
+                                     '--sysroot=tests/perf',
+                                     'tests/perf/cxx.data'])
+        where = """return [...document.querySelectorAll('#view .fr')]
+            .map(f => f.dataset.node + ' ' + f.dataset.unit + ' ' +
+                 Math.round(f.getBoundingClientRect().top))"""
+        for width in (1400, 800):
+            self.driver.set_window_size(width, 1000)
+            for view in ('#flame', '#icicle', '#sandwich'):
+                p.go(view)
+                longest = p.js("""
+                    const fr = [...document.querySelectorAll('#view .fr')]
+                        .filter(f => f.getBoundingClientRect().width > 8);
+                    fr.sort((a, b) => b.title.length - a.title.length);
+                    return fr.slice(0, 3).map((f, k) => (f.dataset.k = k, k));""")
+                self.assertTrue(longest, view)
+                before = p.js(where)
+                for k in longest:
+                    fr = self.driver.find_element(By.CSS_SELECTOR,
+                                                  '#view .fr[data-k="%d"]' % k)
+                    title = fr.get_attribute('title')
+                    ActionChains(self.driver).move_to_element(fr).perform()
+                    p.wait()
+                    self.assertEqual(p.js(where), before,
+                                     '%s %d: frames moved' % (view, width))
+                    info = self.rect(p, '#flame-info')
+                    self.assertIn(title, info['text'])
+                    self.assertLess(info['height'], 30, view)
+                    # the cost, at the title's end, whole and in view
+                    cost = p.js("""const c = document.querySelector(
+                        '#flame-info .readout-cost');
+                        return [c.textContent, c.getBoundingClientRect().right]""")
+                    self.assertTrue(title.endswith(cost[0]), (title, cost))
+                    self.assertRegex(cost[0], r'^: [\d,.]+ ')
+                    self.assertLessEqual(cost[1], info['vw'], view)
+                    links = p.js("""return [...document.querySelectorAll(
+                        '#flame-info a')].map(a => a.getBoundingClientRect().right)""")
+                    self.assertTrue(links, view)
+                    for right in links:
+                        self.assertLessEqual(right, info['vw'], view)
+                if view == '#flame':
+                    p.shot('readout-long-%d' % width)
+                    node = p.js("""return document.querySelector(
+                        '#view .fr[data-k="0"]').dataset.node""")
+                    self.driver.find_element(
+                        By.CSS_SELECTOR, '#view .fr[data-k="0"]').click()
+                    p.wait()
+                    self.assertEqual(p.js('return location.hash'),
+                                     '#flame/' + node)

@@ -460,6 +460,109 @@ class UnitsTest(ReportBase):
         self.assertEqual(shown, want)
         p.shot('units-pprof-samples')
 
+    def test_entry_head_and_called_as_text(self):
+        """The Function view's own line heads its share as -q does
+        ("%total"; gmon.out's "% time", gprof's) and leaves "called"
+        blank where -q does (a function no call was recorded into),
+        for a profile whose arcs have no cost (Cachegrind's, which has
+        none; it said "% time" and 0) as for the others."""
+        args = {'cachegrind': ['samples/recursion/cachegrind.out'],
+                'callgrind': PROFILES['callgrind'],
+                'gmon': PROFILES['gmon']}
+        for kind, a in args.items():
+            path = os.path.join(self.tmp, 'entry-' + kind + '.html')
+            run(['--output=html', '--threshold=0', '-o', path] + a)
+            doc = json.loads(run(['--json'] + a))
+            text = run(['-q', '--brief', '--threshold=0'] + a)
+            head = next(l for l in text.splitlines() if l.startswith('index'))
+            want_head = '% time' if '% time' in head else '% total'
+            entries = {}
+            for l in text.splitlines():
+                m = re.match(r'^\[\d+\]\s+\S+\s+\S+\s+\S+(.*)$', l)
+                if m:
+                    parts = re.split(r'\s{2,}', m.group(1).strip())
+                    entries[strip_index(parts[-1])] = \
+                        parts[0] if len(parts) > 1 else ''
+            p = Page(self.driver, path)
+            checked = 0
+            for f in doc['functions']:
+                label = f['name'] + (' <cycle %d>' % f['cycle']
+                                     if f['cycle'] else '')
+                if label not in entries:
+                    continue
+                shown = self.function_view(p, f['id'])
+                self.assertEqual(shown['head'][0], want_head, kind)
+                prim = next(r for r in shown['rows'] if r['dir'] == 'primary')
+                # gprof's graph groups no digits
+                self.assertEqual(prim['cells'][4].replace(',', ''),
+                                 entries[label].replace(',', ''),
+                                 '%s %s: called' % (kind, label))
+                checked += 1
+            self.assertGreater(checked, 3, kind)
+            self.assertIn('', entries.values(), kind)
+            p.shot('units-entry-' + kind)
+    def test_zero_total_shares(self):
+        """A profile whose total is 0 (gmon.out with no tick, "no time
+        accumulated", here a Callgrind file of 0 costs): its shares are
+        0.00%, as the text listings print them (-p's "0.00", -q's
+        "0.0"), not blank cells and "()" in the Function view's facts
+        and "( of the total)" in the sandwich's."""
+        src = os.path.join(self.tmp, 'zero.out')
+        with open(src, 'w') as f:
+            f.write('# callgrind format\nversion: 1\nevents: Ir\n'
+                    'fl=(1) z.c\nfn=(1) main\n1 0\ncfn=(2) idle\n'
+                    'calls=4 2\n2 0\nfn=(2)\n2 0\n')
+        path = os.path.join(self.tmp, 'zero.html')
+        run(['--output=html', '--threshold=0', '-o', path, src])
+        self.assertIn('  0.00  ', run(['-p', '--threshold=0', src]))
+        self.assertRegex(run(['-q', '--threshold=0', src]),
+                         r'(?m)^\[1\]\s+0\.0\s')
+        doc = json.loads(run(['--json', src]))
+        p = Page(self.driver, path)
+        rows = p.rows('top-table')
+        self.assertEqual(len(rows), len(doc['functions']))
+        for r in rows:
+            self.assertEqual((r['cells'][1], r['cells'][3]),
+                             ('0.00%', '0.00%'), r)
+        for f in doc['functions']:
+            shown = self.function_view(p, f['id'])
+            self.assertNotIn('()', shown['facts'])
+            self.assertIn('self 0 (0.00%), inclusive 0 (0.00%)',
+                          shown['facts'])
+            prim = next(r for r in shown['rows'] if r['dir'] == 'primary')
+            self.assertEqual(prim['cells'][0], '0.00%')
+            p.go('#sandwich/%d' % f['id'])
+            text = self.page_text(p)
+            self.assertIn('Inclusive 0 (0.00% of the total)', text)
+        p.go('#fn/%d' % doc['functions'][0]['id'])
+        p.shot('units-zero-function')
+    def test_zero_total_disasm(self):
+        """The Disassembly of a profile with instruction addresses and
+        its binary but no cost (a total of 0) says so and how to list a
+        function (--disasm=NAME does), not "the binary of the
+        profile's code is not here. Give it with -b BINARY" (it was
+        given)."""
+        main = subprocess.run(['nm', 'samples/recursion/prog'],
+                              capture_output=True, text=True).stdout
+        addr = re.search(r'^0*([0-9a-f]+) T main$', main, re.M).group(1)
+        src = os.path.join(self.tmp, 'zero-instr.out')
+        with open(src, 'w') as f:
+            f.write('# callgrind format\nversion: 1\npositions: instr line\n'
+                    'events: Ir\nob=(1) %s\nfl=(1) prog.c\nfn=(1) main\n'
+                    '0x%s 1 0\n' % (os.path.abspath('samples/recursion/prog'),
+                                     addr))
+        args = ['-b', 'samples/recursion/prog', src]
+        self.assertIn('Disassembly of main', run(['--disasm=main'] + args))
+        path = os.path.join(self.tmp, 'zero-instr.html')
+        run(['--output=html', '-o', path] + args)
+        p = Page(self.driver, path)
+        p.go('#disasm')
+        text = self.page_text(p)
+        p.shot('units-zero-disasm')
+        self.assertNotIn('Give it with -b', text)
+        self.assertIn('no function has a cost', text)
+        self.assertIn('cganalyze --disasm=NAME', text)
+
 
 if __name__ == '__main__':
     unittest.main()

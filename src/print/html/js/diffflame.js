@@ -176,7 +176,9 @@ function viewDiffFlame(zoom) {
 	area.addEventListener('mouseover', e => {
 		const t = e.target.closest('.fr');
 
-		info.textContent = t ? t.title : '';
+		info.textContent = '';
+		if (t)
+			readoutFill(info, t.title, null);
 	});
 	area.addEventListener('focusin', e =>
 		e.target.dispatchEvent(new MouseEvent('mouseover', { bubbles: true })));

@@ -2,7 +2,13 @@
 
 /* Why there is no listing: what the profile lacks, as --disasm says. */
 function disasmNone(K) {
-	return el('p', { id: 'disasm-none' }, K.hasInstr
+	/* the binary given, but no function with a cost (a total of 0)
+	 * to list: the report lists those only */
+	return el('p', { id: 'disasm-none' }, K.hasInstr && D.binaries.length &&
+		  !total()
+		? 'No disassembly here: no function has a cost of ' + EV[ev] +
+		  ' (the total is 0); cganalyze --disasm=NAME lists any function.'
+		: K.hasInstr
 		? 'No disassembly: the binary of the profile\'s code is not here. ' +
 		  'Give it with -b BINARY.'
 		: 'No disassembly: the profile has no instruction addresses ' +

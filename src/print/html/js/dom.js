@@ -107,8 +107,11 @@ function withUnitPath(v, e = ev) {
 }
 /* perf.data: costs are samples' periods, and counts are of samples */
 const SAMPLED = !!D.sampled;
+/* v's share of total; of a total of 0 (gmon.out with no tick), 0.00%
+ * as the text listings print it; blank when there is no total */
 function pct(v, total) {
-	return total ? fixed(100 * v / total, 2) + '%' : '';
+	return total ? fixed(100 * v / total, 2) + '%'
+		: total === 0 ? fixed(0, 2) + '%' : '';
 }
 /* What shares of call paths (inclusive costs, the trees) are of: for
  * gmon.out the time the functions got, as the call graph and --tree

@@ -29,7 +29,10 @@ function entryTables(e, arcsIn, arcsOut, sameUnit) {
 	const countHead = !SAMPLED ? 'called'
 		: EV.length > 1 ? 'samples (all events)' : 'samples';
 	const own = el('table', { class: 'entry', id: 'fn-entry' },
-		el('tr', null, ...[calls().estimated ? '% time' : '% total',
+		/* as -q heads it: gprof's "% time" for gmon.out's seconds,
+		 * else "%total" (a Cachegrind profile's arcs have no cost
+		 * either, but its costs are no time) */
+		el('tr', null, ...[inSeconds() ? '% time' : '% total',
 			...costHeads, SAMPLED ? 'samples (self)' : 'called']
 			.map(h => el('th', { class: 'num' }, h)),
 			el('th', null, 'function')),
@@ -43,8 +46,10 @@ function entryTables(e, arcsIn, arcsOut, sameUnit) {
 			el('td', { class: 'num' }, fmtCost(e.self)),
 			el('td', { class: 'num' }, fmtCost(e.children)),
 			el('td', { class: 'num' }, fmtCost(e.inclusive)),
+			/* blank where no call was recorded, as -q's */
 			el('td', { class: 'num' }, SAMPLED ? fmt(e.samples)
-				: fmt(e.calls) + (e.selfCalls ? '+' + fmt(e.selfCalls) : '')),
+				: (e.calls || e.selfCalls ? fmt(e.calls) : '') +
+				(e.selfCalls ? '+' + fmt(e.selfCalls) : '')),
 			el('td', null, e.label)));
 	/* the callers' and callees' names, told apart */
 	const shown = fitSet(arcsIn.map(a => C.caller[a]).concat(

@@ -274,12 +274,14 @@ function viewFlame(icicle, zoom) {
 		info.textContent = '';
 		if (!t)
 			return;
-		info.append(t.title);
+		const links = el('span', { class: 'readout-links' });
+
 		if (i >= 0 && isPageFn(FL.unit[i]))
-			info.append(' \u00b7 ', fnLink(FL.unit[i]));
+			links.append(' \u00b7 ', fnLink(FL.unit[i]));
 		if (i >= 0 && FL.unit[i] !== NF)
-			info.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]),
+			links.append(' \u00b7 ', el('a', { href: flameHref('#sandwich/' + FL.unit[i]),
 				title: 'key s on a frame' }, 'sandwich'));
+		readoutFill(info, t.title, links);
 	});
 	/* from the keys: a frame in focus has the readout, Enter zooms
 	 * to it as a click does, "s" opens its sandwich, "m" its menu */

@@ -9,6 +9,24 @@
 let flameOrder = '';
 const FLAME_ORDERS = { '': 'as recorded', weight: 'heaviest first', name: 'by name' };
 
+/* The readout above a graph of frames: the hovered frame's title,
+ * "NAME: COST", the name cut with an ellipsis where the line ends, its
+ * cost ("510 (100.00%)", the diff's "base 300, new ...") and links (or
+ * none) after it always in view; one line, so that a long C++ name
+ * does not push the graph down under the pointer (report.css,
+ * #flame-info). The cost starts at the last ": " before a figure or
+ * "base " (a name may hold ": ", "(libc.so.6: ./csu/...)"). */
+function readoutFill(info, text, links) {
+	const m = [...text.matchAll(/: (?=base |[-+]?\d)/g)].pop();
+	const at = m ? m.index : text.length;
+
+	info.textContent = '';
+	info.append(el('span', { class: 'readout-text' }, text.slice(0, at)),
+		el('span', { class: 'readout-cost' }, text.slice(at)));
+	if (links)
+		info.append(links);
+}
+
 /* A place in the flame graph, the icicle or the sandwich, in the order
  * shown. */
 function flameHref(place) {

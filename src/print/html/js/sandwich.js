@@ -231,7 +231,8 @@ function viewSandwich(f) {
 			return;
 		const v = Number(t.dataset.unit);
 
-		info.append(t.title, ' \u00b7 ', v < 0 ? cycleLink(-v) : unitLink(v));
+		readoutFill(info, t.title, el('span', { class: 'readout-links' },
+			' \u00b7 ', v < 0 ? cycleLink(-v) : unitLink(v)));
 	};
 	area.addEventListener('mouseover', readout);
 	area.addEventListener('focusin', readout);

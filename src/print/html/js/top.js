@@ -11,7 +11,9 @@ const topColumns = [
 	SAMPLED ? { key: 'samples', title: 'samples', v: f => FN.samples[ev][f] }
 		: { key: 'calls', title: 'calls', v: f => FN.calls[f] },
 	{ key: 'name', title: 'function', v: f => name(f) },
-	{ key: 'file', title: 'file', v: f => fnFile(f) || '' },
+	/* as the cell reads, "prog.c:18": by file, then line */
+	{ key: 'file', title: 'file', v: f => (fnFile(f) || '') + '\u0000' +
+		String(fnLine(f) || 0).padStart(10, '0') },
 	{ key: 'object', title: 'object', v: f => fnObject(f) || '' },
 ];
 
