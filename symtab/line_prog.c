@@ -28,6 +28,7 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/sorted.h"
 #include "base/xalloc.h"
 #include "bytes_cur.h"
 
@@ -224,16 +225,8 @@ struct run {
 /* Whether a wanted address is in [low, high). */
 static bool holds_wanted(const struct run *r, uint64_t low, uint64_t high)
 {
-	size_t lo = 0, hi = r->nwant;
+	size_t lo = sorted_below_u64(r->want, r->nwant, low);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->want[mid] < low)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < r->nwant && r->want[lo] < high;
 }
 

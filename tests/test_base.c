@@ -867,6 +867,19 @@ static void test_sorted_upto(void **state)
 	assert_int_equal(SORTED_UPTO(v, 4, key, UINT64_MAX), 4);
 	assert_int_equal(SORTED_UPTO(v, 1, key, 20), 1);
 	assert_int_equal(SORTED_UPTO(none, 0, key, 5), 0);
+
+	/* sorted_below_u64(): the first at or above x */
+	{
+		static const uint64_t u[] = { 10, 20, 20, 30 };
+
+		assert_int_equal(sorted_below_u64(u, 4, 0), 0);
+		assert_int_equal(sorted_below_u64(u, 4, 10), 0);
+		assert_int_equal(sorted_below_u64(u, 4, 11), 1);
+		assert_int_equal(sorted_below_u64(u, 4, 20), 1);
+		assert_int_equal(sorted_below_u64(u, 4, 21), 3);
+		assert_int_equal(sorted_below_u64(u, 4, 31), 4);
+		assert_int_equal(sorted_below_u64(NULL, 0, 5), 0);
+	}
 }
 
 int main(void)

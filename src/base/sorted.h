@@ -32,6 +32,24 @@ static inline size_t sorted_upto(const void *v, size_t n, size_t size,
 	return lo;
 }
 
+/* The elements of the sorted v[0, n) below x: the index of the first
+ * at or above it (n: none is). */
+static inline size_t sorted_below_u64(const uint64_t *v, size_t n,
+				      uint64_t x)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* sorted_upto() of an array of structs by one of their fields, a
  * uint64_t (else a compile error). */
 #define SORTED_UPTO(v, n, field, x)                                         \

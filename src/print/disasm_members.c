@@ -164,16 +164,8 @@ static void by_position(struct finder *fd)
 static bool found_by_position(const struct finder *fd, uint32_t f, uint32_t k)
 {
 	uint64_t key = (uint64_t)f << 32 | k;
-	size_t lo = 0, hi = fd->nby_pos;
+	size_t lo = sorted_below_u64(fd->pairs, fd->nby_pos, key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (fd->pairs[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < fd->nby_pos && fd->pairs[lo] == key;
 }
 
