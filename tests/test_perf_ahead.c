@@ -183,6 +183,7 @@ static void test_ahead_direct(void **state)
 	char *path = write_temp(data, len);
 	int fd = open(path, O_RDONLY);
 	struct perf_ahead *a;
+	int direct;
 
 	(void)state;
 	assert_true(fd >= 0);
@@ -196,10 +197,35 @@ static void test_ahead_direct(void **state)
 		assert_memory_equal(perf_ahead_bytes(a, at, n), data + at, n);
 	}
 	assert_null(perf_ahead_bytes(a, len - 500, 1));
+	/* every piece direct where the file system takes O_DIRECT: the
+	 * guard must not have stopped them (3 pieces here) */
+	direct = open(path, O_RDONLY | O_DIRECT);
+	if (direct >= 0) {
+		assert_int_equal(perf_ahead_direct_reads(a), 3);
+		close(direct);
+	}
 	perf_ahead_stop(a);
 	close(fd);
 	remove_temp(path);
 	free(data);
+}
+
+/*
+ * A read's time on the device is its wall time less the thread's wait
+ * for a processor meanwhile; a wait that went back or passed the wall
+ * time (a counter that cannot be trusted) leaves the wall time.
+ */
+static void test_ahead_device_time(void **state)
+{
+	(void)state;
+	assert_int_equal(perf_ahead_device_ns(1000, 1000 + 9000000, 50,
+					      50 + 8500000),
+			 500000);
+	assert_int_equal(perf_ahead_device_ns(1000, 601000, 7, 7), 600000);
+	assert_int_equal(perf_ahead_device_ns(1000, 601000, 7, 3), 600000);
+	assert_int_equal(perf_ahead_device_ns(1000, 601000, 0, 700000),
+			 600000);
+	assert_int_equal(perf_ahead_device_ns(0, 0, 0, 0), 0);
 }
 
 int main(void)
@@ -210,6 +236,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_kept),
 		cmocka_unit_test(test_ahead_held_together),
 		cmocka_unit_test(test_ahead_direct),
+		cmocka_unit_test(test_ahead_device_time),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

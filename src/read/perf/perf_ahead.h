@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct perf_ahead;
 
@@ -44,6 +45,19 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
  * crossing two pieces is joined in, which the next such record takes
  * over: the bytes of the pieces themselves stay while they are kept. */
 bool perf_ahead_joined(const struct perf_ahead *a, const unsigned char *p);
+
+/* How many pieces the thread has read with O_DIRECT (the tests';
+ * asked once the reading is done). */
+size_t perf_ahead_direct_reads(const struct perf_ahead *a);
+
+/*
+ * A read's time on the device, from its wall time t0 to t1 (ns) and
+ * the thread's time waiting for a processor before (delay0) and after
+ * (delay1): the wall time less that wait, or the wall time when the
+ * waits make no sense.
+ */
+uint64_t perf_ahead_device_ns(uint64_t t0, uint64_t t1, uint64_t delay0,
+			      uint64_t delay1);
 
 /* Stops the thread and frees everything (NULL: nothing). */
 void perf_ahead_stop(struct perf_ahead *a);
