@@ -51,21 +51,13 @@ struct perf_frame_slot {
 };
 
 /* A thread's last sample's stack, outermost first: its frames, their
- * exact bits and the stack node each ends; and its unwound user
- * frames, outermost first: their addresses, mappings (map
- * PERF_UNWIND_NO_MAP: not taken again) and frames, with the process
- * and its mappings' gen. */
+ * exact bits and the stack node each ends. */
 #define PERF_PATHS 64
 struct perf_path {
 	uint32_t tid;
 	uint32_t *frames, *nodes;
 	bool *exact;
 	size_t n, alloc;
-	uint32_t upid, ugen;
-	uint64_t *upcs;
-	struct perf_unwind_where *uwhere;
-	uint32_t *uframes;
-	size_t un;
 };
 
 struct perf_source;
@@ -129,9 +121,6 @@ struct perf_reader {
 	struct perf_unwind *unwind;
 	bool unwind_made;
 	uint64_t dwarf_samples;		/* with a user stack dump */
-	/* unwound frames, and those taken from the thread's last sample
-	 * (perf_samples.c's outer_frames()) */
-	uint64_t unwound_frames, outer_frames_taken;
 	uint64_t chain_samples;		/* with a call chain and no dump:
 					 * perf record -g's frame pointers */
 	uint64_t cut_before, all_before; /* perf_data_cut_stacks() of the

@@ -175,75 +175,6 @@ static size_t sample_frames(struct perf_reader *r,
 	return n;
 }
 
-/* The slot of thread tid's last stack. */
-static struct perf_path *path_of(struct perf_reader *r, uint32_t tid)
-{
-	return &r->paths[((tid * 0x9e3779b1u) >> 16) % PERF_PATHS];
-}
-
-/*
- * How many of sample s's m unwound frames (innermost first: pcs and
- * their mappings where, as the reader's mappings have them now) are,
- * from the outermost in, its thread's last sample's: the same address
- * in the same mapping found for the same times, the process's mappings
- * the same (gen). Those are the frames frame_of() would find again:
- * they are written to frames[] from the end.
- */
-static size_t outer_frames(struct perf_reader *r, const struct perf_sample *s,
-			   const uint64_t *pcs,
-			   const struct perf_unwind_where *where, size_t m,
-			   uint32_t *frames)
-{
-	const struct perf_path *pa = path_of(r, s->tid);
-	size_t k = 0;
-
-	if (pa->tid != s->tid || pa->upid != s->pid || pa->ugen != r->maps_gen)
-		return 0;
-	while (k < m && k < pa->un) {
-		const struct perf_unwind_where *w = &where[m - 1 - k];
-		const struct perf_unwind_where *o = &pa->uwhere[k];
-
-		if (pcs[m - 1 - k] != pa->upcs[k] ||
-		    w->map == PERF_UNWIND_NO_MAP || w->map != o->map ||
-		    w->from != o->from || w->until != o->until)
-			break;
-		frames[m - 1 - k] = pa->uframes[k];
-		k++;
-	}
-	r->outer_frames_taken += k;
-	return k;
-}
-
-/* Sample s's m unwound frames kept for its thread's next sample
- * (where NULL: its mappings not known to be the reader's now). */
-static void keep_outer(struct perf_reader *r, const struct perf_sample *s,
-		       const uint64_t *pcs,
-		       const struct perf_unwind_where *where, size_t m,
-		       const uint32_t *frames)
-{
-	struct perf_path *pa = path_of(r, s->tid);
-
-	if (!pa->upcs) {
-		pa->upcs = xmalloc(PERF_UNWIND_MAX * sizeof(*pa->upcs));
-		pa->uwhere = xmalloc(PERF_UNWIND_MAX * sizeof(*pa->uwhere));
-		pa->uframes = xmalloc(PERF_UNWIND_MAX * sizeof(*pa->uframes));
-	}
-	/* stack_node() takes the slot over for tid too */
-	if (pa->tid != s->tid)
-		pa->n = 0;
-	pa->tid = s->tid;
-	pa->upid = s->pid;
-	pa->ugen = r->maps_gen;
-	for (size_t k = 0; k < m; k++) {
-		pa->upcs[k] = pcs[m - 1 - k];
-		pa->uwhere[k] = where ? where[m - 1 - k]
-				      : (struct perf_unwind_where){
-					      0, 0, PERF_UNWIND_NO_MAP };
-		pa->uframes[k] = frames[m - 1 - k];
-	}
-	pa->un = m;
-}
-
 /* The unwinder, made at the first sample with a user stack dump. */
 static struct perf_unwind *unwinder(struct perf_reader *r)
 {
@@ -267,7 +198,7 @@ static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
 	const struct perf_unwind_where *where;
 	const uint64_t *pcs;
 	const bool *exact;
-	size_t m, k;
+	size_t m;
 	bool same;
 
 	if (!unwinder(r))
@@ -296,18 +227,13 @@ static size_t unwound_frames(struct perf_reader *r, const struct perf_attr *a,
 		same = true;
 	}
 	stack_room(st, n + m);
-	k = same ? outer_frames(r, s, pcs, where, m, st->frames + n) : 0;
 	for (size_t i = 0; i < m; i++) {
 		bool known = same && where[i].map != PERF_UNWIND_NO_MAP;
 
-		if (i < m - k)
-			st->frames[n + i] = frame_of(r, s->pid, pcs[i], s->time,
-						     false,
-						     known ? &where[i] : NULL);
+		st->frames[n + i] = frame_of(r, s->pid, pcs[i], s->time,
+					     false, known ? &where[i] : NULL);
 		st->exact[n + i] = exact[i];
 	}
-	keep_outer(r, s, pcs, same ? where : NULL, m, st->frames + n);
-	r->unwound_frames += m;
 	return m;
 }
 
@@ -408,7 +334,8 @@ static bool in_time(struct perf_reader *r, const struct perf_sample *s)
 static uint32_t stack_node(struct perf_reader *r, uint32_t tid,
 			   const struct perf_stack *st, size_t n)
 {
-	struct perf_path *pa = path_of(r, tid);
+	struct perf_path *pa =
+		&r->paths[((tid * 0x9e3779b1u) >> 16) % PERF_PATHS];
 	uint32_t node = NO_ID;
 	size_t j = 0;
 

@@ -52,7 +52,6 @@
 #include "perf_cfi.h"
 #include "perf_ehcfi.h"
 #include "perf_reader.h"
-#include "perf_umemo.h"
 #include "profile/perf_files.h"
 
 /* The processes whose Dwfl is kept. */
@@ -182,25 +181,6 @@ struct perf_unwind {
 	bool past_dump;		/* the step from the last frame read
 				 * above the dump */
 	uint64_t by_rows, by_libdwfl, differed;
-
-	/* the last report()'s answer holds for the times [from, until)
-	 * (with the same gen), whatever it was */
-	uint64_t rep_from, rep_until;
-	struct perf_udump dump;	/* the sample's */
-	struct perf_umemo *memo;	/* NULL: each sample stepped whole */
-	bool memo_on;		/* the memo has the sample */
-	bool memo_reads;	/* read_word() tells reads */
-	/* the states of the frames unwound by rows (PERF_UNWIND_MAX + 1:
-	 * and the caller of the last), and how each was stepped */
-	struct perf_ustate *states;
-	struct perf_ustep *steps;
-	uint32_t *step_rows;	/* perf_cfi_index() + 1; 0: by frame
-				 * pointers */
-	struct perf_ureads *reads;
-	const struct cfi_row *stepped_by;	/* step()'s row; NULL: by
-						 * frame pointers */
-	/* the memo's counts (perf_umemo_counts()), with those absorbed */
-	uint64_t memo_samples, memo_taken, memo_stepped;
 };
 
 /* libdw's entry points: loaded by the first perf_unwind_new(), before
@@ -556,15 +536,10 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
 	    rs->gen == u->gen && rs->from <= t && t < rs->until) {
 		u->last = rs;
-		u->rep_from = rs->from;
-		u->rep_until = rs->until;
 		return REPORT_OK;
 	}
 	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
 				  &until);
-	/* every answer below is the mapping's (or no mapping's) */
-	u->rep_from = from;
-	u->rep_until = until;
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
 	f = object_file(u, map->object);
@@ -607,21 +582,17 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 
 /* Frame u->n is at pc (exact: where the code was): its mapping, which
  * report() just found for it (u->last), kept too. */
-static struct perf_unwind_where where_found(const struct perf_unwind *u)
-{
-	return u->last ? (struct perf_unwind_where){ u->last->from,
-						     u->last->until,
-						     u->last->map }
-		       : (struct perf_unwind_where){ 0, 0,
-						     PERF_UNWIND_NO_MAP };
-}
-
 static void keep_frame(struct perf_unwind *u, uint64_t pc, bool exact)
 {
 	u->pcs[u->n] = pc;
 	u->exact[u->n] = exact;
 	if (u->where)
-		u->where[u->n] = where_found(u);
+		u->where[u->n] =
+			u->last ? (struct perf_unwind_where){ u->last->from,
+							      u->last->until,
+							      u->last->map }
+				: (struct perf_unwind_where){
+					  0, 0, PERF_UNWIND_NO_MAP };
 }
 
 static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug);
@@ -714,15 +685,23 @@ static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_arg)
 static bool read_word(struct perf_unwind *u, uint64_t addr,
 		      uint64_t *result)
 {
-	enum perf_uread how = perf_udump_read(&u->dump, addr, result);
+	uint64_t size = u->s->stack_size, at, v;
 
-	if (u->memo_reads)
-		perf_ureads_add(u->reads, addr, how,
-				how == UREAD_OK ? *result : 0);
-	/* the stack goes on above the dump: cut by its size */
-	if (how == UREAD_PAST)
+	if (addr < u->sp)
+		return false;
+	at = addr - u->sp;
+	if (size < 8 || at > size - 8) {
+		/* the stack goes on above the dump: cut by its size */
 		u->past_dump = true;
-	return how == UREAD_OK;
+		return false;
+	}
+	/* a word per register per frame: read whole, not byte by byte as
+	 * a cursor reads (the recording's byte order, then this one's) */
+	memcpy(&v, u->s->stack + at, 8);
+	if (u->swap)
+		v = __builtin_bswap64(v);
+	*result = v;
+	return true;
 }
 
 static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result,
@@ -782,8 +761,15 @@ static int frame(Dwfl_Frame *state, void *arg)
 
 /* --- the cached rows --- */
 
-/* A frame as libdwfl keeps one (Dwfl_Frame): perf_umemo.h's */
-typedef struct perf_ustate fstate;
+/* A frame as libdwfl keeps one (Dwfl_Frame): its registers, which of
+ * them are known, and its pc. */
+struct fstate {
+	uint64_t regs[CFI_NREGS];
+	uint32_t set;		/* bit r: regs[r] is known */
+	uint64_t pc;
+	bool has_pc;		/* else the stack ends here */
+	bool initial, signal;
+};
 
 enum fast { FAST_DONE, FAST_STALE, FAST_LIBDWFL };
 
@@ -827,8 +813,8 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
  * caller's rbp and return address above it. Without them the stack
  * ends here (up->has_pc false).
  */
-static void step_by_fp(struct perf_unwind *u, const fstate *st,
-		       fstate *up)
+static void step_by_fp(struct perf_unwind *u, const struct fstate *st,
+		       struct fstate *up)
 {
 	uint64_t fp = st->regs[6], sp = 0, prev = 0, ret;
 
@@ -852,8 +838,8 @@ static void step_by_fp(struct perf_unwind *u, const fstate *st,
 
 /* The caller's frame of st by row, as libdwfl's handle_cfi() makes it
  * from the same row. */
-static void step_by_row(struct perf_unwind *u, const fstate *st,
-			const struct cfi_row *row, fstate *up)
+static void step_by_row(struct perf_unwind *u, const struct fstate *st,
+			const struct cfi_row *row, struct fstate *up)
 {
 	unsigned first = row->nsame + row->nat;
 	bool has_cfa;
@@ -908,8 +894,8 @@ static void step_by_row(struct perf_unwind *u, const fstate *st,
  * unknown or 0. False for a row that takes an expression (a PLT's):
  * left to libdwfl.
  */
-static bool step(struct perf_unwind *u, const fstate *st,
-		 fstate *up)
+static bool step(struct perf_unwind *u, const struct fstate *st,
+		 struct fstate *up)
 {
 	bool ret_addr = !st->initial && !st->signal;
 	uint64_t pc = st->pc - (ret_addr ? 1 : 0);
@@ -920,13 +906,11 @@ static bool step(struct perf_unwind *u, const fstate *st,
 
 	/* a return address's look-up, kept in st->pc's report slot */
 	if (rs && rs->row1) {
-		u->stepped_by = rs->row1 == STEP_BY_FP
-					? NULL
-					: perf_cfi_at(u->rows, rs->row1 - 1);
-		if (!u->stepped_by)
+		if (rs->row1 == STEP_BY_FP)
 			step_by_fp(u, st, up);
 		else
-			step_by_row(u, st, u->stepped_by, up);
+			step_by_row(u, st, perf_cfi_at(u->rows, rs->row1 - 1),
+				    up);
 		return true;
 	}
 	m = module_at(u->proc, pc);
@@ -940,7 +924,6 @@ static bool step(struct perf_unwind *u, const fstate *st,
 		rs->row1 = found == CFI_FOUND ? perf_cfi_index(u->rows, row) + 1
 					      : STEP_BY_FP;
 	}
-	u->stepped_by = found == CFI_FOUND ? row : NULL;
 	if (found == CFI_FOUND)
 		step_by_row(u, st, row, up);
 	else
@@ -948,107 +931,38 @@ static bool step(struct perf_unwind *u, const fstate *st,
 	return true;
 }
 
-/* The unwinding by rows left to libdwfl, or to start over: the memo
- * keeps nothing of it. */
-static enum fast unwind_left(struct perf_unwind *u, enum fast how)
-{
-	if (u->memo_on) {
-		perf_umemo_drop(u->memo);
-		u->memo_reads = u->memo_on = false;
-	}
-	return how;
-}
-
-/* The unwinding by rows over after n frames stepped (full: at the
- * limit, with a caller left): kept for the thread's next sample if
- * worth it. */
-static enum fast unwind_done(struct perf_unwind *u, size_t n, bool full)
-{
-	const struct cfi_row *rows[PERF_UNWIND_MAX];
-
-	if (!u->memo_on)
-		return FAST_DONE;
-	u->memo_stepped += n;
-	u->memo_reads = u->memo_on = false;
-	if (!perf_umemo_worth(u->memo, n)) {
-		perf_umemo_drop(u->memo);
-		return FAST_DONE;
-	}
-	/* the rows move as rows are added: found again by index */
-	for (size_t i = 0; i < n; i++)
-		rows[i] = u->step_rows[i]
-				  ? perf_cfi_at(u->rows, u->step_rows[i] - 1)
-				  : NULL;
-	perf_umemo_keep(u->memo, rows, n, u->states, u->steps, u->exact,
-			u->where, full, u->proc->nmods);
-	return FAST_DONE;
-}
-
 /*
  * The sample's frames from the cached rows, as dwfl_getthread_frames()
  * and frame() would give them: each frame's module reported before
  * stepping from it, a frame exact when it or its caller is a signal
  * frame's. FAST_LIBDWFL: a frame needs libdwfl (the caller starts
- * over with it). The frames from one of the thread's last unwinding
- * on are that one's when they hold for this sample (perf_umemo.h):
- * each frame's state is kept in states[] for it, and how it was
- * stepped in steps[].
+ * over with it).
  */
 static enum fast unwind_by_rows(struct perf_unwind *u)
 {
-	fstate *st = &u->states[0], *up;
-	struct uproc *pr = u->proc;
+	struct fstate a, b, *st = &a, *up = &b, *t;
 
 	for (unsigned r = 0; r < CFI_NREGS; r++)
-		st->regs[r] = u->regs[r];
-	st->set = (1u << CFI_NREGS) - 1;
-	st->pc = u->regs[X86_64_NREGS - 1];
-	st->has_pc = st->initial = true;
-	st->signal = false;
+		a.regs[r] = u->regs[r];
+	a.set = (1u << CFI_NREGS) - 1;
+	a.pc = u->regs[X86_64_NREGS - 1];
+	a.has_pc = a.initial = true;
+	a.signal = false;
 	u->n = 0;
-	/* a sample whose mappings are not asked for is not kept */
-	u->memo_reads = u->memo_on = u->memo && u->where;
-	if (u->memo_on)
-		u->reads = perf_umemo_begin(
-			u->memo,
-			&(struct perf_umemo_key){ pr->made, pr->nmods,
-						  u->s->pid, u->s->tid,
-						  u->gen },
-			&u->dump, u->s->time, u->max);
 	for (;;) {
-		bool exact, past;
-		size_t k, n;
-
-		if (u->memo_on &&
-		    (k = perf_umemo_reuse(u->memo, st, u->n, pr->nmods,
-					  u->pcs + u->n, u->exact + u->n,
-					  u->where + u->n, &past))) {
-			n = u->n;
-			u->n += k;
-			u->past_dump = past;
-			return unwind_done(u, n, false);
-		}
 		if (report(u, st->pc) == REPORT_STALE)
-			return unwind_left(u, FAST_STALE);
+			return FAST_STALE;
 		u->past_dump = false;	/* of the last step only */
-		up = st + 1;
 		if (!step(u, st, up))
-			return unwind_left(u, FAST_LIBDWFL);
-		exact = st->initial || st->signal || (up->has_pc && up->signal);
-		keep_frame(u, st->pc, exact);
-		if (u->memo_on) {
-			u->step_rows[u->n] =
-				u->stepped_by ? perf_cfi_index(u->rows,
-							       u->stepped_by) + 1
-					      : 0;
-			u->steps[u->n] = (struct perf_ustep){
-				u->rep_from, u->rep_until,
-				(uint32_t)u->reads->n, u->past_dump
-			};
-		}
+			return FAST_LIBDWFL;
+		keep_frame(u, st->pc,
+			   st->initial || st->signal ||
+				   (up->has_pc && up->signal));
 		if (++u->n >= u->max || !up->has_pc)
-			return unwind_done(u, u->n, up->has_pc);
+			return FAST_DONE;
+		t = st;
 		st = up;
+		up = t;
 	}
 }
 
@@ -1198,12 +1112,8 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 
 	if (!s->stack_size || !max || !sample_regs(u, a, s))
 		return 0;
-	if (max > PERF_UNWIND_MAX)
-		max = PERF_UNWIND_MAX;
 	u->s = s;
 	u->gen = gen;
-	u->dump = (struct perf_udump){ s->stack, u->sp, s->stack_size,
-				       u->swap };
 	u->pcs = pcs;
 	u->exact = exact;
 	u->where = where;
@@ -1234,7 +1144,6 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 				   : names_str(&r->p->names, r->d->arch);
 	struct perf_unwind *u;
 	size_t nb = pf ? pf->nbinaries : 0;
-	const char *memo;
 
 	/* x86_64's registers only; a recording without its ARCH feature
 	 * is taken for this machine's */
@@ -1258,13 +1167,6 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u->rows = perf_cfi_new();
 	u->swap = r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	u->how = r->opts->perf_unwinder;
-	/* CGANALYZE_UNWIND_MEMO=0 (measuring): every frame stepped */
-	memo = getenv("CGANALYZE_UNWIND_MEMO");
-	if (u->how != PERF_UNWIND_LIBDWFL && !(memo && !strcmp(memo, "0")))
-		u->memo = perf_umemo_new();
-	u->states = xmalloc((PERF_UNWIND_MAX + 1) * sizeof(*u->states));
-	u->steps = xmalloc(PERF_UNWIND_MAX * sizeof(*u->steps));
-	u->step_rows = xmalloc(PERF_UNWIND_MAX * sizeof(*u->step_rows));
 	return u;
 }
 
@@ -1302,10 +1204,6 @@ void perf_unwind_free(struct perf_unwind *u)
 	free(u->bin_id_len);
 	free(u->bin_id_read);
 	perf_cfi_free(u->rows);
-	perf_umemo_free(u->memo);
-	free(u->states);
-	free(u->steps);
-	free(u->step_rows);
 	free(u->reported);
 	free(u);
 }
@@ -1318,25 +1216,6 @@ void perf_unwind_absorb(struct perf_unwind *u, const struct perf_unwind *from)
 	u->by_rows += from->by_rows;
 	u->by_libdwfl += from->by_libdwfl;
 	u->differed += from->differed;
-	uint64_t samples, taken, stepped;
-
-	perf_unwind_memo_counts(from, &samples, &taken, &stepped);
-	u->memo_samples += samples;
-	u->memo_taken += taken;
-	/* (from's own count is in its stepped) */
-	u->memo_stepped += stepped;
-}
-
-void perf_unwind_memo_counts(const struct perf_unwind *u, uint64_t *samples,
-			     uint64_t *taken, uint64_t *stepped)
-{
-	perf_umemo_counts(u ? u->memo : NULL, samples, taken);
-	*stepped = 0;
-	if (u) {
-		*samples += u->memo_samples;
-		*taken += u->memo_taken;
-		*stepped = u->memo_stepped;
-	}
 }
 
 void perf_unwind_counts(const struct perf_unwind *u, uint64_t *unwound,

@@ -86,9 +86,4 @@ uint64_t perf_unwind_cut(const struct perf_unwind *u);
 void perf_unwind_ways(const struct perf_unwind *u, uint64_t *by_rows,
 		      uint64_t *by_libdwfl, uint64_t *differed);
 
-/* Samples whose outer frames were the thread's last sample's (by the
- * rows: perf_umemo.h), the frames taken so, and those stepped. */
-void perf_unwind_memo_counts(const struct perf_unwind *u, uint64_t *samples,
-			     uint64_t *taken, uint64_t *stepped);
-
 #endif

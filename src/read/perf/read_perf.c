@@ -377,22 +377,6 @@ static void report(const struct perf_reader *r)
 			     "the cached CFI rows, %llu of them differently by "
 			     "libdwfl", r->path, (unsigned long long)by_rows,
 			     (unsigned long long)differed);
-		if (r->opts->perf_unwinder == PERF_UNWIND_CHECK) {
-			uint64_t samples, taken, stepped;
-
-			perf_unwind_memo_counts(r->unwind, &samples, &taken,
-						&stepped);
-			note("%s: %llu samples took %llu outer frames from "
-			     "their thread's last sample, %llu frames were "
-			     "stepped", r->path,
-			     (unsigned long long)samples,
-			     (unsigned long long)taken,
-			     (unsigned long long)stepped);
-			note("%s: %llu of the %llu unwound frames' frames "
-			     "were their thread's last sample's", r->path,
-			     (unsigned long long)r->outer_frames_taken,
-			     (unsigned long long)r->unwound_frames);
-		}
 		perf_unwind_counts(r->unwind, &done, &failed);
 		if (perf_unwind_cut(r->unwind))
 			warning("%s: %llu of the %llu samples with user stack "
@@ -688,9 +672,6 @@ out:
 		free(r.paths[i].frames);
 		free(r.paths[i].nodes);
 		free(r.paths[i].exact);
-		free(r.paths[i].upcs);
-		free(r.paths[i].uwhere);
-		free(r.paths[i].uframes);
 	}
 	u64map_release(&r.id_attr);
 	u64map_release(&r.exe_by_pid);
