@@ -229,12 +229,63 @@ static void test_preload_bounded(void **state)
 	arena_release(&arena);
 }
 
+/* An object of the build-id table (perf_preload_listed()) is loaded
+ * once the helper runs, behind the objects given a frame, and once only
+ * when it gets a frame too; listed alone, nothing starts. */
+static void test_preload_listed(void **state)
+{
+	struct resolve_opts o;
+	struct perf_preload *pl;
+	struct perf_data *d = perf_data_new();
+	struct arena arena;
+	struct names names;
+	struct symtab *st;
+	uint32_t ob, other;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	arena_init(&arena);
+	names_init(&names, &arena);
+	ob = perf_data_object(d, &names, BINARY, strlen(BINARY),
+			      PERF_OBJ_FILE);
+	other = perf_data_object(d, &names, "/nonexistent/lib.so", 19,
+				 PERF_OBJ_FILE);
+
+	/* listed, never started */
+	pl = perf_preload_new(&o, true);
+	perf_preload_listed(pl, &names, d, ob);
+	perf_preload_finish(pl);
+	assert_null(perf_preload_take(pl, ob, BINARY));
+	perf_preload_free(pl);
+
+	/* listed, the helper started by another object, then given a
+	 * frame itself: one load, taken once */
+	pl = perf_preload_new(&o, true);
+	perf_preload_listed(pl, &names, d, ob);
+	perf_preload_listed(pl, &names, d, ob);
+	perf_preload_object(pl, &names, d, other);
+	perf_preload_object(pl, &names, d, ob);
+	perf_preload_finish(pl);
+	st = perf_preload_take(pl, ob, BINARY);
+	assert_non_null(st);
+	assert_true(st->nsyms > 0);
+	assert_null(perf_preload_take(pl, ob, BINARY));
+	symtab_release(st);
+	free(st);
+	perf_preload_free(pl);
+
+	perf_data_free(d);
+	names_release(&names);
+	arena_release(&arena);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symtab_rename),
 		cmocka_unit_test(test_preload_take),
 		cmocka_unit_test(test_preload_bounded),
+		cmocka_unit_test(test_preload_listed),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

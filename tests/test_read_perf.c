@@ -2853,10 +2853,124 @@ static void test_one_pass_window_moves(void **state)
 	rd_done(&two);
 }
 
+/* A build-id record of the BUILD_ID section, for name with misc. */
+static void put_build_id(struct buf *b, uint16_t misc, const char *name)
+{
+	size_t at = begin_record(b, PERF_REC_HEADER_BUILD_ID, misc);
+	size_t n = strlen(name) + 1;
+
+	put4(b, 100);
+	for (int i = 0; i < 24; i++)
+		put(b, i < 20 ? 0xab : 0, 1);
+	put_bytes(b, name, n);
+	while ((b->n - at) % 8)
+		put(b, 0, 1);
+	end_record(b, at);
+}
+
+struct listed_log {
+	const struct profile *p;
+	char said[8][32];
+	size_t nsaid;
+};
+
+static void log_object(struct listed_log *l, const struct perf_data *d,
+		       uint32_t obj, const char *how)
+{
+	const char *path = profile_str(l->p, d->objects[obj].path);
+
+	assert_true(l->nsaid < 8);
+	snprintf(l->said[l->nsaid++], sizeof(l->said[0]), "%s %s", how, path);
+}
+
+static void listed_hook(void *ctx, const struct names *names,
+			const struct perf_data *d, uint32_t obj)
+{
+	(void)names;
+	/* before the first record: no frame yet */
+	assert_int_equal(d->objects[obj].frames.nr, 0);
+	log_object(ctx, d, obj, "listed");
+}
+
+static void seen_hook(void *ctx, const struct names *names,
+		      const struct perf_data *d, uint32_t obj)
+{
+	(void)names;
+	log_object(ctx, d, obj, "seen");
+}
+
+/* perf_object_listed: the file header's build-id table's user-space
+ * files, before the first record; not the kernel, a module (its frames
+ * are the kernel's) or [vdso] */
+static void test_build_ids_listed(void **state)
+{
+	static const char *const want[] = {
+		"listed /x/prog", "listed /x/lib.so", "seen /x/prog",
+		"seen [kernel.kallsyms]", "seen /x/other",
+	};
+	struct read_opts o = { 0 };
+	struct listed_log l = { 0 };
+	size_t data_at, feat_at, bid_at;
+	struct profile p;
+	struct buf b;
+	char *diag;
+
+	(void)state;
+	memset(&b, 0, sizeof(b));
+	put_bytes(&b, "PERFILE2", 8);
+	put8(&b, 104);
+	put8(&b, 128 + 16);
+	put8(&b, 104);
+	put8(&b, 128 + 16);
+	put8(&b, 0);			/* data: patched below */
+	put8(&b, 0);
+	put8(&b, 0);
+	put8(&b, 0);
+	put8(&b, 1ull << PERF_FEAT_BUILD_ID);
+	put8(&b, 0);
+	put8(&b, 0);
+	put8(&b, 0);
+	put_attr(&b);
+	put8(&b, b.n + 16);
+	put8(&b, 8);
+	put8(&b, 7);
+	data_at = b.n;
+	put_records(&b);
+	patch8(&b, 40, data_at);
+	patch8(&b, 48, b.n - data_at);
+	feat_at = b.n;
+	put8(&b, 0);			/* the section: patched below */
+	put8(&b, 0);
+	bid_at = b.n;
+	put_build_id(&b, PERF_RECORD_MISC_KERNEL, PERF_KERNEL_OBJECT);
+	put_build_id(&b, PERF_RECORD_MISC_USER, "/x/prog");
+	put_build_id(&b, PERF_RECORD_MISC_KERNEL, "/lib/modules/m.ko");
+	put_build_id(&b, PERF_RECORD_MISC_USER, "[vdso]");
+	put_build_id(&b, PERF_RECORD_MISC_USER, "/x/lib.so");
+	patch8(&b, feat_at, bid_at);
+	patch8(&b, feat_at + 8, b.n - bid_at);
+
+	profile_init(&p);
+	l.p = &p;
+	o.perf_object_listed = listed_hook;
+	o.perf_object_seen = seen_hook;
+	o.perf_object_ctx = &l;
+	assert_int_equal(read_text(&p, (const char *)b.p, (long)b.n, &o,
+				   &diag), 0);
+	assert_string_equal(diag, "");
+	assert_int_equal(l.nsaid, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < l.nsaid; i++)
+		assert_string_equal(l.said[i], want[i]);
+	free(diag);
+	profile_release(&p);
+	free(b.p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_both_orders),
+		cmocka_unit_test(test_build_ids_listed),
 		cmocka_unit_test(test_pipe_both_orders),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_lying_sizes),

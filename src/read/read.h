@@ -123,6 +123,12 @@ struct read_opts {
 	 * (resolve/perf_preload.h); NULL: nothing is */
 	void (*perf_object_seen)(void *ctx, const struct names *names,
 				 const struct perf_data *d, uint32_t obj);
+	/* perf.data: called on the reading thread, before the first
+	 * record, for each user-space file of the file header's build-id
+	 * table (the objects perf record found samples in), which may get
+	 * its first frame only at the recording's end; NULL: nothing is */
+	void (*perf_object_listed)(void *ctx, const struct names *names,
+				   const struct perf_data *d, uint32_t obj);
 	void *perf_object_ctx;
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */

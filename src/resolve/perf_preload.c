@@ -77,6 +77,10 @@ struct perf_preload {
 	pthread_cond_t more;
 	struct job *jobs;	/* under lock */
 	size_t njobs, jobs_alloc, next;
+	/* the build-id table's objects (perf_preload_listed()), taken
+	 * when jobs has none left: under lock */
+	struct job *listed;
+	size_t nlisted, listed_alloc, next_listed;
 	char (*scratch)[PERF_PATH_MAX];	/* perf_object_paths()' */
 	struct loaded *loaded;	/* the helper's alone until finished */
 	size_t nloaded, loaded_alloc;
@@ -181,11 +185,15 @@ static void *helper(void *arg)
 	for (;;) {
 		struct job j;
 
-		while (pl->next == pl->njobs && !pl->closed)
+		while (pl->next == pl->njobs &&
+		       pl->next_listed == pl->nlisted && !pl->closed)
 			pthread_cond_wait(&pl->more, &pl->lock);
-		if (pl->next == pl->njobs)
+		if (pl->next < pl->njobs)
+			j = pl->jobs[pl->next++];
+		else if (pl->next_listed < pl->nlisted)
+			j = pl->listed[pl->next_listed++];
+		else
 			break;
-		j = pl->jobs[pl->next++];
 		pthread_mutex_unlock(&pl->lock);
 		run_job(pl, &j);
 		pthread_mutex_lock(&pl->lock);
@@ -211,6 +219,63 @@ static const char *kernel_path(const struct perf_preload *pl,
 	return "/proc/kallsyms";
 }
 
+/* Whether obj's files are queued already (the main thread's: it alone
+ * adds jobs). */
+static bool queued(const struct perf_preload *pl, uint32_t obj)
+{
+	for (size_t i = 0; i < pl->njobs; i++)
+		if (pl->jobs[i].obj == obj && !pl->jobs[i].kernel)
+			return true;
+	for (size_t i = 0; i < pl->nlisted; i++)
+		if (pl->listed[i].obj == obj)
+			return true;
+	return false;
+}
+
+/* Object obj's job: its candidate files as bind_recorded() walks them
+ * (kpath: the kernel's symbols' file instead). */
+static void make_job(struct perf_preload *pl, const struct names *names,
+		     const struct perf_data *d, uint32_t obj,
+		     const char *kpath, struct job *j)
+{
+	const struct perf_object *ob = &d->objects[obj];
+
+	memset(j, 0, sizeof(*j));
+	j->obj = obj;
+	j->kernel = kpath != NULL;
+	if (kpath) {
+		j->paths[0] = xstrdup(kpath);
+		j->n = 1;
+		return;
+	}
+	if (!pl->scratch)
+		pl->scratch = xmalloc(PERF_OBJECT_PATHS * sizeof(*pl->scratch));
+	j->n = perf_object_paths(ob, names_str(names, ob->path),
+				 pl->o->sysroot, pl->o->debug_dir, pl->scratch);
+	for (size_t c = 0; c < j->n; c++)
+		j->paths[c] = xstrdup(pl->scratch[c]);
+	j->build_id_len = ob->build_id_len;
+	memcpy(j->build_id, ob->build_id, ob->build_id_len);
+}
+
+void perf_preload_listed(void *ctx, const struct names *names,
+			 const struct perf_data *d, uint32_t obj)
+{
+	struct perf_preload *pl = ctx;
+	struct job j;
+
+	if (pl->off || pl->closed ||
+	    pl->njobs + pl->nlisted >= PRELOAD_MAX_JOBS ||
+	    d->objects[obj].kind != PERF_OBJ_FILE || queued(pl, obj))
+		return;
+	make_job(pl, names, d, obj, NULL, &j);
+	pthread_mutex_lock(&pl->lock);
+	ARRAY_GROW(pl->listed, pl->nlisted + 1, pl->listed_alloc);
+	pl->listed[pl->nlisted++] = j;
+	pthread_cond_signal(&pl->more);
+	pthread_mutex_unlock(&pl->lock);
+}
+
 void perf_preload_object(void *ctx, const struct names *names,
 			 const struct perf_data *d, uint32_t obj)
 {
@@ -219,7 +284,8 @@ void perf_preload_object(void *ctx, const struct names *names,
 	const char *kpath = NULL;
 	struct job j;
 
-	if (pl->off || pl->closed || pl->njobs >= PRELOAD_MAX_JOBS)
+	if (pl->off || pl->closed ||
+	    pl->njobs + pl->nlisted >= PRELOAD_MAX_JOBS)
 		return;
 	if (ob->kind == PERF_OBJ_KERNEL) {
 		kpath = kernel_path(pl, names, d);
@@ -236,24 +302,9 @@ void perf_preload_object(void *ctx, const struct names *names,
 		}
 		pl->started = true;
 	}
-	memset(&j, 0, sizeof(j));
-	j.obj = obj;
-	j.kernel = kpath != NULL;
-	if (kpath) {
-		j.paths[0] = xstrdup(kpath);
-		j.n = 1;
-	} else {
-		if (!pl->scratch)
-			pl->scratch = xmalloc(PERF_OBJECT_PATHS *
-					      sizeof(*pl->scratch));
-		j.n = perf_object_paths(ob, names_str(names, ob->path),
-					pl->o->sysroot, pl->o->debug_dir,
-					pl->scratch);
-		for (size_t c = 0; c < j.n; c++)
-			j.paths[c] = xstrdup(pl->scratch[c]);
-		j.build_id_len = ob->build_id_len;
-		memcpy(j.build_id, ob->build_id, ob->build_id_len);
-	}
+	if (!kpath && queued(pl, obj))
+		return;		/* listed: loaded once */
+	make_job(pl, names, d, obj, kpath, &j);
 	pthread_mutex_lock(&pl->lock);
 	ARRAY_GROW(pl->jobs, pl->njobs + 1, pl->jobs_alloc);
 	pl->jobs[pl->njobs++] = j;
@@ -363,6 +414,10 @@ void perf_preload_free(struct perf_preload *pl)
 		for (size_t c = 0; c < pl->jobs[i].n; c++)
 			free(pl->jobs[i].paths[c]);
 	free(pl->jobs);
+	for (size_t i = 0; i < pl->nlisted; i++)
+		for (size_t c = 0; c < pl->listed[i].n; c++)
+			free(pl->listed[i].paths[c]);
+	free(pl->listed);
 	free(pl->scratch);
 	for (size_t i = 0; i < pl->nloaded; i++)
 		drop(&pl->loaded[i], true);

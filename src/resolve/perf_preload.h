@@ -36,6 +36,22 @@ struct perf_preload *perf_preload_new(const struct resolve_opts *o,
 void perf_preload_object(void *ctx, const struct names *names,
 			 const struct perf_data *d, uint32_t obj);
 
+/*
+ * The reader's other hook (read_opts' perf_object_listed): object obj
+ * of d is in the recording's build-id table, the files perf record
+ * found samples in, known before the first record. Its files are
+ * queued behind those of the objects given a frame, for the helper to
+ * load when it has nothing else to do: an object first mapped at the
+ * recording's end (a link's plugin: libLLVM) is then loaded long
+ * before the samples are all read, not after. Starts nothing (the
+ * helper starts at perf_preload_object()'s first object); an object
+ * both listed and given a frame is loaded once. A table loaded for an
+ * object no frame comes to is never taken: it costs the helper's time
+ * and its memory until perf_preload_free(), and says nothing.
+ */
+void perf_preload_listed(void *ctx, const struct names *names,
+			 const struct perf_data *d, uint32_t obj);
+
 /* No more objects: waits for the helper to finish. Called before the
  * first take. */
 void perf_preload_finish(struct perf_preload *pl);

@@ -13,6 +13,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "perf_reader.h"
+#include "perf_samples.h"
 
 /* The first attr layout (PERF_ATTR_SIZE_VER0): up to the flags word
  * and the fields after it that every version has. */
@@ -245,7 +246,9 @@ static enum perf_object_kind kind_of(const char *name)
 	return name[0] == '/' ? PERF_OBJ_FILE : PERF_OBJ_ANON;
 }
 
-int perf_read_build_id(struct perf_reader *r, size_t off, size_t size)
+/* A build-id record at off: its object *obj and its misc field. */
+static int build_id_record(struct perf_reader *r, size_t off, size_t size,
+			   uint32_t *obj_out, uint16_t *misc_out)
 {
 	const unsigned char *rec = r->data + off;
 	uint16_t misc;
@@ -271,7 +274,17 @@ int perf_read_build_id(struct perf_reader *r, size_t off, size_t size)
 			       PERF_OBJ_FILE);
 	o = &r->d->objects[obj];
 	o->kind = kind_of(names_str(&r->p->names, o->path));
+	*obj_out = obj;
+	*misc_out = misc;
 	return perf_set_build_id(r, obj, rec + 12, idlen, off);
+}
+
+int perf_read_build_id(struct perf_reader *r, size_t off, size_t size)
+{
+	uint32_t obj;
+	uint16_t misc;
+
+	return build_id_record(r, off, size, &obj, &misc);
 }
 
 /* The BUILD_ID section: build-id records one after the other. */
@@ -280,6 +293,8 @@ static int read_build_ids(struct perf_reader *r, size_t off, size_t len)
 	size_t at = off, end = off + len;
 
 	while (end - at >= 8) {
+		uint32_t obj;
+		uint16_t misc;
 		uint16_t size = (uint16_t)(r->big_endian
 				? u32_at(r, r->data + at + 4) & 0xffff
 				: u32_at(r, r->data + at + 4) >> 16);
@@ -288,8 +303,17 @@ static int read_build_ids(struct perf_reader *r, size_t off, size_t len)
 			return perf_fail(r, at, "a build-id record of %u bytes "
 					 "where %zu are left in its section",
 					 size, end - at);
-		if (perf_read_build_id(r, at, size) < 0)
+		if (build_id_record(r, at, size, &obj, &misc) < 0)
 			return -1;
+		/* a user-space file perf record saw samples in: told
+		 * before the first record, so that its symbols can load
+		 * long before a late mapping of it is read (a kernel
+		 * module's frames are the kernel's: never its own) */
+		if (r->opts->perf_object_listed &&
+		    (misc & PERF_CPUMODE_MASK) == PERF_RECORD_MISC_USER &&
+		    r->d->objects[obj].kind == PERF_OBJ_FILE)
+			r->opts->perf_object_listed(r->opts->perf_object_ctx,
+						    &r->p->names, r->d, obj);
 		at += size;
 	}
 	return 0;
