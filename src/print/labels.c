@@ -278,6 +278,13 @@ const char *event_column_name(const struct profile *p, uint32_t event)
 	return profile_str(p, p->events[event].name);
 }
 
+const char *event_cost_unit(const struct profile *p, uint32_t event)
+{
+	if (listed_in_seconds(p, event) || p->events[event].unit == NO_NAME)
+		return NULL;
+	return profile_str(p, p->events[event].unit);
+}
+
 void print_left_out(FILE *out, size_t n, const char *what, double threshold)
 {
 	if (!n)

@@ -298,6 +298,14 @@ void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
  */
 const char *event_column_name(const struct profile *p, uint32_t event);
 
+/*
+ * The unit of event e's costs where the profile says ("ns" for perf's
+ * cpu-clock, "events" for a counter's, pprof's "nanoseconds"), for the
+ * titles of the listings by line and instruction to put after a cost as
+ * fprint_total() does; NULL when the event is its own unit (Ir, ticks).
+ */
+const char *event_cost_unit(const struct profile *p, uint32_t event);
+
 /* Explanations of the columns (blurbs.c). */
 extern const char flat_blurb[];
 extern const char graph_blurb[];

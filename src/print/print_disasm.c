@@ -328,9 +328,13 @@ static void put_header(FILE *out, const struct cg *cg,
 			fprintf(out, "%s%s", i ? ", " : "",
 				func_label(nl, cg, l->funcs[i], o->indexes,
 					   label, sizeof(label)));
-		fprintf(out, "; self cost %s %s",
-			fmt_count(num, l->self[ev], o->digit_groups),
-			event_column_name(p, ev));
+		fprintf(out, "; self cost %s",
+			fmt_count(num, l->self[ev], o->digit_groups));
+		/* "252,505,008 ns of cpu-clock": a perf.data's costs are
+		 * its periods, not its samples */
+		if (event_cost_unit(p, ev))
+			fprintf(out, " %s of", event_cost_unit(p, ev));
+		fprintf(out, " %s", event_column_name(p, ev));
 		if (p->est_self && p->events[ev].unit_seconds > 0)
 			fprintf(out, " of %g seconds", p->events[ev].unit_seconds);
 		if (p->totals[ev])
