@@ -168,6 +168,25 @@ static void escape_controls(struct linebuf *lb, size_t start)
 	free(tail);
 }
 
+const char *name_escaped(const char *s, char *buf, size_t size)
+{
+	struct linebuf lb = { 0 };
+	size_t n;
+
+	for (n = 0; s[n]; n++)
+		if (is_control((unsigned char)s[n]))
+			break;
+	if (!s[n] || !size)
+		return s;
+	lb_puts(&lb, s);
+	escape_controls(&lb, n);
+	n = lb.len < size - 1 ? lb.len : size - 1;
+	memcpy(buf, lb.s, n);
+	buf[n] = '\0';
+	lb_free(&lb);
+	return buf;
+}
+
 void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 		   const struct cg *cg, uint32_t func, bool index)
 {

@@ -309,13 +309,17 @@ static void put_header(FILE *out, const struct cg *cg,
 	uint32_t ev = o->sort_event;
 	char label[4096], num[FMT_NUM_MAX];
 
+	/* a symbol's and an object's names are bytes of a binary or
+	 * profile from elsewhere: escaped as the listings' names */
 	fprintf(out, "Disassembly of %s [0x%llx, 0x%llx) in %s",
-		names_str(l->st->names,
-			  l->demangle ? l->sym->name : l->sym->raw),
+		name_escaped(names_str(l->st->names, l->demangle
+						? l->sym->name : l->sym->raw),
+			     label, sizeof(label)),
 		(unsigned long long)l->sym->addr,
 		(unsigned long long)l->sym->end, l->st->path);
 	if (l->r->object != NO_NAME)
-		fprintf(out, " (%s", profile_str(p, l->r->object));
+		fprintf(out, " (%s", name_escaped(profile_str(p, l->r->object),
+						  label, sizeof(label)));
 	else
 		fputs(" (the whole profile", out);
 	fprintf(out, ", load offset 0x%llx)\n",
