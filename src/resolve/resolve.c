@@ -24,6 +24,7 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "profile/pos_select.h"
+#include "profile/stack_recount.h"
 #include "resolve.h"
 
 #define MAX_FRAMES 64
@@ -844,7 +845,14 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			     &pos, r);
 		free(sy);
 		twice = profile_rekey(p, ident, ident_line, pos, NULL);
-		if (twice != NO_ID)
+		/* two functions now one on a stack: its inclusive cost, as
+		 * charged when read, has the stack twice. With the stacks
+		 * kept (an IgProf or pprof profile read for -b), the costs
+		 * are made again from them, each stack once; inlined cost
+		 * moved to its own function has no frame in them. */
+		if (twice != NO_ID && p->nstacks && !r->inlined_moved)
+			profile_recount_stacks(p);
+		else if (twice != NO_ID)
 			warning("%s: named functions that may be on one "
 				"stack (the arcs join them) as one, %s: a stack "
 				"through two of them counts twice "
