@@ -193,8 +193,8 @@ static void test_heap_memory_map(void **state)
 	(void)state;
 	profile_init(&p);
 	assert_int_equal(read_text(&p, text, -1, &o, &diag), 0);
-	assert_non_null(strstr(diag, ":6: 1 lines of the mappings are not "
-			       "/proc/self/maps lines"));
+	assert_non_null(strstr(diag, ":6: 1 line of the mappings is not in "
+			       "the form of /proc/self/maps"));
 	assert_non_null(strstr(diag, ":4: 1 records have no address"));
 	d = p.perf;
 	assert_int_equal(d->nnodes, 2);

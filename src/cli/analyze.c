@@ -349,7 +349,11 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 				.want_func_addrs = o->nbinaries > 0,
 				.counter = o->counter,
 				.want_leaks = o->leaks,
-				.want_stacks = wants_stacks(o),
+				/* with -b too: two functions of one stack
+				 * that the binary names as one are counted
+				 * again from the stacks (resolve.c) */
+				.want_stacks = wants_stacks(o) ||
+					       o->nbinaries,
 				.no_filter = o->no_filter,
 				/* IgProf's names demangled as read, the
 				 * stacks charged after a merge (with -b the

@@ -394,6 +394,13 @@ static int usage_error(const char *fmt, ...)
 	return OPTIONS_USAGE;
 }
 
+/* strtoull() skips blanks and takes a sign: " -1" is ULLONG_MAX, "+5" is 5.
+ * The numbers of the command line start with a digit. */
+static bool starts_digit(const char *s)
+{
+	return *s >= '0' && *s <= '9';
+}
+
 /* A comma-separated list of process or thread ids, added to *ids:
  * 0, or OPTIONS_USAGE after saying what is wrong. */
 static int parse_ids(const char *arg, const char *opt, uint32_t **ids,
@@ -407,7 +414,7 @@ static int parse_ids(const char *arg, const char *opt, uint32_t **ids,
 
 		errno = 0;
 		v = strtoull(s, &end, 10);
-		if (errno || end == s || (*end && *end != ',') || s[0] == '-' ||
+		if (errno || end == s || (*end && *end != ',') || !starts_digit(s) ||
 		    v > UINT32_MAX)
 			return usage_error("%s wants numbers separated by "
 					   "commas, not '%s'", opt, arg);
@@ -457,14 +464,27 @@ static bool has_name(const char *list)
 	return false;
 }
 
-/* A percentage from 0 to 100 (NaN is not one). */
+/*
+ * A percentage from 0 to 100 written in decimal: digits with at most one
+ * '.' among or after them ("1", "0.5", "2."). strtod() alone would also
+ * take "0x10" (16), "1e1", " 5", "+5", "inf" and "nan".
+ */
 static bool parse_percent(const char *arg, double *out)
 {
+	size_t digits = strspn(arg, "0123456789");
+	const char *p = arg + digits;
 	char *end;
 
+	if (*p == '.') {
+		p++;
+		digits += strspn(p, "0123456789");
+		p += strspn(p, "0123456789");
+	}
+	if (!digits || *p)
+		return false;
 	errno = 0;
 	*out = strtod(arg, &end);
-	return !errno && end != arg && !*end && *out >= 0 && *out <= 100;
+	return !errno && !*end && *out >= 0 && *out <= 100;
 }
 
 void options_release(struct options *o)
@@ -686,20 +706,16 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			o->no_filter = true;
 			break;
 		case OPT_THRESHOLD:
-			errno = 0;
-			o->threshold = strtod(optarg, &end);
 			o->threshold_given = true;
-			/* written so that NaN fails too */
-			if (errno || end == optarg || *end ||
-			    !(o->threshold >= 0 && o->threshold <= 100))
-				return usage_error("--threshold wants a percentage from 0 to 100, not '%s'",
+			if (!parse_percent(optarg, &o->threshold))
+				return usage_error("--threshold wants a percentage from 0 to 100 in decimal (0.5, 2), not '%s'",
 						   optarg);
 			break;
 		case OPT_PART:
 			errno = 0;
 			o->part = strtoull(optarg, &end, 10);
 			if (errno || end == optarg || *end || !o->part ||
-			    optarg[0] == '-')
+			    !starts_digit(optarg))
 				return usage_error("--part wants a part number from 1 up, not '%s'",
 						   optarg);
 			break;
@@ -768,7 +784,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 		case OPT_LOAD_OFFSET:
 			errno = 0;
 			o->load_offset = strtoull(optarg, &end, 0);
-			if (errno || end == optarg || *end || optarg[0] == '-')
+			if (errno || end == optarg || *end || !starts_digit(optarg))
 				return usage_error("--load-offset wants an address (0x... or decimal), not '%s'",
 						   optarg);
 			o->have_load_offset = true;
@@ -814,7 +830,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 
 			errno = 0;
 			v = strtoull(optarg, &stop, 10);
-			if (errno || stop == optarg || *stop || optarg[0] == '-' ||
+			if (errno || stop == optarg || *stop || !starts_digit(optarg) ||
 			    v == 0 || v > UINT32_MAX)
 				return usage_error("--max-stack wants a number of "
 						   "frames from 1 on, not '%s'",
@@ -848,7 +864,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 
 			errno = 0;
 			n = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' ||
+			if (errno || end == optarg || *end || !starts_digit(optarg) ||
 			    n > 100000)
 				return usage_error("--context wants a number of lines from 0 to 100000, not '%s'",
 						   optarg);
@@ -893,7 +909,7 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 			if (!parse_percent(optarg, c == OPT_NODE_THRESHOLD
 						   ? &o->node_threshold
 						   : &o->edge_threshold))
-				return usage_error("--%s-threshold wants a percentage from 0 to 100, not '%s'",
+				return usage_error("--%s-threshold wants a percentage from 0 to 100 in decimal (0.5, 2), not '%s'",
 						   c == OPT_NODE_THRESHOLD ? "node" : "edge",
 						   optarg);
 			o->dot_threshold_given = true;

@@ -168,6 +168,25 @@ static void escape_controls(struct linebuf *lb, size_t start)
 	free(tail);
 }
 
+const char *name_escaped(const char *s, char *buf, size_t size)
+{
+	struct linebuf lb = { 0 };
+	size_t n;
+
+	for (n = 0; s[n]; n++)
+		if (is_control((unsigned char)s[n]))
+			break;
+	if (!s[n] || !size)
+		return s;
+	lb_puts(&lb, s);
+	escape_controls(&lb, n);
+	n = lb.len < size - 1 ? lb.len : size - 1;
+	memcpy(buf, lb.s, n);
+	buf[n] = '\0';
+	lb_free(&lb);
+	return buf;
+}
+
 void lb_func_label(struct linebuf *lb, const struct name_labels *nl,
 		   const struct cg *cg, uint32_t func, bool index)
 {
@@ -276,6 +295,13 @@ const char *event_column_name(const struct profile *p, uint32_t event)
 	if (listed_in_seconds(p, event))
 		return "ticks";
 	return profile_str(p, p->events[event].name);
+}
+
+const char *event_cost_unit(const struct profile *p, uint32_t event)
+{
+	if (listed_in_seconds(p, event) || p->events[event].unit == NO_NAME)
+		return NULL;
+	return profile_str(p, p->events[event].unit);
 }
 
 void print_left_out(FILE *out, size_t n, const char *what, double threshold)

@@ -288,6 +288,14 @@ bool listed_in_seconds(const struct profile *p, uint32_t e);
 void fprint_total(FILE *out, const struct profile *p, uint32_t ev,
 		  bool groups);
 
+/*
+ * s with its control characters written as C escapes (\n, \t, \x1b), as
+ * the listings write a function's name: s itself when it has none, else
+ * buf (cut to size). For the file, object and command names of the
+ * listings' titles and tables, bytes of a profile from elsewhere.
+ */
+const char *name_escaped(const char *s, char *buf, size_t size);
+
 /* The event's name, with its long name in parentheses if it has one. */
 void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
 
@@ -297,6 +305,14 @@ void fprint_event_title(FILE *out, const struct profile *p, uint32_t event);
  * ticks (the event is its dimension, "seconds"): "ticks".
  */
 const char *event_column_name(const struct profile *p, uint32_t event);
+
+/*
+ * The unit of event e's costs where the profile says ("ns" for perf's
+ * cpu-clock, "events" for a counter's, pprof's "nanoseconds"), for the
+ * titles of the listings by line and instruction to put after a cost as
+ * fprint_total() does; NULL when the event is its own unit (Ir, ticks).
+ */
+const char *event_cost_unit(const struct profile *p, uint32_t event);
 
 /* Explanations of the columns (blurbs.c). */
 extern const char flat_blurb[];

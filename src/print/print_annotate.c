@@ -302,14 +302,15 @@ static void print_file(FILE *out, const struct columns *c,
 	const struct annotation *a = c->a;
 	const struct profile *p = a->p;
 	const uint64_t *cost = ann_row(a->file_cost, a, index);
-	char num[FMT_NUM_MAX];
+	const char *unit = event_cost_unit(p, a->sort_event);
+	char num[FMT_NUM_MAX], name[4096];
 
 	fputs(rule, out);
-	fprintf(out, "-- %s  (%s %s, %.2f%% of the total)\n",
-		profile_str(p, f->name),
+	fprintf(out, "-- %s  (%s %s%s%s, %.2f%% of the total)\n",
+		name_escaped(profile_str(p, f->name), name, sizeof(name)),
 		event_column_name(p, a->sort_event),
 		fmt_count(num, cost[a->sort_event], c->o->digit_groups),
-		pct(a, cost));
+		unit ? " " : "", unit ? unit : "", pct(a, cost));
 	if (f->fate == ANN_NOT_FOUND)
 		fprintf(out, "-- note: source not found (%s); its lines are listed "
 			"by number (give its directory with -I DIR, or "

@@ -309,13 +309,17 @@ static void put_header(FILE *out, const struct cg *cg,
 	uint32_t ev = o->sort_event;
 	char label[4096], num[FMT_NUM_MAX];
 
+	/* a symbol's and an object's names are bytes of a binary or
+	 * profile from elsewhere: escaped as the listings' names */
 	fprintf(out, "Disassembly of %s [0x%llx, 0x%llx) in %s",
-		names_str(l->st->names,
-			  l->demangle ? l->sym->name : l->sym->raw),
+		name_escaped(names_str(l->st->names, l->demangle
+						? l->sym->name : l->sym->raw),
+			     label, sizeof(label)),
 		(unsigned long long)l->sym->addr,
 		(unsigned long long)l->sym->end, l->st->path);
 	if (l->r->object != NO_NAME)
-		fprintf(out, " (%s", profile_str(p, l->r->object));
+		fprintf(out, " (%s", name_escaped(profile_str(p, l->r->object),
+						  label, sizeof(label)));
 	else
 		fputs(" (the whole profile", out);
 	fprintf(out, ", load offset 0x%llx)\n",
@@ -328,9 +332,13 @@ static void put_header(FILE *out, const struct cg *cg,
 			fprintf(out, "%s%s", i ? ", " : "",
 				func_label(nl, cg, l->funcs[i], o->indexes,
 					   label, sizeof(label)));
-		fprintf(out, "; self cost %s %s",
-			fmt_count(num, l->self[ev], o->digit_groups),
-			event_column_name(p, ev));
+		fprintf(out, "; self cost %s",
+			fmt_count(num, l->self[ev], o->digit_groups));
+		/* "252,505,008 ns of cpu-clock": a perf.data's costs are
+		 * its periods, not its samples */
+		if (event_cost_unit(p, ev))
+			fprintf(out, " %s of", event_cost_unit(p, ev));
+		fprintf(out, " %s", event_column_name(p, ev));
 		if (p->est_self && p->events[ev].unit_seconds > 0)
 			fprintf(out, " of %g seconds", p->events[ev].unit_seconds);
 		if (p->totals[ev])

@@ -29,9 +29,13 @@ static size_t parts_nevents(const struct profile *p)
 	return ne;
 }
 
-static const char *name_of(const struct profile *p, name_id name)
+/* a command, escaped as the listings escape names (a terminal's escape
+ * sequence in it would reach the terminal) */
+static const char *name_of(const struct profile *p, name_id name, char *buf,
+			   size_t size)
 {
-	return name == NO_NAME ? "[unknown]" : profile_str(p, name);
+	return name == NO_NAME ? "[unknown]"
+			       : name_escaped(profile_str(p, name), buf, size);
 }
 
 /* pid or thread number, "-" where the header did not say */
@@ -113,7 +117,10 @@ static void group_table(FILE *out, const struct profile *p,
 			id_column(out, t->tid, 8);
 		else
 			fprintf(out, "%8s", "");
-		fprintf(out, " %6u  %-16s", t->nparts, name_of(p, t->name));
+		char name[1024];
+
+		fprintf(out, " %6u  %-16s", t->nparts,
+			name_of(p, t->name, name, sizeof(name)));
 		figures(out, p, t->cost, total, ne, ev, po->digit_groups);
 		fputc('\n', out);
 	}

@@ -33,9 +33,13 @@ static int by_cost(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-static const char *comm_of(const struct profile *p, name_id comm)
+/* a comm, escaped as the listings escape names: a process may name
+ * itself with a terminal's escape sequence (prctl(PR_SET_NAME)) */
+static const char *comm_of(const struct profile *p, name_id comm, char *buf,
+			   size_t size)
 {
-	return comm == NO_NAME ? "[unknown]" : profile_str(p, comm);
+	return comm == NO_NAME ? "[unknown]"
+			       : name_escaped(profile_str(p, comm), buf, size);
 }
 
 /* events' columns: samples and cost of each; the share of the sort
@@ -123,9 +127,11 @@ static void print_processes(FILE *out, const struct profile *p,
 		"pid", "threads", "command");
 	heads(out, p, ne);
 	for (size_t k = 0; k < np; k++) {
+		char comm[256];
+
 		fprintf(out, "%8d %8u  %-16s", (int32_t)procs[k].pid,
 			procs[k].nthreads,
-			comm_of(p, procs[k].comm));
+			comm_of(p, procs[k].comm, comm, sizeof(comm)));
 		figures(out, procs[k].samples, procs[k].cost, total, ne,
 			sort_ev, po->digit_groups);
 	}
@@ -161,10 +167,11 @@ void print_threads(FILE *out, const struct profile *p,
 	heads(out, p, ne);
 	for (size_t k = 0; k < p->nthreads; k++) {
 		const struct pthread_total *t = &p->threads[order[k]];
+		char comm[256];
 
 		/* as perf prints them: -1 where the kernel gave no task */
 		fprintf(out, "%8d %8d  %-16s", (int32_t)t->pid, (int32_t)t->tid,
-			comm_of(p, t->comm));
+			comm_of(p, t->comm, comm, sizeof(comm)));
 		figures(out, t->samples, t->cost, total, ne, ev,
 			po->digit_groups);
 	}

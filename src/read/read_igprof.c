@@ -298,10 +298,17 @@ static int text_until(struct ig_reader *rd, const char **sp, const char *end,
 
 	for (const char *q = s; (size_t)(end - q) >= n; q++) {
 		if (!memcmp(q, stop, n)) {
+			char w[96];
+
 			*text = s;
 			*len = (size_t)(q - s);
 			*sp = q + n;
-			return 0;
+			/* igprof writes C strings: a NUL byte would cut
+			 * the name in every listing */
+			if (!memchr(s, '\0', *len))
+				return 0;
+			return error_here(rd, "a NUL byte in %s %s: igprof writes none (is the file damaged?)",
+					  what, quote(s, q, w, sizeof(w)));
 		}
 	}
 	{

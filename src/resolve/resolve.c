@@ -24,17 +24,21 @@
 #include "base/path.h"
 #include "base/xalloc.h"
 #include "profile/pos_select.h"
+#include "profile/stack_recount.h"
 #include "resolve.h"
 
 #define MAX_FRAMES 64
 
 /* "0x" and 1 to 16 hex digits, nothing else: valgrind's name for code
- * it has no symbol for. */
-static bool hex_name(const char *s, uint64_t *addr)
+ * it has no symbol for; or followed by a recursion level, "'2" (the
+ * deeper levels of such code), with *level pointing at its quote
+ * ("" without one). */
+static bool hex_name_level(const char *s, uint64_t *addr, const char **level)
 {
 	uint64_t v = 0;
 	size_t n = 0;
 
+	*level = "";
 	if (s[0] != '0' || s[1] != 'x')
 		return false;
 	for (s += 2; *s; s++, n++) {
@@ -46,6 +50,9 @@ static bool hex_name(const char *s, uint64_t *addr)
 			d = *s - 'a' + 10;
 		else if (*s >= 'A' && *s <= 'F')
 			d = *s - 'A' + 10;
+		else if (*s == '\'' && n && s[1] >= '1' && s[1] <= '9' &&
+			 strspn(s + 1, "0123456789") == strlen(s + 1))
+			break;
 		else
 			return false;
 		if (n == 16)
@@ -55,6 +62,7 @@ static bool hex_name(const char *s, uint64_t *addr)
 	if (!n)
 		return false;
 	*addr = v;
+	*level = s;
 	return true;
 }
 
@@ -86,8 +94,10 @@ static bool made_up_name(const char *name)
 {
 	uint64_t dummy;
 
-	return name[0] == '(' || !strcmp(name, "???") || hex_name(name, &dummy) ||
-	       anonymous_name(name);
+	const char *level;
+
+	return name[0] == '(' || !strcmp(name, "???") ||
+	       hex_name_level(name, &dummy, &level) || anonymous_name(name);
 }
 
 /* The profile's objects, quoted, for messages ("'a', 'b', ..."). */
@@ -584,6 +594,20 @@ static bool unknown_file(const struct profile *p, name_id file)
 	return file == NO_NAME || !strcmp(profile_str(p, file), "???");
 }
 
+/* name followed by level ("'2"), interned */
+static name_id level_name(struct profile *p, name_id name, const char *level)
+{
+	size_t n = names_len(&p->names, name), k = strlen(level);
+	char *buf = xmalloc(n + k + 1);
+	name_id id;
+
+	memcpy(buf, profile_str(p, name), n);
+	memcpy(buf + n, level, k);
+	id = names_intern(&p->names, buf, n + k);
+	free(buf);
+	return id;
+}
+
 /*
  * Names, files and lines for one binary's functions and positions. sy
  * is named_syms()'s, for the first nsy functions (those there were
@@ -608,18 +632,24 @@ static void rename_funcs(struct profile *p, const struct symtab *st,
 		const char *name = profile_str(p, p->funcs[f].name);
 		const struct sym *s = NULL;
 		const struct line_entry *le;
+		const char *level = "";
 		uint64_t addr = 0;
 		bool changed = false;
 
 		if (!in_object(p, (uint32_t)f, ob))
 			continue;
-		if (hex_name(name, &addr) ||
+		if (hex_name_level(name, &addr, &level) ||
 		    (anonymous_name(name) && (addr = low[f]) != 0)) {
 			s = symtab_lookup(st, addr - off);
 			if (s) {
 				ident[f].name = o->demangle ? s->name : s->raw;
 				changed = true;
 			}
+			/* "0x...1e60'2": the symbol's name at that level,
+			 * "fib'2", as valgrind names one it knows */
+			if (s && *level)
+				ident[f].name = level_name(p, ident[f].name,
+							   level);
 		} else {
 			/* named_syms() looked up the names not made up */
 			s = f < nsy && !made_up_name(name)
@@ -844,7 +874,14 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			     &pos, r);
 		free(sy);
 		twice = profile_rekey(p, ident, ident_line, pos, NULL);
-		if (twice != NO_ID)
+		/* two functions now one on a stack: its inclusive cost, as
+		 * charged when read, has the stack twice. With the stacks
+		 * kept (an IgProf or pprof profile read for -b), the costs
+		 * are made again from them, each stack once; inlined cost
+		 * moved to its own function has no frame in them. */
+		if (twice != NO_ID && p->nstacks && !r->inlined_moved)
+			profile_recount_stacks(p);
+		else if (twice != NO_ID)
 			warning("%s: named functions that may be on one "
 				"stack (the arcs join them) as one, %s: a stack "
 				"through two of them counts twice "

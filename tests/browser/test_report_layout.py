@@ -6,8 +6,9 @@ Run with the other test_report*.py by tests/browser/run_report.py.
 - the Function view opens on the program's own heaviest function, not
   the dynamic loader's entry (a Callgrind profile full of ld.so);
 - many events are folded behind a toggle above the table;
-- at 800 px wide no view scrolls the whole page sideways, and every
-  column of the Top table can be seen;
+- at 800 px wide no view scrolls the whole page sideways, the tabs and
+  the event's select are one row, and every column of the Top table can
+  be seen;
 - the object column shows a file name, with the path on hover; the
   Function view's numbers are right-aligned.
 """
@@ -230,6 +231,13 @@ class LayoutTest(ReportBase):
                     self.assertLessEqual(w[0], w[1], '%s %s at %d' % (kind, view, width))
                     p.shot('%s-%s-%d' % (kind, view[1:] or 'top', width))
                 p.go('#top')
+                # the tabs and the event's select on one row (at 800 px
+                # Disassembly and the select went to a second)
+                rows = p.js("""
+                    return [...document.getElementById('tabs').children]
+                        .map(e => Math.round(e.getBoundingClientRect().bottom));""")
+                self.assertLessEqual(max(rows) - min(rows), 4,
+                                     '%s tabs at %d: %r' % (kind, width, rows))
                 heads = p.js("""
                     const vw = document.documentElement.clientWidth;
                     return [...document.querySelectorAll('#top-head > span')].map(s => {

@@ -104,6 +104,10 @@ def main():
     evil = strings('', 'cpu', 'count', 'main', 'evil\nname\twith\x1b[31mred',
                    'prog.c')
     write('control-name.pb', HEAD + GOOD_SAMPLE + LOCS + FUNCS + evil)
+    # a function named with a NUL byte, which every listing would cut
+    # there: refused, with the string's offset
+    nul = strings('', 'cpu', 'count', 'main', 'wo\0rk', 'prog.c')
+    write('nul-name.pb', HEAD + GOOD_SAMPLE + LOCS + FUNCS + nul)
 
 
 main()

@@ -107,6 +107,24 @@ static name_id name_def(struct callgrind_reader *rd, enum id_space space,
 }
 
 /*
+ * Whether a name is one valgrind could have written: a C string, so
+ * without a NUL byte (a damaged file's block of zeros has them). Every
+ * listing and output would cut the name there. 0, or -1 after
+ * reporting.
+ */
+static int check_name(struct callgrind_reader *rd, enum id_space space,
+		      const char *s, size_t len)
+{
+	char q[80];
+
+	if (!memchr(s, '\0', len))
+		return 0;
+	return callgrind_error(rd, "a NUL byte in the %s name '%s': valgrind writes none (is the file damaged?)",
+			       id_space_name(space),
+			       callgrind_quote(s, len, q, sizeof(q)));
+}
+
+/*
  * A position name: "name", "(id) name" (defines id) or "(id)" (refers
  * to it). A name that starts with "(" but not "(" + digit is a plain
  * name (Q23). The splitting thread (callgrind_split.c) reads the same forms
@@ -122,6 +140,8 @@ static int parse_name(struct callgrind_reader *rd, enum id_space space,
 	v = skip_space(v, end);
 	end = v + trim_len(v, (size_t)(end - v));
 	if (end - v < 2 || v[0] != '(' || !is_digit(v[1])) {
+		if (check_name(rd, space, v, (size_t)(end - v)) < 0)
+			return -1;
 		*out = intern_name(rd, space, v, (size_t)(end - v));
 		return 0;
 	}
@@ -137,6 +157,8 @@ static int parse_name(struct callgrind_reader *rd, enum id_space space,
 	s = skip_space(s + 1, end);
 	if (s == end)
 		return name_ref(rd, space, key, id, out);
+	if (check_name(rd, space, s, (size_t)(end - s)) < 0)
+		return -1;
 	*out = name_def(rd, space, id, s, (size_t)(end - s));
 	return 0;
 }
@@ -1287,6 +1309,12 @@ static int apply_spec_token(struct callgrind_reader *rd,
 		if (t->form == CALLGRIND_NAME_REF &&
 		    (name = callgrind_id_get(rd, name_keys[key].space, v[0])) ==
 			    NO_NAME)
+			return 0;
+		/* a NUL byte in the name: parse_name() says so */
+		if ((t->form == CALLGRIND_NAME_DEF &&
+		     memchr(text + v[1], '\0', v[2])) ||
+		    (t->form == CALLGRIND_NAME_PLAIN &&
+		     memchr(text + v[0], '\0', v[1])))
 			return 0;
 	} else {
 		if (!resolve_target(rd, t, v + callgrind_tok_ncounts(key),

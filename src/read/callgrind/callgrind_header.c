@@ -525,6 +525,11 @@ int callgrind_header_line(struct callgrind_reader *rd, const char *key,
 		 * dump) ends at its totals: all the same */
 		if ((rd->in_body || rd->part_ended) && h->starts_part)
 			callgrind_start_part(rd);
+		/* valgrind writes C strings: a NUL byte would cut a cmd:
+		 * or an event's name in every listing */
+		if (memchr(v, '\0', (size_t)(end - v)))
+			return callgrind_error(rd, "a NUL byte in the '%s:' line: valgrind writes none (is the file damaged?)",
+					       h->key);
 		return h->parse(rd, v, end);
 	}
 	callgrind_warn_once(rd, ONCE_UNKNOWN_HEADER, "unknown header key '%.*s:' ignored",

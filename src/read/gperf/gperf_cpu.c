@@ -200,11 +200,13 @@ static void read_maps(struct cpu_reader *c)
 	}
 	gperf_maps_sort(&r->maps);
 	if (r->maps.skipped)
-		warning("%s: offset 0x%llx: %llu lines of the mappings are "
-			"not /proc/self/maps lines (start-end perms offset dev "
-			"inode path): left out", r->path,
+		warning("%s: offset 0x%llx: %llu line%s of the mappings %s "
+			"not in the form of /proc/self/maps (start-end perms "
+			"offset dev inode path): left out", r->path,
 			(unsigned long long)r->maps.first_skipped,
-			(unsigned long long)r->maps.skipped);
+			(unsigned long long)r->maps.skipped,
+			r->maps.skipped == 1 ? "" : "s",
+			r->maps.skipped == 1 ? "is" : "are");
 }
 
 /* Pass 2: each record's stack into the tree, with its samples. */

@@ -272,11 +272,13 @@ static int read_lines(struct heap_reader *h)
 		return -1;
 	gperf_maps_sort(&r->maps);
 	if (r->maps.skipped)
-		warning("%s:%llu: %llu lines of the mappings are not "
-			"/proc/self/maps lines (start-end perms offset dev "
-			"inode path): left out", r->path,
+		warning("%s:%llu: %llu line%s of the mappings %s not "
+			"in the form of /proc/self/maps (start-end perms "
+			"offset dev inode path): left out", r->path,
 			(unsigned long long)r->maps.first_skipped,
-			(unsigned long long)r->maps.skipped);
+			(unsigned long long)r->maps.skipped,
+			r->maps.skipped == 1 ? "" : "s",
+			r->maps.skipped == 1 ? "is" : "are");
 	if (memcmp(h->totals, h->sums, sizeof(h->sums)))
 		warning("%s:1: the header's totals (%llu: %llu [%llu: %llu]) are "
 			"not what the records add up to (%llu: %llu [%llu: %llu]): "

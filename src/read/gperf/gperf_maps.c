@@ -110,6 +110,11 @@ void gperf_maps_add_line(struct gperf_maps *m, struct perf_data *d,
 		return;
 	}
 	s = skip_blanks(wend, end);	/* the path, blanks and all */
+	/* /proc/PID/maps has none: the listings would cut the path */
+	if (memchr(s, '\0', (size_t)(end - s))) {
+		skip(m, where);
+		return;
+	}
 	if (s == end) {
 		s = "//anon";
 		end = s + strlen(s);

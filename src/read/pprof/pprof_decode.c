@@ -339,6 +339,13 @@ static int read_strings(struct pprof_file *f)
 		if (f->nstrings == 0 && fd.len)
 			return bad(f, fd.off, "the string table's first "
 				   "string is not empty (pprof requires it)");
+		/* a name with one would be cut there by every listing;
+		 * pprof's writers put none in (their names are C's, Go's,
+		 * Java's) */
+		if (memchr(fd.data, '\0', fd.len))
+			return error_at_offset(f->path, fd.off, "string %zu "
+					       "holds a NUL byte (is the file "
+					       "damaged?)", f->nstrings);
 		ARRAY_GROW(f->strings, f->nstrings + 1, f->strings_alloc);
 		f->strings[f->nstrings].s = (const char *)fd.data;
 		f->strings[f->nstrings++].len = fd.len;

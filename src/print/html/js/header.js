@@ -99,5 +99,10 @@ function drawHeader() {
 	} });
 	EV.forEach((e, k) => pick.append(el('option', { value: k }, e)));
 	pick.value = ev;
-	document.getElementById('tabs').append(el('label', null, 'Event: ', pick));
+	/* the word goes in a narrow window (report.css), the select stays
+	 * named */
+	pick.setAttribute('aria-label', 'Event');
+	document.getElementById('tabs').append(
+		el('label', null, el('span', { class: 'ev-word' }, 'Event: '),
+		   pick));
 }
