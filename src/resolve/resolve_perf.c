@@ -1222,6 +1222,89 @@ static void charge_stacks(struct presolve *r)
 	stack_charge_release(&w);
 }
 
+/* A stack's samples: the sum of its events' counts, or the largest
+ * where every sample counts in every event */
+static uint64_t stack_samples(const struct presolve *r, const uint64_t *count)
+{
+	uint64_t samples = 0;
+
+	for (size_t e = 0; e < r->p->stride; e++)
+		if (!r->d->samples_every_event)
+			samples += count[e];
+		else if (count[e] > samples)
+			samples = count[e];
+	return samples;
+}
+
+/*
+ * charge_stacks() where a frame is one function (no --inlined=callee),
+ * in work of the tree's size: the functions and arcs made in the
+ * order charge_stacks() makes them (each stack walked up only to the
+ * first node an earlier stack passed, whose function and arcs from
+ * there out were all made then), then the tree charged at once
+ * (stack_charge_tree()). The bench's recording: 108,014 stacks of
+ * 1,998,296 frames in 264,062 nodes, so each node is walked once and
+ * each stack one step more, where charge_stacks() took 2 million.
+ */
+static void charge_tree(struct presolve *r)
+{
+	const struct perf_data *d = r->d;
+	size_t nn = d->nnodes, stride = r->p->stride;
+	uint32_t *ids = xmalloc((5 * nn + 1) * sizeof(*ids));
+	uint64_t *rows = xcalloc(2 * nn * stride + 1, sizeof(*rows));
+	uint64_t *samples = xcalloc(nn + 1, sizeof(*samples));
+	uint32_t *func = ids, *call = ids + nn, *leaf = ids + 2 * nn,
+		 *leaf_call = ids + 3 * nn, *parent = ids + 4 * nn;
+	struct stack_tree t = { .n = nn, .parent = parent, .func = func,
+				.call = call, .leaf = leaf,
+				.leaf_call = leaf_call, .cost = rows,
+				.count = rows + nn * stride,
+				.samples = samples };
+
+	profile_want_call_self(r->p);
+	memset(ids, 0xff, 4 * nn * sizeof(*ids));	/* NO_ID */
+	for (size_t n = 0; n < nn; n++) {
+		uint64_t *cost = rows + n * stride;
+		uint64_t *count = rows + (nn + n) * stride;
+		uint32_t callee, *slot = &leaf_call[n];
+		bool any = false;
+
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
+		     c = d->costs[c].next) {
+			uint32_t pe = r->event_of[d->costs[c].event];
+
+			if (pe == NO_ID)
+				continue;
+			cost[pe] += d->costs[c].period;
+			count[pe] += d->costs[c].samples;
+			any = true;
+		}
+		if (!any)
+			continue;
+		samples[n] = stack_samples(r, count);
+		leaf[n] = callee = frame_func(r, d->nodes[n].frame, false);
+		if (r->o->want_positions)
+			charge_position(r, d->nodes[n].frame, callee, cost);
+		for (uint32_t up = d->nodes[n].parent; up != NO_ID;
+		     up = d->nodes[up].parent) {
+			uint32_t f = frame_func(r, d->nodes[up].frame,
+						!d->nodes[up].exact);
+
+			*slot = profile_call(r->p, f, callee);
+			if (func[up] != NO_ID)
+				break;
+			func[up] = callee = f;
+			slot = &call[up];
+		}
+	}
+	for (size_t n = 0; n < nn; n++)
+		parent[n] = d->nodes[n].parent;
+	stack_charge_tree(r->p, &t);
+	free(ids);
+	free(rows);
+	free(samples);
+}
+
 /*
  * The whole stacks, for the flame graphs (o->want_stacks): a profile
  * stack per perf node (parents come first in both), its function named
@@ -1322,7 +1405,10 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	       r.d->nevents * sizeof(*r.event_of));
 	profile_want_func_extras(p);
 	p->calls_have_incl = true;
-	charge_stacks(&r);
+	if (o->inlined == INLINE_CALLEE)
+		charge_stacks(&r);
+	else
+		charge_tree(&r);
 	if (o->want_stacks)
 		keep_stacks(&r);
 	ret = 0;
