@@ -103,6 +103,10 @@ struct presolve {
 	uint32_t *chain_funcs;
 	size_t nchain_funcs, chain_alloc;
 	struct jitmaps jit;		/* JITs' /tmp/perf-PID.map */
+	/* per object, per symbol of its table: the function symbol_func()
+	 * gave it plus 1 (0: not yet) and the line it set (NULL until
+	 * wanted) */
+	uint32_t **sym_func;
 };
 
 /* The inlined functions a frame may stand for, at most (symtab's
@@ -931,7 +935,8 @@ static name_id listed_object(const struct presolve *r, uint32_t i)
  * file column, the function's place in the source view).
  */
 static uint32_t symbol_func(struct presolve *r, name_id object,
-			    const struct symtab *st, const struct sym *s)
+			    const struct symtab *st, const struct sym *s,
+			    uint32_t *line_set)
 {
 	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
 						 : NULL;
@@ -951,8 +956,39 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 	}
 	f = profile_func(r->p, object, file, name);
 
-	if (at && le->line)
+	*line_set = 0;
+	if (at && le->line) {
 		profile_set_func_line(r->p, f, le->line);
+		*line_set = le->line;
+	}
+	return f;
+}
+
+/*
+ * symbol_func() of symbol s of object obj's table st, made once: the
+ * frames of one function are many (77,197 frames, 9,882 functions in
+ * the bench's recording), and each interned its name again. The line
+ * is set again as symbol_func() sets it each time (another symbol of
+ * the same name may have set another since).
+ */
+static uint32_t object_symbol_func(struct presolve *r, uint32_t obj,
+				   const struct symtab *st,
+				   const struct sym *s)
+{
+	uint32_t *memo, f;
+	size_t k = (size_t)(s - st->syms);
+
+	if (!r->sym_func[obj])
+		r->sym_func[obj] = xcalloc(2 * st->nsyms + 1,
+					   sizeof(*r->sym_func[obj]));
+	memo = r->sym_func[obj] + 2 * k;
+	if (memo[0]) {
+		if (memo[1])
+			profile_set_func_line(r->p, memo[0] - 1, memo[1]);
+		return memo[0] - 1;
+	}
+	f = symbol_func(r, listed_object(r, obj), st, s, &memo[1]);
+	memo[0] = f + 1;
 	return f;
 }
 
@@ -991,8 +1027,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = symbol_func(r, listed_object(r, fr->object),
-					    st, s);
+			*slot = object_symbol_func(r, fr->object, st, s);
 			return *slot;
 		}
 		break;
@@ -1376,6 +1411,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	r.func_exact = xmalloc((r.d->nframes + 1) * sizeof(*r.func_exact));
 	r.func_ret = xmalloc((r.d->nframes + 1) * sizeof(*r.func_ret));
 	r.event_of = xcalloc(r.d->nevents + 1, sizeof(*r.event_of));
+	r.sym_func = xcalloc(r.d->nobjects + 1, sizeof(*r.sym_func));
 	if (o->inlined == INLINE_CALLEE) {
 		r.chain_exact = xcalloc(r.d->nframes + 1, sizeof(*r.chain_exact));
 		r.chain_ret = xcalloc(r.d->nframes + 1, sizeof(*r.chain_ret));
@@ -1420,6 +1456,9 @@ out:
 		}
 	kallsyms_release(&r.ksyms);
 	jitmaps_release(&r.jit);
+	for (size_t i = 0; i < r.d->nobjects; i++)
+		free(r.sym_func[i]);
+	free(r.sym_func);
 	free(r.taken);
 	free(r.bind);
 	free(r.func_exact);
