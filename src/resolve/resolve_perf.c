@@ -256,6 +256,20 @@ static void find_ret_frames(struct presolve *r)
 	free(seen);
 }
 
+/* Whether bind_recorded() may check an object's file by its return
+ * addresses: one with frames holds no build-id. */
+static bool wants_ret_frames(const struct presolve *r)
+{
+	for (size_t i = 0; i < r->d->nobjects; i++) {
+		const struct perf_object *ob = &r->d->objects[i];
+
+		if (ob->kind == PERF_OBJ_FILE && object_has_frames(ob) &&
+		    !ob->build_id_len)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Whether st can be the build of object i that ran, where no build-id
  * says (gperftools records none): at least half of the object's return
@@ -1424,8 +1438,14 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		r.bind[i].binary = -1;
 		r.bind[i].listed_as = NO_NAME;
 	}
-	if (o->preload)
+	if (o->preload) {
+		/* while the last symbol tables load: calls_match()'s return
+		 * addresses, which need none (a recording that holds no
+		 * build-id of some object checks its file by them) */
+		if (wants_ret_frames(&r))
+			find_ret_frames(&r);
 		perf_preload_finish(o->preload);
+	}
 	if (bind_binaries(&r, st, nst, reports) < 0)
 		goto out;
 	bind_recorded(&r);
