@@ -288,20 +288,27 @@ static void charge_each(struct profile *p, const struct rnd_tree *t)
  * (each walk up to the first node an earlier one passed) */
 static void charge_at_once(struct profile *p, const struct rnd_tree *t)
 {
-	uint32_t func[TREE_NODES], call[TREE_NODES], leaf_call[TREE_NODES];
+	uint32_t func[TREE_NODES], call[TREE_NODES], leaf[TREE_NODES];
+	uint32_t leaf_ids[2 * TREE_NODES];
+	uint64_t rows[3 * TREE_NODES];
 	struct stack_tree st = { .n = TREE_NODES, .parent = t->parent,
-				 .func = func, .call = call, .leaf = t->leaf,
-				 .leaf_call = leaf_call, .cost = t->cost,
-				 .count = t->samples, .samples = t->samples };
+				 .func = func, .call = call, .leaf = leaf,
+				 .leaf_ids = leaf_ids, .rows = rows };
+	uint32_t k = 0;
 
 	memset(func, 0xff, sizeof(func));
 	memset(call, 0xff, sizeof(call));
-	memset(leaf_call, 0xff, sizeof(leaf_call));
+	memset(leaf, 0xff, sizeof(leaf));
 	for (uint32_t n = 0; n < TREE_NODES; n++) {
-		uint32_t callee = t->leaf[n], *slot = &leaf_call[n];
+		uint32_t callee = t->leaf[n], *slot = &leaf_ids[2 * k + 1];
 
 		if (callee == NO_ID)
 			continue;
+		leaf[n] = k;
+		leaf_ids[2 * k] = callee;
+		rows[3 * k] = t->cost[n];
+		rows[3 * k + 1] = rows[3 * k + 2] = t->samples[n];
+		k++;
 		for (uint32_t up = t->parent[n]; up != NO_ID;
 		     up = t->parent[up]) {
 			*slot = profile_call(p, t->func[up], callee);

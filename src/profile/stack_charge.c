@@ -94,112 +94,166 @@ void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
 	}
 }
 
-/* The costs of the stacks strictly below each node, and their samples
- * (parents come before their children) */
-static void tree_below(const struct profile *p, const struct stack_tree *t,
-		       uint64_t *below, uint64_t *below_samples)
+/*
+ * A sum of costs that cannot wrap: 128 bits, as two halves. A node's
+ * stacks below are the leaves' costs added while the walk is under it,
+ * the sum when it leaves less the sum when it came.
+ */
+struct wide {
+	uint64_t lo, hi;
+};
+
+static void wide_add(struct wide *w, uint64_t v)
 {
-	size_t stride = p->stride;
-
-	for (size_t i = t->n; i-- > 0;) {
-		uint32_t up = t->parent[i];
-
-		if (up == NO_ID)
-			continue;
-		if (t->leaf[i] != NO_ID) {
-			add_row(below + up * stride, t->cost + i * stride,
-				stride);
-			below_samples[up] += t->samples[i];
-		}
-		if (t->func[i] != NO_ID) {
-			add_row(below + up * stride, below + i * stride,
-				stride);
-			below_samples[up] += below_samples[i];
-		}
-	}
+	w->lo += v;
+	w->hi += w->lo < v;
 }
 
-/* The stacks ending at node a, its path's functions and arcs counted
- * in fn and cn (a's own not yet): self and count to the leaf, the
- * inclusive costs of a leaf and an arc that no node above has, and
- * the innermost arc of another function's self (first_other[up]: the
- * innermost such arc from up out). */
-static void tree_leaf(struct profile *p, const struct stack_tree *t,
-		      uint32_t a, const uint32_t *fn, const uint32_t *cn,
-		      const uint32_t *first_other)
+/* now - then, held at UINT64_MAX as add_row() holds a sum */
+static uint64_t wide_since(const struct wide *now, const struct wide *then)
 {
+	uint64_t hi = now->hi - then->hi - (now->lo < then->lo);
+
+	return hi ? UINT64_MAX : now->lo - then->lo;
+}
+
+/* A node of the walk's path, which stacks pass. */
+struct tree_step {
+	uint32_t node;
+	uint32_t child;		/* its next child to walk */
+	uint32_t first_other;	/* the innermost arc of another function's
+				 * from here out (NO_ID: none) */
+	bool new_func, new_call;	/* no node above has them */
+};
+
+struct tree_walk {
+	struct profile *p;
+	const struct stack_tree *t;
+	uint32_t *fn, *cn;	/* per function, arc: on the path how often */
+	struct wide *sum;	/* the leaves' costs so far (stride), samples */
+	struct tree_step *path;
+	struct wide *at;	/* per step: sum when it was entered */
+	size_t depth, alloc, at_alloc;
+	const uint32_t *child, *next;
+};
+
+/* The stacks ending at node a (leaf k), the path's functions and arcs
+ * counted (a's own not yet): self and count to the leaf, the inclusive
+ * costs of a leaf and an arc that no node above has, the innermost arc
+ * of another function's self; and the leaves' sum. */
+static void tree_leaf(struct tree_walk *w, uint32_t a, uint32_t k)
+{
+	struct profile *p = w->p;
+	const struct stack_tree *t = w->t;
 	size_t stride = p->stride;
-	const uint64_t *cost = t->cost + a * stride;
-	uint32_t f = t->leaf[a], up = t->parent[a], c, s;
+	const uint64_t *cost = t->rows + (size_t)k * (2 * stride + 1);
+	uint64_t samples = cost[2 * stride];
+	uint32_t f = t->leaf_ids[2 * (size_t)k], c, s;
 
 	add_row(profile_self(p, f), cost, stride);
-	add_row(profile_func_row(p, p->func_count, f),
-		t->count + a * stride, stride);
-	if (!fn[f])
+	add_row(profile_func_row(p, p->func_count, f), cost + stride, stride);
+	if (!w->fn[f])
 		add_row(profile_func_row(p, p->func_incl, f), cost, stride);
-	if (up == NO_ID)
+	for (size_t e = 0; e < stride; e++)
+		wide_add(&w->sum[e], cost[e]);
+	w->sum[stride].lo += samples;
+	if (t->parent[a] == NO_ID)
 		return;
-	c = t->leaf_call[a];
-	if (!cn[c]) {
+	c = t->leaf_ids[2 * (size_t)k + 1];
+	if (!w->cn[c]) {
 		add_row(profile_call_incl(p, c), cost, stride);
-		profile_call_add_count(p, c, t->samples[a]);
+		profile_call_add_count(p, c, samples);
 	}
-	s = t->func[up] != f ? c : first_other[up];
+	s = t->func[t->parent[a]] != f ? c : w->path[w->depth - 1].first_other;
 	if (s != NO_ID)
 		add_row(profile_call_self(p, s), cost, stride);
 }
 
-/* Node a on the path (enter) or off it again: the stacks below it
- * charged to its function and arc where no node above has them. */
-static void tree_pass(struct profile *p, const struct stack_tree *t,
-		      uint32_t a, const uint64_t *below,
-		      const uint64_t *below_samples, uint32_t *fn,
-		      uint32_t *cn, bool enter)
+/* Node a, which stacks pass, onto the path: its function and arc
+ * counted there. */
+static void tree_enter(struct tree_walk *w, uint32_t a)
 {
-	size_t stride = p->stride;
-	uint32_t f = t->func[a], c = t->call[a];
+	const struct stack_tree *t = w->t;
+	size_t stride = w->p->stride;
+	uint32_t f = t->func[a], c = t->call[a], up = t->parent[a];
+	struct tree_step *st;
 
-	if (!enter) {
-		fn[f]--;
-		if (c != NO_ID)
-			cn[c]--;
-		return;
+	ARRAY_GROW(w->path, w->depth + 1, w->alloc);
+	ARRAY_GROW(w->at, (w->depth + 1) * (stride + 1), w->at_alloc);
+	st = &w->path[w->depth];
+	st->node = a;
+	st->child = w->child[a];
+	st->first_other = NO_ID;
+	if (up != NO_ID)	/* then on the path, right above */
+		st->first_other = t->func[up] != f
+					  ? c : w->path[w->depth - 1].first_other;
+	st->new_func = !w->fn[f]++;
+	st->new_call = c != NO_ID && !w->cn[c]++;
+	memcpy(w->at + w->depth * (stride + 1), w->sum,
+	       (stride + 1) * sizeof(*w->sum));
+	w->depth++;
+}
+
+/* The path's last node off it: the stacks below it charged to its
+ * function and arc where no node above had them. */
+static void tree_leave(struct tree_walk *w)
+{
+	struct profile *p = w->p;
+	const struct stack_tree *t = w->t;
+	size_t stride = p->stride;
+	const struct tree_step *st = &w->path[--w->depth];
+	const struct wide *at = w->at + w->depth * (stride + 1);
+	uint32_t f = t->func[st->node], c = t->call[st->node];
+
+	if (st->new_func || st->new_call) {
+		uint64_t *row = st->new_func
+					? profile_func_row(p, p->func_incl, f)
+					: NULL;
+		uint64_t *crow = st->new_call ? profile_call_incl(p, c) : NULL;
+
+		for (size_t e = 0; e < stride; e++) {
+			uint64_t below = wide_since(&w->sum[e], &at[e]);
+
+			if (row)
+				add_row(&row[e], &below, 1);
+			if (crow)
+				add_row(&crow[e], &below, 1);
+		}
+		if (crow)
+			profile_call_add_count(p, c,
+					       w->sum[stride].lo -
+						       at[stride].lo);
 	}
-	if (!fn[f]++)
-		add_row(profile_func_row(p, p->func_incl, f),
-			below + a * stride, stride);
-	if (c != NO_ID && !cn[c]++) {
-		add_row(profile_call_incl(p, c), below + a * stride, stride);
-		profile_call_add_count(p, c, below_samples[a]);
-	}
+	w->fn[f]--;
+	if (c != NO_ID)
+		w->cn[c]--;
+}
+
+/* Node a of the walk: the stacks that end there, and those below. */
+static void tree_visit(struct tree_walk *w, uint32_t a)
+{
+	const struct stack_tree *t = w->t;
+
+	if (t->leaf[a] != NO_ID)
+		tree_leaf(w, a, t->leaf[a]);
+	if (t->func[a] != NO_ID)
+		tree_enter(w, a);
 }
 
 void stack_charge_tree(struct profile *p, const struct stack_tree *t)
 {
-	size_t n = t->n, stride = p->stride, depth = 0;
-	uint64_t *below = xcalloc(n * stride + 1, sizeof(*below));
-	uint64_t *below_samples = xcalloc(n + 1, sizeof(*below_samples));
-	uint32_t *first_other = xmalloc((n + 1) * sizeof(*first_other));
+	size_t n = t->n;
 	uint32_t *child = xmalloc((n + 1) * sizeof(*child));
 	uint32_t *next = xmalloc((n + 1) * sizeof(*next));
-	uint32_t *path = xmalloc((n + 1) * sizeof(*path));
-	uint32_t *fn = xcalloc(p->nfuncs + 1, sizeof(*fn));
-	uint32_t *cn = xcalloc(p->ncalls + 1, sizeof(*cn));
+	struct tree_walk w = { .p = p, .t = t, .child = child, .next = next };
 
 	profile_want_call_self(p);
-	tree_below(p, t, below, below_samples);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t up = t->parent[i];
-
-		child[i] = NO_ID;
-		first_other[i] = NO_ID;
-		if (t->func[i] == NO_ID || up == NO_ID)
-			continue;
-		/* a node a stack passes has a parent it passes too */
-		first_other[i] = t->func[up] != t->func[i] ? t->call[i]
-							   : first_other[up];
-	}
+	w.fn = xcalloc(p->nfuncs + 1, sizeof(*w.fn));
+	w.cn = xcalloc(p->ncalls + 1, sizeof(*w.cn));
+	w.sum = xcalloc(p->stride + 1, sizeof(*w.sum));
 	/* the children lists of the nodes stacks end at or pass */
+	for (size_t i = 0; i < n; i++)
+		child[i] = NO_ID;
 	for (size_t i = n; i-- > 0;) {
 		uint32_t up = t->parent[i];
 
@@ -210,40 +264,26 @@ void stack_charge_tree(struct profile *p, const struct stack_tree *t)
 		child[up] = (uint32_t)i;
 	}
 	for (size_t r = 0; r < n; r++) {
-		if (t->parent[r] != NO_ID ||
-		    (t->leaf[r] == NO_ID && t->func[r] == NO_ID))
+		if (t->parent[r] != NO_ID)
 			continue;
-		path[depth++] = (uint32_t)r;
-		if (t->leaf[r] != NO_ID)
-			tree_leaf(p, t, (uint32_t)r, fn, cn, first_other);
-		if (t->func[r] != NO_ID)
-			tree_pass(p, t, (uint32_t)r, below, below_samples,
-				  fn, cn, true);
-		while (depth) {
-			uint32_t a = path[depth - 1], c = child[a];
+		tree_visit(&w, (uint32_t)r);
+		while (w.depth) {
+			struct tree_step *st = &w.path[w.depth - 1];
+			uint32_t c = st->child;
 
 			if (c == NO_ID) {
-				if (t->func[a] != NO_ID)
-					tree_pass(p, t, a, below,
-						  below_samples, fn, cn, false);
-				depth--;
+				tree_leave(&w);
 				continue;
 			}
-			child[a] = next[c];	/* the next one, after c */
-			path[depth++] = c;
-			if (t->leaf[c] != NO_ID)
-				tree_leaf(p, t, c, fn, cn, first_other);
-			if (t->func[c] != NO_ID)
-				tree_pass(p, t, c, below, below_samples, fn,
-					  cn, true);
+			st->child = next[c];
+			tree_visit(&w, c);
 		}
 	}
-	free(below);
-	free(below_samples);
-	free(first_other);
 	free(child);
 	free(next);
-	free(path);
-	free(fn);
-	free(cn);
+	free(w.fn);
+	free(w.cn);
+	free(w.sum);
+	free(w.path);
+	free(w.at);
 }

@@ -57,22 +57,24 @@ void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
  * tree's size, not of the sum of its stacks' depths (a perf.data's
  * 264,062 nodes hold 108,014 stacks of 1,998,296 frames). A stack's
  * function and arc is charged once, at its outermost node of the path
- * (the subtree's cost below it), found by counting the functions and
- * arcs of the path from the root down.
+ * (the costs of the stacks below it), found by counting the functions
+ * and arcs of the path in a walk from the roots down.
  *
  * Node n's caller is parent[n] (NO_ID: a root), with parent[n] < n.
- * Where a stack passes through n (n is above a leaf), func[n] is its
- * function as a caller and call[n] the arc parent's func -> func[n]
- * (NO_ID at a root); elsewhere both NO_ID. Where stacks end at n,
- * leaf[n] is their leaf's function (NO_ID: none ends there),
- * leaf_call[n] the arc parent's func -> leaf[n], cost and count their
- * rows (stride numbers at n * stride) and samples[n] the arcs' count.
- * The ids are the caller's, made in the order it wants them.
+ * Where stacks pass through n (n is above one that ends), func[n] is
+ * its function as a caller and call[n] the arc parent's func -> func[n]
+ * (NO_ID at a root); elsewhere both are NO_ID. Where stacks end at n,
+ * leaf[n] is their index k among the leaves (else NO_ID):
+ * leaf_ids[2k] is their function and leaf_ids[2k + 1] the arc parent's
+ * func -> that function; rows[k * (2 * stride + 1)] on are their cost
+ * row, their count row and the samples the arcs count. The ids are the
+ * caller's, made in the order it wants them.
  */
 struct stack_tree {
 	size_t n;
-	const uint32_t *parent, *func, *call, *leaf, *leaf_call;
-	const uint64_t *cost, *count, *samples;
+	const uint32_t *parent, *func, *call, *leaf;
+	const uint32_t *leaf_ids;
+	const uint64_t *rows;
 };
 
 /* p keeps call_self from now on (as stack_charge_init()) */

@@ -1298,26 +1298,38 @@ static uint64_t stack_samples(const struct presolve *r, const uint64_t *count)
 static void charge_tree(struct presolve *r)
 {
 	const struct perf_data *d = r->d;
-	size_t nn = d->nnodes, stride = r->p->stride;
-	uint32_t *ids = xmalloc((5 * nn + 1) * sizeof(*ids));
-	uint64_t *rows = xcalloc(2 * nn * stride + 1, sizeof(*rows));
-	uint64_t *samples = xcalloc(nn + 1, sizeof(*samples));
+	size_t nn = d->nnodes, stride = r->p->stride, nleaves = 0, alloc = 0;
+	uint32_t *ids = xmalloc((4 * nn + 1) * sizeof(*ids));
 	uint32_t *func = ids, *call = ids + nn, *leaf = ids + 2 * nn,
-		 *leaf_call = ids + 3 * nn, *parent = ids + 4 * nn;
+		 *parent = ids + 3 * nn;
+	/* per leaf: its function and arc, then its rows and samples */
+	uint32_t *leaf_ids = NULL;
+	uint64_t *rows = NULL;
 	struct stack_tree t = { .n = nn, .parent = parent, .func = func,
-				.call = call, .leaf = leaf,
-				.leaf_call = leaf_call, .cost = rows,
-				.count = rows + nn * stride,
-				.samples = samples };
+				.call = call, .leaf = leaf };
 
 	profile_want_call_self(r->p);
-	memset(ids, 0xff, 4 * nn * sizeof(*ids));	/* NO_ID */
+	memset(ids, 0xff, 3 * nn * sizeof(*ids));	/* NO_ID */
 	for (size_t n = 0; n < nn; n++) {
-		uint64_t *cost = rows + n * stride;
-		uint64_t *count = rows + (nn + n) * stride;
-		uint32_t callee, *slot = &leaf_call[n];
+		uint32_t callee, *slot;
+		uint64_t *cost;
 		bool any = false;
 
+		parent[n] = d->nodes[n].parent;
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID && !any;
+		     c = d->costs[c].next)
+			any = r->event_of[d->costs[c].event] != NO_ID;
+		if (!any)
+			continue;
+		if (nleaves == alloc) {
+			alloc = alloc ? 2 * alloc : 4096;
+			leaf_ids = xreallocarray(leaf_ids, 2 * alloc,
+						 sizeof(*leaf_ids));
+			rows = xreallocarray(rows, (2 * stride + 1) * alloc,
+					     sizeof(*rows));
+		}
+		cost = rows + nleaves * (2 * stride + 1);
+		memset(cost, 0, (2 * stride + 1) * sizeof(*cost));
 		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
 		     c = d->costs[c].next) {
 			uint32_t pe = r->event_of[d->costs[c].event];
@@ -1325,13 +1337,13 @@ static void charge_tree(struct presolve *r)
 			if (pe == NO_ID)
 				continue;
 			cost[pe] += d->costs[c].period;
-			count[pe] += d->costs[c].samples;
-			any = true;
+			cost[stride + pe] += d->costs[c].samples;
 		}
-		if (!any)
-			continue;
-		samples[n] = stack_samples(r, count);
-		leaf[n] = callee = frame_func(r, d->nodes[n].frame, false);
+		cost[2 * stride] = stack_samples(r, cost + stride);
+		leaf[n] = (uint32_t)nleaves;
+		leaf_ids[2 * nleaves] = callee =
+			frame_func(r, d->nodes[n].frame, false);
+		slot = &leaf_ids[2 * nleaves++ + 1];
 		if (r->o->want_positions)
 			charge_position(r, d->nodes[n].frame, callee, cost);
 		for (uint32_t up = d->nodes[n].parent; up != NO_ID;
@@ -1346,12 +1358,12 @@ static void charge_tree(struct presolve *r)
 			slot = &call[up];
 		}
 	}
-	for (size_t n = 0; n < nn; n++)
-		parent[n] = d->nodes[n].parent;
+	t.leaf_ids = leaf_ids;
+	t.rows = rows;
 	stack_charge_tree(r->p, &t);
 	free(ids);
+	free(leaf_ids);
 	free(rows);
-	free(samples);
 }
 
 /*
