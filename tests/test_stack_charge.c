@@ -291,9 +291,11 @@ static void charge_at_once(struct profile *p, const struct rnd_tree *t)
 	uint32_t func[TREE_NODES], call[TREE_NODES], leaf[TREE_NODES];
 	uint32_t leaf_ids[2 * TREE_NODES];
 	uint64_t rows[3 * TREE_NODES];
+	uint32_t child[TREE_NODES], next[TREE_NODES];
 	struct stack_tree st = { .n = TREE_NODES, .parent = t->parent,
 				 .func = func, .call = call, .leaf = leaf,
-				 .leaf_ids = leaf_ids, .rows = rows };
+				 .leaf_ids = leaf_ids, .rows = rows,
+				 .child = child, .next = next };
 	uint32_t k = 0;
 
 	memset(func, 0xff, sizeof(func));
@@ -318,6 +320,7 @@ static void charge_at_once(struct profile *p, const struct rnd_tree *t)
 			slot = &call[up];
 		}
 	}
+	stack_tree_lists(&st, child, next);
 	stack_charge_tree(p, &st);
 }
 

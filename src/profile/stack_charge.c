@@ -134,7 +134,6 @@ struct tree_walk {
 	struct tree_step *path;
 	struct wide *at;	/* per step: sum when it was entered */
 	size_t depth, alloc, at_alloc;
-	const uint32_t *child, *next;
 };
 
 /* The stacks ending at node a (leaf k), the path's functions and arcs
@@ -182,7 +181,7 @@ static void tree_enter(struct tree_walk *w, uint32_t a)
 	ARRAY_GROW(w->at, (w->depth + 1) * (stride + 1), w->at_alloc);
 	st = &w->path[w->depth];
 	st->node = a;
-	st->child = w->child[a];
+	st->child = t->child[a];
 	st->first_other = NO_ID;
 	if (up != NO_ID)	/* then on the path, right above */
 		st->first_other = t->func[up] != f
@@ -240,30 +239,32 @@ static void tree_visit(struct tree_walk *w, uint32_t a)
 		tree_enter(w, a);
 }
 
+void stack_tree_lists(const struct stack_tree *t, uint32_t *child,
+		      uint32_t *next)
+{
+	for (size_t i = 0; i < t->n; i++)
+		child[i] = NO_ID;
+	/* children after their parents: a node's list is whole when the
+	 * walk back gets to it */
+	for (size_t i = t->n; i-- > 0;) {
+		uint32_t up = t->parent[i];
+
+		if (up == NO_ID || (t->leaf[i] == NO_ID && child[i] == NO_ID))
+			continue;
+		next[i] = child[up];
+		child[up] = (uint32_t)i;
+	}
+}
+
 void stack_charge_tree(struct profile *p, const struct stack_tree *t)
 {
-	size_t n = t->n;
-	uint32_t *child = xmalloc((n + 1) * sizeof(*child));
-	uint32_t *next = xmalloc((n + 1) * sizeof(*next));
-	struct tree_walk w = { .p = p, .t = t, .child = child, .next = next };
+	struct tree_walk w = { .p = p, .t = t };
 
 	profile_want_call_self(p);
 	w.fn = xcalloc(p->nfuncs + 1, sizeof(*w.fn));
 	w.cn = xcalloc(p->ncalls + 1, sizeof(*w.cn));
 	w.sum = xcalloc(p->stride + 1, sizeof(*w.sum));
-	/* the children lists of the nodes stacks end at or pass */
-	for (size_t i = 0; i < n; i++)
-		child[i] = NO_ID;
-	for (size_t i = n; i-- > 0;) {
-		uint32_t up = t->parent[i];
-
-		if (up == NO_ID ||
-		    (t->leaf[i] == NO_ID && t->func[i] == NO_ID))
-			continue;
-		next[i] = child[up];
-		child[up] = (uint32_t)i;
-	}
-	for (size_t r = 0; r < n; r++) {
+	for (size_t r = 0; r < t->n; r++) {
 		if (t->parent[r] != NO_ID)
 			continue;
 		tree_visit(&w, (uint32_t)r);
@@ -275,12 +276,10 @@ void stack_charge_tree(struct profile *p, const struct stack_tree *t)
 				tree_leave(&w);
 				continue;
 			}
-			st->child = next[c];
+			st->child = t->next[c];
 			tree_visit(&w, c);
 		}
 	}
-	free(child);
-	free(next);
 	free(w.fn);
 	free(w.cn);
 	free(w.sum);

@@ -68,14 +68,22 @@ void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
  * leaf_ids[2k] is their function and leaf_ids[2k + 1] the arc parent's
  * func -> that function; rows[k * (2 * stride + 1)] on are their cost
  * row, their count row and the samples the arcs count. The ids are the
- * caller's, made in the order it wants them.
+ * caller's, made in the order it wants them. child[n] is the first of
+ * n's children that stacks end at or pass, next[c] the one after c
+ * (NO_ID: no more), as stack_tree_lists() makes them.
  */
 struct stack_tree {
 	size_t n;
 	const uint32_t *parent, *func, *call, *leaf;
 	const uint32_t *leaf_ids;
 	const uint64_t *rows;
+	const uint32_t *child, *next;
 };
+
+/* child and next (n each) for t, from its parent and leaf alone: a
+ * node that stacks pass has one that ends below it */
+void stack_tree_lists(const struct stack_tree *t, uint32_t *child,
+		      uint32_t *next);
 
 /* p keeps call_self from now on (as stack_charge_init()) */
 void stack_charge_tree(struct profile *p, const struct stack_tree *t);

@@ -1286,32 +1286,30 @@ static uint64_t stack_samples(const struct presolve *r, const uint64_t *count)
 }
 
 /*
- * charge_stacks() where a frame is one function (no --inlined=callee),
- * in work of the tree's size: the functions and arcs made in the
- * order charge_stacks() makes them (each stack walked up only to the
- * first node an earlier stack passed, whose function and arcs from
- * there out were all made then), then the tree charged at once
- * (stack_charge_tree()). The bench's recording: 108,014 stacks of
- * 1,998,296 frames in 264,062 nodes, so each node is walked once and
- * each stack one step more, where charge_stacks() took 2 million.
+ * What charge_tree() needs of the recording alone, no symbol table:
+ * the stacks' tree, the leaves' rows and the children lists (which of
+ * a node's children stacks end at or pass), made while the last symbol
+ * tables load where a thread loads them, so that the memory is faulted
+ * in then too. ids holds per node func, call, leaf and parent.
  */
-static void charge_tree(struct presolve *r)
+struct charge_prep {
+	struct stack_tree t;
+	uint32_t *ids, *leaf_ids, *lists;
+	uint64_t *rows;
+};
+
+static void charge_prepare(struct presolve *r, struct charge_prep *cp)
 {
 	const struct perf_data *d = r->d;
 	size_t nn = d->nnodes, stride = r->p->stride, nleaves = 0, alloc = 0;
-	uint32_t *ids = xmalloc((4 * nn + 1) * sizeof(*ids));
-	uint32_t *func = ids, *call = ids + nn, *leaf = ids + 2 * nn,
-		 *parent = ids + 3 * nn;
-	/* per leaf: its function and arc, then its rows and samples */
-	uint32_t *leaf_ids = NULL;
-	uint64_t *rows = NULL;
-	struct stack_tree t = { .n = nn, .parent = parent, .func = func,
-				.call = call, .leaf = leaf };
+	uint32_t *parent, *leaf;
 
-	profile_want_call_self(r->p);
-	memset(ids, 0xff, 3 * nn * sizeof(*ids));	/* NO_ID */
+	cp->ids = xmalloc((4 * nn + 1) * sizeof(*cp->ids));
+	cp->lists = xmalloc((2 * nn + 1) * sizeof(*cp->lists));
+	leaf = cp->ids + 2 * nn;
+	parent = cp->ids + 3 * nn;
+	memset(cp->ids, 0xff, 3 * nn * sizeof(*cp->ids));	/* NO_ID */
 	for (size_t n = 0; n < nn; n++) {
-		uint32_t callee, *slot;
 		uint64_t *cost;
 		bool any = false;
 
@@ -1323,12 +1321,13 @@ static void charge_tree(struct presolve *r)
 			continue;
 		if (nleaves == alloc) {
 			alloc = alloc ? 2 * alloc : 4096;
-			leaf_ids = xreallocarray(leaf_ids, 2 * alloc,
-						 sizeof(*leaf_ids));
-			rows = xreallocarray(rows, (2 * stride + 1) * alloc,
-					     sizeof(*rows));
+			cp->leaf_ids = xreallocarray(cp->leaf_ids, 2 * alloc,
+						     sizeof(*cp->leaf_ids));
+			cp->rows = xreallocarray(cp->rows,
+						 (2 * stride + 1) * alloc,
+						 sizeof(*cp->rows));
 		}
-		cost = rows + nleaves * (2 * stride + 1);
+		cost = cp->rows + nleaves * (2 * stride + 1);
 		memset(cost, 0, (2 * stride + 1) * sizeof(*cost));
 		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
 		     c = d->costs[c].next) {
@@ -1340,12 +1339,54 @@ static void charge_tree(struct presolve *r)
 			cost[stride + pe] += d->costs[c].samples;
 		}
 		cost[2 * stride] = stack_samples(r, cost + stride);
-		leaf[n] = (uint32_t)nleaves;
-		leaf_ids[2 * nleaves] = callee =
+		leaf[n] = (uint32_t)nleaves++;
+	}
+	cp->t = (struct stack_tree){ .n = nn, .parent = parent,
+				     .func = cp->ids, .call = cp->ids + nn,
+				     .leaf = leaf, .leaf_ids = cp->leaf_ids,
+				     .rows = cp->rows, .child = cp->lists,
+				     .next = cp->lists + nn };
+	stack_tree_lists(&cp->t, cp->lists, cp->lists + nn);
+}
+
+static void charge_prep_release(struct charge_prep *cp)
+{
+	free(cp->ids);
+	free(cp->leaf_ids);
+	free(cp->lists);
+	free(cp->rows);
+	memset(cp, 0, sizeof(*cp));
+}
+
+/*
+ * charge_stacks() where a frame is one function (no --inlined=callee),
+ * in work of the tree's size: the functions and arcs made in the
+ * order charge_stacks() makes them (each stack walked up only to the
+ * first node an earlier stack passed, whose function and arcs from
+ * there out were all made then), then the tree charged at once
+ * (stack_charge_tree()). The bench's recording: 108,014 stacks of
+ * 1,998,296 frames in 264,062 nodes, so each node is walked once and
+ * each stack one step more, where charge_stacks() took 2 million.
+ */
+static void charge_tree(struct presolve *r, struct charge_prep *cp)
+{
+	const struct perf_data *d = r->d;
+	size_t nn = d->nnodes, stride = r->p->stride;
+	uint32_t *func = cp->ids, *call = cp->ids + nn;
+	const uint32_t *leaf = cp->ids + 2 * nn;
+
+	profile_want_call_self(r->p);
+	for (size_t n = 0; n < nn; n++) {
+		uint32_t k = leaf[n], callee, *slot;
+
+		if (k == NO_ID)
+			continue;
+		cp->leaf_ids[2 * (size_t)k] = callee =
 			frame_func(r, d->nodes[n].frame, false);
-		slot = &leaf_ids[2 * nleaves++ + 1];
+		slot = &cp->leaf_ids[2 * (size_t)k + 1];
 		if (r->o->want_positions)
-			charge_position(r, d->nodes[n].frame, callee, cost);
+			charge_position(r, d->nodes[n].frame, callee,
+					cp->rows + k * (2 * stride + 1));
 		for (uint32_t up = d->nodes[n].parent; up != NO_ID;
 		     up = d->nodes[up].parent) {
 			uint32_t f = frame_func(r, d->nodes[up].frame,
@@ -1358,12 +1399,26 @@ static void charge_tree(struct presolve *r)
 			slot = &call[up];
 		}
 	}
-	t.leaf_ids = leaf_ids;
-	t.rows = rows;
-	stack_charge_tree(r->p, &t);
-	free(ids);
-	free(leaf_ids);
-	free(rows);
+	stack_charge_tree(r->p, &cp->t);
+}
+
+/* The profile's events, its threads' totals, and what the charging
+ * needs before the functions are known. */
+static void prepare_charging(struct presolve *r, struct charge_prep *cp)
+{
+	struct perf_data *d = r->d;
+
+	make_events(r);
+	keep_threads(r);
+	free(d->event_profile);
+	d->event_profile = xmalloc((d->nevents + 1) *
+				   sizeof(*d->event_profile));
+	memcpy(d->event_profile, r->event_of,
+	       d->nevents * sizeof(*r->event_of));
+	profile_want_func_extras(r->p);
+	r->p->calls_have_incl = true;
+	if (r->o->inlined != INLINE_CALLEE)
+		charge_prepare(r, cp);
 }
 
 /*
@@ -1426,6 +1481,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 			 struct perf_recorded *kept)
 {
 	struct presolve r;
+	struct charge_prep cp = { 0 };
 	int ret = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -1456,6 +1512,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		 * build-id of some object checks its file by them) */
 		if (wants_ret_frames(&r))
 			find_ret_frames(&r);
+		prepare_charging(&r, &cp);
 		perf_preload_finish(o->preload);
 	}
 	if (bind_binaries(&r, st, nst, reports) < 0)
@@ -1464,19 +1521,12 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	entry_lines(&r);
 	if (load_kallsyms(&r) < 0)
 		goto out;
-	make_events(&r);
-	keep_threads(&r);
-	free(r.d->event_profile);
-	r.d->event_profile = xmalloc((r.d->nevents + 1) *
-				     sizeof(*r.d->event_profile));
-	memcpy(r.d->event_profile, r.event_of,
-	       r.d->nevents * sizeof(*r.event_of));
-	profile_want_func_extras(p);
-	p->calls_have_incl = true;
+	if (!o->preload)
+		prepare_charging(&r, &cp);
 	if (o->inlined == INLINE_CALLEE)
 		charge_stacks(&r);
 	else
-		charge_tree(&r);
+		charge_tree(&r, &cp);
 	if (o->want_stacks)
 		keep_stacks(&r);
 	ret = 0;
@@ -1486,6 +1536,7 @@ out:
 			symtab_release(r.bind[i].owned);
 			free(r.bind[i].owned);
 		}
+	charge_prep_release(&cp);
 	kallsyms_release(&r.ksyms);
 	jitmaps_release(&r.jit);
 	for (size_t i = 0; i < r.d->nobjects; i++)
