@@ -37,9 +37,9 @@
  * Costs, as for IgProf's whole stacks: a sample's period is the leaf's
  * self cost, and counts once for every distinct function (func_incl)
  * and every distinct caller -> callee arc (the arc's inclusive cost)
- * of its stack, however often recursion repeats them. A stack node is
- * walked up to the root once per node that has samples: the work is
- * the sum of those stacks' depths, not the samples'.
+ * of its stack, however often recursion repeats them (perf_charge.h:
+ * the stacks charged as a tree, in work of its nodes, not of the
+ * samples or the stacks' depths).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +53,12 @@
 #include "call_check.h"
 #include "kallsyms.h"
 #include "perf_jitmap.h"
+#include "perf_charge.h"
 #include "perf_missing.h"
 #include "perf_lines.h"
 #include "perf_preload.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
-#include "profile/stack_charge.h"
 #include "resolve.h"
 
 #define PF_X_FLAG 1u
@@ -1209,202 +1209,21 @@ static void charge_position(struct presolve *r, uint32_t frame,
 		p->has_line = true;
 }
 
-/* The samples ending at node n: self cost to its leaf (the innermost
- * function of its chain), inclusive cost once to each distinct function
- * and arc up to the root. */
-static void charge_stack(struct presolve *r, struct stack_charge *w,
-			 uint32_t n)
+/* perf_charge.c's frame_chain() and charge_position() */
+static size_t chain_of(void *ctx, uint32_t f, bool ret, const uint32_t **funcs)
 {
-	size_t stride = r->p->stride;
-	const uint32_t *chain;
-	size_t len = frame_chain(r, r->d->nodes[n].frame, false, &chain);
-	uint32_t callee = chain[len - 1];
-	uint64_t samples = 0;
-
-	for (size_t e = 0; e < stride; e++)
-		if (!r->d->samples_every_event)
-			samples += w->count[e];
-		else if (w->count[e] > samples)
-			samples = w->count[e];
-	stack_charge_leaf(w, callee);
-	if (r->o->want_positions)
-		charge_position(r, r->d->nodes[n].frame, callee, w->cost);
-	for (size_t k = len - 1; k-- > 0;) {
-		stack_charge_arc(w, chain[k], callee, samples);
-		callee = chain[k];
-	}
-	for (uint32_t up = r->d->nodes[n].parent; up != NO_ID;
-	     up = r->d->nodes[up].parent) {
-		const struct perf_node *nd = &r->d->nodes[up];
-
-		len = frame_chain(r, nd->frame, !nd->exact, &chain);
-		for (size_t k = len; k-- > 0;) {
-			stack_charge_arc(w, chain[k], callee, samples);
-			callee = chain[k];
-		}
-	}
+	return frame_chain(ctx, f, ret, funcs);
 }
 
-static void charge_stacks(struct presolve *r)
+static void position_of(void *ctx, uint32_t frame, uint32_t func,
+			const uint64_t *cost)
 {
-	const struct perf_data *d = r->d;
-	struct stack_charge w;
-
-	stack_charge_init(&w, r->p);
-	for (size_t n = 0; n < d->nnodes; n++) {
-		bool any = false;
-
-		stack_charge_clear(&w);
-		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
-		     c = d->costs[c].next) {
-			uint32_t pe = r->event_of[d->costs[c].event];
-
-			if (pe == NO_ID)
-				continue;
-			w.cost[pe] += d->costs[c].period;
-			w.count[pe] += d->costs[c].samples;
-			any = true;
-		}
-		if (any)
-			charge_stack(r, &w, (uint32_t)n);
-	}
-	stack_charge_release(&w);
+	charge_position(ctx, frame, func, cost);
 }
 
-/* A stack's samples: the sum of its events' counts, or the largest
- * where every sample counts in every event */
-static uint64_t stack_samples(const struct presolve *r, const uint64_t *count)
-{
-	uint64_t samples = 0;
-
-	for (size_t e = 0; e < r->p->stride; e++)
-		if (!r->d->samples_every_event)
-			samples += count[e];
-		else if (count[e] > samples)
-			samples = count[e];
-	return samples;
-}
-
-/*
- * What charge_tree() needs of the recording alone, no symbol table:
- * the stacks' tree, the leaves' rows and the children lists (which of
- * a node's children stacks end at or pass), made while the last symbol
- * tables load where a thread loads them, so that the memory is faulted
- * in then too. ids holds per node func, call, leaf and parent.
- */
-struct charge_prep {
-	struct stack_tree t;
-	uint32_t *ids, *leaf_ids, *lists;
-	uint64_t *rows;
-};
-
-static void charge_prepare(struct presolve *r, struct charge_prep *cp)
-{
-	const struct perf_data *d = r->d;
-	size_t nn = d->nnodes, stride = r->p->stride, nleaves = 0, alloc = 0;
-	uint32_t *parent, *leaf;
-
-	cp->ids = xmalloc((4 * nn + 1) * sizeof(*cp->ids));
-	cp->lists = xmalloc((2 * nn + 1) * sizeof(*cp->lists));
-	leaf = cp->ids + 2 * nn;
-	parent = cp->ids + 3 * nn;
-	memset(cp->ids, 0xff, 3 * nn * sizeof(*cp->ids));	/* NO_ID */
-	for (size_t n = 0; n < nn; n++) {
-		uint64_t *cost;
-		bool any = false;
-
-		parent[n] = d->nodes[n].parent;
-		for (uint32_t c = d->nodes[n].cost; c != NO_ID && !any;
-		     c = d->costs[c].next)
-			any = r->event_of[d->costs[c].event] != NO_ID;
-		if (!any)
-			continue;
-		if (nleaves == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			cp->leaf_ids = xreallocarray(cp->leaf_ids, 2 * alloc,
-						     sizeof(*cp->leaf_ids));
-			cp->rows = xreallocarray(cp->rows,
-						 (2 * stride + 1) * alloc,
-						 sizeof(*cp->rows));
-		}
-		cost = cp->rows + nleaves * (2 * stride + 1);
-		memset(cost, 0, (2 * stride + 1) * sizeof(*cost));
-		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
-		     c = d->costs[c].next) {
-			uint32_t pe = r->event_of[d->costs[c].event];
-
-			if (pe == NO_ID)
-				continue;
-			cost[pe] += d->costs[c].period;
-			cost[stride + pe] += d->costs[c].samples;
-		}
-		cost[2 * stride] = stack_samples(r, cost + stride);
-		leaf[n] = (uint32_t)nleaves++;
-	}
-	cp->t = (struct stack_tree){ .n = nn, .parent = parent,
-				     .func = cp->ids, .call = cp->ids + nn,
-				     .leaf = leaf, .leaf_ids = cp->leaf_ids,
-				     .rows = cp->rows, .child = cp->lists,
-				     .next = cp->lists + nn };
-	stack_tree_lists(&cp->t, cp->lists, cp->lists + nn);
-}
-
-static void charge_prep_release(struct charge_prep *cp)
-{
-	free(cp->ids);
-	free(cp->leaf_ids);
-	free(cp->lists);
-	free(cp->rows);
-	memset(cp, 0, sizeof(*cp));
-}
-
-/*
- * charge_stacks() where a frame is one function (no --inlined=callee),
- * in work of the tree's size: the functions and arcs made in the
- * order charge_stacks() makes them (each stack walked up only to the
- * first node an earlier stack passed, whose function and arcs from
- * there out were all made then), then the tree charged at once
- * (stack_charge_tree()). The bench's recording: 108,014 stacks of
- * 1,998,296 frames in 264,062 nodes, so each node is walked once and
- * each stack one step more, where charge_stacks() took 2 million.
- */
-static void charge_tree(struct presolve *r, struct charge_prep *cp)
-{
-	const struct perf_data *d = r->d;
-	size_t nn = d->nnodes, stride = r->p->stride;
-	uint32_t *func = cp->ids, *call = cp->ids + nn;
-	const uint32_t *leaf = cp->ids + 2 * nn;
-
-	profile_want_call_self(r->p);
-	for (size_t n = 0; n < nn; n++) {
-		uint32_t k = leaf[n], callee, *slot;
-
-		if (k == NO_ID)
-			continue;
-		cp->leaf_ids[2 * (size_t)k] = callee =
-			frame_func(r, d->nodes[n].frame, false);
-		slot = &cp->leaf_ids[2 * (size_t)k + 1];
-		if (r->o->want_positions)
-			charge_position(r, d->nodes[n].frame, callee,
-					cp->rows + k * (2 * stride + 1));
-		for (uint32_t up = d->nodes[n].parent; up != NO_ID;
-		     up = d->nodes[up].parent) {
-			uint32_t f = frame_func(r, d->nodes[up].frame,
-						!d->nodes[up].exact);
-
-			*slot = profile_call(r->p, f, callee);
-			if (func[up] != NO_ID)
-				break;
-			func[up] = callee = f;
-			slot = &call[up];
-		}
-	}
-	stack_charge_tree(r->p, &cp->t);
-}
-
-/* The profile's events, its threads' totals, and what the charging
- * needs before the functions are known. */
-static void prepare_charging(struct presolve *r, struct charge_prep *cp)
+/* The profile's events and its threads' totals; and what the charging
+ * needs of the recording before the functions are known. */
+static void prepare_charging(struct presolve *r, struct perf_charge *pc)
 {
 	struct perf_data *d = r->d;
 
@@ -1417,44 +1236,12 @@ static void prepare_charging(struct presolve *r, struct charge_prep *cp)
 	       d->nevents * sizeof(*r->event_of));
 	profile_want_func_extras(r->p);
 	r->p->calls_have_incl = true;
-	if (r->o->inlined != INLINE_CALLEE)
-		charge_prepare(r, cp);
-}
-
-/*
- * The whole stacks, for the flame graphs (o->want_stacks): a profile
- * stack per perf node (parents come first in both), its function named
- * as charge_stack() names it, and as its own values the periods of the
- * samples that end there. So a frame is exactly what the samples
- * through it hold, as for IgProf.
- */
-static void keep_stacks(struct presolve *r)
-{
-	struct profile *p = r->p;
-	const struct perf_data *d = r->d;
-	uint32_t *stack_of = xcalloc(d->nnodes + 1, sizeof(*stack_of));
-
-	for (size_t n = 0; n < d->nnodes; n++) {
-		const struct perf_node *nd = &d->nodes[n];
-		const uint32_t *chain;
-		size_t len = frame_chain(r, nd->frame, !nd->exact, &chain);
-		uint32_t s = nd->parent == NO_ID ? NO_ID : stack_of[nd->parent];
-
-		for (size_t k = 0; k < len; k++)
-			s = profile_stack(p, chain[k], s);
-		stack_of[n] = s;
-		for (uint32_t c = nd->cost; c != NO_ID; c = d->costs[c].next) {
-			uint32_t pe = r->event_of[d->costs[c].event];
-
-			if (pe != NO_ID)
-				profile_add_stack_value(p, stack_of[n], pe,
-							d->costs[c].period,
-							d->costs[c].samples);
-		}
-	}
-	/* the logged samples' stacks (the report's threads and timeline) */
-	free(r->d->node_stack);
-	r->d->node_stack = stack_of;
+	*pc = (struct perf_charge){
+		.p = r->p, .d = r->d, .event_of = r->event_of,
+		.chains = r->o->inlined == INLINE_CALLEE,
+		.positions = r->o->want_positions,
+		.chain = chain_of, .position = position_of, .ctx = r };
+	perf_charge_prepare(pc);
 }
 
 /* The files and lines of the functions of the recorded files found
@@ -1481,7 +1268,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 			 struct perf_recorded *kept)
 {
 	struct presolve r;
-	struct charge_prep cp = { 0 };
+	struct perf_charge pc = { 0 };
 	int ret = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -1512,7 +1299,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		 * build-id of some object checks its file by them) */
 		if (wants_ret_frames(&r))
 			find_ret_frames(&r);
-		prepare_charging(&r, &cp);
+		prepare_charging(&r, &pc);
 		perf_preload_finish(o->preload);
 	}
 	if (bind_binaries(&r, st, nst, reports) < 0)
@@ -1522,13 +1309,10 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	if (load_kallsyms(&r) < 0)
 		goto out;
 	if (!o->preload)
-		prepare_charging(&r, &cp);
-	if (o->inlined == INLINE_CALLEE)
-		charge_stacks(&r);
-	else
-		charge_tree(&r, &cp);
+		prepare_charging(&r, &pc);
+	perf_charge_run(&pc);
 	if (o->want_stacks)
-		keep_stacks(&r);
+		perf_charge_keep_stacks(&pc);
 	ret = 0;
 out:
 	for (size_t i = 0; i < r.d->nobjects; i++)
@@ -1536,7 +1320,7 @@ out:
 			symtab_release(r.bind[i].owned);
 			free(r.bind[i].owned);
 		}
-	charge_prep_release(&cp);
+	perf_charge_release(&pc);
 	kallsyms_release(&r.ksyms);
 	jitmaps_release(&r.jit);
 	for (size_t i = 0; i < r.d->nobjects; i++)
