@@ -284,43 +284,59 @@ static void charge_each(struct profile *p, const struct rnd_tree *t)
 	stack_charge_release(&sc);
 }
 
-/* the tree charged at once, its arcs made as charge_each() makes them
- * (each walk up to the first node an earlier one passed) */
+/* the tree charged at once, its nodes in the walk's order, its arcs
+ * made as charge_each() makes them (each walk up to the first node an
+ * earlier one passed) */
 static void charge_at_once(struct profile *p, const struct rnd_tree *t)
 {
+	uint32_t order[TREE_NODES], pos[TREE_NODES], parent[TREE_NODES];
 	uint32_t func[TREE_NODES], call[TREE_NODES], leaf[TREE_NODES];
 	uint32_t leaf_ids[2 * TREE_NODES];
 	uint64_t rows[3 * TREE_NODES];
-	uint32_t child[TREE_NODES], next[TREE_NODES];
-	struct stack_tree st = { .n = TREE_NODES, .parent = t->parent,
-				 .func = func, .call = call, .leaf = leaf,
-				 .leaf_ids = leaf_ids, .rows = rows,
-				 .child = child, .next = next };
+	uint8_t ends[TREE_NODES];
+	struct stack_tree st = { .parent = parent, .func = func,
+				 .call = call, .leaf = leaf,
+				 .leaf_ids = leaf_ids, .rows = rows };
 	uint32_t k = 0;
 
+	for (uint32_t n = 0; n < TREE_NODES; n++)
+		ends[n] = t->leaf[n] != NO_ID;
+	st.n = stack_tree_order(TREE_NODES, t->parent, ends, order);
 	memset(func, 0xff, sizeof(func));
 	memset(call, 0xff, sizeof(call));
 	memset(leaf, 0xff, sizeof(leaf));
-	for (uint32_t n = 0; n < TREE_NODES; n++) {
-		uint32_t callee = t->leaf[n], *slot = &leaf_ids[2 * k + 1];
+	memset(pos, 0xff, sizeof(pos));
+	for (uint32_t i = 0; i < st.n; i++) {
+		uint32_t n = order[i];
 
-		if (callee == NO_ID)
+		pos[n] = i;
+		parent[i] = t->parent[n] == NO_ID ? NO_ID : pos[t->parent[n]];
+		if (!ends[n])
 			continue;
-		leaf[n] = k;
-		leaf_ids[2 * k] = callee;
+		leaf[i] = k;
 		rows[3 * k] = t->cost[n];
 		rows[3 * k + 1] = rows[3 * k + 2] = t->samples[n];
 		k++;
+	}
+	for (uint32_t n = 0; n < TREE_NODES; n++) {
+		uint32_t callee = t->leaf[n], *slot;
+
+		if (callee == NO_ID)
+			continue;
+		k = leaf[pos[n]];
+		leaf_ids[2 * k] = callee;
+		slot = &leaf_ids[2 * k + 1];
 		for (uint32_t up = t->parent[n]; up != NO_ID;
 		     up = t->parent[up]) {
+			uint32_t u = pos[up];
+
 			*slot = profile_call(p, t->func[up], callee);
-			if (func[up] != NO_ID)
+			if (func[u] != NO_ID)
 				break;
-			func[up] = callee = t->func[up];
-			slot = &call[up];
+			func[u] = callee = t->func[up];
+			slot = &call[u];
 		}
 	}
-	stack_tree_lists(&st, child, next);
 	stack_charge_tree(p, &st);
 }
 

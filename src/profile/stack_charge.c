@@ -120,7 +120,6 @@ static uint64_t wide_since(const struct wide *now, const struct wide *then)
 /* A node of the walk's path, which stacks pass. */
 struct tree_step {
 	uint32_t node;
-	uint32_t child;		/* its next child to walk */
 	uint32_t first_other;	/* the innermost arc of another function's
 				 * from here out (NO_ID: none) */
 	bool new_func, new_call;	/* no node above has them */
@@ -181,7 +180,6 @@ static void tree_enter(struct tree_walk *w, uint32_t a)
 	ARRAY_GROW(w->at, (w->depth + 1) * (stride + 1), w->at_alloc);
 	st = &w->path[w->depth];
 	st->node = a;
-	st->child = t->child[a];
 	st->first_other = NO_ID;
 	if (up != NO_ID)	/* then on the path, right above */
 		st->first_other = t->func[up] != f
@@ -239,21 +237,50 @@ static void tree_visit(struct tree_walk *w, uint32_t a)
 		tree_enter(w, a);
 }
 
-void stack_tree_lists(const struct stack_tree *t, uint32_t *child,
-		      uint32_t *next)
+size_t stack_tree_order(size_t n, const uint32_t *parent,
+			const uint8_t *ends, uint32_t *order)
 {
-	for (size_t i = 0; i < t->n; i++)
-		child[i] = NO_ID;
-	/* children after their parents: a node's list is whole when the
-	 * walk back gets to it */
-	for (size_t i = t->n; i-- > 0;) {
-		uint32_t up = t->parent[i];
+	uint32_t *child = xmalloc((n + 1) * sizeof(*child));
+	uint32_t *next = xmalloc((n + 1) * sizeof(*next));
+	uint32_t *path = xmalloc((n + 1) * sizeof(*path));
+	size_t m = 0;
 
-		if (up == NO_ID || (t->leaf[i] == NO_ID && child[i] == NO_ID))
+	for (size_t i = 0; i < n; i++)
+		child[i] = NO_ID;
+	/* the lists of the nodes stacks end at or pass (a node that
+	 * stacks pass has such a child), made from the last node back:
+	 * a node's list is whole when the walk back gets to it */
+	for (size_t i = n; i-- > 0;) {
+		uint32_t up = parent[i];
+
+		if (up == NO_ID || (!ends[i] && child[i] == NO_ID))
 			continue;
 		next[i] = child[up];
 		child[up] = (uint32_t)i;
 	}
+	for (size_t r = 0; r < n; r++) {
+		size_t depth = 0;
+
+		if (parent[r] != NO_ID || (!ends[r] && child[r] == NO_ID))
+			continue;
+		order[m++] = (uint32_t)r;
+		path[depth++] = (uint32_t)r;
+		while (depth) {
+			uint32_t a = path[depth - 1], c = child[a];
+
+			if (c == NO_ID) {
+				depth--;
+				continue;
+			}
+			child[a] = next[c];	/* the next one, after c */
+			order[m++] = c;
+			path[depth++] = c;
+		}
+	}
+	free(child);
+	free(next);
+	free(path);
+	return m;
 }
 
 void stack_charge_tree(struct profile *p, const struct stack_tree *t)
@@ -264,22 +291,14 @@ void stack_charge_tree(struct profile *p, const struct stack_tree *t)
 	w.fn = xcalloc(p->nfuncs + 1, sizeof(*w.fn));
 	w.cn = xcalloc(p->ncalls + 1, sizeof(*w.cn));
 	w.sum = xcalloc(p->stride + 1, sizeof(*w.sum));
-	for (size_t r = 0; r < t->n; r++) {
-		if (t->parent[r] != NO_ID)
-			continue;
-		tree_visit(&w, (uint32_t)r);
-		while (w.depth) {
-			struct tree_step *st = &w.path[w.depth - 1];
-			uint32_t c = st->child;
-
-			if (c == NO_ID) {
-				tree_leave(&w);
-				continue;
-			}
-			st->child = t->next[c];
-			tree_visit(&w, c);
-		}
+	for (size_t i = 0; i < t->n; i++) {
+		/* the path back to i's parent: i's subtree follows it */
+		while (w.depth && w.path[w.depth - 1].node != t->parent[i])
+			tree_leave(&w);
+		tree_visit(&w, (uint32_t)i);
 	}
+	while (w.depth)
+		tree_leave(&w);
 	free(w.fn);
 	free(w.cn);
 	free(w.sum);

@@ -68,22 +68,26 @@ void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
  * leaf_ids[2k] is their function and leaf_ids[2k + 1] the arc parent's
  * func -> that function; rows[k * (2 * stride + 1)] on are their cost
  * row, their count row and the samples the arcs count. The ids are the
- * caller's, made in the order it wants them. child[n] is the first of
- * n's children that stacks end at or pass, next[c] the one after c
- * (NO_ID: no more), as stack_tree_lists() makes them.
+ * caller's, made in the order it wants them. The nodes are those that
+ * stacks end at or pass, in the order of a walk from the roots: each
+ * node's subtree right after it (stack_tree_order()), so that the
+ * charging reads them one after another.
  */
 struct stack_tree {
 	size_t n;
 	const uint32_t *parent, *func, *call, *leaf;
 	const uint32_t *leaf_ids;
 	const uint64_t *rows;
-	const uint32_t *child, *next;
 };
 
-/* child and next (n each) for t, from its parent and leaf alone: a
- * node that stacks pass has one that ends below it */
-void stack_tree_lists(const struct stack_tree *t, uint32_t *child,
-		      uint32_t *next);
+/*
+ * Of a tree of n nodes (parent[i] < i, NO_ID at a root) where stacks end
+ * at the nodes with ends[i] nonzero: the nodes that stacks end at or
+ * pass, each followed by its subtree (roots and children in the order
+ * of their numbers), into order[]; returns how many.
+ */
+size_t stack_tree_order(size_t n, const uint32_t *parent,
+			const uint8_t *ends, uint32_t *order);
 
 /* p keeps call_self from now on (as stack_charge_init()) */
 void stack_charge_tree(struct profile *p, const struct stack_tree *t);

@@ -84,36 +84,46 @@ static void charge_stacks(struct perf_charge *pc)
 void perf_charge_prepare(struct perf_charge *pc)
 {
 	const struct perf_data *d = pc->d;
-	size_t nn = d->nnodes, stride = pc->p->stride, nleaves = 0, alloc = 0;
+	size_t nn = d->nnodes, stride = pc->p->stride, m, nleaves = 0;
+	uint32_t *order = xmalloc((nn + 1) * sizeof(*order));
 	uint32_t *parent, *leaf;
 
-	if (pc->chains)
+	if (pc->chains) {
+		free(order);
 		return;
-	pc->ids = xmalloc((4 * nn + 1) * sizeof(*pc->ids));
-	pc->lists = xmalloc((2 * nn + 1) * sizeof(*pc->lists));
-	leaf = pc->ids + 2 * nn;
-	parent = pc->ids + 3 * nn;
-	memset(pc->ids, 0xff, 3 * nn * sizeof(*pc->ids));	/* NO_ID */
+	}
+	/* per node: where stacks end, and in pos its parent for
+	 * stack_tree_order(), then its place in the walk's order (a node
+	 * that no stack ends at or passes keeps its parent: it is not
+	 * looked at) */
+	pc->ends = xcalloc(nn + 1, sizeof(*pc->ends));
+	pc->pos = xmalloc((nn + 1) * sizeof(*pc->pos));
 	for (size_t n = 0; n < nn; n++) {
-		uint64_t *cost;
-		bool any = false;
-
-		parent[n] = d->nodes[n].parent;
-		for (uint32_t c = d->nodes[n].cost; c != NO_ID && !any;
+		pc->pos[n] = d->nodes[n].parent;
+		for (uint32_t c = d->nodes[n].cost; c != NO_ID && !pc->ends[n];
 		     c = d->costs[c].next)
-			any = pc->event_of[d->costs[c].event] != NO_ID;
-		if (!any)
+			pc->ends[n] = pc->event_of[d->costs[c].event] != NO_ID;
+		nleaves += pc->ends[n];
+	}
+	m = stack_tree_order(nn, pc->pos, pc->ends, order);
+	/* per node of the walk: function, arc, leaf, parent */
+	pc->ids = xmalloc((4 * m + 1) * sizeof(*pc->ids));
+	leaf = pc->ids + 2 * m;
+	parent = pc->ids + 3 * m;
+	memset(pc->ids, 0xff, 3 * m * sizeof(*pc->ids));	/* NO_ID */
+	pc->leaf_ids = xmalloc((2 * nleaves + 1) * sizeof(*pc->leaf_ids));
+	pc->rows = xcalloc((2 * stride + 1) * nleaves + 1, sizeof(*pc->rows));
+	for (size_t i = 0, k = 0; i < m; i++) {
+		uint32_t n = order[i], up = pc->pos[n];
+		uint64_t *cost;
+
+		/* a parent comes first: its place is known */
+		parent[i] = up == NO_ID ? NO_ID : pc->pos[up];
+		pc->pos[n] = (uint32_t)i;
+		if (!pc->ends[n])
 			continue;
-		if (nleaves == alloc) {
-			alloc = alloc ? 2 * alloc : 4096;
-			pc->leaf_ids = xreallocarray(pc->leaf_ids, 2 * alloc,
-						     sizeof(*pc->leaf_ids));
-			pc->rows = xreallocarray(pc->rows,
-						 (2 * stride + 1) * alloc,
-						 sizeof(*pc->rows));
-		}
-		cost = pc->rows + nleaves * (2 * stride + 1);
-		memset(cost, 0, (2 * stride + 1) * sizeof(*cost));
+		leaf[i] = (uint32_t)k;
+		cost = pc->rows + k++ * (2 * stride + 1);
 		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
 		     c = d->costs[c].next) {
 			uint32_t pe = pc->event_of[d->costs[c].event];
@@ -124,14 +134,12 @@ void perf_charge_prepare(struct perf_charge *pc)
 			cost[stride + pe] += d->costs[c].samples;
 		}
 		cost[2 * stride] = stack_samples(d, cost + stride, stride);
-		leaf[n] = (uint32_t)nleaves++;
 	}
-	pc->t = (struct stack_tree){ .n = nn, .parent = parent,
-				     .func = pc->ids, .call = pc->ids + nn,
+	free(order);
+	pc->t = (struct stack_tree){ .n = m, .parent = parent,
+				     .func = pc->ids, .call = pc->ids + m,
 				     .leaf = leaf, .leaf_ids = pc->leaf_ids,
-				     .rows = pc->rows, .child = pc->lists,
-				     .next = pc->lists + nn };
-	stack_tree_lists(&pc->t, pc->lists, pc->lists + nn);
+				     .rows = pc->rows };
 }
 
 /* The function of frame f (ret: a return address), one to a frame */
@@ -156,16 +164,17 @@ static uint32_t frame_func(struct perf_charge *pc, uint32_t f, bool ret)
 static void charge_tree(struct perf_charge *pc)
 {
 	const struct perf_data *d = pc->d;
-	size_t nn = d->nnodes, stride = pc->p->stride;
-	uint32_t *func = pc->ids, *call = pc->ids + nn;
-	const uint32_t *leaf = pc->ids + 2 * nn;
+	size_t m = pc->t.n, stride = pc->p->stride;
+	uint32_t *func = pc->ids, *call = pc->ids + m;
+	const uint32_t *leaf = pc->ids + 2 * m;
 
 	profile_want_call_self(pc->p);
-	for (size_t n = 0; n < nn; n++) {
-		uint32_t k = leaf[n], callee, *slot;
+	for (size_t n = 0; n < d->nnodes; n++) {
+		uint32_t k, callee, *slot;
 
-		if (k == NO_ID)
+		if (!pc->ends[n])
 			continue;
+		k = leaf[pc->pos[n]];
 		pc->leaf_ids[2 * (size_t)k] = callee =
 			frame_func(pc, d->nodes[n].frame, false);
 		slot = &pc->leaf_ids[2 * (size_t)k + 1];
@@ -176,12 +185,13 @@ static void charge_tree(struct perf_charge *pc)
 		     up = d->nodes[up].parent) {
 			uint32_t f = frame_func(pc, d->nodes[up].frame,
 						!d->nodes[up].exact);
+			uint32_t u = pc->pos[up];
 
 			*slot = profile_call(pc->p, f, callee);
-			if (func[up] != NO_ID)
+			if (func[u] != NO_ID)
 				break;
-			func[up] = callee = f;
-			slot = &call[up];
+			func[u] = callee = f;
+			slot = &call[u];
 		}
 	}
 	stack_charge_tree(pc->p, &pc->t);
@@ -228,7 +238,8 @@ void perf_charge_release(struct perf_charge *pc)
 {
 	free(pc->ids);
 	free(pc->leaf_ids);
-	free(pc->lists);
 	free(pc->rows);
+	free(pc->ends);
+	free(pc->pos);
 	memset(pc, 0, sizeof(*pc));
 }

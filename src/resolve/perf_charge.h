@@ -42,12 +42,14 @@ struct perf_charge {
 	void (*position)(void *ctx, uint32_t frame, uint32_t func,
 			 const uint64_t *cost);
 	void *ctx;
-	/* made by perf_charge_prepare(): the tree, the per-node ids
-	 * (function, arc, leaf, parent), the leaves' ids and rows, the
-	 * children lists */
+	/* made by perf_charge_prepare(): the tree in the walk's order
+	 * (stack_tree_order()), its per-node ids (function, arc, leaf,
+	 * parent), the leaves' ids and rows; per perf node, whether stacks
+	 * end there and its place in the tree */
 	struct stack_tree t;
-	uint32_t *ids, *leaf_ids, *lists;
+	uint32_t *ids, *leaf_ids, *pos;
 	uint64_t *rows;
+	uint8_t *ends;
 };
 
 /* What the charging needs of the recording alone (no symbol table,
