@@ -207,12 +207,183 @@ static void test_saturates(void **state)
 	profile_release(&p);
 }
 
+/*
+ * stack_charge_tree() against stack_charge_leaf() and stack_charge_arc()
+ * stack by stack, on random trees: few functions, so that recursion
+ * (a function again further out, an arc again) is common, a leaf's
+ * function now and then another than its node's as a caller (a
+ * sample's own address and a return address in one frame), stacks
+ * ending above others, and costs near 2^64 in one tree (the sums held
+ * at the largest value). The functions and arcs are made in the order
+ * the stacks' walks make them, in both profiles, so the rows are
+ * compared by id.
+ */
+#define TREE_NODES 400
+
+struct rnd_tree {
+	uint32_t parent[TREE_NODES], func[TREE_NODES], leaf[TREE_NODES];
+	uint64_t cost[TREE_NODES], samples[TREE_NODES];
+};
+
+static uint32_t rnd(uint64_t *seed, uint32_t n)
+{
+	*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+	return (uint32_t)(*seed >> 33) % n;
+}
+
+static void rnd_tree(struct rnd_tree *t, uint64_t seed, bool huge)
+{
+	for (uint32_t i = 0; i < TREE_NODES; i++) {
+		t->parent[i] = i == 0 || rnd(&seed, 16) == 0 ? NO_ID
+							   : rnd(&seed, i);
+		t->func[i] = rnd(&seed, 7);
+		t->leaf[i] = rnd(&seed, 3) ? NO_ID
+			     : rnd(&seed, 8) ? t->func[i] : rnd(&seed, 7);
+		t->cost[i] = huge ? UINT64_MAX / 4 + rnd(&seed, 1000)
+				  : rnd(&seed, 1000);
+		t->samples[i] = rnd(&seed, 5) + 1;
+	}
+}
+
+static void profile_for_tree(struct profile *p)
+{
+	profile_init(p);
+	profile_event(p, names_intern(&p->names, "T", 1));
+	profile_want_func_extras(p);
+	p->calls_have_incl = true;
+	for (int f = 0; f < 7; f++) {
+		char name[2] = { (char)('a' + f), 0 };
+
+		profile_func(p, NO_NAME, NO_NAME,
+			     names_intern(&p->names, name, 1));
+	}
+}
+
+/* every stack charged alone, up to its root */
+static void charge_each(struct profile *p, const struct rnd_tree *t)
+{
+	struct stack_charge sc;
+
+	stack_charge_init(&sc, p);
+	for (uint32_t n = 0; n < TREE_NODES; n++) {
+		uint32_t callee = t->leaf[n];
+
+		if (callee == NO_ID)
+			continue;
+		stack_charge_clear(&sc);
+		sc.cost[0] = t->cost[n];
+		sc.count[0] = t->samples[n];
+		stack_charge_leaf(&sc, callee);
+		for (uint32_t up = t->parent[n]; up != NO_ID;
+		     up = t->parent[up]) {
+			stack_charge_arc(&sc, t->func[up], callee,
+					 t->samples[n]);
+			callee = t->func[up];
+		}
+	}
+	stack_charge_release(&sc);
+}
+
+/* the tree charged at once, its nodes in the walk's order, its arcs
+ * made as charge_each() makes them (each walk up to the first node an
+ * earlier one passed) */
+static void charge_at_once(struct profile *p, const struct rnd_tree *t)
+{
+	uint32_t order[TREE_NODES], pos[TREE_NODES], parent[TREE_NODES];
+	uint32_t func[TREE_NODES], call[TREE_NODES], leaf[TREE_NODES];
+	uint32_t leaf_ids[2 * TREE_NODES];
+	uint64_t rows[3 * TREE_NODES];
+	uint8_t ends[TREE_NODES];
+	struct stack_tree st = { .parent = parent, .func = func,
+				 .call = call, .leaf = leaf,
+				 .leaf_ids = leaf_ids, .rows = rows };
+	uint32_t k = 0;
+
+	for (uint32_t n = 0; n < TREE_NODES; n++)
+		ends[n] = t->leaf[n] != NO_ID;
+	st.n = stack_tree_order(TREE_NODES, t->parent, ends, order);
+	memset(func, 0xff, sizeof(func));
+	memset(call, 0xff, sizeof(call));
+	memset(leaf, 0xff, sizeof(leaf));
+	memset(pos, 0xff, sizeof(pos));
+	for (uint32_t i = 0; i < st.n; i++) {
+		uint32_t n = order[i];
+
+		pos[n] = i;
+		parent[i] = t->parent[n] == NO_ID ? NO_ID : pos[t->parent[n]];
+		if (!ends[n])
+			continue;
+		leaf[i] = k;
+		rows[3 * k] = t->cost[n];
+		rows[3 * k + 1] = rows[3 * k + 2] = t->samples[n];
+		k++;
+	}
+	for (uint32_t n = 0; n < TREE_NODES; n++) {
+		uint32_t callee = t->leaf[n], *slot;
+
+		if (callee == NO_ID)
+			continue;
+		k = leaf[pos[n]];
+		leaf_ids[2 * k] = callee;
+		slot = &leaf_ids[2 * k + 1];
+		for (uint32_t up = t->parent[n]; up != NO_ID;
+		     up = t->parent[up]) {
+			uint32_t u = pos[up];
+
+			*slot = profile_call(p, t->func[up], callee);
+			if (func[u] != NO_ID)
+				break;
+			func[u] = callee = t->func[up];
+			slot = &call[u];
+		}
+	}
+	stack_charge_tree(p, &st);
+}
+
+static void test_tree_as_each_stack(void **state)
+{
+	(void)state;
+	for (uint64_t seed = 1; seed <= 40; seed++) {
+		struct profile a, b;
+		struct rnd_tree t;
+
+		rnd_tree(&t, seed, seed == 40);
+		profile_for_tree(&a);
+		profile_for_tree(&b);
+		charge_each(&a, &t);
+		charge_at_once(&b, &t);
+		assert_int_equal(a.nfuncs, b.nfuncs);
+		assert_int_equal(a.ncalls, b.ncalls);
+		for (uint32_t f = 0; f < a.nfuncs; f++) {
+			assert_true(profile_self(&a, f)[0] ==
+				    profile_self(&b, f)[0]);
+			assert_true(profile_func_row(&a, a.func_incl, f)[0] ==
+				    profile_func_row(&b, b.func_incl, f)[0]);
+			assert_true(profile_func_row(&a, a.func_count, f)[0] ==
+				    profile_func_row(&b, b.func_count, f)[0]);
+		}
+		for (uint32_t c = 0; c < a.ncalls; c++) {
+			assert_int_equal(a.calls[c].caller, b.calls[c].caller);
+			assert_int_equal(a.calls[c].callee, b.calls[c].callee);
+			assert_true(profile_call_incl(&a, c)[0] ==
+				    profile_call_incl(&b, c)[0]);
+			assert_true(profile_call_self(&a, c)[0] ==
+				    profile_call_self(&b, c)[0]);
+			assert_true(profile_call_count(&a, c) ==
+				    profile_call_count(&b, c));
+		}
+		profile_release(&a);
+		profile_release(&b);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_hand),
 		cmocka_unit_test(test_split_recursion),
 		cmocka_unit_test(test_saturates),
+		cmocka_unit_test(test_tree_as_each_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

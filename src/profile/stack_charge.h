@@ -50,4 +50,46 @@ void stack_charge_leaf(struct stack_charge *sc, uint32_t leaf);
 void stack_charge_arc(struct stack_charge *sc, uint32_t caller,
 		      uint32_t callee, uint64_t samples);
 
+/*
+ * A tree of stacks charged at once: the rows that stack_charge_leaf()
+ * and stack_charge_arc() make of every stack that ends at one of its
+ * nodes, charged from its leaf up to its root, but in work of the
+ * tree's size, not of the sum of its stacks' depths (a perf.data's
+ * 264,062 nodes hold 108,014 stacks of 1,998,296 frames). A stack's
+ * function and arc is charged once, at its outermost node of the path
+ * (the costs of the stacks below it), found by counting the functions
+ * and arcs of the path in a walk from the roots down.
+ *
+ * Node n's caller is parent[n] (NO_ID: a root), with parent[n] < n.
+ * Where stacks pass through n (n is above one that ends), func[n] is
+ * its function as a caller and call[n] the arc parent's func -> func[n]
+ * (NO_ID at a root); elsewhere both are NO_ID. Where stacks end at n,
+ * leaf[n] is their index k among the leaves (else NO_ID):
+ * leaf_ids[2k] is their function and leaf_ids[2k + 1] the arc parent's
+ * func -> that function; rows[k * (2 * stride + 1)] on are their cost
+ * row, their count row and the samples the arcs count. The ids are the
+ * caller's, made in the order it wants them. The nodes are those that
+ * stacks end at or pass, in the order of a walk from the roots: each
+ * node's subtree right after it (stack_tree_order()), so that the
+ * charging reads them one after another.
+ */
+struct stack_tree {
+	size_t n;
+	const uint32_t *parent, *func, *call, *leaf;
+	const uint32_t *leaf_ids;
+	const uint64_t *rows;
+};
+
+/*
+ * Of a tree of n nodes (parent[i] < i, NO_ID at a root) where stacks end
+ * at the nodes with ends[i] nonzero: the nodes that stacks end at or
+ * pass, each followed by its subtree (roots and children in the order
+ * of their numbers), into order[]; returns how many.
+ */
+size_t stack_tree_order(size_t n, const uint32_t *parent,
+			const uint8_t *ends, uint32_t *order);
+
+/* p keeps call_self from now on (as stack_charge_init()) */
+void stack_charge_tree(struct profile *p, const struct stack_tree *t);
+
 #endif

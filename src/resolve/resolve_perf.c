@@ -37,9 +37,9 @@
  * Costs, as for IgProf's whole stacks: a sample's period is the leaf's
  * self cost, and counts once for every distinct function (func_incl)
  * and every distinct caller -> callee arc (the arc's inclusive cost)
- * of its stack, however often recursion repeats them. A stack node is
- * walked up to the root once per node that has samples: the work is
- * the sum of those stacks' depths, not the samples'.
+ * of its stack, however often recursion repeats them (perf_charge.h:
+ * the stacks charged as a tree, in work of its nodes, not of the
+ * samples or the stacks' depths).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,12 +53,12 @@
 #include "call_check.h"
 #include "kallsyms.h"
 #include "perf_jitmap.h"
+#include "perf_charge.h"
 #include "perf_missing.h"
 #include "perf_lines.h"
 #include "perf_preload.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
-#include "profile/stack_charge.h"
 #include "resolve.h"
 
 #define PF_X_FLAG 1u
@@ -103,6 +103,10 @@ struct presolve {
 	uint32_t *chain_funcs;
 	size_t nchain_funcs, chain_alloc;
 	struct jitmaps jit;		/* JITs' /tmp/perf-PID.map */
+	/* per object, per symbol of its table: the function symbol_func()
+	 * gave it plus 1 (0: not yet) and the line it set (NULL until
+	 * wanted) */
+	uint32_t **sym_func;
 };
 
 /* The inlined functions a frame may stand for, at most (symtab's
@@ -250,6 +254,20 @@ static void find_ret_frames(struct presolve *r)
 	}
 	free(astray);
 	free(seen);
+}
+
+/* Whether bind_recorded() may check an object's file by its return
+ * addresses: one with frames holds no build-id. */
+static bool wants_ret_frames(const struct presolve *r)
+{
+	for (size_t i = 0; i < r->d->nobjects; i++) {
+		const struct perf_object *ob = &r->d->objects[i];
+
+		if (ob->kind == PERF_OBJ_FILE && object_has_frames(ob) &&
+		    !ob->build_id_len)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -931,7 +949,8 @@ static name_id listed_object(const struct presolve *r, uint32_t i)
  * file column, the function's place in the source view).
  */
 static uint32_t symbol_func(struct presolve *r, name_id object,
-			    const struct symtab *st, const struct sym *s)
+			    const struct symtab *st, const struct sym *s,
+			    uint32_t *line_set)
 {
 	const struct line_entry *le = st->nlines ? symtab_line(st, s->addr)
 						 : NULL;
@@ -951,8 +970,39 @@ static uint32_t symbol_func(struct presolve *r, name_id object,
 	}
 	f = profile_func(r->p, object, file, name);
 
-	if (at && le->line)
+	*line_set = 0;
+	if (at && le->line) {
 		profile_set_func_line(r->p, f, le->line);
+		*line_set = le->line;
+	}
+	return f;
+}
+
+/*
+ * symbol_func() of symbol s of object obj's table st, made once: the
+ * frames of one function are many (77,197 frames, 9,882 functions in
+ * the bench's recording), and each interned its name again. The line
+ * is set again as symbol_func() sets it each time (another symbol of
+ * the same name may have set another since).
+ */
+static uint32_t object_symbol_func(struct presolve *r, uint32_t obj,
+				   const struct symtab *st,
+				   const struct sym *s)
+{
+	uint32_t *memo, f;
+	size_t k = (size_t)(s - st->syms);
+
+	if (!r->sym_func[obj])
+		r->sym_func[obj] = xcalloc(2 * st->nsyms + 1,
+					   sizeof(*r->sym_func[obj]));
+	memo = r->sym_func[obj] + 2 * k;
+	if (memo[0]) {
+		if (memo[1])
+			profile_set_func_line(r->p, memo[0] - 1, memo[1]);
+		return memo[0] - 1;
+	}
+	f = symbol_func(r, listed_object(r, obj), st, s, &memo[1]);
+	memo[0] = f + 1;
 	return f;
 }
 
@@ -991,8 +1041,7 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 		if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
-			*slot = symbol_func(r, listed_object(r, fr->object),
-					    st, s);
+			*slot = object_symbol_func(r, fr->object, st, s);
 			return *slot;
 		}
 		break;
@@ -1160,102 +1209,39 @@ static void charge_position(struct presolve *r, uint32_t frame,
 		p->has_line = true;
 }
 
-/* The samples ending at node n: self cost to its leaf (the innermost
- * function of its chain), inclusive cost once to each distinct function
- * and arc up to the root. */
-static void charge_stack(struct presolve *r, struct stack_charge *w,
-			 uint32_t n)
+/* perf_charge.c's frame_chain() and charge_position() */
+static size_t chain_of(void *ctx, uint32_t f, bool ret, const uint32_t **funcs)
 {
-	size_t stride = r->p->stride;
-	const uint32_t *chain;
-	size_t len = frame_chain(r, r->d->nodes[n].frame, false, &chain);
-	uint32_t callee = chain[len - 1];
-	uint64_t samples = 0;
-
-	for (size_t e = 0; e < stride; e++)
-		if (!r->d->samples_every_event)
-			samples += w->count[e];
-		else if (w->count[e] > samples)
-			samples = w->count[e];
-	stack_charge_leaf(w, callee);
-	if (r->o->want_positions)
-		charge_position(r, r->d->nodes[n].frame, callee, w->cost);
-	for (size_t k = len - 1; k-- > 0;) {
-		stack_charge_arc(w, chain[k], callee, samples);
-		callee = chain[k];
-	}
-	for (uint32_t up = r->d->nodes[n].parent; up != NO_ID;
-	     up = r->d->nodes[up].parent) {
-		const struct perf_node *nd = &r->d->nodes[up];
-
-		len = frame_chain(r, nd->frame, !nd->exact, &chain);
-		for (size_t k = len; k-- > 0;) {
-			stack_charge_arc(w, chain[k], callee, samples);
-			callee = chain[k];
-		}
-	}
+	return frame_chain(ctx, f, ret, funcs);
 }
 
-static void charge_stacks(struct presolve *r)
+static void position_of(void *ctx, uint32_t frame, uint32_t func,
+			const uint64_t *cost)
 {
-	const struct perf_data *d = r->d;
-	struct stack_charge w;
-
-	stack_charge_init(&w, r->p);
-	for (size_t n = 0; n < d->nnodes; n++) {
-		bool any = false;
-
-		stack_charge_clear(&w);
-		for (uint32_t c = d->nodes[n].cost; c != NO_ID;
-		     c = d->costs[c].next) {
-			uint32_t pe = r->event_of[d->costs[c].event];
-
-			if (pe == NO_ID)
-				continue;
-			w.cost[pe] += d->costs[c].period;
-			w.count[pe] += d->costs[c].samples;
-			any = true;
-		}
-		if (any)
-			charge_stack(r, &w, (uint32_t)n);
-	}
-	stack_charge_release(&w);
+	charge_position(ctx, frame, func, cost);
 }
 
-/*
- * The whole stacks, for the flame graphs (o->want_stacks): a profile
- * stack per perf node (parents come first in both), its function named
- * as charge_stack() names it, and as its own values the periods of the
- * samples that end there. So a frame is exactly what the samples
- * through it hold, as for IgProf.
- */
-static void keep_stacks(struct presolve *r)
+/* The profile's events and its threads' totals; and what the charging
+ * needs of the recording before the functions are known. */
+static void prepare_charging(struct presolve *r, struct perf_charge *pc)
 {
-	struct profile *p = r->p;
-	const struct perf_data *d = r->d;
-	uint32_t *stack_of = xcalloc(d->nnodes + 1, sizeof(*stack_of));
+	struct perf_data *d = r->d;
 
-	for (size_t n = 0; n < d->nnodes; n++) {
-		const struct perf_node *nd = &d->nodes[n];
-		const uint32_t *chain;
-		size_t len = frame_chain(r, nd->frame, !nd->exact, &chain);
-		uint32_t s = nd->parent == NO_ID ? NO_ID : stack_of[nd->parent];
-
-		for (size_t k = 0; k < len; k++)
-			s = profile_stack(p, chain[k], s);
-		stack_of[n] = s;
-		for (uint32_t c = nd->cost; c != NO_ID; c = d->costs[c].next) {
-			uint32_t pe = r->event_of[d->costs[c].event];
-
-			if (pe != NO_ID)
-				profile_add_stack_value(p, stack_of[n], pe,
-							d->costs[c].period,
-							d->costs[c].samples);
-		}
-	}
-	/* the logged samples' stacks (the report's threads and timeline) */
-	free(r->d->node_stack);
-	r->d->node_stack = stack_of;
+	make_events(r);
+	keep_threads(r);
+	free(d->event_profile);
+	d->event_profile = xmalloc((d->nevents + 1) *
+				   sizeof(*d->event_profile));
+	memcpy(d->event_profile, r->event_of,
+	       d->nevents * sizeof(*r->event_of));
+	profile_want_func_extras(r->p);
+	r->p->calls_have_incl = true;
+	*pc = (struct perf_charge){
+		.p = r->p, .d = r->d, .event_of = r->event_of,
+		.chains = r->o->inlined == INLINE_CALLEE,
+		.positions = r->o->want_positions,
+		.chain = chain_of, .position = position_of, .ctx = r };
+	perf_charge_prepare(pc);
 }
 
 /* The files and lines of the functions of the recorded files found
@@ -1282,6 +1268,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 			 struct perf_recorded *kept)
 {
 	struct presolve r;
+	struct perf_charge pc = { 0 };
 	int ret = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -1293,6 +1280,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	r.func_exact = xmalloc((r.d->nframes + 1) * sizeof(*r.func_exact));
 	r.func_ret = xmalloc((r.d->nframes + 1) * sizeof(*r.func_ret));
 	r.event_of = xcalloc(r.d->nevents + 1, sizeof(*r.event_of));
+	r.sym_func = xcalloc(r.d->nobjects + 1, sizeof(*r.sym_func));
 	if (o->inlined == INLINE_CALLEE) {
 		r.chain_exact = xcalloc(r.d->nframes + 1, sizeof(*r.chain_exact));
 		r.chain_ret = xcalloc(r.d->nframes + 1, sizeof(*r.chain_ret));
@@ -1305,26 +1293,26 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		r.bind[i].binary = -1;
 		r.bind[i].listed_as = NO_NAME;
 	}
-	if (o->preload)
+	if (o->preload) {
+		/* while the last symbol tables load: calls_match()'s return
+		 * addresses, which need none (a recording that holds no
+		 * build-id of some object checks its file by them) */
+		if (wants_ret_frames(&r))
+			find_ret_frames(&r);
+		prepare_charging(&r, &pc);
 		perf_preload_finish(o->preload);
+	}
 	if (bind_binaries(&r, st, nst, reports) < 0)
 		goto out;
 	bind_recorded(&r);
 	entry_lines(&r);
 	if (load_kallsyms(&r) < 0)
 		goto out;
-	make_events(&r);
-	keep_threads(&r);
-	free(r.d->event_profile);
-	r.d->event_profile = xmalloc((r.d->nevents + 1) *
-				     sizeof(*r.d->event_profile));
-	memcpy(r.d->event_profile, r.event_of,
-	       r.d->nevents * sizeof(*r.event_of));
-	profile_want_func_extras(p);
-	p->calls_have_incl = true;
-	charge_stacks(&r);
+	if (!o->preload)
+		prepare_charging(&r, &pc);
+	perf_charge_run(&pc);
 	if (o->want_stacks)
-		keep_stacks(&r);
+		perf_charge_keep_stacks(&pc);
 	ret = 0;
 out:
 	for (size_t i = 0; i < r.d->nobjects; i++)
@@ -1332,8 +1320,12 @@ out:
 			symtab_release(r.bind[i].owned);
 			free(r.bind[i].owned);
 		}
+	perf_charge_release(&pc);
 	kallsyms_release(&r.ksyms);
 	jitmaps_release(&r.jit);
+	for (size_t i = 0; i < r.d->nobjects; i++)
+		free(r.sym_func[i]);
+	free(r.sym_func);
 	free(r.taken);
 	free(r.bind);
 	free(r.func_exact);
