@@ -44,6 +44,8 @@ _Static_assert(PERF_PAR_JOBS < 0x10000, "a job's index in 16 bits");
 struct perf_par {
 	struct perf_reader *r;
 	struct perf_unwind *u;		/* the second thread's */
+	perf_par_fn *fn;		/* the tests': runs a job instead */
+	void *fn_ctx;
 	struct perf_par_job *jobs;	/* PERF_PAR_JOBS */
 	atomic_uint_fast64_t claim;	/* batch << 32 | back << 16 | front */
 	size_t n;			/* the batch's jobs (reading thread) */
@@ -84,12 +86,17 @@ static long take(struct perf_par *p, bool back, uint64_t *seen)
  * unwind (that too is done only by the thread that took it: the
  * reading thread could otherwise fill it for the next batch while the
  * other looks at it). */
-static void run(struct perf_unwind *u, struct perf_par_job *j)
+static void run(struct perf_par *p, struct perf_unwind *u,
+		struct perf_par_job *j)
 {
-	j->n = !j->unwind ? 0
-			  : perf_unwind_sample(u, j->a, &j->s, j->gen, j->pcs,
-					       j->exact, j->where,
-					       PERF_UNWIND_MAX);
+	if (p->fn)
+		p->fn(p->fn_ctx, j);
+	else
+		j->n = !j->unwind ? 0
+				  : perf_unwind_sample(u, j->a, &j->s, j->gen,
+						       j->pcs, j->exact,
+						       j->where,
+						       PERF_UNWIND_MAX);
 	atomic_store_explicit(&j->done, true, memory_order_release);
 }
 
@@ -118,7 +125,7 @@ static void *worker(void *arg)
 		long i = take(p, false, &seen);
 
 		if (i >= 0)
-			run(p->u, &p->jobs[i]);
+			run(p, p->u, &p->jobs[i]);
 		else if (!idle(p, seen))
 			return NULL;
 	}
@@ -147,21 +154,18 @@ static bool wanted(const struct perf_reader *r, bool *both)
 	}
 }
 
-struct perf_par *perf_par_start(struct perf_reader *r)
+/* The thread started for r with unwinder u (or, the tests', neither
+ * and fn with ctx), or NULL (u freed). */
+static struct perf_par *start(struct perf_reader *r, struct perf_unwind *u,
+			      bool both, perf_par_fn *fn, void *ctx)
 {
-	struct perf_par *p;
-	bool both;
+	struct perf_par *p = xcalloc(1, sizeof(*p));
 
-	if (!r->unwind || !wanted(r, &both))
-		return NULL;
-	p = xcalloc(1, sizeof(*p));
 	p->both = both;
 	p->r = r;
-	p->u = perf_unwind_new(r);
-	if (!p->u) {
-		free(p);
-		return NULL;
-	}
+	p->u = u;
+	p->fn = fn;
+	p->fn_ctx = ctx;
 	p->jobs = xcalloc(PERF_PAR_JOBS, sizeof(*p->jobs));
 	atomic_init(&p->claim, 0);
 	atomic_init(&p->stop, false);
@@ -178,6 +182,22 @@ struct perf_par *perf_par_start(struct perf_reader *r)
 		return NULL;
 	}
 	return p;
+}
+
+struct perf_par *perf_par_start(struct perf_reader *r)
+{
+	struct perf_unwind *u;
+	bool both;
+
+	if (!r->unwind || !wanted(r, &both))
+		return NULL;
+	u = perf_unwind_new(r);
+	return u ? start(r, u, both, NULL, NULL) : NULL;
+}
+
+struct perf_par *perf_par_start_fn(perf_par_fn *fn, void *ctx, bool both)
+{
+	return start(NULL, NULL, both, fn, ctx);
 }
 
 struct perf_par_job *perf_par_job(struct perf_par *p, size_t i)
@@ -212,7 +232,7 @@ const struct perf_par_job *perf_par_wait(struct perf_par *p, size_t i)
 		long k = p->both ? take(p, true, &seen) : -1;
 
 		if (k >= 0) {
-			run(p->r->unwind, &p->jobs[k]);
+			run(p, p->r ? p->r->unwind : NULL, &p->jobs[k]);
 		} else if (++spins < 1024) {
 			cpu_relax();
 		} else {
@@ -241,8 +261,10 @@ void perf_par_stop(struct perf_par *p)
 	pthread_join(p->thread, NULL);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->changed);
-	perf_unwind_absorb(p->r->unwind, p->u);
-	perf_unwind_free(p->u);
+	if (p->u) {
+		perf_unwind_absorb(p->r->unwind, p->u);
+		perf_unwind_free(p->u);
+	}
 	free(p->jobs);
 	free(p);
 }

@@ -58,6 +58,14 @@ struct perf_par;
  */
 struct perf_par *perf_par_start(struct perf_reader *r);
 
+/*
+ * For the tests (tests/test_perf_par.c): the thread without a reader or
+ * unwinder, fn(ctx, job) doing a job's work on whichever thread takes
+ * it (this one too if both; else the second thread does every job).
+ */
+typedef void perf_par_fn(void *ctx, struct perf_par_job *j);
+struct perf_par *perf_par_start_fn(perf_par_fn *fn, void *ctx, bool both);
+
 /* Job i of the next batch (i < PERF_PAR_JOBS), to fill in. */
 struct perf_par_job *perf_par_job(struct perf_par *p, size_t i);
 
