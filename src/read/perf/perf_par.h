@@ -5,11 +5,12 @@
  * the end of a round (perf_records.c's read_held()), whose mappings are
  * all known then and do not change until the next record is read, can
  * be unwound in any order. A second thread with an unwinder of its own
- * (perf_unwind.h) takes them one at a time from a batch's start; the
- * reading thread adds each sample's frames in file order, as one thread
- * does, so that every frame, node and message is the same whatever
- * thread unwound it, and while the next one it needs is not done it
- * unwinds those left at the batch's end itself.
+ * (perf_unwind.h) takes them one at a time, in order, from a point in
+ * the batch on; the reading thread adds each sample's frames in file
+ * order, as one thread does, so that every frame, node and message is
+ * the same whatever thread unwound it, and while the next one it needs
+ * is not done it unwinds those before that point itself, then those
+ * left at the batch's end.
  */
 #ifndef CGA_PERF_PAR_H
 #define CGA_PERF_PAR_H
@@ -58,6 +59,14 @@ struct perf_par;
  */
 struct perf_par *perf_par_start(struct perf_reader *r);
 
+/*
+ * For the tests (tests/test_perf_par.c): the thread without a reader or
+ * unwinder, fn(ctx, job) doing a job's work on whichever thread takes
+ * it (this one too if both; else the second thread does every job).
+ */
+typedef void perf_par_fn(void *ctx, struct perf_par_job *j);
+struct perf_par *perf_par_start_fn(perf_par_fn *fn, void *ctx, bool both);
+
 /* Job i of the next batch (i < PERF_PAR_JOBS), to fill in. */
 struct perf_par_job *perf_par_job(struct perf_par *p, size_t i);
 
@@ -67,7 +76,7 @@ void perf_par_run(struct perf_par *p, size_t n);
 /*
  * Job i of the batch run, done: unwound by the second thread, or by
  * r->unwind here (this one unwinds the batch's samples not yet taken
- * while it waits). Asked for in rising order; the batch is over once
+ * while it waits: its own part's first, then the other's last). Asked for in rising order; the batch is over once
  * its last is asked for (or perf_par_drain()).
  */
 const struct perf_par_job *perf_par_wait(struct perf_par *p, size_t i);
