@@ -253,13 +253,35 @@ static void span_add(struct symtab_priv *priv, size_t *alloc, uint64_t addr,
 	priv->spans[priv->nspans++].sym = sym;
 }
 
+/* Whether syms[] (sorted by addr, one per address) hold each address
+ * once at most and every one some: none empty, none past the next's
+ * start. */
+static bool syms_disjoint(const struct symtab *st)
+{
+	for (size_t i = 0; i < st->nsyms; i++) {
+		const struct sym *s = &st->syms[i];
+
+		if (s->end <= s->addr ||
+		    (i + 1 < st->nsyms && s->end > st->syms[i + 1].addr))
+			return false;
+	}
+	return true;
+}
+
 /* The spans of syms[] (sorted by addr, one per address): a stack of the
- * symbols open at the sweep position, the innermost on top. */
+ * symbols open at the sweep position, the innermost on top. None when
+ * the symbols are disjoint (most tables: libLLVM's 105,000 symbols
+ * made 3 MiB of spans): symtab_lookup() searches syms[] then. */
 static void build_spans(struct symtab *st)
 {
 	struct symtab_priv *priv = st->priv;
-	uint32_t *stack = xmalloc((st->nsyms + 1) * sizeof(*stack));
+	uint32_t *stack;
 	size_t depth = 0, alloc = 0;
+
+	priv->no_spans = syms_disjoint(st);
+	if (priv->no_spans)
+		return;
+	stack = xmalloc((st->nsyms + 1) * sizeof(*stack));
 
 	for (uint32_t i = 0; i <= st->nsyms; i++) {
 		uint64_t at = i < st->nsyms ? st->syms[i].addr : UINT64_MAX;
@@ -355,6 +377,15 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 
 	if (!priv)
 		return NULL;
+	if (priv->no_spans) {
+		/* the last symbol starting at or below addr, if it holds
+		 * it: the spans' answer for disjoint symbols */
+		lo = count_at_or_below(st->syms, st->nsyms,
+				       sizeof(*st->syms), addr);
+		if (lo == 0 || addr >= st->syms[lo - 1].end)
+			return NULL;
+		return &st->syms[lo - 1];
+	}
 	lo = count_at_or_below(priv->spans, priv->nspans,
 			       sizeof(*priv->spans), addr);
 	if (lo == 0 || priv->spans[lo - 1].sym == NO_IDX)
