@@ -253,17 +253,32 @@ static void span_add(struct symtab_priv *priv, size_t *alloc, uint64_t addr,
 	priv->spans[priv->nspans++].sym = sym;
 }
 
+/* A run of more empty symbols than this keeps the spans: the look-up
+ * without them steps back over such a run. */
+#define EMPTY_RUN_MAX 16
+
 /* Whether syms[] (sorted by addr, one per address) hold each address
- * once at most and every one some: none empty, none past the next's
- * start. */
+ * once at most: no symbol that holds any runs past the start of the
+ * next one that does. The empty ones (a label at a section's end,
+ * _edata: one to three in most files) hold none, and come in short
+ * runs. */
 static bool syms_disjoint(const struct symtab *st)
 {
+	const struct sym *last = NULL;
+	size_t run = 0;
+
 	for (size_t i = 0; i < st->nsyms; i++) {
 		const struct sym *s = &st->syms[i];
 
-		if (s->end <= s->addr ||
-		    (i + 1 < st->nsyms && s->end > st->syms[i + 1].addr))
+		if (s->end <= s->addr) {
+			if (++run > EMPTY_RUN_MAX)
+				return false;
+			continue;
+		}
+		run = 0;
+		if (last && last->end > s->addr)
 			return false;
+		last = s;
 	}
 	return true;
 }
@@ -378,10 +393,13 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 	if (!priv)
 		return NULL;
 	if (priv->no_spans) {
-		/* the last symbol starting at or below addr, if it holds
-		 * it: the spans' answer for disjoint symbols */
+		/* the last symbol holding any address that starts at or
+		 * below addr, if it holds addr: the spans' answer for
+		 * disjoint symbols */
 		lo = count_at_or_below(st->syms, st->nsyms,
 				       sizeof(*st->syms), addr);
+		while (lo && st->syms[lo - 1].end <= st->syms[lo - 1].addr)
+			lo--;	/* empty: holds no address */
 		if (lo == 0 || addr >= st->syms[lo - 1].end)
 			return NULL;
 		return &st->syms[lo - 1];
