@@ -349,6 +349,8 @@ void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
 	sort_raw(raw, n, st->names);
 	st->syms = xcalloc(n ? n : 1, sizeof(*st->syms));
 	st->nsyms = 0;
+	/* a name for each, most of the time: room made at once */
+	ARRAY_GROW(priv->named, priv->nnamed + n, priv->named_alloc);
 	while (i < n) {
 		struct sym *s = &st->syms[st->nsyms];
 		size_t j = i + 1;
@@ -363,7 +365,10 @@ void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
 			;
 		for (size_t k = i; k < j; k++) {
 			name_add(priv, raw[k].raw, (uint32_t)st->nsyms);
-			name_add(priv, raw[k].name, (uint32_t)st->nsyms);
+			/* a name not demangled (or not yet) is there */
+			if (raw[k].name != raw[k].raw)
+				name_add(priv, raw[k].name,
+					 (uint32_t)st->nsyms);
 		}
 		if (raw[i].size) {
 			s->end = raw[i].addr + raw[i].size;
