@@ -580,6 +580,27 @@ static void name_cfi_funcs(struct symtab *st, const char *base,
 	free(off);
 }
 
+/* count_at_or_below() of x in s[0..n), from the count of an earlier
+ * search, hint: the FDEs come in their code's order in most files, so
+ * the answer is a few steps on from the last one. */
+static size_t upto_from(const struct addr_key *s, size_t n, uint64_t x,
+			size_t hint)
+{
+	size_t lo = hint, step = 1, hi;
+
+	if (lo && s[lo - 1].addr > x)
+		return count_at_or_below(s, lo, sizeof(*s), x);
+	/* s[0..lo) start at or below x: gallop on to one above it */
+	while (lo + step <= n && s[lo + step - 1].addr <= x) {
+		lo += step;
+		step *= 2;
+	}
+	hi = lo + step - 1 < n ? lo + step - 1 : n;
+	if (hi == lo)
+		return lo;
+	return lo + count_at_or_below(s + lo, hi - lo, sizeof(*s), x);
+}
+
 static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 			  struct raw_syms *raw, bool names_later)
 {
@@ -590,7 +611,7 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	struct addr_key *starts;
 	const char *slash = strrchr(st->path, '/');
 	const char *base = slash ? slash + 1 : st->path;
-	size_t ns = 0, nraw = raw->nr;
+	size_t ns = 0, nraw = raw->nr, k = 0;
 
 	/* the symbols' [start, end) (end: start + 1 when unsized), by
 	 * start: any symbol inside an FDE's code names it */
@@ -605,9 +626,9 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	if (n)
 		ARRAY_GROW(raw->v, raw->nr + n, raw->alloc);
 	for (size_t i = 0; i < n; i++) {
-		size_t k = count_at_or_below(starts, ns, sizeof(*starts),
-					     v[i].hi - 1);
 		struct raw_sym *r;
+
+		k = upto_from(starts, ns, v[i].hi - 1, k);
 
 		/* the last symbol starting at or below the FDE's end:
 		 * inside it, or holding its start */
