@@ -24,7 +24,8 @@
  *     spans   outer   inner    outer      (gap)
  *
  * spans[] records that, so symtab_lookup() is one binary search, and a
- * sym's own [addr, end) stays as the table says.
+ * sym's own [addr, end) stays as the table says. A table whose symbols
+ * do not overlap (most) has no spans: syms[] is searched.
  */
 #include <elf.h>
 #include <stdlib.h>
