@@ -836,6 +836,12 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		xdata = elf_getdata(xscn, NULL);
 	sr.map = map_sections(ef, secs, nsecs, names);
 	n = sh.sh_size / sh.sh_entsize;
+	/* room for every symbol of the table at once: grown one by one,
+	 * libLLVM's 45,000 were copied along and their fresh pages
+	 * written twice */
+	if (out->raw && n > 1)
+		ARRAY_GROW(out->raw->v, out->raw->nr + n - 1,
+			   out->raw->alloc);
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
 		Elf32_Word xndx = 0;

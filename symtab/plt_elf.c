@@ -247,7 +247,14 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 		for (size_t i = 0; i < d->d_size / sizeof(Elf64_Rela); i++) {
 			struct rel *x;
 
-			if (!gelf_getrela(d, (int)i, &r))
+			/* the file is ELFCLASS64 (plt_elf_read()): libelf's
+			 * data an array of Elf64_Rela, read in place rather
+			 * than by gelf_getrela() (libLLVM's .rela.dyn has
+			 * 355,000, its slots' a few hundred of them) */
+			if (d->d_type == ELF_T_RELA)
+				memcpy(&r, (const Elf64_Rela *)d->d_buf + i,
+				       sizeof(r));
+			else if (!gelf_getrela(d, (int)i, &r))
 				return -1;
 			type = GELF_R_TYPE(r.r_info);
 			/* libbfd warns about these (250, 251: the GNU
@@ -257,7 +264,11 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 			    (type > R_X86_64_REX_GOTPCRELX &&
 			     type != 250 && type != 251))
 				return -1;
-			if (!is_slot(c, r.r_offset))
+			/* the slots are sorted: most offsets are past
+			 * their ends */
+			if (!c->nslots || r.r_offset < c->slots[0] ||
+			    r.r_offset > c->slots[c->nslots - 1] ||
+			    !is_slot(c, r.r_offset))
 				continue;
 			ARRAY_GROW(*out, *n + 1, alloc);
 			x = &(*out)[(*n)++];

@@ -24,7 +24,8 @@
  *     spans   outer   inner    outer      (gap)
  *
  * spans[] records that, so symtab_lookup() is one binary search, and a
- * sym's own [addr, end) stays as the table says.
+ * sym's own [addr, end) stays as the table says. A table whose symbols
+ * do not overlap (most) has no spans: syms[] is searched.
  */
 #include <elf.h>
 #include <stdlib.h>
@@ -253,13 +254,50 @@ static void span_add(struct symtab_priv *priv, size_t *alloc, uint64_t addr,
 	priv->spans[priv->nspans++].sym = sym;
 }
 
+/* A run of more empty symbols than this keeps the spans: the look-up
+ * without them steps back over such a run. */
+#define EMPTY_RUN_MAX 16
+
+/* Whether syms[] (sorted by addr, one per address) hold each address
+ * once at most: no symbol that holds any runs past the start of the
+ * next one that does. The empty ones (a label at a section's end,
+ * _edata: one to three in most files) hold none, and come in short
+ * runs. */
+static bool syms_disjoint(const struct symtab *st)
+{
+	const struct sym *last = NULL;
+	size_t run = 0;
+
+	for (size_t i = 0; i < st->nsyms; i++) {
+		const struct sym *s = &st->syms[i];
+
+		if (s->end <= s->addr) {
+			if (++run > EMPTY_RUN_MAX)
+				return false;
+			continue;
+		}
+		run = 0;
+		if (last && last->end > s->addr)
+			return false;
+		last = s;
+	}
+	return true;
+}
+
 /* The spans of syms[] (sorted by addr, one per address): a stack of the
- * symbols open at the sweep position, the innermost on top. */
+ * symbols open at the sweep position, the innermost on top. None when
+ * the symbols are disjoint (most tables: libLLVM's 105,000 symbols
+ * made 3 MiB of spans): symtab_lookup() searches syms[] then. */
 static void build_spans(struct symtab *st)
 {
 	struct symtab_priv *priv = st->priv;
-	uint32_t *stack = xmalloc((st->nsyms + 1) * sizeof(*stack));
+	uint32_t *stack;
 	size_t depth = 0, alloc = 0;
+
+	priv->no_spans = syms_disjoint(st);
+	if (priv->no_spans)
+		return;
+	stack = xmalloc((st->nsyms + 1) * sizeof(*stack));
 
 	for (uint32_t i = 0; i <= st->nsyms; i++) {
 		uint64_t at = i < st->nsyms ? st->syms[i].addr : UINT64_MAX;
@@ -312,6 +350,8 @@ void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
 	sort_raw(raw, n, st->names);
 	st->syms = xcalloc(n ? n : 1, sizeof(*st->syms));
 	st->nsyms = 0;
+	/* a name for each, most of the time: room made at once */
+	ARRAY_GROW(priv->named, priv->nnamed + n, priv->named_alloc);
 	while (i < n) {
 		struct sym *s = &st->syms[st->nsyms];
 		size_t j = i + 1;
@@ -326,7 +366,10 @@ void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
 			;
 		for (size_t k = i; k < j; k++) {
 			name_add(priv, raw[k].raw, (uint32_t)st->nsyms);
-			name_add(priv, raw[k].name, (uint32_t)st->nsyms);
+			/* a name not demangled (or not yet) is there */
+			if (raw[k].name != raw[k].raw)
+				name_add(priv, raw[k].name,
+					 (uint32_t)st->nsyms);
 		}
 		if (raw[i].size) {
 			s->end = raw[i].addr + raw[i].size;
@@ -355,6 +398,18 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 
 	if (!priv)
 		return NULL;
+	if (priv->no_spans) {
+		/* the last symbol holding any address that starts at or
+		 * below addr, if it holds addr: the spans' answer for
+		 * disjoint symbols */
+		lo = count_at_or_below(st->syms, st->nsyms,
+				       sizeof(*st->syms), addr);
+		while (lo && st->syms[lo - 1].end <= st->syms[lo - 1].addr)
+			lo--;	/* empty: holds no address */
+		if (lo == 0 || addr >= st->syms[lo - 1].end)
+			return NULL;
+		return &st->syms[lo - 1];
+	}
 	lo = count_at_or_below(priv->spans, priv->nspans,
 			       sizeof(*priv->spans), addr);
 	if (lo == 0 || priv->spans[lo - 1].sym == NO_IDX)
@@ -526,6 +581,27 @@ static void name_cfi_funcs(struct symtab *st, const char *base,
 	free(off);
 }
 
+/* count_at_or_below() of x in s[0..n), from the count of an earlier
+ * search, hint: the FDEs come in their code's order in most files, so
+ * the answer is a few steps on from the last one. */
+static size_t upto_from(const struct addr_key *s, size_t n, uint64_t x,
+			size_t hint)
+{
+	size_t lo = hint, step = 1, hi;
+
+	if (lo && s[lo - 1].addr > x)
+		return count_at_or_below(s, lo, sizeof(*s), x);
+	/* s[0..lo) start at or below x: gallop on to one above it */
+	while (lo + step <= n && s[lo + step - 1].addr <= x) {
+		lo += step;
+		step *= 2;
+	}
+	hi = lo + step - 1 < n ? lo + step - 1 : n;
+	if (hi == lo)
+		return lo;
+	return lo + count_at_or_below(s + lo, hi - lo, sizeof(*s), x);
+}
+
 static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 			  struct raw_syms *raw, bool names_later)
 {
@@ -536,7 +612,7 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	struct addr_key *starts;
 	const char *slash = strrchr(st->path, '/');
 	const char *base = slash ? slash + 1 : st->path;
-	size_t ns = 0, nraw = raw->nr;
+	size_t ns = 0, nraw = raw->nr, k = 0;
 
 	/* the symbols' [start, end) (end: start + 1 when unsized), by
 	 * start: any symbol inside an FDE's code names it */
@@ -551,9 +627,9 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 	if (n)
 		ARRAY_GROW(raw->v, raw->nr + n, raw->alloc);
 	for (size_t i = 0; i < n; i++) {
-		size_t k = count_at_or_below(starts, ns, sizeof(*starts),
-					     v[i].hi - 1);
 		struct raw_sym *r;
+
+		k = upto_from(starts, ns, v[i].hi - 1, k);
 
 		/* the last symbol starting at or below the FDE's end:
 		 * inside it, or holding its start */

@@ -180,6 +180,7 @@ struct symtab_range {
 struct symtab_priv {
 	struct sym_span *spans;	/* syms[] by address, overlaps resolved */
 	size_t nspans;
+	bool no_spans;		/* syms[] disjoint: searched instead */
 	/* name_id -> index in syms[], every name of each (aliases too):
 	 * made from named[] at the first symtab_find() (a perf.data's
 	 * objects are looked up by address only, and hashing the names of

@@ -26,8 +26,10 @@
 #include "base/hex.h"
 #include "base/xalloc.h"
 
-/* One line: "ffffffff81000000 T _stext" or "... t name\t[module]". */
-static int parse_line(char *line, uint64_t *addr, char *type, char **name)
+/* One line: "ffffffff81000000 T _stext" or "... t name\t[module]"; the
+ * name NUL-ended there, its length in *len. */
+static int parse_line(char *line, uint64_t *addr, char *type, char **name,
+		      size_t *len)
 {
 	char *end = line;
 	uint64_t a = 0;
@@ -52,8 +54,9 @@ static int parse_line(char *line, uint64_t *addr, char *type, char **name)
 	if (!*type || end[2] != ' ')
 		return -1;
 	*name = end + 3;
-	(*name)[strcspn(*name, " \t\n")] = '\0';
-	return **name ? 0 : -1;
+	*len = strcspn(*name, " \t\n");
+	(*name)[*len] = '\0';
+	return *len ? 0 : -1;
 }
 
 /* The longest kallsyms line: an address, a type, a name of at most
@@ -67,12 +70,13 @@ static int starts_right(const char *buf, size_t n)
 	const char *nl = memchr(buf, '\n', n < LINE_MAX_ ? n : LINE_MAX_);
 	char line[LINE_MAX_ + 1], type, *name;
 	uint64_t addr;
+	size_t len;
 
 	if (!nl)
 		return n < LINE_MAX_ ? -1 : 0;
 	memcpy(line, buf, (size_t)(nl - buf));
 	line[nl - buf] = '\0';
-	return parse_line(line, &addr, &type, &name) == 0;
+	return parse_line(line, &addr, &type, &name, &len) == 0;
 }
 
 /* The whole file, NUL-ended, into *text (its length in *len); -1 after
@@ -138,25 +142,36 @@ static int by_addr(const void *a, const void *b)
 
 int kallsyms_load(struct kallsyms *k, const char *path)
 {
-	size_t len = 0, alloc = 0;
+	size_t len = 0, alloc, kept = 0;
 	bool any_addr = false;
 	uint64_t lineno = 0;
-	char *line, *next;
+	char *line, *next, *text;
 
 	memset(k, 0, sizeof(*k));
 	if (read_all(path, &k->text, &len) < 0)
 		return -1;
-	/* each line as getline() gave it: up to and with its '\n' */
-	for (line = k->text; line < k->text + len; line = next) {
-		char *nl = memchr(line, '\n', (size_t)(k->text + len - line));
+	text = k->text;
+	/* room for the lines' symbols at once, by the kernel's lines (44
+	 * bytes on average; grown if they are shorter): a table grown
+	 * from small was copied and its fresh pages written twice */
+	alloc = len / 32 + 16;
+	k->syms = xmalloc(alloc * sizeof(*k->syms));
+	/* each line as getline() gave it: up to and with its '\n'. The
+	 * code symbols' names are moved to the text's start as they are
+	 * read (the addresses, types and other lines, 40% of the kernel's,
+	 * are not kept): their order, which kallsyms_order() reads, stays
+	 * the file's */
+	for (line = text; line < text + len; line = next) {
+		char *nl = memchr(line, '\n', (size_t)(text + len - line));
 		uint64_t addr;
 		char type, *name;
+		size_t nlen;
 
-		next = nl ? nl + 1 : k->text + len;
+		next = nl ? nl + 1 : text + len;
 		if (nl)
 			*nl = '\0';
 		lineno++;
-		if (parse_line(line, &addr, &type, &name) < 0) {
+		if (parse_line(line, &addr, &type, &name, &nlen) < 0) {
 			kallsyms_release(k);
 			return error_at(path, lineno, "not a kallsyms line "
 					"(address, type, name)");
@@ -165,16 +180,27 @@ int kallsyms_load(struct kallsyms *k, const char *path)
 			any_addr = true;
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 			continue;
+		if (nlen >= UINT32_MAX || kept > UINT32_MAX - nlen - 1) {
+			kallsyms_release(k);
+			return error_at(path, lineno, "more than 4 GiB of "
+					"names");
+		}
+		/* name is past kept: the line's address and type at least */
+		memmove(text + kept, name, nlen + 1);
 		ARRAY_GROW(k->syms, k->n + 1, alloc);
 		k->syms[k->n].addr = addr;
-		k->syms[k->n].name = (size_t)(name - k->text);
-		k->syms[k->n].len = (uint32_t)strnlen(name, UINT32_MAX);
+		k->syms[k->n].name = (uint32_t)kept;
+		k->syms[k->n].len = (uint32_t)nlen;
 		k->n++;
+		kept += nlen + 1;
 	}
 	if (!any_addr) {
 		kallsyms_release(k);
 		return 1;
 	}
+	/* the rest of the text given back */
+	k->text = xreallocarray(text, kept + 1, 1);
+	k->text[kept] = '\0';
 	/* the kernel lists its code symbols by address already */
 	for (size_t i = 1; i < k->n; i++)
 		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {

@@ -16,14 +16,15 @@
  * asked for). */
 struct ksym {
 	uint64_t addr;
-	size_t name;		/* its offset in the text */
+	uint32_t name;		/* its offset in the text */
 	uint32_t len;
 };
 
 struct kallsyms {
 	struct ksym *syms;	/* code symbols, sorted by address */
 	size_t n;
-	char *text;		/* the file's bytes, each name NUL-ended */
+	char *text;		/* their names, each NUL-ended, in the
+				 * file's order */
 };
 
 /*
