@@ -94,11 +94,12 @@ static void test_ahead_short_file(void **state)
  * A reader in one pass keeps the records it holds (a round or two of
  * perf's) and asks for them again later: the bytes from keep on are
  * still there however far on it has read, within what the pieces hold
- * (5 MiB past keep's); past that NULL, for the caller to read itself.
+ * (PERF_AHEAD_PIECES - 1 MiB past keep's); past that NULL, for the
+ * caller to read itself.
  */
 static void test_ahead_kept(void **state)
 {
-	size_t len = 12 * MIB, start = 64;
+	size_t len = (PERF_AHEAD_PIECES + 12) * MIB, start = 64;
 	unsigned char *data = pattern(len);
 	char *path = write_temp(data, len);
 	int fd = open(path, O_RDONLY);
@@ -122,7 +123,8 @@ static void test_ahead_kept(void **state)
 	/* kept further back than before: not kept */
 	assert_null(perf_ahead_bytes_kept(a, keep, 8, keep - MIB));
 	/* more kept than the pieces hold */
-	assert_null(perf_ahead_bytes_kept(a, keep + 7 * MIB, 8, keep));
+	assert_null(perf_ahead_bytes_kept(a, keep + (PERF_AHEAD_PIECES + 1) * MIB,
+					  8, keep));
 	perf_ahead_stop(a);
 	close(fd);
 	remove_temp(path);

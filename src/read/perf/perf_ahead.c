@@ -34,9 +34,9 @@
 #define BLOCK ((size_t)4096)
 /* A piece read with O_DIRECT when the main thread has this many pieces
  * read and not yet asked for ahead of it (else pread() through the page
- * cache, quicker to come: 3 until the device's time was told from the
- * thread's waits for a processor, which made it look slower); */
-#define DIRECT_AHEAD 2
+ * cache, quicker to come): 3 ms of the main thread's work, so that a
+ * direct read (0.4-0.5 ms) never leaves it without a piece; */
+#define DIRECT_AHEAD 6
 /* and never again once such reads take longer than this a piece on
  * average, from the 8th on, or one took DIRECT_STALL_NS (a slow disk,
  * a network file system, a range the kernel had to write back first):
@@ -47,9 +47,13 @@
  * a processor once the read was done (perf_ahead_device_ns()). */
 #define DIRECT_MEAN_NS 1500000
 #define DIRECT_STALL_NS 50000000
-/* Up to 5 MiB kept behind a record: a reader in one pass keeps the
- * samples of a round or two of perf record's (a few hundred KB). */
-#define PIECES 6
+/* Up to 15 MiB kept behind a record (a reader in one pass keeps the
+ * samples of a round or two of perf record's, a few hundred KB), and
+ * room for the thread to get well ahead while it has a processor: with
+ * 6, on two processors shared with the second unwinder and the symbol
+ * tables' thread, the main thread waited for pieces 110-175 ms a run
+ * of the 1 GB recording (27-52 ms with 16, and no direct reads). */
+#define PIECES PERF_AHEAD_PIECES
 /* A record's size is a u16: one crosses at most into the next piece. */
 #define RECORD_MAX 65536
 _Static_assert(RECORD_MAX <= PIECE, "a record spans at most two pieces");

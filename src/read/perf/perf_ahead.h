@@ -16,6 +16,9 @@
 
 struct perf_ahead;
 
+/* How many pieces of 1 MiB the thread reads into, in turn. */
+#define PERF_AHEAD_PIECES 16
+
 /*
  * A thread reading [start, end) of the file fd in pieces, a few ahead
  * of the one asked for; NULL when it cannot start (the caller reads
