@@ -12,6 +12,7 @@
 #include "base/diag.h"
 #include "base/diag_keep.h"
 #include "base/heap_tune.h"
+#include "base/utf8.h"
 #include "base/hashmap.h"
 #include "base/idmap.h"
 #include "base/names.h"
@@ -344,6 +345,43 @@ static void test_names_lengths(void **state)
  * glibc, where it grows without leaving holes: not checked under
  * AddressSanitizer, whose malloc places blocks its own way.
  */
+/* The sequences a strict UTF-8 parser takes pass; overlong forms,
+ * surrogates, code points past U+10FFFF, a lone continuation byte and
+ * a sequence cut by the end do not. */
+static void test_utf8_seq_len(void **state)
+{
+	const struct {
+		const char *s;
+		size_t want;
+	} cases[] = {
+		{ "\xc3\xa9", 2 },		/* U+00E9 */
+		{ "\xe2\x82\xac", 3 },		/* U+20AC */
+		{ "\xf0\x9f\x98\x80", 4 },	/* U+1F600 */
+		{ "\xf4\x8f\xbf\xbf", 4 },	/* U+10FFFF */
+		{ "a", 0 },
+		{ "\xc0\xaf", 0 },		/* overlong '/' */
+		{ "\xe0\x80\xaf", 0 },		/* overlong */
+		{ "\xed\xa0\x80", 0 },		/* a surrogate */
+		{ "\xf4\x90\x80\x80", 0 },	/* past U+10FFFF */
+		{ "\xf5\x80\x80\x80", 0 },
+		{ "\x80", 0 },
+		{ "\xe2\x82", 0 },		/* cut short */
+		{ "\xe2\x28\xac", 0 },		/* not a continuation */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const unsigned char *u = (const unsigned char *)cases[i].s;
+
+		assert_int_equal(utf8_seq_len(u, 0, strlen(cases[i].s)),
+				 cases[i].want);
+	}
+	/* the length bounds the look, not the NUL */
+	assert_int_equal(utf8_seq_len((const unsigned char *)"\xe2\x82\xac", 0,
+				      2),
+			 0);
+}
+
 static void test_big_array_grow(void **state)
 {
 	uint32_t *a = NULL;
@@ -896,6 +934,7 @@ int main(void)
 		cmocka_unit_test(test_names_intern_many),
 		cmocka_unit_test(test_names_lengths),
 		cmocka_unit_test(test_table_memory),
+		cmocka_unit_test(test_utf8_seq_len),
 		cmocka_unit_test(test_big_array_grow),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),

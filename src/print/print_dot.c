@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "base/xalloc.h"
 #include "pipe_to.h"
 #include "short_names.h"
@@ -76,26 +77,6 @@ static double node_incl(const struct dot_ctx *d, uint32_t n)
 
 /* --- text --- */
 
-/* The length of the valid UTF-8 sequence at s[i], or 0 (RFC 3629: no
- * overlong forms, surrogates or code points past U+10FFFF). */
-static size_t utf8_len(const unsigned char *s, size_t i, size_t len)
-{
-	unsigned char c = s[i];
-	size_t need = c >= 0xf0 && c <= 0xf4 ? 3
-		    : c >= 0xe0 && c < 0xf0 ? 2
-		    : c >= 0xc2 && c < 0xe0 ? 1 : 0;
-
-	if (!need || i + need >= len)
-		return 0;
-	for (size_t k = 1; k <= need; k++)
-		if ((s[i + k] & 0xc0) != 0x80)
-			return 0;
-	if ((c == 0xe0 && s[i + 1] < 0xa0) || (c == 0xed && s[i + 1] > 0x9f) ||
-	    (c == 0xf0 && s[i + 1] < 0x90) || (c == 0xf4 && s[i + 1] > 0x8f))
-		return 0;
-	return need + 1;
-}
-
 /* An HTML entity reference at s[i] ("&lt;", "&#60;"): Graphviz would
  * show the character, not the text. */
 static bool entity_at(const char *s, size_t i, size_t len)
@@ -134,7 +115,7 @@ static void dot_text(FILE *out, const char *s, size_t len)
 			fprintf(out, "\\\\x%02x", c);
 		} else if (c < 0x80) {
 			fputc(c, out);
-		} else if ((n = utf8_len(u, i, len)) != 0) {
+		} else if ((n = utf8_seq_len(u, i, len)) != 0) {
 			fwrite(u + i, 1, n, out);
 			i += n - 1;
 		} else {
