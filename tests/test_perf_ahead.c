@@ -230,6 +230,33 @@ static void test_ahead_device_time(void **state)
 	assert_int_equal(perf_ahead_device_ns(0, 0, 0, 0), 0);
 }
 
+/*
+ * The guard: one slow read among the first 8 (9 ms among reads of 0.6,
+ * as this machine's device gives at times) leaves the direct reads on;
+ * a device slow on every read, or one stalled read, stops them.
+ */
+static void test_ahead_direct_guard(void **state)
+{
+	uint64_t counted = 0;
+	size_t reads = 0;
+
+	(void)state;
+	for (int i = 0; i < 7; i++)
+		assert_false(perf_ahead_direct_slow(++reads, &counted, 600000));
+	assert_false(perf_ahead_direct_slow(++reads, &counted, 9000000));
+	for (int i = 0; i < 100; i++)
+		assert_false(perf_ahead_direct_slow(++reads, &counted, 600000));
+
+	counted = 0;
+	reads = 0;
+	for (int i = 0; i < 7; i++)
+		assert_false(perf_ahead_direct_slow(++reads, &counted, 2000000));
+	assert_true(perf_ahead_direct_slow(++reads, &counted, 2000000));
+
+	counted = 0;
+	assert_true(perf_ahead_direct_slow(1, &counted, 60000000));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_kept),
 		cmocka_unit_test(test_ahead_held_together),
 		cmocka_unit_test(test_ahead_direct),
+		cmocka_unit_test(test_ahead_direct_guard),
 		cmocka_unit_test(test_ahead_device_time),
 	};
 

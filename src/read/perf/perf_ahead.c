@@ -77,7 +77,8 @@ struct perf_ahead {
 				 * thread's; -1: none, or no longer */
 	size_t asked;		/* the last piece asked for (under lock) */
 	size_t direct_ahead;	/* DIRECT_AHEAD, or 0 (tests) */
-	/* the thread's: its reads with O_DIRECT, and their time */
+	/* the thread's: its reads with O_DIRECT, and their time as the
+	 * guard counts it (perf_ahead_direct_slow()) */
 	size_t direct_reads;
 	uint64_t direct_ns;
 	int sched_fd;		/* the thread's /proc schedstat; -1: none */
@@ -145,6 +146,25 @@ uint64_t perf_ahead_device_ns(uint64_t t0, uint64_t t1, uint64_t delay0,
 }
 
 /*
+ * The guard: whether the direct reads are too slow to go on with, once
+ * the read of took ns is counted in *counted (the reads' total, as
+ * counted) as the reads-th. Each read counts at most twice
+ * DIRECT_MEAN_NS: on this machine one read in a few hundred takes 3-9
+ * ms among reads of 0.45, and one such read among the first 8 stopped
+ * the direct reads for the run (its reading thread's CPU then grew by
+ * 150 ms of copying). A device slow on read after read still passes
+ * the mean; one that stalls passes DIRECT_STALL_NS at once.
+ */
+bool perf_ahead_direct_slow(size_t reads, uint64_t *counted, uint64_t took)
+{
+	uint64_t most = 2 * (uint64_t)DIRECT_MEAN_NS;
+
+	*counted += took < most ? took : most;
+	return took > DIRECT_STALL_NS ||
+	       (reads >= 8 && *counted > reads * (uint64_t)DIRECT_MEAN_NS);
+}
+
+/*
  * The start of piece k's bytes with O_DIRECT: the device's DMA puts
  * them in buf, where pread() through the page cache has the processor
  * copy them (a sixth of the reading's CPU on a --call-graph dwarf
@@ -160,13 +180,11 @@ static size_t read_direct(struct perf_ahead *a, size_t off, size_t want,
 
 	took = now_ns();
 	took = perf_ahead_device_ns(t0, took, delay0, run_delay_ns(a));
-	a->direct_ns += took;
 	a->direct_reads++;
 	if (got > 0 && (size_t)got > lead)
 		len = (size_t)got - lead < want ? (size_t)got - lead : want;
-	if (len < want || took > DIRECT_STALL_NS ||
-	    (a->direct_reads >= 8 &&
-	     a->direct_ns > a->direct_reads * (uint64_t)DIRECT_MEAN_NS)) {
+	if (len < want || perf_ahead_direct_slow(a->direct_reads,
+						 &a->direct_ns, took)) {
 		close(a->direct_fd);
 		a->direct_fd = -1;
 	}

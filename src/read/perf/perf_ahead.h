@@ -62,6 +62,14 @@ size_t perf_ahead_direct_reads(const struct perf_ahead *a);
 uint64_t perf_ahead_device_ns(uint64_t t0, uint64_t t1, uint64_t delay0,
 			      uint64_t delay1);
 
+/*
+ * Whether the direct reads stop, as the thread asks after each: the
+ * reads-th read took ns on the device, and *counted (the reads' time
+ * so far, each counted up to a limit, so that one slow read among fast
+ * ones does not stop them) is added to.
+ */
+bool perf_ahead_direct_slow(size_t reads, uint64_t *counted, uint64_t took);
+
 /* Stops the thread and frees everything (NULL: nothing). */
 void perf_ahead_stop(struct perf_ahead *a);
 
