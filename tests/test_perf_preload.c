@@ -12,6 +12,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "profile/perf_data.h"
 #include "resolve/perf_preload.h"
 #include "symtab/symtab.h"
@@ -279,6 +280,60 @@ static void test_preload_listed(void **state)
 	arena_release(&arena);
 }
 
+/* No processor free when the first object comes: nothing starts, and
+ * the objects given a frame meanwhile wait; asked again
+ * (perf_preload_reading()) while none is, still nothing; once one is,
+ * the helper starts with them and they are loaded. */
+static void test_preload_asked_again(void **state)
+{
+	struct resolve_opts o;
+	struct perf_preload *pl;
+	struct perf_data *d = perf_data_new();
+	struct arena arena;
+	struct names names;
+	struct symtab *st;
+	uint32_t ob, other;
+
+	(void)state;
+	memset(&o, 0, sizeof(o));
+	arena_init(&arena);
+	names_init(&names, &arena);
+	other = perf_data_object(d, &names, "/nonexistent/lib.so", 19,
+				 PERF_OBJ_FILE);
+	ob = perf_data_object(d, &names, BINARY, strlen(BINARY),
+			      PERF_OBJ_FILE);
+
+	/* never a processor: nothing is loaded ahead */
+	spare_cpu_assume(0);
+	pl = perf_preload_new(&o, false);
+	perf_preload_object(pl, &names, d, other);
+	perf_preload_object(pl, &names, d, ob);
+	perf_preload_reading(pl);
+	perf_preload_finish(pl);
+	assert_null(perf_preload_take(pl, ob, BINARY));
+	perf_preload_free(pl);
+
+	/* one comes free after both objects were seen */
+	pl = perf_preload_new(&o, false);
+	perf_preload_object(pl, &names, d, other);
+	perf_preload_object(pl, &names, d, ob);
+	perf_preload_reading(pl);
+	spare_cpu_assume(1);
+	perf_preload_reading(pl);
+	perf_preload_finish(pl);
+	st = perf_preload_take(pl, ob, BINARY);
+	assert_non_null(st);
+	assert_true(st->nsyms > 0);
+	symtab_release(st);
+	free(st);
+	perf_preload_free(pl);
+	spare_cpu_assume(-1);
+
+	perf_data_free(d);
+	names_release(&names);
+	arena_release(&arena);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_preload_take),
 		cmocka_unit_test(test_preload_bounded),
 		cmocka_unit_test(test_preload_listed),
+		cmocka_unit_test(test_preload_asked_again),
 	};
 
 	return cmocka_run_group_tests(tests, 0, NULL);

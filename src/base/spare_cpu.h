@@ -27,6 +27,11 @@ bool spare_cpu_beside_own(void);
  * again (the default). */
 void spare_cpu_assume(int answer);
 
+/* Whether the answers are the tests' CGANALYZE_SPARE_CPU=N (the first
+ * N no, the rest yes): then a caller that asks again now and then asks
+ * at every chance, for a small test file to see a late start. */
+bool spare_cpu_scripted(void);
+
 /* The same from /proc/loadavg's text and the processors usable: for
  * the tests. */
 bool spare_cpu_from(const char *loadavg, int cpus);

@@ -412,6 +412,7 @@ static int load_once(struct run *r, struct code_positions *cp, bool *again)
 						  READ_THREAD_AUTO);
 		ro.perf_object_seen = perf_preload_object;
 		ro.perf_object_listed = perf_preload_listed;
+		ro.perf_reading = perf_preload_reading;
 		ro.perf_object_ctx = r->rso.preload;
 	}
 	/* an operand that is no file may be a function name meant for a

@@ -129,6 +129,11 @@ struct read_opts {
 	 * its first frame only at the recording's end; NULL: nothing is */
 	void (*perf_object_listed)(void *ctx, const struct names *names,
 				   const struct perf_data *d, uint32_t obj);
+	/* perf.data: called on the reading thread every few milliseconds
+	 * while the records are read, with the same ctx, when threads
+	 * are chosen by whether a processor is free: a thread declined
+	 * at the start can be asked for again; NULL: nothing is */
+	void (*perf_reading)(void *ctx);
 	void *perf_object_ctx;
 	struct read_stats *stats;	/* NULL, or counted into: for tests
 					 * and benchmarks */

@@ -81,6 +81,14 @@ struct perf_preload {
 	 * when jobs has none left: under lock */
 	struct job *listed;
 	size_t nlisted, listed_alloc, next_listed;
+	/* the objects given a frame while no processor was free for the
+	 * helper (perf_preload_reading() asks again), and the tables
+	 * their names are in */
+	bool said_no;
+	uint32_t *declined;
+	size_t ndeclined, declined_alloc;
+	const struct names *names;
+	const struct perf_data *d;
 	char (*scratch)[PERF_PATH_MAX];	/* perf_object_paths()' */
 	struct loaded *loaded;	/* the helper's alone until finished */
 	size_t nloaded, loaded_alloc;
@@ -276,16 +284,15 @@ void perf_preload_listed(void *ctx, const struct names *names,
 	pthread_mutex_unlock(&pl->lock);
 }
 
-void perf_preload_object(void *ctx, const struct names *names,
+/* Object obj's files queued for the helper, if it has any to load. */
+static void queue_object(struct perf_preload *pl, const struct names *names,
 			 const struct perf_data *d, uint32_t obj)
 {
-	struct perf_preload *pl = ctx;
 	const struct perf_object *ob = &d->objects[obj];
 	const char *kpath = NULL;
 	struct job j;
 
-	if (pl->off || pl->closed ||
-	    pl->njobs + pl->nlisted >= PRELOAD_MAX_JOBS)
+	if (pl->njobs + pl->nlisted >= PRELOAD_MAX_JOBS)
 		return;
 	if (ob->kind == PERF_OBJ_KERNEL) {
 		kpath = kernel_path(pl, names, d);
@@ -293,14 +300,6 @@ void perf_preload_object(void *ctx, const struct names *names,
 			return;
 	} else if (ob->kind != PERF_OBJ_FILE) {
 		return;
-	}
-	if (!pl->started) {
-		if (!(pl->always || spare_cpu_beside_own()) ||
-		    pthread_create(&pl->thread, NULL, helper, pl) != 0) {
-			pl->off = true;
-			return;
-		}
-		pl->started = true;
 	}
 	if (!kpath && queued(pl, obj))
 		return;		/* listed: loaded once */
@@ -310,6 +309,57 @@ void perf_preload_object(void *ctx, const struct names *names,
 	pl->jobs[pl->njobs++] = j;
 	pthread_cond_signal(&pl->more);
 	pthread_mutex_unlock(&pl->lock);
+}
+
+/* The helper started: false (and nothing more tried) if it cannot be. */
+static bool start_helper(struct perf_preload *pl)
+{
+	if (pthread_create(&pl->thread, NULL, helper, pl) != 0) {
+		pl->off = true;
+		return false;
+	}
+	pl->started = true;
+	return true;
+}
+
+void perf_preload_object(void *ctx, const struct names *names,
+			 const struct perf_data *d, uint32_t obj)
+{
+	struct perf_preload *pl = ctx;
+
+	if (pl->off || pl->closed)
+		return;
+	if (!pl->started) {
+		/* asked once; while the answer is no, the objects wait
+		 * for perf_preload_reading() to ask again */
+		if (pl->always || (!pl->said_no && spare_cpu_beside_own())) {
+			if (!start_helper(pl))
+				return;
+		} else {
+			pl->said_no = true;
+			if (pl->ndeclined < PRELOAD_MAX_JOBS) {
+				ARRAY_GROW(pl->declined, pl->ndeclined + 1,
+					   pl->declined_alloc);
+				pl->declined[pl->ndeclined++] = obj;
+			}
+			pl->names = names;
+			pl->d = d;
+			return;
+		}
+	}
+	queue_object(pl, names, d, obj);
+}
+
+void perf_preload_reading(void *ctx)
+{
+	struct perf_preload *pl = ctx;
+
+	if (pl->started || pl->off || pl->closed || !pl->ndeclined ||
+	    !spare_cpu_beside_own() || !start_helper(pl))
+		return;
+	for (size_t i = 0; i < pl->ndeclined; i++)
+		queue_object(pl, pl->names, pl->d, pl->declined[i]);
+	pl->ndeclined = 0;
 }
 
 void perf_preload_finish(struct perf_preload *pl)
@@ -414,6 +464,7 @@ void perf_preload_free(struct perf_preload *pl)
 		for (size_t c = 0; c < pl->jobs[i].n; c++)
 			free(pl->jobs[i].paths[c]);
 	free(pl->jobs);
+	free(pl->declined);
 	for (size_t i = 0; i < pl->nlisted; i++)
 		for (size_t c = 0; c < pl->listed[i].n; c++)
 			free(pl->listed[i].paths[c]);

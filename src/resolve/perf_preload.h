@@ -30,11 +30,19 @@ struct perf_preload *perf_preload_new(const struct resolve_opts *o,
  * The reader's hook (read_opts' perf_object_seen, ctx the preloader):
  * object obj of d has its first frame. Its files are queued for the
  * helper thread, which starts with the first of them when a processor
- * is free for it (spare_cpu_beside_own()); without one nothing is
- * loaded ahead.
+ * is free for it (spare_cpu_beside_own()); without one, the objects
+ * wait for perf_preload_reading() to find one.
  */
 void perf_preload_object(void *ctx, const struct names *names,
 			 const struct perf_data *d, uint32_t obj);
+
+/*
+ * The reader's hook (read_opts' perf_reading), called now and then
+ * while the records are read: if no processor was free when the first
+ * object came, one is asked for again, and if there is one now, the
+ * helper starts with the objects given a frame so far.
+ */
+void perf_preload_reading(void *ctx);
 
 /*
  * The reader's other hook (read_opts' perf_object_listed): object obj

@@ -158,6 +158,8 @@ struct perf_reader {
 	 * (par_tried), and the batch's records (perf_records.c) */
 	struct perf_par *par;
 	bool par_tried;
+	uint64_t asked_ns;		/* when threads were last asked for
+					 * (perf_records.c's ask_again()) */
 	struct perf_batch *batch;
 	/* what was read on past, with a word each (perf_quirk()) */
 	struct { uint64_t n; size_t first; } quirks[PERF_QUIRKS];

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/diag.h"
@@ -630,6 +631,9 @@ static long batch_bytes(struct perf_reader *r, uint64_t limit)
 {
 	struct perf_source *src = r->source;
 	struct perf_batch *b = r->batch;
+	/* the tests' scripted answers (ask_again()): batches of a few,
+	 * for a test recording of 40 samples to have several */
+	size_t most = spare_cpu_scripted() ? 4 : PERF_PAR_JOBS;
 	struct perf_held h;
 	size_t pos, keep, k;
 	unsigned moves;
@@ -641,7 +645,7 @@ again:
 	/* every held sample's bytes are kept from the first's on */
 	if (!perf_pending_first_uncopied(&r->held, &keep))
 		keep = SIZE_MAX;
-	while (k < PERF_PAR_JOBS && perf_pending_at(&r->held, &pos, &h) &&
+	while (k < most && perf_pending_at(&r->held, &pos, &h) &&
 	       h.time <= limit) {
 		if (!h.bytes) {
 			h.bytes = perf_source_bytes(src, h.off, h.size, keep);
@@ -676,6 +680,41 @@ static struct perf_par *par_for(struct perf_reader *r)
 		r->par = perf_par_start(r);
 	}
 	return r->par;
+}
+
+/*
+ * Threads declined at the start for want of a free processor, asked
+ * for again every ASK_AGAIN_NS while the records are read (when the
+ * threads are chosen that way, by default): the reading ahead, the
+ * second unwinder, and the symbol tables' loader through
+ * opts->perf_reading. The answer is
+ * of one moment, and a "no" held for the whole read: run right after
+ * another program (perf report, in bench/perf-dwarf), the 1 GB
+ * recording was read on fewer threads at times, 0.75-1.11 s against
+ * 0.62-0.92 a second later. Asking costs a look at /proc, tens of
+ * microseconds; the clock, a coarse one, about 20 ns a round.
+ */
+#define ASK_AGAIN_NS 10000000u
+
+static void ask_again(struct perf_reader *r)
+{
+	struct timespec t;
+	uint64_t now;
+
+	if (r->opts->thread != READ_THREAD_AUTO ||
+	    clock_gettime(CLOCK_MONOTONIC_COARSE, &t) != 0)
+		return;
+	now = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+	if (r->asked_ns && now - r->asked_ns < ASK_AGAIN_NS &&
+	    !spare_cpu_scripted())
+		return;
+	r->asked_ns = now;
+	if (r->par_tried && !r->par)
+		r->par_tried = false;
+	if (r->source)
+		perf_source_ask_again(r->source);
+	if (r->opts->perf_reading)
+		r->opts->perf_reading(r->opts->perf_object_ctx);
 }
 
 /* Batch b's first k records added on this thread, popped: 0 or -1. */
@@ -740,10 +779,16 @@ static int read_held(struct perf_reader *r, uint64_t limit,
 
 	if (!r->batch)
 		r->batch = xcalloc(1, sizeof(*r->batch));
-	while (!r->par_tried || r->par) {
+	for (;;) {
 		struct perf_batch *b = r->batch;
-		long k = batch_bytes(r, limit);
+		long k;
 
+		ask_again(r);
+		/* no second unwinder: on in read_held_here(), but for the
+		 * tests' scripted answers, asked again at every batch */
+		if (r->par_tried && !r->par && !spare_cpu_scripted())
+			break;
+		k = batch_bytes(r, limit);
 		if (k <= 0) {
 			ret = (int)k;
 			break;

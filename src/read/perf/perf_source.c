@@ -40,13 +40,29 @@ void perf_source_init(struct perf_source *s, const struct perf_reader *r,
 	case READ_THREAD_OFF:
 		return;
 	case READ_THREAD_AUTO:
-		if (end - start < AHEAD_MIN_BYTES || !spare_cpu())
+		if (end - start < AHEAD_MIN_BYTES)
 			return;
+		if (!spare_cpu()) {
+			s->declined = true;	/* perf_source_ask_again() */
+			s->end = end;
+			return;
+		}
 		break;
 	default:
 		break;
 	}
 	s->ahead = perf_ahead_start(r->fd, start, end);
+}
+
+void perf_source_ask_again(struct perf_source *s)
+{
+	/* from the window's start on: what the caller keeps */
+	if (!s->declined || s->ahead || !s->buf || s->end - s->off <
+	    AHEAD_MIN_BYTES || !spare_cpu_beside_own())
+		return;
+	s->declined = false;
+	s->ahead = perf_ahead_start(s->r->fd, s->off, s->end);
+	s->moves++;
 }
 
 void perf_source_release(struct perf_source *s)

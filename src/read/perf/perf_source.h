@@ -22,6 +22,10 @@ struct perf_source {
 	/* times the bytes answered before may have moved: the window
 	 * read again, or the reading ahead stopped */
 	unsigned moves;
+	/* no processor was free to read ahead at the start: asked again
+	 * (perf_source_ask_again()) up to end */
+	bool declined;
+	size_t end;
 };
 
 /* For the records in [start, end) of r's file; reads ahead when a
@@ -30,6 +34,11 @@ struct perf_source {
 void perf_source_init(struct perf_source *s, const struct perf_reader *r,
 		      size_t start, size_t end);
 void perf_source_release(struct perf_source *s);
+
+/* Where no processor was free to read ahead at the start, asks again
+ * (spare_cpu_beside_own()), and if one is now, reads ahead from the
+ * window's start on: the bytes answered before may move. */
+void perf_source_ask_again(struct perf_source *s);
 
 /*
  * The n bytes at file offset at (which the file holds), valid until
