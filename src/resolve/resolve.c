@@ -880,7 +880,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		 * are made again from them, each stack once; inlined cost
 		 * moved to its own function has no frame in them. */
 		if (twice != NO_ID && p->nstacks && !r->inlined_moved)
-			profile_recount_stacks(p);
+			profile_recount_stacks(p, true);
 		else if (twice != NO_ID)
 			warning("%s: named functions that may be on one "
 				"stack (the arcs join them) as one, %s: a stack "
