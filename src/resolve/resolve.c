@@ -908,12 +908,12 @@ void resolve_print_notes(FILE *out, const struct profile *p,
 		const struct resolve_report *r = &reports[b];
 
 		fprintf(out, "Symbols from %s for %s: load offset 0x%llx (%s); "
-			"%u functions named or given files",
+			"%u function%s named or given files",
 			r->binary,
 			r->object == NO_NAME ? "the whole profile"
 					     : profile_str(p, r->object),
 			(unsigned long long)r->load_offset, r->offset_reason,
-			r->renamed);
+			r->renamed, r->renamed == 1 ? "" : "s");
 		if (r->named)
 			fprintf(out, "; %u of %u named functions in its symbols",
 				r->named_found, r->named);
