@@ -865,7 +865,10 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			p->call_self_alloc = 0;
 		}
 		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
-		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
+		/* a profile of no function has no array (memcpy() of NULL
+		 * is undefined, even for 0 bytes) */
+		if (p->nfuncs)
+			memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
 		ident_line = xreallocarray(NULL, p->nfuncs + 1,
 					   sizeof(*ident_line));
 		for (size_t f = 0; f < p->nfuncs; f++)
