@@ -9,6 +9,7 @@
 #include "base/diag.h"
 #include "base/xalloc.h"
 #include "cg.h"
+#include "profile/gmon_data.h"
 
 static double entry_total(const struct cg *cg, const struct cg_entry *e)
 {
@@ -179,6 +180,35 @@ static int cmp_ties(const void *x, const void *y)
 		: (a->id & ~CG_CYCLE_BIT) > (b->id & ~CG_CYCLE_BIT);
 }
 
+/*
+ * gprof's order of a gmon.out's ties (cg_arcs.c, cmp_total): a cycle
+ * first, then a name without a leading '_' before one with, then calls,
+ * then the names, which are its symbol table's (gmon_sort_name():
+ * mangled, so C++ functions come after C ones, in mangled order); no
+ * self cost. main and spin(long) of one total: main, whose symbol has
+ * no '_', then spin ("_Z4spinl"), where cmp_ties() put spin's self
+ * first.
+ */
+static int cmp_ties_gprof(const void *x, const void *y)
+{
+	const struct tie_key *a = x, *b = y;
+	bool ca = a->id & CG_CYCLE_BIT, cb = b->id & CG_CYCLE_BIT;
+	int r;
+
+	if (ca != cb)
+		return ca ? -1 : 1;
+	if (ca)
+		return cmp_ties(x, y);
+	if ((a->name[0] == '_') != (b->name[0] == '_'))
+		return a->name[0] == '_' ? 1 : -1;
+	if (a->calls != b->calls)
+		return a->calls > b->calls ? -1 : 1;
+	r = strcmp(a->name, b->name);
+	if (r)
+		return r;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
 /* keys[0..n), all of one total, in the order's other keys. */
 static void order_ties(const struct cg *cg, struct rank_key *keys, size_t n,
 		       struct tie_key **buf, size_t *alloc)
@@ -193,11 +223,12 @@ static void order_ties(const struct cg *cg, struct rank_key *keys, size_t n,
 		(*buf)[i] = (struct tie_key){
 			.self = entry_self(cg, &e), .calls = entry_calls(cg, &e),
 			.name = e.is_cycle ? NULL
-				: profile_str(cg->p, cg->p->funcs[e.id].name),
+				: gmon_sort_name(cg->p, e.id),
 			.id = keys[i].id,
 		};
 	}
-	qsort(*buf, n, sizeof(**buf), cmp_ties);
+	qsort(*buf, n, sizeof(**buf),
+	      cg->p->gmon ? cmp_ties_gprof : cmp_ties);
 	for (size_t i = 0; i < n; i++)
 		keys[i].id = (*buf)[i].id;
 }

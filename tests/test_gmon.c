@@ -742,6 +742,80 @@ static void compare_with_gprof_min(const char *gprof_file,
 	free(ours);
 }
 
+/*
+ * The names of a listing's rows in order, one a line: the flat
+ * profile's (its numbered rows) and the call graph's entries (lines
+ * starting "["), without index numbers, which gprof gives the symbols
+ * it does not list too.
+ */
+static char *row_names(const char *text)
+{
+	char *copy = strdup(text), *save = NULL, *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	bool flat = false;
+
+	for (char *line = strtok_r(copy, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *name, *end;
+
+		if (strstr(line, "cumulative   self")) {
+			flat = true;
+			continue;
+		}
+		if (flat && !strncmp(line, " time ", 6))
+			continue;
+		if (flat && !(line[0] == ' ' || (line[0] >= '0' && line[0] <= '9')))
+			flat = false;
+		if (!flat && line[0] != '[')
+			continue;
+		/* after the number columns (a blank one has none): no
+		 * name starts with a digit */
+		name = line + (flat ? 0 : strcspn(line, " "));
+		for (;;) {
+			name += strspn(name, " ");
+			if (!(*name >= '0' && *name <= '9'))
+				break;
+			name += strcspn(name, " ");
+		}
+		end = name + strlen(name);
+		if (end > name && end[-1] == ']')
+			while (end > name && end[-1] != '[')
+				end--;
+		while (end > name && (end[-1] == ' ' || end[-1] == '['))
+			end--;
+		fprintf(f, "%.*s\n", (int)(end - name), name);
+	}
+	fclose(f);
+	free(copy);
+	return out;
+}
+
+/*
+ * C++: gprof orders ties by its symbol table's names, mangled, and its
+ * call graph's with a name without a leading '_' (main, a_func, c_func)
+ * before the C++ ones ("_Z..."): beta(int) (_Z4betai) before Bravo(int)
+ * (_Z5Bravoi) before alpha(int) (_Z5alphai), zeta (_ZL4zetai) last of
+ * them, and main before spin(long), of the same total. We ordered by the
+ * demangled names, and the graph's ties by self cost first.
+ */
+static void test_gprof_cxx_ties(void **state)
+{
+	const char *args[] = { "-b", "tests/gmon/cxx-ties", "--brief",
+			       "tests/gmon/cxx-ties.gmon" };
+	char *want = slurp("tests/gmon/cxx-ties.gprof", NULL);
+	char *ours = run_cganalyze(args, 4);
+	char *a = row_names(want), *b = row_names(ours);
+
+	(void)state;
+	assert_non_null(strstr(a, "main\nspin(long)\na_func\nc_func\n"));
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	free(want);
+	free(ours);
+}
+
 static void test_gprof_nopie(void **state)
 {
 	const char *args[] = { "-b", NOPIE, "--brief", "tests/gmon/nopie.gmon" };
@@ -1014,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_two_files),
 		cmocka_unit_test(test_assign_overlap),
 		cmocka_unit_test(test_gprof_nopie),
+		cmocka_unit_test(test_gprof_cxx_ties),
 		cmocka_unit_test(test_gprof_pie),
 		cmocka_unit_test(test_gprof_pie_runtime),
 		cmocka_unit_test(test_gprof_bsd),

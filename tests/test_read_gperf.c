@@ -195,7 +195,8 @@ static void test_heap_memory_map(void **state)
 	assert_int_equal(read_text(&p, text, -1, &o, &diag), 0);
 	assert_non_null(strstr(diag, ":6: 1 line of the mappings is not in "
 			       "the form of /proc/self/maps"));
-	assert_non_null(strstr(diag, ":4: 1 records have no address"));
+	assert_non_null(strstr(diag, ":4: 1 record has no address: its "
+			       "objects are left out"));
 	d = p.perf;
 	assert_int_equal(d->nnodes, 2);
 	for (size_t n = 0; n < d->nnodes; n++) {
@@ -309,6 +310,38 @@ static void test_cpu_layouts(void **state)
 	}
 }
 
+/* A record of samples and no address (at offset 0x28, after the header's
+ * five words): left out, said in the singular for one. */
+static void test_cpu_empty_stack(void **state)
+{
+	static const uint64_t words[] = {
+		0, 3, 0, 10000, 0,
+		2, 0,
+		3, 2, 0x1100, 0x1205,
+		0, 1, 0,
+	};
+	static const char maps[] =
+		"1000-2000 r-xp 00000000 00:00 1 /bin/a\n";
+	struct read_opts o = { 0 };
+	struct profile p;
+	struct buf b = { .len = 0 };
+	char *diag;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		put(&b, words[i], 8, false);
+	memcpy(b.data + b.len, maps, sizeof(maps) - 1);
+	b.len += sizeof(maps) - 1;
+	profile_init(&p);
+	assert_int_equal(read_text(&p, (const char *)b.data, (long)b.len, &o,
+				   &diag), 0);
+	assert_non_null(strstr(diag, ": offset 0x28: 1 record has samples and "
+			       "no address: its samples are left out"));
+	assert_true(p.perf->events[0].samples == 3);
+	free(diag);
+	profile_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +351,7 @@ int main(void)
 		cmocka_unit_test(test_heap_memory_map),
 		cmocka_unit_test(test_heap_cut),
 		cmocka_unit_test(test_cpu_layouts),
+		cmocka_unit_test(test_cpu_empty_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

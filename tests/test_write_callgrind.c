@@ -515,6 +515,40 @@ static void test_callgrind_annotate_loads_it(void **state)
 }
 
 /*
+ * A perf.data's cpu-clock counts ns: an "events:" name does not say so
+ * (and callgrind_annotate ignores "event:" lines), so a "desc: Unit:"
+ * line does, which callgrind_annotate prints and our reader takes back.
+ */
+static void test_perf_unit(void **state)
+{
+	char *path = export(list5("--kallsyms=tests/perf/kallsyms",
+				  "--sysroot=tests/perf", "-b",
+				  "tests/perf/prog", "tests/perf/fp.data"));
+	char *text = slurp(path, NULL), cmd[600], line[512];
+	struct profile p;
+	bool shown = false;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(strstr(text, "\ndesc: Unit: cpu-clock:ppp is counted "
+				     "in ns\n"));
+	load(&p, path, NULL);
+	assert_string_equal(profile_str(&p, p.events[0].unit), "ns");
+	profile_release(&p);
+	snprintf(cmd, sizeof(cmd), "callgrind_annotate %s 2>/dev/null", path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f))
+		if (!strcmp(line, "Unit: cpu-clock:ppp is counted in ns\n"))
+			shown = true;
+	if (pclose(f) == 0)	/* else not installed */
+		assert_true(shown);
+	free(text);
+	unlink(path);
+	free(path);
+}
+
+/*
  * valgrind --separate-threads=yes writes one file per thread, and
  * callgrind_annotate reads one file: its numbers for the two files,
  * added by hand (the committed *.self.tsv), are what we get reading
@@ -567,6 +601,7 @@ int main(void)
 		cmocka_unit_test(test_gmon),
 		cmocka_unit_test(test_callgrind_annotate_loads_it),
 		cmocka_unit_test(test_threads_sum),
+		cmocka_unit_test(test_perf_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

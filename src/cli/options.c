@@ -653,6 +653,9 @@ enum options_result options_parse(struct options *o, int argc, char **argv,
 				o->mode = OUT_HTML;
 			else if (!strcmp(optarg, "pprof"))
 				o->mode = OUT_PPROF;
+			else if (!strcmp(optarg, "dot") || !strcmp(optarg, "svg"))
+				return usage_error("--output=%s: the call graph's picture is --dot (Graphviz's text) or --svg FILE (drawn by Graphviz's dot)",
+						   optarg);
 			else
 				return usage_error("--output wants 'text', 'json', 'callgrind', 'folded', 'html' or 'pprof', not '%s'",
 						   optarg);

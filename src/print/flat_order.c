@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "profile/gmon_data.h"
 #include "print.h"
 
 /* A row with what the order looks at: computed once per row for a
@@ -22,14 +23,15 @@ static struct flat_key flat_key_of(const struct cg *cg, uint32_t ev,
 {
 	struct flat_key k = {
 		.self = cg_node_self(cg, n, ev), .calls = cg->nodes[n].calls,
-		.name = profile_str(cg->p, cg->p->funcs[n].name), .id = n,
+		.name = gmon_sort_name(cg->p, n), .id = n,
 	};
 
 	return k;
 }
 
-/* gprof's order: self cost, then calls, then name (then id, so that it
- * never depends on the sort) */
+/* gprof's order: self cost, then calls, then name (a gmon.out's as
+ * gprof compares them: mangled, gmon_sort_name()), then id, so that it
+ * never depends on the sort */
 static int cmp_flat_keys(const void *x, const void *y)
 {
 	const struct flat_key *a = x, *b = y;

@@ -54,11 +54,7 @@ static char *gprof_name(const struct profile *p, uint32_t f)
 
 static const char *gprof_key(const struct profile *p, uint32_t f)
 {
-	const struct gmon_data *gd = p->gmon;
-
-	if (gd && f < gd->nsyms && gd->syms[f].raw != NO_NAME)
-		return profile_str(p, gd->syms[f].raw);
-	return profile_str(p, p->funcs[f].name);
+	return gmon_sort_name(p, f);
 }
 
 /* The items gprof would list, functions then cycles, into *items. */

@@ -618,6 +618,15 @@ static void put_header(struct writer *w)
 			fprintf(w->out, "desc: Unit: one %s is %.17g s\n",
 				event_name(w, (uint32_t)e),
 				p->events[e].unit_seconds);
+		else if (p->events[e].unit != NO_NAME)
+			/* what a perf.data's cpu-clock counts (ns) or its
+			 * cycles (events), gperftools' and pprof's units:
+			 * an events: name alone says none, and
+			 * callgrind_annotate ignores event: lines but
+			 * prints the desc: ones */
+			fprintf(w->out, "desc: Unit: %s is counted in %s\n",
+				event_name(w, (uint32_t)e),
+				profile_str(p, p->events[e].unit));
 	if (w->cg->est_arc_self)
 		fputs("desc: Calls: the inclusive cost of a call is gprof's "
 		      "estimate (the callee's time shared by call counts), "

@@ -16,6 +16,7 @@
 #include "base/pbwire.h"
 #include "base/xalloc.h"
 #include "flame_data.h"
+#include "profile/program.h"
 
 /* An estimate's paths, at most (as --output=folded's): a compiler's
  * arcs unfold into millions. */
@@ -172,18 +173,45 @@ static uint64_t unit_id(const struct pw *w, uint32_t func, uint32_t cycle)
 			     : (uint64_t)w->p->nfuncs + cycle + 1;
 }
 
+/* A function written of the program's object (profile_command_object(),
+ * else main's), whose mapping goes first; NO_ID when none. */
+static uint32_t program_func(const struct pw *w)
+{
+	const struct profile *p = w->p;
+	name_id ob = profile_command_object(p);
+
+	for (size_t f = 0; f < p->nfuncs; f++) {
+		name_id fo = p->funcs[f].object;
+
+		if (w->used[f] && fo != NO_NAME &&
+		    (ob != NO_NAME ? fo == ob : profile_is_main(p, (uint32_t)f)))
+			return (uint32_t)f;
+	}
+	return NO_ID;
+}
+
 static void put_tables(struct pw *w)
 {
 	const struct profile *p = w->p;
 	size_t nunits = p->nfuncs + w->cg->ncycles;
 	struct u64map objects;
-	uint32_t nmappings = 0;
+	uint32_t nmappings = 0, first;
 
 	u64map_init(&objects);
 	w->mapping_of = xcalloc(p->nfuncs + 1, sizeof(*w->mapping_of));
-	for (size_t f = 0; f < p->nfuncs; f++) {
-		name_id ob = p->funcs[f].object;
+	/* profile.proto: "mapping[0] will be the main binary" (go tool
+	 * pprof's "File:" line is its file): the program's object first,
+	 * then the others as their functions come (a perf.data's first
+	 * function is often the dynamic linker's) */
+	first = program_func(w);
+	for (size_t k = 0; k <= p->nfuncs; k++) {
+		size_t f = k ? k - 1 : first;
+		name_id ob;
 		bool added;
+
+		if (!k && first == NO_ID)
+			continue;
+		ob = p->funcs[f].object;
 
 		if (!w->used[f] || ob == NO_NAME)
 			continue;

@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "base/hashmap.h"
 #include "base/xalloc.h"
+#include "profile.h"
 
 struct gmon_data *gmon_new(uint8_t addr_size, bool big_endian)
 {
@@ -190,4 +191,13 @@ uint64_t gmon_ticks(const struct gmon_data *g)
 		for (uint32_t b = 0; b < g->hists[i].nbins; b++)
 			t = sat_add(t, g->hists[i].bins[b]);
 	return t;
+}
+
+const char *gmon_sort_name(const struct profile *p, uint32_t f)
+{
+	const struct gmon_data *gd = p->gmon;
+
+	if (gd && f < gd->nsyms && gd->syms[f].raw != NO_NAME)
+		return profile_str(p, gd->syms[f].raw);
+	return profile_str(p, p->funcs[f].name);
 }

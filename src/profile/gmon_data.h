@@ -117,4 +117,16 @@ struct gmon_hist *gmon_hist_for(struct gmon_data *g,
 /* Every histogram count added up. */
 uint64_t gmon_ticks(const struct gmon_data *g);
 
+struct profile;
+
+/*
+ * The name gprof sorts function f of p by: its symbol's as the table
+ * spells it (mangled: "_Z4spinl" for spin(long)) when p is a gmon.out
+ * resolved, else the name listings show. gprof compares the names of
+ * its symbol table and demangles only to print, so its ties order C++
+ * functions by mangled name, and after every name without a leading
+ * '_' (cg_arcs.c, cmp_total).
+ */
+const char *gmon_sort_name(const struct profile *p, uint32_t f);
+
 #endif

@@ -203,7 +203,7 @@ static void replace_arcs(struct profile *p, struct arcs *a)
 	profile_pack_incl(p);
 }
 
-void profile_recount_stacks(struct profile *p)
+void profile_recount_stacks(struct profile *p, bool keep_arcs)
 {
 	size_t stride = p->stride, nf = p->nfuncs;
 	uint64_t *val = xcalloc(p->nstacks * stride + 1, sizeof(*val));
@@ -213,6 +213,7 @@ void profile_recount_stacks(struct profile *p)
 	uint32_t gen = 0;
 
 	uint64_t *old_self = xmalloc((nf * stride + 1) * sizeof(*old_self));
+	uint64_t *old_count = NULL, *old_fcount = NULL;
 
 	memcpy(old_self, p->self, nf * stride * sizeof(*old_self));
 	u64map_init(&a.index);
@@ -220,6 +221,24 @@ void profile_recount_stacks(struct profile *p)
 	 * from arcs by the ratio: their profile has no call_self) */
 	if (p->call_self)
 		a.self = xmalloc(sizeof(uint64_t));
+	/* the arcs in the reader's order, those of no cost included (a
+	 * MEM_LIVE stack freed since: (0,0,peak), which no stack value
+	 * holds): made first, each stack's walk below finds its own */
+	/* ... and their counts, and the functions': those of the stacks
+	 * of a count and no value (a MEM_LIVE (2,0,64): zero-size blocks
+	 * still held), which the reader keeps no stack value of (storing
+	 * them made its walks of many buffers' deep stacks quadratic) */
+	if (keep_arcs)
+		old_count = xcalloc(p->ncalls + 1, sizeof(*old_count));
+	for (size_t c = 0; keep_arcs && c < p->ncalls; c++)
+		old_count[arc_of(&a, stride, p->calls[c].caller,
+				 p->calls[c].callee)] +=
+			profile_call_count(p, (uint32_t)c);
+	if (keep_arcs && p->func_count) {
+		old_fcount = xmalloc((nf * stride + 1) * sizeof(*old_fcount));
+		memcpy(old_fcount, p->func_count,
+		       nf * stride * sizeof(*old_fcount));
+	}
 	for (size_t i = 0; i < p->nstack_values; i++) {
 		const struct pstack_value *v = &p->stack_values[i];
 		size_t at = (size_t)v->stack * stride + v->event;
@@ -294,9 +313,23 @@ void profile_recount_stacks(struct profile *p)
 	}
 	for (size_t c = 0; p->stack_calls && c < a.n; c++)
 		a.count[c] = (uint64_t)llround(a.dcalls[c]);
+	/* an arc or function no stack of a value passes keeps the count
+	 * it was read with (one that some do passes loses the counts of
+	 * those of none: they are not in the stacks) */
+	for (size_t c = 0; old_count && !p->stack_calls && c < a.n; c++)
+		if (!a.stamp[c])
+			a.count[c] = old_count[c];
+	for (size_t f = 0; old_fcount && f < nf; f++)
+		if (!fstamp[f])
+			memcpy(profile_func_row(p, p->func_count, (uint32_t)f),
+			       old_fcount + f * stride,
+			       stride * sizeof(uint64_t));
+	free(old_count);
+	free(old_fcount);
 	/* a peak is of the stacks ending in a function: of one with none
-	 * left, none */
-	for (size_t f = 0; f < nf; f++)
+	 * left, none (functions only merged keep theirs: the stacks of no
+	 * value, whose peaks they are, hold no stack value) */
+	for (size_t f = 0; !keep_arcs && f < nf; f++)
 		for (size_t e = 0; e < stride; e++)
 			if (!profile_self(p, (uint32_t)f)[e])
 				profile_func_row(p, p->func_peak, (uint32_t)f)[e] = 0;

@@ -1169,6 +1169,35 @@ static void warn_events(const struct ig_reader *rd, size_t nbefore)
 	free(listed);
 }
 
+/*
+ * igprof writes no end marker (src/profile.cc, dumpAllProfiles(): the
+ * header, then each buffer's tree of stacks, depth first, a "\n" after
+ * every line), so a file cut where a line ends reads as a whole one.
+ * Two things still tell the cut: igprof ends every line with "\n", and
+ * the last line it writes is a leaf of the tree, a stack's innermost
+ * frame, which always carries a value (a stack node exists because a
+ * counter was ticked at its leaf, and igprof leaves out only a counter
+ * with neither count nor peak: a MEM_LIVE freed since keeps its peak).
+ * A frame without a value at the end is a caller whose callees were
+ * cut off. A cut just after a leaf's line cannot be told from the end.
+ */
+static void check_end(const struct ig_reader *rd, bool unterminated)
+{
+	const char *why;
+
+	if (unterminated)
+		why = "the last line has no newline (igprof ends every line "
+		      "with one)";
+	else if (rd->file_depth && rd->last_counter < 0)
+		why = "the last line is a frame without a value, a caller "
+		      "whose callees are missing (igprof's last line is a "
+		      "stack's innermost frame, which has one)";
+	else
+		return;
+	warning_at(rd->lr->path, rd->lr->lineno, "%s: the file may be "
+		   "truncated", why);
+}
+
 int read_igprof(struct profile *p, struct line_reader *lr,
 		const struct read_opts *opts)
 {
@@ -1176,6 +1205,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	int ret = -1, r;
 	char *line;
 	size_t len, nbefore;
+	bool unterminated = false;
 
 	memset(&rd, 0, sizeof(rd));
 	rd.p = p;
@@ -1208,6 +1238,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 		goto out;
 	}
 	while ((r = line_reader_next(lr, &line, &len)) > 0) {
+		unterminated = lr->last_unterminated;
 		if (!len)
 			continue;	/* a blank line, as at the end */
 		if (parse_frame(&rd, line, line + len) < 0)
@@ -1215,6 +1246,7 @@ int read_igprof(struct profile *p, struct line_reader *lr,
 	}
 	if (r < 0)
 		goto out;
+	check_end(&rd, unterminated);
 	while (rd.file_depth)
 		pop_file(&rd);
 	if (!rd.ncounters) {

@@ -865,7 +865,10 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 			p->call_self_alloc = 0;
 		}
 		ident = xreallocarray(NULL, p->nfuncs + 1, sizeof(*ident));
-		memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
+		/* a profile of no function has no array (memcpy() of NULL
+		 * is undefined, even for 0 bytes) */
+		if (p->nfuncs)
+			memcpy(ident, p->funcs, p->nfuncs * sizeof(*ident));
 		ident_line = xreallocarray(NULL, p->nfuncs + 1,
 					   sizeof(*ident_line));
 		for (size_t f = 0; f < p->nfuncs; f++)
@@ -880,7 +883,7 @@ int resolve_profile(struct profile *p, struct symtab *const *st, size_t nst,
 		 * are made again from them, each stack once; inlined cost
 		 * moved to its own function has no frame in them. */
 		if (twice != NO_ID && p->nstacks && !r->inlined_moved)
-			profile_recount_stacks(p);
+			profile_recount_stacks(p, true);
 		else if (twice != NO_ID)
 			warning("%s: named functions that may be on one "
 				"stack (the arcs join them) as one, %s: a stack "
@@ -908,12 +911,12 @@ void resolve_print_notes(FILE *out, const struct profile *p,
 		const struct resolve_report *r = &reports[b];
 
 		fprintf(out, "Symbols from %s for %s: load offset 0x%llx (%s); "
-			"%u functions named or given files",
+			"%u function%s named or given files",
 			r->binary,
 			r->object == NO_NAME ? "the whole profile"
 					     : profile_str(p, r->object),
 			(unsigned long long)r->load_offset, r->offset_reason,
-			r->renamed);
+			r->renamed, r->renamed == 1 ? "" : "s");
 		if (r->named)
 			fprintf(out, "; %u of %u named functions in its symbols",
 				r->named_found, r->named);

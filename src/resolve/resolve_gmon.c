@@ -586,10 +586,10 @@ int resolve_gmon(struct profile *p, const struct symtab *st,
 
 void resolve_gmon_print_notes(FILE *out, const struct resolve_report *r)
 {
-	fprintf(out, "Symbols from %s: load offset 0x%llx (%s); %u functions "
+	fprintf(out, "Symbols from %s: load offset 0x%llx (%s); %u function%s "
 		"with time or calls",
 		r->binary, (unsigned long long)r->load_offset, r->offset_reason,
-		r->renamed);
+		r->renamed, r->renamed == 1 ? "" : "s");
 	if (r->addresses)
 		fprintf(out, "; %llu of %llu call addresses inside its code",
 			(unsigned long long)(r->addresses - r->outside),

@@ -247,7 +247,7 @@ int stack_transform(struct profile *p, const struct transform *t, size_t n)
 		return error("the profile has no stacks to transform");
 	for (size_t i = 0; i < n; i++)
 		transform_one(p, &t[i]);
-	profile_recount_stacks(p);
+	profile_recount_stacks(p, false);
 	return 0;
 }
 

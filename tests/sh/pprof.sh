@@ -35,6 +35,52 @@ sed 's/ ns in all/ nanoseconds in all/' "$tmp/orig" | cmp -s - "$tmp/back" || {
 	exit 1
 }
 rm -rf "$tmp"
+# profile.proto: "mapping[0] will be the main binary" (go tool pprof's
+# "File:" line is its file). fp.data's first function is the kernel's:
+# its mapping came first, and pprof said "File: [kernel.kallsyms]".
+tmp=$(mktemp -d)
+# shellcheck disable=SC2086
+"$bin" --output=pprof -o "$tmp/p.pb.gz" $perf 2>/dev/null || {
+	echo "pprof: fp.data written as pprof failed"
+	rm -rf "$tmp"
+	exit 1
+}
+first=$("$py" - "$tmp/p.pb.gz" <<'PY'
+import gzip, sys
+def fields(b):
+    i = 0
+    while i < len(b):
+        key = 0; s = 0
+        while True:
+            c = b[i]; i += 1; key |= (c & 127) << s; s += 7
+            if c < 128: break
+        f, t = key >> 3, key & 7
+        if t == 0:
+            v = 0; s = 0
+            while True:
+                c = b[i]; i += 1; v |= (c & 127) << s; s += 7
+                if c < 128: break
+            yield f, v
+        elif t == 2:
+            n = 0; s = 0
+            while True:
+                c = b[i]; i += 1; n |= (c & 127) << s; s += 7
+                if c < 128: break
+            yield f, b[i:i + n]; i += n
+        else:
+            raise SystemExit("wire type %d" % t)
+prof = list(fields(gzip.open(sys.argv[1]).read()))
+strings = [v for f, v in prof if f == 6]
+mapping = [v for f, v in prof if f == 3][0]
+print(strings[dict(fields(mapping))[5]].decode())
+PY
+)
+[ "$first" = /tmp/cganalyze-perf/prog ] || {
+	echo "pprof: fp.data's first mapping is '$first', not the program's (/tmp/cganalyze-perf/prog)"
+	rm -rf "$tmp"
+	exit 1
+}
+rm -rf "$tmp"
 cases=
 while read -r name event unit args; do
 	kind=stacks

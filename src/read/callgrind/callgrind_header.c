@@ -139,16 +139,48 @@ static void apply_units(struct callgrind_reader *rd)
 	for (unsigned i = 0; i < rd->nunits; i++) {
 		uint32_t e = u64map_get(&rd->p->event_index, rd->units[i].event);
 
-		if (e != U64MAP_NONE)
+		if (e == U64MAP_NONE)
+			continue;
+		if (rd->units[i].unit != NO_NAME)
+			rd->p->events[e].unit = rd->units[i].unit;
+		else
 			rd->p->events[e].unit_seconds = rd->units[i].seconds;
 	}
+}
+
+/* "EVENT is counted in UNIT", UNIT one word: the unit's name. */
+static void parse_unit_name(struct callgrind_reader *rd, const char *v,
+			    const char *end)
+{
+	static const char in[] = " is counted in ";
+	const char *is = v, *unit;
+
+	while (is < end && !is_space(*is))
+		is++;
+	if (is == v || (size_t)(end - is) <= sizeof(in) - 1 ||
+	    memcmp(is, in, sizeof(in) - 1))
+		return;
+	for (unit = is + sizeof(in) - 1; unit < end; unit++)
+		if (is_space(*unit))
+			return;
+	unit = is + sizeof(in) - 1;
+	if (rd->nunits < sizeof(rd->units) / sizeof(rd->units[0])) {
+		rd->units[rd->nunits].event =
+			names_intern(&rd->p->names, v, (size_t)(is - v));
+		rd->units[rd->nunits].unit =
+			names_intern(&rd->p->names, unit, (size_t)(end - unit));
+		rd->units[rd->nunits++].seconds = 0;
+	}
+	apply_units(rd);
 }
 
 /*
  * "desc: Unit: one EVENT is N s", which --output=callgrind writes for an
  * event that is a time (a gmon.out tick, IgProf's PERF_TICKS), gives
- * the event its length in seconds back. It comes before the events:
- * line (callgrind_annotate wants desc: lines first).
+ * the event its length in seconds back; "desc: Unit: EVENT is counted
+ * in UNIT" (a perf.data's cpu-clock in ns, its cycles in events) its
+ * unit. It comes before the events: line (callgrind_annotate wants
+ * desc: lines first).
  */
 static void parse_unit_desc(struct callgrind_reader *rd, const char *v,
 			    const char *end)
@@ -159,8 +191,10 @@ static void parse_unit_desc(struct callgrind_reader *rd, const char *v,
 	double sec;
 	char *stop;
 
-	if (end - v < 5 || memcmp(v, "one ", 4))
+	if (end - v < 5 || memcmp(v, "one ", 4)) {
+		parse_unit_name(rd, v, end);
 		return;
+	}
 	name = v + 4;
 	is = name;
 	while (is < end && !is_space(*is))
@@ -178,6 +212,7 @@ static void parse_unit_desc(struct callgrind_reader *rd, const char *v,
 	if (rd->nunits < sizeof(rd->units) / sizeof(rd->units[0])) {
 		rd->units[rd->nunits].event =
 			names_intern(&rd->p->names, name, (size_t)(is - name));
+		rd->units[rd->nunits].unit = NO_NAME;
 		rd->units[rd->nunits++].seconds = sec;
 	}
 	apply_units(rd);

@@ -164,7 +164,9 @@ struct callgrind_reader {
 	bool events_compared;
 
 	/* "desc: Unit:" lines (ours), applied when their event exists */
-	struct { name_id event; double seconds; } units[16];
+	/* "desc: Unit:" lines: an event's seconds, or its unit's name
+	 * (NO_NAME with seconds) */
+	struct { name_id event, unit; double seconds; } units[16];
 	unsigned nunits;
 
 	/* The seek design's one read (callgrind_seek.h): each fn= line's

@@ -241,10 +241,12 @@ static void add_records(struct cpu_reader *c)
 		off += (2 + depth) * w;
 	}
 	if (r->empty_stacks)
-		warning("%s: offset 0x%llx: %llu records have samples and no "
-			"address: their samples are left out", r->path,
+		warning("%s: offset 0x%llx: %llu %s samples and no "
+			"address: %s samples are left out", r->path,
 			(unsigned long long)r->first_empty,
-			(unsigned long long)r->empty_stacks);
+			(unsigned long long)r->empty_stacks,
+			r->empty_stacks == 1 ? "record has" : "records have",
+			r->empty_stacks == 1 ? "its" : "their");
 	if (r->deep)
 		warning("%s: offset 0x%llx: %llu %s a stack of %d addresses "
 			"or more, the CPU profiler's limit: its outermost "

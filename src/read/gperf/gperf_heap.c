@@ -329,10 +329,11 @@ static void add_records(struct heap_reader *h)
 		}
 	}
 	if (r->empty_stacks)
-		warning("%s:%llu: %llu records have no address: their objects "
-			"are left out", r->path,
-			(unsigned long long)r->first_empty,
-			(unsigned long long)r->empty_stacks);
+		warning("%s:%llu: %llu %s no address: %s objects are left "
+			"out", r->path, (unsigned long long)r->first_empty,
+			(unsigned long long)r->empty_stacks,
+			r->empty_stacks == 1 ? "record has" : "records have",
+			r->empty_stacks == 1 ? "its" : "their");
 	if (r->deep)
 		warning("%s:%llu: %llu %s a stack of %d addresses, the heap "
 			"profiler's limit: its outermost callers may be "

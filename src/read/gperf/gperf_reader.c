@@ -56,11 +56,12 @@ void gperf_warn_unmapped(const struct gperf_reader *r)
 {
 	if (r->unmapped && r->maps.n)
 		warning("%s: %llu %s addresses in none of the file's %zu "
-			"executable mappings (the first 0x%llx): those frames "
-			"are [unknown] (is the file cut short inside its "
-			"mappings?)", r->path, (unsigned long long)r->unmapped,
+			"executable mapping%s (the first 0x%llx): those "
+			"frames are [unknown] (is the file cut short inside "
+			"its mappings?)", r->path,
+			(unsigned long long)r->unmapped,
 			r->unmapped == 1 ? "record has" : "records have",
-			r->maps.n,
+			r->maps.n, r->maps.n == 1 ? "" : "s",
 			(unsigned long long)r->first_unmapped);
 }
 
