@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -367,4 +368,41 @@ const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr)
 	size_t lo = SORTED_UPTO(k->syms, k->n, addr, addr);
 
 	return lo ? &k->syms[lo - 1] : NULL;
+}
+
+/*
+ * The running kernel's build-id, from the ELF notes in
+ * /sys/kernel/notes (namesz, descsz, type, name, desc, each padded to 4
+ * bytes; the build-id is type 3, NT_GNU_BUILD_ID, of "GNU"). Its
+ * length, 0 when it cannot be read.
+ */
+size_t kallsyms_running_build_id(uint8_t *id, size_t max)
+{
+	unsigned char buf[4096];
+	size_t n, at = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (n - at >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, buf + at, 4);	/* the machine's own order */
+		memcpy(&descsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (namesz > n || descsz > n || desc_at + descsz > n)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
+			size_t len = descsz < max ? descsz : max;
+
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		at = desc_at + ((descsz + 3u) & ~3u);
+	}
+	return 0;
 }
