@@ -223,7 +223,10 @@ void perf_charge_join(struct perf_charge *pc)
 static uint32_t frame_func(struct perf_charge *pc, uint32_t f, bool ret)
 {
 	const uint32_t *funcs;
+	const uint32_t *made = ret ? pc->func_ret : pc->func_exact;
 
+	if (made && made[f] != NO_ID)
+		return made[f];
 	pc->chain(pc->ctx, f, ret, &funcs);
 	return funcs[0];
 }

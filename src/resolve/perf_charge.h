@@ -44,6 +44,10 @@ struct perf_charge {
 	void (*position)(void *ctx, uint32_t frame, uint32_t func,
 			 const uint64_t *cost);
 	void *ctx;
+	/* without chains, or NULL: per frame (exact, return address) the
+	 * function chain() gave it, NO_ID until then (a memo of the
+	 * caller's, read before chain() is called) */
+	const uint32_t *func_exact, *func_ret;
 	/* made by perf_charge_prepare(): the tree in the walk's order
 	 * (stack_tree_order()), its per-node ids (function, arc, leaf,
 	 * parent), the leaves' ids and rows; per perf node, whether stacks

@@ -1206,7 +1206,8 @@ static void prepare_charging(struct presolve *r, struct perf_charge *pc,
 		.p = r->p, .d = r->d, .event_of = r->event_of,
 		.chains = r->o->inlined == INLINE_CALLEE,
 		.positions = r->o->want_positions,
-		.chain = chain_of, .position = position_of, .ctx = r };
+		.chain = chain_of, .position = position_of, .ctx = r,
+		.func_exact = r->func_exact, .func_ret = r->func_ret };
 	if (beside)
 		perf_charge_prepare_beside(pc);
 	else
