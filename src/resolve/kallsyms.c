@@ -253,11 +253,31 @@ static bool same_name(const struct kallsyms *k, const struct ksym *a,
 	       !memcmp(k->text + a->name, k->text + b->name, a->len);
 }
 
+/* A name's length (its low 6 bits) and first byte, as a bit of a
+ * set of the new names': a test that most names fail, cheaper than a
+ * hash. */
+#define LIKE_BITS (64 * 256)
+
+static size_t like_bit(const struct kallsyms *k, const struct ksym *s)
+{
+	return (size_t)(s->len & 63) * 256 +
+	       (unsigned char)kallsyms_name(k, s)[0];
+}
+
+static bool new_like(const uint64_t *like, const struct kallsyms *k,
+		     const struct ksym *s)
+{
+	size_t b = like_bit(k, s);
+
+	return like[b / 64] >> (b % 64) & 1;
+}
+
 void kallsyms_order(struct kallsyms *k, const struct names *names,
 		    const struct kallsyms_before *before, size_t nbefore)
 {
 	struct alias_key *keys = NULL;
 	size_t nkeys = 0, keys_alloc = 0, *first = NULL, mask = 0;
+	uint64_t like[LIKE_BITS / 64] = { 0 };
 	size_t nnew = 0;
 
 	/* every symbol of an address that has more than one (a few
@@ -311,12 +331,18 @@ void kallsyms_order(struct kallsyms *k, const struct names *names,
 				h = (h + 1) & mask;
 			if (first[h] == SIZE_MAX)
 				first[h] = i;
+			like[like_bit(k, s) / 64] |= 1ull << like_bit(k, s) % 64;
 		}
 		for (size_t i = 0; i < k->n; i++) {
 			const struct ksym *s = &k->syms[i];
-			size_t h = (size_t)hash_bytes(kallsyms_name(k, s),
-						      s->len) & mask;
+			size_t h;
 
+			/* most names are none of the new ones' length and
+			 * first byte: not hashed */
+			if (!new_like(like, k, s))
+				continue;
+			h = (size_t)hash_bytes(kallsyms_name(k, s), s->len) &
+			    mask;
 			for (; first[h] != SIZE_MAX; h = (h + 1) & mask) {
 				struct alias_key *key = &keys[first[h]];
 
