@@ -1098,7 +1098,11 @@ int analyze_run(const struct options *o, FILE *out)
 			 .objects = o->binary_objects,
 			 .debug_dir = o->debug_dir,
 			 .kallsyms = o->kallsyms,
-			 .sysroot = o->sysroot },
+			 .sysroot = o->sysroot,
+			 .tail_thread = o->reader_thread == READ_THREAD_OFF ? 0
+					: o->reader_thread == READ_THREAD_AUTO
+						? -1
+						: 1 },
 	};
 	int ret;
 	struct diag_keep msgs = { 0 };

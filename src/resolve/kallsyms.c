@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -252,11 +253,31 @@ static bool same_name(const struct kallsyms *k, const struct ksym *a,
 	       !memcmp(k->text + a->name, k->text + b->name, a->len);
 }
 
+/* A name's length (its low 6 bits) and first byte, as a bit of a
+ * set of the new names': a test that most names fail, cheaper than a
+ * hash. */
+#define LIKE_BITS (64 * 256)
+
+static size_t like_bit(const struct kallsyms *k, const struct ksym *s)
+{
+	return (size_t)(s->len & 63) * 256 +
+	       (unsigned char)kallsyms_name(k, s)[0];
+}
+
+static bool new_like(const uint64_t *like, const struct kallsyms *k,
+		     const struct ksym *s)
+{
+	size_t b = like_bit(k, s);
+
+	return like[b / 64] >> (b % 64) & 1;
+}
+
 void kallsyms_order(struct kallsyms *k, const struct names *names,
 		    const struct kallsyms_before *before, size_t nbefore)
 {
 	struct alias_key *keys = NULL;
 	size_t nkeys = 0, keys_alloc = 0, *first = NULL, mask = 0;
+	uint64_t like[LIKE_BITS / 64] = { 0 };
 	size_t nnew = 0;
 
 	/* every symbol of an address that has more than one (a few
@@ -310,12 +331,18 @@ void kallsyms_order(struct kallsyms *k, const struct names *names,
 				h = (h + 1) & mask;
 			if (first[h] == SIZE_MAX)
 				first[h] = i;
+			like[like_bit(k, s) / 64] |= 1ull << like_bit(k, s) % 64;
 		}
 		for (size_t i = 0; i < k->n; i++) {
 			const struct ksym *s = &k->syms[i];
-			size_t h = (size_t)hash_bytes(kallsyms_name(k, s),
-						      s->len) & mask;
+			size_t h;
 
+			/* most names are none of the new ones' length and
+			 * first byte: not hashed */
+			if (!new_like(like, k, s))
+				continue;
+			h = (size_t)hash_bytes(kallsyms_name(k, s), s->len) &
+			    mask;
 			for (; first[h] != SIZE_MAX; h = (h + 1) & mask) {
 				struct alias_key *key = &keys[first[h]];
 
@@ -367,4 +394,41 @@ const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr)
 	size_t lo = SORTED_UPTO(k->syms, k->n, addr, addr);
 
 	return lo ? &k->syms[lo - 1] : NULL;
+}
+
+/*
+ * The running kernel's build-id, from the ELF notes in
+ * /sys/kernel/notes (namesz, descsz, type, name, desc, each padded to 4
+ * bytes; the build-id is type 3, NT_GNU_BUILD_ID, of "GNU"). Its
+ * length, 0 when it cannot be read.
+ */
+size_t kallsyms_running_build_id(uint8_t *id, size_t max)
+{
+	unsigned char buf[4096];
+	size_t n, at = 0;
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+
+	if (!f)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	while (n - at >= 12) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = at + 12, desc_at;
+
+		memcpy(&namesz, buf + at, 4);	/* the machine's own order */
+		memcpy(&descsz, buf + at + 4, 4);
+		memcpy(&type, buf + at + 8, 4);
+		desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (namesz > n || descsz > n || desc_at + descsz > n)
+			return 0;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
+			size_t len = descsz < max ? descsz : max;
+
+			memcpy(id, buf + desc_at, len);
+			return len;
+		}
+		at = desc_at + ((descsz + 3u) & ~3u);
+	}
+	return 0;
 }

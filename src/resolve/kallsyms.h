@@ -71,4 +71,10 @@ static inline const char *kallsyms_name(const struct kallsyms *k,
  * or NULL below the first. */
 const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr);
 
+/*
+ * The running kernel's build-id (/sys/kernel/notes) into id, at most
+ * max bytes: its length, 0 when it cannot be read.
+ */
+size_t kallsyms_running_build_id(uint8_t *id, size_t max);
+
 #endif

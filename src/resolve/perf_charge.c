@@ -4,6 +4,7 @@
  */
 #include "perf_charge.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,11 +143,90 @@ void perf_charge_prepare(struct perf_charge *pc)
 				     .rows = pc->rows };
 }
 
+/* The second thread: the preparation, then the job given, once. */
+struct perf_charge_thread {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	void (*job)(void *ctx);
+	void *ctx;
+	bool given;		/* a job given, or none to come */
+};
+
+static void *beside(void *arg)
+{
+	struct perf_charge *pc = arg;
+	struct perf_charge_thread *t = pc->thread;
+
+	perf_charge_prepare(pc);
+	pthread_mutex_lock(&t->lock);
+	while (!t->given)
+		pthread_cond_wait(&t->cond, &t->lock);
+	pthread_mutex_unlock(&t->lock);
+	if (t->job)
+		t->job(t->ctx);
+	return NULL;
+}
+
+void perf_charge_prepare_beside(struct perf_charge *pc)
+{
+	struct perf_charge_thread *t = xcalloc(1, sizeof(*t));
+
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	pc->thread = t;
+	if (pthread_create(&t->thread, NULL, beside, pc) != 0) {
+		pthread_cond_destroy(&t->cond);
+		pthread_mutex_destroy(&t->lock);
+		free(t);
+		pc->thread = NULL;
+		perf_charge_prepare(pc);
+	}
+}
+
+/* Gives the thread its job (NULL: none). */
+static void give(struct perf_charge_thread *t, void (*job)(void *ctx),
+		 void *ctx)
+{
+	pthread_mutex_lock(&t->lock);
+	if (!t->given) {
+		t->job = job;
+		t->ctx = ctx;
+		t->given = true;
+		pthread_cond_signal(&t->cond);
+	}
+	pthread_mutex_unlock(&t->lock);
+}
+
+void perf_charge_beside(struct perf_charge *pc, void (*job)(void *ctx),
+			void *ctx)
+{
+	if (pc->thread)
+		give(pc->thread, job, ctx);
+}
+
+void perf_charge_join(struct perf_charge *pc)
+{
+	struct perf_charge_thread *t = pc->thread;
+
+	if (!t)
+		return;
+	give(t, NULL, NULL);
+	pthread_join(t->thread, NULL);
+	pthread_cond_destroy(&t->cond);
+	pthread_mutex_destroy(&t->lock);
+	free(t);
+	pc->thread = NULL;
+}
+
 /* The function of frame f (ret: a return address), one to a frame */
 static uint32_t frame_func(struct perf_charge *pc, uint32_t f, bool ret)
 {
 	const uint32_t *funcs;
+	const uint32_t *made = ret ? pc->func_ret : pc->func_exact;
 
+	if (made && made[f] != NO_ID)
+		return made[f];
 	pc->chain(pc->ctx, f, ret, &funcs);
 	return funcs[0];
 }
@@ -199,6 +279,7 @@ static void charge_tree(struct perf_charge *pc)
 
 void perf_charge_run(struct perf_charge *pc)
 {
+	perf_charge_join(pc);
 	if (pc->chains)
 		charge_stacks(pc);
 	else
@@ -236,6 +317,7 @@ void perf_charge_keep_stacks(struct perf_charge *pc)
 
 void perf_charge_release(struct perf_charge *pc)
 {
+	perf_charge_join(pc);
 	free(pc->ids);
 	free(pc->leaf_ids);
 	free(pc->rows);

@@ -12,6 +12,8 @@
  *
  *	struct perf_charge pc = { .p, .d, .event_of, .chain, .ctx, ... };
  *	perf_charge_prepare(&pc);	needs no function: may come first
+ *	  or perf_charge_prepare_beside(&pc) on a second thread, with
+ *	  perf_charge_beside(&pc, job, ctx) after it there
  *	perf_charge_run(&pc);		functions, arcs and their costs
  *	perf_charge_keep_stacks(&pc);	the flame graphs' stacks, if wanted
  *	perf_charge_release(&pc);
@@ -42,6 +44,10 @@ struct perf_charge {
 	void (*position)(void *ctx, uint32_t frame, uint32_t func,
 			 const uint64_t *cost);
 	void *ctx;
+	/* without chains, or NULL: per frame (exact, return address) the
+	 * function chain() gave it, NO_ID until then (a memo of the
+	 * caller's, read before chain() is called) */
+	const uint32_t *func_exact, *func_ret;
 	/* made by perf_charge_prepare(): the tree in the walk's order
 	 * (stack_tree_order()), its per-node ids (function, arc, leaf,
 	 * parent), the leaves' ids and rows; per perf node, whether stacks
@@ -50,11 +56,34 @@ struct perf_charge {
 	uint32_t *ids, *leaf_ids, *pos;
 	uint64_t *rows;
 	uint8_t *ends;
+	struct perf_charge_thread *thread;	/* the second thread, or NULL */
 };
 
 /* What the charging needs of the recording alone (no symbol table,
  * no function): nothing with chains. */
 void perf_charge_prepare(struct perf_charge *pc);
+
+/*
+ * perf_charge_prepare() on a second thread, which then runs the job
+ * perf_charge_beside() gives it, if any: the main thread meanwhile
+ * reads the fields that the preparation does not write (p, d, event_of
+ * and what they point to stay as they are until the thread is joined).
+ * Without a thread (none could start) the preparation is done here.
+ * perf_charge_run() and perf_charge_release() join the thread.
+ */
+void perf_charge_prepare_beside(struct perf_charge *pc);
+
+/*
+ * job(ctx) on the second thread after the preparation; nothing without
+ * one (the job must be work the main thread would otherwise do itself
+ * when it comes to it). Called once at most.
+ */
+void perf_charge_beside(struct perf_charge *pc, void (*job)(void *ctx),
+			void *ctx);
+
+/* Waits for the second thread's work, if any; then it is gone. */
+void perf_charge_join(struct perf_charge *pc);
+
 void perf_charge_run(struct perf_charge *pc);
 /* A profile stack per perf node (parents come first in both), its
  * function named as the charging names it, with the periods of the

@@ -1,4 +1,5 @@
-/* Sampled objects without symbols, said once (see perf_missing.h). */
+/* Sampled objects without symbols, or kept without DWARF, said once (see
+ * perf_missing.h). */
 #include "perf_missing.h"
 
 #include <stdint.h>
@@ -137,4 +138,48 @@ void perf_warn_missing(const struct profile *p, const bool *named,
 out:
 	free(samples);
 	free(m);
+}
+
+/*
+ * The sampled objects kept for the listings of code that have no DWARF,
+ * said in one warning: a recording of a build on a system without debug
+ * packages has a line each for make, dash, libc, cc1... (23 of 25
+ * objects in a recording of gcc), which buried the warnings that
+ * matter. Their base names, the paths being in the notes.
+ */
+void perf_say_missing_dwarf(const struct perf_recorded *k, size_t from)
+{
+	char *text = NULL;
+	size_t len = 0, n = 0, last = 0;
+	FILE *m;
+
+	for (size_t j = from; j < k->n; j++)
+		if (k->st[j]->dwarf_missing) {
+			n++;
+			last = j;
+		}
+	if (n == 0 || !(m = open_memstream(&text, &len)))
+		return;
+	for (size_t j = from, said = 0; j < k->n; j++) {
+		const char *path = k->reports[j].binary;
+		const char *base = strrchr(path, '/');
+
+		if (k->st[j]->dwarf_missing)
+			fprintf(m, "%s%s", said++ ? ", " : "",
+				base ? base + 1 : path);
+	}
+	fclose(m);
+	if (n == 1)
+		warning("%s: no DWARF debug info: functions from the symbol "
+			"table only, no files or lines (build with -g, or "
+			"install its debug file; --debug-dir=DIR looks "
+			"elsewhere)", k->reports[last].binary);
+	else
+		warning("%zu of the %zu sampled objects have no DWARF debug "
+			"info, so their functions are from the symbol table "
+			"only, with no files or lines: %s (their debug files, "
+			"as -dbgsym packages install them, give them; "
+			"--debug-dir=DIR looks elsewhere)", n, k->n - from,
+			text);
+	free(text);
 }

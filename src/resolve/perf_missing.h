@@ -11,6 +11,7 @@
 
 #include "profile/perf_data.h"
 #include "profile/profile.h"
+#include "resolve.h"
 
 /*
  * Warn of the file objects of p->perf (a perf.data, gperftools or pprof
@@ -21,5 +22,12 @@
  */
 void perf_warn_missing(const struct profile *p, const bool *named,
 		       const char *sysroot);
+
+/*
+ * The sampled objects of k->st[from..] kept for the listings of code
+ * that have no DWARF, said in one warning (their base names: the paths
+ * are in the notes).
+ */
+void perf_say_missing_dwarf(const struct perf_recorded *k, size_t from);
 
 #endif

@@ -45,6 +45,11 @@ struct resolve_opts {
 	/* perf.data: the symbol tables loaded while it was read
 	 * (perf_preload.h), for names only; NULL: none */
 	struct perf_preload *preload;
+	/* perf.data with preload: the charging's preparation and the
+	 * frames' symbols on a second thread beside the lines and the
+	 * kernel's symbols: 1 always, 0 never, -1 when a processor is free
+	 * for it (spare_cpu_beside_own()) */
+	int tail_thread;
 };
 
 /* What was done with one binary, for the listing's header and JSON. */

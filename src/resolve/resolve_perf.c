@@ -49,6 +49,7 @@
 
 #include "base/array.h"
 #include "base/diag.h"
+#include "base/spare_cpu.h"
 #include "base/xalloc.h"
 #include "call_check.h"
 #include "kallsyms.h"
@@ -88,6 +89,10 @@ struct presolve {
 	struct kallsyms_before *taken;
 	size_t ntaken, taken_alloc;
 	uint32_t *func_exact, *func_ret;	/* per frame; NO_ID unknown */
+	/* per frame (exact, return address), or NULL: its symbol looked
+	 * up ahead (frame_syms()): its index in its object's table plus 2,
+	 * 1 none that names a function, 0 not looked up */
+	uint32_t *sym_exact, *sym_ret;
 	uint32_t *event_of;		/* perf event -> profile event */
 	/* per object, up to RET_CHECKS of its return-address frames, for
 	 * calls_match() (NULL until wanted) */
@@ -569,50 +574,6 @@ static void warn_missing(const struct presolve *r)
 }
 
 /*
- * The sampled objects kept for the listings of code that have no DWARF,
- * said in one warning: a recording of a build on a system without debug
- * packages has a line each for make, dash, libc, cc1... (23 of 25
- * objects in a recording of gcc), which buried the warnings that
- * matter. Their base names, the paths being in the notes.
- */
-static void say_missing_dwarf(const struct perf_recorded *k, size_t from)
-{
-	char *text = NULL;
-	size_t len = 0, n = 0, last = 0;
-	FILE *m;
-
-	for (size_t j = from; j < k->n; j++)
-		if (k->st[j]->dwarf_missing) {
-			n++;
-			last = j;
-		}
-	if (n == 0 || !(m = open_memstream(&text, &len)))
-		return;
-	for (size_t j = from, said = 0; j < k->n; j++) {
-		const char *path = k->reports[j].binary;
-		const char *base = strrchr(path, '/');
-
-		if (k->st[j]->dwarf_missing)
-			fprintf(m, "%s%s", said++ ? ", " : "",
-				base ? base + 1 : path);
-	}
-	fclose(m);
-	if (n == 1)
-		warning("%s: no DWARF debug info: functions from the symbol "
-			"table only, no files or lines (build with -g, or "
-			"install its debug file; --debug-dir=DIR looks "
-			"elsewhere)", k->reports[last].binary);
-	else
-		warning("%zu of the %zu sampled objects have no DWARF debug "
-			"info, so their functions are from the symbol table "
-			"only, with no files or lines: %s (their debug files, "
-			"as -dbgsym packages install them, give them; "
-			"--debug-dir=DIR looks elsewhere)", n, k->n - from,
-			text);
-	free(text);
-}
-
-/*
  * Objects without a -b binary: the first candidate file that is there
  * and has the recorded build-id (or any, when none is recorded). A file
  * at the recorded path of another build is said once and not used.
@@ -709,44 +670,7 @@ static void bind_recorded(struct presolve *r)
 	free(sampled);
 	warn_missing(r);
 	if (r->kept)
-		say_missing_dwarf(r->kept, kept_before);
-}
-
-/*
- * The running kernel's build-id, from the ELF notes in
- * /sys/kernel/notes (namesz, descsz, type, name, desc, each padded to 4
- * bytes; the build-id is type 3, NT_GNU_BUILD_ID, of "GNU"). Its
- * length, 0 when it cannot be read.
- */
-static size_t running_kernel_build_id(uint8_t *id, size_t max)
-{
-	unsigned char buf[4096];
-	size_t n, at = 0;
-	FILE *f = fopen("/sys/kernel/notes", "rb");
-
-	if (!f)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), f);
-	fclose(f);
-	while (n - at >= 12) {
-		uint32_t namesz, descsz, type;
-		size_t name_at = at + 12, desc_at;
-
-		memcpy(&namesz, buf + at, 4);	/* the machine's own order */
-		memcpy(&descsz, buf + at + 4, 4);
-		memcpy(&type, buf + at + 8, 4);
-		desc_at = name_at + ((namesz + 3u) & ~3u);
-		if (namesz > n || descsz > n || desc_at + descsz > n)
-			return 0;
-		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4)) {
-			size_t len = descsz < max ? descsz : max;
-
-			memcpy(id, buf + desc_at, len);
-			return len;
-		}
-		at = desc_at + ((descsz + 3u) & ~3u);
-	}
-	return 0;
+		perf_say_missing_dwarf(r->kept, kept_before);
 }
 
 /*
@@ -770,7 +694,7 @@ static bool recorded_here(const struct presolve *r)
 			k = &d->objects[i];
 	if (!k || !k->build_id_len)
 		return true;
-	n = running_kernel_build_id(id, sizeof(id));
+	n = kallsyms_running_build_id(id, sizeof(id));
 	return !n || (n <= k->build_id_len && !memcmp(id, k->build_id, n));
 }
 
@@ -1037,8 +961,12 @@ static uint32_t frame_func(struct presolve *r, uint32_t f, bool ret)
 	case PERF_OBJ_FILE: {
 		uint64_t vaddr;
 		const struct sym *s = NULL;
+		uint32_t k = !r->sym_exact ? 0 : ret ? r->sym_ret[f]
+						     : r->sym_exact[f];
 
-		if (frame_vaddr(r, f, ret, &vaddr))
+		if (k)
+			s = k > 1 ? &st->syms[k - 2] : NULL;
+		else if (frame_vaddr(r, f, ret, &vaddr))
 			s = symtab_lookup(st, vaddr);
 		if (s && s->kind != SYM_OBJECT) {
 			*slot = object_symbol_func(r, fr->object, st, s);
@@ -1113,6 +1041,42 @@ static size_t frame_chain(struct presolve *r, uint32_t f, bool ret,
 	}
 	*funcs = r->chain_funcs + start[f];
 	return count[f];
+}
+
+/* Frame f's symbol (ret: a return address), looked up as frame_func()
+ * looks it up, into r->sym_exact or r->sym_ret. */
+static void frame_sym(struct presolve *r, uint32_t f, bool ret)
+{
+	uint32_t *slot = ret ? &r->sym_ret[f] : &r->sym_exact[f];
+	const struct symtab *st;
+	const struct sym *s = NULL;
+	uint64_t vaddr;
+
+	if (*slot ||
+	    r->d->objects[r->d->frames[f].object].kind != PERF_OBJ_FILE)
+		return;
+	if ((st = frame_vaddr(r, f, ret, &vaddr)))
+		s = symtab_lookup(st, vaddr);
+	*slot = s && s->kind != SYM_OBJECT ? (uint32_t)(s - st->syms) + 2 : 1;
+}
+
+/*
+ * The symbols of the frames the charging names (a stack's leaf as an
+ * exact address, the nodes above it as they were recorded), on the
+ * charging's second thread while the main thread reads the lines and
+ * the kernel's symbols: it reads the frames and the symbol tables' own
+ * symbols alone, which nothing changes once the objects are bound.
+ */
+static void frame_syms(void *ctx)
+{
+	struct presolve *r = ctx;
+	const struct perf_data *d = r->d;
+
+	for (size_t n = 0; n < d->nnodes; n++) {
+		frame_sym(r, d->nodes[n].frame, !d->nodes[n].exact);
+		if (!d->nodes[n].exact && d->nodes[n].cost != NO_ID)
+			frame_sym(r, d->nodes[n].frame, false);
+	}
 }
 
 /* The threads' totals, by profile event (--threads, --json). */
@@ -1222,8 +1186,10 @@ static void position_of(void *ctx, uint32_t frame, uint32_t func,
 }
 
 /* The profile's events and its threads' totals; and what the charging
- * needs of the recording before the functions are known. */
-static void prepare_charging(struct presolve *r, struct perf_charge *pc)
+ * needs of the recording before the functions are known, on a second
+ * thread when beside. */
+static void prepare_charging(struct presolve *r, struct perf_charge *pc,
+			     bool beside)
 {
 	struct perf_data *d = r->d;
 
@@ -1240,8 +1206,26 @@ static void prepare_charging(struct presolve *r, struct perf_charge *pc)
 		.p = r->p, .d = r->d, .event_of = r->event_of,
 		.chains = r->o->inlined == INLINE_CALLEE,
 		.positions = r->o->want_positions,
-		.chain = chain_of, .position = position_of, .ctx = r };
-	perf_charge_prepare(pc);
+		.chain = chain_of, .position = position_of, .ctx = r,
+		.func_exact = r->func_exact, .func_ret = r->func_ret };
+	if (beside)
+		perf_charge_prepare_beside(pc);
+	else
+		perf_charge_prepare(pc);
+}
+
+/*
+ * Whether the charging's preparation and the frames' symbols go to a
+ * second thread: with the symbol tables loaded ahead (the work left
+ * after the read is then this alone), as o->tail_thread says.
+ */
+static bool tail_beside(const struct presolve *r)
+{
+	if (!r->o->preload || r->o->inlined == INLINE_CALLEE ||
+	    !r->d->nnodes)
+		return false;
+	return r->o->tail_thread > 0 ||
+	       (r->o->tail_thread < 0 && spare_cpu_beside_own());
 }
 
 /* The files and lines of the functions of the recorded files found
@@ -1269,6 +1253,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 {
 	struct presolve r;
 	struct perf_charge pc = { 0 };
+	bool beside;
 	int ret = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -1293,28 +1278,42 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		r.bind[i].binary = -1;
 		r.bind[i].listed_as = NO_NAME;
 	}
+	beside = tail_beside(&r);
 	if (o->preload) {
 		/* while the last symbol tables load: calls_match()'s return
 		 * addresses, which need none (a recording that holds no
-		 * build-id of some object checks its file by them) */
+		 * build-id of some object checks its file by them); the
+		 * charging's preparation on a second thread, when beside,
+		 * then the frames' symbols once the objects are bound */
+		if (beside) {
+			prepare_charging(&r, &pc, true);
+			r.sym_exact = xcalloc(r.d->nframes + 1,
+					      sizeof(*r.sym_exact));
+			r.sym_ret = xcalloc(r.d->nframes + 1,
+					    sizeof(*r.sym_ret));
+		}
 		if (wants_ret_frames(&r))
 			find_ret_frames(&r);
-		prepare_charging(&r, &pc);
+		if (!beside)
+			prepare_charging(&r, &pc, false);
 		perf_preload_finish(o->preload);
 	}
 	if (bind_binaries(&r, st, nst, reports) < 0)
 		goto out;
 	bind_recorded(&r);
+	if (beside)
+		perf_charge_beside(&pc, frame_syms, &r);
 	entry_lines(&r);
 	if (load_kallsyms(&r) < 0)
 		goto out;
 	if (!o->preload)
-		prepare_charging(&r, &pc);
+		prepare_charging(&r, &pc, false);
 	perf_charge_run(&pc);
 	if (o->want_stacks)
 		perf_charge_keep_stacks(&pc);
 	ret = 0;
 out:
+	perf_charge_join(&pc);	/* before the tables it reads go */
 	for (size_t i = 0; i < r.d->nobjects; i++)
 		if (r.bind[i].owned) {
 			symtab_release(r.bind[i].owned);
@@ -1330,6 +1329,8 @@ out:
 	free(r.bind);
 	free(r.func_exact);
 	free(r.func_ret);
+	free(r.sym_exact);
+	free(r.sym_ret);
 	free(r.event_of);
 	free(r.ret_frames);
 	free(r.nret_frames);
