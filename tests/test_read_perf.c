@@ -2770,6 +2770,62 @@ static void test_maps_one_pass_checked(void **state)
 	perf_maps_release(&m);
 }
 
+/* perf_maps_same(): an answer kept across a process's changes that do
+ * not hold its address, and not across those that do, a FORK into it,
+ * or more changes than are kept. */
+static void test_maps_same(void **state)
+{
+	struct perf_map map = { 0x400000, 0x401000, 0, 10, 0, 0, true };
+	struct perf_maps m;
+	uint32_t gen, now;
+
+	(void)state;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 100, &map);
+	gen = perf_maps_sample(&m, 100, 20);
+	assert_false(perf_maps_same(&m, 101, gen, 0x400010));
+	/* a heap elsewhere */
+	map.start = 0x7f0000000000;
+	map.end = 0x7f0000010000;
+	map.time = 30;
+	perf_maps_add(&m, 100, &map);
+	now = perf_maps_sample(&m, 100, 40);
+	assert_int_not_equal(now, gen);
+	assert_true(perf_maps_same(&m, 100, gen, 0x400010));
+	assert_false(perf_maps_same(&m, 100, gen, 0x7f0000000010));
+	assert_true(perf_maps_same(&m, 100, now, 0x7f0000000010));
+	/* another object over the address */
+	map.start = 0x400000;
+	map.end = 0x402000;
+	map.time = 50;
+	perf_maps_add(&m, 100, &map);
+	now = perf_maps_sample(&m, 100, 60);
+	assert_false(perf_maps_same(&m, 100, gen, 0x400010));
+	assert_true(perf_maps_same(&m, 100, now, 0x400010));
+	/* more changes elsewhere than are kept */
+	gen = now;
+	for (int i = 0; i < PERF_PROC_CHANGES; i++) {
+		map.start = 0x7f0000100000 + (uint64_t)i * 0x10000;
+		map.end = map.start + 0x1000;
+		map.time = 70 + 10 * (uint64_t)i;
+		perf_maps_add(&m, 100, &map);
+		now = perf_maps_sample(&m, 100, 75 + 10 * (uint64_t)i);
+		assert_true(perf_maps_same(&m, 100, gen, 0x400010));
+	}
+	map.time = 1000;
+	perf_maps_add(&m, 100, &map);
+	now = perf_maps_sample(&m, 100, 1005);
+	assert_false(perf_maps_same(&m, 100, gen, 0x400010));
+	/* a FORK into it: every answer */
+	gen = now;
+	perf_maps_fork(&m, 1, 100, 1010);
+	now = perf_maps_sample(&m, 100, 1020);
+	assert_int_not_equal(now, gen);
+	assert_false(perf_maps_same(&m, 100, gen, 0x400010));
+	assert_false(m.disordered);
+	perf_maps_release(&m);
+}
+
 /* Many ops later than every sample looked up wait (a hostile file
  * whose samples' times are all older than its mappings'): they are kept
  * in a heap, taken in by time whatever their file order. A sort of all
@@ -3011,6 +3067,7 @@ int main(void)
 		cmocka_unit_test(test_one_pass_as_two),
 		cmocka_unit_test(test_one_pass_errors_as_two),
 		cmocka_unit_test(test_maps_one_pass_checked),
+		cmocka_unit_test(test_maps_same),
 		cmocka_unit_test(test_maps_many_waiting),
 		cmocka_unit_test(test_one_pass_window_moves),
 	};

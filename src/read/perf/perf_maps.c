@@ -105,6 +105,7 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 		pr->nepochs = 1;
 		pr->stamp = ++m->nstamps;
 		pr->gen = ++m->ngens;
+		pr->changes_from = pr->gen;
 		if (m->nabsent) {
 			uint32_t a = u64map_get(&m->absent_by_pid, pid);
 
@@ -126,7 +127,7 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
  * out of it).
  */
 static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
-		     bool changes)
+		     bool changes, const struct perf_change *what)
 {
 	struct perf_proc *pr = &m->procs[pi];
 
@@ -135,8 +136,18 @@ static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
 		m->disordered = true;
 	if (t > pr->last_op)
 		pr->last_op = t;
-	if (changes)
+	if (changes) {
+		struct perf_change *c =
+			&pr->changes[pr->nchanges % PERF_PROC_CHANGES];
+
 		pr->gen = ++m->ngens;
+		/* the change it overwrites is no longer known */
+		if (pr->nchanges >= PERF_PROC_CHANGES)
+			pr->changes_from = c->gen;
+		*c = *what;
+		c->gen = pr->gen;
+		pr->nchanges++;
+	}
 	/* the gens would come round again: a cache could answer from an
 	 * old one */
 	if (m->ngens == UINT32_MAX)
@@ -301,7 +312,8 @@ static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 	struct perf_map *map = &m->maps[op->map];
 
 	map->seq = seq;
-	check_op(m, pi, op->time, true);
+	check_op(m, pi, op->time, true,
+		 &(struct perf_change){ map->start, map->end, 0, false });
 	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
 	nn = (uint32_t)m->nnodes++;
 	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
@@ -320,8 +332,9 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 
 	/* the child takes the parent's tree as it is now: an op of the
 	 * parent's from before the FORK taken after it would be missed */
-	check_op(m, pi, op->time, false);
-	check_op(m, ci, op->time, true);
+	check_op(m, pi, op->time, false, NULL);
+	check_op(m, ci, op->time, true,
+		 &(struct perf_change){ 0, 0, 0, true });
 	/* a first tree for a process whose samples found nothing: they
 	 * would have found it (the first epoch is from time 0) */
 	if (newest(to)->root == NONE && to->sampled)
@@ -399,6 +412,29 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 		pr->last_sample = time;
 	pr->sampled = true;
 	return pr->gen;
+}
+
+bool perf_maps_same(const struct perf_maps *m, uint32_t pid, uint32_t gen,
+		    uint64_t addr)
+{
+	uint32_t pi = u64map_get(&m->by_pid, pid), n;
+	const struct perf_proc *pr;
+
+	if (pi == U64MAP_NONE)
+		return false;
+	pr = &m->procs[pi];
+	if (gen < pr->changes_from || gen > pr->gen)
+		return false;
+	n = pr->nchanges < PERF_PROC_CHANGES ? pr->nchanges
+					     : PERF_PROC_CHANGES;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct perf_change *c = &pr->changes[i];
+
+		if (c->gen > gen &&
+		    (c->all || (c->start <= addr && addr < c->end)))
+			return false;
+	}
+	return true;
 }
 
 void perf_maps_settle(struct perf_maps *m)

@@ -44,7 +44,7 @@ const struct perf_attr *perf_attr_by_id(const struct perf_reader *r,
  * again. Direct-mapped: a slot is the last address hashed to it. Exact:
  * a slot answers only within its span, and only while the process's
  * mappings are the same (r->maps_gen: in one pass, they are added to
- * between samples).
+ * between samples), or changed only elsewhere (perf_maps_same()).
  */
 #define FRAME_CACHE_BITS 12
 
@@ -73,11 +73,19 @@ static uint32_t frame_of(struct perf_reader *r, uint32_t pid, uint64_t addr,
 	uint32_t frame, obj;
 	bool first;
 
-	if (slot->addr == addr && slot->kernel == kernel &&
-	    (kernel || (slot->pid == pid && slot->gen == r->maps_gen &&
-			slot->from <= time && time < slot->until)) &&
-	    slot->until)
-		return slot->frame;
+	if (slot->addr == addr && slot->kernel == kernel && slot->until) {
+		if (kernel)
+			return slot->frame;
+		/* the process's mappings changed elsewhere: still the same */
+		if (slot->pid == pid && slot->from <= time &&
+		    time < slot->until &&
+		    (slot->gen == r->maps_gen ||
+		     (slot->gen < r->maps_gen &&
+		      perf_maps_same(&r->maps, pid, slot->gen, addr)))) {
+			slot->gen = r->maps_gen;
+			return slot->frame;
+		}
+	}
 	if (kernel) {
 		obj = r->kernel_obj;
 		off = addr;

@@ -112,7 +112,8 @@ struct uproc {
  * is reported before it is unwound from, and most of a sample's frames
  * were the last ones' too. An answer holds while the mapping at pc is
  * the same ([from, until), perf_maps_find_span(), while the process's
- * mappings are: gen, the sample's, the reader's maps_gen) and the
+ * mappings are: gen, the sample's, the reader's maps_gen, or changed
+ * only elsewhere, perf_maps_same()) and the
  * process's Dwfl is the one that had the module (made): a module once
  * reported stays, and none overlapping it is added. Direct-mapped.
  */
@@ -534,7 +535,13 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
 	u->last = NULL;
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->gen == u->gen && rs->from <= t && t < rs->until) {
+	    rs->from <= t && t < rs->until &&
+	    (rs->gen == u->gen ||
+	     (rs->gen < u->gen &&
+	      perf_maps_same(&u->r->maps, pr->pid, rs->gen, pc)))) {
+		/* the same mapping, its module and row: the process's
+		 * mappings changed elsewhere */
+		rs->gen = u->gen;
 		u->last = rs;
 		return REPORT_OK;
 	}
