@@ -992,7 +992,6 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 			const struct perf_sample *s)
 {
 	uint64_t mask = a->sample_regs_user;
-	struct cursor c;
 
 	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs)
 		return false;
@@ -1020,8 +1019,11 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 				return false;
 			continue;
 		}
-		perf_cursor(u->r, &c, s->regs + at * 8, 8);
-		cursor_u64(&c, &u->regs[i]);
+		/* read whole, as read_word() does: a cursor's calls were
+		 * 17 a sample */
+		memcpy(&u->regs[i], s->regs + at * 8, 8);
+		if (u->swap)
+			u->regs[i] = __builtin_bswap64(u->regs[i]);
 	}
 	u->sp = u->regs[7];
 	return true;
