@@ -210,6 +210,15 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row,
 			row->nsame += k == 0;
 			row->nat += k == 1;
 			row->nother += k == 2;
+			if (k == 0)
+				row->same_mask |= 1u << r;
+			if (k != 1)
+				continue;
+			if (!row->at_mask || row->off[r] < row->at_lo)
+				row->at_lo = row->off[r];
+			if (!row->at_mask || row->off[r] > row->at_hi)
+				row->at_hi = row->off[r];
+			row->at_mask |= 1u << r;
 		}
 	}
 	found = CFI_FOUND;

@@ -39,6 +39,10 @@ struct cfi_row {
 	 * a step takes each kind without a switch per register */
 	uint8_t nruled, nsame, nat, nother;
 	uint8_t ruled[CFI_NREGS];
+	/* the registers of CFI_SAME, of CFI_AT; the least and largest
+	 * off of CFI_AT's (a step checks its reads at once) */
+	uint32_t same_mask, at_mask;
+	int64_t at_lo, at_hi;
 	int64_t cfa_off;
 	int64_t off[CFI_NREGS];
 };

@@ -850,7 +850,7 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 {
 	unsigned first = row->nsame + row->nat;
 	bool has_cfa;
-	uint64_t cfa = 0;
+	uint64_t cfa = 0, lo, hi, size = u->s->stack_size;
 
 	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
 	if (has_cfa)
@@ -860,20 +860,42 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 	up->signal = row->signal;
 	/* each kind of rule in a loop of its own (a switch per register
 	 * mispredicted most of its jumps); an undefined register is left
-	 * unknown, and ends the stack if it is the return address */
-	for (unsigned k = 0; k < row->nsame; k++) {
-		unsigned r = row->ruled[k];
-
-		if (st->set >> r & 1) {
-			up->regs[r] = st->regs[r];
-			up->set |= 1u << r;
-		}
+	 * unknown, and ends the stack if it is the return address. The
+	 * registers of CFI_SAME copied with the rest (those not known
+	 * stay unknown: their bits are not set) */
+	if (row->same_mask) {
+		memcpy(up->regs, st->regs, sizeof(up->regs));
+		up->set = st->set & row->same_mask;
 	}
-	for (unsigned k = row->nsame; has_cfa && k < first; k++) {
-		unsigned r = row->ruled[k];
+	lo = cfa + (uint64_t)row->at_lo;
+	hi = cfa + (uint64_t)row->at_hi;
+	if (has_cfa && row->at_mask && lo >= u->sp && hi >= lo &&
+	    size >= 8 && hi - u->sp <= size - 8) {
+		/* every read in the dump, [lo, hi] not wrapping: none
+		 * checked alone (as read_word() reads) */
+		const unsigned char *base = u->s->stack + (lo - u->sp);
+		uint64_t *regs = up->regs, from = (uint64_t)row->at_lo;
+		const uint8_t *ruled = row->ruled;
+		const int64_t *off = row->off;
 
-		if (read_word(u, cfa + (uint64_t)row->off[r], &up->regs[r]))
-			up->set |= 1u << r;
+		for (unsigned k = row->nsame; k < first; k++) {
+			unsigned r = ruled[k];
+
+			memcpy(&regs[r], base + ((uint64_t)off[r] - from), 8);
+		}
+		if (u->swap)
+			for (unsigned k = row->nsame; k < first; k++)
+				regs[ruled[k]] = __builtin_bswap64(
+					regs[ruled[k]]);
+		up->set |= row->at_mask;
+	} else {
+		for (unsigned k = row->nsame; has_cfa && k < first; k++) {
+			unsigned r = row->ruled[k];
+
+			if (read_word(u, cfa + (uint64_t)row->off[r],
+				      &up->regs[r]))
+				up->set |= 1u << r;
+		}
 	}
 	for (unsigned k = first; k < first + row->nother; k++) {
 		unsigned r = row->ruled[k];
