@@ -2826,6 +2826,53 @@ static void test_maps_same(void **state)
 	perf_maps_release(&m);
 }
 
+/* perf_maps_find_run(): a mapping's addresses answered alike when no
+ * other overlaps it, addr's alone when one does. */
+static void test_maps_find_run(void **state)
+{
+	struct perf_map map = { 0x400000, 0x410000, 0, 10, 0, 0, true };
+	struct perf_maps m;
+	uint64_t from, until, lo, hi;
+	const struct perf_map *got;
+
+	(void)state;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 100, &map);
+	map.start = 0x410000;		/* beside it: not overlapping */
+	map.end = 0x420000;
+	perf_maps_add(&m, 100, &map);
+	got = perf_maps_find_run(&m, 100, 0x400010, 20, &from, &until, &lo,
+				 &hi);
+	assert_non_null(got);
+	assert_int_equal(got->start, 0x400000);
+	assert_int_equal(lo, 0x400000);
+	assert_int_equal(hi, 0x410000);
+	assert_int_equal(from, 10);
+	assert_int_equal(until, UINT64_MAX);
+	/* one over part of it, later: addr's alone, and until then */
+	map.start = 0x408000;
+	map.end = 0x409000;
+	map.time = 30;
+	perf_maps_add(&m, 100, &map);
+	got = perf_maps_find_run(&m, 100, 0x400010, 20, &from, &until, &lo,
+				 &hi);
+	assert_int_equal(got->start, 0x400000);
+	assert_int_equal(lo, 0x400010);
+	assert_int_equal(hi, 0x400011);
+	assert_int_equal(until, UINT64_MAX);
+	got = perf_maps_find_run(&m, 100, 0x408010, 20, &from, &until, &lo,
+				 &hi);
+	assert_int_equal(got->start, 0x400000);
+	assert_int_equal(until, 30);
+	assert_int_equal(hi - lo, 1);
+	/* none: addr's alone */
+	assert_null(perf_maps_find_run(&m, 100, 0x500000, 20, &from, &until,
+				       &lo, &hi));
+	assert_int_equal(lo, 0x500000);
+	assert_int_equal(hi, 0x500001);
+	perf_maps_release(&m);
+}
+
 /* Many ops later than every sample looked up wait (a hostile file
  * whose samples' times are all older than its mappings'): they are kept
  * in a heap, taken in by time whatever their file order. A sort of all
@@ -3068,6 +3115,7 @@ int main(void)
 		cmocka_unit_test(test_one_pass_errors_as_two),
 		cmocka_unit_test(test_maps_one_pass_checked),
 		cmocka_unit_test(test_maps_same),
+		cmocka_unit_test(test_maps_find_run),
 		cmocka_unit_test(test_maps_many_waiting),
 		cmocka_unit_test(test_one_pass_window_moves),
 	};

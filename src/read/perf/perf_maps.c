@@ -417,6 +417,13 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 bool perf_maps_same(const struct perf_maps *m, uint32_t pid, uint32_t gen,
 		    uint64_t addr)
 {
+	return addr < UINT64_MAX &&
+	       perf_maps_same_run(m, pid, gen, addr, addr + 1);
+}
+
+bool perf_maps_same_run(const struct perf_maps *m, uint32_t pid,
+			uint32_t gen, uint64_t lo, uint64_t hi)
+{
 	uint32_t pi = u64map_get(&m->by_pid, pid), n;
 	const struct perf_proc *pr;
 
@@ -431,7 +438,7 @@ bool perf_maps_same(const struct perf_maps *m, uint32_t pid, uint32_t gen,
 		const struct perf_change *c = &pr->changes[i];
 
 		if (c->gen > gen &&
-		    (c->all || (c->start <= addr && addr < c->end)))
+		    (c->all || (c->start < hi && lo < c->end)))
 			return false;
 	}
 	return true;
@@ -484,9 +491,54 @@ static void search(const struct perf_maps *m, uint32_t i, struct query *q)
 	}
 }
 
+/* Whether no mapping of the subtree at i but `map` overlaps [s, e).
+ * The search visits those that do and the paths to them. */
+static bool alone(const struct perf_maps *m, uint32_t i, uint64_t s,
+		  uint64_t e, const struct perf_map *map)
+{
+	while (i != NONE) {
+		const struct perf_mnode *n = &m->nodes[i];
+		const struct perf_map *o = &m->maps[n->map];
+
+		if (n->max_end <= s)
+			return true;
+		if (o->start >= e) {
+			i = n->left;	/* the right ones start later */
+			continue;
+		}
+		if (o != map && s < o->end && o->start < o->end)
+			return false;
+		if (!alone(m, n->left, s, e, map))
+			return false;
+		i = n->right;
+	}
+	return true;
+}
+
+static const struct perf_map *find(struct perf_maps *m, uint32_t pid,
+				   uint64_t addr, uint64_t time,
+				   uint64_t *from, uint64_t *until,
+				   uint64_t *run_lo, uint64_t *run_hi);
+
 const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
 					   uint64_t addr, uint64_t time,
 					   uint64_t *from, uint64_t *until)
+{
+	return find(m, pid, addr, time, from, until, NULL, NULL);
+}
+
+const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
+					  uint64_t addr, uint64_t time,
+					  uint64_t *from, uint64_t *until,
+					  uint64_t *lo, uint64_t *hi)
+{
+	return find(m, pid, addr, time, from, until, lo, hi);
+}
+
+static const struct perf_map *find(struct perf_maps *m, uint32_t pid,
+				   uint64_t addr, uint64_t time,
+				   uint64_t *from, uint64_t *until,
+				   uint64_t *run_lo, uint64_t *run_hi)
 {
 	struct query q = { addr, time, NULL, UINT64_MAX };
 	const struct perf_proc *pr;
@@ -496,6 +548,10 @@ const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
 	take_noted(m);
 	*from = 0;
 	*until = UINT64_MAX;
+	if (run_lo) {
+		*run_lo = addr;
+		*run_hi = addr + 1;	/* addr's alone (0: none at all) */
+	}
 	pi = proc_index(m, pid, false);
 	if (pi == NONE)
 		return NULL;	/* no record will come to change that */
@@ -519,6 +575,16 @@ const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
 	*until = q.later;
 	if (lo + 1 < pr->nepochs && pr->epochs[lo + 1].time < *until)
 		*until = pr->epochs[lo + 1].time;
+	/* alone in its range: every address of it has the best alone
+	 * among those holding it, so the same span (no later one holds
+	 * any: q.later is none) */
+	if (run_lo && q.best && q.later == UINT64_MAX &&
+	    q.best->start < q.best->end &&
+	    alone(m, pr->epochs[lo].root, q.best->start, q.best->end,
+		  q.best)) {
+		*run_lo = q.best->start;
+		*run_hi = q.best->end;
+	}
 	return q.best;
 }
 

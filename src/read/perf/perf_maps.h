@@ -201,6 +201,22 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time);
 bool perf_maps_same(const struct perf_maps *m, uint32_t pid, uint32_t gen,
 		    uint64_t addr);
 
+/* The same for every address of [lo, hi). */
+bool perf_maps_same_run(const struct perf_maps *m, uint32_t pid,
+			uint32_t gen, uint64_t lo, uint64_t hi);
+
+/*
+ * perf_maps_find_span(), and [*lo, *hi), the addresses around addr of
+ * which the same holds (the same mapping for the same times): the
+ * mapping's own when no other of the process's at that time overlaps
+ * it, else addr's alone. For a cache of look-ups of a sample's frames,
+ * most of them in one object's code.
+ */
+const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
+					  uint64_t addr, uint64_t time,
+					  uint64_t *from, uint64_t *until,
+					  uint64_t *lo, uint64_t *hi);
+
 /* One pass, at the end: takes in what is left, for the last check of
  * m->disordered. */
 void perf_maps_settle(struct perf_maps *m);

@@ -133,6 +133,19 @@ struct report_slot {
 	uint32_t map;		/* the mapping found: into the maps[] */
 };
 #define STEP_BY_FP UINT32_MAX
+
+/*
+ * The mappings report() found last, each with the addresses it answers
+ * alike (perf_maps_find_run()): a sample's frames missing in the report
+ * cache (a process's first samples, mostly) are mostly in one object's
+ * code, found there without searching the process's mappings. Each
+ * holds as a report slot does (gen, or changes elsewhere).
+ */
+struct map_run {
+	uint64_t lo, hi, from, until;	/* hi 0: empty */
+	uint32_t pid, gen, map;
+};
+#define MAP_RUNS 4
 #define REG_ABSENT 0xff
 #define REPORT_CACHE_BITS 12
 
@@ -176,6 +189,8 @@ struct perf_unwind {
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
 	struct report_slot *last;	/* the slot of report()'s last
 					 * REPORT_OK; NULL after another */
+	struct map_run runs[MAP_RUNS];
+	unsigned next_run;	/* the one replaced next */
 	enum perf_unwinder how;
 	uint64_t unwound, failed;
 	uint64_t cut;		/* unwound to the end of the stack dump */
@@ -510,6 +525,47 @@ static struct uproc *proc_get(struct perf_unwind *u, uint32_t pid)
 	return old;
 }
 
+/* The sample's process's mapping at pc (perf_maps_find_span()), from
+ * the runs kept when one holds it. */
+static const struct perf_map *find_map(struct perf_unwind *u, uint64_t pc,
+				       uint64_t t, uint64_t *from,
+				       uint64_t *until)
+{
+	struct perf_maps *maps = &u->r->maps;
+	uint32_t pid = u->s->pid;
+	const struct perf_map *map;
+	struct map_run *run;
+
+	for (unsigned i = 0; i < MAP_RUNS; i++) {
+		run = &u->runs[i];
+		if (run->pid != pid || pc < run->lo || pc >= run->hi ||
+		    t < run->from || t >= run->until)
+			continue;
+		if (run->gen != u->gen &&
+		    (run->gen > u->gen ||
+		     !perf_maps_same_run(maps, pid, run->gen, run->lo,
+					 run->hi)))
+			continue;
+		run->gen = u->gen;
+		*from = run->from;
+		*until = run->until;
+		return &maps->maps[run->map];
+	}
+	run = &u->runs[u->next_run++ % MAP_RUNS];
+	map = perf_maps_find_run(maps, pid, pc, t, from, until, &run->lo,
+				 &run->hi);
+	if (!map || run->hi - run->lo < 2) {
+		run->hi = 0;	/* nothing more than pc's: not kept */
+		return map;
+	}
+	run->from = *from;
+	run->until = *until;
+	run->pid = pid;
+	run->gen = u->gen;
+	run->map = (uint32_t)(map - maps->maps);
+	return map;
+}
+
 enum report { REPORT_OK, REPORT_NONE, REPORT_STALE };
 
 /*
@@ -545,8 +601,7 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 		u->last = rs;
 		return REPORT_OK;
 	}
-	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
-				  &until);
+	map = find_map(u, pc, t, &from, &until);
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
 	f = object_file(u, map->object);
