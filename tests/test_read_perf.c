@@ -1343,6 +1343,13 @@ static void check_index_all(struct perf_node_index *ix, uint32_t n)
 	}
 }
 
+/* the keys check_index_all() looks for */
+static uint64_t test_node_key(const void *ctx, uint32_t node)
+{
+	(void)ctx;
+	return node | (uint64_t)(node ^ 0x55) << 32;
+}
+
 static void test_node_index_grows(void **state)
 {
 	(void)state;
@@ -1356,7 +1363,7 @@ static void test_node_index_grows(void **state)
 			uint32_t h;
 			bool added = false;
 
-			perf_node_index_reserve(&ix, 1);
+			perf_node_index_reserve(&ix, 1, test_node_key, NULL);
 			seed = seed * 1103515245u + 12345u;
 			/* the end of the table as it is, the bits above
 			 * (where it doubles to) at random */
