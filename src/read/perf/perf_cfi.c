@@ -24,7 +24,11 @@
  * another address of the block in the same range takes its row without
  * asking libdw to find the FDE and run its instructions again: on a
  * 1 GB recording of gcc, 33,463 questions to libdw where each address
- * asked 64,348 (tests/test_perf_cfi.c checks the rows).
+ * asked 64,348 (tests/test_perf_cfi.c checks the rows). An address
+ * asked again is found in its range too: only the answers without one
+ * (no FDE, or no range known) are kept by address (by_addr), which
+ * kept every address (3 MiB for the bench recording's 67,513, new to
+ * the process in each unwinder, and as slow to look up as a range).
  */
 #include "perf_cfi.h"
 
@@ -45,9 +49,9 @@
 #define ADDR_BITS 48
 
 /*
- * The last answers, direct-mapped by key, before by_addr: a sample's
- * outer frames are mostly the last ones' addresses, and by_addr (tens
- * of thousands of addresses) misses the caches where this (64 KiB)
+ * The last answers, direct-mapped by key, before the ranges: a
+ * sample's outer frames are mostly the last ones' addresses, and the
+ * ranges (tens of thousands) miss the caches where this (64 KiB)
  * mostly does not. entry + 1 (0: empty).
  */
 #define RECENT_BITS 12
@@ -66,7 +70,8 @@ struct range {
 #define BLOCK_BITS 10
 
 struct perf_cfi {
-	struct u64map by_addr;	/* (file, address) -> entry */
+	/* (file, address) -> entry, of the addresses without a range */
+	struct u64map by_addr;
 	/* (file, address >> BLOCK_BITS) -> the block's first range's
 	 * index + 1 */
 	struct u64map by_block;
@@ -290,20 +295,21 @@ static uint32_t range_entry(const struct perf_cfi *c, uint32_t file,
 	return U64MAP_NONE;
 }
 
-/* [start, end) has entry e: kept in pc's block. */
-static void range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
+/* [start, end) has entry e: kept in pc's block. False when not kept. */
+static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 		       uint64_t start, uint64_t end, uint32_t e)
 {
 	uint64_t key = block_key(file, pc);
 	uint32_t first = u64map_get(&c->by_block, key);
 
 	if (c->nranges >= UINT32_MAX - 1)
-		return;
+		return false;
 	ARRAY_GROW(c->ranges, c->nranges + 1, c->ranges_alloc);
 	c->ranges[c->nranges] = (struct range){
 		start, end, e, first == U64MAP_NONE ? 0 : first
 	};
 	u64map_put(&c->by_block, key, (uint32_t)++c->nranges);
+	return true;
 }
 
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
@@ -322,14 +328,14 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 					    sizeof(*c->recent));
 		rc = &c->recent[(key * 0x9e3779b97f4a7c15ull) >>
 				(64 - RECENT_BITS)];
-		e = rc->entry1 && rc->key == key
-			    ? rc->entry1 - 1
-			    : u64map_get(&c->by_addr, key);
+		if (rc->entry1 && rc->key == key)
+			e = rc->entry1 - 1;
 	}
+	/* an address asked before is in a range kept, or else in by_addr */
 	if (e == U64MAP_NONE && keyed) {
 		e = range_entry(c, file, pc);
-		if (e != U64MAP_NONE)
-			u64map_put(&c->by_addr, key, e);
+		if (e == U64MAP_NONE)
+			e = u64map_get(&c->by_addr, key);
 	}
 	if (e == U64MAP_NONE) {
 		Dwarf_Addr start, end;
@@ -338,9 +344,8 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 		e = found == CFI_NO_FDE ? ENTRY_NO_FDE
 		    : found == CFI_HARD ? ENTRY_HARD
 					: intern(c, &new);
-		if (keyed && start < end)
-			range_keep(c, file, pc, start, end, e);
-		if (keyed)
+		if (keyed && !(start < end &&
+			       range_keep(c, file, pc, start, end, e)))
 			u64map_put(&c->by_addr, key, e);
 	}
 	if (rc) {

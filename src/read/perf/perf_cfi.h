@@ -72,7 +72,7 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row);
 const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i);
 
-/* Rows found (distinct addresses) and rows kept (distinct rows). */
+/* Addresses kept without a range, and rows kept (distinct rows). */
 void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,
 		     uint64_t *rows);
 
