@@ -515,26 +515,7 @@ static bool alone(const struct perf_maps *m, uint32_t i, uint64_t s,
 	return true;
 }
 
-static const struct perf_map *find(struct perf_maps *m, uint32_t pid,
-				   uint64_t addr, uint64_t time,
-				   uint64_t *from, uint64_t *until,
-				   uint64_t *run_lo, uint64_t *run_hi);
-
-const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
-					   uint64_t addr, uint64_t time,
-					   uint64_t *from, uint64_t *until)
-{
-	return find(m, pid, addr, time, from, until, NULL, NULL);
-}
-
-const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
-					  uint64_t addr, uint64_t time,
-					  uint64_t *from, uint64_t *until,
-					  uint64_t *lo, uint64_t *hi)
-{
-	return find(m, pid, addr, time, from, until, lo, hi);
-}
-
+/* perf_maps_find_run(), or perf_maps_find_span() with run_lo NULL */
 static const struct perf_map *find(struct perf_maps *m, uint32_t pid,
 				   uint64_t addr, uint64_t time,
 				   uint64_t *from, uint64_t *until,
@@ -586,6 +567,21 @@ static const struct perf_map *find(struct perf_maps *m, uint32_t pid,
 		*run_hi = q.best->end;
 	}
 	return q.best;
+}
+
+const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
+					   uint64_t addr, uint64_t time,
+					   uint64_t *from, uint64_t *until)
+{
+	return find(m, pid, addr, time, from, until, NULL, NULL);
+}
+
+const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
+					  uint64_t addr, uint64_t time,
+					  uint64_t *from, uint64_t *until,
+					  uint64_t *lo, uint64_t *hi)
+{
+	return find(m, pid, addr, time, from, until, lo, hi);
 }
 
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
