@@ -60,14 +60,22 @@ struct recent {
 	uint32_t entry1;
 };
 
-/* A row's range of addresses [start, end), kept in a block's list. */
-struct range {
-	uint64_t start, end;
-	uint32_t entry;
-	uint32_t next;		/* the block's next range: index + 1, or 0 */
-};
-
 #define BLOCK_BITS 10
+
+/*
+ * A block's ranges, up to CHUNK_RANGES of them in a chunk of a cache
+ * line, as offsets in the block: a range is only looked in for the
+ * addresses of its block, so its part in it is all it needs. A list of
+ * ranges a node each was a cache miss each (three a walk, half of
+ * perf_cfi_row()'s time).
+ */
+#define CHUNK_RANGES 7
+struct chunk {
+	uint16_t start[CHUNK_RANGES], end[CHUNK_RANGES];
+	uint32_t entry[CHUNK_RANGES];
+	uint32_t next;		/* the block's older chunk: index + 1, or 0 */
+	uint8_t n;
+};
 
 struct perf_cfi {
 	/* (file, address) -> entry, of the addresses without a range */
@@ -75,8 +83,8 @@ struct perf_cfi {
 	/* (file, address >> BLOCK_BITS) -> the block's first range's
 	 * index + 1 */
 	struct u64map by_block;
-	struct range *ranges;
-	size_t nranges, ranges_alloc;
+	struct chunk *chunks;
+	size_t nchunks, chunks_alloc;
 	struct recent *recent;	/* NULL until the first look-up */
 	struct cfi_row *rows;
 	size_t nrows, rows_alloc;
@@ -99,7 +107,7 @@ void perf_cfi_free(struct perf_cfi *c)
 		return;
 	u64map_release(&c->by_addr);
 	u64map_release(&c->by_block);
-	free(c->ranges);
+	free(c->chunks);
 	free(c->recent);
 	free(c->rows);
 	free(c->slots);
@@ -285,30 +293,49 @@ static uint32_t range_entry(const struct perf_cfi *c, uint32_t file,
 			    uint64_t pc)
 {
 	uint32_t i = u64map_get(&c->by_block, block_key(file, pc));
+	unsigned off = (unsigned)(pc & (((uint64_t)1 << BLOCK_BITS) - 1));
 
-	for (; i != U64MAP_NONE && i; i = c->ranges[i - 1].next) {
-		const struct range *g = &c->ranges[i - 1];
+	for (; i != U64MAP_NONE && i; i = c->chunks[i - 1].next) {
+		const struct chunk *g = &c->chunks[i - 1];
 
-		if (g->start <= pc && pc < g->end)
-			return g->entry;
+		for (unsigned k = 0; k < g->n; k++)
+			if (g->start[k] <= off && off < g->end[k])
+				return g->entry[k];
 	}
 	return U64MAP_NONE;
 }
 
-/* [start, end) has entry e: kept in pc's block. False when not kept. */
+/* [start, end), which holds pc, has entry e: its part in pc's block
+ * kept there. False when not kept. */
 static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 		       uint64_t start, uint64_t end, uint32_t e)
 {
 	uint64_t key = block_key(file, pc);
+	uint64_t base = pc >> BLOCK_BITS << BLOCK_BITS;
+	uint64_t size = (uint64_t)1 << BLOCK_BITS;
 	uint32_t first = u64map_get(&c->by_block, key);
+	struct chunk *g;
 
-	if (c->nranges >= UINT32_MAX - 1)
-		return false;
-	ARRAY_GROW(c->ranges, c->nranges + 1, c->ranges_alloc);
-	c->ranges[c->nranges] = (struct range){
-		start, end, e, first == U64MAP_NONE ? 0 : first
-	};
-	u64map_put(&c->by_block, key, (uint32_t)++c->nranges);
+	if (first == U64MAP_NONE)
+		first = 0;
+	if (start < base)
+		start = base;
+	if (end - base > size)
+		end = base + size;
+	if (!first || c->chunks[first - 1].n == CHUNK_RANGES) {
+		if (c->nchunks >= UINT32_MAX - 1)
+			return false;
+		ARRAY_GROW(c->chunks, c->nchunks + 1, c->chunks_alloc);
+		g = &c->chunks[c->nchunks];
+		memset(g, 0, sizeof(*g));
+		g->next = first;
+		first = (uint32_t)++c->nchunks;
+		u64map_put(&c->by_block, key, first);
+	}
+	g = &c->chunks[first - 1];
+	g->start[g->n] = (uint16_t)(start - base);
+	g->end[g->n] = (uint16_t)(end - base);
+	g->entry[g->n++] = e;
 	return true;
 }
 
