@@ -1343,6 +1343,13 @@ static void check_index_all(struct perf_node_index *ix, uint32_t n)
 	}
 }
 
+/* the keys check_index_all() looks for */
+static uint64_t test_node_key(const void *ctx, uint32_t node)
+{
+	(void)ctx;
+	return node | (uint64_t)(node ^ 0x55) << 32;
+}
+
 static void test_node_index_grows(void **state)
 {
 	(void)state;
@@ -1356,7 +1363,7 @@ static void test_node_index_grows(void **state)
 			uint32_t h;
 			bool added = false;
 
-			perf_node_index_reserve(&ix, 1);
+			perf_node_index_reserve(&ix, 1, test_node_key, NULL);
 			seed = seed * 1103515245u + 12345u;
 			/* the end of the table as it is, the bits above
 			 * (where it doubles to) at random */
@@ -2770,6 +2777,109 @@ static void test_maps_one_pass_checked(void **state)
 	perf_maps_release(&m);
 }
 
+/* perf_maps_same(): an answer kept across a process's changes that do
+ * not hold its address, and not across those that do, a FORK into it,
+ * or more changes than are kept. */
+static void test_maps_same(void **state)
+{
+	struct perf_map map = { 0x400000, 0x401000, 0, 10, 0, 0, true };
+	struct perf_maps m;
+	uint32_t gen, now;
+
+	(void)state;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 100, &map);
+	gen = perf_maps_sample(&m, 100, 20);
+	assert_false(perf_maps_same(&m, 101, gen, 0x400010));
+	/* a heap elsewhere */
+	map.start = 0x7f0000000000;
+	map.end = 0x7f0000010000;
+	map.time = 30;
+	perf_maps_add(&m, 100, &map);
+	now = perf_maps_sample(&m, 100, 40);
+	assert_int_not_equal(now, gen);
+	assert_true(perf_maps_same(&m, 100, gen, 0x400010));
+	assert_false(perf_maps_same(&m, 100, gen, 0x7f0000000010));
+	assert_true(perf_maps_same(&m, 100, now, 0x7f0000000010));
+	/* another object over the address */
+	map.start = 0x400000;
+	map.end = 0x402000;
+	map.time = 50;
+	perf_maps_add(&m, 100, &map);
+	now = perf_maps_sample(&m, 100, 60);
+	assert_false(perf_maps_same(&m, 100, gen, 0x400010));
+	assert_true(perf_maps_same(&m, 100, now, 0x400010));
+	/* more changes elsewhere than are kept */
+	gen = now;
+	for (int i = 0; i < PERF_PROC_CHANGES; i++) {
+		map.start = 0x7f0000100000 + (uint64_t)i * 0x10000;
+		map.end = map.start + 0x1000;
+		map.time = 70 + 10 * (uint64_t)i;
+		perf_maps_add(&m, 100, &map);
+		now = perf_maps_sample(&m, 100, 75 + 10 * (uint64_t)i);
+		assert_true(perf_maps_same(&m, 100, gen, 0x400010));
+	}
+	map.time = 1000;
+	perf_maps_add(&m, 100, &map);
+	now = perf_maps_sample(&m, 100, 1005);
+	assert_false(perf_maps_same(&m, 100, gen, 0x400010));
+	/* a FORK into it: every answer */
+	gen = now;
+	perf_maps_fork(&m, 1, 100, 1010);
+	now = perf_maps_sample(&m, 100, 1020);
+	assert_int_not_equal(now, gen);
+	assert_false(perf_maps_same(&m, 100, gen, 0x400010));
+	assert_false(m.disordered);
+	perf_maps_release(&m);
+}
+
+/* perf_maps_find_run(): a mapping's addresses answered alike when no
+ * other overlaps it, addr's alone when one does. */
+static void test_maps_find_run(void **state)
+{
+	struct perf_map map = { 0x400000, 0x410000, 0, 10, 0, 0, true };
+	struct perf_maps m;
+	uint64_t from, until, lo, hi;
+	const struct perf_map *got;
+
+	(void)state;
+	perf_maps_init(&m);
+	perf_maps_add(&m, 100, &map);
+	map.start = 0x410000;		/* beside it: not overlapping */
+	map.end = 0x420000;
+	perf_maps_add(&m, 100, &map);
+	got = perf_maps_find_run(&m, 100, 0x400010, 20, &from, &until, &lo,
+				 &hi);
+	assert_non_null(got);
+	assert_int_equal(got->start, 0x400000);
+	assert_int_equal(lo, 0x400000);
+	assert_int_equal(hi, 0x410000);
+	assert_int_equal(from, 10);
+	assert_int_equal(until, UINT64_MAX);
+	/* one over part of it, later: addr's alone, and until then */
+	map.start = 0x408000;
+	map.end = 0x409000;
+	map.time = 30;
+	perf_maps_add(&m, 100, &map);
+	got = perf_maps_find_run(&m, 100, 0x400010, 20, &from, &until, &lo,
+				 &hi);
+	assert_int_equal(got->start, 0x400000);
+	assert_int_equal(lo, 0x400010);
+	assert_int_equal(hi, 0x400011);
+	assert_int_equal(until, UINT64_MAX);
+	got = perf_maps_find_run(&m, 100, 0x408010, 20, &from, &until, &lo,
+				 &hi);
+	assert_int_equal(got->start, 0x400000);
+	assert_int_equal(until, 30);
+	assert_int_equal(hi - lo, 1);
+	/* none: addr's alone */
+	assert_null(perf_maps_find_run(&m, 100, 0x500000, 20, &from, &until,
+				       &lo, &hi));
+	assert_int_equal(lo, 0x500000);
+	assert_int_equal(hi, 0x500001);
+	perf_maps_release(&m);
+}
+
 /* Many ops later than every sample looked up wait (a hostile file
  * whose samples' times are all older than its mappings'): they are kept
  * in a heap, taken in by time whatever their file order. A sort of all
@@ -3011,6 +3121,8 @@ int main(void)
 		cmocka_unit_test(test_one_pass_as_two),
 		cmocka_unit_test(test_one_pass_errors_as_two),
 		cmocka_unit_test(test_maps_one_pass_checked),
+		cmocka_unit_test(test_maps_same),
+		cmocka_unit_test(test_maps_find_run),
 		cmocka_unit_test(test_maps_many_waiting),
 		cmocka_unit_test(test_one_pass_window_moves),
 	};

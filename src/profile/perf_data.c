@@ -123,6 +123,15 @@ static uint32_t node_fx(uint32_t frame, bool exact)
 	return frame | (exact ? PERF_NODE_EXACT : 0);
 }
 
+/* perf_node_key_fn of d's nodes */
+static uint64_t node_key(const void *ctx, uint32_t n)
+{
+	const struct perf_node *nd = &((const struct perf_data *)ctx)->nodes[n];
+
+	return (nd->frame | (nd->exact ? PERF_NODE_EXACT : 0)) |
+	       (uint64_t)nd->parent << 32;
+}
+
 static uint32_t parent_hash(const struct perf_data *d, uint32_t parent)
 {
 	return parent == NO_ID ? 0
@@ -135,7 +144,7 @@ uint32_t perf_data_node(struct perf_data *d, uint32_t frame, uint32_t parent,
 	uint32_t fx = node_fx(frame, exact), n;
 	bool added;
 
-	perf_node_index_reserve(&d->node_index, 1);
+	perf_node_index_reserve(&d->node_index, 1, node_key, d);
 	n = perf_node_index_get_or_put(&d->node_index, fx, parent,
 				       perf_node_path_hash(parent,
 							   parent_hash(d, parent),
@@ -158,7 +167,7 @@ uint32_t perf_data_path(struct perf_data *d, const uint32_t *frames,
 
 	if (!n)
 		return parent;
-	perf_node_index_reserve(&d->node_index, n);
+	perf_node_index_reserve(&d->node_index, n, node_key, d);
 	/* every level's path hash first (into nodes[], which the walk
 	 * overwrites with the node): no level's waits for a look-up */
 	for (size_t i = 0; i < n; i++) {

@@ -55,9 +55,14 @@ static inline uint32_t perf_node_index_hash(const struct perf_node_index *ix,
 	return ix->path_hash[node];
 }
 
+/* Node node's key: fx | (uint64_t)parent << 32. */
+typedef uint64_t perf_node_key_fn(const void *ctx, uint32_t node);
+
 /* Make room for n more nodes without growing, so that the slots of
- * hashes computed now stay where they are until then. */
-void perf_node_index_reserve(struct perf_node_index *ix, size_t n);
+ * hashes computed now stay where they are until then. Growing, the
+ * index is made again from its nodes' keys, key(ctx, node). */
+void perf_node_index_reserve(struct perf_node_index *ix, size_t n,
+			     perf_node_key_fn *key, const void *ctx);
 
 /* Start fetching the slots a key of path hash h is looked for from. */
 static inline void perf_node_index_prefetch(const struct perf_node_index *ix,

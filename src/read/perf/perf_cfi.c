@@ -24,7 +24,11 @@
  * another address of the block in the same range takes its row without
  * asking libdw to find the FDE and run its instructions again: on a
  * 1 GB recording of gcc, 33,463 questions to libdw where each address
- * asked 64,348 (tests/test_perf_cfi.c checks the rows).
+ * asked 64,348 (tests/test_perf_cfi.c checks the rows). An address
+ * asked again is found in its range too: only the answers without one
+ * (no FDE, or no range known) are kept by address (by_addr), which
+ * kept every address (3 MiB for the bench recording's 67,513, new to
+ * the process in each unwinder, and as slow to look up as a range).
  */
 #include "perf_cfi.h"
 
@@ -45,9 +49,9 @@
 #define ADDR_BITS 48
 
 /*
- * The last answers, direct-mapped by key, before by_addr: a sample's
- * outer frames are mostly the last ones' addresses, and by_addr (tens
- * of thousands of addresses) misses the caches where this (64 KiB)
+ * The last answers, direct-mapped by key, before the ranges: a
+ * sample's outer frames are mostly the last ones' addresses, and the
+ * ranges (tens of thousands) miss the caches where this (64 KiB)
  * mostly does not. entry + 1 (0: empty).
  */
 #define RECENT_BITS 12
@@ -56,22 +60,31 @@ struct recent {
 	uint32_t entry1;
 };
 
-/* A row's range of addresses [start, end), kept in a block's list. */
-struct range {
-	uint64_t start, end;
-	uint32_t entry;
-	uint32_t next;		/* the block's next range: index + 1, or 0 */
-};
-
 #define BLOCK_BITS 10
 
+/*
+ * A block's ranges, up to CHUNK_RANGES of them in a chunk of a cache
+ * line, as offsets in the block: a range is only looked in for the
+ * addresses of its block, so its part in it is all it needs. A list of
+ * ranges a node each was a cache miss each (three a walk, half of
+ * perf_cfi_row()'s time).
+ */
+#define CHUNK_RANGES 7
+struct chunk {
+	uint16_t start[CHUNK_RANGES], end[CHUNK_RANGES];
+	uint32_t entry[CHUNK_RANGES];
+	uint32_t next;		/* the block's older chunk: index + 1, or 0 */
+	uint8_t n;
+};
+
 struct perf_cfi {
-	struct u64map by_addr;	/* (file, address) -> entry */
+	/* (file, address) -> entry, of the addresses without a range */
+	struct u64map by_addr;
 	/* (file, address >> BLOCK_BITS) -> the block's first range's
 	 * index + 1 */
 	struct u64map by_block;
-	struct range *ranges;
-	size_t nranges, ranges_alloc;
+	struct chunk *chunks;
+	size_t nchunks, chunks_alloc;
 	struct recent *recent;	/* NULL until the first look-up */
 	struct cfi_row *rows;
 	size_t nrows, rows_alloc;
@@ -94,7 +107,7 @@ void perf_cfi_free(struct perf_cfi *c)
 		return;
 	u64map_release(&c->by_addr);
 	u64map_release(&c->by_block);
-	free(c->ranges);
+	free(c->chunks);
 	free(c->recent);
 	free(c->rows);
 	free(c->slots);
@@ -210,6 +223,15 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row,
 			row->nsame += k == 0;
 			row->nat += k == 1;
 			row->nother += k == 2;
+			if (k == 0)
+				row->same_mask |= 1u << r;
+			if (k != 1)
+				continue;
+			if (!row->at_mask || row->off[r] < row->at_lo)
+				row->at_lo = row->off[r];
+			if (!row->at_mask || row->off[r] > row->at_hi)
+				row->at_hi = row->off[r];
+			row->at_mask |= 1u << r;
 		}
 	}
 	found = CFI_FOUND;
@@ -271,30 +293,50 @@ static uint32_t range_entry(const struct perf_cfi *c, uint32_t file,
 			    uint64_t pc)
 {
 	uint32_t i = u64map_get(&c->by_block, block_key(file, pc));
+	unsigned off = (unsigned)(pc & (((uint64_t)1 << BLOCK_BITS) - 1));
 
-	for (; i != U64MAP_NONE && i; i = c->ranges[i - 1].next) {
-		const struct range *g = &c->ranges[i - 1];
+	for (; i != U64MAP_NONE && i; i = c->chunks[i - 1].next) {
+		const struct chunk *g = &c->chunks[i - 1];
 
-		if (g->start <= pc && pc < g->end)
-			return g->entry;
+		for (unsigned k = 0; k < g->n; k++)
+			if (g->start[k] <= off && off < g->end[k])
+				return g->entry[k];
 	}
 	return U64MAP_NONE;
 }
 
-/* [start, end) has entry e: kept in pc's block. */
-static void range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
+/* [start, end), which holds pc, has entry e: its part in pc's block
+ * kept there. False when not kept. */
+static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 		       uint64_t start, uint64_t end, uint32_t e)
 {
 	uint64_t key = block_key(file, pc);
+	uint64_t base = pc >> BLOCK_BITS << BLOCK_BITS;
+	uint64_t size = (uint64_t)1 << BLOCK_BITS;
 	uint32_t first = u64map_get(&c->by_block, key);
+	struct chunk *g;
 
-	if (c->nranges >= UINT32_MAX - 1)
-		return;
-	ARRAY_GROW(c->ranges, c->nranges + 1, c->ranges_alloc);
-	c->ranges[c->nranges] = (struct range){
-		start, end, e, first == U64MAP_NONE ? 0 : first
-	};
-	u64map_put(&c->by_block, key, (uint32_t)++c->nranges);
+	if (first == U64MAP_NONE)
+		first = 0;
+	if (start < base)
+		start = base;
+	if (end - base > size)
+		end = base + size;
+	if (!first || c->chunks[first - 1].n == CHUNK_RANGES) {
+		if (c->nchunks >= UINT32_MAX - 1)
+			return false;
+		ARRAY_GROW(c->chunks, c->nchunks + 1, c->chunks_alloc);
+		g = &c->chunks[c->nchunks];
+		memset(g, 0, sizeof(*g));
+		g->next = first;
+		first = (uint32_t)++c->nchunks;
+		u64map_put(&c->by_block, key, first);
+	}
+	g = &c->chunks[first - 1];
+	g->start[g->n] = (uint16_t)(start - base);
+	g->end[g->n] = (uint16_t)(end - base);
+	g->entry[g->n++] = e;
+	return true;
 }
 
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
@@ -313,14 +355,14 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 					    sizeof(*c->recent));
 		rc = &c->recent[(key * 0x9e3779b97f4a7c15ull) >>
 				(64 - RECENT_BITS)];
-		e = rc->entry1 && rc->key == key
-			    ? rc->entry1 - 1
-			    : u64map_get(&c->by_addr, key);
+		if (rc->entry1 && rc->key == key)
+			e = rc->entry1 - 1;
 	}
+	/* an address asked before is in a range kept, or else in by_addr */
 	if (e == U64MAP_NONE && keyed) {
 		e = range_entry(c, file, pc);
-		if (e != U64MAP_NONE)
-			u64map_put(&c->by_addr, key, e);
+		if (e == U64MAP_NONE)
+			e = u64map_get(&c->by_addr, key);
 	}
 	if (e == U64MAP_NONE) {
 		Dwarf_Addr start, end;
@@ -329,9 +371,8 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 		e = found == CFI_NO_FDE ? ENTRY_NO_FDE
 		    : found == CFI_HARD ? ENTRY_HARD
 					: intern(c, &new);
-		if (keyed && start < end)
-			range_keep(c, file, pc, start, end, e);
-		if (keyed)
+		if (keyed && !(start < end &&
+			       range_keep(c, file, pc, start, end, e)))
 			u64map_put(&c->by_addr, key, e);
 	}
 	if (rc) {

@@ -39,6 +39,10 @@ struct cfi_row {
 	 * a step takes each kind without a switch per register */
 	uint8_t nruled, nsame, nat, nother;
 	uint8_t ruled[CFI_NREGS];
+	/* the registers of CFI_SAME, of CFI_AT; the least and largest
+	 * off of CFI_AT's (a step checks its reads at once) */
+	uint32_t same_mask, at_mask;
+	int64_t at_lo, at_hi;
 	int64_t cfa_off;
 	int64_t off[CFI_NREGS];
 };
@@ -68,7 +72,7 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row);
 const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i);
 
-/* Rows found (distinct addresses) and rows kept (distinct rows). */
+/* Addresses kept without a range, and rows kept (distinct rows). */
 void perf_cfi_counts(const struct perf_cfi *c, uint64_t *addrs,
 		     uint64_t *rows);
 

@@ -105,6 +105,7 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
 		pr->nepochs = 1;
 		pr->stamp = ++m->nstamps;
 		pr->gen = ++m->ngens;
+		pr->changes_from = pr->gen;
 		if (m->nabsent) {
 			uint32_t a = u64map_get(&m->absent_by_pid, pid);
 
@@ -126,7 +127,7 @@ static uint32_t proc_index(struct perf_maps *m, uint32_t pid, bool create)
  * out of it).
  */
 static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
-		     bool changes)
+		     bool changes, const struct perf_change *what)
 {
 	struct perf_proc *pr = &m->procs[pi];
 
@@ -135,8 +136,18 @@ static void check_op(struct perf_maps *m, uint32_t pi, uint64_t t,
 		m->disordered = true;
 	if (t > pr->last_op)
 		pr->last_op = t;
-	if (changes)
+	if (changes) {
+		struct perf_change *c =
+			&pr->changes[pr->nchanges % PERF_PROC_CHANGES];
+
 		pr->gen = ++m->ngens;
+		/* the change it overwrites is no longer known */
+		if (pr->nchanges >= PERF_PROC_CHANGES)
+			pr->changes_from = c->gen;
+		*c = *what;
+		c->gen = pr->gen;
+		pr->nchanges++;
+	}
 	/* the gens would come round again: a cache could answer from an
 	 * old one */
 	if (m->ngens == UINT32_MAX)
@@ -301,7 +312,8 @@ static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 	struct perf_map *map = &m->maps[op->map];
 
 	map->seq = seq;
-	check_op(m, pi, op->time, true);
+	check_op(m, pi, op->time, true,
+		 &(struct perf_change){ map->start, map->end, 0, false });
 	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
 	nn = (uint32_t)m->nnodes++;
 	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
@@ -320,8 +332,9 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 
 	/* the child takes the parent's tree as it is now: an op of the
 	 * parent's from before the FORK taken after it would be missed */
-	check_op(m, pi, op->time, false);
-	check_op(m, ci, op->time, true);
+	check_op(m, pi, op->time, false, NULL);
+	check_op(m, ci, op->time, true,
+		 &(struct perf_change){ 0, 0, 0, true });
 	/* a first tree for a process whose samples found nothing: they
 	 * would have found it (the first epoch is from time 0) */
 	if (newest(to)->root == NONE && to->sampled)
@@ -401,6 +414,36 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 	return pr->gen;
 }
 
+bool perf_maps_same(const struct perf_maps *m, uint32_t pid, uint32_t gen,
+		    uint64_t addr)
+{
+	return addr < UINT64_MAX &&
+	       perf_maps_same_run(m, pid, gen, addr, addr + 1);
+}
+
+bool perf_maps_same_run(const struct perf_maps *m, uint32_t pid,
+			uint32_t gen, uint64_t lo, uint64_t hi)
+{
+	uint32_t pi = u64map_get(&m->by_pid, pid), n;
+	const struct perf_proc *pr;
+
+	if (pi == U64MAP_NONE)
+		return false;
+	pr = &m->procs[pi];
+	if (gen < pr->changes_from || gen > pr->gen)
+		return false;
+	n = pr->nchanges < PERF_PROC_CHANGES ? pr->nchanges
+					     : PERF_PROC_CHANGES;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct perf_change *c = &pr->changes[i];
+
+		if (c->gen > gen &&
+		    (c->all || (c->start < hi && lo < c->end)))
+			return false;
+	}
+	return true;
+}
+
 void perf_maps_settle(struct perf_maps *m)
 {
 	m->take_until = UINT64_MAX;
@@ -448,9 +491,35 @@ static void search(const struct perf_maps *m, uint32_t i, struct query *q)
 	}
 }
 
-const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
-					   uint64_t addr, uint64_t time,
-					   uint64_t *from, uint64_t *until)
+/* Whether no mapping of the subtree at i but `map` overlaps [s, e).
+ * The search visits those that do and the paths to them. */
+static bool alone(const struct perf_maps *m, uint32_t i, uint64_t s,
+		  uint64_t e, const struct perf_map *map)
+{
+	while (i != NONE) {
+		const struct perf_mnode *n = &m->nodes[i];
+		const struct perf_map *o = &m->maps[n->map];
+
+		if (n->max_end <= s)
+			return true;
+		if (o->start >= e) {
+			i = n->left;	/* the right ones start later */
+			continue;
+		}
+		if (o != map && s < o->end && o->start < o->end)
+			return false;
+		if (!alone(m, n->left, s, e, map))
+			return false;
+		i = n->right;
+	}
+	return true;
+}
+
+/* perf_maps_find_run(), or perf_maps_find_span() with run_lo NULL */
+static const struct perf_map *find(struct perf_maps *m, uint32_t pid,
+				   uint64_t addr, uint64_t time,
+				   uint64_t *from, uint64_t *until,
+				   uint64_t *run_lo, uint64_t *run_hi)
 {
 	struct query q = { addr, time, NULL, UINT64_MAX };
 	const struct perf_proc *pr;
@@ -460,6 +529,10 @@ const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
 	take_noted(m);
 	*from = 0;
 	*until = UINT64_MAX;
+	if (run_lo) {
+		*run_lo = addr;
+		*run_hi = addr + 1;	/* addr's alone (0: none at all) */
+	}
 	pi = proc_index(m, pid, false);
 	if (pi == NONE)
 		return NULL;	/* no record will come to change that */
@@ -483,7 +556,32 @@ const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
 	*until = q.later;
 	if (lo + 1 < pr->nepochs && pr->epochs[lo + 1].time < *until)
 		*until = pr->epochs[lo + 1].time;
+	/* alone in its range: every address of it has the best alone
+	 * among those holding it, so the same span (no later one holds
+	 * any: q.later is none) */
+	if (run_lo && q.best && q.later == UINT64_MAX &&
+	    q.best->start < q.best->end &&
+	    alone(m, pr->epochs[lo].root, q.best->start, q.best->end,
+		  q.best)) {
+		*run_lo = q.best->start;
+		*run_hi = q.best->end;
+	}
 	return q.best;
+}
+
+const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
+					   uint64_t addr, uint64_t time,
+					   uint64_t *from, uint64_t *until)
+{
+	return find(m, pid, addr, time, from, until, NULL, NULL);
+}
+
+const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
+					  uint64_t addr, uint64_t time,
+					  uint64_t *from, uint64_t *until,
+					  uint64_t *lo, uint64_t *hi)
+{
+	return find(m, pid, addr, time, from, until, lo, hi);
 }
 
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,

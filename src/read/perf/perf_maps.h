@@ -35,6 +35,17 @@ struct perf_mnode {
 	uint32_t stamp;		/* the owner that may change it in place */
 };
 
+/* An op that changed a process's answers (perf_proc's gen): those for
+ * the addresses [start, end), or (all) every address. */
+struct perf_change {
+	uint64_t start, end;
+	uint32_t gen;		/* the gen it gave the process */
+	bool all;		/* a FORK into it */
+};
+
+/* The last changes kept of a process (perf_maps_same()). */
+#define PERF_PROC_CHANGES 4
+
 /* What a process had mapped from a time on: from a FORK into its pid
  * (a new process there) to the next; the first from the start. */
 struct perf_epoch {
@@ -49,6 +60,11 @@ struct perf_proc {
 				 * are its own, to change in place */
 	uint32_t gen;		/* changes when its answers may (a
 				 * mapping or FORK into it taken in) */
+	/* its last changes, a ring (nchanges of them made), and the gen
+	 * from which on it holds every change: the process's first gen,
+	 * or the last one's dropped from the ring */
+	struct perf_change changes[PERF_PROC_CHANGES];
+	uint32_t nchanges, changes_from;
 	/* one pass (perf_maps_sample()): the latest time of the ops
 	 * taken on it (into it, or a FORK out of it), and of its samples
 	 * looked up (sampled: any) */
@@ -171,6 +187,35 @@ const struct perf_map *perf_maps_find_span(struct perf_maps *m, uint32_t pid,
  * answer for pid may: a cache of look-ups keyed by it stays right.
  */
 uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time);
+
+/*
+ * Whether an answer of process pid for addr found at its gen `gen` (or
+ * later) is still its answer, the same mapping for the same times,
+ * where the process's gen is now later: no mapping holding addr, and
+ * no FORK into it, was taken in since gen. False when not known (more
+ * changes since than are kept). In one pass, the caches of look-ups
+ * keyed by a gen keep their answers across the changes elsewhere in
+ * the process (a compiler's heap mmaps, about a third of their misses
+ * on the bench recording).
+ */
+bool perf_maps_same(const struct perf_maps *m, uint32_t pid, uint32_t gen,
+		    uint64_t addr);
+
+/* The same for every address of [lo, hi). */
+bool perf_maps_same_run(const struct perf_maps *m, uint32_t pid,
+			uint32_t gen, uint64_t lo, uint64_t hi);
+
+/*
+ * perf_maps_find_span(), and [*lo, *hi), the addresses around addr of
+ * which the same holds (the same mapping for the same times): the
+ * mapping's own when no other of the process's at that time overlaps
+ * it, else addr's alone. For a cache of look-ups of a sample's frames,
+ * most of them in one object's code.
+ */
+const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
+					  uint64_t addr, uint64_t time,
+					  uint64_t *from, uint64_t *until,
+					  uint64_t *lo, uint64_t *hi);
 
 /* One pass, at the end: takes in what is left, for the last check of
  * m->disordered. */

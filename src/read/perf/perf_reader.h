@@ -50,6 +50,11 @@ struct perf_frame_slot {
 	bool kernel;
 };
 
+struct perf_offset_slot {
+	uint64_t offset;
+	uint32_t object, frame1;
+};
+
 /* A thread's last sample's stack, outermost first: its frames, their
  * exact bits and the stack node each ends. */
 #define PERF_PATHS 64
@@ -92,6 +97,11 @@ struct perf_reader {
 	/* frame_of()'s answers, by (process, address): a sample's frames
 	 * are mostly the last ones' (perf_records.c); NULL until a sample */
 	struct perf_frame_slot *frame_cache;
+	/* frame_of()'s frames by (object, offset), after frame_cache: a
+	 * process's first samples find the frames of the processes that
+	 * ran the same code before (frame + 1; 0 empty); NULL until a
+	 * sample */
+	struct perf_offset_slot *offset_cache;
 	/* the last sample's stack of a few threads (by tid, direct
 	 * mapped: the CPUs' buffers interleave them), read_sample() */
 	struct perf_path paths[PERF_PATHS];

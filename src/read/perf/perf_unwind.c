@@ -112,7 +112,8 @@ struct uproc {
  * is reported before it is unwound from, and most of a sample's frames
  * were the last ones' too. An answer holds while the mapping at pc is
  * the same ([from, until), perf_maps_find_span(), while the process's
- * mappings are: gen, the sample's, the reader's maps_gen) and the
+ * mappings are: gen, the sample's, the reader's maps_gen, or changed
+ * only elsewhere, perf_maps_same()) and the
  * process's Dwfl is the one that had the module (made): a module once
  * reported stays, and none overlapping it is added. Direct-mapped.
  */
@@ -132,6 +133,19 @@ struct report_slot {
 	uint32_t map;		/* the mapping found: into the maps[] */
 };
 #define STEP_BY_FP UINT32_MAX
+
+/*
+ * The mappings report() found last, each with the addresses it answers
+ * alike (perf_maps_find_run()): a sample's frames missing in the report
+ * cache (a process's first samples, mostly) are mostly in one object's
+ * code, found there without searching the process's mappings. Each
+ * holds as a report slot does (gen, or changes elsewhere).
+ */
+struct map_run {
+	uint64_t lo, hi, from, until;	/* hi 0: empty */
+	uint32_t pid, gen, map;
+};
+#define MAP_RUNS 4
 #define REG_ABSENT 0xff
 #define REPORT_CACHE_BITS 12
 
@@ -175,6 +189,8 @@ struct perf_unwind {
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
 	struct report_slot *last;	/* the slot of report()'s last
 					 * REPORT_OK; NULL after another */
+	struct map_run runs[MAP_RUNS];
+	unsigned next_run;	/* the one replaced next */
 	enum perf_unwinder how;
 	uint64_t unwound, failed;
 	uint64_t cut;		/* unwound to the end of the stack dump */
@@ -509,6 +525,47 @@ static struct uproc *proc_get(struct perf_unwind *u, uint32_t pid)
 	return old;
 }
 
+/* The sample's process's mapping at pc (perf_maps_find_span()), from
+ * the runs kept when one holds it. */
+static const struct perf_map *find_map(struct perf_unwind *u, uint64_t pc,
+				       uint64_t t, uint64_t *from,
+				       uint64_t *until)
+{
+	struct perf_maps *maps = &u->r->maps;
+	uint32_t pid = u->s->pid;
+	const struct perf_map *map;
+	struct map_run *run;
+
+	for (unsigned i = 0; i < MAP_RUNS; i++) {
+		run = &u->runs[i];
+		if (run->pid != pid || pc < run->lo || pc >= run->hi ||
+		    t < run->from || t >= run->until)
+			continue;
+		if (run->gen != u->gen &&
+		    (run->gen > u->gen ||
+		     !perf_maps_same_run(maps, pid, run->gen, run->lo,
+					 run->hi)))
+			continue;
+		run->gen = u->gen;
+		*from = run->from;
+		*until = run->until;
+		return &maps->maps[run->map];
+	}
+	run = &u->runs[u->next_run++ % MAP_RUNS];
+	map = perf_maps_find_run(maps, pid, pc, t, from, until, &run->lo,
+				 &run->hi);
+	if (!map || run->hi - run->lo < 2) {
+		run->hi = 0;	/* nothing more than pc's: not kept */
+		return map;
+	}
+	run->from = *from;
+	run->until = *until;
+	run->pid = pid;
+	run->gen = u->gen;
+	run->map = (uint32_t)(map - maps->maps);
+	return map;
+}
+
 enum report { REPORT_OK, REPORT_NONE, REPORT_STALE };
 
 /*
@@ -534,12 +591,17 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
 	u->last = NULL;
 	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->gen == u->gen && rs->from <= t && t < rs->until) {
+	    rs->from <= t && t < rs->until &&
+	    (rs->gen == u->gen ||
+	     (rs->gen < u->gen &&
+	      perf_maps_same(&u->r->maps, pr->pid, rs->gen, pc)))) {
+		/* the same mapping, its module and row: the process's
+		 * mappings changed elsewhere */
+		rs->gen = u->gen;
 		u->last = rs;
 		return REPORT_OK;
 	}
-	map = perf_maps_find_span(&u->r->maps, u->s->pid, pc, t, &from,
-				  &until);
+	map = find_map(u, pc, t, &from, &until);
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
 	f = object_file(u, map->object);
@@ -843,7 +905,7 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 {
 	unsigned first = row->nsame + row->nat;
 	bool has_cfa;
-	uint64_t cfa = 0;
+	uint64_t cfa = 0, lo, hi, size = u->s->stack_size;
 
 	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
 	if (has_cfa)
@@ -853,20 +915,42 @@ static void step_by_row(struct perf_unwind *u, const struct fstate *st,
 	up->signal = row->signal;
 	/* each kind of rule in a loop of its own (a switch per register
 	 * mispredicted most of its jumps); an undefined register is left
-	 * unknown, and ends the stack if it is the return address */
-	for (unsigned k = 0; k < row->nsame; k++) {
-		unsigned r = row->ruled[k];
-
-		if (st->set >> r & 1) {
-			up->regs[r] = st->regs[r];
-			up->set |= 1u << r;
-		}
+	 * unknown, and ends the stack if it is the return address. The
+	 * registers of CFI_SAME copied with the rest (those not known
+	 * stay unknown: their bits are not set) */
+	if (row->same_mask) {
+		memcpy(up->regs, st->regs, sizeof(up->regs));
+		up->set = st->set & row->same_mask;
 	}
-	for (unsigned k = row->nsame; has_cfa && k < first; k++) {
-		unsigned r = row->ruled[k];
+	lo = cfa + (uint64_t)row->at_lo;
+	hi = cfa + (uint64_t)row->at_hi;
+	if (has_cfa && row->at_mask && lo >= u->sp && hi >= lo &&
+	    size >= 8 && hi - u->sp <= size - 8) {
+		/* every read in the dump, [lo, hi] not wrapping: none
+		 * checked alone (as read_word() reads) */
+		const unsigned char *base = u->s->stack + (lo - u->sp);
+		uint64_t *regs = up->regs, from = (uint64_t)row->at_lo;
+		const uint8_t *ruled = row->ruled;
+		const int64_t *off = row->off;
 
-		if (read_word(u, cfa + (uint64_t)row->off[r], &up->regs[r]))
-			up->set |= 1u << r;
+		for (unsigned k = row->nsame; k < first; k++) {
+			unsigned r = ruled[k];
+
+			memcpy(&regs[r], base + ((uint64_t)off[r] - from), 8);
+		}
+		if (u->swap)
+			for (unsigned k = row->nsame; k < first; k++)
+				regs[ruled[k]] = __builtin_bswap64(
+					regs[ruled[k]]);
+		up->set |= row->at_mask;
+	} else {
+		for (unsigned k = row->nsame; has_cfa && k < first; k++) {
+			unsigned r = row->ruled[k];
+
+			if (read_word(u, cfa + (uint64_t)row->off[r],
+				      &up->regs[r]))
+				up->set |= 1u << r;
+		}
 	}
 	for (unsigned k = first; k < first + row->nother; k++) {
 		unsigned r = row->ruled[k];
@@ -985,7 +1069,6 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 			const struct perf_sample *s)
 {
 	uint64_t mask = a->sample_regs_user;
-	struct cursor c;
 
 	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64 || !s->regs)
 		return false;
@@ -1013,8 +1096,11 @@ static bool sample_regs(struct perf_unwind *u, const struct perf_attr *a,
 				return false;
 			continue;
 		}
-		perf_cursor(u->r, &c, s->regs + at * 8, 8);
-		cursor_u64(&c, &u->regs[i]);
+		/* read whole, as read_word() does: a cursor's calls were
+		 * 17 a sample */
+		memcpy(&u->regs[i], s->regs + at * 8, 8);
+		if (u->swap)
+			u->regs[i] = __builtin_bswap64(u->regs[i]);
 	}
 	u->sp = u->regs[7];
 	return true;

@@ -668,6 +668,7 @@ out:
 	perf_unwind_free(r.unwind);
 	perf_maps_release(&r.maps);
 	free(r.frame_cache);
+	free(r.offset_cache);
 	for (size_t i = 0; i < PERF_PATHS; i++) {
 		free(r.paths[i].frames);
 		free(r.paths[i].nodes);
