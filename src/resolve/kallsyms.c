@@ -83,11 +83,15 @@ static int starts_right(const char *buf, size_t n)
 /* The whole file, NUL-ended, into *text (its length in *len); -1 after
  * reporting. /proc files say no size: read until the end; but a first
  * line that is not kallsyms' stops the read (--kallsyms=/dev/zero grew
- * until the memory ran out). */
+ * until the memory ran out). The buffer starts at 16 MiB, more than a
+ * distribution kernel's 5-12 MB: pages not read into are never touched,
+ * where growing it from 4 MiB copied the first 4 into new memory (on
+ * this machine 5.4 MB: about 1,000 more page faults and 4 MiB copied,
+ * and new memory is dear on a virtual machine, doc/PERFORMANCE.md). */
 static int read_all(const char *path, char **text, size_t *len)
 {
 	int fd = open(path, O_RDONLY);
-	size_t cap = (size_t)1 << 22, n = 0;
+	size_t cap = (size_t)16 << 20, n = 0;
 	int first = -1;
 	char *buf;
 
