@@ -213,6 +213,37 @@ static void test_ahead_direct(void **state)
 }
 
 /*
+ * Both threads reading (the direct reads from DIRECT_AHEAD pieces past
+ * the one asked for, the copying thread the nearer ones): 20 pieces and
+ * a bit, taken in records of 5,000 bytes, each kept until the next; the
+ * bytes are the file's whichever thread read them, and the direct
+ * reads are no more than the pieces.
+ */
+static void test_ahead_two_readers(void **state)
+{
+	size_t len = 20 * MIB + 777, start = 300;
+	unsigned char *data = pattern(len);
+	char *path = write_temp(data, len);
+	int fd = open(path, O_RDONLY);
+	struct perf_ahead *a;
+
+	(void)state;
+	assert_true(fd >= 0);
+	a = perf_ahead_start(fd, start, len);
+	assert_non_null(a);
+	for (size_t at = start; at < len; at += 5000) {
+		size_t n = len - at < 5000 ? len - at : 5000;
+
+		assert_memory_equal(perf_ahead_bytes(a, at, n), data + at, n);
+	}
+	assert_true(perf_ahead_direct_reads(a) <= 21);
+	perf_ahead_stop(a);
+	close(fd);
+	remove_temp(path);
+	free(data);
+}
+
+/*
  * A read's time on the device is its wall time less the thread's wait
  * for a processor meanwhile; a wait that went back or passed the wall
  * time (a counter that cannot be trusted) leaves the wall time.
@@ -266,6 +297,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_held_together),
 		cmocka_unit_test(test_ahead_direct),
 		cmocka_unit_test(test_ahead_direct_guard),
+		cmocka_unit_test(test_ahead_two_readers),
 		cmocka_unit_test(test_ahead_device_time),
 	};
 

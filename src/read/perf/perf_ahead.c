@@ -2,15 +2,20 @@
  * A perf.data read ahead on a second thread (see perf_ahead.h).
  *
  * The file's [start, end) is read in pieces of PIECE bytes, piece k
- * into buffer k % PIECES, by one thread, while the main thread takes
+ * into buffer k % PIECES, by other threads, while the main thread takes
  * the records out of the pieces read before. The main thread holds the
  * piece of the offset it last asked to keep (perf_ahead_bytes_kept();
  * else of the offset asked for) and those after it up to the one asked
  * for and the next (a record may cross into it: the two parts are
- * joined in a buffer of its own); the thread reads at most PIECES - 1
- * pieces past the first one held. A piece is read with O_DIRECT, not
- * copied by the kernel out of the page cache, while the main thread
- * has enough pieces ahead of it to wait for the device (read_direct()).
+ * joined in a buffer of its own); the threads read at most PIECES - 1
+ * pieces past the first one held. Two threads read, each taking the
+ * next piece not yet taken: one with O_DIRECT (the device's DMA, no
+ * copy by the processor), the pieces DIRECT_AHEAD or more past the one
+ * last asked for, so that the device's time (0.45 ms a piece) is spent
+ * before the piece is needed; the other through the page cache (the
+ * kernel's copy, 0.25 ms of CPU), the pieces nearer than that, when
+ * the direct reads have fallen behind the main thread (read_direct(),
+ * reader()).
  */
 #include "perf_ahead.h"
 
@@ -33,11 +38,14 @@
 /* O_DIRECT's alignment of offsets, lengths and buffers (a logical
  * block is 512 or 4096 bytes) */
 #define BLOCK ((size_t)4096)
-/* A piece read with O_DIRECT when the main thread has this many pieces
- * read and not yet asked for ahead of it (else pread() through the page
- * cache, quicker to come): 3 ms of the main thread's work, so that a
- * direct read (0.4-0.5 ms) never leaves it without a piece; */
-#define DIRECT_AHEAD 6
+/* A piece is taken by the direct reads when the main thread has this
+ * many pieces read or being read ahead of the one it last asked for
+ * (else the copying thread takes it): 1.2 ms of the main thread's
+ * work, against a direct read's 0.45 ms. One thread doing both, direct
+ * only from 6 ahead, read 34% of the 1 GB recording's pieces direct
+ * once the main thread took a piece in 0.39 ms: a direct read fell
+ * behind it. */
+#define DIRECT_AHEAD 3
 /* and never again once such reads take longer than this a piece on
  * average, from the 8th on, or one took DIRECT_STALL_NS (a slow disk,
  * a network file system, a range the kernel had to write back first):
@@ -68,7 +76,7 @@ struct piece {
 struct perf_ahead {
 	int fd;
 	size_t start, end;
-	pthread_t thread;
+	pthread_t thread, direct_thread;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	unsigned char *buf[PIECES];	/* in mem, at start's offset in a
@@ -88,12 +96,18 @@ struct perf_ahead {
 	struct piece pieces[PIECES];	/* under lock */
 	size_t held;		/* the first piece the main thread holds */
 	/* the main thread's own: pieces [held, seen) were read, and stay
-	 * (the thread reads over only pieces before held), so they are
+	 * (the threads read over only pieces before held), so they are
 	 * taken without the lock, whose line would go back and forth
 	 * between the processors twice a record */
 	size_t seen;
-	bool started;		/* the thread was made */
-	bool stop, done;	/* asked to stop; the thread has ended */
+	bool started, direct_started;	/* the threads were made */
+	/* under lock: the next piece not taken by either thread; the
+	 * direct reads still on; a read failed or the file ended early;
+	 * the threads not yet ended */
+	size_t next;
+	bool direct_on, failed;
+	int running;
+	bool stop, done;	/* asked to stop; both threads have ended */
 	unsigned char *joined;	/* a record across two pieces */
 };
 
@@ -173,12 +187,23 @@ bool perf_ahead_direct_slow(size_t reads, uint64_t *counted, uint64_t took)
  * recording). How many came (what is missing is read the usual way).
  */
 static size_t read_direct(struct perf_ahead *a, size_t off, size_t want,
-			  unsigned char *buf)
+			  unsigned char *buf, bool first_use)
 {
 	size_t lead = off % BLOCK, len = 0;
 	size_t span = (lead + want + BLOCK - 1) / BLOCK * BLOCK;
-	uint64_t delay0 = run_delay_ns(a), t0 = now_ns(), took;
-	ssize_t got = pread(a->direct_fd, buf - lead, span, (off_t)(off - lead));
+	uint64_t delay0, t0, took;
+	ssize_t got;
+
+	/* a buffer's first read faults its pages in (zeroed: 5 ms a huge
+	 * page where the host took the memory back), which is not the
+	 * device's time: done before the read is timed, or the first
+	 * reads stopped the direct reads at the 8th (1 run in 4) */
+	if (first_use)
+		for (size_t i = 0; i < span; i += BLOCK)
+			((volatile unsigned char *)(buf - lead))[i] = 0;
+	delay0 = run_delay_ns(a);
+	t0 = now_ns();
+	got = pread(a->direct_fd, buf - lead, span, (off_t)(off - lead));
 
 	took = now_ns();
 	took = perf_ahead_device_ns(t0, took, delay0, run_delay_ns(a));
@@ -202,7 +227,7 @@ static size_t read_piece(struct perf_ahead *a, size_t k, unsigned char *buf,
 
 	*failed = false;
 	if (direct)
-		len = read_direct(a, off, want, buf);
+		len = read_direct(a, off, want, buf, k < PIECES);
 	while (len < want) {
 		ssize_t got = pread(a->fd, buf + len, want - len,
 				    (off_t)(off + len));
@@ -218,32 +243,63 @@ static size_t read_piece(struct perf_ahead *a, size_t k, unsigned char *buf,
 	return len;
 }
 
-static void *reader(void *arg)
+/*
+ * Whether the thread (direct: the one reading with O_DIRECT) takes
+ * piece k now (under lock): the direct reads take the pieces at least
+ * direct_ahead past the one last asked for, the copying thread the
+ * nearer ones, and every piece once the direct reads are off.
+ */
+static bool takes(const struct perf_ahead *a, size_t k, bool direct)
 {
-	struct perf_ahead *a = arg;
+	bool far = k >= a->asked + a->direct_ahead;
 
+	if (!a->direct_on)
+		return !direct;
+	return direct ? far : !far;
+}
+
+static void reader_loop(struct perf_ahead *a, bool direct)
+{
 	pthread_mutex_lock(&a->lock);
-	for (size_t k = 0; a->start + k * PIECE < a->end; k++) {
+	for (;;) {
+		size_t k = a->next;
 		struct piece p = { k, 0, false };
 
-		while (!a->stop && k >= a->held + PIECES)
-			pthread_cond_wait(&a->changed, &a->lock);
-		bool direct;
-
-		if (a->stop)
+		if (a->stop || a->failed || a->start + k * PIECE >= a->end ||
+		    (direct && !a->direct_on))
 			break;
-		direct = a->direct_fd >= 0 && k >= a->asked + a->direct_ahead;
+		if (k >= a->held + PIECES || !takes(a, k, direct)) {
+			pthread_cond_wait(&a->changed, &a->lock);
+			continue;
+		}
+		a->next++;
 		pthread_mutex_unlock(&a->lock);
 		p.len = read_piece(a, k, a->buf[k % PIECES], direct, &p.failed);
 		pthread_mutex_lock(&a->lock);
+		if (direct && a->direct_fd < 0)
+			a->direct_on = false;	/* the guard stopped them */
 		a->pieces[k % PIECES] = p;
-		pthread_cond_broadcast(&a->changed);
 		if (p.failed)
-			break;
+			a->failed = true;
+		pthread_cond_broadcast(&a->changed);
 	}
-	a->done = true;
+	if (direct)
+		a->direct_on = false;
+	if (--a->running == 0)
+		a->done = true;
 	pthread_cond_broadcast(&a->changed);
 	pthread_mutex_unlock(&a->lock);
+}
+
+static void *reader(void *arg)
+{
+	reader_loop(arg, false);
+	return NULL;
+}
+
+static void *direct_reader(void *arg)
+{
+	reader_loop(arg, true);
 	return NULL;
 }
 
@@ -328,11 +384,27 @@ struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end)
 	a->direct_fd = open_direct(a, fd);
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->changed, NULL);
+	a->direct_on = a->direct_fd >= 0;
+	a->running = 1 + a->direct_on;
 	if (pthread_create(&a->thread, NULL, reader, a) != 0) {
+		a->running = 0;
 		perf_ahead_stop(a);
 		return NULL;
 	}
 	a->started = true;
+	if (a->direct_on) {
+		if (pthread_create(&a->direct_thread, NULL, direct_reader,
+				   a) == 0) {
+			a->direct_started = true;
+		} else {
+			/* the copying thread reads every piece */
+			pthread_mutex_lock(&a->lock);
+			a->direct_on = false;
+			a->running--;
+			pthread_cond_broadcast(&a->changed);
+			pthread_mutex_unlock(&a->lock);
+		}
+	}
 	return a;
 }
 
@@ -383,8 +455,11 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 		a->held = kept;
 		pthread_cond_broadcast(&a->changed);
 	}
-	if (last > a->asked)
+	if (last > a->asked) {
+		/* which thread takes the next piece may change */
 		a->asked = last;
+		pthread_cond_broadcast(&a->changed);
+	}
 	p = wait_piece(a, k);
 	if (p && last != k)
 		q = wait_piece(a, last);
@@ -425,6 +500,8 @@ void perf_ahead_stop(struct perf_ahead *a)
 	pthread_mutex_unlock(&a->lock);
 	if (a->started)
 		pthread_join(a->thread, NULL);
+	if (a->direct_started)
+		pthread_join(a->direct_thread, NULL);
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->changed);
 	munmap(a->mem, a->mem_len);

@@ -1,11 +1,12 @@
 /*
- * A perf.data's records read ahead on a second thread (issue 33): the
+ * A perf.data's records read ahead on other threads (issue 33): the
  * kernel's copy of the file into our buffers (pread(), a sixth of the
  * reading's time on a --call-graph dwarf recording, both passes) is
  * done there while the main thread takes the records of the piece
- * before (and with O_DIRECT, while the main thread has pieces enough
- * ahead, there is no copy: the device's DMA). The main thread asks for
- * bytes at rising offsets, as perf_read_records() walks the records.
+ * before; and with O_DIRECT, by a second reading thread, there is no
+ * copy (the device's DMA) for the pieces far enough ahead of the main
+ * thread. The main thread asks for bytes at rising offsets, as
+ * perf_read_records() walks the records.
  */
 #ifndef CGA_PERF_AHEAD_H
 #define CGA_PERF_AHEAD_H
@@ -16,13 +17,14 @@
 
 struct perf_ahead;
 
-/* How many pieces of 1 MiB the thread reads into, in turn. */
+/* How many pieces of 1 MiB the threads read into, in turn. */
 #define PERF_AHEAD_PIECES 16
 
 /*
- * A thread reading [start, end) of the file fd in pieces, a few ahead
- * of the one asked for; NULL when it cannot start (the caller reads
- * the file itself).
+ * Threads reading [start, end) of the file fd in pieces, a few ahead
+ * of the one asked for (one more for O_DIRECT where the file system
+ * takes it); NULL when they cannot start (the caller reads the file
+ * itself).
  */
 struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end);
 
