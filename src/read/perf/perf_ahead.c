@@ -87,11 +87,11 @@ struct perf_ahead {
 				 * thread's; -1: none, or no longer */
 	size_t asked;		/* the last piece asked for (under lock) */
 	size_t direct_ahead;	/* DIRECT_AHEAD, or 0 (tests) */
-	/* the thread's: its reads with O_DIRECT, and their time as the
-	 * guard counts it (perf_ahead_direct_slow()) */
+	/* the direct thread's: its reads with O_DIRECT, and their time
+	 * as the guard counts it (perf_ahead_direct_slow()) */
 	size_t direct_reads;
 	uint64_t direct_ns;
-	int sched_fd;		/* the thread's /proc schedstat; -1: none */
+	int sched_fd;		/* the direct thread's schedstat; -1: none */
 	bool sched_looked;
 	struct piece pieces[PIECES];	/* under lock */
 	size_t held;		/* the first piece the main thread holds */
@@ -338,7 +338,7 @@ static int open_direct(struct perf_ahead *a, int fd)
  * 40 ms of zeroing before the first record, on a virtual machine whose
  * host had taken the memory back (a first touch costs 2.5 ms a MiB
  * there). Mapped apart, each buffer's pages are faulted in by the
- * thread's first read into it, beside the main thread's work. Huge
+ * reading threads' first read into it, beside the main thread's work. Huge
  * pages where the system gives them: a direct read pins 2 MiB pages
  * rather than 256 small ones.
  */

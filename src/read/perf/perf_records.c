@@ -687,12 +687,12 @@ static struct perf_par *par_for(struct perf_reader *r)
  * for again every ASK_AGAIN_NS while the records are read (when the
  * threads are chosen that way, by default): the reading ahead, the
  * second unwinder, and the symbol tables' loader through
- * opts->perf_reading. The answer is
- * of one moment, and a "no" held for the whole read: run right after
- * another program (perf report, in bench/perf-dwarf), the 1 GB
- * recording was read on fewer threads at times, 0.75-1.11 s against
- * 0.62-0.92 a second later. Asking costs a look at /proc, tens of
- * microseconds; the clock, a coarse one, about 20 ns a round.
+ * opts->perf_reading. The answer is of one moment, and a "no" held for
+ * the whole read: run right after another program (perf report, in
+ * bench/perf-dwarf), the 1 GB recording was read on fewer threads at
+ * times, 0.75-1.11 s against 0.62-0.92 a second later. Asking costs a
+ * look at /proc, tens of microseconds; the clock, a coarse one, about
+ * 20 ns a batch.
  */
 #define ASK_AGAIN_NS 10000000u
 
