@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -82,7 +81,6 @@ struct perf_ahead {
 	unsigned char *buf[PIECES];	/* in mem, at start's offset in a
 					 * block */
 	void *mem;			/* the pieces' mapping */
-	size_t mem_len;
 	int direct_fd;		/* the file opened again with O_DIRECT, the
 				 * thread's; -1: none, or no longer */
 	size_t asked;		/* the last piece asked for (under lock) */
@@ -332,39 +330,26 @@ static int open_direct(struct perf_ahead *a, int fd)
 }
 
 /*
- * The pieces' buffers: one mapping of their own, not the heap. In the
- * heap, malloc() wrote each buffer's header as it was made, on the
- * main thread, which then faulted in all 16 MiB at the read's start:
- * 40 ms of zeroing before the first record, on a virtual machine whose
- * host had taken the memory back (a first touch costs 2.5 ms a MiB
- * there). Mapped apart, each buffer's pages are faulted in by the
- * reading threads' first read into it, beside the main thread's work. Huge
- * pages where the system gives them: a direct read pins 2 MiB pages
- * rather than 256 small ones.
+ * The pieces' buffers: one mapping of their own, not the heap
+ * (xcalloc_table(): apart, on huge pages where the system gives them,
+ * so that a direct read pins 2 MiB pages rather than 256 small ones).
+ * In the heap, malloc() wrote each buffer's header as it was made, on
+ * the main thread, which then faulted in all 16 MiB at the read's
+ * start: 40 ms of zeroing before the first record, on a virtual
+ * machine whose host had taken the memory back (a first touch costs
+ * 2.5 ms a MiB there). Mapped apart, each buffer's pages are faulted
+ * in by the reading threads' first read into it, beside the main
+ * thread's work.
  */
 #define SLOT (PIECE + 3 * BLOCK)
-#define HUGE_PAGE ((size_t)2 << 20)
+#define MEM_LEN (PIECES * SLOT)
 
-static bool map_pieces(struct perf_ahead *a)
+static void map_pieces(struct perf_ahead *a)
 {
-	uintptr_t at;
-
-	a->mem_len = PIECES * SLOT + HUGE_PAGE;
-	a->mem = mmap(NULL, a->mem_len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (a->mem == MAP_FAILED) {
-		a->mem = NULL;
-		return false;
-	}
-	at = ((uintptr_t)a->mem + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-#ifdef MADV_HUGEPAGE
-	/* failing, small pages */
-	(void)madvise((void *)at, PIECES * SLOT, MADV_HUGEPAGE);
-#endif
+	a->mem = xcalloc_table(MEM_LEN);
 	for (size_t i = 0; i < PIECES; i++)
-		a->buf[i] = (unsigned char *)(at + i * SLOT) +
+		a->buf[i] = (unsigned char *)a->mem + i * SLOT +
 			    a->start % BLOCK;
-	return true;
 }
 
 struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end)
@@ -374,10 +359,7 @@ struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end)
 	a->fd = fd;
 	a->start = start;
 	a->end = end;
-	if (!map_pieces(a)) {
-		free(a);
-		return NULL;
-	}
+	map_pieces(a);
 	for (size_t i = 0; i < PIECES; i++)
 		a->pieces[i].index = SIZE_MAX;
 	a->joined = xmalloc(RECORD_MAX);
@@ -504,7 +486,7 @@ void perf_ahead_stop(struct perf_ahead *a)
 		pthread_join(a->direct_thread, NULL);
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->changed);
-	munmap(a->mem, a->mem_len);
+	xfree_table(a->mem, MEM_LEN);
 	free(a->joined);
 	if (a->direct_fd >= 0)
 		close(a->direct_fd);
