@@ -277,6 +277,40 @@ static void test_address_forms(void **state)
 	remove_temp(path);
 }
 
+/*
+ * The recording's reference symbol (_text): found at its address among
+ * the aliases there, elsewhere (another boot), or not at all.
+ */
+static void test_check_ref(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 t start_here\n"
+		"ffffffff81000200 T _etext_like\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct kallsyms k;
+	uint64_t found = 0;
+
+	(void)state;
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_int_equal(kallsyms_check_ref(&k, "_text", 5,
+					    0xffffffff81000000ull, &found), 1);
+	assert_int_equal(kallsyms_check_ref(&k, "_stext", 6,
+					    0xffffffff81000000ull, &found), 1);
+	/* the kernel placed 0x3c00000 lower in the recording's boot */
+	assert_int_equal(kallsyms_check_ref(&k, "_text", 5,
+					    0xffffffff7d400000ull, &found), 0);
+	assert_int_equal(found, 0xffffffff81000000ull);
+	/* a name at the address that only begins as the symbol's */
+	assert_int_equal(kallsyms_check_ref(&k, "_tex", 4,
+					    0xffffffff81000000ull, &found), -1);
+	assert_int_equal(kallsyms_check_ref(&k, "_text", 5,
+					    0xffffffff81000100ull, &found), 0);
+	kallsyms_release(&k);
+	remove_temp(path);
+}
+
 /* A line that is not one: its number, as before */
 static void test_bad_line(void **state)
 {
@@ -356,6 +390,7 @@ int main(void)
 		cmocka_unit_test(test_before_tables),
 		cmocka_unit_test(test_proc_kallsyms),
 		cmocka_unit_test(test_address_forms),
+		cmocka_unit_test(test_check_ref),
 		cmocka_unit_test(test_bad_line),
 		cmocka_unit_test(test_stream_not_kallsyms),
 	};

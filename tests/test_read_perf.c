@@ -141,6 +141,26 @@ static void put_mmap2(struct buf *b, uint32_t pid, uint64_t start,
 	end_record(b, at);
 }
 
+/* A kernel mapping as perf record writes it (pid -1, MMAP, the
+ * kernel's cpumode), at time 0. */
+static void put_kernel_mmap(struct buf *b, uint64_t start, uint64_t len,
+			    uint64_t pgoff, const char *name)
+{
+	size_t at = begin_record(b, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+	size_t nlen = strlen(name) + 1;
+
+	put4(b, UINT32_MAX);
+	put4(b, 0);
+	put8(b, start);
+	put8(b, len);
+	put8(b, pgoff);
+	put_bytes(b, name, nlen);
+	while (nlen++ % 8)
+		put(b, 0, 1);
+	put_trailer(b, UINT32_MAX, 0);
+	end_record(b, at);
+}
+
 static void put_sample(struct buf *b, uint16_t misc, uint32_t pid,
 		       uint64_t time, const uint64_t *chain, size_t n,
 		       uint64_t period)
@@ -325,6 +345,43 @@ static void check_read(const struct buf *b)
 	/* stacks: leaf <- caller, kernel <- user, one alone */
 	assert_int_equal(d->nnodes, 2 + 2 + 1);
 	rd_done(&r);
+}
+
+/* The kernel's own mapping and a module's, then the usual records. */
+static void put_kernel_records(struct buf *b)
+{
+	put_kernel_mmap(b, 0xffffffff81000000ull, 0x1200000,
+			0xffffffff81000000ull, "[kernel.kallsyms]_text");
+	put_kernel_mmap(b, 0xffffffffc0000000ull, 0x4000, 0, "[ext4]");
+	put_records(b);
+}
+
+/* The kernel's reference symbol and its address in the recording's
+ * boot, and the modules counted, for choosing and checking kallsyms
+ * (resolve_perf.c); read as before otherwise. */
+static void test_kernel_mapping(void **state)
+{
+	struct res r;
+	struct buf b;
+
+	(void)state;
+	build_file_of(&b, false, put_records);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_int_equal(r.p.perf->kernel_ref, NO_NAME);
+	assert_int_equal(r.p.perf->kernel_modules, 0);
+	rd_done(&r);
+	free(b.p);
+	build_file_of(&b, false, put_kernel_records);
+	rd(&r, &b, b.n);
+	assert_int_equal(r.ret, 0);
+	assert_string_equal(r.diag, "");
+	assert_string_equal(profile_str(&r.p, r.p.perf->kernel_ref), "_text");
+	assert_int_equal(r.p.perf->kernel_ref_addr, 0xffffffff81000000ull);
+	assert_int_equal(r.p.perf->kernel_modules, 1);
+	assert_true(has_frame(&r, PERF_KERNEL_OBJECT, KADDR));
+	rd_done(&r);
+	free(b.p);
 }
 
 static void test_file_both_orders(void **state)
@@ -3080,6 +3137,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_file_both_orders),
+		cmocka_unit_test(test_kernel_mapping),
 		cmocka_unit_test(test_build_ids_listed),
 		cmocka_unit_test(test_pipe_both_orders),
 		cmocka_unit_test(test_truncated),

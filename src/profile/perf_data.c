@@ -23,7 +23,7 @@ struct perf_data *perf_data_new(void)
 	u64map_init(&d->thread_cost_index);
 	d->last_thread_cost = NO_ID;
 	d->hostname = d->osrelease = d->arch = d->version = d->cmdline =
-		NO_NAME;
+		d->kernel_ref = NO_NAME;
 	return d;
 }
 

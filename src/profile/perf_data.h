@@ -140,6 +140,15 @@ struct perf_data {
 	name_id hostname, osrelease, arch, version, cmdline;
 	uint32_t nrcpus_online, nrcpus_avail;
 
+	/* From the kernel's own mapping record (pid -1): perf names it
+	 * "[kernel.kallsyms]" and a symbol (_text), whose address in that
+	 * boot is the record's pgoff, for checking that a kallsyms is of
+	 * that boot; NO_NAME: none recorded. And how many of the kernel
+	 * modules' mappings the recording has. */
+	name_id kernel_ref;
+	uint64_t kernel_ref_addr;
+	uint32_t kernel_modules;
+
 	uint64_t lost_events, lost_records;	/* LOST */
 	uint64_t lost_samples;			/* LOST_SAMPLES */
 	uint64_t samples_no_chain;		/* with neither ip nor chain */

@@ -400,6 +400,29 @@ const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr)
 	return lo ? &k->syms[lo - 1] : NULL;
 }
 
+static bool named(const struct kallsyms *k, const struct ksym *s,
+		  const char *name, size_t len)
+{
+	return s->len == len && !memcmp(kallsyms_name(k, s), name, len);
+}
+
+int kallsyms_check_ref(const struct kallsyms *k, const char *name, size_t len,
+		       uint64_t addr, uint64_t *found)
+{
+	size_t at = SORTED_UPTO(k->syms, k->n, addr, addr);
+
+	/* the symbols at addr first: the search the right file takes */
+	while (at > 0 && k->syms[at - 1].addr == addr)
+		if (named(k, &k->syms[--at], name, len))
+			return 1;
+	for (size_t i = 0; i < k->n; i++)
+		if (named(k, &k->syms[i], name, len)) {
+			*found = k->syms[i].addr;
+			return 0;
+		}
+	return -1;
+}
+
 /*
  * The running kernel's build-id, from the ELF notes in
  * /sys/kernel/notes (namesz, descsz, type, name, desc, each padded to 4

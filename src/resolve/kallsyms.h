@@ -72,6 +72,15 @@ static inline const char *kallsyms_name(const struct kallsyms *k,
 const struct ksym *kallsyms_lookup(const struct kallsyms *k, uint64_t addr);
 
 /*
+ * Whether k is of the boot a recording was made in, by the symbol the
+ * recording placed (name, len bytes, at addr: perf_data's kernel_ref):
+ * 1 it is there; 0 it is elsewhere (at *found: another boot of a kernel
+ * placed at random), -1 k does not list it (it cannot be told).
+ */
+int kallsyms_check_ref(const struct kallsyms *k, const char *name, size_t len,
+		       uint64_t addr, uint64_t *found);
+
+/*
  * The running kernel's build-id (/sys/kernel/notes) into id, at most
  * max bytes: its length, 0 when it cannot be read.
  */

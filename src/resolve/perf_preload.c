@@ -210,12 +210,15 @@ static void *helper(void *arg)
 	return NULL;
 }
 
-/* The kernel's symbols as load_kallsyms() would choose them: --kallsyms,
- * else this kernel's when its release made the recording (the build-id
- * is checked there; at worst they were loaded for nothing). */
+/* The kernel's symbols as load_kallsyms() would choose them first:
+ * --kallsyms, else this kernel's when its release made the recording
+ * (perf's cached copy of them where it will do, else /proc/kallsyms;
+ * the build-id and the boot are checked there: at worst they were
+ * loaded for nothing). cached: room for the copy's path. */
 static const char *kernel_path(const struct perf_preload *pl,
 			       const struct names *names,
-			       const struct perf_data *d)
+			       const struct perf_data *d,
+			       char cached[PERF_PATH_MAX])
 {
 	struct utsname u;
 
@@ -224,6 +227,8 @@ static const char *kernel_path(const struct perf_preload *pl,
 	if (d->osrelease == NO_NAME || uname(&u) != 0 ||
 	    strcmp(names_str(names, d->osrelease), u.release))
 		return NULL;
+	if (perf_kernel_cache_first(d, pl->o->sysroot, cached))
+		return cached;
 	return "/proc/kallsyms";
 }
 
@@ -290,12 +295,13 @@ static void queue_object(struct perf_preload *pl, const struct names *names,
 {
 	const struct perf_object *ob = &d->objects[obj];
 	const char *kpath = NULL;
+	char cached[PERF_PATH_MAX];
 	struct job j;
 
 	if (pl->njobs + pl->nlisted >= PRELOAD_MAX_JOBS)
 		return;
 	if (ob->kind == PERF_OBJ_KERNEL) {
-		kpath = kernel_path(pl, names, d);
+		kpath = kernel_path(pl, names, d, cached);
 		if (!kpath)
 			return;
 	} else if (ob->kind != PERF_OBJ_FILE) {

@@ -8,8 +8,9 @@
  * --sysroot) when its build-id is the recorded one. A file offset becomes the binary's
  * link-time address through the PT_LOAD segment that maps it, so PIE
  * and shared libraries need no load offset. The kernel's addresses are
- * named from kallsyms: --kallsyms FILE, else /proc/kallsyms when the
- * recording was made on the running kernel (its OSRELEASE is uname -r).
+ * named from kallsyms (perf_kallsyms.h: --kallsyms FILE, else the
+ * running kernel's when it made the recording, its OSRELEASE uname -r,
+ * each checked to be of the recording's boot).
  * What cannot be named is shown as perf shows it: a hex offset in its
  * object, "[unknown]" outside every mapping, and the kernel as one
  * function "[kernel.kallsyms]" without its symbols.
@@ -45,7 +46,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include "base/array.h"
 #include "base/diag.h"
@@ -54,6 +54,7 @@
 #include "call_check.h"
 #include "kallsyms.h"
 #include "perf_jitmap.h"
+#include "perf_kallsyms.h"
 #include "perf_charge.h"
 #include "perf_missing.h"
 #include "perf_lines.h"
@@ -673,129 +674,15 @@ static void bind_recorded(struct presolve *r)
 		perf_say_missing_dwarf(r->kept, kept_before);
 }
 
-/*
- * Whether the recording was made on the running kernel: the same
- * release (OSRELEASE, uname -r), and the same build when the recording
- * gives the kernel's build-id.
- */
-static bool recorded_here(const struct presolve *r)
-{
-	const struct perf_data *d = r->d;
-	const struct perf_object *k = NULL;
-	uint8_t id[PERF_BUILD_ID_MAX];
-	struct utsname u;
-	size_t n;
-
-	if (d->osrelease == NO_NAME || uname(&u) != 0 ||
-	    strcmp(profile_str(r->p, d->osrelease), u.release))
-		return false;
-	for (size_t i = 0; i < d->nobjects; i++)
-		if (d->objects[i].kind == PERF_OBJ_KERNEL)
-			k = &d->objects[i];
-	if (!k || !k->build_id_len)
-		return true;
-	n = kallsyms_running_build_id(id, sizeof(id));
-	return !n || (n <= k->build_id_len && !memcmp(id, k->build_id, n));
-}
-
-/*
- * A recording made on another kernel (another machine's, a reboot into
- * another build) without --kallsyms: its kernel code is one function,
- * [kernel.kallsyms]. Said once when it has kernel samples, with what
- * names them.
- */
-static void note_kernel_unnamed(const struct presolve *r)
-{
-	const struct perf_data *d = r->d;
-	const char *where = NULL;
-	struct utsname u;
-	bool kernel = false;
-
-	for (size_t f = 0; f < d->nframes && !kernel; f++)
-		kernel = d->objects[d->frames[f].object].kind ==
-			 PERF_OBJ_KERNEL;
-	if (!kernel)
-		return;
-	for (size_t i = 0; i < r->p->ninputs && !where; i++)
-		if (!strcmp(profile_str(r->p, r->p->inputs[i].format), "perf"))
-			where = profile_str(r->p, r->p->inputs[i].path);
-	if (uname(&u) != 0)
-		strcpy(u.release, "?");
-	if (d->osrelease != NO_NAME &&
-	    !strcmp(profile_str(r->p, d->osrelease), u.release))
-		note("%s: its kernel code is one function, [kernel.kallsyms]: "
-		     "it was recorded on another build of kernel %s (the "
-		     "recorded build-id is not the running kernel's; "
-		     "--kallsyms=FILE, a copy of that kernel's /proc/kallsyms, "
-		     "names its functions)", where ? where : "the recording",
-		     u.release);
-	/* the running release is not in the other message: the tests'
-	 * expected output must not depend on the machine */
-	else
-		note("%s: its kernel code is one function, [kernel.kallsyms]: "
-		     "it was recorded on kernel %s, which is not the running "
-		     "one (--kallsyms=FILE, a copy of that kernel's "
-		     "/proc/kallsyms, names its functions)",
-		     where ? where : "the recording",
-		     d->osrelease != NO_NAME ? profile_str(r->p, d->osrelease)
-					     : "(not recorded)");
-}
-
-/*
- * The recorded kernel's symbols in perf's build-id cache, by its
- * build-id: perf record keeps a copy of /proc/kallsyms there, and perf
- * archive's tarball, unpacked into ~/.debug on another machine, brings
- * it along with the objects. Into path; NULL when it is not there.
- */
-static const char *cached_kallsyms(const struct presolve *r,
-				   char path[PERF_PATH_MAX])
-{
-	const struct perf_object *k = NULL;
-	struct stat sb;
-
-	for (size_t i = 0; i < r->d->nobjects && !k; i++)
-		if (r->d->objects[i].kind == PERF_OBJ_KERNEL)
-			k = &r->d->objects[i];
-	if (!k || !perf_kernel_cache_path(k, r->o->sysroot, path) ||
-	    stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return NULL;
-	return path;
-}
-
-/* The kernel's symbols: --kallsyms, or this kernel's when it made the
- * recording, or else the recorded kernel's in perf's build-id cache. */
+/* The kernel's symbols (perf_kallsyms.h), ordered here, where their
+ * names would have been interned. */
 static int load_kallsyms(struct presolve *r)
 {
-	const char *path = r->o->kallsyms;
-	char cached[PERF_PATH_MAX];
-	int ret;
+	int ret = perf_kallsyms_load(r->p, r->d, r->o, &r->ksyms);
 
-	if (!path) {
-		if (recorded_here(r))
-			path = "/proc/kallsyms";
-		else if ((path = cached_kallsyms(r, cached)) == NULL) {
-			note_kernel_unnamed(r);
-			return 0;
-		}
-	}
-	if (!r->o->preload ||
-	    !perf_preload_take_kallsyms(r->o->preload, path, &r->ksyms,
-					&ret))
-		ret = kallsyms_load(&r->ksyms, path);
-	/* the cache's copy said only when it names the kernel's code: a
-	 * perf record without the right to see addresses caches them all
-	 * 0, and an unreadable one has said why already */
-	if (path == cached) {
-		if (ret == 0)
-			note("symbols from %s for [kernel.kallsyms] (found by "
-			     "its build-id)", path);
-		else
-			note_kernel_unnamed(r);
-	}
 	if (ret < 0)
-		return r->o->kallsyms ? -1 : 0;
-	r->have_ksyms = ret == 0;
-	/* here, where the names would have been interned */
+		return -1;
+	r->have_ksyms = ret > 0;
 	if (r->have_ksyms)
 		kallsyms_order(&r->ksyms, &r->p->names, r->taken, r->ntaken);
 	return 0;

@@ -123,6 +123,34 @@ static void note_exe(struct perf_reader *r, uint32_t pid, uint32_t object)
 }
 
 /*
+ * A mapping of the kernel's (pid -1): its own, "[kernel.kallsyms]_text"
+ * with _text's address in that boot as pgoff (perf record's reference
+ * symbol, by which a kallsyms of another boot is told: a kernel placed
+ * at random, KASLR, has its symbols elsewhere each boot), or a module's.
+ * The first recording's is kept.
+ */
+static void kernel_mapping(struct perf_reader *r, const struct perf_record *rec,
+			   size_t fixed, size_t tsize, uint64_t pgoff)
+{
+	const char *name = (const char *)rec->body + fixed;
+	size_t nlen, klen = strlen(PERF_KERNEL_OBJECT);
+
+	if ((rec->misc & CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL ||
+	    rec->len < fixed + tsize)
+		return;
+	nlen = strnlen(name, rec->len - fixed - tsize);
+	if (nlen < klen || memcmp(name, PERF_KERNEL_OBJECT, klen)) {
+		r->d->kernel_modules++;
+		return;
+	}
+	if (nlen > klen && r->d->kernel_ref == NO_NAME) {
+		r->d->kernel_ref = names_intern(&r->p->names, name + klen,
+						nlen - klen);
+		r->d->kernel_ref_addr = pgoff;
+	}
+}
+
+/*
  * MMAP:  u32 pid, tid; u64 addr, len, pgoff; char filename[]
  * MMAP2: the same up to pgoff, then 24 bytes (device and inode, or a
  *        build-id), u32 prot, flags, then the filename.
@@ -151,9 +179,12 @@ static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 	cursor_u64(&c, &len);
 	cursor_u64(&c, &map.pgoff);
 	if ((rec->misc & CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
-	    pid == UINT32_MAX)
-		return 0;	/* the kernel's and its modules': kernel
-				 * addresses are named by address */
+	    pid == UINT32_MAX) {
+		/* the kernel's and its modules': kernel addresses are
+		 * named by address */
+		kernel_mapping(r, rec, fixed, tsize, map.pgoff);
+		return 0;
+	}
 	trailer(r, rec, &t);
 	name = (const char *)rec->body + fixed;
 	nlen = strnlen(name, rec->len - fixed - tsize);
