@@ -795,6 +795,23 @@ static int batch_add_par(struct perf_reader *r, struct perf_par *par,
 }
 
 /*
+ * A held sample's header and last line asked into the cache ahead of
+ * its parse: each sample is 8 KiB of a --call-graph dwarf recording,
+ * so each header is on a page of its own, which the processor does not
+ * fetch ahead by itself, and the stack dump's dyn_size, read next, is
+ * at its end; in a piece read with O_DIRECT neither is in any cache.
+ * The words read there (cursor_u32(), cursor_u64()) were 3-5% of the
+ * main thread's samples on the 1 GB recording, a quarter less so.
+ */
+#define PARSE_AHEAD 2
+
+static void fetch_record(const struct perf_held *h)
+{
+	__builtin_prefetch(h->bytes);
+	__builtin_prefetch(h->bytes + h->size - 1);
+}
+
+/*
  * The held samples up to time limit, from the oldest held; on two
  * threads once a sample with a stack to unwind comes, if a second
  * unwinder is wanted: up to PERF_PAR_JOBS samples at a time, parsed in
@@ -827,6 +844,8 @@ static int read_held(struct perf_reader *r, uint64_t limit,
 		for (long i = 0; i < k && ret == 0; i++) {
 			struct perf_parsed *ps = &b->e[i].ps;
 
+			if (i + PARSE_AHEAD < k)
+				fetch_record(&b->e[i + PARSE_AHEAD].h);
 			parse_header(r, b->e[i].h.bytes, b->e[i].h.off,
 				     &b->e[i].rec);
 			r->in_inflated = b->e[i].h.inflated;
@@ -1015,6 +1034,9 @@ int perf_read_records(struct perf_reader *r, size_t start, size_t end,
 		p = perf_source_bytes(&src, at, rec.size, keep);
 		if (!p)
 			goto out;
+		/* the next header, a page or more on (fetch_record()); an
+		 * address past the bytes had is not read, only fetched */
+		__builtin_prefetch(p + rec.size);
 		parse_header(r, p, at, &rec);
 		if (extra_bytes(r, &rec, &extra) < 0)
 			goto out;
