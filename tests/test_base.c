@@ -462,6 +462,39 @@ static void test_table_memory(void **state)
 	}
 }
 
+/* A table given back with xfree_table_keep() is taken again by the
+ * next ones that fit in it, carved from its start in whole huge pages,
+ * zeroed however it was written; one too large for it is mapped anew. */
+static void test_table_kept(void **state)
+{
+	const size_t mib = (size_t)1 << 20;
+	unsigned char *big = xcalloc_table(7 * mib), *a, *b, *c, *d;
+
+	(void)state;
+	memset(big, 0x5a, 7 * mib);
+	xfree_table_keep(big, 7 * mib);		/* 8 MiB kept */
+	a = xcalloc_table(3 * mib + 5);		/* 4 of them */
+	assert_ptr_equal(a, big);
+	b = xcalloc_table(TABLE_MAP_BYTES);	/* 2 more */
+	assert_ptr_equal(b, big + 4 * mib);
+	c = xcalloc_table(3 * mib);		/* 2 left: no */
+	assert_true(c < big || c >= big + 8 * mib);
+	d = xcalloc_table(2 * mib);		/* the last 2 */
+	assert_ptr_equal(d, big + 6 * mib);
+	for (size_t i = 0; i < 3 * mib + 5; i += 4093)
+		assert_int_equal(a[i], 0);
+	assert_int_equal(a[3 * mib + 4], 0);
+	assert_int_equal(b[TABLE_MAP_BYTES - 1], 0);
+	assert_int_equal(d[2 * mib - 1], 0);
+	xfree_table(a, 3 * mib + 5);
+	xfree_table(b, TABLE_MAP_BYTES);
+	xfree_table(c, 3 * mib);
+	xfree_table(d, 2 * mib);
+	/* below TABLE_MAP_BYTES: the heap's, freed as usual */
+	a = xcalloc_table(4096);
+	xfree_table_keep(a, 4096);
+}
+
 /* Once the table is dropped, names are still found by text (searched
  * for), and interning builds the table again with every id kept. */
 static void test_names_drop_table(void **state)
@@ -934,6 +967,7 @@ int main(void)
 		cmocka_unit_test(test_names_intern_many),
 		cmocka_unit_test(test_names_lengths),
 		cmocka_unit_test(test_table_memory),
+		cmocka_unit_test(test_table_kept),
 		cmocka_unit_test(test_utf8_seq_len),
 		cmocka_unit_test(test_big_array_grow),
 		cmocka_unit_test(test_call_counts),

@@ -48,5 +48,9 @@ void xfree_table(void *p, size_t size);
  * holes too small for the heap's other blocks. */
 void *xcalloc_table_from(size_t size, size_t map_from);
 void xfree_table_from(void *p, size_t size, size_t map_from);
+/* xfree_table(), but the memory kept for the next tables (up to 64
+ * MiB in all, see xalloc.c): for a large table freed while others are
+ * still to be made, such as the reading ahead's pieces after a read. */
+void xfree_table_keep(void *p, size_t size);
 
 #endif

@@ -86,19 +86,19 @@ void perf_charge_prepare(struct perf_charge *pc)
 {
 	const struct perf_data *d = pc->d;
 	size_t nn = d->nnodes, stride = pc->p->stride, m, nleaves = 0;
-	uint32_t *order = xmalloc((nn + 1) * sizeof(*order));
-	uint32_t *parent, *leaf;
+	size_t order_size = (nn + 1) * sizeof(uint32_t);
+	uint32_t *order, *parent, *leaf;
 
-	if (pc->chains) {
-		free(order);
+	if (pc->chains)
 		return;
-	}
+	order = xcalloc_table(order_size);
 	/* per node: where stacks end, and in pos its parent for
 	 * stack_tree_order(), then its place in the walk's order (a node
 	 * that no stack ends at or passes keeps its parent: it is not
 	 * looked at) */
 	pc->ends = xcalloc(nn + 1, sizeof(*pc->ends));
-	pc->pos = xmalloc((nn + 1) * sizeof(*pc->pos));
+	pc->pos_size = (nn + 1) * sizeof(*pc->pos);
+	pc->pos = xcalloc_table(pc->pos_size);
 	for (size_t n = 0; n < nn; n++) {
 		pc->pos[n] = d->nodes[n].parent;
 		for (uint32_t c = d->nodes[n].cost; c != NO_ID && !pc->ends[n];
@@ -108,12 +108,15 @@ void perf_charge_prepare(struct perf_charge *pc)
 	}
 	m = stack_tree_order(nn, pc->pos, pc->ends, order);
 	/* per node of the walk: function, arc, leaf, parent */
-	pc->ids = xmalloc((4 * m + 1) * sizeof(*pc->ids));
+	pc->ids_size = (4 * m + 1) * sizeof(*pc->ids);
+	pc->ids = xcalloc_table(pc->ids_size);
 	leaf = pc->ids + 2 * m;
 	parent = pc->ids + 3 * m;
 	memset(pc->ids, 0xff, 3 * m * sizeof(*pc->ids));	/* NO_ID */
-	pc->leaf_ids = xmalloc((2 * nleaves + 1) * sizeof(*pc->leaf_ids));
-	pc->rows = xcalloc((2 * stride + 1) * nleaves + 1, sizeof(*pc->rows));
+	pc->leaf_ids_size = (2 * nleaves + 1) * sizeof(*pc->leaf_ids);
+	pc->leaf_ids = xcalloc_table(pc->leaf_ids_size);
+	pc->rows_size = ((2 * stride + 1) * nleaves + 1) * sizeof(*pc->rows);
+	pc->rows = xcalloc_table(pc->rows_size);
 	for (size_t i = 0, k = 0; i < m; i++) {
 		uint32_t n = order[i], up = pc->pos[n];
 		uint64_t *cost;
@@ -136,7 +139,7 @@ void perf_charge_prepare(struct perf_charge *pc)
 		}
 		cost[2 * stride] = stack_samples(d, cost + stride, stride);
 	}
-	free(order);
+	xfree_table(order, order_size);
 	pc->t = (struct stack_tree){ .n = m, .parent = parent,
 				     .func = pc->ids, .call = pc->ids + m,
 				     .leaf = leaf, .leaf_ids = pc->leaf_ids,
@@ -318,10 +321,10 @@ void perf_charge_keep_stacks(struct perf_charge *pc)
 void perf_charge_release(struct perf_charge *pc)
 {
 	perf_charge_join(pc);
-	free(pc->ids);
-	free(pc->leaf_ids);
-	free(pc->rows);
+	xfree_table(pc->ids, pc->ids_size);
+	xfree_table(pc->leaf_ids, pc->leaf_ids_size);
+	xfree_table(pc->rows, pc->rows_size);
 	free(pc->ends);
-	free(pc->pos);
+	xfree_table(pc->pos, pc->pos_size);
 	memset(pc, 0, sizeof(*pc));
 }

@@ -56,6 +56,9 @@ struct perf_charge {
 	uint32_t *ids, *leaf_ids, *pos;
 	uint64_t *rows;
 	uint8_t *ends;
+	/* their sizes in bytes (xcalloc_table(): memory freed by the read,
+	 * the reading ahead's, is taken again) */
+	size_t ids_size, leaf_ids_size, pos_size, rows_size;
 	struct perf_charge_thread *thread;	/* the second thread, or NULL */
 };
 

@@ -544,7 +544,9 @@ void perf_ahead_stop(struct perf_ahead *a)
 	pthread_cond_destroy(&a->main_cv);
 	pthread_cond_destroy(&a->reader_cv[0]);
 	pthread_cond_destroy(&a->reader_cv[1]);
-	xfree_table(a->mem, MEM_LEN);
+	/* what resolving the recording makes next (the charging's
+	 * tables) takes this memory again, warm */
+	xfree_table_keep(a->mem, MEM_LEN);
 	free(a->joined);
 	if (a->direct_fd >= 0)
 		close(a->direct_fd);
