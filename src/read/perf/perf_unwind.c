@@ -586,7 +586,7 @@ report_miss(struct perf_unwind *u, uint64_t pc, struct report_slot *rs)
 	void **slot;
 	struct umod m;
 	uint64_t from = 0, until = UINT64_MAX, t = u->s->time;
-	uint32_t at;
+	uint32_t at, row1;
 
 	map = find_map(u, pc, t, &from, &until);
 	if (!map || !map->file_offsets)
@@ -596,12 +596,17 @@ report_miss(struct perf_unwind *u, uint64_t pc, struct report_slot *rs)
 		return REPORT_NONE;
 	m.object = map->object;
 	at = (uint32_t)(map - u->r->maps.maps);
+	/* the slot had pc in this Dwfl with the same mapping (its gen or
+	 * its times no longer said so): the same module, so the same row */
+	row1 = rs->made == pr->made && rs->pc == pc && rs->map == at
+		       ? rs->row1
+		       : 0;
 	for (size_t i = 0; i < pr->nmods; i++) {
 		const struct umod *o = &pr->mods[i];
 
 		if (o->object == m.object && o->bias == m.bias) {
 			*rs = (struct report_slot){ pc, from, until, pr->made,
-						    pr->pid, u->gen, 0, at };
+						    pr->pid, u->gen, row1, at };
 			u->last = rs;
 			u->mod = i;
 			return REPORT_OK;
