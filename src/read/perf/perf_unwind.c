@@ -187,6 +187,10 @@ struct perf_unwind {
 
 	bool swap;		/* the recording's byte order is not ours */
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	/* their array as of the last perf_cfi_row() that found one (the
+	 * rows move only when one is added): a report slot's row is read
+	 * from it without a call per frame */
+	const struct cfi_row *rows_at;
 	struct report_slot *last;	/* the slot of report()'s last
 					 * REPORT_OK; NULL after another */
 	size_t mod;		/* the module of the process's that a
@@ -1022,7 +1026,7 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 			step_by_fp(u, st, up);
 			return true;
 		}
-		row = perf_cfi_at(u->rows, rs->row1 - 1);
+		row = u->rows_at + (rs->row1 - 1);
 	} else {
 		/* the module report() found for st->pc, when it holds pc */
 		m = u->mod < pr->nmods && pr->mods[u->mod].lo <= pc &&
@@ -1037,6 +1041,8 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 					     pc - m->bias, &row);
 		if (found == CFI_HARD)
 			return false;
+		if (found == CFI_FOUND)
+			u->rows_at = perf_cfi_at(u->rows, 0);
 		if (rs && m)
 			rs->row1 = found == CFI_FOUND
 					   ? perf_cfi_index(u->rows, row) + 1
