@@ -76,6 +76,8 @@ struct chunk {
 	uint32_t next;		/* the block's older chunk: index + 1, or 0 */
 	uint8_t n;
 };
+_Static_assert(sizeof(struct chunk) == 64, "a chunk a cache line");
+#define LINE 64
 
 struct perf_cfi {
 	/* (file, address) -> entry, of the addresses without a range */
@@ -83,7 +85,11 @@ struct perf_cfi {
 	/* (file, address >> BLOCK_BITS) -> the block's first range's
 	 * index + 1 */
 	struct u64map by_block;
+	/* each on a cache line of its own (grow_chunks()): at malloc()'s
+	 * alignment most chunks were two lines, their count at the end and
+	 * their ranges at the start, each a miss */
 	struct chunk *chunks;
+	char *chunks_mem;	/* the block chunks[] is in */
 	size_t nchunks, chunks_alloc;
 	struct recent *recent;	/* NULL until the first look-up */
 	struct cfi_row *rows;
@@ -107,7 +113,7 @@ void perf_cfi_free(struct perf_cfi *c)
 		return;
 	u64map_release(&c->by_addr);
 	u64map_release(&c->by_block);
-	free(c->chunks);
+	free(c->chunks_mem);
 	free(c->recent);
 	free(c->rows);
 	free(c->slots);
@@ -305,6 +311,30 @@ static uint32_t range_entry(const struct perf_cfi *c, uint32_t file,
 	return U64MAP_NONE;
 }
 
+/* Room in chunks[] for n, the array's start on a cache line: its
+ * block is grown by realloc() with a line to spare (the pages of a
+ * large block are moved, not copied), and the chunks moved in it when
+ * the block's alignment changed. */
+static void grow_chunks(struct perf_cfi *c, size_t n)
+{
+	size_t was = c->chunks ? (size_t)((char *)c->chunks - c->chunks_mem) : 0;
+	size_t alloc = c->chunks_alloc, at;
+	char *mem;
+
+	if (n <= alloc)
+		return;
+	alloc = alloc / 2 * 3 + 16;
+	if (alloc < n)
+		alloc = n;
+	mem = xreallocarray(c->chunks_mem, alloc + 1, sizeof(struct chunk));
+	at = (LINE - (uintptr_t)mem % LINE) % LINE;
+	if (at != was)
+		memmove(mem + at, mem + was, c->nchunks * sizeof(struct chunk));
+	c->chunks_mem = mem;
+	c->chunks = (struct chunk *)(mem + at);
+	c->chunks_alloc = alloc;
+}
+
 /* [start, end), which holds pc, has entry e: its part in pc's block
  * kept there. False when not kept. */
 static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
@@ -325,7 +355,7 @@ static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 	if (!first || c->chunks[first - 1].n == CHUNK_RANGES) {
 		if (c->nchunks >= UINT32_MAX - 1)
 			return false;
-		ARRAY_GROW(c->chunks, c->nchunks + 1, c->chunks_alloc);
+		grow_chunks(c, c->nchunks + 1);
 		g = &c->chunks[c->nchunks];
 		memset(g, 0, sizeof(*g));
 		g->next = first;

@@ -68,7 +68,9 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 			    uint64_t pc, const struct cfi_row **row);
 
 /* A row perf_cfi_row() gave, as an index that stays (the rows move);
- * and the row of such an index, valid as perf_cfi_row()'s. */
+ * and the row of such an index, valid as perf_cfi_row()'s. The rows
+ * are one array: perf_cfi_at(c, i) is perf_cfi_at(c, 0) + i, and they
+ * move only in a call of perf_cfi_row() that finds a row. */
 uint32_t perf_cfi_index(const struct perf_cfi *c, const struct cfi_row *row);
 const struct cfi_row *perf_cfi_at(const struct perf_cfi *c, uint32_t i);
 

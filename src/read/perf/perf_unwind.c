@@ -187,8 +187,15 @@ struct perf_unwind {
 
 	bool swap;		/* the recording's byte order is not ours */
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	/* their array as of the last perf_cfi_row() that found one (the
+	 * rows move only when one is added): a report slot's row is read
+	 * from it without a call per frame */
+	const struct cfi_row *rows_at;
 	struct report_slot *last;	/* the slot of report()'s last
 					 * REPORT_OK; NULL after another */
+	size_t mod;		/* the module of the process's that a
+				 * report() missing its slot found
+				 * (SIZE_MAX: not known) */
 	struct map_run runs[MAP_RUNS];
 	unsigned next_run;	/* the one replaced next */
 	enum perf_unwinder how;
@@ -568,12 +575,13 @@ static const struct perf_map *find_map(struct perf_unwind *u, uint64_t pc,
 
 enum report { REPORT_OK, REPORT_NONE, REPORT_STALE };
 
-/*
- * Make sure the module holding pc in the sample's process is reported:
- * REPORT_NONE when no file of ours holds it (unwinding stops there),
- * REPORT_STALE when the Dwfl has another object there (make it again).
- */
-static enum report report(struct perf_unwind *u, uint64_t pc)
+/* report() where pc's slot rs does not answer: the mapping looked up,
+ * the module found or reported, and rs filled. Apart from the hits,
+ * whose path is short enough to be inlined in each frame's step (the
+ * whole function's prologue and epilogue were a fifth of its
+ * instructions). */
+static __attribute__((noinline)) enum report
+report_miss(struct perf_unwind *u, uint64_t pc, struct report_slot *rs)
 {
 	struct uproc *pr = u->proc;
 	const struct perf_map *map;
@@ -582,25 +590,8 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	void **slot;
 	struct umod m;
 	uint64_t from = 0, until = UINT64_MAX, t = u->s->time;
-	uint64_t h = (pc ^ (uint64_t)pr->pid << 40) * 0x9e3779b97f4a7c15ull;
-	struct report_slot *rs;
+	uint32_t at, row1;
 
-	if (!u->reported)
-		u->reported = xcalloc((size_t)1 << REPORT_CACHE_BITS,
-				      sizeof(*u->reported));
-	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
-	u->last = NULL;
-	if (rs->made == pr->made && rs->pc == pc && rs->pid == pr->pid &&
-	    rs->from <= t && t < rs->until &&
-	    (rs->gen == u->gen ||
-	     (rs->gen < u->gen &&
-	      perf_maps_same(&u->r->maps, pr->pid, rs->gen, pc)))) {
-		/* the same mapping, its module and row: the process's
-		 * mappings changed elsewhere */
-		rs->gen = u->gen;
-		u->last = rs;
-		return REPORT_OK;
-	}
 	map = find_map(u, pc, t, &from, &until);
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
@@ -608,15 +599,20 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	if (!f || !place(f, map, &m))
 		return REPORT_NONE;
 	m.object = map->object;
+	at = (uint32_t)(map - u->r->maps.maps);
+	/* the slot had pc in this Dwfl with the same mapping (its gen or
+	 * its times no longer said so): the same module, so the same row */
+	row1 = rs->made == pr->made && rs->pc == pc && rs->map == at
+		       ? rs->row1
+		       : 0;
 	for (size_t i = 0; i < pr->nmods; i++) {
 		const struct umod *o = &pr->mods[i];
 
 		if (o->object == m.object && o->bias == m.bias) {
-			*rs = (struct report_slot){
-				pc, from, until, pr->made, pr->pid, u->gen, 0,
-				(uint32_t)(map - u->r->maps.maps)
-			};
+			*rs = (struct report_slot){ pc, from, until, pr->made,
+						    pr->pid, u->gen, row1, at };
 			u->last = rs;
+			u->mod = i;
 			return REPORT_OK;
 		}
 		if (o->lo < m.hi && m.lo < o->hi)
@@ -634,17 +630,51 @@ static enum report report(struct perf_unwind *u, uint64_t pc)
 	*slot = (void *)f;
 	libdw->report_end(pr->dwfl, NULL, NULL);
 	ARRAY_GROW(pr->mods, pr->nmods + 1, pr->mods_alloc);
+	u->mod = pr->nmods;
 	pr->mods[pr->nmods++] = m;
 	*rs = (struct report_slot){ pc, from, until, pr->made, pr->pid,
-				    u->gen, 0,
-				    (uint32_t)(map - u->r->maps.maps) };
+				    u->gen, 0, at };
 	u->last = rs;
 	return REPORT_OK;
 }
 
+/*
+ * Make sure the module holding pc in the sample's process is reported:
+ * REPORT_NONE when no file of ours holds it (unwinding stops there),
+ * REPORT_STALE when the Dwfl has another object there (make it again).
+ * A slot of the same Dwfl (made: each Dwfl is one process's) answers
+ * for its pc while its mapping does.
+ */
+static inline enum report report(struct perf_unwind *u, uint64_t pc)
+{
+	const struct uproc *pr = u->proc;
+	uint64_t t = u->s->time;
+	uint64_t h = (pc ^ (uint64_t)pr->pid << 40) * 0x9e3779b97f4a7c15ull;
+	struct report_slot *rs;
+
+	if (!u->reported)
+		u->reported = xcalloc((size_t)1 << REPORT_CACHE_BITS,
+				      sizeof(*u->reported));
+	rs = &u->reported[h >> (64 - REPORT_CACHE_BITS)];
+	u->last = NULL;
+	u->mod = SIZE_MAX;
+	if (rs->made == pr->made && rs->pc == pc && rs->from <= t &&
+	    t < rs->until &&
+	    (rs->gen == u->gen ||
+	     (rs->gen < u->gen &&
+	      perf_maps_same(&u->r->maps, pr->pid, rs->gen, pc)))) {
+		/* the same mapping, its module and row: the process's
+		 * mappings changed elsewhere */
+		rs->gen = u->gen;
+		u->last = rs;
+		return REPORT_OK;
+	}
+	return report_miss(u, pc, rs);
+}
+
 /* Frame u->n is at pc (exact: where the code was): its mapping, which
  * report() just found for it (u->last), kept too. */
-static void keep_frame(struct perf_unwind *u, uint64_t pc, bool exact)
+static inline void keep_frame(struct perf_unwind *u, uint64_t pc, bool exact)
 {
 	u->pcs[u->n] = pc;
 	u->exact[u->n] = exact;
@@ -900,8 +930,9 @@ static void step_by_fp(struct perf_unwind *u, const struct fstate *st,
 
 /* The caller's frame of st by row, as libdwfl's handle_cfi() makes it
  * from the same row. */
-static void step_by_row(struct perf_unwind *u, const struct fstate *st,
-			const struct cfi_row *row, struct fstate *up)
+static inline void step_by_row(struct perf_unwind *u,
+			       const struct fstate *st,
+			       const struct cfi_row *row, struct fstate *up)
 {
 	unsigned first = row->nsame + row->nat;
 	bool has_cfa;
@@ -984,34 +1015,44 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 	bool ret_addr = !st->initial && !st->signal;
 	uint64_t pc = st->pc - (ret_addr ? 1 : 0);
 	struct report_slot *rs = ret_addr ? u->last : NULL;
+	const struct uproc *pr = u->proc;
 	const struct umod *m;
 	const struct cfi_row *row = NULL;
 	enum cfi_found found = CFI_NO_FDE;
 
 	/* a return address's look-up, kept in st->pc's report slot */
 	if (rs && rs->row1) {
-		if (rs->row1 == STEP_BY_FP)
+		if (rs->row1 == STEP_BY_FP) {
 			step_by_fp(u, st, up);
-		else
-			step_by_row(u, st, perf_cfi_at(u->rows, rs->row1 - 1),
-				    up);
-		return true;
+			return true;
+		}
+		row = u->rows_at + (rs->row1 - 1);
+	} else {
+		/* the module report() found for st->pc, when it holds pc */
+		m = u->mod < pr->nmods && pr->mods[u->mod].lo <= pc &&
+				    pc < pr->mods[u->mod].hi
+			    ? &pr->mods[u->mod]
+			    : module_at(pr, pc);
+		for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE;
+		     debug++)
+			found = perf_cfi_row(u->rows,
+					     m->object * 2 + (uint32_t)debug,
+					     file_cfi(u, m->object, debug),
+					     pc - m->bias, &row);
+		if (found == CFI_HARD)
+			return false;
+		if (found == CFI_FOUND)
+			u->rows_at = perf_cfi_at(u->rows, 0);
+		if (rs && m)
+			rs->row1 = found == CFI_FOUND
+					   ? perf_cfi_index(u->rows, row) + 1
+					   : STEP_BY_FP;
+		if (found != CFI_FOUND) {
+			step_by_fp(u, st, up);
+			return true;
+		}
 	}
-	m = module_at(u->proc, pc);
-	for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE; debug++)
-		found = perf_cfi_row(u->rows, m->object * 2 + (uint32_t)debug,
-				     file_cfi(u, m->object, debug),
-				     pc - m->bias, &row);
-	if (found == CFI_HARD)
-		return false;
-	if (rs && m) {
-		rs->row1 = found == CFI_FOUND ? perf_cfi_index(u->rows, row) + 1
-					      : STEP_BY_FP;
-	}
-	if (found == CFI_FOUND)
-		step_by_row(u, st, row, up);
-	else
-		step_by_fp(u, st, up);
+	step_by_row(u, st, row, up);
 	return true;
 }
 
@@ -1033,8 +1074,9 @@ static enum fast unwind_by_rows(struct perf_unwind *u)
 	a.has_pc = a.initial = true;
 	a.signal = false;
 	u->n = 0;
-	for (;;) {
-		if (report(u, st->pc) == REPORT_STALE)
+	/* the first frame's pc reported by the caller, u->last its slot */
+	for (bool first = true;; first = false) {
+		if (!first && report(u, st->pc) == REPORT_STALE)
 			return FAST_STALE;
 		u->past_dump = false;	/* of the last step only */
 		if (!step(u, st, up))
