@@ -50,10 +50,11 @@ void perf_maps_init(struct perf_maps *m)
 	u64map_init(&m->by_pid);
 	u64map_init(&m->comm_by_tid);
 	u64map_init(&m->absent_by_pid);
-	/* from the run's secret (hashmap.c), never 0 (xorshift32's fixed
-	 * point): with a fixed seed, a file that knew the priorities to
-	 * come could give its mappings starts in their order, and make
-	 * the treap a chain (test_maps_chosen_order) */
+	/* the comms' priorities from the run's secret (hashmap.c), never
+	 * 0 (xorshift32's fixed point): with a fixed seed, a file that
+	 * knew the priorities to come could give its records the order
+	 * that makes a treap a chain (test_maps_chosen_order, when the
+	 * mappings' treaps took theirs from here too) */
 	m->rand = (uint32_t)(hash_secret ^ hash_secret >> 32) | 1;
 	m->take_until = UINT64_MAX;
 }
@@ -227,6 +228,19 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 					.parent = parent });
 }
 
+/*
+ * A mapping's priority in the treaps: a hash of its index under the
+ * run's secret (hash_u64()), which the file cannot choose either. The
+ * nodes held xorshift32 numbers: 4 bytes of each node's 32, which the
+ * read's peak holds (the bench recording's 157,759 nodes, 5 MB), and
+ * every MiB a run touches first costs 2.5 ms on the VM we measure on.
+ * A copy of a node (own()) has its map's, as it had its number.
+ */
+static uint32_t map_prio(uint32_t map)
+{
+	return (uint32_t)(hash_u64(map) >> 32);
+}
+
 static uint64_t subtree_end(const struct perf_maps *m, uint32_t i)
 {
 	return i == NONE ? 0 : m->nodes[i].max_end;
@@ -282,7 +296,13 @@ static uint32_t insert(struct perf_maps *m, uint32_t root, uint32_t nn,
 		m->nodes[root].left = sub;
 	else
 		m->nodes[root].right = sub;
-	if (m->nodes[sub].prio <= m->nodes[root].prio) {
+	/*
+	 * sub is nn, or root's child as it was (or its copy): only nn can
+	 * be out of heap order there, and the priorities are computed
+	 * for it alone (once it stops, the levels above keep theirs)
+	 */
+	if (sub != nn ||
+	    map_prio(m->nodes[nn].map) <= map_prio(m->nodes[root].map)) {
 		fix_end(m, root);
 		return root;
 	}
@@ -317,7 +337,6 @@ static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
 	nn = (uint32_t)m->nnodes++;
 	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
-					    next_rand(m),
 					    m->procs[pi].stamp };
 	newest(&m->procs[pi])->root =
 		insert(m, newest(&m->procs[pi])->root, nn, m->procs[pi].stamp);

@@ -26,12 +26,12 @@ struct perf_map {
 				 * else from the mapping's start */
 };
 
-/* A node of a process's tree of mappings (see perf_maps.c). */
+/* A node of a process's tree of mappings (see perf_maps.c); its
+ * priority in the treap's heap order is its map's (map_prio()). */
 struct perf_mnode {
 	uint64_t max_end;	/* the largest end in its subtree */
 	uint32_t map;		/* into perf_maps.maps[] */
 	uint32_t left, right;	/* UINT32_MAX: none */
-	uint32_t prio;		/* a heap order that keeps it balanced */
 	uint32_t stamp;		/* the owner that may change it in place */
 };
 
@@ -116,7 +116,7 @@ struct perf_maps {
 	struct perf_comms *threads;
 	size_t nthreads, threads_alloc;
 	struct u64map comm_by_tid;	/* tid -> threads[] */
-	uint32_t rand;		/* the priorities of the trees' nodes */
+	uint32_t rand;		/* the priorities of the comms' trees */
 	uint32_t ngens;		/* procs' gens handed out */
 	/* one pass: the latest sample time of each process sampled before
 	 * it had a mapping or FORK (a proc is made at its first: a sample
