@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/diag.h"
 #include "base/xalloc.h"
 
 #define NONE UINT32_MAX
@@ -165,7 +166,7 @@ static bool op_before(const struct perf_maps_op *x, const struct perf_maps_op *y
 	return x->order < y->order;
 }
 
-static void note(struct perf_maps *m, const struct perf_maps_op *op)
+static void note_op(struct perf_maps *m, const struct perf_maps_op *op)
 {
 	size_t i;
 
@@ -213,9 +214,9 @@ void perf_maps_add(struct perf_maps *m, uint32_t pid,
 {
 	ARRAY_GROW(m->maps, m->nmaps + 1, m->maps_alloc);
 	m->maps[m->nmaps] = *map;
-	note(m, &(struct perf_maps_op){ .time = map->time, .pid = pid,
-					.parent = NONE,
-					.map = (uint32_t)m->nmaps });
+	note_op(m, &(struct perf_maps_op){ .time = map->time, .pid = pid,
+					   .parent = NONE,
+					   .map = (uint32_t)m->nmaps });
 	m->nmaps++;
 }
 
@@ -224,8 +225,8 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 {
 	if (parent == child)
 		return;
-	note(m, &(struct perf_maps_op){ .time = time, .pid = child,
-					.parent = parent });
+	note_op(m, &(struct perf_maps_op){ .time = time, .pid = child,
+					   .parent = parent });
 }
 
 /*
@@ -325,12 +326,17 @@ static struct perf_epoch *newest(struct perf_proc *pr)
 	return &pr->epochs[pr->nepochs - 1];
 }
 
+_Static_assert(sizeof(struct perf_map) == 40, "a mapping in 40 bytes");
+
 static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 		     uint32_t seq)
 {
 	uint32_t pi = proc_index(m, op->pid, true), nn;
 	struct perf_map *map = &m->maps[op->map];
 
+	/* 2^31 mappings would be 80 GiB: the memory runs out first */
+	if (seq >= (uint32_t)1 << 31)
+		BUG("perf mapping %u taken: more than 2^31", seq);
 	map->seq = seq;
 	check_op(m, pi, op->time, true,
 		 &(struct perf_change){ map->start, map->end, 0, false });
