@@ -602,6 +602,41 @@ static void test_u64map(void **state)
 	u64map_release(&m);
 }
 
+/* the dense map: the same answers, grown past 3/4 full, not 1/2 */
+static void test_u64map_dense(void **state)
+{
+	struct u64map m;
+	bool added;
+
+	(void)state;
+	u64map_init(&m);
+	assert_int_equal(u64map_get_or_put_dense(&m, 0, 5, &added), 5);
+	assert_true(added);
+	assert_int_equal(u64map_get_or_put_dense(&m, 0, 9, &added), 5);
+	assert_false(added);
+	for (uint64_t k = 1; k < 48; k++)
+		u64map_get_or_put_dense(&m, k * 4000000007ULL, (uint32_t)k,
+					NULL);
+	assert_int_equal(m.mask + 1, 64);	/* 48 of 64 */
+	u64map_get_or_put_dense(&m, 48 * 4000000007ULL, 48, NULL);
+	assert_int_equal(m.mask + 1, 128);
+	for (uint64_t k = 49; k < 100000; k++)
+		assert_int_equal(u64map_get_or_put_dense(&m, k * 4000000007ULL,
+							 (uint32_t)k, &added),
+				 k);
+	for (uint64_t k = 1; k < 100000; k++) {
+		assert_int_equal(u64map_get(&m, k * 4000000007ULL), k);
+		assert_int_equal(u64map_get_or_put_dense(&m, k * 4000000007ULL,
+							 1, &added),
+				 k);
+		assert_false(added);
+	}
+	assert_int_equal(m.nr, 100000);
+	assert_true(m.nr * 4 <= (m.mask + 1) * 3);
+	assert_true(m.nr * 8 > (m.mask + 1) * 3);
+	u64map_release(&m);
+}
+
 /* idmap against u64map: ids below and above 2^32, overwritten, absent,
  * enough of them that every shard grows many times */
 /* hash_bytes() spreads names that differ in a few bytes, at either end
@@ -938,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_big_array_grow),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_u64map_dense),
 		cmocka_unit_test(test_hash_bytes_spread),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_spare_cpu_from),
