@@ -370,6 +370,16 @@ bool elf_has_symtab(struct elf_file *ef)
 	return find_section(ef, SHT_SYMTAB, NULL, &sh) != NULL;
 }
 
+size_t elf_symbol_count(struct elf_file *ef, bool dynamic)
+{
+	GElf_Shdr sh;
+
+	if (!find_section(ef, dynamic ? SHT_DYNSYM : SHT_SYMTAB, NULL, &sh) ||
+	    sh.sh_entsize == 0)
+		return 0;
+	return sh.sh_size / sh.sh_entsize;
+}
+
 /* A .debug_info with contents (a stripped file keeps none; a debug file
  * made by objcopy --only-keep-debug keeps it). */
 bool elf_has_dwarf(struct elf_file *ef)

@@ -178,25 +178,28 @@ static int key_cmp(const void *a, const void *b, void *arg)
 }
 
 /*
- * raw[0, n) in the order a stable sort by raw_cmp() makes (glibc's
- * qsort_r() is its merge sort, stable, for arrays that fit in memory):
- * (address, index) pairs by a radix sort on the address bytes that
- * differ, each run of one address (aliases) then by raw_cmp() and the
- * index, and the symbols moved once. qsort_r() moving 40-byte symbols
- * took a quarter of loading libLLVM's 104,542 symbols (44,962 named,
- * the rest its CFI's).
+ * The order of raw[0, n) a stable sort by raw_cmp() makes (glibc's
+ * qsort_r() is its merge sort, stable, for arrays that fit in memory),
+ * in the val of the keys returned (n of them in *mem, freed by the
+ * caller): (address, index) pairs by a radix sort on the address bytes
+ * that differ, each run of one address (aliases) then by raw_cmp() and
+ * the index. qsort_r() moving 40-byte symbols took a quarter of loading
+ * libLLVM's 104,542 symbols (44,962 named, the rest its CFI's); the
+ * symbols are not moved at all now, but read in this order: a sorted
+ * copy of them was 40 bytes a symbol of fresh memory (4.2 MB for
+ * libLLVM), zeroed by the kernel at 2.5 ms a MiB on the VM we measure
+ * on (doc/PERFORMANCE.md, session 30).
  */
-static void sort_raw(struct raw_sym *raw, size_t n, struct names *names)
+static const struct addr_key *sort_raw(const struct raw_sym *raw, size_t n,
+				       struct names *names,
+				       struct addr_key **mem)
 {
-	struct addr_key *mem, *k;
-	struct raw_sym *out;
+	struct addr_key *k;
 
-	if (n < 2)
-		return;
-	mem = xmalloc(2 * n * sizeof(*mem));
+	*mem = xmalloc((2 * n + 1) * sizeof(**mem));
 	for (size_t i = 0; i < n; i++)
-		mem[i] = (struct addr_key){ raw[i].addr, i };
-	k = sort_by_addr(mem, mem + n, n);
+		(*mem)[i] = (struct addr_key){ raw[i].addr, i };
+	k = sort_by_addr(*mem, *mem + n, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		struct key_order o = { raw, names };
 
@@ -205,12 +208,7 @@ static void sort_raw(struct raw_sym *raw, size_t n, struct names *names)
 		if (j - i > 1)
 			qsort_r(k + i, j - i, sizeof(*k), key_cmp, &o);
 	}
-	out = xmalloc(n * sizeof(*out));
-	for (size_t i = 0; i < n; i++)
-		out[i] = raw[k[i].val];
-	memcpy(raw, out, n * sizeof(*out));
-	free(out);
-	free(mem);
+	return k;
 }
 
 /* For by_name, at the first symtab_find(): the first sym named so
@@ -342,42 +340,47 @@ static void cap_labels(struct symtab *st)
 	free(open);
 }
 
-void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
+void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
 {
 	struct symtab_priv *priv = st->priv;
+	struct addr_key *mem;
+	const struct addr_key *k = sort_raw(v, n, st->names, &mem);
 	size_t i = 0;
 
-	sort_raw(raw, n, st->names);
 	st->syms = xcalloc(n ? n : 1, sizeof(*st->syms));
 	st->nsyms = 0;
 	/* a name for each, most of the time: room made at once */
 	ARRAY_GROW(priv->named, priv->nnamed + n, priv->named_alloc);
 	while (i < n) {
+		/* the i-th symbol by raw_cmp(), and its aliases */
+		const struct raw_sym *r = &v[k[i].val];
 		struct sym *s = &st->syms[st->nsyms];
 		size_t j = i + 1;
 
-		s->addr = raw[i].addr;
-		s->name = raw[i].name;
-		s->raw = raw[i].raw;
-		s->kind = raw[i].kind;
-		s->is_local = raw[i].bind == 0;
+		s->addr = r->addr;
+		s->name = r->name;
+		s->raw = r->raw;
+		s->kind = r->kind;
+		s->is_local = r->bind == 0;
 		/* the aliases' names find the one kept */
-		for (; j < n && raw[j].addr == raw[i].addr; j++)
+		for (; j < n && k[j].addr == r->addr; j++)
 			;
-		for (size_t k = i; k < j; k++) {
-			name_add(priv, raw[k].raw, (uint32_t)st->nsyms);
+		for (size_t a = i; a < j; a++) {
+			const struct raw_sym *alias = &v[k[a].val];
+
+			name_add(priv, alias->raw, (uint32_t)st->nsyms);
 			/* a name not demangled (or not yet) is there */
-			if (raw[k].name != raw[k].raw)
-				name_add(priv, raw[k].name,
+			if (alias->name != alias->raw)
+				name_add(priv, alias->name,
 					 (uint32_t)st->nsyms);
 		}
-		if (raw[i].size) {
-			s->end = raw[i].addr + raw[i].size;
+		if (r->size) {
+			s->end = r->addr + r->size;
 			if (s->end < s->addr)	/* wraps: to the top */
 				s->end = UINT64_MAX;
 		} else {
-			uint64_t next = j < n ? raw[j].addr : UINT64_MAX;
-			uint64_t limit = raw[i].limit;
+			uint64_t next = j < n ? k[j].addr : UINT64_MAX;
+			uint64_t limit = r->limit;
 
 			s->end = next < limit ? next : limit;
 			if (s->end < s->addr)	/* a limit below it: empty */
@@ -386,6 +389,16 @@ void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n)
 		}
 		st->nsyms++;
 		i = j;
+	}
+	free(mem);
+	/* the room not taken given back to the heap: most tables are
+	 * never searched by name (the default listing's are not), and
+	 * the 245,000 symbols of the bench recording's objects gave
+	 * 110,000 names */
+	if (priv->named_alloc > priv->nnamed) {
+		priv->named = xreallocarray(priv->named, priv->nnamed,
+					    sizeof(*priv->named));
+		priv->named_alloc = priv->nnamed;
 	}
 	cap_labels(st);
 	build_spans(st);
@@ -602,13 +615,20 @@ static size_t upto_from(const struct addr_key *s, size_t n, uint64_t x,
 	return lo + count_at_or_below(s + lo, hi - lo, sizeof(*s), x);
 }
 
-static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
+/* The FDEs' ranges of .eh_frame (cfi_funcs_read()), n of them in *v. */
+static size_t read_cfi_funcs(struct symtab *st, struct elf_file *bin,
+			     struct cfi_range **v)
+{
+	return cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
+			      st->big_endian, v);
+}
+
+/* Each of v[0, n) (read_cfi_funcs(), freed here) that no symbol of raw
+ * covers, a function of its own. */
+static void add_cfi_funcs(struct symtab *st, struct cfi_range *v, size_t n,
 			  struct raw_syms *raw, bool names_later)
 {
-	struct cfi_range *v;
-	size_t n = cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
-				  st->big_endian, &v);
-	struct addr_key *mem = xcalloc(2 * raw->nr + 1, sizeof(*mem));
+	struct addr_key *mem = xmalloc((2 * raw->nr + 1) * sizeof(*mem));
 	struct addr_key *starts;
 	const char *slash = strrchr(st->path, '/');
 	const char *base = slash ? slash + 1 : st->path;
@@ -623,9 +643,6 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 		ns++;
 	}
 	starts = sort_by_addr(mem, mem + ns, ns);
-	/* room for every FDE at once, not grown (and copied) one by one */
-	if (n)
-		ARRAY_GROW(raw->v, raw->nr + n, raw->alloc);
 	for (size_t i = 0; i < n; i++) {
 		struct raw_sym *r;
 
@@ -636,6 +653,9 @@ static void add_cfi_funcs(struct symtab *st, struct elf_file *bin,
 		if (k && (starts[k - 1].addr >= v[i].lo ||
 			  starts[k - 1].val > v[i].lo))
 			continue;
+		/* room made for every FDE before the symbols were read
+		 * (load_symbols()), less what the @plt stubs took */
+		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
 		r = &raw->v[raw->nr++];
 		memset(r, 0, sizeof(*r));
 		r->addr = v[i].lo;
@@ -669,6 +689,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
 	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
+	struct cfi_range *cfi = NULL;
+	size_t ncfi = 0;
 	bool now = opts->demangle && !later;
 	enum demangle_when when = now	? DEMANGLE_NOW
 				  : later ? DEMANGLE_WORDS
@@ -707,12 +729,26 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 				     priv->nsecs, &files) < 0)
 			goto out;
 	}
+	/*
+	 * A file without .symtab names its static functions from its CFI
+	 * too (add_cfi_funcs()): read first, so that raw has room for
+	 * them and .dynsym's from the start. Grown when they came, raw
+	 * (libLLVM's 45,000 symbols, 1.8 MB) was copied into fresh memory
+	 * beside the room for 60,000 more.
+	 */
+	if (!st->has_symtab) {
+		ncfi = read_cfi_funcs(st, bin, &cfi);
+		ARRAY_GROW(raw.v, elf_symbol_count(from, true) + ncfi,
+			   raw.alloc);
+	}
 	if (elf_read_symbols(from, !st->has_symtab, st->names, when,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
 	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
-	if (!st->has_symtab)
-		add_cfi_funcs(st, bin, &raw, later);
+	if (!st->has_symtab) {
+		add_cfi_funcs(st, cfi, ncfi, &raw, later);
+		cfi = NULL;
+	}
 	symtab_build_syms(st, raw.v, raw.nr);
 	/* each name as demangle_name() and name_cfi_funcs() would have
 	 * made it, when asked */
@@ -724,6 +760,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	xs.v = NULL;
 	ret = 0;
 out:
+	free(cfi);
 	free(raw.v);
 	free(fs.v);
 	free(xs.v);

@@ -263,6 +263,9 @@ bool elf_section_bytes(struct elf_file *ef, const char *name,
 bool elf_section_vaddr(struct elf_file *ef, const char *name, uint64_t *addr);
 
 bool elf_has_symtab(struct elf_file *ef);
+/* The entries of .symtab (dynamic false) or .dynsym (true), the null
+ * one too; 0 when there is no such table. */
+size_t elf_symbol_count(struct elf_file *ef, bool dynamic);
 bool elf_has_dwarf(struct elf_file *ef);
 bool elf_code_is_nobits(struct elf_file *ef);
 
@@ -493,11 +496,12 @@ const struct sec *secs_lookup(const struct symtab_priv *priv, uint64_t addr);
 
 /*
  * Build st->syms (sorted, de-duplicated, ends filled) and the lookup
- * index from raw, which is sorted in place. st->names must be set and
+ * index from raw, read in sorted order (not changed). st->names must be set and
  * st->priv allocated. The test suite calls this with symbols made up in
  * memory.
  */
-void symtab_build_syms(struct symtab *st, struct raw_sym *raw, size_t n);
+void symtab_build_syms(struct symtab *st, const struct raw_sym *raw,
+		       size_t n);
 
 /* Sort fsyms by (section, address) and keep bfd's pick per address;
  * those below their section's start are dropped (bfd's section-relative

@@ -54,11 +54,14 @@ static void test_arena_strings_packed(void **state)
 		char text[64];
 		int len = snprintf(text, sizeof(text), "name%d#%.*s", i,
 				   i % 40, "abcdefghijklmnopqrstuvwxyzabcdefghijklmn");
+		const struct arena_block *head = a.head;
 
 		s[i] = arena_strndup(&a, text, (size_t)len);
 		bytes += (size_t)len + 1;
-		/* within a block, right after the string before */
-		if (prev && s[i] > prev && s[i] - prev < 1024)
+		/* within a block, right after the string before (the
+		 * blocks are small at first: the next can lie just past
+		 * this one in the heap) */
+		if (prev && a.head == head)
 			assert_ptr_equal(s[i], prev + prev_len + 1);
 		prev = s[i];
 		prev_len = (size_t)len;
@@ -332,6 +335,56 @@ static void test_names_lengths(void **state)
 	/* the first name, found again once many blocks are in use */
 	buf[0] = 0;
 	assert_int_equal(names_find(&n, buf, 0), ids[0]);
+	names_release(&n);
+	arena_release(&a);
+	free(buf);
+}
+
+/*
+ * A names table's blocks: a few names take ARENA_FIRST_BYTES, not a
+ * whole ARENA_BLOCK_BYTES, the blocks doubling from there; and a first
+ * name longer than a block (a block of its own) is not written over by
+ * the next.
+ */
+static void test_names_small_blocks(void **state)
+{
+	const size_t big = ARENA_BLOCK_BYTES + 100;
+	char *buf = malloc(big);
+	struct arena a;
+	struct names n;
+	name_id first, id[3000];
+	char s[16];
+
+	(void)state;
+	assert_non_null(buf);
+	memset(buf, 'x', big);
+	arena_init(&a);
+	names_init(&n, &a);
+	first = names_intern(&n, buf, big);
+	assert_int_equal(names_intern(&n, "after", 5), 1);
+	assert_int_equal(names_len(&n, first), big);
+	assert_memory_equal(names_str(&n, first), buf, big);
+	assert_string_equal(names_str(&n, 1), "after");
+	assert_int_equal(n.nblocks, 2);
+	assert_true(a.total < big + ARENA_FIRST_BYTES + 64);
+	names_release(&n);
+	arena_release(&a);
+
+	arena_init(&a);
+	names_init(&n, &a);
+	for (size_t i = 0; i < 3000; i++) {
+		snprintf(s, sizeof(s), "name%zu", i);
+		id[i] = names_intern(&n, s, strlen(s));
+		if (i == 10)	/* about 100 bytes: the first block */
+			assert_int_equal(a.total, ARENA_FIRST_BYTES);
+	}
+	for (size_t i = 0; i < 3000; i++) {
+		snprintf(s, sizeof(s), "name%zu", i);
+		assert_string_equal(names_str(&n, id[i]), s);
+		assert_int_equal(names_find(&n, s, strlen(s)), id[i]);
+	}
+	/* about 30 KB of names: 4 + 8 + 16 + 32 KiB, not 127 */
+	assert_true(a.total <= 60 * 1024);
 	names_release(&n);
 	arena_release(&a);
 	free(buf);
@@ -632,6 +685,41 @@ static void test_u64map(void **state)
 	for (uint64_t k = 1; k < 100000; k++)
 		assert_int_equal(u64map_get(&m, k * 4000000007ULL), k);
 	assert_int_equal(m.nr, 100001);
+	u64map_release(&m);
+}
+
+/* the dense map: the same answers, grown past 3/4 full, not 1/2 */
+static void test_u64map_dense(void **state)
+{
+	struct u64map m;
+	bool added;
+
+	(void)state;
+	u64map_init(&m);
+	assert_int_equal(u64map_get_or_put_dense(&m, 0, 5, &added), 5);
+	assert_true(added);
+	assert_int_equal(u64map_get_or_put_dense(&m, 0, 9, &added), 5);
+	assert_false(added);
+	for (uint64_t k = 1; k < 48; k++)
+		u64map_get_or_put_dense(&m, k * 4000000007ULL, (uint32_t)k,
+					NULL);
+	assert_int_equal(m.mask + 1, 64);	/* 48 of 64 */
+	u64map_get_or_put_dense(&m, 48 * 4000000007ULL, 48, NULL);
+	assert_int_equal(m.mask + 1, 128);
+	for (uint64_t k = 49; k < 100000; k++)
+		assert_int_equal(u64map_get_or_put_dense(&m, k * 4000000007ULL,
+							 (uint32_t)k, &added),
+				 k);
+	for (uint64_t k = 1; k < 100000; k++) {
+		assert_int_equal(u64map_get(&m, k * 4000000007ULL), k);
+		assert_int_equal(u64map_get_or_put_dense(&m, k * 4000000007ULL,
+							 1, &added),
+				 k);
+		assert_false(added);
+	}
+	assert_int_equal(m.nr, 100000);
+	assert_true(m.nr * 4 <= (m.mask + 1) * 3);
+	assert_true(m.nr * 8 > (m.mask + 1) * 3);
 	u64map_release(&m);
 }
 
@@ -966,12 +1054,14 @@ int main(void)
 		cmocka_unit_test(test_names_intern_from),
 		cmocka_unit_test(test_names_intern_many),
 		cmocka_unit_test(test_names_lengths),
+		cmocka_unit_test(test_names_small_blocks),
 		cmocka_unit_test(test_table_memory),
 		cmocka_unit_test(test_table_kept),
 		cmocka_unit_test(test_utf8_seq_len),
 		cmocka_unit_test(test_big_array_grow),
 		cmocka_unit_test(test_call_counts),
 		cmocka_unit_test(test_u64map),
+		cmocka_unit_test(test_u64map_dense),
 		cmocka_unit_test(test_hash_bytes_spread),
 		cmocka_unit_test(test_idmap),
 		cmocka_unit_test(test_spare_cpu_from),

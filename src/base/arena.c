@@ -47,7 +47,8 @@ static void *carve(struct arena *a, size_t size, size_t align)
 		return xmalloc(SIZE_MAX); /* aborts with a clear message */
 	if (!a->cur || at > (uintptr_t)a->end ||
 	    (uintptr_t)a->end - at < size) {
-		size_t data = size > ARENA_BLOCK_BYTES ? size : ARENA_BLOCK_BYTES;
+		size_t step = a->step ? a->step : ARENA_FIRST_BYTES;
+		size_t data = size > step ? size : step;
 		struct arena_block *b =
 			xmalloc(sizeof(struct arena_block) + data);
 
@@ -59,6 +60,8 @@ static void *carve(struct arena *a, size_t size, size_t align)
 			a->total += size;
 			return b->data;
 		}
+		a->step = step < ARENA_BLOCK_BYTES / 2 ? 2 * step
+						       : ARENA_BLOCK_BYTES;
 		b->next = a->head;
 		a->head = b;
 		a->end = b->data + data;

@@ -86,14 +86,17 @@ uint32_t u64map_get(const struct u64map *m, uint64_t key)
 	}
 }
 
-uint32_t u64map_get_or_put(struct u64map *m, uint64_t key, uint32_t value,
-			   bool *added)
+/* u64map_get_or_put(), the table grown past half full, or (dense)
+ * three quarters */
+static inline uint32_t get_or_put(struct u64map *m, uint64_t key,
+				  uint32_t value, bool *added, bool dense)
 {
 	size_t j;
 
 	if (value == U64MAP_NONE)
 		BUG("u64map value U64MAP_NONE is reserved");
-	if (!m->slots || (m->nr + 1) * 2 > m->mask + 1)
+	if (!m->slots || (dense ? (m->nr + 1) * 4 > (m->mask + 1) * 3
+				: (m->nr + 1) * 2 > m->mask + 1))
 		grow(m);
 	j = hash_u64(key) & m->mask;
 	for (;;) {
@@ -114,6 +117,18 @@ uint32_t u64map_get_or_put(struct u64map *m, uint64_t key, uint32_t value,
 		}
 		j = (j + 1) & m->mask;
 	}
+}
+
+uint32_t u64map_get_or_put(struct u64map *m, uint64_t key, uint32_t value,
+			   bool *added)
+{
+	return get_or_put(m, key, value, added, false);
+}
+
+uint32_t u64map_get_or_put_dense(struct u64map *m, uint64_t key,
+				 uint32_t value, bool *added)
+{
+	return get_or_put(m, key, value, added, true);
 }
 
 void u64map_put(struct u64map *m, uint64_t key, uint32_t value)

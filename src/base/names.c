@@ -99,8 +99,16 @@ static uint32_t store(struct names *n, const char *s, size_t len)
 		block = new_block(n, need);
 		p = n->blocks[block];
 	} else {
-		if (!n->nblocks || ARENA_BLOCK_BYTES - n->used < need) {
-			n->cur_block = new_block(n, ARENA_BLOCK_BYTES);
+		if (n->block_bytes - n->used < need) {
+			/* from ARENA_FIRST_BYTES, doubling (arena.h): a few
+			 * names take a small block */
+			size_t size = n->block_bytes ? 2 * n->block_bytes
+						     : ARENA_FIRST_BYTES;
+
+			if (size > ARENA_BLOCK_BYTES || size < need)
+				size = ARENA_BLOCK_BYTES;
+			n->cur_block = new_block(n, size);
+			n->block_bytes = size;
 			n->used = 0;
 		}
 		block = n->cur_block;

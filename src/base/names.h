@@ -30,6 +30,7 @@ struct names {
 	size_t nblocks, blocks_alloc;
 	size_t cur_block;		/* the one being filled */
 	size_t used;			/* bytes of it filled */
+	size_t block_bytes;		/* its size (0: none yet) */
 	/* open addressing: name_id + 1 in the low id_bits, 0 empty, and
 	 * above them bits of the name's hash (names.c); NULL until the first
 	 * name and after names_drop_table() */

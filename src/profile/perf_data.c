@@ -91,8 +91,8 @@ uint32_t perf_data_frame(struct perf_data *d, uint32_t object,
 
 	if (object >= d->nobjects)
 		BUG("perf frame in object %u of %zu", object, d->nobjects);
-	f = u64map_get_or_put(&d->objects[object].frames, offset,
-			      (uint32_t)d->nframes, &added);
+	f = u64map_get_or_put_dense(&d->objects[object].frames, offset,
+				    (uint32_t)d->nframes, &added);
 	if (!added)
 		return f;
 	ARRAY_GROW(d->frames, d->nframes + 1, d->frames_alloc);

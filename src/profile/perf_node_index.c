@@ -27,12 +27,15 @@ void perf_node_index_release(struct perf_node_index *ix)
 }
 
 /*
- * The slots grown to cap in their own memory (realloc(): a block this
- * size grows by mremap(), its pages kept) and made again from the
- * nodes' keys: a new table beside the old one and the old one freed
- * touched twice the memory, every page of the new one fresh (on this
- * VM, clear_page at 2.5 ms a MiB: the bench recording's index grows to
- * 6 MiB).
+ * The slots grown to cap in their own memory (realloc()) and made again
+ * from the nodes' keys: a new table beside the old one and the old one
+ * freed touched twice the memory, every page of the new one fresh (on
+ * this VM, clear_page at 2.5 ms a MiB: the bench recording's index
+ * grows to 6 MiB). realloc() grows the block in place when it can;
+ * mapped apart it would grow by mremap(), but glibc keeps megabytes
+ * free at the heap's top (heap_tune.c), so a block of this size is
+ * mostly carved from the heap, and moved by a copy when it cannot grow
+ * there (doc/PERFORMANCE.md, session 30, mem30).
  */
 static void grow(struct perf_node_index *ix, size_t cap,
 		 perf_node_key_fn *key, const void *ctx)
