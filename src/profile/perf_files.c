@@ -92,19 +92,24 @@ bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
 	       PERF_PATH_MAX;
 }
 
-bool perf_kernel_cache_first(const struct perf_data *d, const char *sysroot,
-			     char path[PERF_PATH_MAX])
+bool perf_kernel_cache_file(const struct perf_data *d, const char *sysroot,
+			    char path[PERF_PATH_MAX])
 {
 	const struct perf_object *k = NULL;
 	struct stat sb;
 
-	if (d->kernel_ref == NO_NAME || d->kernel_modules)
-		return false;
 	for (size_t i = 0; i < d->nobjects && !k; i++)
 		if (d->objects[i].kind == PERF_OBJ_KERNEL)
 			k = &d->objects[i];
 	return k && perf_kernel_cache_path(k, sysroot, path) &&
 	       stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+bool perf_kernel_cache_first(const struct perf_data *d, const char *sysroot,
+			     char path[PERF_PATH_MAX])
+{
+	return d->kernel_ref != NO_NAME && !d->kernel_modules &&
+	       perf_kernel_cache_file(d, sysroot, path);
 }
 
 const char *perf_base_name(const char *path)

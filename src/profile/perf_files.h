@@ -58,6 +58,11 @@ size_t perf_object_paths(const struct perf_object *ob, const char *recorded,
 bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
 			    char path[PERF_PATH_MAX]);
 
+/* Whether recording d's kernel has its kallsyms in perf's cache (into
+ * path, perf_kernel_cache_path()), a regular file there. */
+bool perf_kernel_cache_file(const struct perf_data *d, const char *sysroot,
+			    char path[PERF_PATH_MAX]);
+
 /*
  * For a recording made on the running kernel: whether perf's cached
  * copy of its kallsyms (into path) is to be read before /proc/kallsyms.
@@ -66,7 +71,7 @@ bool perf_kernel_cache_path(const struct perf_object *k, const char *sysroot,
  * names the kernel's reference symbol, by which the copy is checked to
  * be of the recording's boot once loaded (kallsyms_check_ref()), and
  * has no modules, whose places a copy made earlier in the boot could
- * lack; and when the copy is a regular file.
+ * lack; and when the copy is there (perf_kernel_cache_file()).
  */
 bool perf_kernel_cache_first(const struct perf_data *d, const char *sysroot,
 			     char path[PERF_PATH_MAX]);

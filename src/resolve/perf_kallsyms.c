@@ -6,7 +6,6 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 
 #include "base/diag.h"
@@ -97,16 +96,7 @@ static void note_kernel_unnamed(const struct choice *r)
 static const char *cached_kallsyms(const struct choice *r,
 				   char path[PERF_PATH_MAX])
 {
-	const struct perf_object *k = NULL;
-	struct stat sb;
-
-	for (size_t i = 0; i < r->d->nobjects && !k; i++)
-		if (r->d->objects[i].kind == PERF_OBJ_KERNEL)
-			k = &r->d->objects[i];
-	if (!k || !perf_kernel_cache_path(k, r->o->sysroot, path) ||
-	    stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return NULL;
-	return path;
+	return perf_kernel_cache_file(r->d, r->o->sysroot, path) ? path : NULL;
 }
 
 /* kallsyms from path into r->k, as the preloader loaded it if it did:
