@@ -220,6 +220,7 @@ struct run {
 	const uint64_t *want;
 	size_t nwant;
 	bool wanted;		/* a sequence holds a wanted address */
+	struct line_prog_index *ix;	/* non-NULL: sequences kept there */
 };
 
 /* Whether a wanted address is in [low, high). */
@@ -228,6 +229,20 @@ static bool holds_wanted(const struct run *r, uint64_t low, uint64_t high)
 	size_t lo = sorted_below_u64(r->want, r->nwant, low);
 
 	return lo < r->nwant && r->want[lo] < high;
+}
+
+/* A sequence of [low, high] ended: kept in the index being made, or
+ * checked against the wanted addresses. */
+static void seq_done(struct run *r, uint64_t low, uint64_t high)
+{
+	struct line_prog_index *ix = r->ix;
+
+	if (ix) {
+		ARRAY_GROW(ix->seqs, ix->nseqs + 1, ix->seqs_alloc);
+		ix->seqs[ix->nseqs++] = (struct line_prog_seq){ low, high };
+	} else if (!r->wanted && holds_wanted(r, low, high)) {
+		r->wanted = true;
+	}
 }
 
 /* The program's rows appended to r->rows, the sequences' ranges checked
@@ -327,8 +342,7 @@ static bool run_program(const struct header *h, bool big, struct run *r)
 		seq_rows = true;
 		disc = 0;
 		if (end) {
-			if (!r->wanted && holds_wanted(r, low, addr))
-				r->wanted = true;
+			seq_done(r, low, addr);
 			addr = 0;
 			file = line = 1;
 			file_set = seq_rows = false;
@@ -338,8 +352,7 @@ static bool run_program(const struct header *h, bool big, struct run *r)
 	 * read_lines() */
 	if (seq_rows) {
 		r->rows[r->nrows - 1].end_sequence = true;
-		if (!r->wanted && holds_wanted(r, low, r->rows[r->nrows - 1].addr))
-			r->wanted = true;
+		seq_done(r, low, r->rows[r->nrows - 1].addr);
 	}
 	return true;
 }
@@ -385,96 +398,199 @@ struct taken {
 	size_t off, first, n;
 };
 
-bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
-		    const uint64_t *want, size_t nwant, struct dwarf_data *out)
+bool line_prog_sections(struct elf_file *ef, struct line_sections *ls)
 {
-	struct line_sections ls = { 0 };
 	const unsigned char *aranges;
 	size_t aranges_size;
 
+	memset(ls, 0, sizeof(*ls));
 	/* without .debug_aranges dwarf_read() reads every unit */
 	if (!elf_section_bytes(ef, ".debug_aranges", &aranges,
 			       &aranges_size) || !aranges_size ||
-	    !elf_section_bytes(ef, ".debug_line", &ls.line, &ls.line_size) ||
-	    !ls.line_size)
+	    !elf_section_bytes(ef, ".debug_line", &ls->line, &ls->line_size) ||
+	    !ls->line_size)
 		return false;
-	if (!elf_section_bytes(ef, ".debug_str", &ls.str, &ls.str_size))
-		ls.str = NULL;
-	if (!elf_section_bytes(ef, ".debug_line_str", &ls.line_str,
-			       &ls.line_str_size))
-		ls.line_str = NULL;
-	return line_prog_rows_of(&ls, names, big_endian, want, nwant, out);
+	if (!elf_section_bytes(ef, ".debug_str", &ls->str, &ls->str_size))
+		ls->str = NULL;
+	if (!elf_section_bytes(ef, ".debug_line_str", &ls->line_str,
+			       &ls->line_str_size))
+		ls->line_str = NULL;
+	return true;
+}
+
+bool line_prog_rows(struct elf_file *ef, struct names *names, bool big_endian,
+		    const uint64_t *want, size_t nwant, struct dwarf_data *out)
+{
+	struct line_sections ls;
+
+	return line_prog_sections(ef, &ls) &&
+	       line_prog_rows_of(&ls, names, big_endian, want, nwant, out);
+}
+
+/* The names of the taken programs' rows, interned in the order
+ * dwarf_read() interns them, and the rows appended to out. */
+static void take_rows(const struct line_sections *ls, struct names *names,
+		      bool big_endian, const struct taken *taken,
+		      size_t ntaken, struct run *r, struct header *h,
+		      struct dwarf_data *out)
+{
+	name_id unknown = names_intern(names, "<unknown>", 9), *files = NULL;
+	size_t files_alloc = 0;
+
+	for (size_t t = 0; t < ntaken; t++) {
+		struct cur c = { ls->line + taken[t].off,
+				 ls->line + ls->line_size, big_endian };
+
+		if (!read_header(&c, ls, h))
+			BUG("line program at 0x%zx read once and not again",
+			    taken[t].off);
+		ARRAY_GROW(files, h->nfiles + 1, files_alloc);
+		for (size_t i = 0; i < h->nfiles; i++)
+			files[i] = NO_IDX;
+		for (size_t i = 0; i < taken[t].n; i++) {
+			struct line_entry *le = &r->rows[taken[t].first + i];
+			uint32_t f = le->file;
+
+			if (f >= h->nfiles) {
+				le->file = unknown;
+				continue;
+			}
+			if (files[f] == NO_IDX)
+				files[f] = join_name(h, names, unknown, f);
+			le->file = files[f];
+		}
+	}
+	for (size_t t = 0; t < ntaken; t++) {
+		ARRAY_GROW(out->rows, out->nrows + taken[t].n, out->rows_alloc);
+		memcpy(out->rows + out->nrows, r->rows + taken[t].first,
+		       taken[t].n * sizeof(*r->rows));
+		out->nrows += taken[t].n;
+	}
+	free(files);
+}
+
+/*
+ * Every program of ls run, each wanted one's place and rows kept
+ * (r->want) or each one's sequences indexed (r->ix). False at the
+ * first header or program not read here.
+ */
+static bool run_all(const struct line_sections *ls, bool big_endian,
+		    struct run *r, struct header *h, struct taken **taken,
+		    size_t *ntaken, size_t *taken_alloc)
+{
+	size_t off = 0;
+
+	while (off < ls->line_size) {
+		struct cur c = { ls->line + off, ls->line + ls->line_size,
+				 big_endian };
+		size_t first = r->nrows, seqs = r->ix ? r->ix->nseqs : 0;
+
+		if (!read_header(&c, ls, h))
+			return false;
+		r->wanted = false;
+		if (!run_program(h, big_endian, r))
+			return false;
+		if (r->ix) {
+			struct line_prog_index *ix = r->ix;
+
+			ARRAY_GROW(ix->units, ix->nunits + 1, ix->units_alloc);
+			ix->units[ix->nunits++] = (struct line_prog_unit){
+				off, seqs, ix->nseqs - seqs };
+			r->nrows = first;	/* rows not kept */
+		} else if (r->wanted) {
+			ARRAY_GROW(*taken, *ntaken + 1, *taken_alloc);
+			(*taken)[(*ntaken)++] = (struct taken){ off, first,
+								r->nrows - first };
+		} else {
+			r->nrows = first;
+		}
+		off = (size_t)(h->end - ls->line);
+	}
+	return true;
 }
 
 bool line_prog_rows_of(const struct line_sections *ls, struct names *names,
 		       bool big_endian, const uint64_t *want, size_t nwant,
 		       struct dwarf_data *out)
 {
-	const unsigned char *line = ls->line;
-	size_t line_size = ls->line_size;
 	struct header h = { 0 };
 	struct run r = { .want = want, .nwant = nwant };
 	struct taken *taken = NULL;
-	size_t ntaken = 0, taken_alloc = 0, off = 0;
-	name_id unknown, *files = NULL;
-	size_t files_alloc = 0;
-	bool ok = false;
+	size_t ntaken = 0, taken_alloc = 0;
+	bool ok = run_all(ls, big_endian, &r, &h, &taken, &ntaken,
+			  &taken_alloc);
 
-	while (off < line_size) {
-		struct cur c = { line + off, line + line_size, big_endian };
-		size_t first = r.nrows;
-
-		if (!read_header(&c, ls, &h))
-			goto out;
-		r.wanted = false;
-		if (!run_program(&h, big_endian, &r))
-			goto out;
-		if (r.wanted) {
-			ARRAY_GROW(taken, ntaken + 1, taken_alloc);
-			taken[ntaken++] = (struct taken){ off, first,
-							  r.nrows - first };
-		} else {
-			r.nrows = first;
-		}
-		off = (size_t)(h.end - line);
-	}
 	/* all read: the names, in the order dwarf_read() interns them */
-	unknown = names_intern(names, "<unknown>", 9);
-	for (size_t t = 0; t < ntaken; t++) {
-		struct cur c = { line + taken[t].off, line + line_size,
-				 big_endian };
-
-		if (!read_header(&c, ls, &h))
-			BUG("line program at 0x%zx read once and not again",
-			    taken[t].off);
-		ARRAY_GROW(files, h.nfiles + 1, files_alloc);
-		for (size_t i = 0; i < h.nfiles; i++)
-			files[i] = NO_IDX;
-		for (size_t i = 0; i < taken[t].n; i++) {
-			struct line_entry *le = &r.rows[taken[t].first + i];
-			uint32_t f = le->file;
-
-			if (f >= h.nfiles) {
-				le->file = unknown;
-				continue;
-			}
-			if (files[f] == NO_IDX)
-				files[f] = join_name(&h, names, unknown, f);
-			le->file = files[f];
-		}
-	}
-	for (size_t t = 0; t < ntaken; t++) {
-		ARRAY_GROW(out->rows, out->nrows + taken[t].n, out->rows_alloc);
-		memcpy(out->rows + out->nrows, r.rows + taken[t].first,
-		       taken[t].n * sizeof(*r.rows));
-		out->nrows += taken[t].n;
-	}
-	ok = true;
-out:
+	if (ok)
+		take_rows(ls, names, big_endian, taken, ntaken, &r, &h, out);
 	free(r.rows);
 	free(taken);
-	free(files);
 	free(h.dirs);
 	free(h.files);
 	return ok;
+}
+
+bool line_prog_index_of(const struct line_sections *ls, bool big_endian,
+			struct line_prog_index *ix)
+{
+	struct header h = { 0 };
+	struct run r = { .ix = ix };
+	bool ok;
+
+	memset(ix, 0, sizeof(*ix));
+	ok = run_all(ls, big_endian, &r, &h, NULL, NULL, NULL);
+	free(r.rows);
+	free(h.dirs);
+	free(h.files);
+	if (!ok)
+		line_prog_index_release(ix);
+	return ok;
+}
+
+bool line_prog_rows_indexed(const struct line_sections *ls,
+			    const struct line_prog_index *ix,
+			    struct names *names, bool big_endian,
+			    const uint64_t *want, size_t nwant,
+			    struct dwarf_data *out)
+{
+	struct header h = { 0 };
+	struct run r = { .want = want, .nwant = nwant };
+	struct taken *taken = NULL;
+	size_t ntaken = 0, taken_alloc = 0;
+	bool ok = true;
+
+	/* the programs run_all() would take: a sequence holds a wanted
+	 * address; only they are run again, for their rows */
+	for (size_t u = 0; u < ix->nunits && ok; u++) {
+		const struct line_prog_unit *un = &ix->units[u];
+		bool wanted = false;
+
+		for (size_t q = 0; q < un->nseqs && !wanted; q++)
+			wanted = holds_wanted(&r, ix->seqs[un->first_seq + q].low,
+					      ix->seqs[un->first_seq + q].high);
+		if (!wanted)
+			continue;
+		struct cur c = { ls->line + un->off, ls->line + ls->line_size,
+				 big_endian };
+		size_t first = r.nrows;
+
+		ok = read_header(&c, ls, &h) && run_program(&h, big_endian, &r);
+		ARRAY_GROW(taken, ntaken + 1, taken_alloc);
+		taken[ntaken++] = (struct taken){ un->off, first,
+						  r.nrows - first };
+	}
+	if (ok)
+		take_rows(ls, names, big_endian, taken, ntaken, &r, &h, out);
+	free(r.rows);
+	free(taken);
+	free(h.dirs);
+	free(h.files);
+	return ok;
+}
+
+void line_prog_index_release(struct line_prog_index *ix)
+{
+	free(ix->units);
+	free(ix->seqs);
+	memset(ix, 0, sizeof(*ix));
 }

@@ -37,10 +37,49 @@ struct line_sections {
 	size_t line_size, str_size, line_str_size;
 };
 
+/* The sections line_prog_rows() reads from ef; false where it would
+ * be false for want of them. */
+bool line_prog_sections(struct elf_file *ef, struct line_sections *ls);
+
 /* line_prog_rows() on sections given (the tests' hand-made and
  * garbled ones): the file is taken to have .debug_aranges. */
 bool line_prog_rows_of(const struct line_sections *ls, struct names *names,
 		       bool big_endian, const uint64_t *want, size_t nwant,
 		       struct dwarf_data *out);
+
+/*
+ * Where each program of a .debug_line is and the address ranges of its
+ * sequences: what line_prog_rows() finds by running every program,
+ * found ahead of knowing the wanted addresses (on the symbol tables'
+ * thread while a recording is read), so that then only the programs
+ * holding one are run again.
+ */
+struct line_prog_seq {
+	uint64_t low, high;	/* first row's and end_sequence's addresses */
+};
+struct line_prog_unit {
+	size_t off;		/* the program's header in .debug_line */
+	size_t first_seq, nseqs;
+};
+struct line_prog_index {
+	struct line_prog_unit *units;
+	struct line_prog_seq *seqs;
+	size_t nunits, units_alloc, nseqs, seqs_alloc;
+};
+
+/* ls's programs indexed; false (ix empty) where line_prog_rows_of()
+ * would be false whatever it wanted. */
+bool line_prog_index_of(const struct line_sections *ls, bool big_endian,
+			struct line_prog_index *ix);
+
+/* line_prog_rows_of() on the sections ix was made of: the same rows
+ * and names, the same interned order. */
+bool line_prog_rows_indexed(const struct line_sections *ls,
+			    const struct line_prog_index *ix,
+			    struct names *names, bool big_endian,
+			    const uint64_t *want, size_t nwant,
+			    struct dwarf_data *out);
+
+void line_prog_index_release(struct line_prog_index *ix);
 
 #endif

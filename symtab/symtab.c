@@ -47,6 +47,7 @@ void symtab_init(struct symtab *st, struct names *names)
 
 void symtab_release(struct symtab *st)
 {
+	symtab_forget_lines(st);
 	if (st->priv) {
 		u64map_release(&st->priv->by_name);
 		free(st->priv->named);
@@ -809,54 +810,140 @@ static int load_dwarf(struct symtab *st, struct elf_file *ef,
 	return 0;
 }
 
+/* The files symtab_load_lines() reads: the binary, its debug file, a
+ * copy with zstd sections inflated; from, the one with the DWARF. */
+struct lines_files {
+	struct elf_file *bin, *dbg, *copy, *from;
+	char *link, *dbg_path;
+};
+
+static void lines_close(struct lines_files *f)
+{
+	elf_file_close(f->copy);
+	elf_file_close(f->dbg);
+	elf_file_close(f->bin);
+	free(f->dbg_path);
+	free(f->link);
+	memset(f, 0, sizeof(*f));
+}
+
+/*
+ * The file with st's DWARF opened in f->from: 1, or 0 when there is
+ * none, or -1 after a message. with_zstd false: 0 for a file with zstd
+ * sections too (inflating them makes a copy: left to the main thread).
+ */
+static int lines_open(const struct symtab *st, const char *debug_dir,
+		      bool with_zstd, struct lines_files *f)
+{
+	uint32_t crc;
+
+	memset(f, 0, sizeof(*f));
+	if (elf_file_open(&f->bin, st->path) < 0 ||
+	    elf_read_debuglink(f->bin, &f->link, &crc) < 0)
+		return -1;
+	f->from = f->bin;
+	if (!elf_has_dwarf(f->bin)) {
+		/* symtab_open() found none for the symbols (and said why):
+		 * not looked for, nor said, twice */
+		if (st->no_debug_file)
+			return 0;
+		f->dbg_path = debugfile_find(st->path, debug_dir, st->build_id,
+					     st->build_id_len, f->link, crc);
+		if (f->dbg_path && elf_file_open(&f->dbg, f->dbg_path) < 0)
+			return -1;
+		if (!f->dbg || !elf_has_dwarf(f->dbg))
+			return 0;	/* no DWARF: no lines */
+		f->from = f->dbg;
+	}
+	/* zstd sections, which libdwarf cannot read: from a copy with
+	 * them decompressed, as load_dwarf() does */
+	if (elf_has_zstd_section(f->from)) {
+		int fd;
+
+		if (!with_zstd)
+			return 0;
+		if (elf_zstd_inflate(elf_fd(f->from), elf_path(f->from),
+				     &fd) < 0)
+			return -1;
+		if (fd >= 0 && elf_file_open_fd(&f->copy, elf_path(f->from),
+						fd) < 0)
+			return -1;
+		if (f->copy)
+			f->from = f->copy;
+	}
+	return 1;
+}
+
+/* What symtab_prepare_lines() made: the file open, its line sections
+ * inflated, its programs indexed. */
+struct lines_ahead {
+	struct lines_files f;
+	struct line_sections ls;
+	struct line_prog_index ix;
+};
+
+static void lines_ahead_free(struct lines_ahead *la)
+{
+	if (!la)
+		return;
+	line_prog_index_release(&la->ix);
+	lines_close(&la->f);
+	free(la);
+}
+
+bool symtab_prepare_lines(struct symtab *st, const char *debug_dir)
+{
+	struct lines_ahead *la;
+
+	if (st->has_dwarf || st->nlines || st->priv->lines_ahead ||
+	    (st->no_debug_file && !st->bin_dwarf))
+		return false;
+	la = xcalloc(1, sizeof(*la));
+	if (lines_open(st, debug_dir, false, &la->f) <= 0 ||
+	    !line_prog_sections(la->f.from, &la->ls) ||
+	    !line_prog_index_of(&la->ls, st->big_endian, &la->ix)) {
+		lines_ahead_free(la);
+		return false;
+	}
+	st->priv->lines_ahead = la;
+	return true;
+}
+
+void symtab_forget_lines(struct symtab *st)
+{
+	if (st->priv) {
+		lines_ahead_free(st->priv->lines_ahead);
+		st->priv->lines_ahead = NULL;
+	}
+}
+
 int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 		      const char *debug_dir)
 {
-	struct elf_file *bin = NULL, *dbg = NULL, *from, *copy = NULL;
-	char *link = NULL, *dbg_path = NULL;
+	struct lines_files f;
 	struct dwarf_data d;
-	uint32_t crc;
-	int ret = -1;
+	struct lines_ahead *la = st->priv->lines_ahead;
+	int ret = -1, found;
 
 	if (st->has_dwarf || st->nlines || !n)
 		return 0;
 	memset(&d, 0, sizeof(d));
-	if (elf_file_open(&bin, st->path) < 0 ||
-	    elf_read_debuglink(bin, &link, &crc) < 0)
-		goto out;
-	from = bin;
-	if (!elf_has_dwarf(bin)) {
-		/* symtab_open() found none for the symbols (and said why):
-		 * not looked for, nor said, twice */
-		if (st->no_debug_file) {
-			ret = 0;
-			goto out;
-		}
-		dbg_path = debugfile_find(st->path, debug_dir, st->build_id,
-					  st->build_id_len, link, crc);
-		if (dbg_path && elf_file_open(&dbg, dbg_path) < 0)
-			goto out;
-		if (!dbg || !elf_has_dwarf(dbg)) {
-			ret = 0;	/* no DWARF: no lines */
-			goto out;
-		}
-		from = dbg;
+	/* made ahead: the wanted programs alone run again */
+	if (la && line_prog_rows_indexed(&la->ls, &la->ix, st->names,
+					 st->big_endian, want, n, &d)) {
+		symtab_forget_lines(st);
+		lines_build(st, d.rows, d.nrows);
+		return 0;
 	}
-	/* zstd sections, which libdwarf cannot read: from a copy with
-	 * them decompressed, as load_dwarf() does */
-	if (elf_has_zstd_section(from)) {
-		int fd;
-
-		if (elf_zstd_inflate(elf_fd(from), elf_path(from), &fd) < 0)
-			goto out;
-		if (fd >= 0 && elf_file_open_fd(&copy, elf_path(from), fd) < 0)
-			goto out;
-		if (copy)
-			from = copy;
+	symtab_forget_lines(st);
+	found = lines_open(st, debug_dir, true, &f);
+	if (found <= 0) {
+		ret = found;
+		goto out;
 	}
 	/* the units' rows from .debug_line alone, where it can: libdwarf
 	 * would inflate all of .debug_info to find the units */
-	if (line_prog_rows(from, st->names, st->big_endian, want, n, &d)) {
+	if (line_prog_rows(f.from, st->names, st->big_endian, want, n, &d)) {
 		lines_build(st, d.rows, d.nrows);
 		d.rows = NULL;
 		ret = 0;
@@ -865,9 +952,9 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 	/* all of it, though only line programs are read: libdwarf loads
 	 * .debug_rnglists with .debug_info (dwarf_get_aranges() does), and
 	 * tests/fuzz/regress/rnglists-fini-array then freed memory twice */
-	if (dwarf_precheck(from) < 0)
+	if (dwarf_precheck(f.from) < 0)
 		goto out;
-	if (dwarf_read(from, NULL, st->names, false, st->big_endian, want, n,
+	if (dwarf_read(f.from, NULL, st->names, false, st->big_endian, want, n,
 		       &d) < 0)
 		goto out;
 	lines_build(st, d.rows, d.nrows);
@@ -875,11 +962,7 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 	ret = 0;
 out:
 	dwarf_data_release(&d);
-	elf_file_close(copy);
-	elf_file_close(dbg);
-	elf_file_close(bin);
-	free(dbg_path);
-	free(link);
+	lines_close(&f);
 	return ret;
 }
 

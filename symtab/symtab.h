@@ -161,6 +161,21 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
 		      const char *debug_dir);
 
 /*
+ * What symtab_load_lines() reads before it knows the wanted addresses,
+ * made ahead (on the symbol tables' thread while a recording's records
+ * are read): the debug file opened, its .debug_line and strings
+ * inflated, and each DWARF 5 line program's sequences' ranges found, so
+ * that symtab_load_lines() then runs only the programs it takes. True
+ * when made; false when the file is not one line_prog.h reads (or has
+ * zstd sections, or no DWARF), left to symtab_load_lines() whole. What
+ * it says (a file that cannot be opened) is said again there: the
+ * caller keeps it from the output (perf_preload.c's sink) and calls
+ * symtab_forget_lines() if it said anything.
+ */
+bool symtab_prepare_lines(struct symtab *st, const char *debug_dir);
+void symtab_forget_lines(struct symtab *st);
+
+/*
  * st, loaded with a names table of its own (symtab_open() on another
  * thread), takes names' ids instead: ids[k] is the id in names of its
  * table's name k (names_intern_from() gives them). Interning a table's

@@ -199,6 +199,7 @@ struct symtab_priv {
 	size_t nxsyms;
 	struct dvar *vars;	/* sorted by (addr, order) */
 	size_t nvars;
+	struct lines_ahead *lines_ahead;	/* symtab_prepare_lines()' */
 };
 
 /* What dwarf_read() collects, before sorting. */

@@ -8,7 +8,10 @@
  * debug files (thousands of units, relative compilation directories),
  * with every unit wanted, every third sequence's start, and one address.
  * And the program's sections cut short or with a byte changed anywhere
- * (as the ASan build runs it): read or refused, never read past.
+ * (as the ASan build runs it): read or refused, never read past. Each
+ * also through an index of the programs made first
+ * (line_prog_index_of(), as the symbol tables' thread makes it while a
+ * recording is read): the same rows, refused where the others refuse.
  */
 #include "helpers.h"
 
@@ -29,27 +32,23 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Both readers' rows for want[0..n): the same. Returns their number. */
-static size_t same_rows(struct elf_file *ef, struct names *names,
-			const uint64_t *want, size_t n)
+/* a's rows and b's the same, each field (what: which reader b is). */
+static void rows_equal(const char *path, const char *what,
+		       const struct names *names, const struct dwarf_data *a,
+		       const struct dwarf_data *b)
 {
-	struct dwarf_data a, b;
-	size_t rows;
-
-	memset(&b, 0, sizeof(b));
-	assert_int_equal(dwarf_read(ef, NULL, names, false, false, want, n,
-				    &a), 0);
-	assert_true(line_prog_rows(ef, names, false, want, n, &b));
-	assert_int_equal(a.nrows, b.nrows);
-	for (size_t i = 0; i < a.nrows; i++) {
-		const struct line_entry *x = &a.rows[i], *y = &b.rows[i];
+	if (a->nrows != b->nrows)
+		fail_msg("%s: %s: %zu rows, not %zu", path, what, b->nrows,
+			 a->nrows);
+	for (size_t i = 0; i < a->nrows; i++) {
+		const struct line_entry *x = &a->rows[i], *y = &b->rows[i];
 
 		if (x->addr != y->addr || x->file != y->file ||
 		    x->line != y->line ||
 		    x->discriminator != y->discriminator ||
 		    x->end_sequence != y->end_sequence)
-			fail_msg("%s: row %zu: 0x%llx %s:%u d%u e%d, not "
-				 "0x%llx %s:%u d%u e%d", elf_path(ef), i,
+			fail_msg("%s: %s: row %zu: 0x%llx %s:%u d%u e%d, not "
+				 "0x%llx %s:%u d%u e%d", path, what, i,
 				 (unsigned long long)y->addr,
 				 names_str(names, y->file), y->line,
 				 y->discriminator, y->end_sequence,
@@ -57,9 +56,38 @@ static size_t same_rows(struct elf_file *ef, struct names *names,
 				 names_str(names, x->file), x->line,
 				 x->discriminator, x->end_sequence);
 	}
+}
+
+/*
+ * The three readers' rows for want[0..n): libdwarf's, line_prog_rows()'
+ * and line_prog_rows_indexed()' from an index made first (as the
+ * symbol tables' thread makes it), the same. Returns their number.
+ */
+static size_t same_rows(struct elf_file *ef, struct names *names,
+			const uint64_t *want, size_t n)
+{
+	struct dwarf_data a, b, c;
+	struct line_sections ls;
+	struct line_prog_index ix;
+	size_t rows;
+
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(dwarf_read(ef, NULL, names, false, false, want, n,
+				    &a), 0);
+	assert_true(line_prog_rows(ef, names, false, want, n, &b));
+	rows_equal(elf_path(ef), "line_prog_rows", names, &a, &b);
+	assert_true(line_prog_sections(ef, &ls));
+	assert_true(line_prog_index_of(&ls, false, &ix));
+	assert_true(ix.nunits > 0 && ix.nseqs > 0);
+	assert_true(line_prog_rows_indexed(&ls, &ix, names, false, want, n,
+					   &c));
+	rows_equal(elf_path(ef), "indexed", names, &a, &c);
+	line_prog_index_release(&ix);
 	rows = b.nrows;
 	dwarf_data_release(&a);
 	dwarf_data_release(&b);
+	dwarf_data_release(&c);
 	return rows;
 }
 
@@ -146,6 +174,28 @@ static void test_libc6_dbg(void **state)
 	compare_debug_file("libm.so.6");
 }
 
+/* An index of the garbled ls made where line_prog_rows_of() read it
+ * (ok), and then the same rows (d's); refused where it refused. */
+static void same_indexed(const struct line_sections *ls,
+			 struct names *names, const uint64_t *want,
+			 size_t n, bool ok, const struct dwarf_data *d)
+{
+	struct line_prog_index ix;
+	struct dwarf_data e;
+
+	memset(&e, 0, sizeof(e));
+	assert_int_equal(line_prog_index_of(ls, false, &ix), ok);
+	if (!ok) {
+		assert_int_equal(ix.nunits, 0);
+		return;
+	}
+	assert_true(line_prog_rows_indexed(ls, &ix, names, false, want, n,
+					   &e));
+	rows_equal("garbled", "indexed", names, d, &e);
+	dwarf_data_release(&e);
+	line_prog_index_release(&ix);
+}
+
 /* Every cut and every byte changed of libwork.so's .debug_line and
  * .debug_line_str: whatever is read ends its sequences, and nothing is
  * read outside the bytes given (each a copy of its own size). */
@@ -192,6 +242,7 @@ static void test_garbled(void **state)
 				if (ok && d.nrows)
 					assert_true(d.rows[d.nrows - 1]
 							    .end_sequence);
+				same_indexed(&cut, &names, want, 3, ok, &d);
 				/* the whole section: its program taken */
 				if (n == ls.line_size && at == n)
 					assert_true(ok && d.nrows > 0);

@@ -818,6 +818,82 @@ static void test_names_later(void **state)
 	free(dir);
 }
 
+static int cmp_addr(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * symtab_load_lines() on two tables of path, one with its lines made
+ * ahead (symtab_prepare_lines(), as perf_preload.c's thread makes them)
+ * and one without: the same rows, for every function's entry wanted,
+ * or every seventh. Returns whether they were made ahead.
+ */
+static bool same_lines_ahead(struct fixture *fx, const char *path,
+			     size_t step)
+{
+	struct symtab_opts o = { .demangle = true, .no_dwarf = true };
+	struct symtab a, b;
+	uint64_t *want;
+	size_t n = 0, k = 0;
+	bool made;
+
+	assert_int_equal(symtab_open(&a, path, &o, &fx->names), 0);
+	assert_int_equal(symtab_open(&b, path, &o, &fx->names), 0);
+	made = symtab_prepare_lines(&b, NULL);
+	want = calloc(a.nsyms + 1, sizeof(*want));
+	for (size_t i = 0; i < a.nsyms; i++)
+		if (a.syms[i].kind != SYM_OBJECT)
+			want[n++] = a.syms[i].addr;
+	qsort(want, n, sizeof(*want), cmp_addr);
+	for (size_t i = 0; i < n; i += step)
+		if (!k || want[k - 1] != want[i])
+			want[k++] = want[i];
+	assert_int_equal(symtab_load_lines(&a, want, k, NULL), 0);
+	assert_int_equal(symtab_load_lines(&b, want, k, NULL), 0);
+	assert_true(a.nlines > 0);
+	assert_int_equal(a.nlines, b.nlines);
+	for (size_t i = 0; i < a.nlines; i++) {
+		assert_true(a.lines[i].addr == b.lines[i].addr);
+		assert_int_equal(a.lines[i].file, b.lines[i].file);
+		assert_int_equal(a.lines[i].line, b.lines[i].line);
+		assert_int_equal(a.lines[i].discriminator,
+				 b.lines[i].discriminator);
+		assert_int_equal(a.lines[i].end_sequence,
+				 b.lines[i].end_sequence);
+	}
+	free(want);
+	symtab_release(&a);
+	symtab_release(&b);
+	return made;
+}
+
+/* The lines made ahead: a DWARF 5 PIE's own, and libc's from
+ * libc6-dbg where it is installed; a table given none, or made ahead
+ * and never asked, releases what was made (the ASan run checks). */
+static void test_lines_ahead(void **state)
+{
+	struct fixture *fx = *state;
+	struct symtab_opts o = { .demangle = true, .no_dwarf = true };
+	struct symtab st;
+
+	assert_true(same_lines_ahead(fx, CASES "/cxx-O2/prog", 1));
+	assert_true(same_lines_ahead(fx, CASES "/cxx-O2/prog", 7));
+	if (access("/usr/lib/debug/.build-id", F_OK) == 0) {
+		same_lines_ahead(fx, "/lib/x86_64-linux-gnu/libc.so.6", 1);
+		same_lines_ahead(fx, "/lib/x86_64-linux-gnu/libc.so.6", 7);
+	}
+	assert_int_equal(symtab_open(&st, CASES "/cxx-O2/prog", &o,
+				     &fx->names), 0);
+	assert_true(symtab_prepare_lines(&st, NULL));
+	assert_false(symtab_prepare_lines(&st, NULL));	/* made once */
+	assert_int_equal(symtab_load_lines(&st, NULL, 0, NULL), 0);
+	assert_int_equal(st.nlines, 0);
+	symtab_release(&st);
+}
+
 /* symtab_open with diagnostics captured into *msg (malloc'd). */
 static int open_captured(struct fixture *fx, struct symtab *st,
 			 const char *path, const char *debug_dir, char **msg)
@@ -1551,6 +1627,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_xsyms_pick, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_demangle, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lines_ahead, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_names_later, setup,
 						teardown),

@@ -92,6 +92,7 @@ struct perf_preload {
 	char (*scratch)[PERF_PATH_MAX];	/* perf_object_paths()' */
 	struct loaded *loaded;	/* the helper's alone until finished */
 	size_t nloaded, loaded_alloc;
+	size_t next_lines;	/* loaded[] up to it: lines made ahead */
 };
 
 #define KERNEL_OBJ UINT32_MAX
@@ -185,6 +186,40 @@ static void run_job(struct perf_preload *pl, const struct job *j)
 	}
 }
 
+/*
+ * The next loaded table's line programs indexed ahead
+ * (symtab_prepare_lines()), for resolve's perf_entry_lines() after the
+ * read, where inflating libc's and ld.so's .debug_line and running
+ * every program took the main thread 20-30 ms. Done while the helper
+ * has nothing to load, not before: the first tables hold the main
+ * thread back as it is. False when none is left.
+ */
+static bool prepare_lines(struct perf_preload *pl)
+{
+	while (pl->next_lines < pl->nloaded) {
+		struct loaded *l = &pl->loaded[pl->next_lines++];
+		char *msgs = NULL;
+		size_t len = 0;
+		FILE *out;
+
+		if (!l->st || l->msg_len)
+			continue;
+		out = open_memstream(&msgs, &len);
+		if (!out)
+			return true;
+		diag_set_thread_sink(out);
+		symtab_prepare_lines(l->st, pl->o->debug_dir);
+		diag_set_thread_sink(NULL);
+		fclose(out);
+		/* said again where resolve reads the lines, in its place */
+		if (len)
+			symtab_forget_lines(l->st);
+		free(msgs);
+		return true;
+	}
+	return false;
+}
+
 static void *helper(void *arg)
 {
 	struct perf_preload *pl = arg;
@@ -194,8 +229,16 @@ static void *helper(void *arg)
 		struct job j;
 
 		while (pl->next == pl->njobs &&
-		       pl->next_listed == pl->nlisted && !pl->closed)
-			pthread_cond_wait(&pl->more, &pl->lock);
+		       pl->next_listed == pl->nlisted && !pl->closed) {
+			bool more;
+
+			pthread_mutex_unlock(&pl->lock);
+			more = prepare_lines(pl);
+			pthread_mutex_lock(&pl->lock);
+			if (!more && pl->next == pl->njobs &&
+			    pl->next_listed == pl->nlisted && !pl->closed)
+				pthread_cond_wait(&pl->more, &pl->lock);
+		}
 		if (pl->next < pl->njobs)
 			j = pl->jobs[pl->next++];
 		else if (pl->next_listed < pl->nlisted)
