@@ -218,6 +218,22 @@ void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 			   uint64_t period, uint64_t samples)
 {
+	perf_data_add_node_samples(d, node, e, period, samples);
+	perf_data_add_event_samples(d, e, period, samples);
+}
+
+void perf_data_add_event_samples(struct perf_data *d, uint32_t e,
+				 uint64_t period, uint64_t samples)
+{
+	if (e >= d->nevents)
+		BUG("perf sample of event %u", e);
+	d->events[e].period = sat_add(d->events[e].period, period);
+	d->events[e].samples = sat_add(d->events[e].samples, samples);
+}
+
+void perf_data_add_node_samples(struct perf_data *d, uint32_t node,
+				uint32_t e, uint64_t period, uint64_t samples)
+{
 	bool added = true;
 	uint32_t c;
 	unsigned walked = 0;
@@ -259,8 +275,21 @@ void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 	pc = &d->costs[c];
 	pc->period = sat_add(pc->period, period);
 	pc->samples = sat_add(pc->samples, samples);
-	d->events[e].period = sat_add(d->events[e].period, period);
-	d->events[e].samples = sat_add(d->events[e].samples, samples);
+}
+
+void perf_data_prefetch_costs(const struct perf_data *d, uint32_t node,
+			      int stage)
+{
+	if (node >= d->nnodes)
+		return;
+	if (stage == 0) {
+		__builtin_prefetch(&d->nodes[node]);
+	} else {
+		uint32_t c = d->nodes[node].cost;
+
+		if (c != NO_ID)
+			__builtin_prefetch(&d->costs[c]);
+	}
 }
 
 uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,

@@ -226,6 +226,21 @@ void perf_data_add_sample(struct perf_data *d, uint32_t node, uint32_t e,
 void perf_data_add_samples(struct perf_data *d, uint32_t node, uint32_t e,
 			   uint64_t period, uint64_t samples);
 
+/*
+ * perf_data_add_samples() in its two parts: the event's totals, and the
+ * node's cost. A reader may add the nodes' costs later than the events'
+ * totals, in the samples' order (the same costs, made in the same
+ * order), with perf_data_prefetch_costs() asking ahead for a node's
+ * first cost (stage 0) and then for its cost (stage 1, once the node is
+ * in the cache): added at once, each was two cache misses.
+ */
+void perf_data_add_event_samples(struct perf_data *d, uint32_t e,
+				 uint64_t period, uint64_t samples);
+void perf_data_add_node_samples(struct perf_data *d, uint32_t node,
+				uint32_t e, uint64_t period, uint64_t samples);
+void perf_data_prefetch_costs(const struct perf_data *d, uint32_t node,
+			      int stage);
+
 /* One sample of thread tid of process pid, of event e (its period):
  * its thread's index in threads[]. */
 uint32_t perf_data_add_thread_sample(struct perf_data *d, uint32_t pid,

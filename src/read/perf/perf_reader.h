@@ -102,6 +102,14 @@ struct perf_reader {
 	 * ran the same code before (frame + 1; 0 empty); NULL until a
 	 * sample */
 	struct perf_offset_slot *offset_cache;
+	/* the nodes' costs of the last samples added, for
+	 * perf_samples_add_costs() to add in their order, a few hundred
+	 * at a time and at the read's end */
+	struct perf_cost_later {
+		uint32_t node, event;
+		uint64_t period;
+	} *later;
+	size_t nlater, later_alloc;
 	/* the last sample's stack of a few threads (by tid, direct
 	 * mapped: the CPUs' buffers interleave them), read_sample() */
 	struct perf_path paths[PERF_PATHS];

@@ -81,6 +81,10 @@ int perf_sample_add(struct perf_reader *r, const struct perf_record *rec,
 		    const struct perf_parsed *ps, struct perf_stack *st,
 		    const struct perf_par_job *job);
 
+/* The nodes' costs perf_sample_add() left for later added, in the
+ * samples' order: before anything reads the nodes' costs. */
+void perf_samples_add_costs(struct perf_reader *r);
+
 /* Both: sample rec read, unwound here. 0 or -1. */
 int perf_read_sample(struct perf_reader *r, const struct perf_record *rec,
 		     struct perf_stack *st);

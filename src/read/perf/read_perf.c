@@ -30,6 +30,7 @@
 #include "base/xalloc.h"
 #include "libdw_load.h"
 #include "perf_reader.h"
+#include "perf_samples.h"
 #include "perf_unwind.h"
 
 #define MAGIC "PERFILE2"
@@ -641,6 +642,7 @@ static int read_data(struct profile *p, const char *path,
 	if (r.d == p->perf)
 		perf_data_cut_stacks(r.d, true, &r.cut_before, &r.all_before);
 	got = read_all(&r, try_one_pass);
+	perf_samples_add_costs(&r);	/* the last samples' nodes' costs */
 	if (got) {
 		/* a recording added to another leaves it half added to:
 		 * the profile is not to be used (the caller stops); the
@@ -669,6 +671,7 @@ out:
 	perf_maps_release(&r.maps);
 	free(r.frame_cache);
 	free(r.offset_cache);
+	free(r.later);
 	for (size_t i = 0; i < PERF_PATHS; i++) {
 		free(r.paths[i].frames);
 		free(r.paths[i].nodes);
