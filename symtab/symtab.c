@@ -909,6 +909,17 @@ bool symtab_prepare_lines(struct symtab *st, const char *debug_dir)
 	return true;
 }
 
+size_t symtab_lines_ahead_size(const struct symtab *st)
+{
+	const struct lines_ahead *la = st->priv ? st->priv->lines_ahead : NULL;
+
+	if (!la)
+		return 0;
+	return la->ls.line_size + la->ls.str_size + la->ls.line_str_size +
+	       la->ix.units_alloc * sizeof(*la->ix.units) +
+	       la->ix.seqs_alloc * sizeof(*la->ix.seqs);
+}
+
 void symtab_forget_lines(struct symtab *st)
 {
 	if (st->priv) {

@@ -174,6 +174,9 @@ int symtab_load_lines(struct symtab *st, const uint64_t *want, size_t n,
  */
 bool symtab_prepare_lines(struct symtab *st, const char *debug_dir);
 void symtab_forget_lines(struct symtab *st);
+/* The bytes what symtab_prepare_lines() made holds (the sections
+ * inflated, the index): 0 when none. */
+size_t symtab_lines_ahead_size(const struct symtab *st);
 
 /*
  * st, loaded with a names table of its own (symtab_open() on another

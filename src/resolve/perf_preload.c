@@ -93,6 +93,7 @@ struct perf_preload {
 	struct loaded *loaded;	/* the helper's alone until finished */
 	size_t nloaded, loaded_alloc;
 	size_t next_lines;	/* loaded[] up to it: lines made ahead */
+	size_t lines_bytes, nlines;	/* what those hold, how many */
 };
 
 #define KERNEL_OBJ UINT32_MAX
@@ -187,6 +188,15 @@ static void run_job(struct perf_preload *pl, const struct job *j)
 }
 
 /*
+ * What the lines made ahead may hold at once: resolve reads each file's
+ * lines and frees them before the next, so a recording of many objects
+ * with debug files (each one's sections inflated, its file open until
+ * the read's end) is not to hold them all. libc6-dbg's libc: 1.6 MB.
+ */
+#define LINES_AHEAD_BYTES ((size_t)64 << 20)
+#define LINES_AHEAD_FILES 32
+
+/*
  * The next loaded table's line programs indexed ahead
  * (symtab_prepare_lines()), for resolve's perf_entry_lines() after the
  * read, where inflating libc's and ld.so's .debug_line and running
@@ -199,11 +209,16 @@ static bool prepare_lines(struct perf_preload *pl)
 	while (pl->next_lines < pl->nloaded) {
 		struct loaded *l = &pl->loaded[pl->next_lines++];
 		char *msgs = NULL;
-		size_t len = 0;
+		size_t len = 0, size;
 		FILE *out;
 
 		if (!l->st || l->msg_len)
 			continue;
+		if (pl->lines_bytes >= LINES_AHEAD_BYTES ||
+		    pl->nlines >= LINES_AHEAD_FILES) {
+			pl->next_lines = pl->nloaded;
+			return false;	/* the rest left to resolve */
+		}
 		out = open_memstream(&msgs, &len);
 		if (!out)
 			return true;
@@ -211,9 +226,14 @@ static bool prepare_lines(struct perf_preload *pl)
 		symtab_prepare_lines(l->st, pl->o->debug_dir);
 		diag_set_thread_sink(NULL);
 		fclose(out);
+		size = symtab_lines_ahead_size(l->st);
 		/* said again where resolve reads the lines, in its place */
-		if (len)
+		if (len || pl->lines_bytes + size > LINES_AHEAD_BYTES) {
 			symtab_forget_lines(l->st);
+		} else if (size) {
+			pl->lines_bytes += size;
+			pl->nlines++;
+		}
 		free(msgs);
 		return true;
 	}
