@@ -40,6 +40,7 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "libdw_load.h"
+#include "perf_fde.h"
 
 /* An address's entry: a row's index, or one of these. */
 #define ENTRY_NO_FDE (UINT32_MAX - 1)
@@ -185,36 +186,9 @@ static bool reg_rule(Dwarf_Frame *frame, int r, struct cfi_row *row)
 	return i == nops;
 }
 
-/* pc's row; [*start, *end) the addresses it holds for (empty when
- * not known). */
-static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row,
-			      Dwarf_Addr *start, Dwarf_Addr *end)
+/* The lists of row's registers by kind of rule (struct cfi_row). */
+static void order_rules(struct cfi_row *row)
 {
-	enum cfi_found found = CFI_HARD;
-	Dwarf_Frame *frame;
-	bool signal;
-	int ra;
-
-	memset(row, 0, sizeof(*row));	/* rows compare by their bytes */
-	*start = *end = 0;
-	if (!cfi || libdw_load()->cfi_addrframe(cfi, pc, &frame) != 0)
-		return CFI_NO_FDE;
-	ra = libdw_load()->frame_info(frame, start, end, &signal);
-	/* The end is where the FDE's instructions next advance past pc (or
-	 * the FDE's end): up to it, every address runs the same
-	 * instructions. The start is not to be trusted: libdw 0.188 takes
-	 * it back to an earlier advance at DW_CFA_restore_state (the state
-	 * restored keeps its own), so the range is taken from pc on. */
-	*start = pc;
-	if (ra < 0 || pc >= *end)
-		*start = *end = 0;
-	if (ra < 0 || ra >= CFI_NREGS || !cfa_rule(frame, row))
-		goto out;
-	row->ra = (uint8_t)ra;
-	row->signal = signal;
-	for (int r = 0; r < CFI_NREGS; r++)
-		if (!reg_rule(frame, r, row))
-			goto out;
 	for (int kind = 0; kind < 4; kind++) {
 		for (int r = 0; r < CFI_NREGS; r++) {
 			enum cfi_rule rule = row->rule[r];
@@ -240,9 +214,61 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row,
 			row->at_mask |= 1u << r;
 		}
 	}
+}
+
+/* pc's row; [*start, *end) the addresses it holds for (empty when
+ * not known). Read from fde when it can be (perf_fde.h), else asked of
+ * libdw. */
+static enum cfi_found compute(Dwarf_CFI *cfi, const struct perf_fde *fde,
+			      uint64_t pc, struct cfi_row *row,
+			      Dwarf_Addr *start, Dwarf_Addr *end)
+{
+	_Static_assert(sizeof(Dwarf_Addr) == sizeof(uint64_t), "addresses");
+	enum cfi_found found = CFI_HARD;
+	Dwarf_Frame *frame;
+	bool signal;
+	int ra;
+
+	if (fde && perf_fde_row(fde, pc, row, start, end)) {
+		order_rules(row);
+		return CFI_FOUND;
+	}
+	memset(row, 0, sizeof(*row));	/* rows compare by their bytes */
+	*start = *end = 0;
+	if (!cfi || libdw_load()->cfi_addrframe(cfi, pc, &frame) != 0)
+		return CFI_NO_FDE;
+	ra = libdw_load()->frame_info(frame, start, end, &signal);
+	/* The end is where the FDE's instructions next advance past pc (or
+	 * the FDE's end): up to it, every address runs the same
+	 * instructions. The start is not to be trusted: libdw 0.188 takes
+	 * it back to an earlier advance at DW_CFA_restore_state (the state
+	 * restored keeps its own), so the range is taken from pc on. */
+	*start = pc;
+	if (ra < 0 || pc >= *end)
+		*start = *end = 0;
+	if (ra < 0 || ra >= CFI_NREGS || !cfa_rule(frame, row))
+		goto out;
+	row->ra = (uint8_t)ra;
+	row->signal = signal;
+	for (int r = 0; r < CFI_NREGS; r++)
+		if (!reg_rule(frame, r, row))
+			goto out;
+	order_rules(row);
 	found = CFI_FOUND;
 out:
 	free(frame);
+	return found;
+}
+
+enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, const struct perf_fde *fde,
+			     uint64_t pc, struct cfi_row *row, uint64_t *start,
+			     uint64_t *end)
+{
+	Dwarf_Addr s, e;
+	enum cfi_found found = compute(cfi, fde, pc, row, &s, &e);
+
+	*start = s;
+	*end = e;
 	return found;
 }
 
@@ -370,7 +396,8 @@ static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 }
 
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
-			    uint64_t pc, const struct cfi_row **row)
+			    const struct perf_fde *fde, uint64_t pc,
+			    const struct cfi_row **row)
 {
 	bool keyed = pc >> ADDR_BITS == 0 && file < (1u << (64 - ADDR_BITS));
 	uint64_t key = (uint64_t)file << ADDR_BITS | pc;
@@ -397,7 +424,7 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 	if (e == U64MAP_NONE) {
 		Dwarf_Addr start, end;
 
-		found = compute(cfi, pc, &new, &start, &end);
+		found = compute(cfi, fde, pc, &new, &start, &end);
 		e = found == CFI_NO_FDE ? ENTRY_NO_FDE
 		    : found == CFI_HARD ? ENTRY_HARD
 					: intern(c, &new);
