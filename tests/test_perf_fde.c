@@ -30,7 +30,7 @@ struct counts {
 };
 
 /* Every address of [lo, hi), ours against libdw's. */
-static void check_range(Dwarf_CFI *cfi, const struct perf_fde *fde,
+static void check_range(Dwarf_CFI *cfi, struct perf_fde *fde,
 			uint64_t lo, uint64_t hi, struct counts *n)
 {
 	struct cfi_row prev_row;

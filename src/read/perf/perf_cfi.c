@@ -186,40 +186,53 @@ static bool reg_rule(Dwarf_Frame *frame, int r, struct cfi_row *row)
 	return i == nops;
 }
 
-/* The lists of row's registers by kind of rule (struct cfi_row). */
+/* The lists of row's registers by kind of rule (struct cfi_row): of
+ * CFI_SAME, CFI_AT, CFI_VAL and CFI_REG, CFI_UNDEFINED, each rising. */
 static void order_rules(struct cfi_row *row)
 {
-	for (int kind = 0; kind < 4; kind++) {
-		for (int r = 0; r < CFI_NREGS; r++) {
-			enum cfi_rule rule = row->rule[r];
-			int k = rule == CFI_SAME	  ? 0
-				: rule == CFI_AT	  ? 1
-				: rule == CFI_UNDEFINED ? 3
-							  : 2;
+	uint8_t kinds[4][CFI_NREGS];
+	unsigned n[4] = { 0 };
 
-			if (rule == CFI_UNSET || k != kind)
-				continue;
-			row->ruled[row->nruled++] = (uint8_t)r;
-			row->nsame += k == 0;
-			row->nat += k == 1;
-			row->nother += k == 2;
-			if (k == 0)
-				row->same_mask |= 1u << r;
-			if (k != 1)
-				continue;
+	for (unsigned r = 0; r < CFI_NREGS; r++) {
+		unsigned k;
+
+		switch (row->rule[r]) {
+		case CFI_UNSET:
+			continue;
+		case CFI_SAME:
+			k = 0;
+			row->same_mask |= 1u << r;
+			break;
+		case CFI_AT:
+			k = 1;
 			if (!row->at_mask || row->off[r] < row->at_lo)
 				row->at_lo = row->off[r];
 			if (!row->at_mask || row->off[r] > row->at_hi)
 				row->at_hi = row->off[r];
 			row->at_mask |= 1u << r;
+			break;
+		case CFI_UNDEFINED:
+			k = 3;
+			break;
+		default:
+			k = 2;
+			break;
 		}
+		kinds[k][n[k]++] = (uint8_t)r;
 	}
+	for (unsigned k = 0; k < 4; k++) {
+		memcpy(row->ruled + row->nruled, kinds[k], n[k]);
+		row->nruled += (uint8_t)n[k];
+	}
+	row->nsame = (uint8_t)n[0];
+	row->nat = (uint8_t)n[1];
+	row->nother = (uint8_t)n[2];
 }
 
 /* pc's row; [*start, *end) the addresses it holds for (empty when
  * not known). Read from fde when it can be (perf_fde.h), else asked of
  * libdw. */
-static enum cfi_found compute(Dwarf_CFI *cfi, const struct perf_fde *fde,
+static enum cfi_found compute(Dwarf_CFI *cfi, struct perf_fde *fde,
 			      uint64_t pc, struct cfi_row *row,
 			      Dwarf_Addr *start, Dwarf_Addr *end)
 {
@@ -260,7 +273,7 @@ out:
 	return found;
 }
 
-enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, const struct perf_fde *fde,
+enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, struct perf_fde *fde,
 			     uint64_t pc, struct cfi_row *row, uint64_t *start,
 			     uint64_t *end)
 {
@@ -396,7 +409,7 @@ static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 }
 
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
-			    const struct perf_fde *fde, uint64_t pc,
+			    struct perf_fde *fde, uint64_t pc,
 			    const struct cfi_row **row)
 {
 	bool keyed = pc >> ADDR_BITS == 0 && file < (1u << (64 - ADDR_BITS));

@@ -70,7 +70,7 @@ struct perf_fde;
  * else asked of libdw.
  */
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
-			    const struct perf_fde *fde, uint64_t pc,
+			    struct perf_fde *fde, uint64_t pc,
 			    const struct cfi_row **row);
 
 /*
@@ -79,7 +79,7 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
  * [*start, *end) the addresses known to have the same row (libdw's
  * from pc on), empty when not known.
  */
-enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, const struct perf_fde *fde,
+enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, struct perf_fde *fde,
 			     uint64_t pc, struct cfi_row *row, uint64_t *start,
 			     uint64_t *end);
 

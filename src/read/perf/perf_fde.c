@@ -37,27 +37,12 @@
 /* DW_CFA_remember_state's depth read here. */
 #define STACK_DEPTH 8
 
+/* struct fde_state's rules (perf_fde.h) */
 enum rule { R_UNDEF, R_SAME, R_OFF, R_VAL_OFF, R_REG, R_EXPR };
 enum cfa { CFA_NONE, CFA_REG, CFA_EXPR };
 
-struct state {
-	uint8_t rule[CFI_NREGS];
-	int64_t val[CFI_NREGS];
-	uint8_t cfa;
-	uint64_t cfa_reg;
-	int64_t cfa_off;
-};
-
 struct cur {
 	const unsigned char *p, *end;
-};
-
-struct cie {
-	uint64_t caf, ra;
-	int64_t daf;
-	uint8_t fde_enc;
-	bool aug_z, signal;
-	struct cur ins;
 };
 
 static bool get_u8(struct cur *c, uint8_t *v)
@@ -82,7 +67,8 @@ static bool get_fixed(struct cur *c, unsigned n, uint64_t *v)
 	return true;
 }
 
-static bool get_uleb(struct cur *c, uint64_t *v)
+/* get_uleb()'s numbers of more than a byte */
+static bool get_uleb_long(struct cur *c, uint64_t *v)
 {
 	uint64_t x = 0;
 	unsigned shift = 0;
@@ -96,6 +82,16 @@ static bool get_uleb(struct cur *c, uint64_t *v)
 	} while (b & 0x80);
 	*v = x;
 	return true;
+}
+
+/* Most of the instructions' operands are a byte: that inline. */
+static inline bool get_uleb(struct cur *c, uint64_t *v)
+{
+	if (c->p < c->end && !(*c->p & 0x80)) {
+		*v = *c->p++;
+		return true;
+	}
+	return get_uleb_long(c, v);
 }
 
 static bool get_sleb(struct cur *c, int64_t *v)
@@ -214,7 +210,7 @@ static bool entry_at(const struct perf_fde *t, uint64_t off, struct cur *c)
 }
 
 /* The CIE at offset off. */
-static bool read_cie(const struct perf_fde *t, uint64_t off, struct cie *cie)
+static bool read_cie(const struct perf_fde *t, uint64_t off, struct fde_cie *cie)
 {
 	struct cur c, data;
 	const unsigned char *aug;
@@ -275,12 +271,13 @@ static bool read_cie(const struct perf_fde *t, uint64_t off, struct cie *cie)
 	} else if (aug[0]) {
 		return false;
 	}
-	cie->ins = c;
+	cie->ins = c.p;
+	cie->ins_end = c.end;
 	return true;
 }
 
 /* The ABI's state, which a CIE's instructions start from. */
-static void abi_state(struct state *st)
+static void abi_state(struct fde_state *st)
 {
 	memset(st, 0, sizeof(*st));
 	for (unsigned r = 0; r < CFI_NREGS; r++)
@@ -295,14 +292,14 @@ static void abi_state(struct state *st)
 /* Where the instructions run: the CIE's (init NULL: no advance or
  * restore is read there) or an FDE's from loc up to pc. */
 struct run {
-	const struct cie *cie;
-	const struct state *init;
+	const struct fde_cie *cie;
+	const struct fde_state *init;
 	uint64_t pc, loc, start, end;
-	struct state stack[STACK_DEPTH];
+	struct fde_state stack[STACK_DEPTH];
 	unsigned depth;
 };
 
-static bool set_rule(struct state *st, uint64_t r, enum rule rule, int64_t v)
+static bool set_rule(struct fde_state *st, uint64_t r, enum rule rule, int64_t v)
 {
 	if (r >= MAX_REG)
 		return false;
@@ -330,9 +327,9 @@ static int64_t factored(uint64_t v, int64_t f)
 
 /* The instructions at c run over *st; false for one not read here.
  * *done: an advance went past the pc (the FDE's run ends). */
-static bool run_ins(struct run *rn, struct cur c, struct state *st, bool *done)
+static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *done)
 {
-	const struct cie *cie = rn->cie;
+	const struct fde_cie *cie = rn->cie;
 	uint64_t r, v, delta;
 	int64_t s;
 	uint8_t op;
@@ -501,7 +498,7 @@ static bool run_ins(struct run *rn, struct cur c, struct state *st, bool *done)
 
 /* The row of state st (the FDE's CIE cie), as perf_cfi.c's compute()
  * takes libdw's; false for what that takes as hard. */
-static bool to_row(const struct state *st, const struct cie *cie,
+static bool to_row(const struct fde_state *st, const struct fde_cie *cie,
 		   struct cfi_row *row)
 {
 	memset(row, 0, sizeof(*row));
@@ -542,33 +539,61 @@ static bool to_row(const struct state *st, const struct cie *cie,
 	return true;
 }
 
-/* The table's entry i's initial location. */
+/* The 4-byte little-endian word at p, sign-extended. */
+static int64_t le_s32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return (int32_t)v;
+}
+
+/* The table's entry i's initial location, and its FDE's address. */
 static uint64_t table_loc(const struct perf_fde *t, size_t i)
 {
-	struct cur c = { t->table + 8 * i, t->table + 8 * i + 4 };
-	uint64_t v = 0;
-
-	(void)get_fixed(&c, 4, &v);
-	return t->hdr_addr + sign_extend(v, 32);
+	return t->hdr_addr + (uint64_t)le_s32(t->table + 8 * i);
 }
 
 static uint64_t table_fde(const struct perf_fde *t, size_t i)
 {
-	struct cur c = { t->table + 8 * i + 4, t->table + 8 * i + 8 };
-	uint64_t v = 0;
-
-	(void)get_fixed(&c, 4, &v);
-	return t->hdr_addr + sign_extend(v, 32);
+	return t->hdr_addr + (uint64_t)le_s32(t->table + 8 * i + 4);
 }
 
-bool perf_fde_row(const struct perf_fde *t, uint64_t pc, struct cfi_row *row,
+/* The CIE at offset off and the state after its instructions, from
+ * t's cache or read into it; NULL when not read here. */
+static const struct fde_cie *cie_of(struct perf_fde *t, uint64_t off)
+{
+	struct fde_cie *k = &t->cies[off % FDE_CIES];
+	struct run rn;
+	bool done;
+
+	if (k->off1 == off + 1)
+		return k;
+	k->off1 = 0;
+	rn.cie = k;
+	rn.init = NULL;
+	rn.depth = 0;
+	if (!read_cie(t, off, k))
+		return NULL;
+	abi_state(&k->init);
+	if (!run_ins(&rn, (struct cur){ k->ins, k->ins_end }, &k->init,
+		     &done))
+		return NULL;
+	k->off1 = off + 1;
+	return k;
+}
+
+bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 		  uint64_t *start, uint64_t *end)
 {
 	size_t lo = 0, hi = t->count, i;
 	uint64_t at, off, id, cie_off, begin, range;
+	const struct fde_cie *k;
 	struct cur c;
-	struct cie cie;
-	struct state init, st;
+	struct fde_state st;
 	struct run rn;
 	bool done;
 
@@ -598,24 +623,21 @@ bool perf_fde_row(const struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 	if (!get_fixed(&c, 4, &id) || id == 0 || id > off + 4)
 		return false;
 	cie_off = off + 4 - id;
-	if (!read_cie(t, cie_off, &cie) ||
-	    !get_pointer(&c, cie.fde_enc, addr_of(t, &c), 0, &begin) ||
-	    !get_pointer(&c, cie.fde_enc & 0x0f, 0, 0, &range) ||
+	if (!(k = cie_of(t, cie_off)) ||
+	    !get_pointer(&c, k->fde_enc, addr_of(t, &c), 0, &begin) ||
+	    !get_pointer(&c, k->fde_enc & 0x0f, 0, 0, &range) ||
 	    begin != at || pc - begin >= range || begin + range < begin)
 		return false;
-	if (cie.aug_z && !skip_block(&c))
+	if (k->aug_z && !skip_block(&c))
 		return false;
-	memset(&rn, 0, sizeof(rn));
-	rn.cie = &cie;
-	abi_state(&init);
-	if (!run_ins(&rn, cie.ins, &init, &done))
-		return false;
-	st = init;
-	rn.init = &init;
+	st = k->init;
+	rn.cie = k;
+	rn.init = &k->init;
+	rn.depth = 0;
 	rn.pc = pc;
 	rn.loc = rn.start = begin;
 	rn.end = begin + range;
-	if (!run_ins(&rn, c, &st, &done) || !to_row(&st, &cie, row))
+	if (!run_ins(&rn, c, &st, &done) || !to_row(&st, k, row))
 		return false;
 	*start = rn.start;
 	*end = rn.end;

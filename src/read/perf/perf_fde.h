@@ -22,8 +22,32 @@
 
 #include "perf_cfi.h"
 
+/* The rules of registers 0-16 and the CFA at a point of the
+ * instructions (perf_fde.c's enum rule and enum cfa). */
+struct fde_state {
+	uint8_t rule[CFI_NREGS];
+	int64_t val[CFI_NREGS];
+	uint8_t cfa;
+	uint64_t cfa_reg;
+	int64_t cfa_off;
+};
+
+/* A CIE read, with the state after its instructions. */
+struct fde_cie {
+	uint64_t off1;		/* its offset in .eh_frame + 1; 0: none */
+	uint64_t caf, ra;
+	int64_t daf;
+	uint8_t fde_enc;
+	bool aug_z, signal;
+	const unsigned char *ins, *ins_end;
+	struct fde_state init;
+};
+
+/* The CIEs kept, by offset: an object has a few. */
+#define FDE_CIES 4
+
 /* An object's .eh_frame and its search table, as bytes of its mapping
- * (libelf's handle, which must outlive it). */
+ * (libelf's handle, which must outlive it), and the CIEs read last. */
 struct perf_fde {
 	const unsigned char *frame;	/* .eh_frame */
 	size_t frame_len;
@@ -31,6 +55,7 @@ struct perf_fde {
 	const unsigned char *table;	/* count pairs of int32 */
 	size_t count;
 	uint64_t hdr_addr;	/* .eh_frame_hdr's: the table's base */
+	struct fde_cie cies[FDE_CIES];
 };
 
 /* elf's table and frames; false (t zeroed) when elf is not a
@@ -43,9 +68,9 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf);
  * registers and CFA, ra and signal set: perf_cfi.c orders the rest),
  * and [*start, *end) the addresses around pc with the same row (the
  * FDE's instructions do not advance in it). False: ask libdw (the row
- * and range are then not set).
+ * and range are then not set). t keeps the CIEs it reads: one thread's.
  */
-bool perf_fde_row(const struct perf_fde *t, uint64_t pc, struct cfi_row *row,
+bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 		  uint64_t *start, uint64_t *end);
 
 #endif

@@ -1042,7 +1042,7 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 		for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE;
 		     debug++) {
 			Dwarf_CFI *cfi = file_cfi(u, m->object, debug);
-			const struct ufile *f = u->files[m->object];
+			struct ufile *f = u->files[m->object];
 
 			found = perf_cfi_row(u->rows,
 					     m->object * 2 + (uint32_t)debug,
