@@ -338,6 +338,13 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 	while (c.p < c.end) {
 		op = *c.p++;
 		delta = 0;
+		/* a function's pushes and pops: an advance and a CFA offset
+		 * of a byte, half of what an FDE of gcc runs */
+		if (op == DW_CFA_def_cfa_offset && c.p < c.end &&
+		    !(*c.p & 0x80) && st->cfa == CFA_REG) {
+			st->cfa_off = *c.p++;
+			continue;
+		}
 		switch (op & 0xc0) {
 		case DW_CFA_advance_loc:
 			delta = op & 0x3f;
