@@ -7,11 +7,15 @@
  * then evaluates with a stack it allocates (libdwfl/frame_unwind.c).
  * A recording's samples fall on the same few thousand addresses again
  * and again, so here that work is done once per address of an object
- * file, with libdw's own dwarf_cfi_addrframe(), and what libdwfl would
- * compute from its result is kept as a rule per register. Rows that
- * do not fit the rules (a CFA or register given by an expression other
- * than CFA + offset, as in a PLT) are reported as such, for the caller
- * to leave to libdwfl.
+ * file, and what libdwfl would compute from it is kept as a rule per
+ * register. The row is read from the object's .eh_frame by perf_fde.c
+ * (the FDE found by .eh_frame_hdr's table, its instructions run on the
+ * rules themselves); where that does not read it (.debug_frame, an
+ * expression, what perf_fde.h lists) it is asked of libdw's own
+ * dwarf_cfi_addrframe(), whose expressions are taken back to rules.
+ * Rows that do not fit the rules (a CFA or register given by an
+ * expression other than CFA + offset, as in a PLT) are reported as
+ * such, for the caller to leave to libdwfl.
  *
  * Distinct rows are few (a compiler's code saves registers in a few
  * patterns), so rows are kept once each and addresses map to them.
@@ -22,9 +26,10 @@
  * function's body is mostly one. Each range found is kept, in the block
  * of BLOCK_BITS of addresses of the address it was found for, so that
  * another address of the block in the same range takes its row without
- * asking libdw to find the FDE and run its instructions again: on a
- * 1 GB recording of gcc, 33,463 questions to libdw where each address
- * asked 64,348 (tests/test_perf_cfi.c checks the rows). An address
+ * finding the FDE and running its instructions again: on a 1 GB
+ * recording of gcc, 33,463 questions to libdw where each address asked
+ * 64,348 (tests/test_perf_cfi.c checks the rows); 23,378 to perf_fde.c,
+ * whose ranges start where the row does, not at the address asked. An address
  * asked again is found in its range too: only the answers without one
  * (no FDE, or no range known) are kept by address (by_addr), which
  * kept every address (3 MiB for the bench recording's 67,513, new to
