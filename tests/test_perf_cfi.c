@@ -55,8 +55,8 @@ static size_t same_rows(const char *path)
 	for (size_t i = 0; i < n; i++) {
 		struct perf_cfi *fresh = perf_cfi_new();
 		const struct cfi_row *a = NULL, *b = NULL;
-		enum cfi_found fa = perf_cfi_row(c, 3, cfi, pcs[i], &a);
-		enum cfi_found fb = perf_cfi_row(fresh, 3, cfi, pcs[i], &b);
+		enum cfi_found fa = perf_cfi_row(c, 3, cfi, NULL, pcs[i], &a);
+		enum cfi_found fb = perf_cfi_row(fresh, 3, cfi, NULL, pcs[i], &b);
 
 		assert_int_equal(fa, fb);
 		if (fa == CFI_FOUND) {

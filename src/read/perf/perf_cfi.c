@@ -7,11 +7,15 @@
  * then evaluates with a stack it allocates (libdwfl/frame_unwind.c).
  * A recording's samples fall on the same few thousand addresses again
  * and again, so here that work is done once per address of an object
- * file, with libdw's own dwarf_cfi_addrframe(), and what libdwfl would
- * compute from its result is kept as a rule per register. Rows that
- * do not fit the rules (a CFA or register given by an expression other
- * than CFA + offset, as in a PLT) are reported as such, for the caller
- * to leave to libdwfl.
+ * file, and what libdwfl would compute from it is kept as a rule per
+ * register. The row is read from the object's .eh_frame by perf_fde.c
+ * (the FDE found by .eh_frame_hdr's table, its instructions run on the
+ * rules themselves); where that does not read it (.debug_frame, an
+ * expression, what perf_fde.h lists) it is asked of libdw's own
+ * dwarf_cfi_addrframe(), whose expressions are taken back to rules.
+ * Rows that do not fit the rules (a CFA or register given by an
+ * expression other than CFA + offset, as in a PLT) are reported as
+ * such, for the caller to leave to libdwfl.
  *
  * Distinct rows are few (a compiler's code saves registers in a few
  * patterns), so rows are kept once each and addresses map to them.
@@ -22,9 +26,10 @@
  * function's body is mostly one. Each range found is kept, in the block
  * of BLOCK_BITS of addresses of the address it was found for, so that
  * another address of the block in the same range takes its row without
- * asking libdw to find the FDE and run its instructions again: on a
- * 1 GB recording of gcc, 33,463 questions to libdw where each address
- * asked 64,348 (tests/test_perf_cfi.c checks the rows). An address
+ * finding the FDE and running its instructions again: on a 1 GB
+ * recording of gcc, 33,463 questions to libdw where each address asked
+ * 64,348 (tests/test_perf_cfi.c checks the rows); 23,378 to perf_fde.c,
+ * whose ranges start where the row does, not at the address asked. An address
  * asked again is found in its range too: only the answers without one
  * (no FDE, or no range known) are kept by address (by_addr), which
  * kept every address (3 MiB for the bench recording's 67,513, new to
@@ -40,6 +45,7 @@
 #include "base/hashmap.h"
 #include "base/xalloc.h"
 #include "libdw_load.h"
+#include "perf_fde.h"
 
 /* An address's entry: a row's index, or one of these. */
 #define ENTRY_NO_FDE (UINT32_MAX - 1)
@@ -185,16 +191,66 @@ static bool reg_rule(Dwarf_Frame *frame, int r, struct cfi_row *row)
 	return i == nops;
 }
 
+/* The lists of row's registers by kind of rule (struct cfi_row): of
+ * CFI_SAME, CFI_AT, CFI_VAL and CFI_REG, CFI_UNDEFINED, each rising. */
+static void order_rules(struct cfi_row *row)
+{
+	uint8_t kinds[4][CFI_NREGS];
+	unsigned n[4] = { 0 };
+
+	for (unsigned r = 0; r < CFI_NREGS; r++) {
+		unsigned k;
+
+		switch (row->rule[r]) {
+		case CFI_UNSET:
+			continue;
+		case CFI_SAME:
+			k = 0;
+			row->same_mask |= 1u << r;
+			break;
+		case CFI_AT:
+			k = 1;
+			if (!row->at_mask || row->off[r] < row->at_lo)
+				row->at_lo = row->off[r];
+			if (!row->at_mask || row->off[r] > row->at_hi)
+				row->at_hi = row->off[r];
+			row->at_mask |= 1u << r;
+			break;
+		case CFI_UNDEFINED:
+			k = 3;
+			break;
+		default:
+			k = 2;
+			break;
+		}
+		kinds[k][n[k]++] = (uint8_t)r;
+	}
+	for (unsigned k = 0; k < 4; k++) {
+		memcpy(row->ruled + row->nruled, kinds[k], n[k]);
+		row->nruled += (uint8_t)n[k];
+	}
+	row->nsame = (uint8_t)n[0];
+	row->nat = (uint8_t)n[1];
+	row->nother = (uint8_t)n[2];
+}
+
 /* pc's row; [*start, *end) the addresses it holds for (empty when
- * not known). */
-static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row,
+ * not known). Read from fde when it can be (perf_fde.h), else asked of
+ * libdw. */
+static enum cfi_found compute(Dwarf_CFI *cfi, struct perf_fde *fde,
+			      uint64_t pc, struct cfi_row *row,
 			      Dwarf_Addr *start, Dwarf_Addr *end)
 {
+	_Static_assert(sizeof(Dwarf_Addr) == sizeof(uint64_t), "addresses");
 	enum cfi_found found = CFI_HARD;
 	Dwarf_Frame *frame;
 	bool signal;
 	int ra;
 
+	if (fde && perf_fde_row(fde, pc, row, start, end)) {
+		order_rules(row);
+		return CFI_FOUND;
+	}
 	memset(row, 0, sizeof(*row));	/* rows compare by their bytes */
 	*start = *end = 0;
 	if (!cfi || libdw_load()->cfi_addrframe(cfi, pc, &frame) != 0)
@@ -215,34 +271,22 @@ static enum cfi_found compute(Dwarf_CFI *cfi, uint64_t pc, struct cfi_row *row,
 	for (int r = 0; r < CFI_NREGS; r++)
 		if (!reg_rule(frame, r, row))
 			goto out;
-	for (int kind = 0; kind < 4; kind++) {
-		for (int r = 0; r < CFI_NREGS; r++) {
-			enum cfi_rule rule = row->rule[r];
-			int k = rule == CFI_SAME	  ? 0
-				: rule == CFI_AT	  ? 1
-				: rule == CFI_UNDEFINED ? 3
-							  : 2;
-
-			if (rule == CFI_UNSET || k != kind)
-				continue;
-			row->ruled[row->nruled++] = (uint8_t)r;
-			row->nsame += k == 0;
-			row->nat += k == 1;
-			row->nother += k == 2;
-			if (k == 0)
-				row->same_mask |= 1u << r;
-			if (k != 1)
-				continue;
-			if (!row->at_mask || row->off[r] < row->at_lo)
-				row->at_lo = row->off[r];
-			if (!row->at_mask || row->off[r] > row->at_hi)
-				row->at_hi = row->off[r];
-			row->at_mask |= 1u << r;
-		}
-	}
+	order_rules(row);
 	found = CFI_FOUND;
 out:
 	free(frame);
+	return found;
+}
+
+enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, struct perf_fde *fde,
+			     uint64_t pc, struct cfi_row *row, uint64_t *start,
+			     uint64_t *end)
+{
+	Dwarf_Addr s, e;
+	enum cfi_found found = compute(cfi, fde, pc, row, &s, &e);
+
+	*start = s;
+	*end = e;
 	return found;
 }
 
@@ -370,7 +414,8 @@ static bool range_keep(struct perf_cfi *c, uint32_t file, uint64_t pc,
 }
 
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
-			    uint64_t pc, const struct cfi_row **row)
+			    struct perf_fde *fde, uint64_t pc,
+			    const struct cfi_row **row)
 {
 	bool keyed = pc >> ADDR_BITS == 0 && file < (1u << (64 - ADDR_BITS));
 	uint64_t key = (uint64_t)file << ADDR_BITS | pc;
@@ -397,7 +442,7 @@ enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
 	if (e == U64MAP_NONE) {
 		Dwarf_Addr start, end;
 
-		found = compute(cfi, pc, &new, &start, &end);
+		found = compute(cfi, fde, pc, &new, &start, &end);
 		e = found == CFI_NO_FDE ? ENTRY_NO_FDE
 		    : found == CFI_HARD ? ENTRY_HARD
 					: intern(c, &new);

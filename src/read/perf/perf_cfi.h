@@ -59,13 +59,29 @@ struct perf_cfi;
 struct perf_cfi *perf_cfi_new(void);
 void perf_cfi_free(struct perf_cfi *c);
 
+struct perf_fde;
+
 /*
  * The row for link-time address pc of object file `file`, whose CFI is
  * cfi (NULL: none), found the first time and then kept: *row is set
  * when CFI_FOUND, valid until the next call (rows grow by realloc).
+ * The first time, it is read from fde (perf_fde.h, the same CFI's
+ * .eh_frame read without libdw; NULL: none) when that can read it,
+ * else asked of libdw.
  */
 enum cfi_found perf_cfi_row(struct perf_cfi *c, uint32_t file, Dwarf_CFI *cfi,
-			    uint64_t pc, const struct cfi_row **row);
+			    struct perf_fde *fde, uint64_t pc,
+			    const struct cfi_row **row);
+
+/*
+ * pc's row found afresh and not kept, as perf_cfi_row() finds it the
+ * first time (tests): from fde when that reads it, else from libdw;
+ * [*start, *end) the addresses known to have the same row (libdw's
+ * from pc on), empty when not known.
+ */
+enum cfi_found perf_cfi_find(Dwarf_CFI *cfi, struct perf_fde *fde,
+			     uint64_t pc, struct cfi_row *row, uint64_t *start,
+			     uint64_t *end);
 
 /* A row perf_cfi_row() gave, as an index that stays (the rows move);
  * and the row of such an index, valid as perf_cfi_row()'s. The rows

@@ -51,6 +51,7 @@
 #include "libdw_load.h"
 #include "perf_cfi.h"
 #include "perf_ehcfi.h"
+#include "perf_fde.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
 
@@ -78,6 +79,8 @@ struct ufile {
 	bool cfi_looked, dcfi_looked;
 	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
 	struct perf_ehcfi eh;	/* what cfi is made on, when by its table */
+	struct perf_fde fde;	/* cfi's rows read without libdw */
+	bool fde_ok;		/* fde can be read */
 	Dwarf *dw;		/* its DWARF (own or separate), if any */
 	Dwarf_CFI *dcfi;	/* its .debug_frame */
 
@@ -199,6 +202,7 @@ struct perf_unwind {
 
 	bool swap;		/* the recording's byte order is not ours */
 	struct perf_cfi *rows;	/* the CFI rows of the objects' code */
+	bool rows_by_libdw;	/* CGANALYZE_CFI=libdw: no perf_fde.h */
 	/* their array as of the last perf_cfi_row() that found one (the
 	 * rows move only when one is added): a report slot's row is read
 	 * from it without a call per frame */
@@ -928,6 +932,8 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 		f->cfi = perf_ehcfi_open(f->fd, f->elf, &f->eh);
 		if (!f->cfi)
 			f->cfi = libdw->getcfi_elf(f->elf);
+		f->fde_ok = !u->rows_by_libdw && f->cfi &&
+			    perf_fde_init(&f->fde, f->elf);
 		f->cfi_looked = true;
 	}
 	if (debug && !f->dcfi_looked) {
@@ -1077,11 +1083,17 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 			    ? &pr->mods[u->mod]
 			    : module_at(pr, pc);
 		for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE;
-		     debug++)
+		     debug++) {
+			Dwarf_CFI *cfi = file_cfi(u, m->object, debug);
+			struct ufile *f = u->files[m->object];
+
 			found = perf_cfi_row(u->rows,
 					     m->object * 2 + (uint32_t)debug,
-					     file_cfi(u, m->object, debug),
+					     cfi,
+					     !debug && f->fde_ok ? &f->fde
+								 : NULL,
 					     pc - m->bias, &row);
+		}
 		if (found == CFI_HARD)
 			return false;
 		if (found == CFI_FOUND)
@@ -1342,6 +1354,8 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
 	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
 	u->rows = perf_cfi_new();
+	u->rows_by_libdw = getenv("CGANALYZE_CFI") &&
+			   !strcmp(getenv("CGANALYZE_CFI"), "libdw");
 	u->swap = r->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	u->how = r->opts->perf_unwinder;
 	return u;

@@ -1,0 +1,721 @@
+/*
+ * .eh_frame's rows read here (perf_fde.h).
+ *
+ * libdw's dwarf_cfi_addrframe() costs about 1,600 instructions an
+ * address: a look-up in its tree of FDEs, its CIE's and its own
+ * instructions run, a frame allocated, and then its rules given as
+ * DWARF expressions that perf_cfi.c takes apart again. Here the FDE is
+ * found by binary search in .eh_frame_hdr's table and the instructions
+ * run on a state of 17 registers' rules on the stack, the rules kept
+ * as they are.
+ *
+ * The state a CIE's instructions start from is libdw's x86_64 ABI
+ * state (its backend's abi_cfi, as dwarf_frame_register() shows it):
+ * registers 0, 6 and 12-15 keep their value, 7 (the stack pointer) is
+ * the CFA, the others are undefined, and the CFA is not defined (a row
+ * without one is left to libdw). DW_CFA_restore takes a register back
+ * to its rule after the CIE's instructions, which start from that ABI
+ * state; DW_CFA_remember_state keeps the whole state, the CFA with it
+ * (as libdw and GCC's unwinder do).
+ *
+ *   FDE instructions:  rules ... advance ... rules ... advance ...
+ *   addresses:         [pc_begin      )[loc1              )[loc2 ...
+ *
+ * The row of pc is the state after every instruction before the first
+ * advance past pc; its range is from the last advance not past pc to
+ * that first advance past it (or the FDE's end).
+ */
+#include "perf_fde.h"
+
+#include <dwarf.h>
+#include <elf.h>
+#include <string.h>
+
+/* Register numbers read (rules of those from CFI_NREGS on are not
+ * kept: no row holds them); a larger one is left to libdw. */
+#define MAX_REG 128
+/* DW_CFA_remember_state's depth read here. */
+#define STACK_DEPTH 8
+
+/* struct fde_state's rules (perf_fde.h) */
+enum rule { R_UNDEF, R_SAME, R_OFF, R_VAL_OFF, R_REG, R_EXPR };
+enum cfa { CFA_NONE, CFA_REG, CFA_EXPR };
+
+struct cur {
+	const unsigned char *p, *end;
+};
+
+static bool get_u8(struct cur *c, uint8_t *v)
+{
+	if (c->p >= c->end)
+		return false;
+	*v = *c->p++;
+	return true;
+}
+
+/* n bytes, little-endian */
+static bool get_fixed(struct cur *c, unsigned n, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if ((size_t)(c->end - c->p) < n)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		x |= (uint64_t)c->p[i] << (8 * i);
+	c->p += n;
+	*v = x;
+	return true;
+}
+
+/* get_uleb()'s numbers of more than a byte */
+static bool get_uleb_long(struct cur *c, uint64_t *v)
+{
+	uint64_t x = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		if (!get_u8(c, &b) || shift >= 64)
+			return false;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	*v = x;
+	return true;
+}
+
+/* Most of the instructions' operands are a byte: that inline. */
+static inline bool get_uleb(struct cur *c, uint64_t *v)
+{
+	if (c->p < c->end && !(*c->p & 0x80)) {
+		*v = *c->p++;
+		return true;
+	}
+	return get_uleb_long(c, v);
+}
+
+static bool get_sleb(struct cur *c, int64_t *v)
+{
+	uint64_t x = 0;
+	unsigned shift = 0;
+	uint8_t b;
+
+	do {
+		if (!get_u8(c, &b) || shift >= 64)
+			return false;
+		x |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (shift < 64 && (b & 0x40))
+		x |= ~(uint64_t)0 << shift;
+	*v = (int64_t)x;
+	return true;
+}
+
+static uint64_t sign_extend(uint64_t x, unsigned bits)
+{
+	uint64_t m = (uint64_t)1 << (bits - 1);
+
+	return (x ^ m) - m;
+}
+
+/*
+ * A pointer of encoding enc (DW_EH_PE_*) at c, whose first byte is at
+ * link-time address at (pcrel's base); datarel is from base. Only the
+ * formats of fixed size and LEB128 and the applications absolute, pcrel
+ * and datarel are read (not indirect or aligned: false).
+ */
+static bool get_pointer(struct cur *c, uint8_t enc, uint64_t at,
+			uint64_t base, uint64_t *v)
+{
+	uint64_t x;
+	int64_t s;
+
+	if (enc == DW_EH_PE_omit)
+		return false;
+	switch (enc & 0x0f) {
+	case DW_EH_PE_absptr:
+	case DW_EH_PE_udata8:
+	case DW_EH_PE_sdata8:
+		if (!get_fixed(c, 8, &x))
+			return false;
+		break;
+	case DW_EH_PE_uleb128:
+		if (!get_uleb(c, &x))
+			return false;
+		break;
+	case DW_EH_PE_udata2:
+		if (!get_fixed(c, 2, &x))
+			return false;
+		break;
+	case DW_EH_PE_udata4:
+		if (!get_fixed(c, 4, &x))
+			return false;
+		break;
+	case DW_EH_PE_sleb128:
+		if (!get_sleb(c, &s))
+			return false;
+		x = (uint64_t)s;
+		break;
+	case DW_EH_PE_sdata2:
+		if (!get_fixed(c, 2, &x))
+			return false;
+		x = sign_extend(x, 16);
+		break;
+	case DW_EH_PE_sdata4:
+		if (!get_fixed(c, 4, &x))
+			return false;
+		x = sign_extend(x, 32);
+		break;
+	default:
+		return false;
+	}
+	switch (enc & 0xf0) {
+	case DW_EH_PE_absptr:
+		break;
+	case DW_EH_PE_pcrel:
+		x += at;
+		break;
+	case DW_EH_PE_datarel:
+		x += base;
+		break;
+	default:
+		return false;
+	}
+	*v = x;
+	return true;
+}
+
+/* The link-time address of c's next byte, in .eh_frame. */
+static uint64_t addr_of(const struct perf_fde *t, const struct cur *c)
+{
+	return t->frame_addr + (uint64_t)(c->p - t->frame);
+}
+
+/* The entry (CIE or FDE) at offset off of .eh_frame: its bytes after
+ * the length in *c. False for a 64-bit length, or one out of bounds. */
+static bool entry_at(const struct perf_fde *t, uint64_t off, struct cur *c)
+{
+	uint64_t len;
+
+	if (off >= t->frame_len)
+		return false;
+	c->p = t->frame + off;
+	c->end = t->frame + t->frame_len;
+	if (!get_fixed(c, 4, &len) || len == 0 || len == 0xffffffff ||
+	    len > (uint64_t)(c->end - c->p))
+		return false;
+	c->end = c->p + len;
+	return true;
+}
+
+/* The CIE at offset off. */
+static bool read_cie(const struct perf_fde *t, uint64_t off, struct fde_cie *cie)
+{
+	struct cur c, data;
+	const unsigned char *aug;
+	uint64_t id, v, len;
+	uint8_t version, b;
+
+	if (!entry_at(t, off, &c) || !get_fixed(&c, 4, &id) || id != 0 ||
+	    !get_u8(&c, &version) || (version != 1 && version != 3))
+		return false;
+	aug = c.p;
+	while (c.p < c.end && *c.p)
+		c.p++;
+	if (c.p++ >= c.end)
+		return false;
+	memset(cie, 0, sizeof(*cie));
+	cie->fde_enc = DW_EH_PE_absptr;
+	if (!get_uleb(&c, &cie->caf) || !get_sleb(&c, &cie->daf))
+		return false;
+	if (version == 1) {
+		if (!get_u8(&c, &b))
+			return false;
+		cie->ra = b;
+	} else if (!get_uleb(&c, &cie->ra)) {
+		return false;
+	}
+	if (aug[0] == 'z') {
+		cie->aug_z = true;
+		if (!get_uleb(&c, &len) || len > (uint64_t)(c.end - c.p))
+			return false;
+		data.p = c.p;
+		data.end = c.p + len;
+		c.p += len;
+		for (const unsigned char *a = aug + 1; *a; a++) {
+			switch (*a) {
+			case 'R':
+				if (!get_u8(&data, &cie->fde_enc))
+					return false;
+				break;
+			case 'L':
+				if (!get_u8(&data, &b))
+					return false;
+				break;
+			case 'P':
+				/* the personality routine's pointer, skipped
+				 * (indirect or not, its size is the same) */
+				if (!get_u8(&data, &b) ||
+				    !get_pointer(&data, b & 0x7f,
+						 addr_of(t, &data), 0, &v))
+					return false;
+				break;
+			case 'S':
+				cie->signal = true;
+				break;
+			default:
+				return false;
+			}
+		}
+	} else if (aug[0]) {
+		return false;
+	}
+	cie->ins = c.p;
+	cie->ins_end = c.end;
+	return true;
+}
+
+/* The ABI's state, which a CIE's instructions start from. */
+static void abi_state(struct fde_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	for (unsigned r = 0; r < CFI_NREGS; r++)
+		st->rule[r] = R_UNDEF;
+	st->rule[0] = st->rule[6] = R_SAME;
+	for (unsigned r = 12; r <= 15; r++)
+		st->rule[r] = R_SAME;
+	st->rule[7] = R_VAL_OFF;
+	st->cfa = CFA_NONE;
+}
+
+/* Where the instructions run: the CIE's (init NULL: no advance or
+ * restore is read there) or an FDE's from loc up to pc. */
+struct run {
+	const struct fde_cie *cie;
+	const struct fde_state *init;
+	uint64_t pc, loc, start, end;
+	struct fde_state stack[STACK_DEPTH];
+	unsigned depth;
+};
+
+static bool set_rule(struct fde_state *st, uint64_t r, enum rule rule, int64_t v)
+{
+	if (r >= MAX_REG)
+		return false;
+	if (r < CFI_NREGS) {
+		st->rule[r] = (uint8_t)rule;
+		st->val[r] = v;
+	}
+	return true;
+}
+
+static bool skip_block(struct cur *c)
+{
+	uint64_t len;
+
+	if (!get_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
+		return false;
+	c->p += len;
+	return true;
+}
+
+static int64_t factored(uint64_t v, int64_t f)
+{
+	return (int64_t)(v * (uint64_t)f);
+}
+
+/* The instructions at c run over *st; false for one not read here.
+ * *done: an advance went past the pc (the FDE's run ends). */
+static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *done)
+{
+	const struct fde_cie *cie = rn->cie;
+	uint64_t r, v, delta;
+	int64_t s;
+	uint8_t op;
+
+	*done = false;
+	while (c.p < c.end) {
+		op = *c.p++;
+		delta = 0;
+		/* a function's pushes and pops: an advance and a CFA offset
+		 * of a byte, half of what an FDE of gcc runs */
+		if (op == DW_CFA_def_cfa_offset && c.p < c.end &&
+		    !(*c.p & 0x80) && st->cfa == CFA_REG) {
+			st->cfa_off = *c.p++;
+			continue;
+		}
+		switch (op & 0xc0) {
+		case DW_CFA_advance_loc:
+			delta = op & 0x3f;
+			goto advance;
+		case DW_CFA_offset:
+			if (!get_uleb(&c, &v) ||
+			    !set_rule(st, op & 0x3f, R_OFF, factored(v, cie->daf)))
+				return false;
+			continue;
+		case DW_CFA_restore:
+			r = op & 0x3f;
+			goto restore;
+		default:
+			break;
+		}
+		switch (op) {
+		case DW_CFA_nop:
+			continue;
+		case DW_CFA_advance_loc1:
+			if (!get_fixed(&c, 1, &delta))
+				return false;
+			goto advance;
+		case DW_CFA_advance_loc2:
+			if (!get_fixed(&c, 2, &delta))
+				return false;
+			goto advance;
+		case DW_CFA_advance_loc4:
+			if (!get_fixed(&c, 4, &delta))
+				return false;
+			goto advance;
+		case DW_CFA_offset_extended:
+			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
+			    !set_rule(st, r, R_OFF, factored(v, cie->daf)))
+				return false;
+			continue;
+		case DW_CFA_offset_extended_sf:
+			if (!get_uleb(&c, &r) || !get_sleb(&c, &s) ||
+			    !set_rule(st, r, R_OFF,
+				      factored((uint64_t)s, cie->daf)))
+				return false;
+			continue;
+		case DW_CFA_GNU_negative_offset_extended:
+			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
+			    !set_rule(st, r, R_OFF,
+				      (int64_t)(0 - v * (uint64_t)cie->daf)))
+				return false;
+			continue;
+		case DW_CFA_val_offset:
+			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
+			    !set_rule(st, r, R_VAL_OFF, factored(v, cie->daf)))
+				return false;
+			continue;
+		case DW_CFA_val_offset_sf:
+			if (!get_uleb(&c, &r) || !get_sleb(&c, &s) ||
+			    !set_rule(st, r, R_VAL_OFF,
+				      factored((uint64_t)s, cie->daf)))
+				return false;
+			continue;
+		case DW_CFA_restore_extended:
+			if (!get_uleb(&c, &r))
+				return false;
+			goto restore;
+		case DW_CFA_undefined:
+			if (!get_uleb(&c, &r) || !set_rule(st, r, R_UNDEF, 0))
+				return false;
+			continue;
+		case DW_CFA_same_value:
+			if (!get_uleb(&c, &r) || !set_rule(st, r, R_SAME, 0))
+				return false;
+			continue;
+		case DW_CFA_register:
+			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
+			    !set_rule(st, r, R_REG, (int64_t)v))
+				return false;
+			continue;
+		case DW_CFA_expression:
+		case DW_CFA_val_expression:
+			if (!get_uleb(&c, &r) || !skip_block(&c) ||
+			    !set_rule(st, r, R_EXPR, 0))
+				return false;
+			continue;
+		case DW_CFA_remember_state:
+			if (!rn->init || rn->depth == STACK_DEPTH)
+				return false;
+			rn->stack[rn->depth++] = *st;
+			continue;
+		case DW_CFA_restore_state:
+			if (!rn->init || !rn->depth)
+				return false;
+			*st = rn->stack[--rn->depth];
+			continue;
+		case DW_CFA_def_cfa:
+			if (!get_uleb(&c, &r) || !get_uleb(&c, &v))
+				return false;
+			st->cfa = CFA_REG;
+			st->cfa_reg = r;
+			st->cfa_off = (int64_t)v;
+			continue;
+		case DW_CFA_def_cfa_sf:
+			if (!get_uleb(&c, &r) || !get_sleb(&c, &s))
+				return false;
+			st->cfa = CFA_REG;
+			st->cfa_reg = r;
+			st->cfa_off = factored((uint64_t)s, cie->daf);
+			continue;
+		case DW_CFA_def_cfa_register:
+			if (!get_uleb(&c, &r) || st->cfa != CFA_REG)
+				return false;
+			st->cfa_reg = r;
+			continue;
+		case DW_CFA_def_cfa_offset:
+			if (!get_uleb(&c, &v) || st->cfa != CFA_REG)
+				return false;
+			st->cfa_off = (int64_t)v;
+			continue;
+		case DW_CFA_def_cfa_offset_sf:
+			if (!get_sleb(&c, &s) || st->cfa != CFA_REG)
+				return false;
+			st->cfa_off = factored((uint64_t)s, cie->daf);
+			continue;
+		case DW_CFA_def_cfa_expression:
+			if (!skip_block(&c))
+				return false;
+			st->cfa = CFA_EXPR;
+			continue;
+		case DW_CFA_GNU_args_size:
+			if (!get_uleb(&c, &v))
+				return false;
+			continue;
+		default:
+			/* DW_CFA_set_loc, DW_CFA_GNU_window_save, others */
+			return false;
+		}
+	advance:
+		if (!rn->init)
+			return false;
+		rn->loc += delta * cie->caf;
+		if (rn->pc >= rn->loc) {
+			rn->start = rn->loc;
+		} else {
+			if (rn->loc < rn->end)
+				rn->end = rn->loc;
+			*done = true;
+			return true;
+		}
+		continue;
+	restore:
+		if (!rn->init || r >= MAX_REG)
+			return false;
+		if (r < CFI_NREGS) {
+			st->rule[r] = rn->init->rule[r];
+			st->val[r] = rn->init->val[r];
+		}
+		continue;
+	}
+	return true;
+}
+
+/* The row of state st (the FDE's CIE cie), as perf_cfi.c's compute()
+ * takes libdw's; false for what that takes as hard. */
+static bool to_row(const struct fde_state *st, const struct fde_cie *cie,
+		   struct cfi_row *row)
+{
+	memset(row, 0, sizeof(*row));
+	if (st->cfa != CFA_REG || cie->ra >= CFI_NREGS)
+		return false;
+	row->cfa_reg = st->cfa_reg < CFI_NREGS ? (uint8_t)st->cfa_reg
+					       : CFI_NREGS;
+	row->cfa_off = st->cfa_off;
+	row->ra = (uint8_t)cie->ra;
+	row->signal = cie->signal;
+	for (unsigned r = 0; r < CFI_NREGS; r++) {
+		switch (st->rule[r]) {
+		case R_UNDEF:
+			row->rule[r] = CFI_UNDEFINED;
+			break;
+		case R_SAME:
+			row->rule[r] = CFI_SAME;
+			break;
+		case R_OFF:
+			row->rule[r] = CFI_AT;
+			row->off[r] = st->val[r];
+			break;
+		case R_VAL_OFF:
+			row->rule[r] = CFI_VAL;
+			row->off[r] = st->val[r];
+			break;
+		case R_REG:
+			if ((uint64_t)st->val[r] < CFI_NREGS) {
+				row->rule[r] = CFI_REG;
+				row->off[r] = st->val[r];
+			}
+			break;
+		default:
+			/* an expression */
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The 4-byte little-endian word at p, sign-extended. */
+static int64_t le_s32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __builtin_bswap32(v);
+#endif
+	return (int32_t)v;
+}
+
+/* The table's entry i's initial location, and its FDE's address. */
+static uint64_t table_loc(const struct perf_fde *t, size_t i)
+{
+	return t->hdr_addr + (uint64_t)le_s32(t->table + 8 * i);
+}
+
+static uint64_t table_fde(const struct perf_fde *t, size_t i)
+{
+	return t->hdr_addr + (uint64_t)le_s32(t->table + 8 * i + 4);
+}
+
+/* The CIE at offset off and the state after its instructions, from
+ * t's cache or read into it; NULL when not read here. */
+static const struct fde_cie *cie_of(struct perf_fde *t, uint64_t off)
+{
+	struct fde_cie *k = &t->cies[off % FDE_CIES];
+	struct run rn;
+	bool done;
+
+	if (k->off1 == off + 1)
+		return k;
+	k->off1 = 0;
+	rn.cie = k;
+	rn.init = NULL;
+	rn.depth = 0;
+	if (!read_cie(t, off, k))
+		return NULL;
+	abi_state(&k->init);
+	if (!run_ins(&rn, (struct cur){ k->ins, k->ins_end }, &k->init,
+		     &done))
+		return NULL;
+	k->off1 = off + 1;
+	return k;
+}
+
+bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
+		  uint64_t *start, uint64_t *end)
+{
+	size_t lo = 0, hi = t->count, i;
+	uint64_t at, off, id, cie_off, begin, range;
+	const struct fde_cie *k;
+	struct cur c;
+	struct fde_state st;
+	struct run rn;
+	bool done;
+
+	if (!t->table)
+		return false;
+	/* the last entry whose initial location is not past pc */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (table_loc(t, mid) <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return false;
+	i = lo - 1;
+	at = table_loc(t, i);
+	/* two FDEs of one address: which libdw takes is not guessed */
+	if ((i > 0 && table_loc(t, i - 1) == at) ||
+	    (i + 1 < t->count && table_loc(t, i + 1) == at))
+		return false;
+	off = table_fde(t, i) - t->frame_addr;
+	if (!entry_at(t, off, &c))
+		return false;
+	/* the CIE pointer: from itself back to the CIE */
+	if (!get_fixed(&c, 4, &id) || id == 0 || id > off + 4)
+		return false;
+	cie_off = off + 4 - id;
+	if (!(k = cie_of(t, cie_off)) ||
+	    !get_pointer(&c, k->fde_enc, addr_of(t, &c), 0, &begin) ||
+	    !get_pointer(&c, k->fde_enc & 0x0f, 0, 0, &range) ||
+	    begin != at || pc - begin >= range || begin + range < begin)
+		return false;
+	if (k->aug_z && !skip_block(&c))
+		return false;
+	st = k->init;
+	rn.cie = k;
+	rn.init = &k->init;
+	rn.depth = 0;
+	rn.pc = pc;
+	rn.loc = rn.start = begin;
+	rn.end = begin + range;
+	if (!run_ins(&rn, c, &st, &done) || !to_row(&st, k, row))
+		return false;
+	*start = rn.start;
+	*end = rn.end;
+	return true;
+}
+
+/* elf's section named name, as bytes of the file and its address. */
+static bool section(Elf *elf, size_t shstrndx, const char *name,
+		    const unsigned char **p, size_t *len, uint64_t *addr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *s;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) ||
+		    !(s = elf_strptr(elf, shstrndx, sh.sh_name)) ||
+		    strcmp(s, name))
+			continue;
+		/* gold gives them x86_64's own type */
+		if ((sh.sh_type != SHT_PROGBITS &&
+		     sh.sh_type != SHT_X86_64_UNWIND) ||
+		    (sh.sh_flags & SHF_COMPRESSED))
+			return false;
+		d = elf_getdata(scn, NULL);
+		if (!d || !d->d_buf || d->d_size != sh.sh_size)
+			return false;
+		*p = d->d_buf;
+		*len = d->d_size;
+		*addr = sh.sh_addr;
+		return true;
+	}
+	return false;
+}
+
+bool perf_fde_init(struct perf_fde *t, Elf *elf)
+{
+	const unsigned char *hdr;
+	size_t hdr_len, shstrndx;
+	uint64_t frame_ptr, count;
+	GElf_Ehdr eh;
+	struct cur c;
+	uint8_t version, ptr_enc, count_enc, table_enc;
+
+	memset(t, 0, sizeof(*t));
+	if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+	    elf_getshdrstrndx(elf, &shstrndx) != 0 || !shstrndx ||
+	    !section(elf, shstrndx, ".eh_frame", &t->frame, &t->frame_len,
+		     &t->frame_addr) ||
+	    !section(elf, shstrndx, ".eh_frame_hdr", &hdr, &hdr_len,
+		     &t->hdr_addr))
+		goto none;
+	c.p = hdr;
+	c.end = hdr + hdr_len;
+	if (!get_u8(&c, &version) || version != 1 || !get_u8(&c, &ptr_enc) ||
+	    !get_u8(&c, &count_enc) || !get_u8(&c, &table_enc) ||
+	    table_enc != (DW_EH_PE_datarel | DW_EH_PE_sdata4) ||
+	    !get_pointer(&c, ptr_enc, t->hdr_addr + 4, t->hdr_addr,
+			 &frame_ptr) ||
+	    frame_ptr != t->frame_addr ||
+	    !get_pointer(&c, count_enc, t->hdr_addr + (uint64_t)(c.p - hdr),
+			 t->hdr_addr, &count) ||
+	    count > (uint64_t)(c.end - c.p) / 8)
+		goto none;
+	t->table = c.p;
+	t->count = (size_t)count;
+	return true;
+none:
+	memset(t, 0, sizeof(*t));
+	return false;
+}
