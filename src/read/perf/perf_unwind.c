@@ -42,11 +42,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/array.h"
-#include "base/debug_dirs.h"
 #include "base/xalloc.h"
 #include "libdw_load.h"
 #include "perf_cfi.h"
@@ -54,6 +52,7 @@
 #include "perf_fde.h"
 #include "perf_reader.h"
 #include "profile/perf_files.h"
+#include "unwind_files.h"
 
 /* The processes whose Dwfl is kept. */
 #define UNWIND_PROCS 32
@@ -67,48 +66,13 @@ static const unsigned x86_64_perf_reg[] = {
 #define PERF_REG_X86_SP 7
 #define PERF_REG_X86_IP 8
 
-/* An object's file, as far as placing it in a process goes. */
-struct ufile {
-	bool looked;		/* searched for */
-	char *path;		/* NULL: no file to unwind with */
-	int fd;
-	Elf *elf;		/* open for the run; modules share it */
-	uint16_t e_type;
-	GElf_Phdr *loads;	/* its PT_LOAD segments */
-	size_t nloads;
-	bool cfi_looked, dcfi_looked;
-	Dwarf_CFI *cfi;		/* its .eh_frame, for the cached rows */
-	struct perf_ehcfi eh;	/* what cfi is made on, when by its table */
-	struct perf_fde fde;	/* cfi's rows read without libdw */
-	bool fde_ok;		/* fde can be read */
-	Dwarf *dw;		/* its DWARF (own or separate), if any */
-	Dwarf_CFI *dcfi;	/* its .debug_frame */
-
-	/* its separate debug file, when that has a .debug_frame */
-	bool debug_looked;
-	char *debug_path;
-	int debug_fd;
-	Elf *debug_elf;
-
-	struct perf_unwind *u;	/* for libdwfl's callbacks */
-	uint32_t object;
-};
-
-/* A module reported to a process's Dwfl: an object at a load bias. */
-struct umod {
-	uint32_t object;
-	uint64_t bias, lo, hi;	/* [lo, hi): the module's addresses */
-};
-
 /*
  * A process's modules, and its Dwfl, made only when libdwfl is to
  * unwind one of its samples (proc_dwfl()), with every module found by
  * then reported to it in the order found, as each was once reported
  * when found: the rows unwind all but a few hundred of a recording's
- * samples, and the bench recording's 2,772 Dwfls and 7,965 modules
- * reported to them (made and ended again as the processes came and
- * went, each module's files opened for it) were 85 ms of the two
- * unwinders' CPU and most of their malloc() calls.
+ * samples, and the bench recording made 2,794 Dwfls and reported 7,962
+ * modules to them, as the processes came and went, for 461 samples.
  */
 struct uproc {
 	uint32_t pid;
@@ -170,18 +134,10 @@ struct perf_unwind {
 	uint64_t dwfls_made;
 	Dwfl_Callbacks callbacks;
 	char *debuginfo_path;
-	/* per perf_data object, each allocated alone: libdwfl's modules
-	 * keep pointers to them (report()), which growing one array of
-	 * them left dangling */
-	struct ufile **files;
-	size_t nfiles;
+	struct unwind_files files;	/* per perf_data object */
 	struct uproc procs[UNWIND_PROCS];
 	uint64_t clock;
 
-	/* -b binaries' build-ids, read when first needed */
-	uint8_t (*bin_id)[PERF_BUILD_ID_MAX];
-	size_t *bin_id_len;
-	bool *bin_id_read;
 
 	/* the sample being unwound, and its process's mappings' gen */
 	struct uproc *proc;
@@ -227,291 +183,6 @@ struct perf_unwind {
 static const struct libdw_api *libdw;
 
 static const Dwfl_Thread_Callbacks thread_callbacks;
-
-/* --- the objects' files --- */
-
-/* The build-id of the ELF file at path: its length, 0 without one. */
-static size_t file_build_id(const char *path, uint8_t *id, size_t max)
-{
-	int fd = open(path, O_RDONLY);
-	const void *p = NULL;
-	ssize_t n = 0;
-	Elf *elf;
-
-	if (fd < 0)
-		return 0;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (elf)
-		n = libdw->elf_gnu_build_id(elf, &p);
-	if (n > 0) {
-		if ((size_t)n > max)
-			n = (ssize_t)max;
-		memcpy(id, p, (size_t)n);
-	}
-	elf_end(elf);
-	close(fd);
-	return n > 0 ? (size_t)n : 0;
-}
-
-/* Whether the file at path may be object ob's: the same build-id, or
- * either side has none to say. */
-static bool fits(const struct perf_object *ob, const char *path)
-{
-	uint8_t id[PERF_BUILD_ID_MAX];
-	size_t n;
-
-	if (!ob->build_id_len)
-		return true;
-	n = file_build_id(path, id, sizeof(id));
-	return !n || perf_build_id_is(ob, id, n);
-}
-
-static bool regular_file(const char *path)
-{
-	struct stat sb;
-
-	return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/*
- * A -b binary for object ob: named by -b OBJECT=FILE, else the one
- * with its build-id, else one of its file name that does not have
- * another build-id (resolve_perf() binds -b binaries the same way).
- */
-static const char *binary_for(struct perf_unwind *u,
-			      const struct perf_object *ob,
-			      const char *recorded)
-{
-	const struct perf_files *pf = u->r->opts->perf_files;
-	const char *by_name = NULL;
-
-	if (!pf)
-		return NULL;
-	for (size_t b = 0; b < pf->nbinaries; b++) {
-		const char *want = pf->objects ? pf->objects[b] : NULL;
-
-		if (want) {
-			if (!strcmp(want, recorded) ||
-			    !strcmp(perf_base_name(want),
-				    perf_base_name(recorded)))
-				return pf->binaries[b];
-			continue;
-		}
-		if (!u->bin_id_read[b]) {
-			u->bin_id_len[b] = file_build_id(pf->binaries[b],
-							 u->bin_id[b],
-							 PERF_BUILD_ID_MAX);
-			u->bin_id_read[b] = true;
-		}
-		if (perf_build_id_is(ob, u->bin_id[b], u->bin_id_len[b]))
-			return pf->binaries[b];
-		if (!by_name && !strcmp(perf_base_name(pf->binaries[b]),
-					perf_base_name(recorded)) &&
-		    (!ob->build_id_len || !u->bin_id_len[b]))
-			by_name = pf->binaries[b];
-	}
-	return by_name;
-}
-
-/* The file at path opened into f, with its PT_LOAD segments: false if
- * it is not an ELF file with some. */
-static bool open_file(struct ufile *f, const char *path)
-{
-	int fd = open(path, O_RDONLY);
-	size_t phnum;
-	GElf_Ehdr eh;
-	Elf *elf;
-
-	if (fd < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &eh) ||
-	    elf_getphdrnum(elf, &phnum))
-		goto fail;
-	f->e_type = eh.e_type;
-	f->nloads = 0;
-	for (size_t i = 0; i < phnum; i++) {
-		GElf_Phdr ph;
-
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		f->loads = xreallocarray(f->loads, f->nloads + 1,
-					 sizeof(*f->loads));
-		f->loads[f->nloads++] = ph;
-	}
-	if (!f->nloads)
-		goto fail;
-	f->fd = fd;
-	f->elf = elf;
-	f->path = xstrdup(path);
-	return true;
-fail:
-	elf_end(elf);
-	close(fd);
-	return false;
-}
-
-/* The file to unwind object i's code with, found once. */
-static const struct ufile *object_file(struct perf_unwind *u, uint32_t i)
-{
-	const struct perf_files *pf = u->r->opts->perf_files;
-	const struct perf_object *ob = &u->r->d->objects[i];
-	const char *recorded;
-	struct ufile *f;
-	char (*paths)[PERF_PATH_MAX];
-	const char *bin;
-	size_t n;
-
-	if (i >= u->nfiles) {
-		size_t old = u->nfiles;
-
-		ARRAY_GROW(u->files, (size_t)i + 1, u->nfiles);
-		memset(u->files + old, 0, (u->nfiles - old) * sizeof(*u->files));
-	}
-	if (!u->files[i])
-		u->files[i] = xcalloc(1, sizeof(**u->files));
-	f = u->files[i];
-	if (f->looked)
-		return f->path ? f : NULL;
-	f->looked = true;
-	f->u = u;
-	f->object = i;
-	if (ob->kind != PERF_OBJ_FILE)
-		return NULL;
-	recorded = names_str(&u->r->p->names, ob->path);
-	bin = binary_for(u, ob, recorded);
-	if (bin && open_file(f, bin))
-		return f;
-	paths = xmalloc(PERF_OBJECT_PATHS * sizeof(*paths));
-	n = perf_object_paths(ob, recorded, pf ? pf->sysroot : NULL,
-			      pf ? pf->debug_dir : NULL, paths);
-	for (size_t c = 0; c < n && !f->path; c++)
-		if (regular_file(paths[c]) && fits(ob, paths[c]))
-			open_file(f, paths[c]);
-	free(paths);
-	return f->path ? f : NULL;
-}
-
-/* Whether the ELF file elf has a section of that name. */
-static bool has_section(Elf *elf, const char *want)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return false;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (name && !strcmp(name, want) && sh.sh_type != SHT_NOBITS)
-			return true;
-	}
-	return false;
-}
-
-/*
- * Object f's separate debug file, looked up once, by build-id where
- * libdwfl and perf look (under --debug-dir, then /usr/lib/debug, as the
- * symbols' debug files are (debug_dirs()), and in perf's cache, ~/.debug;
- * under --sysroot, as for the objects), and
- * kept only if it has a .debug_frame:
- * that is all the unwinder takes from it, for code its .eh_frame does
- * not describe (code built without unwind tables), and a debug file
- * without one is not opened again for each process as libdwfl would
- * (it decompresses the file's DWARF to find none).
- */
-static Elf *debug_file(struct ufile *f)
-{
-	struct perf_unwind *u = f->u;
-	const struct perf_files *pf = u->r->opts->perf_files;
-	const struct perf_object *ob = &u->r->d->objects[f->object];
-	const char *home = getenv("HOME");
-	const char *root = pf && pf->sysroot ? pf->sysroot : "";
-	char hex[2 * PERF_BUILD_ID_MAX + 1];
-	char path[DEBUG_DIRS_MAX + 1][PERF_PATH_MAX];
-	const char *dirs[DEBUG_DIRS_MAX];
-	uint8_t id[PERF_BUILD_ID_MAX];
-	size_t n = ob->build_id_len, np;
-
-	if (f->debug_looked)
-		return f->debug_elf;
-	f->debug_looked = true;
-	if (n)
-		memcpy(id, ob->build_id, n);
-	else
-		n = file_build_id(f->path, id, sizeof(id));
-	if (n < 2)
-		return NULL;
-	perf_build_id_hex(id, n, hex);
-	np = debug_dirs(pf ? pf->debug_dir : NULL, dirs);
-	for (size_t d = 0; d < np; d++)
-		snprintf(path[d], sizeof(path[d]), "%s%s/.build-id/%.2s/%s.debug",
-			 root, dirs[d], hex, hex + 2);
-	if (home)
-		snprintf(path[np++], sizeof(path[0]),
-			 "%s%s/.debug/.build-id/%.2s/%s/debug", root, home,
-			 hex, hex + 2);
-	for (size_t c = 0; c < np; c++) {
-		int fd;
-		Elf *elf;
-
-		if (!regular_file(path[c]) || !fits(ob, path[c]))
-			continue;
-		fd = open(path[c], O_RDONLY);
-		if (fd < 0)
-			continue;
-		elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-		if (elf && elf_kind(elf) == ELF_K_ELF &&
-		    has_section(elf, ".debug_frame")) {
-			f->debug_path = xstrdup(path[c]);
-			f->debug_fd = fd;
-			f->debug_elf = elf;
-			break;
-		}
-		elf_end(elf);
-		close(fd);
-	}
-	return f->debug_elf;
-}
-
-/*
- * Where mapping map puts file f: the load bias (its address minus the
- * link-time address of the file offset it maps), and the module's
- * span as libdwfl takes it (the first PT_LOAD's page to the last's
- * end). False when no segment holds the mapping's offset.
- */
-static bool place(const struct ufile *f, const struct perf_map *map,
-		  struct umod *m)
-{
-	const GElf_Phdr *first = &f->loads[0], *last = &f->loads[f->nloads - 1];
-	uint64_t align = first->p_align ? first->p_align : 1;
-
-	m->bias = 0;
-	if (f->e_type != ET_EXEC) {
-		size_t i;
-
-		for (i = 0; i < f->nloads; i++) {
-			const GElf_Phdr *ph = &f->loads[i];
-			uint64_t page = ph->p_align ? ph->p_align : 1;
-			uint64_t from = ph->p_offset & ~(page - 1);
-
-			if (map->pgoff >= from &&
-			    map->pgoff < ph->p_offset + ph->p_filesz)
-				break;
-		}
-		if (i == f->nloads)
-			return false;
-		m->bias = map->start - (f->loads[i].p_vaddr -
-					f->loads[i].p_offset + map->pgoff);
-	}
-	m->lo = m->bias + (first->p_vaddr & ~(align - 1));
-	m->hi = m->bias + last->p_vaddr + last->p_memsz;
-	return m->lo < m->hi;
-}
 
 /* --- the processes' Dwfls --- */
 
@@ -577,11 +248,11 @@ static bool proc_dwfl(struct perf_unwind *u, struct uproc *pr)
 	pr->dwfl = libdw->dwfl_begin(&u->callbacks);
 	if (!pr->dwfl)
 		return false;
-	/* each module's file is its object's, which object_file() found
+	/* each module's file is its object's, which unwind_file() found
 	 * when the module was */
 	for (size_t i = 0; i < pr->nmods; i++)
 		if (!dwfl_report(u, pr, &pr->mods[i],
-				 u->files[pr->mods[i].object])) {
+				 u->files.files[pr->mods[i].object])) {
 			libdw->dwfl_end(pr->dwfl);
 			pr->dwfl = NULL;
 			return false;
@@ -650,8 +321,8 @@ report_miss(struct perf_unwind *u, uint64_t pc, struct report_slot *rs)
 	map = find_map(u, pc, t, &from, &until);
 	if (!map || !map->file_offsets)
 		return REPORT_NONE;
-	f = object_file(u, map->object);
-	if (!f || !place(f, map, &m))
+	f = unwind_file(&u->files, map->object);
+	if (!f || !unwind_file_place(f, map, &m))
 		return REPORT_NONE;
 	m.object = map->object;
 	at = (uint32_t)(map - u->r->maps.maps);
@@ -770,7 +441,7 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name,
 /*
  * A module's separate debug file, which libdwfl asks for when the
  * module's .eh_frame does not describe a pc and the file has no DWARF
- * of its own: the one debug_file() found, so that libdwfl and the
+ * of its own: the one unwind_file_debug() found, so that libdwfl and the
  * cached rows take the same .debug_frame. libdwfl checks its build-id.
  */
 static int find_debuginfo(Dwfl_Module *mod, void **userdata,
@@ -787,7 +458,7 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata,
 	(void)debuglink_file;
 	(void)debuglink_crc;
 	*debuginfo_file_name = NULL;
-	if (!f || !debug_file(f))
+	if (!f || !unwind_file_debug(f))
 		return -1;
 	*debuginfo_file_name = xstrdup(f->debug_path);
 	return open(f->debug_path, O_RDONLY);
@@ -926,7 +597,7 @@ static const struct umod *module_at(const struct uproc *pr, uint64_t a)
  * libdwfl's module has them: its own, else its separate debug file's. */
 static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 {
-	struct ufile *f = u->files[i];
+	struct ufile *f = u->files.files[i];
 
 	if (!debug && !f->cfi_looked) {
 		f->cfi = perf_ehcfi_open(f->fd, f->elf, &f->eh);
@@ -939,7 +610,7 @@ static Dwarf_CFI *file_cfi(struct perf_unwind *u, uint32_t i, bool debug)
 	if (debug && !f->dcfi_looked) {
 		/* the object's own DWARF first, as libdwfl's find_dw() */
 		f->dw = libdw->begin_elf(f->elf, DWARF_C_READ, NULL);
-		if (!f->dw && debug_file(f))
+		if (!f->dw && unwind_file_debug(f))
 			f->dw = libdw->begin_elf(f->debug_elf, DWARF_C_READ,
 						NULL);
 		f->dcfi = f->dw ? libdw->getcfi(f->dw) : NULL;
@@ -1085,7 +756,7 @@ static bool step(struct perf_unwind *u, const struct fstate *st,
 		for (int debug = 0; m && debug < 2 && found == CFI_NO_FDE;
 		     debug++) {
 			Dwarf_CFI *cfi = file_cfi(u, m->object, debug);
-			struct ufile *f = u->files[m->object];
+			struct ufile *f = u->files.files[m->object];
 
 			found = perf_cfi_row(u->rows,
 					     m->object * 2 + (uint32_t)debug,
@@ -1323,12 +994,10 @@ size_t perf_unwind_sample(struct perf_unwind *u, const struct perf_attr *a,
 
 struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 {
-	const struct perf_files *pf = r->opts->perf_files;
 	const char *arch = r->d->arch == NO_NAME
 				   ? NULL
 				   : names_str(&r->p->names, r->d->arch);
 	struct perf_unwind *u;
-	size_t nb = pf ? pf->nbinaries : 0;
 
 	/* x86_64's registers only; a recording without its ARCH feature
 	 * is taken for this machine's */
@@ -1350,9 +1019,7 @@ struct perf_unwind *perf_unwind_new(struct perf_reader *r)
 	u->callbacks.find_debuginfo = find_debuginfo;
 	u->callbacks.section_address = libdw->offline_section_address;
 	u->callbacks.debuginfo_path = &u->debuginfo_path;
-	u->bin_id = xcalloc(nb + 1, sizeof(*u->bin_id));
-	u->bin_id_len = xcalloc(nb + 1, sizeof(*u->bin_id_len));
-	u->bin_id_read = xcalloc(nb + 1, sizeof(*u->bin_id_read));
+	unwind_files_init(&u->files, r, u);
 	u->rows = perf_cfi_new();
 	u->rows_by_libdw = getenv("CGANALYZE_CFI") &&
 			   !strcmp(getenv("CGANALYZE_CFI"), "libdw");
@@ -1367,33 +1034,7 @@ void perf_unwind_free(struct perf_unwind *u)
 		return;
 	for (size_t i = 0; i < UNWIND_PROCS; i++)
 		proc_drop(&u->procs[i]);
-	/* after every Dwfl: they hold references to the files' handles */
-	for (size_t i = 0; i < u->nfiles; i++) {
-		struct ufile *f = u->files[i];
-
-		if (!f)
-			continue;
-		if (f->path) {
-			if (f->cfi)
-				libdw->cfi_end(f->cfi);
-			perf_ehcfi_close(&f->eh);
-			libdw->end(f->dw);
-			if (f->debug_elf) {
-				elf_end(f->debug_elf);
-				close(f->debug_fd);
-			}
-			elf_end(f->elf);
-			close(f->fd);
-		}
-		free(f->path);
-		free(f->debug_path);
-		free(f->loads);
-		free(f);
-	}
-	free(u->files);
-	free(u->bin_id);
-	free(u->bin_id_len);
-	free(u->bin_id_read);
+	unwind_files_release(&u->files);
 	perf_cfi_free(u->rows);
 	free(u->reported);
 	free(u);
