@@ -303,12 +303,13 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		     size_t nsecs, const struct sym_out *out);
 
 /* cfi_funcs.c: the [lo, hi) of each function .eh_frame describes, in
- * its order, malloc'd in *out; how many. */
+ * its order, in *out (a malloc'd block of *alloc ranges, grown as
+ * needed; NULL and 0: made here); how many. */
 struct cfi_range {
 	uint64_t lo, hi;
 };
 size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
-		      struct cfi_range **out);
+		      struct cfi_range **out, size_t *alloc);
 
 /* --- plt.c, plt_elf.c --- */
 
@@ -502,6 +503,9 @@ const struct sec *secs_lookup(const struct symtab_priv *priv, uint64_t addr);
  */
 void symtab_build_syms(struct symtab *st, const struct raw_sym *raw,
 		       size_t n);
+/* symtab_build_syms() with its keys in sc's (symtab.h) */
+void symtab_build_syms_in(struct symtab *st, const struct raw_sym *raw,
+			  size_t n, struct symtab_scratch *sc);
 
 /* Sort fsyms by (section, address) and keep bfd's pick per address;
  * those below their section's start are dropped (bfd's section-relative
