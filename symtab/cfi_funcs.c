@@ -204,6 +204,8 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 	struct cfi_range *v = *out;
 	size_t n = 0, alloc = *alloc_io, hint;
 	struct u64map encodings;	/* CIE offset -> encoding + 1 */
+	uint64_t last_cie = UINT64_MAX, cie;
+	uint32_t last_enc = 0;
 	struct cur c;
 
 	if (!elf_section_bytes(ef, ".eh_frame", &s.data, &s.size) ||
@@ -237,10 +239,18 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 			continue;	/* a CIE: read when an FDE needs it */
 		if (id > (uint64_t)(id_at - s.data))
 			continue;
-		enc = u64map_get(&encodings, (uint64_t)(id_at - s.data) - id);
-		if (enc == U64MAP_NONE) {
-			enc = cie_encoding(&s, (uint64_t)(id_at - s.data) - id) + 1;
-			u64map_put(&encodings, (uint64_t)(id_at - s.data) - id, enc);
+		cie = (uint64_t)(id_at - s.data) - id;
+		/* most FDEs share their CIE with the one before */
+		if (cie == last_cie) {
+			enc = last_enc;
+		} else {
+			enc = u64map_get(&encodings, cie);
+			if (enc == U64MAP_NONE) {
+				enc = cie_encoding(&s, cie) + 1;
+				u64map_put(&encodings, cie, enc);
+			}
+			last_cie = cie;
+			last_enc = enc;
 		}
 		if (enc - 1 == PE_OMIT ||
 		    !read_encoded(&e, &s, enc - 1, true, &lo) ||
