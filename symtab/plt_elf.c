@@ -701,6 +701,23 @@ static bool links_inside(Elf *elf)
  */
 static bool no_extended_index(Elf_Data *dynsym, size_t ndyn)
 {
+	if (dynsym->d_type == ELF_T_SYM) {
+		/* the file is ELFCLASS64: an array of Elf64_Sym, read in
+		 * place (gelf_getsym() fails past its end) */
+		size_t have = dynsym->d_size / sizeof(Elf64_Sym);
+
+		for (size_t i = 0; i < ndyn; i++) {
+			Elf64_Sym s;
+
+			if (i >= have)
+				return false;
+			memcpy(&s, (const Elf64_Sym *)dynsym->d_buf + i,
+			       sizeof(s));
+			if (s.st_shndx == SHN_XINDEX)
+				return false;
+		}
+		return true;
+	}
 	for (size_t i = 0; i < ndyn; i++) {
 		GElf_Sym s;
 
