@@ -69,7 +69,6 @@ void symtab_release(struct symtab *st)
 
 void symtab_scratch_release(struct symtab_scratch *sc)
 {
-	free(sc->raw);
 	free(sc->keys);
 	memset(sc, 0, sizeof(*sc));
 }
@@ -374,7 +373,7 @@ static void cap_labels(struct symtab *st, struct symtab_scratch *sc)
 
 void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
 {
-	struct symtab_scratch sc = { NULL, 0, NULL, 0 };
+	struct symtab_scratch sc = { NULL, 0 };
 
 	symtab_build_syms_in(st, v, n, &sc);
 	symtab_scratch_release(&sc);
@@ -743,10 +742,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 			struct elf_file *dbg, const struct symtab_opts *opts)
 {
 	struct symtab_priv *priv = st->priv;
-	struct symtab_scratch mine = { NULL, 0, NULL, 0 };
-	struct symtab_scratch *sc = opts->scratch ? opts->scratch : &mine;
-	/* the raw symbols in the scratch's block, from 0 */
-	struct raw_syms raw = { sc->raw, 0, sc->raw_alloc };
+	struct symtab_scratch work = { NULL, 0 };
+	struct raw_syms raw = { NULL, 0, 0 };
 	struct fsyms fs = { NULL, 0, 0 };
 	struct xsyms xs = { NULL, 0, 0 };
 	struct sym_out out = { &raw, &fs, &xs, &st->calls_mcount };
@@ -800,7 +797,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	 * beside the room for 60,000 more.
 	 */
 	if (!st->has_symtab) {
-		ncfi = read_cfi_funcs(st, bin, sc);
+		ncfi = read_cfi_funcs(st, bin, &work);
 		ARRAY_GROW(raw.v, elf_symbol_count(from, true) + ncfi,
 			   raw.alloc);
 	}
@@ -809,8 +806,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 		goto out;
 	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
 	if (!st->has_symtab)
-		add_cfi_funcs(st, ncfi, &raw, later, sc);
-	symtab_build_syms_in(st, raw.v, raw.nr, sc);
+		add_cfi_funcs(st, ncfi, &raw, later, &work);
+	symtab_build_syms_in(st, raw.v, raw.nr, &work);
 	/* each name as demangle_name() and name_cfi_funcs() would have
 	 * made it, when asked */
 	for (size_t i = 0; later && i < st->nsyms; i++)
@@ -821,9 +818,8 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	xs.v = NULL;
 	ret = 0;
 out:
-	sc->raw = raw.v;
-	sc->raw_alloc = raw.alloc;
-	symtab_scratch_release(&mine);
+	symtab_scratch_release(&work);
+	free(raw.v);
 	free(fs.v);
 	free(xs.v);
 	return ret;

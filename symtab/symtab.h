@@ -52,28 +52,7 @@ struct symtab_opts {
 	 * but marked (symtab.dwarf_missing), for a caller opening many
 	 * (a perf.data's sampled objects) to say once, in one line */
 	bool dwarf_missing_later;
-	/* buffers a thread's loads share (symtab_scratch below); NULL:
-	 * the load's own */
-	struct symtab_scratch *scratch;
 };
-
-/*
- * The working memory of symtab_open()'s symbols (the raw symbols, the
- * FDEs' ranges and the sorts' keys), kept from one load to the next by
- * a caller that loads many tables on one thread (perf_preload.c):
- * memory new to the process costs more than the work on it (the first
- * write of a page about 2.5 ms a MiB on the VM we measure on,
- * doc/PERFORMANCE.md), and libLLVM's load wrote 6.6 MiB of such
- * temporaries in four blocks, where one of 3.4 MiB does, the next
- * loads reusing it. Zero it before the first load; one thread at a time.
- */
-struct symtab_scratch {
-	void *raw;		/* struct raw_sym (private) */
-	size_t raw_alloc;
-	void *keys;
-	size_t keys_bytes;
-};
-void symtab_scratch_release(struct symtab_scratch *sc);
 
 enum sym_kind { SYM_FUNC, SYM_OBJECT, SYM_PLT, SYM_OTHER };
 

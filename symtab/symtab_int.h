@@ -503,7 +503,21 @@ const struct sec *secs_lookup(const struct symtab_priv *priv, uint64_t addr);
  */
 void symtab_build_syms(struct symtab *st, const struct raw_sym *raw,
 		       size_t n);
-/* symtab_build_syms() with its keys in sc's (symtab.h) */
+/*
+ * A load's working memory for its symbols (load_symbols()): one block
+ * that holds the FDEs' ranges with the symbols' starts add_cfi_funcs()
+ * sorts, then sort_raw()'s keys, then cap_labels()' and build_spans()'
+ * stacks, in turn. Memory new to the process costs more than the work
+ * on it (a page's first write about 2.5 ms a MiB on the VM we measure
+ * on, doc/PERFORMANCE.md): libLLVM's load wrote 6.6 MiB of such
+ * temporaries in four blocks, where one of 3.4 MiB does.
+ */
+struct symtab_scratch {
+	void *keys;
+	size_t keys_bytes;
+};
+void symtab_scratch_release(struct symtab_scratch *sc);
+/* symtab_build_syms() with its keys in sc's */
 void symtab_build_syms_in(struct symtab *st, const struct raw_sym *raw,
 			  size_t n, struct symtab_scratch *sc);
 

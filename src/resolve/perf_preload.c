@@ -92,10 +92,6 @@ struct perf_preload {
 	char (*scratch)[PERF_PATH_MAX];	/* perf_object_paths()' */
 	struct loaded *loaded;	/* the helper's alone until finished */
 	size_t nloaded, loaded_alloc;
-	/* the helper's loads' working memory, kept from one to the next
-	 * (symtab.h): the later loads write into pages already the
-	 * process's; given back when the helper is done */
-	struct symtab_scratch work;
 };
 
 #define KERNEL_OBJ UINT32_MAX
@@ -127,8 +123,7 @@ static struct loaded *load(struct perf_preload *pl, const struct job *j,
 	struct symtab_opts so = { .debug_dir = pl->o->debug_dir,
 				  .demangle = true,
 				  .no_dwarf = true,
-				  .names_later = true,
-				  .scratch = &pl->work };
+				  .names_later = true };
 	struct loaded l;
 	FILE *msgs;
 
@@ -384,7 +379,6 @@ void perf_preload_finish(struct perf_preload *pl)
 	if (pl->started)
 		pthread_join(pl->thread, NULL);
 	pl->started = false;
-	symtab_scratch_release(&pl->work);
 }
 
 /* What was loaded, but for a lent names table (final: that too). */
