@@ -205,27 +205,24 @@ static size_t fde_count_hint(struct elf_file *ef, bool big, size_t eh_size)
 }
 
 size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
-		      struct cfi_range **out, size_t *alloc_io)
+		      struct cfi_range **out)
 {
 	struct eh_section s = { .addr_size = addr_size, .big = big };
-	struct cfi_range *v = *out;
-	size_t n = 0, alloc = *alloc_io, hint;
+	struct cfi_range *v = NULL;
+	size_t n = 0, alloc = 0;
 	struct u64map encodings;	/* CIE offset -> encoding + 1 */
 	uint64_t last_cie = UINT64_MAX, cie;
 	uint32_t last_enc = 0;
 	struct cur c;
 
+	*out = NULL;
 	if (!elf_section_bytes(ef, ".eh_frame", &s.data, &s.size) ||
 	    !elf_section_vaddr(ef, ".eh_frame", &s.vaddr))
 		return 0;
 	u64map_init(&encodings);
-	hint = fde_count_hint(ef, big, s.size);
-	if (hint > alloc) {
-		/* nothing in it to keep: not copied */
-		free(v);
-		v = xreallocarray(NULL, hint, sizeof(*v));
-		alloc = hint;
-	}
+	alloc = fde_count_hint(ef, big, s.size);
+	if (alloc)
+		v = xreallocarray(NULL, alloc, sizeof(*v));
 	c = (struct cur){ s.data, s.data + s.size, big };
 	while (c.p < c.end) {
 		const unsigned char *id_at;
@@ -295,6 +292,5 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 	}
 	u64map_release(&encodings);
 	*out = v;
-	*alloc_io = alloc;
 	return n;
 }

@@ -67,23 +67,6 @@ void symtab_release(struct symtab *st)
 	memset(st, 0, sizeof(*st));
 }
 
-void symtab_scratch_release(struct symtab_scratch *sc)
-{
-	free(sc->keys);
-	memset(sc, 0, sizeof(*sc));
-}
-
-/* sc's keys with room for bytes at least; what they held not kept. */
-static void *scratch_keys(struct symtab_scratch *sc, size_t bytes)
-{
-	if (bytes > sc->keys_bytes) {
-		free(sc->keys);
-		sc->keys = xmalloc(bytes);
-		sc->keys_bytes = bytes;
-	}
-	return sc->keys;
-}
-
 /* --- syms[] --- */
 
 static int kind_rank(uint8_t kind)
@@ -214,8 +197,8 @@ static int key_cmp(const void *a, const void *b, void *arg)
 /*
  * The order of raw[0, n) a stable sort by raw_cmp() makes (glibc's
  * qsort_r() is its merge sort, stable, for arrays that fit in memory),
- * in the val of the keys returned (n of them in mem, which has room
- * for 2 * n + 1): (address, index) pairs by a radix sort on the address bytes
+ * in the val of the keys returned (n of them in *mem, freed by the
+ * caller): (address, index) pairs by a radix sort on the address bytes
  * that differ, each run of one address (aliases) then by raw_cmp() and
  * the index. qsort_r() moving 40-byte symbols took a quarter of loading
  * libLLVM's 104,542 symbols (44,962 named, the rest its CFI's); the
@@ -226,13 +209,14 @@ static int key_cmp(const void *a, const void *b, void *arg)
  */
 static const struct addr_key *sort_raw(const struct raw_sym *raw, size_t n,
 				       struct names *names,
-				       struct addr_key *mem)
+				       struct addr_key **mem)
 {
 	struct addr_key *k;
 
+	*mem = xmalloc((2 * n + 1) * sizeof(**mem));
 	for (size_t i = 0; i < n; i++)
-		mem[i] = (struct addr_key){ raw[i].addr, i };
-	k = sort_by_addr(mem, mem + n, n);
+		(*mem)[i] = (struct addr_key){ raw[i].addr, i };
+	k = sort_by_addr(*mem, *mem + n, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		struct key_order o = { raw, names };
 
@@ -319,7 +303,7 @@ static bool syms_disjoint(const struct symtab *st)
  * symbols open at the sweep position, the innermost on top. None when
  * the symbols are disjoint (most tables: libLLVM's 105,000 symbols
  * made 3 MiB of spans): symtab_lookup() searches syms[] then. */
-static void build_spans(struct symtab *st, struct symtab_scratch *sc)
+static void build_spans(struct symtab *st)
 {
 	struct symtab_priv *priv = st->priv;
 	uint32_t *stack;
@@ -328,7 +312,7 @@ static void build_spans(struct symtab *st, struct symtab_scratch *sc)
 	priv->no_spans = syms_disjoint(st);
 	if (priv->no_spans)
 		return;
-	stack = scratch_keys(sc, (st->nsyms + 1) * sizeof(*stack));
+	stack = xmalloc((st->nsyms + 1) * sizeof(*stack));
 
 	for (uint32_t i = 0; i <= st->nsyms; i++) {
 		uint64_t at = i < st->nsyms ? st->syms[i].addr : UINT64_MAX;
@@ -349,12 +333,13 @@ static void build_spans(struct symtab *st, struct symtab_scratch *sc)
 		span_add(priv, &alloc, st->syms[i].addr, i);
 		stack[depth++] = i;
 	}
+	free(stack);
 }
 
 /* A guessed end stops at the end of the sized symbol it starts in. */
-static void cap_labels(struct symtab *st, struct symtab_scratch *sc)
+static void cap_labels(struct symtab *st)
 {
-	uint64_t *open = scratch_keys(sc, (st->nsyms + 1) * sizeof(*open));
+	uint64_t *open = xmalloc((st->nsyms + 1) * sizeof(*open));
 	size_t depth = 0;
 
 	for (size_t i = 0; i < st->nsyms; i++) {
@@ -369,22 +354,14 @@ static void cap_labels(struct symtab *st, struct symtab_scratch *sc)
 			s->end = open[depth - 1];
 		}
 	}
+	free(open);
 }
 
 void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
 {
-	struct symtab_scratch sc = { NULL, 0 };
-
-	symtab_build_syms_in(st, v, n, &sc);
-	symtab_scratch_release(&sc);
-}
-
-void symtab_build_syms_in(struct symtab *st, const struct raw_sym *v,
-			  size_t n, struct symtab_scratch *sc)
-{
 	struct symtab_priv *priv = st->priv;
-	struct addr_key *mem = scratch_keys(sc, (2 * n + 1) * sizeof(*mem));
-	const struct addr_key *k = sort_raw(v, n, st->names, mem);
+	struct addr_key *mem;
+	const struct addr_key *k = sort_raw(v, n, st->names, &mem);
 	size_t i = 0;
 
 	st->syms = xcalloc(n ? n : 1, sizeof(*st->syms));
@@ -430,6 +407,7 @@ void symtab_build_syms_in(struct symtab *st, const struct raw_sym *v,
 		st->nsyms++;
 		i = j;
 	}
+	free(mem);
 	/* the room not taken given back to the heap: most tables are
 	 * never searched by name (the default listing's are not), and
 	 * the 245,000 symbols of the bench recording's objects gave
@@ -439,8 +417,8 @@ void symtab_build_syms_in(struct symtab *st, const struct raw_sym *v,
 					    sizeof(*priv->named));
 		priv->named_alloc = priv->nnamed;
 	}
-	cap_labels(st, sc);
-	build_spans(st, sc);
+	cap_labels(st);
+	build_spans(st);
 }
 
 const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
@@ -654,48 +632,25 @@ static size_t upto_from(const struct addr_key *s, size_t n, uint64_t x,
 	return lo + count_at_or_below(s + lo, hi - lo, sizeof(*s), x);
 }
 
-/* The FDEs' ranges of .eh_frame (cfi_funcs_read()), in sc's keys; how
- * many. */
+/* The FDEs' ranges of .eh_frame (cfi_funcs_read()), n of them in *v. */
 static size_t read_cfi_funcs(struct symtab *st, struct elf_file *bin,
-			     struct symtab_scratch *sc)
+			     struct cfi_range **v)
 {
-	struct cfi_range *v = sc->keys;
-	size_t alloc = sc->keys_bytes / sizeof(*v);
-	size_t n = cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
-				  st->big_endian, &v, &alloc);
-
-	sc->keys = v;
-	sc->keys_bytes = alloc * sizeof(*v);
-	return n;
+	return cfi_funcs_read(bin, st->elf_class == ELFCLASS32 ? 4 : 8,
+			      st->big_endian, v);
 }
 
-/*
- * Each of the n FDE ranges in sc's keys (read_cfi_funcs()) that no
- * symbol of raw covers, a function of its own. The symbols' starts are
- * sorted after the ranges, in room enough for symtab_build_syms_in()'s
- * keys too: one block of fresh memory for both.
- */
-static void add_cfi_funcs(struct symtab *st, size_t n, struct raw_syms *raw,
-			  bool names_later, struct symtab_scratch *sc)
+/* Each of v[0, n) (read_cfi_funcs(), freed here) that no symbol of raw
+ * covers, a function of its own. */
+static void add_cfi_funcs(struct symtab *st, struct cfi_range *v, size_t n,
+			  struct raw_syms *raw, bool names_later)
 {
-	size_t need = (n + 2 * raw->nr + 1) * sizeof(struct addr_key);
-	size_t sort = (2 * (raw->nr + n) + 1) * sizeof(struct addr_key);
-	const struct cfi_range *v;
-	struct addr_key *mem;
+	struct addr_key *mem = xmalloc((2 * raw->nr + 1) * sizeof(*mem));
 	struct addr_key *starts;
 	const char *slash = strrchr(st->path, '/');
 	const char *base = slash ? slash + 1 : st->path;
 	size_t ns = 0, nraw = raw->nr, k = 0;
 
-	if (sort > need)
-		need = sort;
-	if (need > sc->keys_bytes) {
-		/* the ranges kept: grown in place or moved */
-		sc->keys = xreallocarray(sc->keys, need, 1);
-		sc->keys_bytes = need;
-	}
-	v = sc->keys;
-	mem = (struct addr_key *)sc->keys + n;
 	/* the symbols' [start, end) (end: start + 1 when unsized), by
 	 * start: any symbol inside an FDE's code names it */
 	for (size_t i = 0; i < nraw; i++) {
@@ -734,6 +689,8 @@ static void add_cfi_funcs(struct symtab *st, size_t n, struct raw_syms *raw,
 	/* else no name yet: symtab_name() makes it */
 	for (size_t i = nraw; names_later && i < raw->nr; i++)
 		raw->v[i].raw = raw->v[i].name = NO_NAME;
+	free(mem);
+	free(v);
 }
 
 /* The symbols: the binary's .symtab, else the debug file's, else the
@@ -742,7 +699,6 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 			struct elf_file *dbg, const struct symtab_opts *opts)
 {
 	struct symtab_priv *priv = st->priv;
-	struct symtab_scratch work = { NULL, 0 };
 	struct raw_syms raw = { NULL, 0, 0 };
 	struct fsyms fs = { NULL, 0, 0 };
 	struct xsyms xs = { NULL, 0, 0 };
@@ -750,6 +706,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	struct elf_file *from = bin;
 	bool bin_symtab = elf_has_symtab(bin);
 	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
+	struct cfi_range *cfi = NULL;
 	size_t ncfi = 0;
 	bool now = opts->demangle && !later;
 	enum demangle_when when = now	? DEMANGLE_NOW
@@ -797,7 +754,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	 * beside the room for 60,000 more.
 	 */
 	if (!st->has_symtab) {
-		ncfi = read_cfi_funcs(st, bin, &work);
+		ncfi = read_cfi_funcs(st, bin, &cfi);
 		ARRAY_GROW(raw.v, elf_symbol_count(from, true) + ncfi,
 			   raw.alloc);
 	}
@@ -805,9 +762,11 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
 	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
-	if (!st->has_symtab)
-		add_cfi_funcs(st, ncfi, &raw, later, &work);
-	symtab_build_syms_in(st, raw.v, raw.nr, &work);
+	if (!st->has_symtab) {
+		add_cfi_funcs(st, cfi, ncfi, &raw, later);
+		cfi = NULL;
+	}
+	symtab_build_syms(st, raw.v, raw.nr);
 	/* each name as demangle_name() and name_cfi_funcs() would have
 	 * made it, when asked */
 	for (size_t i = 0; later && i < st->nsyms; i++)
@@ -818,7 +777,7 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	xs.v = NULL;
 	ret = 0;
 out:
-	symtab_scratch_release(&work);
+	free(cfi);
 	free(raw.v);
 	free(fs.v);
 	free(xs.v);

@@ -303,13 +303,12 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		     size_t nsecs, const struct sym_out *out);
 
 /* cfi_funcs.c: the [lo, hi) of each function .eh_frame describes, in
- * its order, in *out (a malloc'd block of *alloc ranges, grown as
- * needed; NULL and 0: made here); how many. */
+ * its order, malloc'd in *out; how many. */
 struct cfi_range {
 	uint64_t lo, hi;
 };
 size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
-		      struct cfi_range **out, size_t *alloc);
+		      struct cfi_range **out);
 
 /* --- plt.c, plt_elf.c --- */
 
@@ -503,23 +502,6 @@ const struct sec *secs_lookup(const struct symtab_priv *priv, uint64_t addr);
  */
 void symtab_build_syms(struct symtab *st, const struct raw_sym *raw,
 		       size_t n);
-/*
- * A load's working memory for its symbols (load_symbols()): one block
- * that holds the FDEs' ranges with the symbols' starts add_cfi_funcs()
- * sorts, then sort_raw()'s keys, then cap_labels()' and build_spans()'
- * stacks, in turn. Memory new to the process costs more than the work
- * on it (a page's first write about 2.5 ms a MiB on the VM we measure
- * on, doc/PERFORMANCE.md): libLLVM's load wrote 6.6 MiB of such
- * temporaries in four blocks, where one of 3.4 MiB does.
- */
-struct symtab_scratch {
-	void *keys;
-	size_t keys_bytes;
-};
-void symtab_scratch_release(struct symtab_scratch *sc);
-/* symtab_build_syms() with its keys in sc's */
-void symtab_build_syms_in(struct symtab *st, const struct raw_sym *raw,
-			  size_t n, struct symtab_scratch *sc);
 
 /* Sort fsyms by (section, address) and keep bfd's pick per address;
  * those below their section's start are dropped (bfd's section-relative
