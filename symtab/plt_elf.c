@@ -237,6 +237,8 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 		Elf_Data *d;
 		GElf_Rela r;
 		uint64_t type;
+		size_t nr;
+		bool in_place;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_link != dynsym)
 			continue;
@@ -247,9 +249,8 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 		d = elf_getdata(scn, NULL);
 		if (!d || sh.sh_entsize != sizeof(Elf64_Rela))
 			return -1;
-		bool in_place = d->d_type == ELF_T_RELA;
-		size_t nr = d->d_size / sizeof(Elf64_Rela);
-
+		in_place = d->d_type == ELF_T_RELA;
+		nr = d->d_size / sizeof(Elf64_Rela);
 		for (size_t i = 0; i < nr; i++) {
 			struct rel *x;
 
