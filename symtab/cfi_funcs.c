@@ -55,6 +55,13 @@ struct eh_section {
 	bool big;
 };
 
+/* The little-endian 4 bytes at p. */
+static inline uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
 /* A value in encoding enc at the cursor; pcrel is taken from the
  * field's own address. False when the encoding is one a function's
  * start cannot be found from here (text-, data- or function-relative,
@@ -204,6 +211,8 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 	struct cfi_range *v = NULL;
 	size_t n = 0, alloc = 0;
 	struct u64map encodings;	/* CIE offset -> encoding + 1 */
+	uint64_t last_cie = UINT64_MAX, cie;
+	uint32_t last_enc = 0;
 	struct cur c;
 
 	*out = NULL;
@@ -221,7 +230,14 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		struct cur e;
 		uint32_t enc;
 
-		if (!cur_int(&c, 4, &len) || len == 0)
+		/* the lengths and CIE pointers too without get()'s loop */
+		if (!big && c.end - c.p >= 4) {
+			len = le32(c.p);
+			c.p += 4;
+		} else if (!cur_int(&c, 4, &len)) {
+			break;
+		}
+		if (len == 0)
 			break;
 		if (len == 0xffffffff && !cur_int(&c, 8, &len))
 			break;
@@ -230,19 +246,42 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		e = (struct cur){ c.p, c.p + len, big };
 		c.p += len;
 		id_at = e.p;
-		if (!cur_int(&e, 4, &id) || id == 0)
+		if (!big && e.end - e.p >= 4) {
+			id = le32(e.p);
+			e.p += 4;
+		} else if (!cur_int(&e, 4, &id)) {
+			continue;
+		}
+		if (id == 0)
 			continue;	/* a CIE: read when an FDE needs it */
 		if (id > (uint64_t)(id_at - s.data))
 			continue;
-		enc = u64map_get(&encodings, (uint64_t)(id_at - s.data) - id);
-		if (enc == U64MAP_NONE) {
-			enc = cie_encoding(&s, (uint64_t)(id_at - s.data) - id) + 1;
-			u64map_put(&encodings, (uint64_t)(id_at - s.data) - id, enc);
+		cie = (uint64_t)(id_at - s.data) - id;
+		/* most FDEs share their CIE with the one before */
+		if (cie == last_cie) {
+			enc = last_enc;
+		} else {
+			enc = u64map_get(&encodings, cie);
+			if (enc == U64MAP_NONE) {
+				enc = cie_encoding(&s, cie) + 1;
+				u64map_put(&encodings, cie, enc);
+			}
+			last_cie = cie;
+			last_enc = enc;
 		}
-		if (enc - 1 == PE_OMIT ||
-		    !read_encoded(&e, &s, enc - 1, true, &lo) ||
-		    !read_encoded(&e, &s, (enc - 1) & PE_FORMAT, false, &range))
+		if (!big && enc - 1 == (PE_PCREL | PE_SDATA4) &&
+		    e.end - e.p >= 8) {
+			/* gcc's and ld's encoding, read_encoded()'s answer
+			 * without its switches: most of the walk's time */
+			lo = s.vaddr + (uint64_t)(e.p - s.data) +
+			     (uint64_t)(int64_t)(int32_t)le32(e.p);
+			range = (uint64_t)(int64_t)(int32_t)le32(e.p + 4);
+		} else if (enc - 1 == PE_OMIT ||
+			   !read_encoded(&e, &s, enc - 1, true, &lo) ||
+			   !read_encoded(&e, &s, (enc - 1) & PE_FORMAT, false,
+					 &range)) {
 			continue;
+		}
 		/* an FDE of code the linker dropped starts at 0 */
 		if (!lo || !range || lo + range < lo)
 			continue;

@@ -830,7 +830,8 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 	Elf_Data *data, *xdata = NULL;
 	Elf_Scn *scn, *xscn;
 	GElf_Shdr sh, xsh;
-	size_t n, bad = 0, first = 0;
+	size_t n, bad = 0, first = 0, in_place_n;
+	bool in_place;
 
 	scn = find_section(ef, dynamic ? SHT_DYNSYM : SHT_SYMTAB, NULL, &sh);
 	if (!scn)
@@ -846,6 +847,9 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		xdata = elf_getdata(xscn, NULL);
 	sr.map = map_sections(ef, secs, nsecs, names);
 	n = sh.sh_size / sh.sh_entsize;
+	in_place = !xdata && data->d_type == ELF_T_SYM &&
+		   ef->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	in_place_n = in_place ? data->d_size / sizeof(Elf64_Sym) : 0;
 	/* room for every symbol of the table at once: grown one by one,
 	 * libLLVM's 45,000 were copied along and their fresh pages
 	 * written twice */
@@ -858,7 +862,13 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		uint32_t shndx;
 		const char *str;
 
-		if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
+		/* a 64-bit file's symbols are libelf's array of Elf64_Sym,
+		 * GElf_Sym's type: read in place (what gelf_getsymshndx()
+		 * copies, without its calls and checks per symbol) */
+		if (in_place && i < in_place_n)
+			memcpy(&s, (const Elf64_Sym *)data->d_buf + i,
+			       sizeof(s));
+		else if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
 			break;
 		str = elf_strptr(ef->elf, sh.sh_link, s.st_name);
 		if (!str) {

@@ -227,6 +227,9 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 	Elf_Scn *scn = NULL;
 	size_t alloc = 0;
 	GElf_Shdr sh;
+	/* the slots' range (none: first above last) */
+	uint64_t first = c->nslots ? c->slots[0] : 1;
+	uint64_t last = c->nslots ? c->slots[c->nslots - 1] : 0;
 
 	*out = NULL;
 	*n = 0;
@@ -234,6 +237,8 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 		Elf_Data *d;
 		GElf_Rela r;
 		uint64_t type;
+		size_t nr;
+		bool in_place;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_link != dynsym)
 			continue;
@@ -244,14 +249,16 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 		d = elf_getdata(scn, NULL);
 		if (!d || sh.sh_entsize != sizeof(Elf64_Rela))
 			return -1;
-		for (size_t i = 0; i < d->d_size / sizeof(Elf64_Rela); i++) {
+		in_place = d->d_type == ELF_T_RELA;
+		nr = d->d_size / sizeof(Elf64_Rela);
+		for (size_t i = 0; i < nr; i++) {
 			struct rel *x;
 
 			/* the file is ELFCLASS64 (plt_elf_read()): libelf's
 			 * data an array of Elf64_Rela, read in place rather
 			 * than by gelf_getrela() (libLLVM's .rela.dyn has
 			 * 355,000, its slots' a few hundred of them) */
-			if (d->d_type == ELF_T_RELA)
+			if (in_place)
 				memcpy(&r, (const Elf64_Rela *)d->d_buf + i,
 				       sizeof(r));
 			else if (!gelf_getrela(d, (int)i, &r))
@@ -266,8 +273,7 @@ static int read_rels(struct ctx *c, size_t dynsym, size_t ndyn)
 				return -1;
 			/* the slots are sorted: most offsets are past
 			 * their ends */
-			if (!c->nslots || r.r_offset < c->slots[0] ||
-			    r.r_offset > c->slots[c->nslots - 1] ||
+			if (r.r_offset < first || r.r_offset > last ||
 			    !is_slot(c, r.r_offset))
 				continue;
 			ARRAY_GROW(*out, *n + 1, alloc);
@@ -696,6 +702,23 @@ static bool links_inside(Elf *elf)
  */
 static bool no_extended_index(Elf_Data *dynsym, size_t ndyn)
 {
+	if (dynsym->d_type == ELF_T_SYM) {
+		/* the file is ELFCLASS64: an array of Elf64_Sym, read in
+		 * place (gelf_getsym() fails past its end) */
+		size_t have = dynsym->d_size / sizeof(Elf64_Sym);
+
+		for (size_t i = 0; i < ndyn; i++) {
+			Elf64_Sym s;
+
+			if (i >= have)
+				return false;
+			memcpy(&s, (const Elf64_Sym *)dynsym->d_buf + i,
+			       sizeof(s));
+			if (s.st_shndx == SHN_XINDEX)
+				return false;
+		}
+		return true;
+	}
 	for (size_t i = 0; i < ndyn; i++) {
 		GElf_Sym s;
 

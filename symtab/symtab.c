@@ -131,19 +131,36 @@ static struct addr_key *sort_by_addr(struct addr_key *k,
 				     struct addr_key *tmp, size_t n)
 {
 	size_t (*count)[256];
+	uint64_t differ = 0;
 
 	if (n < 2)
 		return k;
+	/* the bytes some address has otherwise than the first: the others
+	 * are neither counted nor moved */
+	for (size_t i = 1; i < n; i++)
+		differ |= k[i].addr ^ k[0].addr;
 	count = xcalloc(8, sizeof(*count));
-	for (size_t i = 0; i < n; i++)
-		for (unsigned b = 0; b < 8; b++)
-			count[b][k[i].addr >> (8 * b) & 0xff]++;
+	if (differ >> 32 == 0) {
+		/* below 4 GiB apart (every shared object): 4 bytes */
+		for (size_t i = 0; i < n; i++) {
+			uint64_t a = k[i].addr;
+
+			count[0][a & 0xff]++;
+			count[1][a >> 8 & 0xff]++;
+			count[2][a >> 16 & 0xff]++;
+			count[3][a >> 24 & 0xff]++;
+		}
+	} else {
+		for (size_t i = 0; i < n; i++)
+			for (unsigned b = 0; b < 8; b++)
+				count[b][k[i].addr >> (8 * b) & 0xff]++;
+	}
 	for (unsigned b = 0; b < 8; b++) {
 		size_t pos = 0;
 		struct addr_key *swap;
 
 		/* a byte every address has the same: nothing to move */
-		if (count[b][k[0].addr >> (8 * b) & 0xff] == n)
+		if (!(differ >> (8 * b) & 0xff))
 			continue;
 		for (unsigned v = 0; v < 256; v++) {
 			size_t c = count[b][v];
