@@ -7,7 +7,8 @@
  * .eh_frame), this machine's libc, and the files named in
  * CGANALYZE_FDE_CHECK (paths separated by ':', e.g. cc1plus: slow, a
  * minute for its 30 MB of code). The range our reader gives is checked
- * too: each address of it has the same row and range. And hostile
+ * too: each address of it has the same row and range; a PLT entry's
+ * CFA expression is read, not left to libdwfl. And hostile
  * bytes (a real .eh_frame truncated, or with bytes changed) give no
  * crash or hang: the answer comes or is left to libdw.
  */
@@ -27,6 +28,7 @@
 
 struct counts {
 	size_t addrs, ours, rows;
+	size_t plt;	/* rows of a PLT entry's CFA, read by ours */
 };
 
 /* Every address of [lo, hi), ours against libdw's. */
@@ -52,6 +54,7 @@ static void check_range(Dwarf_CFI *cfi, struct perf_fde *fde,
 		if (!ours)
 			continue;
 		n->ours++;
+		n->plt += b.plt_k != 0;
 		assert_int_equal(fb, CFI_FOUND);
 		if (!(s <= pc && pc < e) || s != s2 || e != e2)
 			fail_msg("%#llx: range [%#llx, %#llx)",
@@ -105,17 +108,21 @@ static struct counts check_file(const char *path)
 	perf_ehcfi_close(&eh);
 	elf_end(elf);
 	close(fd);
-	fprintf(stderr, "%s: %zu addresses, %zu rows, %zu read by ours\n",
-		path, n.addrs, n.rows, n.ours);
+	fprintf(stderr, "%s: %zu addresses, %zu rows, %zu read by ours, %zu "
+		"of a PLT entry\n", path, n.addrs, n.rows, n.ours, n.plt);
 	return n;
 }
 
+/* cxx's .plt: its lazy binding's stubs, whose CFA is the psABI's
+ * expression (struct cfi_row's plt_k), read by ours and by libdw's
+ * path alike (check_range()). */
 static void test_cxx(void **state)
 {
 	struct counts n = check_file("tests/perf/cxx");
 
 	(void)state;
 	assert_true(n.ours > 1000 && n.ours * 10 > n.rows * 9);
+	assert_true(n.plt >= 16);
 }
 
 static void test_gold(void **state)

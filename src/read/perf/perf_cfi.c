@@ -127,7 +127,8 @@ void perf_cfi_free(struct perf_cfi *c)
 }
 
 /* The CFA's rule: a register plus an offset, or none (libdwfl then
- * fails every rule that needs it). False for an expression. */
+ * fails every rule that needs it), or a PLT entry's expression. False
+ * for another expression. */
 static bool cfa_rule(Dwarf_Frame *frame, struct cfi_row *row)
 {
 	Dwarf_Op *ops;
@@ -137,6 +138,20 @@ static bool cfa_rule(Dwarf_Frame *frame, struct cfi_row *row)
 	row->cfa_reg = CFI_NREGS;
 	if (libdw_load()->frame_cfa(frame, &ops, &nops) != 0)
 		return true;
+	if (nops == 9 && ops[0].atom >= DW_OP_breg0 &&
+	    ops[0].atom <= DW_OP_breg31 && ops[1].atom == DW_OP_breg16 &&
+	    ops[1].number == 0 && ops[2].atom == DW_OP_lit15 &&
+	    ops[3].atom == DW_OP_and && ops[4].atom >= DW_OP_lit0 &&
+	    ops[4].atom <= DW_OP_lit31 && ops[5].atom == DW_OP_ge &&
+	    ops[6].atom == DW_OP_lit3 && ops[7].atom == DW_OP_shl &&
+	    ops[8].atom == DW_OP_plus) {
+		/* a PLT entry's (struct cfi_row's plt_k) */
+		reg = ops[0].atom - DW_OP_breg0;
+		row->cfa_off = (int64_t)ops[0].number;
+		row->cfa_reg = reg < CFI_NREGS ? (uint8_t)reg : CFI_NREGS;
+		row->plt_k = (uint8_t)(ops[4].atom - DW_OP_lit0 + 1);
+		return true;
+	}
 	if (nops != 1)
 		return false;
 	if (ops[0].atom == DW_OP_bregx) {

@@ -31,6 +31,16 @@ struct cfi_row {
 	uint8_t rule[CFI_NREGS];	/* enum cfi_rule */
 	uint8_t cfa_reg;	/* CFA = cfa_reg's value + cfa_off; */
 	uint8_t ra;		/* CFI_NREGS or more: no CFA */
+	/*
+	 * 0, or K + 1 for a PLT entry's CFA, the one expression gcc and
+	 * the linkers write for the lazy binding's stubs (x86_64 psABI):
+	 * cfa_reg + cfa_off, plus 8 where the pc's last 4 bits are K or
+	 * more (DW_OP_bregN off; DW_OP_breg16 0; DW_OP_lit15; DW_OP_and;
+	 * DW_OP_litK; DW_OP_ge; DW_OP_lit3; DW_OP_shl; DW_OP_plus), as
+	 * libdwfl's expr_eval() computes it: unknown, as a CFA of a
+	 * register not known, where cfa_reg or the pc (register 16) is
+	 */
+	uint8_t plt_k;
 	bool signal;		/* the FDE's CIE is a signal frame's */
 	/* the registers whose rule is not CFI_UNSET: all a step reads (an
 	 * x86_64 row rules 8 to 10 of the 17), those of CFI_SAME first

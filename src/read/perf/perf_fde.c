@@ -39,7 +39,8 @@
 
 /* struct fde_state's rules (perf_fde.h) */
 enum rule { R_UNDEF, R_SAME, R_OFF, R_VAL_OFF, R_REG, R_EXPR };
-enum cfa { CFA_NONE, CFA_REG, CFA_EXPR };
+/* CFA_PLT: the expression of a PLT entry (struct cfi_row's plt_k) */
+enum cfa { CFA_NONE, CFA_REG, CFA_EXPR, CFA_PLT };
 
 struct cur {
 	const unsigned char *p, *end;
@@ -320,6 +321,41 @@ static bool skip_block(struct cur *c)
 	return true;
 }
 
+/*
+ * DW_CFA_def_cfa_expression's block at c: a PLT entry's expression
+ * (struct cfi_row's plt_k) taken as CFA_PLT, any other as CFA_EXPR.
+ */
+static bool cfa_expression(struct cur *c, struct fde_state *st)
+{
+	/* after DW_OP_bregN's offset: DW_OP_breg16 0; DW_OP_lit15;
+	 * DW_OP_and; then DW_OP_litK, and after it these */
+	static const unsigned char mid[] = { 0x80, 0x00, 0x3f, 0x1a };
+	static const unsigned char tail[] = { 0x2a, 0x33, 0x24, 0x22 };
+	struct cur b;
+	uint64_t len;
+	int64_t off;
+	unsigned char op, k;
+
+	if (!get_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
+		return false;
+	b = (struct cur){ c->p, c->p + len };
+	c->p += len;
+	st->cfa = CFA_EXPR;
+	if (!get_u8(&b, &op) || op < 0x70 || op > 0x8f ||	/* bregN */
+	    !get_sleb(&b, &off) || (size_t)(b.end - b.p) != 9 ||
+	    memcmp(b.p, mid, sizeof(mid)) ||
+	    memcmp(b.p + 5, tail, sizeof(tail)))
+		return true;
+	k = b.p[4];
+	if (k < 0x30 || k > 0x4f)	/* DW_OP_lit0 to DW_OP_lit31 */
+		return true;
+	st->cfa = CFA_PLT;
+	st->cfa_reg = (uint64_t)(op - 0x70);
+	st->cfa_off = off;
+	st->plt_k = (uint8_t)(k - 0x30 + 1);
+	return true;
+}
+
 static int64_t factored(uint64_t v, int64_t f)
 {
 	return (int64_t)(v * (uint64_t)f);
@@ -466,9 +502,8 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 			st->cfa_off = factored((uint64_t)s, cie->daf);
 			continue;
 		case DW_CFA_def_cfa_expression:
-			if (!skip_block(&c))
+			if (!cfa_expression(&c, st))
 				return false;
-			st->cfa = CFA_EXPR;
 			continue;
 		case DW_CFA_GNU_args_size:
 			if (!get_uleb(&c, &v))
@@ -509,11 +544,14 @@ static bool to_row(const struct fde_state *st, const struct fde_cie *cie,
 		   struct cfi_row *row)
 {
 	memset(row, 0, sizeof(*row));
-	if (st->cfa != CFA_REG || cie->ra >= CFI_NREGS)
+	if ((st->cfa != CFA_REG && st->cfa != CFA_PLT) ||
+	    cie->ra >= CFI_NREGS)
 		return false;
 	row->cfa_reg = st->cfa_reg < CFI_NREGS ? (uint8_t)st->cfa_reg
 					       : CFI_NREGS;
 	row->cfa_off = st->cfa_off;
+	if (st->cfa == CFA_PLT)
+		row->plt_k = st->plt_k;
 	row->ra = (uint8_t)cie->ra;
 	row->signal = cie->signal;
 	for (unsigned r = 0; r < CFI_NREGS; r++) {

@@ -28,6 +28,7 @@ struct fde_state {
 	uint8_t rule[CFI_NREGS];
 	int64_t val[CFI_NREGS];
 	uint8_t cfa;
+	uint8_t plt_k;		/* CFA_PLT's: struct cfi_row's */
 	uint64_t cfa_reg;
 	int64_t cfa_off;
 };

@@ -661,6 +661,12 @@ static inline void step_by_row(struct perf_unwind *u,
 	has_cfa = row->cfa_reg < CFI_NREGS && (st->set >> row->cfa_reg & 1);
 	if (has_cfa)
 		cfa = st->regs[row->cfa_reg] + (uint64_t)row->cfa_off;
+	if (row->plt_k) {
+		/* a PLT entry's CFA (struct cfi_row), of the pc's register */
+		has_cfa = has_cfa && (st->set >> 16 & 1);
+		if (has_cfa && (st->regs[16] & 15) >= row->plt_k - 1u)
+			cfa += 8;
+	}
 	up->set = 0;
 	up->initial = false;
 	up->signal = row->signal;
@@ -726,8 +732,8 @@ static inline void step_by_row(struct perf_unwind *u,
  * module's .eh_frame, then .debug_frame, then frame pointers are
  * tried. A register whose rule cannot be followed is unknown in the
  * caller; the stack ends where the return address is undefined,
- * unknown or 0. False for a row that takes an expression (a PLT's):
- * left to libdwfl.
+ * unknown or 0. False for a row that takes an expression (but a PLT
+ * entry's CFA): left to libdwfl.
  */
 static bool step(struct perf_unwind *u, const struct fstate *st,
 		 struct fstate *up)
