@@ -469,6 +469,23 @@ static void take_rows(const struct line_sections *ls, struct names *names,
 	free(files);
 }
 
+/* The taken programs' rows and names to out when all was read (ok),
+ * and the reading's memory freed: ok. */
+static bool finish(bool ok, const struct line_sections *ls,
+		   struct names *names, bool big_endian, struct taken *taken,
+		   size_t ntaken, struct run *r, struct header *h,
+		   struct dwarf_data *out)
+{
+	/* all read: the names, in the order dwarf_read() interns them */
+	if (ok)
+		take_rows(ls, names, big_endian, taken, ntaken, r, h, out);
+	free(r->rows);
+	free(taken);
+	free(h->dirs);
+	free(h->files);
+	return ok;
+}
+
 /*
  * Every program of ls run, each wanted one's place and rows kept
  * (r->want) or each one's sequences indexed (r->ix). False at the
@@ -520,14 +537,7 @@ bool line_prog_rows_of(const struct line_sections *ls, struct names *names,
 	bool ok = run_all(ls, big_endian, &r, &h, &taken, &ntaken,
 			  &taken_alloc);
 
-	/* all read: the names, in the order dwarf_read() interns them */
-	if (ok)
-		take_rows(ls, names, big_endian, taken, ntaken, &r, &h, out);
-	free(r.rows);
-	free(taken);
-	free(h.dirs);
-	free(h.files);
-	return ok;
+	return finish(ok, ls, names, big_endian, taken, ntaken, &r, &h, out);
 }
 
 bool line_prog_index_of(const struct line_sections *ls, bool big_endian,
@@ -579,13 +589,7 @@ bool line_prog_rows_indexed(const struct line_sections *ls,
 		taken[ntaken++] = (struct taken){ un->off, first,
 						  r.nrows - first };
 	}
-	if (ok)
-		take_rows(ls, names, big_endian, taken, ntaken, &r, &h, out);
-	free(r.rows);
-	free(taken);
-	free(h.dirs);
-	free(h.files);
-	return ok;
+	return finish(ok, ls, names, big_endian, taken, ntaken, &r, &h, out);
 }
 
 void line_prog_index_release(struct line_prog_index *ix)
