@@ -68,8 +68,9 @@ static bool get_fixed(struct cur *c, unsigned n, uint64_t *v)
 	return true;
 }
 
-/* get_uleb()'s numbers of more than a byte */
-static bool get_uleb_long(struct cur *c, uint64_t *v)
+/* A LEB128 number's bits in *v, signed ones sign-extended: false past
+ * the bytes or 64 bits. */
+static bool get_leb(struct cur *c, bool is_signed, uint64_t *v)
 {
 	uint64_t x = 0;
 	unsigned shift = 0;
@@ -81,6 +82,8 @@ static bool get_uleb_long(struct cur *c, uint64_t *v)
 		x |= (uint64_t)(b & 0x7f) << shift;
 		shift += 7;
 	} while (b & 0x80);
+	if (is_signed && shift < 64 && (b & 0x40))
+		x |= ~(uint64_t)0 << shift;
 	*v = x;
 	return true;
 }
@@ -92,23 +95,15 @@ static inline bool get_uleb(struct cur *c, uint64_t *v)
 		*v = *c->p++;
 		return true;
 	}
-	return get_uleb_long(c, v);
+	return get_leb(c, false, v);
 }
 
 static bool get_sleb(struct cur *c, int64_t *v)
 {
-	uint64_t x = 0;
-	unsigned shift = 0;
-	uint8_t b;
+	uint64_t x;
 
-	do {
-		if (!get_u8(c, &b) || shift >= 64)
-			return false;
-		x |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		x |= ~(uint64_t)0 << shift;
+	if (!get_leb(c, true, &x))
+		return false;
 	*v = (int64_t)x;
 	return true;
 }
