@@ -277,7 +277,7 @@ static int parse_bsd(struct gparse *gp, const struct bsd_header *bh)
 	if (h.nbins && add_bins(gp, &h, 0) < 0)
 		return -1;
 	while (cursor_left(&gp->c)) {
-		uint64_t from = addr(gp), self = addr(gp), count;
+		uint64_t from = addr(gp), self = addr(gp), count = 0;
 
 		if (gp->asz == 8)
 			cursor_u64(&gp->c, &count);

@@ -36,13 +36,6 @@ void perf_quirk(struct perf_reader *r, enum perf_quirk q, size_t off)
 		r->quirks[q].first = r->in_inflated ? r->inflated_from : off;
 }
 
-void perf_cursor(const struct perf_reader *r, struct cursor *c,
-		 const unsigned char *p, size_t len)
-{
-	cursor_init(c, p, len);
-	c->big_endian = r->big_endian;
-}
-
 int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
 		      size_t n, size_t off)
 {

@@ -198,9 +198,14 @@ int perf_fail(const struct perf_reader *r, size_t off, const char *fmt, ...)
 int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
 		      size_t n, size_t off);
 
-/* A cursor over len bytes at p, in the file's byte order. */
-void perf_cursor(const struct perf_reader *r, struct cursor *c,
-		 const unsigned char *p, size_t len);
+/* A cursor over len bytes at p, in the file's byte order: inline, as
+ * every record's header and sample take one. */
+static inline void perf_cursor(const struct perf_reader *r, struct cursor *c,
+			       const unsigned char *p, size_t len)
+{
+	cursor_init(c, p, len);
+	c->big_endian = r->big_endian;
+}
 
 /* perf_header.c */
 

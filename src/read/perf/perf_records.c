@@ -163,7 +163,7 @@ static int read_mmap(struct perf_reader *r, const struct perf_record *rec)
 	struct perf_trailer t;
 	struct perf_map map;
 	uint32_t pid, tid;
-	uint64_t addr, len;
+	uint64_t addr = 0, len = 0;	/* the cursor holds them: read */
 	const char *name;
 	struct cursor c;
 	char jit[32];
