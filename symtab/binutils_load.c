@@ -4,6 +4,7 @@
  */
 #include "binutils_load.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 
 #include "base/diag.h"
@@ -47,29 +48,42 @@ static bool all_found(struct lib_load *l, bool *said)
 	return !l->failed;
 }
 
+/* libbfd's functions, and whether it has them all (made once) */
+static struct bfd_api bfd_api;
+static bool bfd_ok;
+
+#define BFD_ENTRY(field, name) LIB_LOAD_ENTRY(lib, bfd_api, field, name)
+
+static void bfd_open(void)
+{
+	struct lib_load *lib = &bfd_lib;
+	bool said = false;
+
+	if (!open_for(lib, "@plt stubs and demangling"))
+		return;
+	BFD_ENTRY(init, "bfd_init");
+	BFD_ENTRY(openr, "bfd_openr");
+	BFD_ENTRY(check_format, "bfd_check_format");
+	BFD_ENTRY(close, "bfd_close");
+	BFD_ENTRY(get_error, "bfd_get_error");
+	BFD_ENTRY(errmsg, "bfd_errmsg");
+	BFD_ENTRY(demangle, "bfd_demangle");
+	BFD_ENTRY(printable_arch_mach, "bfd_printable_arch_mach");
+	BFD_ENTRY(set_error_program_name, "bfd_set_error_program_name");
+	BFD_ENTRY(set_error_handler, "bfd_set_error_handler");
+	BFD_ENTRY(set_assert_handler, "bfd_set_assert_handler");
+	bfd_ok = all_found(lib, &said);
+}
+
+/* Once for every thread: a perf.data's names are demangled on two at
+ * once (resolve/names_ahead.h), and one of them would find the other's
+ * functions half looked up. */
 const struct bfd_api *libbfd_load(void)
 {
-	static struct bfd_api api;
-	static bool done, said;
-	struct lib_load *lib = &bfd_lib;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!done) {
-		done = true;
-		if (!open_for(lib, "@plt stubs and demangling"))
-			return NULL;
-		ENTRY(init, "bfd_init");
-		ENTRY(openr, "bfd_openr");
-		ENTRY(check_format, "bfd_check_format");
-		ENTRY(close, "bfd_close");
-		ENTRY(get_error, "bfd_get_error");
-		ENTRY(errmsg, "bfd_errmsg");
-		ENTRY(demangle, "bfd_demangle");
-		ENTRY(printable_arch_mach, "bfd_printable_arch_mach");
-		ENTRY(set_error_program_name, "bfd_set_error_program_name");
-		ENTRY(set_error_handler, "bfd_set_error_handler");
-		ENTRY(set_assert_handler, "bfd_set_assert_handler");
-	}
-	return all_found(lib, &said) ? &api : NULL;
+	pthread_once(&once, bfd_open);
+	return bfd_ok ? &bfd_api : NULL;
 }
 
 const struct opcodes_api *opcodes_load(void)

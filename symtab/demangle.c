@@ -74,10 +74,14 @@ bool demangles_to_word(const char *name)
 	return len && strlen(name + i) == len;
 }
 
+char *demangle_text(const char *name)
+{
+	return bfd_may_demangle(name) ? symtab_demangle(name) : NULL;
+}
+
 name_id demangle_name(struct names *names, name_id raw)
 {
-	const char *name = names_str(names, raw);
-	char *out = bfd_may_demangle(name) ? symtab_demangle(name) : NULL;
+	char *out = demangle_text(names_str(names, raw));
 	name_id id;
 
 	if (!out)

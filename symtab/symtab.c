@@ -448,35 +448,87 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
 	return &st->syms[priv->spans[lo - 1].sym];
 }
 
-/* A function found in the CFI alone: "prog+0xADDR" (name_cfi_funcs()). */
-static name_id cfi_func_name(const struct symtab *st, uint64_t addr)
+/* A function found in the CFI alone: "prog+0xADDR" into buf (blen +
+ * 20 bytes: base's blen, "+0x", 16 digits and a NUL), its length. The
+ * digits by hand: sprintf() was 1,000 instructions a name (3,700 names
+ * made as a 1 GB perf.data's stacks are charged). */
+static size_t cfi_name_into(char *buf, const char *base, size_t blen,
+			    uint64_t addr)
+{
+	char digits[16];
+	size_t n = 0, len = blen + 3;
+
+	do {
+		digits[n++] = "0123456789abcdef"[addr & 15];
+		addr >>= 4;
+	} while (addr);
+	memcpy(buf, base, blen);
+	memcpy(buf + blen, "+0x", 3);
+	while (n)
+		buf[len++] = digits[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+/* The file name st's CFI functions are named by. */
+static const char *cfi_base(const struct symtab *st)
 {
 	const char *slash = strrchr(st->path, '/');
-	const char *base = slash ? slash + 1 : st->path;
-	char *buf = xmalloc(strlen(base) + 20);
-	int n = sprintf(buf, "%s+0x%llx", base, (unsigned long long)addr);
-	name_id id = names_intern(st->names, buf, (size_t)n);
 
-	free(buf);
-	return id;
+	return slash ? slash + 1 : st->path;
+}
+
+/* The text of symbol w's name, to be made (names_later): NULL when its
+ * raw name is the name. */
+static char *later_text(const struct symtab *st, const struct sym *w)
+{
+	const char *raw;
+
+	if (w->raw == NO_NAME) {
+		const char *base = cfi_base(st);
+		size_t blen = strlen(base);
+		char *buf = xmalloc(blen + 20);
+
+		cfi_name_into(buf, base, blen, w->addr);
+		return buf;
+	}
+	raw = names_str(st->names, w->raw);
+	return demangle_text(raw);
+}
+
+void symtab_name_put(const struct symtab *st, const struct sym *s,
+		     char *text)
+{
+	/* syms[] is the table's own array: the const is the callers' */
+	struct sym *w = &st->syms[s - st->syms];
+	name_id id = text ? names_intern(st->names, text, strlen(text))
+			  : w->raw;
+
+	if (w->raw == NO_NAME)
+		w->raw = id;
+	w->name = id;
+	w->names_later = 0;
+	free(text);
+}
+
+bool symtab_name_claim(const struct symtab *st, const struct sym *s,
+		       char **text)
+{
+	uint8_t later = 1;
+	struct sym *w = &st->syms[s - st->syms];
+
+	if (!__atomic_compare_exchange_n(&w->names_later, &later, 2, false,
+					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return false;
+	*text = later_text(st, w);
+	return true;
 }
 
 name_id symtab_name(const struct symtab *st, const struct sym *s,
 		    bool demangled)
 {
-	struct sym *w;
-
-	if (s->names_later) {
-		/* syms[] is the table's own array: the const is the
-		 * callers' */
-		w = &st->syms[s - st->syms];
-		if (w->raw == NO_NAME) {
-			w->raw = w->name = cfi_func_name(st, w->addr);
-		} else {
-			w->name = demangle_name(st->names, w->raw);
-		}
-		w->names_later = false;
-	}
+	if (s->names_later)
+		symtab_name_put(st, s, later_text(st, s));
 	return demangled ? s->name : s->raw;
 }
 
@@ -596,12 +648,9 @@ static void name_cfi_funcs(struct symtab *st, const char *base,
 	char *buf = xmalloc(n * (blen + 20) + 1);
 
 	for (size_t i = 0; i < n; i++) {
-		int w = sprintf(buf + at, "%s+0x%llx", base,
-				(unsigned long long)v[i].addr);
-
 		off[i] = at;
-		len[i] = (size_t)w;
-		at += (size_t)w;
+		len[i] = cfi_name_into(buf + at, base, blen, v[i].addr);
+		at += len[i];
 	}
 	names_intern_many(st->names, buf, off, len, n, ids);
 	for (size_t i = 0; i < n; i++)
@@ -648,8 +697,7 @@ static void add_cfi_funcs(struct symtab *st, struct cfi_range *v, size_t n,
 {
 	struct addr_key *mem = xmalloc((2 * raw->nr + 1) * sizeof(*mem));
 	struct addr_key *starts;
-	const char *slash = strrchr(st->path, '/');
-	const char *base = slash ? slash + 1 : st->path;
+	const char *base = cfi_base(st);
 	size_t ns = 0, nraw = raw->nr, k = 0;
 
 	/* the symbols' [start, end) (end: start + 1 when unsized), by

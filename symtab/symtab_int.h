@@ -377,6 +377,11 @@ void bfd_format_message(char *buf, size_t size, const char *fmt, va_list ap);
  * mangled name. As `addr2line -C` does it: C++ with parameters, Rust. */
 name_id demangle_name(struct names *names, name_id raw);
 
+/* The demangled text of name (malloc'd), NULL when name is not a
+ * mangled name: demangle_name() without the interning, which reads
+ * nothing but name (libbfd's demangler keeps no state between calls). */
+char *demangle_text(const char *name);
+
 /*
  * Whether name is a mangling whose demangled name may be one word, as a
  * kernel symbol's is: "_Z" or "_ZL" and a source name alone
