@@ -63,7 +63,7 @@
  * of the 1 GB recording (27-52 ms with 16, and no direct reads). */
 #define PIECES PERF_AHEAD_PIECES
 /* A record's size is a u16: one crosses at most into the next piece. */
-#define RECORD_MAX 65536
+#define RECORD_MAX PERF_AHEAD_RECORD_MAX
 _Static_assert(RECORD_MAX <= PIECE, "a record spans at most two pieces");
 
 struct piece {
@@ -516,6 +516,20 @@ got:
 	memcpy(a->joined + (PIECE - in), a->buf[last % PIECES],
 	       n - (PIECE - in));
 	return a->joined;
+}
+
+void perf_ahead_span(const struct perf_ahead *a, size_t at,
+		     struct perf_ahead_span *span)
+{
+	size_t k = (at - a->start) / PIECE;
+
+	/* piece k was read (the answer's), and this thread set held and
+	 * saw the piece's length under the lock since */
+	span->lo = a->start + k * PIECE;
+	span->hi = span->lo + a->pieces[k % PIECES].len;
+	span->keep_lo = a->start + a->held * PIECE;
+	span->keep_hi = span->keep_lo + PIECE;
+	span->base = a->buf[k % PIECES];
 }
 
 bool perf_ahead_joined(const struct perf_ahead *a, const unsigned char *p)

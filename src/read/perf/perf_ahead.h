@@ -46,6 +46,26 @@ const unsigned char *perf_ahead_bytes(struct perf_ahead *a, size_t at,
 const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 					   size_t n, size_t keep);
 
+/*
+ * The piece a single-piece answer of perf_ahead_bytes_kept() came from:
+ * the file's [lo, hi) at base, which answers the same call for every
+ * at, n within it (n at most PERF_AHEAD_RECORD_MAX) while keep stays in
+ * [keep_lo, keep_hi), the piece held first, with no call (the reading
+ * threads read over neither while it is held). Good until the next
+ * call that is not so answered.
+ */
+struct perf_ahead_span {
+	size_t lo, hi, keep_lo, keep_hi;
+	const unsigned char *base;
+};
+
+#define PERF_AHEAD_RECORD_MAX 65536
+
+/* The span of the piece at is in, right after an answer for at that
+ * was not joined (perf_ahead_joined()). */
+void perf_ahead_span(const struct perf_ahead *a, size_t at,
+		     struct perf_ahead_span *span);
+
 /* Whether p, an answer of the last call, is the buffer a record
  * crossing two pieces is joined in, which the next such record takes
  * over: the bytes of the pieces themselves stay while they are kept. */

@@ -119,15 +119,18 @@ static const unsigned char *window_at(struct perf_source *s, size_t at,
 	return s->buf + (at - keep);
 }
 
-const unsigned char *perf_source_bytes(struct perf_source *s, size_t at,
-				       size_t n, size_t keep)
+const unsigned char *perf_source_bytes_at(struct perf_source *s, size_t at,
+					  size_t n, size_t keep)
 {
 	const unsigned char *p;
 
+	s->span = (struct perf_ahead_span){ 0 };
 	if (s->r->fd < 0)
 		return s->r->data + at;
 	if (s->ahead) {
 		p = perf_ahead_bytes_kept(s->ahead, at, n, keep);
+		if (p && !perf_ahead_joined(s->ahead, p))
+			perf_ahead_span(s->ahead, at, &s->span);
 		if (p)
 			return p;
 		/* a read failed, or more is kept than the pieces hold: on

@@ -11,7 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-struct perf_ahead;
+#include "perf_ahead.h"
+
 struct perf_reader;
 
 struct perf_source {
@@ -26,6 +27,9 @@ struct perf_source {
 	 * (perf_source_ask_again()) up to end */
 	bool declined;
 	size_t end;
+	/* the piece read ahead that answered last, which answers the next
+	 * records of it inline (lo == hi: none) */
+	struct perf_ahead_span span;
 };
 
 /* For the records in [start, end) of r's file; reads ahead when a
@@ -47,8 +51,24 @@ void perf_source_ask_again(struct perf_source *s);
  * perf_fail() (a read error; or more than PERF_SOURCE_KEEP_MAX bytes
  * to keep).
  */
-const unsigned char *perf_source_bytes(struct perf_source *s, size_t at,
-				       size_t n, size_t keep);
+const unsigned char *perf_source_bytes_at(struct perf_source *s, size_t at,
+					  size_t n, size_t keep);
+
+/* perf_source_bytes_at() inline where the last piece read ahead holds
+ * the bytes: 650,000 records of the 1 GB bench recording each took a
+ * call into perf_ahead_bytes_kept()'s checks, 96 instructions. */
+static inline const unsigned char *perf_source_bytes(struct perf_source *s,
+						     size_t at, size_t n,
+						     size_t keep)
+{
+	const struct perf_ahead_span *sp = &s->span;
+
+	if (at >= sp->lo && at < sp->hi && n - 1 < sp->hi - at &&
+	    n <= PERF_AHEAD_RECORD_MAX && keep >= sp->keep_lo &&
+	    keep < sp->keep_hi && keep <= at)
+		return sp->base + (at - sp->lo);
+	return perf_source_bytes_at(s, at, n, keep);
+}
 
 /*
  * Whether p, perf_source_bytes()'s last answer, is in a buffer the
