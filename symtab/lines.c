@@ -17,6 +17,7 @@
  * Within a sequence, of several rows at one address the last counts
  * (bfd keeps only the last: PR ld/4986).
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,11 +75,20 @@ static void emit_seq(struct line_entry **out, size_t *n, size_t *alloc,
 	const struct line_entry *cover = NULL;
 	struct line_entry row;
 	size_t m = 0;
+	bool sorted = true;
 
-	/* the end row stays last whatever its address; the rest sorted */
-	for (size_t i = 0; i + 1 < s->n; i++)
+	/* the end row stays last whatever its address; the rest sorted,
+	 * unless they are in order already, as a sequence's rows nearly
+	 * always are (its address only advances, but for a
+	 * DW_LNE_set_address): qsort() was most of the lines' time after
+	 * a perf.data's read (391,000 comparisons, all in order) */
+	for (size_t i = 0; i + 1 < s->n; i++) {
 		tmp[m++] = &rows[s->first + i];
-	qsort(tmp, m, sizeof(*tmp), row_cmp);
+		if (m > 1 && tmp[m - 2]->addr > tmp[m - 1]->addr)
+			sorted = false;
+	}
+	if (!sorted)
+		qsort(tmp, m, sizeof(*tmp), row_cmp);
 	for (size_t i = 0; i < m; i++) {
 		if (tmp[i]->addr >= s->high)
 			break;	/* never looked up: the sequence has ended */
