@@ -132,6 +132,53 @@ static void test_ahead_kept(void **state)
 }
 
 /*
+ * The span of a single-piece answer (perf_ahead_span(), what
+ * perf_source_bytes() answers from inline): its piece whole, at the
+ * file's bytes, its keep range the piece held first; never for a joined
+ * answer.
+ */
+static void test_ahead_span(void **state)
+{
+	size_t len = 5 * MIB + 777, start = 40;
+	unsigned char *data = pattern(len);
+	char *path = write_temp(data, len);
+	int fd = open(path, O_RDONLY);
+	struct perf_ahead *a;
+	size_t keep = start, spans = 0;
+
+	(void)state;
+	assert_true(fd >= 0);
+	a = perf_ahead_start(fd, start, len);
+	assert_non_null(a);
+	for (size_t at = start; at + 9000 <= len; at += 9000) {
+		const unsigned char *p;
+		struct perf_ahead_span sp;
+
+		if (at - keep > MIB)
+			keep += 9000;
+		p = perf_ahead_bytes_kept(a, at, 9000, keep);
+		assert_non_null(p);
+		assert_memory_equal(p, data + at, 9000);
+		if (perf_ahead_joined(a, p))
+			continue;
+		perf_ahead_span(a, at, &sp);
+		spans++;
+		assert_true(sp.lo <= at && at + 9000 <= sp.hi);
+		assert_true(sp.hi - sp.lo <= MIB && sp.hi <= len);
+		assert_true((sp.lo - start) % MIB == 0);
+		assert_true(sp.keep_lo <= keep && keep < sp.keep_hi);
+		assert_int_equal(sp.keep_hi - sp.keep_lo, MIB);
+		assert_memory_equal(sp.base, data + sp.lo, sp.hi - sp.lo);
+		assert_ptr_equal(sp.base + (at - sp.lo), p);
+	}
+	assert_true(spans > 400);
+	perf_ahead_stop(a);
+	close(fd);
+	remove_temp(path);
+	free(data);
+}
+
+/*
  * What a batch of held samples takes (perf_records.c's read_held()):
  * with keep where the batch starts, the answers for its records stay
  * valid together, all but those joined across two pieces, which
@@ -294,6 +341,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_bytes),
 		cmocka_unit_test(test_ahead_short_file),
 		cmocka_unit_test(test_ahead_kept),
+		cmocka_unit_test(test_ahead_span),
 		cmocka_unit_test(test_ahead_held_together),
 		cmocka_unit_test(test_ahead_direct),
 		cmocka_unit_test(test_ahead_direct_guard),
