@@ -2747,6 +2747,48 @@ static void test_one_pass_errors_as_two(void **state)
 	rd_done(&two);
 }
 
+/*
+ * The ops waiting to be taken in: those noted in time order in a queue,
+ * the others in a heap, taken in together by time. 1,200 mappings at
+ * addresses of their own, every seventh noted 15 before the last (into
+ * the heap), taken in as samples of another process move on (the
+ * queue's taken part dropped again and again): each found from its
+ * time on and not before, none lost or taken twice.
+ */
+static void test_maps_queue_and_heap(void **state)
+{
+	enum { N = 1200 };
+	struct perf_maps m;
+	uint64_t t[N];
+
+	(void)state;
+	perf_maps_init(&m);
+	for (size_t i = 0; i < N; i++) {
+		struct perf_map map = { 0x100000 + i * 0x1000,
+					0x100000 + i * 0x1000 + 0x800, 0, 0,
+					(uint32_t)i, 0, true };
+
+		t[i] = 1000 + 10 * i - (i % 7 == 3 ? 15 : 0);
+		map.time = t[i];
+		perf_maps_add(&m, 100, &map);
+		if (i % 3 == 2)
+			perf_maps_sample(&m, 300, t[i] - 40);
+	}
+	perf_maps_sample(&m, 300, UINT64_MAX - 1);
+	assert_int_equal(m.ntaken, N);
+	for (size_t i = 0; i < N; i++) {
+		const struct perf_map *got =
+			perf_maps_find(&m, 100, 0x100000 + i * 0x1000 + 8, t[i]);
+
+		assert_non_null(got);
+		assert_int_equal(got->object, i);
+		assert_null(perf_maps_find(&m, 100, 0x100000 + i * 0x1000 + 8,
+					   t[i] - 1));
+	}
+	assert_false(m.disordered);
+	perf_maps_release(&m);
+}
+
 /* perf_maps_sample(): what a look-up in one pass may not have seen. */
 static void test_maps_one_pass_checked(void **state)
 {
@@ -3178,6 +3220,7 @@ int main(void)
 		cmocka_unit_test(test_event_desc_attr_size_wraps),
 		cmocka_unit_test(test_one_pass_as_two),
 		cmocka_unit_test(test_one_pass_errors_as_two),
+		cmocka_unit_test(test_maps_queue_and_heap),
 		cmocka_unit_test(test_maps_one_pass_checked),
 		cmocka_unit_test(test_maps_same),
 		cmocka_unit_test(test_maps_find_run),

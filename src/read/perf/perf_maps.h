@@ -106,8 +106,12 @@ struct perf_maps {
 	size_t nmaps, maps_alloc;
 	struct perf_mnode *nodes;
 	size_t nnodes, nodes_alloc;
-	struct perf_maps_op *ops;	/* not yet taken in: a heap by time */
+	/* not yet taken in: those noted in time order in a queue
+	 * (queue[queue_head .. nqueue)), the others in a heap by time */
+	struct perf_maps_op *ops;	/* the heap */
 	size_t nops, ops_alloc;
+	struct perf_maps_op *queue;
+	size_t queue_head, nqueue, queue_alloc;
 	uint32_t nnoted;	/* ops noted: the next one's file order */
 	/* one pass: ops are taken in up to the latest sample time looked
 	 * up (perf_maps_sample()); UINT64_MAX: all of them */
