@@ -117,7 +117,7 @@ static int raw_cmp(const void *a, const void *b, void *names)
 }
 
 /* An address and what it keys: a symbol's index in raw[] (sort_raw()),
- * a symbol's end (add_cfi_funcs()). */
+ * a symbol's end or a CFI function's index (add_cfi_funcs()). */
 struct addr_key {
 	uint64_t addr, val;
 };
@@ -826,11 +826,12 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	}
 	/*
 	 * A file without .symtab names its static functions from its CFI
-	 * too (add_cfi_funcs()), read first as they were (the order of
-	 * the page faults kept). raw has room for .dynsym's symbols from
-	 * the start, and for as many more (the @plt stubs): grown when
-	 * they came, raw (libLLVM's 45,000 symbols, 1.8 MB) was copied
-	 * into fresh memory.
+	 * too (add_cfi_funcs()): read first, and raw given room for
+	 * .dynsym's symbols and as many more as there are FDEs, where the
+	 * @plt stubs fit (the functions of the CFI are no longer put
+	 * there; the room not written is not faulted in). Grown as they
+	 * came, raw (libLLVM's 45,000 symbols, 1.8 MB) was copied into
+	 * fresh memory.
 	 */
 	if (!st->has_symtab) {
 		ncfi = read_cfi_funcs(st, bin, &cfi);
