@@ -882,9 +882,12 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 	/* room for every symbol of the table at once: grown one by one,
 	 * libLLVM's 45,000 were copied along and their fresh pages
 	 * written twice */
-	if (out->raw && n > 1)
+	if (out->raw && n > 1) {
 		ARRAY_GROW(out->raw->v, out->raw->nr + n - 1,
 			   out->raw->alloc);
+		/* and their names: most are new (names_reserve()) */
+		names_reserve(names, n - 1);
+	}
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
 		Elf32_Word xndx = 0;
