@@ -819,10 +819,38 @@ out:
 		sr->state = SYMBOL_SEEN;
 }
 
+/*
+ * The string table strndx's bytes, when elf_strptr() would answer any
+ * offset below *size with a string there: a whole, uncompressed
+ * SHT_STRTAB whose last byte ends a string (libelf's own test, which
+ * then finds every string of it ended). NULL: elf_strptr() it is. Its
+ * calls were 4% of loading libLLVM's symbols.
+ */
+static const char *strtab_whole(struct elf_file *ef, size_t strndx,
+				size_t *size)
+{
+	Elf_Scn *scn = elf_getscn(ef->elf, strndx);
+	Elf_Data *d;
+	GElf_Shdr sh;
+
+	if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB ||
+	    (sh.sh_flags & SHF_COMPRESSED) || sh.sh_size == 0)
+		return NULL;
+	d = elf_getdata(scn, NULL);
+	if (!d || !d->d_buf || d->d_size != sh.sh_size ||
+	    elf_getdata(scn, d) ||
+	    ((const char *)d->d_buf)[d->d_size - 1] != '\0')
+		return NULL;
+	*size = d->d_size;
+	return d->d_buf;
+}
+
 int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 		     enum demangle_when demangle, const struct sec *secs,
 		     size_t nsecs, const struct sym_out *out)
 {
+	const char *strs;
+	size_t strs_size = 0;
 	struct sym_reader sr = {
 		.ef = ef, .names = names, .demangle = demangle,
 		.out = out, .file = NO_NAME, .state = NOTHING_SEEN,
@@ -846,6 +874,7 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 	if (xscn && xsh.sh_link == elf_ndxscn(scn))
 		xdata = elf_getdata(xscn, NULL);
 	sr.map = map_sections(ef, secs, nsecs, names);
+	strs = strtab_whole(ef, sh.sh_link, &strs_size);
 	n = sh.sh_size / sh.sh_entsize;
 	in_place = !xdata && data->d_type == ELF_T_SYM &&
 		   ef->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
@@ -853,9 +882,12 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 	/* room for every symbol of the table at once: grown one by one,
 	 * libLLVM's 45,000 were copied along and their fresh pages
 	 * written twice */
-	if (out->raw && n > 1)
+	if (out->raw && n > 1) {
 		ARRAY_GROW(out->raw->v, out->raw->nr + n - 1,
 			   out->raw->alloc);
+		/* and their names: most are new (names_reserve()) */
+		names_reserve(names, n - 1);
+	}
 	for (size_t i = 1; i < n; i++) {
 		GElf_Sym s;
 		Elf32_Word xndx = 0;
@@ -870,7 +902,10 @@ int elf_read_symbols(struct elf_file *ef, bool dynamic, struct names *names,
 			       sizeof(s));
 		else if (!gelf_getsymshndx(data, xdata, (int)i, &s, &xndx))
 			break;
-		str = elf_strptr(ef->elf, sh.sh_link, s.st_name);
+		if (strs)
+			str = s.st_name < strs_size ? strs + s.st_name : NULL;
+		else
+			str = elf_strptr(ef->elf, sh.sh_link, s.st_name);
 		if (!str) {
 			/* said once, as libbfd did when it read the table
 			 * for the @plt stubs (tests/e2e/elf-bad-strtab) */

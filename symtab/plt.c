@@ -127,20 +127,33 @@ static const char *irelative_name(const struct plt_code *v, size_t n,
 	return best->name;
 }
 
-char *plt_stub_name(const struct plt_stubs *p, size_t i)
+const char *plt_stub_name_len(const struct plt_stubs *p, size_t i,
+			      size_t *len, char **tmp)
 {
 	const char *name = p->v[i].name, *callee;
 	uint64_t target;
-	size_t len;
-	char *named;
+	size_t n;
 
+	*tmp = NULL;
 	if (!irelative_target(name, &target) ||
-	    !(callee = irelative_name(p->code, p->ncode, target, &len)))
-		return xstrdup(name);
-	named = xmalloc(len + sizeof("@plt"));
-	memcpy(named, callee, len);
-	memcpy(named + len, "@plt", sizeof("@plt"));
-	return named;
+	    !(callee = irelative_name(p->code, p->ncode, target, &n))) {
+		*len = strlen(name);
+		return name;
+	}
+	*tmp = xmalloc(n + sizeof("@plt"));
+	memcpy(*tmp, callee, n);
+	memcpy(*tmp + n, "@plt", sizeof("@plt"));
+	*len = n + sizeof("@plt") - 1;
+	return *tmp;
+}
+
+char *plt_stub_name(const struct plt_stubs *p, size_t i)
+{
+	size_t len;
+	char *tmp;
+	const char *name = plt_stub_name_len(p, i, &len, &tmp);
+
+	return tmp ? tmp : xstrdup(name);
 }
 
 static bool is_code(const asymbol *s)
@@ -160,7 +173,8 @@ static void add_code(struct plt_stubs *p, asymbol **v, long n)
 		ARRAY_GROW(p->code, p->ncode + 1, p->code_alloc);
 		c = &p->code[p->ncode++];
 		c->value = bfd_asymbol_value(v[i]);
-		c->name = xstrdup(bfd_asymbol_name(v[i]));
+		c->name = arena_strndup(&p->names, bfd_asymbol_name(v[i]),
+					strlen(bfd_asymbol_name(v[i])));
 		c->global = v[i]->flags & BSF_GLOBAL;
 	}
 }
@@ -211,7 +225,7 @@ bool plt_bfd_read(const char *path, struct plt_stubs *out)
 		st = &out->v[out->nr++];
 		st->addr = bfd_asymbol_value(s);
 		st->limit = bfd_section_vma(sec) + bfd_section_size(sec);
-		st->name = xstrdup(name);
+		st->name = arena_strndup(&out->names, name, strlen(name));
 		irelative |= irelative_target(name, &target);
 	}
 	if (irelative) {
@@ -242,19 +256,21 @@ void plt_read(struct elf_file *bin, struct names *names, bool demangle,
 	}
 	for (size_t i = 0; i < p.nr; i++) {
 		struct raw_sym *r;
-		char *name = plt_stub_name(&p, i);
+		char *tmp;
+		size_t len;
+		const char *name = plt_stub_name_len(&p, i, &len, &tmp);
 
 		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
 		r = &raw->v[raw->nr++];
 		memset(r, 0, sizeof(*r));
 		r->addr = p.v[i].addr;
 		r->limit = p.v[i].limit;
-		r->raw = names_intern(names, name, strlen(name));
+		r->raw = names_intern(names, name, len);
 		r->name = demangle ? demangle_name(names, r->raw) : r->raw;
 		r->order = first_order + (uint32_t)i;
 		r->kind = SYM_PLT;
 		r->bind = 1;	/* STB_GLOBAL: the stub stands for one */
-		free(name);
+		free(tmp);
 	}
 	plt_stubs_free(&p);
 }

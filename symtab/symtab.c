@@ -117,7 +117,7 @@ static int raw_cmp(const void *a, const void *b, void *names)
 }
 
 /* An address and what it keys: a symbol's index in raw[] (sort_raw()),
- * a symbol's end (add_cfi_funcs()). */
+ * a symbol's end or a CFI function's index (add_cfi_funcs()). */
 struct addr_key {
 	uint64_t addr, val;
 };
@@ -217,6 +217,7 @@ static const struct addr_key *sort_raw(const struct raw_sym *raw, size_t n,
 	*mem = xmalloc((2 * n + 1) * sizeof(**mem));
 	for (size_t i = 0; i < n; i++)
 		(*mem)[i] = (struct addr_key){ raw[i].addr, i };
+	/* the half not answered in is add_cfi_funcs()' to use */
 	k = sort_by_addr(*mem, *mem + n, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		struct key_order o = { raw, names };
@@ -358,30 +359,70 @@ static void cap_labels(struct symtab *st)
 	free(open);
 }
 
-void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
+/*
+ * The functions found in the CFI alone (add_cfi_funcs()), apart from
+ * raw[]: the ranges kept, v[], in .eh_frame's order; k, their (start,
+ * index in v) in the order raw_cmp() would give them (by start, the
+ * larger first, then in v's order: the one kind, binding and order
+ * they share, the one name at one start); names[], each one's name by
+ * its index in v, NULL when made later (NO_NAME). No symbol of raw[]
+ * starts where one does (it would be inside: the function not kept),
+ * so the two merge without ties.
+ */
+struct cfi_funcs {
+	const struct cfi_range *v;
+	const struct addr_key *k;
+	const name_id *names;
+	size_t n;
+};
+
+/* syms[] from raw[] in k's order (sort_raw()) and the functions of cf
+ * (NULL: none), merged by address. */
+static void build_syms(struct symtab *st, const struct raw_sym *v, size_t n,
+		       const struct addr_key *k, const struct cfi_funcs *cf)
 {
 	struct symtab_priv *priv = st->priv;
-	struct addr_key *mem;
-	const struct addr_key *k = sort_raw(v, n, st->names, &mem);
-	size_t i = 0;
+	size_t nc = cf ? cf->n : 0, i = 0, c = 0;
 
-	st->syms = xcalloc(n ? n : 1, sizeof(*st->syms));
+	st->syms = xcalloc(n + nc ? n + nc : 1, sizeof(*st->syms));
 	st->nsyms = 0;
 	/* a name for each, most of the time: room made at once */
-	ARRAY_GROW(priv->named, priv->nnamed + n, priv->named_alloc);
-	while (i < n) {
-		/* the i-th symbol by raw_cmp(), and its aliases */
-		const struct raw_sym *r = &v[k[i].val];
+	ARRAY_GROW(priv->named, priv->nnamed + n + nc, priv->named_alloc);
+	while (i < n || c < nc) {
 		struct sym *s = &st->syms[st->nsyms];
-		size_t j = i + 1;
+		/* the next CFI function's start, while one is left */
+		uint64_t cfi_at = c < nc ? cf->k[c].addr : UINT64_MAX;
+		const struct raw_sym *r;
+		size_t j;
 
+		if (c < nc && (i == n || cfi_at < k[i].addr)) {
+			/* a function found in the CFI, and any of the
+			 * same start: sized, a local function */
+			const struct cfi_range *f = &cf->v[cf->k[c].val];
+
+			s->addr = f->lo;
+			s->end = f->hi;
+			s->name = s->raw = cf->names ? cf->names[cf->k[c].val]
+						     : NO_NAME;
+			s->kind = SYM_FUNC;
+			s->is_local = true;
+			for (j = c; j < nc && cf->k[j].addr == cfi_at; j++)
+				if (cf->names)
+					name_add(priv, cf->names[cf->k[j].val],
+						 (uint32_t)st->nsyms);
+			st->nsyms++;
+			c = j;
+			continue;
+		}
+		/* the i-th symbol by raw_cmp(), and its aliases */
+		r = &v[k[i].val];
 		s->addr = r->addr;
 		s->name = r->name;
 		s->raw = r->raw;
 		s->kind = r->kind;
 		s->is_local = r->bind == 0;
 		/* the aliases' names find the one kept */
-		for (; j < n && k[j].addr == r->addr; j++)
+		for (j = i + 1; j < n && k[j].addr == r->addr; j++)
 			;
 		for (size_t a = i; a < j; a++) {
 			const struct raw_sym *alias = &v[k[a].val];
@@ -400,6 +441,8 @@ void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
 			uint64_t next = j < n ? k[j].addr : UINT64_MAX;
 			uint64_t limit = r->limit;
 
+			if (cfi_at < next)
+				next = cfi_at;
 			s->end = next < limit ? next : limit;
 			if (s->end < s->addr)	/* a limit below it: empty */
 				s->end = s->addr;
@@ -408,7 +451,6 @@ void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
 		st->nsyms++;
 		i = j;
 	}
-	free(mem);
 	/* the room not taken given back to the heap: most tables are
 	 * never searched by name (the default listing's are not), and
 	 * the 245,000 symbols of the bench recording's objects gave
@@ -420,6 +462,15 @@ void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
 	}
 	cap_labels(st);
 	build_spans(st);
+}
+
+void symtab_build_syms(struct symtab *st, const struct raw_sym *v, size_t n)
+{
+	struct addr_key *mem;
+	const struct addr_key *k = sort_raw(v, n, st->names, &mem);
+
+	build_syms(st, v, n, k, NULL);
+	free(mem);
 }
 
 const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr)
@@ -633,30 +684,26 @@ void symtab_build_xsyms(struct symtab_priv *priv, struct xsym *v, size_t n)
  */
 /*
  * The n functions at v named by their object and start, "cc1+0x672e80",
- * interned in their order all at once (names_intern_many()): Debian's
- * cc1 has some 35,000, whose names' slots, each a cache miss, were a
- * seventh of loading the symbol tables of a recording of gcc.
+ * interned in their order all at once (names_intern_many()) into ids[]:
+ * Debian's cc1 has some 35,000, whose names' slots, each a cache miss,
+ * were a seventh of loading the symbol tables of a recording of gcc.
  */
 static void name_cfi_funcs(struct symtab *st, const char *base,
-			   struct raw_sym *v, size_t n)
+			   const struct cfi_range *v, size_t n, name_id *ids)
 {
 	size_t blen = strlen(base), at = 0;
 	size_t *off = xmalloc((n + 1) * sizeof(*off));
 	size_t *len = xmalloc((n + 1) * sizeof(*len));
-	name_id *ids = xmalloc((n + 1) * sizeof(*ids));
 	/* "+0x" and 16 hex digits after the base */
 	char *buf = xmalloc(n * (blen + 20) + 1);
 
 	for (size_t i = 0; i < n; i++) {
 		off[i] = at;
-		len[i] = cfi_name_into(buf + at, base, blen, v[i].addr);
+		len[i] = cfi_name_into(buf + at, base, blen, v[i].lo);
 		at += len[i];
 	}
 	names_intern_many(st->names, buf, off, len, n, ids);
-	for (size_t i = 0; i < n; i++)
-		v[i].raw = v[i].name = ids[i];
 	free(buf);
-	free(ids);
 	free(len);
 	free(off);
 }
@@ -690,56 +737,82 @@ static size_t read_cfi_funcs(struct symtab *st, struct elf_file *bin,
 			      st->big_endian, v);
 }
 
-/* Each of v[0, n) (read_cfi_funcs(), freed here) that no symbol of raw
- * covers, a function of its own. */
-static void add_cfi_funcs(struct symtab *st, struct cfi_range *v, size_t n,
-			  struct raw_syms *raw, bool names_later)
+/* The CFI functions' order at one start: the larger first, then in
+ * .eh_frame's (raw_cmp() and the index, as they were symbols). */
+static int cfi_key_cmp(const void *a, const void *b, void *arg)
 {
-	struct addr_key *mem = xmalloc((2 * raw->nr + 1) * sizeof(*mem));
-	struct addr_key *starts;
-	const char *base = cfi_base(st);
-	size_t ns = 0, nraw = raw->nr, k = 0;
+	const struct addr_key *x = a, *y = b;
+	const struct cfi_range *v = arg;
+	uint64_t xs = v[x->val].hi - v[x->val].lo;
+	uint64_t ys = v[y->val].hi - v[y->val].lo;
 
-	/* the symbols' [start, end) (end: start + 1 when unsized), by
-	 * start: any symbol inside an FDE's code names it */
-	for (size_t i = 0; i < nraw; i++) {
-		mem[ns].addr = raw->v[i].addr;
-		mem[ns].val = raw->v[i].addr +
-			(raw->v[i].size ? raw->v[i].size : 1);
+	if (xs != ys)
+		return xs > ys ? -1 : 1;
+	return x->val < y->val ? -1 : x->val > y->val;
+}
+
+/*
+ * Each of v[0, n) (read_cfi_funcs()) that no symbol of raw[0, nraw)
+ * covers, a function of its own: kept at the front of v, in its order,
+ * in *cf (its keys and names in *keys and *ids, freed by the caller).
+ * k: raw[]'s keys by sort_raw(), scratch: room for nraw more. The
+ * functions are not symbols of raw[]: libLLVM's 60,000 were 40 bytes
+ * each there, and sorted with its 45,000 symbols.
+ */
+static void add_cfi_funcs(struct symtab *st, struct cfi_range *v, size_t n,
+			  const struct raw_sym *raw, size_t nraw,
+			  const struct addr_key *k, struct addr_key *scratch,
+			  bool names_later, struct cfi_funcs *cf,
+			  struct addr_key **keys, name_id **ids)
+{
+	struct addr_key *starts = scratch, *ck;
+	const char *base = cfi_base(st);
+	size_t ns = 0, kept = 0, at = 0;
+
+	/*
+	 * The symbols' [start, end) (end: start + 1 when unsized), by
+	 * start: any symbol inside an FDE's code names it. One a start,
+	 * the last of raw[] there: the one the FDE's check below saw
+	 * when the symbols were sorted by start alone, in raw[]'s order.
+	 */
+	for (size_t i = 0, j; i < nraw; i = j) {
+		size_t last = k[i].val;
+
+		for (j = i + 1; j < nraw && k[j].addr == k[i].addr; j++)
+			if (k[j].val > last)
+				last = k[j].val;
+		starts[ns].addr = k[i].addr;
+		starts[ns].val = raw[last].addr +
+			(raw[last].size ? raw[last].size : 1);
 		ns++;
 	}
-	starts = sort_by_addr(mem, mem + ns, ns);
 	for (size_t i = 0; i < n; i++) {
-		struct raw_sym *r;
-
-		k = upto_from(starts, ns, v[i].hi - 1, k);
+		at = upto_from(starts, ns, v[i].hi - 1, at);
 
 		/* the last symbol starting at or below the FDE's end:
 		 * inside it, or holding its start */
-		if (k && (starts[k - 1].addr >= v[i].lo ||
-			  starts[k - 1].val > v[i].lo))
+		if (at && (starts[at - 1].addr >= v[i].lo ||
+			   starts[at - 1].val > v[i].lo))
 			continue;
-		/* room made for every FDE before the symbols were read
-		 * (load_symbols()), less what the @plt stubs took */
-		ARRAY_GROW(raw->v, raw->nr + 1, raw->alloc);
-		r = &raw->v[raw->nr++];
-		memset(r, 0, sizeof(*r));
-		r->addr = v[i].lo;
-		r->size = v[i].hi - v[i].lo;
-		r->limit = v[i].hi;
-		r->order = UINT32_MAX - 1;
-		r->kind = SYM_FUNC;
-		r->bind = 0;	/* STB_LOCAL: a static function */
+		v[kept++] = v[i];
 	}
-	/* raw->v is NULL when the file has no symbols at all: no
-	 * pointer arithmetic on it (UBSan, fuzz_symtab) */
-	if (raw->nr > nraw && !names_later)
-		name_cfi_funcs(st, base, raw->v + nraw, raw->nr - nraw);
+	*ids = NULL;
 	/* else no name yet: symtab_name() makes it */
-	for (size_t i = nraw; names_later && i < raw->nr; i++)
-		raw->v[i].raw = raw->v[i].name = NO_NAME;
-	free(mem);
-	free(v);
+	if (kept && !names_later) {
+		*ids = xmalloc(kept * sizeof(**ids));
+		name_cfi_funcs(st, base, v, kept, *ids);
+	}
+	*keys = xmalloc((2 * kept + 1) * sizeof(**keys));
+	for (size_t i = 0; i < kept; i++)
+		(*keys)[i] = (struct addr_key){ v[i].lo, i };
+	ck = sort_by_addr(*keys, *keys + kept, kept);
+	for (size_t i = 0, j; i < kept; i = j) {
+		for (j = i + 1; j < kept && ck[j].addr == ck[i].addr; j++)
+			;
+		if (j - i > 1)
+			qsort_r(ck + i, j - i, sizeof(*ck), cfi_key_cmp, v);
+	}
+	*cf = (struct cfi_funcs){ v, ck, *ids, kept };
 }
 
 /* The symbols: the binary's .symtab, else the debug file's, else the
@@ -757,6 +830,10 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	bool later = opts->demangle && opts->names_later && opts->no_dwarf;
 	struct cfi_range *cfi = NULL;
 	size_t ncfi = 0;
+	struct cfi_funcs cf;
+	struct addr_key *mem = NULL, *cfi_keys = NULL;
+	const struct addr_key *k;
+	name_id *cfi_ids = NULL;
 	bool now = opts->demangle && !later;
 	enum demangle_when when = now	? DEMANGLE_NOW
 				  : later ? DEMANGLE_WORDS
@@ -797,10 +874,12 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	}
 	/*
 	 * A file without .symtab names its static functions from its CFI
-	 * too (add_cfi_funcs()): read first, so that raw has room for
-	 * them and .dynsym's from the start. Grown when they came, raw
-	 * (libLLVM's 45,000 symbols, 1.8 MB) was copied into fresh memory
-	 * beside the room for 60,000 more.
+	 * too (add_cfi_funcs()): read first, and raw given room for
+	 * .dynsym's symbols and as many more as there are FDEs, where the
+	 * @plt stubs fit (the functions of the CFI are no longer put
+	 * there; the room not written is not faulted in). Grown as they
+	 * came, raw (libLLVM's 45,000 symbols, 1.8 MB) was copied into
+	 * fresh memory.
 	 */
 	if (!st->has_symtab) {
 		ncfi = read_cfi_funcs(st, bin, &cfi);
@@ -811,11 +890,12 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 			     priv->secs, priv->nsecs, &out) < 0)
 		goto out;
 	plt_read(bin, st->names, now, UINT32_MAX / 2, &raw);
-	if (!st->has_symtab) {
-		add_cfi_funcs(st, cfi, ncfi, &raw, later);
-		cfi = NULL;
-	}
-	symtab_build_syms(st, raw.v, raw.nr);
+	k = sort_raw(raw.v, raw.nr, st->names, &mem);
+	if (!st->has_symtab)
+		add_cfi_funcs(st, cfi, ncfi, raw.v, raw.nr, k,
+			      k == mem ? mem + raw.nr : mem, later, &cf,
+			      &cfi_keys, &cfi_ids);
+	build_syms(st, raw.v, raw.nr, k, st->has_symtab ? NULL : &cf);
 	/* each name as demangle_name() and name_cfi_funcs() would have
 	 * made it, when asked */
 	for (size_t i = 0; later && i < st->nsyms; i++)
@@ -826,6 +906,9 @@ static int load_symbols(struct symtab *st, struct elf_file *bin,
 	xs.v = NULL;
 	ret = 0;
 out:
+	free(cfi_ids);
+	free(cfi_keys);
+	free(mem);
 	free(cfi);
 	free(raw.v);
 	free(fs.v);

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "base/arena.h"
 #include "base/hashmap.h"
 #include "base/sorted.h"
 #include "symtab.h"
@@ -331,6 +332,10 @@ struct plt_stubs {
 	struct plt_code *code;	/* by value; read only when a stub is
 				 * "*ABS*+0x" */
 	size_t ncode, code_alloc;
+	/* every name of v and code (zeroed: empty): the bench
+	 * recording's 11,000 stubs were each a malloc() and a free() of
+	 * their own, and again in plt_read() */
+	struct arena names;
 };
 
 /* plt_elf.c: the x86-64 stubs of the ELF file open on fd, as libbfd
@@ -347,6 +352,10 @@ bool plt_bfd_read(const char *path, struct plt_stubs *out);
 /* The name a stub gets: an IRELATIVE one's after the function at its
  * target, "mempcpy@plt"; malloc'd. */
 char *plt_stub_name(const struct plt_stubs *p, size_t i);
+/* The same, in *tmp when it is not the stub's own name (*tmp then
+ * malloc'd, else NULL), its length in *len. */
+const char *plt_stub_name_len(const struct plt_stubs *p, size_t i,
+			      size_t *len, char **tmp);
 
 /* The stubs of bin, from plt_elf_read(), else libbfd, into raw with
  * order numbers from first_order on. Problems are warnings. */

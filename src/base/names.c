@@ -155,14 +155,12 @@ static uint32_t id_mask(const struct names *n)
 	return n->id_bits < 32 ? (UINT32_C(1) << n->id_bits) - 1 : UINT32_MAX;
 }
 
-static void rehash(struct names *n)
+/* The table built again with cap slots (a power of 2, 1024 or more,
+ * more than n->nr). */
+static void rehash_to(struct names *n, size_t cap)
 {
-	size_t cap = n->table ? (n->mask + 1) * 2 : 1024;
 	unsigned bits = 11;	/* id + 1 <= cap: log2(cap) + 1 bits */
 
-	/* built again after names_drop_table(): room for what is there */
-	while ((n->nr + 1) * 8 > cap * 3)
-		cap *= 2;
 	for (size_t c = 1024; c < cap; c *= 2)
 		bits++;
 
@@ -179,6 +177,35 @@ static void rehash(struct names *n)
 			j = (j + 1) & n->mask;
 		n->table[j] = tag_of(n, h) | ((uint32_t)i + 1);
 	}
+}
+
+static void rehash(struct names *n)
+{
+	size_t cap = n->table ? (n->mask + 1) * 2 : 1024;
+
+	/* built again after names_drop_table(): room for what is there */
+	while ((n->nr + 1) * 8 > cap * 3)
+		cap *= 2;
+	rehash_to(n, cap);
+}
+
+void names_reserve(struct names *n, size_t more)
+{
+	size_t cap = 1024;
+
+	/* a table holding more names already is left to grow as it
+	 * does: many of these may be there, and growing it early to a
+	 * size it would never have needed builds it again (the run's
+	 * own table on one thread, where the symbol tables' names go,
+	 * took 9.5M instructions more) */
+	if (n->nr >= more)
+		return;
+	/* the table full() would grow to by then: no larger */
+	while ((n->nr + more + 1) * 4 > cap * 3)
+		cap *= 2;
+	if (n->table && cap <= n->mask + 1)
+		return;
+	rehash_to(n, cap);
 }
 
 static size_t probe(const struct names *n, const char *s, size_t len,

@@ -45,6 +45,13 @@ void names_release(struct names *n);
 /* The id of s[0..len), interning a copy on first sight. */
 name_id names_intern(struct names *n, const char *s, size_t len);
 
+/* Room for `more` names beyond those interned, made at once, in a
+ * table holding fewer than that: one filled from empty with tens of
+ * thousands (libLLVM's symbols, loaded ahead with names of their own,
+ * resolve/perf_preload.c) was built again at each doubling, each name
+ * hashed again. No id changes. */
+void names_reserve(struct names *n, size_t more);
+
 /* The id of "dir/subdir/name", "dir/name" (subdir NULL) or name (dir
  * NULL too): a line table's file joined to its directories. */
 name_id names_intern_path(struct names *n, const char *dir,
