@@ -41,22 +41,42 @@ struct eh_section {
 	bool big;
 };
 
-/* A value in encoding enc at the cursor; pcrel is taken from the
- * field's own address. False when the encoding is one a function's
- * start cannot be found from here (text-, data- or function-relative,
- * indirect) or the bytes end. */
-static bool read_encoded(struct cur *c, const struct eh_section *s,
-			 unsigned enc, uint64_t *v)
+/* An FDE's pc_begin and pc_range */
+struct fde_pc {
+	uint64_t lo, range;
+};
+
+/*
+ * The pc_begin and pc_range in encoding enc of an FDE whose bytes after
+ * its CIE pointer are [p, end), pcrel from the field's own address; lo
+ * 0 (as an FDE of code the linker dropped) when the encoding is one a
+ * function's start cannot be found from here (text-, data- or
+ * function-relative, indirect, omitted) or the bytes end. (A function
+ * of its own that returns the two: the walk's loop then keeps its
+ * state in registers.)
+ */
+static __attribute__((noinline)) struct fde_pc
+read_pc(const struct eh_section *s, const unsigned char *p,
+	const unsigned char *end, unsigned enc)
 {
-	return eh_pointer(c, enc, s->vaddr + (uint64_t)(c->p - s->data),
-			  &s->ptrs, v);
+	struct cur c = { p, end, s->big };
+	struct fde_pc pc;
+
+	if (enc == EH_PE_OMIT ||
+	    !eh_pointer(&c, enc, s->vaddr + (uint64_t)(p - s->data), &s->ptrs,
+			&pc.lo) ||
+	    !eh_value(&c, enc, &s->ptrs, &pc.range))
+		return (struct fde_pc){ 0, 0 };
+	return pc;
 }
 
 /* The FDE pointer encoding of the CIE at cie (an offset in the
  * section), EH_PE_OMIT when it cannot be read. Any version, augmentation
  * and letter: those not known end what is read of it, keeping the
- * encoding found before. */
-static unsigned cie_encoding(const struct eh_section *s, uint64_t cie)
+ * encoding found before. (Once a CIE: inline, it cost the walk's loop
+ * registers.) */
+static __attribute__((noinline)) unsigned
+cie_encoding(const struct eh_section *s, uint64_t cie)
 {
 	struct eh_cie k;
 	struct cur c;
@@ -162,15 +182,16 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		}
 		if (!big && enc - 1 == (EH_PE_PCREL | EH_PE_SDATA4) &&
 		    e.end - e.p >= 8) {
-			/* gcc's and ld's encoding, read_encoded()'s answer
+			/* gcc's and ld's encoding, read_pc()'s answer
 			 * without its switches: most of the walk's time */
 			lo = s.vaddr + (uint64_t)(e.p - s.data) +
 			     (uint64_t)(int64_t)(int32_t)bytes_le32(e.p);
 			range = (uint64_t)(int64_t)(int32_t)bytes_le32(e.p + 4);
-		} else if (enc - 1 == EH_PE_OMIT ||
-			   !read_encoded(&e, &s, enc - 1, &lo) ||
-			   !eh_value(&e, enc - 1, &s.ptrs, &range)) {
-			continue;
+		} else {
+			struct fde_pc pc = read_pc(&s, e.p, e.end, enc - 1);
+
+			lo = pc.lo;
+			range = pc.range;
 		}
 		/* an FDE of code the linker dropped starts at 0 */
 		if (!lo || !range || lo + range < lo)

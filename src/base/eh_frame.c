@@ -7,11 +7,11 @@
 
 #include <string.h>
 
-bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
-	      uint64_t *v)
+/* eh_value()'s reading, inline in both of its callers: one call a
+ * pointer */
+static inline bool read_value(struct cur *c, unsigned enc,
+			      const struct eh_ptrs *how, uint64_t *v)
 {
-	bool ok;
-
 	switch (enc & EH_PE_FORMAT) {
 	case EH_PE_ABSPTR:
 		return cur_int(c, how->addr_size, v);
@@ -27,16 +27,24 @@ bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
 	case EH_PE_SLEB128:
 		return cur_leb(c, how->leb | LEB_SIGNED, v);
 	case EH_PE_SDATA2:
-		ok = cur_int(c, 2, v);
+		if (!cur_int(c, 2, v))
+			return false;
 		*v = (uint64_t)(int64_t)(int16_t)*v;
-		return ok;
+		return true;
 	case EH_PE_SDATA4:
-		ok = cur_int(c, 4, v);
+		if (!cur_int(c, 4, v))
+			return false;
 		*v = (uint64_t)(int64_t)(int32_t)*v;
-		return ok;
+		return true;
 	default:
 		return false;
 	}
+}
+
+bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
+	      uint64_t *v)
+{
+	return read_value(c, enc, how, v);
 }
 
 bool eh_pointer(struct cur *c, unsigned enc, uint64_t at,
@@ -44,7 +52,7 @@ bool eh_pointer(struct cur *c, unsigned enc, uint64_t at,
 {
 	uint64_t x;
 
-	if (!eh_value(c, enc, how, &x))
+	if (!read_value(c, enc, how, &x))
 		return false;
 	switch (enc & (EH_PE_INDIRECT | EH_PE_APPLY)) {
 	case EH_PE_ABSPTR:

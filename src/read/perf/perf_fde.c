@@ -174,10 +174,14 @@ static int64_t factored(uint64_t v, int64_t f)
 	return (int64_t)(v * (uint64_t)f);
 }
 
-/* The instructions at c run over *st; false for one not read here.
- * *done: an advance went past the pc (the FDE's run ends). */
-static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *done)
+/* The instructions [p, end) run over *st; false for one not read here.
+ * *done: an advance went past the pc (the FDE's run ends). (The cursor
+ * is made here: passed by value, at 24 bytes it came in memory, and
+ * each byte read stored its p back there.) */
+static bool run_ins(struct run *rn, const unsigned char *p,
+		    const unsigned char *end, struct fde_state *st, bool *done)
 {
+	struct cur c = { p, end, false };
 	const struct fde_cie *cie = rn->cie;
 	uint64_t r, v, delta;
 	int64_t s;
@@ -439,8 +443,7 @@ static const struct fde_cie *cie_of(struct perf_fde *t, uint64_t off)
 	if (!read_cie(t, off, k))
 		return NULL;
 	abi_state(&k->init);
-	if (!run_ins(&rn, (struct cur){ k->eh.ins, k->eh.ins_end, false },
-		     &k->init, &done))
+	if (!run_ins(&rn, k->eh.ins, k->eh.ins_end, &k->init, &done))
 		return NULL;
 	k->off1 = off + 1;
 	return k;
@@ -498,7 +501,7 @@ bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 	rn.pc = pc;
 	rn.loc = rn.start = begin;
 	rn.end = begin + range;
-	if (!run_ins(&rn, c, &st, &done) || !to_row(&st, k, row))
+	if (!run_ins(&rn, c.p, c.end, &st, &done) || !to_row(&st, k, row))
 		return false;
 	*start = rn.start;
 	*end = rn.end;
