@@ -358,17 +358,25 @@ static const struct {
 	  false, false, false, false, 19 },
 };
 
+/* eh_cie_parse() on the CIE's bytes b[0, len) */
+static bool parse_cie(const unsigned char *b, unsigned len,
+		      unsigned addr_size, unsigned leb, bool big,
+		      struct eh_cie *k)
+{
+	struct eh_ptrs how = { addr_size, leb, false, 0 };
+
+	return eh_cie_parse((struct cur){ b, b + len, big }, &how, k);
+}
+
 static void test_cie(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(cie_cases) / sizeof(cie_cases[0]); i++) {
 		const unsigned char *b = cie_cases[i].b;
-		struct eh_ptrs how = { cie_cases[i].addr_size, cie_cases[i].leb,
-				       false, 0 };
-		struct cur c = { b, b + cie_cases[i].len, cie_cases[i].big };
 		struct eh_cie k;
 
-		if (!eh_cie_parse(c, &how, &k))
+		if (!parse_cie(b, cie_cases[i].len, cie_cases[i].addr_size,
+			       cie_cases[i].leb, cie_cases[i].big, &k))
 			fail_msg("%s: not read", cie_cases[i].name);
 		if (k.version != cie_cases[i].version ||
 		    k.fde_enc != cie_cases[i].fde_enc ||
@@ -394,7 +402,8 @@ static void test_cie(void **state)
 			assert_ptr_equal(k.unknown,
 					 k.aug + cie_cases[i].unknown);
 		if (k.ins != b + cie_cases[i].ins)
-			fail_msg("%s: ins at %td", cie_cases[i].name, k.ins - b);
+			fail_msg("%s: ins at %td", cie_cases[i].name,
+				 k.ins - b);
 		assert_ptr_equal(k.ins_end, b + cie_cases[i].len);
 	}
 }
@@ -438,13 +447,11 @@ static void test_cie_bad(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < sizeof(cie_bad) / sizeof(cie_bad[0]); i++) {
-		const unsigned char *b = cie_bad[i].b;
-		struct eh_ptrs how = { cie_bad[i].addr_size, cie_bad[i].leb,
-				       false, 0 };
-		struct cur c = { b, b + cie_bad[i].len, cie_bad[i].big };
 		struct eh_cie k;
 
-		if (eh_cie_parse(c, &how, &k))
+		if (parse_cie(cie_bad[i].b, cie_bad[i].len,
+			      cie_bad[i].addr_size, cie_bad[i].leb,
+			      cie_bad[i].big, &k))
 			fail_msg("%s: read", cie_bad[i].name);
 	}
 }
