@@ -56,7 +56,7 @@ struct eh_ptrs {
 /*
  * The value of a pointer of format enc & EH_PE_FORMAT at c, in c's byte
  * order, the signed formats sign-extended: false for another format or
- * bytes that end (the cursor then moved anywhere).
+ * bytes that end (a LEB128's leaves the cursor anywhere in it).
  */
 bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
 	      uint64_t *v);
