@@ -19,163 +19,72 @@
  *                  'z' augmentation its data, where 'R' gives the FDEs'
  *                  pointer encoding
  *   FDE:           pc_begin (that encoding), pc_range (its size format)
- * Only what finds the ranges is read; anything malformed ends the walk
- * with what was found so far (this is a naming aid, not a reader whose
- * errors matter: the unwinder reads CFI with libdw).
+ * The CIEs and the encoded pointers are read by base/eh_frame.c, as
+ * perf_fde.c reads them. Only what finds the ranges is read; anything
+ * malformed ends the walk with what was found so far (this is a naming
+ * aid, not a reader whose errors matter: the unwinder reads CFI with
+ * libdw and perf_fde.c).
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "base/array.h"
+#include "base/byte_cursor.h"
+#include "base/eh_frame.h"
 #include "base/hashmap.h"
-#include "bytes_cur.h"
 #include "symtab_int.h"
-
-/* DW_EH_PE_*: the pointer encodings of .eh_frame */
-#define PE_OMIT 0xff
-#define PE_FORMAT 0x0f
-#define PE_APPLY 0x70
-#define PE_INDIRECT 0x80
-#define PE_ABSPTR 0x00
-#define PE_ULEB128 0x01
-#define PE_UDATA2 0x02
-#define PE_UDATA4 0x03
-#define PE_UDATA8 0x04
-#define PE_SLEB128 0x09
-#define PE_SDATA2 0x0a
-#define PE_SDATA4 0x0b
-#define PE_SDATA8 0x0c
-#define PE_PCREL 0x10
 
 struct eh_section {
 	const unsigned char *data;
 	size_t size;
 	uint64_t vaddr;		/* where the section is loaded */
-	unsigned addr_size;	/* 4 or 8 */
+	struct eh_ptrs ptrs;	/* absptr of 4 or 8 bytes, no datarel */
 	bool big;
 };
 
-/* The little-endian 4 bytes at p. */
-static inline uint32_t le32(const unsigned char *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
+/* An FDE's pc_begin and pc_range */
+struct fde_pc {
+	uint64_t lo, range;
+};
 
-/* A value in encoding enc at the cursor; pcrel is taken from the
- * field's own address. False when the encoding is one a function's
- * start cannot be found from here (text-, data- or function-relative,
- * indirect) or the bytes end. */
-static bool read_encoded(struct cur *c, const struct eh_section *s,
-			 unsigned enc, bool apply, uint64_t *v)
+/*
+ * The pc_begin and pc_range in encoding enc of an FDE whose bytes after
+ * its CIE pointer are [p, end), pcrel from the field's own address; lo
+ * 0 (as an FDE of code the linker dropped) when the encoding is one a
+ * function's start cannot be found from here (text-, data- or
+ * function-relative, indirect, omitted) or the bytes end. (A function
+ * of its own that returns the two: the walk's loop then keeps its
+ * state in registers.)
+ */
+static __attribute__((noinline)) struct fde_pc
+read_pc(const struct eh_section *s, const unsigned char *p,
+	const unsigned char *end, unsigned enc)
 {
-	uint64_t field = s->vaddr + (uint64_t)(c->p - s->data);
-	int64_t sv = 0;
-	bool ok;
+	struct cur c = { p, end, s->big };
+	struct fde_pc pc;
 
-	switch (enc & PE_FORMAT) {
-	case PE_ABSPTR:
-		ok = cur_int(c, s->addr_size, v);
-		break;
-	case PE_ULEB128:
-		ok = cur_uleb(c, v);
-		break;
-	case PE_UDATA2:
-		ok = cur_int(c, 2, v);
-		break;
-	case PE_UDATA4:
-		ok = cur_int(c, 4, v);
-		break;
-	case PE_UDATA8:
-		ok = cur_int(c, 8, v);
-		break;
-	case PE_SLEB128:
-		ok = cur_sleb(c, &sv);
-		*v = (uint64_t)sv;
-		break;
-	case PE_SDATA2:
-		ok = cur_int(c, 2, v);
-		*v = (uint64_t)(int64_t)(int16_t)*v;
-		break;
-	case PE_SDATA4:
-		ok = cur_int(c, 4, v);
-		*v = (uint64_t)(int64_t)(int32_t)*v;
-		break;
-	case PE_SDATA8:
-		ok = cur_int(c, 8, v);
-		break;
-	default:
-		return false;
-	}
-	if (!ok || !apply)
-		return ok;
-	if (enc & PE_INDIRECT)
-		return false;
-	switch (enc & PE_APPLY) {
-	case 0:
-		return true;
-	case PE_PCREL:
-		*v += field;
-		return true;
-	default:
-		return false;
-	}
+	if (enc == EH_PE_OMIT ||
+	    !eh_pointer(&c, enc, s->vaddr + (uint64_t)(p - s->data), &s->ptrs,
+			&pc.lo) ||
+	    !eh_value(&c, enc, &s->ptrs, &pc.range))
+		return (struct fde_pc){ 0, 0 };
+	return pc;
 }
 
 /* The FDE pointer encoding of the CIE at cie (an offset in the
- * section), PE_OMIT when it cannot be read. */
-static unsigned cie_encoding(const struct eh_section *s, uint64_t cie)
+ * section), EH_PE_OMIT when it cannot be read. Any version, augmentation
+ * and letter: those not known end what is read of it, keeping the
+ * encoding found before. (Once a CIE: inline, it cost the walk's loop
+ * registers.) */
+static __attribute__((noinline)) unsigned
+cie_encoding(const struct eh_section *s, uint64_t cie)
 {
-	struct cur c = { s->data + cie, s->data + s->size, s->big };
-	uint64_t len, id, v;
-	int64_t sv;
-	const char *aug;
-	const unsigned char *aug_end;
-	unsigned version, enc = PE_ABSPTR;
+	struct eh_cie k;
+	struct cur c;
 
-	if (cie >= s->size || !cur_int(&c, 4, &len) || len == 0 ||
-	    len == 0xffffffff || len > (uint64_t)(c.end - c.p))
-		return PE_OMIT;
-	c.end = c.p + len;
-	if (!cur_int(&c, 4, &id) || id != 0 || !cur_int(&c, 1, &v))
-		return PE_OMIT;
-	version = (unsigned)v;
-	aug = (const char *)c.p;
-	while (c.p < c.end && *c.p)
-		c.p++;
-	if (!cur_skip(&c, 1))
-		return PE_OMIT;
-	if (strstr(aug, "eh") && !cur_skip(&c, s->addr_size))
-		return PE_OMIT;
-	if (!cur_uleb(&c, &v) || !cur_sleb(&c, &sv) ||
-	    !(version == 1 ? cur_skip(&c, 1) : cur_uleb(&c, &v)))
-		return PE_OMIT;
-	if (aug[0] != 'z')
-		return enc;
-	if (!cur_uleb(&c, &len) || len > (uint64_t)(c.end - c.p))
-		return PE_OMIT;
-	aug_end = c.p + len;
-	for (const char *a = aug + 1; *a; a++) {
-		if (*a == 'R') {
-			if (!cur_int(&c, 1, &v))
-				return PE_OMIT;
-			enc = (unsigned)v;
-		} else if (*a == 'P') {
-			/* the personality routine: skipped, its size by its
-			 * own encoding */
-			if (!cur_int(&c, 1, &v) ||
-			    !read_encoded(&c, s, (unsigned)v, false, &v))
-				return PE_OMIT;
-		} else if (*a == 'L') {
-			if (!cur_skip(&c, 1))
-				return PE_OMIT;
-		} else if (*a != 'S' && *a != 'B' && *a != 'G') {
-			break;	/* unknown: the rest is not ours to read */
-		}
-		if (c.p > aug_end)
-			return PE_OMIT;
-	}
-	return enc;
+	if (!eh_entry(s->data, s->size, cie, s->big, &c) ||
+	    !eh_cie_parse(c, &s->ptrs, &k))
+		return EH_PE_OMIT;
+	return k.fde_enc;
 }
 
 /*
@@ -194,8 +103,9 @@ static size_t fde_count_hint(struct elf_file *ef, bool big, size_t eh_size)
 	uint64_t v;
 
 	if (!elf_section_bytes(ef, ".eh_frame_hdr", &d, &size) || size < 12 ||
-	    d[0] != 1 || d[2] != PE_UDATA4 ||
-	    ((d[1] & PE_FORMAT) != PE_UDATA4 && (d[1] & PE_FORMAT) != PE_SDATA4))
+	    d[0] != 1 || d[2] != EH_PE_UDATA4 ||
+	    ((d[1] & EH_PE_FORMAT) != EH_PE_UDATA4 &&
+	     (d[1] & EH_PE_FORMAT) != EH_PE_SDATA4))
 		return 0;
 	c = (struct cur){ d + 8, d + size, big };
 	if (!cur_int(&c, 4, &v))
@@ -207,7 +117,8 @@ static size_t fde_count_hint(struct elf_file *ef, bool big, size_t eh_size)
 size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		      struct cfi_range **out)
 {
-	struct eh_section s = { .addr_size = addr_size, .big = big };
+	struct eh_section s = { .ptrs = { .addr_size = addr_size },
+				.big = big };
 	struct cfi_range *v = NULL;
 	size_t n = 0, alloc = 0;
 	struct u64map encodings;	/* CIE offset -> encoding + 1 */
@@ -230,9 +141,9 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		struct cur e;
 		uint32_t enc;
 
-		/* the lengths and CIE pointers too without get()'s loop */
+		/* the lengths and CIE pointers too without cur_int()'s loop */
 		if (!big && c.end - c.p >= 4) {
-			len = le32(c.p);
+			len = bytes_le32(c.p);
 			c.p += 4;
 		} else if (!cur_int(&c, 4, &len)) {
 			break;
@@ -247,7 +158,7 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 		c.p += len;
 		id_at = e.p;
 		if (!big && e.end - e.p >= 4) {
-			id = le32(e.p);
+			id = bytes_le32(e.p);
 			e.p += 4;
 		} else if (!cur_int(&e, 4, &id)) {
 			continue;
@@ -269,18 +180,18 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 			last_cie = cie;
 			last_enc = enc;
 		}
-		if (!big && enc - 1 == (PE_PCREL | PE_SDATA4) &&
+		if (!big && enc - 1 == (EH_PE_PCREL | EH_PE_SDATA4) &&
 		    e.end - e.p >= 8) {
-			/* gcc's and ld's encoding, read_encoded()'s answer
+			/* gcc's and ld's encoding, read_pc()'s answer
 			 * without its switches: most of the walk's time */
 			lo = s.vaddr + (uint64_t)(e.p - s.data) +
-			     (uint64_t)(int64_t)(int32_t)le32(e.p);
-			range = (uint64_t)(int64_t)(int32_t)le32(e.p + 4);
-		} else if (enc - 1 == PE_OMIT ||
-			   !read_encoded(&e, &s, enc - 1, true, &lo) ||
-			   !read_encoded(&e, &s, (enc - 1) & PE_FORMAT, false,
-					 &range)) {
-			continue;
+			     (uint64_t)(int64_t)(int32_t)bytes_le32(e.p);
+			range = (uint64_t)(int64_t)(int32_t)bytes_le32(e.p + 4);
+		} else {
+			struct fde_pc pc = read_pc(&s, e.p, e.end, enc - 1);
+
+			lo = pc.lo;
+			range = pc.range;
 		}
 		/* an FDE of code the linker dropped starts at 0 */
 		if (!lo || !range || lo + range < lo)

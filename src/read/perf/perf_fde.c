@@ -31,6 +31,8 @@
 #include <elf.h>
 #include <string.h>
 
+#include "base/eh_frame.h"
+
 /* Register numbers read (rules of those from CFI_NREGS on are not
  * kept: no row holds them); a larger one is left to libdw. */
 #define MAX_REG 128
@@ -42,143 +44,25 @@ enum rule { R_UNDEF, R_SAME, R_OFF, R_VAL_OFF, R_REG, R_EXPR };
 /* CFA_PLT: the expression of a PLT entry (struct cfi_row's plt_k) */
 enum cfa { CFA_NONE, CFA_REG, CFA_EXPR, CFA_PLT };
 
-struct cur {
-	const unsigned char *p, *end;
-};
+/* How .eh_frame's pointers are read: absptr of 8 bytes, LEB128s as
+ * get_uleb() says, datarel from 0 (no base known: an FDE's pc_begin
+ * read so is then checked against its table entry as any other). */
+static const struct eh_ptrs frame_ptrs = { 8, LEB_64, true, 0 };
 
-static bool get_u8(struct cur *c, uint8_t *v)
-{
-	if (c->p >= c->end)
-		return false;
-	*v = *c->p++;
-	return true;
-}
-
-/* n bytes, little-endian */
-static bool get_fixed(struct cur *c, unsigned n, uint64_t *v)
-{
-	uint64_t x = 0;
-
-	if ((size_t)(c->end - c->p) < n)
-		return false;
-	for (unsigned i = 0; i < n; i++)
-		x |= (uint64_t)c->p[i] << (8 * i);
-	c->p += n;
-	*v = x;
-	return true;
-}
-
-/* A LEB128 number's bits in *v, signed ones sign-extended: false past
- * the bytes or 64 bits. */
-static bool get_leb(struct cur *c, bool is_signed, uint64_t *v)
-{
-	uint64_t x = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {
-		if (!get_u8(c, &b) || shift >= 64)
-			return false;
-		x |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (is_signed && shift < 64 && (b & 0x40))
-		x |= ~(uint64_t)0 << shift;
-	*v = x;
-	return true;
-}
-
-/* Most of the instructions' operands are a byte: that inline. */
+/* LEB128s as libdw reads them: a number past 64 bits is an error (the
+ * rows are compared with libdw's), one of a byte inline. */
 static inline bool get_uleb(struct cur *c, uint64_t *v)
 {
-	if (c->p < c->end && !(*c->p & 0x80)) {
-		*v = *c->p++;
-		return true;
-	}
-	return get_leb(c, false, v);
+	return cur_uleb_fast(c, LEB_64, v);
 }
 
 static bool get_sleb(struct cur *c, int64_t *v)
 {
 	uint64_t x;
 
-	if (!get_leb(c, true, &x))
+	if (!cur_leb_call(c, LEB_64 | LEB_SIGNED, &x))
 		return false;
 	*v = (int64_t)x;
-	return true;
-}
-
-static uint64_t sign_extend(uint64_t x, unsigned bits)
-{
-	uint64_t m = (uint64_t)1 << (bits - 1);
-
-	return (x ^ m) - m;
-}
-
-/*
- * A pointer of encoding enc (DW_EH_PE_*) at c, whose first byte is at
- * link-time address at (pcrel's base); datarel is from base. Only the
- * formats of fixed size and LEB128 and the applications absolute, pcrel
- * and datarel are read (not indirect or aligned: false).
- */
-static bool get_pointer(struct cur *c, uint8_t enc, uint64_t at,
-			uint64_t base, uint64_t *v)
-{
-	uint64_t x;
-	int64_t s;
-
-	if (enc == DW_EH_PE_omit)
-		return false;
-	switch (enc & 0x0f) {
-	case DW_EH_PE_absptr:
-	case DW_EH_PE_udata8:
-	case DW_EH_PE_sdata8:
-		if (!get_fixed(c, 8, &x))
-			return false;
-		break;
-	case DW_EH_PE_uleb128:
-		if (!get_uleb(c, &x))
-			return false;
-		break;
-	case DW_EH_PE_udata2:
-		if (!get_fixed(c, 2, &x))
-			return false;
-		break;
-	case DW_EH_PE_udata4:
-		if (!get_fixed(c, 4, &x))
-			return false;
-		break;
-	case DW_EH_PE_sleb128:
-		if (!get_sleb(c, &s))
-			return false;
-		x = (uint64_t)s;
-		break;
-	case DW_EH_PE_sdata2:
-		if (!get_fixed(c, 2, &x))
-			return false;
-		x = sign_extend(x, 16);
-		break;
-	case DW_EH_PE_sdata4:
-		if (!get_fixed(c, 4, &x))
-			return false;
-		x = sign_extend(x, 32);
-		break;
-	default:
-		return false;
-	}
-	switch (enc & 0xf0) {
-	case DW_EH_PE_absptr:
-		break;
-	case DW_EH_PE_pcrel:
-		x += at;
-		break;
-	case DW_EH_PE_datarel:
-		x += base;
-		break;
-	default:
-		return false;
-	}
-	*v = x;
 	return true;
 }
 
@@ -188,88 +72,22 @@ static uint64_t addr_of(const struct perf_fde *t, const struct cur *c)
 	return t->frame_addr + (uint64_t)(c->p - t->frame);
 }
 
-/* The entry (CIE or FDE) at offset off of .eh_frame: its bytes after
- * the length in *c. False for a 64-bit length, or one out of bounds. */
-static bool entry_at(const struct perf_fde *t, uint64_t off, struct cur *c)
-{
-	uint64_t len;
+/* The applications of a personality pointer read here (struct eh_cie's
+ * per_apply): absolute, pcrel and datarel, as eh_pointer() reads them */
+#define PER_READ (1u | 1u << (EH_PE_PCREL >> 4) | 1u << (EH_PE_DATAREL >> 4))
 
-	if (off >= t->frame_len)
-		return false;
-	c->p = t->frame + off;
-	c->end = t->frame + t->frame_len;
-	if (!get_fixed(c, 4, &len) || len == 0 || len == 0xffffffff ||
-	    len > (uint64_t)(c->end - c->p))
-		return false;
-	c->end = c->p + len;
-	return true;
-}
-
-/* The CIE at offset off. */
+/* The CIE at offset off: versions 1 and 3, no augmentation or 'z' with
+ * 'R', 'P' (absolute, pcrel or datarel), 'L' and 'S' alone. */
 static bool read_cie(const struct perf_fde *t, uint64_t off, struct fde_cie *cie)
 {
-	struct cur c, data;
-	const unsigned char *aug;
-	uint64_t id, v, len;
-	uint8_t version, b;
+	const struct eh_cie *k = &cie->eh;
+	struct cur c;
 
-	if (!entry_at(t, off, &c) || !get_fixed(&c, 4, &id) || id != 0 ||
-	    !get_u8(&c, &version) || (version != 1 && version != 3))
+	if (!eh_entry(t->frame, t->frame_len, off, false, &c) ||
+	    !eh_cie_parse(c, &frame_ptrs, &cie->eh))
 		return false;
-	aug = c.p;
-	while (c.p < c.end && *c.p)
-		c.p++;
-	if (c.p++ >= c.end)
-		return false;
-	memset(cie, 0, sizeof(*cie));
-	cie->fde_enc = DW_EH_PE_absptr;
-	if (!get_uleb(&c, &cie->caf) || !get_sleb(&c, &cie->daf))
-		return false;
-	if (version == 1) {
-		if (!get_u8(&c, &b))
-			return false;
-		cie->ra = b;
-	} else if (!get_uleb(&c, &cie->ra)) {
-		return false;
-	}
-	if (aug[0] == 'z') {
-		cie->aug_z = true;
-		if (!get_uleb(&c, &len) || len > (uint64_t)(c.end - c.p))
-			return false;
-		data.p = c.p;
-		data.end = c.p + len;
-		c.p += len;
-		for (const unsigned char *a = aug + 1; *a; a++) {
-			switch (*a) {
-			case 'R':
-				if (!get_u8(&data, &cie->fde_enc))
-					return false;
-				break;
-			case 'L':
-				if (!get_u8(&data, &b))
-					return false;
-				break;
-			case 'P':
-				/* the personality routine's pointer, skipped
-				 * (indirect or not, its size is the same) */
-				if (!get_u8(&data, &b) ||
-				    !get_pointer(&data, b & 0x7f,
-						 addr_of(t, &data), 0, &v))
-					return false;
-				break;
-			case 'S':
-				cie->signal = true;
-				break;
-			default:
-				return false;
-			}
-		}
-	} else if (aug[0]) {
-		return false;
-	}
-	cie->ins = c.p;
-	cie->ins_end = c.end;
-	return true;
+	return (k->version == 1 || k->version == 3) && !k->unknown &&
+	       !k->eh && !k->aarch64 && !(k->per_apply & ~PER_READ);
 }
 
 /* The ABI's state, which a CIE's instructions start from. */
@@ -333,10 +151,10 @@ static bool cfa_expression(struct cur *c, struct fde_state *st)
 
 	if (!get_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
 		return false;
-	b = (struct cur){ c->p, c->p + len };
+	b = (struct cur){ c->p, c->p + len, false };
 	c->p += len;
 	st->cfa = CFA_EXPR;
-	if (!get_u8(&b, &op) || op < 0x70 || op > 0x8f ||	/* bregN */
+	if (!cur_u8(&b, &op) || op < 0x70 || op > 0x8f ||	/* bregN */
 	    !get_sleb(&b, &off) || (size_t)(b.end - b.p) != 9 ||
 	    memcmp(b.p, mid, sizeof(mid)) ||
 	    memcmp(b.p + 5, tail, sizeof(tail)))
@@ -356,10 +174,14 @@ static int64_t factored(uint64_t v, int64_t f)
 	return (int64_t)(v * (uint64_t)f);
 }
 
-/* The instructions at c run over *st; false for one not read here.
- * *done: an advance went past the pc (the FDE's run ends). */
-static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *done)
+/* The instructions [p, end) run over *st; false for one not read here.
+ * *done: an advance went past the pc (the FDE's run ends). (The cursor
+ * is made here: passed by value, at 24 bytes it came in memory, and
+ * each byte read stored its p back there.) */
+static bool run_ins(struct run *rn, const unsigned char *p,
+		    const unsigned char *end, struct fde_state *st, bool *done)
 {
+	struct cur c = { p, end, false };
 	const struct fde_cie *cie = rn->cie;
 	uint64_t r, v, delta;
 	int64_t s;
@@ -382,7 +204,8 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 			goto advance;
 		case DW_CFA_offset:
 			if (!get_uleb(&c, &v) ||
-			    !set_rule(st, op & 0x3f, R_OFF, factored(v, cie->daf)))
+			    !set_rule(st, op & 0x3f, R_OFF,
+				      factored(v, cie->eh.daf)))
 				return false;
 			continue;
 		case DW_CFA_restore:
@@ -395,43 +218,44 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 		case DW_CFA_nop:
 			continue;
 		case DW_CFA_advance_loc1:
-			if (!get_fixed(&c, 1, &delta))
+			if (!cur_le(&c, 1, &delta))
 				return false;
 			goto advance;
 		case DW_CFA_advance_loc2:
-			if (!get_fixed(&c, 2, &delta))
+			if (!cur_le(&c, 2, &delta))
 				return false;
 			goto advance;
 		case DW_CFA_advance_loc4:
-			if (!get_fixed(&c, 4, &delta))
+			if (!cur_le(&c, 4, &delta))
 				return false;
 			goto advance;
 		case DW_CFA_offset_extended:
 			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
-			    !set_rule(st, r, R_OFF, factored(v, cie->daf)))
+			    !set_rule(st, r, R_OFF, factored(v, cie->eh.daf)))
 				return false;
 			continue;
 		case DW_CFA_offset_extended_sf:
 			if (!get_uleb(&c, &r) || !get_sleb(&c, &s) ||
 			    !set_rule(st, r, R_OFF,
-				      factored((uint64_t)s, cie->daf)))
+				      factored((uint64_t)s, cie->eh.daf)))
 				return false;
 			continue;
 		case DW_CFA_GNU_negative_offset_extended:
 			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
 			    !set_rule(st, r, R_OFF,
-				      (int64_t)(0 - v * (uint64_t)cie->daf)))
+				      (int64_t)(0 - v * (uint64_t)cie->eh.daf)))
 				return false;
 			continue;
 		case DW_CFA_val_offset:
 			if (!get_uleb(&c, &r) || !get_uleb(&c, &v) ||
-			    !set_rule(st, r, R_VAL_OFF, factored(v, cie->daf)))
+			    !set_rule(st, r, R_VAL_OFF,
+				      factored(v, cie->eh.daf)))
 				return false;
 			continue;
 		case DW_CFA_val_offset_sf:
 			if (!get_uleb(&c, &r) || !get_sleb(&c, &s) ||
 			    !set_rule(st, r, R_VAL_OFF,
-				      factored((uint64_t)s, cie->daf)))
+				      factored((uint64_t)s, cie->eh.daf)))
 				return false;
 			continue;
 		case DW_CFA_restore_extended:
@@ -479,7 +303,7 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 				return false;
 			st->cfa = CFA_REG;
 			st->cfa_reg = r;
-			st->cfa_off = factored((uint64_t)s, cie->daf);
+			st->cfa_off = factored((uint64_t)s, cie->eh.daf);
 			continue;
 		case DW_CFA_def_cfa_register:
 			if (!get_uleb(&c, &r) || st->cfa != CFA_REG)
@@ -494,7 +318,7 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 		case DW_CFA_def_cfa_offset_sf:
 			if (!get_sleb(&c, &s) || st->cfa != CFA_REG)
 				return false;
-			st->cfa_off = factored((uint64_t)s, cie->daf);
+			st->cfa_off = factored((uint64_t)s, cie->eh.daf);
 			continue;
 		case DW_CFA_def_cfa_expression:
 			if (!cfa_expression(&c, st))
@@ -511,7 +335,7 @@ static bool run_ins(struct run *rn, struct cur c, struct fde_state *st, bool *do
 	advance:
 		if (!rn->init)
 			return false;
-		rn->loc += delta * cie->caf;
+		rn->loc += delta * cie->eh.caf;
 		if (rn->pc >= rn->loc) {
 			rn->start = rn->loc;
 		} else {
@@ -540,15 +364,15 @@ static bool to_row(const struct fde_state *st, const struct fde_cie *cie,
 {
 	memset(row, 0, sizeof(*row));
 	if ((st->cfa != CFA_REG && st->cfa != CFA_PLT) ||
-	    cie->ra >= CFI_NREGS)
+	    cie->eh.ra >= CFI_NREGS)
 		return false;
 	row->cfa_reg = st->cfa_reg < CFI_NREGS ? (uint8_t)st->cfa_reg
 					       : CFI_NREGS;
 	row->cfa_off = st->cfa_off;
 	if (st->cfa == CFA_PLT)
 		row->plt_k = st->plt_k;
-	row->ra = (uint8_t)cie->ra;
-	row->signal = cie->signal;
+	row->ra = (uint8_t)cie->eh.ra;
+	row->signal = cie->eh.signal;
 	for (unsigned r = 0; r < CFI_NREGS; r++) {
 		switch (st->rule[r]) {
 		case R_UNDEF:
@@ -619,8 +443,7 @@ static const struct fde_cie *cie_of(struct perf_fde *t, uint64_t off)
 	if (!read_cie(t, off, k))
 		return NULL;
 	abi_state(&k->init);
-	if (!run_ins(&rn, (struct cur){ k->ins, k->ins_end }, &k->init,
-		     &done))
+	if (!run_ins(&rn, k->eh.ins, k->eh.ins_end, &k->init, &done))
 		return NULL;
 	k->off1 = off + 1;
 	return k;
@@ -657,18 +480,19 @@ bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 	    (i + 1 < t->count && table_loc(t, i + 1) == at))
 		return false;
 	off = table_fde(t, i) - t->frame_addr;
-	if (!entry_at(t, off, &c))
+	if (!eh_entry(t->frame, t->frame_len, off, false, &c))
 		return false;
 	/* the CIE pointer: from itself back to the CIE */
-	if (!get_fixed(&c, 4, &id) || id == 0 || id > off + 4)
+	if (!cur_le(&c, 4, &id) || id == 0 || id > off + 4)
 		return false;
 	cie_off = off + 4 - id;
 	if (!(k = cie_of(t, cie_off)) ||
-	    !get_pointer(&c, k->fde_enc, addr_of(t, &c), 0, &begin) ||
-	    !get_pointer(&c, k->fde_enc & 0x0f, 0, 0, &range) ||
+	    !eh_pointer(&c, k->eh.fde_enc, addr_of(t, &c), &frame_ptrs,
+			&begin) ||
+	    !eh_value(&c, k->eh.fde_enc, &frame_ptrs, &range) ||
 	    begin != at || pc - begin >= range || begin + range < begin)
 		return false;
-	if (k->aug_z && !skip_block(&c))
+	if (k->eh.aug_z && !skip_block(&c))
 		return false;
 	st = k->init;
 	rn.cie = k;
@@ -677,7 +501,7 @@ bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 	rn.pc = pc;
 	rn.loc = rn.start = begin;
 	rn.end = begin + range;
-	if (!run_ins(&rn, c, &st, &done) || !to_row(&st, k, row))
+	if (!run_ins(&rn, c.p, c.end, &st, &done) || !to_row(&st, k, row))
 		return false;
 	*start = rn.start;
 	*end = rn.end;
@@ -721,6 +545,7 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf)
 	size_t hdr_len, shstrndx;
 	uint64_t frame_ptr, count;
 	GElf_Ehdr eh;
+	struct eh_ptrs hdr_ptrs;
 	struct cur c;
 	uint8_t version, ptr_enc, count_enc, table_enc;
 
@@ -733,16 +558,17 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf)
 	    !section(elf, shstrndx, ".eh_frame_hdr", &hdr, &hdr_len,
 		     &t->hdr_addr))
 		goto none;
-	c.p = hdr;
-	c.end = hdr + hdr_len;
-	if (!get_u8(&c, &version) || version != 1 || !get_u8(&c, &ptr_enc) ||
-	    !get_u8(&c, &count_enc) || !get_u8(&c, &table_enc) ||
-	    table_enc != (DW_EH_PE_datarel | DW_EH_PE_sdata4) ||
-	    !get_pointer(&c, ptr_enc, t->hdr_addr + 4, t->hdr_addr,
-			 &frame_ptr) ||
+	/* .eh_frame_hdr's pointers: datarel from its own address */
+	hdr_ptrs = frame_ptrs;
+	hdr_ptrs.data = t->hdr_addr;
+	c = (struct cur){ hdr, hdr + hdr_len, false };
+	if (!cur_u8(&c, &version) || version != 1 || !cur_u8(&c, &ptr_enc) ||
+	    !cur_u8(&c, &count_enc) || !cur_u8(&c, &table_enc) ||
+	    table_enc != (EH_PE_DATAREL | EH_PE_SDATA4) ||
+	    !eh_pointer(&c, ptr_enc, t->hdr_addr + 4, &hdr_ptrs, &frame_ptr) ||
 	    frame_ptr != t->frame_addr ||
-	    !get_pointer(&c, count_enc, t->hdr_addr + (uint64_t)(c.p - hdr),
-			 t->hdr_addr, &count) ||
+	    !eh_pointer(&c, count_enc, t->hdr_addr + (uint64_t)(c.p - hdr),
+			&hdr_ptrs, &count) ||
 	    count > (uint64_t)(c.end - c.p) / 8)
 		goto none;
 	t->table = c.p;

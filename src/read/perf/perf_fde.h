@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/eh_frame.h"
 #include "perf_cfi.h"
 
 /* The rules of registers 0-16 and the CFA at a point of the
@@ -36,11 +37,7 @@ struct fde_state {
 /* A CIE read, with the state after its instructions. */
 struct fde_cie {
 	uint64_t off1;		/* its offset in .eh_frame + 1; 0: none */
-	uint64_t caf, ra;
-	int64_t daf;
-	uint8_t fde_enc;
-	bool aug_z, signal;
-	const unsigned char *ins, *ins_end;
+	struct eh_cie eh;
 	struct fde_state init;
 };
 
