@@ -75,9 +75,9 @@ static void bfd_open(void)
 	bfd_ok = all_found(lib, &said);
 }
 
-/* Once for every thread: a perf.data's names are demangled on two at
- * once (resolve/names_ahead.h), and one of them would find the other's
- * functions half looked up. */
+/* Once for every thread: two threads loading it at once (the symbol
+ * tables' loader and the main thread, or two of a test's) would find
+ * each other's functions half looked up, a NULL bfd_demangle. */
 const struct bfd_api *libbfd_load(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -547,39 +547,22 @@ static char *later_text(const struct symtab *st, const struct sym *w)
 	return demangle_text(raw);
 }
 
-void symtab_name_put(const struct symtab *st, const struct sym *s,
-		     char *text)
-{
-	/* syms[] is the table's own array: the const is the callers' */
-	struct sym *w = &st->syms[s - st->syms];
-	name_id id = text ? names_intern(st->names, text, strlen(text))
-			  : w->raw;
-
-	if (w->raw == NO_NAME)
-		w->raw = id;
-	w->name = id;
-	w->names_later = 0;
-	free(text);
-}
-
-bool symtab_name_claim(const struct symtab *st, const struct sym *s,
-		       char **text)
-{
-	uint8_t later = 1;
-	struct sym *w = &st->syms[s - st->syms];
-
-	if (!__atomic_compare_exchange_n(&w->names_later, &later, 2, false,
-					 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		return false;
-	*text = later_text(st, w);
-	return true;
-}
-
 name_id symtab_name(const struct symtab *st, const struct sym *s,
 		    bool demangled)
 {
-	if (s->names_later)
-		symtab_name_put(st, s, later_text(st, s));
+	/* syms[] is the table's own array: the const is the callers' */
+	struct sym *w = &st->syms[s - st->syms];
+	char *text;
+
+	if (w->names_later) {
+		text = later_text(st, w);
+		w->name = text ? names_intern(st->names, text, strlen(text))
+			       : w->raw;
+		if (w->raw == NO_NAME)
+			w->raw = w->name;
+		w->names_later = false;
+		free(text);
+	}
 	return demangled ? s->name : s->raw;
 }
 

@@ -63,9 +63,7 @@ struct sym {
 	uint8_t kind;		/* enum sym_kind */
 	bool is_local;		/* STB_LOCAL */
 	bool end_guessed;	/* size 0 in the table: end is the next start */
-	/* nonzero: name (and raw) made by symtab_name(); 2: claimed by
-	 * symtab_name_claim(), to be put */
-	uint8_t names_later;
+	bool names_later;	/* name (and raw) made by symtab_name() */
 };
 
 /* One line-table row: [addr, next row's addr) came from file:line. A row
@@ -201,21 +199,6 @@ const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr);
  */
 name_id symtab_name(const struct symtab *st, const struct sym *s,
 		    bool demangled);
-
-/*
- * symtab_name()'s work in two halves, for threads that look the
- * table's symbols up at once (resolve_perf.c's frame_names()).
- * symtab_name_claim() is true for one caller only of a symbol whose
- * names are still to be made, with their text in *text (malloc'd; NULL:
- * the raw name is the name too); it reads the table alone, and no
- * thread may add names to it meanwhile. Every claim is then put by
- * symtab_name_put(), which interns the text into st->names (taking it),
- * as symtab_name() does: on one thread, no claim under way.
- */
-bool symtab_name_claim(const struct symtab *st, const struct sym *s,
-		       char **text);
-void symtab_name_put(const struct symtab *st, const struct sym *s,
-		     char *text);
 
 /* The symbol called name (raw or demangled), or NULL. */
 const struct sym *symtab_find(const struct symtab *st, name_id name);

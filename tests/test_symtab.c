@@ -775,44 +775,12 @@ static size_t same_names_later(struct fixture *fx, const char *path)
 	struct symtab_opts now = { .demangle = true, .no_dwarf = true };
 	struct symtab_opts later = { .demangle = true, .no_dwarf = true,
 				     .names_later = true };
-	struct arena own_arena;
-	struct names own;
-	struct symtab a, b, c;
+	struct symtab a, b;
 	size_t made = 0;
 
 	assert_int_equal(symtab_open(&a, path, &now, &fx->names), 0);
 	assert_int_equal(symtab_open(&b, path, &later, &fx->names), 0);
 	assert_int_equal(a.nsyms, b.nsyms);
-	/* claimed and put (symtab_name_claim()), a claim once, in a table
-	 * with names of its own (as the preloader's): the same names */
-	arena_init(&own_arena);
-	names_init(&own, &own_arena);
-	assert_int_equal(symtab_open(&c, path, &later, &own), 0);
-	assert_int_equal(a.nsyms, c.nsyms);
-	for (size_t i = 0; i < c.nsyms; i++) {
-		char *text = NULL;
-		bool later_one = c.syms[i].names_later;
-
-		assert_true(symtab_name_claim(&c, &c.syms[i], &text) ==
-			    later_one);
-		if (!later_one)
-			continue;
-		assert_int_equal(c.syms[i].names_later, 2);
-		assert_false(symtab_name_claim(&c, &c.syms[i], &text));
-		symtab_name_put(&c, &c.syms[i], text);
-		assert_int_equal(c.syms[i].names_later, 0);
-	}
-	for (size_t i = 0; i < c.nsyms; i++) {
-		assert_string_equal(
-			names_str(&own, symtab_name(&c, &c.syms[i], true)),
-			names_str(&fx->names, a.syms[i].name));
-		assert_string_equal(
-			names_str(&own, symtab_name(&c, &c.syms[i], false)),
-			names_str(&fx->names, a.syms[i].raw));
-	}
-	symtab_release(&c);
-	names_release(&own);
-	arena_release(&own_arena);
 	for (size_t i = 0; i < a.nsyms; i++) {
 		assert_true(a.syms[i].addr == b.syms[i].addr);
 		assert_true(a.syms[i].end == b.syms[i].end);

@@ -58,7 +58,6 @@
 #include "perf_charge.h"
 #include "perf_missing.h"
 #include "perf_lines.h"
-#include "names_ahead.h"
 #include "perf_preload.h"
 #include "profile/perf_data.h"
 #include "profile/perf_files.h"
@@ -96,8 +95,6 @@ struct presolve {
 	 * 1 none that names a function, 0 not looked up */
 	uint32_t *sym_exact, *sym_ret;
 	size_t syms_next;	/* frame_syms()' next chunk of nodes */
-	size_t names_next;	/* frame_names()' */
-	struct names_ahead ahead;
 	uint32_t *event_of;		/* perf event -> profile event */
 	/* per object, up to RET_CHECKS of its return-address frames, for
 	 * calls_match() (NULL until wanted) */
@@ -986,53 +983,6 @@ static void frame_syms(void *ctx)
 	}
 }
 
-/* Frame f's symbol (ret: a return address), looked up ahead, named
- * ahead by thread t. */
-static void frame_name(struct presolve *r, unsigned t, uint32_t f, bool ret)
-{
-	uint32_t k = __atomic_load_n(ret ? &r->sym_ret[f] : &r->sym_exact[f],
-				     __ATOMIC_RELAXED);
-	const struct symtab *st = r->bind[r->d->frames[f].object].st;
-
-	/* a frame the other thread has not looked up yet is named by the
-	 * walk */
-	if (k > 1)
-		names_ahead_claim(&r->ahead, t, st, &st->syms[k - 2],
-				  &r->p->names);
-}
-
-/*
- * The names of the frames' symbols made ahead (names_ahead.h) by thread
- * t, the frames taken as frame_syms() takes them, once the main thread
- * has said that no names are added to the tables (entry_lines() adds
- * the lines' files).
- */
-static void frame_names(struct presolve *r, unsigned t)
-{
-	const struct perf_data *d = r->d;
-	size_t from;
-
-	names_ahead_wait(&r->ahead);
-	while ((from = __atomic_fetch_add(&r->names_next, SYMS_CHUNK,
-					  __ATOMIC_RELAXED)) < d->nnodes) {
-		size_t to = d->nnodes - from < SYMS_CHUNK ? d->nnodes
-							  : from + SYMS_CHUNK;
-
-		for (size_t n = from; n < to; n++) {
-			frame_name(r, t, d->nodes[n].frame, !d->nodes[n].exact);
-			if (!d->nodes[n].exact && d->nodes[n].cost != NO_ID)
-				frame_name(r, t, d->nodes[n].frame, false);
-		}
-	}
-}
-
-/* The charging's second thread: frame_syms(), then frame_names(). */
-static void frames_beside(void *ctx)
-{
-	frame_syms(ctx);
-	frame_names(ctx, 1);
-}
-
 /* The threads' totals, by profile event (--threads, --json). */
 static void keep_threads(struct presolve *r)
 {
@@ -1215,7 +1165,6 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 	r.d = p->perf;
 	r.o = o;
 	r.kept = kept;
-	names_ahead_init(&r.ahead);
 	r.bind = xcalloc(r.d->nobjects + 1, sizeof(*r.bind));
 	r.func_exact = xmalloc((r.d->nframes + 1) * sizeof(*r.func_exact));
 	r.func_ret = xmalloc((r.d->nframes + 1) * sizeof(*r.func_ret));
@@ -1257,17 +1206,12 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		goto out;
 	bind_recorded(&r);
 	if (beside)
-		perf_charge_beside(&pc, frames_beside, &r);
+		perf_charge_beside(&pc, frame_syms, &r);
 	entry_lines(&r);
-	names_ahead_quiet(&r.ahead);
 	if (load_kallsyms(&r) < 0)
 		goto out;
-	if (beside) {
+	if (beside)
 		frame_syms(&r);
-		frame_names(&r, 0);
-		perf_charge_join(&pc);
-		names_ahead_put(&r.ahead);
-	}
 	if (!o->preload)
 		prepare_charging(&r, &pc, false);
 	perf_charge_run(&pc);
@@ -1275,9 +1219,7 @@ int resolve_perf_keeping(struct profile *p, struct symtab *const *st,
 		perf_charge_keep_stacks(&pc);
 	ret = 0;
 out:
-	names_ahead_quiet(&r.ahead);	/* the second thread may wait */
 	perf_charge_join(&pc);	/* before the tables it reads go */
-	names_ahead_release(&r.ahead);
 	for (size_t i = 0; i < r.d->nobjects; i++)
 		if (r.bind[i].owned) {
 			symtab_release(r.bind[i].owned);
