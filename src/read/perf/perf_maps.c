@@ -253,7 +253,8 @@ static const struct perf_maps_op *first_op(const struct perf_maps *m)
 /* the earliest op waiting (there is one), out of the queue or heap */
 static struct perf_maps_op pop_op(struct perf_maps *m)
 {
-	if (first_op(m) == &m->ops[0] && m->nops)
+	/* the heap asked first: it may not be there (ops NULL) */
+	if (m->nops && first_op(m) == &m->ops[0])
 		return heap_pop(m);
 	return m->queue[m->queue_head++];
 }
