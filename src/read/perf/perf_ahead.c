@@ -275,18 +275,71 @@ static bool reader_has_work(const struct perf_ahead *a, bool direct)
 }
 
 /*
- * The reading threads that wait and now have work, woken (under lock).
- * One condition variable for all, broadcast at each change, woke both
- * threads at each piece the main thread asked for and each read: on
- * the 1 GB recording 4,800-5,200 wakes a run, 4,300 of them the
- * copying thread's (which reads about 300 pieces), and some 15,000
- * futex calls; a wake makes the other processor take an interrupt.
+ * How many pieces must be free before a reading thread that waits for
+ * room is woken (unless the pieces it would read are near what the
+ * main thread asks for): woken at each piece the main thread let go,
+ * a thread read one piece a wake, 470 wakes a run of the 1 GB
+ * recording, each a futex call on the main thread, an interrupt on
+ * the other processor and, when that one was busy, the main thread's
+ * processor taken for the piece's read.
  */
-static void wake_readers(struct perf_ahead *a)
+#define WAKE_ROOM 4
+
+/* Whether the thread (direct) waiting has work worth a wake (under
+ * lock): room for WAKE_ROOM pieces, or a piece the main thread will
+ * want soon, or the end. */
+static bool worth_waking(const struct perf_ahead *a, bool direct)
+{
+	size_t k = a->next;
+
+	if (!reader_has_work(a, direct))
+		return false;
+	if (a->stop || a->failed || a->start + k * PIECE >= a->end ||
+	    (direct && !a->direct_on))
+		return true;
+	return k + WAKE_ROOM <= a->held + PIECES ||
+	       k <= a->asked + a->direct_ahead;
+}
+
+/*
+ * The reading threads that wait and are worth waking, as a mask of
+ * (1 << direct), to be woken by wake() (under lock): the main thread
+ * wakes them after it lets the lock go, so that one woken does not
+ * find the lock held and sleep on it again, to be woken a second time
+ * by the unlock (89 such wakes a run, each of which took the main
+ * thread's processor). One condition variable for all, broadcast at
+ * each change, woke both threads at each piece the main thread asked
+ * for and each read: on the 1 GB recording 4,800-5,200 wakes a run,
+ * 4,300 of them the copying thread's (which reads about 300 pieces),
+ * and some 15,000 futex calls; a wake makes the other processor take
+ * an interrupt.
+ */
+static unsigned readers_to_wake(struct perf_ahead *a)
+{
+	unsigned mask = 0;
+
+	for (int d = 0; d < 2; d++)
+		if (a->reader_idle[d] && worth_waking(a, d)) {
+			/* not asked again before it has looked */
+			a->reader_idle[d] = false;
+			mask |= 1u << d;
+		}
+	return mask;
+}
+
+/* The threads of mask woken, with the lock held or not: each was
+ * waiting when it was chosen (readers_to_wake()), and looks at its
+ * work under the lock before it waits again. */
+static void wake(struct perf_ahead *a, unsigned mask)
 {
 	for (int d = 0; d < 2; d++)
-		if (a->reader_idle[d] && reader_has_work(a, d))
+		if (mask >> d & 1)
 			pthread_cond_signal(&a->reader_cv[d]);
+}
+
+static void wake_readers(struct perf_ahead *a)
+{
+	wake(a, readers_to_wake(a));
 }
 
 /* The main thread woken if it waits for piece k (or for anything: the
@@ -299,6 +352,8 @@ static void wake_main(struct perf_ahead *a, size_t k)
 
 static void reader_loop(struct perf_ahead *a, bool direct)
 {
+	unsigned wakes;
+
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
 		size_t k = a->next;
@@ -315,8 +370,9 @@ static void reader_loop(struct perf_ahead *a, bool direct)
 		}
 		a->next++;
 		/* the next may be the other thread's */
-		wake_readers(a);
+		wakes = readers_to_wake(a);
 		pthread_mutex_unlock(&a->lock);
+		wake(a, wakes);
 		p.len = read_piece(a, k, a->buf[k % PIECES], direct, &p.failed);
 		pthread_mutex_lock(&a->lock);
 		if (direct && a->direct_fd < 0)
@@ -470,6 +526,7 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 {
 	size_t k, last, in, kept;
 	const struct piece *p, *q = NULL;
+	unsigned wakes = 0;
 
 	if (keep < a->start || keep > at || n > RECORD_MAX ||
 	    at + n > a->end || !n)
@@ -496,7 +553,13 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 			a->held = kept;
 		if (last > a->asked)
 			a->asked = last;
-		wake_readers(a);
+		wakes = readers_to_wake(a);
+	}
+	if (wakes && (a->pieces[k % PIECES].index != k ||
+		      a->pieces[last % PIECES].index != last)) {
+		/* to wait for a piece: they are woken first */
+		wake(a, wakes);
+		wakes = 0;
 	}
 	p = wait_piece(a, k);
 	if (p && last != k)
@@ -505,6 +568,7 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 	if (p && (last == k || q) && last + 1 > a->seen)
 		a->seen = last + 1;
 	pthread_mutex_unlock(&a->lock);
+	wake(a, wakes);
 	if (!p || (last != k && !q))
 		return NULL;
 got:
