@@ -25,21 +25,45 @@ static unsigned char *pattern(size_t n)
 	return b;
 }
 
+/* A temporary file of len bytes of pattern(), open: each test's
+ * prologue and epilogue (ahead_file_open(), ahead_file_close()) */
+struct ahead_file {
+	unsigned char *data;
+	char *path;
+	int fd;
+};
+
+static struct ahead_file ahead_file_open(size_t len)
+{
+	struct ahead_file f;
+
+	f.data = pattern(len);
+	f.path = write_temp(f.data, len);
+	f.fd = open(f.path, O_RDONLY);
+	assert_true(f.fd >= 0);
+	return f;
+}
+
+static void ahead_file_close(struct ahead_file *f)
+{
+	close(f->fd);
+	remove_temp(f->path);
+	free(f->data);
+}
+
 /* ranges like a walk over records: rising, some crossing a piece's end */
 static void test_ahead_bytes(void **state)
 {
 	size_t len = 3 * MIB + 12345, start = 100;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 	size_t at = start;
 	unsigned seed = 7;
 	int crossed = 0;
 
 	(void)state;
-	assert_true(fd >= 0);
-	a = perf_ahead_start(fd, start, len);
+	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
 	while (at < len) {
 		size_t n = 8 + (seed = seed * 1103515245u + 12345u) % 9000;
@@ -61,9 +85,7 @@ static void test_ahead_bytes(void **state)
 	/* back to an earlier piece: not kept */
 	assert_null(perf_ahead_bytes(a, start, 8));
 	perf_ahead_stop(a);
-	close(fd);
-	remove_temp(path);
-	free(data);
+	ahead_file_close(&f);
 }
 
 /* a file shorter than the range asked for (cut while read): the bytes
@@ -71,23 +93,19 @@ static void test_ahead_bytes(void **state)
 static void test_ahead_short_file(void **state)
 {
 	size_t len = MIB + 500;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 
 	(void)state;
-	assert_true(fd >= 0);
-	a = perf_ahead_start(fd, 0, 2 * MIB);
+	a = perf_ahead_start(f.fd, 0, 2 * MIB);
 	assert_non_null(a);
 	assert_memory_equal(perf_ahead_bytes(a, 10, 100), data + 10, 100);
 	assert_null(perf_ahead_bytes(a, MIB + 400, 200));
 	perf_ahead_stop(a);
 	/* stopped before anything was asked */
-	perf_ahead_stop(perf_ahead_start(fd, 0, len));
-	close(fd);
-	remove_temp(path);
-	free(data);
+	perf_ahead_stop(perf_ahead_start(f.fd, 0, len));
+	ahead_file_close(&f);
 }
 
 /*
@@ -100,15 +118,13 @@ static void test_ahead_short_file(void **state)
 static void test_ahead_kept(void **state)
 {
 	size_t len = (PERF_AHEAD_PIECES + 12) * MIB, start = 64;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 	size_t keep = start;
 
 	(void)state;
-	assert_true(fd >= 0);
-	a = perf_ahead_start(fd, start, len);
+	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
 	/* read on 8 KB at a time, keeping what is 1.5 MiB behind */
 	for (size_t at = start; at + 8192 <= 10 * MIB; at += 8192) {
@@ -126,9 +142,7 @@ static void test_ahead_kept(void **state)
 	assert_null(perf_ahead_bytes_kept(a, keep + (PERF_AHEAD_PIECES + 1) * MIB,
 					  8, keep));
 	perf_ahead_stop(a);
-	close(fd);
-	remove_temp(path);
-	free(data);
+	ahead_file_close(&f);
 }
 
 /*
@@ -140,15 +154,13 @@ static void test_ahead_kept(void **state)
 static void test_ahead_span(void **state)
 {
 	size_t len = 5 * MIB + 777, start = 40;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 	size_t keep = start, spans = 0;
 
 	(void)state;
-	assert_true(fd >= 0);
-	a = perf_ahead_start(fd, start, len);
+	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
 	for (size_t at = start; at + 9000 <= len; at += 9000) {
 		const unsigned char *p;
@@ -173,9 +185,7 @@ static void test_ahead_span(void **state)
 	}
 	assert_true(spans > 400);
 	perf_ahead_stop(a);
-	close(fd);
-	remove_temp(path);
-	free(data);
+	ahead_file_close(&f);
 }
 
 /*
@@ -187,16 +197,14 @@ static void test_ahead_span(void **state)
 static void test_ahead_held_together(void **state)
 {
 	size_t len = 8 * MIB, start = 64, keep = start + MIB / 2;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	const unsigned char *got[600];
 	size_t offs[600], n = 0, joined = 0;
 	struct perf_ahead *a;
 
 	(void)state;
-	assert_true(fd >= 0);
-	a = perf_ahead_start(fd, start, len);
+	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
 	for (size_t at = keep; at + 8200 <= keep + 4 * MIB; at += 8200) {
 		const unsigned char *p = perf_ahead_bytes_kept(a, at, 8200, keep);
@@ -214,9 +222,7 @@ static void test_ahead_held_together(void **state)
 		if (got[i])
 			assert_memory_equal(got[i], data + offs[i], 8200);
 	perf_ahead_stop(a);
-	close(fd);
-	remove_temp(path);
-	free(data);
+	ahead_file_close(&f);
 }
 
 /*
@@ -228,16 +234,14 @@ static void test_ahead_held_together(void **state)
 static void test_ahead_direct(void **state)
 {
 	size_t len = 3 * MIB + 777, start = 4096 + 100;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 	int direct;
 
 	(void)state;
-	assert_true(fd >= 0);
 	setenv("CGANALYZE_READ_DIRECT", "all", 1);
-	a = perf_ahead_start(fd, start, len - 500);
+	a = perf_ahead_start(f.fd, start, len - 500);
 	unsetenv("CGANALYZE_READ_DIRECT");
 	assert_non_null(a);
 	for (size_t at = start; at < len - 500; at += 5000) {
@@ -248,15 +252,13 @@ static void test_ahead_direct(void **state)
 	assert_null(perf_ahead_bytes(a, len - 500, 1));
 	/* every piece direct where the file system takes O_DIRECT: the
 	 * guard must not have stopped them (3 pieces here) */
-	direct = open(path, O_RDONLY | O_DIRECT);
+	direct = open(f.path, O_RDONLY | O_DIRECT);
 	if (direct >= 0) {
 		assert_int_equal(perf_ahead_direct_reads(a), 3);
 		close(direct);
 	}
 	perf_ahead_stop(a);
-	close(fd);
-	remove_temp(path);
-	free(data);
+	ahead_file_close(&f);
 }
 
 /*
@@ -269,14 +271,12 @@ static void test_ahead_direct(void **state)
 static void test_ahead_two_readers(void **state)
 {
 	size_t len = 20 * MIB + 777, start = 300;
-	unsigned char *data = pattern(len);
-	char *path = write_temp(data, len);
-	int fd = open(path, O_RDONLY);
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 
 	(void)state;
-	assert_true(fd >= 0);
-	a = perf_ahead_start(fd, start, len);
+	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
 	for (size_t at = start; at < len; at += 5000) {
 		size_t n = len - at < 5000 ? len - at : 5000;
@@ -285,9 +285,35 @@ static void test_ahead_two_readers(void **state)
 	}
 	assert_true(perf_ahead_direct_reads(a) <= 21);
 	perf_ahead_stop(a);
-	close(fd);
-	remove_temp(path);
-	free(data);
+	ahead_file_close(&f);
+}
+
+/*
+ * A reader that keeps all but a few of the pieces (its records 13.5
+ * MiB behind the one it asks for): the reading threads, woken for room
+ * only once PERF_AHEAD_PIECES - 12 pieces are free (perf_ahead.c's
+ * WAKE_ROOM), must still be woken for the pieces it asks for next, or
+ * it would wait for them for ever.
+ */
+static void test_ahead_little_room(void **state)
+{
+	size_t len = (PERF_AHEAD_PIECES + 16) * MIB, start = 200;
+	size_t lag = (PERF_AHEAD_PIECES - 3) * MIB + MIB / 2;
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
+	struct perf_ahead *a;
+
+	(void)state;
+	a = perf_ahead_start(f.fd, start, len);
+	assert_non_null(a);
+	for (size_t at = start; at + 6000 <= len; at += 6000) {
+		size_t keep = at - start > lag ? at - lag : start;
+
+		assert_memory_equal(perf_ahead_bytes_kept(a, at, 6000, keep),
+				    data + at, 6000);
+	}
+	perf_ahead_stop(a);
+	ahead_file_close(&f);
 }
 
 /*
@@ -346,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_direct),
 		cmocka_unit_test(test_ahead_direct_guard),
 		cmocka_unit_test(test_ahead_two_readers),
+		cmocka_unit_test(test_ahead_little_room),
 		cmocka_unit_test(test_ahead_device_time),
 	};
 
