@@ -311,6 +311,101 @@ static void test_check_ref(void **state)
 	remove_temp(path);
 }
 
+/* a and b the same table: symbols, names (offsets and bytes) and the
+ * symbol each one's address looks up */
+static void assert_same_table(const struct kallsyms *a,
+			      const struct kallsyms *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct ksym *x = &a->syms[i], *y = &b->syms[i];
+
+		assert_true(x->addr == y->addr);
+		assert_int_equal(x->name, y->name);
+		assert_int_equal(x->len, y->len);
+		assert_memory_equal(kallsyms_name(a, x), kallsyms_name(b, y),
+				    x->len + 1);
+		assert_int_equal(kallsyms_lookup(a, x->addr) - a->syms,
+				 kallsyms_lookup(b, y->addr) - b->syms);
+	}
+}
+
+/*
+ * The file read in pieces of a few bytes (every line cut across them,
+ * longer than the buffer, which grows) up to one piece for the whole:
+ * the same table. Lines of every kind, a module's, aliases, one out of
+ * the addresses' order, a name of 5,000 bytes, and a last line without
+ * its newline.
+ */
+static void test_pieces(void **state)
+{
+	static const size_t pieces[] = { 1, 2, 3, 7, 16, 61, 4096, 65536 };
+	size_t cap = 64 << 10, len = 0;
+	char *text = malloc(cap), *path;
+	struct kallsyms whole, k;
+
+	(void)state;
+	for (unsigned i = 0; i < 400; i++) {
+		static const char types[] = "tTwWdDbr";
+		uint64_t addr = 0xffffffff81000000ull + (i / 3) * 0x40;
+
+		if (i == 152)
+			addr = 0xffffffff80ff0000ull;
+		len += (size_t)snprintf(text + len, cap - len,
+					"%016llx %c sym_%u%s\n",
+					(unsigned long long)addr, types[i % 8],
+					i % 5 ? i : i / 5,
+					i % 11 == 0 ? "\t[some_mod]" : "");
+		if (i == 200) {
+			len += (size_t)snprintf(text + len, cap - len,
+						"ffffffff81001000 T ");
+			for (int c = 0; c < 5000; c++)
+				text[len++] = (char)('a' + c % 26);
+			text[len++] = '\n';
+		}
+	}
+	len += (size_t)snprintf(text + len, cap - len,
+				"ffffffff82000000 T the_last_one");
+	path = write_temp(text, len);
+	assert_int_equal(kallsyms_load_pieces(&whole, path, 1 << 20), 0);
+	assert_int_equal(whole.n, 202);
+	assert_string_equal(kallsyms_name(&whole, &whole.syms[whole.n - 1]),
+			    "the_last_one");
+	assert_non_null(kallsyms_lookup(&whole, 0xffffffff81001000ull));
+	assert_int_equal(kallsyms_lookup(&whole, 0xffffffff81001000ull)->len,
+			 5000);
+	assert_int_equal(kallsyms_lookup(&whole, 0xffffffff80ff0000ull)->addr,
+			 0xffffffff80ff0000ull);
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+		assert_int_equal(kallsyms_load_pieces(&k, path, pieces[i]), 0);
+		assert_same_table(&whole, &k);
+		kallsyms_release(&k);
+	}
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_same_table(&whole, &k);
+	kallsyms_release(&k);
+	kallsyms_release(&whole);
+	remove_temp(path);
+	free(text);
+}
+
+/* This machine's /proc/kallsyms (no size: the room grows) in pieces,
+ * where it lists addresses */
+static void test_proc_pieces(void **state)
+{
+	struct kallsyms whole, k;
+
+	(void)state;
+	if (kallsyms_load(&whole, "/proc/kallsyms")) {
+		kallsyms_release(&whole);
+		skip();
+	}
+	assert_int_equal(kallsyms_load_pieces(&k, "/proc/kallsyms", 777), 0);
+	assert_same_table(&whole, &k);
+	kallsyms_release(&k);
+	kallsyms_release(&whole);
+}
+
 /* A line that is not one: its number, as before */
 static void test_bad_line(void **state)
 {
@@ -391,6 +486,8 @@ int main(void)
 		cmocka_unit_test(test_proc_kallsyms),
 		cmocka_unit_test(test_address_forms),
 		cmocka_unit_test(test_check_ref),
+		cmocka_unit_test(test_pieces),
+		cmocka_unit_test(test_proc_pieces),
 		cmocka_unit_test(test_bad_line),
 		cmocka_unit_test(test_stream_not_kallsyms),
 	};

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "base/array.h"
 #include "base/diag.h"
@@ -80,58 +81,80 @@ static int starts_right(const char *buf, size_t n)
 	return parse_line(line, &addr, &type, &name, &len) == 0;
 }
 
-/* The whole file, NUL-ended, into *text (its length in *len); -1 after
- * reporting. /proc files say no size: read until the end; but a first
- * line that is not kallsyms' stops the read (--kallsyms=/dev/zero grew
- * until the memory ran out). The buffer starts at 16 MiB, more than a
- * distribution kernel's 5-12 MB: pages not read into are never touched,
- * where growing it from 4 MiB copied the first 4 into new memory (on
- * this machine 5.4 MB: about 1,000 more page faults and 4 MiB copied,
- * and new memory is dear on a virtual machine, doc/PERFORMANCE.md). */
-static int read_all(const char *path, char **text, size_t *len)
+/*
+ * The file is read a piece at a time into one buffer (KALLSYMS_PIECE
+ * bytes, more for a line longer than that), and only the code symbols'
+ * names are copied out of it, into text. The whole file read at once
+ * into a 16 MiB buffer wrote 5.4 MB of memory new to the process (three
+ * huge pages zeroed) of which 3.1 MB was kept, and on this virtual
+ * machine new memory costs about 2.5 ms a MiB (doc/PERFORMANCE.md,
+ * session 33).
+ */
+#define KALLSYMS_PIECE ((size_t)64 << 10)
+
+/* The table being made: the names kept, and their room. */
+struct kept {
+	size_t len, cap;
+	size_t alloc;		/* k->syms' */
+	bool any_addr;
+};
+
+/* One line (NUL-ended in place of its '\n') into k: 0, or -1 after
+ * reporting. */
+static int add_line(struct kallsyms *k, struct kept *t, char *line,
+		    const char *path, uint64_t lineno)
 {
-	int fd = open(path, O_RDONLY);
-	size_t cap = (size_t)16 << 20, n = 0;
-	int first = -1;
-	char *buf;
+	uint64_t addr;
+	char type, *name;
+	size_t nlen;
 
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
-	buf = xmalloc(cap);
+	if (parse_line(line, &addr, &type, &name, &nlen) < 0)
+		return error_at(path, lineno, "not a kallsyms line "
+				"(address, type, name)");
+	if (addr)
+		t->any_addr = true;
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+		return 0;
+	if (nlen >= UINT32_MAX || t->len > UINT32_MAX - nlen - 1)
+		return error_at(path, lineno, "more than 4 GiB of names");
+	if (t->cap - t->len < nlen + 2) {
+		/* a /proc file says no size; a regular file's names fit in
+		 * its size (mapped apart, the text grows by mremap()) */
+		size_t cap = t->cap * 2;
+
+		if (cap < t->len + nlen + 2)
+			cap = t->len + nlen + 2;
+		k->text = xreallocarray(k->text, cap, 1);
+		t->cap = cap;
+	}
+	memcpy(k->text + t->len, name, nlen + 1);
+	ARRAY_GROW(k->syms, k->n + 1, t->alloc);
+	k->syms[k->n].addr = addr;
+	k->syms[k->n].name = (uint32_t)t->len;
+	k->syms[k->n].len = (uint32_t)nlen;
+	k->n++;
+	t->len += nlen + 1;
+	return 0;
+}
+
+/* The file's next bytes after buf's first *end, read more than once
+ * when a read is cut short by a signal: *end grows, or *eof is set; -1
+ * after reporting. */
+static int read_more(int fd, const char *path, char *buf, size_t cap,
+		     size_t *end, bool *eof)
+{
 	for (;;) {
-		ssize_t got;
+		ssize_t got = read(fd, buf + *end, cap - *end);
 
-		if (cap - n < 2) {
-			cap *= 2;
-			buf = xreallocarray(buf, cap, 1);
-		}
-		got = read(fd, buf + n, cap - n - 1);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0) {
-			int ret = error_errno("cannot read '%s'", path);
-
-			free(buf);
-			close(fd);
-			return ret;
-		}
+		if (got < 0)
+			return error_errno("cannot read '%s'", path);
 		if (!got)
-			break;
-		n += (size_t)got;
-		if (first < 0)
-			first = starts_right(buf, n);
-		if (first == 0) {
-			free(buf);
-			close(fd);
-			return error_at(path, 1, "not a kallsyms line (address, "
-					"type, name)");
-		}
+			*eof = true;
+		*end += (size_t)got;
+		return 0;
 	}
-	close(fd);
-	buf[n] = '\0';
-	*text = buf;
-	*len = n;
-	return 0;
 }
 
 /* By address, then in the file's order (a name's offset in the text
@@ -147,72 +170,108 @@ static int by_addr(const void *a, const void *b)
 
 int kallsyms_load(struct kallsyms *k, const char *path)
 {
-	size_t len = 0, alloc, kept = 0;
-	bool any_addr = false;
+	return kallsyms_load_pieces(k, path, KALLSYMS_PIECE);
+}
+
+int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece)
+{
+	struct kept t = { 0 };
+	size_t cap = piece ? piece : 1, start = 0, end = 0;
 	uint64_t lineno = 0;
-	char *line, *next, *text;
+	bool eof = false;
+	int first = -1, ret = -1;
+	struct stat sb;
+	char *buf;
+	int fd;
 
 	memset(k, 0, sizeof(*k));
-	if (read_all(path, &k->text, &len) < 0)
-		return -1;
-	text = k->text;
-	/* room for the lines' symbols at once, by the kernel's lines (44
-	 * bytes on average; grown if they are shorter): a table grown
-	 * from small was copied and its fresh pages written twice */
-	alloc = len / 32 + 16;
-	k->syms = xmalloc(alloc * sizeof(*k->syms));
-	/* each line as getline() gave it: up to and with its '\n'. The
-	 * code symbols' names are moved to the text's start as they are
-	 * read (the addresses, types and other lines, 40% of the kernel's,
-	 * are not kept): their order, which kallsyms_order() reads, stays
-	 * the file's */
-	for (line = text; line < text + len; line = next) {
-		char *nl = memchr(line, '\n', (size_t)(text + len - line));
-		uint64_t addr;
-		char type, *name;
-		size_t nlen;
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	/*
+	 * A regular file's names fit in its size, and its lines' symbols
+	 * in its size / 32 (the kernel's lines are 44 bytes on average;
+	 * grown if they are shorter): room made at once is mapped apart
+	 * and only the pages written are touched. /proc/kallsyms says no
+	 * size: from 1 MiB of names and 32,768 symbols, grown (mapped
+	 * apart, by mremap(), without a copy).
+	 */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
+	    (uint64_t)sb.st_size < SIZE_MAX / 2) {
+		t.cap = (size_t)sb.st_size + 2;
+		t.alloc = (size_t)sb.st_size / 32 + 16;
+	} else {
+		t.cap = (size_t)1 << 20;
+		t.alloc = 32768;
+	}
+	k->text = xmalloc(t.cap);
+	k->syms = xmalloc(t.alloc * sizeof(*k->syms));
+	buf = xmalloc(cap + 1);
+	/*
+	 * Each line as getline() gave it: up to and with its '\n', the
+	 * last one without. A first line that is not kallsyms' stops the
+	 * read (--kallsyms=/dev/zero grew until the memory ran out). The
+	 * addresses, types and other lines (40% of the kernel's bytes)
+	 * are not kept; the names' order, which kallsyms_order() reads,
+	 * stays the file's.
+	 */
+	for (;;) {
+		char *nl = memchr(buf + start, '\n', end - start);
 
-		next = nl ? nl + 1 : text + len;
-		if (nl)
+		if (nl) {
 			*nl = '\0';
-		lineno++;
-		if (parse_line(line, &addr, &type, &name, &nlen) < 0) {
-			kallsyms_release(k);
-			return error_at(path, lineno, "not a kallsyms line "
-					"(address, type, name)");
-		}
-		if (addr)
-			any_addr = true;
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W')
+			if (add_line(k, &t, buf + start, path, ++lineno) < 0)
+				goto out;
+			start = (size_t)(nl + 1 - buf);
 			continue;
-		if (nlen >= UINT32_MAX || kept > UINT32_MAX - nlen - 1) {
-			kallsyms_release(k);
-			return error_at(path, lineno, "more than 4 GiB of "
-					"names");
 		}
-		/* name is past kept: the line's address and type at least */
-		memmove(text + kept, name, nlen + 1);
-		ARRAY_GROW(k->syms, k->n + 1, alloc);
-		k->syms[k->n].addr = addr;
-		k->syms[k->n].name = (uint32_t)kept;
-		k->syms[k->n].len = (uint32_t)nlen;
-		k->n++;
-		kept += nlen + 1;
+		if (eof) {
+			if (start == end)
+				break;
+			buf[end] = '\0';
+			if (add_line(k, &t, buf + start, path, ++lineno) < 0)
+				goto out;
+			break;
+		}
+		/* the line begun kept at the buffer's start, the next
+		 * piece after it; a line longer than the buffer grows it */
+		memmove(buf, buf + start, end - start);
+		end -= start;
+		start = 0;
+		if (end == cap) {
+			cap *= 2;
+			buf = xreallocarray(buf, cap + 1, 1);
+		}
+		if (read_more(fd, path, buf, cap, &end, &eof) < 0)
+			goto out;
+		if (first < 0 && lineno == 0)
+			first = starts_right(buf, end);
+		if (first == 0) {
+			error_at(path, 1, "not a kallsyms line (address, type, "
+				 "name)");
+			goto out;
+		}
 	}
-	if (!any_addr) {
-		kallsyms_release(k);
-		return 1;
+	if (!t.any_addr) {
+		ret = 1;
+		goto out;
 	}
-	/* the rest of the text given back */
-	k->text = xreallocarray(text, kept + 1, 1);
-	k->text[kept] = '\0';
+	/* the rest of the room given back */
+	k->text = xreallocarray(k->text, t.len + 1, 1);
+	k->text[t.len] = '\0';
 	/* the kernel lists its code symbols by address already */
 	for (size_t i = 1; i < k->n; i++)
 		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {
 			qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
 			break;
 		}
-	return 0;
+	ret = 0;
+out:
+	free(buf);
+	close(fd);
+	if (ret)
+		kallsyms_release(k);
+	return ret;
 }
 
 /*

@@ -35,6 +35,9 @@ struct kallsyms {
  * cannot be read.
  */
 int kallsyms_load(struct kallsyms *k, const char *path);
+/* kallsyms_load() reading the file `piece` bytes at a time (its lines
+ * cut across the pieces' ends, for the tests): the same table. */
+int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece);
 void kallsyms_release(struct kallsyms *k);
 
 /*
