@@ -256,9 +256,11 @@ int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece)
 		ret = 1;
 		goto out;
 	}
-	/* the rest of the room given back */
+	/* the rest of the room given back (to the heap, in place: the
+	 * next loads take it) */
 	k->text = xreallocarray(k->text, t.len + 1, 1);
 	k->text[t.len] = '\0';
+	k->syms = xreallocarray(k->syms, k->n ? k->n : 1, sizeof(*k->syms));
 	/* the kernel lists its code symbols by address already */
 	for (size_t i = 1; i < k->n; i++)
 		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {
