@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include "base/array.h"
@@ -28,36 +29,50 @@
 #include "base/hex.h"
 #include "base/xalloc.h"
 
-/* One line: "ffffffff81000000 T _stext" or "... t name\t[module]"; the
- * name NUL-ended there, its length in *len. */
-static int parse_line(char *line, uint64_t *addr, char *type, char **name,
-		      size_t *len)
+/* One line, its n bytes without the '\n': "ffffffff81000000 T _stext"
+ * or "... t name\t[module]"; the name at *name, *len bytes. A NUL ends
+ * the line as its end does (the line is read as if NUL-ended there). */
+static int parse_line(const char *line, size_t n, uint64_t *addr, char *type,
+		      const char **name, size_t *len)
 {
-	char *end = line;
+	size_t at = 0;
 	uint64_t a = 0;
 	int d;
 
 	/* the kernel's 16 digits and a space, by hand (strtoull() took
 	 * 450 instructions a line: 56 million for /proc/kallsyms); any
-	 * other start (a sign, "0x", more digits) as strtoull() reads it */
-	while (end - line < 16 && (d = hex_digit(*end)) >= 0) {
+	 * other start (a sign, "0x", more digits) as strtoull() reads it,
+	 * from a copy of the line NUL-ended */
+	while (at < 16 && at < n && (d = hex_digit(line[at])) >= 0) {
 		a = a << 4 | (uint64_t)d;
-		end++;
+		at++;
 	}
-	if (end != line && *end == ' ') {
+	if (at && at < n && line[at] == ' ') {
 		*addr = a;
 	} else {
+		char *copy = xstrndup(line, n), *end;
+		int bad;
+
 		errno = 0;
-		*addr = strtoull(line, &end, 16);
-		if (errno || end == line || *end != ' ')
+		*addr = strtoull(copy, &end, 16);
+		bad = errno || end == copy || *end != ' ';
+		at = (size_t)(end - copy);
+		free(copy);
+		if (bad)
 			return -1;
 	}
-	*type = end[1];
-	if (!*type || end[2] != ' ')
+	/* the type and a space, in the line and before any NUL */
+	if (n - at < 3 || !line[at + 1] || line[at + 2] != ' ')
 		return -1;
-	*name = end + 3;
-	*len = strcspn(*name, " \t\n");
-	(*name)[*len] = '\0';
+	*type = line[at + 1];
+	*name = line + at + 3;
+	n -= at + 3;
+	for (*len = 0; *len < n; ++*len) {
+		char c = (*name)[*len];
+
+		if (c == ' ' || c == '\t' || c == '\n' || !c)
+			break;
+	}
 	return *len ? 0 : -1;
 }
 
@@ -70,25 +85,26 @@ static int parse_line(char *line, uint64_t *addr, char *type, char **name,
 static int starts_right(const char *buf, size_t n)
 {
 	const char *nl = memchr(buf, '\n', n < LINE_MAX_ ? n : LINE_MAX_);
-	char line[LINE_MAX_ + 1], type, *name;
+	const char *name;
 	uint64_t addr;
 	size_t len;
+	char type;
 
 	if (!nl)
 		return n < LINE_MAX_ ? -1 : 0;
-	memcpy(line, buf, (size_t)(nl - buf));
-	line[nl - buf] = '\0';
-	return parse_line(line, &addr, &type, &name, &len) == 0;
+	return parse_line(buf, (size_t)(nl - buf), &addr, &type, &name,
+			  &len) == 0;
 }
 
 /*
- * The file is read a piece at a time into one buffer (KALLSYMS_PIECE
- * bytes, more for a line longer than that), and only the code symbols'
- * names are copied out of it, into text. The whole file read at once
- * into a 16 MiB buffer wrote 5.4 MB of memory new to the process (three
- * huge pages zeroed) of which 3.1 MB was kept, and on this virtual
- * machine new memory costs about 2.5 ms a MiB (doc/PERFORMANCE.md,
- * session 33).
+ * A regular file (perf's copy in ~/.debug, --kallsyms=FILE) is read
+ * through a mapping, its names left there; another (/proc/kallsyms,
+ * which cannot be mapped, or a pipe) a piece at a time into one buffer
+ * (KALLSYMS_PIECE bytes, more for a line longer than that), only the
+ * code symbols' names copied out of it. The whole file read at once into
+ * a 16 MiB buffer wrote 5.4 MB of memory new to the process (three huge
+ * pages zeroed) of which 3.1 MB was kept, and on this virtual machine
+ * new memory costs about 2.5 ms a MiB (doc/PERFORMANCE.md, session 33).
  */
 #define KALLSYMS_PIECE ((size_t)64 << 10)
 
@@ -99,41 +115,51 @@ struct kept {
 	bool any_addr;
 };
 
-/* One line (NUL-ended in place of its '\n') into k: 0, or -1 after
- * reporting. */
-static int add_line(struct kallsyms *k, struct kept *t, char *line,
-		    const char *path, uint64_t lineno)
+/* One line, its n bytes without the '\n', into k: 0, or -1 after
+ * reporting. A mapped file's name stays where it is; else it is copied
+ * into the text, NUL-ended. */
+static int add_line(struct kallsyms *k, struct kept *t, const char *line,
+		    size_t n, const char *path, uint64_t lineno)
 {
+	const char *name;
 	uint64_t addr;
-	char type, *name;
-	size_t nlen;
+	size_t nlen, at;
+	char type;
 
-	if (parse_line(line, &addr, &type, &name, &nlen) < 0)
+	if (parse_line(line, n, &addr, &type, &name, &nlen) < 0)
 		return error_at(path, lineno, "not a kallsyms line "
 				"(address, type, name)");
 	if (addr)
 		t->any_addr = true;
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
-	if (nlen >= UINT32_MAX || t->len > UINT32_MAX - nlen - 1)
-		return error_at(path, lineno, "more than 4 GiB of names");
-	if (t->cap - t->len < nlen + 2) {
-		/* a /proc file says no size; a regular file's names fit in
-		 * its size (mapped apart, the text grows by mremap()) */
-		size_t cap = t->cap * 2;
+	if (k->mapped) {
+		/* below the file's size, itself below 4 GiB */
+		at = (size_t)(name - k->text);
+	} else {
+		if (nlen >= UINT32_MAX || t->len > UINT32_MAX - nlen - 1)
+			return error_at(path, lineno, "more than 4 GiB of "
+					"names");
+		if (t->cap - t->len < nlen + 2) {
+			/* /proc/kallsyms says no size: grown (mapped
+			 * apart, by mremap(), without a copy) */
+			size_t cap = t->cap * 2;
 
-		if (cap < t->len + nlen + 2)
-			cap = t->len + nlen + 2;
-		k->text = xreallocarray(k->text, cap, 1);
-		t->cap = cap;
+			if (cap < t->len + nlen + 2)
+				cap = t->len + nlen + 2;
+			k->text = xreallocarray(k->text, cap, 1);
+			t->cap = cap;
+		}
+		memcpy(k->text + t->len, name, nlen);
+		k->text[t->len + nlen] = '\0';
+		at = t->len;
+		t->len += nlen + 1;
 	}
-	memcpy(k->text + t->len, name, nlen + 1);
 	ARRAY_GROW(k->syms, k->n + 1, t->alloc);
 	k->syms[k->n].addr = addr;
-	k->syms[k->n].name = (uint32_t)t->len;
+	k->syms[k->n].name = (uint32_t)at;
 	k->syms[k->n].len = (uint32_t)nlen;
 	k->n++;
-	t->len += nlen + 1;
 	return 0;
 }
 
@@ -168,38 +194,88 @@ static int by_addr(const void *a, const void *b)
 	return x->name < y->name ? -1 : x->name > y->name;
 }
 
-int kallsyms_load(struct kallsyms *k, const char *path)
+/* The load's end: the symbols' room not taken given back (to the heap,
+ * in place: the next loads take it), and sorted. */
+static void finish(struct kallsyms *k)
 {
-	return kallsyms_load_pieces(k, path, KALLSYMS_PIECE);
+	k->syms = xreallocarray(k->syms, k->n ? k->n : 1, sizeof(*k->syms));
+	/* the kernel lists its code symbols by address already */
+	for (size_t i = 1; i < k->n; i++)
+		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {
+			qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+			break;
+		}
 }
 
-int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece)
+/*
+ * A regular file's lines read through a mapping of it, where the names
+ * stay: its bytes are neither copied out of the page cache nor again
+ * into memory of the process's (perf's copy in ~/.debug: 5.4 MB, and 3.1
+ * MB of names, doc/PERFORMANCE.md session 33). kallsyms_load()'s
+ * answer; 2 when it cannot be mapped (read it in pieces).
+ */
+static int load_mapped(struct kallsyms *k, const char *path, int fd,
+		       size_t size)
+{
+	struct kept t = { .alloc = size / 32 + 16 };
+	const char *line, *end, *nl;
+	uint64_t lineno = 0;
+	void *m = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+	if (m == MAP_FAILED)
+		return 2;
+	k->text = m;
+	k->mapped = size;
+	/* as read in pieces: a first line that is none stops it there */
+	if (starts_right(k->text, size) == 0) {
+		kallsyms_release(k);
+		return error_at(path, 1, "not a kallsyms line (address, type, "
+				"name)");
+	}
+	k->syms = xmalloc(t.alloc * sizeof(*k->syms));
+	end = k->text + size;
+	for (line = k->text; line < end; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(end - line));
+		if (!nl)
+			nl = end;
+		if (add_line(k, &t, line, (size_t)(nl - line), path,
+			     ++lineno) < 0) {
+			kallsyms_release(k);
+			return -1;
+		}
+	}
+	if (!t.any_addr) {
+		kallsyms_release(k);
+		return 1;
+	}
+	finish(k);
+	return 0;
+}
+
+/*
+ * The file read `piece` bytes at a time into one buffer (more for a
+ * line longer than that), the code symbols' names copied out of it into
+ * the text. size: a regular file's, else 0. kallsyms_load()'s answer.
+ */
+static int load_pieces(struct kallsyms *k, const char *path, int fd,
+		       size_t size, size_t piece)
 {
 	struct kept t = { 0 };
 	size_t cap = piece ? piece : 1, start = 0, end = 0;
 	uint64_t lineno = 0;
 	bool eof = false;
 	int first = -1, ret = -1;
-	struct stat sb;
 	char *buf;
-	int fd;
 
-	memset(k, 0, sizeof(*k));
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return error_errno("cannot open '%s'", path);
 	/*
 	 * A regular file's names fit in its size, and its lines' symbols
 	 * in its size / 32 (the kernel's lines are 44 bytes on average;
-	 * grown if they are shorter): room made at once is mapped apart
-	 * and only the pages written are touched. /proc/kallsyms says no
-	 * size: from 1 MiB of names and 32,768 symbols, grown (mapped
-	 * apart, by mremap(), without a copy).
+	 * grown if they are shorter). /proc/kallsyms says no size: from 1
+	 * MiB of names and 32,768 symbols, grown.
 	 */
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0 &&
-	    (uint64_t)sb.st_size < SIZE_MAX / 2) {
-		t.cap = (size_t)sb.st_size + 2;
-		t.alloc = (size_t)sb.st_size / 32 + 16;
+	if (size && size < SIZE_MAX / 2) {
+		t.cap = size + 2;
+		t.alloc = size / 32 + 16;
 	} else {
 		t.cap = (size_t)1 << 20;
 		t.alloc = 32768;
@@ -219,17 +295,17 @@ int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece)
 		char *nl = memchr(buf + start, '\n', end - start);
 
 		if (nl) {
-			*nl = '\0';
-			if (add_line(k, &t, buf + start, path, ++lineno) < 0)
+			if (add_line(k, &t, buf + start,
+				     (size_t)(nl - (buf + start)), path,
+				     ++lineno) < 0)
 				goto out;
 			start = (size_t)(nl + 1 - buf);
 			continue;
 		}
 		if (eof) {
-			if (start == end)
-				break;
-			buf[end] = '\0';
-			if (add_line(k, &t, buf + start, path, ++lineno) < 0)
+			if (start < end &&
+			    add_line(k, &t, buf + start, end - start, path,
+				     ++lineno) < 0)
 				goto out;
 			break;
 		}
@@ -256,24 +332,49 @@ int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece)
 		ret = 1;
 		goto out;
 	}
-	/* the rest of the room given back (to the heap, in place: the
-	 * next loads take it) */
+	/* the rest of the room given back */
 	k->text = xreallocarray(k->text, t.len + 1, 1);
 	k->text[t.len] = '\0';
-	k->syms = xreallocarray(k->syms, k->n ? k->n : 1, sizeof(*k->syms));
-	/* the kernel lists its code symbols by address already */
-	for (size_t i = 1; i < k->n; i++)
-		if (by_addr(&k->syms[i - 1], &k->syms[i]) > 0) {
-			qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
-			break;
-		}
+	finish(k);
 	ret = 0;
 out:
 	free(buf);
-	close(fd);
 	if (ret)
 		kallsyms_release(k);
 	return ret;
+}
+
+/* kallsyms_load(), a regular file through a mapping when map */
+static int load(struct kallsyms *k, const char *path, size_t piece, bool map)
+{
+	size_t size = 0;
+	struct stat sb;
+	int fd, ret = 2;
+
+	memset(k, 0, sizeof(*k));
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return error_errno("cannot open '%s'", path);
+	/* /proc files are regular, of size 0 */
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
+		size = (uint64_t)sb.st_size < SIZE_MAX ? (size_t)sb.st_size : 0;
+	/* the names' offsets are 32 bits */
+	if (map && size && size < UINT32_MAX)
+		ret = load_mapped(k, path, fd, size);
+	if (ret == 2)
+		ret = load_pieces(k, path, fd, size, piece);
+	close(fd);
+	return ret;
+}
+
+int kallsyms_load(struct kallsyms *k, const char *path)
+{
+	return load(k, path, KALLSYMS_PIECE, true);
+}
+
+int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece)
+{
+	return load(k, path, piece, false);
 }
 
 /*
@@ -449,7 +550,10 @@ void kallsyms_order(struct kallsyms *k, const struct names *names,
 void kallsyms_release(struct kallsyms *k)
 {
 	free(k->syms);
-	free(k->text);
+	if (k->mapped)
+		munmap(k->text, k->mapped);
+	else
+		free(k->text);
 	memset(k, 0, sizeof(*k));
 }
 
