@@ -405,6 +405,45 @@ static void test_pieces(void **state)
 	free(text);
 }
 
+/*
+ * A name ends at a space, a tab, a NUL or its line's end, wherever that
+ * falls in the eight bytes the mapped read looks at a step: names of 1
+ * to 17 bytes, each way.
+ */
+static void test_name_ends(void **state)
+{
+	static const char ends[] = { ' ', '\t', '\0', '\n' };
+	char text[4096];
+	size_t len = 0, want = 0;
+	struct kallsyms k, pieces;
+	char *path;
+
+	(void)state;
+	for (size_t e = 0; e < sizeof(ends); e++)
+		for (size_t n = 1; n <= 17; n++) {
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%016zx T ", 0x1000 + want * 16);
+			for (size_t c = 0; c < n; c++)
+				text[len++] = (char)('a' + c);
+			text[len++] = ends[e];
+			if (ends[e] != '\n')
+				len += (size_t)snprintf(text + len,
+							sizeof(text) - len,
+							"rest\n");
+			want++;
+		}
+	path = write_temp(text, len);
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_int_equal(kallsyms_load_pieces(&pieces, path, 3), 0);
+	assert_int_equal(k.n, want);
+	for (size_t i = 0; i < k.n; i++)
+		assert_int_equal(k.syms[i].len, i % 17 + 1);
+	assert_same_table(&k, &pieces);
+	kallsyms_release(&k);
+	kallsyms_release(&pieces);
+	remove_temp(path);
+}
+
 /* This machine's /proc/kallsyms (no size: the room grows) in pieces,
  * where it lists addresses */
 static void test_proc_pieces(void **state)
@@ -509,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_address_forms),
 		cmocka_unit_test(test_check_ref),
 		cmocka_unit_test(test_pieces),
+		cmocka_unit_test(test_name_ends),
 		cmocka_unit_test(test_proc_pieces),
 		cmocka_unit_test(test_bad_line),
 		cmocka_unit_test(test_stream_not_kallsyms),
