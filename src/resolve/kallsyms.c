@@ -229,8 +229,7 @@ static int add_line(struct kallsyms *k, struct kept *t, const char *line,
 			return error_at(path, lineno, "more than 4 GiB of "
 					"names");
 		if (t->cap - t->len < nlen + 2) {
-			/* /proc/kallsyms says no size: grown (mapped
-			 * apart, by mremap(), without a copy) */
+			/* past the room load_pieces() made */
 			size_t cap = t->cap * 2;
 
 			if (cap < t->len + nlen + 2)
@@ -358,15 +357,17 @@ static int load_pieces(struct kallsyms *k, const char *path, int fd,
 	/*
 	 * A regular file's names fit in its size, and its lines' symbols
 	 * in its size / 32 (the kernel's lines are 44 bytes on average;
-	 * grown if they are shorter). /proc/kallsyms says no size: from 1
-	 * MiB of names and 32,768 symbols, grown.
+	 * grown if they are shorter). /proc/kallsyms says no size: room
+	 * for a distribution kernel's (5-12 MB, 3-7 MB of names), grown
+	 * past it, and the rest given back at the end. Pages not written
+	 * are not touched, where a copy at each doubling writes new ones.
 	 */
 	if (size && size < SIZE_MAX / 2) {
 		t.cap = size + 2;
 		t.alloc = size / 32 + 16;
 	} else {
-		t.cap = (size_t)1 << 20;
-		t.alloc = 32768;
+		t.cap = (size_t)4 << 20;
+		t.alloc = (size_t)1 << 17;
 	}
 	k->text = xmalloc(t.cap);
 	k->syms = xmalloc(t.alloc * sizeof(*k->syms));
