@@ -34,9 +34,20 @@ static void prefill(struct names *n)
 		names_intern(n, before[i], strlen(before[i]));
 }
 
+/* Symbol s of k is named name (s->len bytes: a mapped file's names
+ * are not NUL-ended). */
+static void assert_named(const struct kallsyms *k, const struct ksym *s,
+			 const char *name)
+{
+	assert_non_null(s);
+	assert_int_equal(s->len, strlen(name));
+	assert_memory_equal(kallsyms_name(k, s), name, s->len);
+}
+
 struct ref {
 	uint64_t addr;
 	size_t name;		/* the text offset: the file's order */
+	size_t len;
 	name_id id;
 };
 
@@ -79,14 +90,14 @@ static size_t check_file(const char *path)
 	assert_int_equal(kallsyms_load(&k, path), 0);
 	ref = calloc(k.n + 1, sizeof(*ref));
 	for (size_t i = 0; i < k.n; i++)
-		ref[i] = (struct ref){ k.syms[i].addr, k.syms[i].name, 0 };
+		ref[i] = (struct ref){ k.syms[i].addr, k.syms[i].name,
+				       k.syms[i].len, 0 };
 	/* the reference: each name interned in the file's order, then
 	 * each address's symbols by id */
 	qsort(ref, k.n, sizeof(*ref), by_line);
 	for (size_t i = 0; i < k.n; i++) {
-		const char *name = k.text + ref[i].name;
-
-		ref[i].id = names_intern(&eager, name, strlen(name));
+		ref[i].id = names_intern(&eager, k.text + ref[i].name,
+					 ref[i].len);
 	}
 	qsort(ref, k.n, sizeof(*ref), by_addr_id);
 	kallsyms_order(&k, &lazy, NULL, 0);
@@ -97,8 +108,7 @@ static size_t check_file(const char *path)
 		bool last = i + 1 == k.n || k.syms[i + 1].addr != s->addr;
 
 		assert_true(s->addr == ref[i].addr);
-		assert_string_equal(kallsyms_name(&k, s),
-				    names_str(&eager, ref[i].id));
+		assert_named(&k, s, names_str(&eager, ref[i].id));
 		if (last)
 			assert_ptr_equal(kallsyms_lookup(&k, s->addr), s);
 		groups += last && i && k.syms[i - 1].addr == s->addr;
@@ -150,17 +160,17 @@ static void test_alias_order(void **state)
 	assert_int_equal(kallsyms_load(&k, path), 0);
 	kallsyms_order(&k, &n, NULL, 0);
 	/* b_alias had an id: a_first's is new, later */
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000000ull)), "a_first");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000000ull), "a_first");
 	/* zz_dup's id came first, at 0x100 */
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000210ull)), "c_here");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000210ull), "c_here");
 	/* "mid" had an id */
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000300ull)), "late");
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000400ull)), "d_mod");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000300ull), "late");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000400ull), "d_mod");
 	/* a_first's id is from its first line */
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000500ull)), "weak_one");
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000060ull)), "early");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000500ull), "weak_one");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000060ull), "early");
 	/* both had ids: zzz's is the older */
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000600ull)), "printf");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000600ull), "printf");
 	assert_null(kallsyms_lookup(&k, 0xffffffff80000000ull));
 	kallsyms_release(&k);
 	names_release(&n);
@@ -219,9 +229,9 @@ static void test_before_tables(void **state)
 
 		assert_true(x < y);
 	}
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000100ull)), "a_first");
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000200ull)), "x_after");
-	assert_string_equal(kallsyms_name(&k, kallsyms_lookup(&k, 0xffffffff81000300ull)), "new_one");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000100ull), "a_first");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000200ull), "x_after");
+	assert_named(&k, kallsyms_lookup(&k, 0xffffffff81000300ull), "new_one");
 	kallsyms_release(&k);
 	names_release(&main_names);
 	names_release(&own);
@@ -311,6 +321,146 @@ static void test_check_ref(void **state)
 	remove_temp(path);
 }
 
+/* a and b the same table: symbols, names (their bytes, and their
+ * offsets' order: the file's) and the symbol each one's address looks
+ * up. A mapped file's names are at their offsets in it, a copy's at
+ * theirs in the copy. */
+static void assert_same_table(const struct kallsyms *a,
+			      const struct kallsyms *b)
+{
+	assert_int_equal(a->n, b->n);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct ksym *x = &a->syms[i], *y = &b->syms[i];
+
+		assert_true(x->addr == y->addr);
+		assert_int_equal(x->len, y->len);
+		assert_memory_equal(kallsyms_name(a, x), kallsyms_name(b, y),
+				    x->len);
+		for (size_t j = i + 1; j < a->n && j < i + 8; j++)
+			assert_true((x->name < a->syms[j].name) ==
+				    (y->name < b->syms[j].name));
+		assert_int_equal(kallsyms_lookup(a, x->addr) - a->syms,
+				 kallsyms_lookup(b, y->addr) - b->syms);
+	}
+}
+
+/*
+ * The file read in pieces of a few bytes (every line cut across them,
+ * longer than the buffer, which grows) up to one piece for the whole:
+ * the same table. Lines of every kind, a module's, aliases, one out of
+ * the addresses' order, a name of 5,000 bytes, and a last line without
+ * its newline.
+ */
+static void test_pieces(void **state)
+{
+	static const size_t pieces[] = { 1, 2, 3, 7, 16, 61, 4096, 65536 };
+	size_t cap = 64 << 10, len = 0;
+	char *text = malloc(cap), *path;
+	struct kallsyms whole, k;
+
+	(void)state;
+	for (unsigned i = 0; i < 400; i++) {
+		static const char types[] = "tTwWdDbr";
+		uint64_t addr = 0xffffffff81000000ull + (i / 3) * 0x40;
+
+		if (i == 152)
+			addr = 0xffffffff80ff0000ull;
+		len += (size_t)snprintf(text + len, cap - len,
+					"%016llx %c sym_%u%s\n",
+					(unsigned long long)addr, types[i % 8],
+					i % 5 ? i : i / 5,
+					i % 11 == 0 ? "\t[some_mod]" : "");
+		if (i == 200) {
+			len += (size_t)snprintf(text + len, cap - len,
+						"ffffffff81001000 T ");
+			for (int c = 0; c < 5000; c++)
+				text[len++] = (char)('a' + c % 26);
+			text[len++] = '\n';
+		}
+	}
+	len += (size_t)snprintf(text + len, cap - len,
+				"ffffffff82000000 T the_last_one");
+	path = write_temp(text, len);
+	assert_int_equal(kallsyms_load_pieces(&whole, path, 1 << 20), 0);
+	assert_int_equal(whole.n, 202);
+	assert_named(&whole, &whole.syms[whole.n - 1], "the_last_one");
+	assert_non_null(kallsyms_lookup(&whole, 0xffffffff81001000ull));
+	assert_int_equal(kallsyms_lookup(&whole, 0xffffffff81001000ull)->len,
+			 5000);
+	assert_int_equal(kallsyms_lookup(&whole, 0xffffffff80ff0000ull)->addr,
+			 0xffffffff80ff0000ull);
+	for (size_t i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
+		assert_int_equal(kallsyms_load_pieces(&k, path, pieces[i]), 0);
+		assert_same_table(&whole, &k);
+		kallsyms_release(&k);
+	}
+	/* a regular file: through a mapping, its names left there */
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_int_equal(k.mapped, len);
+	assert_int_equal(whole.mapped, 0);
+	assert_same_table(&whole, &k);
+	kallsyms_release(&k);
+	kallsyms_release(&whole);
+	remove_temp(path);
+	free(text);
+}
+
+/*
+ * A name ends at a space, a tab, a NUL or its line's end, wherever that
+ * falls in the eight bytes the mapped read looks at a step: names of 1
+ * to 17 bytes, each way.
+ */
+static void test_name_ends(void **state)
+{
+	static const char ends[] = { ' ', '\t', '\0', '\n' };
+	char text[4096];
+	size_t len = 0, want = 0;
+	struct kallsyms k, pieces;
+	char *path;
+
+	(void)state;
+	for (size_t e = 0; e < sizeof(ends); e++)
+		for (size_t n = 1; n <= 17; n++) {
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+						"%016zx T ", 0x1000 + want * 16);
+			for (size_t c = 0; c < n; c++)
+				text[len++] = (char)('a' + c);
+			text[len++] = ends[e];
+			if (ends[e] != '\n')
+				len += (size_t)snprintf(text + len,
+							sizeof(text) - len,
+							"rest\n");
+			want++;
+		}
+	path = write_temp(text, len);
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_int_equal(kallsyms_load_pieces(&pieces, path, 3), 0);
+	assert_int_equal(k.n, want);
+	for (size_t i = 0; i < k.n; i++)
+		assert_int_equal(k.syms[i].len, i % 17 + 1);
+	assert_same_table(&k, &pieces);
+	kallsyms_release(&k);
+	kallsyms_release(&pieces);
+	remove_temp(path);
+}
+
+/* This machine's /proc/kallsyms (no size: the room grows) in pieces,
+ * where it lists addresses */
+static void test_proc_pieces(void **state)
+{
+	struct kallsyms whole, k;
+
+	(void)state;
+	if (kallsyms_load(&whole, "/proc/kallsyms")) {
+		kallsyms_release(&whole);
+		skip();
+	}
+	assert_int_equal(kallsyms_load_pieces(&k, "/proc/kallsyms", 777), 0);
+	assert_same_table(&whole, &k);
+	kallsyms_release(&k);
+	kallsyms_release(&whole);
+}
+
 /* A line that is not one: its number, as before */
 static void test_bad_line(void **state)
 {
@@ -322,6 +472,12 @@ static void test_bad_line(void **state)
 	(void)state;
 	diag_capture_begin();
 	assert_int_equal(kallsyms_load(&k, path), -1);
+	said = diag_capture_end();
+	assert_non_null(strstr(said, ":2: not a kallsyms line"));
+	free(said);
+	/* read in pieces, the same */
+	diag_capture_begin();
+	assert_int_equal(kallsyms_load_pieces(&k, path, 5), -1);
 	said = diag_capture_end();
 	assert_non_null(strstr(said, ":2: not a kallsyms line"));
 	free(said);
@@ -391,6 +547,9 @@ int main(void)
 		cmocka_unit_test(test_proc_kallsyms),
 		cmocka_unit_test(test_address_forms),
 		cmocka_unit_test(test_check_ref),
+		cmocka_unit_test(test_pieces),
+		cmocka_unit_test(test_name_ends),
+		cmocka_unit_test(test_proc_pieces),
 		cmocka_unit_test(test_bad_line),
 		cmocka_unit_test(test_stream_not_kallsyms),
 	};

@@ -23,8 +23,9 @@ struct ksym {
 struct kallsyms {
 	struct ksym *syms;	/* code symbols, sorted by address */
 	size_t n;
-	char *text;		/* their names, each NUL-ended, in the
-				 * file's order */
+	char *text;		/* their names, in the file's order: the
+				 * file itself, mapped, or a copy of them */
+	size_t mapped;		/* text's mapping's length; 0: a copy */
 };
 
 /*
@@ -35,6 +36,10 @@ struct kallsyms {
  * cannot be read.
  */
 int kallsyms_load(struct kallsyms *k, const char *path);
+/* kallsyms_load() reading the file `piece` bytes at a time, never
+ * through a mapping (its lines cut across the pieces' ends, for the
+ * tests): the same symbols and names; a copy's names are NUL-ended. */
+int kallsyms_load_pieces(struct kallsyms *k, const char *path, size_t piece);
 void kallsyms_release(struct kallsyms *k);
 
 /*
@@ -60,7 +65,8 @@ struct kallsyms_before {
 void kallsyms_order(struct kallsyms *k, const struct names *names,
 		    const struct kallsyms_before *before, size_t nbefore);
 
-/* Symbol s's name (s->len bytes, NUL-ended). */
+/* Symbol s's name: s->len bytes, not NUL-ended (in a mapped file the
+ * rest of its line follows). */
 static inline const char *kallsyms_name(const struct kallsyms *k,
 					const struct ksym *s)
 {
