@@ -21,6 +21,7 @@
 
 #include "base/arena.h"
 #include "base/diag.h"
+#include "base/mapped_files.h"
 #include "resolve/kallsyms.h"
 
 /* Names the profile had before kallsyms: "b_alias" and "mid" among
@@ -288,6 +289,37 @@ static void test_address_forms(void **state)
 }
 
 /*
+ * A regular file is read through a mapping, which is noted for a bus
+ * error's message (the file cut short by another program while it is
+ * read): its name while loaded, nothing once released. /proc/kallsyms
+ * is read in pieces, never mapped.
+ */
+static void test_mapped_named(void **state)
+{
+	static const char text[] = "ffffffff81000000 T _stext\n"
+				   "ffffffff81000100 t helper\n";
+	char *path = write_temp(text, sizeof(text) - 1);
+	struct kallsyms k;
+	const char *at;
+
+	(void)state;
+	assert_int_equal(kallsyms_load(&k, path), 0);
+	assert_int_equal(k.n, 2);
+	assert_true(k.mapped > 0);
+	at = k.text;
+	assert_string_equal(mapped_files_path_at(at), path);
+	assert_string_equal(mapped_files_path_at(at + sizeof(text) - 2), path);
+	kallsyms_release(&k);
+	assert_null(mapped_files_path_at(at));
+	if (kallsyms_load(&k, "/proc/kallsyms") == 0) {
+		assert_int_equal(k.mapped, 0);
+		assert_null(mapped_files_path_at(k.text));
+		kallsyms_release(&k);
+	}
+	remove_temp(path);
+}
+
+/*
  * The recording's reference symbol (_text): found at its address among
  * the aliases there, elsewhere (another boot), or not at all.
  */
@@ -546,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_before_tables),
 		cmocka_unit_test(test_proc_kallsyms),
 		cmocka_unit_test(test_address_forms),
+		cmocka_unit_test(test_mapped_named),
 		cmocka_unit_test(test_check_ref),
 		cmocka_unit_test(test_pieces),
 		cmocka_unit_test(test_name_ends),

@@ -6,10 +6,11 @@
  * nothing else. main() catches it (cli/main.c) and names the file from
  * here: the readers note each mapping they read a profile through.
  *
- * A few mappings at once at most (a profile, an added one); one noted
- * beyond that is simply not named. The table is read by the signal
- * handler: plain stores of whole pointers, noted before the mapping is
- * read and forgotten after its last read.
+ * A few mappings at once at most (a profile, an added one, the kernel's
+ * symbols); one noted beyond that is simply not named. The table is
+ * read by the signal handler, and noted into from any thread: a slot
+ * is claimed atomically, noted before the mapping is read and
+ * forgotten after its last read.
  */
 #ifndef CGA_MAPPED_FILES_H
 #define CGA_MAPPED_FILES_H

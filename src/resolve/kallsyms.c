@@ -26,6 +26,7 @@
 #include "base/diag.h"
 #include "base/sorted.h"
 #include "base/hashmap.h"
+#include "base/mapped_files.h"
 #include "base/xalloc.h"
 
 /* A hex digit's value + 1 by its byte, 0 for the others: hex_digit()'s
@@ -313,6 +314,10 @@ static int load_mapped(struct kallsyms *k, const char *path, int fd,
 		return 2;
 	k->text = m;
 	k->mapped = size;
+	/* the file cut short while it is read: a bus error, said with
+	 * its name */
+	k->mapped_path = xstrdup(path);
+	mapped_files_note(m, size, k->mapped_path);
 	/* as read in pieces: a first line that is none stops it there */
 	if (starts_right(k->text, size) == 0) {
 		kallsyms_release(k);
@@ -639,10 +644,13 @@ void kallsyms_order(struct kallsyms *k, const struct names *names,
 void kallsyms_release(struct kallsyms *k)
 {
 	free(k->syms);
-	if (k->mapped)
+	if (k->mapped) {
+		mapped_files_forget(k->text);
 		munmap(k->text, k->mapped);
-	else
+	} else {
 		free(k->text);
+	}
+	free(k->mapped_path);
 	memset(k, 0, sizeof(*k));
 }
 

@@ -26,6 +26,8 @@ struct kallsyms {
 	char *text;		/* their names, in the file's order: the
 				 * file itself, mapped, or a copy of them */
 	size_t mapped;		/* text's mapping's length; 0: a copy */
+	char *mapped_path;	/* its file's, for a bus error's message
+				 * (mapped_files.h) */
 };
 
 /*
