@@ -1,6 +1,7 @@
 /*
- * The line reader (plain, gzip, bzip2; line limits; peek) and the
- * bounds-checked binary cursor of src/read/ (line_reader.c, decompress.c, cursor.c).
+ * The line reader (plain, gzip, bzip2; line limits; peek: src/read/'s
+ * line_reader.c, decompress.c) and the bounds-checked binary cursor
+ * (src/base/cursor.c).
  */
 #include "helpers.h"
 
@@ -10,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cursor.h"
 #include "base/diag.h"
 #include "base/mapped_files.h"
-#include "read/cursor.h"
 #include "read/line_reader.h"
 
 /* decompress.c reads the file in blocks of this size (RAW_CHUNK there). */

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cursor.h"
 #include "base/diag.h"
-#include "cursor.h"
 #include "profile/gmon_data.h"
 #include "read.h"
 

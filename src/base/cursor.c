@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "base/diag.h"
+#include "diag.h"
 
 int cursor_bytes(struct cursor *c, void *out, size_t n)
 {
