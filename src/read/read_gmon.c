@@ -294,7 +294,7 @@ static void gparse_init(struct gparse *gp, const unsigned char *data,
 			size_t len, unsigned asz, bool be)
 {
 	memset(gp, 0, sizeof(*gp));
-	gp->c = cursor_over(data, data + len, be);
+	cursor_init(&gp->c, data, data + len, be);
 	gp->asz = asz;
 	gp->g = gmon_new((uint8_t)asz, be);
 }

@@ -263,7 +263,7 @@ int perf_parse_trailer(const struct perf_attr *a, const unsigned char *body,
 	memset(t, 0, sizeof(*t));
 	if (n > len)
 		return -1;
-	c = cursor_over(body + len - n, body + len, big_endian);
+	cursor_init(&c, body + len - n, body + len, big_endian);
 	if (!n)
 		return 0;
 	/* the cursor holds exactly n bytes: none of these reads fails */
