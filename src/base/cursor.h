@@ -20,8 +20,10 @@
 #include <stdint.h>
 #include <string.h>
 
+/* (No start: an offset in the input is its reader's to count, from
+ * where it began the cursor. Stored in every cursor, it cost the
+ * .eh_frame rows' run_ins() and perf_fde_row() 0.4% more instructions.) */
 struct cursor {
-	const unsigned char *start;	/* cursor_offset()'s 0 */
 	const unsigned char *p, *end;
 	bool big_endian;	/* the words' and cursor_uint()'s byte order */
 };
@@ -33,14 +35,9 @@ struct cursor {
 static inline void cursor_init(struct cursor *c, const void *p,
 			       const void *end, bool big_endian)
 {
-	c->start = c->p = p;
+	c->p = p;
 	c->end = end;
 	c->big_endian = big_endian;
-}
-
-static inline size_t cursor_offset(const struct cursor *c)
-{
-	return (size_t)(c->p - c->start);
 }
 
 static inline size_t cursor_left(const struct cursor *c)
