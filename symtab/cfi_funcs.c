@@ -28,7 +28,7 @@
 #include <stdlib.h>
 
 #include "base/array.h"
-#include "base/byte_cursor.h"
+#include "base/cursor.h"
 #include "base/eh_frame.h"
 #include "base/hashmap.h"
 #include "symtab_int.h"
@@ -59,9 +59,10 @@ static __attribute__((noinline)) struct fde_pc
 read_pc(const struct eh_section *s, const unsigned char *p,
 	const unsigned char *end, unsigned enc)
 {
-	struct cur c = { p, end, s->big };
+	struct cursor c;
 	struct fde_pc pc;
 
+	cursor_init(&c, p, end, s->big);
 	if (enc == EH_PE_OMIT ||
 	    !eh_pointer(&c, enc, s->vaddr + (uint64_t)(p - s->data), &s->ptrs,
 			&pc.lo) ||
@@ -79,7 +80,7 @@ static __attribute__((noinline)) unsigned
 cie_encoding(const struct eh_section *s, uint64_t cie)
 {
 	struct eh_cie k;
-	struct cur c;
+	struct cursor c;
 
 	if (!eh_entry(s->data, s->size, cie, s->big, &c) ||
 	    !eh_cie_parse(c, &s->ptrs, &k))
@@ -99,7 +100,7 @@ static size_t fde_count_hint(struct elf_file *ef, bool big, size_t eh_size)
 {
 	const unsigned char *d;
 	size_t size;
-	struct cur c;
+	struct cursor c;
 	uint64_t v;
 
 	if (!elf_section_bytes(ef, ".eh_frame_hdr", &d, &size) || size < 12 ||
@@ -107,8 +108,8 @@ static size_t fde_count_hint(struct elf_file *ef, bool big, size_t eh_size)
 	    ((d[1] & EH_PE_FORMAT) != EH_PE_UDATA4 &&
 	     (d[1] & EH_PE_FORMAT) != EH_PE_SDATA4))
 		return 0;
-	c = (struct cur){ d + 8, d + size, big };
-	if (!cur_int(&c, 4, &v))
+	cursor_init(&c, d + 8, d + size, big);
+	if (!cursor_uint(&c, 4, &v))
 		return 0;
 	/* an FDE is 16 bytes at least: length, CIE pointer, two fields */
 	return v < eh_size / 16 ? (size_t)v : eh_size / 16;
@@ -124,7 +125,7 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 	struct u64map encodings;	/* CIE offset -> encoding + 1 */
 	uint64_t last_cie = UINT64_MAX, cie;
 	uint32_t last_enc = 0;
-	struct cur c;
+	struct cursor c;
 
 	*out = NULL;
 	if (!elf_section_bytes(ef, ".eh_frame", &s.data, &s.size) ||
@@ -134,33 +135,34 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 	alloc = fde_count_hint(ef, big, s.size);
 	if (alloc)
 		v = xreallocarray(NULL, alloc, sizeof(*v));
-	c = (struct cur){ s.data, s.data + s.size, big };
+	cursor_init(&c, s.data, s.data + s.size, big);
 	while (c.p < c.end) {
 		const unsigned char *id_at;
 		uint64_t len, id, lo, range;
-		struct cur e;
+		struct cursor e;
 		uint32_t enc;
 
-		/* the lengths and CIE pointers too without cur_int()'s loop */
+		/* the lengths and CIE pointers too without cursor_uint()'s
+		 * loop */
 		if (!big && c.end - c.p >= 4) {
 			len = bytes_le32(c.p);
 			c.p += 4;
-		} else if (!cur_int(&c, 4, &len)) {
+		} else if (!cursor_uint(&c, 4, &len)) {
 			break;
 		}
 		if (len == 0)
 			break;
-		if (len == 0xffffffff && !cur_int(&c, 8, &len))
+		if (len == 0xffffffff && !cursor_uint(&c, 8, &len))
 			break;
 		if (len < 4 || len > (uint64_t)(c.end - c.p))
 			break;
-		e = (struct cur){ c.p, c.p + len, big };
+		cursor_init(&e, c.p, c.p + len, big);
 		c.p += len;
 		id_at = e.p;
 		if (!big && e.end - e.p >= 4) {
 			id = bytes_le32(e.p);
 			e.p += 4;
-		} else if (!cur_int(&e, 4, &id)) {
+		} else if (!cursor_uint(&e, 4, &id)) {
 			continue;
 		}
 		if (id == 0)

@@ -29,8 +29,8 @@
  */
 #include <string.h>
 
+#include "base/cursor.h"
 #include "base/diag.h"
-#include "bytes_cur.h"
 #include "symtab_int.h"
 
 /* What the checks need to know of the file. */
@@ -44,7 +44,7 @@ struct check_ctx {
  * 3 index .debug_addr, which a file without one cannot resolve (libdwarf
  * then loses an error it made); unknown kinds are corrupt.
  */
-static const char *check_ranges(struct cur *c, unsigned addr_size,
+static const char *check_ranges(struct cursor *c, unsigned addr_size,
 				 bool have_addr)
 {
 	uint64_t v;
@@ -58,25 +58,25 @@ static const char *check_ranges(struct cur *c, unsigned addr_size,
 		case 0:		/* DW_RLE_end_of_list */
 			break;
 		case 1:		/* DW_RLE_base_addressx */
-			if (!cur_uleb(c, &v))
+			if (!cursor_uleb(c, &v))
 				return "a range list entry is cut short";
 			break;
 		case 2:		/* DW_RLE_startx_endx */
 		case 3:		/* DW_RLE_startx_length */
 		case 4:		/* DW_RLE_offset_pair */
-			if (!cur_uleb(c, &v) || !cur_uleb(c, &v))
+			if (!cursor_uleb(c, &v) || !cursor_uleb(c, &v))
 				return "a range list entry is cut short";
 			break;
 		case 5:		/* DW_RLE_base_address */
-			if (!cur_skip(c, addr_size))
+			if (!cursor_skip(c, addr_size))
 				return "a range list entry is cut short";
 			break;
 		case 6:		/* DW_RLE_start_end */
-			if (!cur_skip(c, 2 * addr_size))
+			if (!cursor_skip(c, 2 * addr_size))
 				return "a range list entry is cut short";
 			break;
 		case 7:		/* DW_RLE_start_length */
-			if (!cur_skip(c, addr_size) || !cur_uleb(c, &v))
+			if (!cursor_skip(c, addr_size) || !cursor_uleb(c, &v))
 				return "a range list entry is cut short";
 			break;
 		default:
@@ -101,11 +101,11 @@ static const char *check_lists(const unsigned char *p, size_t size,
 
 		if (left < 4)
 			return "a table header is cut short";
-		len = get(p + off, 4, big);
+		len = bytes_get(p + off, 4, big);
 		if (len == 0xffffffff) {
 			if (left < 12)
 				return "a table header is cut short";
-			len = get(p + off + 4, 8, big);
+			len = bytes_get(p + off + 4, 8, big);
 			offsize = 8;
 			head = 12;
 		} else if (len >= 0xfffffff0) {
@@ -115,23 +115,23 @@ static const char *check_lists(const unsigned char *p, size_t size,
 			return "a table runs past the end of the section";
 		if (len < 8)
 			return "a table is too short for its header";
-		if (get(p + off + head, 2, big) != 5)
+		if (bytes_get(p + off + head, 2, big) != 5)
 			return "a table is not DWARF 5";
 		if (p[off + head + 2] != 4 && p[off + head + 2] != 8)
 			return "a table has an unknown address size";
 		if (p[off + head + 3] != 0)
 			return "a table has segment selectors";
-		count = get(p + off + head + 4, 4, big);
+		count = bytes_get(p + off + head + 4, 4, big);
 		if (count > (len - 8) / offsize)
 			return "a table has more offsets than bytes";
 		if (ranges) {
-			struct cur c = {
-				p + off + head + 8 + count * offsize,
-				p + off + head + len, big,
-			};
-			const char *why = check_ranges(&c, p[off + head + 2],
-						       ctx->have_addr);
+			struct cursor c;
+			const char *why;
 
+			cursor_init(&c, p + off + head + 8 + count * offsize,
+				    p + off + head + len, big);
+			why = check_ranges(&c, p[off + head + 2],
+					   ctx->have_addr);
 			if (why)
 				return why;
 		}
@@ -154,7 +154,7 @@ static const char *check_loclists(const unsigned char *p, size_t size,
 
 /* Skip one value of form; false when it does not fit or the form is
  * not one a line table header uses (then nothing more is checked). */
-static bool skip_form(struct cur *c, uint64_t form, unsigned offsize)
+static bool skip_form(struct cursor *c, uint64_t form, unsigned offsize)
 {
 	uint64_t n;
 
@@ -162,31 +162,31 @@ static bool skip_form(struct cur *c, uint64_t form, unsigned offsize)
 	case 0x08:		/* DW_FORM_string */
 		while (c->p < c->end && *c->p)
 			c->p++;
-		return cur_skip(c, 1);
+		return cursor_skip(c, 1);
 	case 0x0e:		/* DW_FORM_strp */
 	case 0x17:		/* DW_FORM_sec_offset */
 	case 0x1f:		/* DW_FORM_line_strp */
-		return cur_skip(c, offsize);
+		return cursor_skip(c, offsize);
 	case 0x0f:		/* DW_FORM_udata */
 	case 0x1a:		/* DW_FORM_strx */
-		return cur_uleb(c, &n);
+		return cursor_uleb(c, &n);
 	case 0x0b:		/* DW_FORM_data1 */
 	case 0x25:		/* DW_FORM_strx1 */
-		return cur_skip(c, 1);
+		return cursor_skip(c, 1);
 	case 0x05:		/* DW_FORM_data2 */
 	case 0x26:		/* DW_FORM_strx2 */
-		return cur_skip(c, 2);
+		return cursor_skip(c, 2);
 	case 0x27:		/* DW_FORM_strx3 */
-		return cur_skip(c, 3);
+		return cursor_skip(c, 3);
 	case 0x06:		/* DW_FORM_data4 */
 	case 0x28:		/* DW_FORM_strx4 */
-		return cur_skip(c, 4);
+		return cursor_skip(c, 4);
 	case 0x07:		/* DW_FORM_data8 */
-		return cur_skip(c, 8);
+		return cursor_skip(c, 8);
 	case 0x1e:		/* DW_FORM_data16 */
-		return cur_skip(c, 16);
+		return cursor_skip(c, 16);
 	case 0x09:		/* DW_FORM_block */
-		return cur_uleb(c, &n) && cur_skip(c, n);
+		return cursor_uleb(c, &n) && cursor_skip(c, n);
 	default:
 		return false;
 	}
@@ -197,19 +197,19 @@ static bool skip_form(struct cur *c, uint64_t form, unsigned offsize)
  * formats, its count, its entries. NULL when it fits (or uses a form we
  * do not know: libdwarf is left to judge), else why not.
  */
-static const char *check_entries(struct cur *c, unsigned offsize,
+static const char *check_entries(struct cursor *c, unsigned offsize,
 				 bool *done)
 {
 	uint64_t forms[256], nformats, count, type;
 
 	*done = false;
-	if (!cur_skip(c, 1))
+	if (!cursor_skip(c, 1))
 		return "a table header is cut short";
 	nformats = c->p[-1];
 	for (uint64_t i = 0; i < nformats; i++)
-		if (!cur_uleb(c, &type) || !cur_uleb(c, &forms[i]))
+		if (!cursor_uleb(c, &type) || !cursor_uleb(c, &forms[i]))
 			return "a table header is cut short";
-	if (!cur_uleb(c, &count))
+	if (!cursor_uleb(c, &count))
 		return "a table header is cut short";
 	/* every entry takes a byte at least, whatever its forms */
 	if (count > (uint64_t)(c->end - c->p))
@@ -233,20 +233,21 @@ static const char *check_lines(const unsigned char *p, size_t size,
 	size_t off = 0;
 
 	while (off < size) {
-		struct cur c = { p + off, p + size, big };
+		struct cursor c;
 		uint64_t len, hlen;
 		unsigned offsize = 4;
 		const unsigned char *unit_end;
 		const char *why;
 		bool done;
 
-		if (!cur_skip(&c, 4))
+		cursor_init(&c, p + off, p + size, big);
+		if (!cursor_skip(&c, 4))
 			return "a table header is cut short";
-		len = get(c.p - 4, 4, big);
+		len = bytes_get(c.p - 4, 4, big);
 		if (len == 0xffffffff) {
-			if (!cur_skip(&c, 8))
+			if (!cursor_skip(&c, 8))
 				return "a table header is cut short";
-			len = get(c.p - 8, 8, big);
+			len = bytes_get(c.p - 8, 8, big);
 			offsize = 8;
 		}
 		if (len > (uint64_t)(c.end - c.p))
@@ -254,21 +255,21 @@ static const char *check_lines(const unsigned char *p, size_t size,
 		unit_end = c.p + len;
 		off = (size_t)(unit_end - p);
 		c.end = unit_end;
-		if (!cur_skip(&c, 2))
+		if (!cursor_skip(&c, 2))
 			return "a table header is cut short";
-		if (get(c.p - 2, 2, big) < 5)
+		if (bytes_get(c.p - 2, 2, big) < 5)
 			continue;	/* counted as read: no such trouble */
 		/* address and segment selector sizes, header_length */
-		if (!cur_skip(&c, 2) || !cur_skip(&c, offsize))
+		if (!cursor_skip(&c, 2) || !cursor_skip(&c, offsize))
 			return "a table header is cut short";
-		hlen = get(c.p - offsize, offsize, big);
+		hlen = bytes_get(c.p - offsize, offsize, big);
 		if (hlen > (uint64_t)(c.end - c.p))
 			return "a header runs past its table";
 		c.end = c.p + hlen;
 		/* minimum_instruction_length .. opcode_base, then the
 		 * standard_opcode_lengths */
-		if (!cur_skip(&c, 6) ||
-		    !cur_skip(&c, c.p[-1] ? c.p[-1] - 1u : 0))
+		if (!cursor_skip(&c, 6) ||
+		    !cursor_skip(&c, c.p[-1] ? c.p[-1] - 1u : 0))
 			return "a table header is cut short";
 		/* the directories, then the files */
 		why = check_entries(&c, offsize, &done);
@@ -299,12 +300,12 @@ static const char *check_index(const unsigned char *p, size_t size,
 
 	if (size < 16)
 		return "the header is cut short";
-	ver = get(p, 4, big);
+	ver = bytes_get(p, 4, big);
 	if (big && ver >> 16 == 5)
 		ver = 5;	/* the 2-byte version first */
-	ncols = get(p + 4, 4, big);
-	nunits = get(p + 8, 4, big);
-	nslots = get(p + 12, 4, big);
+	ncols = bytes_get(p + 4, 4, big);
+	nunits = bytes_get(p + 8, 4, big);
+	nslots = bytes_get(p + 12, 4, big);
 	if (ver != 2 && ver != 5)
 		return "an unknown version";
 	if (ncols == 0 && nunits == 0 && nslots == 0)
@@ -317,10 +318,10 @@ static const char *check_index(const unsigned char *p, size_t size,
 	if (need > size)
 		return "its tables run past the end of the section";
 	for (uint64_t i = 0; i < nslots; i++)
-		if (get(p + 16 + nslots * 8 + i * 4, 4, big) > nunits)
+		if (bytes_get(p + 16 + nslots * 8 + i * 4, 4, big) > nunits)
 			return "a row number past its unit count";
 	for (uint64_t i = 0; i < ncols; i++) {
-		uint64_t id = get(p + 16 + nslots * 12 + i * 4, 4, big);
+		uint64_t id = bytes_get(p + 16 + nslots * 12 + i * 4, 4, big);
 
 		if (id < 1 || id > 8 || (ver == 5 && id == 2))
 			return "an unknown section id";

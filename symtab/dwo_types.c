@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/cursor.h"
 #include "base/diag.h"
 #include "base/xalloc.h"
-#include "bytes_cur.h"
 #include "symtab_int.h"
 
 #define DW_UT_type_ 2u
@@ -38,10 +38,10 @@ static bool holds_type_unit(const unsigned char *b, uint64_t off,
 
 	if (size < 7)
 		return false;
-	len = get(b + off, 4, big);
+	len = bytes_get(b + off, 4, big);
 	if (len == 0xffffffff)
 		at = 12;
-	if (size < at + 3 || get(b + off + at, 2, big) < 5)
+	if (size < at + 3 || bytes_get(b + off + at, 2, big) < 5)
 		return false;
 	return b[off + at + 2] == DW_UT_type_ ||
 	       b[off + at + 2] == DW_UT_split_type_;
@@ -60,23 +60,23 @@ static unsigned unname_types(unsigned char *b, size_t n)
 		return 0;
 	is64 = b[4] == 2;
 	big = b[5] == 2;
-	shoff = get(b + (is64 ? 0x28 : 0x20), is64 ? 8 : 4, big);
-	entsize = get(b + (is64 ? 0x3a : 0x2e), 2, big);
-	shnum = get(b + (is64 ? 0x3c : 0x30), 2, big);
-	stridx = get(b + (is64 ? 0x3e : 0x32), 2, big);
+	shoff = bytes_get(b + (is64 ? 0x28 : 0x20), is64 ? 8 : 4, big);
+	entsize = bytes_get(b + (is64 ? 0x3a : 0x2e), 2, big);
+	shnum = bytes_get(b + (is64 ? 0x3c : 0x30), 2, big);
+	stridx = bytes_get(b + (is64 ? 0x3e : 0x32), 2, big);
 	if (entsize < (is64 ? 0x40u : 0x28u) || stridx >= shnum ||
 	    shoff > n || (n - shoff) / entsize < shnum)
 		return 0;
 #define SH(i) (b + shoff + (i) * entsize)
-#define SH_OFF(h) get((h) + (is64 ? 0x18 : 0x10), is64 ? 8 : 4, big)
-#define SH_SIZE(h) get((h) + (is64 ? 0x20 : 0x14), is64 ? 8 : 4, big)
+#define SH_OFF(h) bytes_get((h) + (is64 ? 0x18 : 0x10), is64 ? 8 : 4, big)
+#define SH_SIZE(h) bytes_get((h) + (is64 ? 0x20 : 0x14), is64 ? 8 : 4, big)
 	str_off = SH_OFF(SH(stridx));
 	str_size = SH_SIZE(SH(stridx));
 	if (str_off > n || n - str_off < str_size)
 		return 0;
 	for (uint64_t i = 0; i < shnum; i++) {
 		unsigned char *h = SH(i);
-		uint64_t name = get(h, 4, big), off = SH_OFF(h),
+		uint64_t name = bytes_get(h, 4, big), off = SH_OFF(h),
 			 size = SH_SIZE(h);
 		const char *s = (const char *)b + str_off + name;
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 
 #include "base/array.h"
-#include "bytes_cur.h"
+#include "base/cursor.h"
 #include "line_files.h"
 
 enum {
@@ -65,18 +65,19 @@ static void end_seq(struct scan *s)
 
 /* The header up to the standard opcode lengths; c then covers the unit,
  * *prog is where its program starts. */
-static bool read_header(struct cur *c, const unsigned char **prog,
+static bool read_header(struct cursor *c, const unsigned char **prog,
 			unsigned *opcode_base, const unsigned char **lengths)
 {
 	uint64_t ver, hlen, v;
 	unsigned off_size;
 	const unsigned char *hstart;
 
-	if (!cur_unit(c, &off_size))
+	if (!cursor_dwarf_unit(c, &off_size))
 		return false;
-	if (!cur_int(c, 2, &ver) || ver != 5 ||
-	    !cur_skip(c, 2) ||	/* address_size, segment_selector_size */
-	    !cur_int(c, off_size, &hlen))
+	if (!cursor_uint(c, 2, &ver) || ver != 5 ||
+	    /* address_size, segment_selector_size */
+	    !cursor_skip(c, 2) ||
+	    !cursor_uint(c, off_size, &hlen))
 		return false;
 	hstart = c->p;
 	if (hlen > (uint64_t)(c->end - c->p))
@@ -84,11 +85,11 @@ static bool read_header(struct cur *c, const unsigned char **prog,
 	*prog = hstart + hlen;
 	/* minimum_instruction_length, maximum_operations_per_instruction,
 	 * default_is_stmt, line_base, line_range */
-	if (!cur_skip(c, 5) || !cur_int(c, 1, &v) || v == 0)
+	if (!cursor_skip(c, 5) || !cursor_uint(c, 1, &v) || v == 0)
 		return false;
 	*opcode_base = (unsigned)v;
 	*lengths = c->p;
-	if (!cur_skip(c, v - 1) || c->p > *prog)
+	if (!cursor_skip(c, v - 1) || c->p > *prog)
 		return false;
 	for (unsigned op = 1; op < *opcode_base && op <= 12; op++)
 		if ((*lengths)[op - 1] != std_lengths[op - 1])
@@ -96,22 +97,22 @@ static bool read_header(struct cur *c, const unsigned char **prog,
 	return true;
 }
 
-static bool run_program(struct cur *c, struct scan *s, unsigned opcode_base,
+static bool run_program(struct cursor *c, struct scan *s, unsigned opcode_base,
 			const unsigned char *lengths)
 {
 	while (c->p < c->end) {
 		uint64_t op, v;
 
-		if (!cur_int(c, 1, &op))
+		if (!cursor_uint(c, 1, &op))
 			return false;
 		if (op >= opcode_base) {	/* special opcode */
 			emit_row(s);
 		} else if (op == 0) {		/* extended */
 			uint64_t len, sub;
 
-			if (!cur_uleb(c, &len) || len == 0 ||
+			if (!cursor_uleb(c, &len) || len == 0 ||
 			    len > (uint64_t)(c->end - c->p) ||
-			    !cur_int(c, 1, &sub))
+			    !cursor_uint(c, 1, &sub))
 				return false;
 			c->p += len - 1;
 			if (sub == LNE_END_SEQUENCE) {
@@ -119,7 +120,7 @@ static bool run_program(struct cur *c, struct scan *s, unsigned opcode_base,
 				end_seq(s);
 			}
 		} else if (op == LNS_FIXED_ADVANCE_PC) {
-			if (!cur_skip(c, 2))
+			if (!cursor_skip(c, 2))
 				return false;
 		} else {
 			if (op == LNS_COPY)
@@ -127,7 +128,7 @@ static bool run_program(struct cur *c, struct scan *s, unsigned opcode_base,
 			else if (op == LNS_SET_FILE)
 				s->file_set = true;
 			for (unsigned i = 0; i < lengths[op - 1]; i++)
-				if (!cur_uleb(c, &v))
+				if (!cursor_uleb(c, &v))
 					return false;
 		}
 	}
@@ -141,11 +142,12 @@ static bool run_program(struct cur *c, struct scan *s, unsigned opcode_base,
 bool line_seqs_scan(const unsigned char *sec, size_t size, uint64_t off,
 		    bool big_endian, struct line_seqs *out)
 {
-	struct cur c = { sec, sec + size, big_endian };
+	struct cursor c;
 	struct scan s = { .out = out };
 	const unsigned char *prog, *lengths;
 	unsigned opcode_base;
 
+	cursor_init(&c, sec, sec + size, big_endian);
 	out->nseq = out->cur = 0;
 	out->total = out->cur_row = 0;
 	if (!sec || off >= size)

@@ -27,10 +27,10 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/cursor.h"
 #include "base/diag.h"
 #include "base/sorted.h"
 #include "base/xalloc.h"
-#include "bytes_cur.h"
 
 enum {
 	LNS_COPY = 1, LNS_ADVANCE_PC, LNS_ADVANCE_LINE, LNS_SET_FILE,
@@ -76,7 +76,7 @@ static const char *section_string(const unsigned char *sec, size_t size,
 }
 
 /* One attribute value of an entry: a path's string, or a number. */
-static bool read_form(struct cur *c, uint64_t form, unsigned off_size,
+static bool read_form(struct cursor *c, uint64_t form, unsigned off_size,
 		      const struct line_sections *s, const char **str, uint64_t *num,
 		      bool *is_str)
 {
@@ -95,7 +95,7 @@ static bool read_form(struct cur *c, uint64_t form, unsigned off_size,
 		return true;
 	case FORM_LINE_STRP:
 	case FORM_STRP:
-		if (!cur_int(c, off_size, &v))
+		if (!cursor_uint(c, off_size, &v))
 			return false;
 		*str = form == FORM_STRP
 			       ? section_string(s->str, s->str_size, v)
@@ -104,39 +104,39 @@ static bool read_form(struct cur *c, uint64_t form, unsigned off_size,
 		*is_str = true;
 		return *str != NULL;
 	case FORM_UDATA:
-		return cur_uleb(c, num);
+		return cursor_uleb(c, num);
 	case FORM_DATA1:
-		return cur_int(c, 1, num);
+		return cursor_uint(c, 1, num);
 	case FORM_DATA2:
-		return cur_int(c, 2, num);
+		return cursor_uint(c, 2, num);
 	case FORM_DATA4:
-		return cur_int(c, 4, num);
+		return cursor_uint(c, 4, num);
 	case FORM_DATA8:
-		return cur_int(c, 8, num);
+		return cursor_uint(c, 8, num);
 	case FORM_DATA16:
 		*num = 0;
-		return cur_skip(c, 16);
+		return cursor_skip(c, 16);
 	case FORM_BLOCK:
 		*num = 0;
-		return cur_uleb(c, &v) && cur_skip(c, v);
+		return cursor_uleb(c, &v) && cursor_skip(c, v);
 	default:
 		return false;
 	}
 }
 
 /* A directory or file name table: its format, count and entries. */
-static bool read_entries(struct cur *c, unsigned off_size,
+static bool read_entries(struct cursor *c, unsigned off_size,
 			 const struct line_sections *s, struct entry **out, size_t *n,
 			 size_t *alloc)
 {
 	uint64_t nfmt, count, fmt[2 * 8];
 
-	if (!cur_int(c, 1, &nfmt) || nfmt > 8)
+	if (!cursor_uint(c, 1, &nfmt) || nfmt > 8)
 		return false;
 	for (uint64_t i = 0; i < 2 * nfmt; i++)
-		if (!cur_uleb(c, &fmt[i]))
+		if (!cursor_uleb(c, &fmt[i]))
 			return false;
-	if (!cur_uleb(c, &count) || (count && !nfmt))
+	if (!cursor_uleb(c, &count) || (count && !nfmt))
 		return false;
 	*n = 0;
 	/* each entry takes a byte at least: count is bounded by the section */
@@ -168,40 +168,40 @@ static bool read_entries(struct cur *c, unsigned off_size,
 }
 
 /* The header of the program at c->p; c then covers the unit. */
-static bool read_header(struct cur *c, const struct line_sections *s,
+static bool read_header(struct cursor *c, const struct line_sections *s,
 			struct header *h)
 {
 	uint64_t ver, hlen, v;
 	unsigned off_size;
 
-	if (!cur_unit(c, &off_size))
+	if (!cursor_dwarf_unit(c, &off_size))
 		return false;
 	h->end = c->end;
-	if (!cur_int(c, 2, &ver) || ver != 5 || !cur_int(c, 1, &v) ||
+	if (!cursor_uint(c, 2, &ver) || ver != 5 || !cursor_uint(c, 1, &v) ||
 	    (v != 4 && v != 8))
 		return false;
 	h->addr_size = (unsigned)v;
-	if (!cur_int(c, 1, &v) || v != 0 ||	/* segment selectors */
-	    !cur_int(c, off_size, &hlen) ||
+	if (!cursor_uint(c, 1, &v) || v != 0 ||	/* segment selectors */
+	    !cursor_uint(c, off_size, &hlen) ||
 	    hlen > (uint64_t)(c->end - c->p))
 		return false;
 	h->prog = c->p + hlen;
-	if (!cur_int(c, 1, &v) || !v)
+	if (!cursor_uint(c, 1, &v) || !v)
 		return false;
 	h->min_inst = (unsigned)v;
 	/* maximum_operations_per_instruction: VLIW's op_index not read */
-	if (!cur_int(c, 1, &v) || v != 1 || !cur_skip(c, 1) ||
-	    !cur_int(c, 1, &v))
+	if (!cursor_uint(c, 1, &v) || v != 1 || !cursor_skip(c, 1) ||
+	    !cursor_uint(c, 1, &v))
 		return false;
 	h->line_base = (int)(signed char)v;
-	if (!cur_int(c, 1, &v) || !v)
+	if (!cursor_uint(c, 1, &v) || !v)
 		return false;
 	h->line_range = (unsigned)v;
-	if (!cur_int(c, 1, &v) || !v)
+	if (!cursor_uint(c, 1, &v) || !v)
 		return false;
 	h->opcode_base = (unsigned)v;
 	h->lengths = c->p;
-	if (!cur_skip(c, v - 1))
+	if (!cursor_skip(c, v - 1))
 		return false;
 	for (unsigned op = 1; op < h->opcode_base && op <= 12; op++)
 		if (h->lengths[op - 1] != std_lengths[op - 1])
@@ -249,17 +249,18 @@ static void seq_done(struct run *r, uint64_t low, uint64_t high)
  * against the wanted addresses. */
 static bool run_program(const struct header *h, bool big, struct run *r)
 {
-	struct cur c = { h->prog, h->end, big };
+	struct cursor c;
 	uint64_t addr = 0, file = 1, line = 1, disc = 0, low = 0;
 	bool file_set = false, seq_rows = false;
 	uint32_t default_file = h->nfiles > 1 ? 1 : 0;
 
+	cursor_init(&c, h->prog, h->end, big);
 	while (c.p < c.end) {
 		uint64_t op, v, len, sub;
 		int64_t sv;
 		bool emit = false, end = false;
 
-		if (!cur_int(&c, 1, &op))
+		if (!cursor_uint(&c, 1, &op))
 			return false;
 		if (op >= h->opcode_base) {
 			unsigned adj = (unsigned)op - h->opcode_base;
@@ -269,20 +270,20 @@ static bool run_program(const struct header *h, bool big, struct run *r)
 						    (int)(adj % h->line_range));
 			emit = true;
 		} else if (op == 0) {
-			if (!cur_uleb(&c, &len) || len == 0 ||
+			if (!cursor_uleb(&c, &len) || len == 0 ||
 			    len > (uint64_t)(c.end - c.p) ||
-			    !cur_int(&c, 1, &sub))
+			    !cursor_uint(&c, 1, &sub))
 				return false;
 			if (sub == LNE_END_SEQUENCE && len == 1) {
 				emit = end = true;
 			} else if (sub == LNE_SET_ADDRESS &&
 				   len - 1 == h->addr_size) {
-				if (!cur_int(&c, h->addr_size, &addr))
+				if (!cursor_uint(&c, h->addr_size, &addr))
 					return false;
 			} else if (sub == LNE_SET_DISCRIMINATOR) {
 				const unsigned char *stop = c.p + (len - 1);
 
-				if (!cur_uleb(&c, &disc) || c.p != stop)
+				if (!cursor_uleb(&c, &disc) || c.p != stop)
 					return false;
 			} else {
 				return false;	/* not GCC's: libdwarf's */
@@ -293,17 +294,17 @@ static bool run_program(const struct header *h, bool big, struct run *r)
 				emit = true;
 				break;
 			case LNS_ADVANCE_PC:
-				if (!cur_uleb(&c, &v))
+				if (!cursor_uleb(&c, &v))
 					return false;
 				addr += h->min_inst * v;
 				break;
 			case LNS_ADVANCE_LINE:
-				if (!cur_sleb(&c, &sv))
+				if (!cursor_sleb(&c, &sv))
 					return false;
 				line += (uint64_t)sv;
 				break;
 			case LNS_SET_FILE:
-				if (!cur_uleb(&c, &file))
+				if (!cursor_uleb(&c, &file))
 					return false;
 				file_set = true;
 				break;
@@ -313,14 +314,14 @@ static bool run_program(const struct header *h, bool big, struct run *r)
 					 h->line_range);
 				break;
 			case LNS_FIXED_ADVANCE_PC:
-				if (!cur_int(&c, 2, &v))
+				if (!cursor_uint(&c, 2, &v))
 					return false;
 				addr += v;
 				break;
 			default:	/* operands uleb, as the header says */
 				for (unsigned i = 0; i < h->lengths[op - 1];
 				     i++)
-					if (!cur_uleb(&c, &v))
+					if (!cursor_uleb(&c, &v))
 						return false;
 				break;
 			}
@@ -438,9 +439,10 @@ static void take_rows(const struct line_sections *ls, struct names *names,
 	size_t files_alloc = 0;
 
 	for (size_t t = 0; t < ntaken; t++) {
-		struct cur c = { ls->line + taken[t].off,
-				 ls->line + ls->line_size, big_endian };
+		struct cursor c;
 
+		cursor_init(&c, ls->line + taken[t].off,
+			    ls->line + ls->line_size, big_endian);
 		if (!read_header(&c, ls, h))
 			BUG("line program at 0x%zx read once and not again",
 			    taken[t].off);
@@ -498,10 +500,11 @@ static bool run_all(const struct line_sections *ls, bool big_endian,
 	size_t off = 0;
 
 	while (off < ls->line_size) {
-		struct cur c = { ls->line + off, ls->line + ls->line_size,
-				 big_endian };
+		struct cursor c;
 		size_t first = r->nrows, seqs = r->ix ? r->ix->nseqs : 0;
 
+		cursor_init(&c, ls->line + off, ls->line + ls->line_size,
+			    big_endian);
 		if (!read_header(&c, ls, h))
 			return false;
 		r->wanted = false;
@@ -580,10 +583,11 @@ bool line_prog_rows_indexed(const struct line_sections *ls,
 					      ix->seqs[un->first_seq + q].high);
 		if (!wanted)
 			continue;
-		struct cur c = { ls->line + un->off, ls->line + ls->line_size,
-				 big_endian };
+		struct cursor c;
 		size_t first = r.nrows;
 
+		cursor_init(&c, ls->line + un->off, ls->line + ls->line_size,
+			    big_endian);
 		ok = read_header(&c, ls, &h) && run_program(&h, big_endian, &r);
 		ARRAY_GROW(taken, ntaken + 1, taken_alloc);
 		taken[ntaken++] = (struct taken){ un->off, first,

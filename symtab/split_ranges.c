@@ -19,7 +19,7 @@
  */
 #include <stdio.h>
 
-#include "bytes_cur.h"
+#include "base/cursor.h"
 #include "split_ranges.h"
 
 bool split_addrx(const struct split_ranges *sr, uint64_t index, uint64_t *addr)
@@ -33,7 +33,7 @@ bool split_addrx(const struct split_ranges *sr, uint64_t index, uint64_t *addr)
 	if (off < sr->addr_base || off > sr->addr_len ||
 	    sr->addr_len - off < sr->addr_size)
 		return false;
-	*addr = get(sr->addr + off, sr->addr_size, sr->big);
+	*addr = bytes_get(sr->addr + off, sr->addr_size, sr->big);
 	return true;
 }
 
@@ -42,23 +42,26 @@ bool split_addrx(const struct split_ranges *sr, uint64_t index, uint64_t *addr)
 static bool rnglist_offset(const struct split_ranges *sr, uint64_t index,
 			   uint64_t *off)
 {
-	struct cur c = { sr->rnglists, sr->rnglists + sr->rnglists_len,
-			 sr->big };
+	struct cursor c;
 	uint64_t len, count, v, size = 4;
 	const unsigned char *array;
 
-	if (!cur_int(&c, 4, &len))
+	cursor_init(&c, sr->rnglists, sr->rnglists + sr->rnglists_len,
+		    sr->big);
+	if (!cursor_uint(&c, 4, &len))
 		return false;
 	if (len == 0xffffffff) {
 		size = 8;
-		if (!cur_int(&c, 8, &len))
+		if (!cursor_uint(&c, 8, &len))
 			return false;
 	}
 	/* version 2, address size 1, segment selector size 1 */
-	if (!cur_skip(&c, 4) || !cur_int(&c, 4, &count) || index >= count)
+	if (!cursor_skip(&c, 4) || !cursor_uint(&c, 4, &count) ||
+	    index >= count)
 		return false;
 	array = c.p;
-	if (!cur_skip(&c, index * size) || !cur_int(&c, (unsigned)size, &v))
+	if (!cursor_skip(&c, index * size) ||
+	    !cursor_uint(&c, (unsigned)size, &v))
 		return false;
 	*off = (uint64_t)(array - sr->rnglists) + v;
 	return *off < sr->rnglists_len;
@@ -67,15 +70,15 @@ static bool rnglist_offset(const struct split_ranges *sr, uint64_t index,
 int split_rnglist(const struct split_ranges *sr, bool indexed, uint64_t v,
 		  uint64_t base, split_range_fn *fn, void *arg)
 {
-	struct cur c;
+	struct cursor c;
 	uint64_t off = v, a, b;
 	unsigned asz = sr->addr_size;
 
 	if (!sr->rnglists || (indexed && !rnglist_offset(sr, v, &off)) ||
 	    off >= sr->rnglists_len)
 		return -1;
-	c = (struct cur){ sr->rnglists + off, sr->rnglists + sr->rnglists_len,
-			  sr->big };
+	cursor_init(&c, sr->rnglists + off, sr->rnglists + sr->rnglists_len,
+			sr->big);
 	for (;;) {
 		unsigned kind;
 
@@ -86,37 +89,38 @@ int split_rnglist(const struct split_ranges *sr, bool indexed, uint64_t v,
 		case 0:		/* DW_RLE_end_of_list */
 			return 0;
 		case 1:		/* DW_RLE_base_addressx */
-			if (!cur_uleb(&c, &a) || !split_addrx(sr, a, &base))
+			if (!cursor_uleb(&c, &a) || !split_addrx(sr, a, &base))
 				return -1;
 			break;
 		case 2:		/* DW_RLE_startx_endx */
-			if (!cur_uleb(&c, &a) || !cur_uleb(&c, &b) ||
+			if (!cursor_uleb(&c, &a) || !cursor_uleb(&c, &b) ||
 			    !split_addrx(sr, a, &a) || !split_addrx(sr, b, &b))
 				return -1;
 			fn(arg, a, b);
 			break;
 		case 3:		/* DW_RLE_startx_length */
-			if (!cur_uleb(&c, &a) || !cur_uleb(&c, &b) ||
+			if (!cursor_uleb(&c, &a) || !cursor_uleb(&c, &b) ||
 			    !split_addrx(sr, a, &a))
 				return -1;
 			fn(arg, a, a + b);
 			break;
 		case 4:		/* DW_RLE_offset_pair */
-			if (!cur_uleb(&c, &a) || !cur_uleb(&c, &b))
+			if (!cursor_uleb(&c, &a) || !cursor_uleb(&c, &b))
 				return -1;
 			fn(arg, base + a, base + b);
 			break;
 		case 5:		/* DW_RLE_base_address */
-			if (!cur_int(&c, asz, &base))
+			if (!cursor_uint(&c, asz, &base))
 				return -1;
 			break;
 		case 6:		/* DW_RLE_start_end */
-			if (!cur_int(&c, asz, &a) || !cur_int(&c, asz, &b))
+			if (!cursor_uint(&c, asz, &a) ||
+			    !cursor_uint(&c, asz, &b))
 				return -1;
 			fn(arg, a, b);
 			break;
 		case 7:		/* DW_RLE_start_length */
-			if (!cur_int(&c, asz, &a) || !cur_uleb(&c, &b))
+			if (!cursor_uint(&c, asz, &a) || !cursor_uleb(&c, &b))
 				return -1;
 			fn(arg, a, a + b);
 			break;
@@ -131,16 +135,15 @@ int split_ranges4(const struct split_ranges *sr, uint64_t off, uint64_t base,
 {
 	unsigned asz = sr->addr_size;
 	uint64_t all = asz == 8 ? UINT64_MAX : UINT32_MAX, a, b;
-	struct cur c;
+	struct cursor c;
 
 	off += sr->ranges_base;
 	if (!sr->ranges || off < sr->ranges_base || off >= sr->ranges_len ||
 	    (asz != 4 && asz != 8))
 		return -1;
-	c = (struct cur){ sr->ranges + off, sr->ranges + sr->ranges_len,
-			  sr->big };
+	cursor_init(&c, sr->ranges + off, sr->ranges + sr->ranges_len, sr->big);
 	for (;;) {
-		if (!cur_int(&c, asz, &a) || !cur_int(&c, asz, &b))
+		if (!cursor_uint(&c, asz, &a) || !cursor_uint(&c, asz, &b))
 			return -1;
 		if (a == 0 && b == 0)
 			return 0;

@@ -646,8 +646,7 @@ static void test_sample_every_field(void **state)
 		struct buf b;
 
 		build_full_sample(&b, be, &a, counters);
-		cursor_init(&c, b.p, b.n);
-		c.big_endian = be;
+		cursor_init(&c, b.p, b.p + b.n, be);
 		if (perf_parse_sample(&a, &c, &s, &why, &at) < 0)
 			fail_msg("%s at %zu", why, at);
 		assert_int_equal(cursor_left(&c), 0);
@@ -662,8 +661,7 @@ static void test_sample_every_field(void **state)
 		assert_true(s.has_stack_user);
 		/* every shorter body fails inside some field, never past */
 		for (size_t len = 0; len < b.n; len++) {
-			cursor_init(&c, b.p, len);
-			c.big_endian = be;
+			cursor_init(&c, b.p, b.p + len, be);
 			why = NULL;
 			assert_int_equal(perf_parse_sample(&a, &c, &s, &why, &at),
 					 -1);

@@ -9,30 +9,30 @@
 
 /* eh_value()'s reading, inline in both of its callers: one call a
  * pointer */
-static inline bool read_value(struct cur *c, unsigned enc,
+static inline bool read_value(struct cursor *c, unsigned enc,
 			      const struct eh_ptrs *how, uint64_t *v)
 {
 	switch (enc & EH_PE_FORMAT) {
 	case EH_PE_ABSPTR:
-		return cur_int(c, how->addr_size, v);
+		return cursor_uint(c, how->addr_size, v);
 	case EH_PE_ULEB128:
-		return cur_leb(c, how->leb, v);
+		return cursor_leb(c, how->leb, v);
 	case EH_PE_UDATA2:
-		return cur_int(c, 2, v);
+		return cursor_uint(c, 2, v);
 	case EH_PE_UDATA4:
-		return cur_int(c, 4, v);
+		return cursor_uint(c, 4, v);
 	case EH_PE_UDATA8:
 	case EH_PE_SDATA8:
-		return cur_int(c, 8, v);
+		return cursor_uint(c, 8, v);
 	case EH_PE_SLEB128:
-		return cur_leb(c, how->leb | LEB_SIGNED, v);
+		return cursor_leb(c, how->leb | LEB_SIGNED, v);
 	case EH_PE_SDATA2:
-		if (!cur_int(c, 2, v))
+		if (!cursor_uint(c, 2, v))
 			return false;
 		*v = (uint64_t)(int64_t)(int16_t)*v;
 		return true;
 	case EH_PE_SDATA4:
-		if (!cur_int(c, 4, v))
+		if (!cursor_uint(c, 4, v))
 			return false;
 		*v = (uint64_t)(int64_t)(int32_t)*v;
 		return true;
@@ -41,13 +41,13 @@ static inline bool read_value(struct cur *c, unsigned enc,
 	}
 }
 
-bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
+bool eh_value(struct cursor *c, unsigned enc, const struct eh_ptrs *how,
 	      uint64_t *v)
 {
 	return read_value(c, enc, how, v);
 }
 
-bool eh_pointer(struct cur *c, unsigned enc, uint64_t at,
+bool eh_pointer(struct cursor *c, unsigned enc, uint64_t at,
 		const struct eh_ptrs *how, uint64_t *v)
 {
 	uint64_t x;
@@ -74,7 +74,7 @@ bool eh_pointer(struct cur *c, unsigned enc, uint64_t at,
 
 /* The letters after 'z' and their data, at c (the data's bytes alone):
  * false when the data ends in a letter's. */
-static bool read_letters(struct cur *c, const struct eh_ptrs *how,
+static bool read_letters(struct cursor *c, const struct eh_ptrs *how,
 			 struct eh_cie *cie)
 {
 	uint64_t v;
@@ -82,17 +82,17 @@ static bool read_letters(struct cur *c, const struct eh_ptrs *how,
 	for (const char *a = cie->aug + 1; *a; a++) {
 		switch (*a) {
 		case 'R':
-			if (!cur_u8(c, &cie->fde_enc))
+			if (!cursor_u8(c, &cie->fde_enc))
 				return false;
 			break;
 		case 'L':
-			if (!cur_u8(c, &cie->lsda_enc))
+			if (!cursor_u8(c, &cie->lsda_enc))
 				return false;
 			break;
 		case 'P':
 			/* the personality routine's pointer, skipped: its
 			 * size is its format's */
-			if (!cur_u8(c, &cie->per_enc) ||
+			if (!cursor_u8(c, &cie->per_enc) ||
 			    !eh_value(c, cie->per_enc, how, &v))
 				return false;
 			cie->per_apply |= (uint8_t)(1u << ((cie->per_enc &
@@ -114,44 +114,45 @@ static bool read_letters(struct cur *c, const struct eh_ptrs *how,
 	return true;
 }
 
-bool eh_cie_parse(struct cur c, const struct eh_ptrs *how,
+bool eh_cie_parse(struct cursor c, const struct eh_ptrs *how,
 		  struct eh_cie *cie)
 {
 	uint64_t id, len, ra;
-	struct cur data;
+	struct cursor data;
 	uint8_t b;
 
 	memset(cie, 0, sizeof(*cie));
 	cie->fde_enc = EH_PE_ABSPTR;
 	cie->lsda_enc = cie->per_enc = EH_PE_OMIT;
-	if (!cur_int(&c, 4, &id) || id != 0 || !cur_u8(&c, &cie->version))
+	if (!cursor_uint(&c, 4, &id) || id != 0 ||
+	    !cursor_u8(&c, &cie->version))
 		return false;
 	cie->aug = (const char *)c.p;
 	while (c.p < c.end && *c.p)
 		c.p++;
-	if (!cur_skip(&c, 1))
+	if (!cursor_skip(&c, 1))
 		return false;
 	cie->eh = strstr(cie->aug, "eh") != NULL;
-	if (cie->eh && !cur_skip(&c, how->addr_size))
+	if (cie->eh && !cursor_skip(&c, how->addr_size))
 		return false;
-	if (!cur_leb(&c, how->leb, &cie->caf) ||
-	    !cur_leb(&c, how->leb | LEB_SIGNED, &ra))
+	if (!cursor_leb(&c, how->leb, &cie->caf) ||
+	    !cursor_leb(&c, how->leb | LEB_SIGNED, &ra))
 		return false;
 	cie->daf = (int64_t)ra;
 	if (cie->version == 1) {
-		if (!cur_u8(&c, &b))
+		if (!cursor_u8(&c, &b))
 			return false;
 		ra = b;
-	} else if (!cur_leb(&c, how->leb, &ra)) {
+	} else if (!cursor_leb(&c, how->leb, &ra)) {
 		return false;
 	}
 	cie->ra = ra;
 	if (cie->aug[0] == 'z') {
 		cie->aug_z = true;
-		if (!cur_leb(&c, how->leb, &len) ||
+		if (!cursor_leb(&c, how->leb, &len) ||
 		    len > (uint64_t)(c.end - c.p))
 			return false;
-		data = (struct cur){ c.p, c.p + len, c.big };
+		cursor_init(&data, c.p, c.p + len, c.big_endian);
 		c.p += len;
 		if (!read_letters(&data, how, cie))
 			return false;

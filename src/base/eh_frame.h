@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "byte_cursor.h"
+#include "cursor.h"
 
 /* DW_EH_PE_*: a pointer's format (the low 4 bits) and application */
 #define EH_PE_OMIT 0xff
@@ -48,7 +48,7 @@
 /* How a reader reads pointers: one per section it reads them from. */
 struct eh_ptrs {
 	unsigned addr_size;	/* an absptr's bytes: 4 or 8 */
-	unsigned leb;		/* cur_leb()'s how for the LEB128 formats */
+	unsigned leb;		/* cursor_leb()'s how, for the LEB128s */
 	bool datarel;		/* datarel read, from data; else false */
 	uint64_t data;
 };
@@ -58,7 +58,7 @@ struct eh_ptrs {
  * order, the signed formats sign-extended: false for another format or
  * bytes that end (a LEB128's leaves the cursor anywhere in it).
  */
-bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
+bool eh_value(struct cursor *c, unsigned enc, const struct eh_ptrs *how,
 	      uint64_t *v);
 
 /*
@@ -67,7 +67,7 @@ bool eh_value(struct cur *c, unsigned enc, const struct eh_ptrs *how,
  * (plus how->data, when how->datarel). False for another application
  * (text-, function-relative, aligned), an indirect one, or eh_value()'s.
  */
-bool eh_pointer(struct cur *c, unsigned enc, uint64_t at,
+bool eh_pointer(struct cursor *c, unsigned enc, uint64_t at,
 		const struct eh_ptrs *how, uint64_t *v);
 
 /*
@@ -77,14 +77,14 @@ bool eh_pointer(struct cur *c, unsigned enc, uint64_t at,
  * of 64 bits (not read here), or one past the section.
  */
 static inline bool eh_entry(const unsigned char *sec, size_t size,
-			    uint64_t off, bool big, struct cur *c)
+			    uint64_t off, bool big, struct cursor *c)
 {
 	uint64_t len;
 
 	if (off >= size)
 		return false;
-	*c = (struct cur){ sec + off, sec + size, big };
-	if (!cur_int(c, 4, &len) || len == 0 || len == 0xffffffff ||
+	cursor_init(c, sec + off, sec + size, big);
+	if (!cursor_uint(c, 4, &len) || len == 0 || len == 0xffffffff ||
 	    len > (uint64_t)(c->end - c->p))
 		return false;
 	c->end = c->p + len;
@@ -122,7 +122,7 @@ struct eh_cie {
  * "eh". False when c's entry is not a CIE (its id is not 0), or its
  * bytes end in what is read.
  */
-bool eh_cie_parse(struct cur c, const struct eh_ptrs *how,
+bool eh_cie_parse(struct cursor c, const struct eh_ptrs *how,
 		  struct eh_cie *cie);
 
 #endif

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/cursor.h"
 #include "base/diag.h"
-#include "cursor.h"
 #include "profile/gmon_data.h"
 #include "read.h"
 
@@ -37,6 +37,7 @@
 
 struct gparse {
 	struct cursor c;
+	const unsigned char *data;	/* the file's first byte */
 	unsigned asz;		/* address size */
 	struct gmon_data *g;	/* what this file holds */
 	uint64_t nbb;
@@ -189,7 +190,7 @@ static int parse_gnu(struct gparse *gp)
 	if (version != 1 && version != 0)
 		return fail(gp, 4, "gmon.out version %u (expected 1)", version);
 	while (cursor_left(&gp->c)) {
-		uint64_t off = cursor_offset(&gp->c);
+		uint64_t off = (uint64_t)(gp->c.p - gp->data);
 		uint8_t tag = 0;
 		int r;
 
@@ -273,7 +274,7 @@ static int parse_bsd(struct gparse *gp, const struct bsd_header *bh)
 	h.rate = bh->rate;
 	strcpy(h.dimen, "seconds");
 	h.abbrev = 's';
-	gp->c.p = gp->c.start + bh->hdr;
+	gp->c.p = gp->data + bh->hdr;
 	if (h.nbins && add_bins(gp, &h, 0) < 0)
 		return -1;
 	while (cursor_left(&gp->c)) {
@@ -294,8 +295,8 @@ static void gparse_init(struct gparse *gp, const unsigned char *data,
 			size_t len, unsigned asz, bool be)
 {
 	memset(gp, 0, sizeof(*gp));
-	cursor_init(&gp->c, data, len);
-	gp->c.big_endian = be;
+	cursor_init(&gp->c, data, data + len, be);
+	gp->data = data;
 	gp->asz = asz;
 	gp->g = gmon_new((uint8_t)asz, be);
 }

@@ -51,23 +51,23 @@ static const struct eh_ptrs frame_ptrs = { 8, LEB_64, true, 0 };
 
 /* LEB128s as libdw reads them: a number past 64 bits is an error (the
  * rows are compared with libdw's), one of a byte inline. */
-static inline bool get_uleb(struct cur *c, uint64_t *v)
+static inline bool get_uleb(struct cursor *c, uint64_t *v)
 {
-	return cur_uleb_fast(c, LEB_64, v);
+	return cursor_uleb_fast(c, LEB_64, v);
 }
 
-static bool get_sleb(struct cur *c, int64_t *v)
+static bool get_sleb(struct cursor *c, int64_t *v)
 {
 	uint64_t x;
 
-	if (!cur_leb_call(c, LEB_64 | LEB_SIGNED, &x))
+	if (!cursor_leb_call(c, LEB_64 | LEB_SIGNED, &x))
 		return false;
 	*v = (int64_t)x;
 	return true;
 }
 
 /* The link-time address of c's next byte, in .eh_frame. */
-static uint64_t addr_of(const struct perf_fde *t, const struct cur *c)
+static uint64_t addr_of(const struct perf_fde *t, const struct cursor *c)
 {
 	return t->frame_addr + (uint64_t)(c->p - t->frame);
 }
@@ -81,7 +81,7 @@ static uint64_t addr_of(const struct perf_fde *t, const struct cur *c)
 static bool read_cie(const struct perf_fde *t, uint64_t off, struct fde_cie *cie)
 {
 	const struct eh_cie *k = &cie->eh;
-	struct cur c;
+	struct cursor c;
 
 	if (!eh_entry(t->frame, t->frame_len, off, false, &c) ||
 	    !eh_cie_parse(c, &frame_ptrs, &cie->eh))
@@ -124,7 +124,7 @@ static bool set_rule(struct fde_state *st, uint64_t r, enum rule rule, int64_t v
 	return true;
 }
 
-static bool skip_block(struct cur *c)
+static bool skip_block(struct cursor *c)
 {
 	uint64_t len;
 
@@ -138,23 +138,23 @@ static bool skip_block(struct cur *c)
  * DW_CFA_def_cfa_expression's block at c: a PLT entry's expression
  * (struct cfi_row's plt_k) taken as CFA_PLT, any other as CFA_EXPR.
  */
-static bool cfa_expression(struct cur *c, struct fde_state *st)
+static bool cfa_expression(struct cursor *c, struct fde_state *st)
 {
 	/* after DW_OP_bregN's offset: DW_OP_breg16 0; DW_OP_lit15;
 	 * DW_OP_and; then DW_OP_litK, and after it these */
 	static const unsigned char mid[] = { 0x80, 0x00, 0x3f, 0x1a };
 	static const unsigned char tail[] = { 0x2a, 0x33, 0x24, 0x22 };
-	struct cur b;
+	struct cursor b;
 	uint64_t len;
 	int64_t off;
 	unsigned char op, k;
 
 	if (!get_uleb(c, &len) || len > (uint64_t)(c->end - c->p))
 		return false;
-	b = (struct cur){ c->p, c->p + len, false };
+	cursor_init(&b, c->p, c->p + len, false);
 	c->p += len;
 	st->cfa = CFA_EXPR;
-	if (!cur_u8(&b, &op) || op < 0x70 || op > 0x8f ||	/* bregN */
+	if (!cursor_u8(&b, &op) || op < 0x70 || op > 0x8f ||	/* bregN */
 	    !get_sleb(&b, &off) || (size_t)(b.end - b.p) != 9 ||
 	    memcmp(b.p, mid, sizeof(mid)) ||
 	    memcmp(b.p + 5, tail, sizeof(tail)))
@@ -176,17 +176,18 @@ static int64_t factored(uint64_t v, int64_t f)
 
 /* The instructions [p, end) run over *st; false for one not read here.
  * *done: an advance went past the pc (the FDE's run ends). (The cursor
- * is made here: passed by value, at 24 bytes it came in memory, and
- * each byte read stored its p back there.) */
+ * is made here: passed by value, more than 16 bytes, it came in memory,
+ * and each byte read stored its p back there.) */
 static bool run_ins(struct run *rn, const unsigned char *p,
 		    const unsigned char *end, struct fde_state *st, bool *done)
 {
-	struct cur c = { p, end, false };
+	struct cursor c;
 	const struct fde_cie *cie = rn->cie;
 	uint64_t r, v, delta;
 	int64_t s;
 	uint8_t op;
 
+	cursor_init(&c, p, end, false);
 	*done = false;
 	while (c.p < c.end) {
 		op = *c.p++;
@@ -218,15 +219,15 @@ static bool run_ins(struct run *rn, const unsigned char *p,
 		case DW_CFA_nop:
 			continue;
 		case DW_CFA_advance_loc1:
-			if (!cur_le(&c, 1, &delta))
+			if (!cursor_le(&c, 1, &delta))
 				return false;
 			goto advance;
 		case DW_CFA_advance_loc2:
-			if (!cur_le(&c, 2, &delta))
+			if (!cursor_le(&c, 2, &delta))
 				return false;
 			goto advance;
 		case DW_CFA_advance_loc4:
-			if (!cur_le(&c, 4, &delta))
+			if (!cursor_le(&c, 4, &delta))
 				return false;
 			goto advance;
 		case DW_CFA_offset_extended:
@@ -455,7 +456,7 @@ bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 	size_t lo = 0, hi = t->count, i;
 	uint64_t at, off, id, cie_off, begin, range;
 	const struct fde_cie *k;
-	struct cur c;
+	struct cursor c;
 	struct fde_state st;
 	struct run rn;
 	bool done;
@@ -483,7 +484,7 @@ bool perf_fde_row(struct perf_fde *t, uint64_t pc, struct cfi_row *row,
 	if (!eh_entry(t->frame, t->frame_len, off, false, &c))
 		return false;
 	/* the CIE pointer: from itself back to the CIE */
-	if (!cur_le(&c, 4, &id) || id == 0 || id > off + 4)
+	if (!cursor_le(&c, 4, &id) || id == 0 || id > off + 4)
 		return false;
 	cie_off = off + 4 - id;
 	if (!(k = cie_of(t, cie_off)) ||
@@ -546,7 +547,7 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf)
 	uint64_t frame_ptr, count;
 	GElf_Ehdr eh;
 	struct eh_ptrs hdr_ptrs;
-	struct cur c;
+	struct cursor c;
 	uint8_t version, ptr_enc, count_enc, table_enc;
 
 	memset(t, 0, sizeof(*t));
@@ -561,9 +562,10 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf)
 	/* .eh_frame_hdr's pointers: datarel from its own address */
 	hdr_ptrs = frame_ptrs;
 	hdr_ptrs.data = t->hdr_addr;
-	c = (struct cur){ hdr, hdr + hdr_len, false };
-	if (!cur_u8(&c, &version) || version != 1 || !cur_u8(&c, &ptr_enc) ||
-	    !cur_u8(&c, &count_enc) || !cur_u8(&c, &table_enc) ||
+	cursor_init(&c, hdr, hdr + hdr_len, false);
+	if (!cursor_u8(&c, &version) || version != 1 ||
+	    !cursor_u8(&c, &ptr_enc) || !cursor_u8(&c, &count_enc) ||
+	    !cursor_u8(&c, &table_enc) ||
 	    table_enc != (EH_PE_DATAREL | EH_PE_SDATA4) ||
 	    !eh_pointer(&c, ptr_enc, t->hdr_addr + 4, &hdr_ptrs, &frame_ptr) ||
 	    frame_ptr != t->frame_addr ||

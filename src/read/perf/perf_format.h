@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "read/cursor.h"
+#include "base/cursor.h"
 
 /* Records perf adds to the kernel's (tools/perf/util/event.h). */
 enum {

@@ -203,8 +203,7 @@ int perf_set_build_id(struct perf_reader *r, uint32_t obj, const uint8_t *id,
 static inline void perf_cursor(const struct perf_reader *r, struct cursor *c,
 			       const unsigned char *p, size_t len)
 {
-	cursor_init(c, p, len);
-	c->big_endian = r->big_endian;
+	cursor_init(c, p, p + len, r->big_endian);
 }
 
 /* perf_header.c */

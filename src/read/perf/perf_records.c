@@ -341,7 +341,7 @@ static int read_id_index(struct perf_reader *r, const struct perf_record *rec)
 	struct cursor c;
 
 	perf_cursor(r, &c, rec->body, rec->len);
-	if (cursor_u64(&c, &nr) < 0 || nr > cursor_left(&c) / 32)
+	if (!cursor_u64(&c, &nr) || nr > cursor_left(&c) / 32)
 		return perf_fail(r, rec->off, "an id index of %llu entries "
 				 "in a record of %zu bytes",
 				 (unsigned long long)nr, rec->len + HEADER_SIZE);
@@ -370,7 +370,7 @@ static int read_header_feature(struct perf_reader *r,
 	struct cursor c;
 
 	perf_cursor(r, &c, rec->body, rec->len);
-	if (cursor_u64(&c, &feat) < 0)
+	if (!cursor_u64(&c, &feat))
 		return perf_fail(r, rec->off, "a feature record without its "
 				 "feature number");
 	if (feat >= PERF_FEAT_BITS)
@@ -535,12 +535,12 @@ static int extra_bytes(const struct perf_reader *r,
 	*extra = 0;
 	perf_cursor(r, &c, rec->body, rec->len);
 	if (rec->type == PERF_REC_HEADER_TRACING_DATA) {
-		if (cursor_u32(&c, &n32) < 0)
+		if (!cursor_u32(&c, &n32))
 			return perf_fail(r, rec->off, "a tracing-data record "
 					 "without its size");
 		*extra = ((uint64_t)n32 + 7) & ~(uint64_t)7;
 	} else if (rec->type == PERF_REC_AUXTRACE) {
-		if (cursor_u64(&c, &n) < 0)
+		if (!cursor_u64(&c, &n))
 			return perf_fail(r, rec->off, "an AUX trace record "
 					 "without its size");
 		*extra = n;
@@ -943,7 +943,7 @@ static int read_compressed(struct perf_reader *r, struct perf_inflate *z,
 		uint64_t size = 0;
 
 		perf_cursor(r, &c, rec->body, rec->len);
-		if (cursor_u64(&c, &size) < 0 || size > rec->len - 8)
+		if (!cursor_u64(&c, &size) || size > rec->len - 8)
 			return perf_fail(r, rec->off, "a compressed record of "
 					 "%u bytes whose data would be %llu",
 					 rec->size, (unsigned long long)size);

@@ -23,7 +23,7 @@ static int fail(struct sparse *sp, const char *why)
 
 static int u64(struct sparse *sp, uint64_t *v, const char *what)
 {
-	return cursor_u64(sp->c, v) < 0 ? fail(sp, what) : 0;
+	return cursor_u64(sp->c, v) ? 0 : fail(sp, what);
 }
 
 static int skip(struct sparse *sp, uint64_t n, const char *what)
@@ -158,8 +158,8 @@ static int fields(struct sparse *sp, const struct perf_attr *a,
 		s->has_ip = true;
 	}
 	if (t & PERF_SAMPLE_TID) {
-		if (cursor_u32(sp->c, &s->pid) < 0 ||
-		    cursor_u32(sp->c, &s->tid) < 0)
+		if (!cursor_u32(sp->c, &s->pid) ||
+		    !cursor_u32(sp->c, &s->tid))
 			return fail(sp, "the pid and tid");
 	}
 	if ((t & PERF_SAMPLE_TIME) && u64(sp, &s->time, "the time") < 0)
@@ -179,7 +179,7 @@ static int fields(struct sparse *sp, const struct perf_attr *a,
 	if ((t & PERF_SAMPLE_CALLCHAIN) && read_chain(sp, s) < 0)
 		return -1;
 	if (t & PERF_SAMPLE_RAW) {
-		if (cursor_u32(sp->c, &raw) < 0)
+		if (!cursor_u32(sp->c, &raw))
 			return fail(sp, "the raw data's size");
 		if (skip(sp, raw, "the raw data: longer than the record") < 0)
 			return -1;
@@ -263,8 +263,7 @@ int perf_parse_trailer(const struct perf_attr *a, const unsigned char *body,
 	memset(t, 0, sizeof(*t));
 	if (n > len)
 		return -1;
-	cursor_init(&c, body + len - n, n);
-	c.big_endian = big_endian;
+	cursor_init(&c, body + len - n, body + len, big_endian);
 	if (!n)
 		return 0;
 	/* the cursor holds exactly n bytes: none of these reads fails */

@@ -440,7 +440,7 @@ int perf_sample_attr(struct perf_reader *r, const struct perf_record *rec,
 		if (idoff >= 0) {
 			perf_cursor(r, &c, rec->body, rec->len);
 			c.p += (size_t)idoff <= rec->len ? (size_t)idoff : rec->len;
-			if (cursor_u64(&c, &id) < 0)
+			if (!cursor_u64(&c, &id))
 				return perf_fail(r, rec->off, "a sample too "
 						 "short for its id");
 		}
