@@ -289,6 +289,51 @@ static void test_ahead_two_readers(void **state)
 }
 
 /*
+ * The memory the reading touches: with little kept (records asked for
+ * in order, each kept until the next), the pieces are read at most
+ * PERF_AHEAD_LIGHT from the first held on, and the buffers given back
+ * are taken again, so that 24 pieces go through no more than that and
+ * one more buffer; with 12 MiB kept, as many more as that holds.
+ */
+static void test_ahead_buffers_used(void **state)
+{
+	size_t len = 24 * MIB + 99, start = 10, used;
+	struct ahead_file f = ahead_file_open(len);
+	const unsigned char *data = f.data;
+	struct perf_ahead *a;
+
+	(void)state;
+	a = perf_ahead_start(f.fd, start, len);
+	assert_non_null(a);
+	for (size_t at = start; at + 7000 <= len; at += 7000) {
+		assert_memory_equal(perf_ahead_bytes(a, at, 7000), data + at,
+				    7000);
+		/* a slow reader of the records: the threads get as far
+		 * ahead as they may */
+		if ((at - start) / MIB != (at + 7000 - start) / MIB)
+			usleep(20000);
+	}
+	used = perf_ahead_buffers_used(a);
+	assert_true(used >= 2);
+	assert_true(used <= PERF_AHEAD_LIGHT + 1);
+	perf_ahead_stop(a);
+
+	a = perf_ahead_start(f.fd, start, len);
+	assert_non_null(a);
+	for (size_t at = start; at + 7000 <= len; at += 7000) {
+		size_t keep = at - start > 12 * MIB ? at - 12 * MIB : start;
+
+		assert_memory_equal(perf_ahead_bytes_kept(a, at, 7000, keep),
+				    data + at, 7000);
+	}
+	used = perf_ahead_buffers_used(a);
+	assert_true(used >= 13);
+	assert_true(used <= PERF_AHEAD_PIECES);
+	perf_ahead_stop(a);
+	ahead_file_close(&f);
+}
+
+/*
  * A reader that keeps all but a few of the pieces (its records 13.5
  * MiB behind the one it asks for): the reading threads, woken for room
  * only once PERF_AHEAD_PIECES - 12 pieces are free (perf_ahead.c's
@@ -373,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_ahead_direct_guard),
 		cmocka_unit_test(test_ahead_two_readers),
 		cmocka_unit_test(test_ahead_little_room),
+		cmocka_unit_test(test_ahead_buffers_used),
 		cmocka_unit_test(test_ahead_device_time),
 	};
 

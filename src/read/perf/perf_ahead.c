@@ -16,6 +16,16 @@
  * kernel's copy, 0.25 ms of CPU), the pieces nearer than that, when
  * the direct reads have fallen behind the main thread (read_direct(),
  * reader()).
+ *
+ * A piece's slot (k % PIECES) says where the piece is; its buffer comes
+ * from a pool when a thread takes it, and goes back when the main
+ * thread lets the piece go, the last one back the first taken again.
+ * The threads read the pieces up to LIGHT from the first one held, or,
+ * when more is kept, up to AHEAD past the one last asked for: with
+ * little kept (the usual: a round or two of perf record's) about LIGHT
+ * buffers are ever used, and up to PIECES when much is kept. Each
+ * buffer's first use faults in memory new to the process, which on a
+ * virtual machine whose host has taken it back costs 2.5 ms a MiB.
  */
 #include "perf_ahead.h"
 
@@ -60,8 +70,14 @@
  * room for the thread to get well ahead while it has a processor: with
  * 6, on two processors shared with the second unwinder and the symbol
  * tables' thread, the main thread waited for pieces 110-175 ms a run
- * of the 1 GB recording (27-52 ms with 16, and no direct reads). */
+ * of the 1 GB recording (27-52 ms with 16, and no direct reads).
+ * With the two reading threads of now, 8 did better than 16 on that
+ * recording (0.93-0.98 of its wall time, 5 runs of 11-25 interleaved
+ * rounds; 16 MiB of buffers touched first were 37 ms of the copying
+ * thread's CPU in one run): LIGHT, while as many as 16 may be held. */
 #define PIECES PERF_AHEAD_PIECES
+#define AHEAD PERF_AHEAD_READ_AHEAD
+#define LIGHT PERF_AHEAD_LIGHT
 /* A record's size is a u16: one crosses at most into the next piece. */
 #define RECORD_MAX PERF_AHEAD_RECORD_MAX
 _Static_assert(RECORD_MAX <= PIECE, "a record spans at most two pieces");
@@ -84,8 +100,19 @@ struct perf_ahead {
 	bool reader_idle[2];	/* under lock: waiting on reader_cv */
 	size_t main_waits;	/* under lock: the piece the main thread
 				 * waits for; SIZE_MAX: none */
-	unsigned char *buf[PIECES];	/* in mem, at start's offset in a
-					 * block */
+	unsigned char *bufs[PIECES];	/* the pool's, in mem, at start's
+					 * offset in a block */
+	bool used[PIECES];		/* bufs[i] written before (under
+					 * lock) */
+	/* under lock: the pool's buffers free (indexes into bufs, the
+	 * last the first taken); each taken piece's, by slot (its
+	 * index k % PIECES), which the main thread reads without the lock
+	 * for the pieces it saw read; the pieces below freed have given
+	 * theirs back */
+	uint8_t free[PIECES];
+	size_t nfree;
+	uint8_t buf_of[PIECES];
+	size_t freed;
 	void *mem;			/* the pieces' mapping */
 	int direct_fd;		/* the file opened again with O_DIRECT, the
 				 * thread's; -1: none, or no longer */
@@ -224,14 +251,14 @@ static size_t read_direct(struct perf_ahead *a, size_t off, size_t want,
 
 /* Piece k's bytes into buf: how many, and whether all came. */
 static size_t read_piece(struct perf_ahead *a, size_t k, unsigned char *buf,
-			 bool direct, bool *failed)
+			 bool first_use, bool direct, bool *failed)
 {
 	size_t off = a->start + k * PIECE, len = 0;
 	size_t want = a->end - off < PIECE ? a->end - off : PIECE;
 
 	*failed = false;
 	if (direct)
-		len = read_direct(a, off, want, buf, k < PIECES);
+		len = read_direct(a, off, want, buf, first_use);
 	while (len < want) {
 		ssize_t got = pread(a->fd, buf + len, want - len,
 				    (off_t)(off + len));
@@ -262,6 +289,15 @@ static bool takes(const struct perf_ahead *a, size_t k, bool direct)
 	return direct ? far : !far;
 }
 
+/* Whether piece k may be read now (under lock): a slot free of the
+ * pieces held, a buffer free, and within LIGHT of the first held or AHEAD
+ * of the one last asked for. */
+static bool has_room(const struct perf_ahead *a, size_t k)
+{
+	return k < a->held + PIECES && a->nfree &&
+	       (k < a->held + LIGHT || k <= a->asked + AHEAD);
+}
+
 /* Whether the thread (direct: the one with O_DIRECT) has a piece to
  * take, or is to end (under lock). */
 static bool reader_has_work(const struct perf_ahead *a, bool direct)
@@ -271,7 +307,7 @@ static bool reader_has_work(const struct perf_ahead *a, bool direct)
 	if (a->stop || a->failed || a->start + k * PIECE >= a->end ||
 	    (direct && !a->direct_on))
 		return true;
-	return k < a->held + PIECES && takes(a, k, direct);
+	return has_room(a, k) && takes(a, k, direct);
 }
 
 /*
@@ -297,7 +333,9 @@ static bool worth_waking(const struct perf_ahead *a, bool direct)
 	if (a->stop || a->failed || a->start + k * PIECE >= a->end ||
 	    (direct && !a->direct_on))
 		return true;
-	return k + WAKE_ROOM <= a->held + PIECES ||
+	return (k + WAKE_ROOM <= a->held + PIECES &&
+		(k + WAKE_ROOM <= a->held + LIGHT ||
+		 k + WAKE_ROOM <= a->asked + AHEAD + 1)) ||
 	       k <= a->asked + a->direct_ahead;
 }
 
@@ -350,9 +388,24 @@ static void wake_main(struct perf_ahead *a, size_t k)
 		pthread_cond_signal(&a->main_cv);
 }
 
+/* The buffers of the pieces below the one held first back to the pool
+ * (under lock), each once read (every piece below the one held was
+ * asked for and read: a piece not, were there one, keeps its buffer
+ * until it is). */
+static void give_back(struct perf_ahead *a)
+{
+	while (a->freed < a->held && a->freed < a->next &&
+	       a->pieces[a->freed % PIECES].index == a->freed) {
+		a->free[a->nfree++] = a->buf_of[a->freed % PIECES];
+		a->freed++;
+	}
+}
+
 static void reader_loop(struct perf_ahead *a, bool direct)
 {
 	unsigned wakes;
+	uint8_t ix;
+	bool first_use;
 
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
@@ -362,22 +415,34 @@ static void reader_loop(struct perf_ahead *a, bool direct)
 		if (a->stop || a->failed || a->start + k * PIECE >= a->end ||
 		    (direct && !a->direct_on))
 			break;
-		if (k >= a->held + PIECES || !takes(a, k, direct)) {
+		if (!has_room(a, k) || !takes(a, k, direct)) {
 			a->reader_idle[direct] = true;
 			pthread_cond_wait(&a->reader_cv[direct], &a->lock);
 			a->reader_idle[direct] = false;
 			continue;
 		}
 		a->next++;
+		ix = a->free[--a->nfree];
+		a->buf_of[k % PIECES] = ix;
+		first_use = !a->used[ix];
+		a->used[ix] = true;
 		/* the next may be the other thread's */
 		wakes = readers_to_wake(a);
 		pthread_mutex_unlock(&a->lock);
 		wake(a, wakes);
-		p.len = read_piece(a, k, a->buf[k % PIECES], direct, &p.failed);
+		p.len = read_piece(a, k, a->bufs[ix], first_use, direct,
+				   &p.failed);
 		pthread_mutex_lock(&a->lock);
 		if (direct && a->direct_fd < 0)
 			a->direct_on = false;	/* the guard stopped them */
 		a->pieces[k % PIECES] = p;
+		if (a->freed < a->held) {
+			/* a piece below the one held read only now (which
+			 * the main thread never asks for): the buffers
+			 * from it back */
+			give_back(a);
+			wake_readers(a);
+		}
 		if (p.failed) {
 			a->failed = true;
 			wake_readers(a);
@@ -454,9 +519,13 @@ static int open_direct(struct perf_ahead *a, int fd)
 static void map_pieces(struct perf_ahead *a)
 {
 	a->mem = xcalloc_table(MEM_LEN);
-	for (size_t i = 0; i < PIECES; i++)
-		a->buf[i] = (unsigned char *)a->mem + i * SLOT +
-			    a->start % BLOCK;
+	/* the first taken first: bufs[0] on the pool's top */
+	for (size_t i = 0; i < PIECES; i++) {
+		a->bufs[i] = (unsigned char *)a->mem + i * SLOT +
+			     a->start % BLOCK;
+		a->free[i] = (uint8_t)(PIECES - 1 - i);
+	}
+	a->nfree = PIECES;
 }
 
 struct perf_ahead *perf_ahead_start(int fd, size_t start, size_t end)
@@ -515,6 +584,12 @@ static const struct piece *wait_piece(struct perf_ahead *a, size_t k)
 	return p->failed ? NULL : p;
 }
 
+/* The buffer of piece k, which the main thread saw read. */
+static const unsigned char *piece_buf(const struct perf_ahead *a, size_t k)
+{
+	return a->bufs[a->buf_of[k % PIECES]];
+}
+
 const unsigned char *perf_ahead_bytes(struct perf_ahead *a, size_t at,
 				      size_t n)
 {
@@ -549,8 +624,10 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 	if (kept > a->held || last > a->asked) {
 		/* room for more pieces; and which thread takes the next
 		 * may change */
-		if (kept > a->held)
+		if (kept > a->held) {
 			a->held = kept;
+			give_back(a);
+		}
 		if (last > a->asked)
 			a->asked = last;
 		wakes = readers_to_wake(a);
@@ -573,11 +650,11 @@ const unsigned char *perf_ahead_bytes_kept(struct perf_ahead *a, size_t at,
 		return NULL;
 got:
 	if (last == k)
-		return in + n <= p->len ? a->buf[k % PIECES] + in : NULL;
+		return in + n <= p->len ? piece_buf(a, k) + in : NULL;
 	if (p->len != PIECE || n - (PIECE - in) > q->len)
 		return NULL;
-	memcpy(a->joined, a->buf[k % PIECES] + in, PIECE - in);
-	memcpy(a->joined + (PIECE - in), a->buf[last % PIECES],
+	memcpy(a->joined, piece_buf(a, k) + in, PIECE - in);
+	memcpy(a->joined + (PIECE - in), piece_buf(a, last),
 	       n - (PIECE - in));
 	return a->joined;
 }
@@ -593,12 +670,23 @@ void perf_ahead_span(const struct perf_ahead *a, size_t at,
 	span->hi = span->lo + a->pieces[k % PIECES].len;
 	span->keep_lo = a->start + a->held * PIECE;
 	span->keep_hi = span->keep_lo + PIECE;
-	span->base = a->buf[k % PIECES];
+	span->base = piece_buf(a, k);
 }
 
 bool perf_ahead_joined(const struct perf_ahead *a, const unsigned char *p)
 {
 	return p == a->joined;
+}
+
+size_t perf_ahead_buffers_used(struct perf_ahead *a)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&a->lock);
+	for (size_t i = 0; i < PIECES; i++)
+		n += a->used[i];
+	pthread_mutex_unlock(&a->lock);
+	return n;
 }
 
 size_t perf_ahead_direct_reads(const struct perf_ahead *a)

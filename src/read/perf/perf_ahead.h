@@ -17,8 +17,14 @@
 
 struct perf_ahead;
 
-/* How many pieces of 1 MiB the threads read into, in turn. */
+/* How many pieces of 1 MiB may be held at once (each piece's buffer
+ * from a pool of as many, perf_ahead.c). */
 #define PERF_AHEAD_PIECES 16
+/* How many pieces the threads read: up to PERF_AHEAD_LIGHT from the
+ * first held on, or PERF_AHEAD_READ_AHEAD past the one last asked for
+ * where more is kept. */
+#define PERF_AHEAD_LIGHT 8
+#define PERF_AHEAD_READ_AHEAD 5
 
 /*
  * Threads reading [start, end) of the file fd in pieces, a few ahead
@@ -74,6 +80,10 @@ bool perf_ahead_joined(const struct perf_ahead *a, const unsigned char *p);
 /* How many pieces the thread has read with O_DIRECT (the tests';
  * asked once the reading is done). */
 size_t perf_ahead_direct_reads(const struct perf_ahead *a);
+
+/* How many of the pool's buffers have been read into (the memory the
+ * reading has touched: a MiB each). */
+size_t perf_ahead_buffers_used(struct perf_ahead *a);
 
 /*
  * A read's time on the device, from its wall time t0 to t1 (ns) and
