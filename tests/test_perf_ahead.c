@@ -51,6 +51,20 @@ static void ahead_file_close(struct ahead_file *f)
 	free(f->data);
 }
 
+/* Records of n bytes from start to len asked for in turn, each with
+ * the bytes from lag behind it kept, as a reader in one pass keeps its
+ * held samples: each answer the file's bytes. */
+static void read_kept(struct perf_ahead *a, const unsigned char *data,
+		      size_t start, size_t len, size_t n, size_t lag)
+{
+	for (size_t at = start; at + n <= len; at += n) {
+		size_t keep = at - start > lag ? at - lag : start;
+
+		assert_memory_equal(perf_ahead_bytes_kept(a, at, n, keep),
+				    data + at, n);
+	}
+}
+
 /* ranges like a walk over records: rising, some crossing a piece's end */
 static void test_ahead_bytes(void **state)
 {
@@ -320,12 +334,7 @@ static void test_ahead_buffers_used(void **state)
 
 	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
-	for (size_t at = start; at + 7000 <= len; at += 7000) {
-		size_t keep = at - start > 12 * MIB ? at - 12 * MIB : start;
-
-		assert_memory_equal(perf_ahead_bytes_kept(a, at, 7000, keep),
-				    data + at, 7000);
-	}
+	read_kept(a, data, start, len, 7000, 12 * MIB);
 	used = perf_ahead_buffers_used(a);
 	assert_true(used >= 13);
 	assert_true(used <= PERF_AHEAD_PIECES);
@@ -345,18 +354,12 @@ static void test_ahead_little_room(void **state)
 	size_t len = (PERF_AHEAD_PIECES + 16) * MIB, start = 200;
 	size_t lag = (PERF_AHEAD_PIECES - 3) * MIB + MIB / 2;
 	struct ahead_file f = ahead_file_open(len);
-	const unsigned char *data = f.data;
 	struct perf_ahead *a;
 
 	(void)state;
 	a = perf_ahead_start(f.fd, start, len);
 	assert_non_null(a);
-	for (size_t at = start; at + 6000 <= len; at += 6000) {
-		size_t keep = at - start > lag ? at - lag : start;
-
-		assert_memory_equal(perf_ahead_bytes_kept(a, at, 6000, keep),
-				    data + at, 6000);
-	}
+	read_kept(a, f.data, start, len, 6000, lag);
 	perf_ahead_stop(a);
 	ahead_file_close(&f);
 }
