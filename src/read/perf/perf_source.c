@@ -24,11 +24,17 @@
 #include "perf_ahead.h"
 #include "perf_reader.h"
 
-/* With 1 MiB, the window moved every 680 KB of the 1 GB bench
- * recording read on one thread, each time moving the 340 KB kept to
- * its front: 585 MB of memmove() a run (callgrind), 26-31 ms of 860-940
- * (perf record, one thread). With 4 MiB, 14 ms, for 3 MiB more. */
-#define WINDOW_SIZE ((size_t)4 << 20)
+/* The window: 1 MiB, and 4 once it has moved WINDOW_GROW_AFTER times
+ * (the records read on one thread: no reading ahead, or not yet). With
+ * 1 MiB, the window moved every 680 KB of the 1 GB bench recording read
+ * on one thread, each time moving the 340 KB kept to its front: 585 MB
+ * of memmove() a run (callgrind), 26-31 ms of 860-940 (perf record, one
+ * thread); with 4 MiB, 14 ms. 4 MiB at once touched 3 MiB more in the
+ * runs that start to read ahead a few ms in (perf_source_ask_again(): a
+ * run right after another program), peak RSS 105 -> 108 MiB. */
+#define WINDOW_SIZE ((size_t)1 << 20)
+#define WINDOW_BIG ((size_t)4 << 20)
+#define WINDOW_GROW_AFTER 64
 
 /* Read ahead only in a file of some size. */
 #define AHEAD_MIN_BYTES ((size_t)16 << 20)
@@ -89,9 +95,13 @@ static const unsigned char *window_at(struct perf_source *s, size_t at,
 		return NULL;
 	}
 	s->moves++;
-	if (need > s->cap || !s->buf) {
+	s->window_moves++;
+	if (need > s->cap || !s->buf ||
+	    (s->window_moves >= WINDOW_GROW_AFTER && s->cap < WINDOW_BIG)) {
 		size_t cap = s->cap ? s->cap : WINDOW_SIZE;
 
+		if (s->window_moves >= WINDOW_GROW_AFTER && cap < WINDOW_BIG)
+			cap = WINDOW_BIG;
 		while (cap < need)
 			cap *= 2;
 		s->buf = xreallocarray(s->buf, cap, 1);

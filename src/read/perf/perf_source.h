@@ -23,6 +23,7 @@ struct perf_source {
 	/* times the bytes answered before may have moved: the window
 	 * read again, or the reading ahead stopped */
 	unsigned moves;
+	unsigned window_moves;	/* the window's own (WINDOW_BIG) */
 	/* no processor was free to read ahead at the start: asked again
 	 * (perf_source_ask_again()) up to end */
 	bool declined;
