@@ -910,7 +910,7 @@ static const char *fast_spec_line(struct callgrind_reader *rd, const char *s)
 	case CALLGRIND_KEY_FN:
 		if (select_gave_up(rd))
 			return NULL;	/* parse_name_line() says */
-		/* fallthrough */
+		__attribute__((fallthrough));
 	default:
 		name = fast_name_ref(rd, name_keys[key].space, s, &nl);
 		if (name == NO_NAME)
