@@ -91,28 +91,29 @@ cie_encoding(const struct eh_section *s, uint64_t cie)
 /*
  * How many FDEs .eh_frame_hdr says .eh_frame has (its search table's
  * fde_count, LSB Core "The .eh_frame_hdr section"), at most what
- * eh_size bytes of FDEs hold; 0 when it does not say in the usual
- * encodings. The room made for them at once: grown by half again, the
+ * eh_size bytes of FDEs hold; 0 when it does not say (eh_hdr_parse()).
+ * The room made for them at once: grown by half again, the
  * ranges of libLLVM's 60,000 FDEs were copied into fresh memory four
  * times.
  */
-static size_t fde_count_hint(struct elf_file *ef, bool big, size_t eh_size)
+static size_t fde_count_hint(struct elf_file *ef, unsigned addr_size,
+			     bool big, size_t eh_size)
 {
 	const unsigned char *d;
 	size_t size;
-	struct cursor c;
-	uint64_t v;
+	uint64_t addr = 0;
+	struct eh_hdr h;
 
-	if (!elf_section_bytes(ef, ".eh_frame_hdr", &d, &size) || size < 12 ||
-	    d[0] != 1 || d[2] != EH_PE_UDATA4 ||
-	    ((d[1] & EH_PE_FORMAT) != EH_PE_UDATA4 &&
-	     (d[1] & EH_PE_FORMAT) != EH_PE_SDATA4))
+	/* the count is absolute (udata4, as linkers write it): the
+	 * section's address, if unknown, only moves the pointer to
+	 * .eh_frame, which is not looked at */
+	if (!elf_section_bytes(ef, ".eh_frame_hdr", &d, &size))
 		return 0;
-	cursor_init(&c, d + 8, d + size, big);
-	if (!cursor_uint(&c, 4, &v))
+	(void)elf_section_vaddr(ef, ".eh_frame_hdr", &addr);
+	if (!eh_hdr_parse(d, size, addr, big, addr_size, &h))
 		return 0;
 	/* an FDE is 16 bytes at least: length, CIE pointer, two fields */
-	return v < eh_size / 16 ? (size_t)v : eh_size / 16;
+	return h.count < eh_size / 16 ? (size_t)h.count : eh_size / 16;
 }
 
 size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
@@ -132,7 +133,7 @@ size_t cfi_funcs_read(struct elf_file *ef, unsigned addr_size, bool big,
 	    !elf_section_vaddr(ef, ".eh_frame", &s.vaddr))
 		return 0;
 	u64map_init(&encodings);
-	alloc = fde_count_hint(ef, big, s.size);
+	alloc = fde_count_hint(ef, addr_size, big, s.size);
 	if (alloc)
 		v = xreallocarray(NULL, alloc, sizeof(*v));
 	cursor_init(&c, s.data, s.data + s.size, big);

@@ -2,7 +2,7 @@
  * base/eh_frame.c: the DW_EH_PE_* pointers of each format and
  * application, an entry by its offset, and a CIE's header and
  * augmentation: z, R, P, L, S, B and G, "eh", letters not known,
- * versions, both byte orders, bytes that end. (The cursor it reads
+ * versions, both byte orders, bytes that end; .eh_frame_hdr's header. (The cursor it reads
  * with, base/cursor.h, is test_cursor.c's.)
  * Real objects are read by test_perf_fde.c (every address against
  * libdw) and test_symtab.c (a stripped binary's functions).
@@ -343,6 +343,50 @@ static void test_cie_bad(void **state)
 	}
 }
 
+/*
+ * .eh_frame_hdr's header as linkers write it (pcrel sdata4 pointer,
+ * udata4 count, datarel sdata4 table), in both byte orders; then what
+ * it is not read from.
+ */
+static void test_hdr(void **state)
+{
+	/* at 0x2000: .eh_frame at 0x2000 + 4 + 0x100, 3 entries */
+	static const unsigned char le[] = { 1, 0x1b, 0x03, 0x3b,
+					    0x00, 0x01, 0, 0, 3, 0, 0, 0,
+					    0xaa, 0xbb };
+	static const unsigned char be[] = { 1, 0x1b, 0x03, 0x3b,
+					    0, 0, 0x01, 0x00, 0, 0, 0, 3 };
+	/* a negative pcrel pointer: .eh_frame before the header */
+	static const unsigned char back[] = { 1, 0x1b, 0x03, 0x3b,
+					      0xfc, 0xff, 0xff, 0xff,
+					      1, 0, 0, 0 };
+	unsigned char b[sizeof(le)];
+	struct eh_hdr h;
+
+	(void)state;
+	assert_true(eh_hdr_parse(le, sizeof(le), 0x2000, false, 8, &h));
+	assert_int_equal(h.frame_ptr, 0x2104);
+	assert_int_equal(h.count, 3);
+	assert_int_equal(h.table_enc, 0x3b);
+	assert_ptr_equal(h.table, le + 12);
+	assert_true(eh_hdr_parse(be, sizeof(be), 0x2000, true, 8, &h));
+	assert_int_equal(h.frame_ptr, 0x2104);
+	assert_int_equal(h.count, 3);
+	assert_ptr_equal(h.table, be + sizeof(be));
+	assert_true(eh_hdr_parse(back, sizeof(back), 0x2000, false, 8, &h));
+	assert_int_equal(h.frame_ptr, 0x2000);
+	assert_int_equal(h.count, 1);
+	/* a version of 2, no count (omit), a count cut short */
+	memcpy(b, le, sizeof(le));
+	b[0] = 2;
+	assert_false(eh_hdr_parse(b, sizeof(b), 0x2000, false, 8, &h));
+	memcpy(b, le, sizeof(le));
+	b[2] = EH_PE_OMIT;
+	assert_false(eh_hdr_parse(b, sizeof(b), 0x2000, false, 8, &h));
+	assert_false(eh_hdr_parse(le, 11, 0x2000, false, 8, &h));
+	assert_false(eh_hdr_parse(le, 0, 0x2000, false, 8, &h));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_entry),
 		cmocka_unit_test(test_cie),
 		cmocka_unit_test(test_cie_bad),
+		cmocka_unit_test(test_hdr),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -163,3 +163,23 @@ bool eh_cie_parse(struct cursor c, const struct eh_ptrs *how,
 	cie->ins_end = c.end;
 	return true;
 }
+
+bool eh_hdr_parse(const unsigned char *hdr, size_t len, uint64_t addr,
+		  bool big, unsigned addr_size, struct eh_hdr *h)
+{
+	struct eh_ptrs how = { addr_size, LEB_64, true, addr };
+	uint8_t version, ptr_enc, count_enc;
+	struct cursor c;
+
+	cursor_init(&c, hdr, hdr + len, big);
+	if (!cursor_u8(&c, &version) || version != 1 ||
+	    !cursor_u8(&c, &ptr_enc) || !cursor_u8(&c, &count_enc) ||
+	    !cursor_u8(&c, &h->table_enc) ||
+	    !eh_pointer(&c, ptr_enc, addr + (uint64_t)(c.p - hdr), &how,
+			&h->frame_ptr) ||
+	    !eh_pointer(&c, count_enc, addr + (uint64_t)(c.p - hdr), &how,
+			&h->count))
+		return false;
+	h->table = c.p;
+	return true;
+}

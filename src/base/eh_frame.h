@@ -91,6 +91,29 @@ static inline bool eh_entry(const unsigned char *sec, size_t size,
 	return true;
 }
 
+/*
+ * .eh_frame_hdr's header: version 1, the encodings of the pointer to
+ * .eh_frame, of the table's count and of its entries, then that pointer
+ * and the count; then the binary search table, count pairs (initial
+ * location, FDE address) of table_enc each.
+ */
+struct eh_hdr {
+	uint64_t frame_ptr;	/* .eh_frame's address, as it says */
+	uint64_t count;		/* the table's entries, as it says */
+	uint8_t table_enc;
+	const unsigned char *table;	/* where the table starts */
+};
+
+/*
+ * The header of the .eh_frame_hdr [hdr, hdr + len) at address addr, in
+ * byte order big, its absptr pointers addr_size bytes (its datarel ones
+ * are from addr, as the LSB has them). False for another version, a
+ * pointer eh_pointer() does not read (EH_PE_OMIT: no table), or bytes
+ * that end in it; the count is not checked against the bytes left.
+ */
+bool eh_hdr_parse(const unsigned char *hdr, size_t len, uint64_t addr,
+		  bool big, unsigned addr_size, struct eh_hdr *h);
+
 /* A CIE's header and augmentation, read by eh_cie_parse(). */
 struct eh_cie {
 	const char *aug;	/* the augmentation string, in the section */

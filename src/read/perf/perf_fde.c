@@ -544,11 +544,8 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf)
 {
 	const unsigned char *hdr;
 	size_t hdr_len, shstrndx;
-	uint64_t frame_ptr, count;
 	GElf_Ehdr eh;
-	struct eh_ptrs hdr_ptrs;
-	struct cursor c;
-	uint8_t version, ptr_enc, count_enc, table_enc;
+	struct eh_hdr h;
 
 	memset(t, 0, sizeof(*t));
 	if (!gelf_getehdr(elf, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
@@ -559,22 +556,14 @@ bool perf_fde_init(struct perf_fde *t, Elf *elf)
 	    !section(elf, shstrndx, ".eh_frame_hdr", &hdr, &hdr_len,
 		     &t->hdr_addr))
 		goto none;
-	/* .eh_frame_hdr's pointers: datarel from its own address */
-	hdr_ptrs = frame_ptrs;
-	hdr_ptrs.data = t->hdr_addr;
-	cursor_init(&c, hdr, hdr + hdr_len, false);
-	if (!cursor_u8(&c, &version) || version != 1 ||
-	    !cursor_u8(&c, &ptr_enc) || !cursor_u8(&c, &count_enc) ||
-	    !cursor_u8(&c, &table_enc) ||
-	    table_enc != (EH_PE_DATAREL | EH_PE_SDATA4) ||
-	    !eh_pointer(&c, ptr_enc, t->hdr_addr + 4, &hdr_ptrs, &frame_ptr) ||
-	    frame_ptr != t->frame_addr ||
-	    !eh_pointer(&c, count_enc, t->hdr_addr + (uint64_t)(c.p - hdr),
-			&hdr_ptrs, &count) ||
-	    count > (uint64_t)(c.end - c.p) / 8)
+	/* the table searched as 8-byte entries (perf_fde_find()) */
+	if (!eh_hdr_parse(hdr, hdr_len, t->hdr_addr, false, 8, &h) ||
+	    h.table_enc != (EH_PE_DATAREL | EH_PE_SDATA4) ||
+	    h.frame_ptr != t->frame_addr ||
+	    h.count > (uint64_t)(hdr + hdr_len - h.table) / 8)
 		goto none;
-	t->table = c.p;
-	t->count = (size_t)count;
+	t->table = h.table;
+	t->count = (size_t)h.count;
 	return true;
 none:
 	memset(t, 0, sizeof(*t));
