@@ -2,8 +2,8 @@
  * base/eh_frame.c: the DW_EH_PE_* pointers of each format and
  * application, an entry by its offset, and a CIE's header and
  * augmentation: z, R, P, L, S, B and G, "eh", letters not known,
- * versions, both byte orders, bytes that end; .eh_frame_hdr's header. (The cursor it reads
- * with, base/cursor.h, is test_cursor.c's.)
+ * versions, both byte orders, bytes that end; .eh_frame_hdr's header.
+ * (The cursor it reads with, base/cursor.h, is test_cursor.c's.)
  * Real objects are read by test_perf_fde.c (every address against
  * libdw) and test_symtab.c (a stripped binary's functions).
  */
