@@ -498,6 +498,11 @@ static bool types_known(Elf *elf)
 		     sh.sh_entsize != sizeof(Elf64_Rela)) ||
 		    (sh.sh_type == SHT_REL && sh.sh_entsize != sizeof(Elf64_Rel)))
 			return false;
+		/* and RELR relocations of entries not words (fuzz_plt,
+		 * session 35: .symtab typed SHT_RELR, 26 stubs against
+		 * none) */
+		if (sh.sh_type == SHT_RELR && sh.sh_entsize != sizeof(Elf64_Relr))
+			return false;
 		if (sh.sh_type >= SHT_LOOS && sh.sh_type <= SHT_HIOS) {
 			if (sh.sh_flags & SHF_OS_NONCONFORMING)
 				return false;

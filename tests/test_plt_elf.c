@@ -366,6 +366,11 @@ static void test_references_past_their_tables(void **state)
 		 * refuses the file (fuzz_plt, session 22: .gnu.version_r
 		 * typed SHT_RELA; here .eh_frame_hdr, of entries of 0) */
 		{ ".eh_frame_hdr", { 4, SHT_RELA, 4 }, { 0, 0, 0 } },
+		/* RELR relocations whose entries are not words: libbfd
+		 * refuses the file (fuzz_plt, session 35: .symtab typed
+		 * SHT_RELR, 26 stubs against none); of words, it reads on */
+		{ ".symtab", { 4, SHT_RELR, 4 }, { 0, 0, 0 } },
+		{ ".symtab", { 4, SHT_RELR, 4 }, { 56, 8, 8 } },
 		/* .symtab loaded and ordered after its string table
 		 * (SHF_ALLOC | SHF_LINK_ORDER): libbfd makes it a section
 		 * whose link is none, and refuses the file (fuzz_plt,
