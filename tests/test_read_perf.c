@@ -2787,6 +2787,125 @@ static void test_maps_queue_and_heap(void **state)
 	perf_maps_release(&m);
 }
 
+/*
+ * perf_maps_compact(): a build's thousands of short processes, each
+ * forked from one parent, mapping 20 ranges of its own and ending 0.5
+ * ms later, 1 ms apart, looked up in one pass as the reader does. The
+ * mappings of the processes that ended a second before the latest
+ * sample go (the arrays hold far fewer than were added); every process
+ * left answers as before, the parent's tree shared with its children
+ * included, under new gens that the caches' old ones do not pass; a
+ * sample of a process whose mappings went sets m->disordered (the file
+ * is read again in two passes), and a new process in its pid answers
+ * from its FORK on.
+ */
+static void test_maps_compacted(void **state)
+{
+	enum { CHILDREN = 4000, EACH = 20 };
+	const uint64_t ms = 1000000;
+	struct perf_maps m;
+	uint32_t gen, objects = 0;
+	bool compacted = false;
+
+	(void)state;
+	perf_maps_init(&m);
+	for (uint32_t j = 0; j < EACH; j++) {
+		struct perf_map map = { 0x400000 + j * 0x1000,
+					0x400800 + j * 0x1000, 0, 0,
+					objects++, 0, true };
+
+		perf_maps_add(&m, 1, &map);
+	}
+	gen = perf_maps_sample(&m, 1, 5);
+	for (uint32_t i = 0; i < CHILDREN; i++) {
+		uint64_t t = 10 + i * ms;
+
+		perf_maps_fork(&m, 1, 1000 + i, t);
+		for (uint32_t j = 0; j < EACH; j++) {
+			struct perf_map map = { 0x10000000 + j * 0x1000,
+						0x10000800 + j * 0x1000, 0,
+						t + 1, objects++, 0, true };
+
+			perf_maps_add(&m, 1000 + i, &map);
+		}
+		perf_maps_exit(&m, 1000 + i, t + ms / 2);
+		perf_maps_sample(&m, 1000 + i, t + 2);
+		assert_int_equal(
+			perf_maps_find(&m, 1000 + i, 0x10000010 + 7 * 0x1000,
+				       t + 2)->object,
+			EACH + i * EACH + 7);
+		/* the parent's, shared */
+		assert_int_equal(
+			perf_maps_find(&m, 1000 + i, 0x400010, t + 2)->object,
+			0);
+		/* between samples, as the reader calls it */
+		compacted |= perf_maps_compact(&m);
+	}
+	assert_true(compacted);
+	assert_false(m.disordered);
+	assert_true(m.nmaps < (size_t)(CHILDREN + 1) * EACH / 2);
+	/* the parent, and the children that ended within the second */
+	for (uint32_t j = 0; j < EACH; j++)
+		assert_int_equal(perf_maps_find(&m, 1, 0x400010 + j * 0x1000,
+						CHILDREN * ms)->object, j);
+	for (uint32_t i = CHILDREN - 900; i < CHILDREN; i++)
+		assert_int_equal(perf_maps_find(&m, 1000 + i,
+						0x10000010 + 3 * 0x1000,
+						10 + i * ms + 3)->object,
+				 EACH + i * EACH + 3);
+	/* the caches' old answers ask again, and still do once changes
+	 * made since have pushed some of those from before out of the
+	 * ring of those kept (which moved the gen it holds from back) */
+	assert_int_not_equal(perf_maps_sample(&m, 1, CHILDREN * ms), gen);
+	assert_false(perf_maps_same(&m, 1, gen, 0x400010));
+	for (uint32_t j = 0; j < 2; j++) {
+		struct perf_map map = { 0x800000 + j * 0x1000,
+					0x800800 + j * 0x1000, 0,
+					CHILDREN * ms + 1, objects++, 0, true };
+
+		perf_maps_add(&m, 1, &map);
+	}
+	perf_maps_sample(&m, 1, CHILDREN * ms + 2);
+	assert_false(perf_maps_same(&m, 1, gen, 0x400010));
+	assert_false(m.disordered);
+	/* a new process in a pid whose mappings went: from its FORK on */
+	perf_maps_fork(&m, 1, 1000, CHILDREN * ms + 10);
+	perf_maps_sample(&m, 1000, CHILDREN * ms + 20);
+	assert_false(m.disordered);
+	assert_int_equal(perf_maps_find(&m, 1000, 0x400010,
+					CHILDREN * ms + 20)->object, 0);
+	assert_null(perf_maps_find(&m, 1000, 0x10000010,
+				   CHILDREN * ms + 20));
+	/* a sample of a process whose mappings went */
+	perf_maps_sample(&m, 1001, 10 + ms + 3);
+	assert_true(m.disordered);
+	perf_maps_release(&m);
+
+	/* and in the pid taken again, before the new FORK */
+	perf_maps_init(&m);
+	for (uint32_t i = 0; i < CHILDREN; i++) {
+		uint64_t t = 10 + i * ms;
+
+		perf_maps_fork(&m, 1, 1000 + i, t);
+		for (uint32_t j = 0; j < EACH; j++) {
+			struct perf_map map = { 0x10000000 + j * 0x1000,
+						0x10000800 + j * 0x1000, 0,
+						t + 1, j, 0, true };
+
+			perf_maps_add(&m, 1000 + i, &map);
+		}
+		perf_maps_exit(&m, 1000 + i, t + ms / 2);
+		perf_maps_sample(&m, 1000 + i, t + 2);
+		perf_maps_compact(&m);
+	}
+	perf_maps_fork(&m, 1, 1000, CHILDREN * ms + 10);
+	perf_maps_sample(&m, 1000, CHILDREN * ms + 20);
+	assert_false(m.disordered);
+	perf_maps_sample(&m, 1000, 10 + 3);
+	assert_true(m.disordered);
+	perf_maps_release(&m);
+}
+
 /* perf_maps_sample(): what a look-up in one pass may not have seen. */
 static void test_maps_one_pass_checked(void **state)
 {
@@ -3220,6 +3339,7 @@ int main(void)
 		cmocka_unit_test(test_one_pass_errors_as_two),
 		cmocka_unit_test(test_maps_queue_and_heap),
 		cmocka_unit_test(test_maps_one_pass_checked),
+		cmocka_unit_test(test_maps_compacted),
 		cmocka_unit_test(test_maps_same),
 		cmocka_unit_test(test_maps_find_run),
 		cmocka_unit_test(test_maps_many_waiting),

@@ -5,9 +5,12 @@
  * Records reach the file from per-CPU buffers, so file order is not
  * time order. perf report sorts them by time before it takes them in;
  * so do we, for MMAP and FORK: noted as read, sorted and taken in at
- * the first look-up. A mapping is never removed: an exec or an mmap
- * over an old range adds one, and a look-up takes, of the mappings
- * holding the address, the newest at the sample's time.
+ * the first look-up. A mapping is not removed while its process lives:
+ * an exec or an mmap over an old range adds one, and a look-up takes,
+ * of the mappings holding the address, the newest at the sample's
+ * time. In one pass, the mappings of processes that ended (EXIT) long
+ * enough before the samples being read are dropped once they are many
+ * (perf_maps_compact()).
  *
  * A look-up must cost the same whatever the mappings' lengths (one of
  * 2^63 bytes holds every address): a process's mappings are a treap by
@@ -280,16 +283,18 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
 }
 
 /*
- * A mapping's priority in the treaps: a hash of its index under the
- * run's secret (hash_u64()), which the file cannot choose either. The
+ * A mapping's priority in the treaps: a hash of its place in the order
+ * taken in (seq, not its index, which perf_maps_compact() changes)
+ * under the run's secret (hash_u64()), which the file cannot choose
+ * either. The
  * nodes held xorshift32 numbers: 4 bytes of each node's 32, which the
  * read's peak holds (the bench recording's 157,759 nodes, 5 MB), and
  * every MiB a run touches first costs 2.5 ms on the VM we measure on.
  * A copy of a node (own()) has its map's, as it had its number.
  */
-static uint32_t map_prio(uint32_t map)
+static uint32_t map_prio(const struct perf_maps *m, uint32_t map)
 {
-	return (uint32_t)(hash_u64(map) >> 32);
+	return (uint32_t)(hash_u64(m->maps[map].seq) >> 32);
 }
 
 static uint64_t subtree_end(const struct perf_maps *m, uint32_t i)
@@ -353,7 +358,7 @@ static uint32_t insert(struct perf_maps *m, uint32_t root, uint32_t nn,
 	 * for it alone (once it stops, the levels above keep theirs)
 	 */
 	if (sub != nn ||
-	    map_prio(m->nodes[nn].map) <= map_prio(m->nodes[root].map)) {
+	    map_prio(m, m->nodes[nn].map) <= map_prio(m, m->nodes[root].map)) {
 		/* root's subtree is what it was and nn (rotations below
 		 * only rearrange it): its largest end without reading its
 		 * children's (fix_end()'s three loads a level were a fifth
@@ -397,6 +402,12 @@ static void take_map(struct perf_maps *m, const struct perf_maps_op *op,
 	map->seq = seq;
 	check_op(m, pi, op->time, true,
 		 &(struct perf_change){ map->start, map->end, 0, false });
+	/* mapping after its EXIT: it lives on (a thread other than the
+	 * first exec'd, which ends the first) */
+	if (m->procs[pi].exited) {
+		m->procs[pi].exited = false;
+		m->nexited--;
+	}
 	ARRAY_GROW(m->nodes, m->nnodes + 1, m->nodes_alloc);
 	nn = (uint32_t)m->nnodes++;
 	m->nodes[nn] = (struct perf_mnode){ map->end, op->map, NONE, NONE,
@@ -417,6 +428,14 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 	check_op(m, pi, op->time, false, NULL);
 	check_op(m, ci, op->time, true,
 		 &(struct perf_change){ 0, 0, 0, true });
+	/* a new process in the pid of one that ended */
+	if (to->exited) {
+		to->exited = false;
+		m->nexited--;
+	}
+	/* and whose mappings were dropped: from now on it is this one */
+	if (to->gone_before)
+		to->gone_before = op->time;
 	/* a first tree for a process whose samples found nothing: they
 	 * would have found it (the first epoch is from time 0) */
 	if (newest(to)->root == NONE && to->sampled)
@@ -437,6 +456,30 @@ static void take_fork(struct perf_maps *m, const struct perf_maps_op *op)
 		op->time > newest(to)->time ? op->time : newest(to)->time,
 		root };
 	to->nepochs++;
+}
+
+void perf_maps_exit(struct perf_maps *m, uint32_t pid, uint64_t time)
+{
+	note_op(m, &(struct perf_maps_op){ .time = time, .pid = pid,
+					   .parent = pid });
+}
+
+/* An EXIT: the process may go once no sample of it can come. It
+ * changes no answer (a sample before it still finds what it found). */
+static void take_exit(struct perf_maps *m, const struct perf_maps_op *op)
+{
+	uint32_t pi = proc_index(m, op->pid, false);
+	struct perf_proc *pr;
+
+	if (pi == NONE)
+		return;
+	pr = &m->procs[pi];
+	if (!pr->exited && !m->nexited++)
+		m->first_exit = op->time;
+	else if (op->time < m->first_exit)
+		m->first_exit = op->time;
+	pr->exited = true;
+	pr->exit_time = op->time;
 }
 
 /*
@@ -462,6 +505,8 @@ static void take_noted(struct perf_maps *m)
 
 		if (op.parent == NONE)
 			take_map(m, &op, m->ntaken++);
+		else if (op.parent == op.pid)
+			take_exit(m, &op);
 		else
 			take_fork(m, &op);
 	}
@@ -492,6 +537,9 @@ uint32_t perf_maps_sample(struct perf_maps *m, uint32_t pid, uint64_t time)
 		return 0;
 	}
 	pr = &m->procs[pi];
+	/* its mappings were dropped: it would have found them */
+	if (pr->gone_before && time < pr->gone_before)
+		m->disordered = true;
 	if (!pr->sampled || time > pr->last_sample)
 		pr->last_sample = time;
 	pr->sampled = true;
@@ -532,6 +580,135 @@ void perf_maps_settle(struct perf_maps *m)
 {
 	m->take_until = UINT64_MAX;
 	take_noted(m);
+}
+
+/* --- dropping the mappings of the processes that ended --- */
+
+/* Not compacted before the mappings are this many (nor twice those
+ * kept by the last compaction): a small recording never is. */
+#define COMPACT_MIN 65536
+
+struct compact {
+	struct perf_maps *m;
+	uint32_t *map_to, *node_to;	/* old index -> new; NONE: none yet */
+	struct perf_map *maps;
+	size_t nmaps, maps_alloc;
+	struct perf_mnode *nodes;
+	size_t nnodes, nodes_alloc;
+};
+
+static uint32_t keep_map(struct compact *c, uint32_t i)
+{
+	if (c->map_to[i] == NONE) {
+		ARRAY_GROW(c->maps, c->nmaps + 1, c->maps_alloc);
+		c->maps[c->nmaps] = c->m->maps[i];
+		c->map_to[i] = (uint32_t)c->nmaps++;
+	}
+	return c->map_to[i];
+}
+
+/* The subtree at i, in the new arrays: once, however many trees share
+ * it, so that they still do. The depth is the treap's. */
+static uint32_t keep_tree(struct compact *c, uint32_t i)
+{
+	uint32_t j, left, right;
+
+	if (i == NONE || c->node_to[i] != NONE)
+		return i == NONE ? NONE : c->node_to[i];
+	left = keep_tree(c, c->m->nodes[i].left);
+	right = keep_tree(c, c->m->nodes[i].right);
+	ARRAY_GROW(c->nodes, c->nnodes + 1, c->nodes_alloc);
+	j = (uint32_t)c->nnodes++;
+	c->nodes[j] = c->m->nodes[i];
+	c->nodes[j].map = keep_map(c, c->m->nodes[i].map);
+	c->nodes[j].left = left;
+	c->nodes[j].right = right;
+	c->node_to[i] = j;
+	return j;
+}
+
+static bool gone(const struct perf_proc *pr, uint64_t until)
+{
+	return pr->exited && until >= PERF_MAPS_GONE_NS &&
+	       pr->exit_time <= until - PERF_MAPS_GONE_NS;
+}
+
+bool perf_maps_compact(struct perf_maps *m)
+{
+	uint64_t until = m->take_until;
+	struct compact c = { .m = m };
+	size_t ngone = 0;
+
+	if (!m->nexited || until == UINT64_MAX || m->disordered ||
+	    m->nmaps < COMPACT_MIN || m->nmaps < 2 * m->maps_kept ||
+	    until < PERF_MAPS_GONE_NS ||
+	    m->first_exit > until - PERF_MAPS_GONE_NS)
+		return false;
+	m->first_exit = UINT64_MAX;
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct perf_proc *pr = &m->procs[i];
+
+		ngone += gone(pr, until);
+		if (pr->exited && pr->exit_time < m->first_exit)
+			m->first_exit = pr->exit_time;
+	}
+	if (!ngone)
+		return false;	/* first_exit now says when one will be */
+	c.map_to = xmalloc((m->nmaps + 1) * sizeof(*c.map_to));
+	c.node_to = xmalloc((m->nnodes + 1) * sizeof(*c.node_to));
+	memset(c.map_to, 0xff, (m->nmaps + 1) * sizeof(*c.map_to));
+	memset(c.node_to, 0xff, (m->nnodes + 1) * sizeof(*c.node_to));
+	/* the mappings waiting to be taken in, whoever's */
+	for (size_t i = 0; i < m->nops; i++)
+		if (m->ops[i].parent == NONE)
+			m->ops[i].map = keep_map(&c, m->ops[i].map);
+	for (size_t i = m->queue_head; i < m->nqueue; i++)
+		if (m->queue[i].parent == NONE)
+			m->queue[i].map = keep_map(&c, m->queue[i].map);
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct perf_proc *pr = &m->procs[i];
+
+		if (gone(pr, until)) {
+			/* one epoch of nothing: a look-up that would have
+			 * found its mappings says so (perf_maps_sample()),
+			 * and a FORK into its pid starts afresh */
+			pr->epochs[0] = (struct perf_epoch){ 0, NONE };
+			pr->nepochs = 1;
+			pr->exited = false;
+			pr->gone_before = UINT64_MAX;
+			pr->sampled = false;
+			m->nexited--;
+		} else {
+			for (size_t e = 0; e < pr->nepochs; e++)
+				pr->epochs[e].root =
+					keep_tree(&c, pr->epochs[e].root);
+		}
+		/* every cached answer asks again: indexes have moved. The
+		 * ring of changes starts empty, or a change from before,
+		 * dropped from it later, would move changes_from back */
+		pr->gen = ++m->ngens;
+		pr->changes_from = pr->gen;
+		pr->nchanges = 0;
+	}
+	if (m->ngens == UINT32_MAX)
+		m->disordered = true;
+	/* the earliest EXIT of those left */
+	m->first_exit = UINT64_MAX;
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (m->procs[i].exited && m->procs[i].exit_time < m->first_exit)
+			m->first_exit = m->procs[i].exit_time;
+	free(m->maps);
+	free(m->nodes);
+	m->maps = c.maps;
+	m->nmaps = c.nmaps;
+	m->maps_alloc = c.maps_alloc;
+	m->nodes = c.nodes;
+	m->nnodes = c.nnodes;
+	m->nodes_alloc = c.nodes_alloc;
+	m->maps_kept = m->nmaps;
+	free(c.map_to);
+	free(c.node_to);
+	return true;
 }
 
 /* a mapping at least as new: a later time, or the same and taken

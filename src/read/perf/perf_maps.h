@@ -73,14 +73,22 @@ struct perf_proc {
 	 * looked up (sampled: any) */
 	uint64_t last_op, last_sample;
 	bool sampled;
+	/* one pass: its EXIT taken in (exited, at exit_time); and, once
+	 * perf_maps_compact() dropped its mappings, the time before which
+	 * a look-up of it would have found them (UINT64_MAX: any time; a
+	 * FORK into its pid after makes it that FORK's) */
+	bool exited;
+	uint64_t exit_time, gone_before;
 };
 
-/* A MMAP or FORK waiting to be taken in time order. */
+/* A MMAP, FORK or EXIT waiting to be taken in time order. */
 struct perf_maps_op {
 	uint64_t time;
 	uint32_t order;		/* file order */
 	uint32_t pid;
-	uint32_t parent;	/* a FORK's; UINT32_MAX: a mapping */
+	uint32_t parent;	/* a FORK's; UINT32_MAX: a mapping; pid
+				 * itself: an EXIT (no FORK is noted into
+				 * its own parent) */
 	uint32_t map;		/* a mapping's, into maps[] */
 };
 
@@ -131,6 +139,12 @@ struct perf_maps {
 	struct u64map absent_by_pid;	/* pid -> absent_times[] */
 	uint64_t *absent_times;
 	size_t nabsent, absent_alloc;
+	/* one pass: processes whose EXIT was taken in and whose
+	 * mappings are still kept, and the mappings kept after the last
+	 * perf_maps_compact() */
+	uint32_t nexited;
+	uint64_t first_exit;	/* the earliest of their EXITs, or before */
+	size_t maps_kept;
 	/* one pass: an op was taken in that a look-up already made, or
 	 * the order ops were taken in, would have seen otherwise than
 	 * if every op had been taken before the first look-up */
@@ -227,6 +241,31 @@ const struct perf_map *perf_maps_find_run(struct perf_maps *m, uint32_t pid,
 /* One pass, at the end: takes in what is left, for the last check of
  * m->disordered. */
 void perf_maps_settle(struct perf_maps *m);
+
+/*
+ * Process pid ended at time (an EXIT of its first thread): noted, and
+ * taken in time order as the mappings and FORKs are. One pass only.
+ */
+void perf_maps_exit(struct perf_maps *m, uint32_t pid, uint64_t time);
+
+/*
+ * One pass, where nothing found by a look-up is held (no mapping, no
+ * index of one): once the mappings have doubled since the last time,
+ * the mappings of the processes that ended PERF_MAPS_GONE_NS or more
+ * before the latest sample looked up are dropped, and the others'
+ * moved into arrays of their own (a process's mappings stay for the
+ * whole read otherwise: 4.8 KB a process in a build's recording). The
+ * processes kept get new gens, so the caches keyed by gen ask again. A
+ * look-up of a dropped process at a time it would have found them
+ * sets m->disordered: the file is then read in two passes. Whether it
+ * dropped any.
+ */
+bool perf_maps_compact(struct perf_maps *m);
+
+/* How long after its EXIT a process's samples may still come: perf's
+ * rounds hold the records of a few milliseconds, and a process's
+ * other threads end within that of its first (exit_group()). */
+#define PERF_MAPS_GONE_NS 1000000000ull
 
 /* Thread tid is called name (a name_id) from time on. */
 void perf_maps_set_comm(struct perf_maps *m, uint32_t tid, uint64_t time,

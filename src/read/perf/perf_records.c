@@ -267,8 +267,14 @@ static int read_fork(struct perf_reader *r, const struct perf_record *rec)
 	cursor_u64(&c, &time);
 	if (rec->len > 24 + trailer_size(r))
 		perf_quirk(r, PERF_Q_RECORD_LONG, rec->off);
-	if (rec->type != PERF_RECORD_FORK)
+	if (rec->type != PERF_RECORD_FORK) {
+		/* a process's end (its first thread's), for its mappings
+		 * to go once no sample of it can come: one pass only,
+		 * where records have times */
+		if (r->one_pass && pid == tid)
+			perf_maps_exit(&r->maps, pid, time);
 		return 0;
+	}
 	/* Without times on the records around it (no sample_id_all),
 	 * MMAP and COMM are at time 0: so is the FORK, or the mappings
 	 * and names a child got of its own before would be older than
@@ -619,6 +625,9 @@ static int read_held_here(struct perf_reader *r, uint64_t limit,
 	while (perf_pending_front(&r->held, &h) && h.time <= limit) {
 		struct perf_record rec;
 
+		/* between samples nothing found in the mappings is held */
+		if (r->one_pass)
+			perf_maps_compact(&r->maps);
 		if (!h.bytes) {
 			h.bytes = perf_source_bytes(r->source, h.off, h.size,
 						    h.off);
@@ -832,6 +841,10 @@ static int read_held(struct perf_reader *r, uint64_t limit,
 		long k;
 
 		ask_again(r);
+		/* between batches nothing found in the mappings is held
+		 * (the second unwinder waits) */
+		if (r->one_pass)
+			perf_maps_compact(&r->maps);
 		/* no second unwinder: on in read_held_here(), but for the
 		 * tests' scripted answers, asked again at every batch */
 		if (r->par_tried && !r->par && !spare_cpu_scripted())
