@@ -2787,6 +2787,29 @@ static void test_maps_queue_and_heap(void **state)
 	perf_maps_release(&m);
 }
 
+enum { CHILDREN = 4000, EACH = 20 };
+#define MS 1000000ull
+
+/* Process 1000 + i, forked from process 1 at 10 + i ms, maps EACH
+ * ranges of its own (objects first, first + 1, ...) and ends half a
+ * millisecond later; a sample of it is looked up in between, as the
+ * reader does. */
+static void short_child(struct perf_maps *m, uint32_t i, uint32_t first)
+{
+	uint64_t t = 10 + i * MS;
+
+	perf_maps_fork(m, 1, 1000 + i, t);
+	for (uint32_t j = 0; j < EACH; j++) {
+		struct perf_map map = { 0x10000000 + j * 0x1000,
+					0x10000800 + j * 0x1000, 0, t + 1,
+					first + j, 0, true };
+
+		perf_maps_add(m, 1000 + i, &map);
+	}
+	perf_maps_exit(m, 1000 + i, t + MS / 2);
+	perf_maps_sample(m, 1000 + i, t + 2);
+}
+
 /*
  * perf_maps_compact(): a build's thousands of short processes, each
  * forked from one parent, mapping 20 ranges of its own and ending 0.5
@@ -2801,8 +2824,6 @@ static void test_maps_queue_and_heap(void **state)
  */
 static void test_maps_compacted(void **state)
 {
-	enum { CHILDREN = 4000, EACH = 20 };
-	const uint64_t ms = 1000000;
 	struct perf_maps m;
 	uint32_t gen, objects = 0;
 	bool compacted = false;
@@ -2818,18 +2839,10 @@ static void test_maps_compacted(void **state)
 	}
 	gen = perf_maps_sample(&m, 1, 5);
 	for (uint32_t i = 0; i < CHILDREN; i++) {
-		uint64_t t = 10 + i * ms;
+		uint64_t t = 10 + i * MS;
 
-		perf_maps_fork(&m, 1, 1000 + i, t);
-		for (uint32_t j = 0; j < EACH; j++) {
-			struct perf_map map = { 0x10000000 + j * 0x1000,
-						0x10000800 + j * 0x1000, 0,
-						t + 1, objects++, 0, true };
-
-			perf_maps_add(&m, 1000 + i, &map);
-		}
-		perf_maps_exit(&m, 1000 + i, t + ms / 2);
-		perf_maps_sample(&m, 1000 + i, t + 2);
+		short_child(&m, i, objects);
+		objects += EACH;
 		assert_int_equal(
 			perf_maps_find(&m, 1000 + i, 0x10000010 + 7 * 0x1000,
 				       t + 2)->object,
@@ -2847,59 +2860,48 @@ static void test_maps_compacted(void **state)
 	/* the parent, and the children that ended within the second */
 	for (uint32_t j = 0; j < EACH; j++)
 		assert_int_equal(perf_maps_find(&m, 1, 0x400010 + j * 0x1000,
-						CHILDREN * ms)->object, j);
+						CHILDREN * MS)->object, j);
 	for (uint32_t i = CHILDREN - 900; i < CHILDREN; i++)
 		assert_int_equal(perf_maps_find(&m, 1000 + i,
 						0x10000010 + 3 * 0x1000,
-						10 + i * ms + 3)->object,
+						10 + i * MS + 3)->object,
 				 EACH + i * EACH + 3);
 	/* the caches' old answers ask again, and still do once changes
 	 * made since have pushed some of those from before out of the
 	 * ring of those kept (which moved the gen it holds from back) */
-	assert_int_not_equal(perf_maps_sample(&m, 1, CHILDREN * ms), gen);
+	assert_int_not_equal(perf_maps_sample(&m, 1, CHILDREN * MS), gen);
 	assert_false(perf_maps_same(&m, 1, gen, 0x400010));
 	for (uint32_t j = 0; j < 2; j++) {
 		struct perf_map map = { 0x800000 + j * 0x1000,
 					0x800800 + j * 0x1000, 0,
-					CHILDREN * ms + 1, objects++, 0, true };
+					CHILDREN * MS + 1, objects++, 0, true };
 
 		perf_maps_add(&m, 1, &map);
 	}
-	perf_maps_sample(&m, 1, CHILDREN * ms + 2);
+	perf_maps_sample(&m, 1, CHILDREN * MS + 2);
 	assert_false(perf_maps_same(&m, 1, gen, 0x400010));
 	assert_false(m.disordered);
 	/* a new process in a pid whose mappings went: from its FORK on */
-	perf_maps_fork(&m, 1, 1000, CHILDREN * ms + 10);
-	perf_maps_sample(&m, 1000, CHILDREN * ms + 20);
+	perf_maps_fork(&m, 1, 1000, CHILDREN * MS + 10);
+	perf_maps_sample(&m, 1000, CHILDREN * MS + 20);
 	assert_false(m.disordered);
 	assert_int_equal(perf_maps_find(&m, 1000, 0x400010,
-					CHILDREN * ms + 20)->object, 0);
+					CHILDREN * MS + 20)->object, 0);
 	assert_null(perf_maps_find(&m, 1000, 0x10000010,
-				   CHILDREN * ms + 20));
+				   CHILDREN * MS + 20));
 	/* a sample of a process whose mappings went */
-	perf_maps_sample(&m, 1001, 10 + ms + 3);
+	perf_maps_sample(&m, 1001, 10 + MS + 3);
 	assert_true(m.disordered);
 	perf_maps_release(&m);
 
 	/* and in the pid taken again, before the new FORK */
 	perf_maps_init(&m);
 	for (uint32_t i = 0; i < CHILDREN; i++) {
-		uint64_t t = 10 + i * ms;
-
-		perf_maps_fork(&m, 1, 1000 + i, t);
-		for (uint32_t j = 0; j < EACH; j++) {
-			struct perf_map map = { 0x10000000 + j * 0x1000,
-						0x10000800 + j * 0x1000, 0,
-						t + 1, j, 0, true };
-
-			perf_maps_add(&m, 1000 + i, &map);
-		}
-		perf_maps_exit(&m, 1000 + i, t + ms / 2);
-		perf_maps_sample(&m, 1000 + i, t + 2);
+		short_child(&m, i, 0);
 		perf_maps_compact(&m);
 	}
-	perf_maps_fork(&m, 1, 1000, CHILDREN * ms + 10);
-	perf_maps_sample(&m, 1000, CHILDREN * ms + 20);
+	perf_maps_fork(&m, 1, 1000, CHILDREN * MS + 10);
+	perf_maps_sample(&m, 1000, CHILDREN * MS + 20);
 	assert_false(m.disordered);
 	perf_maps_sample(&m, 1000, 10 + 3);
 	assert_true(m.disordered);
