@@ -183,7 +183,7 @@ void perf_maps_fork(struct perf_maps *m, uint32_t parent, uint32_t child,
  * newest mapped at or before time (between equal times the later
  * taken). NULL when none does. A look-up visits the mappings that hold
  * addr and a binary search's worth of others. The result lives until
- * the next perf_maps_add() or perf_maps_fork().
+ * the next perf_maps_add(), perf_maps_fork() or perf_maps_compact().
  */
 const struct perf_map *perf_maps_find(struct perf_maps *m, uint32_t pid,
 				      uint64_t addr, uint64_t time);
