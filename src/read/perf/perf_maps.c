@@ -644,16 +644,18 @@ bool perf_maps_compact(struct perf_maps *m)
 	    until < PERF_MAPS_GONE_NS ||
 	    m->first_exit > until - PERF_MAPS_GONE_NS)
 		return false;
+	/* those going now, and the earliest EXIT of those left */
 	m->first_exit = UINT64_MAX;
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct perf_proc *pr = &m->procs[i];
 
-		ngone += gone(pr, until);
-		if (pr->exited && pr->exit_time < m->first_exit)
+		if (gone(pr, until))
+			ngone++;
+		else if (pr->exited && pr->exit_time < m->first_exit)
 			m->first_exit = pr->exit_time;
 	}
 	if (!ngone)
-		return false;	/* first_exit now says when one will be */
+		return false;
 	c.map_to = xmalloc((m->nmaps + 1) * sizeof(*c.map_to));
 	c.node_to = xmalloc((m->nnodes + 1) * sizeof(*c.node_to));
 	memset(c.map_to, 0xff, (m->nmaps + 1) * sizeof(*c.map_to));
@@ -692,11 +694,6 @@ bool perf_maps_compact(struct perf_maps *m)
 	}
 	if (m->ngens == UINT32_MAX)
 		m->disordered = true;
-	/* the earliest EXIT of those left */
-	m->first_exit = UINT64_MAX;
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i].exited && m->procs[i].exit_time < m->first_exit)
-			m->first_exit = m->procs[i].exit_time;
 	free(m->maps);
 	free(m->nodes);
 	m->maps = c.maps;
